@@ -1,0 +1,10 @@
+/** GET /public/v1/{domain}/{slug}/layouts/{header,content,footer} (SPEC §7). */
+import { Hono } from 'hono';
+import type { ApiEnv } from '../context';
+import { layoutContent, layoutFooter, layoutHeader } from '../../src/server/channels';
+import { ok } from '../../src/server/envelope';
+
+export const layoutsRouter = new Hono<ApiEnv>()
+	.get('/header', (c) => c.json(ok({ content: layoutHeader(c.var.channel) })))
+	.get('/content', (c) => c.json(ok({ content: layoutContent(c.var.channel) })))
+	.get('/footer', (c) => c.json(ok({ content: layoutFooter(c.var.channel) })));

@@ -1,0 +1,23 @@
+/**
+ * The JSON API (Hono), mounted by the Worker's entry (src/fetch.ts) in front of Astro's pages.
+ * These are plain modules, not Cloudflare Pages' file-routed Functions.
+ */
+import { Hono } from 'hono';
+import type { ApiEnv } from './context';
+import { channelMiddleware } from './middleware/channel';
+import { errorResponse, routeNotFound } from './middleware/errors';
+import { layoutsRouter } from './api/layouts';
+import { boardsRouter } from './api/boards';
+
+const publicApi = new Hono<ApiEnv>()
+	.use(channelMiddleware)
+	.route('/layouts', layoutsRouter)
+	.route('/', boardsRouter);
+
+export const api = new Hono<ApiEnv>();
+api.onError(errorResponse);
+api.route('/public/v1/:domain/:slug', publicApi);
+// Anything else under an API prefix is answered in the envelope, never by a page.
+api.all('/public/v1/*', routeNotFound);
+api.all('/v1/*', routeNotFound);
+api.all('/admin/v1/*', routeNotFound);

@@ -1,0 +1,18 @@
+/** Resolves /…/{domain}/{slug}/ to a channel, or answers ChannelNotFound. */
+import { createMiddleware } from 'hono/factory';
+import { env } from 'cloudflare:workers';
+import { z } from 'zod';
+import type { ApiEnv } from '../context';
+import { getChannel } from '../../src/server/channels';
+import { PathSegmentSchema } from '../../src/schemas/params';
+import { parseInput } from '../validate';
+
+const ChannelPathSchema = z.object({ domain: PathSegmentSchema, slug: PathSegmentSchema });
+
+export const channelMiddleware = createMiddleware<ApiEnv>(async (c, next) => {
+	const { domain, slug } = parseInput(ChannelPathSchema, { domain: c.req.param('domain'), slug: c.req.param('slug') }, 'path');
+	const db = env.DB;
+	c.set('db', db);
+	c.set('channel', await getChannel(db, domain, slug));
+	await next();
+});

@@ -1,0 +1,23 @@
+/** Turns thrown errors into the envelope: AppError by its code, anything else logged as Internal. */
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { AppError, ResultCodes } from '../../src/server/errors';
+import { failure } from '../../src/server/envelope';
+
+export function errorResponse(error: unknown, c: Context): Response {
+	if (error instanceof AppError) {
+		return c.json(failure(error.def.code, error.message, error.details ?? {}), error.def.status);
+	}
+	if (error instanceof HTTPException && error.status === 413) {
+		const def = ResultCodes.PayloadTooLarge;
+		return c.json(failure(def.code, def.message), def.status);
+	}
+	console.error('Unhandled API error', c.req.method, c.req.path, error);
+	const def = ResultCodes.Internal;
+	return c.json(failure(def.code, def.message), def.status);
+}
+
+export function routeNotFound(c: Context): Response {
+	const def = ResultCodes.RouteNotFound;
+	return c.json(failure(def.code, def.message), def.status);
+}

@@ -1,0 +1,30 @@
+import { defineConfig } from '@playwright/test';
+
+export const E2E_PORT = 8790;
+
+export default defineConfig({
+	testDir: 'tests/e2e',
+	testMatch: '**/*.spec.ts',
+	fullyParallel: true,
+	workers: 2,
+	forbidOnly: Boolean(process.env['CI']),
+	retries: 0,
+	timeout: 30_000,
+	reporter: [['list']],
+	use: {
+		baseURL: `http://127.0.0.1:${E2E_PORT}`,
+		launchOptions: {
+			executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+			args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+		},
+		viewport: { width: 1280, height: 900 },
+	},
+	webServer: {
+		command: `node scripts/serve-test.mjs --port ${E2E_PORT}`,
+		url: `http://127.0.0.1:${E2E_PORT}/starfall/global/boards`,
+		reuseExistingServer: false,
+		timeout: 120_000,
+		stdout: 'ignore',
+		stderr: 'pipe',
+	},
+});

@@ -1,0 +1,44 @@
+/** Starts the built Worker under `wrangler dev` on loopback, and waits until it answers. */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { ROOT } from './wrangler.mjs';
+
+const WRANGLER = path.join(ROOT, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
+
+/**
+ * Serves dist/ (built by `astro build`) with the local D1 in `persistTo`. Returns the child
+ * process; it stops when the parent stops.
+ */
+export function serveBuild({ port, persistTo, vars = {}, stdio = 'inherit' }) {
+	const args = [WRANGLER, 'dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persistTo, '--log-level', 'warn', '--show-interactive-dev-session=false'];
+	for (const [key, value] of Object.entries(vars)) args.push('--var', `${key}:${value}`);
+	const child = spawn(process.execPath, args, {
+		cwd: ROOT,
+		stdio: ['ignore', stdio, stdio],
+		env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+	});
+	const stop = () => child.kill('SIGTERM');
+	process.on('exit', stop);
+	for (const signal of ['SIGINT', 'SIGTERM']) {
+		process.on(signal, () => {
+			stop();
+			process.exit(130);
+		});
+	}
+	return child;
+}
+
+/** Resolves once `url` answers, or rejects after `timeoutMs`. */
+export async function waitFor(url, timeoutMs = 60_000) {
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		try {
+			const response = await fetch(url, { redirect: 'manual' });
+			if (response.status > 0) return;
+		} catch {
+			// Not listening yet.
+		}
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+	throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}

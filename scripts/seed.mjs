@@ -1,0 +1,49 @@
+/**
+ * Seeds the local D1 with the demo communities (and, with --posts N, the benchmark channel).
+ *
+ *   npm run seed                         demo data into .wrangler/state (resets the demo channels)
+ *   npm run seed -- --posts 100000       also /bench/large with 100,000 posts
+ *   npm run seed -- --persist-to DIR     another local state folder
+ *   npm run seed -- --if-empty           only when the database has no channel yet (used by npm start)
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { DEFAULT_STATE, ROOT, executeFile, migrate, query } from './lib/wrangler.mjs';
+import { demoSql } from './seed/demo.mjs';
+import { benchSql } from './seed/bench.mjs';
+
+const { values } = parseArgs({
+	options: {
+		'persist-to': { type: 'string', default: DEFAULT_STATE },
+		posts: { type: 'string' },
+		'if-empty': { type: 'boolean', default: false },
+	},
+});
+const persistTo = path.resolve(values['persist-to']);
+
+/** Writes statements to a file and runs it; wrangler executes a file as one batch. */
+function run(name, statements) {
+	const dir = path.join(ROOT, '.wrangler', 'seed');
+	mkdirSync(dir, { recursive: true });
+	const file = path.join(dir, `${name}.sql`);
+	writeFileSync(file, statements.join('\n') + '\n');
+	executeFile(file, persistTo);
+}
+
+migrate(persistTo);
+const [{ count }] = query('SELECT count(*) AS count FROM channels', persistTo);
+if (values['if-empty'] && count > 0) {
+	console.log(`The local database already has ${count} channels; keeping its data.`);
+} else {
+	const started = Date.now();
+	run('demo', demoSql());
+	console.log(`Seeded the demo communities in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+}
+if (values.posts) {
+	const total = Number(values.posts);
+	if (!Number.isSafeInteger(total) || total < 1) throw new Error('--posts takes a positive whole number');
+	const started = Date.now();
+	run('bench', benchSql(total));
+	console.log(`Seeded /bench/large with ${total} posts in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+}

@@ -1,0 +1,430 @@
+/**
+ * Builds the demo data as SQL: the same statements on every run (a seeded random generator and a
+ * fixed clock), so a re-run leaves the database exactly as the first run did.
+ */
+import { nicknameKey } from '../../src/lib/nickname-key.ts';
+import en from './content/en.mjs';
+import ko from './content/ko.mjs';
+import ja from './content/ja.mjs';
+import pixelfarm from './content/pixelfarm-en.mjs';
+
+/** The demo's clock: every date in the demo data is before this instant. */
+export const SEED_NOW = Date.UTC(2026, 10, 21, 9, 0, 0);
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/** mulberry32: small, fast and the same on every machine. */
+export function random(seed) {
+	let state = seed >>> 0;
+	const next = () => {
+		state = (state + 0x6d2b79f5) >>> 0;
+		let t = state;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+	return {
+		next,
+		int: (min, max) => min + Math.floor(next() * (max - min + 1)),
+		pick: (list) => list[Math.floor(next() * list.length)],
+		chance: (p) => next() < p,
+	};
+}
+
+export function sql(value) {
+	if (value === null || value === undefined) return 'NULL';
+	if (typeof value === 'number') return String(value);
+	if (typeof value === 'boolean') return value ? '1' : '0';
+	return `'${String(value).replace(/'/g, "''")}'`;
+}
+
+/** D1 refuses a statement over 100 KB; multi-row INSERTs stay below this. */
+const STATEMENT_BYTES = 90_000;
+const encoder = new TextEncoder();
+
+/** Multi-row INSERTs, each as many rows as fit under D1's statement size limit. */
+export function insertRows(table, columns, rows) {
+	const statements = [];
+	const head = `INSERT INTO ${table} (${columns.join(',')}) VALUES\n`;
+	let values = [];
+	let size = head.length;
+	for (const row of rows) {
+		const value = `(${row.map(sql).join(',')})`;
+		const bytes = encoder.encode(value).length + 2;
+		if (values.length > 0 && size + bytes > STATEMENT_BYTES) {
+			statements.push(`${head}${values.join(',\n')};`);
+			values = [];
+			size = head.length;
+		}
+		values.push(value);
+		size += bytes;
+	}
+	if (values.length > 0) statements.push(`${head}${values.join(',\n')};`);
+	return statements;
+}
+
+const YOUTUBE_IDS = ['dQw4w9WgXcQ', 'M7lc1UVf-VE', 'aqz-KE-bpKQ', 'ScMzIvxBSi4', 'jNQXAC9IVRw', 'LXb3EKWsInQ', 'kJQP7kiw5Fk', 'YE7VzlLtp-4'];
+const SPACE_SHOTS = [1, 2, 3, 4, 5, 6, 7, 8];
+const FARM_SHOTS = [9, 10, 11, 12];
+
+/** The demo communities. Board keys follow the content files; ids are fixed so links stay stable. */
+export const DEMO_CHANNELS = [
+	{
+		index: 1, domain: 'starfall', slug: 'global', language: 'en', content: en, providers: ['APPLE', 'GOOGLE', 'X'],
+		themeType: 'LIGHT', keyColor: '#4f46e5', backgroundColor: '#f5f6fb', pcHeaderColor: '#ffffff', pcHeaderImage: null,
+		exposureType: 'ALL', exposureBoard: null, icon: '/demo/starfall-icon.svg',
+		banner: { backgroundColor: '#0b0f2a', imageUrl: '/demo/starfall-banner-global.svg' }, shots: SPACE_SHOTS,
+		site: 'https://starfall.example', copyright: '© 2026 Nebula Forge Games Inc.',
+	},
+	{
+		index: 2, domain: 'starfall', slug: 'kr', language: 'ko', content: ko, providers: ['GOOGLE', 'APPLE'],
+		themeType: 'LIGHT', keyColor: '#0e7c66', backgroundColor: '#f3f7f6', pcHeaderColor: '#ffffff', pcHeaderImage: null,
+		exposureType: 'BOARD_SELECTION', exposureBoard: 'general', icon: '/demo/starfall-icon.svg',
+		banner: { backgroundColor: '#0b0f2a', imageUrl: '/demo/starfall-banner-kr.svg' }, shots: SPACE_SHOTS,
+		site: 'https://starfall.example/kr', copyright: '© 2026 Nebula Forge Korea',
+	},
+	{
+		index: 3, domain: 'starfall', slug: 'jp', language: 'ja', content: ja, providers: [],
+		themeType: 'LIGHT', keyColor: '#c2410c', backgroundColor: '#fbf7f4', pcHeaderColor: '#fffdfb', pcHeaderImage: null,
+		exposureType: 'BOARD_SELECTION', exposureBoard: 'notice', icon: '/demo/starfall-icon.svg',
+		banner: { backgroundColor: '#0b0f2a', imageUrl: '/demo/starfall-banner-jp.svg' }, shots: SPACE_SHOTS,
+		site: 'https://starfall.example/jp', copyright: '© 2026 Nebula Forge Japan K.K.',
+	},
+	{
+		index: 4, domain: 'pixelfarm', slug: 'main', language: 'en', content: pixelfarm, providers: ['GOOGLE'],
+		themeType: 'DARK', keyColor: '#84cc16', backgroundColor: '#15191d', pcHeaderColor: '#1d2327', pcHeaderImage: null,
+		exposureType: 'ALL', exposureBoard: null, icon: '/demo/pixelfarm-icon.svg',
+		banner: { backgroundColor: '#fbf3d5', imageUrl: '/demo/pixelfarm-banner.svg' }, shots: FARM_SHOTS,
+		site: 'https://pixelfarm.example', copyright: '© 2026 Nebula Forge Games Inc.', homeOnly: true,
+	},
+];
+
+const BOARD_KEYS = ['notice', 'general', 'guides', 'fanart', 'videos', 'bugs', 'staff'];
+const POSTS_PER_BOARD = 36;
+
+export const boardId = (channel, key) => channel.index * 10 + BOARD_KEYS.indexOf(key) + 1;
+
+function footerConfig(channel) {
+	const siblings = DEMO_CHANNELS.filter((other) => other.domain === channel.domain);
+	const c = channel.content;
+	return {
+		// Pixel Farm has one channel, so its switcher lists a sister community under its own domain.
+		channels: siblings.length > 1
+			? siblings.map((other) => ({ key: other.content.channelTitle, value: other.slug }))
+			: [{ key: c.channelTitle, value: channel.slug }, { key: 'Pixel Farm Beta Lounge', value: 'beta' }],
+		company: c.company,
+		companyCiIcons: [
+			{ key: '/demo/logo-nebulaforge.svg', value: 'https://nebulaforge.example' },
+			{ key: channel.domain === 'pixelfarm' ? '/demo/logo-pixelfarm.svg' : '/demo/logo-starfall.svg', value: channel.site },
+			{ key: '/demo/logo-rating.svg', value: 'https://ratings.example' },
+		],
+		copyright: channel.copyright,
+		policyItems: [
+			{ key: c.policy.terms, value: `${channel.site}/terms` },
+			{ key: c.policy.privacy, value: `${channel.site}/privacy` },
+			{ key: c.policy.conduct, value: `${channel.site}/guidelines` },
+		],
+		snsLinks: [
+			{ key: 'FACEBOOK', value: 'https://facebook.com/starfallodyssey' },
+			{ key: 'X', value: 'https://x.com/starfallodyssey' },
+			{ key: 'LINE', value: 'https://line.me/R/ti/p/@starfall' },
+			// Not one of the SPEC's networks: the footer ignores it.
+			{ key: 'INSTAGRAM', value: 'https://instagram.com/starfallodyssey' },
+		],
+	};
+}
+
+function headerConfig(channel) {
+	const c = channel.content;
+	return {
+		gameBiIcon: channel.icon,
+		topPinnedHome: 'Y',
+		topPinnedBoard: channel.homeOnly ? 'N' : 'Y',
+		topPinnedTargetBoards: ['notice', 'general', 'guides', 'fanart', 'videos', 'bugs'].map((key) => boardId(channel, key)),
+		externalLinks: [
+			{ key: c.menu.shop, value: `${channel.site}/shop` },
+			{ key: c.menu.patchNotes, value: `${channel.site}/patch-notes` },
+		],
+	};
+}
+
+function inline(text) {
+	return [{ text }];
+}
+
+/** A post body: paragraphs of the board's pool, with headings, lists, images or videos by board. */
+function postDocument(rng, channel, key) {
+	const c = channel.content;
+	const blocks = [];
+	const paragraph = () => ({ type: 'paragraph', children: inline(rng.pick(c.paragraphs[key])) });
+	blocks.push(paragraph());
+	if (key === 'fanart') {
+		const shot = rng.pick(channel.shots);
+		blocks.push({ type: 'image', src: `/demo/shot-${String(shot).padStart(2, '0')}.svg`, alt: rng.pick(c.imageAlts), width: 1280, height: 720 });
+	}
+	if (key === 'videos') blocks.push({ type: 'youtube', videoId: rng.pick(YOUTUBE_IDS) });
+	if (key === 'guides' || key === 'notice') {
+		blocks.push({ type: 'heading', level: 2, children: inline(rng.pick(c.headings)) });
+		const items = [];
+		const count = rng.int(3, 5);
+		while (items.length < count) {
+			const item = rng.pick(c.listItems);
+			if (!items.includes(item)) items.push(item);
+		}
+		blocks.push({ type: 'list', ordered: key === 'guides', items: items.map(inline) });
+	}
+	const extra = rng.int(1, 3);
+	for (let i = 0; i < extra; i += 1) blocks.push(paragraph());
+	if (key === 'general' && rng.chance(0.15)) {
+		blocks.push({ type: 'paragraph', children: [{ text: channel.site, link: channel.site }] });
+	}
+	return { type: 'doc', blocks };
+}
+
+function documentText(doc) {
+	return doc.blocks
+		.map((block) => {
+			if (block.children) return block.children.map((i) => i.text).join('');
+			if (block.items) return block.items.map((item) => item.map((i) => i.text).join('')).join('\n');
+			if (block.type === 'image') return block.alt;
+			return '';
+		})
+		.filter(Boolean)
+		.join('\n');
+}
+
+/**
+ * Generates one channel's rows. `ids` holds the running ids shared across channels so that every
+ * id is fixed by the channel order alone.
+ */
+function channelRows(channel, ids) {
+	const rng = random(channel.index * 7919);
+	const c = channel.content;
+	const rows = {
+		channels: [], channel_providers: [], boards: [], board_subjects: [], board_tree_nodes: [], identities: [],
+		members: [], nickname_claims: [], bans: [], posts: [], comments: [], post_likes: [], reports: [], drafts: [],
+	};
+	const created = SEED_NOW - 400 * DAY;
+
+	channel.providers.forEach((provider, i) => rows.channel_providers.push([channel.index, provider, i + 1]));
+
+	// Members: the first is the administrator; three have special states for the demo.
+	const members = [];
+	const providers = channel.providers.length ? channel.providers : ['GOOGLE'];
+	c.nicknames.slice(0, 40).forEach((nickname, i) => {
+		const id = channel.index * 1000 + i + 1;
+		const identityId = id;
+		const provider = providers[i % providers.length];
+		const joined = created + i * 5 * DAY + rng.int(0, DAY);
+		rows.identities.push([identityId, provider, `demo-${channel.domain}-${channel.slug}-${i + 1}`, joined]);
+		const withdrawn = i === 39 ? SEED_NOW - 20 * DAY : null;
+		rows.members.push([
+			id, channel.index, withdrawn ? null : identityId, withdrawn ? null : nickname, i === 0 ? 'ADMIN' : 'MEMBER',
+			provider, providers[(i + 1) % providers.length], joined, joined, joined, withdrawn,
+		]);
+		rows.nickname_claims.push([channel.index, nicknameKey(nickname), nickname, id, joined, withdrawn]);
+		members.push({ id, joined });
+	});
+	// A changed nickname: member 2's first nickname stays retired.
+	rows.nickname_claims.push([channel.index, nicknameKey(c.nicknames[40]), c.nicknames[40], members[1].id, members[1].joined - DAY, members[1].joined]);
+	rows.bans.push([channel.index * 100 + 1, channel.index, members[37].id, 'TEMPORARY', Date.UTC(2027, 5, 30, 15, 0), c.banStaffNote, SEED_NOW - 3 * DAY, null]);
+	rows.bans.push([channel.index * 100 + 2, channel.index, members[38].id, 'PERMANENT', null, c.banStaffNote, SEED_NOW - 30 * DAY, null]);
+
+	// Boards and subjects.
+	const subjectsByBoard = {};
+	for (const key of BOARD_KEYS) {
+		const id = boardId(channel, key);
+		const board = c.boards[key];
+		const usesSubjects = Boolean(c.subjects[key]);
+		rows.boards.push([id, channel.index, board.name, board.description, key === 'staff' ? 0 : 1, 0, usesSubjects ? 1 : 0, 0, created]);
+		subjectsByBoard[key] = (c.subjects[key] ?? []).map((name, i) => {
+			const subjectId = id * 10 + i + 1;
+			rows.board_subjects.push([subjectId, channel.index, id, name, i + 1, 1, 0]);
+			return subjectId;
+		});
+	}
+
+	// Board tree: every node type.
+	const t = c.tree;
+	const node = (id, parent, order, text, type, extra = {}) =>
+		rows.board_tree_nodes.push([
+			channel.index * 100 + id, parent === null ? null : channel.index * 100 + parent, order, text, type,
+			extra.board ? boardId(channel, extra.board) : null, extra.board === 'staff' ? 0 : 1, 0, extra.url ?? null,
+			extra.collapsed === false ? 0 : 1,
+		]);
+	node(1, null, 1, 'All Posts', 'ALL');
+	node(2, null, 2, c.boards.notice.name, 'BOARD', { board: 'notice' });
+	node(3, null, 3, '', 'DIVIDER');
+	node(4, null, 4, t.community, 'CATEGORY', { collapsed: false });
+	node(5, 4, 5, c.boards.general.name, 'BOARD', { board: 'general' });
+	node(6, 4, 6, c.boards.guides.name, 'BOARD', { board: 'guides' });
+	node(7, null, 7, t.media, 'CATEGORY');
+	node(8, 7, 8, c.boards.fanart.name, 'BOARD', { board: 'fanart' });
+	node(9, 7, 9, c.boards.videos.name, 'BOARD', { board: 'videos' });
+	node(10, null, 10, t.support, 'CATEGORY', { collapsed: false });
+	node(11, 10, 11, c.boards.bugs.name, 'BOARD', { board: 'bugs' });
+	node(12, 10, 12, c.boards.staff.name, 'BOARD', { board: 'staff' });
+	node(13, null, 13, '', 'DIVIDER');
+	node(14, null, 14, t.officialSite, 'LINK', { url: channel.site });
+	node(15, null, 15, t.wiki, 'LINK', { url: `${channel.site}/wiki` });
+
+	// Posts, in creation order across boards, so that ids grow with time.
+	const plan = [];
+	for (const key of BOARD_KEYS) {
+		for (let i = 0; i < POSTS_PER_BOARD; i += 1) plan.push({ key, i, at: SEED_NOW - rng.int(2 * HOUR, 120 * DAY) });
+	}
+	plan.sort((a, b) => a.at - b.at);
+	// The newest few posts are from today, to show the same-day time format.
+	plan.slice(-4).forEach((entry, i) => (entry.at = SEED_NOW - (4 - i) * 47 * 60_000));
+	const counters = { board: {}, subject: {}, channel: 0 };
+	const posts = [];
+	for (const entry of plan) {
+		const { key, i } = entry;
+		const id = ids.post++;
+		const doc = postDocument(rng, channel, key);
+		const subjects = subjectsByBoard[key];
+		const subjectId = subjects.length && rng.chance(0.85) ? rng.pick(subjects) : null;
+		const isNotice = (key === 'notice' && i % 9 === 0) || (key === 'general' && i === 3) ? 1 : 0;
+		// Notices and the staff board are written by the three staff accounts at the top of the list.
+		const authorIndex = isNotice || key === 'notice' || key === 'staff' ? rng.int(0, 2) : rng.int(1, 38);
+		const author = members[authorIndex];
+		const at = Math.max(entry.at, author.joined + HOUR);
+		const hidden = key === 'general' && i === 7 ? 1 : 0;
+		const deleted = key === 'general' && i === 11 ? at + DAY : null;
+		const isPrivate = key === 'bugs' && i === 5 ? 1 : 0;
+		const edited = rng.chance(0.12) ? at + rng.int(1, 48) * HOUR : null;
+		const listed = !hidden && !deleted && !isPrivate;
+		let boardSeq = null;
+		let subjectSeq = null;
+		let channelSeq = null;
+		if (listed && !isNotice) {
+			boardSeq = counters.board[key] = (counters.board[key] ?? 0) + 1;
+			if (subjectId) subjectSeq = counters.subject[subjectId] = (counters.subject[subjectId] ?? 0) + 1;
+		}
+		if (listed && key !== 'staff') channelSeq = ++counters.channel;
+		const post = {
+			id, key, at, author, listed,
+			row: [
+				id, channel.index, boardId(channel, key), subjectId, author.id, c.titles[key][i], JSON.stringify(doc), documentText(doc),
+				'DEFAULT', isNotice, 0, rng.int(12, 4800), 0, key === 'fanart' ? 1 : 0, key === 'videos' ? 1 : 0,
+				at, edited, deleted, hidden, isPrivate, boardSeq, subjectSeq, channelSeq,
+			],
+		};
+		posts.push(post);
+	}
+
+	// Comments with one level of replies, likes and a few reports.
+	let deletedShown = false;
+	let hiddenShown = false;
+	for (const post of posts) {
+		const commentTotal = post.key === 'staff' ? rng.int(0, 2) : rng.int(0, 6);
+		let count = 0;
+		for (let n = 0; n < commentTotal; n += 1) {
+			const id = ids.comment++;
+			const author = members[rng.int(0, 38)];
+			const at = post.at + rng.int(5, 600) * 60_000;
+			let deleted = null;
+			let hidden = 0;
+			if (post.listed && !deletedShown && n === 1) {
+				deleted = at + HOUR;
+				deletedShown = true;
+			} else if (post.listed && !hiddenShown && n === 2) {
+				hidden = 1;
+				hiddenShown = true;
+			}
+			rows.comments.push([id, channel.index, post.id, null, author.id, rng.pick(c.comments), at, rng.chance(0.08) ? at + HOUR : null, deleted, hidden]);
+			if (!deleted) count += 1;
+			const replies = rng.chance(0.45) ? rng.int(1, 3) : 0;
+			for (let r = 0; r < replies; r += 1) {
+				const replyAt = at + rng.int(2, 300) * 60_000;
+				rows.comments.push([ids.comment++, channel.index, post.id, id, members[rng.int(0, 38)].id, rng.pick(c.replies), replyAt, null, null, 0]);
+				count += 1;
+			}
+		}
+		const likers = new Set();
+		const likeTotal = post.listed ? rng.int(0, 24) : 0;
+		while (likers.size < likeTotal) likers.add(members[rng.int(0, 38)].id);
+		for (const memberId of likers) rows.post_likes.push([post.id, memberId, channel.index, post.at + rng.int(1, 72) * HOUR]);
+		post.row[10] = likers.size;
+		post.row[12] = count;
+		rows.posts.push(post.row);
+	}
+	const reported = posts.filter((post) => post.key === 'general').slice(0, 3);
+	reported.forEach((post, i) =>
+		rows.reports.push([channel.index * 100 + i + 1, channel.index, 'POST', post.id, members[10 + i].id, i === 0 ? 'SPAM' : 'ABUSE', '', post.at + DAY]),
+	);
+	rows.drafts.push([channel.index * 100 + 1, channel.index, members[1].id, boardId(channel, 'general'), null, c.titles.general[39], JSON.stringify({ type: 'doc', blocks: [{ type: 'paragraph', children: inline(c.paragraphs.general[0]) }] }), 'DEFAULT', SEED_NOW - 2 * DAY, SEED_NOW - DAY]);
+
+	// List counters.
+	for (const key of BOARD_KEYS) {
+		const row = rows.boards.find((b) => b[0] === boardId(channel, key));
+		row[7] = counters.board[key] ?? 0;
+	}
+	for (const subject of rows.board_subjects) subject[6] = counters.subject[subject[0]] ?? 0;
+
+	rows.channels.push([
+		channel.index, channel.domain, channel.slug, c.channelTitle, channel.language, channel.themeType, channel.keyColor,
+		channel.backgroundColor, channel.pcHeaderColor, channel.pcHeaderImage, channel.exposureType,
+		channel.exposureBoard ? boardId(channel, channel.exposureBoard) : null, JSON.stringify(headerConfig(channel)),
+		JSON.stringify(footerConfig(channel)), JSON.stringify(channel.banner), counters.channel, 1, created,
+	]);
+	return rows;
+}
+
+export const COLUMNS = {
+	channels: ['id', 'domain', 'slug', 'title', 'language', 'theme_type', 'key_color', 'background_color', 'pc_header_color', 'pc_header_image', 'exposure_type', 'exposure_board_id', 'header_config', 'footer_config', 'banner', 'listed_count', 'content_version', 'created_at'],
+	channel_providers: ['channel_id', 'provider', 'sort_order'],
+	boards: ['id', 'channel_id', 'name', 'description', 'is_public', 'use_shared', 'use_subjects', 'listed_count', 'created_at'],
+	board_subjects: ['id', 'channel_id', 'board_id', 'name', 'sort_order', 'enabled', 'listed_count'],
+	board_tree_nodes: ['id', 'parent_id', 'sort_order', 'text', 'type', 'board_id', 'public_flag', 'use_shared', 'url', 'use_collapsed'],
+	identities: ['id', 'provider', 'subject', 'created_at'],
+	members: ['id', 'channel_id', 'identity_id', 'nickname', 'role', 'provider', 'recent_provider', 'joined_at', 'terms_agreed_at', 'privacy_agreed_at', 'withdrawn_at'],
+	nickname_claims: ['channel_id', 'nickname_key', 'nickname', 'member_id', 'claimed_at', 'released_at'],
+	bans: ['id', 'channel_id', 'member_id', 'kind', 'ends_at', 'reason', 'created_at', 'lifted_at'],
+	posts: ['id', 'channel_id', 'board_id', 'subject_id', 'member_id', 'title', 'content', 'content_text', 'template', 'is_notice', 'like_count', 'view_count', 'comment_count', 'has_image', 'has_video', 'created_at', 'edited_at', 'deleted_at', 'hidden_by_admin', 'is_private', 'board_seq', 'subject_seq', 'channel_seq'],
+	comments: ['id', 'channel_id', 'post_id', 'parent_id', 'member_id', 'content', 'created_at', 'edited_at', 'deleted_at', 'hidden_by_admin'],
+	post_likes: ['post_id', 'member_id', 'channel_id', 'created_at'],
+	reports: ['id', 'channel_id', 'target_type', 'target_id', 'reporter_id', 'reason_code', 'reason_text', 'created_at'],
+	drafts: ['id', 'channel_id', 'member_id', 'board_id', 'subject_id', 'title', 'content', 'template', 'created_at', 'updated_at'],
+};
+
+/** Tables in the order rows can be inserted; deletes run in the reverse order. */
+export const TABLE_ORDER = Object.keys(COLUMNS);
+
+/** Statements that remove every row of the given channels (and their demo identities). */
+export function deleteChannelsSql(channelIds, identityPattern) {
+	const list = channelIds.join(',');
+	const statements = [
+		`DELETE FROM sessions WHERE channel_id IN (${list});`,
+		`DELETE FROM uploads WHERE channel_id IN (${list});`,
+	];
+	for (const table of [...TABLE_ORDER].reverse()) {
+		if (table === 'identities') continue;
+		if (table === 'channels') statements.push(`DELETE FROM channels WHERE id IN (${list});`);
+		else if (table === 'board_tree_nodes') statements.push(`DELETE FROM board_tree_nodes WHERE channel_id IN (${list});`);
+		else statements.push(`DELETE FROM ${table} WHERE channel_id IN (${list});`);
+		if (table === 'members') statements.push(`DELETE FROM identities WHERE subject LIKE ${sql(identityPattern)};`);
+	}
+	return statements;
+}
+
+/** The whole demo as SQL statements. */
+export function demoSql() {
+	const ids = { post: 1, comment: 1 };
+	const all = Object.fromEntries(TABLE_ORDER.map((table) => [table, []]));
+	for (const channel of DEMO_CHANNELS) {
+		const rows = channelRows(channel, ids);
+		for (const table of TABLE_ORDER) all[table].push(...rows[table]);
+	}
+	// board_tree_nodes carries channel_id too; add it in front of the generated columns.
+	const statements = ['PRAGMA defer_foreign_keys = true;', ...deleteChannelsSql(DEMO_CHANNELS.map((c) => c.index), 'demo-%')];
+	for (const table of TABLE_ORDER) {
+		if (table === 'board_tree_nodes') {
+			const withChannel = all[table].map((row) => [Math.floor(row[0] / 100), ...row]);
+			statements.push(...insertRows(table, ['channel_id', ...COLUMNS[table]], withChannel));
+		} else {
+			statements.push(...insertRows(table, COLUMNS[table], all[table]));
+		}
+	}
+	return statements;
+}

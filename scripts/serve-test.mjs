@@ -1,0 +1,17 @@
+/**
+ * Serves the built site for the browser tests: a fresh local D1 in .wrangler/test-state, migrated
+ * and seeded with the demo data, so every run starts from the same state.
+ */
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { spawnSync } from 'node:child_process';
+import { ROOT } from './lib/wrangler.mjs';
+import { serveBuild } from './lib/server.mjs';
+
+const { values } = parseArgs({ options: { port: { type: 'string', default: '8790' } } });
+const persistTo = path.join(ROOT, '.wrangler', 'test-state');
+rmSync(persistTo, { recursive: true, force: true });
+const seeded = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'seed.mjs'), '--persist-to', persistTo], { cwd: ROOT, stdio: 'inherit' });
+if (seeded.status !== 0) process.exit(seeded.status ?? 1);
+serveBuild({ port: Number(values.port), persistTo });

@@ -1,0 +1,29 @@
+/**
+ * `npm start`: builds the site, creates, migrates and (the first time) seeds the local D1, then
+ * serves the demo communities on http://localhost:8788 through wrangler (workerd).
+ */
+import { build } from './lib/build.mjs';
+import { DEFAULT_STATE, ROOT } from './lib/wrangler.mjs';
+import { serveBuild, waitFor } from './lib/server.mjs';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+
+const PORT = Number(process.env.PORT ?? 8788);
+
+console.log('Building the site…');
+build();
+console.log('Preparing the local database…');
+const seeded = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'seed.mjs'), '--if-empty'], { cwd: ROOT, stdio: 'inherit' });
+if (seeded.status !== 0) process.exit(seeded.status ?? 1);
+
+serveBuild({ port: PORT, persistTo: DEFAULT_STATE });
+const origin = `http://localhost:${PORT}`;
+await waitFor(`http://127.0.0.1:${PORT}/`);
+console.log(`
+The demo communities are ready:
+  ${origin}/starfall/global   Starfall Odyssey Global (English; Apple, Google and X sign-in)
+  ${origin}/starfall/kr       스타폴 오디세이 코리아 (Korean)
+  ${origin}/starfall/jp       スターフォール・オデッセイ (Japanese; no sign-in)
+  ${origin}/pixelfarm/main    Pixel Farm (English, dark theme)
+  ${origin}/public/v1/starfall/global/boards/tree   the JSON API
+Press Ctrl+C to stop.`);

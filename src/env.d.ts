@@ -1,0 +1,10 @@
+/// <reference types="astro/client" />
+
+declare module 'astro' {
+	interface AstroClientDirectives {
+		/** Hydrate on the first pointer, touch, focus or key event inside the island. */
+		'client:interact'?: boolean;
+	}
+}
+
+export {};

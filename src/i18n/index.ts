@@ -1,0 +1,41 @@
+/**
+ * Texts: i18next with the bundled en, ja, ko and zh (Traditional) files; the channel's language
+ * picks the locale and en fills any gap. Keys are flat and dotted, as the SPEC names them.
+ * Islands get resolved strings as props (see `pick`), so i18next never ships to the browser.
+ */
+import i18next, { type TFunction } from 'i18next';
+import en from './en.json';
+import ja from './ja.json';
+import ko from './ko.json';
+import zh from './zh.json';
+import type { Language } from '../schemas/channel';
+
+export type MessageKey = keyof typeof en;
+
+const i18n = i18next.createInstance();
+void i18n.init({
+	resources: { en: { translation: en }, ja: { translation: ja }, ko: { translation: ko }, zh: { translation: zh } },
+	lng: 'en',
+	fallbackLng: 'en',
+	keySeparator: false,
+	nsSeparator: false,
+	interpolation: { escapeValue: false },
+	initAsync: false,
+});
+
+export type Translate = (key: MessageKey, options?: Record<string, unknown>) => string;
+
+export function translator(language: Language): Translate {
+	const t: TFunction = i18n.getFixedT(language);
+	return (key, options) => t(key, options ?? {});
+}
+
+/** The strings an island needs, resolved on the server. */
+export function pick<K extends MessageKey>(t: Translate, keys: readonly K[]): Record<K, string> {
+	return Object.fromEntries(keys.map((key) => [key, t(key)])) as Record<K, string>;
+}
+
+/** The value of the `lang` attribute for a channel language. */
+export function htmlLang(language: Language): string {
+	return language === 'zh' ? 'zh-Hant' : language;
+}

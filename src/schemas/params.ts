@@ -1,0 +1,33 @@
+/** Path and query parameters shared by the API and the pages. */
+import { z } from 'zod';
+
+/** A channel's domain or slug: lower-case letters, digits, dots and hyphens. */
+export const PathSegmentSchema = z
+	.string()
+	.min(1)
+	.max(63)
+	.regex(/^[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?$/, 'must be lower-case letters, digits, dots or hyphens');
+
+/** A positive database id given as a decimal string; ids beyond 2^53 are refused, not rounded. */
+export const IdSchema = z
+	.string()
+	.regex(/^[1-9][0-9]{0,15}$/, 'must be a positive whole number')
+	.transform(Number)
+	.refine(Number.isSafeInteger, 'is too large');
+
+/** The list page: defaults to 1; anything that is not a positive whole number is refused. */
+export const PageSchema = z
+	.string()
+	.regex(/^[1-9][0-9]{0,5}$/, 'must be a whole number from 1 to 999999')
+	.transform(Number);
+
+export const PAGE_SIZE = 20;
+
+/**
+ * Reads a list page from a query string value the way pages do: missing, zero, negative or
+ * non-numeric gives page 1, so a mistyped link still shows the list.
+ */
+export function lenientPage(raw: string | null | undefined): number {
+	const parsed = PageSchema.safeParse(raw ?? '');
+	return parsed.success ? parsed.data : 1;
+}

@@ -1,0 +1,134 @@
+/** Boards of a channel: the list, one board, the sidebar tree and the subjects (categories). */
+import { AppError } from './errors';
+import { all, yn } from './db';
+
+interface BoardRow {
+	id: number;
+	name: string;
+	description: string;
+	is_public: number;
+	use_shared: number;
+	use_subjects: number;
+	listed_count: number;
+}
+
+export interface Board {
+	boardId: number;
+	name: string;
+	description: string;
+	publicFlag: 'Y' | 'N';
+	useShared: 'Y' | 'N';
+	useSubjects: 'Y' | 'N';
+	postCount: number;
+}
+
+function toBoard(row: BoardRow): Board {
+	return {
+		boardId: row.id,
+		name: row.name,
+		description: row.description,
+		publicFlag: yn(row.is_public),
+		useShared: yn(row.use_shared),
+		useSubjects: yn(row.use_subjects),
+		postCount: row.listed_count,
+	};
+}
+
+const BOARD_COLUMNS = 'id, name, description, is_public, use_shared, use_subjects, listed_count';
+
+export async function listBoards(db: D1Database, channelId: number): Promise<Board[]> {
+	const rows = await all<BoardRow>(
+		db.prepare(`SELECT ${BOARD_COLUMNS} FROM boards WHERE channel_id = ?1 ORDER BY id`).bind(channelId),
+	);
+	return rows.map(toBoard);
+}
+
+/** @throws AppError BoardNotFound, also for a board of another channel */
+export async function getBoard(db: D1Database, channelId: number, boardId: number): Promise<Board> {
+	const row = await db
+		.prepare(`SELECT ${BOARD_COLUMNS} FROM boards WHERE id = ?1 AND channel_id = ?2`)
+		.bind(boardId, channelId)
+		.first<BoardRow>();
+	if (!row) throw new AppError('BoardNotFound');
+	return toBoard(row);
+}
+
+export type TreeNodeType = 'ALL' | 'CATEGORY' | 'BOARD' | 'LINK' | 'DIVIDER';
+
+/** A node in the jsTree-like shape SPEC §3 names: parent is '#' at the root. */
+export interface TreeNode {
+	id: string;
+	parent: string;
+	text: string;
+	data: {
+		type: TreeNodeType;
+		boardId: number | null;
+		publicFlag: 'Y' | 'N';
+		useShared: 'Y' | 'N';
+		url: string | null;
+		useCollapsed: 'Y' | 'N';
+	};
+}
+
+interface TreeRow {
+	id: number;
+	parent_id: number | null;
+	text: string;
+	type: TreeNodeType;
+	board_id: number | null;
+	public_flag: number;
+	use_shared: number;
+	url: string | null;
+	use_collapsed: number;
+}
+
+export async function boardTree(db: D1Database, channelId: number): Promise<TreeNode[]> {
+	const rows = await all<TreeRow>(
+		db
+			.prepare(
+				`SELECT id, parent_id, text, type, board_id, public_flag, use_shared, url, use_collapsed
+				 FROM board_tree_nodes WHERE channel_id = ?1 ORDER BY sort_order`,
+			)
+			.bind(channelId),
+	);
+	return rows.map((row) => ({
+		id: String(row.id),
+		parent: row.parent_id === null ? '#' : String(row.parent_id),
+		text: row.text,
+		data: {
+			type: row.type,
+			boardId: row.board_id,
+			publicFlag: yn(row.public_flag),
+			useShared: yn(row.use_shared),
+			url: row.url,
+			useCollapsed: yn(row.use_collapsed),
+		},
+	}));
+}
+
+export interface BoardSubject {
+	subjectId: number;
+	boardId: number;
+	name: string;
+	postCount: number;
+}
+
+/** Enabled subjects of the channel, or of one board when boardId is given, in display order. */
+export async function listSubjects(db: D1Database, channelId: number, boardId?: number): Promise<BoardSubject[]> {
+	const statement =
+		boardId === undefined
+			? db
+					.prepare(
+						`SELECT id, board_id, name, listed_count FROM board_subjects
+						 WHERE channel_id = ?1 AND enabled = 1 ORDER BY board_id, sort_order`,
+					)
+					.bind(channelId)
+			: db
+					.prepare(
+						`SELECT id, board_id, name, listed_count FROM board_subjects
+						 WHERE channel_id = ?1 AND board_id = ?2 AND enabled = 1 ORDER BY sort_order`,
+					)
+					.bind(channelId, boardId);
+	const rows = await all<{ id: number; board_id: number; name: string; listed_count: number }>(statement);
+	return rows.map((row) => ({ subjectId: row.id, boardId: row.board_id, name: row.name, postCount: row.listed_count }));
+}

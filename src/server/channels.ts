@@ -1,0 +1,142 @@
+/** Channels: lookup by domain and slug, and the layout data of SPEC §3 (header, content, footer). */
+import { AppError } from './errors';
+import { all, parseJsonColumn } from './db';
+import {
+	BannerSchema,
+	FooterConfigSchema,
+	HeaderConfigSchema,
+	LanguageSchema,
+	ProviderSchema,
+	SNS_KEYS,
+	type Banner,
+	type FooterConfig,
+	type HeaderConfig,
+	type Language,
+	type Provider,
+} from '../schemas/channel';
+
+interface ChannelRow {
+	id: number;
+	domain: string;
+	slug: string;
+	title: string;
+	language: string;
+	theme_type: 'LIGHT' | 'DARK';
+	key_color: string;
+	background_color: string;
+	pc_header_color: string | null;
+	pc_header_image: string | null;
+	exposure_type: string;
+	exposure_board_id: number | null;
+	header_config: string;
+	footer_config: string;
+	banner: string | null;
+	listed_count: number;
+	content_version: number;
+}
+
+export interface Channel {
+	id: number;
+	domain: string;
+	slug: string;
+	/** The path every route of the channel starts with: /{domain}/{slug}. */
+	basePath: string;
+	title: string;
+	language: Language;
+	themeType: 'LIGHT' | 'DARK';
+	keyColor: string;
+	backgroundColor: string;
+	pcHeaderColor: string | null;
+	pcHeaderImage: string | null;
+	exposureType: string;
+	exposureBoardId: number | null;
+	header: HeaderConfig;
+	footer: FooterConfig;
+	banner: Banner | null;
+	listedCount: number;
+	contentVersion: number;
+}
+
+function toChannel(row: ChannelRow): Channel {
+	const language = LanguageSchema.safeParse(row.language);
+	return {
+		id: row.id,
+		domain: row.domain,
+		slug: row.slug,
+		basePath: `/${row.domain}/${row.slug}`,
+		title: row.title,
+		language: language.success ? language.data : 'en',
+		themeType: row.theme_type,
+		keyColor: row.key_color,
+		backgroundColor: row.background_color,
+		pcHeaderColor: row.pc_header_color,
+		pcHeaderImage: row.pc_header_image,
+		exposureType: row.exposure_type,
+		exposureBoardId: row.exposure_board_id,
+		header: HeaderConfigSchema.parse(parseJsonColumn(row.header_config, 'channels.header_config')),
+		footer: FooterConfigSchema.parse(parseJsonColumn(row.footer_config, 'channels.footer_config')),
+		banner: row.banner === null ? null : BannerSchema.parse(parseJsonColumn(row.banner, 'channels.banner')),
+		listedCount: row.listed_count,
+		contentVersion: row.content_version,
+	};
+}
+
+export async function findChannel(db: D1Database, domain: string, slug: string): Promise<Channel | null> {
+	const row = await db
+		.prepare('SELECT * FROM channels WHERE domain = ?1 AND slug = ?2')
+		.bind(domain, slug)
+		.first<ChannelRow>();
+	return row ? toChannel(row) : null;
+}
+
+/** @throws AppError ChannelNotFound */
+export async function getChannel(db: D1Database, domain: string, slug: string): Promise<Channel> {
+	const channel = await findChannel(db, domain, slug);
+	if (!channel) throw new AppError('ChannelNotFound');
+	return channel;
+}
+
+/** GET layouts/header: the channel header of SPEC §3 with the header config and the banner. */
+export function layoutHeader(channel: Channel) {
+	return {
+		title: channel.title,
+		language: channel.language,
+		themeType: channel.themeType,
+		keyColor: channel.keyColor,
+		backgroundColor: channel.backgroundColor,
+		pcHeaderColor: channel.pcHeaderColor,
+		pcHeaderImage: channel.pcHeaderImage,
+		...channel.header,
+		banner: channel.banner,
+	};
+}
+
+/** GET layouts/content: how the channel's index route is exposed. */
+export function layoutContent(channel: Channel) {
+	return { exposureType: channel.exposureType, boardId: channel.exposureBoardId };
+}
+
+/** GET layouts/footer: the footer config, social links limited to the networks the SPEC shows. */
+export function layoutFooter(channel: Channel): FooterConfig {
+	const sns = new Set<string>(SNS_KEYS);
+	return { ...channel.footer, snsLinks: channel.footer.snsLinks.filter((link) => sns.has(link.key)) };
+}
+
+export async function listProviders(db: D1Database, channelId: number): Promise<Provider[]> {
+	const rows = await all<{ provider: string }>(
+		db.prepare('SELECT provider FROM channel_providers WHERE channel_id = ?1 ORDER BY sort_order').bind(channelId),
+	);
+	return rows.flatMap((row) => {
+		const parsed = ProviderSchema.safeParse(row.provider);
+		return parsed.success ? [parsed.data] : [];
+	});
+}
+
+/** Where the channel's index route sends a reader, or null for the not-found page (SPEC §2). */
+export function indexTarget(channel: Channel): string | null {
+	if (channel.exposureType === 'BOARD_SELECTION' && channel.exposureBoardId !== null) {
+		return `${channel.basePath}/boards/${channel.exposureBoardId}`;
+	}
+	if (channel.exposureType === 'ALL') return `${channel.basePath}/boards`;
+	return null;
+}

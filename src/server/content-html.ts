@@ -1,0 +1,68 @@
+/**
+ * Renders a stored post body to HTML on the server. Every text is escaped and every URL was
+ * checked by DocumentSchema, so the output carries only the markup written here. A stored body
+ * that no longer parses renders as one escaped paragraph rather than failing the page.
+ */
+import { DocumentSchema, type Block, type Inline } from '../schemas/content';
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(value: string): string {
+	return value.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char);
+}
+
+function renderInline(inline: Inline): string {
+	let html = escapeHtml(inline.text).replace(/\n/g, '<br>');
+	if (inline.bold) html = `<strong>${html}</strong>`;
+	if (inline.italic) html = `<em>${html}</em>`;
+	if (inline.underline) html = `<u>${html}</u>`;
+	if (inline.strike) html = `<s>${html}</s>`;
+	if (inline.link) {
+		const external = inline.link.startsWith('https://');
+		const rel = external ? ' rel="noopener noreferrer nofollow ugc" target="_blank"' : '';
+		html = `<a href="${escapeHtml(inline.link)}"${rel}>${html}</a>`;
+	}
+	return html;
+}
+
+const renderInlines = (inlines: Inline[]) => inlines.map(renderInline).join('');
+
+function renderBlock(block: Block, labels: ContentLabels): string {
+	switch (block.type) {
+		case 'paragraph':
+			return `<p>${renderInlines(block.children) || '<br>'}</p>`;
+		case 'heading':
+			return `<h${block.level}>${renderInlines(block.children)}</h${block.level}>`;
+		case 'quote':
+			return `<blockquote>${renderInlines(block.children)}</blockquote>`;
+		case 'list': {
+			const tag = block.ordered ? 'ol' : 'ul';
+			return `<${tag}>${block.items.map((item) => `<li>${renderInlines(item)}</li>`).join('')}</${tag}>`;
+		}
+		case 'image': {
+			const size = block.width && block.height ? ` width="${block.width}" height="${block.height}"` : '';
+			return `<figure class="content-image"><img src="${escapeHtml(block.src)}" alt="${escapeHtml(block.alt)}"${size} loading="lazy" decoding="async"></figure>`;
+		}
+		case 'youtube': {
+			const id = escapeHtml(block.videoId);
+			// A facade: the player's iframe (about 1 MB of script) loads only when the reader asks for it.
+			return `<figure class="content-video"><a class="youtube-facade" href="https://www.youtube.com/watch?v=${id}" data-youtube-id="${id}" target="_blank" rel="noopener noreferrer"><span class="youtube-play" aria-hidden="true"></span><span class="youtube-label">${escapeHtml(labels.playVideo)}</span></a></figure>`;
+		}
+	}
+}
+
+export interface ContentLabels {
+	playVideo: string;
+}
+
+export function renderContentHtml(stored: string, labels: ContentLabels): string {
+	let json: unknown;
+	try {
+		json = JSON.parse(stored);
+	} catch {
+		return `<p>${escapeHtml(stored)}</p>`;
+	}
+	const parsed = DocumentSchema.safeParse(json);
+	if (!parsed.success) return `<p>${escapeHtml(stored)}</p>`;
+	return parsed.data.blocks.map((block) => renderBlock(block, labels)).join('\n');
+}

@@ -1,0 +1,17 @@
+/** The response envelope of DESIGN.md: a header, then the payload under the key SPEC §7 reads. */
+
+export interface EnvelopeHeader {
+	isSuccessful: boolean;
+	resultCode: number;
+	resultMessage: string;
+}
+
+export type Envelope<T extends object = object> = { header: EnvelopeHeader } & T;
+
+export function ok<T extends object>(payload: T): Envelope<T> {
+	return { header: { isSuccessful: true, resultCode: 0, resultMessage: '' }, ...payload };
+}
+
+export function failure(resultCode: number, resultMessage: string, payload: object = {}): Envelope {
+	return { header: { isSuccessful: false, resultCode, resultMessage }, ...payload };
+}

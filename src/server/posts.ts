@@ -1,0 +1,146 @@
+/**
+ * Post lists. Each list is a range read over dense sequence numbers (see migrations/0001), so a
+ * page reads the rows it shows and their authors, at page 1 as at page 2,000.
+ */
+import { all } from './db';
+import { PAGE_SIZE } from '../schemas/params';
+
+export interface PostAuthor {
+	userId: number;
+	/** null once the member has withdrawn. */
+	nickname: string | null;
+	withdrawn: boolean;
+}
+
+export interface PostSummary {
+	postId: number;
+	boardId: number;
+	subjectId: number | null;
+	title: string;
+	author: PostAuthor;
+	createdAt: number;
+	viewCount: number;
+	likeCount: number;
+	commentCount: number;
+	isNotice: boolean;
+	hasImage: boolean;
+	hasVideo: boolean;
+}
+
+export interface PostPage {
+	notices: PostSummary[];
+	posts: PostSummary[];
+	page: number;
+	pageSize: number;
+	totalCount: number;
+	totalPages: number;
+}
+
+interface SummaryRow {
+	id: number;
+	board_id: number;
+	subject_id: number | null;
+	title: string;
+	member_id: number;
+	nickname: string | null;
+	withdrawn_at: number | null;
+	created_at: number;
+	view_count: number;
+	like_count: number;
+	comment_count: number;
+	is_notice: number;
+	has_image: number;
+	has_video: number;
+}
+
+const SUMMARY_COLUMNS = `p.id, p.board_id, p.subject_id, p.title, p.member_id, m.nickname, m.withdrawn_at,
+	p.created_at, p.view_count, p.like_count, p.comment_count, p.is_notice, p.has_image, p.has_video`;
+
+function toSummary(row: SummaryRow): PostSummary {
+	return {
+		postId: row.id,
+		boardId: row.board_id,
+		subjectId: row.subject_id,
+		title: row.title,
+		author: { userId: row.member_id, nickname: row.withdrawn_at ? null : row.nickname, withdrawn: row.withdrawn_at !== null },
+		createdAt: row.created_at,
+		viewCount: row.view_count,
+		likeCount: row.like_count,
+		commentCount: row.comment_count,
+		isNotice: row.is_notice === 1,
+		hasImage: row.has_image === 1,
+		hasVideo: row.has_video === 1,
+	};
+}
+
+/** The sequence range that page `page` of a list of `total` posts covers, newest first. */
+export function seqRange(total: number, page: number, pageSize = PAGE_SIZE): { from: number; to: number } {
+	const to = total - (page - 1) * pageSize;
+	return { from: Math.max(1, to - pageSize + 1), to };
+}
+
+function pageOf(total: number, page: number) {
+	return { page, pageSize: PAGE_SIZE, totalCount: total, totalPages: Math.max(1, Math.ceil(total / PAGE_SIZE)) };
+}
+
+type ListKind = 'board' | 'subject' | 'channel';
+
+const LIST_SQL: Record<ListKind, string> = {
+	board: `SELECT ${SUMMARY_COLUMNS} FROM posts p JOIN members m ON m.id = p.member_id
+		WHERE p.board_id = ?1 AND p.channel_id = ?2 AND p.board_seq BETWEEN ?3 AND ?4 ORDER BY p.board_seq DESC`,
+	subject: `SELECT ${SUMMARY_COLUMNS} FROM posts p JOIN members m ON m.id = p.member_id
+		WHERE p.subject_id = ?1 AND p.channel_id = ?2 AND p.subject_seq BETWEEN ?3 AND ?4 ORDER BY p.subject_seq DESC`,
+	channel: `SELECT ${SUMMARY_COLUMNS} FROM posts p JOIN members m ON m.id = p.member_id
+		WHERE p.channel_id = ?1 AND p.channel_id = ?2 AND p.channel_seq BETWEEN ?3 AND ?4 ORDER BY p.channel_seq DESC`,
+};
+
+async function listRange(db: D1Database, kind: ListKind, key: number, channelId: number, total: number, page: number) {
+	const { from, to } = seqRange(total, page);
+	if (to < 1) return [];
+	const rows = await all<SummaryRow>(db.prepare(LIST_SQL[kind]).bind(key, channelId, from, to));
+	return rows.map(toSummary);
+}
+
+const NOTICE_LIMIT = 5;
+
+/** The notices pinned above a board's list: the newest visible ones. */
+export async function listNotices(db: D1Database, channelId: number, boardId: number): Promise<PostSummary[]> {
+	const rows = await all<SummaryRow>(
+		db
+			.prepare(
+				`SELECT ${SUMMARY_COLUMNS} FROM posts p JOIN members m ON m.id = p.member_id
+				 WHERE p.board_id = ?1 AND p.channel_id = ?2 AND p.is_notice = 1 AND p.deleted_at IS NULL
+				   AND p.hidden_by_admin = 0 AND p.is_private = 0
+				 ORDER BY p.id DESC LIMIT ${NOTICE_LIMIT}`,
+			)
+			.bind(boardId, channelId),
+	);
+	return rows.map(toSummary);
+}
+
+/**
+ * A page of a board's posts, optionally of one subject. `listedCount` is the board's or the
+ * subject's count of listed posts, which the caller already holds.
+ */
+export async function listBoardPosts(
+	db: D1Database,
+	channelId: number,
+	boardId: number,
+	page: number,
+	listedCount: number,
+	subjectId?: number,
+): Promise<PostPage> {
+	const [notices, posts] = await Promise.all([
+		listNotices(db, channelId, boardId),
+		subjectId === undefined
+			? listRange(db, 'board', boardId, channelId, listedCount, page)
+			: listRange(db, 'subject', subjectId, channelId, listedCount, page),
+	]);
+	return { notices, posts, ...pageOf(listedCount, page) };
+}
+
+/** A page of "All Posts": every listed post of the channel's public boards. */
+export async function listChannelPosts(db: D1Database, channelId: number, page: number, listedCount: number): Promise<PostPage> {
+	const posts = await listRange(db, 'channel', channelId, channelId, listedCount, page);
+	return { notices: [], posts, ...pageOf(listedCount, page) };
+}

@@ -1,0 +1,48 @@
+import { expect, test } from '@playwright/test';
+
+test('a board page rendered by Astro on workerd shows posts read from D1', async ({ page }) => {
+	const response = await page.goto('/starfall/global/boards/12');
+	expect(response?.status()).toBe(200);
+	await expect(page.locator('h1#board-heading')).toBeVisible();
+	const rows = page.locator('.post-row');
+	await expect(rows.first()).toBeVisible();
+	// 20 posts of the page plus the pinned notices.
+	expect(await rows.count()).toBeGreaterThanOrEqual(20);
+	await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+});
+
+test('the channel index redirects by its exposure type', async ({ page }) => {
+	await page.goto('/starfall/global');
+	await expect(page).toHaveURL(/\/starfall\/global\/boards$/);
+	await page.goto('/starfall/kr');
+	await expect(page).toHaveURL(/\/starfall\/kr\/boards\/22$/);
+});
+
+test('the search island hydrates on first interaction and its clear button responds to a click', async ({ page }) => {
+	const scripts: string[] = [];
+	page.on('request', (request) => {
+		if (request.resourceType() === 'script') scripts.push(request.url());
+	});
+	await page.goto('/starfall/global/boards/12');
+	await page.waitForLoadState('networkidle');
+	expect(scripts.some((url) => url.includes('SearchBox'))).toBe(false);
+
+	const input = page.getByRole('searchbox');
+	await input.click();
+	await expect.poll(() => scripts.some((url) => url.includes('SearchBox'))).toBe(true);
+	await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' });
+	await input.fill('nebula');
+	const clear = page.getByRole('button', { name: 'Clear search' });
+	await expect(clear).toBeVisible();
+	await clear.click();
+	await expect(input).toHaveValue('');
+	await expect(clear).toBeHidden();
+});
+
+test('an API route answers in the envelope', async ({ request }) => {
+	const response = await request.get('/public/v1/starfall/global/boards/tree');
+	expect(response.status()).toBe(200);
+	const body = await response.json();
+	expect(body.header).toEqual({ isSuccessful: true, resultCode: 0, resultMessage: '' });
+	expect(Array.isArray(body.content)).toBe(true);
+});

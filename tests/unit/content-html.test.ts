@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { renderContentHtml } from '../../src/server/content-html';
+import { DocumentSchema, documentText } from '../../src/schemas/content';
+
+const labels = { playVideo: 'Play video' };
+const doc = (blocks: unknown[]) => JSON.stringify({ type: 'doc', blocks });
+
+describe('renderContentHtml', () => {
+	it('escapes markup in text so a body cannot inject HTML', () => {
+		const html = renderContentHtml(doc([{ type: 'paragraph', children: [{ text: '<script>alert(1)</script> & "q"' }] }]), labels);
+		expect(html).toBe('<p>&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;q&quot;</p>');
+	});
+
+	it('renders marks, headings, lists and links with safe rel attributes', () => {
+		const html = renderContentHtml(
+			doc([
+				{ type: 'heading', level: 2, children: [{ text: 'Rewards' }] },
+				{ type: 'paragraph', children: [{ text: 'bold', bold: true }, { text: ' site', link: 'https://starfall.example' }] },
+				{ type: 'list', ordered: true, items: [[{ text: 'one' }], [{ text: 'two' }]] },
+			]),
+			labels,
+		);
+		expect(html).toContain('<h2>Rewards</h2>');
+		expect(html).toContain('<strong>bold</strong>');
+		expect(html).toContain('<a href="https://starfall.example" rel="noopener noreferrer nofollow ugc" target="_blank"> site</a>');
+		expect(html).toContain('<ol><li>one</li><li>two</li></ol>');
+	});
+
+	it('renders a YouTube block as a facade link, not an iframe', () => {
+		const html = renderContentHtml(doc([{ type: 'youtube', videoId: 'dQw4w9WgXcQ' }]), labels);
+		expect(html).toContain('data-youtube-id="dQw4w9WgXcQ"');
+		expect(html).not.toContain('<iframe');
+	});
+
+	it('falls back to one escaped paragraph for a body that does not parse', () => {
+		expect(renderContentHtml('<b>old</b>', labels)).toBe('<p>&lt;b&gt;old&lt;/b&gt;</p>');
+		expect(renderContentHtml(doc([{ type: 'image', src: 'javascript:alert(1)', alt: '' }]), labels)).not.toContain('<img');
+	});
+});
+
+describe('DocumentSchema', () => {
+	it('refuses javascript: and protocol-relative URLs', () => {
+		for (const src of ['javascript:alert(1)', '//evil.example/x.png', 'http://plain.example/x.png']) {
+			expect(DocumentSchema.safeParse({ type: 'doc', blocks: [{ type: 'image', src, alt: '' }] }).success).toBe(false);
+		}
+	});
+
+	it('accepts https images and site paths, and extracts the plain text', () => {
+		const parsed = DocumentSchema.parse({
+			type: 'doc',
+			blocks: [
+				{ type: 'paragraph', children: [{ text: 'Hello' }] },
+				{ type: 'image', src: '/demo/shot-01.svg', alt: 'A ship' },
+			],
+		});
+		expect(documentText(parsed)).toBe('Hello\nA ship');
+	});
+});

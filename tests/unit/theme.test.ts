@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { readableOn, safeColor, themeStyle } from '../../src/lib/theme';
+
+describe('theme', () => {
+	it('keeps only plain hex colours, so a setting cannot inject CSS', () => {
+		expect(safeColor('#4f46e5', '#000')).toBe('#4f46e5');
+		expect(safeColor('red;background:url(x)', '#000')).toBe('#000');
+		expect(safeColor(null, '#fff')).toBe('#fff');
+	});
+
+	it('picks readable text for the key colour', () => {
+		expect(readableOn('#ffffff')).toBe('#111111');
+		expect(readableOn('#4f46e5')).toBe('#ffffff');
+		expect(themeStyle({ themeType: 'DARK', keyColor: '#84cc16', backgroundColor: '#15191d', pcHeaderColor: null })).toContain('--page-bg:#15191d');
+	});
+});

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { env } from 'cloudflare:workers';
+import { api } from '../../functions/app';
+
+const BASE = 'http://localhost/public/v1/starfall/global';
+
+async function getJson(path: string) {
+	const response = await api.request(path.startsWith('http') ? path : `${BASE}${path}`);
+	const body = (await response.json()) as { header: { isSuccessful: boolean; resultCode: number; resultMessage: string } } & Record<string, unknown>;
+	return { status: response.status, body };
+}
+
+describe('public API envelope', () => {
+	it('answers layouts/header with the channel header in the envelope', async () => {
+		const { status, body } = await getJson('/layouts/header');
+		expect(status).toBe(200);
+		expect(body.header).toEqual({ isSuccessful: true, resultCode: 0, resultMessage: '' });
+		expect(body['content']).toMatchObject({ title: 'Starfall Odyssey Global', language: 'en', themeType: 'LIGHT', topPinnedHome: 'Y' });
+	});
+
+	it('answers layouts/content with the exposure type', async () => {
+		const { body } = await getJson('/layouts/content');
+		expect(body['content']).toEqual({ exposureType: 'ALL', boardId: null });
+	});
+
+	it('drops social links other than FACEBOOK, X and LINE from the footer', async () => {
+		const { body } = await getJson('/layouts/footer');
+		const keys = (body['content'] as { snsLinks: { key: string }[] }).snsLinks.map((link) => link.key);
+		expect(keys).toEqual(['FACEBOOK', 'X', 'LINE']);
+	});
+
+	it('lists boards, the tree with every node type, and board subjects', async () => {
+		const boards = await getJson('/boards');
+		expect((boards.body['content'] as unknown[]).length).toBe(7);
+		const tree = await getJson('/boards/tree');
+		const types = new Set((tree.body['content'] as { data: { type: string } }[]).map((node) => node.data.type));
+		expect([...types].sort()).toEqual(['ALL', 'BOARD', 'CATEGORY', 'DIVIDER', 'LINK']);
+		const subjects = await getJson('/board-subjects?boardId=12');
+		expect(subjects.body['boardSubjects']).toEqual(expect.arrayContaining([expect.objectContaining({ boardId: 12 })]));
+	});
+
+	it('reads one board and answers BoardNotFound for another channel board', async () => {
+		const own = await getJson('/boards/12');
+		expect(own.body['content']).toMatchObject({ boardId: 12, publicFlag: 'Y' });
+		const foreign = await getJson('/boards/22');
+		expect(foreign.status).toBe(404);
+		expect(foreign.body.header).toMatchObject({ isSuccessful: false, resultCode: -4041402 });
+	});
+
+	it('pages a board newest first with notices pinned', async () => {
+		const first = await getJson('/posts?boardId=12');
+		const content = first.body['content'] as { posts: { postId: number }[]; notices: unknown[]; totalCount: number; page: number };
+		expect(content.page).toBe(1);
+		expect(content.posts.length).toBe(20);
+		expect(content.notices.length).toBeGreaterThan(0);
+		const ids = content.posts.map((post) => post.postId);
+		expect([...ids].sort((a, b) => b - a)).toEqual(ids);
+		const second = await getJson('/posts?boardId=12&page=2');
+		const next = (second.body['content'] as { posts: { postId: number }[] }).posts;
+		expect(next.length).toBe(content.totalCount - 20);
+		expect(Math.max(...next.map((post) => post.postId))).toBeLessThan(Math.min(...ids));
+	});
+});
+
+describe('public API refuses bad input with a clear error', () => {
+	it.each([
+		['/boards/abc', 'boardId'],
+		['/boards/-1', 'boardId'],
+		['/boards/0', 'boardId'],
+		['/boards/90071992547409930', 'boardId'],
+		['/posts?page=abc', 'page'],
+		['/posts?boardId=12&page=0', 'page'],
+		['/boards?unknown=1', "'unknown'"],
+		['/board-subjects?boardId=x', 'boardId'],
+	])('%s', async (path, field) => {
+		const { status, body } = await getJson(path);
+		expect(status).toBe(400);
+		expect(body.header.isSuccessful).toBe(false);
+		expect(body.header.resultCode).toBe(-4001400);
+		expect(body.header.resultMessage).toContain(field);
+	});
+
+	it('answers ChannelNotFound for an unknown domain or slug', async () => {
+		const { status, body } = await getJson('http://localhost/public/v1/nowhere/none/boards');
+		expect(status).toBe(404);
+		expect(body.header.resultCode).toBe(-4041401);
+	});
+
+	it('answers RouteNotFound in the envelope for an unknown API path', async () => {
+		const { status, body } = await getJson('/no-such-thing');
+		expect(status).toBe(404);
+		expect(body.header.resultCode).toBe(-4041408);
+	});
+});
+
+describe('data layer', () => {
+	it('runs against a migrated D1 with the demo seed', async () => {
+		const row = await env.DB.prepare('SELECT count(*) AS count FROM channels').first<{ count: number }>();
+		expect(row?.count).toBe(4);
+	});
+
+	it('reads only the rows a board page shows, at a deep page as at the first', async () => {
+		const statement = env.DB.prepare(
+			`SELECT p.id FROM posts p JOIN members m ON m.id = p.member_id
+			 WHERE p.board_id = 12 AND p.channel_id = 1 AND p.board_seq BETWEEN ?1 AND ?2 ORDER BY p.board_seq DESC`,
+		);
+		const result = await statement.bind(1, 20).all();
+		expect(result.results.length).toBe(20);
+		expect(result.meta.rows_read).toBeLessThanOrEqual(2 * 20 + 2);
+	});
+});

@@ -1,0 +1,37 @@
+import { defineConfig } from 'vitest/config';
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
+import { fileURLToPath } from 'node:url';
+
+const migrations = await readD1Migrations(fileURLToPath(new URL('./migrations', import.meta.url)));
+
+export default defineConfig({
+	test: {
+		projects: [
+			{
+				test: {
+					name: 'unit',
+					include: ['tests/unit/**/*.test.ts'],
+					environment: 'node',
+				},
+			},
+			{
+				plugins: [
+					cloudflareTest({
+						miniflare: {
+							compatibilityDate: '2026-11-01',
+							compatibilityFlags: ['nodejs_compat'],
+							d1Databases: ['DB'],
+							r2Buckets: ['UPLOADS'],
+							bindings: { TEST_MIGRATIONS: migrations },
+						},
+					}),
+				],
+				test: {
+					name: 'workers',
+					include: ['tests/workers/**/*.test.ts'],
+					setupFiles: ['./tests/workers/setup.ts'],
+				},
+			},
+		],
+	},
+});
