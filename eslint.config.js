@@ -6,7 +6,7 @@ import globals from 'globals';
 
 export default tseslint.config(
 	{
-		ignores: ['dist/', '.astro/', '.wrangler/', 'node_modules/', 'worker-configuration.d.ts', 'test-results/', 'playwright-report/', 'bench-results/'],
+		ignores: ['dist/', '.astro/', '.wrangler/', 'node_modules/', 'worker-configuration.d.ts', 'test-results/', 'playwright-report/', 'bench-results/', '.test-reports/'],
 	},
 	js.configs.recommended,
 	...tseslint.configs.recommended,

@@ -10,7 +10,7 @@ export default defineConfig({
 	forbidOnly: Boolean(process.env['CI']),
 	retries: 0,
 	timeout: 30_000,
-	reporter: [['list']],
+	reporter: [['list'], ['json', { outputFile: '.test-reports/e2e.json' }]],
 	use: {
 		baseURL: `http://127.0.0.1:${E2E_PORT}`,
 		launchOptions: {

@@ -193,7 +193,7 @@ CREATE TABLE comments (
 	deleted_at INTEGER,
 	hidden_by_admin INTEGER NOT NULL DEFAULT 0
 );
-CREATE INDEX comments_by_post ON comments (post_id, parent_id, id);
+CREATE INDEX comments_by_post ON comments (post_id, id);
 CREATE INDEX comments_by_member ON comments (member_id, id);
 
 CREATE TABLE post_likes (

@@ -4,15 +4,22 @@
  * failing step.
  */
 import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './lib/wrangler.mjs';
 import { build } from './lib/build.mjs';
 
 const modules = (...parts) => path.join(ROOT, 'node_modules', ...parts);
+const REPORTS = path.join(ROOT, '.test-reports');
+const VITEST_REPORT = path.join(REPORTS, 'vitest.json');
+const E2E_REPORT = path.join(REPORTS, 'e2e.json');
 const steps = [
 	{ name: 'type check', run: () => node(modules('astro', 'bin', 'astro.mjs'), ['check', '--minimumSeverity', 'warning']) },
 	{ name: 'lint', run: () => node(modules('eslint', 'bin', 'eslint.js'), ['.', '--max-warnings', '0']) },
-	{ name: 'unit and workers tests', run: () => node(modules('vitest', 'vitest.mjs'), ['run']) },
+	{
+		name: 'unit and workers tests',
+		run: () => node(modules('vitest', 'vitest.mjs'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${VITEST_REPORT}`]),
+	},
 	{ name: 'build', run: () => (build(), true) },
 	{ name: 'browser tests', run: () => node(modules('@playwright', 'test', 'cli.js'), ['test']) },
 ];
@@ -22,12 +29,35 @@ function node(script, args) {
 	return result.status === 0;
 }
 
+/** Counts passed and failed tests from the runners' JSON reports. */
+function tally() {
+	let passed = 0;
+	let failed = 0;
+	if (existsSync(VITEST_REPORT)) {
+		const report = JSON.parse(readFileSync(VITEST_REPORT, 'utf8'));
+		passed += report.numPassedTests;
+		failed += report.numFailedTests;
+	}
+	if (existsSync(E2E_REPORT)) {
+		const stats = JSON.parse(readFileSync(E2E_REPORT, 'utf8')).stats;
+		passed += stats.expected;
+		failed += stats.unexpected + stats.flaky;
+	}
+	return { passed, failed };
+}
+
+rmSync(REPORTS, { recursive: true, force: true });
 for (const step of steps) {
 	console.log(`\n▶ ${step.name}`);
 	const started = Date.now();
 	if (!step.run()) {
 		console.error(`\n✖ ${step.name} failed`);
+		const { passed, failed } = tally();
+		console.log(`${passed} passed, ${Math.max(failed, 1)} failed`);
 		process.exit(1);
 	}
 	console.log(`✔ ${step.name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 }
+const { passed, failed } = tally();
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);
