@@ -18,7 +18,7 @@ export default defineConfig({
 				plugins: [
 					cloudflareTest({
 						miniflare: {
-							compatibilityDate: '2026-11-01',
+							compatibilityDate: '2026-10-01',
 							compatibilityFlags: ['nodejs_compat'],
 							d1Databases: ['DB'],
 							r2Buckets: ['UPLOADS'],

@@ -108,10 +108,8 @@ function footerConfig(channel) {
 	const siblings = DEMO_CHANNELS.filter((other) => other.domain === channel.domain);
 	const c = channel.content;
 	return {
-		// Pixel Farm has one channel, so its switcher lists a sister community under its own domain.
-		channels: siblings.length > 1
-			? siblings.map((other) => ({ key: other.content.channelTitle, value: other.slug }))
-			: [{ key: c.channelTitle, value: channel.slug }, { key: 'Pixel Farm Beta Lounge', value: 'beta' }],
+		// Pixel Farm is the only channel of its domain, so its footer shows no switcher.
+		channels: siblings.map((other) => ({ key: other.content.channelTitle, value: other.slug })),
 		company: c.company,
 		companyCiIcons: [
 			{ key: '/demo/logo-nebulaforge.svg', value: 'https://nebulaforge.example' },
