@@ -5,14 +5,24 @@
 import { Hono } from 'hono';
 import type { ApiEnv } from './context';
 import { channelMiddleware } from './middleware/channel';
-import { errorResponse, routeNotFound } from './middleware/errors';
+import { errorResponse, methodNotAllowed, routeNotFound } from './middleware/errors';
+import { originCheck } from './middleware/origin';
 import { layoutsRouter } from './api/layouts';
 import { boardsRouter } from './api/boards';
+import { postsRouter } from './api/posts';
+import { usersRouter } from './api/users';
+import { authRouter } from './api/auth';
 
 const publicApi = new Hono<ApiEnv>()
+	.use(originCheck)
 	.use(channelMiddleware)
 	.route('/layouts', layoutsRouter)
-	.route('/', boardsRouter);
+	.route('/', boardsRouter)
+	.route('/', postsRouter)
+	.route('/', usersRouter)
+	.route('/', authRouter)
+	// A known path asked with the wrong method.
+	.all('/posts/:postId/views', methodNotAllowed);
 
 export const api = new Hono<ApiEnv>();
 api.onError(errorResponse);

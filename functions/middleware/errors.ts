@@ -21,3 +21,8 @@ export function routeNotFound(c: Context): Response {
 	const def = ResultCodes.RouteNotFound;
 	return c.json(failure(def.code, def.message), def.status);
 }
+
+export function methodNotAllowed(c: Context): Response {
+	const def = ResultCodes.MethodNotAllowed;
+	return c.json(failure(def.code, def.message), def.status);
+}

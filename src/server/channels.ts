@@ -140,3 +140,28 @@ export function indexTarget(channel: Channel): string | null {
 	if (channel.exposureType === 'ALL') return `${channel.basePath}/boards`;
 	return null;
 }
+
+const VERSION_TTL_MS = 1000;
+const versions = new Map<string, { version: number | null; at: number }>();
+
+/**
+ * The channel's content version for edge-cache keys, remembered by this isolate for one second:
+ * a change is visible to every reader within that second, and a cache hit costs no D1 query.
+ */
+export async function contentVersion(db: D1Database, domain: string, slug: string, now = Date.now()): Promise<number | null> {
+	const key = `${domain}/${slug}`;
+	const known = versions.get(key);
+	if (known && now - known.at < VERSION_TTL_MS) return known.version;
+	const row = await db
+		.prepare('SELECT content_version FROM channels WHERE domain = ?1 AND slug = ?2')
+		.bind(domain, slug)
+		.first<{ content_version: number }>();
+	const version = row?.content_version ?? null;
+	versions.set(key, { version, at: now });
+	return version;
+}
+
+/** The statement that invalidates every cached page and API read of a channel; batch it with the change. */
+export function bumpContentVersion(db: D1Database, channelId: number): D1PreparedStatement {
+	return db.prepare('UPDATE channels SET content_version = content_version + 1 WHERE id = ?1').bind(channelId);
+}

@@ -1,0 +1,31 @@
+/** GET posts/{postId}, posts/{postId}/comments and POST posts/{postId}/views (the view beacon). */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { ApiEnv } from '../context';
+import { getPost, listComments } from '../../src/server/post-detail';
+import { countView } from '../../src/server/views';
+import { ok } from '../../src/server/envelope';
+import { AppError } from '../../src/server/errors';
+import { IdSchema } from '../../src/schemas/params';
+import { parseInput } from '../validate';
+
+const NoQuerySchema = z.strictObject({});
+
+export const postsRouter = new Hono<ApiEnv>()
+	.get('/posts/:postId', async (c) => {
+		parseInput(NoQuerySchema, c.req.query(), 'query');
+		const postId = parseInput(IdSchema, c.req.param('postId'), 'postId');
+		return c.json(ok({ content: await getPost(c.var.db, c.var.channel.id, postId) }));
+	})
+	.get('/posts/:postId/comments', async (c) => {
+		parseInput(NoQuerySchema, c.req.query(), 'query');
+		const postId = parseInput(IdSchema, c.req.param('postId'), 'postId');
+		const post = await getPost(c.var.db, c.var.channel.id, postId);
+		if (post.state !== 'VISIBLE') throw new AppError('PostNotFound');
+		return c.json(ok({ content: await listComments(c.var.db, c.var.channel.id, postId) }));
+	})
+	.post('/posts/:postId/views', (c) => {
+		const postId = parseInput(IdSchema, c.req.param('postId'), 'postId');
+		countView(c.var.db, c.var.channel.id, postId);
+		return c.body(null, 204);
+	});
