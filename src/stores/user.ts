@@ -1,0 +1,28 @@
+/**
+ * The signed-in user as the islands know it (SPEC §4: logged in when auth status returns a user;
+ * the user id is stored then). Browser only: a module-level store on the Worker would be shared by
+ * every request.
+ */
+import { atom } from 'nanostores';
+
+export interface AuthUser {
+	userId: number;
+	nickname: string;
+}
+
+export const $user = atom<AuthUser | null>(null);
+export const $userId = atom<string | null>(null);
+
+/** The storage key of the user id for a channel, in the SPEC's `app:{a}-{b}-…` pattern. */
+export const userIdKey = (domain: string, slug: string) => `app:${domain}-${slug}-userId`;
+
+export function setUser(domain: string, slug: string, user: AuthUser | null): void {
+	$user.set(user);
+	$userId.set(user ? String(user.userId) : null);
+	try {
+		if (user) localStorage.setItem(userIdKey(domain, slug), String(user.userId));
+		else localStorage.removeItem(userIdKey(domain, slug));
+	} catch {
+		// Storage may be unavailable (private mode); the in-memory store still holds the user.
+	}
+}
