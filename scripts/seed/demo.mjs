@@ -138,7 +138,8 @@ function headerConfig(channel) {
 		gameBiIcon: channel.icon,
 		topPinnedHome: 'Y',
 		topPinnedBoard: channel.homeOnly ? 'N' : 'Y',
-		topPinnedTargetBoards: ['notice', 'general', 'guides', 'fanart', 'videos', 'bugs'].map((key) => boardId(channel, key)),
+		// Pixel Farm pins two boards, so its menu fits and shows no scroll arrows.
+		topPinnedTargetBoards: (channel.homeOnly ? ['notice', 'general'] : ['notice', 'general', 'guides', 'fanart', 'videos', 'bugs']).map((key) => boardId(channel, key)),
 		externalLinks: [
 			{ key: c.menu.shop, value: `${channel.site}/shop` },
 			{ key: c.menu.patchNotes, value: `${channel.site}/patch-notes` },

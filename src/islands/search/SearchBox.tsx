@@ -56,6 +56,8 @@ export default function SearchBox({ action, initialQuery, initialSearchType, tex
 
 	const closed = () => {
 		setAlert(null);
+		// The native dialog hands focus straight back; the SPEC returns it after 300 ms instead.
+		if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
 		window.setTimeout(() => inputRef.current?.focus(), FOCUS_RETURN_MS);
 	};
 

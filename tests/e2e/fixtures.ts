@@ -1,0 +1,41 @@
+/** Ids of demo rows with particular states, read from the browser tests' own local D1. */
+import path from 'node:path';
+// @ts-expect-error The repo's scripts are plain JavaScript modules.
+import { query } from '../../scripts/lib/wrangler.mjs';
+
+export interface DemoIds {
+	hiddenPost: number;
+	deletedPost: number;
+	privatePost: number;
+	staffPost: number;
+	postWithoutCategory: number;
+	postWithDeletedComment: number;
+	postWithVideo: number;
+	postWithImage: number;
+	member: number;
+	memberNickname: string;
+}
+
+let cached: DemoIds | undefined;
+
+export function demoIds(): DemoIds {
+	if (cached) return cached;
+	const persistTo = path.join(process.cwd(), '.wrangler', 'test-state');
+	const [row] = query(
+		`SELECT
+			(SELECT id FROM posts WHERE channel_id = 1 AND hidden_by_admin = 1 LIMIT 1) AS hiddenPost,
+			(SELECT id FROM posts WHERE channel_id = 1 AND deleted_at IS NOT NULL LIMIT 1) AS deletedPost,
+			(SELECT id FROM posts WHERE channel_id = 1 AND is_private = 1 LIMIT 1) AS privatePost,
+			(SELECT id FROM posts WHERE channel_id = 1 AND board_id = 17 LIMIT 1) AS staffPost,
+			(SELECT id FROM posts WHERE channel_id = 1 AND board_id = 12 AND subject_id IS NULL AND board_seq IS NOT NULL LIMIT 1) AS postWithoutCategory,
+			(SELECT post_id FROM comments WHERE channel_id = 1 AND deleted_at IS NOT NULL LIMIT 1) AS postWithDeletedComment,
+			(SELECT id FROM posts WHERE channel_id = 1 AND has_video = 1 AND board_seq IS NOT NULL LIMIT 1) AS postWithVideo,
+			(SELECT id FROM posts WHERE channel_id = 1 AND has_image = 1 AND board_seq IS NOT NULL LIMIT 1) AS postWithImage,
+			1002 AS member,
+			(SELECT nickname FROM members WHERE id = 1002) AS memberNickname`,
+		persistTo,
+	) as DemoIds[];
+	if (!row) throw new Error('The browser tests need the seeded .wrangler/test-state database');
+	cached = row;
+	return row;
+}

@@ -1,0 +1,202 @@
+import { expect, test } from '@playwright/test';
+
+test.describe('main layout', () => {
+	test('the header menu follows SPEC order: Home, Board, pinned boards, external links in a new tab', async ({ page }) => {
+		await page.goto('/starfall/global/boards/12');
+		const items = page.locator('[data-menu-list] a');
+		await expect(items.nth(0)).toHaveText('Home');
+		await expect(items.nth(1)).toHaveText('Board');
+		await expect(items.nth(2)).toHaveText('Announcements');
+		const external = items.last();
+		await expect(external).toHaveAttribute('target', '_blank');
+	});
+
+	test('menu arrows appear only on the overflowing side and scroll half the visible width', async ({ page }) => {
+		await page.goto('/starfall/global/boards/12');
+		const list = page.locator('[data-menu-list]');
+		const left = page.locator('[data-menu-arrow="left"]');
+		const right = page.locator('[data-menu-arrow="right"]');
+		await expect(left).toBeHidden();
+		await expect(right).toBeVisible();
+		const width = await list.evaluate((el) => el.clientWidth);
+		expect(width).toBeLessThanOrEqual(680);
+		await right.click();
+		await expect.poll(() => list.evaluate((el) => el.scrollLeft)).toBeGreaterThanOrEqual(Math.floor(width / 2) - 2);
+		await expect(left).toBeVisible();
+	});
+
+	test('a menu that fits shows no arrows', async ({ page }) => {
+		await page.goto('/pixelfarm/main/boards');
+		await expect(page.locator('[data-menu-arrow="left"]')).toBeHidden();
+		await expect(page.locator('[data-menu-arrow="right"]')).toBeHidden();
+	});
+
+	test('categories are collapsed unless useCollapsed is N and toggle on click', async ({ page }) => {
+		await page.goto('/starfall/global/boards');
+		const media = page.locator('details.tree-category').nth(1);
+		const community = page.locator('details.tree-category').nth(0);
+		await expect(community).toHaveAttribute('open', '');
+		await expect(media).not.toHaveAttribute('open', '');
+		await expect(media.locator('.tree-link').first()).toBeHidden();
+		await media.locator('summary').click();
+		await expect(media.locator('.tree-link').first()).toBeVisible();
+		await media.locator('summary').click();
+		await expect(media.locator('.tree-link').first()).toBeHidden();
+	});
+
+	test('the tree has All Posts, boards, external links in a new tab and dividers', async ({ page }) => {
+		await page.goto('/starfall/global/boards/12');
+		const tree = page.locator('.tree-card');
+		await expect(tree.getByRole('link', { name: 'All Posts' })).toHaveAttribute('href', '/starfall/global/boards');
+		await expect(tree.locator('a.external').first()).toHaveAttribute('target', '_blank');
+		expect(await tree.locator('[role="separator"]').count()).toBeGreaterThan(0);
+		await expect(tree.locator('[aria-current="page"]')).toHaveAttribute('href', '/starfall/global/boards/12');
+	});
+
+	test('guests of a channel with providers see the welcome and the account icon; without providers neither', async ({ page }) => {
+		await page.goto('/starfall/global/boards');
+		await expect(page.locator('[data-guest-welcome]')).toContainText('Welcome to Starfall Odyssey Global');
+		await expect(page.locator('[data-account-icon]')).toHaveAttribute('href', '/starfall/global/login?redirectUrl=%2Fstarfall%2Fglobal%2Fmypage');
+		await page.goto('/starfall/jp/boards/31');
+		await expect(page.locator('[data-guest-welcome]')).toHaveCount(0);
+		await expect(page.locator('[data-account-icon]')).toHaveCount(0);
+	});
+
+	test('the footer shows policy links, logos, only FACEBOOK, X and LINE, and the copyright line', async ({ page }) => {
+		await page.goto('/starfall/global/boards');
+		const footer = page.locator('footer.site-footer');
+		await expect(footer.locator('[data-sns]')).toHaveCount(3);
+		await expect(footer.locator('.copyright')).toHaveText(/All rights reserved\.$/);
+		await expect(footer.locator('.logos img')).toHaveCount(3);
+	});
+
+	test('the channel switcher lists the domain communities and is absent with one channel', async ({ page }) => {
+		await page.goto('/starfall/global/boards');
+		const switcher = page.locator('[data-channel-switcher]');
+		await switcher.locator('summary').click();
+		const links = switcher.locator('a');
+		await expect(links).toHaveCount(3);
+		await links.nth(1).click();
+		await expect(page).toHaveURL(/\/starfall\/kr\/boards\/22$/);
+		await page.goto('/pixelfarm/main/boards');
+		await expect(page.locator('[data-channel-switcher]')).toHaveCount(0);
+	});
+
+	test('the banner is 1920x320 over its colour', async ({ page }) => {
+		await page.goto('/starfall/global/boards');
+		const image = page.locator('[data-banner] img');
+		await expect(image).toHaveAttribute('width', '1920');
+		const box = await page.locator('[data-banner]').boundingBox();
+		expect(box?.height).toBe(320);
+	});
+
+	test('the theme colours come from the channel header', async ({ page }) => {
+		await page.goto('/pixelfarm/main/boards');
+		const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+		expect(background).toBe('rgb(21, 25, 29)');
+		const active = await page.locator('.subjects a[aria-current="page"], .pagination a[aria-current="page"]').first().evaluate((el) => getComputedStyle(el).backgroundColor);
+		expect(active).toBe('rgb(132, 204, 22)');
+		await page.goto('/starfall/global/boards');
+		expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(245, 246, 251)');
+	});
+
+	test('the layout is 1196 px wide with a 276 px sidebar at desktop size', async ({ page }) => {
+		await page.setViewportSize({ width: 1400, height: 900 });
+		await page.goto('/starfall/global/boards');
+		const layout = await page.locator('.layout').boundingBox();
+		const sidebar = await page.locator('.sidebar').boundingBox();
+		expect(layout?.width).toBe(1196);
+		expect(sidebar?.width).toBe(276);
+	});
+
+	test('the Korean community renders Korean texts', async ({ page }) => {
+		await page.goto('/starfall/kr/boards/22');
+		await expect(page.locator('html')).toHaveAttribute('lang', 'ko');
+		await expect(page.locator('.tree-card').getByRole('link', { name: '전체 글' })).toBeVisible();
+		await expect(page.locator('[data-guest-welcome] .button')).toHaveText('로그인');
+		await expect(page.locator('.copyright')).toHaveText(/All rights reserved\.$/);
+	});
+
+	test('the Japanese community renders Japanese texts', async ({ page }) => {
+		await page.goto('/starfall/jp/boards/31');
+		await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
+		await expect(page.locator('.tree-card').getByRole('link', { name: 'すべての投稿' })).toBeVisible();
+	});
+
+	test('the route spinner appears only after 200 ms of loading', async ({ page }) => {
+		// The old page cannot be inspected while a navigation is pending, so the page itself records
+		// when the spinner appeared, relative to the click, and the next page reads it back.
+		await page.addInitScript(() => {
+			const state = window as unknown as { clickAt?: number };
+			document.addEventListener('click', () => (state.clickAt = performance.now()), true);
+			addEventListener('DOMContentLoaded', () => {
+				const spinner = document.querySelector<HTMLElement>('[data-route-spinner]');
+				if (!spinner) return;
+				new MutationObserver(() => {
+					if (!spinner.hidden && state.clickAt !== undefined) sessionStorage.setItem('spinnerDelay', String(performance.now() - state.clickAt));
+				}).observe(spinner, { attributes: true });
+			});
+		});
+		await page.goto('/starfall/global/boards/12');
+		const cdp = await page.context().newCDPSession(page);
+		await cdp.send('Network.enable');
+		await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 1200, downloadThroughput: -1, uploadThroughput: -1 });
+		await page.locator('.tree-card a[href="/starfall/global/boards/13"]').click();
+		await expect(page).toHaveURL(/boards\/13$/);
+		const delay = Number(await page.evaluate(() => sessionStorage.getItem('spinnerDelay')));
+		expect(delay).toBeGreaterThanOrEqual(195);
+		expect(delay).toBeLessThan(600);
+	});
+
+	test('a post is readable on a phone without sideways scrolling', async ({ page }) => {
+		await page.setViewportSize({ width: 375, height: 740 });
+		await page.goto('/starfall/global/posts/10');
+		const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+		expect(overflow).toBeLessThanOrEqual(0);
+	});
+});
+
+test.describe('search box', () => {
+	test('opens the required modal for an empty keyword and returns focus 300 ms after closing', async ({ page }) => {
+		await page.goto('/starfall/global/boards/12');
+		const input = page.getByRole('searchbox');
+		await input.click();
+		await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' });
+		await input.press('Enter');
+		const dialog = page.getByRole('dialog');
+		await expect(dialog).toContainText('Please enter a search term.');
+		await expect(dialog.getByRole('heading')).toHaveText('Alert');
+		await dialog.getByRole('button', { name: 'Confirm' }).click();
+		await expect(dialog).toBeHidden();
+		await page.waitForTimeout(100);
+		await expect(input).not.toBeFocused();
+		await expect(input).toBeFocused({ timeout: 1000 });
+	});
+
+	test('opens the short-keyword modal for one character', async ({ page }) => {
+		await page.goto('/starfall/global/boards/12');
+		const input = page.getByRole('searchbox');
+		await input.click();
+		await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' });
+		await input.fill('a');
+		await input.press('Enter');
+		await expect(page.getByRole('dialog')).toContainText('Please enter 2 or more characters.');
+		await page.keyboard.press('Escape');
+		await expect(page.getByRole('dialog')).toBeHidden();
+	});
+
+	test('submits to the search route with q and the default search type', async ({ page }) => {
+		await page.goto('/starfall/global/boards/12');
+		const input = page.getByRole('searchbox');
+		await input.click();
+		await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' });
+		await input.fill('nebula');
+		await input.press('Enter');
+		await expect(page).toHaveURL(/\/starfall\/global\/search\?q=nebula&searchType=TITLE_AND_CONTENT$/);
+	});
+
+	test('caps the keyword at 20 characters', async ({ page }) => {
+		await page.goto('/starfall/global/boards/12');
+		await expect(page.getByRole('searchbox')).toHaveAttribute('maxlength', '20');
+	});
+});

@@ -1,0 +1,147 @@
+import { expect, test } from '@playwright/test';
+import { demoIds } from './fixtures';
+
+test.describe('routes and redirects', () => {
+	test('boards/{id}/posts goes up to the board, boards/{id}/posts/{postId} to the post, posts to the channel', async ({ page }) => {
+		await page.goto('/starfall/global/boards/12/posts');
+		await expect(page).toHaveURL(/\/starfall\/global\/boards\/12$/);
+		await page.goto('/starfall/global/boards/12/posts/5');
+		await expect(page).toHaveURL(/\/starfall\/global\/posts\/5$/);
+		await page.goto('/starfall/global/posts');
+		await expect(page).toHaveURL(/\/starfall\/global\/boards$/);
+	});
+
+	test('All Posts lists posts of every public board with their board names', async ({ page }) => {
+		await page.goto('/starfall/global/boards');
+		await expect(page.locator('h1')).toHaveText('All Posts');
+		await expect(page.locator('.post-row')).toHaveCount(20);
+		await expect(page.locator('.post-row .tag.board').first()).not.toBeEmpty();
+	});
+
+	test('a board filters by category and pages with page=', async ({ page }) => {
+		await page.goto('/starfall/global/boards/12');
+		const firstTitle = await page.locator('.post-row:not(.pinned) .post-title').first().textContent();
+		await page.getByRole('link', { name: '2', exact: true }).click();
+		await expect(page).toHaveURL(/page=2/);
+		await expect(page.locator('.post-row:not(.pinned) .post-title').first()).not.toHaveText(firstTitle ?? '');
+		const category = page.locator('.subjects a').nth(1);
+		const name = (await category.textContent()) ?? '';
+		await category.click();
+		await expect(page).toHaveURL(/subjectId=/);
+		for (const tag of await page.locator('.post-row:not(.pinned) [data-category]').allTextContents()) expect(tag).toBe(name);
+	});
+
+	test('a bad page number still shows the list', async ({ page }) => {
+		for (const value of ['abc', '0', '-4', '99999']) {
+			const response = await page.goto(`/starfall/global/boards/12?page=${value}`);
+			expect(response?.status()).toBe(200);
+			await expect(page.locator('.post-row').first()).toBeVisible();
+		}
+	});
+
+	test('a private board says so', async ({ page }) => {
+		await page.goto('/starfall/global/boards/17');
+		await expect(page.getByText('This board is private.')).toBeVisible();
+	});
+});
+
+test.describe('the post view', () => {
+	test('shows board, category, author link, counts and the body with images and a video facade', async ({ page }) => {
+		const ids = demoIds();
+		await page.goto(`/starfall/global/posts/${ids.postWithImage}`);
+		await expect(page.locator('.post-title')).toBeVisible();
+		await expect(page.locator('.post-body img').first()).toBeVisible();
+		await page.goto(`/starfall/global/posts/${ids.postWithVideo}`);
+		const facade = page.locator('.youtube-facade');
+		await expect(facade).toBeVisible();
+		await facade.click();
+		await expect(page.locator('.post-body iframe[src*="youtube-nocookie.com/embed/"]')).toHaveCount(1);
+	});
+
+	test("shows 'None' for a post without category", async ({ page }) => {
+		await page.goto(`/starfall/global/posts/${demoIds().postWithoutCategory}`);
+		await expect(page.locator('[data-post-category]')).toHaveText('None');
+	});
+
+	test('shows the states of SPEC §4 instead of the body', async ({ page }) => {
+		const ids = demoIds();
+		await page.goto(`/starfall/global/posts/${ids.hiddenPost}`);
+		await expect(page.getByText('The post has been hidden by the administrator.')).toBeVisible();
+		await page.goto(`/starfall/global/posts/${ids.deletedPost}`);
+		await expect(page.getByText('This post has been deleted.')).toBeVisible();
+		await page.goto(`/starfall/global/posts/${ids.privatePost}`);
+		await expect(page.getByText('This post is private.')).toBeVisible();
+		await page.goto(`/starfall/global/posts/${ids.staffPost}`);
+		await expect(page.getByText('This board is private.')).toBeVisible();
+		await expect(page.locator('.post-body')).toHaveCount(0);
+	});
+
+	test('renders comments on the server, with a deleted one as its placeholder', async ({ page }) => {
+		await page.goto(`/starfall/global/posts/${demoIds().postWithDeletedComment}`);
+		await expect(page.getByText('This comment has been deleted.')).toBeVisible();
+		await expect(page.locator('.comment').first()).toBeVisible();
+	});
+
+	test('shows the post-not-found screen for an unknown or foreign post', async ({ page }) => {
+		for (const path of ['/starfall/global/posts/99999999', '/starfall/global/posts/abc']) {
+			const response = await page.goto(path);
+			expect(response?.status()).toBe(404);
+			await expect(page.getByRole('heading', { name: 'Post not found.' })).toBeVisible();
+			await expect(page.getByText('The link is invalid or the post does not exist.')).toBeVisible();
+		}
+		// Post 5 belongs to the English community; under the Korean one it does not exist.
+		const response = await page.goto('/starfall/kr/posts/5');
+		expect(response?.status()).toBe(404);
+		await expect(page.getByRole('heading', { name: '게시글을 찾을 수 없습니다.' })).toBeVisible();
+	});
+});
+
+test('a member profile shows the nickname, join date and their posts', async ({ page }) => {
+	const ids = demoIds();
+	await page.goto(`/starfall/global/users/${ids.member}`);
+	await expect(page.locator('#profile-name')).toHaveText(ids.memberNickname);
+	await expect(page.getByText(/^Joined \d{4}\.\d{2}\.\d{2}$/)).toBeVisible();
+	for (const author of await page.locator('.post-row .author').allTextContents()) expect(author).toBe(ids.memberNickname);
+});
+
+test.describe('not-found pages', () => {
+	test('an unknown top-level path says Page not found without a previous-page button', async ({ page }) => {
+		const response = await page.goto('/no-such-place');
+		expect(response?.status()).toBe(404);
+		await expect(page.getByRole('heading', { name: 'Page not found.' })).toBeVisible();
+		await expect(page.getByText('Please check the URL and try again.')).toBeVisible();
+		await expect(page.getByRole('button', { name: 'Previous page' })).toHaveCount(0);
+	});
+
+	test('an unknown community is the site-wide not-found page', async ({ page }) => {
+		const response = await page.goto('/nowhere/none/boards');
+		expect(response?.status()).toBe(404);
+		await expect(page.getByRole('heading', { name: 'Page not found.' })).toBeVisible();
+	});
+
+	test('an unknown path under a channel links to the channel', async ({ page }) => {
+		const response = await page.goto('/starfall/global/no-such-page');
+		expect(response?.status()).toBe(404);
+		await page.getByRole('link', { name: 'Go to the community home' }).click();
+		await expect(page).toHaveURL(/\/starfall\/global\/boards$/);
+	});
+
+	test('a board of another channel is not reachable', async ({ page }) => {
+		const response = await page.goto('/starfall/kr/boards/12');
+		expect(response?.status()).toBe(404);
+	});
+
+	test('the previous-page button goes to the channel home after a direct arrival', async ({ page }) => {
+		await page.goto('/starfall/global/no-such-page');
+		await page.getByRole('button', { name: 'Previous page' }).click();
+		await expect(page).toHaveURL(/\/starfall\/global\/boards$/);
+	});
+
+	test('the previous-page button goes back in history after in-app navigation', async ({ page }) => {
+		await page.goto('/starfall/global/boards/13');
+		await page.evaluate(() => location.assign('/starfall/global/no-such-page'));
+		await expect(page.getByRole('button', { name: 'Previous page' })).toBeVisible();
+		await page.getByRole('button', { name: 'Previous page' }).click();
+		await expect(page).toHaveURL(/\/starfall\/global\/boards\/13$/);
+	});
+});
