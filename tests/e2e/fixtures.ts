@@ -1,6 +1,5 @@
 /** Ids of demo rows with particular states, read from the browser tests' own local D1. */
 import path from 'node:path';
-// @ts-expect-error The repo's scripts are plain JavaScript modules.
 import { query } from '../../scripts/lib/wrangler.mjs';
 
 export interface DemoIds {
