@@ -4,6 +4,9 @@ import cloudflare from '@astrojs/cloudflare';
 import react from '@astrojs/react';
 import { clientDirectives } from './src/directives/integration.ts';
 
+/** Changes with every build, so a deployment never serves pages cached by the one before it. */
+const BUILD_ID = Date.now().toString(36);
+
 export default defineConfig({
 	output: 'server',
 	adapter: cloudflare({ imageService: 'passthrough' }),
@@ -15,4 +18,5 @@ export default defineConfig({
 	build: { inlineStylesheets: 'always' },
 	devToolbar: { enabled: false },
 	server: { port: 8788, host: '127.0.0.1' },
+	vite: { define: { __BUILD_ID__: JSON.stringify(BUILD_ID) } },
 });

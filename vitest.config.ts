@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 const migrations = await readD1Migrations(fileURLToPath(new URL('./migrations', import.meta.url)));
 
 export default defineConfig({
+	define: { __BUILD_ID__: JSON.stringify('test') },
 	test: {
 		projects: [
 			{

@@ -6,7 +6,7 @@
  *   npm run seed -- --persist-to DIR     another local state folder
  *   npm run seed -- --if-empty           only when the database has no channel yet (used by npm start)
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_STATE, ROOT, executeFile, migrate, query } from './lib/wrangler.mjs';
@@ -32,12 +32,15 @@ function run(name, statements) {
 }
 
 migrate(persistTo);
+// Pages cached by the local runtime hold the data being replaced; restart a running server after this.
+const dropLocalCache = () => rmSync(path.join(persistTo, 'v3', 'cache'), { recursive: true, force: true });
 const [{ count }] = query('SELECT count(*) AS count FROM channels', persistTo);
 if (values['if-empty'] && count > 0) {
 	console.log(`The local database already has ${count} channels; keeping its data.`);
 } else {
 	const started = Date.now();
 	run('demo', demoSql());
+	dropLocalCache();
 	console.log(`Seeded the demo communities in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }
 if (values.posts) {
@@ -45,5 +48,6 @@ if (values.posts) {
 	if (!Number.isSafeInteger(total) || total < 1) throw new Error('--posts takes a positive whole number');
 	const started = Date.now();
 	run('bench', benchSql(total));
+	dropLocalCache();
 	console.log(`Seeded /bench/large with ${total} posts in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }

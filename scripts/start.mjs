@@ -24,6 +24,7 @@ The demo communities are ready:
   ${origin}/starfall/global   Starfall Odyssey Global (English; Apple, Google and X sign-in)
   ${origin}/starfall/kr       스타폴 오디세이 한국 커뮤니티 (Korean; Google and Apple sign-in)
   ${origin}/starfall/jp       スターフォール・オデッセイ 日本公式コミュニティ (Japanese; no sign-in)
+  ${origin}/starfall/tw       星墜奧德賽 (Traditional Chinese; Google and X sign-in)
   ${origin}/pixelfarm/main    Pixel Farm Community (English, dark theme; Google sign-in)
   ${origin}/public/v1/starfall/global/boards/tree   the JSON API
 Press Ctrl+C to stop.`);

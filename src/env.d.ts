@@ -7,4 +7,9 @@ declare module 'astro' {
 	}
 }
 
+declare global {
+	/** Set at build time (astro.config.mjs); part of every edge-cache key. */
+	const __BUILD_ID__: string;
+}
+
 export {};

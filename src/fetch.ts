@@ -1,15 +1,12 @@
 /**
- * The Worker's request pipeline (Astro advanced routing): the edge cache for anonymous reads, the
- * JSON API of functions/, then Astro's pages. Static assets are answered before this by the
- * Cloudflare adapter.
+ * The request pipeline of Astro's handler (advanced routing): the JSON API of functions/ first,
+ * then Astro's pages. The edge cache and static assets are answered before this (functions/worker.ts).
  */
 import { Hono } from 'hono';
 import { astro } from 'astro/hono';
 import { api } from '../functions/app';
-import { edgeCache } from '../functions/middleware/edge-cache';
 
 const app = new Hono();
-app.use(edgeCache);
 app.route('/', api);
 app.use(astro());
 

@@ -6,6 +6,7 @@ import { nicknameKey } from '../../src/lib/nickname-key.ts';
 import en from './content/en.mjs';
 import ko from './content/ko.mjs';
 import ja from './content/ja.mjs';
+import zh from './content/zh.mjs';
 import pixelfarm from './content/pixelfarm-en.mjs';
 
 /** The demo's clock: every date in the demo data is before this instant. */
@@ -89,6 +90,13 @@ export const DEMO_CHANNELS = [
 		exposureType: 'BOARD_SELECTION', exposureBoard: 'notice', icon: '/demo/starfall-icon.svg',
 		banner: { backgroundColor: '#0b0f2a', imageUrl: '/demo/starfall-banner-jp.svg' }, shots: SPACE_SHOTS,
 		site: 'https://starfall.example/jp', copyright: '© 2026 Nebula Forge Japan K.K.',
+	},
+	{
+		index: 5, domain: 'starfall', slug: 'tw', language: 'zh', content: zh, providers: ['GOOGLE', 'X'],
+		themeType: 'LIGHT', keyColor: '#0f766e', backgroundColor: '#f2f7f7', pcHeaderColor: '#ffffff', pcHeaderImage: null,
+		exposureType: 'ALL', exposureBoard: null, icon: '/demo/starfall-icon.svg',
+		banner: { backgroundColor: '#0b0f2a', imageUrl: '/demo/starfall-banner-global.svg' }, shots: SPACE_SHOTS,
+		site: 'https://starfall.example/tw', copyright: '© 2026 Nebula Forge Taiwan',
 	},
 	{
 		index: 4, domain: 'pixelfarm', slug: 'main', language: 'en', content: pixelfarm, providers: ['GOOGLE'],

@@ -91,7 +91,7 @@ export async function findChannel(db: D1Database, domain: string, slug: string):
 
 /** @throws AppError ChannelNotFound */
 export async function getChannel(db: D1Database, domain: string, slug: string): Promise<Channel> {
-	const channel = await findChannel(db, domain, slug);
+	const channel = await resolveChannel(db, domain, slug);
 	if (!channel) throw new AppError('ChannelNotFound');
 	return channel;
 }
@@ -141,24 +141,27 @@ export function indexTarget(channel: Channel): string | null {
 	return null;
 }
 
-const VERSION_TTL_MS = 1000;
-const versions = new Map<string, { version: number | null; at: number }>();
+/** How long an isolate trusts its copy of a channel row (and so its content version). */
+const CHANNEL_TTL_MS = 1000;
+const recent = new Map<string, { channel: Promise<Channel | null>; at: number }>();
 
 /**
- * The channel's content version for edge-cache keys, remembered by this isolate for one second:
- * a change is visible to every reader within that second, and a cache hit costs no D1 query.
+ * The channel, remembered by this isolate for one second: within that second a request reads no
+ * channel row, and a change made elsewhere is seen by every reader after at most that second.
  */
-export async function contentVersion(db: D1Database, domain: string, slug: string, now = Date.now()): Promise<number | null> {
+export function resolveChannel(db: D1Database, domain: string, slug: string, now = Date.now()): Promise<Channel | null> {
 	const key = `${domain}/${slug}`;
-	const known = versions.get(key);
-	if (known && now - known.at < VERSION_TTL_MS) return known.version;
-	const row = await db
-		.prepare('SELECT content_version FROM channels WHERE domain = ?1 AND slug = ?2')
-		.bind(domain, slug)
-		.first<{ content_version: number }>();
-	const version = row?.content_version ?? null;
-	versions.set(key, { version, at: now });
-	return version;
+	const known = recent.get(key);
+	if (known && now - known.at < CHANNEL_TTL_MS) return known.channel;
+	const channel = findChannel(db, domain, slug);
+	recent.set(key, { channel, at: now });
+	channel.catch(() => recent.delete(key));
+	return channel;
+}
+
+/** The channel's content version for edge-cache keys, or null when there is no such channel. */
+export async function contentVersion(db: D1Database, domain: string, slug: string): Promise<number | null> {
+	return (await resolveChannel(db, domain, slug))?.contentVersion ?? null;
 }
 
 /** The statement that invalidates every cached page and API read of a channel; batch it with the change. */

@@ -11,7 +11,22 @@ export interface LayoutData {
 	providers: Provider[];
 }
 
-export async function loadLayout(db: D1Database, channel: Channel): Promise<LayoutData> {
+const layouts = new Map<number, { version: number; layout: Promise<LayoutData> }>();
+
+/**
+ * The layout data, read once per content version of the channel by each isolate: every change to
+ * boards, the tree or categories bumps the version (channels.content_version).
+ */
+export function loadLayout(db: D1Database, channel: Channel): Promise<LayoutData> {
+	const known = layouts.get(channel.id);
+	if (known && known.version === channel.contentVersion) return known.layout;
+	const layout = readLayout(db, channel);
+	layouts.set(channel.id, { version: channel.contentVersion, layout });
+	layout.catch(() => layouts.delete(channel.id));
+	return layout;
+}
+
+async function readLayout(db: D1Database, channel: Channel): Promise<LayoutData> {
 	const [boards, tree, subjects, providers] = await Promise.all([
 		listBoards(db, channel.id),
 		boardTree(db, channel.id),

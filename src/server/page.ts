@@ -1,6 +1,6 @@
 /** What every channel page loads first: the channel from the path, its layout data and texts. */
 import { env } from 'cloudflare:workers';
-import { findChannel, type Channel } from './channels';
+import { resolveChannel, type Channel } from './channels';
 import { loadLayout, type LayoutData } from './layout';
 import { translator, type Translate } from '../i18n';
 import { PathSegmentSchema } from '../schemas/params';
@@ -18,7 +18,7 @@ export async function loadChannelPage(params: Record<string, string | undefined>
 	const slug = PathSegmentSchema.safeParse(params['slug']);
 	if (!domain.success || !slug.success) return null;
 	const db = env.DB;
-	const channel = await findChannel(db, domain.data, slug.data);
+	const channel = await resolveChannel(db, domain.data, slug.data);
 	if (!channel) return null;
 	return { db, channel, layout: await loadLayout(db, channel), t: translator(channel.language) };
 }

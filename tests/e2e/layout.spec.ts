@@ -75,7 +75,7 @@ test.describe('main layout', () => {
 		const switcher = page.locator('[data-channel-switcher]');
 		await switcher.locator('summary').click();
 		const links = switcher.locator('a');
-		await expect(links).toHaveCount(3);
+		await expect(links).toHaveCount(4);
 		await links.nth(1).click();
 		await expect(page).toHaveURL(/\/starfall\/kr\/boards\/22$/);
 		await page.goto('/pixelfarm/main/boards');
@@ -199,4 +199,11 @@ test.describe('search box', () => {
 		await page.goto('/starfall/global/boards/12');
 		await expect(page.getByRole('searchbox')).toHaveAttribute('maxlength', '20');
 	});
+});
+
+test('the Traditional Chinese community renders Chinese texts', async ({ page }) => {
+	await page.goto('/starfall/tw/boards');
+	await expect(page.locator('html')).toHaveAttribute('lang', 'zh-Hant');
+	await expect(page.locator('h1')).toHaveText('全部文章');
+	await expect(page.locator('[data-guest-welcome] .button')).toHaveText('登入');
 });

@@ -96,7 +96,7 @@ describe('public API refuses bad input with a clear error', () => {
 describe('data layer', () => {
 	it('runs against a migrated D1 with the demo seed', async () => {
 		const row = await env.DB.prepare('SELECT count(*) AS count FROM channels').first<{ count: number }>();
-		expect(row?.count).toBe(4);
+		expect(row?.count).toBe(5);
 	});
 
 	it('reads only the rows a board page shows, at a deep page as at the first', async () => {

@@ -51,7 +51,7 @@ describe('demo seed', () => {
 				(SELECT count(*) FROM boards WHERE is_public = 0) AS private_boards,
 				(SELECT min(n) FROM (SELECT count(*) AS n FROM posts GROUP BY board_id)) AS fewest_posts_per_board`,
 		).first<Record<string, number>>();
-		expect(row).toMatchObject({ hidden_posts: 4, deleted_posts: 4, private_posts: 4, deleted_comments: 4, hidden_comments: 4, temporary_bans: 4, permanent_bans: 4, private_boards: 4 });
+		expect(row).toMatchObject({ hidden_posts: 5, deleted_posts: 5, private_posts: 5, deleted_comments: 5, hidden_comments: 5, temporary_bans: 5, permanent_bans: 5, private_boards: 5 });
 		expect(row?.['replies']).toBeGreaterThan(100);
 		expect(row?.['fewest_posts_per_board']).toBeGreaterThanOrEqual(30);
 	});

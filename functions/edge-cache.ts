@@ -1,0 +1,110 @@
+/**
+ * The edge cache for anonymous reads, in front of everything else the Worker does: channel pages
+ * and public API GETs are stored under a key that holds the build and the channel's content
+ * version, so a change is a new key. Two levels: the isolate's memory (a small LRU, no I/O at all)
+ * and the Cache API of the data centre. A request with a session cookie neither reads nor fills the
+ * cache, and a response that sets a cookie, is private, or is not a success or a redirect is
+ * never stored.
+ */
+import { contentVersion } from '../src/server/channels';
+import { hasSessionCookie } from '../src/server/session-cookie';
+import { PathSegmentSchema } from '../src/schemas/params';
+
+/** How long the edge keeps an entry; the version in the key makes it stale sooner. */
+const EDGE_TTL_SECONDS = 600;
+/** The isolate-memory level: at most this many responses and bytes (an isolate has 128 MB). */
+const MEMORY_ENTRIES = 256;
+const MEMORY_BYTES = 16 * 1024 * 1024;
+
+interface MemoryEntry {
+	status: number;
+	headers: [string, string][];
+	body: ArrayBuffer;
+}
+const memory = new Map<string, MemoryEntry>();
+let memoryBytes = 0;
+
+function remember(key: string, entry: MemoryEntry): void {
+	if (entry.body.byteLength > MEMORY_BYTES / 8) return;
+	const previous = memory.get(key);
+	if (previous) memoryBytes -= previous.body.byteLength;
+	memory.delete(key);
+	memory.set(key, entry);
+	memoryBytes += entry.body.byteLength;
+	// A Map iterates in insertion order, so the first key is the least recently used.
+	for (const [oldest, value] of memory) {
+		if (memory.size <= MEMORY_ENTRIES && memoryBytes <= MEMORY_BYTES) break;
+		memory.delete(oldest);
+		memoryBytes -= value.body.byteLength;
+	}
+}
+
+function recall(key: string): MemoryEntry | undefined {
+	const entry = memory.get(key);
+	if (entry) {
+		memory.delete(key);
+		memory.set(key, entry);
+	}
+	return entry;
+}
+
+function fromMemory(entry: MemoryEntry): Response {
+	const response = new Response(entry.body, { status: entry.status, headers: entry.headers });
+	response.headers.set('Cache-Control', 'public, max-age=0, must-revalidate');
+	response.headers.set('X-Edge-Cache', 'HIT');
+	return response;
+}
+
+/** Paths under a channel that depend on who asks, or that must reach the Worker every time. */
+const PERSONAL = /^\/(?:login|oauth|mypage|write|search|posts\/\d+\/edit|auth\/status|oauth\/.*)(?:\/|$)/;
+
+function channelOf(pathname: string): { domain: string; slug: string; rest: string } | null {
+	const match = /^(?:\/public\/v1)?\/([^/]+)\/([^/]+)(\/.*)?$/.exec(pathname);
+	if (!match) return null;
+	const domain = PathSegmentSchema.safeParse(match[1]);
+	const slug = PathSegmentSchema.safeParse(match[2]);
+	if (!domain.success || !slug.success) return null;
+	return { domain: domain.data, slug: slug.data, rest: match[3] ?? '/' };
+}
+
+/** Answers `request` from the edge cache when it can, otherwise from `origin`, storing what may be. */
+export async function withEdgeCache(request: Request, db: D1Database, ctx: ExecutionContext, origin: () => Promise<Response>): Promise<Response> {
+	const url = new URL(request.url);
+	const channel = request.method === 'GET' ? channelOf(url.pathname) : null;
+	if (!channel || PERSONAL.test(channel.rest) || hasSessionCookie(request.headers.get('cookie'))) return origin();
+	const version = await contentVersion(db, channel.domain, channel.slug);
+	if (version === null) return origin();
+	const keyUrl = new URL(url);
+	keyUrl.searchParams.set('__v', `${__BUILD_ID__}.${version}`);
+	const keyText = keyUrl.toString();
+	const inMemory = recall(keyText);
+	if (inMemory) return fromMemory(inMemory);
+	const key = new Request(keyText, { method: 'GET' });
+	// Workers' CacheStorage has `default`; the DOM typing the pages also load does not know it.
+	const cache = (caches as CacheStorage & { default: Cache }).default;
+	const hit = await cache.match(key);
+	if (hit) {
+		const entry: MemoryEntry = { status: hit.status, headers: [...hit.headers], body: await hit.arrayBuffer() };
+		remember(keyText, entry);
+		return fromMemory(entry);
+	}
+	const response = await origin();
+	const storable =
+		(response.status === 200 || response.status === 301 || response.status === 302) &&
+		!response.headers.has('set-cookie') &&
+		!/private|no-store/.test(response.headers.get('cache-control') ?? '');
+	if (!storable) {
+		const sent = new Response(response.body, response);
+		sent.headers.set('X-Edge-Cache', 'BYPASS');
+		return sent;
+	}
+	const body = await response.arrayBuffer();
+	const stored = new Response(body, response);
+	stored.headers.set('Cache-Control', `public, s-maxage=${EDGE_TTL_SECONDS}`);
+	remember(keyText, { status: stored.status, headers: [...stored.headers], body });
+	ctx.waitUntil(cache.put(key, stored));
+	const sent = new Response(body, response);
+	if (!sent.headers.has('cache-control')) sent.headers.set('Cache-Control', 'public, max-age=0, must-revalidate');
+	sent.headers.set('X-Edge-Cache', 'MISS');
+	return sent;
+}

@@ -1,0 +1,150 @@
+/**
+ * `npm run bench`: measures the built site on the 100,000-post demo (/bench/large), served locally
+ * by wrangler (workerd) on loopback.
+ *
+ * - autocannon (10 connections, 10 s each) on the post page, a board's first and 2,000th page and
+ *   the board tree API, each uncached (a cookie makes the edge cache step aside) and cached, and on
+ *   a static asset of the post page's size as the ceiling; every figure is also given as a ratio to
+ *   the static asset.
+ * - Lighthouse (mobile preset, Debian Chromium) on the post page: performance, LCP, CLS, TBT.
+ *
+ * Results go to bench-results/latest.json and to the terminal. Options: --duration SECONDS,
+ * --posts N (default 100000), --skip-lighthouse.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { build } from './lib/build.mjs';
+import { ROOT, query } from './lib/wrangler.mjs';
+import { serveBuild, waitFor } from './lib/server.mjs';
+
+const { values } = parseArgs({
+	options: {
+		duration: { type: 'string', default: '10' },
+		posts: { type: 'string', default: '100000' },
+		'skip-lighthouse': { type: 'boolean', default: false },
+	},
+});
+const PORT = 8791;
+const ORIGIN = `http://127.0.0.1:${PORT}`;
+const STATE = path.join(ROOT, '.wrangler', 'bench');
+const RESULTS = path.join(ROOT, 'bench-results');
+const STATIC_DIR = path.join(ROOT, 'dist', 'client', '__bench');
+const duration = Number(values.duration);
+
+function ensureData() {
+	const seeded = existsSync(STATE) && query("SELECT listed_count AS n FROM channels WHERE domain = 'bench' AND slug = 'large'", STATE)[0]?.n;
+	if (seeded === Number(values.posts)) return;
+	console.log(`Seeding ${values.posts} posts into ${path.relative(ROOT, STATE)}…`);
+	const result = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'seed.mjs'), '--persist-to', STATE, '--posts', values.posts], { cwd: ROOT, stdio: 'inherit' });
+	if (result.status !== 0) throw new Error('seeding failed');
+}
+
+async function start() {
+	const child = serveBuild({ port: PORT, persistTo: STATE, stdio: 'ignore' });
+	await waitFor(`${ORIGIN}/`);
+	return child;
+}
+
+async function stop(child) {
+	child.kill('SIGTERM');
+	await new Promise((resolve) => child.once('exit', resolve));
+}
+
+function run(url, headers = {}) {
+	return new Promise((resolve, reject) => {
+		autocannon({ url, connections: 10, duration, headers }, (error, result) => (error ? reject(error) : resolve(result)));
+	});
+}
+
+function summary(result) {
+	return {
+		requestsPerSecond: Math.round(result.requests.average),
+		p50Ms: result.latency.p50,
+		p99Ms: result.latency.p99,
+		non2xx: result.non2xx,
+		errors: result.errors,
+	};
+}
+
+function lighthouse(url) {
+	const report = path.join(RESULTS, 'lighthouse.json');
+	const result = spawnSync(
+		process.execPath,
+		[
+			path.join(ROOT, 'node_modules', 'lighthouse', 'cli', 'index.js'),
+			url,
+			'--quiet',
+			'--output=json',
+			`--output-path=${report}`,
+			'--only-categories=performance',
+			'--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync',
+		],
+		{ cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium' } },
+	);
+	if (result.status !== 0 || !existsSync(report)) return null;
+	const lhr = JSON.parse(readFileSync(report, 'utf8'));
+	return {
+		performance: Math.round(lhr.categories.performance.score * 100),
+		lcpMs: Math.round(lhr.audits['largest-contentful-paint'].numericValue),
+		cls: Number(lhr.audits['cumulative-layout-shift'].numericValue.toFixed(3)),
+		tbtMs: Math.round(lhr.audits['total-blocking-time'].numericValue),
+		fcpMs: Math.round(lhr.audits['first-contentful-paint'].numericValue),
+	};
+}
+
+mkdirSync(RESULTS, { recursive: true });
+console.log('Building…');
+build();
+ensureData();
+const [{ postId }] = query("SELECT max(id) AS postId FROM posts WHERE channel_id = 9 AND board_seq IS NOT NULL", STATE);
+
+// The ceiling: the post page's own HTML, saved as a static asset and served by the same runtime.
+rmSync(STATIC_DIR, { recursive: true, force: true });
+let server = await start();
+const html = await (await fetch(`${ORIGIN}/bench/large/posts/${postId}`)).text();
+await stop(server);
+mkdirSync(STATIC_DIR, { recursive: true });
+writeFileSync(path.join(STATIC_DIR, 'post.html'), html);
+server = await start();
+
+const targets = {
+	static: { path: '/__bench/post.html' },
+	postPage: { path: `/bench/large/posts/${postId}` },
+	boardFirstPage: { path: '/bench/large/boards/91' },
+	boardPage2000: { path: '/bench/large/boards/91?page=2000' },
+	boardTreeApi: { path: '/public/v1/bench/large/boards/tree' },
+};
+const results = { date: new Date().toISOString(), posts: Number(values.posts), durationSeconds: duration, connections: 10, runs: {} };
+try {
+	for (const [name, target] of Object.entries(targets)) {
+		const url = `${ORIGIN}${target.path}`;
+		if (name === 'static') {
+			results.runs.static = summary(await run(url));
+			console.log(`static: ${results.runs.static.requestsPerSecond} req/s`);
+			continue;
+		}
+		// A session cookie makes the edge cache step aside; no session exists, so the page is a guest's.
+		results.runs[`${name}Uncached`] = summary(await run(url, { cookie: 'session=bench-uncached' }));
+		await fetch(url);
+		results.runs[`${name}Cached`] = summary(await run(url));
+		console.log(`${name}: ${results.runs[`${name}Uncached`].requestsPerSecond} req/s uncached, ${results.runs[`${name}Cached`].requestsPerSecond} cached`);
+	}
+	const ceiling = results.runs.static.requestsPerSecond;
+	for (const run of Object.values(results.runs)) run.ratioToStatic = Number((run.requestsPerSecond / ceiling).toFixed(2));
+
+	if (!values['skip-lighthouse']) results.lighthouse = lighthouse(`${ORIGIN}/bench/large/posts/${postId}`);
+} finally {
+	await stop(server);
+	rmSync(STATIC_DIR, { recursive: true, force: true });
+}
+
+writeFileSync(path.join(RESULTS, 'latest.json'), JSON.stringify(results, null, 2) + '\n');
+console.log('\n| target | req/s | p50 ms | p99 ms | × static |');
+console.log('|---|---|---|---|---|');
+for (const [name, run] of Object.entries(results.runs)) console.log(`| ${name} | ${run.requestsPerSecond} | ${run.p50Ms} | ${run.p99Ms} | ${run.ratioToStatic} |`);
+if (results.lighthouse) console.log(`Lighthouse (post page, mobile): ${JSON.stringify(results.lighthouse)}`);
+console.log(`\nSaved to ${path.relative(ROOT, path.join(RESULTS, 'latest.json'))}`);
+process.exit(0);

@@ -1,0 +1,30 @@
+import { expect, test } from '@playwright/test';
+import { brotliCompressSync, constants } from 'node:zlib';
+
+/** Issue budget: an anonymous post page loads at most 15 KB (brotli) of JavaScript before any interaction. */
+const BUDGET_BYTES = 15 * 1024;
+
+const brotli = (text: string | Buffer) => brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+
+for (const [name, path] of [
+	['post page', '/starfall/global/posts/10'],
+	['board page', '/starfall/global/boards/12'],
+] as const) {
+	test(`an anonymous ${name} loads at most 15 KB of JavaScript (brotli) before any interaction`, async ({ page }) => {
+		const scripts: { url: string; bytes: number }[] = [];
+		page.on('response', async (response) => {
+			if (response.request().resourceType() !== 'script') return;
+			scripts.push({ url: response.url(), bytes: brotli(await response.body()) });
+		});
+		await page.goto(path);
+		await page.waitForLoadState('networkidle');
+		const inline = await page.evaluate(() => [...document.querySelectorAll('script:not([src])')].map((script) => script.textContent ?? '').join('\n'));
+		const external = scripts.reduce((sum, script) => sum + script.bytes, 0);
+		const total = external + brotli(inline);
+		test.info().annotations.push({ type: 'js-bytes-brotli', description: `${total} (inline ${brotli(inline)}, files ${external}: ${scripts.map((s) => s.url.split('/').pop()).join(', ') || 'none'})` });
+		console.log(`${name}: ${total} bytes of JavaScript (brotli) before interaction`);
+		expect(total).toBeLessThanOrEqual(BUDGET_BYTES);
+		// No island runtime is fetched until the reader interacts.
+		expect(scripts.filter((script) => /client|react|SearchBox/.test(script.url))).toEqual([]);
+	});
+}
