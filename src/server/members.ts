@@ -2,7 +2,7 @@
 import { AppError } from './errors';
 import { all } from './db';
 import { PAGE_SIZE } from '../schemas/params';
-import type { PostSummary } from './posts';
+import { SUMMARY_COLUMNS, toSummary, type PostSummary, type SummaryRow } from './posts';
 
 export interface MemberProfile {
 	userId: number;
@@ -51,46 +51,19 @@ export interface MemberPostPage {
  * member's own index.
  */
 export async function listMemberPosts(db: D1Database, channelId: number, profile: MemberProfile, page: number): Promise<MemberPostPage> {
-	const rows = await all<{
-		id: number;
-		board_id: number;
-		subject_id: number | null;
-		title: string;
-		created_at: number;
-		view_count: number;
-		like_count: number;
-		comment_count: number;
-		is_notice: number;
-		has_image: number;
-		has_video: number;
-	}>(
+	const rows = await all<SummaryRow>(
 		db
 			.prepare(
-				`SELECT p.id, p.board_id, p.subject_id, p.title, p.created_at, p.view_count, p.like_count, p.comment_count,
-					p.is_notice, p.has_image, p.has_video
-				 FROM posts p JOIN boards b ON b.id = p.board_id
+				`SELECT ${SUMMARY_COLUMNS}
+				 FROM posts p JOIN members m ON m.id = p.member_id JOIN boards b ON b.id = p.board_id
 				 WHERE p.member_id = ?1 AND p.channel_id = ?2 AND p.deleted_at IS NULL AND p.hidden_by_admin = 0
 				   AND p.is_private = 0 AND b.is_public = 1
 				 ORDER BY p.id DESC LIMIT ?3 OFFSET ?4`,
 			)
 			.bind(profile.userId, channelId, PAGE_SIZE, (page - 1) * PAGE_SIZE),
 	);
-	const author = { userId: profile.userId, nickname: profile.nickname, withdrawn: profile.withdrawn };
 	return {
-		posts: rows.map((row) => ({
-			postId: row.id,
-			boardId: row.board_id,
-			subjectId: row.subject_id,
-			title: row.title,
-			author,
-			createdAt: row.created_at,
-			viewCount: row.view_count,
-			likeCount: row.like_count,
-			commentCount: row.comment_count,
-			isNotice: row.is_notice === 1,
-			hasImage: row.has_image === 1,
-			hasVideo: row.has_video === 1,
-		})),
+		posts: rows.map(toSummary),
 		page,
 		pageSize: PAGE_SIZE,
 		totalCount: profile.postCount,

@@ -36,7 +36,7 @@ export interface PostPage {
 	totalPages: number;
 }
 
-interface SummaryRow {
+export interface SummaryRow {
 	id: number;
 	board_id: number;
 	subject_id: number | null;
@@ -53,10 +53,11 @@ interface SummaryRow {
 	has_video: number;
 }
 
-const SUMMARY_COLUMNS = `p.id, p.board_id, p.subject_id, p.title, p.member_id, m.nickname, m.withdrawn_at,
+/** The columns of a list row, over posts p joined with members m. */
+export const SUMMARY_COLUMNS = `p.id, p.board_id, p.subject_id, p.title, p.member_id, m.nickname, m.withdrawn_at,
 	p.created_at, p.view_count, p.like_count, p.comment_count, p.is_notice, p.has_image, p.has_video`;
 
-function toSummary(row: SummaryRow): PostSummary {
+export function toSummary(row: SummaryRow): PostSummary {
 	return {
 		postId: row.id,
 		boardId: row.board_id,
