@@ -30,6 +30,9 @@ export default defineConfig({
 				test: {
 					name: 'workers',
 					include: ['tests/workers/**/*.test.ts'],
+					// Seeding and the 41,000-post fixture take seconds on a busy 2-core machine.
+					testTimeout: 30_000,
+					hookTimeout: 60_000,
 					setupFiles: ['./tests/workers/setup.ts'],
 				},
 			},
