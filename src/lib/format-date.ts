@@ -35,10 +35,20 @@ export function formatFullDate(ms: number, language: Language): string {
 	return `${date} ${time}`;
 }
 
-/** HH:mm when `ms` falls on the same day as `now`, yyyy.MM.dd otherwise. */
-export function formatListDate(ms: number, language: Language, now = Date.now()): string {
+/** The yyyy.MM.dd of `ms` in the channel's time zone; lists compute today's once. */
+export function dayOf(ms: number, language: Language): string {
+	return parts(ms, language).date;
+}
+
+/** HH:mm when `ms` falls on `today` (a dayOf value, default: now), yyyy.MM.dd otherwise. */
+export function formatListDate(ms: number, language: Language, today: string = dayOf(Date.now(), language)): string {
 	const when = parts(ms, language);
-	return when.date === parts(now, language).date ? when.time : when.date;
+	return when.date === today ? when.time : when.date;
+}
+
+/** 1234567 → 1,234,567, without a locale lookup per number. */
+export function formatCount(value: number): string {
+	return String(Math.trunc(value)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
 /** The machine-readable form for a <time datetime>. */
