@@ -2,7 +2,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { ApiEnv } from '../context';
-import { listProviders } from '../../src/server/channels';
+import { loadLayout } from '../../src/server/layout';
 import { ok } from '../../src/server/envelope';
 import { parseInput } from '../validate';
 
@@ -18,11 +18,11 @@ export const authRouter = new Hono<ApiEnv>()
 	})
 	.get('/oauth/providers', async (c) => {
 		parseInput(ProvidersQuerySchema, c.req.query(), 'query');
-		const providers = await listProviders(c.var.db, c.var.channel.id);
+		const { providers } = await loadLayout(c.var.db, c.var.channel);
 		return c.json(ok({ content: providers.map((provider) => ({ provider })) }));
 	})
 	.get('/oauth/providers/exists', async (c) => {
 		parseInput(NoQuerySchema, c.req.query(), 'query');
-		const providers = await listProviders(c.var.db, c.var.channel.id);
+		const { providers } = await loadLayout(c.var.db, c.var.channel);
 		return c.json(ok({ content: { exists: providers.length > 0 } }));
 	});

@@ -2,7 +2,9 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { ApiEnv } from '../context';
-import { boardTree, getBoard, listBoards, listSubjects } from '../../src/server/boards';
+import type { Board } from '../../src/server/boards';
+import type { Channel } from '../../src/server/channels';
+import { loadLayout } from '../../src/server/layout';
 import { listBoardPosts, listChannelPosts } from '../../src/server/posts';
 import { ok } from '../../src/server/envelope';
 import { AppError } from '../../src/server/errors';
@@ -17,24 +19,33 @@ const PostsQuerySchema = z.strictObject({
 	page: PageSchema.default(1),
 });
 
+/** A board of the channel from the layout memo. @throws AppError BoardNotFound */
+async function boardOf(db: D1Database, channel: Channel, boardId: number): Promise<Board> {
+	const board = (await loadLayout(db, channel)).boards.find((candidate) => candidate.boardId === boardId);
+	if (!board) throw new AppError('BoardNotFound');
+	return board;
+}
+
+// Boards, the tree and categories come from the layout memo, read once per content version.
 export const boardsRouter = new Hono<ApiEnv>()
 	.get('/boards', async (c) => {
 		parseInput(NoQuerySchema, c.req.query(), 'query');
-		return c.json(ok({ content: await listBoards(c.var.db, c.var.channel.id) }));
+		return c.json(ok({ content: (await loadLayout(c.var.db, c.var.channel)).boards }));
 	})
 	.get('/boards/tree', async (c) => {
 		parseInput(NoQuerySchema, c.req.query(), 'query');
-		return c.json(ok({ content: await boardTree(c.var.db, c.var.channel.id) }));
+		return c.json(ok({ content: (await loadLayout(c.var.db, c.var.channel)).tree }));
 	})
 	.get('/boards/:boardId', async (c) => {
 		parseInput(NoQuerySchema, c.req.query(), 'query');
 		const boardId = parseInput(IdSchema, c.req.param('boardId'), 'boardId');
-		return c.json(ok({ content: await getBoard(c.var.db, c.var.channel.id, boardId) }));
+		return c.json(ok({ content: await boardOf(c.var.db, c.var.channel, boardId) }));
 	})
 	.get('/board-subjects', async (c) => {
 		const { boardId } = parseInput(SubjectsQuerySchema, c.req.query(), 'query');
-		if (boardId !== undefined) await getBoard(c.var.db, c.var.channel.id, boardId);
-		return c.json(ok({ boardSubjects: await listSubjects(c.var.db, c.var.channel.id, boardId) }));
+		if (boardId !== undefined) await boardOf(c.var.db, c.var.channel, boardId);
+		const { subjects } = await loadLayout(c.var.db, c.var.channel);
+		return c.json(ok({ boardSubjects: boardId === undefined ? subjects : subjects.filter((subject) => subject.boardId === boardId) }));
 	})
 	.get('/posts', async (c) => {
 		const query = parseInput(PostsQuerySchema, c.req.query(), 'query');
@@ -43,10 +54,10 @@ export const boardsRouter = new Hono<ApiEnv>()
 			if (query.subjectId !== undefined) throw new AppError('InvalidParameter', 'The request has an invalid parameter: subjectId needs a boardId.');
 			return c.json(ok({ content: await listChannelPosts(db, channel.id, query.page, channel.listedCount) }));
 		}
-		const board = await getBoard(db, channel.id, query.boardId);
+		const board = await boardOf(db, channel, query.boardId);
 		let listed = board.postCount;
 		if (query.subjectId !== undefined) {
-			const subject = (await listSubjects(db, channel.id, board.boardId)).find((s) => s.subjectId === query.subjectId);
+			const subject = (await loadLayout(db, channel)).subjects.find((s) => s.boardId === board.boardId && s.subjectId === query.subjectId);
 			if (!subject) throw new AppError('SubjectNotFound');
 			listed = subject.postCount;
 		}

@@ -1,5 +1,4 @@
 /** Boards of a channel: the list, one board, the sidebar tree and the subjects (categories). */
-import { AppError } from './errors';
 import { all, yn } from './db';
 
 interface BoardRow {
@@ -41,16 +40,6 @@ export async function listBoards(db: D1Database, channelId: number): Promise<Boa
 		db.prepare(`SELECT ${BOARD_COLUMNS} FROM boards WHERE channel_id = ?1 ORDER BY id`).bind(channelId),
 	);
 	return rows.map(toBoard);
-}
-
-/** @throws AppError BoardNotFound, also for a board of another channel */
-export async function getBoard(db: D1Database, channelId: number, boardId: number): Promise<Board> {
-	const row = await db
-		.prepare(`SELECT ${BOARD_COLUMNS} FROM boards WHERE id = ?1 AND channel_id = ?2`)
-		.bind(boardId, channelId)
-		.first<BoardRow>();
-	if (!row) throw new AppError('BoardNotFound');
-	return toBoard(row);
 }
 
 export type TreeNodeType = 'ALL' | 'CATEGORY' | 'BOARD' | 'LINK' | 'DIVIDER';
@@ -113,22 +102,15 @@ export interface BoardSubject {
 	postCount: number;
 }
 
-/** Enabled subjects of the channel, or of one board when boardId is given, in display order. */
-export async function listSubjects(db: D1Database, channelId: number, boardId?: number): Promise<BoardSubject[]> {
-	const statement =
-		boardId === undefined
-			? db
-					.prepare(
-						`SELECT id, board_id, name, listed_count FROM board_subjects
-						 WHERE channel_id = ?1 AND enabled = 1 ORDER BY board_id, sort_order`,
-					)
-					.bind(channelId)
-			: db
-					.prepare(
-						`SELECT id, board_id, name, listed_count FROM board_subjects
-						 WHERE channel_id = ?1 AND board_id = ?2 AND enabled = 1 ORDER BY sort_order`,
-					)
-					.bind(channelId, boardId);
-	const rows = await all<{ id: number; board_id: number; name: string; listed_count: number }>(statement);
+/** Enabled subjects of the channel's boards, in display order. */
+export async function listSubjects(db: D1Database, channelId: number): Promise<BoardSubject[]> {
+	const rows = await all<{ id: number; board_id: number; name: string; listed_count: number }>(
+		db
+			.prepare(
+				`SELECT id, board_id, name, listed_count FROM board_subjects
+				 WHERE channel_id = ?1 AND enabled = 1 ORDER BY board_id, sort_order`,
+			)
+			.bind(channelId),
+	);
 	return rows.map((row) => ({ subjectId: row.id, boardId: row.board_id, name: row.name, postCount: row.listed_count }));
 }

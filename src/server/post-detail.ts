@@ -61,25 +61,55 @@ export function authorOf(memberId: number, nickname: string | null, withdrawnAt:
 	return { userId: memberId, nickname: withdrawnAt ? null : nickname, withdrawn: withdrawnAt !== null };
 }
 
+const POST_SQL = `SELECT p.id, p.board_id, b.name AS board_name, b.is_public AS board_public, p.subject_id, s.name AS subject_name,
+		p.title, p.member_id, m.nickname, m.withdrawn_at, p.created_at, p.edited_at, p.view_count, p.like_count,
+		p.comment_count, p.is_notice, p.template, p.content, p.deleted_at, p.hidden_by_admin, p.is_private`;
+const POST_FROM = `FROM posts p
+	JOIN boards b ON b.id = p.board_id
+	JOIN members m ON m.id = p.member_id
+	LEFT JOIN board_subjects s ON s.id = p.subject_id
+	WHERE p.id = ?1 AND p.channel_id = ?2`;
+const COMMENT_COLUMNS = `c.id, c.parent_id, c.member_id, m.nickname, m.withdrawn_at, c.content, c.created_at, c.edited_at,
+	c.deleted_at, c.hidden_by_admin`;
+
 /**
  * A post of the channel as a reader sees it: its body only while it is visible, its state
  * otherwise. @throws AppError PostNotFound, also for a post of another channel
  */
 export async function getPost(db: D1Database, channelId: number, postId: number): Promise<PostDetail> {
+	const row = await db.prepare(`${POST_SQL} ${POST_FROM}`).bind(postId, channelId).first<PostRow>();
+	if (!row) throw new AppError('PostNotFound');
+	return toDetail(row);
+}
+
+/**
+ * The post and its comments in one D1 query (the post page's only one): the comments come as a
+ * JSON array built by SQLite. Comments are returned only while the post is visible.
+ * @throws AppError PostNotFound
+ */
+export async function getPostWithComments(db: D1Database, channelId: number, postId: number): Promise<{ post: PostDetail; comments: CommentView[] }> {
 	const row = await db
 		.prepare(
-			`SELECT p.id, p.board_id, b.name AS board_name, b.is_public AS board_public, p.subject_id, s.name AS subject_name,
-				p.title, p.member_id, m.nickname, m.withdrawn_at, p.created_at, p.edited_at, p.view_count, p.like_count,
-				p.comment_count, p.is_notice, p.template, p.content, p.deleted_at, p.hidden_by_admin, p.is_private
-			 FROM posts p
-			 JOIN boards b ON b.id = p.board_id
-			 JOIN members m ON m.id = p.member_id
-			 LEFT JOIN board_subjects s ON s.id = p.subject_id
-			 WHERE p.id = ?1 AND p.channel_id = ?2`,
+			`${POST_SQL},
+				(SELECT json_group_array(json_array(t.id, t.parent_id, t.member_id, t.nickname, t.withdrawn_at, t.content,
+						t.created_at, t.edited_at, t.deleted_at, t.hidden_by_admin))
+				 FROM (SELECT ${COMMENT_COLUMNS} FROM comments c JOIN members m ON m.id = c.member_id
+				       WHERE c.post_id = p.id AND c.channel_id = p.channel_id ORDER BY c.id) t) AS comments_json
+			 ${POST_FROM}`,
 		)
 		.bind(postId, channelId)
-		.first<PostRow>();
+		.first<PostRow & { comments_json: string }>();
 	if (!row) throw new AppError('PostNotFound');
+	const post = toDetail(row);
+	if (post.state !== 'VISIBLE') return { post, comments: [] };
+	const tuples = JSON.parse(row.comments_json) as [number, number | null, number, string | null, number | null, string, number, number | null, number | null, number][];
+	const rows = tuples.map(([id, parent_id, member_id, nickname, withdrawn_at, content, created_at, edited_at, deleted_at, hidden_by_admin]): CommentRow => ({
+		id, parent_id, member_id, nickname, withdrawn_at, content, created_at, edited_at, deleted_at, hidden_by_admin,
+	}));
+	return { post, comments: threadComments(rows) };
+}
+
+function toDetail(row: PostRow): PostDetail {
 	const state = stateOf(row);
 	return {
 		postId: row.id,
@@ -135,14 +165,14 @@ interface CommentRow {
 export async function listComments(db: D1Database, channelId: number, postId: number): Promise<CommentView[]> {
 	const rows = await all<CommentRow>(
 		db
-			.prepare(
-				`SELECT c.id, c.parent_id, c.member_id, m.nickname, m.withdrawn_at, c.content, c.created_at, c.edited_at,
-					c.deleted_at, c.hidden_by_admin
-				 FROM comments c JOIN members m ON m.id = c.member_id
-				 WHERE c.post_id = ?1 AND c.channel_id = ?2 ORDER BY c.id`,
-			)
+			.prepare(`SELECT ${COMMENT_COLUMNS} FROM comments c JOIN members m ON m.id = c.member_id WHERE c.post_id = ?1 AND c.channel_id = ?2 ORDER BY c.id`)
 			.bind(postId, channelId),
 	);
+	return threadComments(rows);
+}
+
+/** Comment rows, oldest first, as top-level comments with their replies under them. */
+function threadComments(rows: CommentRow[]): CommentView[] {
 	const views = rows.map((row): CommentView => {
 		const state: CommentState = row.deleted_at !== null ? 'DELETED' : row.hidden_by_admin ? 'HIDDEN_BY_ADMIN' : 'VISIBLE';
 		return {

@@ -84,44 +84,16 @@ function pageOf(total: number, page: number) {
 	return { page, pageSize: PAGE_SIZE, totalCount: total, totalPages: Math.max(1, Math.ceil(total / PAGE_SIZE)) };
 }
 
-type ListKind = 'board' | 'subject' | 'channel';
-
-const LIST_SQL: Record<ListKind, string> = {
-	board: `SELECT ${SUMMARY_COLUMNS} FROM posts p JOIN members m ON m.id = p.member_id
-		WHERE p.board_id = ?1 AND p.channel_id = ?2 AND p.board_seq BETWEEN ?3 AND ?4 ORDER BY p.board_seq DESC`,
-	subject: `SELECT ${SUMMARY_COLUMNS} FROM posts p JOIN members m ON m.id = p.member_id
-		WHERE p.subject_id = ?1 AND p.channel_id = ?2 AND p.subject_seq BETWEEN ?3 AND ?4 ORDER BY p.subject_seq DESC`,
-	channel: `SELECT ${SUMMARY_COLUMNS} FROM posts p JOIN members m ON m.id = p.member_id
-		WHERE p.channel_id = ?1 AND p.channel_id = ?2 AND p.channel_seq BETWEEN ?3 AND ?4 ORDER BY p.channel_seq DESC`,
-};
-
-async function listRange(db: D1Database, kind: ListKind, key: number, channelId: number, total: number, page: number) {
-	const { from, to } = seqRange(total, page);
-	if (to < 1) return [];
-	const rows = await all<SummaryRow>(db.prepare(LIST_SQL[kind]).bind(key, channelId, from, to));
-	return rows.map(toSummary);
-}
-
 const NOTICE_LIMIT = 5;
 
-/** The notices pinned above a board's list: the newest visible ones. */
-export async function listNotices(db: D1Database, channelId: number, boardId: number): Promise<PostSummary[]> {
-	const rows = await all<SummaryRow>(
-		db
-			.prepare(
-				`SELECT ${SUMMARY_COLUMNS} FROM posts p JOIN members m ON m.id = p.member_id
-				 WHERE p.board_id = ?1 AND p.channel_id = ?2 AND p.is_notice = 1 AND p.deleted_at IS NULL
-				   AND p.hidden_by_admin = 0 AND p.is_private = 0
-				 ORDER BY p.id DESC LIMIT ${NOTICE_LIMIT}`,
-			)
-			.bind(boardId, channelId),
-	);
-	return rows.map(toSummary);
-}
+const RANGE_WHERE: Record<'board' | 'subject', string> = {
+	board: 'p.board_id = ?1 AND p.channel_id = ?2 AND p.board_seq BETWEEN ?3 AND ?4 ORDER BY p.board_seq DESC',
+	subject: 'p.subject_id = ?5 AND p.channel_id = ?2 AND p.subject_seq BETWEEN ?3 AND ?4 ORDER BY p.subject_seq DESC',
+};
 
 /**
- * A page of a board's posts, optionally of one subject. `listedCount` is the board's or the
- * subject's count of listed posts, which the caller already holds.
+ * A page of a board's posts, optionally of one subject, with the pinned notices, in one D1 query.
+ * `listedCount` is the board's or the subject's count of listed posts, which the caller holds.
  */
 export async function listBoardPosts(
 	db: D1Database,
@@ -131,17 +103,35 @@ export async function listBoardPosts(
 	listedCount: number,
 	subjectId?: number,
 ): Promise<PostPage> {
-	const [notices, posts] = await Promise.all([
-		listNotices(db, channelId, boardId),
-		subjectId === undefined
-			? listRange(db, 'board', boardId, channelId, listedCount, page)
-			: listRange(db, 'subject', subjectId, channelId, listedCount, page),
-	]);
+	const { from, to } = seqRange(listedCount, page);
+	const rows = await all<SummaryRow & { pinned: number }>(
+		db
+			.prepare(
+				`SELECT * FROM (SELECT ${SUMMARY_COLUMNS}, 1 AS pinned FROM posts p JOIN members m ON m.id = p.member_id
+					WHERE p.board_id = ?1 AND p.channel_id = ?2 AND p.is_notice = 1 AND p.deleted_at IS NULL
+					  AND p.hidden_by_admin = 0 AND p.is_private = 0
+					ORDER BY p.id DESC LIMIT ${NOTICE_LIMIT})
+				 UNION ALL
+				 SELECT * FROM (SELECT ${SUMMARY_COLUMNS}, 0 AS pinned FROM posts p JOIN members m ON m.id = p.member_id
+					WHERE ${RANGE_WHERE[subjectId === undefined ? 'board' : 'subject']})`,
+			)
+			.bind(...[boardId, channelId, from, to], ...(subjectId === undefined ? [] : [subjectId])),
+	);
+	const notices = rows.filter((row) => row.pinned === 1).map(toSummary);
+	const posts = rows.filter((row) => row.pinned === 0).map(toSummary);
 	return { notices, posts, ...pageOf(listedCount, page) };
 }
 
 /** A page of "All Posts": every listed post of the channel's public boards. */
 export async function listChannelPosts(db: D1Database, channelId: number, page: number, listedCount: number): Promise<PostPage> {
-	const posts = await listRange(db, 'channel', channelId, channelId, listedCount, page);
-	return { notices: [], posts, ...pageOf(listedCount, page) };
+	const { from, to } = seqRange(listedCount, page);
+	const rows = await all<SummaryRow>(
+		db
+			.prepare(
+				`SELECT ${SUMMARY_COLUMNS} FROM posts p JOIN members m ON m.id = p.member_id
+				 WHERE p.channel_id = ?1 AND p.channel_seq BETWEEN ?2 AND ?3 ORDER BY p.channel_seq DESC`,
+			)
+			.bind(channelId, from, to),
+	);
+	return { notices: [], posts: rows.map(toSummary), ...pageOf(listedCount, page) };
 }

@@ -109,3 +109,19 @@ describe('data layer', () => {
 		expect(result.meta.rows_read).toBeLessThanOrEqual(2 * 20 + 2);
 	});
 });
+
+describe('category pages', () => {
+	it('lists only the posts of the chosen category, with the board notices pinned', async () => {
+		const { body } = await getJson('/posts?boardId=12&subjectId=121');
+		const content = body['content'] as { posts: { subjectId: number }[]; notices: unknown[]; totalCount: number };
+		expect(content.posts.length).toBeGreaterThan(0);
+		expect(content.posts.every((post) => post.subjectId === 121)).toBe(true);
+		expect(content.notices.length).toBeGreaterThan(0);
+	});
+
+	it('answers SubjectNotFound for a category of another board', async () => {
+		const { status, body } = await getJson('/posts?boardId=12&subjectId=131');
+		expect(status).toBe(404);
+		expect(body.header.resultCode).toBe(-4041405);
+	});
+});

@@ -106,3 +106,15 @@ describe('sign-in surface', () => {
 		expect(none.body?.['content']).toEqual({ exists: false });
 	});
 });
+
+describe('the post page read', () => {
+	it('returns the same post and comments in one query as the two separate reads', async () => {
+		const { getPost, getPostWithComments, listComments } = await import('../../src/server/post-detail');
+		const row = await env.DB.prepare('SELECT post_id FROM comments WHERE channel_id = 1 AND parent_id IS NOT NULL LIMIT 1').first<{ post_id: number }>();
+		const postId = row?.post_id ?? 0;
+		const combined = await getPostWithComments(env.DB, 1, postId);
+		expect(combined.post).toEqual(await getPost(env.DB, 1, postId));
+		expect(combined.comments).toEqual(await listComments(env.DB, 1, postId));
+		expect(combined.comments.some((comment) => comment.replies.length > 0)).toBe(true);
+	});
+});
