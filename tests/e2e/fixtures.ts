@@ -16,10 +16,17 @@ export interface DemoIds {
 }
 
 let cached: DemoIds | undefined;
+const testState = () => path.join(process.cwd(), '.wrangler', 'test-state');
+
+/** A post's stored view count, read from the browser tests' D1. */
+export function viewCount(postId: number): number {
+	const [row] = query(`SELECT view_count AS views FROM posts WHERE id = ${Number(postId)}`, testState()) as { views: number }[];
+	return row?.views ?? -1;
+}
 
 export function demoIds(): DemoIds {
 	if (cached) return cached;
-	const persistTo = path.join(process.cwd(), '.wrangler', 'test-state');
+	const persistTo = testState();
 	const [row] = query(
 		`SELECT
 			(SELECT id FROM posts WHERE channel_id = 1 AND hidden_by_admin = 1 LIMIT 1) AS hiddenPost,

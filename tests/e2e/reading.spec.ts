@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { demoIds } from './fixtures';
+import { demoIds, viewCount } from './fixtures';
 
 test.describe('routes and redirects', () => {
 	test('boards/{id}/posts goes up to the board, boards/{id}/posts/{postId} to the post, posts to the channel', async ({ page }) => {
@@ -144,4 +144,21 @@ test.describe('not-found pages', () => {
 		await page.getByRole('button', { name: 'Previous page' }).click();
 		await expect(page).toHaveURL(/\/starfall\/global\/boards\/13$/);
 	});
+});
+
+test('a post view is counted once per reader session, not on reload', async ({ page }) => {
+	const before = viewCount(21);
+	await page.goto('/starfall/global/posts/21');
+	// The Worker writes view counts after answering, batched for about a second.
+	await expect.poll(() => viewCount(21), { timeout: 15_000 }).toBe(before + 1);
+	await page.reload();
+	await page.waitForLoadState('networkidle');
+	await page.waitForTimeout(2500);
+	expect(viewCount(21)).toBe(before + 1);
+});
+
+test('a profile route without a userId is the channel not-found page', async ({ page }) => {
+	const response = await page.goto('/starfall/global/users');
+	expect(response?.status()).toBe(404);
+	await expect(page.getByRole('link', { name: 'Go to the community home' })).toBeVisible();
 });
