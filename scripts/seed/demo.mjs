@@ -159,12 +159,16 @@ function inline(text) {
 	return [{ text }];
 }
 
-/** A post body: paragraphs of the board's pool, with headings, lists, images or videos by board. */
-function postDocument(rng, channel, key) {
+/**
+ * A post body: the opening written for the post's title, then paragraphs of the board's pool, with
+ * headings, lists, images or videos by board.
+ */
+function postDocument(rng, channel, key, index) {
 	const c = channel.content;
 	const blocks = [];
 	const paragraph = () => ({ type: 'paragraph', children: inline(rng.pick(c.paragraphs[key])) });
-	blocks.push(paragraph());
+	const opener = c.openers?.[key]?.[index];
+	blocks.push(opener ? { type: 'paragraph', children: inline(opener) } : paragraph());
 	if (key === 'fanart') {
 		const shot = rng.pick(channel.shots);
 		blocks.push({ type: 'image', src: `/demo/shot-${String(shot).padStart(2, '0')}.svg`, alt: rng.pick(c.imageAlts), width: 1280, height: 720 });
@@ -180,7 +184,9 @@ function postDocument(rng, channel, key) {
 		}
 		blocks.push({ type: 'list', ordered: key === 'guides', items: items.map(inline) });
 	}
-	const extra = rng.int(1, 3);
+	// A pool paragraph can describe another bug or another topic, so posts with a written opening
+	// take at most one, and bug reports and free talk none.
+	const extra = opener ? (key === 'bugs' || key === 'general' ? 0 : rng.int(0, 1)) : rng.int(1, 3);
 	for (let i = 0; i < extra; i += 1) blocks.push(paragraph());
 	if (key === 'general' && rng.chance(0.15)) {
 		blocks.push({ type: 'paragraph', children: [{ text: channel.site, link: channel.site }] });
@@ -288,7 +294,7 @@ function channelRows(channel, ids) {
 	for (const entry of plan) {
 		const { key, i } = entry;
 		const id = ids.post++;
-		const doc = postDocument(rng, channel, key);
+		const doc = postDocument(rng, channel, key, i);
 		const subjects = subjectsByBoard[key];
 		const subjectId = subjects.length && rng.chance(0.85) ? rng.pick(subjects) : null;
 		const isNotice = (key === 'notice' && i % 9 === 0) || (key === 'general' && i === 3) ? 1 : 0;
