@@ -4,9 +4,8 @@ import { z } from 'zod';
 import type { ApiEnv } from '../context';
 import { loadLayout } from '../../src/server/layout';
 import { ok } from '../../src/server/envelope';
-import { parseInput } from '../validate';
+import { NoQuerySchema, parseInput } from '../validate';
 
-const NoQuerySchema = z.strictObject({});
 const ProvidersQuerySchema = z.strictObject({ callbackUrl: z.string().max(2048).optional() });
 
 export const authRouter = new Hono<ApiEnv>()

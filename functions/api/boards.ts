@@ -9,9 +9,8 @@ import { listBoardPosts, listChannelPosts } from '../../src/server/posts';
 import { ok } from '../../src/server/envelope';
 import { AppError } from '../../src/server/errors';
 import { IdSchema, PageSchema } from '../../src/schemas/params';
-import { parseInput } from '../validate';
+import { NoQuerySchema, parseInput } from '../validate';
 
-const NoQuerySchema = z.strictObject({});
 const SubjectsQuerySchema = z.strictObject({ boardId: IdSchema.optional() });
 const PostsQuerySchema = z.strictObject({
 	boardId: IdSchema.optional(),

@@ -1,15 +1,13 @@
 /** GET posts/{postId}, posts/{postId}/comments and POST posts/{postId}/views (the view beacon). */
 import { Hono } from 'hono';
-import { z } from 'zod';
 import type { ApiEnv } from '../context';
 import { getPost, listComments } from '../../src/server/post-detail';
 import { countView } from '../../src/server/views';
 import { ok } from '../../src/server/envelope';
 import { AppError } from '../../src/server/errors';
 import { IdSchema } from '../../src/schemas/params';
-import { parseInput } from '../validate';
+import { NoQuerySchema, parseInput } from '../validate';
 
-const NoQuerySchema = z.strictObject({});
 
 export const postsRouter = new Hono<ApiEnv>()
 	.get('/posts/:postId', async (c) => {

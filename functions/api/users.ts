@@ -5,9 +5,8 @@ import type { ApiEnv } from '../context';
 import { getProfile, listMemberPosts } from '../../src/server/members';
 import { ok } from '../../src/server/envelope';
 import { IdSchema, PageSchema } from '../../src/schemas/params';
-import { parseInput } from '../validate';
+import { NoQuerySchema, parseInput } from '../validate';
 
-const NoQuerySchema = z.strictObject({});
 const PageQuerySchema = z.strictObject({ page: PageSchema.default(1) });
 
 export const usersRouter = new Hono<ApiEnv>()

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 
 test.describe('main layout', () => {
 	test('the header menu follows SPEC order: Home, Board, pinned boards, external links in a new tab', async ({ page }) => {
@@ -156,12 +156,18 @@ test.describe('main layout', () => {
 	});
 });
 
+/** Opens a board and hydrates the search box the way a reader does: by clicking into it. */
+async function searchBox(page: Page) {
+	await page.goto('/starfall/global/boards/12');
+	const input = page.getByRole('searchbox');
+	await input.click();
+	await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' });
+	return input;
+}
+
 test.describe('search box', () => {
 	test('opens the required modal for an empty keyword and returns focus 300 ms after closing', async ({ page }) => {
-		await page.goto('/starfall/global/boards/12');
-		const input = page.getByRole('searchbox');
-		await input.click();
-		await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' });
+		const input = await searchBox(page);
 		await input.press('Enter');
 		const dialog = page.getByRole('dialog');
 		await expect(dialog).toContainText('Please enter a search term.');
@@ -174,10 +180,7 @@ test.describe('search box', () => {
 	});
 
 	test('opens the short-keyword modal for one character', async ({ page }) => {
-		await page.goto('/starfall/global/boards/12');
-		const input = page.getByRole('searchbox');
-		await input.click();
-		await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' });
+		const input = await searchBox(page);
 		await input.fill('a');
 		await input.press('Enter');
 		await expect(page.getByRole('dialog')).toContainText('Please enter 2 or more characters.');
@@ -186,10 +189,7 @@ test.describe('search box', () => {
 	});
 
 	test('submits to the search route with q and the default search type', async ({ page }) => {
-		await page.goto('/starfall/global/boards/12');
-		const input = page.getByRole('searchbox');
-		await input.click();
-		await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' });
+		const input = await searchBox(page);
 		await input.fill('nebula');
 		await input.press('Enter');
 		await expect(page).toHaveURL(/\/starfall\/global\/search\?q=nebula&searchType=TITLE_AND_CONTENT$/);
