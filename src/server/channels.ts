@@ -154,8 +154,10 @@ export function resolveChannel(db: D1Database, domain: string, slug: string, now
 	const known = recent.get(key);
 	if (known && now - known.at < CHANNEL_TTL_MS) return known.channel;
 	const channel = findChannel(db, domain, slug);
-	recent.set(key, { channel, at: now });
-	channel.catch(() => recent.delete(key));
+	const entry = { channel, at: now };
+	recent.set(key, entry);
+	// Forget a failed read, unless a newer read has already taken its place.
+	channel.catch(() => recent.get(key) === entry && recent.delete(key));
 	return channel;
 }
 

@@ -21,8 +21,10 @@ export function loadLayout(db: D1Database, channel: Channel): Promise<LayoutData
 	const known = layouts.get(channel.id);
 	if (known && known.version === channel.contentVersion) return known.layout;
 	const layout = readLayout(db, channel);
-	layouts.set(channel.id, { version: channel.contentVersion, layout });
-	layout.catch(() => layouts.delete(channel.id));
+	const entry = { version: channel.contentVersion, layout };
+	layouts.set(channel.id, entry);
+	// Forget a failed read, unless a newer version's read has already taken its place.
+	layout.catch(() => layouts.get(channel.id) === entry && layouts.delete(channel.id));
 	return layout;
 }
 
