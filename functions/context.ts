@@ -1,10 +1,13 @@
 /** The Hono environment of the API: per-request values set by middleware. */
 import type { Channel } from '../src/server/channels';
+import type { SessionState } from '../src/server/sessions';
 
 export interface ApiEnv {
 	Variables: {
 		/** The channel named by the path's {domain}/{slug}; set by the channel middleware. */
 		channel: Channel;
 		db: D1Database;
+		/** Who is asking, from the channel's session cookie; set by the session middleware. */
+		session: SessionState;
 	};
 }

@@ -7,7 +7,7 @@
  * never stored.
  */
 import { contentVersion } from '../src/server/channels';
-import { hasSessionCookie } from '../src/server/session-cookie';
+import { hasSessionCookie } from '../src/server/auth-cookies';
 import { PathSegmentSchema } from '../src/schemas/params';
 
 /** How long the edge keeps an entry; the version in the key makes it stale sooner. */
@@ -58,7 +58,7 @@ function fromMemory(entry: MemoryEntry): Response {
 }
 
 /** Paths under a channel that depend on who asks, or that must reach the Worker every time. */
-const PERSONAL = /^\/(?:login|oauth|mypage|write|search|posts\/\d+\/edit|auth\/status|oauth\/.*)(?:\/|$)/;
+const PERSONAL = /^\/(?:login|oauth|signup|mypage|write|search|posts\/\d+\/edit|auth\/status|oauth\/.*)(?:\/|$)/;
 
 function channelOf(pathname: string): { domain: string; slug: string; rest: string } | null {
 	const match = /^(?:\/public\/v1)?\/([^/]+)\/([^/]+)(\/.*)?$/.exec(pathname);
@@ -73,7 +73,7 @@ function channelOf(pathname: string): { domain: string; slug: string; rest: stri
 export async function withEdgeCache(request: Request, db: D1Database, ctx: ExecutionContext, origin: () => Promise<Response>): Promise<Response> {
 	const url = new URL(request.url);
 	const channel = request.method === 'GET' ? channelOf(url.pathname) : null;
-	if (!channel || PERSONAL.test(channel.rest) || hasSessionCookie(request.headers.get('cookie'))) return origin();
+	if (!channel || PERSONAL.test(channel.rest) || hasSessionCookie(request.headers.get('cookie'), channel.domain, channel.slug)) return origin();
 	const version = await contentVersion(db, channel.domain, channel.slug);
 	if (version === null) return origin();
 	const keyUrl = new URL(url);

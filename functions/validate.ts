@@ -1,4 +1,5 @@
 /** Input validation for the API: zod schemas in, AppError InvalidParameter out, naming the field. */
+import type { Context } from 'hono';
 import { z } from 'zod';
 import { AppError } from '../src/server/errors';
 
@@ -14,3 +15,24 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what:
 
 /** A query string that must be empty: any key is refused by name. */
 export const NoQuerySchema = z.strictObject({});
+
+/** The largest JSON body the API reads; member requests are small forms. */
+const MAX_JSON_BYTES = 16 * 1024;
+
+/**
+ * Reads a JSON request body and parses it with `schema`.
+ * @throws AppError UnsupportedMediaType, PayloadTooLarge, MalformedBody or InvalidParameter
+ */
+export async function readJsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
+	if (!/^application\/json\s*(?:;|$)/i.test(c.req.header('content-type') ?? '')) throw new AppError('UnsupportedMediaType');
+	if (Number(c.req.header('content-length') ?? 0) > MAX_JSON_BYTES) throw new AppError('PayloadTooLarge');
+	const text = await c.req.text();
+	if (new TextEncoder().encode(text).byteLength > MAX_JSON_BYTES) throw new AppError('PayloadTooLarge');
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch {
+		throw new AppError('MalformedBody');
+	}
+	return parseInput(schema, value, 'body');
+}

@@ -1,13 +1,15 @@
 /**
  * The request pipeline of Astro's handler (advanced routing): the JSON API of functions/ first,
- * then Astro's pages. The edge cache and static assets are answered before this (functions/worker.ts).
+ * then the providers' return (functions/sign-in.ts), then Astro's pages. The edge cache and static assets are answered before this (functions/worker.ts).
  */
 import { Hono } from 'hono';
 import { astro } from 'astro/hono';
 import { api } from '../functions/app';
+import { signInCallback } from '../functions/sign-in';
 
 const app = new Hono();
 app.route('/', api);
+app.route('/', signInCallback);
 app.use(astro());
 
 export default app;

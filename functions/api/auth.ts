@@ -1,19 +1,36 @@
-/** GET auth/status, oauth/providers and oauth/providers/exists (SPEC §7). */
+/**
+ * GET auth/status, oauth/providers and oauth/providers/exists, and POST oauth/login (SPEC §7).
+ * oauth/login takes JSON (answering the authorization URL) or the login page's plain form
+ * (answering with a redirect to the provider); either way it sets the transaction cookie.
+ */
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { ApiEnv } from '../context';
 import { loadLayout } from '../../src/server/layout';
 import { ok } from '../../src/server/envelope';
-import { NoQuerySchema, parseInput } from '../validate';
+import { AppError } from '../../src/server/errors';
+import { authCookie, OAUTH_COOKIE_SECONDS } from '../../src/server/auth-cookies';
+import { startSignIn } from '../../src/server/sign-in';
+import { loginPageUrl, safeRedirect } from '../../src/lib/redirect';
+import { ProviderSchema } from '../../src/schemas/channel';
+import { USER_ID_HEADER } from '../../src/lib/api-client';
+import { methodNotAllowed } from '../middleware/errors';
+import { sessionError } from '../middleware/session';
+import { NoQuerySchema, parseInput, readJsonBody } from '../validate';
 
 const ProvidersQuerySchema = z.strictObject({ callbackUrl: z.string().max(2048).optional() });
+const LoginBodySchema = z.strictObject({ provider: ProviderSchema, redirectUrl: z.string().max(2048).optional() });
 
 export const authRouter = new Hono<ApiEnv>()
 	// Read whole by the client: `user` is present only for a signed-in member.
 	.get('/auth/status', (c) => {
 		parseInput(NoQuerySchema, c.req.query(), 'query');
 		c.header('Cache-Control', 'private, no-store');
-		return c.json(ok({}));
+		const session = c.var.session;
+		if (session.kind === 'member') return c.json(ok({ user: { userId: session.member.userId, nickname: session.member.nickname } }));
+		// A browser that still holds a user id but no session cookie: its session has ended.
+		if (session.kind === 'guest' && !c.req.header(USER_ID_HEADER)) return c.json(ok({}));
+		throw sessionError(session.kind === 'guest' ? { kind: 'expired' } : session);
 	})
 	.get('/oauth/providers', async (c) => {
 		parseInput(ProvidersQuerySchema, c.req.query(), 'query');
@@ -24,4 +41,37 @@ export const authRouter = new Hono<ApiEnv>()
 		parseInput(NoQuerySchema, c.req.query(), 'query');
 		const { providers } = await loadLayout(c.var.db, c.var.channel);
 		return c.json(ok({ content: { exists: providers.length > 0 } }));
-	});
+	})
+	.post('/oauth/login', async (c) => {
+		parseInput(NoQuerySchema, c.req.query(), 'query');
+		const { channel, db } = c.var;
+		const isForm = /^application\/x-www-form-urlencoded\s*(?:;|$)/i.test(c.req.header('content-type') ?? '');
+		const body = isForm ? parseInput(LoginBodySchema, Object.fromEntries(new URLSearchParams(await formText(c.req.raw))), 'body') : await readJsonBody(c, LoginBodySchema);
+		const url = new URL(c.req.url);
+		const redirectUrl = safeRedirect(channel.basePath, body.redirectUrl);
+		let started;
+		try {
+			if (c.var.session.kind === 'member') throw new AppError('Conflict', 'You are already logged in.');
+			started = await startSignIn(db, channel, body.provider, redirectUrl, url.origin);
+		} catch (error) {
+			// The login page's form goes back to the login page, which says that it failed.
+			if (isForm && error instanceof AppError) return c.redirect(loginPageUrl(channel.basePath, redirectUrl, 'failed'), 303);
+			throw error;
+		}
+		const { authorizationUrl, transactionToken } = started;
+		c.header('Cache-Control', 'no-store');
+		c.header(
+			'Set-Cookie',
+			authCookie(url, 'oauth', channel.domain, channel.slug, transactionToken, { maxAge: OAUTH_COOKIE_SECONDS, sameSite: body.provider === 'APPLE' ? 'None' : 'Lax' }),
+		);
+		if (isForm) return c.redirect(authorizationUrl, 303);
+		return c.json(ok({ content: { authorizationUrl } }));
+	})
+	.on(['GET', 'PUT', 'PATCH', 'DELETE'], '/oauth/login', methodNotAllowed);
+
+/** A small form body; anything larger than a login form is refused. */
+async function formText(request: Request): Promise<string> {
+	const text = await request.text();
+	if (text.length > 4096) throw new AppError('PayloadTooLarge');
+	return text;
+}

@@ -1,24 +1,57 @@
-/** What every channel page loads first: the channel from the path, its layout data and texts. */
+/** What every channel page loads first: the channel from the path, its layout data, texts and session. */
+import type { AstroGlobal } from 'astro';
 import { env } from 'cloudflare:workers';
 import { resolveChannel, type Channel } from './channels';
 import { loadLayout, type LayoutData } from './layout';
+import { resolveSession, type SessionState } from './sessions';
+import { clearAuthCookie, readAuthCookie } from './auth-cookies';
 import { translator, type Translate } from '../i18n';
 import { PathSegmentSchema } from '../schemas/params';
+import { loginPageUrl, safeRedirect } from '../lib/redirect';
 
 export interface ChannelPage {
 	db: D1Database;
 	channel: Channel;
 	layout: LayoutData;
 	t: Translate;
+	session: SessionState;
 }
 
-/** The channel page context, or null when the path names no channel. */
-export async function loadChannelPage(params: Record<string, string | undefined>): Promise<ChannelPage | null> {
-	const domain = PathSegmentSchema.safeParse(params['domain']);
-	const slug = PathSegmentSchema.safeParse(params['slug']);
+type PageContext = Pick<AstroGlobal, 'params' | 'request' | 'response' | 'locals' | 'url'>;
+
+/**
+ * The channel page context, or null when the path names no channel. A request with the channel's
+ * session cookie gets a private answer (the edge cache never sees it), and a cookie whose session
+ * has ended is cleared. The session is also put in `Astro.locals` for the main layout.
+ */
+export async function loadChannelPage(astro: PageContext): Promise<ChannelPage | null> {
+	const domain = PathSegmentSchema.safeParse(astro.params['domain']);
+	const slug = PathSegmentSchema.safeParse(astro.params['slug']);
 	if (!domain.success || !slug.success) return null;
 	const db = env.DB;
 	const channel = await resolveChannel(db, domain.data, slug.data);
 	if (!channel) return null;
-	return { db, channel, layout: await loadLayout(db, channel), t: translator(channel.language) };
+	const token = readAuthCookie(astro.request.headers.get('cookie'), 'session', channel.domain, channel.slug);
+	const [layout, session] = await Promise.all([loadLayout(db, channel), resolveSession(db, channel.id, token)]);
+	if (token) astro.response.headers.set('Cache-Control', 'private, no-store');
+	if (session.kind === 'expired' || session.kind === 'revoked') {
+		astro.response.headers.append('Set-Cookie', clearAuthCookie(astro.url, 'session', channel.domain, channel.slug));
+	}
+	astro.locals.session = session;
+	return { db, channel, layout, t: translator(channel.language), session };
+}
+
+/** Whether the page is seen by a signed-in member (a banned one included: the ban dialog covers it). */
+export function isSignedIn(session: SessionState): session is Extract<SessionState, { kind: 'member' | 'banned' }> {
+	return session.kind === 'member' || session.kind === 'banned';
+}
+
+/** Login-required routes: a guest is sent to login with this page as redirectUrl. */
+export function loginRedirect(page: ChannelPage, url: URL): string | null {
+	return isSignedIn(page.session) ? null : loginPageUrl(page.channel.basePath, `${url.pathname}${url.search}`);
+}
+
+/** Guest-only routes (login, sign-up): a member is sent on to the redirectUrl, or home. */
+export function memberRedirect(page: ChannelPage, url: URL): string | null {
+	return isSignedIn(page.session) ? safeRedirect(page.channel.basePath, url.searchParams.get('redirectUrl')) : null;
 }

@@ -41,8 +41,8 @@ describe('edge cache', () => {
 	it("never serves a member's page to anyone: a session cookie neither reads nor fills the cache", async () => {
 		const url = 'http://localhost/starfall/global/boards/13';
 		const member = counter('<p>Signed in as StarboundSam</p>');
-		await ask(url, member.origin, { cookie: '__Host-session=abc' });
-		await ask(url, member.origin, { cookie: '__Host-session=abc' });
+		await ask(url, member.origin, { cookie: '__Host-session_starfall_global=abc' });
+		await ask(url, member.origin, { cookie: '__Host-session_starfall_global=abc' });
 		expect(member.calls).toBe(2);
 		const guest = counter('<p>Welcome, guest</p>');
 		const anonymous = await ask(url, guest.origin);

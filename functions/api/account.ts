@@ -1,0 +1,85 @@
+/**
+ * Member actions on the account (/v1/{domain}/{slug}): logout, the member's own data, nickname
+ * change, withdrawal, and the two steps of sign-up (terms, then nickname), which run on the sign-up
+ * cookie instead of a session.
+ */
+import { Hono, type Context } from 'hono';
+import { z } from 'zod';
+import type { ApiEnv } from '../context';
+import { ok } from '../../src/server/envelope';
+import { AppError } from '../../src/server/errors';
+import { authCookie, clearAuthCookie, readAuthCookie } from '../../src/server/auth-cookies';
+import { endSession } from '../../src/server/sessions';
+import { agreeToTerms, changeNickname, completeSignup, findSignup, withdrawMember } from '../../src/server/accounts';
+import { methodNotAllowed } from '../middleware/errors';
+import { requireMember } from '../middleware/session';
+import { NoQuerySchema, parseInput, readJsonBody } from '../validate';
+
+const TermsBodySchema = z.strictObject({ terms: z.boolean(), privacy: z.boolean() });
+const WithdrawalBodySchema = z.strictObject({ agree: z.boolean() });
+const NicknameInputSchema = z.strictObject({ nickname: z.string() });
+
+/** The sign-up in progress for this browser. @throws AppError SignupExpired */
+async function signupOf(c: Context<ApiEnv>) {
+	const { channel, db } = c.var;
+	const signup = await findSignup(db, channel.id, readAuthCookie(c.req.header('cookie'), 'signup', channel.domain, channel.slug));
+	if (!signup) throw new AppError('SignupExpired');
+	return signup;
+}
+
+export const accountRouter = new Hono<ApiEnv>()
+	.post('/auth/logout', async (c) => {
+		parseInput(NoQuerySchema, c.req.query(), 'query');
+		const { channel, db, session } = c.var;
+		if (session.kind === 'member' || session.kind === 'banned') await endSession(db, session.tokenHash).run();
+		c.header('Set-Cookie', clearAuthCookie(new URL(c.req.url), 'session', channel.domain, channel.slug), { append: true });
+		return c.json(ok({}));
+	})
+	.get('/me', (c) => {
+		parseInput(NoQuerySchema, c.req.query(), 'query');
+		const member = requireMember(c);
+		return c.json(ok({ content: member }));
+	})
+	.put('/me/nickname', async (c) => {
+		parseInput(NoQuerySchema, c.req.query(), 'query');
+		const member = requireMember(c);
+		const { nickname } = await readNickname(c);
+		return c.json(ok({ content: { nickname: await changeNickname(c.var.db, c.var.channel.id, member, nickname) } }));
+	})
+	.post('/me/withdrawal', async (c) => {
+		parseInput(NoQuerySchema, c.req.query(), 'query');
+		const member = requireMember(c);
+		const { agree } = await readJsonBody(c, WithdrawalBodySchema);
+		if (!agree) throw new AppError('WithdrawalUnconfirmed');
+		const { channel, db } = c.var;
+		await withdrawMember(db, channel.id, member.userId);
+		c.header('Set-Cookie', clearAuthCookie(new URL(c.req.url), 'session', channel.domain, channel.slug), { append: true });
+		return c.json(ok({}));
+	})
+	.post('/signup/terms', async (c) => {
+		parseInput(NoQuerySchema, c.req.query(), 'query');
+		const signup = await signupOf(c);
+		const { terms, privacy } = await readJsonBody(c, TermsBodySchema);
+		if (!terms || !privacy) throw new AppError('TermsRequired');
+		await agreeToTerms(c.var.db, signup);
+		return c.json(ok({}));
+	})
+	.post('/signup', async (c) => {
+		parseInput(NoQuerySchema, c.req.query(), 'query');
+		const { channel, db } = c.var;
+		const signup = await signupOf(c);
+		const { nickname } = await readNickname(c);
+		const done = await completeSignup(db, channel.id, signup, nickname);
+		const url = new URL(c.req.url);
+		c.header('Set-Cookie', clearAuthCookie(url, 'signup', channel.domain, channel.slug), { append: true });
+		c.header('Set-Cookie', authCookie(url, 'session', channel.domain, channel.slug, done.sessionToken, { maxAge: done.maxAgeSeconds }), { append: true });
+		return c.json(ok({ content: { redirectUrl: done.redirectUrl, user: { userId: done.memberId, nickname: done.nickname } } }));
+	})
+	.on(['GET', 'PUT', 'PATCH', 'DELETE'], ['/auth/logout', '/me/withdrawal', '/signup/terms', '/signup'], methodNotAllowed)
+	.on(['POST', 'PATCH', 'DELETE'], '/me', methodNotAllowed)
+	.on(['GET', 'POST', 'PATCH', 'DELETE'], '/me/nickname', methodNotAllowed);
+
+/** The nickname body; the service answers a broken rule with that rule's own result code. */
+function readNickname(c: Context<ApiEnv>): Promise<{ nickname: string }> {
+	return readJsonBody(c, NicknameInputSchema);
+}

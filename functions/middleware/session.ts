@@ -1,0 +1,43 @@
+/**
+ * Resolves the channel's session cookie into `c.var.session`, and clears a cookie whose session
+ * has ended. `requireMember` is the guard of member actions.
+ */
+import { createMiddleware } from 'hono/factory';
+import type { Context } from 'hono';
+import type { ApiEnv } from '../context';
+import { clearAuthCookie, readAuthCookie } from '../../src/server/auth-cookies';
+import { resolveSession, type SessionMember, type SessionState } from '../../src/server/sessions';
+import { AppError } from '../../src/server/errors';
+
+export const sessionMiddleware = createMiddleware<ApiEnv>(async (c, next) => {
+	const { channel, db } = c.var;
+	const token = readAuthCookie(c.req.header('cookie'), 'session', channel.domain, channel.slug);
+	const session = await resolveSession(db, channel.id, token);
+	c.set('session', session);
+	if (session.kind === 'expired' || session.kind === 'revoked') {
+		c.header('Set-Cookie', clearAuthCookie(new URL(c.req.url), 'session', channel.domain, channel.slug), { append: true });
+	}
+	if (token) c.header('Cache-Control', 'private, no-store');
+	await next();
+});
+
+/** The error for a request that has no usable session, or that of a banned member. */
+export function sessionError(session: Exclude<SessionState, { kind: 'member' }>): AppError {
+	switch (session.kind) {
+		case 'guest':
+			return new AppError('LoginRequired');
+		case 'expired':
+			return new AppError('SessionExpired');
+		case 'revoked':
+			return new AppError('SessionRevoked');
+		case 'banned':
+			return new AppError('Banned', undefined, { ban: session.ban });
+	}
+}
+
+/** The signed-in member, or the error of SPEC §8 for everyone else (a banned member included). */
+export function requireMember(c: Context<ApiEnv>): SessionMember {
+	const session = c.var.session;
+	if (session.kind !== 'member') throw sessionError(session);
+	return session.member;
+}

@@ -1,0 +1,71 @@
+/**
+ * /{domain}/{slug}/oauth, the providers' return (SPEC §2): Google and X come back with a GET,
+ * Apple with a cross-site form POST (response_mode=form_post). It runs before Astro's pages, so
+ * Astro's origin check does not turn Apple's POST away; that POST is the one deliberate exception
+ * to the Origin check, and the transaction (state, PKCE verifier, nonce, bound to the browser by
+ * its cookie, usable once) guards it instead. Success signs the member in, or starts the sign-up;
+ * anything else goes back to the login page, which says that it failed.
+ */
+import { Hono, type Context } from 'hono';
+import { env } from 'cloudflare:workers';
+import { resolveChannel, type Channel } from '../src/server/channels';
+import { authCookie, clearAuthCookie, readAuthCookie, SIGNUP_COOKIE_SECONDS } from '../src/server/auth-cookies';
+import { callbackUrl, configuredProvider, consumeTransaction, type Transaction } from '../src/server/sign-in';
+import { completeAuthorization } from '../src/server/oauth';
+import { signInIdentity } from '../src/server/accounts';
+import { loginPageUrl } from '../src/lib/redirect';
+import { PathSegmentSchema } from '../src/schemas/params';
+
+/** The largest form body Apple's return can need (code, state, id_token, user). */
+const MAX_FORM_BYTES = 16 * 1024;
+
+async function callbackParams(c: Context): Promise<URLSearchParams | null> {
+	if (c.req.method === 'GET') return new URL(c.req.url).searchParams;
+	if (!/^application\/x-www-form-urlencoded\s*(?:;|$)/i.test(c.req.header('content-type') ?? '')) return null;
+	const text = await c.req.text();
+	return text.length > MAX_FORM_BYTES ? null : new URLSearchParams(text);
+}
+
+function finish(location: string, cookies: string[]): Response {
+	const headers = new Headers({ Location: location, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
+	for (const cookie of cookies) headers.append('Set-Cookie', cookie);
+	return new Response(null, { status: 303, headers });
+}
+
+/** Where the browser goes next, and the cookie it gets: a session, or a sign-up in progress. */
+async function signIn(c: Context, channel: Channel, transaction: Transaction, params: URLSearchParams, url: URL): Promise<{ location: string; cookie: string }> {
+	// Apple must answer with its form POST and the others with a redirect: no downgrade either way.
+	if ((transaction.provider === 'APPLE') !== (c.req.method === 'POST')) throw new Error(`${transaction.provider} returned with ${c.req.method}`);
+	const config = configuredProvider(transaction.provider);
+	const subject = await completeAuthorization(config, callbackUrl(url.origin, channel), params, transaction);
+	const outcome = await signInIdentity(env.DB, channel.id, transaction.provider, subject, transaction.redirectUrl);
+	if (outcome.kind === 'member') {
+		return { location: transaction.redirectUrl, cookie: authCookie(url, 'session', channel.domain, channel.slug, outcome.sessionToken, { maxAge: outcome.maxAgeSeconds }) };
+	}
+	return { location: `${channel.basePath}/signup`, cookie: authCookie(url, 'signup', channel.domain, channel.slug, outcome.signupToken, { maxAge: SIGNUP_COOKIE_SECONDS }) };
+}
+
+export const signInCallback = new Hono().on(['GET', 'POST'], '/:domain/:slug/oauth', async (c, next) => {
+	const domain = PathSegmentSchema.safeParse(c.req.param('domain'));
+	const slug = PathSegmentSchema.safeParse(c.req.param('slug'));
+	const channel = domain.success && slug.success ? await resolveChannel(env.DB, domain.data, slug.data) : null;
+	// No such channel: Astro's not-found page answers.
+	if (!channel) return next();
+	const url = new URL(c.req.url);
+	const clearTransaction = clearAuthCookie(url, 'oauth', channel.domain, channel.slug);
+	const transactionToken = readAuthCookie(c.req.header('cookie'), 'oauth', channel.domain, channel.slug);
+	const transaction = transactionToken ? await consumeTransaction(env.DB, channel.id, transactionToken) : null;
+	const params = await callbackParams(c);
+	const redirectUrl = transaction?.redirectUrl ?? channel.basePath;
+	try {
+		if (!transaction) throw new Error('No sign-in transaction for this browser (missing, used or expired)');
+		if (!params) throw new Error('The return carries no readable parameters');
+		// The member said no at the provider: back to the login page, without an error.
+		if (params.get('error') === 'access_denied') return finish(loginPageUrl(channel.basePath, redirectUrl), [clearTransaction]);
+		const { location, cookie } = await signIn(c, channel, transaction, params, url);
+		return finish(location, [clearTransaction, cookie]);
+	} catch (error) {
+		console.warn('Sign-in refused:', error instanceof Error ? error.message : error);
+		return finish(loginPageUrl(channel.basePath, redirectUrl, 'failed'), [clearTransaction]);
+	}
+});

@@ -1,0 +1,26 @@
+/**
+ * The redirectUrl of login and sign-up: only a path inside the same channel is followed; anything
+ * else (another site, another channel, a protocol-relative or malformed URL, the sign-in routes
+ * themselves) falls back to the channel home, so there is no open redirect.
+ */
+const SIGN_IN_ROUTES = /^\/(?:login|oauth|signup)(?:[/?#]|$)/;
+
+export function safeRedirect(channelBase: string, raw: string | null | undefined): string {
+	if (!raw || raw.length > 2048 || !raw.startsWith('/') || raw.startsWith('//') || /[\\\u0000-\u001f\u007f]/.test(raw)) return channelBase;
+	let url: URL;
+	try {
+		url = new URL(raw, 'https://channel.invalid');
+	} catch {
+		return channelBase;
+	}
+	if (url.origin !== 'https://channel.invalid') return channelBase;
+	const path = url.pathname;
+	if (path !== channelBase && !path.startsWith(`${channelBase}/`)) return channelBase;
+	if (SIGN_IN_ROUTES.test(path.slice(channelBase.length))) return channelBase;
+	return `${path}${url.search}${url.hash}`;
+}
+
+/** The login route; `error` makes it say that the last attempt failed. */
+export function loginPageUrl(channelBase: string, redirectUrl: string, error?: 'failed'): string {
+	return `${channelBase}/login?redirectUrl=${encodeURIComponent(redirectUrl)}${error ? `&error=${error}` : ''}`;
+}

@@ -1,0 +1,125 @@
+/**
+ * Sign-in sessions: a random token in the channel's session cookie, its SHA-256 in D1. A session
+ * ends after SESSION_IDLE_MS without use or SESSION_MAX_MS after sign-in, whichever comes first;
+ * logout, withdrawal and a ban delete it on the server.
+ */
+import { hashToken, randomToken } from './tokens';
+import type { Provider } from '../schemas/channel';
+
+/** A session unused this long has ended. */
+export const SESSION_IDLE_MS = 7 * 24 * 60 * 60 * 1000;
+/** No session outlives this, however active. */
+export const SESSION_MAX_MS = 30 * 24 * 60 * 60 * 1000;
+/** Use is recorded at most this often, so reads do not each cost a write. */
+const TOUCH_INTERVAL_MS = 60 * 60 * 1000;
+
+export interface SessionMember {
+	userId: number;
+	nickname: string;
+	role: 'MEMBER' | 'ADMIN';
+	provider: Provider;
+	recentProvider: Provider;
+	joinedAt: number;
+}
+
+export interface BanInfo {
+	kind: 'TEMPORARY' | 'PERMANENT';
+	/** The end of a temporary ban (epoch ms); null for a permanent one. */
+	endsAt: number | null;
+}
+
+/** Who is asking, as far as the channel's session cookie tells. */
+export type SessionState =
+	| { kind: 'guest' }
+	| { kind: 'member'; member: SessionMember; tokenHash: string }
+	| { kind: 'banned'; member: SessionMember; ban: BanInfo; tokenHash: string }
+	/** The cookie names a session that has run out (-4011402). */
+	| { kind: 'expired' }
+	/** The cookie names no session: logged out, banned or withdrawn since (-4011415). */
+	| { kind: 'revoked' };
+
+interface SessionRow {
+	member_id: number;
+	last_seen_at: number;
+	idle_expires_at: number;
+	expires_at: number;
+	nickname: string | null;
+	role: 'MEMBER' | 'ADMIN';
+	provider: Provider;
+	recent_provider: Provider;
+	joined_at: number;
+	withdrawn_at: number | null;
+	ban_kind: 'TEMPORARY' | 'PERMANENT' | null;
+	ban_ends_at: number | null;
+}
+
+/** The ban in force for a member at `now`: a permanent one first, else the latest-ending one. */
+export const ACTIVE_BAN_SQL = `SELECT id FROM bans WHERE member_id = m.id AND lifted_at IS NULL AND (ends_at IS NULL OR ends_at > ?3)
+	ORDER BY ends_at IS NOT NULL, ends_at DESC LIMIT 1`;
+
+/** Resolves the session cookie's token for the channel; expired sessions are deleted on sight. */
+export async function resolveSession(db: D1Database, channelId: number, token: string | null, now = Date.now()): Promise<SessionState> {
+	if (!token) return { kind: 'guest' };
+	const tokenHash = await hashToken(token);
+	const row = await db
+		.prepare(
+			`SELECT s.member_id, s.last_seen_at, s.idle_expires_at, s.expires_at, m.nickname, m.role, m.provider, m.recent_provider,
+			        m.joined_at, m.withdrawn_at, b.kind AS ban_kind, b.ends_at AS ban_ends_at
+			 FROM sessions s JOIN members m ON m.id = s.member_id
+			 LEFT JOIN bans b ON b.id = (${ACTIVE_BAN_SQL})
+			 WHERE s.token_hash = ?1 AND s.channel_id = ?2`,
+		)
+		.bind(tokenHash, channelId, now)
+		.first<SessionRow>();
+	if (!row || row.withdrawn_at !== null || row.nickname === null) return { kind: 'revoked' };
+	if (now >= row.idle_expires_at || now >= row.expires_at) {
+		await db.prepare('DELETE FROM sessions WHERE token_hash = ?1').bind(tokenHash).run();
+		return { kind: 'expired' };
+	}
+	if (now - row.last_seen_at >= TOUCH_INTERVAL_MS) {
+		await db
+			.prepare('UPDATE sessions SET last_seen_at = ?2, idle_expires_at = min(expires_at, ?2 + ?3) WHERE token_hash = ?1')
+			.bind(tokenHash, now, SESSION_IDLE_MS)
+			.run();
+	}
+	const member: SessionMember = {
+		userId: row.member_id,
+		nickname: row.nickname,
+		role: row.role,
+		provider: row.provider,
+		recentProvider: row.recent_provider,
+		joinedAt: row.joined_at,
+	};
+	if (row.ban_kind) return { kind: 'banned', member, ban: { kind: row.ban_kind, endsAt: row.ban_ends_at }, tokenHash };
+	return { kind: 'member', member, tokenHash };
+}
+
+/**
+ * A new session for a member, given by id or, inside the batch that creates the membership, by
+ * its identity: the token for the cookie and the statements that store it.
+ */
+export async function newSession(db: D1Database, channelId: number, member: number | { identityId: number }, now = Date.now()) {
+	const token = randomToken();
+	const memberId = typeof member === 'number' ? '?2' : '(SELECT id FROM members WHERE channel_id = ?3 AND identity_id = ?2)';
+	const memberValue = typeof member === 'number' ? member : member.identityId;
+	const statements = [
+		// Sign-in is a good moment to forget this member's sessions that have run out.
+		db.prepare(`DELETE FROM sessions WHERE member_id = ${memberId} AND (expires_at <= ?4 OR idle_expires_at <= ?4)`).bind(null, memberValue, channelId, now),
+		db
+			.prepare(
+				`INSERT INTO sessions (token_hash, member_id, channel_id, created_at, last_seen_at, idle_expires_at, expires_at)
+				 VALUES (?1, ${memberId}, ?3, ?4, ?4, ?5, ?6)`,
+			)
+			.bind(await hashToken(token), memberValue, channelId, now, now + SESSION_IDLE_MS, now + SESSION_MAX_MS),
+	];
+	return { token, statements, maxAgeSeconds: Math.floor(SESSION_MAX_MS / 1000) };
+}
+
+export function endSession(db: D1Database, tokenHash: string): D1PreparedStatement {
+	return db.prepare('DELETE FROM sessions WHERE token_hash = ?1').bind(tokenHash);
+}
+
+/** Ends every session of a member (ban, withdrawal). */
+export function endMemberSessions(db: D1Database, memberId: number): D1PreparedStatement {
+	return db.prepare('DELETE FROM sessions WHERE member_id = ?1').bind(memberId);
+}

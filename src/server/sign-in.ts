@@ -1,0 +1,73 @@
+/**
+ * The sign-in transaction between POST oauth/login and the provider's return to /{domain}/{slug}/oauth.
+ * Its state, PKCE verifier and nonce live in D1 under the hash of a random value that only the
+ * browser's transaction cookie holds, so a return is accepted only in the browser that started it,
+ * once, within ten minutes.
+ */
+import { env } from 'cloudflare:workers';
+import { AppError } from './errors';
+import { loadLayout } from './layout';
+import type { Channel } from './channels';
+import { beginAuthorization } from './oauth';
+import { providerConfig, type ProviderConfig } from './oauth-config';
+import { OAUTH_COOKIE_SECONDS } from './auth-cookies';
+import { hashToken, randomToken } from './tokens';
+import type { Provider } from '../schemas/channel';
+
+export interface Transaction {
+	provider: Provider;
+	state: string;
+	codeVerifier: string;
+	nonce: string | null;
+	redirectUrl: string;
+}
+
+/** The provider's configuration from the Worker's environment. @throws AppError ProviderUnavailable */
+export function configuredProvider(provider: Provider): ProviderConfig {
+	const config = providerConfig(env as unknown as Record<string, unknown>, provider);
+	if (!config) throw new AppError('ProviderUnavailable');
+	return config;
+}
+
+/** The return address registered with every provider for the channel (exact match). */
+export function callbackUrl(origin: string, channel: Channel): string {
+	return `${origin}${channel.basePath}/oauth`;
+}
+
+/**
+ * Starts a sign-in with `provider` for the channel. `redirectUrl` must already be safe.
+ * @throws AppError ProviderNotOffered, ProviderUnavailable
+ */
+export async function startSignIn(db: D1Database, channel: Channel, provider: Provider, redirectUrl: string, origin: string, now = Date.now()) {
+	const { providers } = await loadLayout(db, channel);
+	if (!providers.includes(provider)) throw new AppError('ProviderNotOffered');
+	const config = configuredProvider(provider);
+	let start;
+	try {
+		start = await beginAuthorization(config, callbackUrl(origin, channel));
+	} catch (error) {
+		console.error(`${provider} discovery failed`, error);
+		throw new AppError('ProviderUnavailable');
+	}
+	const transactionToken = randomToken();
+	await db.batch([
+		db.prepare('DELETE FROM oauth_transactions WHERE expires_at <= ?1').bind(now),
+		db
+			.prepare(
+				`INSERT INTO oauth_transactions (id_hash, channel_id, provider, state, code_verifier, nonce, redirect_url, created_at, expires_at)
+				 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)`,
+			)
+			.bind(await hashToken(transactionToken), channel.id, provider, start.state, start.codeVerifier, start.nonce, redirectUrl, now, now + OAUTH_COOKIE_SECONDS * 1000),
+	]);
+	return { authorizationUrl: start.authorizationUrl.href, transactionToken };
+}
+
+/** Takes the transaction named by the cookie's value out of D1: it can be used only once. */
+export async function consumeTransaction(db: D1Database, channelId: number, transactionToken: string, now = Date.now()): Promise<Transaction | null> {
+	const row = await db
+		.prepare('DELETE FROM oauth_transactions WHERE id_hash = ?1 AND channel_id = ?2 RETURNING provider, state, code_verifier, nonce, redirect_url, expires_at')
+		.bind(await hashToken(transactionToken), channelId)
+		.first<{ provider: Provider; state: string; code_verifier: string; nonce: string | null; redirect_url: string; expires_at: number }>();
+	if (!row || row.expires_at <= now) return null;
+	return { provider: row.provider, state: row.state, codeVerifier: row.code_verifier, nonce: row.nonce, redirectUrl: row.redirect_url };
+}
