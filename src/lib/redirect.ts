@@ -6,7 +6,7 @@
 const SIGN_IN_ROUTES = /^\/(?:login|oauth|signup)(?:[/?#]|$)/;
 
 export function safeRedirect(channelBase: string, raw: string | null | undefined): string {
-	if (!raw || raw.length > 2048 || !raw.startsWith('/') || raw.startsWith('//') || /[\\\u0000-\u001f\u007f]/.test(raw)) return channelBase;
+	if (!raw || raw.length > 2048 || !raw.startsWith('/') || raw.startsWith('//') || /[\\\p{Cc}]/u.test(raw)) return channelBase;
 	let url: URL;
 	try {
 		url = new URL(raw, 'https://channel.invalid');

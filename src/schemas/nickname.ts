@@ -25,7 +25,8 @@ export const NICKNAME_MESSAGE_KEYS = {
 } as const;
 
 const FORBIDDEN = /[\s\p{Z}[\]{}]/u;
-const EMOJI = /[\p{Extended_Pictographic}\p{Regional_Indicator}\u{1F3FB}-\u{1F3FF}\u20E3\uFE0F]/u;
+// Pictographs, flags, skin tones, the keycap mark and the emoji presentation selector.
+const EMOJI = /\p{Extended_Pictographic}|\p{Regional_Indicator}|[\u{1F3FB}-\u{1F3FF}]|\u20E3|\uFE0F/u;
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}]/u;
 const LATIN = /\p{Script=Latin}/u;
 const LOOK_ALIKE_SCRIPTS = /[\p{Script=Cyrillic}\p{Script=Greek}]/u;

@@ -1,12 +1,14 @@
 /**
- * The root step's auth-status check (SPEC §7) without a framework: it runs only in a browser that
- * has signed in to this channel before (a stored user id), so a guest's page makes no request.
- * A forced-login code shows the login alert, whose confirm clears the stored user id and cached
- * data and replaces history with the login route; a ban shows the ban dialog, whose confirm goes
- * to the channel home.
+ * The root step's auth-status check (SPEC §7) without a framework. The server renders what it knows
+ * of the session into the dialog: a member's user id is stored; a banned member, or a session
+ * cookie that has ended, opens the dialog at once. A page without a session (possibly from the edge
+ * cache) asks auth/status only in a browser that has signed in before (a stored user id), so a
+ * guest's page makes no request. A forced-login code shows the login alert, whose confirm clears
+ * the stored user id and cached data and replaces history with the login route; a ban shows the ban
+ * dialog, whose confirm goes to the channel home.
  */
-import { createApiClient } from '../lib/api-client';
-import { routeErrorAction } from '../lib/route-errors';
+import { createApiClient, ResponseError } from '../lib/api-client';
+import { BANNED, routeErrorAction } from '../lib/route-errors';
 import { formatFullDate } from '../lib/format-date';
 import type { Language } from '../schemas/channel';
 
@@ -21,6 +23,14 @@ function readStored(key: string): string | null {
 		return localStorage.getItem(key);
 	} catch {
 		return null;
+	}
+}
+
+function store(key: string, userId: string): void {
+	try {
+		localStorage.setItem(key, userId);
+	} catch {
+		// Storage blocked: the page still knows the member from the server.
 	}
 }
 
@@ -47,29 +57,49 @@ interface BanInfo {
 	endsAt: number | null;
 }
 
-async function check(box: HTMLDialogElement): Promise<void> {
-	const { channelBase = '', domain = '', slug = '', language = 'en' } = box.dataset;
-	const key = storedUserKey(domain, slug);
+/** A failure as the API would have answered it, for a state the server already rendered. */
+function failureOf(resultCode: number): ResponseError {
+	return new ResponseError({ isSuccessful: false, resultCode, resultMessage: '' }, null);
+}
+
+/** The failure to act on, or null when the session is fine (or there is none to check). */
+async function sessionFailure(box: HTMLDialogElement, key: string): Promise<{ error: unknown; banEndsAt: number | null } | null> {
+	const { session, userId: renderedId, banEndsAt, domain = '', slug = '' } = box.dataset;
+	if (session === 'member' || session === 'banned') {
+		if (renderedId) store(key, renderedId);
+		return session === 'banned' ? { error: failureOf(BANNED), banEndsAt: banEndsAt ? Number(banEndsAt) : null } : null;
+	}
+	if (session === 'expired') return { error: failureOf(-4011402), banEndsAt: null };
+	if (session === 'revoked') return { error: failureOf(-4011415), banEndsAt: null };
 	const userId = readStored(key);
-	if (!userId) return;
+	if (!userId) return null;
 	const api = createApiClient({ getUserId: () => userId });
 	try {
 		await api.get(`/public/v1/${domain}/${slug}/auth/status`);
+		return null;
 	} catch (error) {
 		const body = (error as { body?: { ban?: BanInfo } }).body;
-		const action = routeErrorAction(error, { channelBase, currentPath: location.pathname + location.search, banEndsAt: body?.ban?.endsAt ?? null });
-		const texts = box.dataset;
-		if (action.kind === 'forced-login') {
-			open(box, texts['textLoginTitle'] ?? '', texts['textLoginDesc'] ?? '', () => {
-				clearClientData(key);
-				location.replace(action.loginUrl);
-			});
-		} else if (action.kind === 'ban') {
-			const message = action.endsAt === null ? (texts['textBanPermanent'] ?? '') : (texts['textBanTemporary'] ?? '').replace('{{date}}', formatFullDate(action.endsAt, language as Language));
-			open(box, texts['textBanTitle'] ?? '', message, () => location.assign(channelBase));
-		}
-		// Any other failure leaves the page as it is: it was rendered for guests and stays readable.
+		return { error, banEndsAt: body?.ban?.endsAt ?? null };
 	}
+}
+
+async function check(box: HTMLDialogElement): Promise<void> {
+	const { channelBase = '', domain = '', slug = '', language = 'en' } = box.dataset;
+	const key = storedUserKey(domain, slug);
+	const failure = await sessionFailure(box, key);
+	if (!failure) return;
+	const action = routeErrorAction(failure.error, { channelBase, currentPath: location.pathname + location.search, banEndsAt: failure.banEndsAt });
+	const texts = box.dataset;
+	if (action.kind === 'forced-login') {
+		open(box, texts['textLoginTitle'] ?? '', texts['textLoginDesc'] ?? '', () => {
+			clearClientData(key);
+			location.replace(action.loginUrl);
+		});
+	} else if (action.kind === 'ban') {
+		const message = action.endsAt === null ? (texts['textBanPermanent'] ?? '') : (texts['textBanTemporary'] ?? '').replace('{{date}}', formatFullDate(action.endsAt, language as Language));
+		open(box, texts['textBanTitle'] ?? '', message, () => location.assign(channelBase));
+	}
+	// Any other failure leaves the page as it is: it was rendered for guests and stays readable.
 }
 
 if (dialog) void check(dialog);

@@ -1,0 +1,41 @@
+/** Logout: ends the session on the server, forgets the stored user id and goes to the channel home. */
+import { useState } from 'react';
+import { accountApi } from './api';
+import { setUser } from '../../stores/user';
+
+interface Props {
+	apiBase: string;
+	domain: string;
+	slug: string;
+	homeUrl: string;
+	label: string;
+	errorText: string;
+}
+
+export default function LogoutButton({ apiBase, domain, slug, homeUrl, label, errorText }: Props) {
+	const [busy, setBusy] = useState(false);
+	const [error, setError] = useState(false);
+	const logout = async () => {
+		setBusy(true);
+		try {
+			await accountApi.post(`${apiBase}/auth/logout`);
+			setUser(domain, slug, null);
+			location.replace(homeUrl);
+		} catch {
+			setBusy(false);
+			setError(true);
+		}
+	};
+	return (
+		<>
+			<button className="button secondary" type="button" onClick={logout} disabled={busy} aria-busy={busy}>
+				{label}
+			</button>
+			{error && (
+				<p className="form-error" role="alert">
+					{errorText}
+				</p>
+			)}
+		</>
+	);
+}

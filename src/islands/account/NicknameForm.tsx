@@ -1,0 +1,93 @@
+/**
+ * The nickname field of sign-up and of mypage/nickname: the rules of SPEC §5 are checked here
+ * with the same schema the server uses, then by the server, whose answer (taken, current, …)
+ * shows under the field as well.
+ */
+import { useId, useState, type FormEvent } from 'react';
+import { accountApi, nicknameErrorText, SIGNUP_EXPIRED } from './api';
+import { resultCodeOf } from '../../lib/api-client';
+import { NICKNAME_MAX, NICKNAME_MESSAGE_KEYS, nicknameProblem } from '../../schemas/nickname';
+import { setUser, type AuthUser } from '../../stores/user';
+import type { AccountTexts } from './texts';
+
+interface Props {
+	mode: 'signup' | 'change';
+	apiBase: string;
+	domain: string;
+	slug: string;
+	/** The member's nickname now (change), shown as the starting value. */
+	current?: string;
+	/** Where sign-up goes when it has run out. */
+	loginUrl: string;
+	texts: AccountTexts;
+}
+
+export default function NicknameForm({ mode, apiBase, domain, slug, current = '', loginUrl, texts }: Props) {
+	const [nickname, setNickname] = useState(current);
+	const [error, setError] = useState<string | null>(null);
+	const [done, setDone] = useState<string | null>(null);
+	const [busy, setBusy] = useState(false);
+	const id = useId();
+
+	const submit = async (event: FormEvent<HTMLFormElement>) => {
+		event.preventDefault();
+		setDone(null);
+		const problem = nicknameProblem(nickname);
+		if (problem) {
+			setError(texts[NICKNAME_MESSAGE_KEYS[problem]]);
+			return;
+		}
+		setBusy(true);
+		setError(null);
+		try {
+			if (mode === 'signup') {
+				const answer = await accountApi.post<{ content: { redirectUrl: string; user: AuthUser } }>(`${apiBase}/signup`, { nickname });
+				setUser(domain, slug, answer.content.user);
+				location.replace(answer.content.redirectUrl);
+				return;
+			}
+			await accountApi.put(`${apiBase}/me/nickname`, { nickname });
+			setDone(texts['nickname.changed']);
+			// The new name shows in the layout and on every page from now on.
+			setTimeout(() => location.reload(), 800);
+		} catch (failure) {
+			setBusy(false);
+			if (resultCodeOf(failure) === SIGNUP_EXPIRED) {
+				setError(texts['signup.expired']);
+				location.replace(loginUrl);
+				return;
+			}
+			setError(nicknameErrorText(failure, texts) ?? texts['common.message.error']);
+		}
+	};
+
+	return (
+		<form className="nickname-form" onSubmit={submit} noValidate>
+			<div className="field">
+				<label htmlFor={`${id}-nickname`}>{texts['nickname.label']}</label>
+				<input
+					id={`${id}-nickname`}
+					name="nickname"
+					value={nickname}
+					maxLength={NICKNAME_MAX * 2}
+					autoComplete="nickname"
+					autoCapitalize="off"
+					spellCheck={false}
+					aria-invalid={error ? true : undefined}
+					aria-describedby={`${id}-message`}
+					onChange={(event) => {
+						setNickname(event.target.value);
+						setError(null);
+						setDone(null);
+					}}
+				/>
+				<p id={`${id}-message`} className={error ? 'field-error' : 'field-hint'} role={error ? 'alert' : undefined} data-nickname-message>
+					{error ?? done ?? texts['nickname.hint']}
+				</p>
+			</div>
+			<button className="button" type="submit" disabled={busy} aria-busy={busy}>
+				{mode === 'signup' ? texts['signup.nickname.submit'] : texts['nickname.submit']}
+			</button>
+		</form>
+	);
+}

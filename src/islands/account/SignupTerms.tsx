@@ -1,0 +1,83 @@
+/**
+ * The sign-up terms screen: the service terms and the personal-information collection, each
+ * required, with "agree to all". Next records the agreement and goes on to the nickname.
+ */
+import { useState, type FormEvent } from 'react';
+import { accountApi, SIGNUP_EXPIRED } from './api';
+import { resultCodeOf } from '../../lib/api-client';
+import type { AccountTexts } from './texts';
+
+interface Props {
+	apiBase: string;
+	nextUrl: string;
+	loginUrl: string;
+	texts: AccountTexts;
+}
+
+export default function SignupTerms({ apiBase, nextUrl, loginUrl, texts }: Props) {
+	const [terms, setTerms] = useState(false);
+	const [privacy, setPrivacy] = useState(false);
+	const [busy, setBusy] = useState(false);
+	const [error, setError] = useState<string | null>(null);
+	const all = terms && privacy;
+
+	const submit = async (event: FormEvent<HTMLFormElement>) => {
+		event.preventDefault();
+		if (!all) {
+			setError(texts['signup.terms.required']);
+			return;
+		}
+		setBusy(true);
+		setError(null);
+		try {
+			await accountApi.post(`${apiBase}/signup/terms`, { terms, privacy });
+			location.assign(nextUrl);
+		} catch (failure) {
+			setBusy(false);
+			if (resultCodeOf(failure) === SIGNUP_EXPIRED) {
+				setError(texts['signup.expired']);
+				location.replace(loginUrl);
+				return;
+			}
+			setError(texts['common.message.error']);
+		}
+	};
+
+	return (
+		<form className="terms" onSubmit={submit} noValidate>
+			<label className="check terms-all">
+				<input
+					type="checkbox"
+					checked={all}
+					onChange={(event) => {
+						setTerms(event.target.checked);
+						setPrivacy(event.target.checked);
+					}}
+				/>
+				<span>{texts['signup.terms.all']}</span>
+			</label>
+			<div className="terms-item">
+				<label className="check">
+					<input type="checkbox" name="terms" checked={terms} onChange={(event) => setTerms(event.target.checked)} />
+					<span>{texts['signup.terms.service']}</span>
+				</label>
+				<p className="terms-text">{texts['signup.terms.serviceText']}</p>
+			</div>
+			<div className="terms-item">
+				<label className="check">
+					<input type="checkbox" name="privacy" checked={privacy} onChange={(event) => setPrivacy(event.target.checked)} />
+					<span>{texts['signup.terms.privacy']}</span>
+				</label>
+				<p className="terms-text">{texts['signup.terms.privacyText']}</p>
+			</div>
+			{error && (
+				<p className="form-error" role="alert">
+					{error}
+				</p>
+			)}
+			<button className="button" type="submit" disabled={!all || busy} aria-busy={busy}>
+				{texts['common.button.next']}
+			</button>
+		</form>
+	);
+}

@@ -1,0 +1,55 @@
+/**
+ * Withdrawal (SPEC §5): possible only with 'I will leave the community.' ticked. After it the
+ * stored user id is gone and the channel home shows 'You have withdrawn from the community.'.
+ */
+import { useState, type FormEvent } from 'react';
+import { accountApi, showToastOnNextPage } from './api';
+import { setUser } from '../../stores/user';
+import type { AccountTexts } from './texts';
+
+interface Props {
+	apiBase: string;
+	domain: string;
+	slug: string;
+	homeUrl: string;
+	texts: AccountTexts;
+}
+
+export default function WithdrawForm({ apiBase, domain, slug, homeUrl, texts }: Props) {
+	const [agree, setAgree] = useState(false);
+	const [busy, setBusy] = useState(false);
+	const [error, setError] = useState<string | null>(null);
+
+	const submit = async (event: FormEvent<HTMLFormElement>) => {
+		event.preventDefault();
+		if (!agree) return;
+		setBusy(true);
+		setError(null);
+		try {
+			await accountApi.post(`${apiBase}/me/withdrawal`, { agree });
+			setUser(domain, slug, null);
+			showToastOnNextPage(texts['withdraw.done']);
+			location.replace(homeUrl);
+		} catch {
+			setBusy(false);
+			setError(texts['common.message.error']);
+		}
+	};
+
+	return (
+		<form className="withdraw-form" onSubmit={submit} noValidate>
+			<label className="check">
+				<input type="checkbox" checked={agree} onChange={(event) => setAgree(event.target.checked)} />
+				<span>{texts['withdraw.agree']}</span>
+			</label>
+			{error && (
+				<p className="form-error" role="alert">
+					{error}
+				</p>
+			)}
+			<button className="button danger" type="submit" disabled={!agree || busy} aria-busy={busy}>
+				{texts['withdraw.submit']}
+			</button>
+		</form>
+	);
+}

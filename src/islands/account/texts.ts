@@ -1,0 +1,31 @@
+/** The texts the account islands need, resolved on the server and passed as props. */
+export const ACCOUNT_TEXT_KEYS = [
+	'common.button.confirm',
+	'common.button.next',
+	'common.button.logout',
+	'common.message.alert',
+	'common.message.error',
+	'signup.terms.all',
+	'signup.terms.service',
+	'signup.terms.privacy',
+	'signup.terms.serviceText',
+	'signup.terms.privacyText',
+	'signup.terms.required',
+	'signup.nickname.submit',
+	'signup.expired',
+	'nickname.label',
+	'nickname.hint',
+	'nickname.submit',
+	'nickname.changed',
+	'nickname.message.required',
+	'nickname.message.length',
+	'nickname.message.characters',
+	'nickname.message.unusable',
+	'nickname.message.unchanged',
+	'nickname.message.taken',
+	'withdraw.agree',
+	'withdraw.submit',
+	'withdraw.done',
+] as const;
+
+export type AccountTexts = Record<(typeof ACCOUNT_TEXT_KEYS)[number], string>;

@@ -1,0 +1,68 @@
+/**
+ * My Page lists: the member's own posts, comments and liked posts, newest first. Like a profile,
+ * they show only what readers can see, and nothing from private boards (SPEC §6).
+ */
+import { all } from './db';
+import { PAGE_SIZE } from '../schemas/params';
+import { SUMMARY_COLUMNS, toSummary, type PostSummary, type SummaryRow } from './posts';
+
+export interface ListPage<T> {
+	items: T[];
+	page: number;
+	totalPages: number;
+	totalCount: number;
+}
+
+const VISIBLE_POST = 'p.deleted_at IS NULL AND p.hidden_by_admin = 0 AND p.is_private = 0 AND b.is_public = 1';
+
+export interface MyComment {
+	commentId: number;
+	postId: number;
+	postTitle: string;
+	content: string;
+	createdAt: number;
+}
+
+function pageOf<T>(items: T[], page: number, totalCount: number): ListPage<T> {
+	return { items, page, totalCount, totalPages: Math.max(1, Math.ceil(totalCount / PAGE_SIZE)) };
+}
+
+export async function listMyComments(db: D1Database, channelId: number, memberId: number, page: number): Promise<ListPage<MyComment>> {
+	const where = `c.member_id = ?1 AND c.channel_id = ?2 AND c.deleted_at IS NULL AND c.hidden_by_admin = 0 AND ${VISIBLE_POST}`;
+	const from = 'comments c JOIN posts p ON p.id = c.post_id JOIN boards b ON b.id = p.board_id';
+	const [rows, count] = await Promise.all([
+		all<{ id: number; post_id: number; title: string; content: string; created_at: number }>(
+			db
+				.prepare(`SELECT c.id, c.post_id, p.title, c.content, c.created_at FROM ${from} WHERE ${where} ORDER BY c.id DESC LIMIT ?3 OFFSET ?4`)
+				.bind(memberId, channelId, PAGE_SIZE, (page - 1) * PAGE_SIZE),
+		),
+		db.prepare(`SELECT count(*) AS count FROM ${from} WHERE ${where}`).bind(memberId, channelId).first<{ count: number }>(),
+	]);
+	const items = rows.map((row) => ({ commentId: row.id, postId: row.post_id, postTitle: row.title, content: row.content, createdAt: row.created_at }));
+	return pageOf(items, page, count?.count ?? 0);
+}
+
+export async function listMyPosts(db: D1Database, channelId: number, memberId: number, page: number): Promise<ListPage<PostSummary>> {
+	const where = `p.member_id = ?1 AND p.channel_id = ?2 AND ${VISIBLE_POST}`;
+	const [rows, count] = await Promise.all([
+		all<SummaryRow>(
+			db
+				.prepare(`SELECT ${SUMMARY_COLUMNS} FROM posts p JOIN members m ON m.id = p.member_id JOIN boards b ON b.id = p.board_id WHERE ${where} ORDER BY p.id DESC LIMIT ?3 OFFSET ?4`)
+				.bind(memberId, channelId, PAGE_SIZE, (page - 1) * PAGE_SIZE),
+		),
+		db.prepare(`SELECT count(*) AS count FROM posts p JOIN boards b ON b.id = p.board_id WHERE ${where}`).bind(memberId, channelId).first<{ count: number }>(),
+	]);
+	return pageOf(rows.map(toSummary), page, count?.count ?? 0);
+}
+
+export async function listMyLikes(db: D1Database, channelId: number, memberId: number, page: number): Promise<ListPage<PostSummary>> {
+	const from = 'post_likes l JOIN posts p ON p.id = l.post_id JOIN members m ON m.id = p.member_id JOIN boards b ON b.id = p.board_id';
+	const where = `l.member_id = ?1 AND l.channel_id = ?2 AND ${VISIBLE_POST}`;
+	const [rows, count] = await Promise.all([
+		all<SummaryRow>(
+			db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM ${from} WHERE ${where} ORDER BY l.created_at DESC LIMIT ?3 OFFSET ?4`).bind(memberId, channelId, PAGE_SIZE, (page - 1) * PAGE_SIZE),
+		),
+		db.prepare(`SELECT count(*) AS count FROM ${from} WHERE ${where}`).bind(memberId, channelId).first<{ count: number }>(),
+	]);
+	return pageOf(rows.map(toSummary), page, count?.count ?? 0);
+}

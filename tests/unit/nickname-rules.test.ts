@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { NICKNAME_MESSAGE_KEYS, NicknameSchema, nicknameProblem, type NicknameProblem } from '../../src/schemas/nickname';
+import en from '../../src/i18n/en.json';
+
+/** SPEC §5, rule by rule: the value, and the rule it breaks (null: allowed). */
+const CASES: [string, string, NicknameProblem | null][] = [
+	['an empty value', '', 'required'],
+	['only spaces', '   ', 'required'],
+	['one character', 'a', 'length'],
+	['one Hangul syllable', '별', 'length'],
+	['two characters', 'ab', null],
+	['thirty characters', 'a'.repeat(30), null],
+	['thirty-one characters', 'a'.repeat(31), 'length'],
+	['thirty Japanese characters', 'あ'.repeat(30), null],
+	['two emoji-free CJK characters', '星墜', null],
+	['a space inside', 'star pilot', 'characters'],
+	['a tab', 'star\tpilot', 'characters'],
+	['an ideographic space', 'スター\u3000パイロット', 'characters'],
+	['a no-break space', 'star\u00a0pilot', 'characters'],
+	['a square bracket', 'star[1]', 'characters'],
+	['a curly brace', 'star{x}', 'characters'],
+	['a full-width bracket', 'star［1］', 'characters'],
+	['an emoji', 'star🚀', 'characters'],
+	['an emoji with a skin tone', 'hi👍🏽', 'characters'],
+	['a flag', 'kr🇰🇷', 'characters'],
+	['a keycap', 'no1️⃣', 'characters'],
+	['a zero-width space', 'star\u200bpilot', 'unusable'],
+	['a control character', 'star\u0007', 'unusable'],
+	['a right-to-left override', 'star\u202epilot', 'unusable'],
+	['Latin mixed with Cyrillic look-alikes', 'pаypal', 'unusable'],
+	['a reserved staff word', 'Admin', 'unusable'],
+	['a reserved word in full width', 'ＡＤＭＩＮ', 'unusable'],
+	['Cyrillic alone', 'Пилот', null],
+	['letters, digits, dot, hyphen and underscore', 'Star_Pilot-01.x', null],
+	['Korean', '별빛조종사', null],
+];
+
+describe('nickname rules (SPEC §5)', () => {
+	it.each(CASES)('%s (%j) → %s', (_, value, expected) => {
+		expect(nicknameProblem(value)).toBe(expected);
+	});
+
+	it('gives every broken rule its SPEC message', () => {
+		const messages = Object.fromEntries(Object.entries(NICKNAME_MESSAGE_KEYS).map(([problem, key]) => [problem, en[key]]));
+		expect(messages).toEqual({
+			required: 'Enter your nickname.',
+			length: 'Nickname must be between 2-30 characters.',
+			characters: 'Spaces, brackets ([,]), braces ({,}), and emojis are not allowed.',
+			unusable: 'This nickname cannot be used.',
+			unchanged: 'Nickname currently in use.',
+			taken: 'This nickname is already in use.',
+		});
+	});
+
+	it('stores the NFC form, so a decomposed and a composed name are one', () => {
+		const decomposed = 'Cafe\u0301';
+		expect(NicknameSchema.parse(decomposed)).toBe('Café');
+	});
+
+	it('reports the broken rule as the schema issue the island shows', () => {
+		const result = NicknameSchema.safeParse('a b');
+		expect(result.success).toBe(false);
+		expect(result.error?.issues[0]?.message).toBe('characters');
+	});
+});
