@@ -1,6 +1,8 @@
 /**
  * Serves the built site for the browser tests: a fresh local D1 in .wrangler/test-state, migrated
- * and seeded with the demo data, so every run starts from the same state.
+ * and seeded with the demo data, so every run starts from the same state, and the local OpenID
+ * provider on --idp-port (at http://localhost, a different site from the app at 127.0.0.1, so
+ * Apple's form POST is cross-site as in production).
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
@@ -8,10 +10,13 @@ import { parseArgs } from 'node:util';
 import { spawnSync } from 'node:child_process';
 import { ROOT } from './lib/wrangler.mjs';
 import { serveBuild } from './lib/server.mjs';
+import { startIdentityProvider } from './idp/server.mjs';
 
-const { values } = parseArgs({ options: { port: { type: 'string', default: '8790' } } });
+const { values } = parseArgs({ options: { port: { type: 'string', default: '8790' }, 'idp-port': { type: 'string', default: '8791' } } });
 const persistTo = path.join(ROOT, '.wrangler', 'test-state');
 rmSync(persistTo, { recursive: true, force: true });
 const seeded = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'seed.mjs'), '--persist-to', persistTo], { cwd: ROOT, stdio: 'inherit' });
 if (seeded.status !== 0) process.exit(seeded.status ?? 1);
-serveBuild({ port: Number(values.port), persistTo });
+const port = Number(values.port);
+const idp = await startIdentityProvider({ port: Number(values['idp-port']), appOrigins: [`http://127.0.0.1:${port}`, `http://localhost:${port}`] });
+serveBuild({ port, persistTo, vars: idp.vars });

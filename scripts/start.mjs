@@ -1,14 +1,17 @@
 /**
- * `npm start`: builds the site, creates, migrates and (the first time) seeds the local D1, then
- * serves the demo communities on http://localhost:8788 through wrangler (workerd).
+ * `npm start`: builds the site, creates, migrates and (the first time) seeds the local D1, starts
+ * the local OpenID provider that stands in for Apple, Google and X, then serves the demo
+ * communities on http://localhost:8788 through wrangler (workerd).
  */
 import { build } from './lib/build.mjs';
 import { DEFAULT_STATE, ROOT } from './lib/wrangler.mjs';
 import { serveBuild, waitFor } from './lib/server.mjs';
+import { startIdentityProvider } from './idp/server.mjs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
 const PORT = Number(process.env.PORT ?? 8788);
+const IDP_PORT = Number(process.env.IDP_PORT ?? PORT + 1);
 
 console.log('Building the site…');
 build();
@@ -16,7 +19,8 @@ console.log('Preparing the local database…');
 const seeded = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'seed.mjs'), '--if-empty'], { cwd: ROOT, stdio: 'inherit' });
 if (seeded.status !== 0) process.exit(seeded.status ?? 1);
 
-serveBuild({ port: PORT, persistTo: DEFAULT_STATE });
+const idp = await startIdentityProvider({ port: IDP_PORT, appOrigins: [`http://localhost:${PORT}`, `http://127.0.0.1:${PORT}`] });
+serveBuild({ port: PORT, persistTo: DEFAULT_STATE, vars: idp.vars });
 const origin = `http://localhost:${PORT}`;
 await waitFor(`http://127.0.0.1:${PORT}/`);
 console.log(`
@@ -27,4 +31,5 @@ The demo communities are ready:
   ${origin}/starfall/tw       星墜奧德賽 (Traditional Chinese; Google and X sign-in)
   ${origin}/pixelfarm/main    Pixel Farm Community (English, dark theme; Google sign-in)
   ${origin}/public/v1/starfall/global/boards/tree   the JSON API
+Sign-in goes to the local identity provider at ${idp.origin}: pick a demo member or a new one.
 Press Ctrl+C to stop.`);

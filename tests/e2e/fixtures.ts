@@ -45,3 +45,15 @@ export function demoIds(): DemoIds {
 	cached = row;
 	return row;
 }
+
+/** A member's nickname in the browser tests' D1. */
+export function nicknameOf(memberId: number): string {
+	const [row] = query(`SELECT nickname FROM members WHERE id = ${Number(memberId)}`, testState()) as { nickname: string }[];
+	if (!row) throw new Error(`No member ${memberId}`);
+	return row.nickname;
+}
+
+/** Runs a statement on the browser tests' D1 (to tamper with a transaction, as an attacker would). */
+export function execute(statement: string): unknown[] {
+	return query(statement, testState());
+}

@@ -3,7 +3,7 @@
  * with the same schema the server uses, then by the server, whose answer (taken, current, …)
  * shows under the field as well.
  */
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { accountApi, nicknameErrorText, SIGNUP_EXPIRED } from './api';
 import { resultCodeOf } from '../../lib/api-client';
 import { NICKNAME_MAX, NICKNAME_MESSAGE_KEYS, nicknameProblem } from '../../schemas/nickname';
@@ -28,6 +28,13 @@ export default function NicknameForm({ mode, apiBase, domain, slug, current = ''
 	const [done, setDone] = useState<string | null>(null);
 	const [busy, setBusy] = useState(false);
 	const id = useId();
+	const inputRef = useRef<HTMLInputElement>(null);
+
+	// Keep what was typed before the island hydrated.
+	useEffect(() => {
+		const typed = inputRef.current?.value;
+		if (typed !== undefined && typed !== current) setNickname(typed);
+	}, [current]);
 
 	const submit = async (event: FormEvent<HTMLFormElement>) => {
 		event.preventDefault();
@@ -66,6 +73,7 @@ export default function NicknameForm({ mode, apiBase, domain, slug, current = ''
 			<div className="field">
 				<label htmlFor={`${id}-nickname`}>{texts['nickname.label']}</label>
 				<input
+					ref={inputRef}
 					id={`${id}-nickname`}
 					name="nickname"
 					value={nickname}

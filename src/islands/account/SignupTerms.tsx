@@ -2,7 +2,7 @@
  * The sign-up terms screen: the service terms and the personal-information collection, each
  * required, with "agree to all". Next records the agreement and goes on to the nickname.
  */
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { accountApi, SIGNUP_EXPIRED } from './api';
 import { resultCodeOf } from '../../lib/api-client';
 import type { AccountTexts } from './texts';
@@ -20,6 +20,14 @@ export default function SignupTerms({ apiBase, nextUrl, loginUrl, texts }: Props
 	const [busy, setBusy] = useState(false);
 	const [error, setError] = useState<string | null>(null);
 	const all = terms && privacy;
+	const termsRef = useRef<HTMLInputElement>(null);
+	const privacyRef = useRef<HTMLInputElement>(null);
+
+	// Keep what was ticked before the island hydrated.
+	useEffect(() => {
+		if (termsRef.current?.checked) setTerms(true);
+		if (privacyRef.current?.checked) setPrivacy(true);
+	}, []);
 
 	const submit = async (event: FormEvent<HTMLFormElement>) => {
 		event.preventDefault();
@@ -58,14 +66,14 @@ export default function SignupTerms({ apiBase, nextUrl, loginUrl, texts }: Props
 			</label>
 			<div className="terms-item">
 				<label className="check">
-					<input type="checkbox" name="terms" checked={terms} onChange={(event) => setTerms(event.target.checked)} />
+					<input ref={termsRef} type="checkbox" name="terms" checked={terms} onChange={(event) => setTerms(event.target.checked)} />
 					<span>{texts['signup.terms.service']}</span>
 				</label>
 				<p className="terms-text">{texts['signup.terms.serviceText']}</p>
 			</div>
 			<div className="terms-item">
 				<label className="check">
-					<input type="checkbox" name="privacy" checked={privacy} onChange={(event) => setPrivacy(event.target.checked)} />
+					<input ref={privacyRef} type="checkbox" name="privacy" checked={privacy} onChange={(event) => setPrivacy(event.target.checked)} />
 					<span>{texts['signup.terms.privacy']}</span>
 				</label>
 				<p className="terms-text">{texts['signup.terms.privacyText']}</p>

@@ -2,7 +2,7 @@
  * Withdrawal (SPEC §5): possible only with 'I will leave the community.' ticked. After it the
  * stored user id is gone and the channel home shows 'You have withdrawn from the community.'.
  */
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { accountApi, showToastOnNextPage } from './api';
 import { setUser } from '../../stores/user';
 import type { AccountTexts } from './texts';
@@ -19,6 +19,12 @@ export default function WithdrawForm({ apiBase, domain, slug, homeUrl, texts }: 
 	const [agree, setAgree] = useState(false);
 	const [busy, setBusy] = useState(false);
 	const [error, setError] = useState<string | null>(null);
+	const agreeRef = useRef<HTMLInputElement>(null);
+
+	// Keep a tick made before the island hydrated.
+	useEffect(() => {
+		if (agreeRef.current?.checked) setAgree(true);
+	}, []);
 
 	const submit = async (event: FormEvent<HTMLFormElement>) => {
 		event.preventDefault();
@@ -39,7 +45,7 @@ export default function WithdrawForm({ apiBase, domain, slug, homeUrl, texts }: 
 	return (
 		<form className="withdraw-form" onSubmit={submit} noValidate>
 			<label className="check">
-				<input type="checkbox" checked={agree} onChange={(event) => setAgree(event.target.checked)} />
+				<input ref={agreeRef} type="checkbox" checked={agree} onChange={(event) => setAgree(event.target.checked)} />
 				<span>{texts['withdraw.agree']}</span>
 			</label>
 			{error && (

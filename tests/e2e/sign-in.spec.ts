@@ -1,0 +1,278 @@
+/**
+ * Sign-in end to end in Chromium against the local OpenID provider (scripts/idp/), which stands in
+ * for Google, Apple and X on http://localhost — another site than the app on 127.0.0.1, so Apple's
+ * form POST back is cross-site here as it is in production.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { execute, nicknameOf } from './fixtures';
+import { chooseMember, chooseNewAccount, memberButton, openProvider, signInAs } from './sign-in-helpers';
+
+const HOME = '/starfall/global';
+const BOARD = '/starfall/global/boards/12';
+
+async function expectSignedIn(page: Page, nickname: string) {
+	await expect(page.locator('[data-member-nickname]')).toHaveText(nickname);
+	await expect(page.locator('[data-guest-welcome]')).toHaveCount(0);
+	await expect(page.locator('[data-account-icon]')).toHaveAttribute('href', `${HOME}/mypage`);
+	await expect(page.locator('[data-member-card]').getByRole('link', { name: 'Write' })).toHaveAttribute('href', `${HOME}/write?boardId=12`);
+}
+
+async function sessionCookie(page: Page) {
+	return (await page.context().cookies()).find((cookie) => cookie.name === '__Host-session_starfall_global');
+}
+
+test('a returning member signs in with Google and comes back to the page they were reading', async ({ page }) => {
+	const nickname = nicknameOf(1002);
+	await signInAs(page, BOARD, 'Google', nickname);
+	await expect(page).toHaveURL(new RegExp(`${BOARD}$`));
+	await expectSignedIn(page, nickname);
+	expect(await page.evaluate(() => localStorage.getItem('app:starfall-global-userId'))).toBe('1002');
+	const cookie = await sessionCookie(page);
+	expect(cookie).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Lax', path: '/' });
+	expect(cookie?.value.length).toBeGreaterThanOrEqual(43);
+});
+
+test("a returning member signs in with Apple through its cross-site form POST", async ({ page }) => {
+	const nickname = nicknameOf(1004);
+	await page.goto(BOARD);
+	await page.locator('[data-guest-welcome]').getByRole('link', { name: 'Log in' }).click();
+	const login = page.waitForResponse((response) => response.url().endsWith('/oauth/login'));
+	await openProvider(page, 'Apple');
+	// The transaction cookie must come back with Apple's cross-site POST: SameSite=None, Secure.
+	const setCookie = (await (await login).headerValue('set-cookie')) ?? '';
+	expect(setCookie).toMatch(/^__Host-oauth_starfall_global=/);
+	expect(setCookie).toMatch(/SameSite=None/);
+	expect(setCookie).toMatch(/Secure/);
+	expect(setCookie).toMatch(/HttpOnly/);
+	expect(setCookie).toMatch(/Max-Age=600/);
+	const callback = page.waitForRequest((request) => request.url().endsWith('/starfall/global/oauth'));
+	await chooseMember(page, nickname);
+	expect((await callback).method()).toBe('POST');
+	await expect(page).toHaveURL(new RegExp(`${BOARD}$`));
+	await expectSignedIn(page, nickname);
+});
+
+test('a returning member signs in with X (OAuth 2.0 and the user lookup)', async ({ page }) => {
+	const nickname = nicknameOf(1003);
+	await signInAs(page, BOARD, 'X', nickname);
+	await expect(page).toHaveURL(new RegExp(`${BOARD}$`));
+	await expectSignedIn(page, nickname);
+});
+
+test('a new member agrees to the terms, picks a nickname and goes back to the redirectUrl', async ({ page }) => {
+	await page.goto(`${BOARD}?page=2`);
+	await page.locator('[data-guest-welcome]').getByRole('link', { name: 'Log in' }).click();
+	await openProvider(page, 'Google');
+	await chooseNewAccount(page, `e2e-newcomer-${Date.now()}`);
+	await expect(page).toHaveURL(/\/starfall\/global\/signup$/);
+	const next = page.getByRole('button', { name: 'Next' });
+	await expect(next).toBeDisabled();
+	await page.getByLabel('I agree to the terms of service. (Required)').check();
+	await expect(next).toBeDisabled();
+	await page.getByLabel('Agree to all').check();
+	await expect(page.getByLabel('I agree to the collection and use of personal information. (Required)')).toBeChecked();
+	await next.click();
+	await expect(page).toHaveURL(/\/starfall\/global\/signup\/nickname$/);
+	const field = page.getByLabel('Nickname', { exact: true });
+	await field.fill('new [pilot]');
+	await page.getByRole('button', { name: 'Join the community' }).click();
+	await expect(page.getByText('Spaces, brackets ([,]), braces ({,}), and emojis are not allowed.')).toBeVisible();
+	await field.fill(nicknameOf(1005));
+	await page.getByRole('button', { name: 'Join the community' }).click();
+	await expect(page.getByText('This nickname is already in use.')).toBeVisible();
+	const nickname = `Newcomer${Date.now() % 100000}`;
+	await field.fill(nickname);
+	await page.getByRole('button', { name: 'Join the community' }).click();
+	await expect(page).toHaveURL(new RegExp(`${BOARD}\\?page=2$`));
+	await expect(page.locator('[data-member-nickname]')).toHaveText(nickname);
+});
+
+test('logout ends the session on the server; the old cookie is refused', async ({ page }) => {
+	await signInAs(page, BOARD, 'Google', nicknameOf(1008));
+	const cookie = await sessionCookie(page);
+	await page.goto(`${HOME}/mypage/settings`);
+	await expect(page.locator('[data-provider]')).toHaveText('Google');
+	await page.getByRole('button', { name: 'Log out' }).click();
+	await expect(page.locator('[data-guest-welcome]')).toBeVisible();
+	expect(await sessionCookie(page)).toBeUndefined();
+	expect(await page.evaluate(() => localStorage.getItem('app:starfall-global-userId'))).toBeNull();
+	const replay = await page.request.get(`/public/v1/starfall/global/auth/status`, { headers: { cookie: `${cookie?.name}=${cookie?.value}` } });
+	expect((await replay.json()).header.resultCode).toBe(-4011415);
+});
+
+test('withdrawal needs the checkbox and ends with the toast', async ({ page }) => {
+	await page.goto(BOARD);
+	await page.locator('[data-guest-welcome]').getByRole('link', { name: 'Log in' }).click();
+	await openProvider(page, 'X');
+	await chooseNewAccount(page, `e2e-leaver-${Date.now()}`);
+	await page.getByLabel('Agree to all').check();
+	await page.getByRole('button', { name: 'Next' }).click();
+	await page.getByLabel('Nickname', { exact: true }).fill(`Leaver${Date.now() % 100000}`);
+	await page.getByRole('button', { name: 'Join the community' }).click();
+	await page.waitForURL(new RegExp(`${BOARD}$`));
+	await page.goto(`${HOME}/mypage/withdraw`);
+	const withdraw = page.getByRole('button', { name: 'Withdraw' });
+	await expect(withdraw).toBeDisabled();
+	await page.getByLabel('I will leave the community.').check();
+	await withdraw.click();
+	await expect(page.getByRole('status').filter({ hasText: 'You have withdrawn from the community.' })).toBeVisible();
+	await expect(page.locator('[data-guest-welcome]')).toBeVisible();
+	expect(await sessionCookie(page)).toBeUndefined();
+});
+
+test('a temporarily banned member sees the end of the ban, and confirm goes to the channel home', async ({ page }) => {
+	await signInAs(page, BOARD, 'Google', nicknameOf(1038));
+	const dialog = page.getByRole('dialog');
+	await expect(dialog).toContainText('Your access to this community is restricted until 2027.06.30 15:00.');
+	await dialog.getByRole('button', { name: 'Confirm' }).click();
+	await expect(page).toHaveURL(/\/starfall\/global\/boards$/);
+});
+
+test('a permanently banned member sees the permanent message', async ({ page }) => {
+	await signInAs(page, BOARD, 'X', nicknameOf(1039));
+	await expect(page.getByRole('dialog')).toContainText('Your access to this community has been permanently restricted.');
+});
+
+test('the operator command bans a member at once and lifts the ban again', async ({ page }) => {
+	await signInAs(page, BOARD, 'Apple', nicknameOf(1010));
+	const { spawnSync } = await import('node:child_process');
+	const member = (command: string, ...args: string[]) =>
+		spawnSync(process.execPath, ['scripts/member.mjs', command, '--channel', 'starfall/global', '--member', '1010', '--persist-to', '.wrangler/test-state', ...args], { encoding: 'utf8' });
+	expect(member('ban', '--days', '3', '--reason', 'e2e').status).toBe(0);
+	await page.reload();
+	// The session ended with the ban: the page asks the member to log in again.
+	await expect(page.getByRole('dialog')).toContainText('Please log in to continue.');
+	expect(member('unban').status).toBe(0);
+});
+
+test('the login-required modal: cancel stays, confirm goes to login with the target', async ({ page }) => {
+	await page.goto(BOARD);
+	const sidebarLinks = page.getByRole('navigation', { name: 'My Page' });
+	await sidebarLinks.getByRole('link', { name: 'My Page' }).click();
+	const dialog = page.getByRole('dialog');
+	await expect(dialog).toContainText('Please log in to continue.');
+	await dialog.getByRole('button', { name: 'Cancel' }).click();
+	await expect(dialog).toBeHidden();
+	await expect(page).toHaveURL(new RegExp(`${BOARD}$`));
+	await sidebarLinks.getByRole('link', { name: 'Write' }).click();
+	await dialog.getByRole('button', { name: 'Confirm' }).click();
+	await expect(page).toHaveURL(/\/starfall\/global\/login\?redirectUrl=%2Fstarfall%2Fglobal%2Fwrite%3FboardId%3D12$/);
+});
+
+test('guards: guests go to login from member routes, members are sent on from login', async ({ page }) => {
+	await page.goto(`${HOME}/mypage/nickname`);
+	await expect(page).toHaveURL(/\/starfall\/global\/login\?redirectUrl=%2Fstarfall%2Fglobal%2Fmypage%2Fnickname$/);
+	await page.goto(`${HOME}/write?boardId=12`);
+	await expect(page).toHaveURL(/\/login\?redirectUrl=%2Fstarfall%2Fglobal%2Fwrite%3FboardId%3D12$/);
+	await page.goto(`${HOME}/signup`);
+	await expect(page).toHaveURL(/\/starfall\/global\/login\?/);
+	await signInAs(page, BOARD, 'Google', nicknameOf(1011));
+	await page.goto(`${HOME}/login?redirectUrl=${encodeURIComponent(`${HOME}/mypage`)}`);
+	await expect(page).toHaveURL(/\/starfall\/global\/mypage$/);
+	await expect(page.getByRole('heading', { name: 'My Page' })).toBeVisible();
+	await page.goto(`${HOME}/signup`);
+	await expect(page).not.toHaveURL(/signup/);
+});
+
+test('a channel without providers shows no login feature anywhere', async ({ page }) => {
+	await page.goto('/starfall/jp/boards');
+	await expect(page.locator('[data-account-icon]')).toHaveCount(0);
+	await expect(page.locator('[data-guest-welcome]')).toHaveCount(0);
+	await expect(page.locator('[data-login-required]')).toHaveCount(0);
+	await page.goto('/starfall/jp/login');
+	await expect(page.getByRole('button', { name: /Continue with/ })).toHaveCount(0);
+});
+
+test.describe('refused returns from the provider', () => {
+	/**
+	 * Signs in with Google up to the provider's return and holds that return back: the provider's
+	 * redirects are read instead of followed (a followed redirect cannot be intercepted).
+	 */
+	async function heldReturn(page: Page, nickname: string): Promise<URL> {
+		await page.goto(`${HOME}/login?redirectUrl=${encodeURIComponent(BOARD)}`);
+		let held = '';
+		const isLogin = (url: URL) => /^\/google\/interaction\/[^/]+\/login$/.test(url.pathname);
+		await page.route(isLogin, async (route) => {
+			const chosen = await route.fetch({ maxRedirects: 0 });
+			const resume = new URL(chosen.headers()['location'] ?? '', route.request().url());
+			const answer = await page.request.get(resume.href, { maxRedirects: 0 });
+			held = answer.headers()['location'] ?? '';
+			await route.fulfill({ status: 200, contentType: 'text/plain', body: 'held' });
+		});
+		await openProvider(page, 'Google');
+		await memberButton(page, nickname).click();
+		await expect.poll(() => held).toContain('/starfall/global/oauth?');
+		await page.unroute(isLogin);
+		return new URL(held);
+	}
+
+	async function expectRefused(page: Page, url: URL) {
+		await page.goto(url.href);
+		await expect(page).toHaveURL(/\/starfall\/global\/login\?.*error=failed/);
+		await expect(page.getByRole('alert')).toHaveText('Failed to log in. Please try again.');
+		expect(await sessionCookie(page)).toBeUndefined();
+	}
+
+	test('a return without state is refused', async ({ page }) => {
+		const url = await heldReturn(page, nicknameOf(1014));
+		url.searchParams.delete('state');
+		await expectRefused(page, url);
+	});
+
+	test('a return with another state is refused', async ({ page }) => {
+		const url = await heldReturn(page, nicknameOf(1014));
+		url.searchParams.set('state', 'forged-state-value-0123456789');
+		await expectRefused(page, url);
+	});
+
+	test('a replayed return is refused after the first one signed in', async ({ page }) => {
+		const url = await heldReturn(page, nicknameOf(1017));
+		await page.goto(url.href);
+		await expect(page).toHaveURL(new RegExp(`${BOARD}$`));
+		await page.context().clearCookies();
+		await expectRefused(page, url);
+	});
+
+	test('a return in a browser that did not start the sign-in is refused', async ({ page, browser }) => {
+		const url = await heldReturn(page, nicknameOf(1020));
+		const other = await browser.newPage();
+		await expectRefused(other, url);
+		await other.close();
+	});
+
+	test('a wrong PKCE verifier makes the provider refuse the code', async ({ page }) => {
+		const url = await heldReturn(page, nicknameOf(1023));
+		execute(`UPDATE oauth_transactions SET code_verifier = '${'x'.repeat(43)}' WHERE state = '${url.searchParams.get('state')?.replace(/'/g, '')}'`);
+		await expectRefused(page, url);
+	});
+
+	test('a sign-in whose PKCE verifier is gone is refused', async ({ page }) => {
+		const url = await heldReturn(page, nicknameOf(1026));
+		execute(`UPDATE oauth_transactions SET code_verifier = '' WHERE state = '${url.searchParams.get('state')?.replace(/'/g, '')}'`);
+		await expectRefused(page, url);
+	});
+});
+
+test.describe('redirectUrl stays inside the channel', () => {
+	for (const [what, target] of [
+		['another site', 'https://evil.example/steal'],
+		['another channel', '/starfall/kr/boards'],
+	] as const) {
+		test(`a redirectUrl to ${what} goes to the channel home after sign-in`, async ({ page }) => {
+			await page.goto(`${HOME}/login?redirectUrl=${encodeURIComponent(target)}`);
+			await expect(page.locator('input[name="redirectUrl"]')).toHaveValue(HOME);
+			await openProvider(page, 'Google');
+			await chooseMember(page, nicknameOf(what === 'another site' ? 1029 : 1032));
+			await expect(page).toHaveURL(/\/starfall\/global\/boards$/);
+		});
+	}
+});
+
+test('a mutation from another site is refused', async ({ page }) => {
+	await signInAs(page, BOARD, 'Google', nicknameOf(1035));
+	const answer = await page.request.post('/v1/starfall/global/auth/logout', { headers: { origin: 'https://evil.example' } });
+	expect(answer.status()).toBe(403);
+	expect((await answer.json()).header.resultCode).toBe(-4031401);
+	await page.reload();
+	await expect(page.locator('[data-member-nickname]')).toBeVisible();
+});
