@@ -1,263 +1,304 @@
 /**
- * A real OpenID provider on this machine that stands in for Google, Apple and X, for `npm start`
+ * A real identity provider on this machine that stands in for Google, Apple and X, for `npm start`
  * and the browser tests. It is `oidc-provider` three times over, one issuer each
- * (http://localhost:PORT/google, /apple, /x), so the Worker runs the same code path as in
- * production: authorization code with PKCE (S256 required), state, nonce and signed ID tokens;
- * Apple's form_post return and its ES256 client-secret JWT (checked here before the token
- * endpoint answers); X without OpenID Connect, with an opaque access token and GET /x/2/users/me.
- * Its sign-in screen lists the demo members of the community that asked, and a new member.
+ * (http://localhost:PORT/google, /apple, /x), so the Worker runs the production code path:
+ * authorization code with PKCE (S256 required), state, nonce, `iss` and signed ID tokens; Apple's
+ * form_post return and its ES256 client-secret JWT (checked here before the token endpoint runs);
+ * X without OpenID Connect, with an opaque access token and GET /x/2/users/me.
+ * Every authorization shows the chooser (./chooser.mjs), whatever the browser signed in as before.
  */
 import http from 'node:http';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import Provider from 'oidc-provider';
-import { exportJWK, generateKeyPair, importSPKI, jwtVerify } from 'jose';
+// oidc-provider's own in-memory store (the default), passed explicitly so it does not warn at startup.
+import { createMemoryAdapter } from 'oidc-provider/lib/adapters/memory_adapter.js';
+import { jwtVerify } from 'jose';
 import { DEMO_CHANNELS } from '../seed/demo.mjs';
+import { chooserPage, demoMembers, demoNickname, errorPage } from './chooser.mjs';
+
+/** @typedef {'google' | 'apple' | 'x'} Name */
 
 const APPLE_TEAM_ID = 'LOCALTEAM01';
 const APPLE_KEY_ID = 'LOCALKEY01';
-/** Apple accepts a client secret for at most six months. */
+/** Apple refuses a client secret that lives longer than six months. */
 const APPLE_SECRET_MAX_SECONDS = 15_777_000;
 
-/** The demo members of a channel who sign in with `provider` (the seed's rule). */
-function demoMembers(domain, slug, provider) {
-	const channel = DEMO_CHANNELS.find((c) => c.domain === domain && c.slug === slug);
-	if (!channel) return [];
-	const providers = channel.providers.length ? channel.providers : ['GOOGLE'];
-	const labels = { 0: 'administrator', 37: 'temporarily banned', 38: 'permanently banned' };
-	return channel.content.nicknames
-		.slice(0, 39)
-		.map((nickname, i) => ({ subject: `demo-${domain}-${slug}-${i + 1}`, nickname, provider: providers[i % providers.length], label: labels[i] ?? '' }))
-		.filter((member) => member.provider === provider);
-}
+/** The three imitations: the client each registers and the claims of an account. */
+const SETUP = {
+	google: {
+		title: 'Local Google (development)',
+		client: { client_id: 'local-google-client', client_secret: 'local-google-secret', token_endpoint_auth_method: 'client_secret_post' },
+		scopes: ['openid', 'email', 'profile'],
+		scopeClaims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+		claims: (/** @type {string} */ id) => ({ email: `${id}@gmail.example`, email_verified: true, name: demoNickname(id) ?? id }),
+	},
+	apple: {
+		title: 'Local Apple (development)',
+		// The Worker sends an ES256 JWT; the token route swaps a valid one for this registered secret.
+		client: { client_id: 'local.apple.services-id', client_secret: 'local-apple-registered-secret', token_endpoint_auth_method: 'client_secret_post' },
+		scopes: ['openid', 'email', 'name'],
+		scopeClaims: { openid: ['sub'], email: ['email', 'email_verified', 'is_private_email'] },
+		claims: (/** @type {string} */ id) => ({ email: `${id}@privaterelay.appleid.example`, email_verified: 'true', is_private_email: 'true' }),
+	},
+	x: {
+		title: 'Local X (development)',
+		client: { client_id: 'local-x-client', client_secret: 'local-x-secret', token_endpoint_auth_method: 'client_secret_basic' },
+		scopes: ['users.read', 'tweet.read'],
+		scopeClaims: { openid: ['sub'] },
+		claims: () => ({}),
+	},
+};
 
-const escapeHtml = (value) => String(value).replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-
-function chooserPage({ title, action, cancel, members, channelPath }) {
-	const buttons = members
-		.map((m) => `<button type="submit" name="account" value="${escapeHtml(m.subject)}">Sign in as ${escapeHtml(m.nickname)}${m.label ? ` <small>(${escapeHtml(m.label)})</small>` : ''}</button>`)
-		.join('\n');
-	return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title><style>
-body{margin:0;font:15px/1.5 system-ui,sans-serif;background:#eef0f4;color:#1c2030;display:grid;place-items:center;min-height:100vh}
-main{background:#fff;border-radius:12px;box-shadow:0 8px 30px rgb(0 0 0/.08);padding:28px;width:min(460px,calc(100vw - 32px))}
-h1{font-size:20px;margin:0 0 4px}p{margin:0 0 16px;color:#5d6478;font-size:14px}
-.list{display:grid;gap:6px;max-height:50vh;overflow:auto;margin-bottom:20px}
-button{font:inherit;padding:10px 14px;border-radius:8px;border:1px solid #d5d9e2;background:#fff;text-align:left;cursor:pointer}
-button:hover{background:#f4f6fa}small{color:#8a90a2}
-label{display:block;font-weight:600;font-size:14px;margin-bottom:6px}
-input{font:inherit;width:100%;box-sizing:border-box;padding:10px 12px;border:1px solid #d5d9e2;border-radius:8px;margin-bottom:8px}
-.primary{background:#1c2030;color:#fff;border-color:#1c2030;width:100%;text-align:center}
-.cancel{margin-top:16px;width:100%;text-align:center;background:none;border:none;color:#5d6478;text-decoration:underline}
-</style></head><body><main>
-<h1>${escapeHtml(title)}</h1><p>A development stand-in for the real provider. Signing in to ${escapeHtml(channelPath)}.</p>
-<form method="post" action="${escapeHtml(action)}"><div class="list">${buttons || '<p>No demo member of this community uses this provider.</p>'}</div></form>
-<form method="post" action="${escapeHtml(action)}">
-<label for="new-account">New account name</label>
-<input id="new-account" name="newAccount" pattern="[a-z0-9-]{1,40}" required value="new-${randomBytes(3).toString('hex')}">
-<button class="primary" type="submit">Continue as a new member</button></form>
-<form method="post" action="${escapeHtml(cancel)}"><button class="cancel" type="submit">Cancel</button></form>
-</main></body></html>`;
-}
-
+/**
+ * @param {http.IncomingMessage} req
+ * @returns {Promise<URLSearchParams>}
+ */
 async function readForm(req) {
 	const chunks = [];
-	for await (const chunk of req) chunks.push(chunk);
+	let size = 0;
+	for await (const chunk of req) {
+		size += chunk.length;
+		if (size > 64 * 1024) throw new Error('request body too large');
+		chunks.push(chunk);
+	}
 	return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
 }
 
-/** One imitated provider: its issuer, clients and the extra routes around oidc-provider. */
-async function createInstance({ name, title, origin, clientRedirects, applePublicKey }) {
+/**
+ * @param {http.ServerResponse} res
+ * @param {number} status
+ * @param {unknown} body
+ */
+function sendJson(res, status, body) {
+	res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' }).end(JSON.stringify(body));
+}
+
+/**
+ * @param {http.ServerResponse} res
+ * @param {number} status
+ * @param {string} html
+ */
+function sendHtml(res, status, html) {
+	res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(html);
+}
+
+/**
+ * Checks Apple's client secret as Apple does: an ES256 JWT from the team's key, for this client,
+ * addressed to the issuer, valid for at most six months.
+ * @param {string} secret
+ * @param {import('node:crypto').KeyObject} publicKey
+ * @param {{ issuer: string, clientId: string }} expected
+ */
+async function appleClientSecretIsValid(secret, publicKey, { issuer, clientId }) {
+	try {
+		const { payload, protectedHeader } = await jwtVerify(secret, publicKey, {
+			algorithms: ['ES256'],
+			issuer: APPLE_TEAM_ID,
+			subject: clientId,
+			audience: issuer,
+			requiredClaims: ['iat', 'exp'],
+		});
+		return protectedHeader.kid === APPLE_KEY_ID && Number(payload.exp) - Number(payload.iat) <= APPLE_SECRET_MAX_SECONDS;
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * One imitated provider: an oidc-provider instance mounted at /{name}, with its chooser and extras.
+ * @param {{ name: Name, origin: string, redirectUris: string[], applePublicKey: import('node:crypto').KeyObject }} options
+ */
+function createInstance({ name, origin, redirectUris, applePublicKey }) {
 	const issuer = `${origin}/${name}`;
-	const { privateKey } = await generateKeyPair('RS256', { extractable: true });
-	const signingKey = { ...(await exportJWK(privateKey)), kid: `${name}-signing`, alg: 'RS256', use: 'sig' };
-	const xApi = `${origin}/x/2`;
-	const clients = {
-		google: { client_id: 'local-google-client', client_secret: 'local-google-secret', token_endpoint_auth_method: 'client_secret_post' },
-		apple: { client_id: 'local.apple.services-id', client_secret: 'local-apple-registered-secret', token_endpoint_auth_method: 'client_secret_post' },
-		x: { client_id: 'local-x-client', client_secret: 'local-x-secret', token_endpoint_auth_method: 'client_secret_basic' },
-	};
+	const setup = SETUP[name];
+	const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+	const cookieNames = { session: `_${name}_session`, interaction: `_${name}_interaction`, resume: `_${name}_interaction_resume` };
+
 	const provider = new Provider(issuer, {
-		clients: [{ ...clients[name], redirect_uris: clientRedirects, response_types: ['code'], grant_types: ['authorization_code'] }],
-		jwks: { keys: [signingKey] },
-		cookies: { keys: [randomBytes(32).toString('hex')] },
+		adapter: createMemoryAdapter(),
+		clients: [{ ...setup.client, redirect_uris: redirectUris, response_types: ['code'], grant_types: ['authorization_code'] }],
+		jwks: { keys: [{ ...privateKey.export({ format: 'jwk' }), kid: `local-${name}-1`, alg: 'RS256', use: 'sig' }] },
+		// Plain http on localhost: the cookies are not `secure` (oidc-provider's default), one set per issuer.
+		cookies: { keys: [randomBytes(32).toString('base64url')], names: cookieNames },
 		pkce: { required: () => true },
-		ttl: { AccessToken: 3600, AuthorizationCode: 60, IdToken: 3600, Interaction: 600, Grant: 600, Session: 600 },
-		scopes: name === 'x' ? ['users.read', 'tweet.read'] : ['openid', 'email'],
-		claims: { openid: ['sub'], email: ['email', 'email_verified', 'is_private_email'] },
+		// oidc-provider's default lifetimes, spelled out so that it does not log a notice for each.
+		ttl: { AccessToken: 3600, AuthorizationCode: 60, IdToken: 3600, Interaction: 3600, Grant: 1_209_600, Session: 1_209_600 },
+		scopes: setup.scopes,
+		claims: setup.scopeClaims,
+		// Scope claims go into the ID token as Google and Apple do, not only to userinfo.
 		conformIdTokenClaims: false,
-		features: {
-			devInteractions: { enabled: false },
-			resourceIndicators: {
-				enabled: name === 'x',
-				defaultResource: () => xApi,
-				useGrantedResource: () => true,
-				getResourceServerInfo: () => ({ scope: 'users.read tweet.read', accessTokenFormat: 'opaque', audience: xApi }),
-			},
-		},
+		features: { devInteractions: { enabled: false }, rpInitiatedLogout: { enabled: false } },
 		interactions: { url: (_ctx, interaction) => `/${name}/interaction/${interaction.uid}` },
 		async findAccount(_ctx, id) {
-			return {
-				accountId: id,
-				async claims() {
-					return name === 'apple' ? { sub: id, email: `${id}@privaterelay.appleid.example`, email_verified: 'true', is_private_email: 'true' } : { sub: id };
-				},
-			};
+			return { accountId: id, claims: async () => ({ sub: id, ...setup.claims(id) }) };
 		},
-		// First-party stand-in: every requested scope is granted without a consent screen.
+		// First-party client: grant whatever it asks for, so no consent screen is ever shown.
 		async loadExistingGrant(ctx) {
-			const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client.clientId, accountId: ctx.oidc.session.accountId });
-			const scope = ctx.oidc.params.scope ?? '';
-			grant.addOIDCScope(scope);
-			if (name === 'x') grant.addResourceScope(xApi, scope);
+			const { oidc } = ctx;
+			const grant = new oidc.provider.Grant({ clientId: oidc.client?.clientId, accountId: oidc.session?.accountId });
+			if (oidc.params?.scope) grant.addOIDCScope(String(oidc.params.scope));
+			if (oidc.requestParamClaims?.size) grant.addOIDCClaims([...oidc.requestParamClaims]);
 			await grant.save();
 			return grant;
 		},
-		renderError(ctx, out) {
+		async renderError(ctx, out) {
 			ctx.type = 'html';
-			ctx.body = `<!doctype html><title>Error</title><h1>${escapeHtml(out.error)}</h1><p>${escapeHtml(out.error_description ?? '')}</p>`;
+			ctx.body = errorPage(`${setup.title}: ${out.error}`, String(out.error_description ?? ''));
 		},
 	});
 	provider.on('server_error', (_ctx, error) => console.error(`[idp ${name}]`, error));
 
-	provider.use(async (ctx, next) => {
-		// Every sign-in shows the chooser, so one browser can sign in as different people.
-		if (ctx.path === '/auth' && ctx.method === 'GET') delete ctx.req.headers.cookie;
-		// Apple's client secret is an ES256 JWT made by the Worker: check it as Apple does.
-		if (name === 'apple' && ctx.path === '/token' && ctx.method === 'POST') {
-			const form = await readForm(ctx.req);
-			try {
-				const { payload } = await jwtVerify(form.get('client_secret') ?? '', applePublicKey, {
-					algorithms: ['ES256'],
-					issuer: APPLE_TEAM_ID,
-					subject: clients.apple.client_id,
-					audience: issuer,
-					requiredClaims: ['exp', 'iat'],
-				}).then(async (result) => {
-					if (result.protectedHeader.kid !== APPLE_KEY_ID) throw new Error('unknown kid');
-					return result;
-				});
-				if (payload.exp - payload.iat > APPLE_SECRET_MAX_SECONDS) throw new Error('lives too long');
-			} catch {
-				ctx.status = 400;
-				ctx.body = { error: 'invalid_client', error_description: 'client_secret is not a valid client-secret JWT' };
-				return;
+	if (name === 'apple') {
+		// Runs before oidc-provider's routes; its body parser takes the parsed body from req.body.
+		provider.use(async (ctx, next) => {
+			if (ctx.method === 'POST' && ctx.path === '/token' && ctx.is('application/x-www-form-urlencoded')) {
+				const form = await readForm(ctx.req);
+				if (!(await appleClientSecretIsValid(form.get('client_secret') ?? '', applePublicKey, { issuer, clientId: setup.client.client_id }))) {
+					ctx.status = 400;
+					ctx.body = { error: 'invalid_client', error_description: 'client_secret is not a valid client secret JWT' };
+					return;
+				}
+				form.set('client_secret', setup.client.client_secret);
+				Object.assign(ctx.req, { body: Object.fromEntries(form) });
 			}
-			form.set('client_secret', clients.apple.client_secret);
-			ctx.req.body = Object.fromEntries(form);
-		}
-		await next();
-	});
+			await next();
+		});
+	}
 
-	async function interaction(req, res, path) {
-		const [, uid, action] = /^\/interaction\/([^/]+)(?:\/(login|abort))?$/.exec(path) ?? [];
-		if (!uid) return false;
+	/**
+	 * The chooser at /{name}/interaction/:uid, its submission (/login) and Cancel (/abort).
+	 * @param {http.IncomingMessage} req
+	 * @param {http.ServerResponse} res
+	 * @param {string} uid
+	 * @param {string | undefined} action
+	 */
+	async function interaction(req, res, uid, action) {
+		const details = await provider.interactionDetails(req, res);
+		if (details.uid !== uid) throw Object.assign(new Error('interaction mismatch'), { expose: true });
 		if (req.method === 'GET' && !action) {
-			const details = await provider.interactionDetails(req, res);
-			const [, domain = '', slug = ''] = /^\/([^/]+)\/([^/]+)\/oauth$/.exec(new URL(details.params.redirect_uri).pathname) ?? [];
-			const html = chooserPage({
-				title,
-				action: `/${name}/interaction/${uid}/login`,
-				cancel: `/${name}/interaction/${uid}/abort`,
-				members: demoMembers(domain, slug, name.toUpperCase()),
-				channelPath: `/${domain}/${slug}`,
-			});
-			res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(html);
-			return true;
+			const channelPath = new URL(String(details.params.redirect_uri)).pathname.replace(/\/oauth$/, '');
+			const members = demoMembers(channelPath, /** @type {'GOOGLE' | 'APPLE' | 'X'} */ (name.toUpperCase()));
+			const base = `/${name}/interaction/${encodeURIComponent(uid)}`;
+			return sendHtml(res, 200, chooserPage({ title: setup.title, channelPath, members, action: `${base}/login`, cancel: `${base}/abort` }));
 		}
 		if (req.method === 'POST' && action === 'login') {
 			const form = await readForm(req);
 			const newAccount = form.get('newAccount');
-			const accountId = newAccount ? (/^[a-z0-9-]{1,40}$/.test(newAccount) ? `local-${newAccount}` : null) : form.get('account');
-			if (!accountId) {
-				res.writeHead(400, { 'Content-Type': 'text/plain' }).end('Choose an account.');
-				return true;
-			}
-			await provider.interactionFinished(req, res, { login: { accountId } }, { mergeWithLastSubmission: false });
-			return true;
+			const accountId = newAccount === null ? form.get('account') : /^[a-z0-9-]{1,40}$/.test(newAccount) ? `local-${newAccount}` : null;
+			if (!accountId) return sendHtml(res, 400, errorPage(setup.title, 'Choose a demo member, or a new account name of lower-case letters, digits and hyphens.'));
+			return provider.interactionFinished(req, res, { login: { accountId } }, { mergeWithLastSubmission: false });
 		}
 		if (req.method === 'POST' && action === 'abort') {
-			await provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The user cancelled.' }, { mergeWithLastSubmission: false });
-			return true;
+			return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The user cancelled.' }, { mergeWithLastSubmission: false });
 		}
-		return false;
+		sendHtml(res, 405, errorPage(setup.title, 'Method not allowed.'));
 	}
 
+	/**
+	 * X API v2 `GET /2/users/me` for an access token from this provider.
+	 * @param {http.IncomingMessage} req
+	 * @param {http.ServerResponse} res
+	 */
 	async function usersMe(req, res) {
-		const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-		const found = token ? await provider.AccessToken.find(token) : undefined;
-		if (!found || found.isExpired) {
-			res.writeHead(401, { 'Content-Type': 'application/json' }).end(JSON.stringify({ title: 'Unauthorized', status: 401 }));
-			return;
-		}
-		const id = found.accountId;
-		res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ data: { id, name: id, username: id } }));
+		const bearer = /^Bearer ([^\s]+)$/i.exec(req.headers.authorization ?? '')?.[1];
+		const token = bearer ? await provider.AccessToken.find(bearer) : undefined;
+		if (!token?.accountId) return sendJson(res, 401, { title: 'Unauthorized', status: 401 });
+		const id = token.accountId;
+		sendJson(res, 200, { data: { id, name: demoNickname(id) ?? id, username: id.replace(/[^A-Za-z0-9_]/g, '_') } });
 	}
 
 	const callback = provider.callback();
 	return {
 		issuer,
 		provider,
-		async handle(req, res, path) {
-			if (name === 'x' && path === '/2/users/me' && req.method === 'GET') return usersMe(req, res);
-			if (await interaction(req, res, path)) return;
-			req.originalUrl = req.url;
-			req.url = req.url.slice(name.length + 1) || '/';
+		/**
+		 * @param {http.IncomingMessage} req
+		 * @param {http.ServerResponse} res
+		 * @param {string} rest the URL after /{name}, query included
+		 */
+		async handle(req, res, rest) {
+			const { pathname } = new URL(rest, 'http://localhost');
+			if (name === 'x' && pathname === '/2/users/me' && req.method === 'GET') return usersMe(req, res);
+			const chooser = /^\/interaction\/([^/]+)(?:\/(login|abort))?$/.exec(pathname);
+			if (chooser) {
+				return interaction(req, res, decodeURIComponent(chooser[1]), chooser[2]).catch((error) => {
+					if (!error?.expose) throw error;
+					sendHtml(res, 400, errorPage(setup.title, 'This sign-in has expired or was already finished. Start again from the app.'));
+				});
+			}
+			// Each authorization starts without a session, so the chooser shows every time and the
+			// result never meets an earlier account's session (which would ask to log that one out).
+			if (/^\/auth(\/|$)/.test(pathname) && req.headers.cookie) {
+				req.headers.cookie = req.headers.cookie.split(/;\s*/).filter((c) => !c.startsWith(`${cookieNames.session}=`) && !c.startsWith(`${cookieNames.session}.sig=`)).join('; ');
+			}
+			// Mounted under /{name}: oidc-provider routes on the stripped URL and builds its URLs
+			// (discovery, redirects) from the prefix it finds in req.originalUrl.
+			Object.assign(req, { originalUrl: req.url, url: rest });
 			return callback(req, res);
 		},
 	};
 }
 
 /**
- * Starts the three providers on one port. `appOrigins` are the origins the app is served from;
- * every demo channel's /{domain}/{slug}/oauth under them is a registered redirect URI.
- * @param {{ port: number, host?: string, appOrigins: string[] }} options
+ * Starts the three providers on one port. Every published URL uses the host name `localhost`
+ * (a different site from the app at 127.0.0.1). `appOrigins` are the origins the app is served
+ * from; `${origin}/{domain}/{slug}/oauth` for every demo channel and /bench/large is a registered
+ * redirect URI of each client.
+ * @param {{ port: number, host?: string, appOrigins: string[] }} options host: the interface to
+ *   listen on; the default 'localhost' listens on 127.0.0.1.
  * @returns {Promise<{ origin: string, vars: Record<string, string>, close: () => Promise<void> }>}
  */
 export async function startIdentityProvider({ port, host = 'localhost', appOrigins }) {
-	const origin = `http://${host}:${port}`;
+	const origin = `http://localhost:${port}`;
 	const channelPaths = [...DEMO_CHANNELS.map((c) => `/${c.domain}/${c.slug}`), '/bench/large'];
-	const clientRedirects = appOrigins.flatMap((appOrigin) => channelPaths.map((path) => `${appOrigin}${path}/oauth`));
+	const redirectUris = appOrigins.flatMap((appOrigin) => channelPaths.map((path) => `${appOrigin}${path}/oauth`));
 	const apple = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-	const applePublicKey = await importSPKI(apple.publicKey.export({ type: 'spki', format: 'pem' }).toString(), 'ES256');
-	const titles = { google: 'Local Google (development)', apple: 'Local Apple (development)', x: 'Local X (development)' };
-	const instances = {};
-	for (const name of ['google', 'apple', 'x']) {
-		instances[name] = await createInstance({ name, title: titles[name], origin, clientRedirects, applePublicKey });
-	}
+	const instances = {
+		google: createInstance({ name: 'google', origin, redirectUris, applePublicKey: apple.publicKey }),
+		apple: createInstance({ name: 'apple', origin, redirectUris, applePublicKey: apple.publicKey }),
+		x: createInstance({ name: 'x', origin, redirectUris, applePublicKey: apple.publicKey }),
+	};
+
 	const server = http.createServer((req, res) => {
-		const [, name, rest = '/'] = /^\/(google|apple|x)(\/[^?]*)?/.exec(req.url ?? '') ?? [];
-		const instance = name ? instances[name] : undefined;
-		if (!instance) {
-			res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
-			return;
-		}
-		Promise.resolve(instance.handle(req, res, rest)).catch((error) => {
-			console.error('[idp]', error);
-			if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' }).end('Identity provider error');
+		const match = /^\/(google|apple|x)(?=[/?]|$)/.exec(req.url ?? '');
+		if (!match) return sendJson(res, 404, { error: 'not_found' });
+		const [prefix, name] = match;
+		const rest = (req.url ?? '').slice(prefix.length);
+		instances[/** @type {Name} */ (name)].handle(req, res, rest.startsWith('/') ? rest : `/${rest}`).catch((error) => {
+			console.error(`[idp ${name}]`, error);
+			if (!res.headersSent) sendHtml(res, 500, errorPage('Identity provider error', 'See the terminal for details.'));
 		});
 	});
 	await new Promise((resolve, reject) => {
 		server.once('error', reject);
-		server.listen(port, '127.0.0.1', resolve);
+		server.listen(port, host === 'localhost' ? '127.0.0.1' : host, () => resolve(undefined));
 	});
+
 	const x = instances.x.provider;
 	const vars = {
 		OAUTH_GOOGLE_ISSUER: instances.google.issuer,
-		OAUTH_GOOGLE_CLIENT_ID: 'local-google-client',
-		OAUTH_GOOGLE_CLIENT_SECRET: 'local-google-secret',
+		OAUTH_GOOGLE_CLIENT_ID: SETUP.google.client.client_id,
+		OAUTH_GOOGLE_CLIENT_SECRET: SETUP.google.client.client_secret,
 		OAUTH_APPLE_ISSUER: instances.apple.issuer,
-		OAUTH_APPLE_CLIENT_ID: 'local.apple.services-id',
+		OAUTH_APPLE_CLIENT_ID: SETUP.apple.client.client_id,
 		OAUTH_APPLE_TEAM_ID: APPLE_TEAM_ID,
 		OAUTH_APPLE_KEY_ID: APPLE_KEY_ID,
-		OAUTH_APPLE_PRIVATE_KEY: apple.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+		OAUTH_APPLE_PRIVATE_KEY: String(apple.privateKey.export({ type: 'pkcs8', format: 'pem' })),
 		OAUTH_APPLE_SCOPE: 'openid email',
 		OAUTH_X_ISSUER: instances.x.issuer,
-		OAUTH_X_AUTHORIZATION_URL: `${instances.x.issuer}${x.pathFor('authorization', { mountPath: '' })}`,
-		OAUTH_X_TOKEN_URL: `${instances.x.issuer}${x.pathFor('token', { mountPath: '' })}`,
+		OAUTH_X_AUTHORIZATION_URL: x.urlFor('authorization'),
+		OAUTH_X_TOKEN_URL: x.urlFor('token'),
 		OAUTH_X_USER_URL: `${instances.x.issuer}/2/users/me`,
-		OAUTH_X_CLIENT_ID: 'local-x-client',
-		OAUTH_X_CLIENT_SECRET: 'local-x-secret',
-		OAUTH_X_SCOPE: 'users.read tweet.read',
+		OAUTH_X_CLIENT_ID: SETUP.x.client.client_id,
+		OAUTH_X_CLIENT_SECRET: SETUP.x.client.client_secret,
+		OAUTH_X_SCOPE: SETUP.x.scopes.join(' '),
 	};
-	return { origin, vars, close: () => new Promise((resolve) => server.close(() => resolve())) };
+	return {
+		origin,
+		vars,
+		close: () => new Promise((resolve) => {
+			server.close(() => resolve());
+			server.closeAllConnections();
+		}),
+	};
 }

@@ -3,6 +3,7 @@
  * ban dialog, or the generic error with Retry. Pure, so pages and islands decide the same way.
  */
 import { resultCodeOf } from './api-client';
+import { loginPageUrl } from './redirect';
 
 const NOT_FOUND = new Set([-4041401, -4041402, -4041403, -4041404, -4041405, -4041406, -4041407, -4041408, -4011401]);
 const FORCED_LOGIN = new Set([-4011401, -4011415, -4011411, -4011416, -4011402]);
@@ -14,11 +15,6 @@ export type RouteErrorAction =
 	| { kind: 'not-found' }
 	| { kind: 'generic' };
 
-/** The login route with the current path as redirectUrl. */
-export function loginUrl(channelBase: string, target: string): string {
-	return `${channelBase}/login?redirectUrl=${encodeURIComponent(target)}`;
-}
-
 /**
  * Decides the action for `error` on a route. With a channel, the forced-login codes win over the
  * not-found meaning -4011401 also has; without one, -4011401 is a not-found.
@@ -26,7 +22,7 @@ export function loginUrl(channelBase: string, target: string): string {
 export function routeErrorAction(error: unknown, context: { channelBase?: string; currentPath: string; banEndsAt?: number | null }): RouteErrorAction {
 	const code = resultCodeOf(error);
 	if (code === undefined) return { kind: 'generic' };
-	if (context.channelBase && FORCED_LOGIN.has(code)) return { kind: 'forced-login', loginUrl: loginUrl(context.channelBase, context.currentPath) };
+	if (context.channelBase && FORCED_LOGIN.has(code)) return { kind: 'forced-login', loginUrl: loginPageUrl(context.channelBase, context.currentPath) };
 	if (code === BANNED) return { kind: 'ban', endsAt: context.banEndsAt ?? null };
 	if (NOT_FOUND.has(code)) return { kind: 'not-found' };
 	return { kind: 'generic' };

@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { accountApi } from './api';
 import { setUser } from '../../stores/user';
+import { useHydrated } from '../common/use-hydrated';
 
 interface Props {
 	apiBase: string;
@@ -15,6 +16,7 @@ interface Props {
 export default function LogoutButton({ apiBase, domain, slug, homeUrl, label, errorText }: Props) {
 	const [busy, setBusy] = useState(false);
 	const [error, setError] = useState(false);
+	const hydrated = useHydrated();
 	const logout = async () => {
 		setBusy(true);
 		try {
@@ -28,7 +30,7 @@ export default function LogoutButton({ apiBase, domain, slug, homeUrl, label, er
 	};
 	return (
 		<>
-			<button className="button secondary" type="button" onClick={logout} disabled={busy} aria-busy={busy}>
+			<button className="button secondary" type="button" onClick={logout} disabled={busy || !hydrated} aria-busy={busy}>
 				{label}
 			</button>
 			{error && (

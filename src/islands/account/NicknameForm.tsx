@@ -8,6 +8,7 @@ import { accountApi, nicknameErrorText, SIGNUP_EXPIRED } from './api';
 import { resultCodeOf } from '../../lib/api-client';
 import { NICKNAME_MAX, NICKNAME_MESSAGE_KEYS, nicknameProblem } from '../../schemas/nickname';
 import { setUser, type AuthUser } from '../../stores/user';
+import { useHydrated } from '../common/use-hydrated';
 import type { AccountTexts } from './texts';
 
 interface Props {
@@ -29,6 +30,7 @@ export default function NicknameForm({ mode, apiBase, domain, slug, current = ''
 	const [busy, setBusy] = useState(false);
 	const id = useId();
 	const inputRef = useRef<HTMLInputElement>(null);
+	const hydrated = useHydrated();
 
 	// Keep what was typed before the island hydrated.
 	useEffect(() => {
@@ -93,7 +95,7 @@ export default function NicknameForm({ mode, apiBase, domain, slug, current = ''
 					{error ?? done ?? texts['nickname.hint']}
 				</p>
 			</div>
-			<button className="button" type="submit" disabled={busy} aria-busy={busy}>
+			<button className="button" type="submit" disabled={busy || !hydrated} aria-busy={busy}>
 				{mode === 'signup' ? texts['signup.nickname.submit'] : texts['nickname.submit']}
 			</button>
 		</form>

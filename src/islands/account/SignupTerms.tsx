@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { accountApi, SIGNUP_EXPIRED } from './api';
 import { resultCodeOf } from '../../lib/api-client';
+import { useHydrated } from '../common/use-hydrated';
 import type { AccountTexts } from './texts';
 
 interface Props {
@@ -22,6 +23,7 @@ export default function SignupTerms({ apiBase, nextUrl, loginUrl, texts }: Props
 	const all = terms && privacy;
 	const termsRef = useRef<HTMLInputElement>(null);
 	const privacyRef = useRef<HTMLInputElement>(null);
+	const hydrated = useHydrated();
 
 	// Keep what was ticked before the island hydrated.
 	useEffect(() => {
@@ -83,7 +85,7 @@ export default function SignupTerms({ apiBase, nextUrl, loginUrl, texts }: Props
 					{error}
 				</p>
 			)}
-			<button className="button" type="submit" disabled={!all || busy} aria-busy={busy}>
+			<button className="button" type="submit" disabled={!all || busy || !hydrated} aria-busy={busy}>
 				{texts['common.button.next']}
 			</button>
 		</form>

@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { accountApi, showToastOnNextPage } from './api';
 import { setUser } from '../../stores/user';
+import { useHydrated } from '../common/use-hydrated';
 import type { AccountTexts } from './texts';
 
 interface Props {
@@ -20,6 +21,7 @@ export default function WithdrawForm({ apiBase, domain, slug, homeUrl, texts }: 
 	const [busy, setBusy] = useState(false);
 	const [error, setError] = useState<string | null>(null);
 	const agreeRef = useRef<HTMLInputElement>(null);
+	const hydrated = useHydrated();
 
 	// Keep a tick made before the island hydrated.
 	useEffect(() => {
@@ -53,7 +55,7 @@ export default function WithdrawForm({ apiBase, domain, slug, homeUrl, texts }: 
 					{error}
 				</p>
 			)}
-			<button className="button danger" type="submit" disabled={!agree || busy} aria-busy={busy}>
+			<button className="button danger" type="submit" disabled={!agree || busy || !hydrated} aria-busy={busy}>
 				{texts['withdraw.submit']}
 			</button>
 		</form>
