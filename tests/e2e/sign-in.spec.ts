@@ -276,3 +276,19 @@ test('a mutation from another site is refused', async ({ page }) => {
 	await page.reload();
 	await expect(page.locator('[data-member-nickname]')).toBeVisible();
 });
+
+test("a member's page is never cached: a guest who asks next gets the guest page", async ({ page, browser }) => {
+	const nickname = nicknameOf(1012);
+	await signInAs(page, '/starfall/global/boards/14', 'X', nickname);
+	const mine = await page.request.get('/starfall/global/boards/14?page=1');
+	expect(mine.headers()['cache-control']).toBe('private, no-store');
+	expect(mine.headers()['x-edge-cache']).toBeUndefined();
+	expect(await mine.text()).toContain(nickname);
+	const guest = await browser.newPage();
+	for (let i = 0; i < 2; i++) {
+		const response = await guest.goto('/starfall/global/boards/14?page=1');
+		expect(await response?.text()).not.toContain('data-member-card');
+	}
+	await expect(guest.locator('[data-guest-welcome]')).toBeVisible();
+	await guest.close();
+});

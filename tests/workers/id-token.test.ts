@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import * as oauth from 'oauth4webapi';
 import { SignJWT, exportJWK, generateKeyPair, type JWTPayload } from 'jose';
-import { subjectFromTokenResponse, type FetchLike } from '../../src/server/oauth';
+import { appleClientSecret, subjectFromTokenResponse, type FetchLike } from '../../src/server/oauth';
+import type { OidcProviderConfig } from '../../src/server/oauth-config';
 
 const ISSUER = 'https://accounts.idp.test';
 const CLIENT_ID = 'board-client';
@@ -78,5 +79,26 @@ describe('ID token validation', () => {
 	it('refuses a token response without an ID token', async () => {
 		const response = new Response(JSON.stringify({ access_token: 'at', token_type: 'Bearer' }), { headers: { 'Content-Type': 'application/json' } });
 		await expect(subjectFromTokenResponse(server(), { client_id: CLIENT_ID }, response, NONCE, { [oauth.customFetch]: servesJwks })).rejects.toThrow(/id_token/);
+	});
+});
+
+describe("Apple's client secret", () => {
+	it('is an ES256 JWT from the team for the Services ID, addressed to Apple, living well under six months', async () => {
+		const apple = await generateKeyPair('ES256', { extractable: true });
+		const { exportPKCS8, jwtVerify, decodeProtectedHeader } = await import('jose');
+		const config: OidcProviderConfig = {
+			provider: 'APPLE',
+			issuer: new URL('https://appleid.apple.com'),
+			clientId: 'com.example.board.web',
+			scope: '',
+			responseMode: 'form_post',
+			clientSecret: { kind: 'apple-jwt', teamId: 'TEAM123456', keyId: 'KEY1234567', privateKey: await exportPKCS8(apple.privateKey) },
+			allowHttp: false,
+		};
+		const secret = await appleClientSecret(config);
+		expect(decodeProtectedHeader(secret)).toEqual({ alg: 'ES256', kid: 'KEY1234567' });
+		const { payload } = await jwtVerify(secret, apple.publicKey, { issuer: 'TEAM123456', subject: 'com.example.board.web', audience: 'https://appleid.apple.com', algorithms: ['ES256'] });
+		expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBeGreaterThan(0);
+		expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBeLessThanOrEqual(15_777_000);
 	});
 });
