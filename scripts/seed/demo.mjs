@@ -409,6 +409,8 @@ export function deleteChannelsSql(channelIds, identityPattern) {
 	const list = channelIds.join(',');
 	const statements = [
 		`DELETE FROM sessions WHERE channel_id IN (${list});`,
+		`DELETE FROM oauth_transactions WHERE channel_id IN (${list});`,
+		`DELETE FROM signups WHERE channel_id IN (${list});`,
 		`DELETE FROM uploads WHERE channel_id IN (${list});`,
 	];
 	for (const table of [...TABLE_ORDER].reverse()) {
