@@ -54,7 +54,7 @@ interface SessionRow {
 }
 
 /** The ban in force for a member at `now`: a permanent one first, else the latest-ending one. */
-export const ACTIVE_BAN_SQL = `SELECT id FROM bans WHERE member_id = m.id AND lifted_at IS NULL AND (ends_at IS NULL OR ends_at > ?3)
+const ACTIVE_BAN_SQL = `SELECT id FROM bans WHERE member_id = m.id AND lifted_at IS NULL AND (ends_at IS NULL OR ends_at > ?3)
 	ORDER BY ends_at IS NOT NULL, ends_at DESC LIMIT 1`;
 
 /** Resolves the session cookie's token for the channel; expired sessions are deleted on sight. */
