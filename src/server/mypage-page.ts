@@ -3,13 +3,19 @@ import type { AstroGlobal } from 'astro';
 import { isSignedIn, loadChannelPage, loginRedirect, type ChannelPage } from './page';
 import type { SessionMember } from './sessions';
 
-export type MyPage = { kind: 'page'; page: ChannelPage; member: SessionMember } | { kind: 'redirect'; to: string } | { kind: 'not-found' };
+export interface MyPage {
+	page: ChannelPage;
+	member: SessionMember;
+}
 
-/** Login-required: a guest goes to login with this page as redirectUrl. */
-export async function loadMyPage(astro: Pick<AstroGlobal, 'params' | 'request' | 'response' | 'locals' | 'url'>): Promise<MyPage> {
+/**
+ * Login-required: a guest goes to login with this page as redirectUrl. Returns the page's data,
+ * or the Response the page answers with instead (not found, redirect).
+ */
+export async function loadMyPage(astro: Pick<AstroGlobal, 'params' | 'request' | 'response' | 'locals' | 'url' | 'redirect' | 'rewrite'>): Promise<MyPage | Response> {
 	const page = await loadChannelPage(astro);
-	if (!page) return { kind: 'not-found' };
+	if (!page) return astro.rewrite('/404');
 	const login = loginRedirect(page, astro.url);
-	if (login || !isSignedIn(page.session)) return { kind: 'redirect', to: login ?? page.channel.basePath };
-	return { kind: 'page', page, member: page.session.member };
+	if (login || !isSignedIn(page.session)) return astro.redirect(login ?? page.channel.basePath, 302);
+	return { page, member: page.session.member };
 }

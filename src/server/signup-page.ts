@@ -5,17 +5,23 @@ import { findSignup, type Signup } from './accounts';
 import { readAuthCookie } from './auth-cookies';
 import { loginPageUrl } from '../lib/redirect';
 
-export type SignupPage = { kind: 'page'; page: ChannelPage; signup: Signup } | { kind: 'redirect'; to: string } | { kind: 'not-found' };
+export interface SignupPage {
+	page: ChannelPage;
+	signup: Signup;
+}
 
-/** A member goes on; a browser without a sign-up in progress goes to login. */
-export async function loadSignupPage(astro: Pick<AstroGlobal, 'params' | 'request' | 'response' | 'locals' | 'url'>): Promise<SignupPage> {
+/**
+ * A member goes on; a browser without a sign-up in progress goes to login. Returns the page's
+ * data, or the Response the page answers with instead (not found, redirect).
+ */
+export async function loadSignupPage(astro: Pick<AstroGlobal, 'params' | 'request' | 'response' | 'locals' | 'url' | 'redirect' | 'rewrite'>): Promise<SignupPage | Response> {
 	const page = await loadChannelPage(astro);
-	if (!page) return { kind: 'not-found' };
+	if (!page) return astro.rewrite('/404');
 	const signedIn = memberRedirect(page, astro.url);
-	if (signedIn) return { kind: 'redirect', to: signedIn };
+	if (signedIn) return astro.redirect(signedIn, 302);
 	const { channel, db } = page;
 	const signup = await findSignup(db, channel.id, readAuthCookie(astro.request.headers.get('cookie'), 'signup', channel.domain, channel.slug));
-	if (!signup) return { kind: 'redirect', to: loginPageUrl(channel.basePath, channel.basePath) };
+	if (!signup) return astro.redirect(loginPageUrl(channel.basePath, channel.basePath), 302);
 	astro.response.headers.set('Cache-Control', 'private, no-store');
-	return { kind: 'page', page, signup };
+	return { page, signup };
 }

@@ -292,3 +292,32 @@ test("a member's page is never cached: a guest who asks next gets the guest page
 	await expect(guest.locator('[data-guest-welcome]')).toBeVisible();
 	await guest.close();
 });
+
+test("My Page lists the member's posts, comments and likes, and changes the nickname", async ({ page }) => {
+	const [counts] = execute(
+		`SELECT (SELECT count(*) FROM posts p JOIN boards b ON b.id = p.board_id WHERE p.member_id = 1015 AND p.deleted_at IS NULL AND p.hidden_by_admin = 0 AND p.is_private = 0 AND b.is_public = 1) AS posts,
+		        (SELECT count(*) FROM comments c JOIN posts p ON p.id = c.post_id JOIN boards b ON b.id = p.board_id
+		         WHERE c.member_id = 1015 AND c.deleted_at IS NULL AND c.hidden_by_admin = 0 AND p.deleted_at IS NULL
+		           AND p.hidden_by_admin = 0 AND p.is_private = 0 AND b.is_public = 1) AS comments`,
+	) as { posts: number; comments: number }[];
+	await signInAs(page, BOARD, 'X', nicknameOf(1015));
+	await page.goto(`${HOME}/mypage`);
+	await expect(page.getByRole('heading', { name: 'My Page' })).toBeVisible();
+	await expect(page.locator('.post-row')).toHaveCount(Math.min(20, counts?.posts ?? 0));
+	const tabs = page.getByRole('navigation', { name: 'My activity' });
+	await tabs.getByRole('link', { name: 'Comments' }).click();
+	await expect(page).toHaveURL(/mypage\?tab=comments$/);
+	expect(counts?.comments).toBeGreaterThan(0);
+	await expect(page.locator('.my-comments li')).toHaveCount(Math.min(20, counts?.comments ?? 0));
+	await tabs.getByRole('link', { name: 'Likes' }).click();
+	await expect(page).toHaveURL(/mypage\?tab=likes$/);
+	await page.getByRole('link', { name: 'Change nickname' }).click();
+	const field = page.getByLabel('Nickname', { exact: true });
+	await expect(field).toHaveValue(nicknameOf(1015));
+	await page.getByRole('button', { name: 'Change nickname' }).click();
+	await expect(page.getByRole('alert')).toHaveText('Nickname currently in use.');
+	const renamed = `Renamed${Date.now() % 100000}`;
+	await field.fill(renamed);
+	await page.getByRole('button', { name: 'Change nickname' }).click();
+	await expect(page.locator('[data-member-nickname]')).toHaveText(renamed);
+});

@@ -4,8 +4,7 @@
  * shows under the field as well.
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { accountApi, nicknameErrorText, SIGNUP_EXPIRED } from './api';
-import { resultCodeOf } from '../../lib/api-client';
+import { accountApi, nicknameErrorText, restartWhenSignupExpired } from './api';
 import { NICKNAME_MAX, NICKNAME_MESSAGE_KEYS, nicknameProblem } from '../../schemas/nickname';
 import { setUser, type AuthUser } from '../../stores/user';
 import { useHydrated } from '../common/use-hydrated';
@@ -61,9 +60,8 @@ export default function NicknameForm({ mode, apiBase, domain, slug, current = ''
 			setTimeout(() => location.reload(), 800);
 		} catch (failure) {
 			setBusy(false);
-			if (resultCodeOf(failure) === SIGNUP_EXPIRED) {
+			if (restartWhenSignupExpired(failure, loginUrl)) {
 				setError(texts['signup.expired']);
-				location.replace(loginUrl);
 				return;
 			}
 			setError(nicknameErrorText(failure, texts) ?? texts['common.message.error']);

@@ -3,8 +3,7 @@
  * required, with "agree to all". Next records the agreement and goes on to the nickname.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { accountApi, SIGNUP_EXPIRED } from './api';
-import { resultCodeOf } from '../../lib/api-client';
+import { accountApi, restartWhenSignupExpired } from './api';
 import { useHydrated } from '../common/use-hydrated';
 import type { AccountTexts } from './texts';
 
@@ -21,14 +20,16 @@ export default function SignupTerms({ apiBase, nextUrl, loginUrl, texts }: Props
 	const [busy, setBusy] = useState(false);
 	const [error, setError] = useState<string | null>(null);
 	const all = terms && privacy;
+	const allRef = useRef<HTMLInputElement>(null);
 	const termsRef = useRef<HTMLInputElement>(null);
 	const privacyRef = useRef<HTMLInputElement>(null);
 	const hydrated = useHydrated();
 
 	// Keep what was ticked before the island hydrated.
 	useEffect(() => {
-		if (termsRef.current?.checked) setTerms(true);
-		if (privacyRef.current?.checked) setPrivacy(true);
+		const everything = Boolean(allRef.current?.checked);
+		if (everything || termsRef.current?.checked) setTerms(true);
+		if (everything || privacyRef.current?.checked) setPrivacy(true);
 	}, []);
 
 	const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -44,9 +45,8 @@ export default function SignupTerms({ apiBase, nextUrl, loginUrl, texts }: Props
 			location.assign(nextUrl);
 		} catch (failure) {
 			setBusy(false);
-			if (resultCodeOf(failure) === SIGNUP_EXPIRED) {
+			if (restartWhenSignupExpired(failure, loginUrl)) {
 				setError(texts['signup.expired']);
-				location.replace(loginUrl);
 				return;
 			}
 			setError(texts['common.message.error']);
@@ -57,6 +57,7 @@ export default function SignupTerms({ apiBase, nextUrl, loginUrl, texts }: Props
 		<form className="terms" onSubmit={submit} noValidate>
 			<label className="check terms-all">
 				<input
+					ref={allRef}
 					type="checkbox"
 					checked={all}
 					onChange={(event) => {

@@ -17,7 +17,14 @@ const NICKNAME_CODES: Record<number, keyof typeof NICKNAME_MESSAGE_KEYS> = {
 	[-4001425]: 'unchanged',
 	[-4091421]: 'taken',
 };
-export const SIGNUP_EXPIRED = -4011417;
+const SIGNUP_EXPIRED = -4011417;
+
+/** A sign-up that ran out starts again at login; true when that is what `error` meant. */
+export function restartWhenSignupExpired(error: unknown, loginUrl: string): boolean {
+	if (resultCodeOf(error) !== SIGNUP_EXPIRED) return false;
+	location.replace(loginUrl);
+	return true;
+}
 
 /** The text under the nickname field for an API failure, or null when it is not about the nickname. */
 export function nicknameErrorText(error: unknown, texts: AccountTexts): string | null {
@@ -26,7 +33,7 @@ export function nicknameErrorText(error: unknown, texts: AccountTexts): string |
 	return problem ? texts[NICKNAME_MESSAGE_KEYS[problem]] : null;
 }
 
-/** The stored user id and the page's toast survive a navigation in sessionStorage / localStorage. */
+/** Leaves a message for the toast of the next page (src/components/layout/Toast.astro). */
 export function showToastOnNextPage(message: string): void {
 	try {
 		sessionStorage.setItem('app:toast', message);
