@@ -1,3 +1,5 @@
 /** Types of the seed generator for the tests that load it. */
 export declare const SEED_NOW: number;
 export declare function demoSql(): string[];
+/** The demo communities; only what the tests read is typed. */
+export declare const DEMO_CHANNELS: readonly { index: number; domain: string; slug: string; providers: readonly string[]; content: { nicknames: readonly string[] } }[];
