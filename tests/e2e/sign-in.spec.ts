@@ -153,6 +153,9 @@ test('the login-required modal: cancel stays, confirm goes to login with the tar
 	await expect(dialog).toContainText('Please log in to continue.');
 	await dialog.getByRole('button', { name: 'Cancel' }).click();
 	await expect(dialog).toBeHidden();
+	// Nothing is loading: the link did not navigate, so the route spinner never shows.
+	await page.waitForTimeout(400);
+	await expect(page.locator('[data-route-spinner]')).toBeHidden();
 	await expect(page).toHaveURL(new RegExp(`${BOARD}$`));
 	await sidebarLinks.getByRole('link', { name: 'Write' }).click();
 	await dialog.getByRole('button', { name: 'Confirm' }).click();
