@@ -5,19 +5,14 @@
 import { createMiddleware } from 'hono/factory';
 import type { Context } from 'hono';
 import type { ApiEnv } from '../context';
-import { clearAuthCookie, readAuthCookie } from '../../src/server/auth-cookies';
-import { resolveSession, type SessionMember, type SessionState } from '../../src/server/sessions';
+import { requestSession } from '../../src/server/request-session';
+import type { SessionMember, SessionState } from '../../src/server/sessions';
 import { AppError } from '../../src/server/errors';
 
 export const sessionMiddleware = createMiddleware<ApiEnv>(async (c, next) => {
-	const { channel, db } = c.var;
-	const token = readAuthCookie(c.req.header('cookie'), 'session', channel.domain, channel.slug);
-	const session = await resolveSession(db, channel.id, token);
+	const { session, headers } = await requestSession(c.var.db, c.var.channel, c.req.raw);
 	c.set('session', session);
-	if (session.kind === 'expired' || session.kind === 'revoked') {
-		c.header('Set-Cookie', clearAuthCookie(new URL(c.req.url), 'session', channel.domain, channel.slug), { append: true });
-	}
-	if (token) c.header('Cache-Control', 'private, no-store');
+	for (const [name, value] of headers) c.header(name, value, { append: name === 'Set-Cookie' });
 	await next();
 });
 

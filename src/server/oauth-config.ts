@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { Provider } from '../schemas/channel';
+import { isSecureContext } from './auth-cookies';
 
 const Text = z.string().min(1);
 const Url = z.url({ protocol: /^https?$/ });
@@ -63,10 +64,9 @@ export interface XProviderConfig {
 
 export type ProviderConfig = OidcProviderConfig | XProviderConfig;
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
-
+/** A provider is reached over https, or over plain http only on this machine (the local one). */
 function allowHttp(...urls: URL[]): boolean {
-	return urls.every((url) => url.protocol === 'https:' || LOOPBACK.has(url.hostname));
+	return urls.every(isSecureContext);
 }
 
 /** The provider's configuration, or null when the deployment has not configured it. */

@@ -3,8 +3,8 @@ import type { AstroGlobal } from 'astro';
 import { env } from 'cloudflare:workers';
 import { resolveChannel, type Channel } from './channels';
 import { loadLayout, type LayoutData } from './layout';
-import { resolveSession, type SessionState } from './sessions';
-import { clearAuthCookie, readAuthCookie } from './auth-cookies';
+import type { SessionState } from './sessions';
+import { requestSession } from './request-session';
 import { translator, type Translate } from '../i18n';
 import { PathSegmentSchema } from '../schemas/params';
 import { loginPageUrl, safeRedirect } from '../lib/redirect';
@@ -17,7 +17,7 @@ export interface ChannelPage {
 	session: SessionState;
 }
 
-type PageContext = Pick<AstroGlobal, 'params' | 'request' | 'response' | 'locals' | 'url'>;
+type PageContext = Pick<AstroGlobal, 'params' | 'request' | 'response' | 'locals'>;
 
 /**
  * The channel page context, or null when the path names no channel. A request with the channel's
@@ -31,11 +31,10 @@ export async function loadChannelPage(astro: PageContext): Promise<ChannelPage |
 	const db = env.DB;
 	const channel = await resolveChannel(db, domain.data, slug.data);
 	if (!channel) return null;
-	const token = readAuthCookie(astro.request.headers.get('cookie'), 'session', channel.domain, channel.slug);
-	const [layout, session] = await Promise.all([loadLayout(db, channel), resolveSession(db, channel.id, token)]);
-	if (token) astro.response.headers.set('Cache-Control', 'private, no-store');
-	if (session.kind === 'expired' || session.kind === 'revoked') {
-		astro.response.headers.append('Set-Cookie', clearAuthCookie(astro.url, 'session', channel.domain, channel.slug));
+	const [layout, { session, headers }] = await Promise.all([loadLayout(db, channel), requestSession(db, channel, astro.request)]);
+	for (const [name, value] of headers) {
+		if (name === 'Set-Cookie') astro.response.headers.append(name, value);
+		else astro.response.headers.set(name, value);
 	}
 	astro.locals.session = session;
 	return { db, channel, layout, t: translator(channel.language), session };

@@ -1,0 +1,25 @@
+/**
+ * The session a request carries for a channel, as pages and the API both read it: the answer to a
+ * request with the channel's session cookie is private (the edge cache never stores it), and a
+ * cookie whose session has ended is cleared.
+ */
+import type { Channel } from './channels';
+import { clearAuthCookie, readAuthCookie } from './auth-cookies';
+import { resolveSession, type SessionState } from './sessions';
+
+export interface RequestSession {
+	session: SessionState;
+	/** Headers the answer must carry: Cache-Control and, for an ended session, the Set-Cookie that clears it. */
+	headers: [name: 'Cache-Control' | 'Set-Cookie', value: string][];
+}
+
+export async function requestSession(db: D1Database, channel: Channel, request: Request): Promise<RequestSession> {
+	const token = readAuthCookie(request.headers.get('cookie'), 'session', channel.domain, channel.slug);
+	const session = await resolveSession(db, channel.id, token);
+	const headers: RequestSession['headers'] = [];
+	if (token) headers.push(['Cache-Control', 'private, no-store']);
+	if (session.kind === 'expired' || session.kind === 'revoked') {
+		headers.push(['Set-Cookie', clearAuthCookie(new URL(request.url), 'session', channel.domain, channel.slug)]);
+	}
+	return { session, headers };
+}
