@@ -4,6 +4,13 @@ import tseslint from 'typescript-eslint';
 import astro from 'eslint-plugin-astro';
 import globals from 'globals';
 
+/** Modules that only the Worker may load: services, loaders, the API and the runtime's bindings. */
+const SERVER_ONLY = [
+	{ group: ['@/server/*', '@/server/**', '**/server/**'], message: 'Browser code must not load server modules; pass data as props or call the API.' },
+	{ group: ['@functions/*', '@functions/**', '**/functions/**'], message: 'Browser code must not load the API.' },
+	{ group: ['cloudflare:*'], message: 'Browser code has no Cloudflare bindings.' },
+];
+
 export default tseslint.config(
 	{
 		ignores: ['dist/', '.astro/', '.wrangler/', 'node_modules/', 'worker-configuration.d.ts', 'test-results/', 'playwright-report/', 'bench-results/', '.test-reports/'],
@@ -18,6 +25,67 @@ export default tseslint.config(
 			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
 			'no-console': ['warn', { allow: ['error', 'warn', 'info', 'log'] }],
 			eqeqeq: ['error', 'always'],
+		},
+	},
+	{
+		// src/ and functions/ import each other through the aliases, never through `../`.
+		files: ['src/**/*.{ts,tsx,astro}', 'functions/**/*.ts'],
+		rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['../*'], message: 'Use the @/ or @functions/ alias.' }] }] },
+	},
+	{
+		// Islands, stores, browser scripts and the shared lib, schemas and texts run in the browser.
+		files: ['src/islands/**', 'src/stores/**', 'src/scripts/**', 'src/lib/**', 'src/schemas/**', 'src/i18n/**', 'src/directives/**'],
+		rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['../*'], message: 'Use the @/ alias.' }, ...SERVER_ONLY] }] },
+	},
+	{
+		// Pages, layouts and components read data through the loaders and services, never from a binding.
+		files: ['src/pages/**', 'src/layouts/**', 'src/components/**'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{ group: ['../*'], message: 'Use the @/ alias.' },
+						{ group: ['cloudflare:*'], message: 'Pages get bindings through src/server/loaders.' },
+						{ group: ['@functions/*', '@functions/**'], message: 'Pages call services, never the API.' },
+						{ group: ['@/stores/*'], message: 'Stores live in the browser; a page renders on the Worker.' },
+					],
+				},
+			],
+		},
+	},
+	{
+		// Services know nothing of HTTP routing, pages or the browser.
+		files: ['src/server/**'],
+		ignores: ['src/server/loaders/**'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{ group: ['../*'], message: 'Use the @/ alias.' },
+						{ group: ['@functions/*', '@functions/**'], message: 'Services must not depend on the API layer.' },
+						{ group: ['@/server/loaders/*', 'astro', 'astro:*'], message: 'Services must not depend on page loaders or Astro.' },
+						{ group: ['@/islands/*', '@/islands/**', '@/stores/*', '@/components/*', '@/components/**'], message: 'Services must not load browser or page code.' },
+					],
+				},
+			],
+		},
+	},
+	{
+		// The API reads through services; page loaders belong to pages.
+		files: ['functions/**'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{ group: ['../*'], message: 'Use the @functions/ alias.' },
+						{ group: ['@/server/loaders/*'], message: 'Page loaders are for pages; the API calls services.' },
+						{ group: ['@/islands/*', '@/islands/**', '@/stores/*', '@/components/*', '@/components/**'], message: 'The API must not load browser or page code.' },
+					],
+				},
+			],
 		},
 	},
 	{

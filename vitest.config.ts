@@ -2,10 +2,14 @@ import { defineConfig } from 'vitest/config';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { fileURLToPath } from 'node:url';
 
+/** The import aliases of tsconfig.json, for both projects. */
+const alias = { '@': fileURLToPath(new URL('./src', import.meta.url)), '@functions': fileURLToPath(new URL('./functions', import.meta.url)) };
+
 const migrations = await readD1Migrations(fileURLToPath(new URL('./migrations', import.meta.url)));
 
 export default defineConfig({
 	define: { __BUILD_ID__: JSON.stringify('test') },
+	resolve: { alias },
 	test: {
 		projects: [
 			{

@@ -4,16 +4,16 @@
  */
 import { Hono } from 'hono';
 import type { ApiEnv } from './context';
-import { channelMiddleware } from './middleware/channel';
-import { errorResponse, methodNotAllowed, routeNotFound } from './middleware/errors';
-import { originCheck } from './middleware/origin';
-import { layoutsRouter } from './api/layouts';
-import { boardsRouter } from './api/boards';
-import { postsRouter } from './api/posts';
-import { usersRouter } from './api/users';
-import { authRouter } from './api/auth';
-import { accountRouter } from './api/account';
-import { sessionMiddleware, sessionError } from './middleware/session';
+import { channelMiddleware } from '@functions/middleware/channel';
+import { errorResponse, methodNotAllowed, routeNotFound } from '@functions/middleware/errors';
+import { originCheck } from '@functions/middleware/origin';
+import { layoutsRouter } from '@functions/api/layouts';
+import { boardsRouter } from '@functions/api/boards';
+import { postsRouter } from '@functions/api/posts';
+import { usersRouter } from '@functions/api/users';
+import { authRouter } from '@functions/api/auth';
+import { accountRouter } from '@functions/api/account';
+import { sessionMiddleware, sessionError } from '@functions/middleware/session';
 
 const publicApi = new Hono<ApiEnv>()
 	.use(originCheck)

@@ -1,6 +1,6 @@
 /** The Hono environment of the API: per-request values set by middleware. */
-import type { Channel } from '../src/server/channels';
-import type { SessionState } from '../src/server/sessions';
+import type { Channel } from '@/server/channels/channels';
+import type { SessionState } from '@/server/sign-in/sessions';
 
 export interface ApiEnv {
 	Variables: {

@@ -6,9 +6,9 @@
  * cache, and a response that sets a cookie, is private, or is not a success or a redirect is
  * never stored.
  */
-import { contentVersion } from '../src/server/channels';
-import { hasSessionCookie } from '../src/server/auth-cookies';
-import { PathSegmentSchema } from '../src/schemas/params';
+import { contentVersion } from '@/server/channels/channels';
+import { hasSessionCookie } from '@/server/sign-in/cookies';
+import { PathSegmentSchema } from '@/schemas/params';
 
 /** How long the edge keeps an entry; the version in the key makes it stale sooner. */
 const EDGE_TTL_SECONDS = 600;

@@ -8,13 +8,13 @@
  */
 import { Hono, type Context } from 'hono';
 import { env } from 'cloudflare:workers';
-import { resolveChannel, type Channel } from '../src/server/channels';
-import { authCookie, clearAuthCookie, readAuthCookie, SIGNUP_COOKIE_SECONDS } from '../src/server/auth-cookies';
-import { callbackUrl, configuredProvider, consumeTransaction, type Transaction } from '../src/server/sign-in';
-import { completeAuthorization } from '../src/server/oauth';
-import { signInIdentity } from '../src/server/accounts';
-import { loginPageUrl } from '../src/lib/redirect';
-import { PathSegmentSchema } from '../src/schemas/params';
+import { resolveChannel, type Channel } from '@/server/channels/channels';
+import { authCookie, clearAuthCookie, readAuthCookie, SIGNUP_COOKIE_SECONDS } from '@/server/sign-in/cookies';
+import { callbackUrl, configuredProvider, consumeTransaction, type Transaction } from '@/server/sign-in/transactions';
+import { completeAuthorization } from '@/server/sign-in/oauth';
+import { signInIdentity } from '@/server/accounts/accounts';
+import { loginPageUrl, pageUrls } from '@/lib/urls';
+import { PathSegmentSchema } from '@/schemas/params';
 
 /** The largest form body Apple's return can need (code, state, id_token, user). */
 const MAX_FORM_BYTES = 16 * 1024;
@@ -42,7 +42,7 @@ async function signIn(c: Context, channel: Channel, transaction: Transaction, pa
 	if (outcome.kind === 'member') {
 		return { location: transaction.redirectUrl, cookie: authCookie(url, 'session', channel.domain, channel.slug, outcome.sessionToken, { maxAge: outcome.maxAgeSeconds }) };
 	}
-	return { location: `${channel.basePath}/signup`, cookie: authCookie(url, 'signup', channel.domain, channel.slug, outcome.signupToken, { maxAge: SIGNUP_COOKIE_SECONDS }) };
+	return { location: pageUrls(channel.basePath).signup, cookie: authCookie(url, 'signup', channel.domain, channel.slug, outcome.signupToken, { maxAge: SIGNUP_COOKIE_SECONDS }) };
 }
 
 export const signInCallback = new Hono().on(['GET', 'POST'], '/:domain/:slug/oauth', async (c, next) => {

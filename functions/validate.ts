@@ -1,7 +1,7 @@
 /** Input validation for the API: zod schemas in, AppError InvalidParameter out, naming the field. */
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { AppError } from '../src/server/errors';
+import { AppError } from '@/server/platform/errors';
 
 /** Parses `value` with `schema`; a failure becomes a 400 envelope that says which field and why. */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {

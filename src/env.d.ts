@@ -13,7 +13,7 @@ declare global {
 	namespace App {
 		interface Locals {
 			/** Who is asking, set by loadChannelPage for the main layout. */
-			session?: import('./server/sessions').SessionState;
+			session?: import('@/server/sign-in/sessions').SessionState;
 		}
 	}
 }

@@ -4,8 +4,8 @@
  */
 import { Hono } from 'hono';
 import { astro } from 'astro/hono';
-import { api } from '../functions/app';
-import { signInCallback } from '../functions/sign-in';
+import { api } from '@functions/app';
+import { signInCallback } from '@functions/sign-in';
 
 const app = new Hono();
 app.route('/', api);

@@ -5,15 +5,15 @@
  */
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
-import type { ApiEnv } from '../context';
-import { ok } from '../../src/server/envelope';
-import { AppError } from '../../src/server/errors';
-import { authCookie, clearAuthCookie, readAuthCookie } from '../../src/server/auth-cookies';
-import { endSession } from '../../src/server/sessions';
-import { agreeToTerms, changeNickname, completeSignup, findSignup, withdrawMember } from '../../src/server/accounts';
-import { methodNotAllowed } from '../middleware/errors';
-import { requireMember } from '../middleware/session';
-import { NoQuerySchema, parseInput, readJsonBody } from '../validate';
+import type { ApiEnv } from '@functions/context';
+import { ok } from '@/server/platform/envelope';
+import { AppError } from '@/server/platform/errors';
+import { authCookie, clearAuthCookie, readAuthCookie } from '@/server/sign-in/cookies';
+import { endSession } from '@/server/sign-in/sessions';
+import { agreeToTerms, changeNickname, completeSignup, findSignup, withdrawMember } from '@/server/accounts/accounts';
+import { methodNotAllowed } from '@functions/middleware/errors';
+import { requireMember } from '@functions/middleware/session';
+import { NoQuerySchema, parseInput, readJsonBody } from '@functions/validate';
 
 const TermsBodySchema = z.strictObject({ terms: z.boolean(), privacy: z.boolean() });
 const WithdrawalBodySchema = z.strictObject({ agree: z.boolean() });

@@ -5,18 +5,19 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { ApiEnv } from '../context';
-import { loadLayout } from '../../src/server/layout';
-import { ok } from '../../src/server/envelope';
-import { AppError } from '../../src/server/errors';
-import { authCookie, OAUTH_COOKIE_SECONDS } from '../../src/server/auth-cookies';
-import { startSignIn } from '../../src/server/sign-in';
-import { loginPageUrl, safeRedirect } from '../../src/lib/redirect';
-import { ProviderSchema } from '../../src/schemas/channel';
-import { USER_ID_HEADER } from '../../src/lib/api-client';
-import { methodNotAllowed } from '../middleware/errors';
-import { sessionError } from '../middleware/session';
-import { NoQuerySchema, parseInput, readJsonBody } from '../validate';
+import type { ApiEnv } from '@functions/context';
+import { loadLayout } from '@/server/channels/layout';
+import { ok } from '@/server/platform/envelope';
+import { AppError } from '@/server/platform/errors';
+import { authCookie, OAUTH_COOKIE_SECONDS } from '@/server/sign-in/cookies';
+import { startSignIn } from '@/server/sign-in/transactions';
+import { safeRedirect } from '@/lib/redirect';
+import { loginPageUrl } from '@/lib/urls';
+import { ProviderSchema } from '@/schemas/channel';
+import { USER_ID_HEADER } from '@/lib/names';
+import { methodNotAllowed } from '@functions/middleware/errors';
+import { sessionError } from '@functions/middleware/session';
+import { NoQuerySchema, parseInput, readJsonBody } from '@functions/validate';
 
 const ProvidersQuerySchema = z.strictObject({ callbackUrl: z.string().max(2048).optional() });
 const LoginBodySchema = z.strictObject({ provider: ProviderSchema, redirectUrl: z.string().max(2048).optional() });

@@ -1,15 +1,15 @@
 /** GET boards, boards/tree, boards/{boardId}, board-subjects and board post lists (SPEC §7). */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { ApiEnv } from '../context';
-import type { Board } from '../../src/server/boards';
-import type { Channel } from '../../src/server/channels';
-import { loadLayout } from '../../src/server/layout';
-import { listBoardPosts, listChannelPosts } from '../../src/server/posts';
-import { ok } from '../../src/server/envelope';
-import { AppError } from '../../src/server/errors';
-import { IdSchema, PageSchema } from '../../src/schemas/params';
-import { NoQuerySchema, parseInput } from '../validate';
+import type { ApiEnv } from '@functions/context';
+import type { Board } from '@/server/boards/boards';
+import type { Channel } from '@/server/channels/channels';
+import { loadLayout } from '@/server/channels/layout';
+import { listBoardPosts, listChannelPosts } from '@/server/posts/lists';
+import { ok } from '@/server/platform/envelope';
+import { AppError } from '@/server/platform/errors';
+import { IdSchema, PageSchema } from '@/schemas/params';
+import { NoQuerySchema, parseInput } from '@functions/validate';
 
 const SubjectsQuerySchema = z.strictObject({ boardId: IdSchema.optional() });
 const PostsQuerySchema = z.strictObject({

@@ -1,12 +1,12 @@
 /** GET posts/{postId}, posts/{postId}/comments and POST posts/{postId}/views (the view beacon). */
 import { Hono } from 'hono';
-import type { ApiEnv } from '../context';
-import { getPost, listComments } from '../../src/server/post-detail';
-import { countView } from '../../src/server/views';
-import { ok } from '../../src/server/envelope';
-import { AppError } from '../../src/server/errors';
-import { IdSchema } from '../../src/schemas/params';
-import { NoQuerySchema, parseInput } from '../validate';
+import type { ApiEnv } from '@functions/context';
+import { getPost, listComments } from '@/server/posts/detail';
+import { countView } from '@/server/posts/views';
+import { ok } from '@/server/platform/envelope';
+import { AppError } from '@/server/platform/errors';
+import { IdSchema } from '@/schemas/params';
+import { NoQuerySchema, parseInput } from '@functions/validate';
 
 
 export const postsRouter = new Hono<ApiEnv>()

@@ -1,11 +1,11 @@
 /** GET users/{userId} and users/{userId}/posts: a member's public profile and visible posts. */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { ApiEnv } from '../context';
-import { getProfile, listMemberPosts } from '../../src/server/members';
-import { ok } from '../../src/server/envelope';
-import { IdSchema, PageSchema } from '../../src/schemas/params';
-import { NoQuerySchema, parseInput } from '../validate';
+import type { ApiEnv } from '@functions/context';
+import { getProfile, listMemberPosts } from '@/server/members/profiles';
+import { ok } from '@/server/platform/envelope';
+import { IdSchema, PageSchema } from '@/schemas/params';
+import { NoQuerySchema, parseInput } from '@functions/validate';
 
 const PageQuerySchema = z.strictObject({ page: PageSchema.default(1) });
 

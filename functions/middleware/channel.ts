@@ -2,10 +2,10 @@
 import { createMiddleware } from 'hono/factory';
 import { env } from 'cloudflare:workers';
 import { z } from 'zod';
-import type { ApiEnv } from '../context';
-import { getChannel } from '../../src/server/channels';
-import { PathSegmentSchema } from '../../src/schemas/params';
-import { parseInput } from '../validate';
+import type { ApiEnv } from '@functions/context';
+import { getChannel } from '@/server/channels/channels';
+import { PathSegmentSchema } from '@/schemas/params';
+import { parseInput } from '@functions/validate';
 
 const ChannelPathSchema = z.object({ domain: PathSegmentSchema, slug: PathSegmentSchema });
 

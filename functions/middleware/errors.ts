@@ -1,8 +1,8 @@
 /** Turns thrown errors into the envelope: AppError by its code, anything else logged as Internal. */
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { AppError, ResultCodes } from '../../src/server/errors';
-import { failure } from '../../src/server/envelope';
+import { AppError, ResultCodes } from '@/server/platform/errors';
+import { failure } from '@/server/platform/envelope';
 
 export function errorResponse(error: unknown, c: Context): Response {
 	if (error instanceof AppError) {

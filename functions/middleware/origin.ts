@@ -3,7 +3,7 @@
  * Sec-Fetch-Site) must name this site. GET and HEAD pass.
  */
 import { createMiddleware } from 'hono/factory';
-import { AppError } from '../../src/server/errors';
+import { AppError } from '@/server/platform/errors';
 
 export const originCheck = createMiddleware(async (c, next) => {
 	if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS') return next();

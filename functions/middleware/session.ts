@@ -4,10 +4,10 @@
  */
 import { createMiddleware } from 'hono/factory';
 import type { Context } from 'hono';
-import type { ApiEnv } from '../context';
-import { requestSession } from '../../src/server/request-session';
-import type { SessionMember, SessionState } from '../../src/server/sessions';
-import { AppError } from '../../src/server/errors';
+import type { ApiEnv } from '@functions/context';
+import { requestSession } from '@/server/sign-in/request-session';
+import type { SessionMember, SessionState } from '@/server/sign-in/sessions';
+import { AppError } from '@/server/platform/errors';
 
 export const sessionMiddleware = createMiddleware<ApiEnv>(async (c, next) => {
 	const { session, headers } = await requestSession(c.var.db, c.var.channel, c.req.raw);

@@ -8,7 +8,7 @@ import en from './en.json';
 import ja from './ja.json';
 import ko from './ko.json';
 import zh from './zh.json';
-import type { Language } from '../schemas/channel';
+import type { Language } from '@/schemas/channel';
 
 export type MessageKey = keyof typeof en;
 

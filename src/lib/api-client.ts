@@ -5,6 +5,7 @@
  * ResponseError (an OK answer whose header says isSuccessful false); both carry the resultCode
  * when the body is an envelope, so route handlers can match on it.
  */
+import { USER_ID_HEADER } from './names';
 
 export interface EnvelopeHeader {
 	isSuccessful: boolean;
@@ -80,7 +81,6 @@ export interface ApiClientOptions {
 	fetch?: typeof fetch;
 }
 
-export const USER_ID_HEADER = 'X-User-Id';
 
 /** Builds `path?query` with array values repeated (`a=1&a=2`) and empty values left out. */
 export function buildUrl(baseUrl: string, path: string, query?: Record<string, QueryValue>): string {

@@ -3,7 +3,7 @@
  * A channel's dates are shown in its language's home time zone (en: UTC), the same for every
  * reader, so that a cached page never disagrees with itself.
  */
-import type { Language } from '../schemas/channel';
+import type { Language } from '@/schemas/channel';
 
 const TIME_ZONES: Record<Language, string> = { en: 'UTC', ko: 'Asia/Seoul', ja: 'Asia/Tokyo', zh: 'Asia/Taipei' };
 

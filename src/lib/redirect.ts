@@ -3,10 +3,12 @@
  * else (another site, another channel, a protocol-relative or malformed URL, the sign-in routes
  * themselves) falls back to the channel home, so there is no open redirect.
  */
+import { isSitePath } from './safe-url';
+
 const SIGN_IN_ROUTES = /^\/(?:login|oauth|signup)(?:[/?#]|$)/;
 
 export function safeRedirect(channelBase: string, raw: string | null | undefined): string {
-	if (!raw || raw.length > 2048 || !raw.startsWith('/') || raw.startsWith('//') || /[\\\p{Cc}]/u.test(raw)) return channelBase;
+	if (!raw || !isSitePath(raw)) return channelBase;
 	let url: URL;
 	try {
 		url = new URL(raw, 'https://channel.invalid');
@@ -18,9 +20,4 @@ export function safeRedirect(channelBase: string, raw: string | null | undefined
 	if (path !== channelBase && !path.startsWith(`${channelBase}/`)) return channelBase;
 	if (SIGN_IN_ROUTES.test(path.slice(channelBase.length))) return channelBase;
 	return `${path}${url.search}${url.hash}`;
-}
-
-/** The login route; `error` makes it say that the last attempt failed. */
-export function loginPageUrl(channelBase: string, redirectUrl: string, error?: 'failed'): string {
-	return `${channelBase}/login?redirectUrl=${encodeURIComponent(redirectUrl)}${error ? `&error=${error}` : ''}`;
 }

@@ -3,11 +3,29 @@
  * ban dialog, or the generic error with Retry. Pure, so pages and islands decide the same way.
  */
 import { resultCodeOf } from './api-client';
-import { loginPageUrl } from './redirect';
+import { loginPageUrl } from './urls';
+import {
+	Banned,
+	BoardNotFound,
+	ChannelNotFound,
+	CommentNotFound,
+	DraftNotFound,
+	IdentityRejected,
+	LoginRequired,
+	MembershipRequired,
+	PostNotFound,
+	RouteNotFound,
+	SessionExpired,
+	SessionRevoked,
+	SubjectNotAllowed,
+	SubjectNotFound,
+	UserNotFound,
+} from './result-codes';
 
-const NOT_FOUND = new Set([-4041401, -4041402, -4041403, -4041404, -4041405, -4041406, -4041407, -4041408, -4011401]);
-const FORCED_LOGIN = new Set([-4011401, -4011415, -4011411, -4011416, -4011402]);
-export const BANNED = -4031452;
+const NOT_FOUND = new Set<number>(
+	[ChannelNotFound, BoardNotFound, PostNotFound, UserNotFound, SubjectNotFound, CommentNotFound, DraftNotFound, RouteNotFound, LoginRequired].map((def) => def.code),
+);
+const FORCED_LOGIN = new Set<number>([LoginRequired, SessionRevoked, MembershipRequired, IdentityRejected, SessionExpired].map((def) => def.code));
 
 export type RouteErrorAction =
 	| { kind: 'forced-login'; loginUrl: string }
@@ -23,18 +41,18 @@ export function routeErrorAction(error: unknown, context: { channelBase?: string
 	const code = resultCodeOf(error);
 	if (code === undefined) return { kind: 'generic' };
 	if (context.channelBase && FORCED_LOGIN.has(code)) return { kind: 'forced-login', loginUrl: loginPageUrl(context.channelBase, context.currentPath) };
-	if (code === BANNED) return { kind: 'ban', endsAt: context.banEndsAt ?? null };
+	if (code === Banned.code) return { kind: 'ban', endsAt: context.banEndsAt ?? null };
 	if (NOT_FOUND.has(code)) return { kind: 'not-found' };
 	return { kind: 'generic' };
 }
 
 /** In the post area -4011411 goes to the route handler; every other failure is "post not found". */
 export function postAreaAction(error: unknown): 'pass-up' | 'post-not-found' {
-	return resultCodeOf(error) === -4011411 ? 'pass-up' : 'post-not-found';
+	return resultCodeOf(error) === MembershipRequired.code ? 'pass-up' : 'post-not-found';
 }
 
 /** Mutation failures: -4001404 and -4041405 mean the board's category is disabled. */
 export function mutationErrorKind(error: unknown): 'subject-disabled' | 'generic' {
 	const code = resultCodeOf(error);
-	return code === -4001404 || code === -4041405 ? 'subject-disabled' : 'generic';
+	return code === SubjectNotAllowed.code || code === SubjectNotFound.code ? 'subject-disabled' : 'generic';
 }

@@ -7,7 +7,7 @@
  * by `nicknameKey`, so case, full-width forms and invisible characters make no new name.
  */
 import { z } from 'zod';
-import { nicknameKey } from '../lib/nickname-key';
+import { nicknameKey } from '@/lib/nickname-key';
 
 export const NICKNAME_MIN = 2;
 export const NICKNAME_MAX = 30;

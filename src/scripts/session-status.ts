@@ -7,16 +7,15 @@
  * the stored user id and cached data and replaces history with the login route; a ban shows the ban
  * dialog, whose confirm goes to the channel home.
  */
-import { createApiClient, ResponseError } from '../lib/api-client';
-import { BANNED, routeErrorAction } from '../lib/route-errors';
-import { formatFullDate } from '../lib/format-date';
-import type { Language } from '../schemas/channel';
+import { createApiClient, ResponseError } from '@/lib/api-client';
+import { routeErrorAction } from '@/lib/route-errors';
+import { Banned, SessionExpired, SessionRevoked } from '@/lib/result-codes';
+import { formatFullDate } from '@/lib/format-date';
+import { userIdStorageKey } from '@/lib/names';
+import { apiUrls } from '@/lib/urls';
+import type { Language } from '@/schemas/channel';
 
 const dialog = document.querySelector<HTMLDialogElement>('[data-route-error-dialog]');
-
-function storedUserKey(domain: string, slug: string): string {
-	return `app:${domain}-${slug}-userId`;
-}
 
 function readStored(key: string): string | null {
 	try {
@@ -67,15 +66,15 @@ async function sessionFailure(box: HTMLDialogElement, key: string): Promise<{ er
 	const { session, userId: renderedId, banEndsAt, domain = '', slug = '' } = box.dataset;
 	if (session === 'member' || session === 'banned') {
 		if (renderedId) store(key, renderedId);
-		return session === 'banned' ? { error: failureOf(BANNED), banEndsAt: banEndsAt ? Number(banEndsAt) : null } : null;
+		return session === 'banned' ? { error: failureOf(Banned.code), banEndsAt: banEndsAt ? Number(banEndsAt) : null } : null;
 	}
-	if (session === 'expired') return { error: failureOf(-4011402), banEndsAt: null };
-	if (session === 'revoked') return { error: failureOf(-4011415), banEndsAt: null };
+	if (session === 'expired') return { error: failureOf(SessionExpired.code), banEndsAt: null };
+	if (session === 'revoked') return { error: failureOf(SessionRevoked.code), banEndsAt: null };
 	const userId = readStored(key);
 	if (!userId) return null;
 	const api = createApiClient({ getUserId: () => userId });
 	try {
-		await api.get(`/public/v1/${domain}/${slug}/auth/status`);
+		await api.get(`${apiUrls({ domain, slug }).public}/auth/status`);
 		return null;
 	} catch (error) {
 		const body = (error as { body?: { ban?: BanInfo } }).body;
@@ -85,7 +84,7 @@ async function sessionFailure(box: HTMLDialogElement, key: string): Promise<{ er
 
 async function check(box: HTMLDialogElement): Promise<void> {
 	const { channelBase = '', domain = '', slug = '', language = 'en' } = box.dataset;
-	const key = storedUserKey(domain, slug);
+	const key = userIdStorageKey(domain, slug);
 	const failure = await sessionFailure(box, key);
 	if (!failure) return;
 	const action = routeErrorAction(failure.error, { channelBase, currentPath: location.pathname + location.search, banEndsAt: failure.banEndsAt });

@@ -6,7 +6,7 @@
  * Mutations are never retried. Browser only.
  */
 import { nanoquery } from '@nanostores/query';
-import { createApiClient, resultCodeOf } from '../lib/api-client';
+import { createApiClient, resultCodeOf } from '@/lib/api-client';
 import { $userId } from './user';
 
 export const FRESH_MS = { default: 1500, layout: 300_000, authStatus: Number.POSITIVE_INFINITY } as const;

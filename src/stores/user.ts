@@ -4,6 +4,7 @@
  * every request.
  */
 import { atom } from 'nanostores';
+import { userIdStorageKey } from '@/lib/names';
 
 export interface AuthUser {
 	userId: number;
@@ -13,15 +14,13 @@ export interface AuthUser {
 export const $user = atom<AuthUser | null>(null);
 export const $userId = atom<string | null>(null);
 
-/** The storage key of the user id for a channel, in the SPEC's `app:{a}-{b}-…` pattern. */
-export const userIdKey = (domain: string, slug: string) => `app:${domain}-${slug}-userId`;
 
 export function setUser(domain: string, slug: string, user: AuthUser | null): void {
 	$user.set(user);
 	$userId.set(user ? String(user.userId) : null);
 	try {
-		if (user) localStorage.setItem(userIdKey(domain, slug), String(user.userId));
-		else localStorage.removeItem(userIdKey(domain, slug));
+		if (user) localStorage.setItem(userIdStorageKey(domain, slug), String(user.userId));
+		else localStorage.removeItem(userIdStorageKey(domain, slug));
 	} catch {
 		// Storage may be unavailable (private mode); the in-memory store still holds the user.
 	}

@@ -46,3 +46,14 @@ test('an API route answers in the envelope', async ({ request }) => {
 	expect(body.header).toEqual({ isSuccessful: true, resultCode: 0, resultMessage: '' });
 	expect(Array.isArray(body.content)).toBe(true);
 });
+
+test('the site root is a directory of every community, each linking to its home', async ({ page }) => {
+	const response = await page.goto('/');
+	expect(response?.status()).toBe(200);
+	await expect(page.getByRole('heading', { level: 1 })).toHaveText('Communities');
+	const links = page.locator('[data-community]');
+	await expect(links).toHaveCount(5);
+	await expect(links.filter({ hasText: '스타폴 오디세이' })).toContainText('한국어');
+	await links.filter({ hasText: 'Pixel Farm' }).click();
+	await expect(page).toHaveURL(/\/pixelfarm\/main\/boards$/);
+});

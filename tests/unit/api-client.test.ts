@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FetchError, ResponseError, USER_ID_HEADER, buildUrl, createApiClient } from '../../src/lib/api-client';
+import { FetchError, ResponseError, buildUrl, createApiClient } from '@/lib/api-client';
+import { USER_ID_HEADER } from '@/lib/names';
 
 interface Seen {
 	url: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderContentHtml } from '../../src/server/content-html';
-import { DocumentSchema, documentText } from '../../src/schemas/content';
+import { renderContentHtml } from '@/server/posts/content-html';
+import { DocumentSchema, documentText } from '@/schemas/content';
 
 const labels = { playVideo: 'Play video' };
 const doc = (blocks: unknown[]) => JSON.stringify({ type: 'doc', blocks });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayOf, formatCount, formatFullDate, formatListDate } from '../../src/lib/format-date';
+import { dayOf, formatCount, formatFullDate, formatListDate } from '@/lib/format-date';
 
 describe('dates (SPEC §9)', () => {
 	const at = Date.UTC(2026, 10, 21, 9, 5);

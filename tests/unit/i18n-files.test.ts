@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import en from '../../src/i18n/en.json';
-import ja from '../../src/i18n/ja.json';
-import ko from '../../src/i18n/ko.json';
-import zh from '../../src/i18n/zh.json';
+import en from '@/i18n/en.json';
+import ja from '@/i18n/ja.json';
+import ko from '@/i18n/ko.json';
+import zh from '@/i18n/zh.json';
 
 const keysOf = (texts: Record<string, string>) => Object.keys(texts).sort();
 const placeholders = (text: string) => (text.match(/\{\{\w+\}\}/g) ?? []).sort();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nicknameKey } from '../../src/lib/nickname-key';
+import { nicknameKey } from '@/lib/nickname-key';
 
 describe('nicknameKey', () => {
 	it('treats case and full-width forms as the same nickname', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { NICKNAME_MESSAGE_KEYS, NicknameSchema, nicknameProblem, type NicknameProblem } from '../../src/schemas/nickname';
-import en from '../../src/i18n/en.json';
+import { NICKNAME_MESSAGE_KEYS, NicknameSchema, nicknameProblem, type NicknameProblem } from '@/schemas/nickname';
+import en from '@/i18n/en.json';
 
 /** SPEC §5, rule by rule: the value, and the rule it breaks (null: allowed). */
 const CASES: [string, string, NicknameProblem | null][] = [

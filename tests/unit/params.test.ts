@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { IdSchema, PathSegmentSchema, lenientPage } from '../../src/schemas/params';
-import { seqRange } from '../../src/server/posts';
+import { IdSchema, PathSegmentSchema, lenientPage } from '@/schemas/params';
+import { seqRange } from '@/server/posts/lists';
 
 describe('ids', () => {
 	it('accepts positive whole numbers up to 2^53 - 1', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { safeRedirect, loginPageUrl } from '../../src/lib/redirect';
+import { safeRedirect } from '@/lib/redirect';
+import { loginPageUrl } from '@/lib/urls';
 
 const BASE = '/starfall/global';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { FetchError, ResponseError } from '../../src/lib/api-client';
-import { mutationErrorKind, postAreaAction, routeErrorAction } from '../../src/lib/route-errors';
-import { retryDelay } from '../../src/stores/query';
+import { FetchError, ResponseError } from '@/lib/api-client';
+import { mutationErrorKind, postAreaAction, routeErrorAction } from '@/lib/route-errors';
+import { retryDelay } from '@/stores/query';
 
 const failure = (resultCode: number) => new ResponseError({ isSuccessful: false, resultCode, resultMessage: '' }, null);
 const context = { channelBase: '/starfall/global', currentPath: '/starfall/global/posts/5' };

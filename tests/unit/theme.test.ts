@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readableOn, safeColor, themeStyle } from '../../src/lib/theme';
+import { readableOn, safeColor, themeStyle } from '@/lib/theme';
 
 describe('theme', () => {
 	it('keeps only plain hex colours, so a setting cannot inject CSS', () => {

@@ -5,11 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { api } from '../../functions/app';
-import { signInIdentity } from '../../src/server/accounts';
-import { banMember, unbanMember } from '../../src/server/bans';
-import { resolveSession, SESSION_IDLE_MS, SESSION_MAX_MS } from '../../src/server/sessions';
-import { hashToken } from '../../src/server/tokens';
+import { api } from '@functions/app';
+import { signInIdentity } from '@/server/accounts/accounts';
+import { banMember, unbanMember } from '@/server/members/bans';
+import { resolveSession, SESSION_IDLE_MS, SESSION_MAX_MS } from '@/server/sign-in/sessions';
+import { hashToken } from '@/server/platform/tokens';
 
 const ORIGIN = 'http://localhost';
 const PUBLIC = `${ORIGIN}/public/v1/starfall/global`;

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { listBoardPosts, listChannelPosts } from '../../src/server/posts';
+import { listBoardPosts, listChannelPosts } from '@/server/posts/lists';
 
 /** A board with 41,000 listed posts, written in one statement, so that page 2,000 exists. */
 const CHANNEL = 8;

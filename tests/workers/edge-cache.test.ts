@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
-import { withEdgeCache } from '../../functions/edge-cache';
-import { bumpContentVersion } from '../../src/server/channels';
+import { withEdgeCache } from '@functions/edge-cache';
+import { bumpContentVersion } from '@/server/channels/channels';
 
 /** Asks through the edge cache; `origin` counts how often the Worker really had to answer. */
 async function ask(url: string, origin: () => Response, headers: Record<string, string> = {}) {

@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import * as oauth from 'oauth4webapi';
 import { SignJWT, exportJWK, generateKeyPair, type JWTPayload } from 'jose';
-import { appleClientSecret, subjectFromTokenResponse, type FetchLike } from '../../src/server/oauth';
-import type { OidcProviderConfig } from '../../src/server/oauth-config';
+import { appleClientSecret, subjectFromTokenResponse, type FetchLike } from '@/server/sign-in/oauth';
+import type { OidcProviderConfig } from '@/server/sign-in/oauth-config';
 
 const ISSUER = 'https://accounts.idp.test';
 const CLIENT_ID = 'board-client';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { api } from '../../functions/app';
+import { api } from '@functions/app';
 
 const BASE = 'http://localhost/public/v1/starfall/global';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { api } from '../../functions/app';
+import { api } from '@functions/app';
 
 const BASE = 'http://localhost/public/v1/starfall/global';
 type Body = { header: { isSuccessful: boolean; resultCode: number; resultMessage: string } } & Record<string, unknown>;
@@ -109,7 +109,7 @@ describe('sign-in surface', () => {
 
 describe('the post page read', () => {
 	it('returns the same post and comments in one query as the two separate reads', async () => {
-		const { getPost, getPostWithComments, listComments } = await import('../../src/server/post-detail');
+		const { getPost, getPostWithComments, listComments } = await import('@/server/posts/detail');
 		const row = await env.DB.prepare('SELECT post_id FROM comments WHERE channel_id = 1 AND parent_id IS NOT NULL LIMIT 1').first<{ post_id: number }>();
 		const postId = row?.post_id ?? 0;
 		const combined = await getPostWithComments(env.DB, 1, postId);

@@ -1,8 +1,8 @@
 /** Logout: ends the session on the server, forgets the stored user id and goes to the channel home. */
 import { useState } from 'react';
 import { accountApi } from './api';
-import { setUser } from '../../stores/user';
-import { useHydrated } from '../common/use-hydrated';
+import { setUser } from '@/stores/user';
+import { useHydrated } from '@/islands/common/use-hydrated';
 
 interface Props {
 	apiBase: string;

@@ -5,9 +5,9 @@
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { accountApi, nicknameErrorText, restartWhenSignupExpired } from './api';
-import { NICKNAME_MAX, NICKNAME_MESSAGE_KEYS, nicknameProblem } from '../../schemas/nickname';
-import { setUser, type AuthUser } from '../../stores/user';
-import { useHydrated } from '../common/use-hydrated';
+import { NICKNAME_MAX, NICKNAME_MESSAGE_KEYS, nicknameProblem } from '@/schemas/nickname';
+import { setUser, type AuthUser } from '@/stores/user';
+import { useHydrated } from '@/islands/common/use-hydrated';
 import type { AccountTexts } from './texts';
 
 interface Props {

@@ -4,7 +4,7 @@
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { accountApi, restartWhenSignupExpired } from './api';
-import { useHydrated } from '../common/use-hydrated';
+import { useHydrated } from '@/islands/common/use-hydrated';
 import type { AccountTexts } from './texts';
 
 interface Props {

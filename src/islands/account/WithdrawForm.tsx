@@ -4,8 +4,8 @@
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { accountApi, showToastOnNextPage } from './api';
-import { setUser } from '../../stores/user';
-import { useHydrated } from '../common/use-hydrated';
+import { setUser } from '@/stores/user';
+import { useHydrated } from '@/islands/common/use-hydrated';
 import type { AccountTexts } from './texts';
 
 interface Props {

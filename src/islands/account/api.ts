@@ -3,25 +3,26 @@
  * nickname rule has its own text, an ended sign-up goes back to login, anything else is the
  * generic service error (SPEC §8).
  */
-import { createApiClient, resultCodeOf } from '../../lib/api-client';
-import { NICKNAME_MESSAGE_KEYS } from '../../schemas/nickname';
+import { createApiClient, resultCodeOf } from '@/lib/api-client';
+import { NICKNAME_MESSAGE_KEYS } from '@/schemas/nickname';
+import { NicknameCharacters, NicknameLength, NicknameRequired, NicknameTaken, NicknameUnchanged, NicknameUnusable, SignupExpired } from '@/lib/result-codes';
+import { TOAST_STORAGE_KEY } from '@/lib/names';
 import type { AccountTexts } from './texts';
 
 export const accountApi = createApiClient();
 
 const NICKNAME_CODES: Record<number, keyof typeof NICKNAME_MESSAGE_KEYS> = {
-	[-4001421]: 'required',
-	[-4001422]: 'length',
-	[-4001423]: 'characters',
-	[-4001424]: 'unusable',
-	[-4001425]: 'unchanged',
-	[-4091421]: 'taken',
+	[NicknameRequired.code]: 'required',
+	[NicknameLength.code]: 'length',
+	[NicknameCharacters.code]: 'characters',
+	[NicknameUnusable.code]: 'unusable',
+	[NicknameUnchanged.code]: 'unchanged',
+	[NicknameTaken.code]: 'taken',
 };
-const SIGNUP_EXPIRED = -4011417;
 
 /** A sign-up that ran out starts again at login; true when that is what `error` meant. */
 export function restartWhenSignupExpired(error: unknown, loginUrl: string): boolean {
-	if (resultCodeOf(error) !== SIGNUP_EXPIRED) return false;
+	if (resultCodeOf(error) !== SignupExpired.code) return false;
 	location.replace(loginUrl);
 	return true;
 }
@@ -36,7 +37,7 @@ export function nicknameErrorText(error: unknown, texts: AccountTexts): string |
 /** Leaves a message for the toast of the next page (src/components/layout/Toast.astro). */
 export function showToastOnNextPage(message: string): void {
 	try {
-		sessionStorage.setItem('app:toast', message);
+		sessionStorage.setItem(TOAST_STORAGE_KEY, message);
 	} catch {
 		// No storage: the page still changes, only without the toast.
 	}

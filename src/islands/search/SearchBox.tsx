@@ -5,8 +5,8 @@
  * makes no call. Server-rendered, it is already a working GET form before it hydrates.
  */
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import AlertDialog from '../common/AlertDialog';
-import { DEFAULT_SEARCH_TYPE, SEARCH_MAX, SEARCH_TYPES, SearchKeywordSchema } from '../../schemas/search';
+import AlertDialog from '@/islands/common/AlertDialog';
+import { DEFAULT_SEARCH_TYPE, SEARCH_MAX, SEARCH_TYPES, SearchKeywordSchema } from '@/schemas/search';
 import type { SearchTexts } from './texts';
 
 /** SPEC §9: focus goes back to the input 300 ms after a modal closes. */

@@ -3,13 +3,13 @@
  * identity is global and keyed by (provider, subject), never by email, so two providers never merge;
  * a membership (nickname, join date, bans, withdrawal) belongs to one channel.
  */
-import { AppError } from './errors';
-import { bumpContentVersion } from './channels';
-import { endMemberSessions, newSession, type SessionMember } from './sessions';
-import { hashToken, randomToken } from './tokens';
-import { nicknameKey } from '../lib/nickname-key';
-import { nicknameProblem, type NicknameProblem } from '../schemas/nickname';
-import type { Provider } from '../schemas/channel';
+import { AppError } from '@/server/platform/errors';
+import { bumpContentVersion } from '@/server/channels/channels';
+import { endMemberSessions, newSession, type SessionMember } from '@/server/sign-in/sessions';
+import { hashToken, randomToken } from '@/server/platform/tokens';
+import { nicknameKey } from '@/lib/nickname-key';
+import { nicknameProblem, type NicknameProblem } from '@/schemas/nickname';
+import type { Provider } from '@/schemas/channel';
 
 /** How long a sign-up may stay between the provider's return and the chosen nickname. */
 export const SIGNUP_TTL_MS = 30 * 60 * 1000;

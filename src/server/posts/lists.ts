@@ -2,8 +2,8 @@
  * Post lists. Each list is a range read over dense sequence numbers (see migrations/0001), so a
  * page reads the rows it shows and their authors, at page 1 as at page 2,000.
  */
-import { all } from './db';
-import { PAGE_SIZE } from '../schemas/params';
+import { all } from '@/server/platform/db';
+import { PAGE_SIZE } from '@/schemas/params';
 
 export interface PostAuthor {
 	userId: number;

@@ -1,7 +1,7 @@
 /** One post with its board, category and author, and its comments with one level of replies. */
-import { AppError } from './errors';
-import { all } from './db';
-import type { PostAuthor } from './posts';
+import { AppError } from '@/server/platform/errors';
+import { all } from '@/server/platform/db';
+import type { PostAuthor } from './lists';
 
 export type PostState = 'VISIBLE' | 'HIDDEN_BY_ADMIN' | 'DELETED' | 'PRIVATE' | 'BOARD_PRIVATE';
 

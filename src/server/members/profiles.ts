@@ -1,8 +1,8 @@
 /** Member profiles as readers see them, and a member's visible posts. */
-import { AppError } from './errors';
-import { all } from './db';
-import { PAGE_SIZE } from '../schemas/params';
-import { SUMMARY_COLUMNS, toSummary, type PostSummary, type SummaryRow } from './posts';
+import { AppError } from '@/server/platform/errors';
+import { all } from '@/server/platform/db';
+import { PAGE_SIZE } from '@/schemas/params';
+import { SUMMARY_COLUMNS, toSummary, type PostSummary, type SummaryRow } from '@/server/posts/lists';
 
 export interface MemberProfile {
 	userId: number;

@@ -2,9 +2,9 @@
  * My Page lists: the member's own posts, comments and liked posts, newest first. Like a profile,
  * they show only what readers can see, and nothing from private boards (SPEC §6).
  */
-import { all } from './db';
-import { PAGE_SIZE } from '../schemas/params';
-import { SUMMARY_COLUMNS, toSummary, type PostSummary, type SummaryRow } from './posts';
+import { all } from '@/server/platform/db';
+import { PAGE_SIZE } from '@/schemas/params';
+import { SUMMARY_COLUMNS, toSummary, type PostSummary, type SummaryRow } from '@/server/posts/lists';
 
 export interface ListPage<T> {
 	items: T[];

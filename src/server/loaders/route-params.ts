@@ -1,5 +1,5 @@
 /** Checks route parameters before they are put into a redirect's Location. */
-import { IdSchema, PathSegmentSchema } from '../schemas/params';
+import { IdSchema, PathSegmentSchema } from '@/schemas/params';
 
 /** The channel's base path from valid {domain}/{slug} parameters, or null. */
 export function channelBase(params: Record<string, string | undefined>): string | null {

@@ -3,8 +3,8 @@
  * request with the channel's session cookie is private (the edge cache never stores it), and a
  * cookie whose session has ended is cleared.
  */
-import type { Channel } from './channels';
-import { clearAuthCookie, readAuthCookie } from './auth-cookies';
+import type { Channel } from '@/server/channels/channels';
+import { clearAuthCookie, readAuthCookie } from './cookies';
 import { resolveSession, type SessionState } from './sessions';
 
 export interface RequestSession {

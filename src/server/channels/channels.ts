@@ -1,6 +1,6 @@
 /** Channels: lookup by domain and slug, and the layout data of SPEC §3 (header, content, footer). */
-import { AppError } from './errors';
-import { all, parseJsonColumn } from './db';
+import { AppError } from '@/server/platform/errors';
+import { all, parseJsonColumn } from '@/server/platform/db';
 import {
 	BannerSchema,
 	FooterConfigSchema,
@@ -13,7 +13,8 @@ import {
 	type HeaderConfig,
 	type Language,
 	type Provider,
-} from '../schemas/channel';
+} from '@/schemas/channel';
+import { pageUrls } from '@/lib/urls';
 
 interface ChannelRow {
 	id: number;
@@ -135,9 +136,9 @@ export async function listProviders(db: D1Database, channelId: number): Promise<
 /** Where the channel's index route sends a reader, or null for the not-found page (SPEC §2). */
 export function indexTarget(channel: Channel): string | null {
 	if (channel.exposureType === 'BOARD_SELECTION' && channel.exposureBoardId !== null) {
-		return `${channel.basePath}/boards/${channel.exposureBoardId}`;
+		return pageUrls(channel.basePath).board(channel.exposureBoardId);
 	}
-	if (channel.exposureType === 'ALL') return `${channel.basePath}/boards`;
+	if (channel.exposureType === 'ALL') return pageUrls(channel.basePath).boards;
 	return null;
 }
 

@@ -1,13 +1,14 @@
 /** What every channel page loads first: the channel from the path, its layout data, texts and session. */
 import type { AstroGlobal } from 'astro';
 import { env } from 'cloudflare:workers';
-import { resolveChannel, type Channel } from './channels';
-import { loadLayout, type LayoutData } from './layout';
-import type { SessionState } from './sessions';
-import { requestSession } from './request-session';
-import { translator, type Translate } from '../i18n';
-import { PathSegmentSchema } from '../schemas/params';
-import { loginPageUrl, safeRedirect } from '../lib/redirect';
+import { resolveChannel, type Channel } from '@/server/channels/channels';
+import { loadLayout, type LayoutData } from '@/server/channels/layout';
+import type { SessionState } from '@/server/sign-in/sessions';
+import { requestSession } from '@/server/sign-in/request-session';
+import { translator, type Translate } from '@/i18n';
+import { PathSegmentSchema } from '@/schemas/params';
+import { safeRedirect } from '@/lib/redirect';
+import { loginPageUrl } from '@/lib/urls';
 
 export interface ChannelPage {
 	db: D1Database;

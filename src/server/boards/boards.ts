@@ -1,5 +1,5 @@
 /** Boards of a channel: the list, one board, the sidebar tree and the subjects (categories). */
-import { all, yn } from './db';
+import { all, yn } from '@/server/platform/db';
 
 interface BoardRow {
 	id: number;

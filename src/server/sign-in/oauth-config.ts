@@ -5,8 +5,8 @@
  * start` and the browser tests point all three at the local OpenID provider instead.
  */
 import { z } from 'zod';
-import type { Provider } from '../schemas/channel';
-import { isSecureContext } from './auth-cookies';
+import type { Provider } from '@/schemas/channel';
+import { isSecureContext } from './cookies';
 
 const Text = z.string().min(1);
 const Url = z.url({ protocol: /^https?$/ });

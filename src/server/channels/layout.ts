@@ -1,7 +1,7 @@
 /** Everything the main layout shows for a channel, read in one round of parallel queries. */
-import { boardTree, listBoards, listSubjects, type Board, type BoardSubject, type TreeNode } from './boards';
+import { boardTree, listBoards, listSubjects, type Board, type BoardSubject, type TreeNode } from '@/server/boards/boards';
 import { layoutFooter, listProviders, type Channel } from './channels';
-import type { FooterConfig, Provider } from '../schemas/channel';
+import type { FooterConfig, Provider } from '@/schemas/channel';
 
 export interface LayoutData {
 	boards: Board[];

@@ -5,14 +5,15 @@
  * once, within ten minutes.
  */
 import { env } from 'cloudflare:workers';
-import { AppError } from './errors';
-import { loadLayout } from './layout';
-import type { Channel } from './channels';
+import { AppError } from '@/server/platform/errors';
+import { loadLayout } from '@/server/channels/layout';
+import type { Channel } from '@/server/channels/channels';
 import { beginAuthorization } from './oauth';
 import { providerConfig, type ProviderConfig } from './oauth-config';
-import { OAUTH_COOKIE_SECONDS } from './auth-cookies';
-import { hashToken, randomToken } from './tokens';
-import type { Provider } from '../schemas/channel';
+import { OAUTH_COOKIE_SECONDS } from './cookies';
+import { hashToken, randomToken } from '@/server/platform/tokens';
+import type { Provider } from '@/schemas/channel';
+import { pageUrls } from '@/lib/urls';
 
 export interface Transaction {
 	provider: Provider;
@@ -31,7 +32,7 @@ export function configuredProvider(provider: Provider): ProviderConfig {
 
 /** The return address registered with every provider for the channel (exact match). */
 export function callbackUrl(origin: string, channel: Channel): string {
-	return `${origin}${channel.basePath}/oauth`;
+	return `${origin}${pageUrls(channel.basePath).oauthReturn}`;
 }
 
 /**

@@ -1,7 +1,7 @@
 /** What the My Page routes load: the channel page of a signed-in member, or where a guest goes. */
 import type { AstroGlobal } from 'astro';
-import { isSignedIn, loadChannelPage, loginRedirect, type ChannelPage } from './page';
-import type { SessionMember } from './sessions';
+import { isSignedIn, loadChannelPage, loginRedirect, type ChannelPage } from './channel-page';
+import type { SessionMember } from '@/server/sign-in/sessions';
 
 export interface MyPage {
 	page: ChannelPage;

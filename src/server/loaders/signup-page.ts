@@ -1,9 +1,9 @@
 /** What the two sign-up screens load: the channel page (guests only) and the sign-up in progress. */
 import type { AstroGlobal } from 'astro';
-import { loadChannelPage, memberRedirect, type ChannelPage } from './page';
-import { findSignup, type Signup } from './accounts';
-import { readAuthCookie } from './auth-cookies';
-import { loginPageUrl } from '../lib/redirect';
+import { loadChannelPage, memberRedirect, type ChannelPage } from './channel-page';
+import { findSignup, type Signup } from '@/server/accounts/accounts';
+import { readAuthCookie } from '@/server/sign-in/cookies';
+import { loginPageUrl } from '@/lib/urls';
 
 export interface SignupPage {
 	page: ChannelPage;

@@ -3,8 +3,8 @@
  * ends after SESSION_IDLE_MS without use or SESSION_MAX_MS after sign-in, whichever comes first;
  * logout, withdrawal and a ban delete it on the server.
  */
-import { hashToken, randomToken } from './tokens';
-import type { Provider } from '../schemas/channel';
+import { hashToken, randomToken } from '@/server/platform/tokens';
+import type { Provider } from '@/schemas/channel';
 
 /** A session unused this long has ended. */
 export const SESSION_IDLE_MS = 7 * 24 * 60 * 60 * 1000;

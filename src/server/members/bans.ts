@@ -3,8 +3,8 @@
  * lifted. Banning ends the member's sessions; while a ban is in force, every request of the member
  * is answered with -4031452. The operator command `npm run member` runs the same statements.
  */
-import { AppError } from './errors';
-import { endMemberSessions } from './sessions';
+import { AppError } from '@/server/platform/errors';
+import { endMemberSessions } from '@/server/sign-in/sessions';
 
 export interface BanOrder {
 	kind: 'TEMPORARY' | 'PERMANENT';

@@ -3,7 +3,7 @@
  * checked by DocumentSchema, so the output carries only the markup written here. A stored body
  * that no longer parses renders as one escaped paragraph rather than failing the page.
  */
-import { DocumentSchema, type Block, type Inline } from '../schemas/content';
+import { DocumentSchema, type Block, type Inline } from '@/schemas/content';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 

@@ -1,0 +1,22 @@
+/** The README's result-code table, made from the catalogue in src/lib/result-codes.ts. */
+import * as codes from '../../src/lib/result-codes.ts';
+
+export const TABLE_START = '<!-- result-codes:start (npm run codes -- --write) -->';
+export const TABLE_END = '<!-- result-codes:end -->';
+
+/** The table in Markdown, ordered by HTTP status and then by code. */
+export function resultCodeTable() {
+	const rows = Object.entries(codes)
+		.filter(([, def]) => typeof def === 'object' && def !== null && 'code' in def)
+		.sort(([, a], [, b]) => a.status - b.status || b.code - a.code);
+	const escape = (text) => text.replace(/\|/g, '\\|');
+	return ['| Code | HTTP | Name | Message |', '|---|---|---|---|', ...rows.map(([name, def]) => `| ${def.code} | ${def.status} | ${name} | ${escape(def.message)} |`)].join('\n');
+}
+
+/** `readme` with the text between the markers replaced by the current table. */
+export function withResultCodeTable(readme) {
+	const start = readme.indexOf(TABLE_START);
+	const end = readme.indexOf(TABLE_END);
+	if (start < 0 || end < start) throw new Error('The README has no result-code table markers');
+	return `${readme.slice(0, start + TABLE_START.length)}\n${resultCodeTable()}\n${readme.slice(end)}`;
+}

@@ -1,0 +1,20 @@
+/**
+ * Names shared by the server and the browser: the request header and the browser-storage keys.
+ * Storage keys follow the SPEC's `app:{domain}-{slug}-…` pattern (SPEC §3).
+ */
+
+/** Sent by the API client once a user id is known (SPEC §7). */
+export const USER_ID_HEADER = 'X-User-Id';
+
+/** localStorage: the signed-in member's user id in a channel (SPEC §4). */
+export function userIdStorageKey(domain: string, slug: string): string {
+	return `app:${domain}-${slug}-userId`;
+}
+
+/** sessionStorage: a message for the toast of the next page. */
+export const TOAST_STORAGE_KEY = 'app:toast';
+
+/** sessionStorage: that this reader session has counted a view of the post behind `beaconUrl`. */
+export function viewedStorageKey(beaconUrl: string): string {
+	return `app:viewed:${beaconUrl}`;
+}

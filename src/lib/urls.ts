@@ -1,0 +1,55 @@
+/**
+ * Every URL the product builds, for the server, the pages and the islands alike: a channel's page
+ * routes (SPEC §2) and its API prefixes (SPEC §7, DESIGN.md). A page or island never spells a path
+ * by hand.
+ */
+
+export interface ChannelRef {
+	domain: string;
+	slug: string;
+}
+
+/** /{domain}/{slug}: the path every route of the channel starts with. */
+export function channelPath({ domain, slug }: ChannelRef): string {
+	return `/${domain}/${slug}`;
+}
+
+/** The login route; `error` makes it say that the last attempt failed. */
+export function loginPageUrl(channelBase: string, redirectUrl: string, error?: 'failed'): string {
+	return `${channelBase}/login?redirectUrl=${encodeURIComponent(redirectUrl)}${error ? `&error=${error}` : ''}`;
+}
+
+/** The page routes of the channel whose base path is `base`. */
+export function pageUrls(base: string) {
+	return {
+		home: base,
+		boards: `${base}/boards`,
+		board: (boardId: number) => `${base}/boards/${boardId}`,
+		post: (postId: number, commentId?: number) => `${base}/posts/${postId}${commentId === undefined ? '' : `#comment-${commentId}`}`,
+		postEdit: (postId: number) => `${base}/posts/${postId}/edit`,
+		/** SPEC §2: the write link carries the board being read. */
+		write: (boardId?: number) => `${base}/write${boardId === undefined ? '' : `?boardId=${boardId}`}`,
+		search: `${base}/search`,
+		user: (userId: number) => `${base}/users/${userId}`,
+		mypage: `${base}/mypage`,
+		mypageTab: (tab: string) => `${base}/mypage?tab=${encodeURIComponent(tab)}`,
+		nickname: `${base}/mypage/nickname`,
+		settings: `${base}/mypage/settings`,
+		withdraw: `${base}/mypage/withdraw`,
+		login: (redirectUrl: string, error?: 'failed') => loginPageUrl(base, redirectUrl, error),
+		signup: `${base}/signup`,
+		signupNickname: `${base}/signup/nickname`,
+		/** The providers' return, registered with each of them (exact match). */
+		oauthReturn: `${base}/oauth`,
+	};
+}
+
+/** The API prefixes of a channel: anonymous reads, member actions and moderation. */
+export function apiUrls(channel: ChannelRef) {
+	const { domain, slug } = channel;
+	return {
+		public: `/public/v1/${domain}/${slug}`,
+		member: `/v1/${domain}/${slug}`,
+		admin: `/admin/v1/${domain}/${slug}`,
+	};
+}

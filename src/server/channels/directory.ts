@@ -1,0 +1,36 @@
+/**
+ * The directory of the communities a deployment serves, shown at the site root. An isolate keeps
+ * the list for DIRECTORY_TTL_MS, so the root costs one D1 query per isolate and half minute, and a
+ * new community appears within that time.
+ */
+import { all } from '@/server/platform/db';
+import { LanguageSchema, type Language } from '@/schemas/channel';
+import { channelPath } from '@/lib/urls';
+
+export interface CommunityListing {
+	title: string;
+	language: Language;
+	path: string;
+}
+
+const DIRECTORY_TTL_MS = 30_000;
+let memo: { at: number; listing: Promise<CommunityListing[]> } | null = null;
+
+async function readDirectory(db: D1Database): Promise<CommunityListing[]> {
+	const rows = await all<{ domain: string; slug: string; title: string; language: string }>(
+		db.prepare('SELECT domain, slug, title, language FROM channels ORDER BY domain, id'),
+	);
+	return rows.map((row) => {
+		const language = LanguageSchema.safeParse(row.language);
+		return { title: row.title, language: language.success ? language.data : 'en', path: channelPath(row) };
+	});
+}
+
+/** Every community, grouped by domain in the order they were created. */
+export function listCommunities(db: D1Database, now = Date.now()): Promise<CommunityListing[]> {
+	if (memo && now - memo.at < DIRECTORY_TTL_MS) return memo.listing;
+	const entry = { at: now, listing: readDirectory(db) };
+	memo = entry;
+	entry.listing.catch(() => memo === entry && (memo = null));
+	return entry.listing;
+}

@@ -1,0 +1,7 @@
+/** What the site root loads: the directory of communities. */
+import { env } from 'cloudflare:workers';
+import { listCommunities, type CommunityListing } from '@/server/channels/directory';
+
+export function loadDirectory(): Promise<CommunityListing[]> {
+	return listCommunities(env.DB);
+}
