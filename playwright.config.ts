@@ -1,6 +1,7 @@
 import { defineConfig } from '@playwright/test';
 
-export const E2E_PORT = 8790;
+/** The test server's port (the local identity provider takes the next one); E2E_PORT moves both. */
+export const E2E_PORT = Number(process.env['E2E_PORT'] ?? 8790);
 
 export default defineConfig({
 	testDir: 'tests/e2e',
@@ -20,7 +21,7 @@ export default defineConfig({
 		viewport: { width: 1280, height: 900 },
 	},
 	webServer: {
-		command: `node scripts/serve-test.mjs --port ${E2E_PORT}`,
+		command: `node scripts/serve-test.mjs --port ${E2E_PORT} --idp-port ${E2E_PORT + 1}`,
 		url: `http://127.0.0.1:${E2E_PORT}/starfall/global/boards`,
 		reuseExistingServer: false,
 		timeout: 120_000,
