@@ -4,6 +4,7 @@
  */
 import { Hono } from 'hono';
 import type { ApiEnv } from './context';
+import { limitBody } from '@functions/validate';
 import { channelMiddleware } from '@functions/middleware/channel';
 import { errorResponse, methodNotAllowed, routeNotFound } from '@functions/middleware/errors';
 import { originCheck } from '@functions/middleware/origin';
@@ -17,6 +18,7 @@ import { sessionMiddleware, sessionError } from '@functions/middleware/session';
 
 const publicApi = new Hono<ApiEnv>()
 	.use(originCheck)
+	.use(limitBody)
 	.use(channelMiddleware)
 	.use(sessionMiddleware)
 	// Every request of a banned member is answered with the ban (SPEC §6).
@@ -33,7 +35,7 @@ const publicApi = new Hono<ApiEnv>()
 	.all('/posts/:postId/views', methodNotAllowed);
 
 /** Member actions: a session (or, for sign-up, the sign-up cookie) and a same-site Origin. */
-const memberApi = new Hono<ApiEnv>().use(originCheck).use(channelMiddleware).use(sessionMiddleware).route('/', accountRouter);
+const memberApi = new Hono<ApiEnv>().use(originCheck).use(limitBody).use(channelMiddleware).use(sessionMiddleware).route('/', accountRouter);
 
 export const api = new Hono<ApiEnv>();
 api.onError(errorResponse);

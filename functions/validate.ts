@@ -1,5 +1,11 @@
-/** Input validation for the API: zod schemas in, AppError InvalidParameter out, naming the field. */
-import type { Context } from 'hono';
+/**
+ * Input validation for the API: Hono's validator middleware with a zod schema per target, so a
+ * handler reads typed input with `c.req.valid(target)`. A failure is AppError InvalidParameter
+ * naming the field; a body that is too large, not JSON, or malformed has its own code.
+ */
+import type { Context, MiddlewareHandler } from 'hono';
+import { validator } from 'hono/validator';
+import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import { AppError } from '@/server/platform/errors';
 
@@ -16,23 +22,51 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what:
 /** A query string that must be empty: any key is refused by name. */
 export const NoQuerySchema = z.strictObject({});
 
-/** The largest JSON body the API reads; member requests are small forms. */
-const MAX_JSON_BYTES = 16 * 1024;
+/** The largest body the API reads: member requests are small JSON documents and forms. */
+export const MAX_BODY_BYTES = 16 * 1024;
 
 /**
- * Reads a JSON request body and parses it with `schema`.
- * @throws AppError UnsupportedMediaType, PayloadTooLarge, MalformedBody or InvalidParameter
+ * Refuses a body over MAX_BODY_BYTES before it is buffered: by its Content-Length, or while a body
+ * without one is read.
  */
-export async function readJsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
-	if (!/^application\/json\s*(?:;|$)/i.test(c.req.header('content-type') ?? '')) throw new AppError('UnsupportedMediaType');
-	if (Number(c.req.header('content-length') ?? 0) > MAX_JSON_BYTES) throw new AppError('PayloadTooLarge');
-	const text = await c.req.text();
-	if (new TextEncoder().encode(text).byteLength > MAX_JSON_BYTES) throw new AppError('PayloadTooLarge');
-	let value: unknown;
+export const limitBody: MiddlewareHandler = bodyLimit({
+	maxSize: MAX_BODY_BYTES,
+	onError: () => {
+		throw new AppError('PayloadTooLarge');
+	},
+});
+
+const JSON_TYPE = /^application\/json\s*(?:;|$)/i;
+const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(?:;|$)/i;
+
+export function isFormRequest(c: Context): boolean {
+	return FORM_TYPE.test(c.req.header('content-type') ?? '');
+}
+
+/** The JSON body, or the error that says why there is none. */
+async function jsonOf(c: Context): Promise<unknown> {
+	if (!JSON_TYPE.test(c.req.header('content-type') ?? '')) throw new AppError('UnsupportedMediaType');
 	try {
-		value = JSON.parse(text);
+		return JSON.parse(await c.req.text());
 	} catch {
 		throw new AppError('MalformedBody');
 	}
-	return parseInput(schema, value, 'body');
+}
+
+/** Validates the query string or the path parameters with `schema`; the result is `c.req.valid(target)`. */
+export function zv<T extends 'query' | 'param', S extends z.ZodType>(target: T, schema: S) {
+	return validator(target, (value): z.output<S> => parseInput(schema, value, target === 'param' ? 'path' : 'query'));
+}
+
+/** Validates a JSON body with `schema` (415 unless it is JSON, MalformedBody when it does not parse). */
+export function zvJson<S extends z.ZodType>(schema: S) {
+	return validator('json', async (_value, c): Promise<z.output<S>> => parseInput(schema, await jsonOf(c), 'body'));
+}
+
+/** Validates a body sent as JSON or as a plain HTML form (application/x-www-form-urlencoded). */
+export function zvJsonOrForm<S extends z.ZodType>(schema: S) {
+	return validator('json', async (_value, c): Promise<z.output<S>> => {
+		const value = isFormRequest(c) ? Object.fromEntries(new URLSearchParams(await c.req.text())) : await jsonOf(c);
+		return parseInput(schema, value, 'body');
+	});
 }

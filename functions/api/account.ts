@@ -13,11 +13,12 @@ import { endSession } from '@/server/sign-in/sessions';
 import { agreeToTerms, changeNickname, completeSignup, findSignup, withdrawMember } from '@/server/accounts/accounts';
 import { methodNotAllowed } from '@functions/middleware/errors';
 import { requireMember } from '@functions/middleware/session';
-import { NoQuerySchema, parseInput, readJsonBody } from '@functions/validate';
+import { NoQuerySchema, zv, zvJson } from '@functions/validate';
 
 const TermsBodySchema = z.strictObject({ terms: z.boolean(), privacy: z.boolean() });
 const WithdrawalBodySchema = z.strictObject({ agree: z.boolean() });
-const NicknameInputSchema = z.strictObject({ nickname: z.string() });
+/** The nickname body; the service answers a broken rule with that rule's own result code. */
+const NicknameInputSchema = z.strictObject({ nickname: z.string().max(400) });
 
 /** The sign-up in progress for this browser. @throws AppError SignupExpired */
 async function signupOf(c: Context<ApiEnv>) {
@@ -28,47 +29,41 @@ async function signupOf(c: Context<ApiEnv>) {
 }
 
 export const accountRouter = new Hono<ApiEnv>()
-	.post('/auth/logout', async (c) => {
-		parseInput(NoQuerySchema, c.req.query(), 'query');
+	.post('/auth/logout', zv('query', NoQuerySchema), async (c) => {
 		const { channel, db, session } = c.var;
 		if (session.kind === 'member' || session.kind === 'banned') await endSession(db, session.tokenHash).run();
 		c.header('Set-Cookie', clearAuthCookie(new URL(c.req.url), 'session', channel.domain, channel.slug), { append: true });
 		return c.json(ok({}));
 	})
-	.get('/me', (c) => {
-		parseInput(NoQuerySchema, c.req.query(), 'query');
+	.get('/me', zv('query', NoQuerySchema), (c) => {
 		const member = requireMember(c);
 		return c.json(ok({ content: member }));
 	})
-	.put('/me/nickname', async (c) => {
-		parseInput(NoQuerySchema, c.req.query(), 'query');
+	.put('/me/nickname', zv('query', NoQuerySchema), zvJson(NicknameInputSchema), async (c) => {
 		const member = requireMember(c);
-		const { nickname } = await readNickname(c);
+		const { nickname } = c.req.valid('json');
 		return c.json(ok({ content: { nickname: await changeNickname(c.var.db, c.var.channel.id, member, nickname) } }));
 	})
-	.post('/me/withdrawal', async (c) => {
-		parseInput(NoQuerySchema, c.req.query(), 'query');
+	.post('/me/withdrawal', zv('query', NoQuerySchema), zvJson(WithdrawalBodySchema), async (c) => {
 		const member = requireMember(c);
-		const { agree } = await readJsonBody(c, WithdrawalBodySchema);
+		const { agree } = c.req.valid('json');
 		if (!agree) throw new AppError('WithdrawalUnconfirmed');
 		const { channel, db } = c.var;
 		await withdrawMember(db, channel.id, member.userId);
 		c.header('Set-Cookie', clearAuthCookie(new URL(c.req.url), 'session', channel.domain, channel.slug), { append: true });
 		return c.json(ok({}));
 	})
-	.post('/signup/terms', async (c) => {
-		parseInput(NoQuerySchema, c.req.query(), 'query');
+	.post('/signup/terms', zv('query', NoQuerySchema), zvJson(TermsBodySchema), async (c) => {
 		const signup = await signupOf(c);
-		const { terms, privacy } = await readJsonBody(c, TermsBodySchema);
+		const { terms, privacy } = c.req.valid('json');
 		if (!terms || !privacy) throw new AppError('TermsRequired');
 		await agreeToTerms(c.var.db, signup);
 		return c.json(ok({}));
 	})
-	.post('/signup', async (c) => {
-		parseInput(NoQuerySchema, c.req.query(), 'query');
+	.post('/signup', zv('query', NoQuerySchema), zvJson(NicknameInputSchema), async (c) => {
 		const { channel, db } = c.var;
 		const signup = await signupOf(c);
-		const { nickname } = await readNickname(c);
+		const { nickname } = c.req.valid('json');
 		const done = await completeSignup(db, channel.id, signup, nickname);
 		const url = new URL(c.req.url);
 		c.header('Set-Cookie', clearAuthCookie(url, 'signup', channel.domain, channel.slug), { append: true });
@@ -78,8 +73,3 @@ export const accountRouter = new Hono<ApiEnv>()
 	.on(['GET', 'PUT', 'PATCH', 'DELETE'], ['/auth/logout', '/me/withdrawal', '/signup/terms', '/signup'], methodNotAllowed)
 	.on(['POST', 'PATCH', 'DELETE'], '/me', methodNotAllowed)
 	.on(['GET', 'POST', 'PATCH', 'DELETE'], '/me/nickname', methodNotAllowed);
-
-/** The nickname body; the service answers a broken rule with that rule's own result code. */
-function readNickname(c: Context<ApiEnv>): Promise<{ nickname: string }> {
-	return readJsonBody(c, NicknameInputSchema);
-}

@@ -17,15 +17,14 @@ import { ProviderSchema } from '@/schemas/channel';
 import { USER_ID_HEADER } from '@/lib/names';
 import { methodNotAllowed } from '@functions/middleware/errors';
 import { sessionError } from '@functions/middleware/session';
-import { NoQuerySchema, parseInput, readJsonBody } from '@functions/validate';
+import { NoQuerySchema, isFormRequest, zv, zvJsonOrForm } from '@functions/validate';
 
 const ProvidersQuerySchema = z.strictObject({ callbackUrl: z.string().max(2048).optional() });
 const LoginBodySchema = z.strictObject({ provider: ProviderSchema, redirectUrl: z.string().max(2048).optional() });
 
 export const authRouter = new Hono<ApiEnv>()
 	// Read whole by the client: `user` is present only for a signed-in member.
-	.get('/auth/status', (c) => {
-		parseInput(NoQuerySchema, c.req.query(), 'query');
+	.get('/auth/status', zv('query', NoQuerySchema), (c) => {
 		c.header('Cache-Control', 'private, no-store');
 		const session = c.var.session;
 		if (session.kind === 'member') return c.json(ok({ user: { userId: session.member.userId, nickname: session.member.nickname } }));
@@ -33,21 +32,18 @@ export const authRouter = new Hono<ApiEnv>()
 		if (session.kind === 'guest' && !c.req.header(USER_ID_HEADER)) return c.json(ok({}));
 		throw sessionError(session.kind === 'guest' ? { kind: 'expired' } : session);
 	})
-	.get('/oauth/providers', async (c) => {
-		parseInput(ProvidersQuerySchema, c.req.query(), 'query');
+	.get('/oauth/providers', zv('query', ProvidersQuerySchema), async (c) => {
 		const { providers } = await loadLayout(c.var.db, c.var.channel);
 		return c.json(ok({ content: providers.map((provider) => ({ provider })) }));
 	})
-	.get('/oauth/providers/exists', async (c) => {
-		parseInput(NoQuerySchema, c.req.query(), 'query');
+	.get('/oauth/providers/exists', zv('query', NoQuerySchema), async (c) => {
 		const { providers } = await loadLayout(c.var.db, c.var.channel);
 		return c.json(ok({ content: { exists: providers.length > 0 } }));
 	})
-	.post('/oauth/login', async (c) => {
-		parseInput(NoQuerySchema, c.req.query(), 'query');
+	.post('/oauth/login', zv('query', NoQuerySchema), zvJsonOrForm(LoginBodySchema), async (c) => {
 		const { channel, db } = c.var;
-		const isForm = /^application\/x-www-form-urlencoded\s*(?:;|$)/i.test(c.req.header('content-type') ?? '');
-		const body = isForm ? parseInput(LoginBodySchema, Object.fromEntries(new URLSearchParams(await formText(c.req.raw))), 'body') : await readJsonBody(c, LoginBodySchema);
+		const isForm = isFormRequest(c);
+		const body = c.req.valid('json');
 		const url = new URL(c.req.url);
 		const redirectUrl = safeRedirect(channel.basePath, body.redirectUrl);
 		let started;
@@ -69,10 +65,3 @@ export const authRouter = new Hono<ApiEnv>()
 		return c.json(ok({ content: { authorizationUrl } }));
 	})
 	.on(['GET', 'PUT', 'PATCH', 'DELETE'], '/oauth/login', methodNotAllowed);
-
-/** A small form body; anything larger than a login form is refused. */
-async function formText(request: Request): Promise<string> {
-	const text = await request.text();
-	if (text.length > 4096) throw new AppError('PayloadTooLarge');
-	return text;
-}

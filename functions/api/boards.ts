@@ -2,15 +2,15 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { ApiEnv } from '@functions/context';
-import type { Board } from '@/server/boards/boards';
-import type { Channel } from '@/server/channels/channels';
 import { loadLayout } from '@/server/channels/layout';
-import { listBoardPosts, listChannelPosts } from '@/server/posts/lists';
+import { boardListing, listBoardPosts, listChannelPosts } from '@/server/posts/lists';
+import { viewerOf } from '@/server/posts/visibility';
 import { ok } from '@/server/platform/envelope';
 import { AppError } from '@/server/platform/errors';
 import { IdSchema, PageSchema } from '@/schemas/params';
-import { NoQuerySchema, parseInput } from '@functions/validate';
+import { NoQuerySchema, zv } from '@functions/validate';
 
+const BoardParamSchema = z.object({ boardId: IdSchema });
 const SubjectsQuerySchema = z.strictObject({ boardId: IdSchema.optional() });
 const PostsQuerySchema = z.strictObject({
 	boardId: IdSchema.optional(),
@@ -18,47 +18,29 @@ const PostsQuerySchema = z.strictObject({
 	page: PageSchema.default(1),
 });
 
-/** A board of the channel from the layout memo. @throws AppError BoardNotFound */
-async function boardOf(db: D1Database, channel: Channel, boardId: number): Promise<Board> {
-	const board = (await loadLayout(db, channel)).boards.find((candidate) => candidate.boardId === boardId);
-	if (!board) throw new AppError('BoardNotFound');
-	return board;
-}
-
 // Boards, the tree and categories come from the layout memo, read once per content version.
 export const boardsRouter = new Hono<ApiEnv>()
-	.get('/boards', async (c) => {
-		parseInput(NoQuerySchema, c.req.query(), 'query');
-		return c.json(ok({ content: (await loadLayout(c.var.db, c.var.channel)).boards }));
+	.get('/boards', zv('query', NoQuerySchema), async (c) => c.json(ok({ content: (await loadLayout(c.var.db, c.var.channel)).boards })))
+	.get('/boards/tree', zv('query', NoQuerySchema), async (c) => c.json(ok({ content: (await loadLayout(c.var.db, c.var.channel)).tree })))
+	.get('/boards/:boardId', zv('param', BoardParamSchema), zv('query', NoQuerySchema), async (c) => {
+		const { boardId } = c.req.valid('param');
+		const board = (await loadLayout(c.var.db, c.var.channel)).boards.find((candidate) => candidate.boardId === boardId);
+		if (!board) throw new AppError('BoardNotFound');
+		return c.json(ok({ content: board }));
 	})
-	.get('/boards/tree', async (c) => {
-		parseInput(NoQuerySchema, c.req.query(), 'query');
-		return c.json(ok({ content: (await loadLayout(c.var.db, c.var.channel)).tree }));
-	})
-	.get('/boards/:boardId', async (c) => {
-		parseInput(NoQuerySchema, c.req.query(), 'query');
-		const boardId = parseInput(IdSchema, c.req.param('boardId'), 'boardId');
-		return c.json(ok({ content: await boardOf(c.var.db, c.var.channel, boardId) }));
-	})
-	.get('/board-subjects', async (c) => {
-		const { boardId } = parseInput(SubjectsQuerySchema, c.req.query(), 'query');
-		if (boardId !== undefined) await boardOf(c.var.db, c.var.channel, boardId);
-		const { subjects } = await loadLayout(c.var.db, c.var.channel);
+	.get('/board-subjects', zv('query', SubjectsQuerySchema), async (c) => {
+		const { boardId } = c.req.valid('query');
+		const { boards, subjects } = await loadLayout(c.var.db, c.var.channel);
+		if (boardId !== undefined && !boards.some((board) => board.boardId === boardId)) throw new AppError('BoardNotFound');
 		return c.json(ok({ boardSubjects: boardId === undefined ? subjects : subjects.filter((subject) => subject.boardId === boardId) }));
 	})
-	.get('/posts', async (c) => {
-		const query = parseInput(PostsQuerySchema, c.req.query(), 'query');
+	.get('/posts', zv('query', PostsQuerySchema), async (c) => {
+		const query = c.req.valid('query');
 		const { db, channel } = c.var;
 		if (query.boardId === undefined) {
 			if (query.subjectId !== undefined) throw new AppError('InvalidParameter', 'The request has an invalid parameter: subjectId needs a boardId.');
 			return c.json(ok({ content: await listChannelPosts(db, channel.id, query.page, channel.listedCount) }));
 		}
-		const board = await boardOf(db, channel, query.boardId);
-		let listed = board.postCount;
-		if (query.subjectId !== undefined) {
-			const subject = (await loadLayout(db, channel)).subjects.find((s) => s.boardId === board.boardId && s.subjectId === query.subjectId);
-			if (!subject) throw new AppError('SubjectNotFound');
-			listed = subject.postCount;
-		}
-		return c.json(ok({ content: await listBoardPosts(db, channel.id, board.boardId, query.page, listed, query.subjectId) }));
+		const listing = boardListing(await loadLayout(db, channel), query.boardId, query.subjectId, viewerOf(c.var.session));
+		return c.json(ok({ content: await listBoardPosts(db, channel.id, listing.board.boardId, query.page, listing.listedCount, listing.subject?.subjectId) }));
 	});

@@ -3,8 +3,9 @@ import { Hono } from 'hono';
 import type { ApiEnv } from '@functions/context';
 import { layoutContent, layoutFooter, layoutHeader } from '@/server/channels/channels';
 import { ok } from '@/server/platform/envelope';
+import { NoQuerySchema, zv } from '@functions/validate';
 
 export const layoutsRouter = new Hono<ApiEnv>()
-	.get('/header', (c) => c.json(ok({ content: layoutHeader(c.var.channel) })))
-	.get('/content', (c) => c.json(ok({ content: layoutContent(c.var.channel) })))
-	.get('/footer', (c) => c.json(ok({ content: layoutFooter(c.var.channel) })));
+	.get('/header', zv('query', NoQuerySchema), (c) => c.json(ok({ content: layoutHeader(c.var.channel) })))
+	.get('/content', zv('query', NoQuerySchema), (c) => c.json(ok({ content: layoutContent(c.var.channel) })))
+	.get('/footer', zv('query', NoQuerySchema), (c) => c.json(ok({ content: layoutFooter(c.var.channel) })));

@@ -1,29 +1,32 @@
-/** GET posts/{postId}, posts/{postId}/comments and POST posts/{postId}/views (the view beacon). */
+/**
+ * GET posts/{postId}, posts/{postId}/comments and POST posts/{postId}/views (the view beacon). What
+ * a reader gets of a post or comment is decided by src/server/posts/visibility.ts.
+ */
 import { Hono } from 'hono';
+import { z } from 'zod';
 import type { ApiEnv } from '@functions/context';
-import { getPost, listComments } from '@/server/posts/detail';
+import { getPost, getPostWithComments } from '@/server/posts/detail';
+import { viewerOf } from '@/server/posts/visibility';
 import { countView } from '@/server/posts/views';
 import { ok } from '@/server/platform/envelope';
 import { AppError } from '@/server/platform/errors';
 import { IdSchema } from '@/schemas/params';
-import { NoQuerySchema, parseInput } from '@functions/validate';
+import { NoQuerySchema, zv } from '@functions/validate';
 
+const PostParamSchema = z.object({ postId: IdSchema });
 
 export const postsRouter = new Hono<ApiEnv>()
-	.get('/posts/:postId', async (c) => {
-		parseInput(NoQuerySchema, c.req.query(), 'query');
-		const postId = parseInput(IdSchema, c.req.param('postId'), 'postId');
-		return c.json(ok({ content: await getPost(c.var.db, c.var.channel.id, postId) }));
+	.get('/posts/:postId', zv('param', PostParamSchema), zv('query', NoQuerySchema), async (c) => {
+		const { postId } = c.req.valid('param');
+		return c.json(ok({ content: await getPost(c.var.db, c.var.channel.id, postId, viewerOf(c.var.session)) }));
 	})
-	.get('/posts/:postId/comments', async (c) => {
-		parseInput(NoQuerySchema, c.req.query(), 'query');
-		const postId = parseInput(IdSchema, c.req.param('postId'), 'postId');
-		const post = await getPost(c.var.db, c.var.channel.id, postId);
-		if (post.state !== 'VISIBLE') throw new AppError('PostNotFound');
-		return c.json(ok({ content: await listComments(c.var.db, c.var.channel.id, postId) }));
+	.get('/posts/:postId/comments', zv('param', PostParamSchema), zv('query', NoQuerySchema), async (c) => {
+		const { postId } = c.req.valid('param');
+		const { post, comments } = await getPostWithComments(c.var.db, c.var.channel.id, postId, viewerOf(c.var.session));
+		if (!post.readable) throw new AppError('PostNotFound');
+		return c.json(ok({ content: comments }));
 	})
-	.post('/posts/:postId/views', (c) => {
-		const postId = parseInput(IdSchema, c.req.param('postId'), 'postId');
-		countView(c.var.db, c.var.channel.id, postId);
+	.post('/posts/:postId/views', zv('param', PostParamSchema), (c) => {
+		countView(c.var.db, c.var.channel.id, c.req.valid('param').postId);
 		return c.body(null, 204);
 	});

@@ -5,19 +5,16 @@ import type { ApiEnv } from '@functions/context';
 import { getProfile, listMemberPosts } from '@/server/members/profiles';
 import { ok } from '@/server/platform/envelope';
 import { IdSchema, PageSchema } from '@/schemas/params';
-import { NoQuerySchema, parseInput } from '@functions/validate';
+import { NoQuerySchema, zv } from '@functions/validate';
 
+const UserParamSchema = z.object({ userId: IdSchema });
 const PageQuerySchema = z.strictObject({ page: PageSchema.default(1) });
 
 export const usersRouter = new Hono<ApiEnv>()
-	.get('/users/:userId', async (c) => {
-		parseInput(NoQuerySchema, c.req.query(), 'query');
-		const userId = parseInput(IdSchema, c.req.param('userId'), 'userId');
-		return c.json(ok({ content: await getProfile(c.var.db, c.var.channel.id, userId) }));
+	.get('/users/:userId', zv('param', UserParamSchema), zv('query', NoQuerySchema), async (c) => {
+		return c.json(ok({ content: await getProfile(c.var.db, c.var.channel.id, c.req.valid('param').userId) }));
 	})
-	.get('/users/:userId/posts', async (c) => {
-		const { page } = parseInput(PageQuerySchema, c.req.query(), 'query');
-		const userId = parseInput(IdSchema, c.req.param('userId'), 'userId');
-		const profile = await getProfile(c.var.db, c.var.channel.id, userId);
-		return c.json(ok({ content: await listMemberPosts(c.var.db, c.var.channel.id, profile, page) }));
+	.get('/users/:userId/posts', zv('param', UserParamSchema), zv('query', PageQuerySchema), async (c) => {
+		const profile = await getProfile(c.var.db, c.var.channel.id, c.req.valid('param').userId);
+		return c.json(ok({ content: await listMemberPosts(c.var.db, c.var.channel.id, profile, c.req.valid('query').page) }));
 	});

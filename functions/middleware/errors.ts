@@ -8,8 +8,9 @@ export function errorResponse(error: unknown, c: Context): Response {
 	if (error instanceof AppError) {
 		return c.json(failure(error.def.code, error.message, error.details ?? {}), error.def.status);
 	}
-	if (error instanceof HTTPException && error.status === 413) {
-		const def = ResultCodes.PayloadTooLarge;
+	// Hono's JSON validator parses a JSON body before our schema sees it, and says 400 when it cannot.
+	if (error instanceof HTTPException && error.status === 400) {
+		const def = ResultCodes.MalformedBody;
 		return c.json(failure(def.code, def.message), def.status);
 	}
 	console.error('Unhandled API error', c.req.method, c.req.path, error);

@@ -41,6 +41,7 @@ export const TermsRequired = { code: -4001426, status: 400, message: 'Agree to t
 export const WithdrawalUnconfirmed = { code: -4001427, status: 400, message: "Tick 'I will leave the community.' to withdraw." } as const satisfies ResultCodeDef;
 export const ProviderNotOffered = { code: -4001428, status: 400, message: 'This community does not offer sign-in with that provider.' } as const satisfies ResultCodeDef;
 export const OriginRejected = { code: -4031401, status: 403, message: 'The request came from another site and was refused.' } as const satisfies ResultCodeDef;
+export const BoardPrivate = { code: -4031404, status: 403, message: 'This board is private.' } as const satisfies ResultCodeDef;
 export const Forbidden = { code: -4031403, status: 403, message: 'You do not have permission to do this.' } as const satisfies ResultCodeDef;
 export const Banned = { code: -4031452, status: 403, message: 'Your access to this community is restricted.' } as const satisfies ResultCodeDef;
 export const MethodNotAllowed = { code: -4051401, status: 405, message: 'This method is not allowed here.' } as const satisfies ResultCodeDef;

@@ -6,66 +6,16 @@
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { api } from '@functions/app';
+import { call, memberApi, publicApi, sessionCookie, signIn, signInSubject, signUp, startSignup, ORIGIN } from './harness';
 import { signInIdentity } from '@/server/accounts/accounts';
 import { banMember, unbanMember } from '@/server/members/bans';
 import { resolveSession, SESSION_IDLE_MS, SESSION_MAX_MS } from '@/server/sign-in/sessions';
 import { hashToken } from '@/server/platform/tokens';
 
-const ORIGIN = 'http://localhost';
-const PUBLIC = `${ORIGIN}/public/v1/starfall/global`;
-const MEMBER = `${ORIGIN}/v1/starfall/global`;
-const SESSION = '__Host-session_starfall_global';
+const PUBLIC = publicApi();
+const MEMBER = memberApi();
+const SESSION = sessionCookie();
 const SIGNUP = '__Host-signup_starfall_global';
-
-interface Answer {
-	status: number;
-	code: number;
-	body: Record<string, unknown>;
-	cookies: string[];
-}
-
-async function call(url: string, init: { method?: string; cookie?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<Answer> {
-	const headers: Record<string, string> = { origin: ORIGIN, ...init.headers };
-	if (init.cookie) headers['cookie'] = init.cookie;
-	let body: string | undefined;
-	if (init.body !== undefined) {
-		body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
-		headers['content-type'] ??= 'application/json';
-	}
-	const response = await api.request(url, { method: init.method ?? 'GET', headers, ...(body === undefined ? {} : { body }) });
-	const json = (await response.json()) as { header: { resultCode: number } } & Record<string, unknown>;
-	return { status: response.status, code: json.header.resultCode, body: json, cookies: response.headers.getSetCookie() };
-}
-
-/** The provider of a demo identity: the seed gives member n of starfall/global Apple, Google and X in turn. */
-function providerOf(subject: string): 'APPLE' | 'GOOGLE' | 'X' {
-	const n = /^demo-starfall-global-(\d+)$/.exec(subject)?.[1];
-	return n ? (['APPLE', 'GOOGLE', 'X'] as const)[(Number(n) - 1) % 3]! : 'GOOGLE';
-}
-
-/** Signs a member in as the providers' return does; returns the session cookie. */
-async function signIn(subject: string): Promise<string> {
-	const outcome = await signInIdentity(env.DB, 1, providerOf(subject), subject, '/starfall/global');
-	if (outcome.kind !== 'member') throw new Error(`${subject} is not a member`);
-	return `${SESSION}=${outcome.sessionToken}`;
-}
-
-/** Starts a first sign-in of a new identity; returns the sign-up cookie. */
-async function startSignup(subject: string): Promise<string> {
-	const outcome = await signInIdentity(env.DB, 1, 'GOOGLE', subject, '/starfall/global/boards/12');
-	if (outcome.kind !== 'signup') throw new Error(`${subject} is already a member`);
-	return `${SIGNUP}=${outcome.signupToken}`;
-}
-
-async function signUp(subject: string, nickname: string): Promise<{ cookie: string; userId: number }> {
-	const signup = await startSignup(subject);
-	await call(`${MEMBER}/signup/terms`, { method: 'POST', cookie: signup, body: { terms: true, privacy: true } });
-	const done = await call(`${MEMBER}/signup`, { method: 'POST', cookie: signup, body: { nickname } });
-	expect(done.code).toBe(0);
-	const cookie = done.cookies.find((value) => value.startsWith(`${SESSION}=`))?.split(';')[0];
-	if (!cookie) throw new Error('no session cookie');
-	return { cookie, userId: (done.body['content'] as { user: { userId: number } }).user.userId };
-}
 
 describe('auth status', () => {
 	it('has no user for a guest', async () => {
@@ -75,7 +25,7 @@ describe('auth status', () => {
 	});
 
 	it('has the user for a signed-in member', async () => {
-		const answer = await call(`${PUBLIC}/auth/status`, { cookie: await signIn('demo-starfall-global-2') });
+		const answer = await call(`${PUBLIC}/auth/status`, { cookie: await signIn(1002) });
 		expect(answer.body['user']).toEqual({ userId: 1002, nickname: expect.any(String) });
 	});
 
@@ -90,7 +40,7 @@ describe('auth status', () => {
 	});
 
 	it('does not take a session of another channel', async () => {
-		const cookie = await signIn('demo-starfall-global-2');
+		const cookie = await signIn(1002);
 		const token = cookie.split('=')[1];
 		const answer = await call(`${ORIGIN}/public/v1/starfall/kr/auth/status`, { cookie: `__Host-session_starfall_kr=${token}` });
 		expect(answer.code).toBe(-4011415);
@@ -99,7 +49,7 @@ describe('auth status', () => {
 
 describe('sessions', () => {
 	it('keeps only the hash of the token in D1', async () => {
-		const cookie = await signIn('demo-starfall-global-3');
+		const cookie = await signIn(1003);
 		const token = cookie.split('=')[1] ?? '';
 		expect(token.length).toBeGreaterThanOrEqual(43);
 		const stored = await env.DB.prepare('SELECT token_hash FROM sessions WHERE token_hash = ?1').bind(await hashToken(token)).first();
@@ -108,11 +58,11 @@ describe('sessions', () => {
 	});
 
 	it('gives every sign-in a new session', async () => {
-		expect(await signIn('demo-starfall-global-3')).not.toBe(await signIn('demo-starfall-global-3'));
+		expect(await signIn(1003)).not.toBe(await signIn(1003));
 	});
 
 	it('ends after the idle time without use', async () => {
-		const token = (await signIn('demo-starfall-global-4')).split('=')[1] ?? null;
+		const token = (await signIn(1004)).split('=')[1] ?? null;
 		expect((await resolveSession(env.DB, 1, token, Date.now() + SESSION_IDLE_MS - 60_000)).kind).toBe('member');
 		expect((await resolveSession(env.DB, 1, token, Date.now() + SESSION_IDLE_MS + 60_000 * 61)).kind).toBe('member');
 		expect((await resolveSession(env.DB, 1, token, Date.now() + 2 * SESSION_IDLE_MS + 60_000 * 62)).kind).toBe('expired');
@@ -120,13 +70,13 @@ describe('sessions', () => {
 	});
 
 	it('ends at the absolute limit however active', async () => {
-		const token = (await signIn('demo-starfall-global-4')).split('=')[1] ?? null;
+		const token = (await signIn(1004)).split('=')[1] ?? null;
 		await env.DB.prepare('UPDATE sessions SET idle_expires_at = ?2 WHERE token_hash = ?1').bind(await hashToken(token ?? ''), Date.now() + 10 * SESSION_MAX_MS).run();
 		expect((await resolveSession(env.DB, 1, token, Date.now() + SESSION_MAX_MS + 1000)).kind).toBe('expired');
 	});
 
 	it('ends on logout: the old cookie is refused afterwards', async () => {
-		const cookie = await signIn('demo-starfall-global-5');
+		const cookie = await signIn(1005);
 		const out = await call(`${MEMBER}/auth/logout`, { method: 'POST', cookie });
 		expect(out.code).toBe(0);
 		expect(out.cookies.join()).toMatch(new RegExp(`${SESSION}=;.*Max-Age=0`));
@@ -142,7 +92,7 @@ describe('sessions', () => {
 
 describe('mutations', () => {
 	it('refuses a request from another site and changes nothing', async () => {
-		const cookie = await signIn('demo-starfall-global-6');
+		const cookie = await signIn(1006);
 		const answer = await call(`${MEMBER}/auth/logout`, { method: 'POST', cookie, headers: { origin: 'https://evil.example' } });
 		expect(answer.status).toBe(403);
 		expect(answer.code).toBe(-4031401);
@@ -150,7 +100,7 @@ describe('mutations', () => {
 	});
 
 	it('refuses a cross-site request without an Origin', async () => {
-		const cookie = await signIn('demo-starfall-global-6');
+		const cookie = await signIn(1006);
 		const response = await api.request(`${MEMBER}/auth/logout`, { method: 'POST', headers: { cookie, 'sec-fetch-site': 'cross-site' } });
 		expect(response.status).toBe(403);
 	});
@@ -173,7 +123,7 @@ describe('mutations', () => {
 		['a wrong type', { body: { nickname: 42 }, headers: {} }, -4001400],
 		['an array', { body: [1, 2], headers: {} }, -4001400],
 	])('refuses %s with a clear error', async (_, request, code) => {
-		const cookie = await signIn('demo-starfall-global-7');
+		const cookie = await signIn(1007);
 		const answer = await call(`${MEMBER}/me/nickname`, { method: 'PUT', cookie, ...request });
 		expect(answer.code).toBe(code);
 		expect(answer.status).toBeLessThan(500);
@@ -241,7 +191,7 @@ describe('nickname change', () => {
 describe('withdrawal', () => {
 	it('needs the checkbox, then unlinks the identity, retires the nickname and ends every session', async () => {
 		const { cookie, userId } = await signUp('leaver', 'LeavingSoon');
-		const second = await signIn('leaver');
+		const second = await signInSubject('leaver');
 		expect((await call(`${MEMBER}/me/withdrawal`, { method: 'POST', cookie, body: { agree: false } })).code).toBe(-4001427);
 		expect((await call(`${MEMBER}/me/withdrawal`, { method: 'POST', cookie, body: { agree: true } })).code).toBe(0);
 		const row = await env.DB.prepare('SELECT identity_id, nickname, withdrawn_at FROM members WHERE id = ?1').bind(userId).first();
@@ -257,11 +207,11 @@ describe('withdrawal', () => {
 
 describe('bans', () => {
 	it('end the sessions, answer every request with -4031452, and lift by themselves at the end', async () => {
-		const before = await signIn('demo-starfall-global-9');
+		const before = await signIn(1009);
 		const endsAt = Date.now() + 3_600_000;
 		await banMember(env.DB, 1, 1009, { kind: 'TEMPORARY', endsAt, reason: 'test' });
 		expect((await call(`${PUBLIC}/auth/status`, { cookie: before })).code).toBe(-4011415);
-		const cookie = await signIn('demo-starfall-global-9');
+		const cookie = await signIn(1009);
 		const status = await call(`${PUBLIC}/auth/status`, { cookie });
 		expect(status.status).toBe(403);
 		expect(status.code).toBe(-4031452);
@@ -279,7 +229,7 @@ describe('bans', () => {
 	});
 
 	it('shows a permanent ban without an end', async () => {
-		const cookie = await signIn('demo-starfall-global-39');
+		const cookie = await signIn(1039);
 		const status = await call(`${PUBLIC}/auth/status`, { cookie });
 		expect(status.body['ban']).toEqual({ kind: 'PERMANENT', endsAt: null });
 	});

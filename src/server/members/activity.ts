@@ -1,9 +1,11 @@
 /**
- * My Page lists: the member's own posts, comments and liked posts, newest first. Like a profile,
- * they show only what readers can see, and nothing from private boards (SPEC §6).
+ * My Page lists: the member's own posts, comments and liked posts, newest first. They show what
+ * the member may read (src/server/posts/visibility.ts): their own private posts too, nothing
+ * deleted or hidden, and nothing from private boards (SPEC §6).
  */
 import { all } from '@/server/platform/db';
 import { PAGE_SIZE } from '@/schemas/params';
+import { LISTABLE_COMMENT_SQL, listablePostSql } from '@/server/posts/visibility';
 import { SUMMARY_COLUMNS, toSummary, type PostSummary, type SummaryRow } from '@/server/posts/lists';
 
 export interface ListPage<T> {
@@ -13,7 +15,8 @@ export interface ListPage<T> {
 	totalCount: number;
 }
 
-const VISIBLE_POST = 'p.deleted_at IS NULL AND p.hidden_by_admin = 0 AND p.is_private = 0 AND b.is_public = 1';
+/** Every query below binds the member's id as ?1. */
+const READABLE_POST = listablePostSql('?1');
 
 export interface MyComment {
 	commentId: number;
@@ -28,7 +31,7 @@ function pageOf<T>(items: T[], page: number, totalCount: number): ListPage<T> {
 }
 
 export async function listMyComments(db: D1Database, channelId: number, memberId: number, page: number): Promise<ListPage<MyComment>> {
-	const where = `c.member_id = ?1 AND c.channel_id = ?2 AND c.deleted_at IS NULL AND c.hidden_by_admin = 0 AND ${VISIBLE_POST}`;
+	const where = `c.member_id = ?1 AND c.channel_id = ?2 AND ${LISTABLE_COMMENT_SQL} AND ${READABLE_POST}`;
 	const from = 'comments c JOIN posts p ON p.id = c.post_id JOIN boards b ON b.id = p.board_id';
 	const [rows, count] = await Promise.all([
 		all<{ id: number; post_id: number; title: string; content: string; created_at: number }>(
@@ -43,7 +46,7 @@ export async function listMyComments(db: D1Database, channelId: number, memberId
 }
 
 export async function listMyPosts(db: D1Database, channelId: number, memberId: number, page: number): Promise<ListPage<PostSummary>> {
-	const where = `p.member_id = ?1 AND p.channel_id = ?2 AND ${VISIBLE_POST}`;
+	const where = `p.member_id = ?1 AND p.channel_id = ?2 AND ${READABLE_POST}`;
 	const [rows, count] = await Promise.all([
 		all<SummaryRow>(
 			db
@@ -57,7 +60,7 @@ export async function listMyPosts(db: D1Database, channelId: number, memberId: n
 
 export async function listMyLikes(db: D1Database, channelId: number, memberId: number, page: number): Promise<ListPage<PostSummary>> {
 	const from = 'post_likes l JOIN posts p ON p.id = l.post_id JOIN members m ON m.id = p.member_id JOIN boards b ON b.id = p.board_id';
-	const where = `l.member_id = ?1 AND l.channel_id = ?2 AND ${VISIBLE_POST}`;
+	const where = `l.member_id = ?1 AND l.channel_id = ?2 AND ${READABLE_POST}`;
 	const [rows, count] = await Promise.all([
 		all<SummaryRow>(
 			db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM ${from} WHERE ${where} ORDER BY l.created_at DESC LIMIT ?3 OFFSET ?4`).bind(memberId, channelId, PAGE_SIZE, (page - 1) * PAGE_SIZE),

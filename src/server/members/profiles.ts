@@ -3,6 +3,10 @@ import { AppError } from '@/server/platform/errors';
 import { all } from '@/server/platform/db';
 import { PAGE_SIZE } from '@/schemas/params';
 import { SUMMARY_COLUMNS, toSummary, type PostSummary, type SummaryRow } from '@/server/posts/lists';
+import { listablePostSql } from '@/server/posts/visibility';
+
+/** A profile lists what everyone may read of the member's posts. */
+const PROFILE_POST_SQL = listablePostSql('NULL');
 
 export interface MemberProfile {
 	userId: number;
@@ -23,8 +27,7 @@ export async function getProfile(db: D1Database, channelId: number, userId: numb
 	const count = await db
 		.prepare(
 			`SELECT count(*) AS count FROM posts p JOIN boards b ON b.id = p.board_id
-			 WHERE p.member_id = ?1 AND p.channel_id = ?2 AND p.deleted_at IS NULL AND p.hidden_by_admin = 0
-			   AND p.is_private = 0 AND b.is_public = 1`,
+			 WHERE p.member_id = ?1 AND p.channel_id = ?2 AND ${PROFILE_POST_SQL}`,
 		)
 		.bind(userId, channelId)
 		.first<{ count: number }>();
@@ -56,8 +59,7 @@ export async function listMemberPosts(db: D1Database, channelId: number, profile
 			.prepare(
 				`SELECT ${SUMMARY_COLUMNS}
 				 FROM posts p JOIN members m ON m.id = p.member_id JOIN boards b ON b.id = p.board_id
-				 WHERE p.member_id = ?1 AND p.channel_id = ?2 AND p.deleted_at IS NULL AND p.hidden_by_admin = 0
-				   AND p.is_private = 0 AND b.is_public = 1
+				 WHERE p.member_id = ?1 AND p.channel_id = ?2 AND ${PROFILE_POST_SQL}
 				 ORDER BY p.id DESC LIMIT ?3 OFFSET ?4`,
 			)
 			.bind(profile.userId, channelId, PAGE_SIZE, (page - 1) * PAGE_SIZE),

@@ -3,7 +3,11 @@
  * page reads the rows it shows and their authors, at page 1 as at page 2,000.
  */
 import { all } from '@/server/platform/db';
+import { AppError } from '@/server/platform/errors';
+import type { Board, BoardSubject } from '@/server/boards/boards';
+import type { LayoutData } from '@/server/channels/layout';
 import { PAGE_SIZE } from '@/schemas/params';
+import { canReadBoard, type Viewer } from './visibility';
 
 export interface PostAuthor {
 	userId: number;
@@ -25,6 +29,8 @@ export interface PostSummary {
 	isNotice: boolean;
 	hasImage: boolean;
 	hasVideo: boolean;
+	/** Only on the author's own lists (My Page): a post the owner made private. */
+	isPrivate: boolean;
 }
 
 export interface PostPage {
@@ -51,11 +57,16 @@ export interface SummaryRow {
 	is_notice: number;
 	has_image: number;
 	has_video: number;
+	is_private: number;
 }
 
 /** The columns of a list row, over posts p joined with members m. */
 export const SUMMARY_COLUMNS = `p.id, p.board_id, p.subject_id, p.title, p.member_id, m.nickname, m.withdrawn_at,
-	p.created_at, p.view_count, p.like_count, p.comment_count, p.is_notice, p.has_image, p.has_video`;
+	p.created_at, p.view_count, p.like_count, p.comment_count, p.is_notice, p.has_image, p.has_video, p.is_private`;
+
+export function authorOf(memberId: number, nickname: string | null, withdrawnAt: number | null): PostAuthor {
+	return { userId: memberId, nickname: withdrawnAt ? null : nickname, withdrawn: withdrawnAt !== null };
+}
 
 export function toSummary(row: SummaryRow): PostSummary {
 	return {
@@ -63,7 +74,7 @@ export function toSummary(row: SummaryRow): PostSummary {
 		boardId: row.board_id,
 		subjectId: row.subject_id,
 		title: row.title,
-		author: { userId: row.member_id, nickname: row.withdrawn_at ? null : row.nickname, withdrawn: row.withdrawn_at !== null },
+		author: authorOf(row.member_id, row.nickname, row.withdrawn_at),
 		createdAt: row.created_at,
 		viewCount: row.view_count,
 		likeCount: row.like_count,
@@ -71,6 +82,7 @@ export function toSummary(row: SummaryRow): PostSummary {
 		isNotice: row.is_notice === 1,
 		hasImage: row.has_image === 1,
 		hasVideo: row.has_video === 1,
+		isPrivate: row.is_private === 1,
 	};
 }
 
@@ -134,4 +146,25 @@ export async function listChannelPosts(db: D1Database, channelId: number, page: 
 			.bind(channelId, from, to),
 	);
 	return { notices: [], posts: rows.map(toSummary), ...pageOf(listedCount, page) };
+}
+
+export interface BoardListing {
+	board: Board;
+	subject: BoardSubject | null;
+	/** How many posts the list holds (the board's or the category's listed posts). */
+	listedCount: number;
+}
+
+/**
+ * The list a reader asks for: a board of the channel from the layout, optionally one of its
+ * categories. @throws AppError BoardNotFound, BoardPrivate (to anyone but an administrator), SubjectNotFound
+ */
+export function boardListing(layout: LayoutData, boardId: number, subjectId: number | undefined, viewer: Viewer): BoardListing {
+	const board = layout.boards.find((candidate) => candidate.boardId === boardId);
+	if (!board) throw new AppError('BoardNotFound');
+	if (!canReadBoard(board, viewer)) throw new AppError('BoardPrivate');
+	if (subjectId === undefined) return { board, subject: null, listedCount: board.postCount };
+	const subject = layout.subjects.find((candidate) => candidate.boardId === boardId && candidate.subjectId === subjectId);
+	if (!subject) throw new AppError('SubjectNotFound');
+	return { board, subject, listedCount: subject.postCount };
 }

@@ -17,7 +17,7 @@ async function flush(): Promise<void> {
 	const byDb = new Map<D1Database, D1PreparedStatement[]>();
 	for (const entry of batch) {
 		const statement = entry.db
-			.prepare('UPDATE posts SET view_count = view_count + ?1 WHERE id = ?2 AND channel_id = ?3')
+			.prepare('UPDATE posts SET view_count = view_count + ?1 WHERE id = ?2 AND channel_id = ?3 AND deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0')
 			.bind(entry.count, entry.postId, entry.channelId);
 		byDb.set(entry.db, [...(byDb.get(entry.db) ?? []), statement]);
 	}
@@ -30,7 +30,10 @@ async function flush(): Promise<void> {
 	}
 }
 
-/** Counts one view of a post; the write happens after the response, with the others of the moment. */
+/**
+ * Counts one view of a post; the write happens after the response, with the others of the moment.
+ * Only a visible post of the channel counts: any other id changes nothing.
+ */
 export function countView(db: D1Database, channelId: number, postId: number): void {
 	const key = `${channelId}:${postId}`;
 	const entry = pending.get(key);

@@ -53,9 +53,13 @@ interface SessionRow {
 	ban_ends_at: number | null;
 }
 
-/** The ban in force for a member at `now`: a permanent one first, else the latest-ending one. */
-const ACTIVE_BAN_SQL = `SELECT id FROM bans WHERE member_id = m.id AND lifted_at IS NULL AND (ends_at IS NULL OR ends_at > ?3)
-	ORDER BY ends_at IS NOT NULL, ends_at DESC LIMIT 1`;
+/**
+ * The ban in force for a member at `now` (?3): a permanent one first, else the latest-ending one.
+ * Two index seeks on bans_active_by_member rather than one sort.
+ */
+const ACTIVE_BAN_SQL = `COALESCE(
+	(SELECT id FROM bans WHERE member_id = m.id AND lifted_at IS NULL AND ends_at IS NULL LIMIT 1),
+	(SELECT id FROM bans WHERE member_id = m.id AND lifted_at IS NULL AND ends_at > ?3 ORDER BY ends_at DESC LIMIT 1))`;
 
 /** Resolves the session cookie's token for the channel; expired sessions are deleted on sight. */
 export async function resolveSession(db: D1Database, channelId: number, token: string | null, now = Date.now()): Promise<SessionState> {
@@ -66,7 +70,7 @@ export async function resolveSession(db: D1Database, channelId: number, token: s
 			`SELECT s.member_id, s.last_seen_at, s.idle_expires_at, s.expires_at, m.nickname, m.role, m.provider, m.recent_provider,
 			        m.joined_at, m.withdrawn_at, b.kind AS ban_kind, b.ends_at AS ban_ends_at
 			 FROM sessions s JOIN members m ON m.id = s.member_id
-			 LEFT JOIN bans b ON b.id = (${ACTIVE_BAN_SQL})
+			 LEFT JOIN bans b ON b.id = ${ACTIVE_BAN_SQL}
 			 WHERE s.token_hash = ?1 AND s.channel_id = ?2`,
 		)
 		.bind(tokenHash, channelId, now)

@@ -1,0 +1,168 @@
+/**
+ * The harness of the workers tests: API calls in the envelope, members signed in the way the
+ * providers' return signs them in, and a D1 that records the SQL a service really runs with what
+ * D1 says it cost.
+ */
+import { expect } from 'vitest';
+import { env } from 'cloudflare:workers';
+import { api } from '@functions/app';
+import { signInIdentity } from '@/server/accounts/accounts';
+import { cookieName } from '@/server/sign-in/cookies';
+import type { Provider } from '@/schemas/channel';
+
+export const ORIGIN = 'http://localhost';
+
+export interface ChannelRef {
+	id: number;
+	domain: string;
+	slug: string;
+}
+
+export const GLOBAL: ChannelRef = { id: 1, domain: 'starfall', slug: 'global' };
+export const KOREAN: ChannelRef = { id: 2, domain: 'starfall', slug: 'kr' };
+
+/** The public API prefix of a channel. */
+export const publicApi = (channel: ChannelRef = GLOBAL) => `${ORIGIN}/public/v1/${channel.domain}/${channel.slug}`;
+/** The member API prefix of a channel. */
+export const memberApi = (channel: ChannelRef = GLOBAL) => `${ORIGIN}/v1/${channel.domain}/${channel.slug}`;
+
+export interface Answer {
+	status: number;
+	/** header.resultCode of the envelope (0 for a success). */
+	code: number;
+	body: Record<string, unknown> & { header: { isSuccessful: boolean; resultCode: number; resultMessage: string } };
+	cookies: string[];
+	headers: Headers;
+}
+
+export interface CallInit {
+	method?: string;
+	cookie?: string;
+	/** A plain value is sent as JSON; a string as it is. */
+	body?: unknown;
+	headers?: Record<string, string>;
+}
+
+/** Asks the API as a browser on this site would (same-origin Origin header unless overridden). */
+export async function call(url: string, init: CallInit = {}): Promise<Answer> {
+	const headers: Record<string, string> = { origin: ORIGIN, ...init.headers };
+	if (init.cookie) headers['cookie'] = init.cookie;
+	let body: string | undefined;
+	if (init.body !== undefined) {
+		body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
+		headers['content-type'] ??= 'application/json';
+	}
+	const response = await api.request(url, { method: init.method ?? 'GET', headers, ...(body === undefined ? {} : { body }) });
+	const text = await response.text();
+	const parsed = (text ? JSON.parse(text) : { header: { isSuccessful: response.ok, resultCode: 0, resultMessage: '' } }) as Answer['body'];
+	return { status: response.status, code: parsed.header.resultCode, body: parsed, cookies: response.headers.getSetCookie(), headers: response.headers };
+}
+
+/** The channel's session cookie name (`__Host-`, as on https and loopback). */
+export const sessionCookie = (channel: ChannelRef = GLOBAL) => cookieName('session', channel.domain, channel.slug);
+
+/** Signs a demo member in as the providers' return does; returns the `name=value` session cookie. */
+export async function signIn(memberId: number, channel: ChannelRef = GLOBAL): Promise<string> {
+	const identity = await env.DB.prepare('SELECT i.provider, i.subject FROM members m JOIN identities i ON i.id = m.identity_id WHERE m.id = ?1')
+		.bind(memberId)
+		.first<{ provider: Provider; subject: string }>();
+	if (!identity) throw new Error(`member ${memberId} has no identity`);
+	return signInSubject(identity.subject, identity.provider, channel);
+}
+
+/** Signs an identity in by its subject; it must be a member of the channel. */
+export async function signInSubject(subject: string, provider: Provider = 'GOOGLE', channel: ChannelRef = GLOBAL): Promise<string> {
+	const outcome = await signInIdentity(env.DB, channel.id, provider, subject, `/${channel.domain}/${channel.slug}`);
+	if (outcome.kind !== 'member') throw new Error(`${subject} is not a member of ${channel.domain}/${channel.slug}`);
+	return `${sessionCookie(channel)}=${outcome.sessionToken}`;
+}
+
+/** Starts a first sign-in of a new identity; returns the sign-up cookie. */
+export async function startSignup(subject: string, channel: ChannelRef = GLOBAL): Promise<string> {
+	const outcome = await signInIdentity(env.DB, channel.id, 'GOOGLE', subject, `/${channel.domain}/${channel.slug}/boards/12`);
+	if (outcome.kind !== 'signup') throw new Error(`${subject} is already a member`);
+	return `${cookieName('signup', channel.domain, channel.slug)}=${outcome.signupToken}`;
+}
+
+/** Signs up a new member with `nickname`; returns their session cookie and id. */
+export async function signUp(subject: string, nickname: string, channel: ChannelRef = GLOBAL): Promise<{ cookie: string; userId: number }> {
+	const signup = await startSignup(subject, channel);
+	await call(`${memberApi(channel)}/signup/terms`, { method: 'POST', cookie: signup, body: { terms: true, privacy: true } });
+	const done = await call(`${memberApi(channel)}/signup`, { method: 'POST', cookie: signup, body: { nickname } });
+	expect(done.code).toBe(0);
+	const cookie = done.cookies.find((value) => value.startsWith(`${sessionCookie(channel)}=`))?.split(';')[0];
+	if (!cookie) throw new Error('no session cookie');
+	return { cookie, userId: (done.body['content'] as { user: { userId: number } }).user.userId };
+}
+
+/** One demo row's id by a condition on posts, oldest first. */
+export async function postWhere(where: string, channelId = 1): Promise<number> {
+	const row = await env.DB.prepare(`SELECT id FROM posts WHERE channel_id = ?1 AND ${where} ORDER BY id LIMIT 1`).bind(channelId).first<{ id: number }>();
+	if (!row) throw new Error(`no post where ${where}`);
+	return row.id;
+}
+
+export interface RecordedStatement {
+	sql: string;
+	params: unknown[];
+	rowsRead: number;
+	rowsWritten: number;
+}
+
+/**
+ * A D1Database that runs everything on `db` and records each statement with its parameters and
+ * the rows D1 read and wrote for it: the services' real SQL, for query plans and cost bounds.
+ */
+export function recordingDb(db: D1Database = env.DB): { db: D1Database; statements: RecordedStatement[] } {
+	const statements: RecordedStatement[] = [];
+	const record = (sql: string, params: unknown[], meta: D1Meta) => statements.push({ sql, params, rowsRead: meta.rows_read, rowsWritten: meta.rows_written });
+	const wrap = (sql: string, params: unknown[], inner: D1PreparedStatement): D1PreparedStatement => {
+		const statement = {
+			inner,
+			sql,
+			params,
+			bind: (...values: unknown[]) => wrap(sql, values, inner.bind(...values)),
+			async all<T>() {
+				const result = await inner.all<T>();
+				record(sql, params, result.meta);
+				return result;
+			},
+			async run<T>() {
+				const result = await inner.run<T>();
+				record(sql, params, result.meta);
+				return result;
+			},
+			async first<T>(column?: string) {
+				const result = await inner.all<Record<string, unknown>>();
+				record(sql, params, result.meta);
+				const row = result.results[0] ?? null;
+				return (column === undefined ? row : (row?.[column] ?? null)) as T;
+			},
+			raw: () => {
+				throw new Error('recordingDb does not record raw()');
+			},
+		};
+		return statement as unknown as D1PreparedStatement;
+	};
+	const recording = {
+		prepare: (sql: string) => wrap(sql, [], db.prepare(sql)),
+		async batch(list: D1PreparedStatement[]) {
+			const wrapped = list as unknown as { inner: D1PreparedStatement; sql: string; params: unknown[] }[];
+			const results = await db.batch(wrapped.map((statement) => statement.inner));
+			results.forEach((result, i) => record(wrapped[i]?.sql ?? '', wrapped[i]?.params ?? [], result.meta));
+			return results;
+		},
+		exec: (query: string) => db.exec(query),
+		withSession: () => {
+			throw new Error('recordingDb does not record sessions');
+		},
+		dump: () => db.dump(),
+	};
+	return { db: recording as unknown as D1Database, statements };
+}
+
+/** The query plan of a recorded statement: its detail lines. */
+export async function queryPlan(statement: RecordedStatement, db: D1Database = env.DB): Promise<string[]> {
+	const plan = await db.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`).bind(...statement.params).all<{ detail: string }>();
+	return plan.results.map((row) => row.detail);
+}
