@@ -53,9 +53,19 @@ export function nicknameOf(memberId: number): string {
 	return row.nickname;
 }
 
-/** Runs a statement on the browser tests' D1 (to tamper with a transaction, as an attacker would). */
+/**
+ * Runs a statement on the browser tests' D1 (to tamper with a transaction, as an attacker would, or
+ * to mark demo rows). The running server holds the same database, so a write can meet its lock: it
+ * is tried again a few times before the failure counts.
+ */
 export function execute(statement: string): unknown[] {
-	return query(statement, testState());
+	for (let attempt = 1; ; attempt += 1) {
+		try {
+			return query(statement, testState());
+		} catch (error) {
+			if (attempt >= 4 || !/SQLITE_BUSY|database is locked/i.test(String(error))) throw error;
+		}
+	}
 }
 
 /** The nickname the seed gave a member of starfall/global: what the local provider lists. */

@@ -1,0 +1,89 @@
+/**
+ * Nothing private leaks through the pages: every page route of tests/read-routes.ts is asked about
+ * the demo's private board, private post, hidden post, deleted post and hidden comment (marked with
+ * canaries) by a guest, another member, the author, an administrator and a reader of another
+ * channel, each signed in through the local provider; each receives exactly what the visibility
+ * rule allows it. The API has the same test inside workerd (tests/workers/read-privacy.test.ts).
+ */
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { execute } from './fixtures';
+import { chooseMember } from './sign-in-helpers';
+import { ALLOWED_CANARIES, PAGE_ROUTES, canariesIn, canarySql, privacyIdsSql, privacyTargets, urlsOf, type Canary, type PrivacyIds } from '../read-routes';
+
+// One worker plants the canaries once and runs every reader after it.
+test.describe.configure({ mode: 'serial' });
+
+let ids: PrivacyIds;
+
+test.beforeAll(() => {
+	const [found] = execute(privacyIdsSql(1)) as PrivacyIds[];
+	if (!found) throw new Error('The browser tests need the seeded .wrangler/test-state database');
+	ids = found;
+	for (const statement of canarySql(ids, 1)) execute(statement);
+});
+
+/** Signs the member in through the local provider, from the channel's login page (in any language). */
+async function signIn(page: Page, memberId: number, home: string): Promise<void> {
+	const [member] = execute(`SELECT nickname, provider FROM members WHERE id = ${Number(memberId)}`) as { nickname: string; provider: string }[];
+	if (!member) throw new Error(`No member ${memberId}`);
+	await page.goto(`${home}/login`);
+	await page.locator(`[data-login-form] button[value="${member.provider}"]`).click();
+	await chooseMember(page, member.nickname);
+}
+
+/** Asks every page route with the page's cookies; returns the canaries received. */
+async function canariesSeen(page: Page, base: string): Promise<Canary[]> {
+	const seen = new Set<Canary>();
+	for (const url of urlsOf(PAGE_ROUTES, privacyTargets(ids, base))) {
+		const response = await page.request.get(url, { maxRedirects: 0 });
+		// The generic error page answers 500 by design; no other route may fail.
+		if (url !== '/500') expect(response.status(), url).toBeLessThan(500);
+		for (const canary of canariesIn(await response.text())) seen.add(canary);
+	}
+	return [...seen].sort();
+}
+
+const sorted = (list: readonly Canary[]) => [...list].sort();
+
+test.describe('the pages give each reader exactly what the visibility rule allows', () => {
+	// Each reader signs in through the provider and then asks some fifty pages.
+	test.describe.configure({ timeout: 120_000 });
+
+	test('a guest receives nothing private', async ({ page }) => {
+		expect(await canariesSeen(page, '/starfall/global')).toEqual(sorted(ALLOWED_CANARIES.guest));
+	});
+
+	test('another member receives nothing private', async ({ page }) => {
+		await signIn(page, ids.bystander, '/starfall/global');
+		expect(await canariesSeen(page, '/starfall/global')).toEqual(sorted(ALLOWED_CANARIES.member));
+	});
+
+	test('the author receives their own private post and nothing else', async ({ page }) => {
+		await signIn(page, ids.privatePostAuthor, '/starfall/global');
+		expect(await canariesSeen(page, '/starfall/global')).toEqual(sorted(ALLOWED_CANARIES.author));
+	});
+
+	test('an administrator receives what moderation needs, and never a deleted post or comment', async ({ page }) => {
+		await signIn(page, ids.administrator, '/starfall/global');
+		expect(await canariesSeen(page, '/starfall/global')).toEqual(sorted(ALLOWED_CANARIES.admin));
+	});
+
+	test("another channel shows none of this channel's content, to this channel's administrator or its own", async ({ page }) => {
+		await signIn(page, ids.administrator, '/starfall/global');
+		await signIn(page, 2001, '/starfall/kr');
+		expect(await canariesSeen(page, '/starfall/kr')).toEqual([]);
+	});
+});
+
+test('the list of read routes names every page route', () => {
+	const pagesDir = path.join(process.cwd(), 'src', 'pages');
+	const routes = (readdirSync(pagesDir, { recursive: true }) as string[])
+		.filter((file) => file.endsWith('.astro'))
+		.map((file) => {
+			const route = `/${file.replace(/\.astro$/, '').split(path.sep).join('/')}`.replace(/\/index$/, '').replace(/\[([^\]]+)\]/g, '{$1}');
+			return route === '' ? '/' : route;
+		});
+	expect(routes.sort()).toEqual(Object.keys(PAGE_ROUTES).sort());
+});

@@ -1,0 +1,194 @@
+/**
+ * Every route that reads a community, pages and API alike, with the URLs that ask it about given
+ * boards, posts and members. The privacy tests ask all of them as every kind of reader
+ * (tests/workers/read-privacy.test.ts for the API, tests/e2e/read-privacy.spec.ts for the pages),
+ * and each of them fails when the code has a read route that is not listed here: a new route
+ * must join this list.
+ */
+
+export interface ReadTargets {
+	/** The channel the URLs are asked under: /{domain}/{slug}. */
+	base: string;
+	/** Boards whose lists are walked (a private one included). */
+	boardIds: number[];
+	posts: { postId: number; boardId: number }[];
+	userIds: number[];
+	/** How many pages of each list to walk. */
+	listPages: number;
+}
+
+/** `url` and its next pages, up to `count`. */
+function paged(url: string, count: number): string[] {
+	const joiner = url.includes('?') ? '&' : '?';
+	return Array.from({ length: count }, (_, i) => (i === 0 ? url : `${url}${joiner}page=${i + 1}`));
+}
+
+/** Page routes by their file under src/pages: `[param]` becomes `{param}`, `index` its folder. */
+export const PAGE_ROUTES: Record<string, (t: ReadTargets) => string[]> = {
+	'/': () => ['/'],
+	'/404': () => ['/404'],
+	'/500': () => ['/500'],
+	'/{domain}/{slug}': (t) => [t.base],
+	'/{domain}/{slug}/{...rest}': (t) => [`${t.base}/write`, ...t.posts.map((post) => `${t.base}/posts/${post.postId}/edit`)],
+	'/{domain}/{slug}/boards': (t) => paged(`${t.base}/boards`, t.listPages),
+	'/{domain}/{slug}/boards/{boardId}': (t) => t.boardIds.flatMap((id) => paged(`${t.base}/boards/${id}`, t.listPages)),
+	'/{domain}/{slug}/boards/{boardId}/posts': (t) => t.boardIds.map((id) => `${t.base}/boards/${id}/posts`),
+	'/{domain}/{slug}/boards/{boardId}/posts/{postId}': (t) => t.posts.map((post) => `${t.base}/boards/${post.boardId}/posts/${post.postId}`),
+	'/{domain}/{slug}/posts': (t) => [`${t.base}/posts`],
+	'/{domain}/{slug}/posts/{postId}': (t) => t.posts.map((post) => `${t.base}/posts/${post.postId}`),
+	'/{domain}/{slug}/users/{userId}': (t) => t.userIds.flatMap((id) => paged(`${t.base}/users/${id}`, t.listPages)),
+	'/{domain}/{slug}/mypage': (t) => ['posts', 'comments', 'likes'].flatMap((tab) => paged(`${t.base}/mypage?tab=${tab}`, t.listPages)),
+	'/{domain}/{slug}/mypage/nickname': (t) => [`${t.base}/mypage/nickname`],
+	'/{domain}/{slug}/mypage/settings': (t) => [`${t.base}/mypage/settings`],
+	'/{domain}/{slug}/mypage/withdraw': (t) => [`${t.base}/mypage/withdraw`],
+	'/{domain}/{slug}/login': (t) => [`${t.base}/login`],
+	'/{domain}/{slug}/signup': (t) => [`${t.base}/signup`],
+	'/{domain}/{slug}/signup/nickname': (t) => [`${t.base}/signup/nickname`],
+};
+
+/** The API prefixes of the channel at `base`. */
+function apiBase(t: ReadTargets) {
+	return { pub: `/public/v1${t.base}`, member: `/v1${t.base}` };
+}
+
+/** API GET routes by their Hono path. */
+export const API_ROUTES: Record<string, (t: ReadTargets) => string[]> = {
+	'/public/v1/:domain/:slug/layouts/header': (t) => [`${apiBase(t).pub}/layouts/header`],
+	'/public/v1/:domain/:slug/layouts/content': (t) => [`${apiBase(t).pub}/layouts/content`],
+	'/public/v1/:domain/:slug/layouts/footer': (t) => [`${apiBase(t).pub}/layouts/footer`],
+	'/public/v1/:domain/:slug/boards': (t) => [`${apiBase(t).pub}/boards`],
+	'/public/v1/:domain/:slug/boards/tree': (t) => [`${apiBase(t).pub}/boards/tree`],
+	'/public/v1/:domain/:slug/boards/:boardId': (t) => t.boardIds.map((id) => `${apiBase(t).pub}/boards/${id}`),
+	'/public/v1/:domain/:slug/board-subjects': (t) => [`${apiBase(t).pub}/board-subjects`, ...t.boardIds.map((id) => `${apiBase(t).pub}/board-subjects?boardId=${id}`)],
+	'/public/v1/:domain/:slug/posts': (t) => [
+		...paged(`${apiBase(t).pub}/posts`, t.listPages),
+		...t.boardIds.flatMap((id) => paged(`${apiBase(t).pub}/posts?boardId=${id}`, t.listPages)),
+	],
+	'/public/v1/:domain/:slug/posts/:postId': (t) => t.posts.map((post) => `${apiBase(t).pub}/posts/${post.postId}`),
+	'/public/v1/:domain/:slug/posts/:postId/comments': (t) => t.posts.map((post) => `${apiBase(t).pub}/posts/${post.postId}/comments`),
+	'/public/v1/:domain/:slug/users/:userId': (t) => t.userIds.map((id) => `${apiBase(t).pub}/users/${id}`),
+	'/public/v1/:domain/:slug/users/:userId/posts': (t) => t.userIds.flatMap((id) => paged(`${apiBase(t).pub}/users/${id}/posts`, t.listPages)),
+	'/public/v1/:domain/:slug/auth/status': (t) => [`${apiBase(t).pub}/auth/status`],
+	'/public/v1/:domain/:slug/oauth/providers': (t) => [`${apiBase(t).pub}/oauth/providers`],
+	'/public/v1/:domain/:slug/oauth/providers/exists': (t) => [`${apiBase(t).pub}/oauth/providers/exists`],
+	'/v1/:domain/:slug/me': (t) => [`${apiBase(t).member}/me`],
+};
+
+/** Every URL of `routes` for the targets. */
+export function urlsOf(routes: Record<string, (t: ReadTargets) => string[]>, targets: ReadTargets): string[] {
+	return Object.values(routes).flatMap((urls) => urls(targets));
+}
+
+/**
+ * Marks written into the demo data by the privacy tests: a text that no reader outside the
+ * allowed ones may ever receive, in any route's answer.
+ */
+export const CANARY = {
+	privateTitle: 'CANARY-PRIVATE-TITLE',
+	privateBody: 'CANARY-PRIVATE-BODY',
+	hiddenTitle: 'CANARY-HIDDEN-TITLE',
+	hiddenBody: 'CANARY-HIDDEN-BODY',
+	deletedTitle: 'CANARY-DELETED-TITLE',
+	deletedBody: 'CANARY-DELETED-BODY',
+	staffTitle: 'CANARY-STAFF-TITLE',
+	hiddenComment: 'CANARY-HIDDEN-COMMENT',
+	deletedComment: 'CANARY-DELETED-COMMENT',
+	commentOnHidden: 'CANARY-COMMENT-ON-HIDDEN',
+} as const;
+
+export type Canary = (typeof CANARY)[keyof typeof CANARY];
+
+/** The canaries each kind of reader may receive (src/server/posts/visibility.ts). */
+export const ALLOWED_CANARIES = {
+	guest: [],
+	member: [],
+	author: [CANARY.privateTitle, CANARY.privateBody],
+	admin: [CANARY.privateTitle, CANARY.privateBody, CANARY.hiddenTitle, CANARY.hiddenBody, CANARY.staffTitle, CANARY.hiddenComment, CANARY.commentOnHidden],
+} as const satisfies Record<string, readonly Canary[]>;
+
+/**
+ * SQL that plants the canaries in a channel's demo data (its private post, hidden post, deleted
+ * post, private board, hidden and deleted comments) and moves its content version, so no cached
+ * page from before hides a leak. Returns the statements; `ids` are the demo rows.
+ */
+export function canarySql(ids: PrivacyIds, channelId: number): string[] {
+	const body = (text: string) => JSON.stringify({ type: 'doc', blocks: [{ type: 'paragraph', children: [{ text }] }] }).replace(/'/g, "''");
+	const post = (id: number, title: string, text: string) => `UPDATE posts SET title = '${title}', content = '${body(text)}', content_text = '${text}' WHERE id = ${id}`;
+	return [
+		post(ids.privatePost, CANARY.privateTitle, CANARY.privateBody),
+		post(ids.hiddenPost, CANARY.hiddenTitle, CANARY.hiddenBody),
+		post(ids.deletedPost, CANARY.deletedTitle, CANARY.deletedBody),
+		`UPDATE posts SET title = '${CANARY.staffTitle} ' || id WHERE board_id = ${ids.privateBoard}`,
+		`UPDATE comments SET content = '${CANARY.hiddenComment}' WHERE id = ${ids.hiddenComment}`,
+		`UPDATE comments SET content = '${CANARY.deletedComment}' WHERE id = ${ids.deletedComment}`,
+		`UPDATE comments SET content = '${CANARY.commentOnHidden}' WHERE post_id = ${ids.hiddenPost} AND deleted_at IS NULL AND hidden_by_admin = 0`,
+		`UPDATE channels SET content_version = content_version + 1 WHERE id = ${channelId}`,
+	];
+}
+
+/** The demo rows the privacy tests aim at, and who wrote them. */
+export interface PrivacyIds {
+	privateBoard: number;
+	privatePost: number;
+	privatePostBoard: number;
+	privatePostAuthor: number;
+	hiddenPost: number;
+	hiddenPostBoard: number;
+	hiddenPostAuthor: number;
+	deletedPost: number;
+	deletedPostBoard: number;
+	deletedPostAuthor: number;
+	hiddenComment: number;
+	hiddenCommentPost: number;
+	hiddenCommentBoard: number;
+	hiddenCommentAuthor: number;
+	deletedComment: number;
+	deletedCommentPost: number;
+	deletedCommentBoard: number;
+	administrator: number;
+	/** A member who wrote none of the rows above. */
+	bystander: number;
+}
+
+/** One SQL query that finds PrivacyIds in a channel's demo data. */
+export function privacyIdsSql(channelId: number): string {
+	const post = (where: string, column = 'id') => `(SELECT ${column} FROM posts WHERE channel_id = ${channelId} AND ${where} ORDER BY id LIMIT 1)`;
+	const comment = (where: string, column: string) => `(SELECT ${column} FROM comments WHERE channel_id = ${channelId} AND ${where} ORDER BY id LIMIT 1)`;
+	return `SELECT
+		(SELECT id FROM boards WHERE channel_id = ${channelId} AND is_public = 0 ORDER BY id LIMIT 1) AS privateBoard,
+		${post('is_private = 1')} AS privatePost, ${post('is_private = 1', 'board_id')} AS privatePostBoard, ${post('is_private = 1', 'member_id')} AS privatePostAuthor,
+		${post('hidden_by_admin = 1')} AS hiddenPost, ${post('hidden_by_admin = 1', 'board_id')} AS hiddenPostBoard, ${post('hidden_by_admin = 1', 'member_id')} AS hiddenPostAuthor,
+		${post('deleted_at IS NOT NULL')} AS deletedPost, ${post('deleted_at IS NOT NULL', 'board_id')} AS deletedPostBoard, ${post('deleted_at IS NOT NULL', 'member_id')} AS deletedPostAuthor,
+		${comment('hidden_by_admin = 1', 'id')} AS hiddenComment, ${comment('hidden_by_admin = 1', 'post_id')} AS hiddenCommentPost, ${comment('hidden_by_admin = 1', 'member_id')} AS hiddenCommentAuthor,
+		(SELECT board_id FROM posts WHERE id = ${comment('hidden_by_admin = 1', 'post_id')}) AS hiddenCommentBoard,
+		${comment('deleted_at IS NOT NULL', 'id')} AS deletedComment, ${comment('deleted_at IS NOT NULL', 'post_id')} AS deletedCommentPost,
+		(SELECT board_id FROM posts WHERE id = ${comment('deleted_at IS NOT NULL', 'post_id')}) AS deletedCommentBoard,
+		(SELECT id FROM members WHERE channel_id = ${channelId} AND role = 'ADMIN' ORDER BY id LIMIT 1) AS administrator,
+		(SELECT m.id FROM members m WHERE m.channel_id = ${channelId} AND m.role = 'MEMBER' AND m.withdrawn_at IS NULL
+			AND NOT EXISTS (SELECT 1 FROM bans b WHERE b.member_id = m.id AND b.lifted_at IS NULL)
+			AND m.id NOT IN (${post('is_private = 1', 'member_id')}, ${post('hidden_by_admin = 1', 'member_id')}, ${post('deleted_at IS NOT NULL', 'member_id')},
+				${comment('hidden_by_admin = 1', 'member_id')}, ${comment('deleted_at IS NOT NULL', 'member_id')})
+			ORDER BY m.id LIMIT 1) AS bystander`;
+}
+
+/** The targets that ask about every row of PrivacyIds under `base`. */
+export function privacyTargets(ids: PrivacyIds, base: string, listPages = 2): ReadTargets {
+	return {
+		base,
+		boardIds: [...new Set([ids.privateBoard, ids.privatePostBoard, ids.hiddenPostBoard, ids.deletedPostBoard])],
+		posts: [
+			{ postId: ids.privatePost, boardId: ids.privatePostBoard },
+			{ postId: ids.hiddenPost, boardId: ids.hiddenPostBoard },
+			{ postId: ids.deletedPost, boardId: ids.deletedPostBoard },
+			{ postId: ids.hiddenCommentPost, boardId: ids.hiddenCommentBoard },
+			{ postId: ids.deletedCommentPost, boardId: ids.deletedCommentBoard },
+		],
+		userIds: [...new Set([ids.privatePostAuthor, ids.hiddenPostAuthor, ids.deletedPostAuthor, ids.hiddenCommentAuthor])],
+		listPages,
+	};
+}
+
+/** The canaries found in `text`. */
+export function canariesIn(text: string): Canary[] {
+	return Object.values(CANARY).filter((canary) => text.includes(canary));
+}

@@ -1,0 +1,74 @@
+/**
+ * Nothing private leaks through the API: every read route of tests/read-routes.ts is asked about
+ * the demo's private board, private post, hidden post, deleted post and hidden comment (marked
+ * with canaries) by a guest, another member, the author, an administrator and readers of another
+ * channel; each receives exactly the canaries the visibility rule allows it.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { env } from 'cloudflare:workers';
+import { api } from '@functions/app';
+import { call, GLOBAL, KOREAN, ORIGIN, signIn } from './harness';
+import { ALLOWED_CANARIES, API_ROUTES, canariesIn, canarySql, privacyIdsSql, privacyTargets, urlsOf, type Canary, type PrivacyIds } from '../read-routes';
+
+let ids: PrivacyIds;
+
+beforeAll(async () => {
+	const found = await env.DB.prepare(privacyIdsSql(GLOBAL.id)).first<PrivacyIds>();
+	if (!found || Object.values(found).some((value) => value === null)) throw new Error(`The demo lacks a privacy target: ${JSON.stringify(found)}`);
+	ids = found;
+	await env.DB.batch(canarySql(ids, GLOBAL.id).map((statement) => env.DB.prepare(statement)));
+});
+
+/** Asks every API read route as the reader with `cookie`; returns the canaries received. */
+async function canariesSeen(base: string, cookie: string | undefined): Promise<Canary[]> {
+	const seen = new Set<Canary>();
+	for (const url of urlsOf(API_ROUTES, privacyTargets(ids, base))) {
+		const answer = await call(`${ORIGIN}${url}`, cookie ? { cookie } : {});
+		expect(answer.status, url).toBeLessThan(500);
+		for (const canary of canariesIn(JSON.stringify(answer.body))) seen.add(canary);
+	}
+	return [...seen].sort();
+}
+
+const sorted = (list: readonly Canary[]) => [...list].sort();
+
+describe('the API gives each reader exactly what the visibility rule allows', () => {
+	it('a guest receives nothing private', async () => {
+		expect(await canariesSeen('/starfall/global', undefined)).toEqual(sorted(ALLOWED_CANARIES.guest));
+	});
+
+	it('another member receives nothing private', async () => {
+		expect(await canariesSeen('/starfall/global', await signIn(ids.bystander))).toEqual(sorted(ALLOWED_CANARIES.member));
+	});
+
+	it('the author receives their own private post and nothing else', async () => {
+		expect(await canariesSeen('/starfall/global', await signIn(ids.privatePostAuthor))).toEqual(sorted(ALLOWED_CANARIES.author));
+	});
+
+	it('an administrator receives what moderation needs, and never a deleted post or comment', async () => {
+		expect(await canariesSeen('/starfall/global', await signIn(ids.administrator))).toEqual(sorted(ALLOWED_CANARIES.admin));
+	});
+
+	it("another channel answers none of this channel's ids, to its own administrator or this one's", async () => {
+		const cookies = [await signIn(ids.administrator), await signIn(ids.privatePostAuthor), await signIn(2001, KOREAN)].join('; ');
+		expect(await canariesSeen('/starfall/kr', cookies)).toEqual([]);
+	});
+
+	it("this channel's routes ignore the session of another channel's administrator", async () => {
+		expect(await canariesSeen('/starfall/global', await signIn(2001, KOREAN))).toEqual([]);
+	});
+});
+
+describe('the list of read routes', () => {
+	it('names every GET route of the API, except the paths that answer GET with 405', async () => {
+		const listed = new Set(Object.keys(API_ROUTES));
+		const gets = [...new Set(api.routes.filter((route) => route.method === 'GET' && !route.path.endsWith('*')).map((route) => route.path))];
+		const missing: string[] = [];
+		for (const path of gets.filter((candidate) => !listed.has(candidate))) {
+			const concrete = path.replace(':domain', 'starfall').replace(':slug', 'global').replace(/:\w+/g, '1');
+			if ((await call(`${ORIGIN}${concrete}`)).status !== 405) missing.push(path);
+		}
+		expect(missing).toEqual([]);
+		expect(gets.filter((path) => listed.has(path)).sort()).toEqual([...listed].sort());
+	});
+});
