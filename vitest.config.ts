@@ -1,9 +1,20 @@
 import { defineConfig } from 'vitest/config';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { parse } from 'smol-toml';
 
 /** The import aliases of tsconfig.json, for both projects. */
 const alias = { '@': fileURLToPath(new URL('./src', import.meta.url)), '@functions': fileURLToPath(new URL('./functions', import.meta.url)) };
+
+/** The rate limiters of wrangler.toml, so that the tests count with the deployed limits. */
+interface RateLimiterConfig {
+	name: string;
+	namespace_id: string;
+	simple: { limit: number; period: 10 | 60 };
+}
+const wranglerConfig = parse(readFileSync(new URL('./wrangler.toml', import.meta.url), 'utf8')) as { ratelimits?: RateLimiterConfig[] };
+const ratelimits = Object.fromEntries((wranglerConfig.ratelimits ?? []).map(({ name, ...limiter }) => [name, limiter]));
 
 const migrations = await readD1Migrations(fileURLToPath(new URL('./migrations', import.meta.url)));
 
@@ -27,7 +38,8 @@ export default defineConfig({
 							compatibilityFlags: ['nodejs_compat'],
 							d1Databases: ['DB'],
 							r2Buckets: ['UPLOADS'],
-							bindings: { TEST_MIGRATIONS: migrations },
+							ratelimits,
+							bindings: { TEST_MIGRATIONS: migrations, SESSION_SECRET: 'workers-tests-session-secret-0123456789abcdef' },
 						},
 					}),
 				],

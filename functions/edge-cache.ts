@@ -2,13 +2,16 @@
  * The edge cache for anonymous reads, in front of everything else the Worker does: channel pages
  * and public API GETs are stored under a key that holds the build and the channel's content
  * version, so a change is a new key. Two levels: the isolate's memory (a small LRU, no I/O at all)
- * and the Cache API of the data centre. A request with a session cookie neither reads nor fills the
- * cache, and a response that sets a cookie, is private, or is not a success or a redirect is
- * never stored.
+ * and the Cache API of the data centre. A request with a session cookie this deployment minted
+ * neither reads nor fills the cache, and a response that sets a cookie, is private, or is not a
+ * success or a redirect is never stored.
  */
-import { contentVersion } from '@/server/channels/channels';
-import { hasSessionCookie } from '@/server/sign-in/cookies';
-import { PathSegmentSchema } from '@/schemas/params';
+import { resolveChannel, type Channel } from '@/server/channels/channels';
+import { loadLayout } from '@/server/channels/layout';
+import { readAuthCookie } from '@/server/sign-in/cookies';
+import { isMintedSessionToken } from '@/server/sign-in/session-token';
+import { sessionSecret } from '@/server/sign-in/session-secret';
+import { cacheableRoute, canonicalUrl } from '@functions/cache-routes';
 
 /** How long the edge keeps an entry; the version in the key makes it stale sooner. */
 const EDGE_TTL_SECONDS = 600;
@@ -57,27 +60,44 @@ function fromMemory(entry: MemoryEntry): Response {
 	return response;
 }
 
-/** Paths under a channel that depend on who asks, or that must reach the Worker every time. */
-const PERSONAL = /^\/(?:login|oauth|signup|mypage|write|search|posts\/\d+\/edit|auth\/status|oauth\/.*)(?:\/|$)/;
-
-function channelOf(pathname: string): { domain: string; slug: string; rest: string } | null {
-	const match = /^(?:\/public\/v1)?\/([^/]+)\/([^/]+)(\/.*)?$/.exec(pathname);
-	if (!match) return null;
-	const domain = PathSegmentSchema.safeParse(match[1]);
-	const slug = PathSegmentSchema.safeParse(match[2]);
-	if (!domain.success || !slug.success) return null;
-	return { domain: domain.data, slug: slug.data, rest: match[3] ?? '/' };
+/**
+ * The request a guest's answer is made from: the canonical URL, and no cookies, so that nothing
+ * the browser sent can make the stored answer personal.
+ */
+function guestRequest(request: Request, canonical: URL): Request {
+	const headers = new Headers(request.headers);
+	headers.delete('cookie');
+	return new Request(canonical, { method: 'GET', headers });
 }
 
-/** Answers `request` from the edge cache when it can, otherwise from `origin`, storing what may be. */
-export async function withEdgeCache(request: Request, db: D1Database, ctx: ExecutionContext, origin: () => Promise<Response>): Promise<Response> {
+/** Whether the request carries a session cookie this deployment minted for the channel. */
+async function hasMintedSession(request: Request, channel: Channel): Promise<boolean> {
+	const token = readAuthCookie(request, 'session', channel.domain, channel.slug);
+	return token !== null && isMintedSessionToken(sessionSecret(), channel.id, token);
+}
+
+/**
+ * Answers `request` from the edge cache when it can, otherwise from `origin`, storing what may be.
+ * A member's request (a session cookie this deployment minted) goes to `origin` as it is; a
+ * guest's is answered for its canonical URL (functions/cache-routes.ts), so that junk query strings
+ * and made-up session cookies land on the same entry as everyone else.
+ */
+export async function withEdgeCache(
+	request: Request,
+	db: D1Database,
+	ctx: ExecutionContext,
+	origin: (request: Request) => Promise<Response>,
+	now = Date.now(),
+): Promise<Response> {
 	const url = new URL(request.url);
-	const channel = request.method === 'GET' ? channelOf(url.pathname) : null;
-	if (!channel || PERSONAL.test(channel.rest) || hasSessionCookie(request.headers.get('cookie'), channel.domain, channel.slug)) return origin();
-	const version = await contentVersion(db, channel.domain, channel.slug);
-	if (version === null) return origin();
-	const keyUrl = new URL(url);
-	keyUrl.searchParams.set('__v', `${__BUILD_ID__}.${version}`);
+	const route = request.method === 'GET' ? cacheableRoute(url) : null;
+	if (!route) return origin(request);
+	const channel = await resolveChannel(db, route.channel.domain, route.channel.slug, now);
+	if (!channel || (await hasMintedSession(request, channel))) return origin(request);
+	const canonical = canonicalUrl(url, route, channel, await loadLayout(db, channel));
+	if (!canonical) return origin(request);
+	const keyUrl = new URL(canonical);
+	keyUrl.searchParams.set('__v', `${__BUILD_ID__}.${channel.contentVersion}`);
 	const keyText = keyUrl.toString();
 	const inMemory = recall(keyText);
 	if (inMemory) return fromMemory(inMemory);
@@ -90,7 +110,7 @@ export async function withEdgeCache(request: Request, db: D1Database, ctx: Execu
 		remember(keyText, entry);
 		return fromMemory(entry);
 	}
-	const response = await origin();
+	const response = await origin(guestRequest(request, canonical));
 	const storable =
 		(response.status === 200 || response.status === 301 || response.status === 302) &&
 		!response.headers.has('set-cookie') &&

@@ -7,23 +7,25 @@
  * anything else goes back to the login page, which says that it failed.
  */
 import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { isFormRequest } from '@functions/validate';
 import { env } from 'cloudflare:workers';
 import { resolveChannel, type Channel } from '@/server/channels/channels';
 import { authCookie, clearAuthCookie, readAuthCookie, SIGNUP_COOKIE_SECONDS } from '@/server/sign-in/cookies';
 import { callbackUrl, configuredProvider, consumeTransaction, type Transaction } from '@/server/sign-in/transactions';
 import { completeAuthorization } from '@/server/sign-in/oauth';
-import { signInIdentity } from '@/server/accounts/accounts';
+import { signInIdentity } from '@/server/accounts/signup';
+import { requireSessionSecret } from '@/server/sign-in/session-secret';
 import { loginPageUrl, pageUrls } from '@/lib/urls';
-import { PathSegmentSchema } from '@/schemas/params';
+import { channelPathOf } from '@/schemas/params';
 
-/** The largest form body Apple's return can need (code, state, id_token, user). */
+/** The largest form body Apple's return can need (code, state, id_token, user); larger is refused unread. */
 const MAX_FORM_BYTES = 16 * 1024;
 
 async function callbackParams(c: Context): Promise<URLSearchParams | null> {
 	if (c.req.method === 'GET') return new URL(c.req.url).searchParams;
-	if (!/^application\/x-www-form-urlencoded\s*(?:;|$)/i.test(c.req.header('content-type') ?? '')) return null;
-	const text = await c.req.text();
-	return text.length > MAX_FORM_BYTES ? null : new URLSearchParams(text);
+	if (!isFormRequest(c)) return null;
+	return new URLSearchParams(await c.req.text());
 }
 
 function finish(location: string, cookies: string[]): Response {
@@ -38,22 +40,23 @@ async function signIn(c: Context, channel: Channel, transaction: Transaction, pa
 	if ((transaction.provider === 'APPLE') !== (c.req.method === 'POST')) throw new Error(`${transaction.provider} returned with ${c.req.method}`);
 	const config = configuredProvider(transaction.provider);
 	const subject = await completeAuthorization(config, callbackUrl(url.origin, channel), params, transaction);
-	const outcome = await signInIdentity(env.DB, channel.id, transaction.provider, subject, transaction.redirectUrl);
+	const outcome = await signInIdentity(env.DB, channel.id, { provider: transaction.provider, subject }, transaction.redirectUrl, requireSessionSecret());
 	if (outcome.kind === 'member') {
 		return { location: transaction.redirectUrl, cookie: authCookie(url, 'session', channel.domain, channel.slug, outcome.sessionToken, { maxAge: outcome.maxAgeSeconds }) };
 	}
 	return { location: pageUrls(channel.basePath).signup, cookie: authCookie(url, 'signup', channel.domain, channel.slug, outcome.signupToken, { maxAge: SIGNUP_COOKIE_SECONDS }) };
 }
 
-export const signInCallback = new Hono().on(['GET', 'POST'], '/:domain/:slug/oauth', async (c, next) => {
-	const domain = PathSegmentSchema.safeParse(c.req.param('domain'));
-	const slug = PathSegmentSchema.safeParse(c.req.param('slug'));
-	const channel = domain.success && slug.success ? await resolveChannel(env.DB, domain.data, slug.data) : null;
+const limitForm = bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => c.text('The request is too large.', 413) });
+
+export const signInCallback = new Hono().on(['GET', 'POST'], '/:domain/:slug/oauth', limitForm, async (c, next) => {
+	const path = channelPathOf(c.req.param());
+	const channel = path ? await resolveChannel(env.DB, path.domain, path.slug) : null;
 	// No such channel: Astro's not-found page answers.
 	if (!channel) return next();
 	const url = new URL(c.req.url);
 	const clearTransaction = clearAuthCookie(url, 'oauth', channel.domain, channel.slug);
-	const transactionToken = readAuthCookie(c.req.header('cookie'), 'oauth', channel.domain, channel.slug);
+	const transactionToken = readAuthCookie(c.req.raw, 'oauth', channel.domain, channel.slug);
 	const transaction = transactionToken ? await consumeTransaction(env.DB, channel.id, transactionToken) : null;
 	const params = await callbackParams(c);
 	const redirectUrl = transaction?.redirectUrl ?? channel.basePath;

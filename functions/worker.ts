@@ -8,6 +8,6 @@ import { withEdgeCache } from './edge-cache';
 
 export default {
 	fetch(request, env, ctx) {
-		return withEdgeCache(request, env.DB, ctx, () => handle(request, env, ctx));
+		return withEdgeCache(request, env.DB, ctx, (asked) => handle(asked, env, ctx));
 	},
 } satisfies ExportedHandler<Env>;

@@ -19,7 +19,8 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { build } from './lib/build.mjs';
 import { ROOT, query } from './lib/wrangler.mjs';
-import { serveBuild, waitFor } from './lib/server.mjs';
+import { localSessionSecret, serveBuild, waitFor } from './lib/server.mjs';
+import { mintSessionToken } from '../src/server/sign-in/session-token.ts';
 
 const { values } = parseArgs({
 	options: {
@@ -111,6 +112,7 @@ console.log('Building…');
 build();
 ensureData();
 const [{ postId }] = query("SELECT max(id) AS postId FROM posts WHERE channel_id = 9 AND board_seq IS NOT NULL", STATE);
+const memberToken = await mintSessionToken(localSessionSecret(STATE), 9);
 
 // The ceiling: the post page's own HTML, saved as a static asset and served by the same runtime.
 rmSync(STATIC_DIR, { recursive: true, force: true });
@@ -137,9 +139,10 @@ try {
 			console.log(`static: ${results.runs.static.requestsPerSecond} req/s`);
 			continue;
 		}
-		// The channel's session cookie makes the edge cache step aside. No such session exists, so the
-		// answer is the guest's page after one session lookup: what a member's page costs, plus rendering.
-		results.runs[`${name}Uncached`] = summary(await run(url, { cookie: '__Host-session_bench_large=bench-uncached' }));
+		// A session cookie this deployment minted makes the edge cache step aside. No such session
+		// exists, so the answer is the guest's page after one session lookup: what a member's page
+		// costs, plus rendering.
+		results.runs[`${name}Uncached`] = summary(await run(url, { cookie: `__Host-session_bench_large=${memberToken}` }));
 		await fetch(url);
 		results.runs[`${name}Cached`] = summary(await run(url));
 		console.log(`${name}: ${results.runs[`${name}Uncached`].requestsPerSecond} req/s uncached, ${results.runs[`${name}Cached`].requestsPerSecond} cached`);

@@ -4,10 +4,10 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { ROOT, wrangler } from './lib/wrangler.mjs';
+import { ROOT, WRANGLER_ENV, wrangler } from './lib/wrangler.mjs';
 
 wrangler(['types'], { quiet: true });
 const seeded = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'seed.mjs'), '--if-empty'], { cwd: ROOT, stdio: 'inherit' });
 if (seeded.status !== 0) process.exit(seeded.status ?? 1);
-const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'dev'], { cwd: ROOT, stdio: 'inherit' });
+const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'dev'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...WRANGLER_ENV } });
 child.on('exit', (code) => process.exit(code ?? 0));

@@ -10,9 +10,13 @@ import { ok } from '@/server/platform/envelope';
 import { AppError } from '@/server/platform/errors';
 import { authCookie, clearAuthCookie, readAuthCookie } from '@/server/sign-in/cookies';
 import { endSession } from '@/server/sign-in/sessions';
-import { agreeToTerms, changeNickname, completeSignup, findSignup, withdrawMember } from '@/server/accounts/accounts';
+import { agreeToTerms, completeSignup, findSignup } from '@/server/accounts/signup';
+import { changeNickname } from '@/server/accounts/nickname';
+import { withdrawMember } from '@/server/accounts/withdrawal';
+import { requireSessionSecret } from '@/server/sign-in/session-secret';
 import { methodNotAllowed } from '@functions/middleware/errors';
 import { requireMember } from '@functions/middleware/session';
+import { rateLimit } from '@functions/middleware/rate-limit';
 import { NoQuerySchema, zv, zvJson } from '@functions/validate';
 
 const TermsBodySchema = z.strictObject({ terms: z.boolean(), privacy: z.boolean() });
@@ -23,13 +27,13 @@ const NicknameInputSchema = z.strictObject({ nickname: z.string().max(400) });
 /** The sign-up in progress for this browser. @throws AppError SignupExpired */
 async function signupOf(c: Context<ApiEnv>) {
 	const { channel, db } = c.var;
-	const signup = await findSignup(db, channel.id, readAuthCookie(c.req.header('cookie'), 'signup', channel.domain, channel.slug));
+	const signup = await findSignup(db, channel.id, readAuthCookie(c.req.raw, 'signup', channel.domain, channel.slug));
 	if (!signup) throw new AppError('SignupExpired');
 	return signup;
 }
 
 export const accountRouter = new Hono<ApiEnv>()
-	.post('/auth/logout', zv('query', NoQuerySchema), async (c) => {
+	.post('/auth/logout', zv('query', NoQuerySchema), rateLimit('account'), async (c) => {
 		const { channel, db, session } = c.var;
 		if (session.kind === 'member' || session.kind === 'banned') await endSession(db, session.tokenHash).run();
 		c.header('Set-Cookie', clearAuthCookie(new URL(c.req.url), 'session', channel.domain, channel.slug), { append: true });
@@ -39,12 +43,12 @@ export const accountRouter = new Hono<ApiEnv>()
 		const member = requireMember(c);
 		return c.json(ok({ content: member }));
 	})
-	.put('/me/nickname', zv('query', NoQuerySchema), zvJson(NicknameInputSchema), async (c) => {
+	.put('/me/nickname', zv('query', NoQuerySchema), rateLimit('nickname'), zvJson(NicknameInputSchema), async (c) => {
 		const member = requireMember(c);
 		const { nickname } = c.req.valid('json');
 		return c.json(ok({ content: { nickname: await changeNickname(c.var.db, c.var.channel.id, member, nickname) } }));
 	})
-	.post('/me/withdrawal', zv('query', NoQuerySchema), zvJson(WithdrawalBodySchema), async (c) => {
+	.post('/me/withdrawal', zv('query', NoQuerySchema), rateLimit('account'), zvJson(WithdrawalBodySchema), async (c) => {
 		const member = requireMember(c);
 		const { agree } = c.req.valid('json');
 		if (!agree) throw new AppError('WithdrawalUnconfirmed');
@@ -53,18 +57,18 @@ export const accountRouter = new Hono<ApiEnv>()
 		c.header('Set-Cookie', clearAuthCookie(new URL(c.req.url), 'session', channel.domain, channel.slug), { append: true });
 		return c.json(ok({}));
 	})
-	.post('/signup/terms', zv('query', NoQuerySchema), zvJson(TermsBodySchema), async (c) => {
+	.post('/signup/terms', zv('query', NoQuerySchema), rateLimit('signup'), zvJson(TermsBodySchema), async (c) => {
 		const signup = await signupOf(c);
 		const { terms, privacy } = c.req.valid('json');
 		if (!terms || !privacy) throw new AppError('TermsRequired');
 		await agreeToTerms(c.var.db, signup);
 		return c.json(ok({}));
 	})
-	.post('/signup', zv('query', NoQuerySchema), zvJson(NicknameInputSchema), async (c) => {
+	.post('/signup', zv('query', NoQuerySchema), rateLimit('signup'), zvJson(NicknameInputSchema), async (c) => {
 		const { channel, db } = c.var;
 		const signup = await signupOf(c);
 		const { nickname } = c.req.valid('json');
-		const done = await completeSignup(db, channel.id, signup, nickname);
+		const done = await completeSignup(db, channel.id, signup, nickname, requireSessionSecret());
 		const url = new URL(c.req.url);
 		c.header('Set-Cookie', clearAuthCookie(url, 'signup', channel.domain, channel.slug), { append: true });
 		c.header('Set-Cookie', authCookie(url, 'session', channel.domain, channel.slug, done.sessionToken, { maxAge: done.maxAgeSeconds }), { append: true });

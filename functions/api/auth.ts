@@ -17,6 +17,7 @@ import { ProviderSchema } from '@/schemas/channel';
 import { USER_ID_HEADER } from '@/lib/names';
 import { methodNotAllowed } from '@functions/middleware/errors';
 import { sessionError } from '@functions/middleware/session';
+import { checkRateLimit } from '@functions/middleware/rate-limit';
 import { NoQuerySchema, isFormRequest, zv, zvJsonOrForm } from '@functions/validate';
 
 const ProvidersQuerySchema = z.strictObject({ callbackUrl: z.string().max(2048).optional() });
@@ -48,11 +49,12 @@ export const authRouter = new Hono<ApiEnv>()
 		const redirectUrl = safeRedirect(channel.basePath, body.redirectUrl);
 		let started;
 		try {
+			await checkRateLimit(c, 'signIn');
 			if (c.var.session.kind === 'member') throw new AppError('Conflict', 'You are already logged in.');
 			started = await startSignIn(db, channel, body.provider, redirectUrl, url.origin);
 		} catch (error) {
 			// The login page's form goes back to the login page, which says that it failed.
-			if (isForm && error instanceof AppError) return c.redirect(loginPageUrl(channel.basePath, redirectUrl, 'failed'), 303);
+			if (isForm && error instanceof AppError) return c.redirect(loginPageUrl(channel.basePath, redirectUrl, error.codeName === 'TooManyRequests' ? 'busy' : 'failed'), 303);
 			throw error;
 		}
 		const { authorizationUrl, transactionToken } = started;

@@ -12,6 +12,7 @@ import { ok } from '@/server/platform/envelope';
 import { AppError } from '@/server/platform/errors';
 import { IdSchema } from '@/schemas/params';
 import { NoQuerySchema, zv } from '@functions/validate';
+import { rateLimit } from '@functions/middleware/rate-limit';
 
 const PostParamSchema = z.object({ postId: IdSchema });
 
@@ -26,7 +27,7 @@ export const postsRouter = new Hono<ApiEnv>()
 		if (!post.readable) throw new AppError('PostNotFound');
 		return c.json(ok({ content: comments }));
 	})
-	.post('/posts/:postId/views', zv('param', PostParamSchema), (c) => {
+	.post('/posts/:postId/views', zv('param', PostParamSchema), rateLimit('view'), (c) => {
 		countView(c.var.db, c.var.channel.id, c.req.valid('param').postId);
 		return c.body(null, 204);
 	});

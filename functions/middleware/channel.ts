@@ -1,13 +1,10 @@
 /** Resolves /…/{domain}/{slug}/ to a channel, or answers ChannelNotFound. */
 import { createMiddleware } from 'hono/factory';
 import { env } from 'cloudflare:workers';
-import { z } from 'zod';
 import type { ApiEnv } from '@functions/context';
 import { getChannel } from '@/server/channels/channels';
-import { PathSegmentSchema } from '@/schemas/params';
+import { ChannelPathSchema } from '@/schemas/params';
 import { parseInput } from '@functions/validate';
-
-const ChannelPathSchema = z.object({ domain: PathSegmentSchema, slug: PathSegmentSchema });
 
 export const channelMiddleware = createMiddleware<ApiEnv>(async (c, next) => {
 	const { domain, slug } = parseInput(ChannelPathSchema, { domain: c.req.param('domain'), slug: c.req.param('slug') }, 'path');

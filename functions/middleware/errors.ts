@@ -6,6 +6,9 @@ import { failure } from '@/server/platform/envelope';
 
 export function errorResponse(error: unknown, c: Context): Response {
 	if (error instanceof AppError) {
+		// A refusal that ends at a known time (a rate limit, the nickname cooldown) says when.
+		const retryAfter = error.details?.['retryAfter'];
+		if (typeof retryAfter === 'number') c.header('Retry-After', String(Math.max(1, retryAfter)));
 		return c.json(failure(error.def.code, error.message, error.details ?? {}), error.def.status);
 	}
 	// Hono's JSON validator parses a JSON body before our schema sees it, and says 400 when it cannot.

@@ -1,22 +1,33 @@
 /** Starts the built Worker under `wrangler dev` on loopback, and waits until it answers. */
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT } from './wrangler.mjs';
+import { ROOT, WRANGLER_ENV } from './wrangler.mjs';
 
 const WRANGLER = path.join(ROOT, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
 
 /**
- * Serves dist/ (built by `astro build`) with the local D1 in `persistTo`. Returns the child
- * process; it stops when the parent stops.
+ * The SESSION_SECRET of a local state folder: made once and kept beside its database, so that
+ * sessions outlive a restart of `npm start`. A deployment sets its own with `wrangler secret put`.
+ */
+export function localSessionSecret(persistTo) {
+	const file = path.join(persistTo, 'session-secret');
+	if (!existsSync(file)) {
+		mkdirSync(persistTo, { recursive: true });
+		writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600 });
+	}
+	return readFileSync(file, 'utf8').trim();
+}
+
+/**
+ * Serves dist/ (built by `astro build`) with the local D1 in `persistTo` and its session secret.
+ * Returns the child process; it stops when the parent stops.
  */
 export function serveBuild({ port, persistTo, vars = {}, stdio = 'inherit' }) {
 	const args = [WRANGLER, 'dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persistTo, '--log-level', 'warn', '--show-interactive-dev-session=false'];
-	for (const [key, value] of Object.entries(vars)) args.push('--var', `${key}:${value}`);
-	const child = spawn(process.execPath, args, {
-		cwd: ROOT,
-		stdio: ['ignore', stdio, stdio],
-		env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
-	});
+	for (const [key, value] of Object.entries({ SESSION_SECRET: localSessionSecret(persistTo), ...vars })) args.push('--var', `${key}:${value}`);
+	const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', stdio, stdio], env: { ...process.env, ...WRANGLER_ENV } });
 	const stop = () => child.kill('SIGTERM');
 	process.on('exit', stop);
 	for (const signal of ['SIGINT', 'SIGTERM']) {

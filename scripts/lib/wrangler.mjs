@@ -7,12 +7,18 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const DEFAULT_STATE = path.join(ROOT, '.wrangler', 'state');
 const WRANGLER = path.join(ROOT, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
 
+/**
+ * The environment every wrangler run gets: no metrics, no account, and no lookup of `Request.cf`
+ * on workers.cloudflare.com, which fails offline with an alarming ENOTFOUND stack trace.
+ */
+export const WRANGLER_ENV = { WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' };
+
 /** Runs `wrangler …args` with the running Node; throws when it fails. Returns stdout. */
 export function wrangler(args, { quiet = false } = {}) {
 	const result = spawnSync(process.execPath, [WRANGLER, ...args], {
 		cwd: ROOT,
 		encoding: 'utf8',
-		env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_API_TOKEN: '' },
+		env: { ...process.env, ...WRANGLER_ENV, CLOUDFLARE_API_TOKEN: '' },
 		maxBuffer: 256 * 1024 * 1024,
 		stdio: quiet ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'pipe', 'inherit'],
 	});

@@ -49,6 +49,7 @@ export const Conflict = { code: -4091401, status: 409, message: 'The request con
 export const NicknameTaken = { code: -4091421, status: 409, message: 'This nickname is already in use.' } as const satisfies ResultCodeDef;
 export const PayloadTooLarge = { code: -4131401, status: 413, message: 'The request is too large.' } as const satisfies ResultCodeDef;
 export const UnsupportedMediaType = { code: -4151401, status: 415, message: 'Send the request body as application/json.' } as const satisfies ResultCodeDef;
+export const NicknameChangeTooSoon = { code: -4291421, status: 429, message: 'You can change your nickname once every 7 days.' } as const satisfies ResultCodeDef;
 export const TooManyRequests = { code: -4291401, status: 429, message: 'Too many requests. Please wait a moment and try again.' } as const satisfies ResultCodeDef;
 export const ProviderUnavailable = { code: -5031401, status: 503, message: 'This sign-in method is not available at the moment. Please try another one or try again later.' } as const satisfies ResultCodeDef;
 export const Internal = { code: -5001500, status: 500, message: 'There is currently an issue with the service, and your request cannot be processed. Please try again later.' } as const satisfies ResultCodeDef;

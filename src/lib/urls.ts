@@ -14,8 +14,11 @@ export function channelPath({ domain, slug }: ChannelRef): string {
 	return `/${domain}/${slug}`;
 }
 
-/** The login route; `error` makes it say that the last attempt failed. */
-export function loginPageUrl(channelBase: string, redirectUrl: string, error?: 'failed'): string {
+/** Why the login page is shown again: the last attempt failed, or came too often. */
+export type LoginError = 'failed' | 'busy';
+
+/** The login route; `error` makes it say what went wrong with the last attempt. */
+export function loginPageUrl(channelBase: string, redirectUrl: string, error?: LoginError): string {
 	return `${channelBase}/login?redirectUrl=${encodeURIComponent(redirectUrl)}${error ? `&error=${error}` : ''}`;
 }
 
@@ -36,7 +39,7 @@ export function pageUrls(base: string) {
 		nickname: `${base}/mypage/nickname`,
 		settings: `${base}/mypage/settings`,
 		withdraw: `${base}/mypage/withdraw`,
-		login: (redirectUrl: string, error?: 'failed') => loginPageUrl(base, redirectUrl, error),
+		login: (redirectUrl: string, error?: LoginError) => loginPageUrl(base, redirectUrl, error),
 		signup: `${base}/signup`,
 		signupNickname: `${base}/signup/nickname`,
 		/** The providers' return, registered with each of them (exact match). */

@@ -8,6 +8,24 @@ export const PathSegmentSchema = z
 	.max(63)
 	.regex(/^[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?$/, 'must be lower-case letters, digits, dots or hyphens');
 
+/**
+ * Top-level path segments that are never a channel's domain: the API prefixes and the folders of
+ * static files. A channel called `v1` would be shadowed by the member API.
+ */
+export const RESERVED_DOMAINS: ReadonlySet<string> = new Set(['public', 'v1', 'admin', 'api', 'demo', 'assets', 'static']);
+
+/** A channel's domain: a path segment that is not reserved. */
+export const DomainSchema = PathSegmentSchema.refine((value) => !RESERVED_DOMAINS.has(value), 'is reserved');
+
+export const ChannelPathSchema = z.object({ domain: DomainSchema, slug: PathSegmentSchema });
+export type ChannelPath = z.infer<typeof ChannelPathSchema>;
+
+/** The channel that path parameters {domain}/{slug} name, or null when they name none. */
+export function channelPathOf(params: { domain?: string | undefined; slug?: string | undefined }): ChannelPath | null {
+	const parsed = ChannelPathSchema.safeParse({ domain: params.domain, slug: params.slug });
+	return parsed.success ? parsed.data : null;
+}
+
 /** A positive database id given as a decimal string; ids beyond 2^53 are refused, not rounded. */
 export const IdSchema = z
 	.string()

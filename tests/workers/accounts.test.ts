@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { api } from '@functions/app';
-import { call, memberApi, publicApi, sessionCookie, signIn, signInSubject, signUp, startSignup, ORIGIN } from './harness';
-import { signInIdentity } from '@/server/accounts/accounts';
+import { call, memberApi, publicApi, sessionCookie, signIn, signInSubject, signUp, startSignup, ORIGIN, TEST_SECRET } from './harness';
+import { signInIdentity } from '@/server/accounts/signup';
 import { banMember, unbanMember } from '@/server/members/bans';
 import { resolveSession, SESSION_IDLE_MS, SESSION_MAX_MS } from '@/server/sign-in/sessions';
 import { hashToken } from '@/server/platform/tokens';
@@ -63,16 +63,16 @@ describe('sessions', () => {
 
 	it('ends after the idle time without use', async () => {
 		const token = (await signIn(1004)).split('=')[1] ?? null;
-		expect((await resolveSession(env.DB, 1, token, Date.now() + SESSION_IDLE_MS - 60_000)).kind).toBe('member');
-		expect((await resolveSession(env.DB, 1, token, Date.now() + SESSION_IDLE_MS + 60_000 * 61)).kind).toBe('member');
-		expect((await resolveSession(env.DB, 1, token, Date.now() + 2 * SESSION_IDLE_MS + 60_000 * 62)).kind).toBe('expired');
-		expect((await resolveSession(env.DB, 1, token)).kind).toBe('revoked');
+		expect((await resolveSession(env.DB, 1, token, TEST_SECRET, Date.now() + SESSION_IDLE_MS - 60_000)).kind).toBe('member');
+		expect((await resolveSession(env.DB, 1, token, TEST_SECRET, Date.now() + SESSION_IDLE_MS + 60_000 * 61)).kind).toBe('member');
+		expect((await resolveSession(env.DB, 1, token, TEST_SECRET, Date.now() + 2 * SESSION_IDLE_MS + 60_000 * 62)).kind).toBe('expired');
+		expect((await resolveSession(env.DB, 1, token, TEST_SECRET)).kind).toBe('revoked');
 	});
 
 	it('ends at the absolute limit however active', async () => {
 		const token = (await signIn(1004)).split('=')[1] ?? null;
 		await env.DB.prepare('UPDATE sessions SET idle_expires_at = ?2 WHERE token_hash = ?1').bind(await hashToken(token ?? ''), Date.now() + 10 * SESSION_MAX_MS).run();
-		expect((await resolveSession(env.DB, 1, token, Date.now() + SESSION_MAX_MS + 1000)).kind).toBe('expired');
+		expect((await resolveSession(env.DB, 1, token, TEST_SECRET, Date.now() + SESSION_MAX_MS + 1000)).kind).toBe('expired');
 	});
 
 	it('ends on logout: the old cookie is refused afterwards', async () => {
@@ -156,13 +156,13 @@ describe('sign-up', () => {
 	});
 
 	it('keeps a returning member out of sign-up', async () => {
-		const outcome = await signInIdentity(env.DB, 1, 'GOOGLE', 'demo-starfall-global-2', '/starfall/global');
+		const outcome = await signInIdentity(env.DB, 1, { provider: 'GOOGLE', subject: 'demo-starfall-global-2' }, '/starfall/global', TEST_SECRET);
 		expect(outcome.kind).toBe('member');
 	});
 
 	it('never merges identities of two providers with the same subject', async () => {
 		const google = await signUp('shared-subject', 'GoogleOne');
-		const apple = await signInIdentity(env.DB, 1, 'APPLE', 'shared-subject', '/starfall/global');
+		const apple = await signInIdentity(env.DB, 1, { provider: 'APPLE', subject: 'shared-subject' }, '/starfall/global', TEST_SECRET);
 		expect(apple.kind).toBe('signup');
 		expect(google.userId).toBeGreaterThan(0);
 	});
@@ -222,7 +222,7 @@ describe('bans', () => {
 		// No way around a ban by withdrawing and joining again.
 		expect((await call(`${MEMBER}/me/withdrawal`, { method: 'POST', cookie, body: { agree: true } })).code).toBe(-4031452);
 		const token = cookie.split('=')[1] ?? null;
-		expect((await resolveSession(env.DB, 1, token, endsAt + 1)).kind).toBe('member');
+		expect((await resolveSession(env.DB, 1, token, TEST_SECRET, endsAt + 1)).kind).toBe('member');
 		await unbanMember(env.DB, 1, 1009);
 		expect((await call(`${PUBLIC}/auth/status`, { cookie })).code).toBe(0);
 		expect((await call(`${MEMBER}/auth/logout`, { method: 'POST', cookie })).code).toBe(0);

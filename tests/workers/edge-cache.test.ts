@@ -1,86 +1,166 @@
+/**
+ * The edge cache (functions/edge-cache.ts): what it stores, for whom, and under which key. The
+ * Worker behind it is a counter, so each test sees how often the Worker really had to answer and
+ * what it was asked.
+ */
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { withEdgeCache } from '@functions/edge-cache';
-import { bumpContentVersion } from '@/server/channels/channels';
+import { bumpContentVersion, CHANNEL_MEMO_ENTRIES, rememberedChannelCount } from '@/server/channels/channels';
+import { mintSessionToken } from '@/server/sign-in/session-token';
+import { TEST_SECRET } from './harness';
 
-/** Asks through the edge cache; `origin` counts how often the Worker really had to answer. */
-async function ask(url: string, origin: () => Response, headers: Record<string, string> = {}) {
+/** Asks through the edge cache; `origin` counts the Worker's answers and records what it was asked. */
+async function ask(url: string, origin: Origin, headers: Record<string, string> = {}, now?: number) {
 	const ctx = createExecutionContext();
-	const response = await withEdgeCache(new Request(url, { headers }), env.DB, ctx, async () => origin());
+	const response = await withEdgeCache(new Request(url, { headers }), env.DB, ctx, async (request) => origin.answer(request), now);
 	const text = await response.text();
 	await waitOnExecutionContext(ctx);
 	return { text, state: response.headers.get('X-Edge-Cache'), cacheControl: response.headers.get('Cache-Control') };
 }
 
-function counter(body: string, init?: ResponseInit) {
-	let calls = 0;
+interface Origin {
+	answer(request: Request): Response;
+	readonly calls: number;
+	readonly asked: Request[];
+}
+
+function counter(body: string, init?: ResponseInit): Origin {
+	const asked: Request[] = [];
 	return {
-		origin: () => {
-			calls += 1;
+		answer: (request) => {
+			asked.push(request);
 			return new Response(body, init);
 		},
 		get calls() {
-			return calls;
+			return asked.length;
 		},
+		asked,
 	};
 }
+
+const SESSION = '__Host-session_starfall_global';
 
 describe('edge cache', () => {
 	it('answers a repeated anonymous read from the cache without asking the Worker again', async () => {
 		const page = counter('<h1>Board</h1>', { headers: { 'Content-Type': 'text/html' } });
-		const url = 'http://localhost/starfall/global/boards/12?page=3';
-		expect((await ask(url, page.origin)).state).toBe('MISS');
-		const second = await ask(url, page.origin);
+		const url = 'http://localhost/starfall/global/boards/12?page=2';
+		expect((await ask(url, page)).state).toBe('MISS');
+		const second = await ask(url, page);
 		expect(second.state).toBe('HIT');
 		expect(second.text).toBe('<h1>Board</h1>');
 		expect(second.cacheControl).toBe('public, max-age=0, must-revalidate');
 		expect(page.calls).toBe(1);
 	});
 
-	it("never serves a member's page to anyone: a session cookie neither reads nor fills the cache", async () => {
+	it("never serves a member's page to anyone: a minted session cookie neither reads nor fills the cache", async () => {
 		const url = 'http://localhost/starfall/global/boards/13';
+		const cookie = `${SESSION}=${await mintSessionToken(TEST_SECRET, 1)}`;
 		const member = counter('<p>Signed in as StarboundSam</p>');
-		await ask(url, member.origin, { cookie: '__Host-session_starfall_global=abc' });
-		await ask(url, member.origin, { cookie: '__Host-session_starfall_global=abc' });
+		await ask(url, member, { cookie });
+		await ask(url, member, { cookie });
 		expect(member.calls).toBe(2);
+		expect(member.asked[0]?.headers.get('cookie')).toBe(cookie);
 		const guest = counter('<p>Welcome, guest</p>');
-		const anonymous = await ask(url, guest.origin);
+		const anonymous = await ask(url, guest);
 		expect(anonymous.text).not.toContain('StarboundSam');
 		expect(guest.calls).toBe(1);
+	});
+
+	it('serves a made-up session cookie from the cache, and never passes it to the Worker', async () => {
+		const url = 'http://localhost/starfall/global/boards/16';
+		const guest = counter('<p>Welcome, guest</p>');
+		await ask(url, guest);
+		for (const junk of ['abc', `${'a'.repeat(43)}.${'b'.repeat(43)}`, await mintSessionToken('another-deployment-secret-0123456789', 1), await mintSessionToken(TEST_SECRET, 2)]) {
+			expect((await ask(url, guest, { cookie: `${SESSION}=${junk}` })).state).toBe('HIT');
+		}
+		expect(guest.calls).toBe(1);
+		const miss = counter('<p>guest</p>');
+		await ask('http://localhost/starfall/global/boards/16?page=2', miss, { cookie: `${SESSION}=abc; other=1` });
+		expect(miss.asked[0]?.headers.get('cookie')).toBeNull();
+	});
+
+	it('keys a page by what it reads: unknown keys, a client __v, junk values and a trailing slash make no new entry', async () => {
+		const board = counter('<h1>Guides</h1>');
+		await ask('http://localhost/starfall/kr/boards/23', board);
+		for (const variant of ['/boards/23/', '/boards/23?junk=1', '/boards/23?__v=evil', '/boards/23?page=1', '/boards/23?page=abc', '/boards/23?page=-4', '/boards/23?subjectId=999999', '/boards/23?subjectId=x&utm_source=feed']) {
+			expect((await ask(`http://localhost/starfall/kr${variant}`, board)).state, variant).toBe('HIT');
+		}
+		expect(board.calls).toBe(1);
+		expect(new URL(board.asked[0]?.url ?? '').search).toBe('');
+	});
+
+	it('asks the Worker for the canonical URL: a page past the last is the last, keys in one order', async () => {
+		const page = counter('<h1>Last page</h1>');
+		await ask('http://localhost/starfall/tw/boards/52/?page=999999&junk=1', page);
+		const asked = new URL(page.asked[0]?.url ?? '');
+		expect(asked.pathname).toBe('/starfall/tw/boards/52');
+		expect(asked.searchParams.get('page')).toBe('2');
+		expect((await ask('http://localhost/starfall/tw/boards/52?page=2', page)).state).toBe('HIT');
+		const category = counter('<h1>A category</h1>');
+		await ask('http://localhost/starfall/tw/boards/52?utm=1&subjectId=521&page=1', category);
+		expect(new URL(category.asked[0]?.url ?? '').search).toBe('?subjectId=521');
+	});
+
+	it('leaves an API read with an unknown key or a bad value to the Worker, which refuses it', async () => {
+		const api = counter('{"header":{"isSuccessful":false}}', { status: 400 });
+		for (const query of ['junk=1', 'page=abc', 'page=1&page=2', '__v=1']) {
+			expect((await ask(`http://localhost/public/v1/starfall/global/posts?${query}`, api)).state, query).toBeNull();
+		}
+		expect(api.calls).toBe(4);
+		const list = counter('{"header":{"isSuccessful":true}}');
+		await ask('http://localhost/public/v1/starfall/global/posts?page=2&boardId=12', list);
+		expect((await ask('http://localhost/public/v1/starfall/global/posts?boardId=12&page=2', list)).state).toBe('HIT');
+	});
+
+	it('never reads the member or admin API, or personal routes, as a channel', async () => {
+		for (const url of [
+			'http://localhost/v1/starfall/global/me',
+			'http://localhost/v1/starfall/global/boards',
+			'http://localhost/admin/v1/starfall/global/boards',
+			'http://localhost/public/v1/starfall/global/auth/status',
+			'http://localhost/starfall/global/mypage',
+			'http://localhost/starfall/global/login',
+			'http://localhost/starfall/global/write',
+		]) {
+			const personal = counter('{}');
+			await ask(url, personal);
+			await ask(url, personal);
+			expect(personal.calls, url).toBe(2);
+		}
 	});
 
 	it('never stores a response that sets a cookie or is private', async () => {
 		const url = 'http://localhost/starfall/global/boards/14';
 		const withCookie = counter('<p>StarboundSam</p>', { headers: { 'Set-Cookie': 'a=b' } });
-		expect((await ask(url, withCookie.origin)).state).toBe('BYPASS');
+		expect((await ask(url, withCookie)).state).toBe('BYPASS');
 		const guest = counter('<p>guest</p>');
-		expect((await ask(url, guest.origin)).text).toBe('<p>guest</p>');
+		expect((await ask(url, guest)).text).toBe('<p>guest</p>');
 		const privateUrl = 'http://localhost/starfall/global/boards/15';
 		const personal = counter('{"user":{"nickname":"StarboundSam"}}', { headers: { 'Cache-Control': 'private, no-store' } });
-		await ask(privateUrl, personal.origin);
-		await ask(privateUrl, personal.origin);
+		await ask(privateUrl, personal);
+		await ask(privateUrl, personal);
 		expect(personal.calls).toBe(2);
 	});
 
-	it('lets personal routes and unknown channels through untouched', async () => {
-		const status = counter('{}');
-		await ask('http://localhost/public/v1/starfall/global/auth/status', status.origin);
-		await ask('http://localhost/public/v1/starfall/global/auth/status', status.origin);
-		expect(status.calls).toBe(2);
+	it('lets unknown channels through untouched, and remembers at most a bounded number of names', async () => {
 		const unknown = counter('missing', { status: 404 });
-		expect((await ask('http://localhost/nowhere/none/boards', unknown.origin)).state).toBeNull();
+		expect((await ask('http://localhost/nowhere/none/boards', unknown)).state).toBeNull();
+		// The memo's bound itself is proved in tests/unit/memo.test.ts; here, names that are no channel use it too.
+		const before = rememberedChannelCount();
+		for (let i = 0; i < 20; i += 1) await ask(`http://localhost/probe${i}/x/boards`, unknown);
+		expect(rememberedChannelCount()).toBe(Math.min(before + 20, CHANNEL_MEMO_ENTRIES));
 	});
 
-	it('misses after the channel content version changes', async () => {
+	it('misses after the channel content version changes, once the isolate reads the channel again', async () => {
 		const url = 'http://localhost/starfall/jp/boards/31';
 		const before = counter('old');
-		await ask(url, before.origin);
-		expect((await ask(url, before.origin)).text).toBe('old');
+		await ask(url, before);
+		expect((await ask(url, before)).text).toBe('old');
 		await bumpContentVersion(env.DB, 3).run();
 		// The isolate trusts its copy of the channel row for one second.
-		await new Promise((resolve) => setTimeout(resolve, 1100));
 		const after = counter('new');
-		expect((await ask(url, after.origin)).text).toBe('new');
+		expect((await ask(url, after, {}, Date.now() + 1001)).text).toBe('new');
 	});
 });

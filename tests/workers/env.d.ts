@@ -5,6 +5,7 @@ declare global {
 	namespace Cloudflare {
 		interface Env {
 			TEST_MIGRATIONS: D1Migration[];
+			SESSION_SECRET: string;
 		}
 	}
 }

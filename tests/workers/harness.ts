@@ -6,11 +6,14 @@
 import { expect } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { api } from '@functions/app';
-import { signInIdentity } from '@/server/accounts/accounts';
+import { signInIdentity } from '@/server/accounts/signup';
 import { cookieName } from '@/server/sign-in/cookies';
 import type { Provider } from '@/schemas/channel';
 
 export const ORIGIN = 'http://localhost';
+
+/** The SESSION_SECRET the workers tests run with (vitest.config.ts). */
+export const TEST_SECRET = env.SESSION_SECRET;
 
 export interface ChannelRef {
 	id: number;
@@ -43,9 +46,13 @@ export interface CallInit {
 	headers?: Record<string, string>;
 }
 
-/** Asks the API as a browser on this site would (same-origin Origin header unless overridden). */
+/**
+ * Asks the API as a browser on this site would (same-origin Origin header unless overridden). Each
+ * test is its own client address (CF-Connecting-IP), so that rate limits count per test as they
+ * count per reader.
+ */
 export async function call(url: string, init: CallInit = {}): Promise<Answer> {
-	const headers: Record<string, string> = { origin: ORIGIN, ...init.headers };
+	const headers: Record<string, string> = { origin: ORIGIN, 'cf-connecting-ip': `test:${expect.getState().currentTestName ?? 'setup'}`, ...init.headers };
 	if (init.cookie) headers['cookie'] = init.cookie;
 	let body: string | undefined;
 	if (init.body !== undefined) {
@@ -72,14 +79,14 @@ export async function signIn(memberId: number, channel: ChannelRef = GLOBAL): Pr
 
 /** Signs an identity in by its subject; it must be a member of the channel. */
 export async function signInSubject(subject: string, provider: Provider = 'GOOGLE', channel: ChannelRef = GLOBAL): Promise<string> {
-	const outcome = await signInIdentity(env.DB, channel.id, provider, subject, `/${channel.domain}/${channel.slug}`);
+	const outcome = await signInIdentity(env.DB, channel.id, { provider, subject }, `/${channel.domain}/${channel.slug}`, TEST_SECRET);
 	if (outcome.kind !== 'member') throw new Error(`${subject} is not a member of ${channel.domain}/${channel.slug}`);
 	return `${sessionCookie(channel)}=${outcome.sessionToken}`;
 }
 
 /** Starts a first sign-in of a new identity; returns the sign-up cookie. */
 export async function startSignup(subject: string, channel: ChannelRef = GLOBAL): Promise<string> {
-	const outcome = await signInIdentity(env.DB, channel.id, 'GOOGLE', subject, `/${channel.domain}/${channel.slug}/boards/12`);
+	const outcome = await signInIdentity(env.DB, channel.id, { provider: 'GOOGLE', subject }, `/${channel.domain}/${channel.slug}/boards/12`, TEST_SECRET);
 	if (outcome.kind !== 'signup') throw new Error(`${subject} is already a member`);
 	return `${cookieName('signup', channel.domain, channel.slug)}=${outcome.signupToken}`;
 }

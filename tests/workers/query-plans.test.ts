@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { queryPlan, recordingDb, signIn } from './harness';
+import { queryPlan, recordingDb, signIn, TEST_SECRET } from './harness';
 import { listBoardPosts, listChannelPosts } from '@/server/posts/lists';
 import { getPostWithComments } from '@/server/posts/detail';
 import { GUEST } from '@/server/posts/visibility';
@@ -27,7 +27,7 @@ const READS: Record<string, (db: D1Database) => Promise<unknown>> = {
 	"My Page's likes": (db) => listMyLikes(db, 1, 1002, 1),
 	'the channel': (db) => findChannel(db, 'starfall', 'global'),
 	'the layout': (db) => Promise.all([listBoards(db, 1), boardTree(db, 1), listSubjects(db, 1), listProviders(db, 1)]),
-	"a member's session": async (db) => resolveSession(db, 1, (await signIn(1002)).split('=')[1] ?? null),
+	"a member's session": async (db) => resolveSession(db, 1, (await signIn(1002)).split('=')[1] ?? null, TEST_SECRET),
 };
 
 describe('every read the product makes is served by an index', () => {

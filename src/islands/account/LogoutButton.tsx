@@ -1,6 +1,7 @@
 /** Logout: ends the session on the server, forgets the stored user id and goes to the channel home. */
 import { useState } from 'react';
-import { accountApi } from './api';
+import { accountApi, failureText } from './api';
+import type { AccountTexts } from './texts';
 import { setUser } from '@/stores/user';
 import { useHydrated } from '@/islands/common/use-hydrated';
 
@@ -10,12 +11,12 @@ interface Props {
 	slug: string;
 	homeUrl: string;
 	label: string;
-	errorText: string;
+	texts: Pick<AccountTexts, 'common.message.error' | 'common.message.tooManyRequests'>;
 }
 
-export default function LogoutButton({ apiBase, domain, slug, homeUrl, label, errorText }: Props) {
+export default function LogoutButton({ apiBase, domain, slug, homeUrl, label, texts }: Props) {
 	const [busy, setBusy] = useState(false);
-	const [error, setError] = useState(false);
+	const [error, setError] = useState<string | null>(null);
 	const hydrated = useHydrated();
 	const logout = async () => {
 		setBusy(true);
@@ -23,9 +24,9 @@ export default function LogoutButton({ apiBase, domain, slug, homeUrl, label, er
 			await accountApi.post(`${apiBase}/auth/logout`);
 			setUser(domain, slug, null);
 			location.replace(homeUrl);
-		} catch {
+		} catch (failure) {
 			setBusy(false);
-			setError(true);
+			setError(failureText(failure, texts));
 		}
 	};
 	return (
@@ -35,7 +36,7 @@ export default function LogoutButton({ apiBase, domain, slug, homeUrl, label, er
 			</button>
 			{error && (
 				<p className="form-error" role="alert">
-					{errorText}
+					{error}
 				</p>
 			)}
 		</>

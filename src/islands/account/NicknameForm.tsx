@@ -4,17 +4,20 @@
  * shows under the field as well.
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { accountApi, nicknameErrorText, restartWhenSignupExpired } from './api';
+import { accountApi, failureText, nicknameErrorText, restartWhenSignupExpired } from './api';
 import { NICKNAME_MAX, NICKNAME_MESSAGE_KEYS, nicknameProblem } from '@/schemas/nickname';
 import { setUser, type AuthUser } from '@/stores/user';
 import { useHydrated } from '@/islands/common/use-hydrated';
 import type { AccountTexts } from './texts';
+import type { Language } from '@/schemas/channel';
 
 interface Props {
 	mode: 'signup' | 'change';
 	apiBase: string;
 	domain: string;
 	slug: string;
+	/** The channel's language, for dates in messages. */
+	language: Language;
 	/** The member's nickname now (change), shown as the starting value. */
 	current?: string;
 	/** Where sign-up goes when it has run out. */
@@ -22,7 +25,7 @@ interface Props {
 	texts: AccountTexts;
 }
 
-export default function NicknameForm({ mode, apiBase, domain, slug, current = '', loginUrl, texts }: Props) {
+export default function NicknameForm({ mode, apiBase, domain, slug, language, current = '', loginUrl, texts }: Props) {
 	const [nickname, setNickname] = useState(current);
 	const [error, setError] = useState<string | null>(null);
 	const [done, setDone] = useState<string | null>(null);
@@ -64,7 +67,7 @@ export default function NicknameForm({ mode, apiBase, domain, slug, current = ''
 				setError(texts['signup.expired']);
 				return;
 			}
-			setError(nicknameErrorText(failure, texts) ?? texts['common.message.error']);
+			setError(nicknameErrorText(failure, texts, language) ?? failureText(failure, texts));
 		}
 	};
 

@@ -3,7 +3,7 @@
  * required, with "agree to all". Next records the agreement and goes on to the nickname.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { accountApi, restartWhenSignupExpired } from './api';
+import { accountApi, failureText, restartWhenSignupExpired } from './api';
 import { useHydrated } from '@/islands/common/use-hydrated';
 import type { AccountTexts } from './texts';
 
@@ -49,7 +49,7 @@ export default function SignupTerms({ apiBase, nextUrl, loginUrl, texts }: Props
 				setError(texts['signup.expired']);
 				return;
 			}
-			setError(texts['common.message.error']);
+			setError(failureText(failure, texts));
 		}
 	};
 

@@ -3,7 +3,7 @@
  * stored user id is gone and the channel home shows 'You have withdrawn from the community.'.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { accountApi, showToastOnNextPage } from './api';
+import { accountApi, failureText, showToastOnNextPage } from './api';
 import { setUser } from '@/stores/user';
 import { useHydrated } from '@/islands/common/use-hydrated';
 import type { AccountTexts } from './texts';
@@ -38,9 +38,9 @@ export default function WithdrawForm({ apiBase, domain, slug, homeUrl, texts }: 
 			setUser(domain, slug, null);
 			showToastOnNextPage(texts['withdraw.done']);
 			location.replace(homeUrl);
-		} catch {
+		} catch (failure) {
 			setBusy(false);
-			setError(texts['common.message.error']);
+			setError(failureText(failure, texts));
 		}
 	};
 

@@ -5,7 +5,9 @@
  */
 import { createApiClient, resultCodeOf } from '@/lib/api-client';
 import { NICKNAME_MESSAGE_KEYS } from '@/schemas/nickname';
-import { NicknameCharacters, NicknameLength, NicknameRequired, NicknameTaken, NicknameUnchanged, NicknameUnusable, SignupExpired } from '@/lib/result-codes';
+import { NicknameChangeTooSoon, NicknameCharacters, NicknameLength, NicknameRequired, NicknameTaken, NicknameUnchanged, NicknameUnusable, SignupExpired, TooManyRequests } from '@/lib/result-codes';
+import { formatFullDate } from '@/lib/format-date';
+import type { Language } from '@/schemas/channel';
 import { TOAST_STORAGE_KEY } from '@/lib/names';
 import type { AccountTexts } from './texts';
 
@@ -28,10 +30,19 @@ export function restartWhenSignupExpired(error: unknown, loginUrl: string): bool
 }
 
 /** The text under the nickname field for an API failure, or null when it is not about the nickname. */
-export function nicknameErrorText(error: unknown, texts: AccountTexts): string | null {
+export function nicknameErrorText(error: unknown, texts: AccountTexts, language: Language): string | null {
 	const code = resultCodeOf(error);
+	if (code === NicknameChangeTooSoon.code) {
+		const retryAt = (error as { body?: { retryAt?: unknown } }).body?.retryAt;
+		return typeof retryAt === 'number' ? texts['nickname.message.tooSoon'].replace('{{date}}', formatFullDate(retryAt, language)) : texts['nickname.message.tooSoonNoDate'];
+	}
 	const problem = code === undefined ? undefined : NICKNAME_CODES[code];
 	return problem ? texts[NICKNAME_MESSAGE_KEYS[problem]] : null;
+}
+
+/** The text for a failure that is about no field: a request made too often, or the generic error. */
+export function failureText(error: unknown, texts: Pick<AccountTexts, 'common.message.error' | 'common.message.tooManyRequests'>): string {
+	return resultCodeOf(error) === TooManyRequests.code ? texts['common.message.tooManyRequests'] : texts['common.message.error'];
 }
 
 /** Leaves a message for the toast of the next page (src/components/layout/Toast.astro). */

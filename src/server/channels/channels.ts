@@ -1,6 +1,7 @@
 /** Channels: lookup by domain and slug, and the layout data of SPEC §3 (header, content, footer). */
 import { AppError } from '@/server/platform/errors';
 import { all, parseJsonColumn } from '@/server/platform/db';
+import { createMemo } from '@/server/platform/memo';
 import {
 	BannerSchema,
 	FooterConfigSchema,
@@ -144,27 +145,22 @@ export function indexTarget(channel: Channel): string | null {
 
 /** How long an isolate trusts its copy of a channel row (and so its content version). */
 const CHANNEL_TTL_MS = 1000;
-const recent = new Map<string, { channel: Promise<Channel | null>; at: number }>();
+/** Channels (and names that are none) an isolate remembers; more distinct names push out the oldest. */
+export const CHANNEL_MEMO_ENTRIES = 512;
+const channels = createMemo<Channel | null>(CHANNEL_MEMO_ENTRIES);
 
 /**
  * The channel, remembered by this isolate for one second: within that second a request reads no
- * channel row, and a change made elsewhere is seen by every reader after at most that second.
+ * channel row, and a change made elsewhere is seen by every reader after at most that second. A
+ * name that is no channel is remembered the same way, within the memo's bound.
  */
 export function resolveChannel(db: D1Database, domain: string, slug: string, now = Date.now()): Promise<Channel | null> {
-	const key = `${domain}/${slug}`;
-	const known = recent.get(key);
-	if (known && now - known.at < CHANNEL_TTL_MS) return known.channel;
-	const channel = findChannel(db, domain, slug);
-	const entry = { channel, at: now };
-	recent.set(key, entry);
-	// Forget a failed read, unless a newer read has already taken its place.
-	channel.catch(() => recent.get(key) === entry && recent.delete(key));
-	return channel;
+	return channels.read(`${domain}/${slug}`, now, (at) => now - at < CHANNEL_TTL_MS, () => findChannel(db, domain, slug));
 }
 
-/** The channel's content version for edge-cache keys, or null when there is no such channel. */
-export async function contentVersion(db: D1Database, domain: string, slug: string): Promise<number | null> {
-	return (await resolveChannel(db, domain, slug))?.contentVersion ?? null;
+/** How many channel names this isolate remembers (for the test of the memo's bound). */
+export function rememberedChannelCount(): number {
+	return channels.size;
 }
 
 /** The statement that invalidates every cached page and API read of a channel; batch it with the change. */

@@ -4,6 +4,7 @@
  * new community appears within that time.
  */
 import { all } from '@/server/platform/db';
+import { createMemo } from '@/server/platform/memo';
 import { LanguageSchema, type Language } from '@/schemas/channel';
 import { channelPath } from '@/lib/urls';
 
@@ -14,7 +15,7 @@ export interface CommunityListing {
 }
 
 const DIRECTORY_TTL_MS = 30_000;
-let memo: { at: number; listing: Promise<CommunityListing[]> } | null = null;
+const memo = createMemo<CommunityListing[]>(1);
 
 async function readDirectory(db: D1Database): Promise<CommunityListing[]> {
 	const rows = await all<{ domain: string; slug: string; title: string; language: string }>(
@@ -28,9 +29,5 @@ async function readDirectory(db: D1Database): Promise<CommunityListing[]> {
 
 /** Every community, grouped by domain in the order they were created. */
 export function listCommunities(db: D1Database, now = Date.now()): Promise<CommunityListing[]> {
-	if (memo && now - memo.at < DIRECTORY_TTL_MS) return memo.listing;
-	const entry = { at: now, listing: readDirectory(db) };
-	memo = entry;
-	entry.listing.catch(() => memo === entry && (memo = null));
-	return entry.listing;
+	return memo.read('all', now, (at) => now - at < DIRECTORY_TTL_MS, () => readDirectory(db));
 }

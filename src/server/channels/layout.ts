@@ -1,6 +1,7 @@
 /** Everything the main layout shows for a channel, read in one round of parallel queries. */
 import { boardTree, listBoards, listSubjects, type Board, type BoardSubject, type TreeNode } from '@/server/boards/boards';
-import { layoutFooter, listProviders, type Channel } from './channels';
+import { CHANNEL_MEMO_ENTRIES, layoutFooter, listProviders, type Channel } from './channels';
+import { createMemo } from '@/server/platform/memo';
 import type { FooterConfig, Provider } from '@/schemas/channel';
 
 export interface LayoutData {
@@ -11,21 +12,14 @@ export interface LayoutData {
 	providers: Provider[];
 }
 
-const layouts = new Map<number, { version: number; layout: Promise<LayoutData> }>();
+const layouts = createMemo<LayoutData>(CHANNEL_MEMO_ENTRIES);
 
 /**
  * The layout data, read once per content version of the channel by each isolate: every change to
  * boards, the tree or categories bumps the version (channels.content_version).
  */
 export function loadLayout(db: D1Database, channel: Channel): Promise<LayoutData> {
-	const known = layouts.get(channel.id);
-	if (known && known.version === channel.contentVersion) return known.layout;
-	const layout = readLayout(db, channel);
-	const entry = { version: channel.contentVersion, layout };
-	layouts.set(channel.id, entry);
-	// Forget a failed read, unless a newer version's read has already taken its place.
-	layout.catch(() => layouts.get(channel.id) === entry && layouts.delete(channel.id));
-	return layout;
+	return layouts.read(String(channel.id), channel.contentVersion, (version) => version === channel.contentVersion, () => readLayout(db, channel));
 }
 
 async function readLayout(db: D1Database, channel: Channel): Promise<LayoutData> {

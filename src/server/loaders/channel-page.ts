@@ -6,7 +6,7 @@ import { loadLayout, type LayoutData } from '@/server/channels/layout';
 import type { SessionState } from '@/server/sign-in/sessions';
 import { requestSession } from '@/server/sign-in/request-session';
 import { translator, type Translate } from '@/i18n';
-import { PathSegmentSchema } from '@/schemas/params';
+import { channelPathOf } from '@/schemas/params';
 import { safeRedirect } from '@/lib/redirect';
 import { loginPageUrl } from '@/lib/urls';
 
@@ -26,11 +26,10 @@ type PageContext = Pick<AstroGlobal, 'params' | 'request' | 'response' | 'locals
  * has ended is cleared. The session is also put in `Astro.locals` for the main layout.
  */
 export async function loadChannelPage(astro: PageContext): Promise<ChannelPage | null> {
-	const domain = PathSegmentSchema.safeParse(astro.params['domain']);
-	const slug = PathSegmentSchema.safeParse(astro.params['slug']);
-	if (!domain.success || !slug.success) return null;
+	const path = channelPathOf(astro.params);
+	if (!path) return null;
 	const db = env.DB;
-	const channel = await resolveChannel(db, domain.data, slug.data);
+	const channel = await resolveChannel(db, path.domain, path.slug);
 	if (!channel) return null;
 	const [layout, { session, headers }] = await Promise.all([loadLayout(db, channel), requestSession(db, channel, astro.request)]);
 	for (const [name, value] of headers) {

@@ -1,11 +1,11 @@
 /** Checks route parameters before they are put into a redirect's Location. */
-import { IdSchema, PathSegmentSchema } from '@/schemas/params';
+import { IdSchema, channelPathOf } from '@/schemas/params';
+import { channelPath } from '@/lib/urls';
 
 /** The channel's base path from valid {domain}/{slug} parameters, or null. */
 export function channelBase(params: Record<string, string | undefined>): string | null {
-	const domain = PathSegmentSchema.safeParse(params['domain']);
-	const slug = PathSegmentSchema.safeParse(params['slug']);
-	return domain.success && slug.success ? `/${domain.data}/${slug.data}` : null;
+	const path = channelPathOf({ domain: params['domain'], slug: params['slug'] });
+	return path ? channelPath(path) : null;
 }
 
 /** A valid id parameter, or null. */

@@ -1,7 +1,7 @@
 /** What the two sign-up screens load: the channel page (guests only) and the sign-up in progress. */
 import type { AstroGlobal } from 'astro';
 import { loadChannelPage, memberRedirect, type ChannelPage } from './channel-page';
-import { findSignup, type Signup } from '@/server/accounts/accounts';
+import { findSignup, type Signup } from '@/server/accounts/signup';
 import { readAuthCookie } from '@/server/sign-in/cookies';
 import { loginPageUrl } from '@/lib/urls';
 
@@ -20,7 +20,7 @@ export async function loadSignupPage(astro: Pick<AstroGlobal, 'params' | 'reques
 	const signedIn = memberRedirect(page, astro.url);
 	if (signedIn) return astro.redirect(signedIn, 302);
 	const { channel, db } = page;
-	const signup = await findSignup(db, channel.id, readAuthCookie(astro.request.headers.get('cookie'), 'signup', channel.domain, channel.slug));
+	const signup = await findSignup(db, channel.id, readAuthCookie(astro.request, 'signup', channel.domain, channel.slug));
 	if (!signup) return astro.redirect(loginPageUrl(channel.basePath, channel.basePath), 302);
 	astro.response.headers.set('Cache-Control', 'private, no-store');
 	return { page, signup };

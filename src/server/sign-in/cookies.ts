@@ -28,16 +28,15 @@ export function cookieName(kind: CookieKind, domain: string, slug: string, secur
 	return `${secure ? '__Host-' : ''}${kind}_${domain}_${slug}`;
 }
 
-/** The value of one of the channel's sign-in cookies in a Cookie header, or null. */
-export function readAuthCookie(cookieHeader: string | null | undefined, kind: CookieKind, domain: string, slug: string): string | null {
-	if (!cookieHeader) return null;
-	const cookies = parse(cookieHeader);
-	return cookies[cookieName(kind, domain, slug, true)] ?? cookies[cookieName(kind, domain, slug, false)] ?? null;
-}
-
-/** Whether the request carries the channel's session cookie; such a request never uses the edge cache. */
-export function hasSessionCookie(cookieHeader: string | null | undefined, domain: string, slug: string): boolean {
-	return readAuthCookie(cookieHeader, 'session', domain, slug) !== null;
+/**
+ * The value of one of the channel's sign-in cookies that `request` carries, or null. Only the name
+ * this site sets for the request's context counts: on https (and loopback) the `__Host-` one, so
+ * a cookie planted without the prefix (by a sibling subdomain or an http page) is never read.
+ */
+export function readAuthCookie(request: Request, kind: CookieKind, domain: string, slug: string): string | null {
+	const header = request.headers.get('cookie');
+	if (!header) return null;
+	return parse(header)[cookieName(kind, domain, slug, isSecureContext(new URL(request.url)))] ?? null;
 }
 
 export interface AuthCookieOptions {

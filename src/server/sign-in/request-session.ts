@@ -6,6 +6,7 @@
 import type { Channel } from '@/server/channels/channels';
 import { clearAuthCookie, readAuthCookie } from './cookies';
 import { resolveSession, type SessionState } from './sessions';
+import { sessionSecret } from './session-secret';
 
 export interface RequestSession {
 	session: SessionState;
@@ -14,8 +15,8 @@ export interface RequestSession {
 }
 
 export async function requestSession(db: D1Database, channel: Channel, request: Request): Promise<RequestSession> {
-	const token = readAuthCookie(request.headers.get('cookie'), 'session', channel.domain, channel.slug);
-	const session = await resolveSession(db, channel.id, token);
+	const token = readAuthCookie(request, 'session', channel.domain, channel.slug);
+	const session = await resolveSession(db, channel.id, token, sessionSecret());
 	const headers: RequestSession['headers'] = [];
 	if (token) headers.push(['Cache-Control', 'private, no-store']);
 	if (session.kind === 'expired' || session.kind === 'revoked') {

@@ -3,7 +3,8 @@
  * ends after SESSION_IDLE_MS without use or SESSION_MAX_MS after sign-in, whichever comes first;
  * logout, withdrawal and a ban delete it on the server.
  */
-import { hashToken, randomToken } from '@/server/platform/tokens';
+import { hashToken } from '@/server/platform/tokens';
+import { isMintedSessionToken, mintSessionToken } from './session-token';
 import type { Provider } from '@/schemas/channel';
 
 /** A session unused this long has ended. */
@@ -61,9 +62,13 @@ const ACTIVE_BAN_SQL = `COALESCE(
 	(SELECT id FROM bans WHERE member_id = m.id AND lifted_at IS NULL AND ends_at IS NULL LIMIT 1),
 	(SELECT id FROM bans WHERE member_id = m.id AND lifted_at IS NULL AND ends_at > ?3 ORDER BY ends_at DESC LIMIT 1))`;
 
-/** Resolves the session cookie's token for the channel; expired sessions are deleted on sight. */
-export async function resolveSession(db: D1Database, channelId: number, token: string | null, now = Date.now()): Promise<SessionState> {
+/**
+ * Resolves the session cookie's token for the channel; expired sessions are deleted on sight. A
+ * token this deployment did not mint (`secret`) is revoked without a D1 query.
+ */
+export async function resolveSession(db: D1Database, channelId: number, token: string | null, secret: string | null, now = Date.now()): Promise<SessionState> {
 	if (!token) return { kind: 'guest' };
+	if (!(await isMintedSessionToken(secret, channelId, token))) return { kind: 'revoked' };
 	const tokenHash = await hashToken(token);
 	const row = await db
 		.prepare(
@@ -102,8 +107,8 @@ export async function resolveSession(db: D1Database, channelId: number, token: s
  * A new session for a member, given by id or, inside the batch that creates the membership, by
  * its identity: the token for the cookie and the statements that store it.
  */
-export async function newSession(db: D1Database, channelId: number, member: number | { identityId: number }, now = Date.now()) {
-	const token = randomToken();
+export async function newSession(db: D1Database, channelId: number, member: number | { identityId: number }, secret: string, now = Date.now()) {
+	const token = await mintSessionToken(secret, channelId);
 	const memberId = typeof member === 'number' ? '?2' : '(SELECT id FROM members WHERE channel_id = ?3 AND identity_id = ?2)';
 	const memberValue = typeof member === 'number' ? member : member.identityId;
 	const statements = [

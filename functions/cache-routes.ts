@@ -1,0 +1,136 @@
+/**
+ * Which anonymous GETs the edge cache may answer, and the one canonical URL each is stored under.
+ * Only what a route reads belongs in the key: a page drops unknown query keys and normalises the
+ * values it reads the way it reads them (an unknown category shows the whole board, a page past
+ * the last shows the last), so a random query string cannot make a new cache entry. An API read
+ * with an unknown key or a bad value is not cached and answers its 400 from the Worker, which
+ * costs no D1 query. A client-supplied `__v` is dropped like any unknown key. The API prefixes
+ * (`/v1/`, `/admin/v1/`) are never read as a channel.
+ */
+import type { Channel } from '@/server/channels/channels';
+import type { LayoutData } from '@/server/channels/layout';
+import { canReadBoard, GUEST } from '@/server/posts/visibility';
+import { IdSchema, PAGE_SIZE, PageSchema, channelPathOf, lenientPage, type ChannelPath } from '@/schemas/params';
+
+/** What a normaliser knows: the channel, its layout and the id in the route's path, if any. */
+interface RouteContext {
+	channel: Channel;
+	layout: LayoutData;
+	pathId: number | null;
+	query: URLSearchParams;
+}
+
+/** A query value in its canonical form; null drops the key, undefined makes the request uncacheable. */
+type Normalize = (value: string, context: RouteContext) => string | null | undefined;
+
+interface CacheRoute {
+	path: RegExp;
+	query: Record<string, Normalize>;
+	/** API reads refuse unknown keys and bad values (400), so such a request is not cached. */
+	strict: boolean;
+}
+
+const lastPage = (count: number) => Math.max(1, Math.ceil(count / PAGE_SIZE));
+/** Page 1 is the default and has no key; a page past `last` shows `last`. */
+const pageKey = (page: number, last: number) => (Math.min(page, last) === 1 ? null : String(Math.min(page, last)));
+
+/** The board a board page shows to a guest, or null when it shows none (unknown, private). */
+function readableBoard({ layout, pathId }: RouteContext) {
+	const board = layout.boards.find((candidate) => candidate.boardId === pathId);
+	return board && canReadBoard(board, GUEST) ? board : null;
+}
+
+/** The category a board page shows, read as the page reads it: one of the board's, or none. */
+function activeSubject(context: RouteContext) {
+	const id = IdSchema.safeParse(context.query.get('subjectId'));
+	return id.success ? context.layout.subjects.find((subject) => subject.boardId === context.pathId && subject.subjectId === id.data) : undefined;
+}
+
+const allPostsPage: Normalize = (value, { channel }) => pageKey(lenientPage(value), lastPage(channel.listedCount));
+const boardPage: Normalize = (value, context) => {
+	const board = readableBoard(context);
+	return board ? pageKey(lenientPage(value), lastPage(activeSubject(context)?.postCount ?? board.postCount)) : null;
+};
+const boardSubject: Normalize = (_value, context) => (readableBoard(context) ? (activeSubject(context)?.subjectId.toString() ?? null) : null);
+const memberPage: Normalize = (value) => pageKey(lenientPage(value), Number.POSITIVE_INFINITY);
+const strictId: Normalize = (value) => {
+	const id = IdSchema.safeParse(value);
+	return id.success ? String(id.data) : undefined;
+};
+const strictPage: Normalize = (value) => {
+	const page = PageSchema.safeParse(value);
+	return page.success ? pageKey(page.data, Number.POSITIVE_INFINITY) : undefined;
+};
+/** A key the route accepts but whose value does not change the answer. */
+const ignored: Normalize = () => null;
+
+/** Page routes under /{domain}/{slug}. */
+const PAGE_ROUTES: CacheRoute[] = [
+	{ path: /^\/?$/, query: {}, strict: false },
+	{ path: /^\/boards\/?$/, query: { page: allPostsPage }, strict: false },
+	{ path: /^\/boards\/(\d+)\/?$/, query: { page: boardPage, subjectId: boardSubject }, strict: false },
+	{ path: /^\/boards\/\d+\/posts(?:\/\d+)?\/?$/, query: {}, strict: false },
+	{ path: /^\/posts\/?$/, query: {}, strict: false },
+	{ path: /^\/posts\/\d+\/?$/, query: {}, strict: false },
+	{ path: /^\/users\/\d+\/?$/, query: { page: memberPage }, strict: false },
+];
+
+/** Public API reads under /public/v1/{domain}/{slug}. */
+const API_ROUTES: CacheRoute[] = [
+	{ path: /^\/layouts\/(?:header|content|footer)$/, query: {}, strict: true },
+	{ path: /^\/boards(?:\/tree|\/\d+)?$/, query: {}, strict: true },
+	{ path: /^\/board-subjects$/, query: { boardId: strictId }, strict: true },
+	{ path: /^\/posts$/, query: { boardId: strictId, subjectId: strictId, page: strictPage }, strict: true },
+	{ path: /^\/posts\/\d+(?:\/comments)?$/, query: {}, strict: true },
+	{ path: /^\/users\/\d+$/, query: {}, strict: true },
+	{ path: /^\/users\/\d+\/posts$/, query: { page: strictPage }, strict: true },
+	{ path: /^\/oauth\/providers$/, query: { callbackUrl: ignored }, strict: true },
+	{ path: /^\/oauth\/providers\/exists$/, query: {}, strict: true },
+];
+
+export interface CacheableRequest {
+	channel: ChannelPath;
+	route: CacheRoute;
+	/** The path under the channel, without a trailing slash. */
+	rest: string;
+	/** The path up to and including /{domain}/{slug}. */
+	prefix: string;
+}
+
+/** The cacheable route `url` asks for, or null when the edge cache must leave it to the Worker. */
+export function cacheableRoute(url: URL): CacheableRequest | null {
+	const api = url.pathname.startsWith('/public/v1/');
+	const path = api ? url.pathname.slice('/public/v1'.length) : url.pathname;
+	const match = /^\/([^/]+)\/([^/]+)(\/.*)?$/.exec(path);
+	const channel = match ? channelPathOf({ domain: match[1], slug: match[2] }) : null;
+	if (!match || !channel) return null;
+	const rest = match[3] ?? '';
+	const route = (api ? API_ROUTES : PAGE_ROUTES).find((candidate) => candidate.path.test(rest));
+	if (!route) return null;
+	return { channel, route, rest: rest.replace(/\/$/, ''), prefix: `${api ? '/public/v1' : ''}/${channel.domain}/${channel.slug}` };
+}
+
+/**
+ * The URL the answer to `url` is stored under, and asked of the Worker with, or null when the
+ * request must not be cached (an API read the Worker will refuse).
+ */
+export function canonicalUrl(url: URL, request: CacheableRequest, channel: Channel, layout: LayoutData): URL | null {
+	const canonical = new URL(`${request.prefix}${request.rest}`, url.origin);
+	const idText = request.route.path.exec(request.rest)?.[1];
+	const context: RouteContext = { channel, layout, pathId: idText === undefined ? null : Number(idText), query: url.searchParams };
+	const seen = new Set<string>();
+	for (const [key, value] of url.searchParams) {
+		const normalize = request.route.query[key];
+		if (!normalize || seen.has(key)) {
+			// An unknown or repeated key: the API refuses it, a page reads only the first value.
+			if (request.route.strict) return null;
+			continue;
+		}
+		seen.add(key);
+		const canonicalValue = normalize(value, context);
+		if (canonicalValue === undefined) return null;
+		if (canonicalValue !== null) canonical.searchParams.set(key, canonicalValue);
+	}
+	canonical.searchParams.sort();
+	return canonical;
+}

@@ -1,0 +1,118 @@
+/**
+ * Signing in with a provider, and the sign-up that follows a first sign-in. An identity is global
+ * and keyed by (provider, subject), never by email, so two providers never merge; a membership
+ * (nickname, join date, bans, withdrawal) belongs to one channel. No member exists until the terms
+ * are agreed and a nickname is chosen: then the membership, its nickname claim and its session
+ * are created in one D1 batch.
+ */
+import { AppError } from '@/server/platform/errors';
+import { newSession } from '@/server/sign-in/sessions';
+import { hashToken, randomToken } from '@/server/platform/tokens';
+import { nicknameKey } from '@/lib/nickname-key';
+import type { Provider } from '@/schemas/channel';
+import { brokenUniqueRule, checkedNickname, nicknameConflict } from './nickname';
+
+/** How long a sign-up may stay between the provider's return and the chosen nickname. */
+export const SIGNUP_TTL_MS = 30 * 60 * 1000;
+
+export type SignInOutcome = { kind: 'member'; memberId: number; sessionToken: string; maxAgeSeconds: number } | { kind: 'signup'; signupToken: string };
+
+/**
+ * The provider vouched for `identity`: a member of the channel gets a new session (minted with the
+ * deployment's `secret`); an identity without a membership gets a sign-up in progress.
+ */
+export async function signInIdentity(
+	db: D1Database,
+	channelId: number,
+	identity: { provider: Provider; subject: string },
+	redirectUrl: string,
+	secret: string,
+	now = Date.now(),
+): Promise<SignInOutcome> {
+	const stored = await db
+		.prepare('INSERT INTO identities (provider, subject, created_at) VALUES (?1, ?2, ?3) ON CONFLICT (provider, subject) DO UPDATE SET provider = excluded.provider RETURNING id')
+		.bind(identity.provider, identity.subject, now)
+		.first<{ id: number }>();
+	if (!stored) throw new Error('The identity was not stored');
+	const member = await db.prepare('SELECT id FROM members WHERE channel_id = ?1 AND identity_id = ?2').bind(channelId, stored.id).first<{ id: number }>();
+	if (member) {
+		const session = await newSession(db, channelId, member.id, secret, now);
+		await db.batch([db.prepare('UPDATE members SET recent_provider = ?2 WHERE id = ?1').bind(member.id, identity.provider), ...session.statements]);
+		return { kind: 'member', memberId: member.id, sessionToken: session.token, maxAgeSeconds: session.maxAgeSeconds };
+	}
+	const signupToken = randomToken();
+	await db.batch([
+		db.prepare('DELETE FROM signups WHERE expires_at <= ?1').bind(now),
+		db
+			.prepare('INSERT INTO signups (token_hash, channel_id, identity_id, provider, redirect_url, created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)')
+			.bind(await hashToken(signupToken), channelId, stored.id, identity.provider, redirectUrl, now, now + SIGNUP_TTL_MS),
+	]);
+	return { kind: 'signup', signupToken };
+}
+
+export interface Signup {
+	tokenHash: string;
+	identityId: number;
+	provider: Provider;
+	redirectUrl: string;
+	termsAgreed: boolean;
+}
+
+/** The sign-up in progress named by the cookie's token, or null when there is none (or it ran out). */
+export async function findSignup(db: D1Database, channelId: number, token: string | null, now = Date.now()): Promise<Signup | null> {
+	if (!token) return null;
+	const tokenHash = await hashToken(token);
+	const row = await db
+		.prepare('SELECT identity_id, provider, redirect_url, terms_agreed_at, privacy_agreed_at FROM signups WHERE token_hash = ?1 AND channel_id = ?2 AND expires_at > ?3')
+		.bind(tokenHash, channelId, now)
+		.first<{ identity_id: number; provider: Provider; redirect_url: string; terms_agreed_at: number | null; privacy_agreed_at: number | null }>();
+	if (!row) return null;
+	return { tokenHash, identityId: row.identity_id, provider: row.provider, redirectUrl: row.redirect_url, termsAgreed: row.terms_agreed_at !== null && row.privacy_agreed_at !== null };
+}
+
+/** Records the agreement to the service terms and the personal-information collection. */
+export async function agreeToTerms(db: D1Database, signup: Signup, now = Date.now()): Promise<void> {
+	await db.prepare('UPDATE signups SET terms_agreed_at = ?2, privacy_agreed_at = ?2 WHERE token_hash = ?1').bind(signup.tokenHash, now).run();
+}
+
+/**
+ * Finishes a sign-up: creates the membership with its nickname and agreements and signs it in.
+ * Two sign-ups of one identity racing each other (two tabs) leave one membership with one active
+ * nickname: the loser's batch breaks a uniqueness rule and changes nothing.
+ * @throws AppError TermsRequired, a nickname code, NicknameTaken when another member won the name,
+ * Conflict when the identity became a member meanwhile, SignupExpired when the sign-up is gone
+ */
+export async function completeSignup(db: D1Database, channelId: number, signup: Signup, input: string, secret: string, now = Date.now()) {
+	if (!signup.termsAgreed) throw new AppError('TermsRequired');
+	const nickname = checkedNickname(input);
+	const key = nicknameKey(nickname);
+	const conflict = await nicknameConflict(db, channelId, key, null);
+	if (conflict) throw new AppError(conflict);
+	const session = await newSession(db, channelId, { identityId: signup.identityId }, secret, now);
+	const results = await db
+		.batch([
+			db
+				.prepare(
+					`INSERT INTO members (channel_id, identity_id, nickname, role, provider, recent_provider, joined_at, terms_agreed_at, privacy_agreed_at)
+					 SELECT ?1, identity_id, ?2, 'MEMBER', provider, provider, ?3, terms_agreed_at, privacy_agreed_at FROM signups WHERE token_hash = ?4`,
+				)
+				.bind(channelId, nickname, now, signup.tokenHash),
+			db
+				.prepare('INSERT INTO nickname_claims (channel_id, nickname_key, nickname, member_id, claimed_at) SELECT ?1, ?2, ?3, id, ?5 FROM members WHERE channel_id = ?1 AND identity_id = ?4')
+				.bind(channelId, key, nickname, signup.identityId, now),
+			...session.statements,
+			db.prepare('DELETE FROM signups WHERE token_hash = ?1').bind(signup.tokenHash),
+		])
+		.catch((error: unknown) => {
+			const rule = brokenUniqueRule(error);
+			if (rule === 'nickname') throw new AppError('NicknameTaken');
+			if (rule === 'membership' || rule === 'active-claim') throw new AppError('Conflict', 'You are already a member of this community. Please log in again.');
+			// The sign-up ran out between reading it and this batch: no member, so no session could be stored.
+			if (error instanceof Error && /NOT NULL constraint failed: sessions\.member_id/i.test(error.message)) throw new AppError('SignupExpired');
+			throw error;
+		});
+	if (results[0]?.meta.changes !== 1) throw new AppError('SignupExpired');
+	const member = await db.prepare('SELECT id FROM members WHERE channel_id = ?1 AND identity_id = ?2').bind(channelId, signup.identityId).first<{ id: number }>();
+	if (!member) throw new Error('The new membership was not stored');
+	return { memberId: member.id, nickname, sessionToken: session.token, maxAgeSeconds: session.maxAgeSeconds, redirectUrl: signup.redirectUrl };
+}

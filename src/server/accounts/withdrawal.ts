@@ -1,0 +1,17 @@
+/**
+ * Withdrawal (SPEC §4): the identity is unlinked from the channel (a later sign-in starts a new
+ * membership), the nickname is retired, sessions and drafts are deleted; posts and comments stay
+ * and show the withdrawn-member label.
+ */
+import { bumpContentVersion } from '@/server/channels/channels';
+import { endMemberSessions } from '@/server/sign-in/sessions';
+
+export async function withdrawMember(db: D1Database, channelId: number, memberId: number, now = Date.now()): Promise<void> {
+	await db.batch([
+		db.prepare('UPDATE members SET identity_id = NULL, nickname = NULL, withdrawn_at = ?3 WHERE id = ?1 AND channel_id = ?2').bind(memberId, channelId, now),
+		db.prepare('UPDATE nickname_claims SET released_at = ?3 WHERE channel_id = ?1 AND member_id = ?2 AND released_at IS NULL').bind(channelId, memberId, now),
+		db.prepare('DELETE FROM drafts WHERE member_id = ?1').bind(memberId),
+		endMemberSessions(db, memberId),
+		bumpContentVersion(db, channelId),
+	]);
+}

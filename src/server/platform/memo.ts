@@ -1,0 +1,39 @@
+/**
+ * A small memo of reads in the isolate's memory, shared by the requests it serves: bounded (the
+ * least recently used entry goes first, so a flood of distinct keys cannot grow it), and a read
+ * that fails is forgotten so that the next request tries again. Each entry carries a stamp (a
+ * time, a content version) that decides whether it is still fresh.
+ */
+export interface Memo<V> {
+	/** The entry for `key` when `isFresh(its stamp)`, otherwise `load()`, remembered under `stamp`. */
+	read(key: string, stamp: number, isFresh: (stamp: number) => boolean, load: () => Promise<V>): Promise<V>;
+	readonly size: number;
+}
+
+export function createMemo<V>(maxEntries: number): Memo<V> {
+	const entries = new Map<string, { value: Promise<V>; stamp: number }>();
+	return {
+		read(key, stamp, isFresh, load) {
+			const known = entries.get(key);
+			if (known && isFresh(known.stamp)) {
+				// A Map iterates in insertion order: re-inserting marks the entry as recently used.
+				entries.delete(key);
+				entries.set(key, known);
+				return known.value;
+			}
+			const entry = { value: load(), stamp };
+			entries.delete(key);
+			entries.set(key, entry);
+			for (const oldest of entries.keys()) {
+				if (entries.size <= maxEntries) break;
+				entries.delete(oldest);
+			}
+			// Forget a failed read, unless a newer read has already taken its place.
+			entry.value.catch(() => entries.get(key) === entry && entries.delete(key));
+			return entry.value;
+		},
+		get size() {
+			return entries.size;
+		},
+	};
+}

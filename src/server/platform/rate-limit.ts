@@ -1,0 +1,65 @@
+/**
+ * The one rate-limit mechanism for every route that writes: Cloudflare's Rate Limiting binding,
+ * keyed by the member and by the client IP. Each action names its limiter (a binding of
+ * wrangler.toml, which fixes the limit and the period) and what its keys are made of; a request
+ * over any of its limits is refused with TooManyRequests and a Retry-After of the period.
+ */
+import { AppError } from './errors';
+
+/** The limiters of wrangler.toml: [limit, period in seconds]. */
+export const LIMITERS = {
+	RATE_LIMIT_STRICT: { limit: 10, periodSeconds: 60 },
+	RATE_LIMIT_WRITE: { limit: 30, periodSeconds: 60 },
+	RATE_LIMIT_VIEW: { limit: 120, periodSeconds: 60 },
+} as const;
+
+export type LimiterName = keyof typeof LIMITERS;
+
+/** Every limited action: its limiter, and whether the member, the client IP or both are counted. */
+export const RATE_LIMITS = {
+	/** Starting a sign-in (a D1 row each): per IP, since nobody is signed in yet. */
+	signIn: { limiter: 'RATE_LIMIT_STRICT', by: ['ip'] },
+	/** The sign-up steps (terms, nickname): per IP. */
+	signup: { limiter: 'RATE_LIMIT_STRICT', by: ['ip'] },
+	/** Nickname change attempts (the change itself is also limited to one a week, accounts/nickname.ts). */
+	nickname: { limiter: 'RATE_LIMIT_STRICT', by: ['member', 'ip'] },
+	/** Logout, withdrawal and other account writes. */
+	account: { limiter: 'RATE_LIMIT_WRITE', by: ['member', 'ip'] },
+	/** The view beacon: per IP. */
+	view: { limiter: 'RATE_LIMIT_VIEW', by: ['ip'] },
+} as const satisfies Record<string, { limiter: LimiterName; by: readonly ('member' | 'ip')[] }>;
+
+export type RateLimitedAction = keyof typeof RATE_LIMITS;
+
+export interface RateLimitSubject {
+	channelId: number;
+	/** The signed-in member, when there is one. */
+	memberId: number | null;
+	/** The client's address (CF-Connecting-IP), when known. */
+	ip: string | null;
+}
+
+/** The binding shape: `limit({ key })` answers whether this request is within the limit. */
+export interface Limiter {
+	limit(options: { key: string }): Promise<{ success: boolean }>;
+}
+
+/**
+ * Counts one `action` of `subject` against each of its keys.
+ * @throws AppError TooManyRequests (with `retryAfter` seconds) when any key is over its limit
+ */
+export async function enforceRateLimit(limiters: Partial<Record<LimiterName, Limiter>>, action: RateLimitedAction, subject: RateLimitSubject): Promise<void> {
+	const rule = RATE_LIMITS[action];
+	const limiter = limiters[rule.limiter];
+	// A deployment without the binding is a configuration fault: fail closed rather than unlimited.
+	if (!limiter) throw new Error(`The rate limiter ${rule.limiter} is not bound`);
+	const keys: string[] = [];
+	for (const part of rule.by) {
+		if (part === 'member' && subject.memberId !== null) keys.push(`${action}:member:${subject.channelId}:${subject.memberId}`);
+		if (part === 'ip') keys.push(`${action}:ip:${subject.ip ?? 'unknown'}`);
+	}
+	const outcomes = await Promise.all(keys.map((key) => limiter.limit({ key })));
+	if (outcomes.some((outcome) => !outcome.success)) {
+		throw new AppError('TooManyRequests', undefined, { retryAfter: LIMITERS[rule.limiter].periodSeconds });
+	}
+}

@@ -1,0 +1,50 @@
+/**
+ * Session tokens that prove their origin: 256 random bits and an HMAC-SHA256 of them, bound to the
+ * channel, under the deployment's SESSION_SECRET. A token this deployment did not mint is refused
+ * without asking D1, so a made-up session cookie costs one HMAC and cannot push a request past the
+ * edge cache. Whether a minted token's session still lives is D1's answer (sessions.ts). This
+ * module has no imports, so that Node scripts (the benchmark) can mint tokens too.
+ */
+
+/** The shortest SESSION_SECRET accepted: 32 characters, as `openssl rand -base64 32` gives 44. */
+export const MIN_SECRET_LENGTH = 32;
+
+const encoder = new TextEncoder();
+const keys = new Map<string, Promise<CryptoKey>>();
+
+function hmacKey(secret: string): Promise<CryptoKey> {
+	let key = keys.get(secret);
+	if (!key) {
+		key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+		keys.set(secret, key);
+	}
+	return key;
+}
+
+function base64url(bytes: Uint8Array): string {
+	return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function fromBase64url(text: string): Uint8Array<ArrayBuffer> | null {
+	if (!/^[A-Za-z0-9_-]{43}$/.test(text)) return null;
+	const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+	return Uint8Array.from(binary, (char) => char.charCodeAt(0));
+}
+
+const signedText = (channelId: number, random: string) => encoder.encode(`session:${channelId}:${random}`);
+
+/** A new session token for the channel: `{random}.{mac}`, both base64url. */
+export async function mintSessionToken(secret: string, channelId: number): Promise<string> {
+	const random = base64url(crypto.getRandomValues(new Uint8Array(32)));
+	const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await hmacKey(secret), signedText(channelId, random)));
+	return `${random}.${base64url(mac)}`;
+}
+
+/** Whether this deployment minted `token` for the channel (in time independent of where it differs). */
+export async function isMintedSessionToken(secret: string | null, channelId: number, token: string): Promise<boolean> {
+	if (!secret) return false;
+	const [random, macText, extra] = token.split('.');
+	const mac = macText === undefined ? null : fromBase64url(macText);
+	if (!random || !mac || extra !== undefined || !fromBase64url(random)) return false;
+	return crypto.subtle.verify('HMAC', await hmacKey(secret), mac, signedText(channelId, random));
+}
