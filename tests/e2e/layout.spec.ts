@@ -124,28 +124,25 @@ test.describe('main layout', () => {
 	});
 
 	test('the route spinner appears only after 200 ms of loading', async ({ page }) => {
-		// The old page cannot be inspected while a navigation is pending, so the page itself records
-		// when the spinner appeared, relative to the click, and the next page reads it back.
-		await page.addInitScript(() => {
-			const state = window as unknown as { clickAt?: number };
-			document.addEventListener('click', () => (state.clickAt = performance.now()), true);
-			addEventListener('DOMContentLoaded', () => {
-				const spinner = document.querySelector<HTMLElement>('[data-route-spinner]');
-				if (!spinner) return;
-				new MutationObserver(() => {
-					if (!spinner.hidden && state.clickAt !== undefined) sessionStorage.setItem('spinnerDelay', String(performance.now() - state.clickAt));
-				}).observe(spinner, { attributes: true });
-			});
-		});
+		// The page's clock is Playwright's, and the next page's answer is held back, so the loading
+		// lasts exactly as long as the test says.
+		await page.clock.install();
 		await page.goto('/starfall/global/boards/12');
-		const cdp = await page.context().newCDPSession(page);
-		await cdp.send('Network.enable');
-		await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 1200, downloadThroughput: -1, uploadThroughput: -1 });
-		await page.locator('.tree-card a[href="/starfall/global/boards/13"]').click();
+		let release = () => {};
+		const held = new Promise<void>((resolve) => (release = resolve));
+		await page.route('**/starfall/global/boards/13', async (route) => {
+			await held;
+			await route.continue();
+		});
+		const spinner = page.locator('[data-route-spinner]');
+		await page.locator('.tree-card a[href="/starfall/global/boards/13"]').click({ noWaitAfter: true });
+		await page.clock.runFor(199);
+		await expect(spinner).toBeHidden();
+		await page.clock.runFor(2);
+		await expect(spinner).toBeVisible();
+		release();
 		await expect(page).toHaveURL(/boards\/13$/);
-		const delay = Number(await page.evaluate(() => sessionStorage.getItem('spinnerDelay')));
-		expect(delay).toBeGreaterThanOrEqual(195);
-		expect(delay).toBeLessThan(600);
+		await expect(spinner).toBeHidden();
 	});
 
 	test('a post is readable on a phone without sideways scrolling', async ({ page }) => {
@@ -167,6 +164,7 @@ async function searchBox(page: Page) {
 
 test.describe('search box', () => {
 	test('opens the required modal for an empty keyword and returns focus 300 ms after closing', async ({ page }) => {
+		await page.clock.install();
 		const input = await searchBox(page);
 		await input.press('Enter');
 		const dialog = page.getByRole('dialog');
@@ -174,9 +172,10 @@ test.describe('search box', () => {
 		await expect(dialog.getByRole('heading')).toHaveText('Alert');
 		await dialog.getByRole('button', { name: 'Confirm' }).click();
 		await expect(dialog).toBeHidden();
-		await page.waitForTimeout(100);
+		await page.clock.runFor(299);
 		await expect(input).not.toBeFocused();
-		await expect(input).toBeFocused({ timeout: 1000 });
+		await page.clock.runFor(1);
+		await expect(input).toBeFocused();
 	});
 
 	test('opens the short-keyword modal for one character', async ({ page }) => {

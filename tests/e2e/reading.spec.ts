@@ -148,12 +148,19 @@ test.describe('not-found pages', () => {
 
 test('a post view is counted once per reader session, not on reload', async ({ page }) => {
 	const before = viewCount(21);
+	const beacons: string[] = [];
+	page.on('request', (request) => request.url().endsWith('/posts/21/views') && beacons.push(request.method()));
 	await page.goto('/starfall/global/posts/21');
+	await expect.poll(() => beacons).toEqual(['POST']);
 	// The Worker writes view counts after answering, batched for about a second.
 	await expect.poll(() => viewCount(21), { timeout: 15_000 }).toBe(before + 1);
 	await page.reload();
 	await page.waitForLoadState('networkidle');
-	await page.waitForTimeout(2500);
+	// The reload sends no beacon at all, so nothing can count it.
+	expect(beacons).toEqual(['POST']);
+	await page.goto('/starfall/global/posts/21');
+	await page.waitForLoadState('networkidle');
+	expect(beacons).toEqual(['POST']);
 	expect(viewCount(21)).toBe(before + 1);
 });
 

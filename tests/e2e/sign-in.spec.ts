@@ -146,6 +146,7 @@ test('the operator command bans a member at once and lifts the ban again', async
 });
 
 test('the login-required modal: cancel stays, confirm goes to login with the target', async ({ page }) => {
+	await page.clock.install();
 	await page.goto(BOARD);
 	const sidebarLinks = page.getByRole('navigation', { name: 'My Page' });
 	await sidebarLinks.getByRole('link', { name: 'My Page' }).click();
@@ -154,7 +155,7 @@ test('the login-required modal: cancel stays, confirm goes to login with the tar
 	await dialog.getByRole('button', { name: 'Cancel' }).click();
 	await expect(dialog).toBeHidden();
 	// Nothing is loading: the link did not navigate, so the route spinner never shows.
-	await page.waitForTimeout(400);
+	await page.clock.runFor(400);
 	await expect(page.locator('[data-route-spinner]')).toBeHidden();
 	await expect(page).toHaveURL(new RegExp(`${BOARD}$`));
 	await sidebarLinks.getByRole('link', { name: 'Write' }).click();

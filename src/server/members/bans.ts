@@ -1,9 +1,11 @@
 /**
  * Bans (SPEC §4, §6): a temporary ban ends by itself at its end time, a permanent one when it is
  * lifted. Banning ends the member's sessions; while a ban is in force, every request of the member
- * is answered with -4031452. The operator command `npm run member` runs the same statements.
+ * is answered with -4031452. The operator command `npm run member` (scripts/operator/member.ts) runs
+ * these same functions.
  */
 import { AppError } from '@/server/platform/errors';
+import { all } from '@/server/platform/db';
 import { endMemberSessions } from '@/server/sign-in/sessions';
 
 export interface BanOrder {
@@ -29,4 +31,28 @@ export async function banMember(db: D1Database, channelId: number, memberId: num
 /** Lifts every ban of the member in the channel. */
 export async function unbanMember(db: D1Database, channelId: number, memberId: number, now = Date.now()): Promise<void> {
 	await db.prepare('UPDATE bans SET lifted_at = ?3 WHERE member_id = ?1 AND channel_id = ?2 AND lifted_at IS NULL').bind(memberId, channelId, now).run();
+}
+
+export interface BanRecord {
+	kind: 'TEMPORARY' | 'PERMANENT';
+	endsAt: number | null;
+	reason: string;
+	createdAt: number;
+	liftedAt: number | null;
+}
+
+/** A member of the channel and every ban they have had, oldest first. @throws AppError UserNotFound */
+export async function memberBanHistory(db: D1Database, channelId: number, memberId: number) {
+	const member = await db
+		.prepare('SELECT id, nickname, withdrawn_at FROM members WHERE id = ?1 AND channel_id = ?2')
+		.bind(memberId, channelId)
+		.first<{ id: number; nickname: string | null; withdrawn_at: number | null }>();
+	if (!member) throw new AppError('UserNotFound');
+	const bans = await all<{ kind: BanRecord['kind']; ends_at: number | null; reason: string; created_at: number; lifted_at: number | null }>(
+		db.prepare('SELECT kind, ends_at, reason, created_at, lifted_at FROM bans WHERE member_id = ?1 AND channel_id = ?2 ORDER BY created_at, id').bind(memberId, channelId),
+	);
+	return {
+		member: { userId: member.id, nickname: member.nickname, withdrawn: member.withdrawn_at !== null },
+		bans: bans.map((ban): BanRecord => ({ kind: ban.kind, endsAt: ban.ends_at, reason: ban.reason, createdAt: ban.created_at, liftedAt: ban.lifted_at })),
+	};
 }

@@ -1,0 +1,88 @@
+/**
+ * `npm run member`: the operator command for bans. It runs the same services as the API
+ * (src/server/members/bans.ts) on the local D1 or, with --remote, on the deployed one.
+ *
+ *   npm run member -- ban   --channel starfall/global --member 1005 --days 7 [--reason "Spam"]
+ *   npm run member -- ban   --channel starfall/global --member 1005 --until 2027-01-31T12:00Z
+ *   npm run member -- ban   --channel starfall/global --member 1005 --permanent
+ *   npm run member -- unban --channel starfall/global --member 1005
+ *   npm run member -- show  --channel starfall/global --member 1005
+ *
+ * Options: --persist-to DIR (another local state folder), --remote (the deployed database; needs
+ * `wrangler login`). Banning ends the member's sessions at once; a temporary ban lifts itself at
+ * its end.
+ */
+import { parseArgs } from 'node:util';
+import { banMember, memberBanHistory, unbanMember, type BanOrder } from '@/server/members/bans';
+import { findChannel } from '@/server/channels/channels';
+import { isAppError } from '@/server/platform/errors';
+import { channelPathOf, IdSchema } from '@/schemas/params';
+import { openDatabase } from './database';
+
+const DAY_MS = 86_400_000;
+
+class UsageError extends Error {}
+
+function banOrder(values: { days?: string | undefined; until?: string | undefined; permanent?: boolean | undefined; reason?: string | undefined }, now: number): BanOrder {
+	const reason = values.reason ?? '';
+	if (values.permanent) return { kind: 'PERMANENT', endsAt: null, reason };
+	const endsAt = values.days ? now + Number(values.days) * DAY_MS : values.until ? Date.parse(values.until) : Number.NaN;
+	if (!Number.isFinite(endsAt) || endsAt <= now) throw new UsageError('a temporary ban needs --days N or --until DATE in the future (or use --permanent)');
+	return { kind: 'TEMPORARY', endsAt, reason };
+}
+
+export async function main(argv: string[]): Promise<number> {
+	const { values, positionals } = parseArgs({
+		args: argv,
+		allowPositionals: true,
+		options: {
+			channel: { type: 'string' },
+			member: { type: 'string' },
+			days: { type: 'string' },
+			until: { type: 'string' },
+			permanent: { type: 'boolean', default: false },
+			reason: { type: 'string', default: '' },
+			'persist-to': { type: 'string' },
+			remote: { type: 'boolean', default: false },
+		},
+	});
+	const [command] = positionals;
+	const [domain, slug] = (values.channel ?? '').split('/');
+	const path = channelPathOf({ domain, slug });
+	const memberId = IdSchema.safeParse(values.member ?? '');
+	try {
+		if (command !== 'ban' && command !== 'unban' && command !== 'show') throw new UsageError('the command is ban, unban or show');
+		if (!path) throw new UsageError('--channel takes domain/slug, e.g. starfall/global');
+		if (!memberId.success) throw new UsageError('--member takes a member id (the userId of users/{userId})');
+		const order = command === 'ban' ? banOrder(values, Date.now()) : null;
+		const database = await openDatabase({ remote: values.remote, persistTo: values['persist-to'] });
+		try {
+			const channel = await findChannel(database.db, path.domain, path.slug);
+			if (!channel) throw new UsageError(`there is no community ${path.domain}/${path.slug}`);
+			const { member } = await memberBanHistory(database.db, channel.id, memberId.data);
+			const name = `${member.nickname ?? 'a withdrawn member'} (${member.userId}) in ${channel.domain}/${channel.slug}`;
+			if (order) {
+				await banMember(database.db, channel.id, member.userId, order);
+				console.log(`Banned ${name}: ${order.endsAt === null ? 'permanently' : `until ${new Date(order.endsAt).toISOString()}`}. Their sessions have ended.`);
+			} else if (command === 'unban') {
+				await unbanMember(database.db, channel.id, member.userId);
+				console.log(`Lifted every ban of ${name}.`);
+			} else {
+				console.log(JSON.stringify(await memberBanHistory(database.db, channel.id, member.userId), null, 2));
+			}
+		} finally {
+			await database.close();
+		}
+		return 0;
+	} catch (error) {
+		if (error instanceof UsageError || isAppError(error)) {
+			console.error(`member: ${error.message}`);
+			return 2;
+		}
+		if (error instanceof Error && /no such table/i.test(error.message)) {
+			console.error('member: this database has no communities yet (run `npm start` or `npm run seed` first, or pass --persist-to)');
+			return 2;
+		}
+		throw error;
+	}
+}
