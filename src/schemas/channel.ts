@@ -1,5 +1,11 @@
-/** Shapes of a channel's stored configuration (SPEC §3), parsed at the data layer's edge. */
+/**
+ * Shapes of a channel's stored configuration (SPEC §3), parsed at the data layer's edge. Every URL
+ * follows the rule of post bodies (src/lib/safe-url.ts): an entry whose URL breaks it is left out
+ * when read, an icon or banner image becomes none.
+ */
 import { z } from 'zod';
+import { PathSegmentSchema } from './params';
+import { SafeLinkSchema, entriesKeeping } from './link';
 
 export const LanguageSchema = z.enum(['en', 'ja', 'ko', 'zh']);
 export type Language = z.infer<typeof LanguageSchema>;
@@ -10,29 +16,38 @@ export type Provider = z.infer<typeof ProviderSchema>;
 export const YesNoSchema = z.enum(['Y', 'N']);
 
 /** A key/value pair as the SPEC lists them (externalLinks, policyItems, snsLinks, …). */
-export const KeyValueSchema = z.object({ key: z.string().min(1), value: z.string().min(1) });
-export type KeyValue = z.infer<typeof KeyValueSchema>;
+export interface KeyValue {
+	key: string;
+	value: string;
+}
+
+/** A label and the link it leads to (externalLinks, policyItems, snsLinks). */
+const LabelledLinkSchema = z.object({ key: z.string().min(1), value: SafeLinkSchema });
+/** A logo image and the link it leads to (companyCiIcons). */
+const ImageLinkSchema = z.object({ key: SafeLinkSchema, value: SafeLinkSchema });
+/** A sibling channel of the footer's switcher: its title and its slug on the same domain. */
+const ChannelEntrySchema = z.object({ key: z.string().min(1), value: PathSegmentSchema });
 
 export const HeaderConfigSchema = z.object({
-	gameBiIcon: z.string().nullable(),
+	gameBiIcon: SafeLinkSchema.nullable().catch(null),
 	topPinnedHome: YesNoSchema,
 	topPinnedBoard: YesNoSchema,
 	topPinnedTargetBoards: z.array(z.number().int().positive()),
-	externalLinks: z.array(KeyValueSchema),
+	externalLinks: entriesKeeping(LabelledLinkSchema),
 });
 export type HeaderConfig = z.infer<typeof HeaderConfigSchema>;
 
 export const FooterConfigSchema = z.object({
-	channels: z.array(KeyValueSchema),
+	channels: entriesKeeping(ChannelEntrySchema),
 	company: z.string(),
-	companyCiIcons: z.array(KeyValueSchema),
+	companyCiIcons: entriesKeeping(ImageLinkSchema),
 	copyright: z.string(),
-	policyItems: z.array(KeyValueSchema),
-	snsLinks: z.array(KeyValueSchema),
+	policyItems: entriesKeeping(LabelledLinkSchema),
+	snsLinks: entriesKeeping(LabelledLinkSchema),
 });
 export type FooterConfig = z.infer<typeof FooterConfigSchema>;
 
-export const BannerSchema = z.object({ backgroundColor: z.string(), imageUrl: z.string() });
+export const BannerSchema = z.object({ backgroundColor: z.string(), imageUrl: SafeLinkSchema });
 export type Banner = z.infer<typeof BannerSchema>;
 
 export const ThemeTypeSchema = z.enum(['LIGHT', 'DARK']);

@@ -3,11 +3,7 @@
  * (src/server/content-html.ts), so nothing a member writes reaches the page as markup.
  */
 import { z } from 'zod';
-
-const SafeUrlSchema = z
-	.string()
-	.max(2048)
-	.refine((value) => /^(https:\/\/|\/(?!\/))/.test(value), 'must be an https URL or a site path');
+import { SafeLinkSchema } from './link';
 
 export const InlineSchema = z.object({
 	text: z.string().max(10000),
@@ -15,7 +11,7 @@ export const InlineSchema = z.object({
 	italic: z.boolean().optional(),
 	underline: z.boolean().optional(),
 	strike: z.boolean().optional(),
-	link: SafeUrlSchema.optional(),
+	link: SafeLinkSchema.optional(),
 });
 export type Inline = z.infer<typeof InlineSchema>;
 
@@ -30,7 +26,7 @@ export const BlockSchema = z.discriminatedUnion('type', [
 	z.object({ type: z.literal('list'), ordered: z.boolean(), items: z.array(InlinesSchema).max(200) }),
 	z.object({
 		type: z.literal('image'),
-		src: SafeUrlSchema,
+		src: SafeLinkSchema,
 		alt: z.string().max(300),
 		width: z.number().int().positive().max(10000).optional(),
 		height: z.number().int().positive().max(10000).optional(),

@@ -113,3 +113,31 @@ describe('category pages', () => {
 		expect(body.header.resultCode).toBe(-4041405);
 	});
 });
+
+describe('channel settings', () => {
+	it('never answer a link that breaks the URL rule, from the header, footer, banner or board tree', async () => {
+		const channel = await env.DB.prepare('SELECT header_config, footer_config FROM channels WHERE id = 3').first<{ header_config: string; footer_config: string }>();
+		const header = JSON.parse(channel?.header_config ?? '{}');
+		const footer = JSON.parse(channel?.footer_config ?? '{}');
+		header.gameBiIcon = 'javascript:alert(1)';
+		header.externalLinks.push({ key: 'Evil', value: 'JaVaScRiPt:alert(1)' });
+		footer.policyItems.push({ key: 'Evil', value: '/\\evil.example' });
+		footer.companyCiIcons.push({ key: 'data:image/svg+xml,x', value: 'https://x.example' });
+		footer.snsLinks.push({ key: 'X', value: 'javascript:alert(1)' });
+		await env.DB.batch([
+			env.DB.prepare("UPDATE channels SET header_config = ?1, footer_config = ?2, banner = ?3, pc_header_image = 'javascript:x', content_version = content_version + 1 WHERE id = 3").bind(
+				JSON.stringify(header),
+				JSON.stringify(footer),
+				JSON.stringify({ backgroundColor: '#000', imageUrl: 'data:image/png;base64,AAAA' }),
+			),
+			env.DB.prepare("UPDATE board_tree_nodes SET url = 'javascript:alert(1)' WHERE channel_id = 3 AND type = 'LINK'"),
+		]);
+		const base = 'http://localhost/public/v1/starfall/jp';
+		const answers = await Promise.all(['/layouts/header', '/layouts/footer', '/boards/tree'].map((path) => getJson(`${base}${path}`)));
+		for (const answer of answers) {
+			expect(answer.status).toBe(200);
+			expect(JSON.stringify(answer.body)).not.toMatch(/javascript:|data:|evil\.example/i);
+		}
+		expect(answers[0]?.body['content']).toMatchObject({ gameBiIcon: null, banner: null, pcHeaderImage: null });
+	});
+});

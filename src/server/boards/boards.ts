@@ -1,5 +1,6 @@
 /** Boards of a channel: the list, one board, the sidebar tree and the subjects (categories). */
 import { all, yn } from '@/server/platform/db';
+import { isSafeLink } from '@/lib/safe-url';
 
 interface BoardRow {
 	id: number;
@@ -89,7 +90,8 @@ export async function boardTree(db: D1Database, channelId: number): Promise<Tree
 			boardId: row.board_id,
 			publicFlag: yn(row.public_flag),
 			useShared: yn(row.use_shared),
-			url: row.url,
+			// A link of the tree follows the URL rule of post bodies; one that breaks it is shown as none.
+			url: row.url !== null && isSafeLink(row.url) ? row.url : null,
 			useCollapsed: yn(row.use_collapsed),
 		},
 	}));

@@ -16,6 +16,7 @@ import {
 	type Provider,
 } from '@/schemas/channel';
 import { pageUrls } from '@/lib/urls';
+import { isSafeLink } from '@/lib/safe-url';
 
 interface ChannelRow {
 	id: number;
@@ -72,12 +73,12 @@ function toChannel(row: ChannelRow): Channel {
 		keyColor: row.key_color,
 		backgroundColor: row.background_color,
 		pcHeaderColor: row.pc_header_color,
-		pcHeaderImage: row.pc_header_image,
+		pcHeaderImage: row.pc_header_image !== null && isSafeLink(row.pc_header_image) ? row.pc_header_image : null,
 		exposureType: row.exposure_type,
 		exposureBoardId: row.exposure_board_id,
 		header: HeaderConfigSchema.parse(parseJsonColumn(row.header_config, 'channels.header_config')),
 		footer: FooterConfigSchema.parse(parseJsonColumn(row.footer_config, 'channels.footer_config')),
-		banner: row.banner === null ? null : BannerSchema.parse(parseJsonColumn(row.banner, 'channels.banner')),
+		banner: row.banner === null ? null : (BannerSchema.safeParse(parseJsonColumn(row.banner, 'channels.banner')).data ?? null),
 		listedCount: row.listed_count,
 		contentVersion: row.content_version,
 	};
