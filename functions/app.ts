@@ -1,5 +1,5 @@
 /**
- * The JSON API (Hono), mounted by the Worker's entry (src/fetch.ts) in front of Astro's pages.
+ * The JSON API (Hono), mounted by Astro's request pipeline (src/fetch.ts) in front of the pages.
  * These are plain modules, not Cloudflare Pages' file-routed Functions.
  */
 import { Hono } from 'hono';
