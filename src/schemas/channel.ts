@@ -1,4 +1,5 @@
 /** Shapes of a channel's stored configuration (SPEC §3), parsed at the data layer's edge. */
+import './zod-config';
 import { z } from 'zod';
 
 export const LanguageSchema = z.enum(['en', 'ja', 'ko', 'zh']);
