@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { demoIds, viewCount } from './fixtures';
 
 test.describe('routes and redirects', () => {

@@ -3,7 +3,8 @@
  * for Google, Apple and X on http://localhost — another site than the app on 127.0.0.1, so Apple's
  * form POST back is cross-site here as it is in production.
  */
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './test';
 import { execute, nicknameOf, seedNicknameOf } from './fixtures';
 import { chooseMember, chooseNewAccount, memberButton, openProvider, signInAs } from './sign-in-helpers';
 
