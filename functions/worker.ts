@@ -11,6 +11,9 @@ import { withSecurityHeaders } from './security-headers';
 
 export default {
 	async fetch(request, env, ctx) {
-		return withSecurityHeaders(await withEdgeCache(request, env.DB, ctx, () => handle(request, env, ctx)));
+		const response = await withEdgeCache(request, env.DB, ctx, () => handle(request, env, ctx));
+		// Under `astro dev` Astro writes no page policy and Vite serves its own scripts and styles,
+		// so a page there would get the policy that lets nothing load.
+		return withSecurityHeaders(response, { fallbackPolicy: !import.meta.env.DEV });
 	},
 } satisfies ExportedHandler<Env>;

@@ -46,6 +46,12 @@ describe('security headers', () => {
 		expect(await secured.text()).toBe('<p>page</p>');
 	});
 
+	it('adds no policy where none is wanted (astro dev, whose pages have none)', () => {
+		const secured = withSecurityHeaders(new Response('<p>dev page</p>'), { fallbackPolicy: false });
+		expect(secured.headers.has('Content-Security-Policy')).toBe(false);
+		expect(secured.headers.get('X-Content-Type-Options')).toBe('nosniff');
+	});
+
 	it('lets pages frame only the YouTube player and be framed by nobody', () => {
 		expect(PAGE_POLICY_DIRECTIVES).toContain("frame-ancestors 'none'");
 		expect(PAGE_POLICY_DIRECTIVES).toContain('frame-src https://www.youtube-nocookie.com');
