@@ -135,6 +135,8 @@ test('a permanently banned member sees the permanent message', async ({ page }) 
 });
 
 test('the operator command bans a member at once and lifts the ban again', async ({ page }) => {
+	// The operator command runs twice, each run starting wrangler: seconds apiece on a busy machine.
+	test.slow();
 	await signInAs(page, BOARD, 'Apple', nicknameOf(1010));
 	const { spawnSync } = await import('node:child_process');
 	const member = (command: string, ...args: string[]) =>
