@@ -147,6 +147,8 @@ test.describe('not-found pages', () => {
 });
 
 test('a post view is counted once per reader session, not on reload', async ({ page }) => {
+	// Every viewCount() starts wrangler to read D1: seconds apiece on a busy machine.
+	test.slow();
 	const before = viewCount(21);
 	await page.goto('/starfall/global/posts/21');
 	// The Worker writes view counts after answering, batched for about a second.
