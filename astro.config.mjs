@@ -3,6 +3,8 @@ import { defineConfig } from 'astro/config';
 import cloudflare from '@astrojs/cloudflare';
 import react from '@astrojs/react';
 import { clientDirectives } from './src/directives/integration.ts';
+import { cspHash, PAGE_POLICY_DIRECTIVES } from './src/lib/security-policy.ts';
+import { DEFAULT_THEME, themeCss } from './src/lib/theme.ts';
 
 /** Changes with every build, so a deployment never serves pages cached by the one before it. */
 const BUILD_ID = Date.now().toString(36);
@@ -16,7 +18,18 @@ export default defineConfig({
 	// Links are plain server routes; prefetching every visible link would multiply D1 reads.
 	prefetch: false,
 	build: { inlineStylesheets: 'always' },
+	// No Markdown is rendered, and Shiki's highlighting would need inline style attributes.
+	markdown: { syntaxHighlight: false },
 	devToolbar: { enabled: false },
+	// Each page's policy goes out as a header with the hashes of the build's inline scripts and
+	// styles; the site theme's style is allowed here, a channel's by its page (src/server/loaders).
+	// No 'unsafe-inline' for scripts or styles, and no style attributes anywhere.
+	security: {
+		csp: {
+			directives: [...PAGE_POLICY_DIRECTIVES],
+			styleDirective: { hashes: [await cspHash(themeCss(DEFAULT_THEME))] },
+		},
+	},
 	server: { port: 8788, host: '127.0.0.1' },
 	vite: { define: { __BUILD_ID__: JSON.stringify(BUILD_ID) } },
 });

@@ -26,18 +26,30 @@ export interface ThemeInput {
 	keyColor: string;
 	backgroundColor: string;
 	pcHeaderColor: string | null;
+	/** The channel's banner: its colour shows behind and beside the banner image. */
+	banner?: { backgroundColor: string } | null;
 }
 
-export function themeStyle(theme: ThemeInput): string {
+/** The theme of the pages outside a channel (the site root and the site-wide error pages). */
+export const DEFAULT_THEME: ThemeInput = { themeType: 'LIGHT', keyColor: '#4f46e5', backgroundColor: '#f5f6fb', pcHeaderColor: null };
+
+/**
+ * The theme as the text of the layouts' `<style>` element: custom properties on :root, built only
+ * from validated hex colours, so it can never close the element or carry other CSS. The page's
+ * policy allows this exact text by its hash, so no inline style needs 'unsafe-inline'.
+ */
+export function themeCss(theme: ThemeInput): string {
 	const dark = theme.themeType === 'DARK';
 	const key = safeColor(theme.keyColor, '#4f46e5');
 	const page = safeColor(theme.backgroundColor, dark ? '#15191d' : '#f5f6fb');
 	const header = safeColor(theme.pcHeaderColor, dark ? '#1d2327' : '#ffffff');
-	return [
+	const properties = [
 		`--key:${key}`,
 		`--on-key:${readableOn(key)}`,
 		`--page-bg:${page}`,
 		`--header-bg:${header}`,
 		`--header-text:${readableOn(header)}`,
-	].join(';');
+	];
+	if (theme.banner) properties.push(`--banner-bg:${safeColor(theme.banner.backgroundColor, '#000000')}`);
+	return `:root{${properties.join(';')}}`;
 }

@@ -3,6 +3,7 @@
  * follows the rule of post bodies (src/lib/safe-url.ts): an entry whose URL breaks it is left out
  * when read, an icon or banner image becomes none.
  */
+import './zod-config';
 import { z } from 'zod';
 import { PathSegmentSchema } from './params';
 import { SafeLinkSchema, entriesKeeping } from './link';

@@ -2,6 +2,7 @@
  * A post body as stored: a small document of blocks, never HTML. The server renders it
  * (src/server/content-html.ts), so nothing a member writes reaches the page as markup.
  */
+import './zod-config';
 import { z } from 'zod';
 import { SafeLinkSchema } from './link';
 

@@ -1,4 +1,5 @@
 /** The zod form of the one URL rule (src/lib/safe-url.ts), for post bodies and channel settings. */
+import './zod-config';
 import { z } from 'zod';
 import { isSafeLink } from '@/lib/safe-url';
 

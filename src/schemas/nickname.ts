@@ -6,6 +6,7 @@
  * staff words. Whether it is free is the server's question (src/server/accounts.ts): names compare
  * by `nicknameKey`, so case, full-width forms and invisible characters make no new name.
  */
+import './zod-config';
 import { z } from 'zod';
 import { nicknameKey } from '@/lib/nickname-key';
 

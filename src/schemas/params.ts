@@ -1,4 +1,5 @@
 /** Path and query parameters shared by the API and the pages. */
+import './zod-config';
 import { z } from 'zod';
 
 /** A channel's domain or slug: lower-case letters, digits, dots and hyphens. */

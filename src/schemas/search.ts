@@ -2,6 +2,7 @@
  * The search form (SPEC §2 Search box, §5): keyword of 2 to 20 characters and a search type.
  * Written with zod/mini because the search island loads it: the full zod would add about 60 KB.
  */
+import './zod-config';
 import * as z from 'zod/mini';
 
 export const SEARCH_TYPES = ['ALL', 'TITLE', 'CONTENT', 'TITLE_AND_CONTENT'] as const;

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { brotliCompressSync, constants } from 'node:zlib';
 
 /** Issue budget: an anonymous post page loads at most 15 KB (brotli) of JavaScript before any interaction. */

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 
 test('a board page rendered by Astro on workerd shows posts read from D1', async ({ page }) => {
 	const response = await page.goto('/starfall/global/boards/12');

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './test';
 
 test.describe('main layout', () => {
 	test('the header menu follows SPEC order: Home, Board, pinned boards, external links in a new tab', async ({ page }) => {

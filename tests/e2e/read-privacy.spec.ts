@@ -7,7 +7,8 @@
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './test';
 import { execute } from './fixtures';
 import { chooseMember } from './sign-in-helpers';
 import { ALLOWED_CANARIES, PAGE_ROUTES, canariesIn, canarySql, privacyIdsSql, privacyTargets, urlsOf, type Canary, type PrivacyIds } from '../read-routes';

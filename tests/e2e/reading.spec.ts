@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './test';
 import { demoIds, viewCount } from './fixtures';
 
 test.describe('routes and redirects', () => {
@@ -147,6 +147,8 @@ test.describe('not-found pages', () => {
 });
 
 test('a post view is counted once per reader session, not on reload', async ({ page }) => {
+	// Every viewCount() starts wrangler to read D1: seconds apiece on a busy machine.
+	test.slow();
 	const before = viewCount(21);
 	const beacons: string[] = [];
 	page.on('request', (request) => request.url().endsWith('/posts/21/views') && beacons.push(request.method()));

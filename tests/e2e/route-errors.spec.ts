@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './test';
 
 /**
  * The browser side of SPEC §8's route-level codes. The server side of sessions and bans is the

@@ -3,7 +3,8 @@
  * for Google, Apple and X on http://localhost — another site than the app on 127.0.0.1, so Apple's
  * form POST back is cross-site here as it is in production.
  */
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './test';
 import { execute, nicknameOf, seedNicknameOf } from './fixtures';
 import { chooseMember, chooseNewAccount, memberButton, openProvider, signInAs } from './sign-in-helpers';
 
@@ -134,6 +135,8 @@ test('a permanently banned member sees the permanent message', async ({ page }) 
 });
 
 test('the operator command bans a member at once and lifts the ban again', async ({ page }) => {
+	// The operator command runs twice, each run starting wrangler: seconds apiece on a busy machine.
+	test.slow();
 	await signInAs(page, BOARD, 'Apple', nicknameOf(1010));
 	const { spawnSync } = await import('node:child_process');
 	const member = (command: string, ...args: string[]) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readableOn, safeColor, themeStyle } from '@/lib/theme';
+import { readableOn, safeColor, themeCss } from '@/lib/theme';
 
 describe('theme', () => {
 	it('keeps only plain hex colours, so a setting cannot inject CSS', () => {
@@ -11,6 +11,11 @@ describe('theme', () => {
 	it('picks readable text for the key colour', () => {
 		expect(readableOn('#ffffff')).toBe('#111111');
 		expect(readableOn('#4f46e5')).toBe('#ffffff');
-		expect(themeStyle({ themeType: 'DARK', keyColor: '#84cc16', backgroundColor: '#15191d', pcHeaderColor: null })).toContain('--page-bg:#15191d');
+		expect(themeCss({ themeType: 'DARK', keyColor: '#84cc16', backgroundColor: '#15191d', pcHeaderColor: null })).toContain('--page-bg:#15191d');
+	});
+
+	it('is one :root rule of validated colours, with the banner colour when there is a banner', () => {
+		const css = themeCss({ themeType: 'LIGHT', keyColor: '#123456', backgroundColor: '}</style><script>', pcHeaderColor: null, banner: { backgroundColor: 'red;x:y' } });
+		expect(css).toBe(':root{--key:#123456;--on-key:#ffffff;--page-bg:#f5f6fb;--header-bg:#ffffff;--header-text:#111111;--banner-bg:#000000}');
 	});
 });

@@ -9,6 +9,8 @@ import { translator, type Translate } from '@/i18n';
 import { channelPathOf } from '@/schemas/params';
 import { safeRedirect } from '@/lib/redirect';
 import { loginPageUrl } from '@/lib/urls';
+import { themeCss } from '@/lib/theme';
+import { cspHash } from '@/lib/security-policy';
 
 export interface ChannelPage {
 	db: D1Database;
@@ -18,12 +20,14 @@ export interface ChannelPage {
 	session: SessionState;
 }
 
-type PageContext = Pick<AstroGlobal, 'params' | 'request' | 'response' | 'locals'>;
+type PageContext = Pick<AstroGlobal, 'params' | 'request' | 'response' | 'locals' | 'csp'>;
 
 /**
  * The channel page context, or null when the path names no channel. A request with the channel's
  * session cookie gets a private answer (the edge cache never sees it), and a cookie whose session
- * has ended is cleared. The session is also put in `Astro.locals` for the main layout.
+ * has ended is cleared. The session is also put in `Astro.locals` for the main layout, and the
+ * hash of the channel's theme style (both layouts render `themeCss(channel)`) goes into the page's
+ * Content-Security-Policy: here, because the page's frontmatter runs before Astro writes the header.
  */
 export async function loadChannelPage(astro: PageContext): Promise<ChannelPage | null> {
 	const path = channelPathOf(astro.params);
@@ -31,7 +35,8 @@ export async function loadChannelPage(astro: PageContext): Promise<ChannelPage |
 	const db = env.DB;
 	const channel = await resolveChannel(db, path.domain, path.slug);
 	if (!channel) return null;
-	const [layout, { session, headers }] = await Promise.all([loadLayout(db, channel), requestSession(db, channel, astro.request)]);
+	const [layout, { session, headers }, themeHash] = await Promise.all([loadLayout(db, channel), requestSession(db, channel, astro.request), cspHash(themeCss(channel))]);
+	astro.csp?.insertStyleHash(themeHash);
 	for (const [name, value] of headers) {
 		if (name === 'Set-Cookie') astro.response.headers.append(name, value);
 		else astro.response.headers.set(name, value);

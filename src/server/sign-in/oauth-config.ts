@@ -124,3 +124,12 @@ export function providerConfig(env: Record<string, unknown>, provider: Provider)
 		allowHttp: Object.values(urls).some((url) => url.protocol === 'http:'),
 	};
 }
+
+/**
+ * Where the provider's authorization endpoint lives: X's configured URL, or the OpenID issuer's
+ * origin (Google's and Apple's endpoints are on their issuers' hosts). The login page lets its form
+ * go on to this origin and no other (its `form-action`), and a sign-in refuses an endpoint elsewhere.
+ */
+export function authorizationOrigin(config: ProviderConfig): string {
+	return config.provider === 'X' ? config.authorizationUrl.origin : config.issuer.origin;
+}

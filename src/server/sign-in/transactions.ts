@@ -9,7 +9,7 @@ import { AppError } from '@/server/platform/errors';
 import { loadLayout } from '@/server/channels/layout';
 import type { Channel } from '@/server/channels/channels';
 import { beginAuthorization } from './oauth';
-import { providerConfig, type ProviderConfig } from './oauth-config';
+import { authorizationOrigin, providerConfig, type ProviderConfig } from './oauth-config';
 import { OAUTH_COOKIE_SECONDS } from './cookies';
 import { hashToken, randomToken } from '@/server/platform/tokens';
 import type { Provider } from '@/schemas/channel';
@@ -30,6 +30,19 @@ export function configuredProvider(provider: Provider): ProviderConfig {
 	return config;
 }
 
+/**
+ * The origins the login page's form may be sent on to, for its Content-Security-Policy's
+ * `form-action`: the authorization endpoints of those of `providers` the deployment configured.
+ */
+export function authorizationOrigins(providers: readonly Provider[]): string[] {
+	const origins = new Set<string>();
+	for (const provider of providers) {
+		const config = providerConfig(env as unknown as Record<string, unknown>, provider);
+		if (config) origins.add(authorizationOrigin(config));
+	}
+	return [...origins];
+}
+
 /** The return address registered with every provider for the channel (exact match). */
 export function callbackUrl(origin: string, channel: Channel): string {
 	return `${origin}${pageUrls(channel.basePath).oauthReturn}`;
@@ -48,6 +61,11 @@ export async function startSignIn(db: D1Database, channel: Channel, provider: Pr
 		start = await beginAuthorization(config, callbackUrl(origin, channel));
 	} catch (error) {
 		console.error(`${provider} discovery failed`, error);
+		throw new AppError('ProviderUnavailable');
+	}
+	if (start.authorizationUrl.origin !== authorizationOrigin(config)) {
+		// The login page's policy would stop the browser on its way there (authorizationOrigins).
+		console.error(`${provider} authorizes at ${start.authorizationUrl.origin}, not at ${authorizationOrigin(config)}`);
 		throw new AppError('ProviderUnavailable');
 	}
 	const transactionToken = randomToken();

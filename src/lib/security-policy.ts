@@ -1,0 +1,73 @@
+/**
+ * The site's security policies, in one place for astro.config.mjs (the pages' Content-Security-
+ * Policy), the Worker (functions/security-headers.ts) and public/_headers (static assets, kept
+ * equal by a unit test). Every community shares one origin, so a script injected into one could
+ * act in all of them: the policy is the second wall behind escaping.
+ */
+// Relative, not through the alias: astro.config.mjs loads this module before any alias exists.
+import { PLAYER_FEATURES, YOUTUBE_PLAYER_ORIGIN } from './youtube-player';
+
+/**
+ * A page's directives besides script-src and style-src, which Astro writes with the hashes of the
+ * build's inline scripts and styles (and the page's theme style, src/server/loaders/channel-page.ts).
+ * Images come only from this origin: a post may not make readers' browsers call a host its writer
+ * chose. `form-action 'self'` is widened on the login page alone, to the origins of its providers'
+ * authorization endpoints (the form's 303 goes there, and Chromium checks redirects of a form).
+ */
+export const PAGE_POLICY_DIRECTIVES = [
+	"default-src 'none'",
+	"base-uri 'none'",
+	"object-src 'none'",
+	"frame-ancestors 'none'",
+	"form-action 'self'",
+	"img-src 'self'",
+	"connect-src 'self'",
+	`frame-src ${YOUTUBE_PLAYER_ORIGIN}`,
+] as const;
+
+/** The policy of every answer that is not a page (JSON, redirects, static files): nothing may load. */
+export const STRICT_POLICY = "default-src 'none'; frame-ancestors 'none'";
+
+/** Powerful features no page of the site uses: denied to the page and to every frame in it. */
+const DENIED_FEATURES = [
+	'bluetooth',
+	'browsing-topics',
+	'camera',
+	'display-capture',
+	'geolocation',
+	'hid',
+	'idle-detection',
+	'magnetometer',
+	'microphone',
+	'midi',
+	'payment',
+	'publickey-credentials-get',
+	'screen-wake-lock',
+	'serial',
+	'usb',
+	'xr-spatial-tracking',
+] as const;
+
+// A frame gets a feature only if the page itself has it, hence `self` beside the player.
+export const PERMISSIONS_POLICY = [
+	...PLAYER_FEATURES.map((feature) => `${feature}=(self "${YOUTUBE_PLAYER_ORIGIN}")`),
+	...DENIED_FEATURES.map((feature) => `${feature}=()`),
+].join(', ');
+
+/** A response that sets a stricter Referrer-Policy (the sign-in return's `no-referrer`) keeps it. */
+export const DEFAULT_REFERRER_POLICY = 'strict-origin-when-cross-origin';
+
+/** The headers every answer carries whatever it is. */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+	'Strict-Transport-Security': 'max-age=31536000; includeSubDomains',
+	'X-Content-Type-Options': 'nosniff',
+	'Permissions-Policy': PERMISSIONS_POLICY,
+};
+
+/** The CSP source that allows exactly this inline script or style text: `sha256-<base64>`. */
+export async function cspHash(text: string): Promise<`sha256-${string}`> {
+	const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+	let binary = '';
+	for (const byte of digest) binary += String.fromCharCode(byte);
+	return `sha256-${btoa(binary)}`;
+}
