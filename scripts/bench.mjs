@@ -86,8 +86,8 @@ function summary(result) {
 	};
 }
 
-function lighthouse(name, url) {
-	const report = path.join(RESULTS, `lighthouse-${name}.json`);
+function lighthouse(name, url, round) {
+	const report = path.join(RESULTS, `lighthouse-${name}-${round}.json`);
 	const result = spawnSync(
 		process.execPath,
 		[
@@ -115,6 +115,7 @@ function lighthouse(name, url) {
 		tbtMs: Math.round(lhr.audits['total-blocking-time'].numericValue),
 		fcpMs: Math.round(lhr.audits['first-contentful-paint'].numericValue),
 		failing: [...new Set(failing)],
+		report: path.relative(ROOT, report),
 	};
 }
 
@@ -123,7 +124,7 @@ const lighthouseOnly = values['lighthouse-only'];
 function medianLighthouse(name, url) {
 	const runs = [];
 	for (let i = 0; i < rounds; i += 1) {
-		const run = lighthouse(name, url);
+		const run = lighthouse(name, url, i + 1);
 		if (run) runs.push(run);
 	}
 	runs.sort((a, b) => a.performance - b.performance);
