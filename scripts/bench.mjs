@@ -6,11 +6,14 @@
  *   the board tree API, each uncached (a cookie makes the edge cache step aside) and cached, and on
  *   a static asset of the post page's size as the ceiling; every figure is also given as a ratio to
  *   the static asset.
- * - Lighthouse (mobile preset, Debian Chromium) on the post page: performance, LCP, CLS, TBT.
+ * - Lighthouse (mobile preset, Debian Chromium) on the post page and the board's first page, and on
+ *   a post and a board of the demo community /starfall/global: the performance, accessibility,
+ *   best-practices and SEO scores, with LCP, FCP, CLS and TBT.
  *
- * Each run is repeated (--rounds, default 3) and the median round is kept, since autocannon and the
- * server share the machine's cores. Results go to bench-results/latest.json and to the terminal.
- * Options: --duration SECONDS, --rounds N, --posts N (default 100000), --skip-lighthouse.
+ * Each run is repeated (--rounds, default 3) and the median round is kept (for Lighthouse, the round
+ * of the median performance score), since autocannon, Lighthouse and the server share the machine's cores. Results go to bench-results/latest.json and to the terminal.
+ * Options: --duration SECONDS, --rounds N, --posts N (default 100000), --skip-lighthouse,
+ * --lighthouse-only (no autocannon runs). The server listens on BENCH_PORT (default 8830).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,14 +31,17 @@ const { values } = parseArgs({
 		rounds: { type: 'string', default: '3' },
 		posts: { type: 'string', default: '100000' },
 		'skip-lighthouse': { type: 'boolean', default: false },
+		'lighthouse-only': { type: 'boolean', default: false },
 	},
 });
-const PORT = 8791;
+// Away from the ports `npm start` and the browser tests use (8788 to 8791) and their identity providers.
+const PORT = Number(process.env.BENCH_PORT ?? 8830);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 const STATE = path.join(ROOT, '.wrangler', 'bench');
 const RESULTS = path.join(ROOT, 'bench-results');
 const STATIC_DIR = path.join(ROOT, 'dist', 'client', '__bench');
 const duration = Number(values.duration);
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const rounds = Math.max(1, Number(values.rounds));
 
 function ensureData() {
@@ -81,8 +87,8 @@ function summary(result) {
 	};
 }
 
-function lighthouse(url) {
-	const report = path.join(RESULTS, 'lighthouse.json');
+function lighthouse(name, url, round) {
+	const report = path.join(RESULTS, `lighthouse-${name}-${round}.json`);
 	const result = spawnSync(
 		process.execPath,
 		[
@@ -91,20 +97,39 @@ function lighthouse(url) {
 			'--quiet',
 			'--output=json',
 			`--output-path=${report}`,
-			'--only-categories=performance',
+			`--only-categories=${CATEGORIES.join(',')}`,
 			'--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync',
 		],
 		{ cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium' } },
 	);
 	if (result.status !== 0 || !existsSync(report)) return null;
 	const lhr = JSON.parse(readFileSync(report, 'utf8'));
+	const scores = Object.fromEntries(CATEGORIES.map((category) => [category, Math.round(lhr.categories[category].score * 100)]));
+	// The audits that cost points, so a score below 100 says why.
+	const failing = CATEGORIES.flatMap((category) => lhr.categories[category].auditRefs)
+		.filter((ref) => ref.weight > 0 && lhr.audits[ref.id].score !== null && lhr.audits[ref.id].score < 1)
+		.map((ref) => ref.id);
 	return {
-		performance: Math.round(lhr.categories.performance.score * 100),
+		...scores,
 		lcpMs: Math.round(lhr.audits['largest-contentful-paint'].numericValue),
 		cls: Number(lhr.audits['cumulative-layout-shift'].numericValue.toFixed(3)),
 		tbtMs: Math.round(lhr.audits['total-blocking-time'].numericValue),
 		fcpMs: Math.round(lhr.audits['first-contentful-paint'].numericValue),
+		failing: [...new Set(failing)],
+		report: path.relative(ROOT, report),
 	};
+}
+
+const lighthouseOnly = values['lighthouse-only'];
+/** The round of the median performance score out of `rounds` Lighthouse runs; null when every run failed. */
+function medianLighthouse(name, url) {
+	const runs = [];
+	for (let i = 0; i < rounds; i += 1) {
+		const run = lighthouse(name, url, i + 1);
+		if (run) runs.push(run);
+	}
+	runs.sort((a, b) => a.performance - b.performance);
+	return runs[Math.floor(runs.length / 2)] ?? null;
 }
 
 mkdirSync(RESULTS, { recursive: true });
@@ -113,15 +138,8 @@ build();
 ensureData();
 const [{ postId }] = query("SELECT max(id) AS postId FROM posts WHERE channel_id = 9 AND board_seq IS NOT NULL", STATE);
 const memberToken = await mintSessionToken(localSessionSecret(STATE), 9);
-
-// The ceiling: the post page's own HTML, saved as a static asset and served by the same runtime.
-rmSync(STATIC_DIR, { recursive: true, force: true });
-let server = await start();
-const html = await (await fetch(`${ORIGIN}/bench/large/posts/${postId}`)).text();
-await stop(server);
-mkdirSync(STATIC_DIR, { recursive: true });
-writeFileSync(path.join(STATIC_DIR, 'post.html'), html);
-server = await start();
+// A demo post with images on /starfall/global, whose layout has every kind of tree node and footer part.
+const [{ demoPostId }] = query('SELECT min(id) AS demoPostId FROM posts WHERE channel_id = 1 AND has_image = 1 AND board_seq IS NOT NULL', STATE);
 
 const targets = {
 	static: { path: '/__bench/post.html' },
@@ -130,36 +148,70 @@ const targets = {
 	boardPage2000: { path: '/bench/large/boards/91?page=2000' },
 	boardTreeApi: { path: '/public/v1/bench/large/boards/tree' },
 };
+const lighthousePages = {
+	postPage: targets.postPage.path,
+	boardFirstPage: targets.boardFirstPage.path,
+	demoPostPage: `/starfall/global/posts/${demoPostId}`,
+	demoBoardPage: '/starfall/global/boards/12',
+};
 const results = { date: new Date().toISOString(), posts: Number(values.posts), durationSeconds: duration, rounds, connections: 10, runs: {} };
-try {
-	for (const [name, target] of Object.entries(targets)) {
-		const url = `${ORIGIN}${target.path}`;
-		if (name === 'static') {
-			results.runs.static = summary(await run(url));
-			console.log(`static: ${results.runs.static.requestsPerSecond} req/s`);
-			continue;
-		}
-		// A session cookie this deployment minted makes the edge cache step aside. No such session
-		// exists, so the answer is the guest's page after one session lookup: what a member's page
-		// costs, plus rendering.
-		results.runs[`${name}Uncached`] = summary(await run(url, { cookie: `__Host-session_bench_large=${memberToken}` }));
-		await fetch(url);
-		results.runs[`${name}Cached`] = summary(await run(url));
-		console.log(`${name}: ${results.runs[`${name}Uncached`].requestsPerSecond} req/s uncached, ${results.runs[`${name}Cached`].requestsPerSecond} cached`);
-	}
-	const ceiling = results.runs.static.requestsPerSecond;
-	for (const run of Object.values(results.runs)) run.ratioToStatic = Number((run.requestsPerSecond / ceiling).toFixed(2));
 
-	if (!values['skip-lighthouse']) results.lighthouse = lighthouse(`${ORIGIN}/bench/large/posts/${postId}`);
+let server;
+if (!lighthouseOnly) {
+	// The ceiling: the post page's own HTML, saved as a static asset and served by the same runtime.
+	rmSync(STATIC_DIR, { recursive: true, force: true });
+	server = await start();
+	const html = await (await fetch(`${ORIGIN}${targets.postPage.path}`)).text();
+	await stop(server);
+	mkdirSync(STATIC_DIR, { recursive: true });
+	writeFileSync(path.join(STATIC_DIR, 'post.html'), html);
+}
+server = await start();
+try {
+	if (!lighthouseOnly) {
+		for (const [name, target] of Object.entries(targets)) {
+			const url = `${ORIGIN}${target.path}`;
+			if (name === 'static') {
+				results.runs.static = summary(await run(url));
+				console.log(`static: ${results.runs.static.requestsPerSecond} req/s`);
+				continue;
+			}
+			// A session cookie this deployment minted makes the edge cache step aside. No such session
+			// exists, so the answer is the guest's page after one session lookup: what a member's page
+			// costs, plus rendering.
+			results.runs[`${name}Uncached`] = summary(await run(url, { cookie: `__Host-session_bench_large=${memberToken}` }));
+			await fetch(url);
+			results.runs[`${name}Cached`] = summary(await run(url));
+			console.log(`${name}: ${results.runs[`${name}Uncached`].requestsPerSecond} req/s uncached, ${results.runs[`${name}Cached`].requestsPerSecond} cached`);
+		}
+		const ceiling = results.runs.static.requestsPerSecond;
+		for (const run of Object.values(results.runs)) run.ratioToStatic = Number((run.requestsPerSecond / ceiling).toFixed(2));
+	}
+	if (!values['skip-lighthouse']) {
+		results.lighthouse = {};
+		for (const [name, pagePath] of Object.entries(lighthousePages)) results.lighthouse[name] = medianLighthouse(name, `${ORIGIN}${pagePath}`);
+	}
 } finally {
 	await stop(server);
 	rmSync(STATIC_DIR, { recursive: true, force: true });
 }
 
-writeFileSync(path.join(RESULTS, 'latest.json'), JSON.stringify(results, null, 2) + '\n');
-console.log('\n| target | req/s | p50 ms | p99 ms | × static |');
-console.log('|---|---|---|---|---|');
-for (const [name, run] of Object.entries(results.runs)) console.log(`| ${name} | ${run.requestsPerSecond} | ${run.p50Ms} | ${run.p99Ms} | ${run.ratioToStatic} |`);
-if (results.lighthouse) console.log(`Lighthouse (post page, mobile): ${JSON.stringify(results.lighthouse)}`);
-console.log(`\nSaved to ${path.relative(ROOT, path.join(RESULTS, 'latest.json'))}`);
+// A Lighthouse-only run keeps the last full run's figures.
+const saved = path.join(RESULTS, lighthouseOnly ? 'latest-lighthouse.json' : 'latest.json');
+writeFileSync(saved, JSON.stringify(results, null, 2) + '\n');
+if (!lighthouseOnly) {
+	console.log('\n| target | req/s | p50 ms | p99 ms | × static |');
+	console.log('|---|---|---|---|---|');
+	for (const [name, run] of Object.entries(results.runs)) console.log(`| ${name} | ${run.requestsPerSecond} | ${run.p50Ms} | ${run.p99Ms} | ${run.ratioToStatic} |`);
+}
+if (results.lighthouse) {
+	console.log('\nLighthouse (mobile):');
+	console.log('| page | performance | accessibility | best practices | SEO | LCP ms | FCP ms | CLS | TBT ms | audits below 1 |');
+	console.log('|---|---|---|---|---|---|---|---|---|---|');
+	for (const [name, lh] of Object.entries(results.lighthouse)) {
+		if (!lh) console.log(`| ${name} | Lighthouse failed |`);
+		else console.log(`| ${name} | ${lh.performance} | ${lh.accessibility} | ${lh['best-practices']} | ${lh.seo} | ${lh.lcpMs} | ${lh.fcpMs} | ${lh.cls} | ${lh.tbtMs} | ${lh.failing.join(', ') || 'none'} |`);
+	}
+}
+console.log(`\nSaved to ${path.relative(ROOT, saved)}`);
 process.exit(0);

@@ -2,4 +2,14 @@
 export declare const SEED_NOW: number;
 export declare function demoSql(): string[];
 /** The demo communities; only what the tests read is typed. */
-export declare const DEMO_CHANNELS: readonly { index: number; domain: string; slug: string; providers: readonly string[]; content: { nicknames: readonly string[] } }[];
+export declare const DEMO_CHANNELS: readonly {
+	index: number;
+	domain: string;
+	slug: string;
+	providers: readonly string[];
+	themeType: 'LIGHT' | 'DARK';
+	keyColor: string;
+	backgroundColor: string;
+	pcHeaderColor: string | null;
+	content: { nicknames: readonly string[] };
+}[];

@@ -50,7 +50,7 @@ test.describe('main layout', () => {
 		const tree = page.locator('.tree-card');
 		await expect(tree.getByRole('link', { name: 'All Posts' })).toHaveAttribute('href', '/starfall/global/boards');
 		await expect(tree.locator('a.external').first()).toHaveAttribute('target', '_blank');
-		expect(await tree.locator('[role="separator"]').count()).toBeGreaterThan(0);
+		expect(await tree.getByRole('separator').count()).toBeGreaterThan(0);
 		await expect(tree.locator('[aria-current="page"]')).toHaveAttribute('href', '/starfall/global/boards/12');
 	});
 

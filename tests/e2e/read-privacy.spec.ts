@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import { execute } from './fixtures';
-import { chooseMember } from './sign-in-helpers';
+import { signInFromLoginPage } from './sign-in-helpers';
 import { ALLOWED_CANARIES, PAGE_ROUTES, canariesIn, canarySql, privacyIdsSql, privacyTargets, urlsOf, type Canary, type PrivacyIds } from '../read-routes';
 
 // One worker plants the canaries once and runs every reader after it.
@@ -29,9 +29,7 @@ test.beforeAll(() => {
 async function signIn(page: Page, memberId: number, home: string): Promise<void> {
 	const [member] = execute(`SELECT nickname, provider FROM members WHERE id = ${Number(memberId)}`) as { nickname: string; provider: string }[];
 	if (!member) throw new Error(`No member ${memberId}`);
-	await page.goto(`${home}/login`);
-	await page.locator(`[data-login-form] button[value="${member.provider}"]`).click();
-	await chooseMember(page, member.nickname);
+	await signInFromLoginPage(page, home, member.provider, member.nickname);
 }
 
 /** Asks every page route with the page's cookies; returns the canaries received. */

@@ -35,6 +35,32 @@ export async function signInAs(page: Page, path: string, provider: ProviderName,
 	await chooseMember(page, nickname);
 }
 
+/**
+ * Signs in as an ordinary demo member of the community at `channelPath` through its own login page,
+ * in whatever language, and waits to be back on `redirectPath`. The member is the seed's seventh
+ * (who signs in with the community's providers in turn), whom no other test bans or renames.
+ */
+export async function signInAsDemoMember(page: Page, channelPath: string, redirectPath: string): Promise<void> {
+	const { DEMO_CHANNELS } = await import('../../scripts/seed/demo.mjs');
+	const channel = DEMO_CHANNELS.find((candidate) => `/${candidate.domain}/${candidate.slug}` === channelPath);
+	const index = 6;
+	const provider = channel?.providers[index % channel.providers.length];
+	const nickname = channel?.content.nicknames[index];
+	if (!provider || !nickname) throw new Error(`${channelPath} has no demo member who can sign in`);
+	await signInFromLoginPage(page, channelPath, provider, nickname, redirectPath);
+	await expect(page).toHaveURL(new RegExp(`${escape(redirectPath)}$`));
+}
+
+/**
+ * Signs in as the demo member `nickname` with `provider` (APPLE, GOOGLE or X) through the
+ * community's own login page, which works in any of its languages; returns once back on the site.
+ */
+export async function signInFromLoginPage(page: Page, channelPath: string, provider: string, nickname: string, redirectPath = channelPath): Promise<void> {
+	await page.goto(`${channelPath}/login?redirectUrl=${encodeURIComponent(redirectPath)}`);
+	await page.locator(`[data-login-form] button[value="${provider}"]`).click();
+	await chooseMember(page, nickname);
+}
+
 function escape(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

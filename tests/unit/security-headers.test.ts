@@ -61,6 +61,6 @@ describe('security headers', () => {
 	it('hashes a style as browsers do', async () => {
 		// `openssl dgst -sha256 -binary | base64` of the same text.
 		expect(await cspHash('a{color:red}')).toBe('sha256-6hWWMOcF+mJesSJGYhmK2lkIIEw9Xc5XKGLPVzh8yxs=');
-		expect(themeCss(DEFAULT_THEME)).toBe(':root{--key:#4f46e5;--on-key:#ffffff;--page-bg:#f5f6fb;--header-bg:#ffffff;--header-text:#111111}');
+		expect(themeCss(DEFAULT_THEME)).toBe(':root{--key:#4f46e5;--on-key:#ffffff;--key-text:#4f46e5;--page-bg:#f5f6fb;--header-bg:#ffffff;--header-text:#000000;--header-key:#4f46e5}');
 	});
 });

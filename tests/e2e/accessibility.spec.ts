@@ -1,0 +1,78 @@
+/**
+ * WCAG 2.2 AA (axe-core) on the reader's pages of every demo community, each in its own theme and
+ * language: a board with its category filter, a post with images and comments, the login page and
+ * My Page as a signed-in member.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, test } from './test';
+import { signInAsDemoMember } from './sign-in-helpers';
+import ja from '@/i18n/ja.json' with { type: 'json' };
+
+const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+interface Community {
+	path: string;
+	/** What sets it apart: language and theme. */
+	look: string;
+	/** A board with categories. */
+	boardId: number;
+	/** A board of posts with images. */
+	mediaBoardId: number;
+	/** Whether it offers sign-in (starfall/jp does not). */
+	signIn: boolean;
+}
+
+const COMMUNITIES: Community[] = [
+	{ path: '/starfall/global', look: 'English, light', boardId: 12, mediaBoardId: 14, signIn: true },
+	{ path: '/starfall/kr', look: 'Korean', boardId: 22, mediaBoardId: 24, signIn: true },
+	{ path: '/starfall/jp', look: 'Japanese, no sign-in providers', boardId: 32, mediaBoardId: 34, signIn: false },
+	{ path: '/starfall/tw', look: 'Traditional Chinese', boardId: 52, mediaBoardId: 54, signIn: true },
+	{ path: '/pixelfarm/main', look: 'English, dark', boardId: 42, mediaBoardId: 44, signIn: true },
+];
+
+/** The WCAG 2.2 AA violations on the page as it is now, one line each, with the offending elements. */
+async function violations(page: Page): Promise<string[]> {
+	const results = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
+	return results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
+
+for (const community of COMMUNITIES) {
+	test.describe(`WCAG 2.2 AA in ${community.path} (${community.look})`, () => {
+		test('a board page with its category filter has no violation', async ({ page }) => {
+			await page.goto(`${community.path}/boards/${community.boardId}`);
+			await expect(page.locator('.subjects a[aria-current="page"]')).toBeVisible();
+			expect(await violations(page)).toEqual([]);
+		});
+
+		test('a post page with images and comments has no violation', async ({ page }) => {
+			await page.goto(`${community.path}/boards/${community.mediaBoardId}`);
+			const href = await page.locator('.post-row:not(.pinned) .post-title').first().getAttribute('href');
+			expect(href).toBeTruthy();
+			await page.goto(href ?? '');
+			await expect(page.locator('h1')).toBeVisible();
+			expect(await violations(page)).toEqual([]);
+		});
+
+		test('the login page has no violation', async ({ page }) => {
+			await page.goto(`${community.path}/login`);
+			if (!community.signIn) await expect(page.getByText(ja['login.noProviders'])).toBeVisible();
+			else await expect(page.locator('[data-login-form] button').first()).toBeVisible();
+			expect(await violations(page)).toEqual([]);
+		});
+
+		if (!community.signIn) {
+			test('My Page cannot be reached: without sign-in providers nobody signs in here, so there is no My Page to audit', async ({ page }) => {
+				await page.goto(`${community.path}/mypage`);
+				await expect(page).not.toHaveURL(/\/mypage/);
+				await expect(page.locator('[data-member-card]')).toHaveCount(0);
+			});
+		} else {
+			test("a signed-in member's My Page has no violation", async ({ page }) => {
+				await signInAsDemoMember(page, community.path, `${community.path}/mypage`);
+				await expect(page.locator('[data-member-card]')).toBeVisible();
+				expect(await violations(page)).toEqual([]);
+			});
+		}
+	});
+}

@@ -1,0 +1,63 @@
+/** The reader's pages on a phone (390 px wide): labels that fit, nothing wider than the screen. */
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './test';
+import { signInAsDemoMember } from './sign-in-helpers';
+
+test.use({ viewport: { width: 390, height: 844 } });
+
+const COMMUNITIES = [
+	{ path: '/starfall/global', boardId: 12, mediaBoardId: 14, videoBoardId: 15 },
+	{ path: '/starfall/kr', boardId: 22, mediaBoardId: 24, videoBoardId: 25 },
+	{ path: '/starfall/jp', boardId: 32, mediaBoardId: 34, videoBoardId: 35 },
+	{ path: '/starfall/tw', boardId: 52, mediaBoardId: 54, videoBoardId: 55 },
+	{ path: '/pixelfarm/main', boardId: 42, mediaBoardId: 44, videoBoardId: 45 },
+];
+
+/** How many lines the element's text takes. */
+function lines(locator: Locator): Promise<number> {
+	return locator.evaluate((element) => {
+		const range = document.createRange();
+		range.selectNodeContents(element);
+		return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+	});
+}
+
+/** Whether the page scrolls sideways. */
+function scrollsSideways(page: Page): Promise<boolean> {
+	return page.evaluate(() => {
+		const root = document.scrollingElement ?? document.documentElement;
+		return root.scrollWidth > root.clientWidth;
+	});
+}
+
+/** The first post of a board that is not a notice. */
+async function firstPost(page: Page, boardPath: string): Promise<string> {
+	await page.goto(boardPath);
+	const href = await page.locator('.post-row:not(.pinned) .post-title').first().getAttribute('href');
+	if (!href) throw new Error(`${boardPath} lists no post`);
+	return href;
+}
+
+test("the sidebar's Write button keeps its label on one line", async ({ page }) => {
+	await signInAsDemoMember(page, '/starfall/kr', '/starfall/kr/boards/22');
+	const write = page.locator('[data-member-card] .button');
+	await expect(write).toHaveText('글쓰기');
+	expect(await lines(write)).toBe(1);
+});
+
+for (const community of COMMUNITIES) {
+	test(`the board's Write button in ${community.path} keeps its label on one line`, async ({ page }) => {
+		await page.goto(`${community.path}/boards/${community.boardId}`);
+		const write = page.locator('.board-header .button');
+		await expect(write).toBeVisible();
+		expect(await lines(write)).toBe(1);
+	});
+
+	test(`posts with images and videos in ${community.path} do not scroll sideways`, async ({ page }) => {
+		for (const boardId of [community.mediaBoardId, community.videoBoardId]) {
+			await page.goto(await firstPost(page, `${community.path}/boards/${boardId}`));
+			await expect(page.locator('.post-body')).toBeVisible();
+			expect(await scrollsSideways(page)).toBe(false);
+		}
+	});
+}
