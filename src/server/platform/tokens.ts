@@ -1,6 +1,6 @@
 /** Random secrets for the browser and the hashes D1 keeps of them. */
 
-/** 256 random bits, base64url: a session, sign-up or transaction token. */
+/** 256 random bits, base64url: a sign-up or sign-in transaction token (session tokens are signed: sign-in/session-token.ts). */
 export function randomToken(): string {
 	const bytes = crypto.getRandomValues(new Uint8Array(32));
 	return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
@@ -10,13 +10,4 @@ export function randomToken(): string {
 export async function hashToken(token: string): Promise<string> {
 	const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token));
 	return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
-}
-
-/** Compares two strings in time that does not depend on where they differ. */
-export function timingSafeEqual(a: string, b: string): boolean {
-	const left = new TextEncoder().encode(a);
-	const right = new TextEncoder().encode(b);
-	let difference = left.length ^ right.length;
-	for (let i = 0; i < Math.max(left.length, right.length); i++) difference |= (left[i] ?? 0) ^ (right[i] ?? 0);
-	return difference === 0;
 }
