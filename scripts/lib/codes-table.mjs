@@ -4,13 +4,20 @@ import * as codes from '../../src/lib/result-codes.ts';
 export const TABLE_START = '<!-- result-codes:start (npm run codes -- --write) -->';
 export const TABLE_END = '<!-- result-codes:end -->';
 
+/** Every code export with its message, by name; throws when one of the two lacks the other. */
+export function resultCodes() {
+	const defs = Object.entries(codes).filter(([, def]) => typeof def === 'object' && def !== null && 'code' in def);
+	const names = defs.map(([name]) => name).sort();
+	const messageNames = Object.keys(codes.RESULT_MESSAGES).sort();
+	if (JSON.stringify(names) !== JSON.stringify(messageNames)) throw new Error(`Result codes and messages differ: ${names} / ${messageNames}`);
+	return defs.map(([name, def]) => ({ name, ...def, message: codes.RESULT_MESSAGES[name] }));
+}
+
 /** The table in Markdown, ordered by HTTP status and then by code. */
 export function resultCodeTable() {
-	const rows = Object.entries(codes)
-		.filter(([, def]) => typeof def === 'object' && def !== null && 'code' in def)
-		.sort(([, a], [, b]) => a.status - b.status || b.code - a.code);
+	const rows = resultCodes().sort((a, b) => a.status - b.status || b.code - a.code);
 	const escape = (text) => text.replace(/\|/g, '\\|');
-	return ['| Code | HTTP | Name | Message |', '|---|---|---|---|', ...rows.map(([name, def]) => `| ${def.code} | ${def.status} | ${name} | ${escape(def.message)} |`)].join('\n');
+	return ['| Code | HTTP | Name | Message |', '|---|---|---|---|', ...rows.map((def) => `| ${def.code} | ${def.status} | ${def.name} | ${escape(def.message)} |`)].join('\n');
 }
 
 /** `readme` with the text between the markers replaced by the current table. */

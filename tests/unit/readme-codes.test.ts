@@ -8,3 +8,12 @@ describe('the README', () => {
 		expect(readme).toBe(withResultCodeTable(readme));
 	});
 });
+
+describe('the result-code catalogue', () => {
+	it('gives every code a message, and every message a code, each code used once', async () => {
+		const { resultCodes } = await import('../../scripts/lib/codes-table.mjs');
+		const all = resultCodes() as { code: number; status: number }[];
+		expect(new Set(all.map((def) => def.code)).size).toBe(all.length);
+		for (const def of all) expect(String(-def.code).startsWith(String(def.status))).toBe(true);
+	});
+});

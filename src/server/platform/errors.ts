@@ -3,11 +3,20 @@
  * screen. Services throw `AppError`; one handler (functions/middleware/errors.ts) turns it into the
  * envelope, and anything else is logged and answered as Internal.
  */
-import * as ResultCodes from '@/lib/result-codes';
-import type { ResultCodeDef } from '@/lib/result-codes';
+import * as codes from '@/lib/result-codes';
+import { RESULT_MESSAGES, type ResultCode, type ResultCodeName } from '@/lib/result-codes';
 
-export { ResultCodes, type ResultCodeDef };
-export type ResultCodeName = Exclude<keyof typeof ResultCodes, 'ResultCodeDef'>;
+export type { ResultCodeName };
+
+export interface ResultCodeDef extends ResultCode {
+	/** The header.resultMessage. */
+	readonly message: string;
+}
+
+/** Every result code with its message, by name. */
+export const ResultCodes = Object.fromEntries(
+	(Object.keys(RESULT_MESSAGES) as ResultCodeName[]).map((name) => [name, { ...(codes as unknown as Record<ResultCodeName, ResultCode>)[name], message: RESULT_MESSAGES[name] }]),
+) as Record<ResultCodeName, ResultCodeDef>;
 
 export class AppError extends Error {
 	readonly def: ResultCodeDef;
