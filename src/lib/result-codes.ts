@@ -39,6 +39,17 @@ export const NicknameUnchanged = { code: -4001425, status: 400 } as const satisf
 export const TermsRequired = { code: -4001426, status: 400 } as const satisfies ResultCode;
 export const WithdrawalUnconfirmed = { code: -4001427, status: 400 } as const satisfies ResultCode;
 export const ProviderNotOffered = { code: -4001428, status: 400 } as const satisfies ResultCode;
+export const TitleRequired = { code: -4001431, status: 400 } as const satisfies ResultCode;
+export const TitleTooLong = { code: -4001432, status: 400 } as const satisfies ResultCode;
+export const ContentRequired = { code: -4001433, status: 400 } as const satisfies ResultCode;
+export const ContentTooLarge = { code: -4001434, status: 400 } as const satisfies ResultCode;
+export const InvalidImage = { code: -4001441, status: 400 } as const satisfies ResultCode;
+export const ImageNotUploaded = { code: -4001442, status: 400 } as const satisfies ResultCode;
+export const InvalidVideoUrl = { code: -4001443, status: 400 } as const satisfies ResultCode;
+export const NoticeOnlyBoard = { code: -4031431, status: 403 } as const satisfies ResultCode;
+export const PostChanged = { code: -4091431, status: 409 } as const satisfies ResultCode;
+export const DraftLimitReached = { code: -4091441, status: 409 } as const satisfies ResultCode;
+export const ImageTooLarge = { code: -4131441, status: 413 } as const satisfies ResultCode;
 export const OriginRejected = { code: -4031401, status: 403 } as const satisfies ResultCode;
 export const BoardPrivate = { code: -4031404, status: 403 } as const satisfies ResultCode;
 export const Forbidden = { code: -4031403, status: 403 } as const satisfies ResultCode;
@@ -80,6 +91,17 @@ export const RESULT_MESSAGES = {
 	TermsRequired: 'Agree to the terms of service and the collection of personal information to continue.',
 	WithdrawalUnconfirmed: "Tick 'I will leave the community.' to withdraw.",
 	ProviderNotOffered: 'This community does not offer sign-in with that provider.',
+	TitleRequired: 'Enter a title.',
+	TitleTooLong: 'The title can be up to 100 characters long.',
+	ContentRequired: 'Enter the content.',
+	ContentTooLarge: 'The post is too long. Please shorten it.',
+	InvalidImage: 'Invalid image.',
+	ImageNotUploaded: 'Images must be uploaded to this community from the editor.',
+	InvalidVideoUrl: 'Please enter a valid URL.',
+	NoticeOnlyBoard: 'Only administrators can write in this board.',
+	PostChanged: 'The post was changed after you opened it. Reload to see the latest version before editing.',
+	DraftLimitReached: 'You can keep up to 100 drafts. Delete some to save a new one.',
+	ImageTooLarge: 'Please upload an image that is no larger than 10MB.',
 	OriginRejected: 'The request came from another site and was refused.',
 	BoardPrivate: 'This board is private.',
 	Forbidden: 'You do not have permission to do this.',

@@ -25,6 +25,12 @@ export const RATE_LIMITS = {
 	nickname: { limiter: 'RATE_LIMIT_STRICT', by: ['member', 'ip'] },
 	/** Logout, withdrawal and other account writes. */
 	account: { limiter: 'RATE_LIMIT_WRITE', by: ['member', 'ip'] },
+	/** Writing, editing and deleting posts. */
+	post: { limiter: 'RATE_LIMIT_WRITE', by: ['member', 'ip'] },
+	/** Image uploads (each up to 10 MB into R2). */
+	upload: { limiter: 'RATE_LIMIT_WRITE', by: ['member', 'ip'] },
+	/** Saving, loading and deleting drafts. */
+	draft: { limiter: 'RATE_LIMIT_WRITE', by: ['member', 'ip'] },
 	/** The view beacon: per IP. */
 	view: { limiter: 'RATE_LIMIT_VIEW', by: ['ip'] },
 } as const satisfies Record<string, { limiter: LimiterName; by: readonly ('member' | 'ip')[] }>;
