@@ -8,6 +8,7 @@ import { validator } from 'hono/validator';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import { AppError } from '@/server/platform/errors';
+import { IMAGE_MAX_BYTES } from '@/schemas/post-write';
 
 /** Parses `value` with `schema`; a failure becomes a 400 envelope that says which field and why. */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
@@ -25,16 +26,40 @@ export const NoQuerySchema = z.strictObject({});
 /** The largest body the API reads: member requests are small JSON documents and forms. */
 export const MAX_BODY_BYTES = 16 * 1024;
 
+/** The largest post or draft body: a long post of JSON blocks (the text itself is far less). */
+export const DOCUMENT_BODY_MAX_BYTES = 512 * 1024;
+
+/** Routes that read a larger body than MAX_BODY_BYTES, by the path under /v1/{domain}/{slug}. */
+const LARGER_BODIES: readonly (readonly [RegExp, number])[] = [
+	[/^\/(?:posts|drafts)(?:\/[^/]+)?$/, DOCUMENT_BODY_MAX_BYTES],
+	// The image itself plus room for nothing else: uploads are raw bytes, not multipart.
+	[/^\/uploads$/, IMAGE_MAX_BYTES],
+];
+
+function bodyLimitOf(maxSize: number): MiddlewareHandler {
+	return bodyLimit({
+		maxSize,
+		onError: (c) => {
+			throw new AppError(c.req.path.endsWith('/uploads') ? 'ImageTooLarge' : 'PayloadTooLarge');
+		},
+	});
+}
+
+const limits = new Map<number, MiddlewareHandler>();
+
 /**
- * Refuses a body over MAX_BODY_BYTES before it is buffered: by its Content-Length, or while a body
- * without one is read.
+ * Refuses a body over its route's limit (MAX_BODY_BYTES unless LARGER_BODIES names the route)
+ * before it is buffered: by its Content-Length, or while a body without one is read.
  */
-export const limitBody: MiddlewareHandler = bodyLimit({
-	maxSize: MAX_BODY_BYTES,
-	onError: () => {
-		throw new AppError('PayloadTooLarge');
-	},
-});
+export const limitBody: MiddlewareHandler = (c, next) => {
+	const { domain, slug } = c.req.param() as { domain?: string; slug?: string };
+	const prefix = c.req.path.indexOf(`/${domain}/${slug}`);
+	const rest = prefix < 0 ? c.req.path : c.req.path.slice(prefix + `/${domain}/${slug}`.length);
+	const maxSize = LARGER_BODIES.find(([pattern]) => pattern.test(rest))?.[1] ?? MAX_BODY_BYTES;
+	let limit = limits.get(maxSize);
+	if (!limit) limits.set(maxSize, (limit = bodyLimitOf(maxSize)));
+	return limit(c, next);
+};
 
 const JSON_TYPE = /^application\/json\s*(?:;|$)/i;
 const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(?:;|$)/i;
