@@ -13,3 +13,10 @@ export declare const DEMO_CHANNELS: readonly {
 	pcHeaderColor: string | null;
 	content: { nicknames: readonly string[] };
 }[];
+/** mulberry32: a seeded random generator, the same on every machine. */
+export declare function random(seed: number): {
+	next(): number;
+	int(min: number, max: number): number;
+	pick<T>(list: readonly T[]): T;
+	chance(p: number): boolean;
+};
