@@ -319,6 +319,11 @@ describe('claims', () => {
 		const postId = await postWhere(`member_id = ${MEMBER} AND deleted_at IS NULL`);
 		await env.DB.batch(claimUploadsStatements(env.DB, GLOBAL.id, [a.key], { postId }));
 		expect(await env.DB.prepare('SELECT post_id FROM uploads WHERE r2_key = ?1').bind(a.key).first('post_id')).toBe(postId);
+		// A target that is not a post of the channel (another channel's post, a draft's id) claims nothing.
+		const koreanPost = await postWhere('deleted_at IS NULL', KOREAN.id);
+		const koreanDraft = env.DB.prepare("INSERT INTO drafts (channel_id, member_id, title, content, created_at, updated_at) VALUES (?1, 2002, '', '{}', 0, 0)").bind(KOREAN.id);
+		await env.DB.batch([...claimUploadsStatements(env.DB, GLOBAL.id, [b.key], { postId: koreanPost }), koreanDraft, ...claimUploadsStatements(env.DB, GLOBAL.id, [b.key], { draftId: 'last-inserted' })]);
+		expect(await env.DB.prepare('SELECT post_id, draft_id FROM uploads WHERE r2_key = ?1').bind(b.key).first()).toEqual({ post_id: null, draft_id: draftId });
 	});
 
 	it('writes one row per claimed upload', async () => {
@@ -329,6 +334,9 @@ describe('claims', () => {
 		// One row per claimed upload, whatever the size of the community (at most MAX_UPLOADS_PER_DOCUMENT).
 		expect(statements.reduce((sum, statement) => sum + statement.rowsWritten, 0)).toBeLessThanOrEqual(10);
 		expect(claimUploadsStatements(db, GLOBAL.id, [], { postId })).toEqual([]);
+		// The check before it and the claim find the uploads by key, never by a scan.
+		await checkUploads(db, GLOBAL.id, MEMBER, uploads.map((upload) => upload.key), null);
+		for (const statement of statements) expect((await queryPlan(statement)).filter((detail) => /^SCAN uploads/.test(detail))).toEqual([]);
 	});
 
 	it('releases the uploads a draft kept when the draft is deleted', async () => {

@@ -73,7 +73,8 @@ async function uploadKeysOfPost(db: D1Database, channelId: number, postId: numbe
 
 /**
  * What a claim attaches the uploads to. `'last-inserted'` is the row of the INSERT just before the
- * claim in the same batch (`last_insert_rowid()`), for a post or draft being created.
+ * claim in the same batch (`last_insert_rowid()`), for a post or draft being created; a claim
+ * whose target is not a post (or draft) of the channel changes nothing.
  */
 export type ClaimTarget = { postId: number | 'last-inserted' } | { draftId: number | 'last-inserted' };
 
@@ -86,10 +87,13 @@ export type ClaimTarget = { postId: number | 'last-inserted' } | { draftId: numb
 export function claimUploadsStatements(db: D1Database, channelId: number, keys: readonly string[], target: ClaimTarget): D1PreparedStatement[] {
 	if (keys.length === 0) return [];
 	if (keys.length > MAX_UPLOADS_PER_DOCUMENT) throw tooManyImages();
-	const [column, id] = 'postId' in target ? ['post_id', target.postId] : ['draft_id', target.draftId];
+	const [column, table, id] = 'postId' in target ? ['post_id', 'posts', target.postId] : ['draft_id', 'drafts', target.draftId];
 	const value = id === 'last-inserted' ? 'last_insert_rowid()' : '?2';
 	const params = id === 'last-inserted' ? [channelId] : [channelId, id];
 	const first = params.length + 1;
 	const list = keys.map((_, i) => `?${first + i}`).join(', ');
-	return [db.prepare(`UPDATE uploads SET ${column} = ${value} WHERE channel_id = ?1 AND r2_key IN (${list})`).bind(...params, ...keys)];
+	// The target must be a row of this channel: an INSERT that inserted nothing (a conflict) leaves
+	// last_insert_rowid() naming some earlier row.
+	const sql = `UPDATE uploads SET ${column} = ${value} WHERE channel_id = ?1 AND r2_key IN (${list}) AND EXISTS (SELECT 1 FROM ${table} WHERE id = ${value} AND channel_id = ?1)`;
+	return [db.prepare(sql).bind(...params, ...keys)];
 }
