@@ -259,6 +259,9 @@ describe('what a draft request may hold', () => {
 		expect(await draftsTable()).toBe(before);
 		expect((await save(cookie, fields({ boardId: BOARDS.general, subjectId: GENERAL_SUBJECT }))).code).toBe(0);
 		expect((await save(cookie, fields({ boardId: BOARDS.bugs, subjectId: null }))).code).toBe(0);
+		// Loosely: a category disabled since the editor loaded is kept (submitting the post says so).
+		await env.DB.prepare('UPDATE board_subjects SET enabled = 0 WHERE id = ?1').bind(GENERAL_SUBJECT + 3).run();
+		expect((await save(cookie, fields({ boardId: BOARDS.general, subjectId: GENERAL_SUBJECT + 3 }))).code).toBe(0);
 	});
 
 	it('lets an administrator draft for the notice-only and the private board', async () => {
