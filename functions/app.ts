@@ -16,6 +16,7 @@ import { authRouter } from '@functions/api/auth';
 import { accountRouter } from '@functions/api/account';
 import { writingRouter } from '@functions/api/writing';
 import { uploadsRouter } from '@functions/api/uploads';
+import { draftsRouter } from '@functions/api/drafts';
 import { sessionMiddleware, sessionError } from '@functions/middleware/session';
 
 const publicApi = new Hono<ApiEnv>()
@@ -44,6 +45,7 @@ const memberApi = new Hono<ApiEnv>()
 	.use(sessionMiddleware)
 	.route('/', accountRouter)
 	.route('/', uploadsRouter)
+	.route('/', draftsRouter)
 	.route('/', writingRouter);
 
 export const api = new Hono<ApiEnv>();

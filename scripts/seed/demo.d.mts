@@ -20,3 +20,8 @@ export declare function random(seed: number): {
 	pick<T>(list: readonly T[]): T;
 	chance(p: number): boolean;
 };
+/** The board keys whose boards are notice-only, and those that have a write template. */
+export declare const NOTICE_ONLY_BOARDS: readonly string[];
+export declare const TEMPLATE_BOARDS: readonly string[];
+/** A demo board's id from its channel and key ('notice', 'general', 'guides', 'fanart', 'videos', 'bugs', 'staff'). */
+export declare function boardId(channel: { index: number }, key: string): number;
