@@ -5,8 +5,7 @@
 import type { AstroGlobal } from 'astro';
 import { isSignedIn, loadChannelPage, loginRedirect, type ChannelPage } from './channel-page';
 import { writableBoards, type WritableBoard } from '@/server/boards/writable';
-import { getEditablePost } from '@/server/posts/editable';
-import { viewerOf } from '@/server/posts/visibility';
+import { getEditablePost } from '@/server/posts/writing';
 import { AppError, isAppError } from '@/server/platform/errors';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import type { ContentDocument } from '@/schemas/content';
@@ -57,7 +56,7 @@ export async function loadWriteScreen(astro: Astro, postId?: string): Promise<Wr
 	const id = IdSchema.safeParse(postId);
 	if (!id.success) return { kind: 'refused', page, status: 404 };
 	try {
-		const post = await getEditablePost(db, channel.id, id.data, viewerOf(page.session));
+		const post = await getEditablePost(db, channel.id, id.data, member);
 		const boards = await writableBoards(db, channel.id, admin, post.boardId);
 		return {
 			kind: 'form',
