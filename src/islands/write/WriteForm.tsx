@@ -93,6 +93,8 @@ export default function WriteForm({ edit, boards, initial, admin, userId, channe
 	const contentWrittenRef = useRef(edit !== null);
 	/** Submitted or cancelled: nothing more is kept. */
 	const finishedRef = useRef(false);
+	/** A forced login is under way: the copy is put back by itself when the member returns. */
+	const resumeRef = useRef(false);
 	const timerRef = useRef<number | undefined>(undefined);
 
 	const api = useMemo(() => memberApi(userId), [userId]);
@@ -113,8 +115,10 @@ export default function WriteForm({ edit, boards, initial, admin, userId, channe
 
 	/** Keeps the form in the browser now (the local safety net); `resume` marks a forced login. */
 	const keepLocally = useCallback(
-		(resume = false) => {
+		(resumeAfterLogin = false) => {
 			window.clearTimeout(timerRef.current);
+			if (resumeAfterLogin) resumeRef.current = true;
+			const resume = resumeRef.current;
 			// An open restore offer holds the earlier work: it is not overwritten before the member chooses.
 			if (finishedRef.current || !touchedRef.current || offerRef.current) return;
 			const current = fieldsRef.current;
@@ -410,6 +414,8 @@ export default function WriteForm({ edit, boards, initial, admin, userId, channe
 				</div>
 			)}
 			<form className="write-form" onSubmit={submit} noValidate data-write-form>
+				{/* Nothing is typed or chosen before the form's code runs, so nothing typed is lost to it. */}
+				<fieldset className="write-fields" disabled={!hydrated}>
 				<div className="write-row">
 					<div className="field">
 						<label htmlFor={`${id}-board`}>{texts['write.field.board']}</label>
@@ -521,6 +527,7 @@ export default function WriteForm({ edit, boards, initial, admin, userId, channe
 						</label>
 					)}
 				</div>
+				</fieldset>
 				<div className="write-actions">
 					<button className="button secondary" type="button" onClick={() => void cancel()} disabled={!hydrated}>
 						{texts['common.button.cancel']}

@@ -1,0 +1,282 @@
+/**
+ * Writing in Chromium: the write and edit screens, templates, categories, the title limit, Cancel,
+ * the login-required modal, and Delete on the post page. Each test signs in as its own demo member
+ * (rate limits and drafts are per member), and the posts it writes carry a unique mark.
+ */
+import type { Page } from '@playwright/test';
+import { expect, test } from './test';
+import { execute } from './fixtures';
+import { boardOf, community, signInMember, writeForm } from './write-helpers';
+
+const GLOBAL = '/starfall/global';
+
+function mark(label: string): string {
+	return `${label} ${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+}
+
+/** The post id the page shows after a submit. */
+async function openedPostId(page: Page): Promise<number> {
+	await page.waitForURL(/\/posts\/\d+$/);
+	return Number(/\/posts\/(\d+)$/.exec(page.url())?.[1]);
+}
+
+test('a member writes a post, finds it in its board, All Posts and the post page, edits it and deletes it', async ({ page }) => {
+	const channel = await community(GLOBAL);
+	const general = boardOf(channel, 'general');
+	await signInMember(page, channel, 11, `${GLOBAL}/write?boardId=${general}`);
+	const form = writeForm(page);
+	await expect(form.board).toHaveValue(String(general));
+	const title = mark('First flight');
+	await form.category.selectOption({ label: 'Questions' });
+	await form.title.fill(title);
+	await form.body.click();
+	await page.keyboard.type('Where do I find the sky whales?');
+	await page.getByRole('button', { name: 'Post', exact: true }).click();
+	const postId = await openedPostId(page);
+	await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+	await expect(page.locator('.post-body')).toContainText('Where do I find the sky whales?');
+	await expect(page.locator('[data-post-category]')).toHaveText('Questions');
+
+	for (const list of [`${GLOBAL}/boards/${general}`, `${GLOBAL}/boards`]) {
+		await page.goto(list);
+		await expect(page.getByRole('link', { name: title })).toHaveAttribute('href', `${GLOBAL}/posts/${postId}`);
+	}
+
+	await page.goto(`${GLOBAL}/posts/${postId}`);
+	await page.locator('[data-post-actions]').getByRole('link', { name: 'Edit' }).click();
+	await expect(page).toHaveURL(new RegExp(`/posts/${postId}/edit$`));
+	// The edit screen shows exactly what was stored.
+	await expect(form.title).toHaveValue(title);
+	await expect(form.category).toHaveValue(await form.category.locator('option', { hasText: 'Questions' }).getAttribute('value') ?? '');
+	await expect(form.body).toContainText('Where do I find the sky whales?');
+	const edited = `${title} (found them)`;
+	await form.title.fill(edited);
+	await page.getByRole('button', { name: 'Save', exact: true }).click();
+	await page.waitForURL(new RegExp(`/posts/${postId}$`));
+	await expect(page.locator('[data-toast]')).toHaveText('The post has been edited.');
+	await expect(page.getByRole('heading', { level: 1, name: edited })).toBeVisible();
+
+	await page.locator('[data-post-actions]').getByRole('button', { name: 'Delete' }).click();
+	const confirm = page.getByRole('dialog', { name: 'Please confirm' });
+	await expect(confirm).toContainText('Delete this post?');
+	await confirm.getByRole('button', { name: 'Delete' }).click();
+	await expect(page.locator('[data-toast]')).toHaveText('The post has been deleted.');
+	await expect(page.locator('[data-post-state="DELETED"]')).toBeVisible();
+	await page.goto(`${GLOBAL}/boards/${general}`);
+	await expect(page.getByRole('link', { name: edited })).toHaveCount(0);
+});
+
+test('the title counts characters as a person does and refuses more than 100', async ({ page }) => {
+	const channel = await community(GLOBAL);
+	await signInMember(page, channel, 12, `${GLOBAL}/write?boardId=${boardOf(channel, 'general')}`);
+	const form = writeForm(page);
+	await expect(form.form.getByText('The title can be up to 100 characters long.')).toBeVisible();
+	// Emoji and CJK characters count one each (code points), not by their UTF-16 length.
+	await form.title.fill('🐋'.repeat(100));
+	await expect(form.titleCount).toHaveText('100/100');
+	await form.title.fill(`${'🐋'.repeat(100)}!`);
+	await expect(form.titleCount).toHaveText('101/100');
+	await form.body.click();
+	await page.keyboard.type('A body');
+	const posts: string[] = [];
+	page.on('request', (request) => request.method() === 'POST' && request.url().endsWith('/posts') && posts.push(request.url()));
+	await page.getByRole('button', { name: 'Post', exact: true }).click();
+	await expect(form.title).toHaveAttribute('aria-invalid', 'true');
+	await expect(form.form.getByRole('alert')).toHaveText('The title can be up to 100 characters long.');
+	expect(posts).toEqual([]);
+	await expect(page).toHaveURL(/\/write\?boardId=/);
+});
+
+test("a board's categories: 'None' or one of them; a board without categories says so", async ({ page }) => {
+	const channel = await community(GLOBAL);
+	// The administrator writes in the announcements, which take no category.
+	await signInMember(page, channel, 0, `${GLOBAL}/write?boardId=${boardOf(channel, 'general')}`);
+	const form = writeForm(page);
+	await expect(form.category.locator('option')).toHaveText(['None', 'Discussion', 'Questions', 'Guild Recruitment', 'Feedback']);
+	await expect(form.category).toHaveValue('');
+	await form.board.selectOption(String(boardOf(channel, 'notice')));
+	await expect(form.form.locator('[data-no-category]')).toHaveText('Unable to set the category.');
+	await expect(form.form.getByRole('combobox', { name: 'Category' })).toHaveCount(0);
+	const title = mark('Maintenance');
+	await form.title.fill(title);
+	await form.body.click();
+	await page.keyboard.type('Servers restart at dawn.');
+	await page.getByLabel(/^Notice/).check();
+	await page.getByRole('button', { name: 'Post', exact: true }).click();
+	await openedPostId(page);
+	await expect(page.locator('[data-post-category]')).toHaveText('None');
+	await expect(page.locator('.notice-mark')).toBeVisible();
+});
+
+test('a member writes only where members may: no notice switch, no private or notice-only board', async ({ page }) => {
+	const channel = await community(GLOBAL);
+	await signInMember(page, channel, 13, `${GLOBAL}/write?boardId=${boardOf(channel, 'staff')}`);
+	const form = writeForm(page);
+	const offered = await form.board.locator('option').evaluateAll((options) => options.map((option) => Number((option as HTMLOptionElement).value)));
+	expect(offered).not.toContain(boardOf(channel, 'staff'));
+	// A board the member may not write in falls back to the first one they may.
+	await expect(form.board).toHaveValue(String(offered[0]));
+	await expect(page.getByLabel(/^Notice/)).toHaveCount(0);
+	await expect(page.getByLabel(/^Private post/)).toBeVisible();
+});
+
+test('changing to a board with another template asks first; Cancel keeps the board and the text', async ({ page }) => {
+	const channel = await community(GLOBAL);
+	const guides = boardOf(channel, 'guides');
+	const bugs = boardOf(channel, 'bugs');
+	const template = (heading: string, item: string) => JSON.stringify({ type: 'doc', blocks: [{ type: 'heading', level: 2, children: [{ text: heading }] }, { type: 'list', ordered: false, items: [[{ text: item }]] }] });
+	execute(`UPDATE boards SET write_template = '${template('Summary', 'Steps to reproduce')}' WHERE id = ${bugs}`);
+	execute(`UPDATE boards SET write_template = '${template('Goal of the guide', 'What you need')}' WHERE id = ${guides}`);
+	await signInMember(page, channel, 14, `${GLOBAL}/write?boardId=${bugs}`);
+	const form = writeForm(page);
+	await expect(form.body).toContainText('Summary');
+	// The untouched template is no one's work: another board's template replaces it without asking.
+	await form.board.selectOption(String(guides));
+	await expect(form.body).toContainText('Goal of the guide');
+	await form.body.click();
+	await page.keyboard.press('ControlOrMeta+End');
+	await page.keyboard.type(' My own notes');
+	await form.board.selectOption(String(bugs));
+	const confirm = page.getByRole('dialog', { name: 'Please confirm' });
+	await expect(confirm).toContainText('This board has a different template.');
+	await confirm.getByRole('button', { name: 'Cancel' }).click();
+	await expect(form.board).toHaveValue(String(guides));
+	await expect(form.body).toContainText('My own notes');
+	await form.board.selectOption(String(bugs));
+	await confirm.getByRole('button', { name: 'Confirm' }).click();
+	await expect(form.board).toHaveValue(String(bugs));
+	await expect(form.body).toContainText('Summary');
+	await expect(form.body).not.toContainText('My own notes');
+});
+
+test('Cancel asks when something is written, saves nothing and clears the local copy', async ({ page }) => {
+	const channel = await community(GLOBAL);
+	const general = boardOf(channel, 'general');
+	await page.goto(`${GLOBAL}/boards/${general}`);
+	await signInMember(page, channel, 15, `${GLOBAL}/boards/${general}`);
+	await page.locator('.board-header').getByRole('link', { name: 'Write' }).click();
+	await expect(page).toHaveURL(`${GLOBAL}/write?boardId=${general}`);
+	const form = writeForm(page);
+	await page.clock.install();
+	await form.title.fill(mark('Never posted'));
+	await page.clock.runFor(1500);
+	expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.includes('-editor:write')))).toHaveLength(1);
+	const requests: string[] = [];
+	page.on('request', (request) => request.method() !== 'GET' && requests.push(`${request.method()} ${request.url()}`));
+	await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+	const confirm = page.getByRole('dialog', { name: 'Please confirm' });
+	await expect(confirm).toContainText('Leave without saving?');
+	await confirm.getByRole('button', { name: 'Cancel' }).click();
+	await expect(page).toHaveURL(/\/write\?/);
+	await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+	await confirm.getByRole('button', { name: 'Confirm' }).click();
+	await expect(page).toHaveURL(`${GLOBAL}/boards/${general}`);
+	expect(requests).toEqual([]);
+	expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.includes('-editor:')))).toEqual([]);
+});
+
+test('the work comes back after a reload: Restore puts it back, Discard forgets it', async ({ page }) => {
+	const channel = await community(GLOBAL);
+	const path = `${GLOBAL}/write?boardId=${boardOf(channel, 'guides')}`;
+	await signInMember(page, channel, 16, path);
+	await page.clock.install();
+	const form = writeForm(page);
+	const title = mark('Half-written guide');
+	await form.category.selectOption({ label: 'Crafting' });
+	await form.title.fill(title);
+	await form.body.click();
+	await page.keyboard.type('Step one: gather starlight.');
+	// Kept shortly after the last change (the debounce timer), before any reload.
+	await page.clock.runFor(1500);
+	await page.reload();
+	const offer = page.locator('[data-restore-offer]');
+	await expect(offer).toContainText('You have unsaved writing from');
+	await expect(form.title).toHaveValue('');
+	await offer.getByRole('button', { name: 'Restore' }).click();
+	await expect(offer).toHaveCount(0);
+	await expect(form.title).toHaveValue(title);
+	await expect(form.category.locator('option:checked')).toHaveText('Crafting');
+	await expect(form.body).toContainText('Step one: gather starlight.');
+
+	await page.reload();
+	await offer.getByRole('button', { name: 'Discard' }).click();
+	await expect(form.title).toHaveValue('');
+	await page.reload();
+	await expect(form.title).toBeVisible();
+	await expect(offer).toHaveCount(0);
+});
+
+test('the work is kept when the tab is hidden or closed, without waiting for the timer', async ({ page }) => {
+	const channel = await community(GLOBAL);
+	const path = `${GLOBAL}/write?boardId=${boardOf(channel, 'general')}`;
+	await signInMember(page, channel, 17, path);
+	await page.clock.install();
+	const form = writeForm(page);
+	const title = mark('Typed just before closing');
+	await form.title.fill(title);
+	await page.evaluate(() => window.dispatchEvent(new PageTransitionEvent('pagehide')));
+	const kept = await page.evaluate(() => Object.entries(localStorage).find(([key]) => key.includes('-editor:write'))?.[1] ?? '');
+	expect(JSON.parse(kept).fields.title).toBe(title);
+	const second = await page.context().newPage();
+	await second.goto(path);
+	await expect(second.locator('[data-restore-offer]')).toBeVisible();
+});
+
+test('a session that ends mid-write: the forced login returns to the editor with the text intact', async ({ page }) => {
+	const channel = await community(GLOBAL);
+	const general = boardOf(channel, 'general');
+	const path = `${GLOBAL}/write?boardId=${general}`;
+	await signInMember(page, channel, 18, path);
+	const form = writeForm(page);
+	const title = mark('Written while logged out');
+	await form.title.fill(title);
+	await form.body.click();
+	await page.keyboard.type('Nothing typed is lost.');
+	// The session ends on the server: logged out in another page of the same browser.
+	const other = await page.context().newPage();
+	await other.goto(`${GLOBAL}/mypage/settings`);
+	await other.getByRole('button', { name: 'Log out' }).click();
+	await other.waitForURL((url) => !url.pathname.endsWith('/settings'));
+	await other.close();
+	await page.getByRole('button', { name: 'Post', exact: true }).click();
+	const alert = page.locator('[data-route-error-dialog]');
+	await expect(alert).toContainText('Please log in to continue.');
+	await alert.getByRole('button', { name: 'Confirm' }).click();
+	await expect(page).toHaveURL(new RegExp(`/login\\?redirectUrl=${encodeURIComponent(path).replace(/[?]/g, '\\?')}`));
+	const nickname = channel.nicknames[18] ?? '';
+	await page.locator(`[data-login-form] button[value="${channel.providers[18 % channel.providers.length]}"]`).click();
+	await page.getByRole('button', { name: new RegExp(`^Sign in as ${nickname}`) }).click();
+	await page.waitForURL(new RegExp(`${path.replace(/[?]/g, '\\?')}$`));
+	// Back on the editor with the work put back by itself.
+	await expect(form.title).toHaveValue(title);
+	await expect(form.body).toContainText('Nothing typed is lost.');
+	await page.getByRole('button', { name: 'Post', exact: true }).click();
+	await openedPostId(page);
+	await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+});
+
+test('a guest pressing Write is asked to log in first, and the login comes back to the write screen', async ({ page }) => {
+	const general = 12;
+	await page.goto(`${GLOBAL}/boards/${general}`);
+	await page.locator('.board-header').getByRole('link', { name: 'Write' }).click();
+	const modal = page.locator('[data-login-required-dialog]');
+	await expect(modal).toBeVisible();
+	await expect(modal).toContainText('Please log in to continue.');
+	await modal.getByRole('button', { name: 'Confirm' }).click();
+	await expect(page).toHaveURL(`${GLOBAL}/login?redirectUrl=${encodeURIComponent(`${GLOBAL}/write?boardId=${general}`)}`);
+	// Without the modal (a link opened directly) the route itself sends the guest to login.
+	const response = await page.goto(`${GLOBAL}/write?boardId=${general}`);
+	expect(response?.url()).toContain(`/login?redirectUrl=${encodeURIComponent(`${GLOBAL}/write?boardId=${general}`)}`);
+});
+
+test("another member's post cannot be edited, and the page is the member's alone", async ({ page }) => {
+	const channel = await community(GLOBAL);
+	const [row] = execute(`SELECT id FROM posts WHERE channel_id = 1 AND member_id <> 1020 AND deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0 AND board_id = 12 LIMIT 1`) as { id: number }[];
+	await signInMember(page, channel, 19, `${GLOBAL}/boards/12`);
+	const response = await page.goto(`${GLOBAL}/posts/${row?.id}/edit`);
+	expect(response?.status()).toBe(403);
+	expect(response?.headers()['cache-control']).toContain('no-store');
+	await expect(page.locator('[data-write-form]')).toHaveCount(0);
+	await page.goto(`${GLOBAL}/posts/${row?.id}`);
+	await expect(page.locator('[data-post-actions]')).toHaveCount(0);
+});
