@@ -4,7 +4,12 @@
  * extras (t=, si=, list=, feature=…). Anything else (another host, a bad id, another scheme) is
  * null, which the editor shows as 'Please enter a valid URL.'.
  */
-import { YOUTUBE_ID } from '@/schemas/content';
+
+/**
+ * A video id: 11 letters, digits, `-` or `_`. The same rule as `YOUTUBE_ID` of src/schemas/content.ts
+ * (a unit test holds them equal), kept here so that the editor's bundle does not load zod for one regex.
+ */
+export const YOUTUBE_VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;
 
 const YOUTUBE_HOSTS = new Set(['youtube.com', 'www.youtube.com', 'm.youtube.com', 'music.youtube.com', 'youtube-nocookie.com', 'www.youtube-nocookie.com']);
 const SHORT_HOSTS = new Set(['youtu.be', 'www.youtu.be']);
@@ -31,5 +36,5 @@ export function youTubeVideoId(input: string): string | null {
 		if (segments.length === 1 && segments[0] === 'watch') id = url.searchParams.get('v');
 		else if (segments.length === 2 && ID_PATHS.has(segments[0] ?? '')) id = segments[1];
 	}
-	return id && YOUTUBE_ID.test(id) ? id : null;
+	return id && YOUTUBE_VIDEO_ID.test(id) ? id : null;
 }

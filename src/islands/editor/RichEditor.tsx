@@ -47,7 +47,6 @@ import { $getNearestNodeOfType, $insertNodeToNearestRoot, mergeRegister } from '
 import { resultCodeOf } from '@/lib/api-client';
 import { Banned, IdentityRejected, ImageTooLarge, InvalidImage, LoginRequired, MembershipRequired, PayloadTooLarge, SessionExpired, SessionRevoked, TooManyRequests } from '@/lib/result-codes';
 import { youTubeVideoId } from '@/lib/youtube-url';
-import { IMAGE_MAX_SIZE_LABEL } from '@/schemas/post-write';
 import type { ContentDocument } from '@/schemas/content';
 import { $userId } from '@/stores/user';
 import { useHydrated } from '@/islands/common/use-hydrated';
@@ -55,7 +54,7 @@ import { $exportDocument, $importDocument, documentIsEmpty } from './document';
 import { normalizeLink } from './link-url';
 import { $createImageNode, $createYouTubeNode, ImageNode, MediaLabelsContext, YouTubeNode } from './media-nodes';
 import { $insertPastedHtml, needsOwnImport, registerSchemaTransforms, shouldUploadPastedFiles } from './schema-plugin';
-import { imageFileProblem, IMAGE_TYPES, uploadImage } from './upload';
+import { IMAGE_MAX_SIZE_LABEL, IMAGE_TYPES, imageFileProblem, uploadImage } from './upload';
 import PromptDialog from './PromptDialog';
 import Toolbar, { type ToolbarAction, type ToolbarState } from './Toolbar';
 import type { EditorTexts } from './texts';

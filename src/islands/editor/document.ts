@@ -24,7 +24,8 @@ import {
 import { $createHeadingNode, $createQuoteNode, $isHeadingNode, $isQuoteNode } from '@lexical/rich-text';
 import { $createListItemNode, $createListNode, $isListItemNode, $isListNode, type ListNode } from '@lexical/list';
 import { $createLinkNode, $isLinkNode, type LinkNode } from '@lexical/link';
-import { YOUTUBE_ID, type Block, type ContentDocument, type Inline } from '@/schemas/content';
+import type { Block, ContentDocument, Inline } from '@/schemas/content';
+import { YOUTUBE_VIDEO_ID } from '@/lib/youtube-url';
 import { $createImageNode, $createYouTubeNode, $isImageNode, $isYouTubeNode, ALT_MAX_LENGTH, imagePathOnSite } from './media-nodes';
 import { normalizeLink } from './link-url';
 
@@ -159,7 +160,7 @@ function blocksOf(node: LexicalNode): Block[] {
 	}
 	if ($isYouTubeNode(node)) {
 		const videoId = node.getVideoId();
-		return YOUTUBE_ID.test(videoId) ? [{ type: 'youtube', videoId }] : [];
+		return YOUTUBE_VIDEO_ID.test(videoId) ? [{ type: 'youtube', videoId }] : [];
 	}
 	if ($isDecoratorNode(node)) return [];
 	if ($isListNode(node)) {

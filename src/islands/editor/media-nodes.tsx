@@ -23,8 +23,7 @@ import {
 import { useLexicalComposerContext } from '@lexical/react/LexicalComposerContext';
 import { useLexicalNodeSelection } from '@lexical/react/useLexicalNodeSelection';
 import { isSitePath } from '@/lib/safe-url';
-import { youTubeVideoId } from '@/lib/youtube-url';
-import { YOUTUBE_ID } from '@/schemas/content';
+import { YOUTUBE_VIDEO_ID, youTubeVideoId } from '@/lib/youtube-url';
 
 /** Where post images may come from: this site's uploads, and the demo's own files for seeded posts. */
 const IMAGE_PATH = /^\/(?:uploads|demo)\//;
@@ -337,7 +336,7 @@ function convertVideoElement(element: HTMLElement): DOMConversionOutput {
 }
 
 export function $createYouTubeNode(videoId: string): YouTubeNode {
-	if (!YOUTUBE_ID.test(videoId)) throw new Error('not a YouTube video id');
+	if (!YOUTUBE_VIDEO_ID.test(videoId)) throw new Error('not a YouTube video id');
 	return $applyNodeReplacement(new YouTubeNode(videoId));
 }
 

@@ -6,7 +6,14 @@
  */
 import { FetchError, ResponseError, type EnvelopeHeader } from '@/lib/api-client';
 import { USER_ID_HEADER } from '@/lib/names';
-import { IMAGE_MAX_BYTES } from '@/schemas/post-write';
+
+/**
+ * The largest image and its label for messages: IMAGE_MAX_BYTES and IMAGE_MAX_SIZE_LABEL of
+ * src/schemas/post-write.ts (a unit test holds them equal), repeated here because that module
+ * loads zod, which would more than double the editor's bundle.
+ */
+export const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
+export const IMAGE_MAX_SIZE_LABEL = { size: 10, unit: 'MB' } as const;
 
 export interface UploadedImage {
 	uploadId: string;
