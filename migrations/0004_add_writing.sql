@@ -41,3 +41,8 @@ CREATE UNIQUE INDEX posts_by_request ON posts (member_id, request_id) WHERE requ
 ALTER TABLE boards ADD COLUMN write_template TEXT;
 -- 1 for a board only administrators write in (announcements).
 ALTER TABLE boards ADD COLUMN notice_only INTEGER NOT NULL DEFAULT 0;
+
+-- Never holds a row: a batch asserts what it read (a post's version, say) with
+-- `INSERT INTO batch_assertions (ok) SELECT 0 WHERE NOT <condition>`, whose CHECK failure rolls the
+-- whole batch back when another write got there first (src/server/platform/batch.ts).
+CREATE TABLE batch_assertions (ok INTEGER NOT NULL CHECK (ok = 1));

@@ -441,5 +441,22 @@ export function demoSql() {
 			statements.push(...insertRows(table, COLUMNS[table], all[table]));
 		}
 	}
+	statements.push(...listTopsSql(DEMO_CHANNELS.map((c) => c.index)));
 	return statements;
+}
+
+/**
+ * The seed lists every listed post densely (positions 1..n, no gaps): each post's kept positions
+ * are its list positions, and each list's top is its count (migrations/0004).
+ */
+export function listTopsSql(channelIds) {
+	const list = channelIds.join(',');
+	return [
+		`UPDATE posts SET board_pos = board_seq, subject_pos = subject_seq, channel_pos = channel_seq WHERE channel_id IN (${list});`,
+		`UPDATE channels SET list_top = listed_count WHERE id IN (${list});`,
+		`UPDATE boards SET list_top = listed_count WHERE channel_id IN (${list});`,
+		`UPDATE board_subjects SET list_top = listed_count WHERE channel_id IN (${list});`,
+		`DELETE FROM list_gaps WHERE (kind = 3 AND list_id IN (${list})) OR (kind = 1 AND list_id IN (SELECT id FROM boards WHERE channel_id IN (${list})))
+		   OR (kind = 2 AND list_id IN (SELECT id FROM board_subjects WHERE channel_id IN (${list})));`,
+	];
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { IdSchema, PathSegmentSchema, lenientPage } from '@/schemas/params';
-import { seqRange } from '@/server/posts/lists';
+import { newestRankOf } from '@/server/posts/lists';
 
 describe('ids', () => {
 	it('accepts positive whole numbers up to 2^53 - 1', () => {
@@ -21,10 +21,11 @@ describe('pages', () => {
 		expect(lenientPage('7')).toBe(7);
 	});
 
-	it('maps a page to the sequence range it shows, newest first', () => {
-		expect(seqRange(45, 1, 20)).toEqual({ from: 26, to: 45 });
-		expect(seqRange(45, 3, 20)).toEqual({ from: 1, to: 5 });
-		expect(seqRange(100_000, 2000, 20)).toEqual({ from: 60_001, to: 60_020 });
+	it('maps a page to the rank of its newest post (1 = the oldest), 0 past the end', () => {
+		expect(newestRankOf(45, 1, 20)).toBe(45);
+		expect(newestRankOf(45, 3, 20)).toBe(5);
+		expect(newestRankOf(45, 4, 20)).toBe(0);
+		expect(newestRankOf(100_000, 2000, 20)).toBe(60_020);
 	});
 });
 

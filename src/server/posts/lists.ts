@@ -1,6 +1,6 @@
 /**
- * Post lists. Each list is a range read over dense sequence numbers (see migrations/0001), so a
- * page reads the rows it shows and their authors, at page 1 as at page 2,000.
+ * Post lists. A page is one read of the rows it shows and their authors, newest first from the
+ * position list-positions.ts finds for it: at page 1 as at page 2,000, whatever was removed.
  */
 import { all } from '@/server/platform/db';
 import { AppError } from '@/server/platform/errors';
@@ -8,6 +8,7 @@ import type { Board, BoardSubject } from '@/server/boards/boards';
 import type { LayoutData } from '@/server/channels/layout';
 import { PAGE_SIZE } from '@/schemas/params';
 import { canReadBoard, type Viewer } from './visibility';
+import { rankPositionSql, type PostListKind } from './list-positions';
 
 export interface PostAuthor {
 	userId: number;
@@ -86,22 +87,30 @@ export function toSummary(row: SummaryRow): PostSummary {
 	};
 }
 
-/** The sequence range that page `page` of a list of `total` posts covers, newest first. */
-export function seqRange(total: number, page: number, pageSize = PAGE_SIZE): { from: number; to: number } {
-	const to = total - (page - 1) * pageSize;
-	return { from: Math.max(1, to - pageSize + 1), to };
-}
-
 function pageOf(total: number, page: number) {
 	return { page, pageSize: PAGE_SIZE, totalCount: total, totalPages: Math.max(1, Math.ceil(total / PAGE_SIZE)) };
 }
 
-const NOTICE_LIMIT = 5;
+/**
+ * The rank (1 = the oldest) of the newest post on page `page` of a list of `total` listed posts,
+ * newest first; 0 when the page is past the end.
+ */
+export function newestRankOf(total: number, page: number, pageSize = PAGE_SIZE): number {
+	return Math.max(0, total - (page - 1) * pageSize);
+}
 
-const RANGE_WHERE: Record<'board' | 'subject', string> = {
-	board: 'p.board_id = ?1 AND p.channel_id = ?2 AND p.board_seq BETWEEN ?3 AND ?4 ORDER BY p.board_seq DESC',
-	subject: 'p.subject_id = ?5 AND p.channel_id = ?2 AND p.subject_seq BETWEEN ?3 AND ?4 ORDER BY p.subject_seq DESC',
-};
+/**
+ * The condition that picks a page of a list, newest first, over its position column: page 1 is the
+ * top of the list; a deeper page starts at the position of its newest post, found by the Fenwick
+ * descent of list-positions.ts inside the same query. `rankParam` holds newestRankOf(…).
+ */
+function pageWhere(kind: PostListKind, seqColumn: string, listParam: string, rankParam: string, page: number): string {
+	// A rank of 0 is a page past the end: nothing, whatever the descent would find.
+	const from = page === 1 ? `${seqColumn} IS NOT NULL` : `${seqColumn} <= ${rankPositionSql(kind, listParam, rankParam)}`;
+	return `${rankParam} > 0 AND ${from} ORDER BY ${seqColumn} DESC LIMIT ${PAGE_SIZE}`;
+}
+
+const NOTICE_LIMIT = 5;
 
 /**
  * A page of a board's posts, optionally of one subject, with the pinned notices, in one D1 query.
@@ -115,7 +124,11 @@ export async function listBoardPosts(
 	listedCount: number,
 	subjectId?: number,
 ): Promise<PostPage> {
-	const { from, to } = seqRange(listedCount, page);
+	const rank = newestRankOf(listedCount, page);
+	const range =
+		subjectId === undefined
+			? `p.board_id = ?1 AND p.channel_id = ?2 AND ${pageWhere('board', 'p.board_seq', '?1', '?3', page)}`
+			: `p.subject_id = ?4 AND p.channel_id = ?2 AND ${pageWhere('subject', 'p.subject_seq', '?4', '?3', page)}`;
 	const rows = await all<SummaryRow & { pinned: number }>(
 		db
 			.prepare(
@@ -125,9 +138,9 @@ export async function listBoardPosts(
 					ORDER BY p.id DESC LIMIT ${NOTICE_LIMIT})
 				 UNION ALL
 				 SELECT * FROM (SELECT ${SUMMARY_COLUMNS}, 0 AS pinned FROM posts p JOIN members m ON m.id = p.member_id
-					WHERE ${RANGE_WHERE[subjectId === undefined ? 'board' : 'subject']})`,
+					WHERE ${range})`,
 			)
-			.bind(...[boardId, channelId, from, to], ...(subjectId === undefined ? [] : [subjectId])),
+			.bind(...[boardId, channelId, rank], ...(subjectId === undefined ? [] : [subjectId])),
 	);
 	const notices = rows.filter((row) => row.pinned === 1).map(toSummary);
 	const posts = rows.filter((row) => row.pinned === 0).map(toSummary);
@@ -136,14 +149,14 @@ export async function listBoardPosts(
 
 /** A page of "All Posts": every listed post of the channel's public boards. */
 export async function listChannelPosts(db: D1Database, channelId: number, page: number, listedCount: number): Promise<PostPage> {
-	const { from, to } = seqRange(listedCount, page);
+	const rank = newestRankOf(listedCount, page);
 	const rows = await all<SummaryRow>(
 		db
 			.prepare(
 				`SELECT ${SUMMARY_COLUMNS} FROM posts p JOIN members m ON m.id = p.member_id
-				 WHERE p.channel_id = ?1 AND p.channel_seq BETWEEN ?2 AND ?3 ORDER BY p.channel_seq DESC`,
+				 WHERE p.channel_id = ?1 AND ${pageWhere('channel', 'p.channel_seq', '?1', '?2', page)}`,
 			)
-			.bind(channelId, from, to),
+			.bind(channelId, rank),
 	);
 	return { notices: [], posts: rows.map(toSummary), ...pageOf(listedCount, page) };
 }

@@ -1,0 +1,36 @@
+/**
+ * Members write (/v1/{domain}/{slug}): POST posts, PUT posts/{postId}, DELETE posts/{postId}. The
+ * rules (who writes where, lists, versions) live in src/server/posts/writing.ts.
+ */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { ApiEnv } from '@functions/context';
+import { createPost, deletePost, editPost } from '@/server/posts/writing';
+import { ok } from '@/server/platform/envelope';
+import { IdSchema } from '@/schemas/params';
+import { CreatePostSchema, EditPostSchema } from '@/schemas/post-write';
+import { methodNotAllowed } from '@functions/middleware/errors';
+import { requireMember } from '@functions/middleware/session';
+import { rateLimit } from '@functions/middleware/rate-limit';
+import { NoQuerySchema, zv, zvJson } from '@functions/validate';
+
+const PostParamSchema = z.object({ postId: IdSchema });
+
+export const writingRouter = new Hono<ApiEnv>()
+	.post('/posts', zv('query', NoQuerySchema), rateLimit('post'), zvJson(CreatePostSchema), async (c) => {
+		const member = requireMember(c);
+		const { postId } = await createPost(c.var.db, c.var.channel.id, member, c.req.valid('json'), Date.now());
+		return c.json(ok({ content: { postId } }));
+	})
+	.put('/posts/:postId', zv('param', PostParamSchema), zv('query', NoQuerySchema), rateLimit('post'), zvJson(EditPostSchema), async (c) => {
+		const member = requireMember(c);
+		const edited = await editPost(c.var.db, c.var.channel.id, member, c.req.valid('param').postId, c.req.valid('json'), Date.now());
+		return c.json(ok({ content: edited }));
+	})
+	.delete('/posts/:postId', zv('param', PostParamSchema), zv('query', NoQuerySchema), rateLimit('post'), async (c) => {
+		const member = requireMember(c);
+		await deletePost(c.var.db, c.var.channel.id, member, c.req.valid('param').postId, Date.now());
+		return c.json(ok({ content: {} }));
+	})
+	.on(['GET', 'PUT', 'PATCH', 'DELETE'], '/posts', methodNotAllowed)
+	.on(['GET', 'POST', 'PATCH'], '/posts/:postId', methodNotAllowed);

@@ -1,0 +1,18 @@
+/**
+ * The toast of the main layout (src/components/layout/Toast.astro, SPEC §2): one at a time, shown
+ * 1.5 s, then faded out. A newer message replaces the one showing.
+ */
+const SHOW_MS = 1500;
+let timer: number | undefined;
+
+/** Shows `message` in the page's toast; a page without the main layout shows nothing. */
+export function showToast(message: string): void {
+	const toast = document.querySelector<HTMLElement>('[data-toast]');
+	if (!toast) return;
+	window.clearTimeout(timer);
+	toast.textContent = message;
+	toast.classList.remove('leaving');
+	toast.hidden = false;
+	timer = window.setTimeout(() => toast.classList.add('leaving'), SHOW_MS);
+	toast.addEventListener('transitionend', () => toast.classList.contains('leaving') && (toast.hidden = true), { once: true });
+}

@@ -1,0 +1,315 @@
+/**
+ * Writing, editing and deleting posts. Each is one D1 batch (one transaction) that writes the post,
+ * moves it in its lists (list-positions.ts: a bounded number of rows however large the community)
+ * and bumps the channel's content version, so the edge cache and the layout memo never serve the
+ * old state. Who may write where: members in public boards, administrators anywhere; notice-only
+ * boards and the notice flag are for administrators.
+ */
+import { AppError } from '@/server/platform/errors';
+import { assertion, guardedBatch, isUniqueViolation } from '@/server/platform/batch';
+import { bumpContentVersion } from '@/server/channels/channels';
+import type { SessionMember } from '@/server/sign-in/sessions';
+import { DocumentSchema, documentText, type ContentDocument } from '@/schemas/content';
+import { TITLE_MAX_LENGTH, titleLength, type CreatePostInput, type EditPostInput, type PostFields } from '@/schemas/post-write';
+import { planListChange, type ListPlacement, type ListPositions } from './list-positions';
+import { canReadPost, postState, type Viewer } from './visibility';
+
+/** The longest body, in characters of its plain text (a long guide fits; a dumped log does not). */
+export const CONTENT_MAX_CHARACTERS = 40_000;
+
+interface BoardRow {
+	id: number;
+	is_public: number;
+	use_subjects: number;
+	notice_only: number;
+}
+
+function viewerOfMember(member: SessionMember): Viewer {
+	return { kind: 'member', memberId: member.userId, admin: member.role === 'ADMIN' };
+}
+
+function isAdmin(member: SessionMember): boolean {
+	return member.role === 'ADMIN';
+}
+
+/**
+ * The board a member writes in. @throws AppError BoardNotFound (not of this channel), BoardPrivate
+ * (a private board, to anyone but an administrator), NoticeOnlyBoard
+ */
+async function boardForWriting(db: D1Database, channelId: number, boardId: number, member: SessionMember, keepsBoard: boolean): Promise<BoardRow> {
+	const board = await db
+		.prepare('SELECT id, is_public, use_subjects, notice_only FROM boards WHERE id = ?1 AND channel_id = ?2')
+		.bind(boardId, channelId)
+		.first<BoardRow>();
+	if (!board) throw new AppError('BoardNotFound');
+	if (board.is_public !== 1 && !isAdmin(member)) throw new AppError('BoardPrivate');
+	// A post already in a notice-only board may be edited where it is by whoever may edit it.
+	if (board.notice_only === 1 && !isAdmin(member) && !keepsBoard) throw new AppError('NoticeOnlyBoard');
+	return board;
+}
+
+/** @throws AppError SubjectNotAllowed (the board takes none), SubjectNotFound (not of the board, or disabled) */
+async function checkSubject(db: D1Database, channelId: number, board: BoardRow, subjectId: number | null): Promise<void> {
+	if (subjectId === null) return;
+	if (board.use_subjects !== 1) throw new AppError('SubjectNotAllowed');
+	const subject = await db
+		.prepare('SELECT 1 AS found FROM board_subjects WHERE id = ?1 AND board_id = ?2 AND channel_id = ?3 AND enabled = 1')
+		.bind(subjectId, board.id, channelId)
+		.first<{ found: number }>();
+	if (!subject) throw new AppError('SubjectNotFound');
+}
+
+/** A title as stored: one line, trimmed. */
+export function normalizeTitle(title: string): string {
+	return title.replace(/[\r\n\t\u2028\u2029]+/g, ' ').trim();
+}
+
+function hasContent(doc: ContentDocument): boolean {
+	return doc.blocks.some((block) => block.type === 'image' || block.type === 'youtube') || documentText(doc).trim().length > 0;
+}
+
+interface CheckedFields {
+	title: string;
+	content: string;
+	contentText: string;
+	hasImage: number;
+	hasVideo: number;
+}
+
+/** @throws AppError TitleRequired, TitleTooLong, ContentRequired, ContentTooLarge, Forbidden (notice by a member) */
+function checkFields(fields: PostFields, member: SessionMember, wasNotice: boolean): CheckedFields {
+	const title = normalizeTitle(fields.title);
+	if (title.length === 0) throw new AppError('TitleRequired');
+	if (titleLength(title) > TITLE_MAX_LENGTH) throw new AppError('TitleTooLong');
+	if (!hasContent(fields.content)) throw new AppError('ContentRequired');
+	const contentText = documentText(fields.content);
+	if (contentText.length > CONTENT_MAX_CHARACTERS) throw new AppError('ContentTooLarge');
+	if (fields.isNotice !== wasNotice && !isAdmin(member)) throw new AppError('Forbidden');
+	return {
+		title,
+		content: JSON.stringify(fields.content),
+		contentText,
+		hasImage: fields.content.blocks.some((block) => block.type === 'image') ? 1 : 0,
+		hasVideo: fields.content.blocks.some((block) => block.type === 'youtube') ? 1 : 0,
+	};
+}
+
+function placementOf(fields: PostFields, board: BoardRow): ListPlacement {
+	return { boardId: board.id, subjectId: fields.subjectId, boardPublic: board.is_public === 1, isNotice: fields.isNotice, visible: !fields.isPrivate };
+}
+
+/** Extra statements a write batches with the post (the uploads its body shows), given the post's id expression. */
+export type WithPost = (postIdSql: string) => D1PreparedStatement[];
+
+/**
+ * Creates a post. A second request with the same `requestId` from the same member answers the post
+ * the first one created, whatever happened in between.
+ */
+export async function createPost(
+	db: D1Database,
+	channelId: number,
+	member: SessionMember,
+	input: CreatePostInput,
+	now: number,
+	withPost: WithPost = () => [],
+): Promise<{ postId: number }> {
+	const earlier = await findByRequest(db, member.userId, input.requestId);
+	if (earlier !== null) return { postId: earlier };
+	const board = await boardForWriting(db, channelId, input.boardId, member, false);
+	await checkSubject(db, channelId, board, input.subjectId);
+	const fields = checkFields(input, member, false);
+	const plan = planListChange(db, channelId, null, placementOf(input, board));
+	const listColumns = Object.keys(plan.columns);
+	const insert = db
+		.prepare(
+			`INSERT INTO posts (channel_id, board_id, subject_id, member_id, title, content, content_text, is_notice, is_private,
+				has_image, has_video, created_at, request_id${listColumns.map((column) => `, ${column}`).join('')})
+			 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13${listColumns.map((column) => `, ${plan.columns[column]}`).join('')})`,
+		)
+		.bind(
+			channelId, board.id, input.subjectId, member.userId, fields.title, fields.content, fields.contentText,
+			input.isNotice ? 1 : 0, input.isPrivate ? 1 : 0, fields.hasImage, fields.hasVideo, now, input.requestId,
+		);
+	const postIdSql = `(SELECT id FROM posts WHERE member_id = ${member.userId} AND request_id = '${uuidLiteral(input.requestId)}')`;
+	try {
+		const results = await db.batch([...plan.statements, insert, ...withPost(postIdSql), bumpContentVersion(db, channelId)]);
+		return { postId: results[plan.statements.length]!.meta.last_row_id };
+	} catch (error) {
+		// The same request arrived twice at once: the other one created the post.
+		if (isUniqueViolation(error, 'posts.request_id')) {
+			const created = await findByRequest(db, member.userId, input.requestId);
+			if (created !== null) return { postId: created };
+		}
+		throw error;
+	}
+}
+
+/** A UUID checked again before it is put into SQL. */
+function uuidLiteral(value: string): string {
+	if (!/^[0-9a-f-]{36}$/i.test(value)) throw new AppError('InvalidParameter');
+	return value;
+}
+
+async function findByRequest(db: D1Database, memberId: number, requestId: string): Promise<number | null> {
+	const row = await db.prepare('SELECT id FROM posts WHERE member_id = ?1 AND request_id = ?2').bind(memberId, requestId).first<{ id: number }>();
+	return row?.id ?? null;
+}
+
+interface StoredPostRow {
+	id: number;
+	member_id: number;
+	board_id: number;
+	subject_id: number | null;
+	is_notice: number;
+	is_private: number;
+	hidden_by_admin: number;
+	deleted_at: number | null;
+	version: number;
+	board_pos: number | null;
+	subject_pos: number | null;
+	channel_pos: number | null;
+	board_public: number;
+}
+
+interface StoredPost {
+	row: StoredPostRow;
+	placement: ListPlacement;
+	positions: ListPositions;
+}
+
+/**
+ * The post a member changes: it must be one they may read and be its author or an administrator.
+ * @throws AppError PostNotFound (not of this channel, deleted, or not readable), Forbidden
+ */
+async function postForChange(db: D1Database, channelId: number, postId: number, member: SessionMember): Promise<StoredPost> {
+	const row = await db
+		.prepare(
+			`SELECT p.id, p.member_id, p.board_id, p.subject_id, p.is_notice, p.is_private, p.hidden_by_admin, p.deleted_at, p.version,
+				p.board_pos, p.subject_pos, p.channel_pos, b.is_public AS board_public
+			 FROM posts p JOIN boards b ON b.id = p.board_id WHERE p.id = ?1 AND p.channel_id = ?2`,
+		)
+		.bind(postId, channelId)
+		.first<StoredPostRow>();
+	if (!row) throw new AppError('PostNotFound');
+	const state = postState({ deletedAt: row.deleted_at, hiddenByAdmin: row.hidden_by_admin === 1, boardPublic: row.board_public === 1, isPrivate: row.is_private === 1 });
+	if (!canReadPost(state, row.member_id, viewerOfMember(member))) throw new AppError('PostNotFound');
+	if (row.member_id !== member.userId && !isAdmin(member)) throw new AppError('Forbidden');
+	return {
+		row,
+		placement: {
+			boardId: row.board_id,
+			subjectId: row.subject_id,
+			boardPublic: row.board_public === 1,
+			isNotice: row.is_notice === 1,
+			visible: row.deleted_at === null && row.hidden_by_admin === 0 && row.is_private === 0,
+		},
+		positions: { boardPos: row.board_pos, subjectPos: row.subject_pos, channelPos: row.channel_pos },
+	};
+}
+
+function assignments(columns: Record<string, string>): string {
+	return Object.entries(columns)
+		.map(([column, expression]) => `, ${column} = ${expression}`)
+		.join('');
+}
+
+/**
+ * Edits a post as the editor that opened `input.version` left it.
+ * @throws AppError PostChanged when the post changed since (another tab, a moderator)
+ */
+export async function editPost(
+	db: D1Database,
+	channelId: number,
+	member: SessionMember,
+	postId: number,
+	input: EditPostInput,
+	now: number,
+	withPost: WithPost = () => [],
+): Promise<{ postId: number; version: number }> {
+	const stored = await postForChange(db, channelId, postId, member);
+	if (stored.row.version !== input.version) throw new AppError('PostChanged');
+	const board = await boardForWriting(db, channelId, input.boardId, member, input.boardId === stored.row.board_id);
+	await checkSubject(db, channelId, board, input.subjectId);
+	const fields = checkFields(input, member, stored.row.is_notice === 1);
+	const after = { ...placementOf(input, board), visible: stored.row.hidden_by_admin === 0 && !input.isPrivate };
+	const plan = planListChange(db, channelId, stored, after);
+	const update = db
+		.prepare(
+			`UPDATE posts SET board_id = ?3, subject_id = ?4, title = ?5, content = ?6, content_text = ?7, is_notice = ?8, is_private = ?9,
+				has_image = ?10, has_video = ?11, edited_at = ?12, version = version + 1${assignments(plan.columns)}
+			 WHERE id = ?1 AND channel_id = ?2`,
+		)
+		.bind(
+			postId, channelId, board.id, input.subjectId, fields.title, fields.content, fields.contentText,
+			input.isNotice ? 1 : 0, input.isPrivate ? 1 : 0, fields.hasImage, fields.hasVideo, now,
+		);
+	await guardedBatch(
+		db,
+		[
+			assertion(db, 'EXISTS (SELECT 1 FROM posts WHERE id = ?1 AND version = ?2 AND deleted_at IS NULL)', postId, input.version),
+			...plan.statements,
+			update,
+			...withPost(String(postId)),
+			bumpContentVersion(db, channelId),
+		],
+		'PostChanged',
+	);
+	return { postId, version: input.version + 1 };
+}
+
+/**
+ * Deletes a post: it keeps its row (comments and reports refer to it) and shows its deleted state;
+ * it leaves its lists, which costs a bounded number of rows whatever its age.
+ */
+export async function deletePost(db: D1Database, channelId: number, member: SessionMember, postId: number, now: number): Promise<void> {
+	const stored = await postForChange(db, channelId, postId, member);
+	const plan = planListChange(db, channelId, stored, { ...stored.placement, visible: false });
+	await guardedBatch(
+		db,
+		[
+			assertion(db, 'EXISTS (SELECT 1 FROM posts WHERE id = ?1 AND version = ?2 AND deleted_at IS NULL)', postId, stored.row.version),
+			...plan.statements,
+			db.prepare(`UPDATE posts SET deleted_at = ?3, version = version + 1${assignments(plan.columns)} WHERE id = ?1 AND channel_id = ?2`).bind(postId, channelId, now),
+			bumpContentVersion(db, channelId),
+		],
+		// Deleted twice at once: the other request did it.
+		'PostNotFound',
+	);
+}
+
+/** A stored body as a document; one that no longer passes the schema opens empty rather than failing. */
+function storedDocument(json: string): ContentDocument {
+	try {
+		const parsed = DocumentSchema.safeParse(JSON.parse(json));
+		if (parsed.success) return parsed.data;
+	} catch {
+		// Not JSON: treated like a body that fails the schema.
+	}
+	return { type: 'doc', blocks: [] };
+}
+
+/** The fields of a post as its editor opens them, with the version an edit must name. */
+export interface EditablePost extends PostFields {
+	postId: number;
+	version: number;
+}
+
+/** The post for the edit screen. @throws AppError PostNotFound, Forbidden */
+export async function getEditablePost(db: D1Database, channelId: number, postId: number, member: SessionMember): Promise<EditablePost> {
+	await postForChange(db, channelId, postId, member);
+	const row = await db
+		.prepare('SELECT id, board_id, subject_id, title, content, is_private, is_notice, version FROM posts WHERE id = ?1 AND channel_id = ?2')
+		.bind(postId, channelId)
+		.first<{ id: number; board_id: number; subject_id: number | null; title: string; content: string; is_private: number; is_notice: number; version: number }>();
+	if (!row) throw new AppError('PostNotFound');
+	return {
+		postId: row.id,
+		boardId: row.board_id,
+		subjectId: row.subject_id,
+		title: row.title,
+		content: storedDocument(row.content),
+		isPrivate: row.is_private === 1,
+		isNotice: row.is_notice === 1,
+		version: row.version,
+	};
+}
