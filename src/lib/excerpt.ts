@@ -1,5 +1,5 @@
 /** Short plain-text excerpts of posts, for a page's meta description. */
-import { DocumentSchema, documentText } from '@/schemas/content';
+import { StoredDocumentSchema, documentText } from '@/schemas/content';
 
 /** The length of a meta description that search results show whole. */
 export const EXCERPT_LENGTH = 150;
@@ -12,7 +12,7 @@ export function storedText(stored: string): string {
 	} catch {
 		return stored;
 	}
-	const parsed = DocumentSchema.safeParse(json);
+	const parsed = StoredDocumentSchema.safeParse(json);
 	return parsed.success ? documentText(parsed.data) : stored;
 }
 

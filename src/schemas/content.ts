@@ -20,24 +20,67 @@ const InlinesSchema = z.array(InlineSchema).max(500);
 
 export const YOUTUBE_ID = /^[A-Za-z0-9_-]{11}$/;
 
-export const BlockSchema = z.discriminatedUnion('type', [
-	z.object({ type: z.literal('paragraph'), children: InlinesSchema }),
-	z.object({ type: z.literal('heading'), level: z.union([z.literal(2), z.literal(3)]), children: InlinesSchema }),
-	z.object({ type: z.literal('quote'), children: InlinesSchema }),
-	z.object({ type: z.literal('list'), ordered: z.boolean(), items: z.array(InlinesSchema).max(200) }),
-	z.object({
-		type: z.literal('image'),
-		src: SafeLinkSchema,
-		alt: z.string().max(300),
-		width: z.number().int().positive().max(10000).optional(),
-		height: z.number().int().positive().max(10000).optional(),
-	}),
-	z.object({ type: z.literal('youtube'), videoId: z.string().regex(YOUTUBE_ID) }),
-]);
+/**
+ * The key of an upload (src/server/uploads/): 128 random bits in base64url (22 characters) and the
+ * extension of the type sniffed from its bytes. Never derived from a file name.
+ */
+export const UPLOAD_KEY = /^[A-Za-z0-9_-]{22}\.(?:jpg|png|gif|webp)$/;
+const UPLOADS_PREFIX = '/uploads/';
+/** The demo's own images in public/demo/, which the seeded posts show. */
+const DEMO_IMAGE = /^\/demo\/[a-z0-9][a-z0-9-]*\.(?:svg|png|jpg|gif|webp)$/;
+
+/** The path an upload is served at. */
+export function uploadSrc(key: string): string {
+	return `${UPLOADS_PREFIX}${key}`;
+}
+
+/** The upload key of an image `src`, or null when it is not an upload of this site. */
+export function uploadKeyOf(src: string): string | null {
+	if (!src.startsWith(UPLOADS_PREFIX)) return null;
+	const key = src.slice(UPLOADS_PREFIX.length);
+	return UPLOAD_KEY.test(key) ? key : null;
+}
+
+/**
+ * Where an image block may point: an upload of this site or a demo file, never an absolute URL,
+ * so that readers' browsers never fetch from a host a writer chose (and the page's img-src is 'self').
+ */
+export function isImageSrc(src: string): boolean {
+	return uploadKeyOf(src) !== null || DEMO_IMAGE.test(src);
+}
+
+export const ImageSrcSchema = z.string().max(2048).refine(isImageSrc, 'must be an image uploaded to this site');
+
+function blockSchema<S extends z.ZodType<string>>(imageSrc: S) {
+	return z.discriminatedUnion('type', [
+		z.object({ type: z.literal('paragraph'), children: InlinesSchema }),
+		z.object({ type: z.literal('heading'), level: z.union([z.literal(2), z.literal(3)]), children: InlinesSchema }),
+		z.object({ type: z.literal('quote'), children: InlinesSchema }),
+		z.object({ type: z.literal('list'), ordered: z.boolean(), items: z.array(InlinesSchema).max(200) }),
+		z.object({
+			type: z.literal('image'),
+			src: imageSrc,
+			alt: z.string().max(300),
+			width: z.number().int().positive().max(10000).optional(),
+			height: z.number().int().positive().max(10000).optional(),
+		}),
+		z.object({ type: z.literal('youtube'), videoId: z.string().regex(YOUTUBE_ID) }),
+	]);
+}
+
+export const BlockSchema = blockSchema(ImageSrcSchema);
 export type Block = z.infer<typeof BlockSchema>;
 
+/** A body as it is written now: what the API accepts and the editor produces. */
 export const DocumentSchema = z.object({ type: z.literal('doc'), blocks: z.array(BlockSchema).max(1000) });
 export type ContentDocument = z.infer<typeof DocumentSchema>;
+
+/**
+ * A body as rows of any age hold it: an image may point wherever the URL rule of its day allowed
+ * (an https URL). Readers of stored rows parse with this, and the renderer shows only the images
+ * isImageSrc allows, so an old row neither breaks its page nor makes readers fetch from elsewhere.
+ */
+export const StoredDocumentSchema = z.object({ type: z.literal('doc'), blocks: z.array(blockSchema(SafeLinkSchema)).max(1000) });
 
 /** The text of a document without markup, for search and previews. */
 export function documentText(doc: ContentDocument): string {

@@ -1,9 +1,10 @@
 /**
  * Renders a stored post body to HTML on the server. Every text is escaped and every URL was
- * checked by DocumentSchema, so the output carries only the markup written here. A stored body
- * that no longer parses renders as one escaped paragraph rather than failing the page.
+ * checked by StoredDocumentSchema, so the output carries only the markup written here; an image
+ * that does not point at this site's uploads or demo files (a row older than that rule) is left
+ * out. A stored body that no longer parses renders as one escaped paragraph rather than failing the page.
  */
-import { DocumentSchema, type Block, type Inline } from '@/schemas/content';
+import { isImageSrc, StoredDocumentSchema, type Block, type Inline } from '@/schemas/content';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -40,6 +41,7 @@ function renderBlock(block: Block, labels: ContentLabels): string {
 			return `<${tag}>${block.items.map((item) => `<li>${renderInlines(item)}</li>`).join('')}</${tag}>`;
 		}
 		case 'image': {
+			if (!isImageSrc(block.src)) return '';
 			const size = block.width && block.height ? ` width="${block.width}" height="${block.height}"` : '';
 			return `<figure class="content-image"><img src="${escapeHtml(block.src)}" alt="${escapeHtml(block.alt)}"${size} loading="lazy" decoding="async"></figure>`;
 		}
@@ -62,7 +64,10 @@ export function renderContentHtml(stored: string, labels: ContentLabels): string
 	} catch {
 		return `<p>${escapeHtml(stored)}</p>`;
 	}
-	const parsed = DocumentSchema.safeParse(json);
+	const parsed = StoredDocumentSchema.safeParse(json);
 	if (!parsed.success) return `<p>${escapeHtml(stored)}</p>`;
-	return parsed.data.blocks.map((block) => renderBlock(block, labels)).join('\n');
+	return parsed.data.blocks
+		.map((block) => renderBlock(block, labels))
+		.filter(Boolean)
+		.join('\n');
 }

@@ -1,0 +1,125 @@
+/**
+ * Keeps the editor to what a stored document can hold, whatever arrives (a paste from a web page,
+ * Word or Google Docs, a drop, Lexical's own clipboard): node transforms clear inline styles,
+ * alignment and indentation, keep only bold, italic, underline and strike, fold h1/h4–h6 into
+ * the two heading levels, flatten nested lists, make check lists bulleted, unwrap links that
+ * break the URL rule and remove images that are not this site's uploads. So what the member
+ * sees while writing is what readers will see. Word's list paragraphs (`mso-list`) become real
+ * lists before Lexical reads the pasted HTML.
+ */
+import {
+	$getSelection,
+	IS_BOLD,
+	IS_ITALIC,
+	IS_STRIKETHROUGH,
+	IS_UNDERLINE,
+	ParagraphNode,
+	TextNode,
+	type ElementNode,
+	type LexicalEditor,
+} from 'lexical';
+import { HeadingNode, QuoteNode } from '@lexical/rich-text';
+import { $isListItemNode, ListItemNode, ListNode } from '@lexical/list';
+import { LinkNode } from '@lexical/link';
+import { $generateNodesFromDOM } from '@lexical/html';
+import { $insertGeneratedNodes } from '@lexical/clipboard';
+import { mergeRegister } from '@lexical/utils';
+import { ImageNode, imagePathOnSite } from './media-nodes';
+import { normalizeLink } from './link-url';
+
+const ALLOWED_FORMATS = IS_BOLD | IS_ITALIC | IS_UNDERLINE | IS_STRIKETHROUGH;
+
+function $plainBlock(node: ElementNode): void {
+	if (node.getFormatType() !== '') node.setFormat('');
+	if (node.getIndent() !== 0 && !$isListItemNode(node)) node.setIndent(0);
+	if (node.getStyle() !== '') node.setStyle('');
+}
+
+export function registerSchemaTransforms(editor: LexicalEditor, origin: string | undefined): () => void {
+	return mergeRegister(
+		editor.registerNodeTransform(TextNode, (node) => {
+			if (node.getStyle() !== '') node.setStyle('');
+			const format = node.getFormat();
+			if ((format & ALLOWED_FORMATS) !== format) node.setFormat(format & ALLOWED_FORMATS);
+		}),
+		editor.registerNodeTransform(ParagraphNode, $plainBlock),
+		editor.registerNodeTransform(QuoteNode, $plainBlock),
+		editor.registerNodeTransform(ListItemNode, $plainBlock),
+		editor.registerNodeTransform(HeadingNode, (node) => {
+			$plainBlock(node);
+			const tag = node.getTag();
+			if (tag === 'h1') node.setTag('h2');
+			else if (tag !== 'h2' && tag !== 'h3') node.setTag('h3');
+		}),
+		editor.registerNodeTransform(ListNode, (node) => {
+			if (node.getListType() === 'check') node.setListType('bullet');
+			const holder = node.getParent();
+			if (!$isListItemNode(holder)) return;
+			// A nested list: its items join the outer list right after the item that held it.
+			let anchor: ElementNode = holder;
+			for (const item of node.getChildren()) {
+				anchor.insertAfter(item);
+				if ($isListItemNode(item)) anchor = item;
+			}
+			node.remove();
+			if (holder.isEmpty()) holder.remove();
+		}),
+		editor.registerNodeTransform(LinkNode, (node) => {
+			const url = normalizeLink(node.getURL(), origin);
+			if (url === null) {
+				for (const child of node.getChildren()) node.insertBefore(child);
+				node.remove();
+			} else if (url !== node.getURL()) {
+				node.setURL(url);
+			}
+		}),
+		editor.registerNodeTransform(ImageNode, (node) => {
+			if (!imagePathOnSite(node.getPayload().src, origin)) node.remove();
+		}),
+	);
+}
+
+/** Image files on the clipboard with no text beside them (a copied picture, a screenshot) are uploaded. */
+export function shouldUploadPastedFiles(data: DataTransfer): boolean {
+	const images = [...data.files].filter((file) => file.type.startsWith('image/') || file.type === '');
+	return images.length > 0 && data.getData('text/plain').trim() === '';
+}
+
+/** Word marks list paragraphs with `mso-list` and draws the bullet or number as text in a span it tags `mso-list:Ignore`. */
+const WORD_LIST = /mso-list:\s*l\d+/i;
+const ORDERED_MARKER = /^\s*(?:\d+|[a-z]{1,3}|[ivxlc]+)[.)]/i;
+
+/** Turns Word's list paragraphs into <ul>/<ol> (levels are flattened, as the document has one). */
+export function convertWordLists(dom: Document): void {
+	const paragraphs = [...dom.querySelectorAll('p')].filter((paragraph) => WORD_LIST.test(paragraph.getAttribute('style') ?? ''));
+	let list: HTMLElement | null = null;
+	for (const paragraph of paragraphs) {
+		const marker = paragraph.querySelector('span[style*="mso-list:Ignore" i]');
+		const ordered = ORDERED_MARKER.test(marker?.textContent ?? '');
+		marker?.remove();
+		const continues = list !== null && paragraph.previousElementSibling === list && (list.tagName === 'OL') === ordered;
+		if (!continues) {
+			list = dom.createElement(ordered ? 'ol' : 'ul');
+			paragraph.parentNode?.insertBefore(list, paragraph);
+		}
+		const item = dom.createElement('li');
+		while (paragraph.firstChild) item.appendChild(paragraph.firstChild);
+		list?.appendChild(item);
+		// The list now stands where the paragraph was: a next list paragraph right after it continues it.
+		paragraph.remove();
+	}
+}
+
+/** Inserts pasted HTML at the selection, after turning Word's list paragraphs into lists. Call inside `editor.update`. */
+export function $insertPastedHtml(editor: LexicalEditor, html: string): void {
+	const dom = new DOMParser().parseFromString(html, 'text/html');
+	convertWordLists(dom);
+	const nodes = $generateNodesFromDOM(editor, dom);
+	const selection = $getSelection();
+	if (selection) $insertGeneratedNodes(editor, nodes, selection);
+}
+
+/** Whether pasted HTML needs the editor's own import (Word lists); other HTML goes through Lexical's paste as it is. */
+export function needsOwnImport(html: string): boolean {
+	return WORD_LIST.test(html);
+}
