@@ -15,6 +15,7 @@ import { usersRouter } from '@functions/api/users';
 import { authRouter } from '@functions/api/auth';
 import { accountRouter } from '@functions/api/account';
 import { writingRouter } from '@functions/api/writing';
+import { draftsRouter } from '@functions/api/drafts';
 import { sessionMiddleware, sessionError } from '@functions/middleware/session';
 
 const publicApi = new Hono<ApiEnv>()
@@ -36,7 +37,14 @@ const publicApi = new Hono<ApiEnv>()
 	.all('/posts/:postId/views', methodNotAllowed);
 
 /** Member actions: a session (or, for sign-up, the sign-up cookie) and a same-site Origin. */
-const memberApi = new Hono<ApiEnv>().use(originCheck).use(limitBody).use(channelMiddleware).use(sessionMiddleware).route('/', accountRouter).route('/', writingRouter);
+const memberApi = new Hono<ApiEnv>()
+	.use(originCheck)
+	.use(limitBody)
+	.use(channelMiddleware)
+	.use(sessionMiddleware)
+	.route('/', accountRouter)
+	.route('/', writingRouter)
+	.route('/', draftsRouter);
 
 export const api = new Hono<ApiEnv>();
 api.onError(errorResponse);

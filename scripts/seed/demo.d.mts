@@ -13,3 +13,8 @@ export declare const DEMO_CHANNELS: readonly {
 	pcHeaderColor: string | null;
 	content: { nicknames: readonly string[] };
 }[];
+/** The board keys whose boards are notice-only, and those that have a write template. */
+export declare const NOTICE_ONLY_BOARDS: readonly string[];
+export declare const TEMPLATE_BOARDS: readonly string[];
+/** A demo board's id from its channel and key ('notice', 'general', 'guides', 'fanart', 'videos', 'bugs', 'staff'). */
+export declare function boardId(channel: { index: number }, key: string): number;
