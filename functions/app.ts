@@ -16,6 +16,7 @@ import { authRouter } from '@functions/api/auth';
 import { accountRouter } from '@functions/api/account';
 import { writingRouter } from '@functions/api/writing';
 import { draftsRouter } from '@functions/api/drafts';
+import { uploadsRouter } from '@functions/api/uploads';
 import { sessionMiddleware, sessionError } from '@functions/middleware/session';
 
 const publicApi = new Hono<ApiEnv>()
@@ -44,7 +45,8 @@ const memberApi = new Hono<ApiEnv>()
 	.use(sessionMiddleware)
 	.route('/', accountRouter)
 	.route('/', writingRouter)
-	.route('/', draftsRouter);
+	.route('/', draftsRouter)
+	.route('/', uploadsRouter);
 
 export const api = new Hono<ApiEnv>();
 api.onError(errorResponse);
