@@ -56,8 +56,8 @@ export async function signInMember(page: Page, channel: Community, memberIndex: 
 		`INSERT INTO sessions (token_hash, member_id, channel_id, created_at, last_seen_at, idle_expires_at, expires_at)
 		 VALUES ('${await hashToken(token)}', ${memberIdOf(channel, memberIndex)}, ${channel.index}, ${now}, ${now}, ${now + 86_400_000}, ${now + 86_400_000})`,
 	);
-	const origin = `http://127.0.0.1:${process.env['E2E_PORT'] ?? 8790}`;
-	await page.context().addCookies([{ name: `__Host-session_${channel.domain}_${channel.slug}`, value: token, url: `${origin}/`, secure: true, httpOnly: true, sameSite: 'Lax' }]);
+	// A secure cookie is set through an https URL of the host; Chromium sends it to loopback http too.
+	await page.context().addCookies([{ name: `__Host-session_${channel.domain}_${channel.slug}`, value: token, url: 'https://127.0.0.1/', secure: true, httpOnly: true, sameSite: 'Lax' }]);
 	await page.goto(redirectPath);
 }
 
@@ -68,7 +68,7 @@ export function writeForm(page: Page, texts = { board: 'Board', category: 'Categ
 		form,
 		board: form.getByLabel(texts.board, { exact: true }),
 		category: form.getByLabel(texts.category, { exact: true }),
-		title: form.getByLabel(texts.title, { exact: true }),
+		title: form.locator('input[name="title"]'),
 		body: form.getByRole('textbox', { name: texts.body, exact: true }),
 		titleCount: form.locator('[data-title-count]'),
 	};

@@ -280,3 +280,87 @@ test("another member's post cannot be edited, and the page is the member's alone
 	await page.goto(`${GLOBAL}/posts/${row?.id}`);
 	await expect(page.locator('[data-post-actions]')).toHaveCount(0);
 });
+
+test('drafts: save, count, list, load over written text after a confirm, save again in place, and delete', async ({ page }) => {
+	const channel = await community(GLOBAL);
+	const memberId = 1000 + 22;
+	// Older drafts fill more than one page of the list (20 a page).
+	execute(`DELETE FROM drafts WHERE member_id = ${memberId}`);
+	const empty = JSON.stringify({ type: 'doc', blocks: [] });
+	execute(
+		`INSERT INTO drafts (channel_id, member_id, board_id, subject_id, title, content, created_at, updated_at) VALUES ${Array.from({ length: 21 }, (_, i) => `(1, ${memberId}, 12, NULL, ${i === 0 ? "''" : `'Older draft ${i}'`}, '${empty}', ${1e12 + i}, ${1e12 + i})`).join(', ')}`,
+	);
+	await signInMember(page, channel, 21, `${GLOBAL}/write?boardId=${boardOf(channel, 'general')}`);
+	const form = writeForm(page);
+	const draftsButton = page.locator('[data-drafts-button]');
+	await expect(draftsButton).toHaveText('Drafts (21)');
+	const title = mark('Draft of a raid plan');
+	await form.title.fill(title);
+	await form.body.click();
+	await page.keyboard.type('Bring potions.');
+	await page.getByRole('button', { name: 'Save draft' }).click();
+	await expect(page.locator('[data-toast]')).toHaveText('Draft save successful.');
+	await expect(draftsButton).toHaveText('Drafts (22)');
+	// Saving again updates the same draft.
+	await form.body.click();
+	await page.keyboard.press('ControlOrMeta+End');
+	await page.keyboard.type(' And food.');
+	await page.getByRole('button', { name: 'Save draft' }).click();
+	await expect(page.locator('[data-toast]')).toHaveText('Draft save successful.');
+	await expect(draftsButton).toHaveText('Drafts (22)');
+
+	await form.title.fill(mark('Something else'));
+	await form.body.click();
+	await page.keyboard.press('ControlOrMeta+a');
+	await page.keyboard.type('Unrelated text.');
+	await draftsButton.click();
+	const list = page.locator('[data-drafts-dialog]');
+	await expect(list.getByRole('heading')).toHaveText('Drafts 22');
+	await expect(list.locator('li')).toHaveCount(20);
+	await expect(list.locator('li').first()).toContainText(title);
+	await list.getByRole('button', { name: 'Next page' }).click();
+	await expect(list.locator('li')).toHaveCount(2);
+	await expect(list.locator('li').last()).toContainText('Untitled');
+	await list.getByRole('button', { name: 'Previous page' }).press('Enter');
+	await expect(list.locator('li').first()).toContainText(title);
+	await list.locator('li').first().getByRole('button', { name: 'Load' }).click();
+	const confirm = page.getByRole('dialog', { name: 'Please confirm' });
+	await expect(confirm).toContainText('Loading the draft discards what you have written.');
+	await confirm.getByRole('button', { name: 'Confirm' }).click();
+	await expect(list).toBeHidden();
+	await expect(form.title).toHaveValue(title);
+	await expect(form.body).toContainText('Bring potions. And food.');
+	await expect(form.body).not.toContainText('Unrelated text.');
+
+	await draftsButton.click();
+	await list.locator('li').first().getByRole('button', { name: 'Delete' }).click();
+	await expect(confirm).toContainText('Delete this draft?');
+	await confirm.getByRole('button', { name: 'Cancel' }).click();
+	await expect(list.locator('li').first()).toContainText(title);
+	await list.locator('li').first().getByRole('button', { name: 'Delete' }).click();
+	await confirm.getByRole('button', { name: 'Delete' }).click();
+	await expect(list.locator('li').first()).not.toContainText(title);
+	await expect(list.getByRole('heading')).toHaveText('Drafts 21');
+	await page.keyboard.press('Escape');
+	await expect(list).toBeHidden();
+	await expect(draftsButton).toHaveText('Drafts (21)');
+	expect(execute(`SELECT count(*) AS n FROM drafts WHERE member_id = ${memberId}`)).toEqual([{ n: 21 }]);
+});
+
+test('a bad image and a bad video link are refused in the editor and change nothing', async ({ page }) => {
+	const channel = await community(GLOBAL);
+	await signInMember(page, channel, 23, `${GLOBAL}/write?boardId=${boardOf(channel, 'general')}`);
+	const form = writeForm(page);
+	await page.locator('[data-editor-file-input]').setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"></svg>') });
+	await expect(page.locator('.editor-message[role="alert"]')).toContainText('Invalid image.');
+	await expect(form.body.locator('img')).toHaveCount(0);
+	await page.getByRole('button', { name: 'Insert YouTube video' }).click();
+	const prompt = page.locator('[data-editor-dialog="youtube"]');
+	await expect(prompt.getByLabel('YouTube link')).toBeFocused();
+	await page.keyboard.type('https://vimeo.com/12345');
+	await page.keyboard.press('Enter');
+	await expect(prompt.getByRole('alert')).toHaveText('Please enter a valid URL.');
+	await prompt.getByRole('button', { name: 'Cancel' }).click();
+	await expect(prompt).toBeHidden();
+	await expect(form.body.locator('[data-video-id]')).toHaveCount(0);
+});

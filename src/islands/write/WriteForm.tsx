@@ -8,14 +8,14 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import AlertDialog from '@/islands/common/AlertDialog';
 import { useHydrated } from '@/islands/common/use-hydrated';
-import { showToastOnNextPage } from '@/islands/account/api';
-import { showToast } from '@/scripts/toast';
+import { showToast, showToastOnNextPage } from '@/scripts/toast';
+import { $userId } from '@/stores/user';
 import { openBanDialog, openForcedLogin } from '@/scripts/route-error-dialog';
 import { resultCodeOf } from '@/lib/api-client';
 import { DraftNotFound } from '@/lib/result-codes';
 import { formatFullDate } from '@/lib/format-date';
 import { pageUrls } from '@/lib/urls';
-import { DRAFT_LIMIT, TITLE_MAX_LENGTH, titleLength } from '@/schemas/post-write';
+import { DRAFT_LIMIT, TITLE_MAX_LENGTH, titleLength } from '@/schemas/post-limits';
 import type { ContentDocument } from '@/schemas/content';
 import type { Language } from '@/schemas/channel';
 import { RichEditor, documentIsEmpty, emptyDocument, type EditorTexts, type RichEditorHandle } from './editor';
@@ -149,9 +149,14 @@ export default function WriteForm({ edit, boards, initial, admin, userId, channe
 		editorRef.current?.setDocument(fitted.content);
 	}, [boards]);
 
-	// On open: a local copy that differs from what the page shows is offered back (or, after a
-	// forced login, put back at once); the draft count is asked for; leaving the page keeps the form.
+	// The editor's uploads send the user-id header of SPEC §7, as every call of this member does.
+	useEffect(() => $userId.set(String(userId)), [userId]);
+
+	// On open, once the editor is up (its handle exists from the render after hydration): a local
+	// copy that differs from what the page shows is offered back (or, after a forced login, put
+	// back at once); the draft count is asked for; leaving the page keeps the form.
 	useEffect(() => {
+		if (!hydrated) return;
 		const copy = readLocalCopy(storageKey);
 		if (copy && !sameWork(copy.fields, initialFields) && !(edit === null && isBlank(copy.fields) && copy.draftId === null)) {
 			if (copy.resume) {
@@ -175,7 +180,7 @@ export default function WriteForm({ edit, boards, initial, admin, userId, channe
 			window.removeEventListener('pagehide', leave);
 			document.removeEventListener('visibilitychange', hidden);
 		};
-	}, [storageKey, initialFields, drafts, keepLocally, applyWork, edit]);
+	}, [hydrated, storageKey, initialFields, drafts, keepLocally, applyWork, edit]);
 
 	const finish = () => {
 		finishedRef.current = true;
@@ -413,7 +418,10 @@ export default function WriteForm({ edit, boards, initial, admin, userId, channe
 					</div>
 				</div>
 			)}
-			<form className="write-form" onSubmit={submit} noValidate data-write-form>
+			{/* The fields are not inside this form: the editor's own dialogs (link, video) are forms, and
+			    forms must not nest. The submit button names it. */}
+			<form id={`${id}-form`} onSubmit={submit} noValidate hidden />
+			<div className="write-form" data-write-form>
 				{/* Nothing is typed or chosen before the form's code runs, so nothing typed is lost to it. */}
 				<fieldset className="write-fields" disabled={!hydrated}>
 				<div className="write-row">
@@ -539,11 +547,11 @@ export default function WriteForm({ edit, boards, initial, admin, userId, channe
 					<button className="button secondary" type="button" onClick={() => void saveDraft()} disabled={!hydrated || busy !== null} aria-busy={busy === 'draft'}>
 						{texts['write.button.saveDraft']}
 					</button>
-					<button className="button" type="submit" disabled={!hydrated || busy !== null} aria-busy={busy === 'submit'}>
+					<button className="button" type="submit" form={`${id}-form`} disabled={!hydrated || busy !== null} aria-busy={busy === 'submit'}>
 						{submitLabel}
 					</button>
 				</div>
-			</form>
+			</div>
 			<DraftsDialog open={draftsOpen} drafts={drafts} language={language} texts={texts} version={draftsVersion} onClose={() => setDraftsOpen(false)} onLoad={(loadId) => void loadDraft(loadId)} onDelete={deleteDraft} />
 			<AlertDialog
 				open={dialog?.open ?? false}
