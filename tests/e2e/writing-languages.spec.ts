@@ -48,7 +48,8 @@ for (const [channelPath, title, sentence] of [
 		await page.keyboard.press('Enter');
 		await expect(prompt).toBeHidden();
 		await expect(form.body.locator('[data-video-id]')).toHaveText('dQw4w9WgXcQ');
-		await page.locator('[data-write-screen]').screenshot({ path: path.join('test-results', `editor-${channel.language}.png`) });
+		await page.evaluate(() => window.scrollTo(0, 0));
+		await page.screenshot({ path: path.join('test-results', `editor-${channel.language}.png`), fullPage: true });
 
 		await page.getByRole('button', { name: t('write.button.submit'), exact: true }).click();
 		await page.waitForURL(/\/posts\/\d+$/);
