@@ -15,8 +15,8 @@ import { usersRouter } from '@functions/api/users';
 import { authRouter } from '@functions/api/auth';
 import { accountRouter } from '@functions/api/account';
 import { writingRouter } from '@functions/api/writing';
-import { draftsRouter } from '@functions/api/drafts';
 import { uploadsRouter } from '@functions/api/uploads';
+import { draftsRouter } from '@functions/api/drafts';
 import { sessionMiddleware, sessionError } from '@functions/middleware/session';
 
 const publicApi = new Hono<ApiEnv>()
@@ -44,9 +44,9 @@ const memberApi = new Hono<ApiEnv>()
 	.use(channelMiddleware)
 	.use(sessionMiddleware)
 	.route('/', accountRouter)
-	.route('/', writingRouter)
+	.route('/', uploadsRouter)
 	.route('/', draftsRouter)
-	.route('/', uploadsRouter);
+	.route('/', writingRouter);
 
 export const api = new Hono<ApiEnv>();
 api.onError(errorResponse);

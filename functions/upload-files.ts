@@ -2,8 +2,9 @@
  * GET and HEAD /uploads/{key}: the uploaded images, answered by the Worker before the edge cache
  * and Astro (functions/worker.ts). The bytes come from R2 with the type sniffed when they were
  * stored; the headers keep a browser from reading them as anything but that image (nosniff, a
- * sandboxing policy that lets nothing load or run even if the file is opened on its own) and let
- * it keep them for good, since a key never changes its bytes.
+ * sandboxing policy that lets nothing load or run even if the file is opened on its own; only
+ * inline styles, which the browser's own image viewer uses, and no script can run in a sandbox
+ * without allow-scripts) and let it keep them for good, since a key never changes its bytes.
  */
 import { readUpload } from '@/server/uploads/uploads';
 
@@ -12,7 +13,7 @@ const PREFIX = '/uploads/';
 /** The headers of every upload answered. */
 export const UPLOAD_HEADERS: Readonly<Record<string, string>> = {
 	'X-Content-Type-Options': 'nosniff',
-	'Content-Security-Policy': "default-src 'none'; sandbox",
+	'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
 	'Content-Disposition': 'inline',
 	'Cache-Control': 'public, max-age=31536000, immutable',
 };

@@ -8,7 +8,9 @@ import { createMiddleware } from 'hono/factory';
 import { z } from 'zod';
 import type { ApiEnv } from '@functions/context';
 import { ok } from '@/server/platform/envelope';
-import { createDraft, deleteDraft, getDraft, listDrafts, updateDraft, type DraftWriter } from '@/server/drafts/drafts';
+import { createDraft, deleteDraft, getDraft, listDrafts, updateDraft, type AlsoInBatch, type DraftWriter } from '@/server/drafts/drafts';
+import { checkUploads, claimUploadsStatements, uploadKeysOf } from '@/server/uploads/claims';
+import type { ContentDocument } from '@/schemas/content';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { IdSchema, PageSchema } from '@/schemas/params';
 import { DraftFieldsSchema } from '@/schemas/post-write';
@@ -30,6 +32,16 @@ function writerOf(member: SessionMember): DraftWriter {
 	return { memberId: member.userId, admin: member.role === 'ADMIN' };
 }
 
+/**
+ * The draft's images must be the member's own uploads of this channel; the claims, batched with
+ * the draft's write, keep them from the cleanup while the draft exists.
+ */
+async function checkedClaims(db: D1Database, channelId: number, memberId: number, content: ContentDocument): Promise<AlsoInBatch> {
+	const images = uploadKeysOf(content);
+	await checkUploads(db, channelId, memberId, images, null);
+	return (target) => claimUploadsStatements(db, channelId, images, target);
+}
+
 export const draftsRouter = new Hono<ApiEnv>()
 	.get('/drafts', memberOnly, zv('query', DraftsQuerySchema), rateLimit('draft'), async (c) => {
 		const member = requireMember(c);
@@ -38,7 +50,9 @@ export const draftsRouter = new Hono<ApiEnv>()
 	})
 	.post('/drafts', memberOnly, zv('query', NoQuerySchema), rateLimit('draft'), zvJson(DraftFieldsSchema), async (c) => {
 		const member = requireMember(c);
-		return c.json(ok({ content: await createDraft(c.var.db, c.var.channel.id, writerOf(member), c.req.valid('json')) }));
+		const fields = c.req.valid('json');
+		const claims = await checkedClaims(c.var.db, c.var.channel.id, member.userId, fields.content);
+		return c.json(ok({ content: await createDraft(c.var.db, c.var.channel.id, writerOf(member), fields, claims) }));
 	})
 	.get('/drafts/:draftId', memberOnly, zv('param', DraftParamSchema), zv('query', NoQuerySchema), rateLimit('draft'), async (c) => {
 		const member = requireMember(c);
@@ -47,7 +61,9 @@ export const draftsRouter = new Hono<ApiEnv>()
 	.put('/drafts/:draftId', memberOnly, zv('param', DraftParamSchema), zv('query', NoQuerySchema), rateLimit('draft'), zvJson(DraftFieldsSchema), async (c) => {
 		const member = requireMember(c);
 		const { draftId } = c.req.valid('param');
-		return c.json(ok({ content: await updateDraft(c.var.db, c.var.channel.id, writerOf(member), draftId, c.req.valid('json')) }));
+		const fields = c.req.valid('json');
+		const claims = await checkedClaims(c.var.db, c.var.channel.id, member.userId, fields.content);
+		return c.json(ok({ content: await updateDraft(c.var.db, c.var.channel.id, writerOf(member), draftId, fields, claims) }));
 	})
 	.delete('/drafts/:draftId', memberOnly, zv('param', DraftParamSchema), zv('query', NoQuerySchema), rateLimit('draft'), async (c) => {
 		const member = requireMember(c);

@@ -29,7 +29,7 @@ test('uploaded images are served by the Worker and decode upright at their repor
 		expect(served.status(), name).toBe(200);
 		expect(served.headers()).toMatchObject({
 			'x-content-type-options': 'nosniff',
-			'content-security-policy': "default-src 'none'; sandbox",
+			'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
 			'content-disposition': 'inline',
 			'cache-control': 'public, max-age=31536000, immutable',
 		});

@@ -213,7 +213,7 @@ describe('GET /uploads/{key}', () => {
 		expect(headers).toMatchObject({
 			'content-type': 'image/gif',
 			'x-content-type-options': 'nosniff',
-			'content-security-policy': "default-src 'none'; sandbox",
+			'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
 			'content-disposition': 'inline',
 			'cache-control': 'public, max-age=31536000, immutable',
 			'strict-transport-security': SECURITY_HEADERS['Strict-Transport-Security'],

@@ -131,6 +131,8 @@ async function checkDraftFields(db: D1Database, channelId: number, writer: Draft
 	if (!board) throw invalid('boardId is not a board of this community');
 	// Only administrators write in private boards (which only they read) and in notice-only ones.
 	if ((board.is_public === 0 || board.notice_only === 1) && !writer.admin) throw invalid('boardId is a board you cannot write in');
+	// A category disabled since the editor loaded still belongs to the board: the draft keeps it, and
+	// submitting the post answers SubjectNotFound, which tells the member to choose another.
 	if (fields.subjectId !== null && board.subject_id === null) throw invalid('subjectId is not a category of that board');
 }
 
