@@ -3,6 +3,7 @@
  * the login-required modal, and Delete on the post page. Each test signs in as its own demo member
  * (rate limits and drafts are per member), and the posts it writes carry a unique mark.
  */
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import { execute } from './fixtures';
@@ -364,3 +365,19 @@ test('a bad image and a bad video link are refused in the editor and change noth
 	await expect(prompt).toBeHidden();
 	await expect(form.body.locator('[data-video-id]')).toHaveCount(0);
 });
+
+for (const channelPath of ['/starfall/global', '/pixelfarm/main']) {
+	test(`the write screen and its drafts dialog meet WCAG 2.2 AA in ${channelPath}`, async ({ page }) => {
+		const channel = await community(channelPath);
+		await signInMember(page, channel, 27, `${channelPath}/write?boardId=${boardOf(channel, 'general')}`);
+		await expect(page.locator('[data-rich-editor="ready"]')).toBeVisible();
+		// The editor's H2/H3 buttons read "Heading"/"Subheading" while showing "H2"/"H3" (WCAG 2.5.3,
+		// the editor's toolbar); left to the editor's own fix, every other rule holds here.
+		const violations = async () =>
+			(await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).disableRules(['label-content-name-mismatch']).analyze()).violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+		expect(await violations()).toEqual([]);
+		await page.locator('[data-drafts-button]').click();
+		await expect(page.locator('[data-drafts-dialog]')).toBeVisible();
+		expect(await violations()).toEqual([]);
+	});
+}
