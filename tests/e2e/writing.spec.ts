@@ -381,3 +381,64 @@ for (const channelPath of ['/starfall/global', '/pixelfarm/main']) {
 		expect(await violations()).toEqual([]);
 	});
 }
+
+test('an edit from a tab opened before another edit is refused with a reload, and the reload offers the work back', async ({ page }) => {
+	const channel = await community(GLOBAL);
+	await signInMember(page, channel, 28, `${GLOBAL}/write?boardId=${boardOf(channel, 'general')}`);
+	const form = writeForm(page);
+	const title = mark('Two tabs');
+	await form.title.fill(title);
+	await form.body.click();
+	await page.keyboard.type('First version.');
+	await page.getByRole('button', { name: 'Post', exact: true }).click();
+	const postId = await openedPostId(page);
+	const other = await page.context().newPage();
+	await other.goto(`${GLOBAL}/posts/${postId}/edit`);
+	await page.goto(`${GLOBAL}/posts/${postId}/edit`);
+	await form.title.fill(`${title} from the first tab`);
+	await page.getByRole('button', { name: 'Save', exact: true }).click();
+	await page.waitForURL(new RegExp(`/posts/${postId}$`));
+
+	const otherForm = writeForm(other);
+	await otherForm.title.fill(`${title} from the second tab`);
+	await other.getByRole('button', { name: 'Save', exact: true }).click();
+	const alert = other.getByRole('dialog', { name: 'Please confirm' });
+	await expect(alert).toContainText('The post was changed after you opened it.');
+	await alert.getByRole('button', { name: 'Reload' }).click();
+	await other.waitForLoadState('load');
+	await expect(otherForm.title).toHaveValue(`${title} from the first tab`);
+	await other.locator('[data-restore-offer]').getByRole('button', { name: 'Restore' }).click();
+	await expect(otherForm.title).toHaveValue(`${title} from the second tab`);
+});
+
+test('a category disabled while the member writes opens the "subject disabled" alert and keeps the work', async ({ page }) => {
+	const channel = await community(GLOBAL);
+	await signInMember(page, channel, 29, `${GLOBAL}/write?boardId=${boardOf(channel, 'fanart')}`);
+	const form = writeForm(page);
+	await form.category.selectOption({ index: 3 });
+	const subjectId = Number(await form.category.inputValue());
+	await form.title.fill(mark('Cosplay'));
+	await form.body.click();
+	await page.keyboard.type('My costume.');
+	execute(`UPDATE board_subjects SET enabled = 0 WHERE id = ${subjectId}`);
+	try {
+		await page.getByRole('button', { name: 'Post', exact: true }).click();
+		const alert = page.getByRole('dialog', { name: 'Alert' });
+		await expect(alert).toContainText('This category of the board is disabled.');
+		await alert.getByRole('button', { name: 'Confirm' }).click();
+		await expect(page).toHaveURL(/\/write\?/);
+		await expect(form.body).toContainText('My costume.');
+	} finally {
+		execute(`UPDATE board_subjects SET enabled = 1 WHERE id = ${subjectId}`);
+	}
+});
+
+test('a banned member opening the write screen gets the ban, not the form', async ({ page }) => {
+	const channel = await community(GLOBAL);
+	// The seed's temporarily banned member (the 38th).
+	await signInMember(page, channel, 37, `${GLOBAL}/write?boardId=${boardOf(channel, 'general')}`);
+	const dialog = page.locator('[data-route-error-dialog]');
+	await expect(dialog).toBeVisible();
+	await expect(dialog).toContainText('Your access to this community is restricted until');
+	await expect(page.locator('[data-write-form]')).toHaveCount(0);
+});
