@@ -4,8 +4,8 @@
  * alignment and indentation, keep only bold, italic, underline and strike, fold h1/h4–h6 into
  * the two heading levels, flatten nested lists, make check lists bulleted, unwrap links that
  * break the URL rule and remove images that are not this site's uploads. So what the member
- * sees while writing is what readers will see. Word's list paragraphs (`mso-list`) become real
- * lists before Lexical reads the pasted HTML.
+ * sees while writing is what readers will see. Pasted HTML is made plain before Lexical reads it
+ * (plainPastedHtml): Word's list paragraphs (`mso-list`) become real lists, meaningful styles tags.
  */
 import {
 	$getSelection,
@@ -110,16 +110,66 @@ export function convertWordLists(dom: Document): void {
 	}
 }
 
-/** Inserts pasted HTML at the selection, after turning Word's list paragraphs into lists. Call inside `editor.update`. */
+const BOLD_WEIGHT = /^(?:bold|bolder|[6-9]00)$/;
+const NORMAL_WEIGHT = /^(?:normal|lighter|[1-5]00)$/;
+
+/**
+ * The declarations of a style attribute, read as text: an element's `style` object would make the
+ * browser parse the attribute under the page's Content-Security-Policy, which refuses (and reports) it.
+ */
+function declarations(text: string): Map<string, string> {
+	const found = new Map<string, string>();
+	for (const part of text.split(';')) {
+		const colon = part.indexOf(':');
+		if (colon > 0) found.set(part.slice(0, colon).trim().toLowerCase(), part.slice(colon + 1).trim().toLowerCase());
+	}
+	return found;
+}
+
+/** Puts `element`'s children into a new `tag` element inside it. */
+function wrapChildren(dom: Document, element: Element, tag: string): void {
+	const wrapper = dom.createElement(tag);
+	while (element.firstChild) wrapper.appendChild(element.firstChild);
+	element.appendChild(wrapper);
+}
+
+/**
+ * Makes pasted HTML plain before Lexical reads it: the styles that mean something to a post (bold,
+ * italic, underline, strike: how Google Docs marks them) become tags, Google Docs' `<b style=
+ * "font-weight:normal">` wrapper stops meaning bold, and then every style attribute and style
+ * sheet goes. Lexical would otherwise carry fonts and colours in, and reading style sheets makes it
+ * apply them in the page, which the page's Content-Security-Policy refuses.
+ */
+export function plainPastedHtml(dom: Document): void {
+	convertWordLists(dom);
+	for (const element of [...dom.querySelectorAll('[style]')]) {
+		const style = declarations(element.getAttribute('style') ?? '');
+		const weight = style.get('font-weight') ?? '';
+		const tag = element.tagName.toLowerCase();
+		if ((tag === 'b' || tag === 'strong') && NORMAL_WEIGHT.test(weight)) {
+			const span = dom.createElement('span');
+			while (element.firstChild) span.appendChild(element.firstChild);
+			element.parentNode?.replaceChild(span, element);
+			continue;
+		}
+		const decoration = `${style.get('text-decoration-line') ?? ''} ${style.get('text-decoration') ?? ''}`;
+		const fontStyle = style.get('font-style') ?? '';
+		if (BOLD_WEIGHT.test(weight) && !/^(?:b|strong|h[1-6])$/.test(tag)) wrapChildren(dom, element, 'b');
+		if (fontStyle === 'italic' || fontStyle === 'oblique') wrapChildren(dom, element, 'i');
+		// A link's own underline is how links look, not an underline the writer chose.
+		if (/underline/.test(decoration) && !element.closest('a')) wrapChildren(dom, element, 'u');
+		if (/line-through/.test(decoration)) wrapChildren(dom, element, 's');
+		element.removeAttribute('style');
+	}
+	for (const element of [...dom.querySelectorAll('style, link, meta, script, template, title')]) element.remove();
+	for (const element of [...dom.querySelectorAll('[class]')]) element.removeAttribute('class');
+}
+
+/** Inserts pasted HTML at the selection, made plain first (plainPastedHtml). Call inside `editor.update`. */
 export function $insertPastedHtml(editor: LexicalEditor, html: string): void {
 	const dom = new DOMParser().parseFromString(html, 'text/html');
-	convertWordLists(dom);
+	plainPastedHtml(dom);
 	const nodes = $generateNodesFromDOM(editor, dom);
 	const selection = $getSelection();
 	if (selection) $insertGeneratedNodes(editor, nodes, selection);
-}
-
-/** Whether pasted HTML needs the editor's own import (Word lists); other HTML goes through Lexical's paste as it is. */
-export function needsOwnImport(html: string): boolean {
-	return WORD_LIST.test(html);
 }
