@@ -15,6 +15,8 @@ import { usersRouter } from '@functions/api/users';
 import { authRouter } from '@functions/api/auth';
 import { accountRouter } from '@functions/api/account';
 import { writingRouter } from '@functions/api/writing';
+import { uploadsRouter } from '@functions/api/uploads';
+import { draftsRouter } from '@functions/api/drafts';
 import { sessionMiddleware, sessionError } from '@functions/middleware/session';
 
 const publicApi = new Hono<ApiEnv>()
@@ -36,7 +38,15 @@ const publicApi = new Hono<ApiEnv>()
 	.all('/posts/:postId/views', methodNotAllowed);
 
 /** Member actions: a session (or, for sign-up, the sign-up cookie) and a same-site Origin. */
-const memberApi = new Hono<ApiEnv>().use(originCheck).use(limitBody).use(channelMiddleware).use(sessionMiddleware).route('/', accountRouter).route('/', writingRouter);
+const memberApi = new Hono<ApiEnv>()
+	.use(originCheck)
+	.use(limitBody)
+	.use(channelMiddleware)
+	.use(sessionMiddleware)
+	.route('/', accountRouter)
+	.route('/', uploadsRouter)
+	.route('/', draftsRouter)
+	.route('/', writingRouter);
 
 export const api = new Hono<ApiEnv>();
 api.onError(errorResponse);

@@ -10,6 +10,11 @@
  *   a post and a board of the demo community /starfall/global: the performance, accessibility,
  *   best-practices and SEO scores, with LCP, FCP, CLS and TBT.
  *
+ * - A removal: the oldest, a middle and the newest post of the large board deleted through the
+ *   posts service (scripts/operator/bench-removal.ts), with the rows D1 wrote and read for each,
+ *   then what page 1 and page 2,000 read. It runs last, after the server stops; the next run seeds
+ *   the bench data again.
+ *
  * Each run is repeated (--rounds, default 3) and the median round is kept (for Lighthouse, the round
  * of the median performance score), since autocannon, Lighthouse and the server share the machine's cores. Results go to bench-results/latest.json and to the terminal.
  * Options: --duration SECONDS, --rounds N, --posts N (default 100000), --skip-lighthouse,
@@ -196,6 +201,13 @@ try {
 	rmSync(STATIC_DIR, { recursive: true, force: true });
 }
 
+if (!lighthouseOnly) {
+	const removal = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'bench-removal.mjs'), '--persist-to', STATE], { cwd: ROOT, encoding: 'utf8' });
+	const line = removal.stdout.split('\n').find((text) => text.startsWith('{'));
+	if (removal.status !== 0 || !line) throw new Error(`the removal bench failed:\n${removal.stderr}`);
+	results.removal = JSON.parse(line);
+}
+
 // A Lighthouse-only run keeps the last full run's figures.
 const saved = path.join(RESULTS, lighthouseOnly ? 'latest-lighthouse.json' : 'latest.json');
 writeFileSync(saved, JSON.stringify(results, null, 2) + '\n');
@@ -203,6 +215,13 @@ if (!lighthouseOnly) {
 	console.log('\n| target | req/s | p50 ms | p99 ms | × static |');
 	console.log('|---|---|---|---|---|');
 	for (const [name, run] of Object.entries(results.runs)) console.log(`| ${name} | ${run.requestsPerSecond} | ${run.p50Ms} | ${run.p99Ms} | ${run.ratioToStatic} |`);
+}
+if (results.removal) {
+	console.log('\nRemoving a post of the large board (posts service, local D1):');
+	console.log('| post | rows written | rows read | ms |');
+	console.log('|---|---|---|---|');
+	for (const [name, cost] of Object.entries(results.removal.removals)) console.log(`| ${name} | ${cost.rowsWritten} | ${cost.rowsRead} | ${cost.ms} |`);
+	for (const [name, cost] of Object.entries(results.removal.pagesAfter)) console.log(`| then ${name}: rows read | | ${cost.rowsRead} | |`);
 }
 if (results.lighthouse) {
 	console.log('\nLighthouse (mobile):');

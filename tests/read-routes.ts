@@ -13,6 +13,8 @@ export interface ReadTargets {
 	boardIds: number[];
 	posts: { postId: number; boardId: number }[];
 	userIds: number[];
+	/** Drafts asked for by id (only their author reads them). */
+	draftIds: number[];
 	/** How many pages of each list to walk. */
 	listPages: number;
 }
@@ -74,6 +76,8 @@ export const API_ROUTES: Record<string, (t: ReadTargets) => string[]> = {
 	'/public/v1/:domain/:slug/oauth/providers': (t) => [`${apiBase(t).pub}/oauth/providers`],
 	'/public/v1/:domain/:slug/oauth/providers/exists': (t) => [`${apiBase(t).pub}/oauth/providers/exists`],
 	'/v1/:domain/:slug/me': (t) => [`${apiBase(t).member}/me`],
+	'/v1/:domain/:slug/drafts': (t) => paged(`${apiBase(t).member}/drafts`, t.listPages),
+	'/v1/:domain/:slug/drafts/:draftId': (t) => t.draftIds.map((id) => `${apiBase(t).member}/drafts/${id}`),
 };
 
 /** Every URL of `routes` for the targets. */
@@ -96,6 +100,8 @@ export const CANARY = {
 	hiddenComment: 'CANARY-HIDDEN-COMMENT',
 	deletedComment: 'CANARY-DELETED-COMMENT',
 	commentOnHidden: 'CANARY-COMMENT-ON-HIDDEN',
+	draftTitle: 'CANARY-DRAFT-TITLE',
+	draftBody: 'CANARY-DRAFT-BODY',
 } as const;
 
 export type Canary = (typeof CANARY)[keyof typeof CANARY];
@@ -107,6 +113,12 @@ export const ALLOWED_CANARIES = {
 	author: [CANARY.privateTitle, CANARY.privateBody],
 	admin: [CANARY.privateTitle, CANARY.privateBody, CANARY.hiddenTitle, CANARY.hiddenBody, CANARY.staffTitle, CANARY.hiddenComment, CANARY.commentOnHidden],
 } as const satisfies Record<string, readonly Canary[]>;
+
+/**
+ * The canaries of the author's draft, which only its author receives, and only from the drafts API:
+ * no page shows a draft, so the pages' privacy test expects ALLOWED_CANARIES alone.
+ */
+export const DRAFT_CANARIES = [CANARY.draftTitle, CANARY.draftBody] as const satisfies readonly Canary[];
 
 /**
  * SQL that plants the canaries in a channel's demo data (its private post, hidden post, deleted
@@ -124,6 +136,9 @@ export function canarySql(ids: PrivacyIds, channelId: number): string[] {
 		`UPDATE comments SET content = '${CANARY.hiddenComment}' WHERE id = ${ids.hiddenComment}`,
 		`UPDATE comments SET content = '${CANARY.deletedComment}' WHERE id = ${ids.deletedComment}`,
 		`UPDATE comments SET content = '${CANARY.commentOnHidden}' WHERE post_id = ${ids.hiddenPost} AND deleted_at IS NULL AND hidden_by_admin = 0`,
+		// A draft of the private post's author, beside the demo's drafts (which other tests use).
+		`INSERT OR REPLACE INTO drafts (id, channel_id, member_id, board_id, subject_id, title, content, created_at, updated_at)
+		 VALUES (${ids.draft}, ${channelId}, ${ids.privatePostAuthor}, ${ids.privatePostBoard}, NULL, '${CANARY.draftTitle}', '${body(CANARY.draftBody)}', 0, 0)`,
 		`UPDATE channels SET content_version = content_version + 1 WHERE id = ${channelId}`,
 	];
 }
@@ -148,6 +163,8 @@ export interface PrivacyIds {
 	deletedCommentPost: number;
 	deletedCommentBoard: number;
 	administrator: number;
+	/** The id canarySql gives the private post author's draft. */
+	draft: number;
 	/** A member who wrote none of the rows above. */
 	bystander: number;
 }
@@ -166,6 +183,7 @@ export function privacyIdsSql(channelId: number): string {
 		${comment('deleted_at IS NOT NULL', 'id')} AS deletedComment, ${comment('deleted_at IS NOT NULL', 'post_id')} AS deletedCommentPost,
 		(SELECT board_id FROM posts WHERE id = ${comment('deleted_at IS NOT NULL', 'post_id')}) AS deletedCommentBoard,
 		(SELECT id FROM members WHERE channel_id = ${channelId} AND role = 'ADMIN' ORDER BY id LIMIT 1) AS administrator,
+		${channelId * 100 + 99} AS draft,
 		(SELECT m.id FROM members m WHERE m.channel_id = ${channelId} AND m.role = 'MEMBER' AND m.withdrawn_at IS NULL
 			AND NOT EXISTS (SELECT 1 FROM bans b WHERE b.member_id = m.id AND b.lifted_at IS NULL)
 			AND m.id NOT IN (${post('is_private = 1', 'member_id')}, ${post('hidden_by_admin = 1', 'member_id')}, ${post('deleted_at IS NOT NULL', 'member_id')},
@@ -186,6 +204,7 @@ export function privacyTargets(ids: PrivacyIds, base: string, listPages = 2): Re
 			{ postId: ids.deletedCommentPost, boardId: ids.deletedCommentBoard },
 		],
 		userIds: [...new Set([ids.privatePostAuthor, ids.hiddenPostAuthor, ids.deletedPostAuthor, ids.hiddenCommentAuthor])],
+		draftIds: [ids.draft],
 		listPages,
 	};
 }

@@ -3,10 +3,12 @@
  * rules (who writes where, lists, versions) live in src/server/posts/writing.ts.
  */
 import { Hono } from 'hono';
+import { createMiddleware } from 'hono/factory';
 import { z } from 'zod';
 import type { ApiEnv } from '@functions/context';
 import { createPost, deletePost, editPost } from '@/server/posts/writing';
 import { ok } from '@/server/platform/envelope';
+import { forgetChannel } from '@/server/channels/channels';
 import { IdSchema } from '@/schemas/params';
 import { CreatePostSchema, EditPostSchema } from '@/schemas/post-write';
 import { methodNotAllowed } from '@functions/middleware/errors';
@@ -16,7 +18,15 @@ import { NoQuerySchema, zv, zvJson } from '@functions/validate';
 
 const PostParamSchema = z.object({ postId: IdSchema });
 
+/** Every write here bumps the channel's content version: this isolate reads it again at once. */
+const forgetChannelAfterWrite = createMiddleware<ApiEnv>(async (c, next) => {
+	await next();
+	if (c.res.ok) forgetChannel(c.var.channel.domain, c.var.channel.slug);
+});
+
 export const writingRouter = new Hono<ApiEnv>()
+	.use('/posts', forgetChannelAfterWrite)
+	.use('/posts/*', forgetChannelAfterWrite)
 	.post('/posts', zv('query', NoQuerySchema), rateLimit('post'), zvJson(CreatePostSchema), async (c) => {
 		const member = requireMember(c);
 		const { postId } = await createPost(c.var.db, c.var.channel.id, member, c.req.valid('json'), Date.now());

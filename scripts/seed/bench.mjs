@@ -49,7 +49,7 @@ export function benchSql(postCount) {
 	}
 	statements.push(
 		...insertRows('channels', COLUMNS.channels, [[channelId, BENCH_CHANNEL.domain, BENCH_CHANNEL.slug, 'Benchmark Community', 'en', 'LIGHT', '#4f46e5', '#f5f6fb', '#ffffff', null, 'ALL', null, JSON.stringify(header), JSON.stringify(footer), null, seq.channel, 1, created]]),
-		...insertRows('boards', COLUMNS.boards, BOARDS.map((id, i) => [id, channelId, en.boards[keys[i]].name, en.boards[keys[i]].description, 1, 0, 1, seq.board[id] ?? 0, created])),
+		...insertRows('boards', COLUMNS.boards, BOARDS.map((id, i) => [id, channelId, en.boards[keys[i]].name, en.boards[keys[i]].description, 1, 0, 1, seq.board[id] ?? 0, created, null, 0])),
 		...insertRows('board_subjects', COLUMNS.board_subjects, BOARDS.flatMap((id, i) => en.subjects[keys[i]].slice(0, 3).map((name, s) => [id * 10 + s + 1, channelId, id, name, s + 1, 1, seq.subject[id * 10 + s + 1] ?? 0]))),
 		...insertRows('board_tree_nodes', ['channel_id', ...COLUMNS.board_tree_nodes], [
 			[channelId, 901, null, 1, 'All Posts', 'ALL', null, 1, 0, null, 1],

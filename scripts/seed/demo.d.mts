@@ -13,3 +13,15 @@ export declare const DEMO_CHANNELS: readonly {
 	pcHeaderColor: string | null;
 	content: { nicknames: readonly string[] };
 }[];
+/** mulberry32: a seeded random generator, the same on every machine. */
+export declare function random(seed: number): {
+	next(): number;
+	int(min: number, max: number): number;
+	pick<T>(list: readonly T[]): T;
+	chance(p: number): boolean;
+};
+/** The board keys whose boards are notice-only, and those that have a write template. */
+export declare const NOTICE_ONLY_BOARDS: readonly string[];
+export declare const TEMPLATE_BOARDS: readonly string[];
+/** A demo board's id from its channel and key ('notice', 'general', 'guides', 'fanart', 'videos', 'bugs', 'staff'). */
+export declare function boardId(channel: { index: number }, key: string): number;

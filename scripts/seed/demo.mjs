@@ -108,6 +108,10 @@ export const DEMO_CHANNELS = [
 ];
 
 const BOARD_KEYS = ['notice', 'general', 'guides', 'fanart', 'videos', 'bugs', 'staff'];
+/** Only administrators write in each community's announcements. */
+export const NOTICE_ONLY_BOARDS = ['notice'];
+/** Boards with a write template (the content files' `templates`): a bug-report form and a guide outline. */
+export const TEMPLATE_BOARDS = ['bugs', 'guides'];
 const POSTS_PER_BOARD = 36;
 
 export const boardId = (channel, key) => channel.index * 10 + BOARD_KEYS.indexOf(key) + 1;
@@ -206,6 +210,18 @@ function documentText(doc) {
 		.join('\n');
 }
 
+/** A write template as a document of src/schemas/content.ts, from the content files' shorthand. */
+export function templateDocument(shorthand) {
+	return {
+		type: 'doc',
+		blocks: shorthand.map((block) => {
+			if ('h' in block) return { type: 'heading', level: 2, children: inline(block.h) };
+			if ('p' in block) return { type: 'paragraph', children: inline(block.p) };
+			return { type: 'list', ordered: 'ol' in block, items: (block.ol ?? block.ul).map(inline) };
+		}),
+	};
+}
+
 /**
  * Generates one channel's rows. `ids` holds the running ids shared across channels so that every
  * id is fixed by the channel order alone.
@@ -249,7 +265,8 @@ function channelRows(channel, ids) {
 		const id = boardId(channel, key);
 		const board = c.boards[key];
 		const usesSubjects = Boolean(c.subjects[key]);
-		rows.boards.push([id, channel.index, board.name, board.description, key === 'staff' ? 0 : 1, 0, usesSubjects ? 1 : 0, 0, created]);
+		const template = TEMPLATE_BOARDS.includes(key) ? JSON.stringify(templateDocument(c.templates[key])) : null;
+		rows.boards.push([id, channel.index, board.name, board.description, key === 'staff' ? 0 : 1, 0, usesSubjects ? 1 : 0, 0, created, template, NOTICE_ONLY_BOARDS.includes(key) ? 1 : 0]);
 		subjectsByBoard[key] = (c.subjects[key] ?? []).map((name, i) => {
 			const subjectId = id * 10 + i + 1;
 			rows.board_subjects.push([subjectId, channel.index, id, name, i + 1, 1, 0]);
@@ -387,7 +404,7 @@ function channelRows(channel, ids) {
 export const COLUMNS = {
 	channels: ['id', 'domain', 'slug', 'title', 'language', 'theme_type', 'key_color', 'background_color', 'pc_header_color', 'pc_header_image', 'exposure_type', 'exposure_board_id', 'header_config', 'footer_config', 'banner', 'listed_count', 'content_version', 'created_at'],
 	channel_providers: ['channel_id', 'provider', 'sort_order'],
-	boards: ['id', 'channel_id', 'name', 'description', 'is_public', 'use_shared', 'use_subjects', 'listed_count', 'created_at'],
+	boards: ['id', 'channel_id', 'name', 'description', 'is_public', 'use_shared', 'use_subjects', 'listed_count', 'created_at', 'write_template', 'notice_only'],
 	board_subjects: ['id', 'channel_id', 'board_id', 'name', 'sort_order', 'enabled', 'listed_count'],
 	board_tree_nodes: ['id', 'parent_id', 'sort_order', 'text', 'type', 'board_id', 'public_flag', 'use_shared', 'url', 'use_collapsed'],
 	identities: ['id', 'provider', 'subject', 'created_at'],

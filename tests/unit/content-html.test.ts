@@ -32,6 +32,18 @@ describe('renderContentHtml', () => {
 		expect(html).not.toContain('<iframe');
 	});
 
+	it("leaves out an image of an older row that points off the site's uploads, and keeps the rest", () => {
+		const html = renderContentHtml(
+			doc([
+				{ type: 'paragraph', children: [{ text: 'Before' }] },
+				{ type: 'image', src: 'https://tracker.example/pixel.png', alt: 'pixel', width: 1, height: 1 },
+				{ type: 'image', src: '/uploads/AAAAAAAAAAAAAAAAAAAAAA.webp', alt: 'mine', width: 300, height: 20 },
+			]),
+			labels,
+		);
+		expect(html).toBe('<p>Before</p>\n<figure class="content-image"><img src="/uploads/AAAAAAAAAAAAAAAAAAAAAA.webp" alt="mine" width="300" height="20" loading="lazy" decoding="async"></figure>');
+	});
+
 	it('falls back to one escaped paragraph for a body that does not parse', () => {
 		expect(renderContentHtml('<b>old</b>', labels)).toBe('<p>&lt;b&gt;old&lt;/b&gt;</p>');
 		expect(renderContentHtml(doc([{ type: 'image', src: 'javascript:alert(1)', alt: '' }]), labels)).not.toContain('<img');
@@ -45,7 +57,27 @@ describe('DocumentSchema', () => {
 		}
 	});
 
-	it('accepts https images and site paths, and extracts the plain text', () => {
+	it("lets an image point only at this site's uploads and the demo's files", () => {
+		const accepts = (src: string) => DocumentSchema.safeParse({ type: 'doc', blocks: [{ type: 'image', src, alt: '' }] }).success;
+		expect(accepts('/uploads/AAAAAAAAAAAAAAAAAAAAAA.png')).toBe(true);
+		expect(accepts('/uploads/a-b_CdEfGhIjKlMnOpQrSt.jpg')).toBe(true);
+		expect(accepts('/demo/shot-01.svg')).toBe(true);
+		for (const src of [
+			'https://starfall.example/shot.png',
+			'/uploads/AAAAAAAAAAAAAAAAAAAAAA.svg',
+			'/uploads/AAAAAAAAAAAAAAAAAAAAAA.png?x=1',
+			'/uploads/../demo/shot-01.svg',
+			'/uploads/short.png',
+			'/demo/../uploads/x.png',
+			'/demo/Shot.SVG',
+			'/starfall/global/boards/12',
+			'/UPLOADS/AAAAAAAAAAAAAAAAAAAAAA.png',
+		]) {
+			expect(accepts(src), src).toBe(false);
+		}
+	});
+
+	it('accepts site images, and extracts the plain text', () => {
 		const parsed = DocumentSchema.parse({
 			type: 'doc',
 			blocks: [

@@ -9,7 +9,7 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { withEdgeCache } from '@functions/edge-cache';
 import { bumpContentVersion, CHANNEL_MEMO_ENTRIES, rememberedChannelCount } from '@/server/channels/channels';
 import { mintSessionToken } from '@/server/sign-in/session-token';
-import { TEST_SECRET } from './harness';
+import { call, memberApi, signIn, TEST_SECRET } from './harness';
 
 /** Asks through the edge cache; `origin` counts the Worker's answers and records what it was asked. */
 async function ask(url: string, origin: Origin, headers: Record<string, string> = {}, now?: number) {
@@ -162,5 +162,23 @@ describe('edge cache', () => {
 		// The isolate trusts its copy of the channel row for one second.
 		const after = counter('new');
 		expect((await ask(url, after, {}, Date.now() + 1001)).text).toBe('new');
+	});
+
+	it('misses at once in the isolate that served a write, for the writer and for everyone', async () => {
+		const url = 'http://localhost/starfall/global/boards/12?page=3';
+		const before = counter('before the post');
+		await ask(url, before);
+		expect((await ask(url, before)).state).toBe('HIT');
+		const cookie = await signIn(1014);
+		const written = await call(`${memberApi()}/posts`, {
+			method: 'POST',
+			cookie,
+			body: { boardId: 12, subjectId: null, title: 'Fresh', content: { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'Hello' }] }] }, isPrivate: false, isNotice: false, requestId: crypto.randomUUID() },
+		});
+		expect(written.code).toBe(0);
+		const after = counter('with the post');
+		const fresh = await ask(url, after);
+		expect(fresh.state).toBe('MISS');
+		expect(fresh.text).toBe('with the post');
 	});
 });

@@ -113,7 +113,7 @@ describe('lists without renumbering', () => {
 			} else {
 				const post = rng.pick(alive);
 				const before = new Set(listKeys(post));
-				const kept = new Map(post.joined);
+				const kept = new Map<string, number>(post.joined);
 				if (action === 9) {
 					await deletePost(db, CHANNEL, ADMIN, post.postId, step);
 					post.deleted = true;

@@ -14,6 +14,7 @@ import { listMyComments, listMyLikes, listMyPosts } from '@/server/members/activ
 import { boardTree, listBoards, listSubjects } from '@/server/boards/boards';
 import { findChannel, listProviders } from '@/server/channels/channels';
 import { resolveSession } from '@/server/sign-in/sessions';
+import { getDraft, listDrafts } from '@/server/drafts/drafts';
 
 /** The reads of every screen, each run through the recording D1. */
 const READS: Record<string, (db: D1Database) => Promise<unknown>> = {
@@ -30,6 +31,8 @@ const READS: Record<string, (db: D1Database) => Promise<unknown>> = {
 	"My Page's likes": (db) => listMyLikes(db, 1, 1002, 1),
 	'the channel': (db) => findChannel(db, 'starfall', 'global'),
 	'the layout': (db) => Promise.all([listBoards(db, 1), boardTree(db, 1), listSubjects(db, 1), listProviders(db, 1)]),
+	"a member's drafts": (db) => listDrafts(db, 1, 1002, 1),
+	"one of a member's drafts": (db) => getDraft(db, 1, 1002, 101),
 	"a member's session": async (db) => resolveSession(db, 1, (await signIn(1002)).split('=')[1] ?? null, TEST_SECRET),
 };
 

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { api } from '@functions/app';
 import { call, GLOBAL, KOREAN, ORIGIN, signIn } from './harness';
-import { ALLOWED_CANARIES, API_ROUTES, canariesIn, canarySql, privacyIdsSql, privacyTargets, urlsOf, type Canary, type PrivacyIds } from '../read-routes';
+import { ALLOWED_CANARIES, API_ROUTES, DRAFT_CANARIES, canariesIn, canarySql, privacyIdsSql, privacyTargets, urlsOf, type Canary, type PrivacyIds } from '../read-routes';
 
 let ids: PrivacyIds;
 
@@ -41,8 +41,8 @@ describe('the API gives each reader exactly what the visibility rule allows', ()
 		expect(await canariesSeen('/starfall/global', await signIn(ids.bystander))).toEqual(sorted(ALLOWED_CANARIES.member));
 	});
 
-	it('the author receives their own private post and nothing else', async () => {
-		expect(await canariesSeen('/starfall/global', await signIn(ids.privatePostAuthor))).toEqual(sorted(ALLOWED_CANARIES.author));
+	it('the author receives their own private post and draft, and nothing else', async () => {
+		expect(await canariesSeen('/starfall/global', await signIn(ids.privatePostAuthor))).toEqual(sorted([...ALLOWED_CANARIES.author, ...DRAFT_CANARIES]));
 	});
 
 	it('an administrator receives what moderation needs, and never a deleted post or comment', async () => {

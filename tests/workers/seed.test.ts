@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { demoSql } from '../../scripts/seed/demo.mjs';
+import { boardId, demoSql, DEMO_CHANNELS, NOTICE_ONLY_BOARDS, TEMPLATE_BOARDS } from '../../scripts/seed/demo.mjs';
+import { DocumentSchema, type ContentDocument } from '@/schemas/content';
 
 const TABLES = ['channels', 'channel_providers', 'boards', 'board_subjects', 'board_tree_nodes', 'identities', 'members', 'nickname_claims', 'bans', 'posts', 'comments', 'post_likes', 'reports', 'drafts'];
 
@@ -54,5 +55,46 @@ describe('demo seed', () => {
 		expect(row).toMatchObject({ hidden_posts: 5, deleted_posts: 5, private_posts: 5, deleted_comments: 5, hidden_comments: 5, temporary_bans: 5, permanent_bans: 5, private_boards: 5 });
 		expect(row?.['replies']).toBeGreaterThan(100);
 		expect(row?.['fewest_posts_per_board']).toBeGreaterThanOrEqual(30);
+	});
+
+	it('gives each community a bug-report template and a guide outline, as documents the schema accepts', async () => {
+		expect([...TEMPLATE_BOARDS].sort()).toEqual(['bugs', 'guides']);
+		const rows = await env.DB.prepare('SELECT id, channel_id, write_template FROM boards WHERE write_template IS NOT NULL ORDER BY id').all<{ id: number; channel_id: number; write_template: string }>();
+		const expected = DEMO_CHANNELS.flatMap((channel) => TEMPLATE_BOARDS.map((key) => boardId(channel, key))).sort((a, b) => a - b);
+		expect(rows.results.map((row) => row.id)).toEqual(expected);
+		const templates = new Map<number, ContentDocument>();
+		for (const row of rows.results) {
+			const parsed = DocumentSchema.safeParse(JSON.parse(row.write_template));
+			expect(parsed.success, `board ${row.id}`).toBe(true);
+			// Stored exactly as the schema keeps it: nothing the renderer or the editor would drop.
+			expect(parsed.data).toEqual(JSON.parse(row.write_template));
+			templates.set(row.id, parsed.data as ContentDocument);
+		}
+		for (const channel of DEMO_CHANNELS) {
+			const bugs = templates.get(boardId(channel, 'bugs'));
+			const guides = templates.get(boardId(channel, 'guides'));
+			// A form: five headings (summary, steps, expected, actual, device) with a numbered list of steps.
+			expect(bugs?.blocks.filter((block) => block.type === 'heading')).toHaveLength(5);
+			expect(bugs?.blocks.some((block) => block.type === 'list' && block.ordered)).toBe(true);
+			// Changing boards changes templates.
+			expect(guides).not.toEqual(bugs);
+		}
+	});
+
+	it('writes each template in its community language', async () => {
+		const scripts: Record<string, RegExp> = { en: /^[\x20-\x7e’]+$/, ko: /\p{Script=Hangul}/u, ja: /[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han}]/u, zh: /^(?=.*\p{Script=Han})[^\p{Script=Hiragana}\p{Script=Katakana}]+$/u };
+		for (const channel of DEMO_CHANNELS) {
+			const row = await env.DB.prepare('SELECT c.language, b.write_template FROM boards b JOIN channels c ON c.id = b.channel_id WHERE b.id = ?1')
+				.bind(boardId(channel, 'bugs'))
+				.first<{ language: string; write_template: string }>();
+			const headings = (JSON.parse(row?.write_template ?? '{}') as ContentDocument).blocks.flatMap((block) => (block.type === 'heading' ? block.children.map((child) => child.text) : []));
+			for (const heading of headings) expect(heading, `${channel.slug}: ${heading}`).toMatch(scripts[row?.language ?? ''] ?? /^$/);
+		}
+	});
+
+	it("makes each community's announcements, and only them, notice-only", async () => {
+		expect(NOTICE_ONLY_BOARDS).toEqual(['notice']);
+		const rows = await env.DB.prepare('SELECT id FROM boards WHERE notice_only = 1 ORDER BY id').all<{ id: number }>();
+		expect(rows.results.map((row) => row.id)).toEqual(DEMO_CHANNELS.map((channel) => boardId(channel, 'notice')).sort((a, b) => a - b));
 	});
 });

@@ -18,6 +18,33 @@ export default {
 		videos: ["Raids & PvP", "Tutorials", "Highlights"],
 		bugs: ["Client & Performance", "Gameplay", "Account & Payments", "Mobile"],
 	},
+	// Write templates (boards.write_template), in the shorthand of scripts/seed/demo.mjs: { p } a
+	// paragraph, { h } a heading, { ol } / { ul } a list.
+	templates: {
+		bugs: [
+			{ p: "Thanks for reporting! Fill in each part below so the team can reproduce the problem." },
+			{ h: "Summary" },
+			{ p: "What went wrong, in one sentence." },
+			{ h: "Steps to reproduce" },
+			{ ol: ["First step", "Second step", "What you did when it happened"] },
+			{ h: "Expected result" },
+			{ p: "What should have happened." },
+			{ h: "Actual result" },
+			{ p: "What happened instead (error messages, screenshots)." },
+			{ h: "Device and version" },
+			{ ul: ["Platform: PC / PlayStation / Xbox / iOS / Android", "Game version (bottom right of the title screen):", "Server and region:"] },
+		],
+		guides: [
+			{ h: "Overview" },
+			{ p: "Who this guide is for and what it covers." },
+			{ h: "What you need" },
+			{ ul: ["Level or rank", "Ship, gear or materials"] },
+			{ h: "Step by step" },
+			{ ol: ["First", "Then", "Finally"] },
+			{ h: "Tips" },
+			{ ul: ["A mistake to avoid"] },
+		],
+	},
 	tree: { community: "Community", media: "Media", support: "Support", officialSite: "Official Site", wiki: "Game Wiki" },
 	menu: { home: "Home", board: "Boards", shop: "Shop", patchNotes: "Patch Notes" },
 	titles: {

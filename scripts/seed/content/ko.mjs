@@ -18,6 +18,33 @@ export default {
 		videos: ["레이드·PvP", "공략 영상", "하이라이트"],
 		bugs: ["클라이언트·성능", "게임플레이", "계정·결제", "모바일"],
 	},
+	// Write templates (boards.write_template), in the shorthand of scripts/seed/demo.mjs: { p } a
+	// paragraph, { h } a heading, { ol } / { ul } a list.
+	templates: {
+		bugs: [
+			{ p: "제보해 주셔서 감사합니다! 재현할 수 있도록 아래 항목을 채워 주세요." },
+			{ h: "요약" },
+			{ p: "어떤 문제인지 한 문장으로 적어 주세요." },
+			{ h: "재현 방법" },
+			{ ol: ["첫 번째 단계", "두 번째 단계", "문제가 생겼을 때 한 행동"] },
+			{ h: "기대한 결과" },
+			{ p: "원래 어떻게 되어야 했나요?" },
+			{ h: "실제 결과" },
+			{ p: "실제로 무슨 일이 일어났나요? (오류 메시지, 스크린샷)" },
+			{ h: "기기 및 버전" },
+			{ ul: ["플랫폼: PC / PlayStation / Xbox / iOS / Android", "게임 버전(타이틀 화면 오른쪽 아래):", "서버 및 지역:"] },
+		],
+		guides: [
+			{ h: "개요" },
+			{ p: "누구를 위한 공략인지, 어떤 내용을 다루는지 적어 주세요." },
+			{ h: "준비물" },
+			{ ul: ["레벨 또는 등급", "함선, 장비 또는 재료"] },
+			{ h: "진행 순서" },
+			{ ol: ["먼저", "다음으로", "마지막으로"] },
+			{ h: "팁" },
+			{ ul: ["피해야 할 실수"] },
+		],
+	},
 	tree: { community: "커뮤니티", media: "미디어", support: "고객지원", officialSite: "공식 홈페이지", wiki: "게임 위키" },
 	menu: { home: "홈", board: "게시판", shop: "상점", patchNotes: "패치 노트" },
 	titles: {

@@ -18,6 +18,33 @@ export default {
 		videos: ["Let's Plays", "Tutorials", "Speedruns & Challenges"],
 		bugs: ["PC", "Switch", "Mobile", "Co-op & Saves"],
 	},
+	// Write templates (boards.write_template), in the shorthand of scripts/seed/demo.mjs: { p } a
+	// paragraph, { h } a heading, { ol } / { ul } a list.
+	templates: {
+		bugs: [
+			{ p: "Sorry something broke on your farm! Fill in each part below so we can find it." },
+			{ h: "Summary" },
+			{ p: "What went wrong, in one sentence." },
+			{ h: "Steps to reproduce" },
+			{ ol: ["First step", "Second step", "What you did when it happened"] },
+			{ h: "Expected result" },
+			{ p: "What should have happened." },
+			{ h: "Actual result" },
+			{ p: "What happened instead (error messages, screenshots)." },
+			{ h: "Device and version" },
+			{ ul: ["Platform: PC / Switch / iOS / Android", "Game version (Settings > About):", "Single player or co-op:"] },
+		],
+		guides: [
+			{ h: "Overview" },
+			{ p: "Which season and which part of the farm this guide is about." },
+			{ h: "What you need" },
+			{ ul: ["Seeds, tools or animals", "Gold or materials"] },
+			{ h: "Step by step" },
+			{ ol: ["First", "Then", "Finally"] },
+			{ h: "Tips" },
+			{ ul: ["A mistake to avoid"] },
+		],
+	},
 	tree: { community: "Village", media: "Gallery", support: "Help Desk", officialSite: "Official Site", wiki: "Pixel Farm Wiki" },
 	menu: { home: "Home", board: "Boards", shop: "Shop", patchNotes: "Patch Notes" },
 	titles: {

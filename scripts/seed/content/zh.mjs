@@ -18,6 +18,33 @@ export default {
 		videos: ["副本與PvP", "教學", "精華"],
 		bugs: ["客戶端與效能", "遊戲內容", "帳號與儲值", "行動版"],
 	},
+	// Write templates (boards.write_template), in the shorthand of scripts/seed/demo.mjs: { p } a
+	// paragraph, { h } a heading, { ol } / { ul } a list.
+	templates: {
+		bugs: [
+			{ p: "感謝回報！請填寫以下各項，方便團隊重現問題。" },
+			{ h: "問題摘要" },
+			{ p: "請用一句話說明發生了什麼問題。" },
+			{ h: "重現步驟" },
+			{ ol: ["第一步", "第二步", "問題發生時正在進行的操作"] },
+			{ h: "預期結果" },
+			{ p: "原本應該發生什麼？" },
+			{ h: "實際結果" },
+			{ p: "實際發生了什麼？（錯誤訊息、截圖）" },
+			{ h: "裝置與版本" },
+			{ ul: ["平台：PC / PlayStation / Xbox / iOS / Android", "遊戲版本（標題畫面右下角）：", "伺服器與地區："] },
+		],
+		guides: [
+			{ h: "概要" },
+			{ p: "這篇攻略適合哪些玩家、涵蓋哪些內容。" },
+			{ h: "事前準備" },
+			{ ul: ["等級或階級", "艦船、裝備或材料"] },
+			{ h: "步驟" },
+			{ ol: ["首先", "接著", "最後"] },
+			{ h: "小技巧" },
+			{ ul: ["應避免的失誤"] },
+		],
+	},
 	tree: { community: "社群", media: "影音", support: "客服中心", officialSite: "官方網站", wiki: "遊戲百科" },
 	menu: { home: "首頁", board: "討論區", shop: "商城", patchNotes: "改版說明" },
 	titles: {

@@ -159,6 +159,14 @@ export function resolveChannel(db: D1Database, domain: string, slug: string, now
 	return channels.read(`${domain}/${slug}`, now, (at) => now - at < CHANNEL_TTL_MS, () => findChannel(db, domain, slug));
 }
 
+/**
+ * Drops this isolate's copy of the channel after a write that bumped its content version, so the
+ * writer's next page, served by the same isolate, is the new one at once (others within the second).
+ */
+export function forgetChannel(domain: string, slug: string): void {
+	channels.forget(`${domain}/${slug}`);
+}
+
 /** How many channel names this isolate remembers (for the test of the memo's bound). */
 export function rememberedChannelCount(): number {
 	return channels.size;

@@ -7,6 +7,8 @@
 export interface Memo<V> {
 	/** The entry for `key` when `isFresh(its stamp)`, otherwise `load()`, remembered under `stamp`. */
 	read(key: string, stamp: number, isFresh: (stamp: number) => boolean, load: () => Promise<V>): Promise<V>;
+	/** Drops the entry for `key`: the next read loads it again. */
+	forget(key: string): void;
 	readonly size: number;
 }
 
@@ -31,6 +33,9 @@ export function createMemo<V>(maxEntries: number): Memo<V> {
 			// Forget a failed read, unless a newer read has already taken its place.
 			entry.value.catch(() => entries.get(key) === entry && entries.delete(key));
 			return entry.value;
+		},
+		forget(key) {
+			entries.delete(key);
 		},
 		get size() {
 			return entries.size;

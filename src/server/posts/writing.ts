@@ -11,6 +11,7 @@ import { bumpContentVersion } from '@/server/channels/channels';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { DocumentSchema, documentText, type ContentDocument } from '@/schemas/content';
 import { TITLE_MAX_LENGTH, titleLength, type CreatePostInput, type EditPostInput, type PostFields } from '@/schemas/post-write';
+import { checkUploads, claimUploadsStatements, uploadKeysOf } from '@/server/uploads/claims';
 import { planListChange, type ListPlacement, type ListPositions } from './list-positions';
 import { canReadPost, postState, type Viewer } from './visibility';
 
@@ -98,9 +99,6 @@ function placementOf(fields: PostFields, board: BoardRow): ListPlacement {
 	return { boardId: board.id, subjectId: fields.subjectId, boardPublic: board.is_public === 1, isNotice: fields.isNotice, visible: !fields.isPrivate };
 }
 
-/** Extra statements a write batches with the post (the uploads its body shows), given the post's id expression. */
-export type WithPost = (postIdSql: string) => D1PreparedStatement[];
-
 /**
  * Creates a post. A second request with the same `requestId` from the same member answers the post
  * the first one created, whatever happened in between.
@@ -111,13 +109,14 @@ export async function createPost(
 	member: SessionMember,
 	input: CreatePostInput,
 	now: number,
-	withPost: WithPost = () => [],
 ): Promise<{ postId: number }> {
 	const earlier = await findByRequest(db, member.userId, input.requestId);
 	if (earlier !== null) return { postId: earlier };
 	const board = await boardForWriting(db, channelId, input.boardId, member, false);
 	await checkSubject(db, channelId, board, input.subjectId);
 	const fields = checkFields(input, member, false);
+	const images = uploadKeysOf(input.content);
+	await checkUploads(db, channelId, member.userId, images, null);
 	const plan = planListChange(db, channelId, null, placementOf(input, board));
 	const listColumns = Object.keys(plan.columns);
 	const insert = db
@@ -130,9 +129,10 @@ export async function createPost(
 			channelId, board.id, input.subjectId, member.userId, fields.title, fields.content, fields.contentText,
 			input.isNotice ? 1 : 0, input.isPrivate ? 1 : 0, fields.hasImage, fields.hasVideo, now, input.requestId,
 		);
-	const postIdSql = `(SELECT id FROM posts WHERE member_id = ${member.userId} AND request_id = '${uuidLiteral(input.requestId)}')`;
 	try {
-		const results = await db.batch([...plan.statements, insert, ...withPost(postIdSql), bumpContentVersion(db, channelId)]);
+		// The claims follow the INSERT at once: they name the post by last_insert_rowid().
+		const claims = claimUploadsStatements(db, channelId, images, { postId: 'last-inserted' });
+		const results = await db.batch([...plan.statements, insert, ...claims, bumpContentVersion(db, channelId)]);
 		return { postId: results[plan.statements.length]!.meta.last_row_id };
 	} catch (error) {
 		// The same request arrived twice at once: the other one created the post.
@@ -142,12 +142,6 @@ export async function createPost(
 		}
 		throw error;
 	}
-}
-
-/** A UUID checked again before it is put into SQL. */
-function uuidLiteral(value: string): string {
-	if (!/^[0-9a-f-]{36}$/i.test(value)) throw new AppError('InvalidParameter');
-	return value;
 }
 
 async function findByRequest(db: D1Database, memberId: number, requestId: string): Promise<number | null> {
@@ -224,13 +218,14 @@ export async function editPost(
 	postId: number,
 	input: EditPostInput,
 	now: number,
-	withPost: WithPost = () => [],
 ): Promise<{ postId: number; version: number }> {
 	const stored = await postForChange(db, channelId, postId, member);
 	if (stored.row.version !== input.version) throw new AppError('PostChanged');
 	const board = await boardForWriting(db, channelId, input.boardId, member, input.boardId === stored.row.board_id);
 	await checkSubject(db, channelId, board, input.subjectId);
 	const fields = checkFields(input, member, stored.row.is_notice === 1);
+	const images = uploadKeysOf(input.content);
+	await checkUploads(db, channelId, member.userId, images, postId);
 	const after = { ...placementOf(input, board), visible: stored.row.hidden_by_admin === 0 && !input.isPrivate };
 	const plan = planListChange(db, channelId, stored, after);
 	const update = db
@@ -249,7 +244,7 @@ export async function editPost(
 			assertion(db, 'EXISTS (SELECT 1 FROM posts WHERE id = ?1 AND version = ?2 AND deleted_at IS NULL)', postId, input.version),
 			...plan.statements,
 			update,
-			...withPost(String(postId)),
+			...claimUploadsStatements(db, channelId, images, { postId }),
 			bumpContentVersion(db, channelId),
 		],
 		'PostChanged',

@@ -1,0 +1,74 @@
+/**
+ * A member's server drafts (/v1/{domain}/{slug}/drafts): list, load, save, overwrite and delete
+ * (src/server/drafts/drafts.ts). Reads are rate-limited too: each reads D1 for one member, and a
+ * loop of them costs as much as a loop of saves.
+ */
+import { Hono } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import { z } from 'zod';
+import type { ApiEnv } from '@functions/context';
+import { ok } from '@/server/platform/envelope';
+import { createDraft, deleteDraft, getDraft, listDrafts, updateDraft, type AlsoInBatch, type DraftWriter } from '@/server/drafts/drafts';
+import { checkUploads, claimUploadsStatements, uploadKeysOf } from '@/server/uploads/claims';
+import type { ContentDocument } from '@/schemas/content';
+import type { SessionMember } from '@/server/sign-in/sessions';
+import { IdSchema, PageSchema } from '@/schemas/params';
+import { DraftFieldsSchema } from '@/schemas/post-write';
+import { methodNotAllowed } from '@functions/middleware/errors';
+import { requireMember } from '@functions/middleware/session';
+import { rateLimit } from '@functions/middleware/rate-limit';
+import { NoQuerySchema, zv, zvJson } from '@functions/validate';
+
+const DraftParamSchema = z.object({ draftId: IdSchema });
+const DraftsQuerySchema = z.strictObject({ page: PageSchema.default(1) });
+
+/** Refuses anyone but a signed-in member (a banned one gets the ban) before the query or body is read. */
+const memberOnly = createMiddleware<ApiEnv>(async (c, next) => {
+	requireMember(c);
+	await next();
+});
+
+function writerOf(member: SessionMember): DraftWriter {
+	return { memberId: member.userId, admin: member.role === 'ADMIN' };
+}
+
+/**
+ * The draft's images must be the member's own uploads of this channel; the claims, batched with
+ * the draft's write, keep them from the cleanup while the draft exists.
+ */
+async function checkedClaims(db: D1Database, channelId: number, memberId: number, content: ContentDocument): Promise<AlsoInBatch> {
+	const images = uploadKeysOf(content);
+	await checkUploads(db, channelId, memberId, images, null);
+	return (target) => claimUploadsStatements(db, channelId, images, target);
+}
+
+export const draftsRouter = new Hono<ApiEnv>()
+	.get('/drafts', memberOnly, zv('query', DraftsQuerySchema), rateLimit('draft'), async (c) => {
+		const member = requireMember(c);
+		const { page } = c.req.valid('query');
+		return c.json(ok({ content: await listDrafts(c.var.db, c.var.channel.id, member.userId, page) }));
+	})
+	.post('/drafts', memberOnly, zv('query', NoQuerySchema), rateLimit('draft'), zvJson(DraftFieldsSchema), async (c) => {
+		const member = requireMember(c);
+		const fields = c.req.valid('json');
+		const claims = await checkedClaims(c.var.db, c.var.channel.id, member.userId, fields.content);
+		return c.json(ok({ content: await createDraft(c.var.db, c.var.channel.id, writerOf(member), fields, claims) }));
+	})
+	.get('/drafts/:draftId', memberOnly, zv('param', DraftParamSchema), zv('query', NoQuerySchema), rateLimit('draft'), async (c) => {
+		const member = requireMember(c);
+		return c.json(ok({ content: await getDraft(c.var.db, c.var.channel.id, member.userId, c.req.valid('param').draftId) }));
+	})
+	.put('/drafts/:draftId', memberOnly, zv('param', DraftParamSchema), zv('query', NoQuerySchema), rateLimit('draft'), zvJson(DraftFieldsSchema), async (c) => {
+		const member = requireMember(c);
+		const { draftId } = c.req.valid('param');
+		const fields = c.req.valid('json');
+		const claims = await checkedClaims(c.var.db, c.var.channel.id, member.userId, fields.content);
+		return c.json(ok({ content: await updateDraft(c.var.db, c.var.channel.id, writerOf(member), draftId, fields, claims) }));
+	})
+	.delete('/drafts/:draftId', memberOnly, zv('param', DraftParamSchema), zv('query', NoQuerySchema), rateLimit('draft'), async (c) => {
+		const member = requireMember(c);
+		await deleteDraft(c.var.db, c.var.channel.id, member.userId, c.req.valid('param').draftId);
+		return c.json(ok({ content: {} }));
+	})
+	.on(['PUT', 'PATCH', 'DELETE'], '/drafts', methodNotAllowed)
+	.on(['POST', 'PATCH'], '/drafts/:draftId', methodNotAllowed);

@@ -1,0 +1,26 @@
+/**
+ * POST uploads: an image for a post or draft, sent as the raw bytes of the body (not multipart).
+ * The body limit (functions/validate.ts) refuses more than IMAGE_MAX_BYTES with ImageTooLarge
+ * before it is buffered; the type is sniffed from the bytes, never taken from Content-Type.
+ * Answers `{ uploadId, src, width, height }`, src being `/uploads/{key}`.
+ */
+import { Hono } from 'hono';
+import { env } from 'cloudflare:workers';
+import type { ApiEnv } from '@functions/context';
+import { ok } from '@/server/platform/envelope';
+import { AppError } from '@/server/platform/errors';
+import { storeUpload } from '@/server/uploads/uploads';
+import { methodNotAllowed } from '@functions/middleware/errors';
+import { requireMember } from '@functions/middleware/session';
+import { rateLimit } from '@functions/middleware/rate-limit';
+import { NoQuerySchema, zv } from '@functions/validate';
+
+export const uploadsRouter = new Hono<ApiEnv>()
+	.post('/uploads', zv('query', NoQuerySchema), rateLimit('upload'), async (c) => {
+		const member = requireMember(c);
+		const bytes = new Uint8Array(await c.req.arrayBuffer());
+		if (bytes.length === 0) throw new AppError('InvalidImage');
+		const { channel, db } = c.var;
+		return c.json(ok({ content: await storeUpload(db, env.UPLOADS, channel.id, member.userId, bytes, Date.now()) }));
+	})
+	.on(['GET', 'PUT', 'PATCH', 'DELETE'], '/uploads', methodNotAllowed);

@@ -1,0 +1,212 @@
+/**
+ * Server drafts (SPEC §4): a member keeps up to DRAFT_LIMIT unfinished posts per community, lists
+ * them newest-updated first, loads, overwrites and deletes them. A draft is its author's alone: every
+ * query is bound to the channel and the member, so another member's or another channel's draft id
+ * reads as no draft at all. A draft may be unfinished in every way (no board, no title, an empty
+ * body), but what it does hold must make sense: a board of this community the member may write in,
+ * a category of that board, a title within TITLE_MAX_LENGTH.
+ *
+ * Cost: a save writes one drafts row (and its index entry), a delete removes one; the list and the
+ * count read the member's index entries only, at most DRAFT_LIMIT.
+ */
+import { all, parseJsonColumn } from '@/server/platform/db';
+import { AppError } from '@/server/platform/errors';
+import { PAGE_SIZE } from '@/schemas/params';
+import { BlockSchema, type ContentDocument } from '@/schemas/content';
+import { TITLE_MAX_LENGTH, titleLength, type DraftFields } from '@/schemas/post-write';
+
+export interface DraftSummary {
+	draftId: number;
+	boardId: number | null;
+	subjectId: number | null;
+	title: string;
+	/** Epoch ms of the last save. */
+	updatedAt: number;
+}
+
+export interface Draft extends DraftSummary {
+	content: ContentDocument;
+}
+
+export interface DraftPage {
+	drafts: DraftSummary[];
+	totalCount: number;
+	page: number;
+	pageSize: number;
+	totalPages: number;
+}
+
+/** Who saves a draft: the member, and whether they administer the community (notice-only and private boards). */
+export interface DraftWriter {
+	memberId: number;
+	admin: boolean;
+}
+
+/** The draft a save writes: the one being overwritten, or the row the batch's INSERT has just made. */
+export type DraftTarget = { draftId: number } | { draftId: 'last-inserted' };
+
+/**
+ * Statements to run in the save's D1 batch, after the draft's own write (for example the claims that
+ * keep the draft's uploads). The batch is one transaction: they commit with the draft or not at all.
+ */
+export type AlsoInBatch = (target: DraftTarget) => D1PreparedStatement[];
+
+interface DraftRow {
+	id: number;
+	board_id: number | null;
+	subject_id: number | null;
+	title: string;
+	updated_at: number;
+}
+
+function toSummary(row: DraftRow): DraftSummary {
+	return { draftId: row.id, boardId: row.board_id, subjectId: row.subject_id, title: row.title, updatedAt: row.updated_at };
+}
+
+/** The member's drafts of the channel, newest-updated first, PAGE_SIZE a page, with their total count. */
+export async function listDrafts(db: D1Database, channelId: number, memberId: number, page: number): Promise<DraftPage> {
+	const [rows, count] = await Promise.all([
+		all<DraftRow>(
+			db
+				.prepare(
+					`SELECT id, board_id, subject_id, title, updated_at FROM drafts
+					 WHERE member_id = ?1 AND channel_id = ?2 ORDER BY updated_at DESC, id DESC LIMIT ?3 OFFSET ?4`,
+				)
+				.bind(memberId, channelId, PAGE_SIZE, (page - 1) * PAGE_SIZE),
+		),
+		db.prepare('SELECT count(*) AS count FROM drafts WHERE member_id = ?1 AND channel_id = ?2').bind(memberId, channelId).first<{ count: number }>(),
+	]);
+	const totalCount = count?.count ?? 0;
+	return { drafts: rows.map(toSummary), totalCount, page, pageSize: PAGE_SIZE, totalPages: Math.max(1, Math.ceil(totalCount / PAGE_SIZE)) };
+}
+
+/**
+ * The stored body as a document. Drafts were checked by DocumentSchema when saved; should the schema
+ * since have tightened, a block it now refuses is left out rather than losing the whole draft.
+ */
+function storedDocument(stored: string): ContentDocument {
+	const json = parseJsonColumn(stored, 'drafts.content') as { blocks?: unknown };
+	const blocks = Array.isArray(json.blocks) ? json.blocks : [];
+	return {
+		type: 'doc',
+		blocks: blocks.flatMap((block) => {
+			const parsed = BlockSchema.safeParse(block);
+			return parsed.success ? [parsed.data] : [];
+		}),
+	};
+}
+
+/** One of the member's drafts. @throws AppError DraftNotFound when the member has no draft of that id here */
+export async function getDraft(db: D1Database, channelId: number, memberId: number, draftId: number): Promise<Draft> {
+	const row = await db
+		.prepare('SELECT id, board_id, subject_id, title, content, updated_at FROM drafts WHERE id = ?1 AND channel_id = ?2 AND member_id = ?3')
+		.bind(draftId, channelId, memberId)
+		.first<DraftRow & { content: string }>();
+	if (!row) throw new AppError('DraftNotFound');
+	return { ...toSummary(row), content: storedDocument(row.content) };
+}
+
+function invalid(reason: string): AppError {
+	return new AppError('InvalidParameter', `The request has an invalid parameter: ${reason}.`);
+}
+
+/**
+ * Checks what a draft holds: its title's length, and its board and category when it names them.
+ * @throws AppError TitleTooLong, or InvalidParameter saying which field is wrong
+ */
+async function checkDraftFields(db: D1Database, channelId: number, writer: DraftWriter, fields: DraftFields): Promise<void> {
+	if (titleLength(fields.title) > TITLE_MAX_LENGTH) throw new AppError('TitleTooLong');
+	if (fields.boardId === null) {
+		if (fields.subjectId !== null) throw invalid('subjectId needs a boardId');
+		return;
+	}
+	const board = await db
+		.prepare(
+			`SELECT b.is_public, b.notice_only,
+			        (SELECT s.id FROM board_subjects s WHERE s.id = ?3 AND s.board_id = b.id AND s.channel_id = b.channel_id) AS subject_id
+			 FROM boards b WHERE b.id = ?1 AND b.channel_id = ?2`,
+		)
+		.bind(fields.boardId, channelId, fields.subjectId)
+		.first<{ is_public: number; notice_only: number; subject_id: number | null }>();
+	if (!board) throw invalid('boardId is not a board of this community');
+	// Only administrators write in private boards (which only they read) and in notice-only ones.
+	if ((board.is_public === 0 || board.notice_only === 1) && !writer.admin) throw invalid('boardId is a board you cannot write in');
+	// A category disabled since the editor loaded still belongs to the board: the draft keeps it, and
+	// submitting the post answers SubjectNotFound, which tells the member to choose another.
+	if (fields.subjectId !== null && board.subject_id === null) throw invalid('subjectId is not a category of that board');
+}
+
+/**
+ * Saves a new draft. The count of the member's drafts is checked by the INSERT itself (the trigger
+ * drafts_limit of migrations/0006), so the limit holds under racing saves.
+ * @throws AppError DraftLimitReached, TitleTooLong, InvalidParameter
+ */
+export async function createDraft(
+	db: D1Database,
+	channelId: number,
+	writer: DraftWriter,
+	fields: DraftFields,
+	alsoInBatch: AlsoInBatch = () => [],
+	now = Date.now(),
+): Promise<{ draftId: number; updatedAt: number }> {
+	await checkDraftFields(db, channelId, writer, fields);
+	const insert = db
+		.prepare(
+			`INSERT INTO drafts (channel_id, member_id, board_id, subject_id, title, content, created_at, updated_at)
+			 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7) RETURNING id`,
+		)
+		.bind(channelId, writer.memberId, fields.boardId, fields.subjectId, fields.title, JSON.stringify(fields.content), now);
+	let results: D1Result[];
+	try {
+		results = await db.batch([insert, ...alsoInBatch({ draftId: 'last-inserted' })]);
+	} catch (error) {
+		if (isDraftLimitAbort(error)) throw new AppError('DraftLimitReached');
+		throw error;
+	}
+	const inserted = results[0]?.results[0] as { id: number } | undefined;
+	if (!inserted) throw new Error('The draft INSERT returned no id');
+	return { draftId: inserted.id, updatedAt: now };
+}
+
+/** Whether a failed D1 write is the drafts_limit trigger's refusal. */
+function isDraftLimitAbort(error: unknown): boolean {
+	return error instanceof Error && /DraftLimitReached/.test(error.message);
+}
+
+/**
+ * Overwrites one of the member's drafts with `fields`.
+ * @throws AppError DraftNotFound when the member has no draft of that id here; TitleTooLong, InvalidParameter
+ */
+export async function updateDraft(
+	db: D1Database,
+	channelId: number,
+	writer: DraftWriter,
+	draftId: number,
+	fields: DraftFields,
+	alsoInBatch: AlsoInBatch = () => [],
+	now = Date.now(),
+): Promise<{ draftId: number; updatedAt: number }> {
+	const owned = db.prepare('SELECT 1 AS found FROM drafts WHERE id = ?1 AND channel_id = ?2 AND member_id = ?3').bind(draftId, channelId, writer.memberId);
+	// Ownership first, so that another member's draft id answers DraftNotFound whatever the body holds,
+	// and so that statements batched with the update never run for a draft that is not the member's.
+	if (!(await owned.first())) throw new AppError('DraftNotFound');
+	await checkDraftFields(db, channelId, writer, fields);
+	const [updated] = await db.batch([
+		db
+			.prepare(
+				`UPDATE drafts SET board_id = ?4, subject_id = ?5, title = ?6, content = ?7, updated_at = ?8
+				 WHERE id = ?1 AND channel_id = ?2 AND member_id = ?3`,
+			)
+			.bind(draftId, channelId, writer.memberId, fields.boardId, fields.subjectId, fields.title, JSON.stringify(fields.content), now),
+		...alsoInBatch({ draftId }),
+	]);
+	// Deleted in another tab between the check and the write.
+	if (!updated?.meta.changes) throw new AppError('DraftNotFound');
+	return { draftId, updatedAt: now };
+}
+
+/** Deletes one of the member's drafts. @throws AppError DraftNotFound when the member has no draft of that id here */
+export async function deleteDraft(db: D1Database, channelId: number, memberId: number, draftId: number): Promise<void> {
+	const result = await db.prepare('DELETE FROM drafts WHERE id = ?1 AND channel_id = ?2 AND member_id = ?3').bind(draftId, channelId, memberId).run();
+	if (!result.meta.changes) throw new AppError('DraftNotFound');
+}

@@ -1,0 +1,99 @@
+/**
+ * Attaching uploads to what shows them. Writing a post or a draft checks that every `/uploads/`
+ * image of its body is an upload of this channel by this member (checkUploads), then claims them
+ * in the same D1 batch as the write (claimUploadsStatements), so that the scheduled cleanup keeps
+ * them (uploads.ts). A post keeps its images for good; a draft keeps them until it is deleted.
+ */
+import { uploadKeyOf, type ContentDocument } from '@/schemas/content';
+import { AppError } from '@/server/platform/errors';
+import { parseJsonColumn } from '@/server/platform/db';
+
+/**
+ * The most uploaded images one post or draft shows. It bounds the rows a claim writes, and keeps a
+ * claim's keys within D1's 100 bound values per statement.
+ */
+export const MAX_UPLOADS_PER_DOCUMENT = 50;
+
+/** The keys of the uploads `doc` shows (its `/uploads/{key}` images), each once, in order. */
+export function uploadKeysOf(doc: ContentDocument): string[] {
+	const keys = new Set<string>();
+	for (const block of doc.blocks) {
+		if (block.type !== 'image') continue;
+		const key = uploadKeyOf(block.src);
+		if (key) keys.add(key);
+	}
+	return [...keys];
+}
+
+function tooManyImages(): AppError {
+	return new AppError('ContentTooLarge', `A post can show up to ${MAX_UPLOADS_PER_DOCUMENT} uploaded images.`);
+}
+
+/**
+ * Checks that `memberId` may show the uploads `keys` in a post or draft of the channel: each must
+ * be an upload of this channel made by this member, or be shown already by the post being edited
+ * (`editingPostId`), so that an administrator editing someone's post keeps its images.
+ * @throws AppError ContentTooLarge over MAX_UPLOADS_PER_DOCUMENT keys
+ * @throws AppError ImageNotUploaded for any other key (another member's, another channel's, a removed one)
+ */
+export async function checkUploads(db: D1Database, channelId: number, memberId: number, keys: readonly string[], editingPostId: number | null): Promise<void> {
+	if (keys.length === 0) return;
+	if (keys.length > MAX_UPLOADS_PER_DOCUMENT) throw tooManyImages();
+	const { results } = await db
+		.prepare(`SELECT r2_key, member_id, post_id FROM uploads WHERE channel_id = ?1 AND r2_key IN (${keys.map((_, i) => `?${i + 2}`).join(', ')})`)
+		.bind(channelId, ...keys)
+		.all<{ r2_key: string; member_id: number; post_id: number | null }>();
+	const rows = new Map(results.map((row) => [row.r2_key, row]));
+	let shownByEditedPost: Set<string> | null = null;
+	for (const key of keys) {
+		const row = rows.get(key);
+		if (!row) throw new AppError('ImageNotUploaded');
+		if (row.member_id === memberId || (editingPostId !== null && row.post_id === editingPostId)) continue;
+		if (editingPostId === null) throw new AppError('ImageNotUploaded');
+		// The upload may have been claimed since by another post showing it too: the edited post's body decides.
+		shownByEditedPost ??= await uploadKeysOfPost(db, channelId, editingPostId);
+		if (!shownByEditedPost.has(key)) throw new AppError('ImageNotUploaded');
+	}
+}
+
+async function uploadKeysOfPost(db: D1Database, channelId: number, postId: number): Promise<Set<string>> {
+	const row = await db.prepare('SELECT content FROM posts WHERE id = ?1 AND channel_id = ?2').bind(postId, channelId).first<{ content: string }>();
+	if (!row) return new Set();
+	const doc = parseJsonColumn(row.content, 'posts.content') as { blocks?: unknown };
+	const keys = new Set<string>();
+	for (const block of Array.isArray(doc.blocks) ? doc.blocks : []) {
+		const src = (block as { type?: unknown; src?: unknown }).src;
+		if ((block as { type?: unknown }).type === 'image' && typeof src === 'string') {
+			const key = uploadKeyOf(src);
+			if (key) keys.add(key);
+		}
+	}
+	return keys;
+}
+
+/**
+ * What a claim attaches the uploads to. `'last-inserted'` is the row of the INSERT just before the
+ * claim in the same batch (`last_insert_rowid()`), for a post or draft being created; a claim
+ * whose target is not a post (or draft) of the channel changes nothing.
+ */
+export type ClaimTarget = { postId: number | 'last-inserted' } | { draftId: number | 'last-inserted' };
+
+/**
+ * The statements that claim `keys` (checked by checkUploads) for a post or a draft: to run in the
+ * same D1 batch as its write, right after it. Writes one row per key, at most
+ * MAX_UPLOADS_PER_DOCUMENT; none for no keys. A post's claim replaces an earlier post's (the
+ * upload stays claimed); a draft's replaces an earlier draft's.
+ */
+export function claimUploadsStatements(db: D1Database, channelId: number, keys: readonly string[], target: ClaimTarget): D1PreparedStatement[] {
+	if (keys.length === 0) return [];
+	if (keys.length > MAX_UPLOADS_PER_DOCUMENT) throw tooManyImages();
+	const [column, table, id] = 'postId' in target ? ['post_id', 'posts', target.postId] : ['draft_id', 'drafts', target.draftId];
+	const value = id === 'last-inserted' ? 'last_insert_rowid()' : '?2';
+	const params = id === 'last-inserted' ? [channelId] : [channelId, id];
+	const first = params.length + 1;
+	const list = keys.map((_, i) => `?${first + i}`).join(', ');
+	// The target must be a row of this channel: an INSERT that inserted nothing (a conflict) leaves
+	// last_insert_rowid() naming some earlier row.
+	const sql = `UPDATE uploads SET ${column} = ${value} WHERE channel_id = ?1 AND r2_key IN (${list}) AND EXISTS (SELECT 1 FROM ${table} WHERE id = ${value} AND channel_id = ?1)`;
+	return [db.prepare(sql).bind(...params, ...keys)];
+}

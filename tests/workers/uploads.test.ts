@@ -1,0 +1,415 @@
+/**
+ * Image uploads end to end inside workerd, on the real local D1 and R2: the upload route, what is
+ * stored, how it is served, the claims that attach uploads to posts and drafts, and the scheduled
+ * cleanup of those nothing shows.
+ */
+import { describe, expect, it } from 'vitest';
+import { env } from 'cloudflare:workers';
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
+import { api } from '@functions/app';
+import { serveUploadFile, UPLOAD_HEADERS } from '@functions/upload-files';
+import { withSecurityHeaders } from '@functions/security-headers';
+import { runScheduled } from '@functions/scheduled';
+import { SECURITY_HEADERS } from '@/lib/security-policy';
+import { IMAGE_MAX_BYTES } from '@/schemas/post-write';
+import { uploadKeyOf, type ContentDocument } from '@/schemas/content';
+import { AppError } from '@/server/platform/errors';
+import { CLEANUP_BATCH, removeUnattachedUploads, storeUpload, UNATTACHED_UPLOAD_TTL_MS } from '@/server/uploads/uploads';
+import { checkUploads, claimUploadsStatements, MAX_UPLOADS_PER_DOCUMENT, uploadKeysOf } from '@/server/uploads/claims';
+import { GLOBAL, KOREAN, memberApi, ORIGIN, postWhere, queryPlan, recordingDb, signIn } from './harness';
+import * as images from '../fixtures/images';
+import { parse } from 'smol-toml';
+import wranglerToml from '../../wrangler.toml?raw';
+import workerSource from '../../functions/worker.ts?raw';
+
+const MEMBER = 1002;
+const OTHER_MEMBER = 1003;
+const ADMIN = 1001;
+const PERMANENTLY_BANNED = 1039;
+const HOUR = 60 * 60 * 1000;
+
+interface UploadAnswer {
+	status: number;
+	code: number;
+	content: { uploadId: number; src: string; width: number; height: number } | undefined;
+	body: Record<string, unknown>;
+}
+
+/** POSTs `body` to the upload route as the editor does (raw bytes). */
+async function upload(body: BodyInit | null, { cookie, headers = {}, channel = GLOBAL }: { cookie?: string; headers?: Record<string, string>; channel?: typeof GLOBAL } = {}): Promise<UploadAnswer> {
+	const response = await api.request(`${memberApi(channel)}/uploads`, {
+		method: 'POST',
+		headers: { origin: ORIGIN, 'content-type': 'image/png', 'cf-connecting-ip': `uploads:${expect.getState().currentTestName}`, ...(cookie ? { cookie } : {}), ...headers },
+		body,
+		...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
+	} as RequestInit);
+	const json = (await response.json()) as { header: { resultCode: number }; content?: UploadAnswer['content'] };
+	return { status: response.status, code: json.header.resultCode, content: json.content, body: json as Record<string, unknown> };
+}
+
+async function storedBytes(src: string): Promise<Uint8Array> {
+	const object = await env.UPLOADS.get(uploadKeyOf(src) ?? '');
+	if (!object) throw new Error(`${src} is not in R2`);
+	return new Uint8Array(await object.arrayBuffer());
+}
+
+async function uploadCount(): Promise<number> {
+	const row = await env.DB.prepare('SELECT COUNT(*) AS n FROM uploads').first<{ n: number }>();
+	return row?.n ?? 0;
+}
+
+async function objectCount(): Promise<number> {
+	let count = 0;
+	let cursor: string | undefined;
+	do {
+		const listed = await env.UPLOADS.list(cursor ? { cursor } : {});
+		count += listed.objects.length;
+		cursor = listed.truncated ? listed.cursor : undefined;
+	} while (cursor);
+	return count;
+}
+
+/** Stores an image as `memberId` through the service, `ageMs` ago. */
+async function stored(memberId = MEMBER, channelId = GLOBAL.id, ageMs = 0, bytes = images.PNG) {
+	const upload = await storeUpload(env.DB, env.UPLOADS, channelId, memberId, bytes, Date.now() - ageMs);
+	return { ...upload, key: uploadKeyOf(upload.src) ?? '' };
+}
+
+function docShowing(...srcs: string[]): ContentDocument {
+	return { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'Look' }] }, ...srcs.map((src) => ({ type: 'image' as const, src, alt: '' }))] };
+}
+
+async function refusal(promise: Promise<unknown>): Promise<string | undefined> {
+	try {
+		await promise;
+		return undefined;
+	} catch (error) {
+		return error instanceof AppError ? error.codeName : String(error);
+	}
+}
+
+/** A body of `bytes` bytes sent as a stream without a Content-Length; `pulled()` says how much was read. */
+function streamed(bytes: number) {
+	let sent = 0;
+	const stream = new ReadableStream<Uint8Array>({
+		pull(controller) {
+			const chunk = Math.min(64 * 1024, bytes - sent);
+			if (chunk <= 0) return controller.close();
+			controller.enqueue(new Uint8Array(chunk));
+			sent += chunk;
+		},
+	});
+	return { stream, pulled: () => sent };
+}
+
+describe('POST uploads', () => {
+	it.each([
+		['a JPEG with EXIF GPS and orientation', images.jpegWithMetadata(6), 'jpg', images.HEIGHT, images.WIDTH],
+		['a PNG with text chunks', images.PNG_WITH_TEXT, 'png', images.WIDTH, images.HEIGHT],
+		['a GIF with a comment', images.GIF_WITH_COMMENT, 'gif', images.WIDTH, images.HEIGHT],
+		['a lossy WebP', images.WEBP_LOSSY, 'webp', images.WIDTH, images.HEIGHT],
+		['a lossless WebP', images.WEBP_LOSSLESS, 'webp', images.WIDTH, images.HEIGHT],
+		['an extended WebP with EXIF', images.WEBP_EXTENDED, 'webp', images.WIDTH, images.HEIGHT],
+	])('stores %s under a random key with its dimensions and without its metadata', async (_name, bytes, extension, width, height) => {
+		const answer = await upload(bytes, { cookie: await signIn(MEMBER) });
+		expect(answer.status).toBe(200);
+		expect(answer.content).toMatchObject({ width, height });
+		expect(answer.content?.src).toMatch(new RegExp(`^/uploads/[A-Za-z0-9_-]{22}\\.${extension}$`));
+		const stored = await storedBytes(answer.content?.src ?? '');
+		for (const secret of Object.values(images.SECRETS)) expect(images.containsBytes(stored, secret)).toBe(false);
+		const row = await env.DB.prepare('SELECT channel_id, member_id, content_type, size, width, height, post_id, draft_id FROM uploads WHERE id = ?1').bind(answer.content?.uploadId).first();
+		expect(row).toEqual({ channel_id: GLOBAL.id, member_id: MEMBER, content_type: `image/${extension === 'jpg' ? 'jpeg' : extension}`, size: stored.length, width, height, post_id: null, draft_id: null });
+	});
+
+	it('stores a polyglot (a JPEG that is also an HTML page) without the page', async () => {
+		const answer = await upload(images.JPEG_POLYGLOT, { cookie: await signIn(MEMBER), headers: { 'content-type': 'text/html' } });
+		expect(answer.code).toBe(0);
+		expect(await storedBytes(answer.content?.src ?? '')).toEqual(images.JPEG);
+	});
+
+	it('makes a new key for every upload, whatever the bytes', async () => {
+		const cookie = await signIn(MEMBER);
+		const first = await upload(images.PNG, { cookie });
+		const second = await upload(images.PNG, { cookie });
+		expect(first.content?.src).not.toBe(second.content?.src);
+	});
+
+	it.each([
+		['HTML renamed .png', images.HTML_AS_PNG],
+		['SVG renamed .png', images.SVG_AS_PNG],
+		['a truncated JPEG', images.JPEG.subarray(0, images.JPEG.length - 2)],
+		['a truncated PNG', images.PNG.subarray(0, 60)],
+		['a zero-byte file', new Uint8Array(0)],
+	])('refuses %s with -4001441 and stores nothing', async (_name, bytes) => {
+		const [rows, objects] = [await uploadCount(), await objectCount()];
+		const answer = await upload(bytes, { cookie: await signIn(MEMBER) });
+		expect({ status: answer.status, code: answer.code }).toEqual({ status: 400, code: -4001441 });
+		expect([await uploadCount(), await objectCount()]).toEqual([rows, objects]);
+	});
+
+	it('refuses a body over the limit by its Content-Length, without reading it', async () => {
+		const body = streamed(IMAGE_MAX_BYTES + 1);
+		const answer = await upload(body.stream, { cookie: await signIn(MEMBER), headers: { 'content-length': String(IMAGE_MAX_BYTES + 1) } });
+		expect({ status: answer.status, code: answer.code }).toEqual({ status: 413, code: -4131441 });
+		expect(body.pulled()).toBeLessThanOrEqual(64 * 1024);
+	});
+
+	it('refuses a streamed body without Content-Length as soon as it passes the limit', async () => {
+		const body = streamed(IMAGE_MAX_BYTES * 3);
+		const answer = await upload(body.stream, { cookie: await signIn(MEMBER) });
+		expect({ status: answer.status, code: answer.code }).toEqual({ status: 413, code: -4131441 });
+		expect(body.pulled()).toBeLessThan(IMAGE_MAX_BYTES + 256 * 1024);
+	});
+
+	it('accepts an image of exactly the limit as far as the size goes', async () => {
+		const padded = new Uint8Array(IMAGE_MAX_BYTES);
+		padded.set(images.PNG);
+		const answer = await upload(padded, { cookie: await signIn(MEMBER) });
+		// Accepted by size, then stored without the trailing bytes.
+		expect(answer.code).toBe(0);
+		expect(await storedBytes(answer.content?.src ?? '')).toEqual(images.PNG);
+	});
+
+	it('asks a guest to log in', async () => {
+		const answer = await upload(images.PNG);
+		expect({ status: answer.status, code: answer.code }).toEqual({ status: 401, code: -4011401 });
+	});
+
+	it('answers a banned member with the ban', async () => {
+		const answer = await upload(images.PNG, { cookie: await signIn(PERMANENTLY_BANNED) });
+		expect({ status: answer.status, code: answer.code, ban: answer.body['ban'] }).toEqual({ status: 403, code: -4031452, ban: { kind: 'PERMANENT', endsAt: null } });
+	});
+
+	it('refuses another site (Origin) and other methods in the envelope', async () => {
+		const crossSite = await upload(images.PNG, { cookie: await signIn(MEMBER), headers: { origin: 'https://evil.example' } });
+		expect(crossSite.code).toBe(-4031401);
+		for (const method of ['GET', 'PUT', 'DELETE']) {
+			const response = await api.request(`${memberApi()}/uploads`, { method, headers: { origin: ORIGIN, cookie: await signIn(MEMBER) } });
+			expect(response.status).toBe(405);
+			expect(((await response.json()) as { header: { resultCode: number } }).header.resultCode).toBe(-4051401);
+		}
+	});
+
+	it('writes one row per upload (D1 counts 4 with its indexes)', async () => {
+		const { db, statements } = recordingDb();
+		await storeUpload(db, env.UPLOADS, GLOBAL.id, MEMBER, images.PNG, Date.now());
+		expect(statements.map((statement) => statement.sql.split(' ')[0])).toEqual(['INSERT']);
+		expect(statements.reduce((sum, statement) => sum + statement.rowsWritten, 0)).toBeLessThanOrEqual(4);
+	});
+});
+
+describe('GET /uploads/{key}', () => {
+	async function serve(path: string, init: RequestInit = {}) {
+		const response = await serveUploadFile(new Request(`${ORIGIN}${path}`, init), env.UPLOADS);
+		if (!response) throw new Error(`${path} was not answered as an upload`);
+		return withSecurityHeaders(response);
+	}
+
+	it('serves the stored bytes with the sniffed type and headers that keep it an image', async () => {
+		const { src } = await stored(MEMBER, GLOBAL.id, 0, images.GIF_WITH_COMMENT);
+		const response = await serve(src);
+		expect(response.status).toBe(200);
+		const headers = Object.fromEntries(response.headers);
+		expect(headers).toMatchObject({
+			'content-type': 'image/gif',
+			'x-content-type-options': 'nosniff',
+			'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+			'content-disposition': 'inline',
+			'cache-control': 'public, max-age=31536000, immutable',
+			'strict-transport-security': SECURITY_HEADERS['Strict-Transport-Security'],
+			'permissions-policy': SECURITY_HEADERS['Permissions-Policy'],
+			'referrer-policy': 'strict-origin-when-cross-origin',
+		});
+		expect(headers['etag']).toMatch(/^"[0-9a-f]+"$/);
+		expect(Object.keys(UPLOAD_HEADERS).every((name) => response.headers.get(name) === UPLOAD_HEADERS[name])).toBe(true);
+		const body = new Uint8Array(await response.arrayBuffer());
+		expect(body).toEqual(await storedBytes(src));
+		expect(images.containsBytes(body, images.SECRETS.comment)).toBe(false);
+	});
+
+	it('answers HEAD with the headers and no body, and a matching If-None-Match with 304', async () => {
+		const { src } = await stored();
+		const head = await serve(src, { method: 'HEAD' });
+		expect(head.status).toBe(200);
+		expect(head.headers.get('content-type')).toBe('image/png');
+		expect(head.headers.get('content-length')).toBe(String(images.PNG.length));
+		expect(await head.text()).toBe('');
+		const etag = head.headers.get('etag') ?? '';
+		const again = await serve(src, { headers: { 'if-none-match': etag } });
+		expect(again.status).toBe(304);
+		expect(again.headers.get('etag')).toBe(etag);
+		expect(await again.text()).toBe('');
+	});
+
+	it.each([
+		['an unknown key', '/uploads/AAAAAAAAAAAAAAAAAAAAAA.png'],
+		['a key of another extension', '/uploads/AAAAAAAAAAAAAAAAAAAAAA.html'],
+		['a path out of the folder', '/uploads/..%2Fsecret'],
+		['a short key', '/uploads/abc.png'],
+		['nothing', '/uploads/'],
+	])('answers %s with 404, briefly cached', async (_name, path) => {
+		const response = await serve(path);
+		expect(response.status).toBe(404);
+		expect(response.headers.get('cache-control')).toBe('public, max-age=60');
+		expect(response.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+	});
+
+	it('answers other methods with 405 and leaves other paths alone', async () => {
+		const { src } = await stored();
+		expect((await serve(src, { method: 'POST' })).status).toBe(405);
+		expect(await serveUploadFile(new Request(`${ORIGIN}/uploads`), env.UPLOADS)).toBeNull();
+		expect(await serveUploadFile(new Request(`${ORIGIN}/starfall/global/uploads/x.png`), env.UPLOADS)).toBeNull();
+	});
+});
+
+describe('claims', () => {
+	it('lists the uploads a document shows, once each, leaving the demo files out', () => {
+		const a = '/uploads/AAAAAAAAAAAAAAAAAAAAAA.png';
+		const b = '/uploads/BBBBBBBBBBBBBBBBBBBBBB.jpg';
+		expect(uploadKeysOf(docShowing(a, '/demo/shot-01.svg', b, a))).toEqual(['AAAAAAAAAAAAAAAAAAAAAA.png', 'BBBBBBBBBBBBBBBBBBBBBB.jpg']);
+	});
+
+	it("lets a member show their own uploads, and refuses another member's, another channel's and unknown ones", async () => {
+		const own = await stored(MEMBER);
+		const others = await stored(OTHER_MEMBER);
+		const korean = await stored(2002, KOREAN.id);
+		expect(await refusal(checkUploads(env.DB, GLOBAL.id, MEMBER, [own.key], null))).toBeUndefined();
+		expect(await refusal(checkUploads(env.DB, GLOBAL.id, MEMBER, [own.key, others.key], null))).toBe('ImageNotUploaded');
+		expect(await refusal(checkUploads(env.DB, GLOBAL.id, MEMBER, [korean.key], null))).toBe('ImageNotUploaded');
+		expect(await refusal(checkUploads(env.DB, KOREAN.id, 2002, [own.key], null))).toBe('ImageNotUploaded');
+		expect(await refusal(checkUploads(env.DB, GLOBAL.id, MEMBER, ['AAAAAAAAAAAAAAAAAAAAAA.png'], null))).toBe('ImageNotUploaded');
+	});
+
+	it("lets an administrator editing someone's post keep that post's images, and no one else's", async () => {
+		const postId = await postWhere(`member_id = ${OTHER_MEMBER} AND deleted_at IS NULL`);
+		const shown = await stored(OTHER_MEMBER);
+		const notShown = await stored(OTHER_MEMBER);
+		await env.DB.batch(claimUploadsStatements(env.DB, GLOBAL.id, [shown.key], { postId }));
+		expect(await refusal(checkUploads(env.DB, GLOBAL.id, ADMIN, [shown.key], postId))).toBeUndefined();
+		expect(await refusal(checkUploads(env.DB, GLOBAL.id, ADMIN, [shown.key, notShown.key], postId))).toBe('ImageNotUploaded');
+		expect(await refusal(checkUploads(env.DB, GLOBAL.id, ADMIN, [shown.key], null))).toBe('ImageNotUploaded');
+	});
+
+	it('keeps an image the edited post shows even after another post of its author claimed it', async () => {
+		const [first, second] = [await postWhere(`member_id = ${OTHER_MEMBER} AND deleted_at IS NULL`), await postWhere(`member_id = ${OTHER_MEMBER} AND deleted_at IS NULL AND id > 100`)];
+		const image = await stored(OTHER_MEMBER);
+		await env.DB.prepare('UPDATE posts SET content = ?1 WHERE id = ?2').bind(JSON.stringify(docShowing(image.src)), first).run();
+		await env.DB.batch([...claimUploadsStatements(env.DB, GLOBAL.id, [image.key], { postId: first }), ...claimUploadsStatements(env.DB, GLOBAL.id, [image.key], { postId: second })]);
+		expect(await refusal(checkUploads(env.DB, GLOBAL.id, ADMIN, [image.key], first))).toBeUndefined();
+	});
+
+	it(`refuses more than ${MAX_UPLOADS_PER_DOCUMENT} uploaded images in one document`, async () => {
+		const keys = Array.from({ length: MAX_UPLOADS_PER_DOCUMENT + 1 }, (_, i) => `${String(i).padStart(22, 'A')}.png`);
+		expect(await refusal(checkUploads(env.DB, GLOBAL.id, MEMBER, keys, null))).toBe('ContentTooLarge');
+		expect(() => claimUploadsStatements(env.DB, GLOBAL.id, keys, { postId: 1 })).toThrow(AppError);
+	});
+
+	it('claims for a post or a draft just inserted in the same batch, and only in the channel', async () => {
+		const [a, b] = [await stored(), await stored()];
+		const korean = await stored(2002, KOREAN.id);
+		const insertDraft = env.DB.prepare("INSERT INTO drafts (channel_id, member_id, title, content, created_at, updated_at) VALUES (?1, ?2, '', '{}', 0, 0)").bind(GLOBAL.id, MEMBER);
+		const [, , draft] = await env.DB.batch([insertDraft, ...claimUploadsStatements(env.DB, GLOBAL.id, [a.key, b.key, korean.key], { draftId: 'last-inserted' }), env.DB.prepare('SELECT last_insert_rowid() AS id')]);
+		const draftId = (draft?.results[0] as { id: number }).id;
+		const rows = await env.DB.prepare('SELECT r2_key, draft_id, post_id FROM uploads WHERE r2_key IN (?1, ?2, ?3) ORDER BY id').bind(a.key, b.key, korean.key).all();
+		expect(rows.results).toEqual([
+			{ r2_key: a.key, draft_id: draftId, post_id: null },
+			{ r2_key: b.key, draft_id: draftId, post_id: null },
+			{ r2_key: korean.key, draft_id: null, post_id: null },
+		]);
+		const postId = await postWhere(`member_id = ${MEMBER} AND deleted_at IS NULL`);
+		await env.DB.batch(claimUploadsStatements(env.DB, GLOBAL.id, [a.key], { postId }));
+		expect(await env.DB.prepare('SELECT post_id FROM uploads WHERE r2_key = ?1').bind(a.key).first('post_id')).toBe(postId);
+		// A target that is not a post of the channel (another channel's post, a draft's id) claims nothing.
+		const koreanPost = await postWhere('deleted_at IS NULL', KOREAN.id);
+		const koreanDraft = env.DB.prepare("INSERT INTO drafts (channel_id, member_id, title, content, created_at, updated_at) VALUES (?1, 2002, '', '{}', 0, 0)").bind(KOREAN.id);
+		await env.DB.batch([...claimUploadsStatements(env.DB, GLOBAL.id, [b.key], { postId: koreanPost }), koreanDraft, ...claimUploadsStatements(env.DB, GLOBAL.id, [b.key], { draftId: 'last-inserted' })]);
+		expect(await env.DB.prepare('SELECT post_id, draft_id FROM uploads WHERE r2_key = ?1').bind(b.key).first()).toEqual({ post_id: null, draft_id: draftId });
+	});
+
+	it('writes one row per claimed upload', async () => {
+		const uploads = await Promise.all(Array.from({ length: 10 }, () => stored()));
+		const postId = await postWhere(`member_id = ${MEMBER} AND deleted_at IS NULL`);
+		const { db, statements } = recordingDb();
+		await db.batch(claimUploadsStatements(db, GLOBAL.id, uploads.map((upload) => upload.key), { postId }));
+		// One row per claimed upload, whatever the size of the community (at most MAX_UPLOADS_PER_DOCUMENT).
+		expect(statements.reduce((sum, statement) => sum + statement.rowsWritten, 0)).toBeLessThanOrEqual(10);
+		expect(claimUploadsStatements(db, GLOBAL.id, [], { postId })).toEqual([]);
+		// The check before it and the claim find the uploads by key, never by a scan.
+		await checkUploads(db, GLOBAL.id, MEMBER, uploads.map((upload) => upload.key), null);
+		for (const statement of statements) expect((await queryPlan(statement)).filter((detail) => /^SCAN uploads/.test(detail))).toEqual([]);
+	});
+
+	it('releases the uploads a draft kept when the draft is deleted', async () => {
+		const upload = await stored();
+		const draft = await env.DB.prepare("INSERT INTO drafts (channel_id, member_id, title, content, created_at, updated_at) VALUES (?1, ?2, '', '{}', 0, 0) RETURNING id").bind(GLOBAL.id, MEMBER).first<{ id: number }>();
+		await env.DB.batch(claimUploadsStatements(env.DB, GLOBAL.id, [upload.key], { draftId: draft?.id ?? 0 }));
+		expect(await env.DB.prepare('SELECT draft_id FROM uploads WHERE r2_key = ?1').bind(upload.key).first('draft_id')).toBe(draft?.id);
+		await env.DB.prepare('DELETE FROM drafts WHERE id = ?1').bind(draft?.id).run();
+		expect(await env.DB.prepare('SELECT draft_id FROM uploads WHERE r2_key = ?1').bind(upload.key).first('draft_id')).toBeNull();
+	});
+});
+
+describe('the scheduled cleanup', () => {
+	// The Worker's entry loads Astro's handler, which only a build provides, so the tests call the
+	// handler it exports as `scheduled` and check the wiring from the sources.
+	it('runs hourly from a Cron Trigger of wrangler.toml, as the scheduled handler of the Worker', () => {
+		expect((parse(wranglerToml) as { triggers?: { crons?: string[] } }).triggers?.crons).toEqual(['17 * * * *']);
+		expect(workerSource).toMatch(/^\tscheduled: runScheduled,$/m);
+	});
+
+	it("removes old unattached uploads (object and row) while keeping attached, draft-kept and recent ones", async () => {
+		const old = UNATTACHED_UPLOAD_TTL_MS + HOUR;
+		const unattached = await stored(MEMBER, GLOBAL.id, old);
+		const attached = await stored(MEMBER, GLOBAL.id, old);
+		const kept = await stored(MEMBER, GLOBAL.id, old);
+		const released = await stored(MEMBER, GLOBAL.id, old);
+		const recent = await stored(MEMBER, GLOBAL.id, UNATTACHED_UPLOAD_TTL_MS - HOUR);
+		const postId = await postWhere(`member_id = ${MEMBER} AND deleted_at IS NULL`);
+		const insertDraft = "INSERT INTO drafts (channel_id, member_id, title, content, created_at, updated_at) VALUES (?1, ?2, '', '{}', 0, 0) RETURNING id";
+		const keeper = await env.DB.prepare(insertDraft).bind(GLOBAL.id, MEMBER).first<{ id: number }>();
+		const deleted = await env.DB.prepare(insertDraft).bind(GLOBAL.id, MEMBER).first<{ id: number }>();
+		await env.DB.batch([
+			...claimUploadsStatements(env.DB, GLOBAL.id, [attached.key], { postId }),
+			...claimUploadsStatements(env.DB, GLOBAL.id, [kept.key], { draftId: keeper?.id ?? 0 }),
+			...claimUploadsStatements(env.DB, GLOBAL.id, [released.key], { draftId: deleted?.id ?? 0 }),
+		]);
+		await env.DB.prepare('DELETE FROM drafts WHERE id = ?1').bind(deleted?.id).run();
+
+		const ctx = createExecutionContext();
+		await runScheduled(createScheduledController({ scheduledTime: Date.now(), cron: '17 * * * *' }), env, ctx);
+		await waitOnExecutionContext(ctx);
+
+		const left = async (key: string) => [(await env.DB.prepare('SELECT COUNT(*) AS n FROM uploads WHERE r2_key = ?1').bind(key).first<{ n: number }>())?.n, (await env.UPLOADS.head(key)) !== null];
+		expect(await left(unattached.key)).toEqual([0, false]);
+		expect(await left(released.key)).toEqual([0, false]);
+		expect(await left(attached.key)).toEqual([1, true]);
+		expect(await left(kept.key)).toEqual([1, true]);
+		expect(await left(recent.key)).toEqual([1, true]);
+	});
+
+	it(`removes at most ${CLEANUP_BATCH} uploads a run, oldest first, reading only those through its index`, async () => {
+		const now = Date.now();
+		const statements: D1PreparedStatement[] = [];
+		const count = CLEANUP_BATCH + 5;
+		for (let i = 0; i < count; i += 1) {
+			const key = `cleanup${String(i).padStart(15, '0')}.png`;
+			await env.UPLOADS.put(key, images.PNG);
+			statements.push(env.DB.prepare("INSERT INTO uploads (channel_id, member_id, r2_key, content_type, size, created_at) VALUES (1, ?1, ?2, 'image/png', 1, ?3)").bind(MEMBER, key, now - 2 * UNATTACHED_UPLOAD_TTL_MS + i));
+		}
+		await env.DB.batch(statements);
+		const { db, statements: recorded } = recordingDb();
+		expect(await removeUnattachedUploads(db, env.UPLOADS, now)).toBe(CLEANUP_BATCH);
+		const select = recorded[0];
+		if (!select) throw new Error('no statement recorded');
+		expect(select.rowsRead).toBeLessThanOrEqual(CLEANUP_BATCH);
+		const plan = (await queryPlan(select)).join('\n');
+		expect(plan).toContain('uploads_unattached');
+		expect(plan).not.toContain('TEMP B-TREE');
+		// The newest five are left for the next run.
+		const leftKeys = await env.DB.prepare("SELECT r2_key FROM uploads WHERE r2_key LIKE 'cleanup%' ORDER BY created_at").all<{ r2_key: string }>();
+		expect(leftKeys.results.map((row) => row.r2_key)).toEqual(Array.from({ length: 5 }, (_, i) => `cleanup${String(CLEANUP_BATCH + i).padStart(15, '0')}.png`));
+		expect(await env.UPLOADS.head(`cleanup${'0'.padStart(15, '0')}.png`)).toBeNull();
+		expect(await removeUnattachedUploads(env.DB, env.UPLOADS, now)).toBe(5);
+		expect(await removeUnattachedUploads(env.DB, env.UPLOADS, now)).toBe(0);
+	});
+});
