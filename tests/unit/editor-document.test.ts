@@ -68,7 +68,7 @@ const FULL: ContentDocument = {
 		{ type: 'quote', children: [{ text: 'Quoted words' }] },
 		{ type: 'list', ordered: false, items: [[{ text: 'one' }], [{ text: 'two', bold: true }]] },
 		{ type: 'list', ordered: true, items: [[{ text: 'first' }], [{ text: 'second' }]] },
-		{ type: 'image', src: '/uploads/abc123.png', alt: 'A map', width: 640, height: 480 },
+		{ type: 'image', src: '/uploads/AAAAAAAAAAAAAAAAAAAAAA.png', alt: 'A map', width: 640, height: 480 },
 		{ type: 'youtube', videoId: 'dQw4w9WgXcQ' },
 		{ type: 'paragraph', children: [] },
 		{ type: 'paragraph', children: [{ text: '한국어 日本語 中文 😀' }] },
@@ -154,19 +154,20 @@ describe('editor document conversion', () => {
 		const doc = build(() => {
 			$getRoot().append(
 				$createImageNode({ src: 'https://evil.example/tracker.gif', alt: 'x' }),
-				$createImageNode({ src: '/uploads/ok.webp', alt: 'fine', width: 10, height: 20 }),
+				$createImageNode({ src: '/uploads/BBBBBBBBBBBBBBBBBBBBBB.webp', alt: 'fine', width: 10, height: 20 }),
 				$createImageNode({ src: '/api/not-an-upload', alt: 'x' }),
+				$createImageNode({ src: '/uploads/../secret.png', alt: 'x' }),
 				$createImageNode({ src: '/demo/map.png', alt: '' }),
 			);
 		});
 		expect(doc.blocks).toEqual([
-			{ type: 'image', src: '/uploads/ok.webp', alt: 'fine', width: 10, height: 20 },
+			{ type: 'image', src: '/uploads/BBBBBBBBBBBBBBBBBBBBBB.webp', alt: 'fine', width: 10, height: 20 },
 			{ type: 'image', src: '/demo/map.png', alt: '' },
 		]);
 	});
 
 	it('cuts an image description at 300 characters', () => {
-		const doc = build(() => $getRoot().append($createImageNode({ src: '/uploads/a.png', alt: 'd'.repeat(400) })));
+		const doc = build(() => $getRoot().append($createImageNode({ src: '/uploads/CCCCCCCCCCCCCCCCCCCCCC.png', alt: 'd'.repeat(400) })));
 		expect(doc.blocks[0]).toMatchObject({ type: 'image', alt: 'd'.repeat(300) });
 	});
 
@@ -234,7 +235,7 @@ describe('documentIsEmpty', () => {
 
 	it('is false with text, an image or a video', () => {
 		expect(documentIsEmpty({ type: 'doc', blocks: [{ type: 'heading', level: 2, children: [{ text: 'x' }] }] })).toBe(false);
-		expect(documentIsEmpty({ type: 'doc', blocks: [{ type: 'image', src: '/uploads/a.png', alt: '' }] })).toBe(false);
+		expect(documentIsEmpty({ type: 'doc', blocks: [{ type: 'image', src: '/uploads/CCCCCCCCCCCCCCCCCCCCCC.png', alt: '' }] })).toBe(false);
 		expect(documentIsEmpty({ type: 'doc', blocks: [{ type: 'youtube', videoId: 'dQw4w9WgXcQ' }] })).toBe(false);
 	});
 });
@@ -270,5 +271,10 @@ describe('constants the editor repeats to keep zod out of its bundle', () => {
 		expect(YOUTUBE_VIDEO_ID.source).toBe(YOUTUBE_ID.source);
 		expect(upload.IMAGE_MAX_BYTES).toBe(IMAGE_MAX_BYTES);
 		expect(upload.IMAGE_MAX_SIZE_LABEL).toEqual(IMAGE_MAX_SIZE_LABEL);
+		const { isImageSrc } = await import('@/schemas/content');
+		const { imagePathOnSite } = await import('@/islands/editor/media-nodes');
+		for (const src of ['/uploads/AAAAAAAAAAAAAAAAAAAAAA.png', '/uploads/short.png', '/uploads/AAAAAAAAAAAAAAAAAAAAAA.svg', '/demo/shot-01.svg', '/demo/../x.svg', '/demo/Shot.svg', 'https://example.com/a.png', '/other/a.png']) {
+			expect([src, imagePathOnSite(src) !== null]).toEqual([src, isImageSrc(src)]);
+		}
 	});
 });

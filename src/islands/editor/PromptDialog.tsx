@@ -1,9 +1,10 @@
 /**
  * A small modal that asks for one address (a link, a YouTube video) on the native <dialog>: the
  * page behind is inert and Tab stays inside, Escape closes it, and focus goes back to where it
- * was. `onSubmit` answers an error text to show under the field, or null when it took the value.
+ * was. It renders in <body>, outside the form around the editor. `onSubmit` answers an error text to show under the field, or null when it took the value.
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { createPortal } from 'react-dom';
 
 interface Props {
 	open: boolean;
@@ -43,6 +44,8 @@ export default function PromptDialog({ open, title, label, initialValue, submitL
 
 	const submit = (event: FormEvent<HTMLFormElement>) => {
 		event.preventDefault();
+		// The editor sits inside the write form: this submit must not reach that form's handler.
+		event.stopPropagation();
 		const problem = onSubmit(value);
 		if (problem) {
 			setError(problem);
@@ -52,7 +55,8 @@ export default function PromptDialog({ open, title, label, initialValue, submitL
 		ref.current?.close();
 	};
 
-	return (
+	// In <body>, not inside the write form: a form may not hold another.
+	return createPortal(
 		<dialog
 			ref={ref}
 			className="editor-dialog"
@@ -110,6 +114,7 @@ export default function PromptDialog({ open, title, label, initialValue, submitL
 					</button>
 				</div>
 			</form>
-		</dialog>
+		</dialog>,
+		document.body,
 	);
 }

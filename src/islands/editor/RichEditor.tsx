@@ -53,7 +53,7 @@ import { useHydrated } from '@/islands/common/use-hydrated';
 import { $exportDocument, $importDocument, documentIsEmpty } from './document';
 import { normalizeLink } from './link-url';
 import { $createImageNode, $createYouTubeNode, ImageNode, MediaLabelsContext, YouTubeNode } from './media-nodes';
-import { $insertPastedHtml, needsOwnImport, registerSchemaTransforms, shouldUploadPastedFiles } from './schema-plugin';
+import { $insertPastedHtml, registerSchemaTransforms, shouldUploadPastedFiles } from './schema-plugin';
 import { IMAGE_MAX_SIZE_LABEL, IMAGE_TYPES, imageFileProblem, uploadImage } from './upload';
 import PromptDialog from './PromptDialog';
 import Toolbar, { type ToolbarAction, type ToolbarState } from './Toolbar';
@@ -183,8 +183,6 @@ function EditorShell({ initialDocument, onChange, uploadUrl, texts, labelledBy, 
 	onChangeRef.current = onChange;
 	onAuthFailureRef.current = onAuthFailure;
 	const lastEmitted = useRef(JSON.stringify(initialDocument ?? null));
-	const toolbarRef = useRef(toolbar);
-	toolbarRef.current = toolbar;
 
 	useImperativeHandle(
 		handleRef,
@@ -209,10 +207,8 @@ function EditorShell({ initialDocument, onChange, uploadUrl, texts, labelledBy, 
 	useEffect(
 		() =>
 			editor.registerUpdateListener(({ editorState, dirtyElements, dirtyLeaves }) => {
-				editorState.read(() => {
-					const { canUndo, canRedo } = toolbarRef.current;
-					setToolbar({ ...$toolbarState(), canUndo, canRedo });
-				});
+				const selectionState = editorState.read(() => $toolbarState(), { editor });
+				setToolbar((state) => ({ ...state, ...selectionState }));
 				if (dirtyElements.size === 0 && dirtyLeaves.size === 0) return;
 				const doc = editorState.read(() => $exportDocument(), { editor });
 				const json = JSON.stringify(doc);
@@ -356,7 +352,7 @@ function EditorShell({ initialDocument, onChange, uploadUrl, texts, labelledBy, 
 							return true;
 						}
 						const html = event.clipboardData.getData('text/html');
-						if (!needsOwnImport(html) || event.clipboardData.types.includes('application/x-lexical-editor')) return false;
+						if (!html || event.clipboardData.types.includes('application/x-lexical-editor')) return false;
 						event.preventDefault();
 						editor.update(() => $insertPastedHtml(editor, html));
 						return true;

@@ -25,8 +25,12 @@ import { useLexicalNodeSelection } from '@lexical/react/useLexicalNodeSelection'
 import { isSitePath } from '@/lib/safe-url';
 import { YOUTUBE_VIDEO_ID, youTubeVideoId } from '@/lib/youtube-url';
 
-/** Where post images may come from: this site's uploads, and the demo's own files for seeded posts. */
-const IMAGE_PATH = /^\/(?:uploads|demo)\//;
+/**
+ * Where post images may come from: this site's uploads and the demo's own files for seeded posts.
+ * The rule of `isImageSrc` in src/schemas/content.ts (a unit test holds them equal), repeated
+ * because that module loads zod.
+ */
+const IMAGE_PATH = /^\/(?:uploads\/[A-Za-z0-9_-]{22}\.(?:jpg|png|gif|webp)|demo\/[a-z0-9][a-z0-9-]*\.(?:svg|png|jpg|gif|webp))$/;
 const MAX_DIMENSION = 10000;
 export const ALT_MAX_LENGTH = 300;
 
