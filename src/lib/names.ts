@@ -18,3 +18,11 @@ export const TOAST_STORAGE_KEY = 'app:toast';
 export function viewedStorageKey(beaconUrl: string): string {
 	return `app:viewed:${beaconUrl}`;
 }
+
+/**
+ * localStorage: the local safety net of the write screen, the form as the member left it, per
+ * member and per screen (`write`, or the edit screen of one post), so that nothing typed is lost.
+ */
+export function localDraftStorageKey(domain: string, slug: string, userId: number, screen: { postId: number } | 'write'): string {
+	return `app:${domain}-${slug}-${userId}-editor:${screen === 'write' ? 'write' : `edit:${screen.postId}`}`;
+}

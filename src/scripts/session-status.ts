@@ -10,10 +10,9 @@
 import { createApiClient, ResponseError } from '@/lib/api-client';
 import { routeErrorAction } from '@/lib/route-errors';
 import { Banned, SessionExpired, SessionRevoked } from '@/lib/result-codes';
-import { formatFullDate } from '@/lib/format-date';
+import { openBanDialog, openForcedLogin } from './route-error-dialog';
 import { userIdStorageKey } from '@/lib/names';
 import { apiUrls } from '@/lib/urls';
-import type { Language } from '@/schemas/channel';
 
 const dialog = document.querySelector<HTMLDialogElement>('[data-route-error-dialog]');
 
@@ -31,24 +30,6 @@ function store(key: string, userId: string): void {
 	} catch {
 		// Storage blocked: the page still knows the member from the server.
 	}
-}
-
-function clearClientData(key: string): void {
-	try {
-		localStorage.removeItem(key);
-		sessionStorage.clear();
-	} catch {
-		// Storage blocked: nothing was stored either.
-	}
-}
-
-function open(box: HTMLDialogElement, title: string, message: string, onConfirm: () => void): void {
-	const titleEl = box.querySelector('[data-title]');
-	const messageEl = box.querySelector('[data-message]');
-	if (titleEl) titleEl.textContent = title;
-	if (messageEl) messageEl.textContent = message;
-	box.addEventListener('close', onConfirm, { once: true });
-	box.showModal();
 }
 
 interface BanInfo {
@@ -83,21 +64,13 @@ async function sessionFailure(box: HTMLDialogElement, key: string): Promise<{ er
 }
 
 async function check(box: HTMLDialogElement): Promise<void> {
-	const { channelBase = '', domain = '', slug = '', language = 'en' } = box.dataset;
+	const { channelBase = '', domain = '', slug = '' } = box.dataset;
 	const key = userIdStorageKey(domain, slug);
 	const failure = await sessionFailure(box, key);
 	if (!failure) return;
 	const action = routeErrorAction(failure.error, { channelBase, currentPath: location.pathname + location.search, banEndsAt: failure.banEndsAt });
-	const texts = box.dataset;
-	if (action.kind === 'forced-login') {
-		open(box, texts['textLoginTitle'] ?? '', texts['textLoginDesc'] ?? '', () => {
-			clearClientData(key);
-			location.replace(action.loginUrl);
-		});
-	} else if (action.kind === 'ban') {
-		const message = action.endsAt === null ? (texts['textBanPermanent'] ?? '') : (texts['textBanTemporary'] ?? '').replace('{{date}}', formatFullDate(action.endsAt, language as Language));
-		open(box, texts['textBanTitle'] ?? '', message, () => location.assign(channelBase));
-	}
+	if (action.kind === 'forced-login') openForcedLogin(action.loginUrl);
+	else if (action.kind === 'ban') openBanDialog(action.endsAt);
 	// Any other failure leaves the page as it is: it was rendered for guests and stays readable.
 }
 

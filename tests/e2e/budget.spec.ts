@@ -28,3 +28,27 @@ for (const [name, path] of [
 		expect(scripts.filter((script) => /\/(?:client|react|jsx-runtime|SearchBox)\.[\w-]+\.js$/.test(script.url))).toEqual([]);
 	});
 }
+
+/** Issue budget: the write page loads at most 150 KB (brotli) of JavaScript before the editor is usable. */
+const WRITE_BUDGET_BYTES = 150 * 1024;
+
+test('the write page loads at most 150 KB of JavaScript (brotli) before the editor is usable', async ({ page }) => {
+	const { community, signInMember } = await import('./write-helpers');
+	const channel = await community('/starfall/global');
+	await signInMember(page, channel, 25, '/starfall/global/boards/12');
+	const scripts: { url: string; bytes: number }[] = [];
+	page.on('response', async (response) => {
+		if (response.request().resourceType() !== 'script') return;
+		scripts.push({ url: response.url(), bytes: brotli(await response.body()) });
+	});
+	await page.goto('/starfall/global/write?boardId=12', { waitUntil: 'commit' });
+	await expect(page.locator('[data-rich-editor="ready"] [contenteditable="true"]')).toBeVisible();
+	await page.waitForLoadState('networkidle');
+	const inline = await page.evaluate(() => [...document.querySelectorAll('script:not([src])')].map((script) => script.textContent ?? '').join('\n'));
+	const external = scripts.reduce((sum, script) => sum + script.bytes, 0);
+	const total = external + brotli(inline);
+	test.info().annotations.push({ type: 'js-bytes-brotli', description: `${total} (inline ${brotli(inline)}, files ${external}: ${scripts.map((s) => `${s.url.split('/').pop()} ${s.bytes}`).join(', ')})` });
+	console.log(`write page: ${total} bytes of JavaScript (brotli) before the editor is usable`);
+	expect(scripts.some((script) => /RichEditor|WriteForm/.test(script.url))).toBe(true);
+	expect(total).toBeLessThanOrEqual(WRITE_BUDGET_BYTES);
+});

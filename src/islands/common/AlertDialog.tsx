@@ -1,33 +1,45 @@
 /**
  * An alert modal on the native <dialog>: focus moves into it, Escape closes it, and the page
- * behind is inert while it is open. `onClosed` runs after it has closed, however it was closed.
+ * behind is inert while it is open. With `cancelLabel` it is a confirm modal (Cancel and Confirm,
+ * as the login-required modal). `onClosed` runs after it has closed, however it was closed, and
+ * says whether the confirm button closed it (Escape and Cancel do not).
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useId, useRef } from 'react';
 
 interface Props {
 	open: boolean;
 	title: string;
 	message: string;
 	confirmLabel: string;
-	onClosed: () => void;
+	cancelLabel?: string | undefined;
+	onClosed: (confirmed: boolean) => void;
 }
 
-export default function AlertDialog({ open, title, message, confirmLabel, onClosed }: Props) {
+export default function AlertDialog({ open, title, message, confirmLabel, cancelLabel, onClosed }: Props) {
 	const ref = useRef<HTMLDialogElement>(null);
+	const id = useId();
 
 	useEffect(() => {
 		const dialog = ref.current;
 		if (!dialog) return;
-		if (open && !dialog.open) dialog.showModal();
+		if (open && !dialog.open) {
+			dialog.returnValue = '';
+			dialog.showModal();
+		}
 		if (!open && dialog.open) dialog.close();
 	}, [open]);
 
 	return (
-		<dialog ref={ref} className="alert-dialog" aria-labelledby="alert-dialog-title" onClose={onClosed}>
-			<h2 id="alert-dialog-title">{title}</h2>
-			<p>{message}</p>
-			<form method="dialog">
-				<button className="button" type="submit" autoFocus>
+		<dialog ref={ref} className="alert-dialog" aria-labelledby={`${id}-title`} aria-describedby={`${id}-message`} onClose={() => onClosed(ref.current?.returnValue === 'confirm')}>
+			<h2 id={`${id}-title`}>{title}</h2>
+			<p id={`${id}-message`}>{message}</p>
+			<form method="dialog" className="dialog-actions">
+				{cancelLabel && (
+					<button className="button secondary" type="submit" value="cancel">
+						{cancelLabel}
+					</button>
+				)}
+				<button className="button" type="submit" value="confirm" autoFocus>
 					{confirmLabel}
 				</button>
 			</form>

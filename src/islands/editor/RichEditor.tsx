@@ -1,0 +1,583 @@
+/**
+ * The post body's rich-text editor (Lexical): paragraphs with bold, italic, underline, strike and
+ * links, headings, quotes, lists, uploaded images and YouTube videos, with undo and redo, keyboard
+ * shortcuts and IME composition. Its content goes out as the stored document (./document.ts),
+ * never as HTML, and only what that document allows stays in the editor: pasted styles, fonts,
+ * colours, nested lists and foreign images are normalised away as they arrive (./schema-plugin.ts).
+ * Lexical mounts only in the browser; the server render is a still frame of the same size.
+ */
+import { useCallback, useEffect, useId, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
+import {
+	$createParagraphNode,
+	$createTextNode,
+	$getNodeByKey,
+	$getRoot,
+	$getSelection,
+	$isNodeSelection,
+	$isRangeSelection,
+	$setSelection,
+	CAN_REDO_COMMAND,
+	CAN_UNDO_COMMAND,
+	COMMAND_PRIORITY_HIGH,
+	COMMAND_PRIORITY_LOW,
+	FORMAT_TEXT_COMMAND,
+	KEY_BACKSPACE_COMMAND,
+	KEY_DELETE_COMMAND,
+	KEY_DOWN_COMMAND,
+	PASTE_COMMAND,
+	REDO_COMMAND,
+	UNDO_COMMAND,
+	type BaseSelection,
+	type LexicalEditor,
+	type LexicalNode,
+} from 'lexical';
+import { LexicalComposer } from '@lexical/react/LexicalComposer';
+import { useLexicalComposerContext } from '@lexical/react/LexicalComposerContext';
+import { RichTextPlugin } from '@lexical/react/LexicalRichTextPlugin';
+import { ContentEditable } from '@lexical/react/LexicalContentEditable';
+import { HistoryPlugin } from '@lexical/react/LexicalHistoryPlugin';
+import { ListPlugin } from '@lexical/react/LexicalListPlugin';
+import { LinkPlugin } from '@lexical/react/LexicalLinkPlugin';
+import { LexicalErrorBoundary } from '@lexical/react/LexicalErrorBoundary';
+import { $createHeadingNode, $createQuoteNode, $isHeadingNode, $isQuoteNode, DRAG_DROP_PASTE, HeadingNode, QuoteNode } from '@lexical/rich-text';
+import { INSERT_ORDERED_LIST_COMMAND, INSERT_UNORDERED_LIST_COMMAND, ListItemNode, ListNode, REMOVE_LIST_COMMAND } from '@lexical/list';
+import { $createLinkNode, $isLinkNode, $toggleLink, LinkNode } from '@lexical/link';
+import { $setBlocksType } from '@lexical/selection';
+import { $getNearestNodeOfType, $insertNodeToNearestRoot, mergeRegister } from '@lexical/utils';
+import { resultCodeOf } from '@/lib/api-client';
+import { Banned, IdentityRejected, ImageTooLarge, InvalidImage, LoginRequired, MembershipRequired, PayloadTooLarge, SessionExpired, SessionRevoked, TooManyRequests } from '@/lib/result-codes';
+import { youTubeVideoId } from '@/lib/youtube-url';
+import type { ContentDocument } from '@/schemas/content';
+import { $userId } from '@/stores/user';
+import { useHydrated } from '@/islands/common/use-hydrated';
+import { $exportDocument, $importDocument, documentIsEmpty } from './document';
+import { normalizeLink } from './link-url';
+import { $createImageNode, $createYouTubeNode, ImageNode, MediaLabelsContext, YouTubeNode } from './media-nodes';
+import { $insertPastedHtml, registerSchemaTransforms, shouldUploadPastedFiles } from './schema-plugin';
+import { IMAGE_MAX_SIZE_LABEL, IMAGE_TYPES, imageFileProblem, uploadImage } from './upload';
+import PromptDialog from './PromptDialog';
+import Toolbar, { type ToolbarAction, type ToolbarState } from './Toolbar';
+import type { EditorTexts } from './texts';
+import './editor.css';
+
+export interface RichEditorHandle {
+	/** Replaces the whole content (a template or a draft being loaded). */
+	setDocument(doc: ContentDocument): void;
+	getDocument(): ContentDocument;
+	/** No text, no image, no video. */
+	isEmpty(): boolean;
+	focus(): void;
+}
+
+export interface RichEditorProps {
+	initialDocument: ContentDocument | null;
+	/** Called after every change with the converted document (the form debounces). */
+	onChange?: (doc: ContentDocument) => void;
+	/** POST /v1/{domain}/{slug}/uploads (apiUrls(channel).member + '/uploads'). */
+	uploadUrl: string;
+	texts: EditorTexts;
+	/** The id of the visible label of the body field (aria-labelledby). */
+	labelledBy: string;
+	/** An upload refused because the session ended / the member is banned: the form runs SPEC §8's forced-login / ban flow. */
+	onAuthFailure?: (error: unknown) => void;
+	handleRef?: Ref<RichEditorHandle>;
+}
+
+const NODES = [HeadingNode, QuoteNode, ListNode, ListItemNode, LinkNode, ImageNode, YouTubeNode];
+
+/** Class names Lexical puts on what it renders, styled in editor.css like the post page's body. */
+const THEME = {
+	paragraph: 'editor-paragraph',
+	quote: 'editor-quote',
+	heading: { h2: 'editor-h2', h3: 'editor-h3' },
+	list: { ul: 'editor-ul', ol: 'editor-ol', listitem: 'editor-li', nested: { listitem: 'editor-nested-li' } },
+	link: 'editor-link',
+	text: { bold: 'editor-bold', italic: 'editor-italic', underline: 'editor-underline', strikethrough: 'editor-strike', underlineStrikethrough: 'editor-underline-strike' },
+};
+
+/** Codes after which the form, not the editor, takes over (SPEC §8's forced login and ban). */
+const AUTH_CODES = new Set<number>([LoginRequired, SessionExpired, MembershipRequired, SessionRevoked, IdentityRejected, Banned].map((def) => def.code));
+
+const EMPTY_TOOLBAR: ToolbarState = { bold: false, italic: false, underline: false, strike: false, link: false, block: 'paragraph', canUndo: false, canRedo: false };
+
+function interpolate(text: string, values: Record<string, string | number>): string {
+	return text.replace(/\{\{(\w+)\}\}/g, (match, name: string) => (name in values ? String(values[name]) : match));
+}
+
+/** Puts a block (image, video) where the caret is, or after the selected block, or at the end. */
+function $insertBlock(node: LexicalNode): void {
+	const selection = $getSelection();
+	if ($isRangeSelection(selection)) {
+		$insertNodeToNearestRoot(node);
+		return;
+	}
+	const selected = $isNodeSelection(selection) ? selection.getNodes().at(-1) : undefined;
+	const top = selected?.getTopLevelElement() ?? selected;
+	if (top && top.getParent() === $getRoot()) top.insertAfter(node);
+	else $getRoot().append(node);
+	if (!node.getNextSibling()) node.insertAfter($createParagraphNode());
+	node.getNextSibling()?.selectStart();
+}
+
+/** A copy of `selection` when every node it names still exists, to restore after an async step. */
+function $stillValid(selection: BaseSelection | null): BaseSelection | null {
+	if (!selection) return null;
+	if ($isRangeSelection(selection)) return $getNodeByKey(selection.anchor.key) && $getNodeByKey(selection.focus.key) ? selection.clone() : null;
+	return selection.getNodes().every((node) => $getNodeByKey(node.getKey())) ? selection.clone() : null;
+}
+
+function $toolbarState(): Omit<ToolbarState, 'canUndo' | 'canRedo'> {
+	const selection = $getSelection();
+	if (!$isRangeSelection(selection)) return { ...EMPTY_TOOLBAR, block: 'other' };
+	const anchor = selection.anchor.getNode();
+	const top = anchor.getKey() === 'root' ? null : anchor.getTopLevelElement();
+	const list = $getNearestNodeOfType(anchor, ListNode);
+	let block: ToolbarState['block'] = 'paragraph';
+	if (list) block = list.getListType() === 'number' ? 'number' : 'bullet';
+	else if ($isHeadingNode(top)) block = top.getTag() === 'h2' ? 'h2' : top.getTag() === 'h3' ? 'h3' : 'other';
+	else if ($isQuoteNode(top)) block = 'quote';
+	const inLink = selection.getNodes().some((node) => $isLinkNode(node) || $isLinkNode(node.getParent()));
+	return {
+		bold: selection.hasFormat('bold'),
+		italic: selection.hasFormat('italic'),
+		underline: selection.hasFormat('underline'),
+		strike: selection.hasFormat('strikethrough'),
+		link: inLink,
+		block,
+	};
+}
+
+function currentLinkUrl(editor: LexicalEditor): string {
+	return editor.read(() => {
+		const selection = $getSelection();
+		if (!$isRangeSelection(selection)) return '';
+		const node = selection.anchor.getNode();
+		const link = $isLinkNode(node) ? node : $getNearestNodeOfType(node, LinkNode);
+		return link?.getURL() ?? '';
+	});
+}
+
+interface Upload {
+	id: number;
+	name: string;
+	loaded: number;
+	total: number;
+}
+
+type DialogKind = 'link' | 'youtube' | null;
+
+/** Everything that needs the Lexical editor: the toolbar, shortcuts, paste, uploads, dialogs and the handle. */
+function EditorShell({ initialDocument, onChange, uploadUrl, texts, labelledBy, onAuthFailure, handleRef }: RichEditorProps) {
+	const [editor] = useLexicalComposerContext();
+	const contentId = useId();
+	const [toolbar, setToolbar] = useState<ToolbarState>(EMPTY_TOOLBAR);
+	const [dialog, setDialog] = useState<DialogKind>(null);
+	const [linkValue, setLinkValue] = useState('');
+	const [uploads, setUploads] = useState<Upload[]>([]);
+	const [message, setMessage] = useState<string | null>(null);
+	const fileInput = useRef<HTMLInputElement>(null);
+	const savedSelection = useRef<BaseSelection | null>(null);
+	const uploadCounter = useRef(0);
+	const onChangeRef = useRef(onChange);
+	const onAuthFailureRef = useRef(onAuthFailure);
+	onChangeRef.current = onChange;
+	onAuthFailureRef.current = onAuthFailure;
+	const lastEmitted = useRef(JSON.stringify(initialDocument ?? null));
+
+	useImperativeHandle(
+		handleRef,
+		() => ({
+			setDocument(doc) {
+				editor.update(() => $importDocument(doc), { discrete: true });
+			},
+			getDocument() {
+				return editor.read(() => $exportDocument());
+			},
+			isEmpty() {
+				return documentIsEmpty(editor.read(() => $exportDocument()));
+			},
+			focus() {
+				editor.focus();
+			},
+		}),
+		[editor],
+	);
+
+	// Changes go out as documents, once per real change (not per caret move or normalisation).
+	useEffect(
+		() =>
+			editor.registerUpdateListener(({ editorState, dirtyElements, dirtyLeaves }) => {
+				const selectionState = editorState.read(() => $toolbarState(), { editor });
+				setToolbar((state) => ({ ...state, ...selectionState }));
+				if (dirtyElements.size === 0 && dirtyLeaves.size === 0) return;
+				const doc = editorState.read(() => $exportDocument(), { editor });
+				const json = JSON.stringify(doc);
+				if (json === lastEmitted.current) return;
+				lastEmitted.current = json;
+				onChangeRef.current?.(doc);
+			}),
+		[editor],
+	);
+
+	const openDialog = useCallback(
+		(kind: Exclude<DialogKind, null>) => {
+			savedSelection.current = editor.read(() => $getSelection()?.clone() ?? null);
+			if (kind === 'link') setLinkValue(currentLinkUrl(editor));
+			setDialog(kind);
+		},
+		[editor],
+	);
+
+	const showProblem = useCallback(
+		(error: unknown) => {
+			const code = resultCodeOf(error);
+			if (code !== undefined && AUTH_CODES.has(code)) {
+				onAuthFailureRef.current?.(error);
+				return;
+			}
+			if (code === InvalidImage.code) setMessage(texts['editor.message.invalidImage']);
+			else if (code === ImageTooLarge.code || code === PayloadTooLarge.code || (error as { status?: number }).status === 413) setMessage(interpolate(texts['editor.message.imageTooLarge'], IMAGE_MAX_SIZE_LABEL));
+			else if (code === TooManyRequests.code) setMessage(texts['common.message.tooManyRequests']);
+			else setMessage(texts['common.message.error']);
+		},
+		[texts],
+	);
+
+	const uploadFiles = useCallback(
+		(files: readonly File[]) => {
+			for (const file of files) {
+				const problem = imageFileProblem(file);
+				if (problem) {
+					setMessage(problem === 'invalid' ? texts['editor.message.invalidImage'] : interpolate(texts['editor.message.imageTooLarge'], IMAGE_MAX_SIZE_LABEL));
+					continue;
+				}
+				setMessage(null);
+				const id = ++uploadCounter.current;
+				const at = editor.read(() => $getSelection()?.clone() ?? null);
+				setUploads((list) => [...list, { id, name: file.name, loaded: 0, total: file.size }]);
+				uploadImage(uploadUrl, file, {
+					userId: $userId.get(),
+					onProgress: (loaded, total) => setUploads((list) => list.map((upload) => (upload.id === id ? { ...upload, loaded, total } : upload))),
+				})
+					.then((image) => {
+						const alt = file.name.replace(/\.[^.]+$/, '');
+						editor.update(() => {
+							const restored = $stillValid(at);
+							if (restored) $setSelection(restored);
+							$insertBlock($createImageNode({ src: image.src, alt, width: image.width, height: image.height }));
+						});
+					})
+					.catch(showProblem)
+					.finally(() => setUploads((list) => list.filter((upload) => upload.id !== id)));
+			}
+		},
+		[editor, showProblem, texts, uploadUrl],
+	);
+
+	useEffect(
+		() =>
+			mergeRegister(
+				editor.registerCommand(
+					CAN_UNDO_COMMAND,
+					(canUndo) => {
+						setToolbar((state) => ({ ...state, canUndo }));
+						return false;
+					},
+					COMMAND_PRIORITY_LOW,
+				),
+				editor.registerCommand(
+					CAN_REDO_COMMAND,
+					(canRedo) => {
+						setToolbar((state) => ({ ...state, canRedo }));
+						return false;
+					},
+					COMMAND_PRIORITY_LOW,
+				),
+				// Ctrl/Cmd+Shift+X (strike) and Ctrl/Cmd+K (link); Lexical has B, I, U, Z, Shift+Z and Y.
+				editor.registerCommand(
+					KEY_DOWN_COMMAND,
+					(event) => {
+						if (event.isComposing || event.keyCode === 229) return false;
+						const mod = event.ctrlKey || event.metaKey;
+						if (!mod || event.altKey) return false;
+						const key = event.key.toLowerCase();
+						if (key === 'x' && event.shiftKey) {
+							event.preventDefault();
+							editor.dispatchCommand(FORMAT_TEXT_COMMAND, 'strikethrough');
+							return true;
+						}
+						if (key === 'k' && !event.shiftKey) {
+							event.preventDefault();
+							openDialog('link');
+							return true;
+						}
+						return false;
+					},
+					COMMAND_PRIORITY_HIGH,
+				),
+				// A selected image or video goes with Backspace or Delete, like a character.
+				...[KEY_BACKSPACE_COMMAND, KEY_DELETE_COMMAND].map((command) =>
+					editor.registerCommand(
+						command,
+						(event) => {
+							const selection = $getSelection();
+							if (!$isNodeSelection(selection)) return false;
+							event.preventDefault();
+							const nodes = selection.getNodes();
+							const next = nodes.at(-1)?.getNextSibling() ?? nodes[0]?.getPreviousSibling() ?? null;
+							for (const node of nodes) node.remove();
+							if (next) next.selectStart();
+							else $getRoot().selectEnd();
+							return true;
+						},
+						COMMAND_PRIORITY_LOW,
+					),
+				),
+				editor.registerCommand(
+					DRAG_DROP_PASTE,
+					(files) => {
+						uploadFiles(files);
+						return true;
+					},
+					COMMAND_PRIORITY_LOW,
+				),
+				editor.registerCommand(
+					PASTE_COMMAND,
+					(event) => {
+						if (!(event instanceof ClipboardEvent) || !event.clipboardData) return false;
+						const files = [...event.clipboardData.files];
+						if (shouldUploadPastedFiles(event.clipboardData)) {
+							event.preventDefault();
+							uploadFiles(files);
+							return true;
+						}
+						const html = event.clipboardData.getData('text/html');
+						if (!html || event.clipboardData.types.includes('application/x-lexical-editor')) return false;
+						event.preventDefault();
+						editor.update(() => $insertPastedHtml(editor, html));
+						return true;
+					},
+					COMMAND_PRIORITY_HIGH,
+				),
+				registerSchemaTransforms(editor, typeof location === 'undefined' ? undefined : location.origin),
+			),
+		[editor, openDialog, uploadFiles],
+	);
+
+	const setBlock = (kind: 'h2' | 'h3' | 'quote') => {
+		editor.update(() => {
+			const selection = $getSelection();
+			if (!$isRangeSelection(selection)) return;
+			const off = toolbar.block === kind;
+			$setBlocksType(selection, () => (off ? $createParagraphNode() : kind === 'quote' ? $createQuoteNode() : $createHeadingNode(kind)));
+		});
+	};
+
+	const onAction = (action: ToolbarAction) => {
+		switch (action) {
+			case 'bold':
+			case 'italic':
+			case 'underline':
+				editor.dispatchCommand(FORMAT_TEXT_COMMAND, action);
+				break;
+			case 'strike':
+				editor.dispatchCommand(FORMAT_TEXT_COMMAND, 'strikethrough');
+				break;
+			case 'link':
+				openDialog('link');
+				return;
+			case 'h2':
+			case 'h3':
+			case 'quote':
+				setBlock(action);
+				break;
+			case 'bullet':
+				editor.dispatchCommand(toolbar.block === 'bullet' ? REMOVE_LIST_COMMAND : INSERT_UNORDERED_LIST_COMMAND, undefined);
+				break;
+			case 'number':
+				editor.dispatchCommand(toolbar.block === 'number' ? REMOVE_LIST_COMMAND : INSERT_ORDERED_LIST_COMMAND, undefined);
+				break;
+			case 'image':
+				fileInput.current?.click();
+				return;
+			case 'youtube':
+				openDialog('youtube');
+				return;
+			case 'undo':
+				editor.dispatchCommand(UNDO_COMMAND, undefined);
+				break;
+			case 'redo':
+				editor.dispatchCommand(REDO_COMMAND, undefined);
+				break;
+		}
+	};
+
+	const restoreSelection = () => {
+		const restored = $stillValid(savedSelection.current);
+		if (restored) $setSelection(restored);
+		else if (!$getSelection()) $getRoot().selectEnd();
+	};
+
+	const applyLink = (value: string): string | null => {
+		const url = normalizeLink(value, location.origin);
+		if (!url) return texts['editor.message.invalidUrl'];
+		editor.update(() => {
+			restoreSelection();
+			const selection = $getSelection();
+			if ($isRangeSelection(selection) && selection.isCollapsed() && !toolbar.link) {
+				// Nothing selected: the address itself becomes the linked text.
+				const link = $createLinkNode(url).append($createTextNode(value.trim()));
+				selection.insertNodes([link]);
+				link.selectNext();
+				return;
+			}
+			$toggleLink(url);
+		});
+		editor.focus();
+		return null;
+	};
+
+	const removeLink = () => {
+		editor.update(() => {
+			restoreSelection();
+			$toggleLink(null);
+		});
+		editor.focus();
+	};
+
+	const insertVideo = (value: string): string | null => {
+		const videoId = youTubeVideoId(value);
+		if (!videoId) return texts['editor.message.invalidUrl'];
+		editor.update(() => {
+			restoreSelection();
+			$insertBlock($createYouTubeNode(videoId));
+		});
+		editor.focus();
+		return null;
+	};
+
+	const mediaLabels = useMemo(() => ({ alt: texts['editor.image.alt'], removeImage: texts['editor.image.remove'], removeVideo: texts['editor.video.remove'] }), [texts]);
+
+	return (
+		<MediaLabelsContext.Provider value={mediaLabels}>
+			<Toolbar state={toolbar} texts={texts} controls={contentId} disabled={false} onAction={onAction} />
+			<div
+				className="editor-frame"
+				onDragOver={(event) => {
+					if (event.dataTransfer.types.includes('Files')) event.preventDefault();
+				}}
+				onDrop={(event) => {
+					// Files dropped beside the text (on the padding) are uploaded too, not opened by the browser.
+					if (event.defaultPrevented || event.dataTransfer.files.length === 0) return;
+					event.preventDefault();
+					uploadFiles([...event.dataTransfer.files]);
+				}}
+			>
+				<RichTextPlugin
+					contentEditable={
+						<ContentEditable
+							id={contentId}
+							className="editor-content"
+							aria-labelledby={labelledBy}
+							aria-multiline
+							aria-placeholder={texts['editor.placeholder']}
+							placeholder={<div className="editor-placeholder">{texts['editor.placeholder']}</div>}
+						/>
+					}
+					ErrorBoundary={LexicalErrorBoundary}
+				/>
+			</div>
+			{uploads.length > 0 && (
+				<ul className="editor-uploads" aria-live="polite">
+					{uploads.map((upload) => (
+						<li key={upload.id}>
+							<label>
+								<span>{interpolate(texts['editor.upload.progress'], { name: upload.name })}</span>
+								<progress value={upload.loaded} max={upload.total || 1} />
+							</label>
+						</li>
+					))}
+				</ul>
+			)}
+			{message && (
+				<div className="editor-message" role="alert">
+					<span>{message}</span>
+					<button type="button" className="editor-message-dismiss" aria-label={texts['editor.message.dismiss']} onClick={() => setMessage(null)}>
+						×
+					</button>
+				</div>
+			)}
+			<input
+				ref={fileInput}
+				type="file"
+				accept={IMAGE_TYPES.join(',')}
+				multiple
+				hidden
+				data-editor-file-input
+				onChange={(event) => {
+					const files = [...(event.target.files ?? [])];
+					event.target.value = '';
+					uploadFiles(files);
+				}}
+			/>
+			<PromptDialog
+				name="link"
+				open={dialog === 'link'}
+				title={texts['editor.link.title']}
+				label={texts['editor.link.label']}
+				initialValue={linkValue}
+				submitLabel={texts['editor.dialog.apply']}
+				cancelLabel={texts['common.button.cancel']}
+				extraAction={toolbar.link ? { label: texts['editor.unlink'], run: removeLink } : undefined}
+				onSubmit={applyLink}
+				onClose={() => setDialog(null)}
+			/>
+			<PromptDialog
+				name="youtube"
+				open={dialog === 'youtube'}
+				title={texts['editor.youtube.title']}
+				label={texts['editor.youtube.label']}
+				initialValue=""
+				submitLabel={texts['editor.dialog.insert']}
+				cancelLabel={texts['common.button.cancel']}
+				onSubmit={insertVideo}
+				onClose={() => setDialog(null)}
+			/>
+		</MediaLabelsContext.Provider>
+	);
+}
+
+export default function RichEditor(props: RichEditorProps) {
+	const hydrated = useHydrated();
+	const { initialDocument } = props;
+	const initialConfig = useMemo(
+		() => ({
+			namespace: 'post-body',
+			nodes: NODES,
+			theme: THEME,
+			onError: (error: Error) => console.error(error),
+			editorState: () => $importDocument(initialDocument ?? { type: 'doc', blocks: [] }),
+		}),
+		// The initial document is read once; later ones go through the handle's setDocument.
+		[],
+	);
+	return (
+		<div className="rich-editor" data-rich-editor={hydrated ? 'ready' : 'loading'}>
+			{hydrated ? (
+				<LexicalComposer initialConfig={initialConfig}>
+					<EditorShell {...props} />
+					<HistoryPlugin />
+					<ListPlugin />
+					<LinkPlugin validateUrl={(url) => normalizeLink(url, location.origin) !== null} />
+				</LexicalComposer>
+			) : (
+				<>
+					<div className="editor-toolbar" aria-hidden="true" />
+					<div className="editor-frame">
+						<div className="editor-content" aria-labelledby={props.labelledBy} aria-busy="true" />
+					</div>
+				</>
+			)}
+		</div>
+	);
+}

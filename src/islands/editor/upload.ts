@@ -1,0 +1,83 @@
+/**
+ * Image uploads from the editor: the raw file POSTed to the member API's uploads route with
+ * XMLHttpRequest (fetch reports no upload progress), with the API client's credentials and
+ * headers (SPEC §7). Failures are the API client's FetchError and ResponseError, so callers match
+ * result codes the same way as for any other call.
+ */
+import { FetchError, ResponseError, type EnvelopeHeader } from '@/lib/api-client';
+import { USER_ID_HEADER } from '@/lib/names';
+
+/**
+ * The largest image and its label for messages: IMAGE_MAX_BYTES and IMAGE_MAX_SIZE_LABEL of
+ * src/schemas/post-write.ts (a unit test holds them equal), repeated here because that module
+ * loads zod, which would more than double the editor's bundle.
+ */
+export const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
+export const IMAGE_MAX_SIZE_LABEL = { size: 10, unit: 'MB' } as const;
+
+export interface UploadedImage {
+	uploadId: string;
+	src: string;
+	width: number;
+	height: number;
+}
+
+/** The types the server reads; a file of another (known) type is refused before it is sent. */
+export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
+
+/** Why a file is refused before any upload, or null when it may go. An unknown type goes: the server sniffs the bytes. */
+export function imageFileProblem(file: File): 'invalid' | 'too-large' | null {
+	if (file.type !== '' && !(IMAGE_TYPES as readonly string[]).includes(file.type)) return 'invalid';
+	if (file.size === 0) return 'invalid';
+	if (file.size > IMAGE_MAX_BYTES) return 'too-large';
+	return null;
+}
+
+function parse(text: string): unknown {
+	try {
+		return text ? JSON.parse(text) : null;
+	} catch {
+		return null;
+	}
+}
+
+export interface UploadOptions {
+	userId?: string | null | undefined;
+	onProgress?: (loaded: number, total: number) => void;
+	signal?: AbortSignal;
+}
+
+export function uploadImage(url: string, file: File, { userId, onProgress, signal }: UploadOptions = {}): Promise<UploadedImage> {
+	return new Promise((resolve, reject) => {
+		const request = new XMLHttpRequest();
+		request.open('POST', url);
+		request.withCredentials = true;
+		request.responseType = 'text';
+		request.setRequestHeader('Accept', 'application/json');
+		request.setRequestHeader('Content-Type', (IMAGE_TYPES as readonly string[]).includes(file.type) ? file.type : 'application/octet-stream');
+		if (userId) request.setRequestHeader(USER_ID_HEADER, userId);
+		request.upload.onprogress = (event) => onProgress?.(event.loaded, event.lengthComputable ? event.total : file.size);
+		request.onload = () => {
+			const body = parse(request.responseText);
+			if (request.status < 200 || request.status >= 300) {
+				reject(new FetchError(request.status, request.statusText, body));
+				return;
+			}
+			const envelope = body as { header?: EnvelopeHeader; content?: UploadedImage } | null;
+			if (envelope?.header && !envelope.header.isSuccessful) {
+				reject(new ResponseError(envelope.header, body));
+				return;
+			}
+			const content = envelope?.content;
+			if (!content || typeof content.src !== 'string') {
+				reject(new FetchError(request.status, 'Unexpected answer', body));
+				return;
+			}
+			resolve(content);
+		};
+		request.onerror = () => reject(new TypeError('The upload did not reach the server.'));
+		request.onabort = () => reject(new DOMException('The upload was cancelled.', 'AbortError'));
+		signal?.addEventListener('abort', () => request.abort(), { once: true });
+		request.send(file);
+	});
+}

@@ -1,0 +1,580 @@
+/**
+ * The write and edit screens' form (SPEC §4, §5, §8): board, category ('None' for boards that use
+ * categories), title with its live count, the rich editor, the private switch and, for
+ * administrators, the notice switch. Around it: board templates (a different template replaces
+ * the content, after a confirmation when the member has written something), server drafts, the
+ * local safety net (src/islands/write/local-copy.ts) and the submit with SPEC §8's failures.
+ */
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import AlertDialog from '@/islands/common/AlertDialog';
+import { useHydrated } from '@/islands/common/use-hydrated';
+import { showToast, showToastOnNextPage } from '@/scripts/toast';
+import { $userId } from '@/stores/user';
+import { openBanDialog, openForcedLogin } from '@/scripts/route-error-dialog';
+import { resultCodeOf } from '@/lib/api-client';
+import { DraftNotFound } from '@/lib/result-codes';
+import { formatFullDate } from '@/lib/format-date';
+import { pageUrls } from '@/lib/urls';
+import { DRAFT_LIMIT, TITLE_MAX_LENGTH, titleLength } from '@/schemas/post-limits';
+import type { ContentDocument } from '@/schemas/content';
+import type { Language } from '@/schemas/channel';
+import { RichEditor, documentIsEmpty, emptyDocument, type EditorTexts, type RichEditorHandle } from './editor';
+import { draftsApi, failureMeaning, memberApi, type DraftBody } from './api';
+import { clearLocalCopy, isBlank, readLocalCopy, sameWork, writeLocalCopy, type FormFields, type LocalCopy } from './local-copy';
+import DraftsDialog from './DraftsDialog';
+import type { WriteTexts } from './texts';
+
+/** How long after the last change the local safety net saves the form. */
+export const LOCAL_SAVE_DELAY_MS = 1000;
+
+export interface WriteBoard {
+	boardId: number;
+	name: string;
+	usesSubjects: boolean;
+	subjects: { subjectId: number; name: string }[];
+	template: ContentDocument | null;
+}
+
+interface Props {
+	/** The post being edited with the version it was read at; null on the write screen. */
+	edit: { postId: number; version: number } | null;
+	boards: WriteBoard[];
+	initial: Omit<FormFields, 'content'> & { content: ContentDocument | null };
+	admin: boolean;
+	userId: number;
+	channelBase: string;
+	/** The member API prefix, /v1/{domain}/{slug}. */
+	apiBase: string;
+	language: Language;
+	/** localDraftStorageKey of src/lib/names.ts for this member and screen. */
+	storageKey: string;
+	/** Where Cancel goes when there is no page of the community to go back to. */
+	cancelUrl: string;
+	texts: WriteTexts & EditorTexts;
+}
+
+interface DialogState {
+	open: boolean;
+	title: string;
+	message: string;
+	confirmLabel: string;
+	cancelLabel?: string | undefined;
+	resolve: (confirmed: boolean) => void;
+}
+
+type FieldErrors = Partial<Record<'board' | 'title' | 'content', string | undefined>>;
+
+export default function WriteForm({ edit, boards, initial, admin, userId, channelBase, apiBase, language, storageKey, cancelUrl, texts }: Props) {
+	const id = useId();
+	const hydrated = useHydrated();
+	const initialFields = useMemo<FormFields>(() => ({ ...initial, content: initial.content ?? emptyDocument() }), [initial]);
+	const [fields, setFields] = useState<FormFields>(initialFields);
+	const [draftId, setDraftId] = useState<number | null>(null);
+	const [errors, setErrors] = useState<FieldErrors>({});
+	const [busy, setBusy] = useState<'submit' | 'draft' | null>(null);
+	const [dialog, setDialog] = useState<DialogState | null>(null);
+	const [offer, setOffer] = useState<LocalCopy | null>(null);
+	const [draftCount, setDraftCount] = useState<number | null>(null);
+	const [draftsOpen, setDraftsOpen] = useState(false);
+	const [draftsVersion, setDraftsVersion] = useState(0);
+
+	const editorRef = useRef<RichEditorHandle>(null);
+	const fieldsRef = useRef(fields);
+	fieldsRef.current = fields;
+	const draftIdRef = useRef(draftId);
+	draftIdRef.current = draftId;
+	const offerRef = useRef(offer);
+	offerRef.current = offer;
+	/** The fields as the page opened, the content as the editor reports it (it may normalise it). */
+	const baselineRef = useRef(initialFields);
+	/** The member has changed something (typed, pasted, chosen); until then nothing is kept locally. */
+	const touchedRef = useRef(false);
+	/** The body holds the member's own work, not just a template (an edited post's body is such work). */
+	const contentWrittenRef = useRef(edit !== null);
+	/** Submitted or cancelled: nothing more is kept. */
+	const finishedRef = useRef(false);
+	/** A forced login is under way: the copy is put back by itself when the member returns. */
+	const resumeRef = useRef(false);
+	const timerRef = useRef<number | undefined>(undefined);
+
+	const api = useMemo(() => memberApi(userId), [userId]);
+	const drafts = useMemo(() => draftsApi(api, apiBase), [api, apiBase]);
+	// One id per write screen: a double click or a retried request creates one post.
+	const requestId = useMemo(() => (typeof crypto === 'undefined' ? '' : crypto.randomUUID()), []);
+	const board = boards.find((candidate) => candidate.boardId === fields.boardId);
+
+	const ask = useCallback(
+		(message: string, confirmLabel = texts['common.button.confirm']) =>
+			new Promise<boolean>((resolve) => setDialog({ open: true, title: texts['write.confirm.title'], message, confirmLabel, cancelLabel: texts['common.button.cancel'], resolve })),
+		[texts],
+	);
+	const tell = useCallback(
+		(message: string) => new Promise<boolean>((resolve) => setDialog({ open: true, title: texts['common.message.alert'], message, confirmLabel: texts['common.button.confirm'], resolve })),
+		[texts],
+	);
+
+	/** Keeps the form in the browser now (the local safety net); `resume` marks a forced login. */
+	const keepLocally = useCallback(
+		(resumeAfterLogin = false) => {
+			window.clearTimeout(timerRef.current);
+			if (resumeAfterLogin) resumeRef.current = true;
+			const resume = resumeRef.current;
+			// An open restore offer holds the earlier work: it is not overwritten before the member chooses.
+			if (finishedRef.current || !touchedRef.current || offerRef.current) return;
+			const current = fieldsRef.current;
+			if (!resume && draftIdRef.current === null && (sameWork(current, baselineRef.current) || (!edit && isBlank(current)))) clearLocalCopy(storageKey);
+			else writeLocalCopy(storageKey, { fields: current, draftId: draftIdRef.current, savedAt: Date.now(), ...(resume ? { resume } : {}) });
+		},
+		[storageKey, edit],
+	);
+
+	const change = useCallback(
+		(next: Partial<FormFields>) => {
+			touchedRef.current = true;
+			setFields((current) => ({ ...current, ...next }));
+			window.clearTimeout(timerRef.current);
+			timerRef.current = window.setTimeout(() => keepLocally(), LOCAL_SAVE_DELAY_MS);
+		},
+		[keepLocally],
+	);
+
+	const applyWork = useCallback((work: FormFields, workDraftId: number | null) => {
+		const fitted = fitToBoards(work, boards);
+		touchedRef.current = true;
+		contentWrittenRef.current = true;
+		fieldsRef.current = fitted;
+		draftIdRef.current = workDraftId;
+		setFields(fitted);
+		setDraftId(workDraftId);
+		editorRef.current?.setDocument(fitted.content);
+	}, [boards]);
+
+	// The editor's uploads send the user-id header of SPEC §7, as every call of this member does.
+	useEffect(() => $userId.set(String(userId)), [userId]);
+
+	// On open, once the editor is up (its handle exists from the render after hydration): a local
+	// copy that differs from what the page shows is offered back (or, after a forced login, put
+	// back at once); the draft count is asked for; leaving the page keeps the form.
+	useEffect(() => {
+		if (!hydrated) return;
+		const copy = readLocalCopy(storageKey);
+		if (copy && !sameWork(copy.fields, initialFields) && !(edit === null && isBlank(copy.fields) && copy.draftId === null)) {
+			if (copy.resume) {
+				applyWork(copy.fields, copy.draftId);
+				writeLocalCopy(storageKey, { ...copy, resume: false });
+			} else {
+				setOffer(copy);
+			}
+		} else if (copy) {
+			clearLocalCopy(storageKey);
+		}
+		drafts.list(1).then(
+			(page) => setDraftCount(page.totalCount),
+			() => setDraftCount(null),
+		);
+		const leave = () => keepLocally();
+		const hidden = () => document.visibilityState === 'hidden' && keepLocally();
+		window.addEventListener('pagehide', leave);
+		document.addEventListener('visibilitychange', hidden);
+		return () => {
+			window.removeEventListener('pagehide', leave);
+			document.removeEventListener('visibilitychange', hidden);
+		};
+	}, [hydrated, storageKey, initialFields, drafts, keepLocally, applyWork, edit]);
+
+	const finish = () => {
+		finishedRef.current = true;
+		window.clearTimeout(timerRef.current);
+		clearLocalCopy(storageKey);
+	};
+
+	const hasWork = (): boolean => {
+		const current = fieldsRef.current;
+		if (edit) return !sameWork(current, baselineRef.current);
+		return current.title.trim() !== '' || (contentWrittenRef.current && !documentIsEmpty(current.content));
+	};
+
+	const returnPath = () => `${location.pathname}${location.search}`;
+
+	const handleFailure = async (error: unknown, action: 'submit' | 'draft' | 'load') => {
+		const meaning = failureMeaning(error, channelBase, returnPath());
+		switch (meaning.kind) {
+			case 'forced-login':
+				// The work is kept and put back when the member returns from login.
+				keepLocally(true);
+				if (!openForcedLogin(meaning.loginUrl)) location.replace(meaning.loginUrl);
+				return;
+			case 'ban':
+				openBanDialog(meaning.endsAt);
+				return;
+			case 'field':
+				setErrors(meaning.field === 'title' ? { title: meaning.problem === 'required' ? texts['write.message.titleRequired'] : titleTooLongText(texts) } : { content: texts['write.message.contentRequired'] });
+				return;
+			case 'subject-disabled':
+				await tell(texts['write.message.subjectDisabled']);
+				return;
+			case 'post-changed':
+				if (await ask(texts['write.message.postChanged'], texts['write.button.reload'])) {
+					// The reloaded page shows the latest version and offers this work back.
+					keepLocally();
+					location.reload();
+				}
+				return;
+			case 'draft-limit':
+				await tell(texts['write.message.draftLimit'].replace('{{count}}', String(DRAFT_LIMIT)));
+				return;
+			case 'too-many':
+				await tell(texts['common.message.tooManyRequests']);
+				return;
+			case 'generic':
+				if (action === 'draft') showToast(texts['write.message.draftFailed']);
+				else if (action === 'load') await tell(texts['write.drafts.failed']);
+				else await tell(edit ? texts['write.message.editFailed'] : texts['write.message.writeFailed']);
+		}
+	};
+
+	const currentWork = (): FormFields => {
+		const content = editorRef.current?.getDocument() ?? fieldsRef.current.content;
+		return { ...fieldsRef.current, content };
+	};
+
+	const check = (work: FormFields): FieldErrors => {
+		const found: FieldErrors = {};
+		if (work.boardId === null) found.board = texts['write.message.boardRequired'];
+		if (work.title.trim() === '') found.title = texts['write.message.titleRequired'];
+		else if (titleLength(work.title) > TITLE_MAX_LENGTH) found.title = titleTooLongText(texts);
+		if (documentIsEmpty(work.content)) found.content = texts['write.message.contentRequired'];
+		return found;
+	};
+
+	const submit = async (event: FormEvent<HTMLFormElement>) => {
+		event.preventDefault();
+		if (busy) return;
+		const work = currentWork();
+		const problems = check(work);
+		setErrors(problems);
+		if (Object.keys(problems).length > 0) {
+			if (problems.title) document.getElementById(`${id}-title`)?.focus();
+			else if (problems.content) editorRef.current?.focus();
+			return;
+		}
+		setBusy('submit');
+		const body = { boardId: work.boardId, subjectId: work.subjectId, title: work.title, content: work.content, isPrivate: work.isPrivate, isNotice: admin && work.isNotice };
+		const urls = pageUrls(channelBase);
+		try {
+			if (edit) {
+				await api.put(`${apiBase}/posts/${edit.postId}`, { ...body, version: edit.version });
+				finish();
+				showToastOnNextPage(texts['write.message.edited']);
+				location.assign(urls.post(edit.postId));
+			} else {
+				const answer = await api.post<{ content: { postId: number } }>(`${apiBase}/posts`, { ...body, requestId });
+				finish();
+				location.assign(urls.post(answer.content.postId));
+			}
+		} catch (error) {
+			setBusy(null);
+			await handleFailure(error, 'submit');
+		}
+	};
+
+	const saveDraft = async () => {
+		if (busy) return;
+		const work = currentWork();
+		if (titleLength(work.title) > TITLE_MAX_LENGTH) {
+			setErrors({ title: titleTooLongText(texts) });
+			return;
+		}
+		setBusy('draft');
+		const body: DraftBody = { boardId: work.boardId, subjectId: work.subjectId, title: work.title, content: work.content };
+		try {
+			let saved: { draftId: number };
+			const existing = draftIdRef.current;
+			try {
+				saved = existing === null ? await drafts.create(body) : await drafts.update(existing, body);
+			} catch (error) {
+				// Deleted meanwhile (another tab): saved as a new draft instead.
+				if (existing === null || resultCodeOf(error) !== DraftNotFound.code) throw error;
+				saved = await drafts.create(body);
+			}
+			if (saved.draftId !== existing) setDraftCount((count) => (count ?? 0) + 1);
+			draftIdRef.current = saved.draftId;
+			setDraftId(saved.draftId);
+			setDraftsVersion((version) => version + 1);
+			touchedRef.current = true;
+			keepLocally();
+			showToast(texts['write.message.draftSaved']);
+		} catch (error) {
+			await handleFailure(error, 'draft');
+		} finally {
+			setBusy(null);
+		}
+	};
+
+	const loadDraft = async (loadId: number) => {
+		if (hasWork() && !(await ask(texts['write.confirm.loadDraft']))) return;
+		try {
+			const draft = await drafts.get(loadId);
+			const current = fieldsRef.current;
+			applyWork({ ...current, boardId: draft.boardId ?? current.boardId, subjectId: draft.subjectId, title: draft.title, content: draft.content }, draft.draftId);
+			keepLocally();
+			setDraftsOpen(false);
+		} catch (error) {
+			await handleFailure(error, 'load');
+		}
+	};
+
+	const deleteDraft = async (deleteId: number): Promise<boolean> => {
+		if (!(await ask(texts['write.drafts.confirmDelete'], texts['write.drafts.delete']))) return false;
+		try {
+			await drafts.remove(deleteId);
+		} catch (error) {
+			if (resultCodeOf(error) !== DraftNotFound.code) {
+				await handleFailure(error, 'load');
+				return false;
+			}
+		}
+		setDraftCount((count) => Math.max(0, (count ?? 1) - 1));
+		if (draftIdRef.current === deleteId) {
+			draftIdRef.current = null;
+			setDraftId(null);
+		}
+		return true;
+	};
+
+	const chooseBoard = async (boardId: number) => {
+		const current = fieldsRef.current;
+		const next = boards.find((candidate) => candidate.boardId === boardId);
+		if (!next) return;
+		const previousTemplate = board?.template ?? null;
+		let content = current.content;
+		let replace = false;
+		if (JSON.stringify(next.template) !== JSON.stringify(previousTemplate)) {
+			const written = contentWrittenRef.current && !documentIsEmpty(current.content);
+			if (next.template) {
+				// SPEC §4: a different template discards the current content only after confirmation.
+				if (written && !(await ask(texts['write.confirm.template']))) return;
+				content = next.template;
+				replace = true;
+			} else if (!written) {
+				// The previous board's untouched template goes; the member's own text would stay.
+				content = emptyDocument();
+				replace = true;
+			}
+		}
+		const subjectId = next.subjects.some((subject) => subject.subjectId === current.subjectId) ? current.subjectId : null;
+		change({ boardId, subjectId, content });
+		setErrors((found) => ({ ...found, board: undefined }));
+		if (replace) {
+			contentWrittenRef.current = false;
+			editorRef.current?.setDocument(content);
+		}
+	};
+
+	const cancel = async () => {
+		if (hasWork() && !(await ask(texts['write.confirm.cancel']))) return;
+		finish();
+		const referrer = document.referrer ? new URL(document.referrer) : null;
+		const cameFromCommunity = referrer?.origin === location.origin && referrer.pathname.startsWith(`${channelBase}/`) && !/\/(?:login|oauth|signup|write)\b|\/edit$/.test(referrer.pathname);
+		if (cameFromCommunity && history.length > 1) history.back();
+		else location.assign(cancelUrl);
+	};
+
+	const restore = () => {
+		const copy = offerRef.current;
+		offerRef.current = null;
+		setOffer(null);
+		if (copy) applyWork(copy.fields, copy.draftId);
+		keepLocally();
+	};
+
+	const discard = () => {
+		offerRef.current = null;
+		setOffer(null);
+		clearLocalCopy(storageKey);
+		keepLocally();
+	};
+
+	const markWritten = () => {
+		touchedRef.current = true;
+		contentWrittenRef.current = true;
+	};
+
+	const count = titleLength(fields.title);
+	const submitLabel = edit ? texts['write.button.save'] : texts['write.button.submit'];
+
+	return (
+		<>
+			{offer && (
+				<div className="restore-banner" role="region" aria-label={texts['write.restore.restore']} data-restore-offer>
+					<p>{texts['write.restore.message'].replace('{{date}}', formatFullDate(offer.savedAt, language))}</p>
+					<div className="restore-actions">
+						<button className="button" type="button" onClick={restore}>
+							{texts['write.restore.restore']}
+						</button>
+						<button className="button secondary" type="button" onClick={discard}>
+							{texts['write.restore.discard']}
+						</button>
+					</div>
+				</div>
+			)}
+			{/* The fields are not inside this form: the editor's own dialogs (link, video) are forms, and
+			    forms must not nest. The submit button names it. */}
+			<form id={`${id}-form`} onSubmit={submit} noValidate hidden />
+			<div className="write-form" data-write-form>
+				{/* Nothing is typed or chosen before the form's code runs, so nothing typed is lost to it. */}
+				<fieldset className="write-fields" disabled={!hydrated}>
+				<div className="write-row">
+					<div className="field">
+						<label htmlFor={`${id}-board`}>{texts['write.field.board']}</label>
+						<select id={`${id}-board`} value={fields.boardId ?? ''} onChange={(event) => void chooseBoard(Number(event.target.value))} aria-invalid={errors.board ? true : undefined} aria-describedby={errors.board ? `${id}-board-error` : undefined}>
+							{fields.boardId === null && <option value="">{texts['write.message.boardRequired']}</option>}
+							{boards.map((candidate) => (
+								<option key={candidate.boardId} value={candidate.boardId}>
+									{candidate.name}
+								</option>
+							))}
+						</select>
+						{boards.length === 0 && <p className="field-hint">{texts['write.message.noBoards']}</p>}
+						{errors.board && (
+							<p id={`${id}-board-error`} className="field-error" role="alert">
+								{errors.board}
+							</p>
+						)}
+					</div>
+					<div className="field">
+						<label htmlFor={`${id}-category`}>{texts['write.field.category']}</label>
+						{board && !board.usesSubjects ? (
+							<p id={`${id}-category`} className="field-hint no-category" data-no-category>
+								{texts['write.message.noCategory']}
+							</p>
+						) : (
+							<select id={`${id}-category`} value={fields.subjectId ?? ''} onChange={(event) => change({ subjectId: event.target.value === '' ? null : Number(event.target.value) })}>
+								<option value="">{texts['board.category.none']}</option>
+								{board?.subjects.map((subject) => (
+									<option key={subject.subjectId} value={subject.subjectId}>
+										{subject.name}
+									</option>
+								))}
+							</select>
+						)}
+					</div>
+				</div>
+				<div className="field">
+					<div className="label-row">
+						<label htmlFor={`${id}-title`}>{texts['write.field.title']}</label>
+						<span className={count > TITLE_MAX_LENGTH ? 'title-count over' : 'title-count'} data-title-count>
+							{count}/{TITLE_MAX_LENGTH}
+						</span>
+					</div>
+					<input
+						id={`${id}-title`}
+						name="title"
+						value={fields.title}
+						placeholder={texts['write.field.titlePlaceholder']}
+						autoComplete="off"
+						aria-invalid={errors.title || count > TITLE_MAX_LENGTH ? true : undefined}
+						aria-describedby={`${id}-title-message`}
+						onChange={(event) => {
+							change({ title: event.target.value });
+							setErrors((found) => ({ ...found, title: undefined }));
+						}}
+						onKeyDown={(event) => {
+							// Enter in the title (also while composing) never submits the form.
+							if (event.key === 'Enter') event.preventDefault();
+						}}
+					/>
+					<p id={`${id}-title-message`} className={errors.title || count > TITLE_MAX_LENGTH ? 'field-error' : 'field-hint'} role={errors.title ? 'alert' : undefined}>
+						{errors.title ?? titleTooLongText(texts)}
+					</p>
+				</div>
+				<div className="field" onKeyDownCapture={markWritten} onPasteCapture={markWritten} onDropCapture={markWritten} onInputCapture={markWritten} onChangeCapture={markWritten}>
+					<span id={`${id}-body`} className="field-label">
+						{texts['write.field.body']}
+					</span>
+					<RichEditor
+						initialDocument={initial.content}
+						onChange={(doc) => {
+							if (!touchedRef.current) {
+								// The editor's own form of the opening content is what "unchanged" means.
+								baselineRef.current = { ...baselineRef.current, content: doc };
+								fieldsRef.current = { ...fieldsRef.current, content: doc };
+								setFields((current) => ({ ...current, content: doc }));
+								return;
+							}
+							change({ content: doc });
+							setErrors((found) => ({ ...found, content: undefined }));
+						}}
+						uploadUrl={`${apiBase}/uploads`}
+						texts={texts}
+						labelledBy={`${id}-body`}
+						onAuthFailure={(error) => void handleFailure(error, 'submit')}
+						handleRef={editorRef}
+					/>
+					{errors.content && (
+						<p className="field-error" role="alert">
+							{errors.content}
+						</p>
+					)}
+				</div>
+				<div className="write-switches">
+					<label className="check">
+						<input type="checkbox" checked={fields.isPrivate} onChange={(event) => change({ isPrivate: event.target.checked })} />
+						<span>
+							{texts['write.field.private']}
+							<small>{texts['write.field.privateHint']}</small>
+						</span>
+					</label>
+					{admin && (
+						<label className="check">
+							<input type="checkbox" checked={fields.isNotice} onChange={(event) => change({ isNotice: event.target.checked })} />
+							<span>
+								{texts['write.field.notice']}
+								<small>{texts['write.field.noticeHint']}</small>
+							</span>
+						</label>
+					)}
+				</div>
+				</fieldset>
+				<div className="write-actions">
+					<button className="button secondary" type="button" onClick={() => void cancel()} disabled={!hydrated}>
+						{texts['common.button.cancel']}
+					</button>
+					<span className="write-actions-gap" />
+					<button className="button secondary" type="button" onClick={() => setDraftsOpen(true)} disabled={!hydrated} data-drafts-button>
+						{texts['write.button.drafts'].replace('{{count}}', String(draftCount ?? 0))}
+					</button>
+					<button className="button secondary" type="button" onClick={() => void saveDraft()} disabled={!hydrated || busy !== null} aria-busy={busy === 'draft'}>
+						{texts['write.button.saveDraft']}
+					</button>
+					<button className="button" type="submit" form={`${id}-form`} disabled={!hydrated || busy !== null} aria-busy={busy === 'submit'}>
+						{submitLabel}
+					</button>
+				</div>
+			</div>
+			<DraftsDialog open={draftsOpen} drafts={drafts} language={language} texts={texts} version={draftsVersion} onClose={() => setDraftsOpen(false)} onLoad={(loadId) => void loadDraft(loadId)} onDelete={deleteDraft} />
+			<AlertDialog
+				open={dialog?.open ?? false}
+				title={dialog?.title ?? ''}
+				message={dialog?.message ?? ''}
+				confirmLabel={dialog?.confirmLabel ?? texts['common.button.confirm']}
+				cancelLabel={dialog?.cancelLabel}
+				onClosed={(confirmed) => {
+					setDialog((current) => (current ? { ...current, open: false } : current));
+					dialog?.resolve(confirmed);
+				}}
+			/>
+		</>
+	);
+}
+
+function titleTooLongText(texts: WriteTexts): string {
+	return texts['write.message.titleTooLong'].replace('{{length}}', String(TITLE_MAX_LENGTH));
+}
+
+/** Work read back (a draft, a local copy) fitted to the boards the member may write in now. */
+function fitToBoards(work: FormFields, boards: WriteBoard[]): FormFields {
+	const board = boards.find((candidate) => candidate.boardId === work.boardId) ?? boards[0];
+	const subjectId = board?.subjects.some((subject) => subject.subjectId === work.subjectId) ? work.subjectId : null;
+	return { ...work, boardId: board?.boardId ?? null, subjectId };
+}

@@ -1,0 +1,98 @@
+/**
+ * The write screen's calls to the member API (posts, drafts) and what their failures mean to a
+ * person (SPEC §8): a field's own text, the "subject disabled" alert, the edit conflict, the
+ * forced-login alert, the ban dialog, too many requests, or the screen's generic failure.
+ */
+import { createApiClient, resultCodeOf } from '@/lib/api-client';
+import { mutationErrorKind, routeErrorAction } from '@/lib/route-errors';
+import { Banned, ContentRequired, DraftLimitReached, PostChanged, TitleRequired, TitleTooLong, TooManyRequests } from '@/lib/result-codes';
+import type { ContentDocument } from '@/schemas/content';
+
+/** The API client of a signed-in member (the user-id header of SPEC §7). */
+export function memberApi(userId: number) {
+	return createApiClient({ getUserId: () => String(userId) });
+}
+
+export type MemberApi = ReturnType<typeof memberApi>;
+
+/** What the form does with a failed request. */
+export type FailureMeaning =
+	| { kind: 'field'; field: 'title' | 'content'; problem: 'required' | 'tooLong' }
+	| { kind: 'subject-disabled' }
+	| { kind: 'post-changed' }
+	| { kind: 'draft-limit' }
+	| { kind: 'forced-login'; loginUrl: string }
+	| { kind: 'ban'; endsAt: number | null }
+	| { kind: 'too-many' }
+	| { kind: 'generic' };
+
+/** Decides what a failure of a post or draft request means; `returnPath` is where login comes back to. */
+export function failureMeaning(error: unknown, channelBase: string, returnPath: string): FailureMeaning {
+	const code = resultCodeOf(error);
+	const route = routeErrorAction(error, { channelBase, currentPath: returnPath, banEndsAt: banEndOf(error) });
+	if (route.kind === 'forced-login') return route;
+	if (code === Banned.code) return { kind: 'ban', endsAt: banEndOf(error) };
+	if (mutationErrorKind(error) === 'subject-disabled') return { kind: 'subject-disabled' };
+	switch (code) {
+		case TitleRequired.code:
+			return { kind: 'field', field: 'title', problem: 'required' };
+		case TitleTooLong.code:
+			return { kind: 'field', field: 'title', problem: 'tooLong' };
+		case ContentRequired.code:
+			return { kind: 'field', field: 'content', problem: 'required' };
+		case PostChanged.code:
+			return { kind: 'post-changed' };
+		case DraftLimitReached.code:
+			return { kind: 'draft-limit' };
+		case TooManyRequests.code:
+			return { kind: 'too-many' };
+		default:
+			return { kind: 'generic' };
+	}
+}
+
+function banEndOf(error: unknown): number | null {
+	const endsAt = (error as { body?: { ban?: { endsAt?: unknown } } } | null)?.body?.ban?.endsAt;
+	return typeof endsAt === 'number' ? endsAt : null;
+}
+
+/** A draft as the list shows it. */
+export interface DraftSummary {
+	draftId: number;
+	boardId: number | null;
+	subjectId: number | null;
+	title: string;
+	updatedAt: number;
+}
+
+export interface DraftPage {
+	drafts: DraftSummary[];
+	totalCount: number;
+	page: number;
+	pageSize: number;
+	totalPages: number;
+}
+
+export interface Draft extends DraftSummary {
+	content: ContentDocument;
+}
+
+/** The drafts routes of the member API under `apiBase` (/v1/{domain}/{slug}). */
+export function draftsApi(api: MemberApi, apiBase: string) {
+	return {
+		list: async (page: number) => (await api.get<{ content: DraftPage }>(`${apiBase}/drafts`, { page })).content,
+		get: async (draftId: number) => (await api.get<{ content: Draft }>(`${apiBase}/drafts/${draftId}`)).content,
+		create: async (fields: DraftBody) => (await api.post<{ content: { draftId: number; updatedAt: number } }>(`${apiBase}/drafts`, fields)).content,
+		update: async (draftId: number, fields: DraftBody) => (await api.put<{ content: { draftId: number; updatedAt: number } }>(`${apiBase}/drafts/${draftId}`, fields)).content,
+		remove: async (draftId: number) => {
+			await api.delete(`${apiBase}/drafts/${draftId}`);
+		},
+	};
+}
+
+export interface DraftBody {
+	boardId: number | null;
+	subjectId: number | null;
+	title: string;
+	content: ContentDocument;
+}

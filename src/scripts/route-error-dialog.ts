@@ -1,0 +1,53 @@
+/**
+ * The dialog of route-level result codes (src/components/layout/RouteErrorDialog.astro, SPEC §8),
+ * opened by the page's session check and by islands whose request met the same codes: the
+ * forced-login alert, whose confirm clears the stored user id and cached data and replaces history
+ * with the login route, and the ban dialog, whose confirm goes to the channel home.
+ */
+import { formatFullDate } from '@/lib/format-date';
+import { userIdStorageKey } from '@/lib/names';
+import type { Language } from '@/schemas/channel';
+
+function routeErrorDialog(): HTMLDialogElement | null {
+	return document.querySelector<HTMLDialogElement>('[data-route-error-dialog]');
+}
+
+function open(box: HTMLDialogElement, title: string, message: string, onConfirm: () => void): void {
+	const titleEl = box.querySelector('[data-title]');
+	const messageEl = box.querySelector('[data-message]');
+	if (titleEl) titleEl.textContent = title;
+	if (messageEl) messageEl.textContent = message;
+	box.addEventListener('close', onConfirm, { once: true });
+	if (!box.open) box.showModal();
+}
+
+function clearClientData(key: string): void {
+	try {
+		localStorage.removeItem(key);
+		sessionStorage.clear();
+	} catch {
+		// Storage blocked: nothing was stored either.
+	}
+}
+
+/** The forced-login alert; its confirm goes to `loginUrl`. False when the page has no dialog. */
+export function openForcedLogin(loginUrl: string): boolean {
+	const box = routeErrorDialog();
+	if (!box) return false;
+	const { domain = '', slug = '', textLoginTitle = '', textLoginDesc = '' } = box.dataset;
+	open(box, textLoginTitle, textLoginDesc, () => {
+		clearClientData(userIdStorageKey(domain, slug));
+		location.replace(loginUrl);
+	});
+	return true;
+}
+
+/** The ban dialog: a temporary ban shows its end (`endsAt`), null a permanent one. False when the page has no dialog. */
+export function openBanDialog(endsAt: number | null): boolean {
+	const box = routeErrorDialog();
+	if (!box) return false;
+	const { channelBase = '', language = 'en', textBanTitle = '', textBanTemporary = '', textBanPermanent = '' } = box.dataset;
+	const message = endsAt === null ? textBanPermanent : textBanTemporary.replace('{{date}}', formatFullDate(endsAt, language as Language));
+	open(box, textBanTitle, message, () => location.assign(channelBase));
+	return true;
+}

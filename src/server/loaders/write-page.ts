@@ -1,0 +1,88 @@
+/**
+ * What the write and edit screens load: the member, the boards they may write in (with categories
+ * and templates), the board to start in and, for an edit, the post's stored fields and version.
+ */
+import type { AstroGlobal } from 'astro';
+import { isSignedIn, loadChannelPage, loginRedirect, type ChannelPage } from './channel-page';
+import { writableBoards, type WritableBoard } from '@/server/boards/writable';
+import { getEditablePost } from '@/server/posts/writing';
+import { AppError, isAppError } from '@/server/platform/errors';
+import type { SessionMember } from '@/server/sign-in/sessions';
+import type { ContentDocument } from '@/schemas/content';
+import { IdSchema } from '@/schemas/params';
+
+/** The form's fields as the screen opens. */
+export interface WriteFields {
+	boardId: number | null;
+	subjectId: number | null;
+	title: string;
+	content: ContentDocument | null;
+	isPrivate: boolean;
+	isNotice: boolean;
+}
+
+export type WriteScreen =
+	| { kind: 'form'; page: ChannelPage; member: SessionMember; admin: boolean; boards: WritableBoard[]; fields: WriteFields; edit: { postId: number; version: number } | null }
+	/** A banned member: the layout's ban dialog covers the page, and no form is shown. */
+	| { kind: 'banned'; page: ChannelPage }
+	/** No such post (or deleted, or another channel's), or not the reader's to edit. */
+	| { kind: 'refused'; page: ChannelPage; status: 403 | 404 };
+
+type Astro = Pick<AstroGlobal, 'params' | 'request' | 'response' | 'locals' | 'csp' | 'url' | 'redirect' | 'rewrite'>;
+
+/**
+ * Login-required: a guest goes to login with this screen (its query included) as redirectUrl.
+ * `postId` is the edit screen's path parameter; undefined for the write screen. Returns the
+ * screen, or the Response the page answers with instead.
+ */
+export async function loadWriteScreen(astro: Astro, postId?: string): Promise<WriteScreen | Response> {
+	const page = await loadChannelPage(astro);
+	if (!page) return astro.rewrite('/404');
+	// A member's screen, and never a cached guest redirect either.
+	astro.response.headers.set('Cache-Control', 'private, no-store');
+	const login = loginRedirect(page, astro.url);
+	if (login || !isSignedIn(page.session)) return astro.redirect(login ?? page.channel.basePath, 302);
+	if (page.session.kind === 'banned') return { kind: 'banned', page };
+	const { member } = page.session;
+	const admin = member.role === 'ADMIN';
+	const { db, channel } = page;
+
+	if (postId === undefined) {
+		const boards = await writableBoards(db, channel.id, admin);
+		const board = startingBoard(boards, astro.url.searchParams.get('boardId'));
+		return { kind: 'form', page, member, admin, boards, edit: null, fields: { boardId: board?.boardId ?? null, subjectId: null, title: '', content: board?.template ?? null, isPrivate: false, isNotice: false } };
+	}
+
+	const id = IdSchema.safeParse(postId);
+	if (!id.success) return { kind: 'refused', page, status: 404 };
+	try {
+		const post = await getEditablePost(db, channel.id, id.data, member);
+		const boards = await writableBoards(db, channel.id, admin, post.boardId);
+		return {
+			kind: 'form',
+			page,
+			member,
+			admin,
+			boards,
+			edit: { postId: post.postId, version: post.version },
+			fields: { boardId: post.boardId, subjectId: post.subjectId, title: post.title, content: post.content, isPrivate: post.isPrivate, isNotice: post.isNotice },
+		};
+	} catch (error) {
+		if (!isAppError(error)) throw error;
+		return { kind: 'refused', page, status: refusalStatus(error) };
+	}
+}
+
+/**
+ * The board `?boardId` names when the member may write in it; otherwise (none given, another
+ * channel's, a notice-only board for a member) the first board they may write in, so that the
+ * sidebar's Write button works from any board.
+ */
+function startingBoard(boards: WritableBoard[], requested: string | null): WritableBoard | undefined {
+	const id = requested === null ? null : IdSchema.safeParse(requested);
+	return (id?.success ? boards.find((board) => board.boardId === id.data) : undefined) ?? boards[0];
+}
+
+function refusalStatus(error: AppError): 403 | 404 {
+	return error.codeName === 'Forbidden' ? 403 : 404;
+}

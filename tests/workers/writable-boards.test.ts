@@ -1,0 +1,69 @@
+/**
+ * The boards the write screen offers (src/server/boards/writable.ts): public boards to members,
+ * private and notice-only boards to administrators alone, each with its enabled categories and its
+ * template; a broken template is left out rather than breaking the screen. One query.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { env } from 'cloudflare:workers';
+import { recordingDb } from './harness';
+import { parseTemplate, writableBoards } from '@/server/boards/writable';
+import { DocumentSchema } from '@/schemas/content';
+
+const BOARDS = { notice: 11, general: 12, guides: 13, fanart: 14, videos: 15, bugs: 16, staff: 17 };
+
+describe('writable boards', () => {
+	afterEach(async () => {
+		await env.DB.prepare('UPDATE board_subjects SET enabled = 1 WHERE id = 121').run();
+	});
+
+	it('offers members the public boards that are not notice-only, administrators every board', async () => {
+		const member = await writableBoards(env.DB, 1, false);
+		expect(member.map((board) => board.boardId)).toEqual([BOARDS.general, BOARDS.guides, BOARDS.fanart, BOARDS.videos, BOARDS.bugs]);
+		const admin = await writableBoards(env.DB, 1, true);
+		expect(admin.map((board) => board.boardId)).toEqual(Object.values(BOARDS));
+		expect(admin.find((board) => board.boardId === BOARDS.notice)?.noticeOnly).toBe(true);
+	});
+
+	it("keeps an edited post's board even where the member could not start a new post", async () => {
+		const boards = await writableBoards(env.DB, 1, false, BOARDS.notice);
+		expect(boards.map((board) => board.boardId)).toContain(BOARDS.notice);
+		expect(boards.map((board) => board.boardId)).not.toContain(BOARDS.staff);
+	});
+
+	it('lists the enabled categories of boards that use them, none for boards that do not', async () => {
+		await env.DB.prepare('UPDATE board_subjects SET enabled = 0 WHERE id = 121').run();
+		const boards = await writableBoards(env.DB, 1, true);
+		const general = boards.find((board) => board.boardId === BOARDS.general);
+		expect(general?.usesSubjects).toBe(true);
+		expect(general?.subjects.map((subject) => subject.subjectId)).toEqual([122, 123, 124]);
+		const notice = boards.find((board) => board.boardId === BOARDS.notice);
+		expect(notice).toMatchObject({ usesSubjects: false, subjects: [] });
+	});
+
+	it('gives each board its template as a valid document, and none where there is none', async () => {
+		const boards = await writableBoards(env.DB, 1, false);
+		const bugs = boards.find((board) => board.boardId === BOARDS.bugs);
+		expect(DocumentSchema.safeParse(bugs?.template).success).toBe(true);
+		expect(bugs?.template?.blocks.length).toBeGreaterThan(0);
+		expect(boards.find((board) => board.boardId === BOARDS.general)?.template).toBeNull();
+	});
+
+	it('leaves out a template that is broken JSON, fails the schema or is empty', () => {
+		expect(parseTemplate('{"type":"doc","blocks":[')).toBeNull();
+		expect(parseTemplate(JSON.stringify({ type: 'doc', blocks: [{ type: 'script', src: 'x' }] }))).toBeNull();
+		expect(parseTemplate(JSON.stringify({ type: 'doc', blocks: [] }))).toBeNull();
+		expect(parseTemplate(null)).toBeNull();
+		expect(parseTemplate(JSON.stringify({ type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'Hi' }] }] }))).toEqual({ type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'Hi' }] }] });
+	});
+
+	it("reads every board's subjects and template in one query, whatever the number of boards", async () => {
+		const { db, statements } = recordingDb();
+		await writableBoards(db, 1, true);
+		expect(statements).toHaveLength(1);
+	});
+
+	it("never offers another community's boards", async () => {
+		const boards = await writableBoards(env.DB, 2, true);
+		expect(boards.every((board) => board.boardId >= 21 && board.boardId <= 27)).toBe(true);
+	});
+});
