@@ -55,10 +55,10 @@ test.describe('the rich-text editor', () => {
 
 		await page.keyboard.press('End');
 		await page.keyboard.press('Enter');
-		await page.getByRole('button', { name: 'Heading', exact: true }).click();
+		await page.getByRole('button', { name: 'H2 Heading', exact: true }).click();
 		await page.keyboard.type('A heading');
 		await expect(content.locator('h2')).toHaveText('A heading');
-		await expect(page.getByRole('button', { name: 'Heading', exact: true })).toHaveAttribute('aria-pressed', 'true');
+		await expect(page.getByRole('button', { name: 'H2 Heading', exact: true })).toHaveAttribute('aria-pressed', 'true');
 		await page.keyboard.press('Enter');
 		await page.getByRole('button', { name: 'Bulleted list' }).click();
 		await page.keyboard.type('one');

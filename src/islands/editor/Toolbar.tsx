@@ -90,8 +90,9 @@ export default function Toolbar({ state, texts, controls, disabled, onAction }: 
 			{ action: 'link', label: state.link ? texts['editor.unlink'] : texts['editor.link'], pressed: state.link, shortcut: `${mod}K` },
 		],
 		[
-			{ action: 'h2', label: texts['editor.heading2'], pressed: state.block === 'h2' },
-			{ action: 'h3', label: texts['editor.heading3'], pressed: state.block === 'h3' },
+			// The names start with the visible text, so that a speech user can say what they see (WCAG 2.5.3).
+			{ action: 'h2', label: `H2 ${texts['editor.heading2']}`, pressed: state.block === 'h2' },
+			{ action: 'h3', label: `H3 ${texts['editor.heading3']}`, pressed: state.block === 'h3' },
 			{ action: 'quote', label: texts['editor.quote'], pressed: state.block === 'quote' },
 			{ action: 'bullet', label: texts['editor.bulletList'], pressed: state.block === 'bullet' },
 			{ action: 'number', label: texts['editor.numberedList'], pressed: state.block === 'number' },
