@@ -9,6 +9,7 @@
 import { useCallback, useEffect, useId, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
 import {
 	$createParagraphNode,
+	$createRangeSelectionFromDom,
 	$createTextNode,
 	$getNodeByKey,
 	$getRoot,
@@ -164,6 +165,20 @@ interface Upload {
 	total: number;
 }
 
+/**
+ * The selection the page shows inside the editor, read from the DOM: a key pressed or a button
+ * used right after selecting (Shift+Home, then Ctrl+K) comes before the selectionchange event that
+ * brings Lexical's own copy up to date. Null unless the editor has the focus (a person on the
+ * toolbar by keyboard left the text long before, and Lexical's copy is current; taking the DOM's
+ * then would also pull the focus back into the text).
+ */
+function $selectionFromDom(editor: LexicalEditor): BaseSelection | null {
+	const dom = window.getSelection();
+	const root = editor.getRootElement();
+	if (!dom?.anchorNode || !root?.contains(dom.anchorNode) || !root.contains(document.activeElement)) return null;
+	return $createRangeSelectionFromDom(dom, editor);
+}
+
 type DialogKind = 'link' | 'youtube' | null;
 
 /** Everything that needs the Lexical editor: the toolbar, shortcuts, paste, uploads, dialogs and the handle. */
@@ -221,7 +236,7 @@ function EditorShell({ initialDocument, onChange, uploadUrl, texts, labelledBy, 
 
 	const openDialog = useCallback(
 		(kind: Exclude<DialogKind, null>) => {
-			savedSelection.current = editor.read(() => $getSelection()?.clone() ?? null);
+			savedSelection.current = editor.read(() => $selectionFromDom(editor) ?? $getSelection()?.clone() ?? null);
 			if (kind === 'link') setLinkValue(currentLinkUrl(editor));
 			setDialog(kind);
 		},
@@ -374,6 +389,11 @@ function EditorShell({ initialDocument, onChange, uploadUrl, texts, labelledBy, 
 	};
 
 	const onAction = (action: ToolbarAction) => {
+		// The toolbar acts on what the person sees selected, even if Lexical has not caught up yet.
+		editor.update(() => {
+			const current = $selectionFromDom(editor);
+			if (current) $setSelection(current);
+		});
 		switch (action) {
 			case 'bold':
 			case 'italic':
