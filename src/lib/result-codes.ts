@@ -46,8 +46,11 @@ export const ContentTooLarge = { code: -4001434, status: 400 } as const satisfie
 export const InvalidImage = { code: -4001441, status: 400 } as const satisfies ResultCode;
 export const ImageNotUploaded = { code: -4001442, status: 400 } as const satisfies ResultCode;
 export const InvalidVideoUrl = { code: -4001443, status: 400 } as const satisfies ResultCode;
+export const OwnContentNotReportable = { code: -4031451, status: 403 } as const satisfies ResultCode;
 export const NoticeOnlyBoard = { code: -4031431, status: 403 } as const satisfies ResultCode;
 export const PostChanged = { code: -4091431, status: 409 } as const satisfies ResultCode;
+export const PostAlreadyReported = { code: -4091451, status: 409 } as const satisfies ResultCode;
+export const CommentAlreadyReported = { code: -4091452, status: 409 } as const satisfies ResultCode;
 export const DraftLimitReached = { code: -4091441, status: 409 } as const satisfies ResultCode;
 export const ImageTooLarge = { code: -4131441, status: 413 } as const satisfies ResultCode;
 export const OriginRejected = { code: -4031401, status: 403 } as const satisfies ResultCode;
@@ -100,6 +103,9 @@ export const RESULT_MESSAGES = {
 	InvalidVideoUrl: 'Please enter a valid URL.',
 	NoticeOnlyBoard: 'Only administrators can write in this board.',
 	PostChanged: 'The post was changed after you opened it. Reload to see the latest version before editing.',
+	PostAlreadyReported: 'This post has already been reported.',
+	CommentAlreadyReported: 'This comment has already been reported.',
+	OwnContentNotReportable: 'You cannot report your own post or comment.',
 	DraftLimitReached: 'You can keep up to 100 drafts. Delete some to save a new one.',
 	ImageTooLarge: 'Please upload an image that is no larger than 10MB.',
 	OriginRejected: 'The request came from another site and was refused.',

@@ -31,6 +31,10 @@ export const RATE_LIMITS = {
 	upload: { limiter: 'RATE_LIMIT_WRITE', by: ['member', 'ip'] },
 	/** Saving, loading and deleting drafts. */
 	draft: { limiter: 'RATE_LIMIT_WRITE', by: ['member', 'ip'] },
+	/** Liking and unliking posts. */
+	like: { limiter: 'RATE_LIMIT_WRITE', by: ['member', 'ip'] },
+	/** Reporting posts and comments (each report is a row for the moderators). */
+	report: { limiter: 'RATE_LIMIT_STRICT', by: ['member', 'ip'] },
 	/** The view beacon: per IP. */
 	view: { limiter: 'RATE_LIMIT_VIEW', by: ['ip'] },
 } as const satisfies Record<string, { limiter: LimiterName; by: readonly ('member' | 'ip')[] }>;
