@@ -17,6 +17,7 @@ import { accountRouter } from '@functions/api/account';
 import { writingRouter } from '@functions/api/writing';
 import { uploadsRouter } from '@functions/api/uploads';
 import { draftsRouter } from '@functions/api/drafts';
+import { reportsRouter } from '@functions/api/reports';
 import { sessionMiddleware, sessionError } from '@functions/middleware/session';
 
 const publicApi = new Hono<ApiEnv>()
@@ -46,7 +47,8 @@ const memberApi = new Hono<ApiEnv>()
 	.route('/', accountRouter)
 	.route('/', uploadsRouter)
 	.route('/', draftsRouter)
-	.route('/', writingRouter);
+	.route('/', writingRouter)
+	.route('/', reportsRouter);
 
 export const api = new Hono<ApiEnv>();
 api.onError(errorResponse);

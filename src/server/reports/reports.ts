@@ -1,0 +1,107 @@
+/**
+ * Reporting a post or a comment for the moderators. A member reports what they may read in full
+ * (src/server/posts/visibility.ts), never their own, and each target once: the table's
+ * UNIQUE (target_type, target_id, reporter_id) decides, so two reports sent at once leave one row.
+ * A report is one D1 batch that writes one row (plus its index entries).
+ *
+ * The stored `reason_text` is whatever the member typed, kept verbatim: it is never rendered as
+ * HTML here, and the moderation view of a later issue must show it as text (a JSX or Astro text
+ * expression, never `set:html` or `dangerouslySetInnerHTML`, and without autolinks).
+ */
+import { AppError } from '@/server/platform/errors';
+import { assertion, guardedBatch, isUniqueViolation } from '@/server/platform/batch';
+import type { SessionMember } from '@/server/sign-in/sessions';
+import { canReadComment, canReadPost, commentState, postState, type Viewer } from '@/server/posts/visibility';
+import type { CreateReportInput, ReportTargetType } from '@/schemas/report';
+
+/** The stored state of a target and of the post it belongs to (a post is its own). */
+interface TargetRow {
+	author_id: number;
+	comment_deleted_at: number | null;
+	comment_hidden: number;
+	post_author_id: number;
+	post_deleted_at: number | null;
+	post_hidden: number;
+	post_private: number;
+	board_public: number;
+}
+
+const POST_TARGET_SQL = `SELECT p.member_id AS author_id, NULL AS comment_deleted_at, 0 AS comment_hidden,
+	p.member_id AS post_author_id, p.deleted_at AS post_deleted_at, p.hidden_by_admin AS post_hidden, p.is_private AS post_private,
+	b.is_public AS board_public
+ FROM posts p JOIN boards b ON b.id = p.board_id WHERE p.id = ?1 AND p.channel_id = ?2`;
+
+const COMMENT_TARGET_SQL = `SELECT c.member_id AS author_id, c.deleted_at AS comment_deleted_at, c.hidden_by_admin AS comment_hidden,
+	p.member_id AS post_author_id, p.deleted_at AS post_deleted_at, p.hidden_by_admin AS post_hidden, p.is_private AS post_private,
+	b.is_public AS board_public
+ FROM comments c JOIN posts p ON p.id = c.post_id JOIN boards b ON b.id = p.board_id WHERE c.id = ?1 AND c.channel_id = ?2`;
+
+/**
+ * Re-checked inside the report's transaction: the target (and a comment's post) was not deleted in
+ * between. Nobody reads a deleted post or comment, so a report must not reach one.
+ */
+const STILL_THERE_SQL: Record<ReportTargetType, string> = {
+	POST: 'EXISTS (SELECT 1 FROM posts WHERE id = ?1 AND deleted_at IS NULL)',
+	COMMENT: 'EXISTS (SELECT 1 FROM comments c JOIN posts p ON p.id = c.post_id WHERE c.id = ?1 AND c.deleted_at IS NULL AND p.deleted_at IS NULL)',
+};
+
+const NOT_FOUND = { POST: 'PostNotFound', COMMENT: 'CommentNotFound' } as const;
+const ALREADY_REPORTED = { POST: 'PostAlreadyReported', COMMENT: 'CommentAlreadyReported' } as const;
+
+function viewerOfMember(member: SessionMember): Viewer {
+	return { kind: 'member', memberId: member.userId, admin: member.role === 'ADMIN' };
+}
+
+/** Whether `viewer` reads the target in full: its post, and for a comment the comment too. */
+function readable(type: ReportTargetType, row: TargetRow, viewer: Viewer): boolean {
+	const post = postState({
+		deletedAt: row.post_deleted_at,
+		hiddenByAdmin: row.post_hidden === 1,
+		boardPublic: row.board_public === 1,
+		isPrivate: row.post_private === 1,
+	});
+	if (!canReadPost(post, row.post_author_id, viewer)) return false;
+	if (type === 'POST') return true;
+	return canReadComment(commentState({ deletedAt: row.comment_deleted_at, hiddenByAdmin: row.comment_hidden === 1 }), viewer);
+}
+
+/**
+ * Stores a member's report of a post or a comment of this channel.
+ * @throws AppError PostNotFound / CommentNotFound (not of this channel, or not one the member reads
+ *   in full: the answer reveals nothing more), OwnContentNotReportable, PostAlreadyReported /
+ *   CommentAlreadyReported (this member reported it before, or in a request at the same moment)
+ */
+export async function createReport(
+	db: D1Database,
+	channelId: number,
+	member: SessionMember,
+	input: CreateReportInput,
+	now: number,
+): Promise<{ reportId: number }> {
+	const type = input.targetType;
+	const row = await db
+		.prepare(type === 'POST' ? POST_TARGET_SQL : COMMENT_TARGET_SQL)
+		.bind(input.targetId, channelId)
+		.first<TargetRow>();
+	if (!row || !readable(type, row, viewerOfMember(member))) throw new AppError(NOT_FOUND[type]);
+	if (row.author_id === member.userId) throw new AppError('OwnContentNotReportable');
+	const insert = db
+		.prepare(
+			`INSERT INTO reports (channel_id, target_type, target_id, reporter_id, reason_code, reason_text, created_at)
+			 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)`,
+		)
+		.bind(channelId, type, input.targetId, member.userId, input.reason, input.detail, now);
+	// No content version bump (src/server/channels/channels.ts): a report changes nothing a reader
+	// sees, so every cached page stays warm. Freshness hook: should a report ever change a page
+	// (say, content hidden after N reports), the per-post invalidation of issue 10 is called here,
+	// after the batch, for this target's post alone.
+	try {
+		const results = await guardedBatch(db, [assertion(db, STILL_THERE_SQL[type], input.targetId), insert], NOT_FOUND[type]);
+		return { reportId: results[1]!.meta.last_row_id };
+	} catch (error) {
+		// The UNIQUE (target_type, target_id, reporter_id) of migration 0001: reported before, or by
+		// a request of the same member that committed first.
+		if (isUniqueViolation(error, 'reports.target_type')) throw new AppError(ALREADY_REPORTED[type]);
+		throw error;
+	}
+}
