@@ -4,6 +4,13 @@
  * UNIQUE (target_type, target_id, reporter_id) decides, so two reports sent at once leave one row.
  * A report is one D1 batch that writes one row (plus its index entries).
  *
+ * Indexes (migration 0001, no new one yet): the UNIQUE (target_type, target_id, reporter_id) also
+ * finds every report of one target by its prefix, and reports_by_channel (channel_id, id) lists a
+ * channel's reports newest first. The moderation queue's "open ones first" needs a state the table
+ * does not have yet (say resolved_at); its index (channel_id, target_type, target_id) WHERE
+ * resolved_at IS NULL belongs in the migration that adds that column, not here, so that each report
+ * meanwhile pays for two index entries only.
+ *
  * The stored `reason_text` is whatever the member typed, kept verbatim: it is never rendered as
  * HTML here, and the moderation view of a later issue must show it as text (a JSX or Astro text
  * expression, never `set:html` or `dangerouslySetInnerHTML`, and without autolinks).
