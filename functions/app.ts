@@ -17,6 +17,7 @@ import { accountRouter } from '@functions/api/account';
 import { writingRouter } from '@functions/api/writing';
 import { uploadsRouter } from '@functions/api/uploads';
 import { draftsRouter } from '@functions/api/drafts';
+import { likesRouter } from '@functions/api/likes';
 import { sessionMiddleware, sessionError } from '@functions/middleware/session';
 
 const publicApi = new Hono<ApiEnv>()
@@ -46,6 +47,8 @@ const memberApi = new Hono<ApiEnv>()
 	.route('/', accountRouter)
 	.route('/', uploadsRouter)
 	.route('/', draftsRouter)
+	// Before the writing router: its content-version middleware on /posts/* is not for likes.
+	.route('/', likesRouter)
 	.route('/', writingRouter);
 
 export const api = new Hono<ApiEnv>();
