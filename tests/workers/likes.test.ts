@@ -4,6 +4,7 @@ import { call, memberApi, postWhere, recordingDb, signIn, KOREAN, type Answer } 
 import { getLikeState, likePost, unlikePost, type LikeState } from '@/server/likes/likes';
 import { listMyLikes } from '@/server/members/activity';
 import type { SessionMember } from '@/server/sign-in/sessions';
+import { api } from '@functions/app';
 
 const MEMBER = memberApi();
 const ADMIN = 1001;
@@ -89,6 +90,14 @@ describe('liking and unliking', () => {
 		const before = await snapshot();
 		expect(content(await like(postId, await signIn(1005)))).toEqual({ liked: true, likeCount: 1 });
 		expect((await snapshot())?.['version']).toBe(before?.['version']);
+	});
+
+	it("is answered before the writing router's middleware on posts/* (which forgets the channel after a write)", () => {
+		const index = (method: string, path: string) => api.routes.findIndex((route) => route.method === method && route.path === `/v1/:domain/:slug${path}`);
+		const forgetting = index('ALL', '/posts/*');
+		expect(forgetting).toBeGreaterThan(0);
+		for (const method of ['GET', 'PUT', 'DELETE']) expect(index(method, '/posts/:postId/like')).toBeGreaterThan(0);
+		for (const method of ['GET', 'PUT', 'DELETE']) expect(index(method, '/posts/:postId/like')).toBeLessThan(forgetting);
 	});
 
 	it("shows a new like on the member's My Page likes tab, newest first", async () => {
