@@ -18,6 +18,7 @@ import { writingRouter } from '@functions/api/writing';
 import { uploadsRouter } from '@functions/api/uploads';
 import { draftsRouter } from '@functions/api/drafts';
 import { reportsRouter } from '@functions/api/reports';
+import { likesRouter } from '@functions/api/likes';
 import { sessionMiddleware, sessionError } from '@functions/middleware/session';
 
 const publicApi = new Hono<ApiEnv>()
@@ -47,6 +48,7 @@ const memberApi = new Hono<ApiEnv>()
 	.route('/', accountRouter)
 	.route('/', uploadsRouter)
 	.route('/', draftsRouter)
+	.route('/', likesRouter)
 	.route('/', writingRouter)
 	.route('/', reportsRouter);
 

@@ -78,6 +78,7 @@ export const API_ROUTES: Record<string, (t: ReadTargets) => string[]> = {
 	'/v1/:domain/:slug/me': (t) => [`${apiBase(t).member}/me`],
 	'/v1/:domain/:slug/drafts': (t) => paged(`${apiBase(t).member}/drafts`, t.listPages),
 	'/v1/:domain/:slug/drafts/:draftId': (t) => t.draftIds.map((id) => `${apiBase(t).member}/drafts/${id}`),
+	'/v1/:domain/:slug/posts/:postId/like': (t) => t.posts.map((post) => `${apiBase(t).member}/posts/${post.postId}/like`),
 };
 
 /** Every URL of `routes` for the targets. */

@@ -18,26 +18,27 @@ import { NoQuerySchema, zv, zvJson } from '@functions/validate';
 
 const PostParamSchema = z.object({ postId: IdSchema });
 
-/** Every write here bumps the channel's content version: this isolate reads it again at once. */
+/**
+ * Every write here bumps the channel's content version: this isolate reads it again at once. On
+ * the three handlers themselves, not as a middleware on /posts/*, which other routers share.
+ */
 const forgetChannelAfterWrite = createMiddleware<ApiEnv>(async (c, next) => {
 	await next();
 	if (c.res.ok) forgetChannel(c.var.channel.domain, c.var.channel.slug);
 });
 
 export const writingRouter = new Hono<ApiEnv>()
-	.use('/posts', forgetChannelAfterWrite)
-	.use('/posts/*', forgetChannelAfterWrite)
-	.post('/posts', zv('query', NoQuerySchema), rateLimit('post'), zvJson(CreatePostSchema), async (c) => {
+	.post('/posts', forgetChannelAfterWrite, zv('query', NoQuerySchema), rateLimit('post'), zvJson(CreatePostSchema), async (c) => {
 		const member = requireMember(c);
 		const { postId } = await createPost(c.var.db, c.var.channel.id, member, c.req.valid('json'), Date.now());
 		return c.json(ok({ content: { postId } }));
 	})
-	.put('/posts/:postId', zv('param', PostParamSchema), zv('query', NoQuerySchema), rateLimit('post'), zvJson(EditPostSchema), async (c) => {
+	.put('/posts/:postId', forgetChannelAfterWrite, zv('param', PostParamSchema), zv('query', NoQuerySchema), rateLimit('post'), zvJson(EditPostSchema), async (c) => {
 		const member = requireMember(c);
 		const edited = await editPost(c.var.db, c.var.channel.id, member, c.req.valid('param').postId, c.req.valid('json'), Date.now());
 		return c.json(ok({ content: edited }));
 	})
-	.delete('/posts/:postId', zv('param', PostParamSchema), zv('query', NoQuerySchema), rateLimit('post'), async (c) => {
+	.delete('/posts/:postId', forgetChannelAfterWrite, zv('param', PostParamSchema), zv('query', NoQuerySchema), rateLimit('post'), async (c) => {
 		const member = requireMember(c);
 		await deletePost(c.var.db, c.var.channel.id, member, c.req.valid('param').postId, Date.now());
 		return c.json(ok({ content: {} }));
