@@ -30,7 +30,7 @@ export default function AlertDialog({ open, title, message, confirmLabel, cancel
 	}, [open]);
 
 	return (
-		<dialog ref={ref} className="alert-dialog" aria-labelledby={`${id}-title`} aria-describedby={`${id}-message`} onClose={() => onClosed(ref.current?.returnValue === 'confirm')}>
+		<dialog ref={ref} className="dialog-panel alert-dialog" aria-labelledby={`${id}-title`} aria-describedby={`${id}-message`} onClose={() => onClosed(ref.current?.returnValue === 'confirm')}>
 			<h2 id={`${id}-title`}>{title}</h2>
 			<p id={`${id}-message`}>{message}</p>
 			<form method="dialog" className="dialog-actions">

@@ -59,7 +59,7 @@ export default function PromptDialog({ open, title, label, initialValue, submitL
 	return createPortal(
 		<dialog
 			ref={ref}
-			className="editor-dialog"
+			className="dialog-panel editor-dialog"
 			aria-labelledby={`${id}-title`}
 			data-editor-dialog={name}
 			onClose={() => {
