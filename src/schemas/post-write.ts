@@ -6,7 +6,7 @@
  */
 import './zod-config';
 import { z } from 'zod';
-import { DocumentSchema } from './content';
+import { DocumentSchema, type ContentDocument } from './content';
 
 // The limits live apart, without zod, so that the write screen's island checks them without
 // loading zod (about 25 KB of the page's 150 KB budget).
@@ -44,3 +44,27 @@ export const DraftFieldsSchema = z.strictObject({
 	content: DocumentSchema,
 });
 export type DraftFields = z.infer<typeof DraftFieldsSchema>;
+
+/** A draft as the list shows it (GET drafts), shared by the drafts service and the drafts dialog. */
+export interface DraftSummary {
+	draftId: number;
+	boardId: number | null;
+	subjectId: number | null;
+	title: string;
+	/** Epoch ms of the last save. */
+	updatedAt: number;
+}
+
+/** A draft as the editor loads it (GET drafts/{draftId}). */
+export interface Draft extends DraftSummary {
+	content: ContentDocument;
+}
+
+/** A page of the member's drafts, newest first, with their count. */
+export interface DraftPage {
+	drafts: DraftSummary[];
+	totalCount: number;
+	page: number;
+	pageSize: number;
+	totalPages: number;
+}

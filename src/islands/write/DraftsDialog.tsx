@@ -4,7 +4,8 @@
  * keeps focus inside, Escape closes it, and focus returns to the button that opened it.
  */
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
-import type { DraftPage, draftsApi } from './api';
+import type { draftsApi } from './api';
+import type { DraftPage } from '@/schemas/post-write';
 import { formatFullDate } from '@/lib/format-date';
 import type { Language } from '@/schemas/channel';
 import type { WriteTexts } from './texts';
@@ -64,7 +65,7 @@ export default function DraftsDialog({ open, drafts, language, texts, version, o
 	};
 
 	return (
-		<dialog ref={ref} className="drafts-dialog" aria-labelledby={`${id}-title`} onClose={onClose} data-drafts-dialog>
+		<dialog ref={ref} className="dialog-panel drafts-dialog" aria-labelledby={`${id}-title`} onClose={onClose} data-drafts-dialog>
 			<header className="drafts-header">
 				<h2 id={`${id}-title`}>
 					{texts['write.drafts.title']} {list && <span className="drafts-count">{list.totalCount}</span>}

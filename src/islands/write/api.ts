@@ -7,6 +7,7 @@ import { createApiClient, resultCodeOf } from '@/lib/api-client';
 import { mutationErrorKind, routeErrorAction } from '@/lib/route-errors';
 import { Banned, ContentRequired, DraftLimitReached, PostChanged, TitleRequired, TitleTooLong, TooManyRequests } from '@/lib/result-codes';
 import type { ContentDocument } from '@/schemas/content';
+import type { Draft, DraftPage } from '@/schemas/post-write';
 
 /** The API client of a signed-in member (the user-id header of SPEC §7). */
 export function memberApi(userId: number) {
@@ -54,27 +55,6 @@ export function failureMeaning(error: unknown, channelBase: string, returnPath: 
 function banEndOf(error: unknown): number | null {
 	const endsAt = (error as { body?: { ban?: { endsAt?: unknown } } } | null)?.body?.ban?.endsAt;
 	return typeof endsAt === 'number' ? endsAt : null;
-}
-
-/** A draft as the list shows it. */
-export interface DraftSummary {
-	draftId: number;
-	boardId: number | null;
-	subjectId: number | null;
-	title: string;
-	updatedAt: number;
-}
-
-export interface DraftPage {
-	drafts: DraftSummary[];
-	totalCount: number;
-	page: number;
-	pageSize: number;
-	totalPages: number;
-}
-
-export interface Draft extends DraftSummary {
-	content: ContentDocument;
 }
 
 /** The drafts routes of the member API under `apiBase` (/v1/{domain}/{slug}). */

@@ -13,28 +13,7 @@ import { all, parseJsonColumn } from '@/server/platform/db';
 import { AppError } from '@/server/platform/errors';
 import { PAGE_SIZE } from '@/schemas/params';
 import { BlockSchema, type ContentDocument } from '@/schemas/content';
-import { TITLE_MAX_LENGTH, titleLength, type DraftFields } from '@/schemas/post-write';
-
-export interface DraftSummary {
-	draftId: number;
-	boardId: number | null;
-	subjectId: number | null;
-	title: string;
-	/** Epoch ms of the last save. */
-	updatedAt: number;
-}
-
-export interface Draft extends DraftSummary {
-	content: ContentDocument;
-}
-
-export interface DraftPage {
-	drafts: DraftSummary[];
-	totalCount: number;
-	page: number;
-	pageSize: number;
-	totalPages: number;
-}
+import { TITLE_MAX_LENGTH, titleLength, type Draft, type DraftFields, type DraftPage, type DraftSummary } from '@/schemas/post-write';
 
 /** Who saves a draft: the member, and whether they administer the community (notice-only and private boards). */
 export interface DraftWriter {
