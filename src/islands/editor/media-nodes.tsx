@@ -158,7 +158,34 @@ export interface ImagePayload {
 
 export type SerializedImageNode = Spread<{ src: string; alt: string; width?: number; height?: number }, SerializedLexicalNode>;
 
-export class ImageNode extends DecoratorNode<ReactNode> {
+/**
+ * A block of the document the editor shows as a React part inside a `<figure>` of the rendered
+ * post's class: never inline, selectable with the keyboard, drawn by React rather than the DOM.
+ */
+abstract class MediaBlockNode extends DecoratorNode<ReactNode> {
+	/** The rendered post's class of this block's figure (src/server/posts/content-html.ts). */
+	protected abstract figureClass(): string;
+
+	override createDOM(_config: EditorConfig): HTMLElement {
+		const element = document.createElement('figure');
+		element.className = this.figureClass();
+		return element;
+	}
+
+	override updateDOM(): boolean {
+		return false;
+	}
+
+	override isInline(): boolean {
+		return false;
+	}
+
+	override isKeyboardSelectable(): boolean {
+		return true;
+	}
+}
+
+export class ImageNode extends MediaBlockNode {
 	__src: string;
 	__alt: string;
 	__width: number | undefined;
@@ -209,23 +236,10 @@ export class ImageNode extends DecoratorNode<ReactNode> {
 		return { element: image };
 	}
 
-	override createDOM(_config: EditorConfig): HTMLElement {
-		const element = document.createElement('figure');
-		element.className = 'content-image';
-		return element;
+	protected figureClass(): string {
+		return 'content-image';
 	}
 
-	override updateDOM(): boolean {
-		return false;
-	}
-
-	override isInline(): boolean {
-		return false;
-	}
-
-	override isKeyboardSelectable(): boolean {
-		return true;
-	}
 
 	getPayload(): ImagePayload {
 		const node = this.getLatest();
@@ -266,7 +280,7 @@ export function $isImageNode(node: LexicalNode | null | undefined): node is Imag
 
 export type SerializedYouTubeNode = Spread<{ videoId: string }, SerializedLexicalNode>;
 
-export class YouTubeNode extends DecoratorNode<ReactNode> {
+export class YouTubeNode extends MediaBlockNode {
 	__videoId: string;
 
 	static override getType(): string {
@@ -303,23 +317,10 @@ export class YouTubeNode extends DecoratorNode<ReactNode> {
 		return { element: link };
 	}
 
-	override createDOM(): HTMLElement {
-		const element = document.createElement('figure');
-		element.className = 'content-video';
-		return element;
+	protected figureClass(): string {
+		return 'content-video';
 	}
 
-	override updateDOM(): boolean {
-		return false;
-	}
-
-	override isInline(): boolean {
-		return false;
-	}
-
-	override isKeyboardSelectable(): boolean {
-		return true;
-	}
 
 	getVideoId(): string {
 		return this.getLatest().__videoId;
