@@ -20,7 +20,7 @@
 import { AppError } from '@/server/platform/errors';
 import { assertion, guardedBatch } from '@/server/platform/batch';
 import type { SessionMember } from '@/server/sign-in/sessions';
-import { canReadPost, postState, type Viewer } from '@/server/posts/visibility';
+import { canReadPost, memberViewer, postStateOfRow, type PostStateColumns } from '@/server/posts/visibility';
 
 /** A member's like of a post and the post's count, as the like button shows them. */
 export interface LikeState {
@@ -28,16 +28,8 @@ export interface LikeState {
 	likeCount: number;
 }
 
-interface LikedPostRow {
+interface LikedPostRow extends PostStateColumns {
 	member_id: number;
-	deleted_at: number | null;
-	hidden_by_admin: number;
-	is_private: number;
-	board_public: number;
-}
-
-function viewerOfMember(member: SessionMember): Viewer {
-	return { kind: 'member', memberId: member.userId, admin: member.role === 'ADMIN' };
 }
 
 /**
@@ -55,8 +47,8 @@ async function readablePost(db: D1Database, channelId: number, member: SessionMe
 		.bind(postId, channelId)
 		.first<LikedPostRow>();
 	if (!row) throw new AppError('PostNotFound');
-	const state = postState({ deletedAt: row.deleted_at, hiddenByAdmin: row.hidden_by_admin === 1, boardPublic: row.board_public === 1, isPrivate: row.is_private === 1 });
-	if (!canReadPost(state, row.member_id, viewerOfMember(member))) throw new AppError('PostNotFound');
+	const state = postStateOfRow(row);
+	if (!canReadPost(state, row.member_id, memberViewer(member))) throw new AppError('PostNotFound');
 	return assertion(
 		db,
 		`EXISTS (SELECT 1 FROM posts p JOIN boards b ON b.id = p.board_id

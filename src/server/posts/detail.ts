@@ -5,7 +5,7 @@
  */
 import { AppError } from '@/server/platform/errors';
 import { authorOf, type PostAuthor } from './lists';
-import { canReadPost, postState, type PostState, type Viewer } from './visibility';
+import { canReadPost, postStateOfRow, type PostState, type Viewer } from './visibility';
 import { COMMENT_COLUMNS, threadComments, type CommentRow, type CommentView } from '@/server/comments/comments';
 
 export type PostView = PostDetail | PostTombstone;
@@ -75,7 +75,7 @@ const POST_FROM = `FROM posts p
 	WHERE p.id = ?1 AND p.channel_id = ?2`;
 
 function toView(row: PostRow, viewer: Viewer): PostView {
-	const state = postState({ deletedAt: row.deleted_at, hiddenByAdmin: row.hidden_by_admin === 1, boardPublic: row.board_public === 1, isPrivate: row.is_private === 1 });
+	const state = postStateOfRow(row);
 	if (state !== 'VISIBLE' && !canReadPost(state, row.member_id, viewer)) {
 		return { readable: false, postId: row.id, boardId: row.board_id, boardName: row.board_name, state };
 	}

@@ -14,7 +14,7 @@
  * - Lists (profiles, My Page, search) show what a member may read: visible posts, plus the
  *   member's own private posts on their My Page; never posts of private boards (SPEC §6).
  */
-import type { SessionState } from '@/server/sign-in/sessions';
+import type { SessionMember, SessionState } from '@/server/sign-in/sessions';
 
 export type Viewer = { kind: 'guest' } | { kind: 'member'; memberId: number; admin: boolean };
 
@@ -25,9 +25,14 @@ export const GUEST: Viewer = { kind: 'guest' };
  * covers their pages); an ended session reads as a guest.
  */
 export function viewerOf(session: SessionState): Viewer {
-	if (session.kind === 'member') return { kind: 'member', memberId: session.member.userId, admin: session.member.role === 'ADMIN' };
+	if (session.kind === 'member') return memberViewer(session.member);
 	if (session.kind === 'banned') return { kind: 'member', memberId: session.member.userId, admin: false };
 	return GUEST;
+}
+
+/** The reader a signed-in member is, for services that act for one (writing, likes, reports). */
+export function memberViewer(member: SessionMember): Viewer {
+	return { kind: 'member', memberId: member.userId, admin: member.role === 'ADMIN' };
 }
 
 export function isAdmin(viewer: Viewer): boolean {
@@ -47,6 +52,19 @@ export interface PostStateFacts {
 	hiddenByAdmin: boolean;
 	boardPublic: boolean;
 	isPrivate: boolean;
+}
+
+/** The post row's columns that decide its state: deleted_at, hidden_by_admin, is_private and its board's is_public. */
+export interface PostStateColumns {
+	deleted_at: number | null;
+	hidden_by_admin: number;
+	is_private: number;
+	board_public: number;
+}
+
+/** The state of a post read with PostStateColumns. */
+export function postStateOfRow(row: PostStateColumns): PostState {
+	return postState({ deletedAt: row.deleted_at, hiddenByAdmin: row.hidden_by_admin === 1, boardPublic: row.board_public === 1, isPrivate: row.is_private === 1 });
 }
 
 export function postState(facts: PostStateFacts): PostState {

@@ -13,7 +13,7 @@ import { DocumentSchema, documentText, type ContentDocument } from '@/schemas/co
 import { TITLE_MAX_LENGTH, titleLength, type CreatePostInput, type EditPostInput, type PostFields } from '@/schemas/post-write';
 import { checkUploads, claimUploadsStatements, uploadKeysOf } from '@/server/uploads/claims';
 import { planListChange, type ListPlacement, type ListPositions } from './list-positions';
-import { canReadPost, postState, type Viewer } from './visibility';
+import { canReadPost, memberViewer, postStateOfRow, type PostStateColumns } from './visibility';
 
 /** The longest body, in characters of its plain text (a long guide fits; a dumped log does not). */
 export const CONTENT_MAX_CHARACTERS = 40_000;
@@ -23,10 +23,6 @@ interface BoardRow {
 	is_public: number;
 	use_subjects: number;
 	notice_only: number;
-}
-
-function viewerOfMember(member: SessionMember): Viewer {
-	return { kind: 'member', memberId: member.userId, admin: member.role === 'ADMIN' };
 }
 
 function isAdmin(member: SessionMember): boolean {
@@ -149,20 +145,16 @@ async function findByRequest(db: D1Database, memberId: number, requestId: string
 	return row?.id ?? null;
 }
 
-interface StoredPostRow {
+interface StoredPostRow extends PostStateColumns {
 	id: number;
 	member_id: number;
 	board_id: number;
 	subject_id: number | null;
 	is_notice: number;
-	is_private: number;
-	hidden_by_admin: number;
-	deleted_at: number | null;
 	version: number;
 	board_pos: number | null;
 	subject_pos: number | null;
 	channel_pos: number | null;
-	board_public: number;
 }
 
 interface StoredPost {
@@ -185,8 +177,8 @@ async function postForChange(db: D1Database, channelId: number, postId: number, 
 		.bind(postId, channelId)
 		.first<StoredPostRow>();
 	if (!row) throw new AppError('PostNotFound');
-	const state = postState({ deletedAt: row.deleted_at, hiddenByAdmin: row.hidden_by_admin === 1, boardPublic: row.board_public === 1, isPrivate: row.is_private === 1 });
-	if (!canReadPost(state, row.member_id, viewerOfMember(member))) throw new AppError('PostNotFound');
+	const state = postStateOfRow(row);
+	if (!canReadPost(state, row.member_id, memberViewer(member))) throw new AppError('PostNotFound');
 	if (row.member_id !== member.userId && !isAdmin(member)) throw new AppError('Forbidden');
 	return {
 		row,

@@ -18,7 +18,7 @@
 import { AppError } from '@/server/platform/errors';
 import { assertion, guardedBatch, isUniqueViolation } from '@/server/platform/batch';
 import type { SessionMember } from '@/server/sign-in/sessions';
-import { canReadComment, canReadPost, commentState, postState, type Viewer } from '@/server/posts/visibility';
+import { canReadComment, canReadPost, commentState, memberViewer, postState, type Viewer } from '@/server/posts/visibility';
 import type { CreateReportInput, ReportTargetType } from '@/schemas/report';
 
 /** The stored state of a target and of the post it belongs to (a post is its own). */
@@ -55,10 +55,6 @@ const STILL_THERE_SQL: Record<ReportTargetType, string> = {
 const NOT_FOUND = { POST: 'PostNotFound', COMMENT: 'CommentNotFound' } as const;
 const ALREADY_REPORTED = { POST: 'PostAlreadyReported', COMMENT: 'CommentAlreadyReported' } as const;
 
-function viewerOfMember(member: SessionMember): Viewer {
-	return { kind: 'member', memberId: member.userId, admin: member.role === 'ADMIN' };
-}
-
 /** Whether `viewer` reads the target in full: its post, and for a comment the comment too. */
 function readable(type: ReportTargetType, row: TargetRow, viewer: Viewer): boolean {
 	const post = postState({
@@ -90,7 +86,7 @@ export async function createReport(
 		.prepare(type === 'POST' ? POST_TARGET_SQL : COMMENT_TARGET_SQL)
 		.bind(input.targetId, channelId)
 		.first<TargetRow>();
-	if (!row || !readable(type, row, viewerOfMember(member))) throw new AppError(NOT_FOUND[type]);
+	if (!row || !readable(type, row, memberViewer(member))) throw new AppError(NOT_FOUND[type]);
 	if (row.author_id === member.userId) throw new AppError('OwnContentNotReportable');
 	const insert = db
 		.prepare(
