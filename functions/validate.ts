@@ -7,7 +7,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { validator } from 'hono/validator';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
-import { AppError } from '@/server/platform/errors';
+import { AppError, type ResultCodeName } from '@/server/platform/errors';
 import { IMAGE_MAX_BYTES } from '@/schemas/post-write';
 
 /** Parses `value` with `schema`; a failure becomes a 400 envelope that says which field and why. */
@@ -29,23 +29,23 @@ export const MAX_BODY_BYTES = 16 * 1024;
 /** The largest post or draft body: a long post of JSON blocks (the text itself is far less). */
 export const DOCUMENT_BODY_MAX_BYTES = 512 * 1024;
 
-/** Routes that read a larger body than MAX_BODY_BYTES, by the path under /v1/{domain}/{slug}. */
-const LARGER_BODIES: readonly (readonly [RegExp, number])[] = [
-	[/^\/(?:posts|drafts)(?:\/[^/]+)?$/, DOCUMENT_BODY_MAX_BYTES],
-	// The image itself plus room for nothing else: uploads are raw bytes, not multipart.
-	[/^\/uploads$/, IMAGE_MAX_BYTES],
-];
-
-function bodyLimitOf(maxSize: number): MiddlewareHandler {
+function bodyLimitOf(maxSize: number, refusal: ResultCodeName): MiddlewareHandler {
 	return bodyLimit({
 		maxSize,
-		onError: (c) => {
-			throw new AppError(c.req.path.endsWith('/uploads') ? 'ImageTooLarge' : 'PayloadTooLarge');
+		onError: () => {
+			throw new AppError(refusal);
 		},
 	});
 }
 
-const limits = new Map<number, MiddlewareHandler>();
+/** Routes that read a larger body than MAX_BODY_BYTES, by the path under /v1/{domain}/{slug}. */
+const LARGER_BODIES: readonly { pattern: RegExp; limit: MiddlewareHandler }[] = [
+	{ pattern: /^\/(?:posts|drafts)(?:\/[^/]+)?$/, limit: bodyLimitOf(DOCUMENT_BODY_MAX_BYTES, 'PayloadTooLarge') },
+	// The image itself plus room for nothing else: uploads are raw bytes, not multipart.
+	{ pattern: /^\/uploads$/, limit: bodyLimitOf(IMAGE_MAX_BYTES, 'ImageTooLarge') },
+];
+
+const DEFAULT_LIMIT = bodyLimitOf(MAX_BODY_BYTES, 'PayloadTooLarge');
 
 /**
  * Refuses a body over its route's limit (MAX_BODY_BYTES unless LARGER_BODIES names the route)
@@ -55,9 +55,7 @@ export const limitBody: MiddlewareHandler = (c, next) => {
 	const { domain, slug } = c.req.param() as { domain?: string; slug?: string };
 	const prefix = c.req.path.indexOf(`/${domain}/${slug}`);
 	const rest = prefix < 0 ? c.req.path : c.req.path.slice(prefix + `/${domain}/${slug}`.length);
-	const maxSize = LARGER_BODIES.find(([pattern]) => pattern.test(rest))?.[1] ?? MAX_BODY_BYTES;
-	let limit = limits.get(maxSize);
-	if (!limit) limits.set(maxSize, (limit = bodyLimitOf(maxSize)));
+	const limit = LARGER_BODIES.find(({ pattern }) => pattern.test(rest))?.limit ?? DEFAULT_LIMIT;
 	return limit(c, next);
 };
 
