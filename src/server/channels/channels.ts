@@ -176,3 +176,14 @@ export function rememberedChannelCount(): number {
 export function bumpContentVersion(db: D1Database, channelId: number): D1PreparedStatement {
 	return db.prepare('UPDATE channels SET content_version = content_version + 1 WHERE id = ?1').bind(channelId);
 }
+
+/**
+ * The statement that invalidates the cached pages and API reads of one post (its page, its
+ * comments) after a change that does not alter any list: a comment written, edited or deleted.
+ * Batch it with the change. For now it is the channel-wide bump; the edge cache's per-post
+ * invalidation replaces it.
+ */
+export function touchPost(db: D1Database, channelId: number, postId: number): D1PreparedStatement {
+	void postId;
+	return bumpContentVersion(db, channelId);
+}
