@@ -26,3 +26,11 @@ export function viewedStorageKey(beaconUrl: string): string {
 export function localDraftStorageKey(domain: string, slug: string, userId: number, screen: { postId: number } | 'write'): string {
 	return `app:${domain}-${slug}-${userId}-editor:${screen === 'write' ? 'write' : `edit:${screen.postId}`}`;
 }
+
+/**
+ * localStorage: the comment a member was writing on a post when their session ended, until they
+ * come back signed in (src/islands/comments/kept-text.ts).
+ */
+export function keptCommentStorageKey(domain: string, slug: string, userId: number, postId: number): string {
+	return `app:${domain}-${slug}-${userId}-comment:${postId}`;
+}

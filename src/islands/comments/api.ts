@@ -1,0 +1,55 @@
+/**
+ * The comments island's calls (the Comments API) and what their failures mean to a person (SPEC
+ * §8): the box's own validation text, the forced-login alert, the ban dialog, too many requests, or
+ * the generic alert.
+ */
+import { createApiClient, resultCodeOf } from '@/lib/api-client';
+import { routeErrorAction } from '@/lib/route-errors';
+import { Banned, CommentRequired, CommentTooLong, TooManyRequests } from '@/lib/result-codes';
+import type { CommentItem, TextProblem } from './model';
+
+export interface CommentPage {
+	comments: CommentItem[];
+	nextAfter: number | null;
+	commentCount: number;
+}
+
+/** The Comments API of one post; `userId` null for a guest (public reads only). */
+export function commentsApi(apis: { public: string; member: string }, postId: number, userId: number | null) {
+	const api = createApiClient({ getUserId: () => (userId === null ? null : String(userId)) });
+	const base = `${apis.member}/posts/${postId}/comments`;
+	return {
+		page: async (after: number) => (await api.get<{ content: CommentPage }>(`${apis.public}/posts/${postId}/comments`, { after })).content,
+		create: async (content: string, parentId: number | null, requestId: string) =>
+			(await api.post<{ content: { comment: CommentItem; commentCount: number } }>(base, { content, parentId, requestId })).content,
+		edit: async (commentId: number, content: string) => (await api.patch<{ content: { comment: CommentItem } }>(`${base}/${commentId}`, { content })).content,
+		remove: async (commentId: number) => (await api.delete<{ content: { commentCount: number } }>(`${base}/${commentId}`)).content,
+	};
+}
+
+export type CommentsApi = ReturnType<typeof commentsApi>;
+
+export type FailureMeaning =
+	| { kind: 'field'; problem: TextProblem }
+	| { kind: 'forced-login'; loginUrl: string }
+	| { kind: 'ban'; endsAt: number | null }
+	| { kind: 'too-many' }
+	| { kind: 'generic' };
+
+/** Decides what a failed comment request means; `returnPath` is where login comes back to. */
+export function failureMeaning(error: unknown, channelBase: string, returnPath: string): FailureMeaning {
+	const code = resultCodeOf(error);
+	const endsAt = banEndOf(error);
+	const route = routeErrorAction(error, { channelBase, currentPath: returnPath, banEndsAt: endsAt });
+	if (route.kind === 'forced-login') return route;
+	if (code === Banned.code) return { kind: 'ban', endsAt };
+	if (code === CommentRequired.code) return { kind: 'field', problem: 'required' };
+	if (code === CommentTooLong.code) return { kind: 'field', problem: 'tooLong' };
+	if (code === TooManyRequests.code) return { kind: 'too-many' };
+	return { kind: 'generic' };
+}
+
+function banEndOf(error: unknown): number | null {
+	const endsAt = (error as { body?: { ban?: { endsAt?: unknown } } } | null)?.body?.ban?.endsAt;
+	return typeof endsAt === 'number' ? endsAt : null;
+}
