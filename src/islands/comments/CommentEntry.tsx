@@ -1,0 +1,86 @@
+/**
+ * One comment in the island, the same markup as CommentItem.astro: author, date, edited mark,
+ * menu, text and Reply, or its state alone; the edit box in place of the text while it is edited;
+ * and for a top-level comment its replies and the reply box of its thread.
+ */
+import type { ReactNode } from 'react';
+import { formatFullDate, isoDate } from '@/lib/format-date';
+import { pageUrls } from '@/lib/urls';
+import type { Language } from '@/schemas/channel';
+import CommentMenu, { type MenuAction } from './CommentMenu';
+import CommentText from './CommentText';
+import type { CommentItem, ReadableComment } from './model';
+import type { CommentTexts } from './texts';
+
+interface Props {
+	comment: CommentItem;
+	channelBase: string;
+	language: Language;
+	texts: CommentTexts;
+	highlighted: boolean;
+	menuOpen: boolean;
+	menuActions: (comment: ReadableComment) => MenuAction[];
+	onMenuOpenChange: (commentId: number, open: boolean) => void;
+	/** Set while another comment is edited: the id of the note that says why Reply is unavailable. */
+	replyBlockedBy: string | undefined;
+	onReply: (comment: ReadableComment) => void;
+	/** The edit box, in place of the text, while this comment is edited. */
+	editor: ReactNode;
+	/** A top-level comment's replies, and the reply box of its thread. */
+	children?: ReactNode;
+}
+
+export default function CommentEntry({ comment, channelBase, language, texts, highlighted, menuOpen, menuActions, onMenuOpenChange, replyBlockedBy, onReply, editor, children }: Props) {
+	const classes = ['comment', comment.parentId !== null ? 'reply' : null, highlighted ? 'highlighted' : null].filter(Boolean).join(' ');
+	return (
+		<li className={classes} id={`comment-${comment.commentId}`} data-comment-id={comment.commentId} data-parent-id={comment.parentId ?? undefined} data-state={comment.state}>
+			<div className="comment-body">
+				{comment.readable ? (
+					<>
+						<div
+							className="comment-head"
+							data-author-id={comment.author.userId}
+							data-author-name={comment.author.nickname ?? undefined}
+							data-withdrawn={comment.author.withdrawn ? '' : undefined}
+							data-created-at={comment.createdAt}
+							data-edited={comment.edited ? '' : undefined}
+						>
+							{comment.author.withdrawn ? (
+								<span className="comment-author">{texts['common.withdrawnMember']}</span>
+							) : (
+								<a className="comment-author" href={pageUrls(channelBase).user(comment.author.userId)}>
+									{comment.author.nickname}
+								</a>
+							)}
+							<time dateTime={isoDate(comment.createdAt)}>{formatFullDate(comment.createdAt, language)}</time>
+							{comment.edited && <span className="edited">{texts['common.edited']}</span>}
+							{comment.state === 'HIDDEN_BY_ADMIN' && <span className="moderation-mark">{texts['comment.hiddenForAdmin']}</span>}
+							<CommentMenu commentId={comment.commentId} label={texts['comment.menu.label']} open={menuOpen} actions={menuActions(comment)} onOpenChange={(open) => onMenuOpenChange(comment.commentId, open)} />
+						</div>
+						{editor ?? <CommentText content={comment.content} />}
+						{comment.state === 'VISIBLE' && !editor && (
+							<div className="comment-actions">
+								<button
+									className="comment-action"
+									type="button"
+									data-action="reply"
+									data-comment-id={comment.commentId}
+									aria-disabled={replyBlockedBy ? true : undefined}
+									aria-describedby={replyBlockedBy}
+									onClick={() => {
+										if (!replyBlockedBy) onReply(comment);
+									}}
+								>
+									{texts['post.reply']}
+								</button>
+							</div>
+						)}
+					</>
+				) : (
+					<p className="comment-text muted">{comment.state === 'DELETED' ? texts['comment.deleted'] : texts['comment.hidden']}</p>
+				)}
+			</div>
+			{children}
+		</li>
+	);
+}

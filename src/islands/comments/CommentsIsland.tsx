@@ -1,0 +1,383 @@
+/**
+ * The comments island: takes over the server-rendered section (./mount.ts) and makes it work.
+ * Write a comment, reply (one level: a reply to a reply joins the thread and starts with
+ * "@nickname "), edit one's own one at a time (SPEC §4: while one is edited, no other edit opens
+ * and no reply can be sent; the controls say why), delete after a confirm, load the next page in
+ * place, copy a comment's link, report someone else's. The heading's count follows every answer.
+ * Failures as SPEC §8: the forced-login alert (the text kept for the member's return), the ban
+ * dialog, too many requests, or the generic alert.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import AlertDialog from '@/islands/common/AlertDialog';
+import { openBanDialog, openForcedLogin } from '@/scripts/route-error-dialog';
+import { openReportDialog } from '@/scripts/report-dialog';
+import { showToast } from '@/scripts/toast';
+import { formatCount } from '@/lib/format-date';
+import { pageUrls } from '@/lib/urls';
+import type { Language } from '@/schemas/channel';
+import { commentsApi, failureMeaning } from './api';
+import CommentEntry from './CommentEntry';
+import CommentForm from './CommentForm';
+import type { MenuAction } from './CommentMenu';
+import { keepComment, takeKeptComment, type KeptBox, type KeptScope } from './kept-text';
+import { commentLink, groupThreads, mergeItems, removeItem, replyTarget, textProblem, type CommentItem, type ReadableComment, type TextProblem } from './model';
+import { fill, type CommentTexts } from './texts';
+import { loginRequiredDialog, type Wake } from './wake';
+
+export interface IslandProps {
+	postId: number;
+	userId: number | null;
+	isAdmin: boolean;
+	language: Language;
+	domain: string;
+	slug: string;
+	channelBase: string;
+	apis: { public: string; member: string };
+	items: CommentItem[];
+	commentCount: number;
+	nextAfter: number | null;
+	startsAtBeginning: boolean;
+	texts: CommentTexts;
+	/** What the reader typed into the page's box before the island took over. */
+	initialText: string;
+	wake: Wake | null;
+}
+
+interface Draft {
+	text: string;
+	problem: TextProblem | null;
+	busy: boolean;
+}
+
+const EDITING_NOTE_ID = 'comments-editing-note';
+const emptyDraft = (text = ''): Draft => ({ text, problem: null, busy: false });
+
+export default function CommentsIsland(props: IslandProps) {
+	const { postId, userId, isAdmin, language, channelBase, texts } = props;
+	const api = useMemo(() => commentsApi(props.apis, postId, userId), [props.apis, postId, userId]);
+	const postUrl = pageUrls(channelBase).post(postId);
+	const scope: KeptScope | null = userId === null ? null : { domain: props.domain, slug: props.slug, userId, postId };
+
+	const [items, setItems] = useState(props.items);
+	const [count, setCount] = useState(props.commentCount);
+	const [nextAfter, setNextAfter] = useState(props.nextAfter);
+	const [loadingMore, setLoadingMore] = useState(false);
+	const [draft, setDraft] = useState<Draft>(() => emptyDraft(props.initialText));
+	const [reply, setReply] = useState<{ parentId: number; to: string; draft: Draft } | null>(null);
+	const [edit, setEdit] = useState<{ commentId: number; draft: Draft } | null>(null);
+	const [menuFor, setMenuFor] = useState<number | null>(null);
+	const [deleting, setDeleting] = useState<number | null>(null);
+	const [alert, setAlert] = useState<string | null>(null);
+	const [highlight] = useState(() => Number(/^#comment-(\d+)$/.exec(location.hash)?.[1]) || null);
+	const requestIds = useRef(new Map<string, string>());
+	const heading = useRef<HTMLElement | null>(null);
+
+	const own = (comment: ReadableComment) => userId !== null && comment.author.userId === userId;
+	const requestIdFor = (box: string) => {
+		let id = requestIds.current.get(box);
+		if (!id) requestIds.current.set(box, (id = crypto.randomUUID()));
+		return id;
+	};
+
+	/** SPEC §8 for a failed request; `kept` is the text to keep when the session has ended. */
+	const fail = (error: unknown, kept: { box: KeptBox; text: string } | null, onProblem?: (problem: TextProblem) => void) => {
+		const meaning = failureMeaning(error, channelBase, `${location.pathname}${location.search}`);
+		if (meaning.kind === 'forced-login') {
+			if (kept && scope && kept.text.trim() !== '') keepComment(scope, kept);
+			openForcedLogin(meaning.loginUrl);
+		} else if (meaning.kind === 'ban') openBanDialog(meaning.endsAt);
+		else if (meaning.kind === 'field' && onProblem) onProblem(meaning.problem);
+		else setAlert(meaning.kind === 'too-many' ? texts['common.message.tooManyRequests'] : texts['common.message.error']);
+	};
+
+	const askLogin = () => {
+		const dialog = loginRequiredDialog();
+		if (dialog && !dialog.open) {
+			dialog.returnValue = '';
+			dialog.showModal();
+		}
+	};
+
+	const submitNew = async () => {
+		const problem = textProblem(draft.text);
+		if (problem) return setDraft((d) => ({ ...d, problem }));
+		setDraft((d) => ({ ...d, problem: null, busy: true }));
+		try {
+			const { comment, commentCount } = await api.create(draft.text, null, requestIdFor('new'));
+			requestIds.current.delete('new');
+			setItems((list) => mergeItems(list, [comment]));
+			setCount(commentCount);
+			setDraft(emptyDraft());
+			showToast(texts['comment.message.posted']);
+		} catch (error) {
+			setDraft((d) => ({ ...d, busy: false }));
+			fail(error, { box: { kind: 'new' }, text: draft.text }, (problem) => setDraft((d) => ({ ...d, problem })));
+		}
+	};
+
+	const openReply = (target: ReadableComment) => {
+		if (userId === null) return askLogin();
+		if (edit) return;
+		const { parentId, prefix } = replyTarget(target);
+		const to = target.author.nickname ?? texts['common.withdrawnMember'];
+		setReply((current) => ({ parentId, to, draft: emptyDraft(current?.parentId === parentId && current.draft.text.trim() !== '' ? current.draft.text : prefix) }));
+	};
+
+	const submitReply = async () => {
+		if (!reply || edit) return;
+		const { parentId, draft: replyDraft } = reply;
+		const problem = textProblem(replyDraft.text);
+		const update = (change: Partial<Draft>) => setReply((r) => (r && r.parentId === parentId ? { ...r, draft: { ...r.draft, ...change } } : r));
+		if (problem) return update({ problem });
+		update({ problem: null, busy: true });
+		try {
+			const { comment, commentCount } = await api.create(replyDraft.text, parentId, requestIdFor(`reply-${parentId}`));
+			requestIds.current.delete(`reply-${parentId}`);
+			setItems((list) => mergeItems(list, [comment]));
+			setCount(commentCount);
+			setReply(null);
+			showToast(texts['comment.message.posted']);
+		} catch (error) {
+			update({ busy: false });
+			fail(error, { box: { kind: 'reply', parentId }, text: replyDraft.text }, (p) => update({ problem: p }));
+		}
+	};
+
+	const openEdit = (comment: ReadableComment) => {
+		if (edit) return;
+		setReply((r) => (r && r.draft.text.trim() !== '' && r.draft.text !== `@${r.to} ` ? r : null));
+		setEdit({ commentId: comment.commentId, draft: emptyDraft(comment.content) });
+	};
+
+	const submitEdit = async () => {
+		if (!edit) return;
+		const { commentId, draft: editDraft } = edit;
+		const problem = textProblem(editDraft.text);
+		const update = (change: Partial<Draft>) => setEdit((e) => (e && e.commentId === commentId ? { ...e, draft: { ...e.draft, ...change } } : e));
+		if (problem) return update({ problem });
+		update({ problem: null, busy: true });
+		try {
+			const { comment } = await api.edit(commentId, editDraft.text);
+			setItems((list) => mergeItems(list, [comment]));
+			setEdit(null);
+			showToast(texts['comment.message.edited']);
+			requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-action="menu"][data-comment-id="${commentId}"]`)?.focus());
+		} catch (error) {
+			update({ busy: false });
+			fail(error, { box: { kind: 'edit', commentId }, text: editDraft.text }, (p) => update({ problem: p }));
+		}
+	};
+
+	const remove = async (commentId: number) => {
+		try {
+			const { commentCount } = await api.remove(commentId);
+			setItems((list) => removeItem(list, commentId));
+			setCount(commentCount);
+			setEdit((e) => (e?.commentId === commentId ? null : e));
+			setReply((r) => (r?.parentId === commentId && !items.some((item) => item.parentId === commentId) ? null : r));
+			showToast(texts['comment.message.deleted']);
+			heading.current?.focus();
+		} catch (error) {
+			fail(error, null);
+		}
+	};
+
+	const loadMore = async () => {
+		if (nextAfter === null || loadingMore) return;
+		setLoadingMore(true);
+		try {
+			const page = await api.page(nextAfter);
+			setItems((list) => mergeItems(list, page.comments));
+			setNextAfter(page.nextAfter);
+			setCount(page.commentCount);
+			const first = page.comments[0];
+			if (first) requestAnimationFrame(() => document.querySelector<HTMLElement>(`#comment-${first.commentId} .comment-author, #comment-${first.commentId} .comment-text`)?.focus());
+		} catch (error) {
+			fail(error, null);
+		} finally {
+			setLoadingMore(false);
+		}
+	};
+
+	const copyLink = async (commentId: number) => {
+		try {
+			await navigator.clipboard.writeText(new URL(commentLink(postUrl, commentId), location.origin).href);
+			showToast(texts['comment.message.copied']);
+		} catch {
+			setAlert(texts['common.message.error']);
+		}
+	};
+
+	const menuActions = (comment: ReadableComment): MenuAction[] => {
+		const actions: MenuAction[] = [{ key: 'copy-link', label: texts['comment.menu.copyLink'], run: () => void copyLink(comment.commentId) }];
+		if (!own(comment)) actions.push({ key: 'report', label: texts['comment.menu.report'], run: () => (userId === null ? askLogin() : openReportDialog({ type: 'COMMENT', id: comment.commentId })) });
+		if (own(comment)) actions.push({ key: 'edit', label: texts['comment.menu.edit'], blockedBy: edit ? EDITING_NOTE_ID : undefined, run: () => openEdit(comment) });
+		if (own(comment) || (isAdmin && userId !== null)) actions.push({ key: 'delete', label: texts['comment.menu.delete'], run: () => setDeleting(comment.commentId) });
+		return actions;
+	};
+
+	const onMenuOpenChange = useCallback((commentId: number, open: boolean) => setMenuFor((current) => (open ? commentId : current === commentId ? null : current)), []);
+
+	// Once: the kept text of an ended session comes back, and the press that woke the island is replayed.
+	const started = useRef(false);
+	useEffect(() => {
+		if (started.current) return;
+		started.current = true;
+		const kept = scope ? takeKeptComment(scope) : null;
+		if (kept?.box.kind === 'new') setDraft(emptyDraft(kept.text));
+		if (kept?.box.kind === 'reply') {
+			const { parentId } = kept.box;
+			const parent = props.items.find((item): item is ReadableComment => item.commentId === parentId && item.readable);
+			if (parent) setReply({ parentId, to: parent.author.nickname ?? texts['common.withdrawnMember'], draft: emptyDraft(kept.text) });
+		}
+		if (kept?.box.kind === 'edit') {
+			const { commentId } = kept.box;
+			const comment = props.items.find((item): item is ReadableComment => item.commentId === commentId && item.readable);
+			if (comment && own(comment)) setEdit({ commentId, draft: emptyDraft(kept.text) });
+		}
+		if (kept) requestAnimationFrame(() => document.getElementById(kept.box.kind === 'new' ? 'comment-box-new' : kept.box.kind === 'reply' ? `comment-box-reply-${kept.box.parentId}` : `comment-box-edit-${kept.box.commentId}`)?.focus());
+		const { wake } = props;
+		const target = wake?.commentId ? props.items.find((item): item is ReadableComment => item.commentId === wake.commentId && item.readable) : undefined;
+		if (wake?.action === 'reply' && target) openReply(target);
+		else if (wake?.action === 'menu' && target) setMenuFor(target.commentId);
+		else if (wake?.action === 'more') void loadMore();
+		else if (wake?.action === 'post') void submitNew();
+		// eslint-disable-next-line react-hooks/exhaustive-deps
+	}, []);
+
+	const threads = groupThreads(items);
+	const replyBlockedBy = edit ? EDITING_NOTE_ID : undefined;
+	const entry = (comment: CommentItem, children?: React.ReactNode) => (
+		<CommentEntry
+			key={comment.commentId}
+			comment={comment}
+			channelBase={channelBase}
+			language={language}
+			texts={texts}
+			highlighted={comment.commentId === highlight}
+			menuOpen={menuFor === comment.commentId}
+			menuActions={menuActions}
+			onMenuOpenChange={onMenuOpenChange}
+			replyBlockedBy={replyBlockedBy}
+			onReply={openReply}
+			editor={
+				edit?.commentId === comment.commentId ? (
+					<CommentForm
+						name={`edit-${comment.commentId}`}
+						label={texts['comment.edit.label']}
+						text={edit.draft.text}
+						problem={edit.draft.problem}
+						busy={edit.draft.busy}
+						submitLabel={texts['comment.button.save']}
+						focusOnOpen
+						texts={texts}
+						onChange={(text) => setEdit((e) => e && { ...e, draft: { ...e.draft, text, problem: null } })}
+						onSubmit={() => void submitEdit()}
+						onCancel={() => {
+							setEdit(null);
+							requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-action="menu"][data-comment-id="${comment.commentId}"]`)?.focus());
+						}}
+					>
+						<p className="comments-note" id={EDITING_NOTE_ID} role="status">
+							{texts['comment.message.editing']}
+						</p>
+					</CommentForm>
+				) : null
+			}
+		>
+			{children}
+		</CommentEntry>
+	);
+
+	return (
+		<>
+			<h2 id="comments-heading" tabIndex={-1} ref={heading}>
+				{texts['post.comments']} <span className="count" data-comment-count="">{formatCount(count)}</span>
+			</h2>
+			{!props.startsAtBeginning && (
+				<p className="comments-view-all">
+					<a href={`${postUrl}#comments`}>{texts['comment.viewAll']}</a>
+				</p>
+			)}
+			{threads.length === 0 ? (
+				<p className="no-comments">{texts['post.noComments']}</p>
+			) : (
+				<ol className="comments" role="list">
+					{threads.map(({ comment, replies }) =>
+						entry(
+							comment,
+							<>
+								{replies.length > 0 && (
+									<ol className="replies" role="list">
+										{replies.map((item) => entry(item))}
+									</ol>
+								)}
+								{reply && reply.parentId === comment.commentId && (
+									<CommentForm
+										name={`reply-${comment.commentId}`}
+										label={fill(texts['comment.reply.label'], { nickname: reply.to })}
+										text={reply.draft.text}
+										problem={reply.draft.problem}
+										busy={reply.draft.busy}
+										blockedBy={replyBlockedBy}
+										submitLabel={texts['comment.button.post']}
+										focusOnOpen
+										texts={texts}
+										onChange={(text) => setReply((r) => r && { ...r, draft: { ...r.draft, text, problem: null } })}
+										onSubmit={() => void submitReply()}
+										onCancel={() => {
+											setReply(null);
+											requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-action="reply"][data-comment-id="${comment.commentId}"]`)?.focus());
+										}}
+									/>
+								)}
+							</>,
+						),
+					)}
+				</ol>
+			)}
+			{nextAfter !== null && (
+				<p className="comments-more">
+					<a
+						className="button secondary"
+						href={`${postUrl}?commentId=${nextAfter}#comment-${nextAfter}`}
+						data-action="more"
+						aria-busy={loadingMore || undefined}
+						onClick={(event) => {
+							event.preventDefault();
+							void loadMore();
+						}}
+					>
+						{texts['comment.more']}
+					</a>
+				</p>
+			)}
+			<CommentForm
+				name="new"
+				label={texts['comment.write.label']}
+				text={draft.text}
+				problem={draft.problem}
+				busy={draft.busy}
+				submitLabel={texts['comment.button.post']}
+				placeholder={userId === null ? texts['comment.write.guestPlaceholder'] : texts['comment.write.placeholder']}
+				readOnly={userId === null}
+				texts={texts}
+				onChange={(text) => setDraft((d) => ({ ...d, text, problem: null }))}
+				onSubmit={() => void submitNew()}
+			/>
+			<AlertDialog
+				open={deleting !== null}
+				title={texts['write.confirm.title']}
+				message={texts['comment.confirm.delete']}
+				confirmLabel={texts['comment.menu.delete']}
+				cancelLabel={texts['common.button.cancel']}
+				onClosed={(confirmed) => {
+					const commentId = deleting;
+					setDeleting(null);
+					if (confirmed && commentId !== null) void remove(commentId);
+				}}
+			/>
+			<AlertDialog open={alert !== null} title={texts['common.message.alert']} message={alert ?? ''} confirmLabel={texts['common.button.confirm']} onClosed={() => setAlert(null)} />
+		</>
+	);
+}

@@ -1,0 +1,72 @@
+/**
+ * Takes the server-rendered comments section over: reads what the page rendered (its attributes
+ * and each comment's), then renders the island over it with `createRoot`, in one synchronous
+ * commit of the same markup, and puts focus, selection and anything already typed back where they
+ * were. `createRoot` rather than hydration: the list is rendered by Astro, not by React on the
+ * server (that would cost every uncached page a React render), so there is no React tree to
+ * hydrate, and a fresh render cannot fail on a mismatch; the island then owns the section.
+ */
+import { createElement } from 'react';
+import { createRoot } from 'react-dom/client';
+import { flushSync } from 'react-dom';
+import CommentsIsland, { type IslandProps } from './CommentsIsland';
+import type { CommentItem } from './model';
+import type { CommentTexts } from './texts';
+import type { Wake } from './wake';
+import type { Language } from '@/schemas/channel';
+
+/** The items as the page rendered them (CommentItem.astro's attributes and text). */
+export function readRenderedItems(root: ParentNode): CommentItem[] {
+	return [...root.querySelectorAll<HTMLElement>('li[data-comment-id]')].map((li): CommentItem => {
+		const commentId = Number(li.dataset['commentId']);
+		const parentId = li.dataset['parentId'] ? Number(li.dataset['parentId']) : null;
+		const state = li.dataset['state'];
+		const head = li.querySelector<HTMLElement>(':scope > .comment-body > .comment-head');
+		if (!head) return { readable: false, commentId, parentId, state: state === 'HIDDEN_BY_ADMIN' ? 'HIDDEN_BY_ADMIN' : 'DELETED' };
+		const withdrawn = head.dataset['withdrawn'] !== undefined;
+		return {
+			readable: true,
+			commentId,
+			parentId,
+			state: state === 'HIDDEN_BY_ADMIN' ? 'HIDDEN_BY_ADMIN' : 'VISIBLE',
+			author: { userId: Number(head.dataset['authorId']), nickname: withdrawn ? null : (head.dataset['authorName'] ?? null), withdrawn },
+			content: li.querySelector(':scope > .comment-body > [data-comment-text]')?.textContent ?? '',
+			createdAt: Number(head.dataset['createdAt']),
+			edited: head.dataset['edited'] !== undefined,
+		};
+	});
+}
+
+export function mountComments(section: HTMLElement, wake: Wake | null): void {
+	const container = section.querySelector<HTMLElement>('[data-comments-root]');
+	if (!container || section.dataset['mounted'] !== undefined) return;
+	section.dataset['mounted'] = '';
+	const data = section.dataset;
+	const box = container.querySelector<HTMLTextAreaElement>('#comment-box-new');
+	const active = document.activeElement instanceof HTMLElement && container.contains(document.activeElement) ? document.activeElement : null;
+	const selection = active instanceof HTMLTextAreaElement ? [active.selectionStart, active.selectionEnd] : null;
+	const props: IslandProps = {
+		postId: Number(data['postId']),
+		userId: data['userId'] ? Number(data['userId']) : null,
+		isAdmin: data['admin'] !== undefined,
+		language: (data['language'] ?? 'en') as Language,
+		domain: data['domain'] ?? '',
+		slug: data['slug'] ?? '',
+		channelBase: data['channelBase'] ?? '',
+		apis: { public: data['publicApi'] ?? '', member: data['memberApi'] ?? '' },
+		items: readRenderedItems(container),
+		commentCount: Number(container.querySelector('[data-comment-count]')?.textContent?.replace(/\D/g, '') ?? 0),
+		nextAfter: data['nextAfter'] ? Number(data['nextAfter']) : null,
+		startsAtBeginning: data['startsAtBeginning'] !== undefined,
+		texts: JSON.parse(data['texts'] ?? '{}') as CommentTexts,
+		initialText: box?.value ?? '',
+		wake,
+	};
+	const root = createRoot(container);
+	flushSync(() => root.render(createElement(CommentsIsland, props)));
+	const again = active?.id ? document.getElementById(active.id) : active?.dataset['action'] && active.dataset['commentId'] ? container.querySelector<HTMLElement>(`[data-action="${active.dataset['action']}"][data-comment-id="${active.dataset['commentId']}"]`) : null;
+	if (again && !wake) {
+		again.focus();
+		if (selection && again instanceof HTMLTextAreaElement) again.setSelectionRange(selection[0] ?? 0, selection[1] ?? 0);
+	}
+}

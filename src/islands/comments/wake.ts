@@ -1,0 +1,26 @@
+/**
+ * What the post page's comments loader (src/scripts/comments-loader.ts) shares with the island,
+ * kept tiny: it is part of the JavaScript every post page loads before any interaction.
+ */
+import { keptCommentStorageKey } from '@/lib/names';
+
+/** The press that woke the island, replayed once it has taken over (Reply, the menu, Show more, Post). */
+export interface Wake {
+	action: string;
+	commentId: number | null;
+}
+
+/** The layout's login-required modal (src/components/layout/LoginRequiredDialog.astro). */
+export function loginRequiredDialog(): HTMLDialogElement | null {
+	return document.querySelector<HTMLDialogElement>('[data-login-required-dialog]');
+}
+
+/** Whether the signed-in member of `section` left a comment on this post when their session ended. */
+export function hasKeptComment(section: HTMLElement): boolean {
+	const { domain = '', slug = '', userId = '', postId = '' } = section.dataset;
+	try {
+		return localStorage.getItem(keptCommentStorageKey(domain, slug, Number(userId), Number(postId))) !== null;
+	} catch {
+		return false;
+	}
+}

@@ -1,0 +1,61 @@
+/**
+ * The post page's comments before the island: nothing loads until the reader's first focus, press
+ * or key inside the comments section; then the comments island takes the section over and replays
+ * the press that woke it. A guest who reaches for a member's action (the box, Post, Reply) gets
+ * the login-required modal (SPEC §2) instead, before and after the island, decided from the page
+ * itself: the server renders a member's page with their user id, the shared guest page without. A
+ * member who comes back to a comment kept from an ended session gets the island at once.
+ */
+import { hasKeptComment, loginRequiredDialog, type Wake } from '@/islands/comments/wake';
+
+const section = document.querySelector<HTMLElement>('[data-comments]');
+const MEMBER_ACTIONS = new Set(['write', 'post', 'reply']);
+const WAKE_EVENTS = ['focusin', 'click', 'keydown', 'submit'] as const;
+
+const actionOf = (event: Event) => (event.target as Element | null)?.closest<HTMLElement>('[data-action]') ?? null;
+
+if (section) {
+	const member = section.dataset['userId'] !== undefined;
+
+	const wake = (event: Event) => {
+		const target = actionOf(event);
+		const action = target?.dataset['action'];
+		const replay = (event.type === 'click' && action && action !== 'write') || event.type === 'submit';
+		if (replay) event.preventDefault();
+		for (const type of WAKE_EVENTS) section.removeEventListener(type, wake);
+		const first: Wake | null = replay ? { action: event.type === 'submit' ? 'post' : (action ?? ''), commentId: Number(target?.dataset['commentId']) || null } : null;
+		void import('@/islands/comments/mount').then(({ mountComments }) => mountComments(section, first));
+	};
+	for (const type of WAKE_EVENTS) section.addEventListener(type, wake);
+
+	if (!member) {
+		const dialog = loginRequiredDialog();
+		// The box asks once per visit: focus coming back from the modal does not open it again.
+		let armed = true;
+		const ask = () => {
+			if (dialog && !dialog.open) {
+				dialog.returnValue = '';
+				dialog.showModal();
+			}
+		};
+		const gate = (event: Event) => {
+			const action = actionOf(event)?.dataset['action'];
+			if (!action || !MEMBER_ACTIONS.has(action)) return;
+			// Captured before the island's handlers, which never see a guest's member action.
+			event.stopPropagation();
+			if (event.type === 'click' || event.type === 'submit') {
+				event.preventDefault();
+				ask();
+			} else if (event.type === 'focusin' && action === 'write' && armed) {
+				armed = false;
+				ask();
+			} else if (event.type === 'focusout' && !dialog?.open) {
+				armed = true;
+			}
+		};
+		for (const type of ['focusin', 'focusout', 'click', 'submit'] as const) section.addEventListener(type, gate, true);
+	} else if (hasKeptComment(section)) {
+		void import('@/islands/comments/mount').then(({ mountComments }) => mountComments(section, null));
+		for (const type of WAKE_EVENTS) section.removeEventListener(type, wake);
+	}
+}
