@@ -70,7 +70,7 @@ export default function CommentsIsland(props: IslandProps) {
 	const [alert, setAlert] = useState<string | null>(null);
 	const [highlight] = useState(() => Number(/^#comment-(\d+)$/.exec(location.hash)?.[1]) || null);
 	const requestIds = useRef(new Map<string, string>());
-	const heading = useRef<HTMLElement | null>(null);
+	const heading = useRef<HTMLHeadingElement>(null);
 
 	const own = (comment: ReadableComment) => userId !== null && comment.author.userId === userId;
 	const requestIdFor = (box: string) => {
@@ -242,7 +242,6 @@ export default function CommentsIsland(props: IslandProps) {
 		else if (wake?.action === 'menu' && target) setMenuFor(target.commentId);
 		else if (wake?.action === 'more') void loadMore();
 		else if (wake?.action === 'post') void submitNew();
-		// eslint-disable-next-line react-hooks/exhaustive-deps
 	}, []);
 
 	const threads = groupThreads(items);

@@ -16,7 +16,7 @@ import type { Wake } from './wake';
 import type { Language } from '@/schemas/channel';
 
 /** The items as the page rendered them (CommentItem.astro's attributes and text). */
-export function readRenderedItems(root: ParentNode): CommentItem[] {
+export function readRenderedItems(root: HTMLElement): CommentItem[] {
 	return [...root.querySelectorAll<HTMLElement>('li[data-comment-id]')].map((li): CommentItem => {
 		const commentId = Number(li.dataset['commentId']);
 		const parentId = li.dataset['parentId'] ? Number(li.dataset['parentId']) : null;
