@@ -17,14 +17,22 @@ const actionOf = (event: Event) => (event.target as Element | null)?.closest<HTM
 if (section) {
 	const member = section.dataset['userId'] !== undefined;
 
+	// Presses made while the island loads are held too, and the last one is replayed.
+	let loading = false;
+	let replay: Wake | null = null;
 	const wake = (event: Event) => {
 		const target = actionOf(event);
 		const action = target?.dataset['action'];
-		const replay = (event.type === 'click' && action && action !== 'write') || event.type === 'submit';
-		if (replay) event.preventDefault();
-		for (const type of WAKE_EVENTS) section.removeEventListener(type, wake);
-		const first: Wake | null = replay ? { action: event.type === 'submit' ? 'post' : (action ?? ''), commentId: Number(target?.dataset['commentId']) || null } : null;
-		void import('@/islands/comments/mount').then(({ mountComments }) => mountComments(section, first));
+		if ((event.type === 'click' && action && action !== 'write') || event.type === 'submit') {
+			event.preventDefault();
+			replay = { action: event.type === 'submit' ? 'post' : (action ?? ''), commentId: Number(target?.dataset['commentId']) || null };
+		}
+		if (loading) return;
+		loading = true;
+		void import('@/islands/comments/mount').then(({ mountComments }) => {
+			for (const type of WAKE_EVENTS) section.removeEventListener(type, wake);
+			mountComments(section, replay);
+		});
 	};
 	for (const type of WAKE_EVENTS) section.addEventListener(type, wake);
 
@@ -55,7 +63,6 @@ if (section) {
 		};
 		for (const type of ['focusin', 'focusout', 'click', 'submit'] as const) section.addEventListener(type, gate, true);
 	} else if (hasKeptComment(section)) {
-		void import('@/islands/comments/mount').then(({ mountComments }) => mountComments(section, null));
-		for (const type of WAKE_EVENTS) section.removeEventListener(type, wake);
+		wake(new Event('load'));
 	}
 }

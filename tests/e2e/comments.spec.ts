@@ -134,12 +134,12 @@ test('one comment is edited at a time, and no reply can be written meanwhile', a
 	const otherEdit = (await openMenu(page, two)).getByRole('menuitem', { name: 'Edit' });
 	await expect(otherEdit).toHaveAttribute('aria-disabled', 'true');
 	await expect(otherEdit).toHaveAttribute('aria-describedby', 'comments-editing-note');
-	await otherEdit.click();
+	await otherEdit.dispatchEvent('click');
 	await expect(section(page).getByRole('textbox', { name: 'Edit your comment' })).toHaveCount(1);
 	await page.keyboard.press('Escape');
 	const reply = item(page, two).getByRole('button', { name: 'Reply', exact: true });
 	await expect(reply).toHaveAttribute('aria-disabled', 'true');
-	await reply.click();
+	await reply.dispatchEvent('click');
 	await expect(section(page).locator('[data-comment-form^="reply-"]')).toHaveCount(0);
 
 	const edited = `${one}\nsecond line`;
@@ -194,7 +194,7 @@ test('deleting: after a confirm, a comment with replies keeps its place, one wit
 	await (await openMenu(page, parent)).getByRole('menuitem', { name: 'Delete' }).click();
 	await confirm.getByRole('button', { name: 'Delete' }).click();
 	await expect(count(page)).toHaveText(String(before - 2));
-	const tombstone = section(page).locator('li.comment').filter({ has: page.getByText(child) });
+	const tombstone = section(page).locator('ol.comments > li.comment').filter({ has: page.getByText(child) });
 	await expect(tombstone.locator(':scope > .comment-body')).toHaveText('This comment has been deleted.');
 	await expect(tombstone.locator('.replies')).toContainText(child);
 	await page.reload();
@@ -204,34 +204,48 @@ test('deleting: after a confirm, a comment with replies keeps its place, one wit
 	await (await openMenu(page, child)).getByRole('menuitem', { name: 'Delete' }).click();
 	await confirm.getByRole('button', { name: 'Delete' }).click();
 	await expect(section(page).getByText(child)).toHaveCount(0);
-	await expect(section(page).getByText('This comment has been deleted.')).toHaveCount(0);
+	await expect(tombstone).toHaveCount(0);
 });
 
 test('more comments load in place; a link to a comment opens at it and highlights it', async ({ page, context }) => {
 	const channel = await community(GLOBAL);
 	const postId = postOf(channel, 5);
 	const author = memberIdOf(channel, 34);
+	const bulk = mark('Bulk');
 	// 130 more comments: 26 threads of a comment and four replies.
 	execute(
 		`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 25)
-		 INSERT INTO comments (channel_id, post_id, parent_id, member_id, content, created_at) SELECT 1, ${postId}, NULL, ${author}, 'Bulk comment ' || i, 1700000000000 + i FROM n`,
+		 INSERT INTO comments (channel_id, post_id, parent_id, member_id, content, created_at) SELECT 1, ${postId}, NULL, ${author}, '${bulk} comment ' || i, 1700000000000 + i FROM n`,
 	);
 	execute(
 		`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 3)
 		 INSERT INTO comments (channel_id, post_id, parent_id, member_id, content, created_at)
-		 SELECT 1, ${postId}, c.id, ${author}, 'Bulk reply ' || n.i || ' to ' || c.content, 1700000100000 FROM comments c, n WHERE c.post_id = ${postId} AND c.content LIKE 'Bulk comment %'`,
+		 SELECT 1, ${postId}, c.id, ${author}, 'Reply ' || n.i, 1700000100000 FROM comments c, n WHERE c.post_id = ${postId} AND c.content LIKE '${bulk} comment %'`,
 	);
 	execute(`UPDATE posts SET comment_count = (SELECT count(*) FROM comments WHERE post_id = ${postId} AND deleted_at IS NULL AND hidden_by_admin = 0) WHERE id = ${postId}`);
 	const total = Number((execute(`SELECT comment_count AS n FROM posts WHERE id = ${postId}`) as { n: number }[])[0]?.n);
-	const shown = Number((execute(`SELECT count(*) AS n FROM comments WHERE post_id = ${postId} AND NOT (deleted_at IS NOT NULL AND parent_id IS NOT NULL)`) as { n: number }[])[0]?.n);
+	// What a guest sees: every comment but the deleted ones, a deleted one kept while a reply of it is not deleted.
+	const shown = Number(
+		(execute(
+			`SELECT count(*) AS n FROM comments c WHERE c.post_id = ${postId} AND (c.deleted_at IS NULL
+			 OR (c.parent_id IS NULL AND EXISTS (SELECT 1 FROM comments r WHERE r.parent_id = c.id AND r.deleted_at IS NULL)))`,
+		) as { n: number }[])[0]?.n,
+	);
 	expect(total).toBeGreaterThan(100);
 
-	await page.goto(`${GLOBAL}/posts/${postId}`);
+	// A member's pages and reads are answered fresh: the rows above were written behind the edge cache's back.
+	await signInMember(page, channel, 34, `${GLOBAL}/posts/${postId}`);
 	const items = section(page).locator('li.comment');
 	await expect(items).toHaveCount(100);
 	const more = section(page).getByRole('link', { name: 'Show more comments' });
 	await expect(more).toHaveAttribute('href', new RegExp(`/posts/${postId}\\?commentId=\\d+#comment-\\d+$`));
 	await more.click();
+	await expect(items).toHaveCount(Math.min(shown, 200));
+	while (shown > (await items.count())) {
+		const before = await items.count();
+		await more.press('Enter');
+		await expect(items).not.toHaveCount(before);
+	}
 	await expect(items).toHaveCount(shown);
 	await expect(more).toHaveCount(0);
 	await expect(page).toHaveURL(`${GLOBAL}/posts/${postId}`);
@@ -239,10 +253,10 @@ test('more comments load in place; a link to a comment opens at it and highlight
 
 	// The link of the last thread's comment, copied from its menu.
 	await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-	await (await openMenu(page, 'Bulk comment 25')).getByRole('menuitem', { name: 'Copy link' }).click();
+	await (await openMenu(page, `${bulk} comment 25`)).getByRole('menuitem', { name: 'Copy link' }).click();
 	await expect(toast(page)).toHaveText('URL has been copied.');
 	const link = await page.evaluate(() => navigator.clipboard.readText());
-	const commentId = Number((execute(`SELECT id FROM comments WHERE post_id = ${postId} AND content = 'Bulk comment 25'`) as { id: number }[])[0]?.id);
+	const commentId = Number((execute(`SELECT id FROM comments WHERE post_id = ${postId} AND content = '${bulk} comment 25'`) as { id: number }[])[0]?.id);
 	expect(link).toBe(new URL(`${GLOBAL}/posts/${postId}?commentId=${commentId}#comment-${commentId}`, page.url()).href);
 
 	await page.goto(link);
@@ -325,7 +339,7 @@ test('a member banned after opening the page gets the ban dialog on commenting',
 		await section(page).getByRole('button', { name: 'Post', exact: true }).click();
 		const dialog = page.locator('[data-route-error-dialog]');
 		await expect(dialog).toBeVisible();
-		await expect(dialog).toContainText('Your access to this community is restricted');
+		await expect(dialog).toContainText('Your access to this community has been permanently restricted.');
 	} finally {
 		execute(`UPDATE bans SET lifted_at = ${Date.now()} WHERE member_id = ${member} AND lifted_at IS NULL`);
 	}
