@@ -208,6 +208,8 @@ test('deleting: after a confirm, a comment with replies keeps its place, one wit
 });
 
 test('more comments load in place; a link to a comment opens at it and highlights it', async ({ page, context }) => {
+	// Signing in, two pages of comments and a reload of a long page: more than one minute when the machine is busy.
+	test.setTimeout(120_000);
 	const channel = await community(GLOBAL);
 	const postId = postOf(channel, 5);
 	const author = memberIdOf(channel, 34);
@@ -393,6 +395,7 @@ test('the post page loads at most 15 KB of JavaScript before interaction, and th
 		scripts.push({ url: response.url(), bytes: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length });
 	});
 	await signInMember(page, channel, 10, `${GLOBAL}/posts/${postId}`);
+	scripts.length = 0;
 	await page.reload();
 	await page.waitForLoadState('networkidle');
 	const before = scripts.reduce((sum, script) => sum + script.bytes, 0);
