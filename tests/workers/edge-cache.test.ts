@@ -114,6 +114,23 @@ describe('edge cache', () => {
 		expect((await ask('http://localhost/public/v1/starfall/global/posts?boardId=12&page=2', list)).state).toBe('HIT');
 	});
 
+	it("keys a post page by a valid commentId and the comments read by after, refusing a bad after", async () => {
+		const postPage = counter('<h1>A post</h1>');
+		await ask('http://localhost/starfall/global/posts/10?commentId=0x1&utm=1', postPage);
+		expect(new URL(postPage.asked[0]?.url ?? '').search).toBe('');
+		expect((await ask('http://localhost/starfall/global/posts/10?commentId=abc', postPage)).state).toBe('HIT');
+		await ask('http://localhost/starfall/global/posts/10?commentId=42', postPage);
+		expect(new URL(postPage.asked[1]?.url ?? '').search).toBe('?commentId=42');
+		expect(postPage.calls).toBe(2);
+		const comments = counter('{"header":{"isSuccessful":true}}');
+		await ask('http://localhost/public/v1/starfall/global/posts/10/comments?after=7', comments);
+		expect(new URL(comments.asked[0]?.url ?? '').search).toBe('?after=7');
+		expect((await ask('http://localhost/public/v1/starfall/global/posts/10/comments?after=7', comments)).state).toBe('HIT');
+		for (const query of ['after=x', 'after=0', 'after=7&after=8', 'page=2']) {
+			expect((await ask(`http://localhost/public/v1/starfall/global/posts/10/comments?${query}`, comments)).state, query).toBeNull();
+		}
+	});
+
 	it('never reads the member or admin API, or personal routes, as a channel', async () => {
 		for (const url of [
 			'http://localhost/v1/starfall/global/me',
