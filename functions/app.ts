@@ -19,6 +19,7 @@ import { uploadsRouter } from '@functions/api/uploads';
 import { draftsRouter } from '@functions/api/drafts';
 import { reportsRouter } from '@functions/api/reports';
 import { likesRouter } from '@functions/api/likes';
+import { commentsRouter } from '@functions/api/comments';
 import { sessionMiddleware, sessionError } from '@functions/middleware/session';
 
 const publicApi = new Hono<ApiEnv>()
@@ -49,6 +50,7 @@ const memberApi = new Hono<ApiEnv>()
 	.route('/', uploadsRouter)
 	.route('/', draftsRouter)
 	.route('/', likesRouter)
+	.route('/', commentsRouter)
 	.route('/', writingRouter)
 	.route('/', reportsRouter);
 

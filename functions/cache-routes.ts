@@ -59,6 +59,11 @@ const strictId: Normalize = (value) => {
 	const id = IdSchema.safeParse(value);
 	return id.success ? String(id.data) : undefined;
 };
+/** An id a page reads leniently: a valid one is kept, anything else dropped. */
+const lenientId: Normalize = (value) => {
+	const id = IdSchema.safeParse(value);
+	return id.success ? String(id.data) : null;
+};
 const strictPage: Normalize = (value) => {
 	const page = PageSchema.safeParse(value);
 	return page.success ? pageKey(page.data, Number.POSITIVE_INFINITY) : undefined;
@@ -73,7 +78,7 @@ const PAGE_ROUTES: CacheRoute[] = [
 	{ path: /^\/boards\/(\d+)\/?$/, query: { page: boardPage, subjectId: boardSubject }, strict: false },
 	{ path: /^\/boards\/\d+\/posts(?:\/\d+)?\/?$/, query: {}, strict: false },
 	{ path: /^\/posts\/?$/, query: {}, strict: false },
-	{ path: /^\/posts\/(\d+)\/?$/, query: {}, strict: false, showsPost: true },
+	{ path: /^\/posts\/(\d+)\/?$/, query: { commentId: lenientId }, strict: false, showsPost: true },
 	{ path: /^\/users\/\d+\/?$/, query: { page: memberPage }, strict: false },
 ];
 
@@ -83,7 +88,8 @@ const API_ROUTES: CacheRoute[] = [
 	{ path: /^\/boards(?:\/tree|\/\d+)?$/, query: {}, strict: true },
 	{ path: /^\/board-subjects$/, query: { boardId: strictId }, strict: true },
 	{ path: /^\/posts$/, query: { boardId: strictId, subjectId: strictId, page: strictPage }, strict: true },
-	{ path: /^\/posts\/(\d+)(?:\/comments)?$/, query: {}, strict: true, showsPost: true },
+	{ path: /^\/posts\/(\d+)$/, query: {}, strict: true, showsPost: true },
+	{ path: /^\/posts\/(\d+)\/comments$/, query: { after: strictId }, strict: true, showsPost: true },
 	{ path: /^\/users\/\d+$/, query: {}, strict: true },
 	{ path: /^\/users\/\d+\/posts$/, query: { page: strictPage }, strict: true },
 	{ path: /^\/oauth\/providers$/, query: { callbackUrl: ignored }, strict: true },

@@ -363,7 +363,7 @@ function channelRows(channel, ids) {
 				hiddenShown = true;
 			}
 			rows.comments.push([id, channel.index, post.id, null, author.id, rng.pick(c.comments), at, rng.chance(0.08) ? at + HOUR : null, deleted, hidden]);
-			if (!deleted) count += 1;
+			if (!deleted && !hidden) count += 1;
 			const replies = rng.chance(0.45) ? rng.int(1, 3) : 0;
 			for (let r = 0; r < replies; r += 1) {
 				const replyAt = at + rng.int(2, 300) * 60_000;

@@ -46,6 +46,8 @@ export const ContentTooLarge = { code: -4001434, status: 400 } as const satisfie
 export const InvalidImage = { code: -4001441, status: 400 } as const satisfies ResultCode;
 export const ImageNotUploaded = { code: -4001442, status: 400 } as const satisfies ResultCode;
 export const InvalidVideoUrl = { code: -4001443, status: 400 } as const satisfies ResultCode;
+export const CommentRequired = { code: -4001451, status: 400 } as const satisfies ResultCode;
+export const CommentTooLong = { code: -4001452, status: 400 } as const satisfies ResultCode;
 export const OwnContentNotReportable = { code: -4031451, status: 403 } as const satisfies ResultCode;
 export const NoticeOnlyBoard = { code: -4031431, status: 403 } as const satisfies ResultCode;
 export const PostChanged = { code: -4091431, status: 409 } as const satisfies ResultCode;
@@ -75,6 +77,8 @@ export const RESULT_MESSAGES = {
 	UserNotFound: 'The member does not exist.',
 	SubjectNotFound: 'The category of this board is disabled. Please choose another one.',
 	CommentNotFound: 'The comment does not exist.',
+	CommentRequired: 'Please enter a comment.',
+	CommentTooLong: 'The comment can be up to 1,000 characters long.',
 	DraftNotFound: 'The draft does not exist.',
 	RouteNotFound: 'Page not found. Please go back and try again.',
 	LoginRequired: 'Please log in to continue.',

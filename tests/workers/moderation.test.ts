@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { hideComment, hidePost } from '@/server/moderation/hide';
+import { createComment } from '@/server/comments/writing';
 import { POST_VERSION_BUCKETS } from '@/server/channels/channels';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { call, postWhere, publicApi, recordingDb, KOREAN } from './harness';
@@ -25,11 +26,8 @@ async function channelState() {
 const bucketOf = (postVersions: string, postId: number) => (JSON.parse(postVersions) as Record<string, number>)[String(postId % POST_VERSION_BUCKETS)] ?? 0;
 
 async function newComment(postId: number, content: string): Promise<number> {
-	const row = await env.DB.prepare('INSERT INTO comments (channel_id, post_id, member_id, content, created_at) VALUES (1, ?1, 1007, ?2, 0) RETURNING id')
-		.bind(postId, content)
-		.first<{ id: number }>();
-	await env.DB.prepare('UPDATE posts SET comment_count = comment_count + 1 WHERE id = ?1').bind(postId).run();
-	return row!.id;
+	const { comment } = await createComment(env.DB, 1, MEMBER, postId, { content }, Date.now());
+	return comment.commentId;
 }
 
 const commentCount = async (postId: number) => (await env.DB.prepare('SELECT comment_count FROM posts WHERE id = ?1').bind(postId).first<number>('comment_count'))!;

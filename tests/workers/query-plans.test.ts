@@ -8,6 +8,7 @@ import { env } from 'cloudflare:workers';
 import { queryPlan, recordingDb, signIn, TEST_SECRET } from './harness';
 import { listBoardPosts, listChannelPosts } from '@/server/posts/lists';
 import { getPostWithComments } from '@/server/posts/detail';
+import { listComments } from '@/server/comments/comments';
 import { GUEST } from '@/server/posts/visibility';
 import { getProfile, listMemberPosts } from '@/server/members/profiles';
 import { listMyComments, listMyLikes, listMyPosts } from '@/server/members/activity';
@@ -15,6 +16,10 @@ import { boardTree, listBoards, listSubjects } from '@/server/boards/boards';
 import { findChannel, listProviders } from '@/server/channels/channels';
 import { resolveSession } from '@/server/sign-in/sessions';
 import { getDraft, listDrafts } from '@/server/drafts/drafts';
+
+/** A reply of the demo (global community), and the post it is on. */
+const aReply = async () => (await env.DB.prepare('SELECT id FROM comments WHERE channel_id = 1 AND parent_id IS NOT NULL ORDER BY id LIMIT 1').first<{ id: number }>())!.id;
+const postWithReplies = async () => (await env.DB.prepare('SELECT post_id FROM comments WHERE id = ?1').bind(await aReply()).first<{ post_id: number }>())!.post_id;
 
 /** The reads of every screen, each run through the recording D1. */
 const READS: Record<string, (db: D1Database) => Promise<unknown>> = {
@@ -25,6 +30,8 @@ const READS: Record<string, (db: D1Database) => Promise<unknown>> = {
 	'a deep board page': (db) => listBoardPosts(db, 1, 12, 2, 30),
 	'a deep category page': (db) => listBoardPosts(db, 1, 12, 2, 30, 121),
 	'a post with its comments': (db) => getPostWithComments(db, 1, 10, GUEST),
+	"a post with the page of its comments from a comment's thread": async (db) => getPostWithComments(db, 1, await postWithReplies(), GUEST, { from: await aReply() }),
+	'a page of comments after an item': async (db) => listComments(db, 1, await postWithReplies(), GUEST, await aReply()),
 	"a member's profile and posts": async (db) => listMemberPosts(db, 1, await getProfile(db, 1, 1002), 1),
 	"My Page's posts": (db) => listMyPosts(db, 1, 1002, 1),
 	"My Page's comments": (db) => listMyComments(db, 1, 1002, 1),

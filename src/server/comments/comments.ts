@@ -1,35 +1,56 @@
 /**
- * The comments of a post as a reader sees them: oldest first, one level of replies under their
- * comment. A comment the reader may not read (deleted, or hidden from a non-administrator) keeps
- * its place and its replies but shows only its state (src/server/posts/visibility.ts).
+ * The comments of a post as a reader sees them: flat items in thread order (a top-level comment,
+ * then its replies oldest first, then the next top-level comment), a page at a time.
+ *
+ * - Replies are one level deep: a reply to a reply is stored under the same top-level comment
+ *   (./writing.ts), so a comment's thread is `coalesce(parent_id, id)`, which migration 0007 indexes
+ *   with the post: a page is one range of that index however many comments the post has.
+ * - A deleted comment is left out, except a top-level one that still has a reply that is not
+ *   deleted: it keeps its place as a tombstone. A hidden one keeps its place and shows its state to
+ *   anyone but an administrator (src/server/posts/visibility.ts canReadComment).
+ * - Pages: the first; the one after an item (the API's `after`, which may name an item deleted
+ *   since); the one starting at an item's top-level comment (the post page's `?commentId=`).
  */
+import { AppError } from '@/server/platform/errors';
 import { authorOf, type PostAuthor } from '@/server/posts/lists';
-import { canReadComment, commentState, type CommentState, type Viewer } from '@/server/posts/visibility';
+import { canReadComment, canReadPost, commentState, postStateOfRow, type PostStateColumns, type Viewer } from '@/server/posts/visibility';
+import { COMMENT_PAGE_SIZE } from '@/schemas/comment-limits';
 
-export type CommentView = ReadableComment | CommentTombstone;
-
-export interface ReadableComment {
+/** A comment the reader may read in full. */
+export interface ReadableCommentItem {
 	readable: true;
 	commentId: number;
+	/** The top-level comment a reply is under; null for a top-level comment. */
 	parentId: number | null;
 	/** VISIBLE, or HIDDEN_BY_ADMIN for an administrator. */
-	state: CommentState;
+	state: 'VISIBLE' | 'HIDDEN_BY_ADMIN';
 	author: PostAuthor;
 	content: string;
 	createdAt: number;
 	edited: boolean;
-	replies: CommentView[];
 }
 
-export interface CommentTombstone {
+/** A comment that keeps its place but shows only its state (SPEC §4). */
+export interface CommentTombstoneItem {
 	readable: false;
 	commentId: number;
 	parentId: number | null;
-	state: Exclude<CommentState, 'VISIBLE'>;
-	replies: CommentView[];
+	state: 'DELETED' | 'HIDDEN_BY_ADMIN';
 }
 
-export interface CommentRow {
+export type CommentItem = ReadableCommentItem | CommentTombstoneItem;
+
+/** A top-level comment with its replies, for rendering; see threadOf. */
+export type CommentNode = CommentItem & { replies: CommentItem[] };
+
+/** One page of a post's comments. */
+export interface CommentPage {
+	comments: CommentItem[];
+	/** The last item's id when more items follow, for the next page's `after`; null at the end. */
+	nextAfter: number | null;
+}
+
+interface CommentRow {
 	id: number;
 	parent_id: number | null;
 	member_id: number;
@@ -42,13 +63,67 @@ export interface CommentRow {
 	hidden_by_admin: number;
 }
 
-/** The columns of CommentRow over comments c joined with members m. */
-export const COMMENT_COLUMNS = `c.id, c.parent_id, c.member_id, m.nickname, m.withdrawn_at, c.content, c.created_at, c.edited_at,
-	c.deleted_at, c.hidden_by_admin`;
+type CommentTuple = [number, number | null, number, string | null, number | null, string, number, number | null, number | null, number];
 
-function toView(row: CommentRow, viewer: Viewer): CommentView {
+/** A comment `c`'s thread: the expression of the index comments_in_thread_order (migration 0007). */
+const THREAD = 'coalesce(c.parent_id, c.id)';
+
+/**
+ * SQL over a comment `c`: it is an item of the list (not deleted, or a deleted top-level comment
+ * that still has a reply that is not deleted).
+ */
+const LISTED_COMMENT_SQL = `(c.deleted_at IS NULL OR (c.parent_id IS NULL AND EXISTS (SELECT 1 FROM comments r
+	WHERE r.post_id = c.post_id AND coalesce(r.parent_id, r.id) = c.id AND r.id > c.id AND r.deleted_at IS NULL)))`;
+
+/** The thread of the anchor comment ?3 of post ?1 (NULL when it is not one of the post's). */
+const ANCHOR_THREAD = '(SELECT coalesce(a.parent_id, a.id) FROM comments a WHERE a.id = ?3 AND a.post_id = ?1)';
+
+/**
+ * Columns to select beside a post ?1's row, in one query with it:
+ * - `comments_json`: a JSON array of up to ?5 listed comments in thread order after the key
+ *   (thread of the anchor ?3, ?4): ?4 = ?3 reads the items after the anchor, ?4 = 0 its whole
+ *   thread on; an anchor of NULL (or not of the post) reads from the start;
+ * - `anchor_thread`: the anchor's thread, NULL when ?3 names no comment of the post;
+ * - `has_earlier`: whether listed items precede the anchor's thread (asked only when ?6 = 1).
+ * A page reads its items, their authors and the deleted items it passes over, never the post's
+ * other comments.
+ */
+export const COMMENT_PAGE_COLUMNS = `
+	(SELECT json_group_array(json_array(t.id, t.parent_id, t.member_id, t.nickname, t.withdrawn_at, t.content,
+			t.created_at, t.edited_at, t.deleted_at, t.hidden_by_admin))
+	 FROM (SELECT c.id, c.parent_id, c.member_id, m.nickname, m.withdrawn_at, c.content, c.created_at, c.edited_at,
+			c.deleted_at, c.hidden_by_admin
+		   FROM comments c JOIN members m ON m.id = c.member_id
+		   WHERE c.post_id = ?1 AND (${THREAD}, c.id) > (coalesce(${ANCHOR_THREAD}, 0), ?4) AND ${LISTED_COMMENT_SQL}
+		   ORDER BY ${THREAD}, c.id LIMIT ?5) t) AS comments_json,
+	${ANCHOR_THREAD} AS anchor_thread,
+	(?6 = 1 AND EXISTS (SELECT 1 FROM comments c WHERE c.post_id = ?1 AND ${THREAD} < ${ANCHOR_THREAD} AND ${LISTED_COMMENT_SQL})) AS has_earlier`;
+
+/** The columns COMMENT_PAGE_COLUMNS adds to a row. */
+export interface CommentPageColumns {
+	comments_json: string;
+	anchor_thread: number | null;
+	has_earlier: number;
+}
+
+/** Where a page starts: the bound values ?3 to ?6 of COMMENT_PAGE_COLUMNS. */
+export type CommentPageStart = { kind: 'first' } | { kind: 'after'; commentId: number } | { kind: 'from'; commentId: number };
+
+export function commentPageParams(start: CommentPageStart): [number | null, number, number, number] {
+	const limit = COMMENT_PAGE_SIZE + 1;
+	switch (start.kind) {
+		case 'first':
+			return [null, 0, limit, 0];
+		case 'after':
+			return [start.commentId, start.commentId, limit, 0];
+		case 'from':
+			return [start.commentId, 0, limit, 1];
+	}
+}
+
+function toItem(row: CommentRow, viewer: Viewer): CommentItem {
 	const state = commentState({ deletedAt: row.deleted_at, hiddenByAdmin: row.hidden_by_admin === 1 });
-	if (state !== 'VISIBLE' && !canReadComment(state, viewer)) return { readable: false, commentId: row.id, parentId: row.parent_id, state, replies: [] };
+	if (state !== 'VISIBLE' && (state === 'DELETED' || !canReadComment(state, viewer))) return { readable: false, commentId: row.id, parentId: row.parent_id, state };
 	return {
 		readable: true,
 		commentId: row.id,
@@ -58,19 +133,68 @@ function toView(row: CommentRow, viewer: Viewer): CommentView {
 		content: row.content,
 		createdAt: row.created_at,
 		edited: row.edited_at !== null,
-		replies: [],
 	};
 }
 
-/** Comment rows, oldest first, as top-level comments with their replies under them. */
-export function threadComments(rows: CommentRow[], viewer: Viewer): CommentView[] {
-	const views = rows.map((row) => toView(row, viewer));
-	const byId = new Map(views.map((view) => [view.commentId, view]));
-	const top: CommentView[] = [];
-	for (const view of views) {
-		const parent = view.parentId === null ? undefined : byId.get(view.parentId);
-		if (parent) parent.replies.push(view);
-		else if (view.parentId === null) top.push(view);
+/** The page COMMENT_PAGE_COLUMNS read, as `viewer` sees it. */
+export function commentPageOf(row: CommentPageColumns, viewer: Viewer): CommentPage {
+	const rows = (JSON.parse(row.comments_json) as CommentTuple[]).map(
+		([id, parent_id, member_id, nickname, withdrawn_at, content, created_at, edited_at, deleted_at, hidden_by_admin]): CommentRow => ({
+			id, parent_id, member_id, nickname, withdrawn_at, content, created_at, edited_at, deleted_at, hidden_by_admin,
+		}),
+	);
+	// json_group_array keeps the subquery's order in SQLite; sorting again makes it a contract here.
+	rows.sort((a, b) => (a.parent_id ?? a.id) - (b.parent_id ?? b.id) || a.id - b.id);
+	const page = rows.slice(0, COMMENT_PAGE_SIZE);
+	return { comments: page.map((item) => toItem(item, viewer)), nextAfter: rows.length > COMMENT_PAGE_SIZE ? (page.at(-1)?.id ?? null) : null };
+}
+
+/**
+ * Flat items nested for rendering: each top-level comment with its replies. A reply whose
+ * top-level comment is not among the items (a page that starts inside a thread) is a node of its own.
+ */
+export function threadOf(items: CommentItem[]): CommentNode[] {
+	const nodes: CommentNode[] = [];
+	const byId = new Map<number, CommentNode>();
+	for (const item of items) {
+		const parent = item.parentId === null ? undefined : byId.get(item.parentId);
+		if (parent) {
+			parent.replies.push(item);
+			continue;
+		}
+		const node: CommentNode = { ...item, replies: [] };
+		nodes.push(node);
+		byId.set(item.commentId, node);
 	}
-	return top;
+	return nodes;
+}
+
+interface PostForCommentsRow extends PostStateColumns, CommentPageColumns {
+	member_id: number;
+	comment_count: number;
+}
+
+/**
+ * A page of the comments of a post the reader may read in full, with the post's comment count.
+ * One D1 query. @throws AppError PostNotFound (not of this channel, or not readable),
+ * CommentNotFound (`after` names no comment of the post)
+ */
+export async function listComments(
+	db: D1Database,
+	channelId: number,
+	postId: number,
+	viewer: Viewer,
+	after: number | null,
+): Promise<CommentPage & { commentCount: number }> {
+	const start: CommentPageStart = after === null ? { kind: 'first' } : { kind: 'after', commentId: after };
+	const row = await db
+		.prepare(
+			`SELECT p.member_id, p.deleted_at, p.hidden_by_admin, p.is_private, b.is_public AS board_public, p.comment_count, ${COMMENT_PAGE_COLUMNS}
+			 FROM posts p JOIN boards b ON b.id = p.board_id WHERE p.id = ?1 AND p.channel_id = ?2`,
+		)
+		.bind(postId, channelId, ...commentPageParams(start))
+		.first<PostForCommentsRow>();
+	if (!row || !canReadPost(postStateOfRow(row), row.member_id, viewer)) throw new AppError('PostNotFound');
+	if (after !== null && row.anchor_thread === null) throw new AppError('CommentNotFound');
+	return { ...commentPageOf(row, viewer), commentCount: row.comment_count };
 }

@@ -31,6 +31,8 @@ export const RATE_LIMITS = {
 	upload: { limiter: 'RATE_LIMIT_WRITE', by: ['member', 'ip'] },
 	/** Saving, loading and deleting drafts. */
 	draft: { limiter: 'RATE_LIMIT_WRITE', by: ['member', 'ip'] },
+	/** Writing, editing and deleting comments and replies. */
+	comment: { limiter: 'RATE_LIMIT_WRITE', by: ['member', 'ip'] },
 	/** Liking and unliking posts. */
 	like: { limiter: 'RATE_LIMIT_WRITE', by: ['member', 'ip'] },
 	/** Reporting posts and comments (each report is a row for the moderators). */

@@ -6,7 +6,7 @@
 import { AppError } from '@/server/platform/errors';
 import { authorOf, type PostAuthor } from './lists';
 import { canReadPost, postStateOfRow, type PostState, type Viewer } from './visibility';
-import { COMMENT_COLUMNS, threadComments, type CommentRow, type CommentView } from '@/server/comments/comments';
+import { COMMENT_PAGE_COLUMNS, commentPageOf, commentPageParams, type CommentItem, type CommentPageColumns, type CommentPageStart } from '@/server/comments/comments';
 
 export type PostView = PostDetail | PostTombstone;
 
@@ -107,31 +107,39 @@ export async function getPost(db: D1Database, channelId: number, postId: number,
 	return toView(row, viewer);
 }
 
-type CommentTuple = [number, number | null, number, string | null, number | null, string, number, number | null, number | null, number];
+/** The post page's data: the post and one page of its comments. */
+export interface PostWithComments {
+	post: PostView;
+	/** Flat, in thread order (src/server/comments/comments.ts); empty for a post the reader may not read. */
+	comments: CommentItem[];
+	/** The last item's id when more comments follow. */
+	nextAfter: number | null;
+	/** Whether the page is the first one (no comment precedes it). */
+	startsAtBeginning: boolean;
+}
 
 /**
- * The post and its comments in one D1 query (the post page's only one): SQLite builds the comments
- * as a JSON array. A post the reader may not read comes without comments.
+ * The post and a page of its comments in one D1 query (the post page's only one): the first page,
+ * or with `from` the page that starts at that comment's top-level comment (a link to a comment;
+ * an id that names no comment of the post gives the first page). A post the reader may not read
+ * comes without comments.
  * @throws AppError PostNotFound
  */
-export async function getPostWithComments(db: D1Database, channelId: number, postId: number, viewer: Viewer): Promise<{ post: PostView; comments: CommentView[] }> {
+export async function getPostWithComments(
+	db: D1Database,
+	channelId: number,
+	postId: number,
+	viewer: Viewer,
+	options: { from?: number } = {},
+): Promise<PostWithComments> {
+	const start: CommentPageStart = options.from === undefined ? { kind: 'first' } : { kind: 'from', commentId: options.from };
 	const row = await db
-		.prepare(
-			`${POST_SQL},
-				(SELECT json_group_array(json_array(t.id, t.parent_id, t.member_id, t.nickname, t.withdrawn_at, t.content,
-						t.created_at, t.edited_at, t.deleted_at, t.hidden_by_admin))
-				 FROM (SELECT ${COMMENT_COLUMNS} FROM comments c JOIN members m ON m.id = c.member_id
-				       WHERE c.post_id = p.id AND c.channel_id = p.channel_id ORDER BY c.id) t) AS comments_json
-			 ${POST_FROM}`,
-		)
-		.bind(postId, channelId)
-		.first<PostRow & { comments_json: string }>();
+		.prepare(`${POST_SQL}, ${COMMENT_PAGE_COLUMNS} ${POST_FROM}`)
+		.bind(postId, channelId, ...commentPageParams(start))
+		.first<PostRow & CommentPageColumns>();
 	if (!row) throw new AppError('PostNotFound');
 	const post = toView(row, viewer);
-	if (!post.readable) return { post, comments: [] };
-	const tuples = JSON.parse(row.comments_json) as CommentTuple[];
-	const rows = tuples.map(([id, parent_id, member_id, nickname, withdrawn_at, content, created_at, edited_at, deleted_at, hidden_by_admin]): CommentRow => ({
-		id, parent_id, member_id, nickname, withdrawn_at, content, created_at, edited_at, deleted_at, hidden_by_admin,
-	}));
-	return { post, comments: threadComments(rows, viewer) };
+	if (!post.readable) return { post, comments: [], nextAfter: null, startsAtBeginning: true };
+	const { comments, nextAfter } = commentPageOf(row, viewer);
+	return { post, comments, nextAfter, startsAtBeginning: row.has_earlier !== 1 };
 }

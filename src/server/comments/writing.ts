@@ -1,0 +1,257 @@
+/**
+ * Writing, editing and deleting comments. Each is one D1 batch (one transaction): a re-check of
+ * what was read before it (src/server/platform/batch.ts), the comment's change, the post's
+ * `comment_count` and the statement that marks the post's cached pages stale (touchPost).
+ *
+ * - Who: a member who may read the post in full (src/server/posts/visibility.ts); any other post,
+ *   of this channel or another, deleted or not readable, is PostNotFound. A reply names a comment
+ *   of the same post that the member may read and that is not deleted; it is stored under that
+ *   comment's top-level comment (replies are one level deep). Only the author edits a comment, and
+ *   only while it is neither deleted nor hidden; the author or an administrator deletes it.
+ * - Text: trimmed, line breaks as `\n`; empty is CommentRequired, more than COMMENT_MAX_LENGTH code
+ *   points CommentTooLong.
+ * - `comment_count` counts the comments that are neither deleted nor hidden, exactly: a write adds
+ *   one, a deletion takes one away only when its UPDATE really deleted a comment that was not
+ *   hidden (`changes() = 1`, as likes do), so racing requests never count twice.
+ * - Bounded: a comment writes its row with its index entries, the post's row and touchPost's rows;
+ *   an edit or a deletion the same or fewer, however many comments the post has
+ *   (tests/workers/comments.test.ts measures it).
+ */
+import { AppError, isAppError } from '@/server/platform/errors';
+import { assertion, guardedBatch } from '@/server/platform/batch';
+import { touchPost } from '@/server/channels/channels';
+import type { SessionMember } from '@/server/sign-in/sessions';
+import { canReadComment, canReadPost, commentState, memberViewer, postStateOfRow, type PostStateColumns } from '@/server/posts/visibility';
+import { COMMENT_MAX_LENGTH, commentLength, normalizeComment } from '@/schemas/comment-limits';
+import type { CreateCommentInput } from '@/schemas/comment';
+import type { ReadableCommentItem } from './comments';
+
+interface PostRow extends PostStateColumns {
+	member_id: number;
+}
+
+interface StoredCommentRow {
+	id: number;
+	post_id: number;
+	parent_id: number | null;
+	member_id: number;
+	content: string;
+	created_at: number;
+	edited_at: number | null;
+	deleted_at: number | null;
+	hidden_by_admin: number;
+}
+
+/** @throws AppError CommentRequired, CommentTooLong */
+function checkedContent(raw: string): string {
+	const content = normalizeComment(raw);
+	if (content.length === 0) throw new AppError('CommentRequired');
+	if (commentLength(content) > COMMENT_MAX_LENGTH) throw new AppError('CommentTooLong');
+	return content;
+}
+
+/**
+ * The post a member comments on: one of this channel they may read in full. Returns the assertion
+ * that re-checks, inside the action's batch, that its state is still the one read here.
+ * @throws AppError PostNotFound
+ */
+async function postForComments(db: D1Database, channelId: number, member: SessionMember, postId: number): Promise<D1PreparedStatement> {
+	const row = await db
+		.prepare(
+			`SELECT p.member_id, p.deleted_at, p.hidden_by_admin, p.is_private, b.is_public AS board_public
+			 FROM posts p JOIN boards b ON b.id = p.board_id WHERE p.id = ?1 AND p.channel_id = ?2`,
+		)
+		.bind(postId, channelId)
+		.first<PostRow>();
+	if (!row || !canReadPost(postStateOfRow(row), row.member_id, memberViewer(member))) throw new AppError('PostNotFound');
+	return assertion(
+		db,
+		`EXISTS (SELECT 1 FROM posts p JOIN boards b ON b.id = p.board_id
+			WHERE p.id = ?1 AND p.deleted_at IS NULL AND p.hidden_by_admin = ?2 AND p.is_private = ?3 AND b.is_public = ?4)`,
+		postId,
+		row.hidden_by_admin,
+		row.is_private,
+		row.board_public,
+	);
+}
+
+/** A comment of the post, not deleted. @throws AppError CommentNotFound (another post's, another channel's, deleted) */
+async function storedComment(db: D1Database, channelId: number, postId: number, commentId: number): Promise<StoredCommentRow> {
+	const row = await db
+		.prepare('SELECT id, post_id, parent_id, member_id, content, created_at, edited_at, deleted_at, hidden_by_admin FROM comments WHERE id = ?1 AND channel_id = ?2')
+		.bind(commentId, channelId)
+		.first<StoredCommentRow>();
+	if (!row || row.post_id !== postId || row.deleted_at !== null) throw new AppError('CommentNotFound');
+	return row;
+}
+
+/**
+ * Runs a comment's batch. A failed re-check means the post or the comment changed since they were
+ * read: the post's own check answers PostNotFound when the post is the cause, CommentNotFound otherwise.
+ */
+async function runGuarded(db: D1Database, statements: D1PreparedStatement[], recheckPost: () => Promise<unknown>): Promise<D1Result[]> {
+	try {
+		return await guardedBatch(db, statements, 'Conflict');
+	} catch (error) {
+		if (!isAppError(error) || error.codeName !== 'Conflict') throw error;
+		await recheckPost();
+		throw new AppError('CommentNotFound');
+	}
+}
+
+function itemOf(row: StoredCommentRow, member: SessionMember): ReadableCommentItem {
+	return {
+		readable: true,
+		commentId: row.id,
+		parentId: row.parent_id,
+		state: row.hidden_by_admin === 1 ? 'HIDDEN_BY_ADMIN' : 'VISIBLE',
+		author: { userId: member.userId, nickname: member.nickname, withdrawn: false },
+		content: row.content,
+		createdAt: row.created_at,
+		edited: row.edited_at !== null,
+	};
+}
+
+const countStatement = (db: D1Database, postId: number) => db.prepare('SELECT comment_count FROM posts WHERE id = ?1').bind(postId);
+
+function countOf(result: D1Result | undefined): number {
+	const row = result?.results[0] as { comment_count: number } | undefined;
+	if (!row) throw new AppError('PostNotFound');
+	return row.comment_count;
+}
+
+/** A member's earlier comment made by the same request, with the post's count. */
+async function earlierComment(db: D1Database, member: SessionMember, postId: number, requestId: string): Promise<{ comment: ReadableCommentItem; commentCount: number } | null> {
+	const [found, count] = await db.batch([
+		db
+			.prepare('SELECT id, post_id, parent_id, member_id, content, created_at, edited_at, deleted_at, hidden_by_admin FROM comments WHERE member_id = ?1 AND request_id = ?2')
+			.bind(member.userId, requestId),
+		countStatement(db, postId),
+	]);
+	const row = found?.results[0] as StoredCommentRow | undefined;
+	if (!row) return null;
+	// The same request id for another post, or a comment deleted since: not a retry of this one.
+	if (row.post_id !== postId || row.deleted_at !== null) throw new AppError('Conflict');
+	return { comment: itemOf(row, member), commentCount: countOf(count) };
+}
+
+/**
+ * Writes a comment, or a reply when `input.parentId` names one. A second request with the same
+ * `requestId` from the same member answers the comment the first one wrote.
+ * @throws AppError CommentRequired, CommentTooLong, PostNotFound, CommentNotFound (the parent)
+ */
+export async function createComment(
+	db: D1Database,
+	channelId: number,
+	member: SessionMember,
+	postId: number,
+	input: CreateCommentInput,
+	now: number,
+): Promise<{ comment: ReadableCommentItem; commentCount: number }> {
+	const content = checkedContent(input.content);
+	const postGuard = await postForComments(db, channelId, member, postId);
+	if (input.requestId !== undefined) {
+		const earlier = await earlierComment(db, member, postId, input.requestId);
+		if (earlier) return earlier;
+	}
+	const guards = [postGuard];
+	let threadId: number | null = null;
+	if (input.parentId !== undefined && input.parentId !== null) {
+		const parent = await storedComment(db, channelId, postId, input.parentId);
+		const state = commentState({ deletedAt: parent.deleted_at, hiddenByAdmin: parent.hidden_by_admin === 1 });
+		if (!canReadComment(state, memberViewer(member))) throw new AppError('CommentNotFound');
+		threadId = parent.parent_id ?? parent.id;
+		guards.push(assertion(db, 'EXISTS (SELECT 1 FROM comments WHERE id = ?1 AND deleted_at IS NULL AND hidden_by_admin = ?2)', parent.id, parent.hidden_by_admin));
+	}
+	const insert = db
+		.prepare(
+			`INSERT INTO comments (channel_id, post_id, parent_id, member_id, content, created_at, request_id)
+			 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT DO NOTHING RETURNING id`,
+		)
+		.bind(channelId, postId, threadId, member.userId, content, now, input.requestId ?? null);
+	const results = await runGuarded(
+		db,
+		[
+			...guards,
+			insert,
+			// Directly after the INSERT: changes() reads the statement before it (a repeated request inserts nothing).
+			db.prepare('UPDATE posts SET comment_count = comment_count + 1 WHERE id = ?1 AND changes() = 1').bind(postId),
+			touchPost(db, channelId, postId),
+			countStatement(db, postId),
+		],
+		() => postForComments(db, channelId, member, postId),
+	);
+	const inserted = results[guards.length]?.results[0] as { id: number } | undefined;
+	if (!inserted) {
+		// The same request arrived twice at once: the other one wrote the comment.
+		const earlier = input.requestId === undefined ? null : await earlierComment(db, member, postId, input.requestId);
+		if (!earlier) throw new AppError('Conflict');
+		return earlier;
+	}
+	const row: StoredCommentRow = { id: inserted.id, post_id: postId, parent_id: threadId, member_id: member.userId, content, created_at: now, edited_at: null, deleted_at: null, hidden_by_admin: 0 };
+	return { comment: itemOf(row, member), commentCount: countOf(results.at(-1)) };
+}
+
+/**
+ * Edits the member's own comment. @throws AppError CommentRequired, CommentTooLong, PostNotFound,
+ * CommentNotFound (deleted, or not of the post), Forbidden (someone else's, or hidden by an administrator)
+ */
+export async function editComment(
+	db: D1Database,
+	channelId: number,
+	member: SessionMember,
+	postId: number,
+	commentId: number,
+	input: { content: string },
+	now: number,
+): Promise<{ comment: ReadableCommentItem }> {
+	const content = checkedContent(input.content);
+	const postGuard = await postForComments(db, channelId, member, postId);
+	const stored = await storedComment(db, channelId, postId, commentId);
+	if (stored.member_id !== member.userId || stored.hidden_by_admin === 1) throw new AppError('Forbidden');
+	await runGuarded(
+		db,
+		[
+			postGuard,
+			assertion(db, 'EXISTS (SELECT 1 FROM comments WHERE id = ?1 AND deleted_at IS NULL AND hidden_by_admin = 0)', commentId),
+			db.prepare('UPDATE comments SET content = ?2, edited_at = ?3 WHERE id = ?1').bind(commentId, content, now),
+			touchPost(db, channelId, postId),
+		],
+		() => postForComments(db, channelId, member, postId),
+	);
+	return { comment: itemOf({ ...stored, content, edited_at: now }, member) };
+}
+
+/**
+ * Deletes a comment (its author's or, for an administrator, anyone's). The row stays with its
+ * deletion time: its replies keep their place under it. Deleting a comment deleted meanwhile by
+ * another request changes nothing and answers the count.
+ * @throws AppError PostNotFound, CommentNotFound (deleted, or not of the post), Forbidden
+ */
+export async function deleteComment(
+	db: D1Database,
+	channelId: number,
+	member: SessionMember,
+	postId: number,
+	commentId: number,
+	now: number,
+): Promise<{ commentCount: number }> {
+	const postGuard = await postForComments(db, channelId, member, postId);
+	const stored = await storedComment(db, channelId, postId, commentId);
+	if (stored.member_id !== member.userId && member.role !== 'ADMIN') throw new AppError('Forbidden');
+	const results = await runGuarded(
+		db,
+		[
+			postGuard,
+			db.prepare('UPDATE comments SET deleted_at = ?2 WHERE id = ?1 AND deleted_at IS NULL').bind(commentId, now),
+			// Directly after the deletion; a hidden comment was not counted.
+			db
+				.prepare('UPDATE posts SET comment_count = comment_count - 1 WHERE id = ?1 AND changes() = 1 AND (SELECT hidden_by_admin FROM comments WHERE id = ?2) = 0')
+				.bind(postId, commentId),
+			touchPost(db, channelId, postId),
+			countStatement(db, postId),
+		],
+		() => postForComments(db, channelId, member, postId),
+	);
+	return { commentCount: countOf(results.at(-1)) };
+}
