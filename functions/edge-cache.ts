@@ -17,11 +17,11 @@
  *   entry is refreshed in the background from REFRESH_AFTER_MS on, so no reader waits for it.
  */
 import { postVersion, resolveChannel, type Channel } from '@/server/channels/channels';
-import { loadLayout } from '@/server/channels/layout';
+import { loadLayout, type LayoutData } from '@/server/channels/layout';
 import { readAuthCookie } from '@/server/sign-in/cookies';
 import { isMintedSessionToken } from '@/server/sign-in/session-token';
 import { sessionSecret } from '@/server/sign-in/session-secret';
-import { cacheableRoute, canonicalUrl } from '@functions/cache-routes';
+import { cacheableRoute, canonicalUrl, type CacheableRequest } from '@functions/cache-routes';
 
 /** The oldest answer a guest gets: what no version in the key covers (like counts) is this fresh. */
 export const GUEST_MAX_AGE_MS = 60_000;
@@ -45,6 +45,51 @@ const memory = new Map<string, MemoryEntry>();
 let memoryBytes = 0;
 /** The keys being refreshed in the background by this isolate. */
 const refreshing = new Set<string>();
+
+/** How many request paths and URLs the isolate remembers the route and canonical form of. */
+const ROUTE_MEMO_ENTRIES = 1024;
+
+/** A bounded map: past `maxEntries`, the oldest entry goes (enough for a memo of pure results). */
+function boundedMap<V>(maxEntries: number) {
+	const entries = new Map<string, V>();
+	return {
+		get: (key: string) => entries.get(key),
+		set(key: string, value: V) {
+			if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
+			entries.set(key, value);
+		},
+	};
+}
+
+/** The cacheable route of each path asked recently: a pure function of the path, so remembered. */
+const routes = boundedMap<CacheableRequest | null>(ROUTE_MEMO_ENTRIES);
+
+function routeOf(url: URL): CacheableRequest | null {
+	let route = routes.get(url.pathname);
+	if (route === undefined) {
+		route = cacheableRoute(url);
+		routes.set(url.pathname, route);
+	}
+	return route;
+}
+
+/**
+ * The canonical URL of each URL asked recently, per channel and content version (what it is
+ * normalised against: the channel's list size, its boards and categories); null for a request the
+ * edge cache leaves to the Worker.
+ */
+const canonicals = boundedMap<string | null>(ROUTE_MEMO_ENTRIES);
+
+function canonicalOf(url: URL, route: CacheableRequest, channel: Channel, layout: () => Promise<LayoutData>): Promise<string | null> | string | null {
+	const memoKey = `${channel.id}.${channel.contentVersion} ${url.href}`;
+	const known = canonicals.get(memoKey);
+	if (known !== undefined) return known;
+	return layout().then((data) => {
+		const canonical = canonicalUrl(url, route, channel, data)?.toString() ?? null;
+		canonicals.set(memoKey, canonical);
+		return canonical;
+	});
+}
 
 function remember(key: string, entry: MemoryEntry): void {
 	if (entry.body.byteLength > MEMORY_BYTES / 8) return;
@@ -95,7 +140,7 @@ function fromMemory(entry: MemoryEntry): Response {
  * The request a guest's answer is made from: the canonical URL, and no cookies, so that nothing
  * the browser sent can make the stored answer personal.
  */
-function guestRequest(request: Request, canonical: URL): Request {
+function guestRequest(request: Request, canonical: string): Request {
 	const headers = new Headers(request.headers);
 	headers.delete('cookie');
 	return new Request(canonical, { method: 'GET', headers });
@@ -107,12 +152,13 @@ async function hasMintedSession(request: Request, channel: Channel): Promise<boo
 	return token !== null && isMintedSessionToken(sessionSecret(), channel.id, token);
 }
 
-/** Where an answer is stored: the canonical URL with the versions of what it shows. */
-function cacheKey(canonical: URL, channel: Channel, postId: number | null): string {
-	const key = new URL(canonical);
-	const version = `${__BUILD_ID__}.${channel.contentVersion}`;
-	key.searchParams.set('__v', postId === null ? version : `${version}.${postVersion(channel, postId)}`);
-	return key.toString();
+/**
+ * Where an answer is stored: the canonical URL with the versions of what it shows as a last query
+ * key, `__v` (a client's own `__v` never reaches a canonical URL).
+ */
+function cacheKey(canonical: string, channel: Channel, postId: number | null): string {
+	const version = `${__BUILD_ID__}.${channel.contentVersion}${postId === null ? '' : `.${postVersion(channel, postId)}`}`;
+	return `${canonical}${canonical.includes('?') ? '&' : '?'}__v=${version}`;
 }
 
 /** Everything a fill of the cache needs: where the answer goes, and how to ask for it. */
@@ -178,12 +224,12 @@ export async function withEdgeCache(
 	now = Date.now(),
 ): Promise<Response> {
 	const url = new URL(request.url);
-	const route = request.method === 'GET' ? cacheableRoute(url) : null;
+	const route = request.method === 'GET' ? routeOf(url) : null;
 	if (!route) return origin(request);
 	const channel = await resolveChannel(db, route.channel.domain, route.channel.slug, now);
 	if (!channel || (await hasMintedSession(request, channel))) return origin(request);
-	const canonical = canonicalUrl(url, route, channel, await loadLayout(db, channel));
-	if (!canonical) return origin(request);
+	const canonical = await canonicalOf(url, route, channel, () => loadLayout(db, channel));
+	if (canonical === null) return origin(request);
 	const keyText = cacheKey(canonical, channel, route.postId);
 	// Workers' CacheStorage has `default`; the DOM typing the pages also load does not know it.
 	const cache = (caches as CacheStorage & { default: Cache }).default;
