@@ -35,8 +35,8 @@ const STORED_AT = 'X-Edge-Stored-At';
 
 interface MemoryEntry {
 	status: number;
-	/** The headers a hit is sent with. */
-	headers: [string, string][];
+	/** The headers a hit is sent with (a Headers object: workerd copies it without converting each pair). */
+	headers: Headers;
 	body: ArrayBuffer;
 	/** When the origin made the answer (ms). */
 	storedAt: number;
@@ -129,7 +129,7 @@ function entryOf(status: number, stored: Headers, body: ArrayBuffer, storedAt: n
 	headers.set('Content-Length', String(body.byteLength));
 	headers.set('Cache-Control', 'public, max-age=0, must-revalidate');
 	headers.set('X-Edge-Cache', 'HIT');
-	return { status, headers: [...headers], body, storedAt };
+	return { status, headers, body, storedAt };
 }
 
 function fromMemory(entry: MemoryEntry): Response {
