@@ -8,9 +8,11 @@
  * `--profile` also records a V8 CPU profile of the Worker over the uncached post page (through
  * wrangler's inspector, Chrome DevTools Protocol), saves it to bench-results/worker.cpuprofile
  * (open it in Chrome DevTools) and prints the functions with the most self and total time.
- * `--only NAME,…` measures some targets only.
+ * `--only NAME,…` measures some targets only. `--against DIR` also serves the build of another
+ * checkout (DIR/dist, e.g. the commit before a change) on the next port, on the same data, and
+ * alternates the two round by round, so both see the same load from the rest of the machine.
  */
-import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -27,6 +29,7 @@ const { values } = parseArgs({
 		rounds: { type: 'string', default: '3' },
 		profile: { type: 'boolean', default: false },
 		only: { type: 'string' },
+		against: { type: 'string' },
 	},
 });
 const PORT = Number(process.env.BENCH_PORT ?? 8830);
@@ -36,13 +39,8 @@ const STATE = path.join(ROOT, '.wrangler', 'bench');
 const requests = Number(values.requests);
 const rounds = Math.max(1, Number(values.rounds));
 
-/** A built asset of about 1 KB, the static file each page is compared with. */
-function smallAsset() {
-	const dir = path.join(ROOT, 'dist', 'client', '_astro');
-	const files = readdirSync(dir).map((name) => ({ name, size: statSync(path.join(dir, name)).size }));
-	files.sort((a, b) => Math.abs(a.size - 1024) - Math.abs(b.size - 1024));
-	return `/_astro/${files[0].name}`;
-}
+/** A static file of about 1 KB (from public/, so every build has it), the floor each page is compared with. */
+const SMALL_ASSET = '/demo/starfall-icon.svg';
 
 const [{ postId }] = query('SELECT max(id) AS postId FROM posts WHERE channel_id = 9 AND board_seq IS NOT NULL', STATE);
 const secret = localSessionSecret(STATE);
@@ -50,7 +48,7 @@ const minted = `__Host-session_bench_large=${await mintSessionToken(secret, 9)}`
 const madeUp = `__Host-session_bench_large=${'A'.repeat(43)}.${'B'.repeat(43)}`;
 const post = `/bench/large/posts/${postId}`;
 const targets = {
-	static: { path: smallAsset() },
+	static: { path: SMALL_ASSET },
 	postUncached: { path: post, cookie: minted },
 	postCached: { path: post },
 	postMadeUpCookie: { path: post, cookie: madeUp },
@@ -60,10 +58,10 @@ const targets = {
 };
 const chosen = values.only ? Object.fromEntries(values.only.split(',').map((name) => [name, targets[name]])) : targets;
 
-function load(target, amount = requests) {
+function load(target, amount = requests, origin = ORIGIN) {
 	const headers = target.cookie ? { cookie: target.cookie } : {};
 	return new Promise((resolve, reject) => {
-		autocannon({ url: `${ORIGIN}${target.path}`, connections: 10, amount, headers }, (error, result) => (error ? reject(error) : resolve(result)));
+		autocannon({ url: `${origin}${target.path}`, connections: 10, amount, headers }, (error, result) => (error ? reject(error) : resolve(result)));
 	});
 }
 
@@ -135,20 +133,30 @@ async function profileOf(target) {
 	return profile;
 }
 
-const server = serveBuild({ port: PORT, persistTo: STATE, stdio: 'ignore', inspectorPort: values.profile ? INSPECTOR_PORT : undefined });
+const servers = [{ name: 'this', origin: ORIGIN, child: serveBuild({ port: PORT, persistTo: STATE, stdio: 'ignore', inspectorPort: values.profile ? INSPECTOR_PORT : undefined }) }];
+if (values.against) {
+	const origin = `http://127.0.0.1:${PORT + 1}`;
+	servers.push({ name: 'against', origin, child: serveBuild({ port: PORT + 1, persistTo: STATE, stdio: 'ignore', root: path.resolve(values.against) }) });
+}
+const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 try {
-	await waitFor(`${ORIGIN}/`);
+	for (const server of servers) await waitFor(`${server.origin}/`);
 	for (const [name, target] of Object.entries(chosen)) {
-		// Warm the isolate (and, for a cached target, the cache) first.
-		await load(target, 100);
-		const perRequest = [];
+		const perRequest = new Map(servers.map((server) => [server, []]));
+		// Warm each isolate (and, for a cached target, the cache) first.
+		for (const server of servers) await load(target, 100, server.origin);
 		for (let i = 0; i < rounds; i += 1) {
-			const { result, cpuMs } = await withServerCpu(server.pid, () => load(target));
-			if (result.non2xx > 0 && !name.startsWith('notFound')) console.warn(`${name}: ${result.non2xx} answers were not 2xx`);
-			perRequest.push(cpuMs / Math.max(1, result.requests.total));
+			for (const server of servers) {
+				const { result, cpuMs } = await withServerCpu(server.child.pid, () => load(target, requests, server.origin));
+				if (result.non2xx > 0 && !name.startsWith('notFound')) console.warn(`${name}: ${result.non2xx} answers were not 2xx`);
+				perRequest.get(server).push(cpuMs / Math.max(1, result.requests.total));
+			}
 		}
-		const sorted = [...perRequest].sort((a, b) => a - b);
-		console.log(`${name.padEnd(18)} median ${sorted[Math.floor(sorted.length / 2)].toFixed(2)} ms  rounds ${perRequest.map((n) => n.toFixed(2)).join(' ')}`);
+		for (const server of servers) {
+			const list = perRequest.get(server);
+			const label = servers.length > 1 ? `${name} (${server.name})` : name;
+			console.log(`${label.padEnd(28)} median ${median(list).toFixed(2)} ms  rounds ${list.map((n) => n.toFixed(2)).join(' ')}`);
+		}
 	}
 	if (values.profile) {
 		const profile = await profileOf(targets.postUncached);
@@ -161,6 +169,6 @@ try {
 		console.log(total.join('\n'));
 	}
 } finally {
-	server.kill('SIGTERM');
+	for (const server of servers) server.child.kill('SIGTERM');
 }
 process.exit(0);
