@@ -11,15 +11,15 @@ import type { SearchTexts } from './texts';
 export function mountSearchBox(box: HTMLElement): void {
 	const { action, texts } = JSON.parse(box.dataset['searchBox'] ?? '{}') as { action: string; texts: SearchTexts };
 	const input = box.querySelector<HTMLInputElement>('input[name="q"]');
-	const select = box.querySelector<HTMLSelectElement>('select[name="searchType"]');
+	const select = box.querySelector('select');
 	const focused = document.activeElement === input ? 'q' : document.activeElement === select ? 'searchType' : null;
-	const caret = input ? [input.selectionStart, input.selectionEnd] : [null, null];
+	const caret = { start: input?.selectionStart ?? null, end: input?.selectionEnd ?? null };
 	const root = createRoot(box);
 	flushSync(() => root.render(<SearchBox action={action} initialQuery={input?.value ?? ''} initialSearchType={select?.value ?? ''} texts={texts} />));
 	if (focused) {
-		const field = box.querySelector<HTMLInputElement | HTMLSelectElement>(`[name="${focused}"]`);
+		const field = box.querySelector<HTMLElement>(`[name="${focused}"]`);
 		field?.focus();
-		if (field instanceof HTMLInputElement && caret[0] !== null && caret[1] !== null) field.setSelectionRange(caret[0], caret[1]);
+		if (field instanceof HTMLInputElement && caret.start !== null && caret.end !== null) field.setSelectionRange(caret.start, caret.end);
 	}
 	box.dataset['searchReady'] = '';
 }
