@@ -115,6 +115,34 @@ test('a like that fails is shown at once, then put back with the generic alert',
 	expect(likeState(post.postId)).toEqual({ likeCount: 0, likes: 0 });
 });
 
+test('a like after the session ended opens the forced-login alert; one met by a ban opens the ban dialog', async ({ page }) => {
+	const channel = await community(GLOBAL);
+	const post = await freshPost(channel, 2);
+	const memberId = memberIdOf(channel, 22);
+	await signInMember(page, channel, 22, post.path);
+	execute(`INSERT INTO bans (channel_id, member_id, kind, ends_at, created_at) VALUES (1, ${memberId}, 'PERMANENT', NULL, ${Date.now()})`);
+	try {
+		await likeButton(page).click();
+		const ban = page.getByRole('dialog', { name: 'Access restricted' });
+		await expect(ban).toContainText('Your access to this community has been permanently restricted.');
+		await expect(likeButton(page)).toHaveAttribute('aria-pressed', 'false');
+		await expect(page.getByRole('dialog', { name: 'Alert' })).toBeHidden();
+	} finally {
+		execute(`DELETE FROM bans WHERE member_id = ${memberId}`);
+	}
+
+	await page.goto(post.path);
+	execute(`DELETE FROM sessions WHERE member_id = ${memberId}`);
+	await likeButton(page).click();
+	const login = page.getByRole('dialog', { name: 'Please log in to continue.' });
+	await expect(login).toBeVisible();
+	await expect(likeButton(page)).toHaveAttribute('aria-pressed', 'false');
+	await expect(likeCounts(page)).toHaveText(['0', '0']);
+	await login.getByRole('button', { name: 'Confirm' }).click();
+	await expect(page).toHaveURL(`${GLOBAL}/login?redirectUrl=${encodeURIComponent(post.path)}`);
+	expect(likeState(post.postId)).toEqual({ likeCount: 0, likes: 0 });
+});
+
 test('a member reports a post once; a second report is told it was already reported', async ({ page }) => {
 	const channel = await community(GLOBAL);
 	const post = await freshPost(channel, 3);
