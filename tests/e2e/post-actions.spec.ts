@@ -302,7 +302,7 @@ test('the author sees no Report on their own post; a guest of a community withou
 
 	const japan = await community('/starfall/jp');
 	const japanese = await freshPost(japan, 2);
-	const guest = await browser.newPage({ baseURL });
+	const guest = await browser.newPage(baseURL ? { baseURL } : {});
 	await guest.goto(japanese.path);
 	await expect(guest.locator('.post-action.like.static [data-like-count]')).toHaveText('0');
 	await expect(guest.locator('[data-post-action="like"], [data-guest-like], [data-post-action="report"], [data-guest-report]')).toHaveCount(0);
