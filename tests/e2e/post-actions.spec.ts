@@ -13,6 +13,10 @@ import { boardOf, community, memberIdOf, signInMember, type Community } from './
 
 const GLOBAL = '/starfall/global';
 
+// Each test makes its post and reads its rows through wrangler's local D1 (a process per
+// statement), which takes seconds on a busy machine: an upper bound, not a timing.
+test.describe.configure({ timeout: 120_000 });
+
 /** A new visible post in the community's general board by the member at `authorIndex`, with no likes. */
 async function freshPost(channel: Community, authorIndex: number, title = `Action bar ${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`): Promise<{ postId: number; title: string; path: string }> {
 	const body = JSON.stringify({ type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'The sky whales gather at dusk above the northern isles.' }] }] });
@@ -253,6 +257,8 @@ test('share shows the canonical URL and copies it with the toast of SPEC §2, fo
 	await expect(dialog.getByLabel('Post URL')).toHaveAttribute('readonly', '');
 	const systemShare = await page.evaluate(() => typeof navigator.share === 'function');
 	await expect(dialog.getByRole('button', { name: 'Share…' })).toBeVisible({ visible: systemShare });
+	// The page's timers stand still from here: the toast's time is the test's to move.
+	await page.clock.pauseAt(Date.now() + 60_000);
 	await dialog.getByRole('button', { name: 'Copy' }).click();
 	const toast = page.locator('[data-toast]');
 	await expect(toast).toHaveText('URL has been copied.');
