@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { call, memberApi, postWhere, recordingDb, signIn, KOREAN, type Answer } from './harness';
-import { getLikeState, likePost, unlikePost, type LikeState } from '@/server/likes/likes';
+import { getLikeState, isLikedBy, likePost, unlikePost, type LikeState } from '@/server/likes/likes';
 import { listMyLikes } from '@/server/members/activity';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { api } from '@functions/app';
@@ -106,6 +106,26 @@ describe('liking and unliking', () => {
 		expect(page.items[0]).toMatchObject({ postId, likeCount: 1 });
 		await unlike(postId, await signIn(memberId));
 		expect((await listMyLikes(env.DB, 1, memberId, 1)).items.map((item) => item.postId)).not.toContain(postId);
+	});
+});
+
+describe("the post page's like state", () => {
+	it("answers whether the member likes the post in one query on the key, bound to the channel, reading at most one row", async () => {
+		const postId = await freshPost();
+		const member = memberOf(1012);
+		const ask = async (channelId: number) => {
+			const { db, statements } = recordingDb();
+			const liked = await isLikedBy(db, channelId, member, postId);
+			return { liked, queries: statements.length, read: statements.reduce((sum, s) => sum + s.rowsRead, 0) };
+		};
+		expect(await ask(1)).toEqual({ liked: false, queries: 1, read: 0 });
+		await likePost(env.DB, 1, member, postId, Date.now());
+		expect(await ask(1)).toEqual({ liked: true, queries: 1, read: 1 });
+		// The same ids asked under another channel find nothing.
+		expect((await ask(KOREAN.id)).liked).toBe(false);
+		expect(await isLikedBy(env.DB, 1, memberOf(1013), postId)).toBe(false);
+		await unlikePost(env.DB, 1, member, postId);
+		expect((await ask(1)).liked).toBe(false);
 	});
 });
 

@@ -114,3 +114,13 @@ export async function getLikeState(db: D1Database, channelId: number, member: Se
 	const result = await stateStatement(db, member.userId, postId).all();
 	return stateOf(result);
 }
+
+/**
+ * Whether the member likes the post: the post page's like button, for a post the page already
+ * showed the member (it reads the post through the visibility rule). One D1 query on the primary
+ * key, bound to the channel.
+ */
+export async function isLikedBy(db: D1Database, channelId: number, member: SessionMember, postId: number): Promise<boolean> {
+	const row = await db.prepare('SELECT 1 AS liked FROM post_likes WHERE post_id = ?1 AND member_id = ?2 AND channel_id = ?3').bind(postId, member.userId, channelId).first();
+	return row !== null;
+}

@@ -1,0 +1,152 @@
+/**
+ * The report dialog (src/components/post/ReportDialog.astro): a member reports a post or a comment
+ * with one of the predefined reasons and a detail (at most REPORT_DETAIL_MAX_LENGTH characters,
+ * required for OTHER), checked here by the rules the API checks again. Success closes it with
+ * 'It has been reported.'; a second report of the same target closes it with the already-reported
+ * text; any other failure leaves it open with what was typed, under the alert ('Failed to report.',
+ * too many requests), or opens the forced-login alert or the ban dialog. The dialog is rendered for
+ * members only: a guest gets the login-required modal instead.
+ */
+import { CommentAlreadyReported, PostAlreadyReported } from '@/lib/result-codes';
+import { REPORT_DETAIL_MAX_LENGTH, REPORT_REASONS, detailRequired, reportDetailLength, type ReportReason, type ReportTargetType } from '@/schemas/report-limits';
+import { showActionAlert } from './action-alert';
+import { handleActionFailure, memberClient } from './member-action';
+import { showToast } from './toast';
+
+/** What is reported: a post or a comment, by id. */
+export interface ReportTarget {
+	type: ReportTargetType;
+	id: number;
+}
+
+const prepared = new WeakSet<HTMLDialogElement>();
+let current: ReportTarget | null = null;
+
+/** Opens the report dialog for `target`, empty; a guest's page (no dialog) asks them to log in first. */
+export function openReportDialog(target: ReportTarget): void {
+	const dialog = document.querySelector<HTMLDialogElement>('[data-report-dialog]');
+	if (!dialog) {
+		openLoginRequired();
+		return;
+	}
+	if (!prepared.has(dialog)) prepare(dialog);
+	current = target;
+	const form = partsOf(dialog);
+	form.heading.textContent = (target.type === 'POST' ? dialog.dataset['textHeadingPost'] : dialog.dataset['textHeadingComment']) ?? '';
+	form.form.reset();
+	showError(form.reasonError, null);
+	showError(form.detailError, null);
+	updateCount(form);
+	setBusy(form, false);
+	dialog.showModal();
+}
+
+/** The login-required modal of the layout (SPEC §2); its confirm comes back to this page. */
+function openLoginRequired(): void {
+	const modal = document.querySelector<HTMLDialogElement>('[data-login-required-dialog]');
+	if (!modal || modal.open) return;
+	modal.returnValue = '';
+	modal.showModal();
+}
+
+function partsOf(dialog: HTMLDialogElement) {
+	const form = dialog.querySelector<HTMLFormElement>('[data-report-form]');
+	const detail = dialog.querySelector<HTMLTextAreaElement>('[data-report-detail]');
+	const count = dialog.querySelector<HTMLElement>('[data-report-count]');
+	const heading = dialog.querySelector<HTMLElement>('[data-report-heading]');
+	const reasonError = dialog.querySelector<HTMLElement>('[data-report-reason-error]');
+	const detailError = dialog.querySelector<HTMLElement>('[data-report-detail-error]');
+	const submit = dialog.querySelector<HTMLButtonElement>('[data-report-submit]');
+	if (!form || !detail || !count || !heading || !reasonError || !detailError || !submit) throw new Error('The report dialog is incomplete.');
+	return { dialog, form, detail, count, heading, reasonError, detailError, submit };
+}
+
+type Parts = ReturnType<typeof partsOf>;
+
+function prepare(dialog: HTMLDialogElement): void {
+	prepared.add(dialog);
+	const parts = partsOf(dialog);
+	parts.detail.addEventListener('input', () => {
+		updateCount(parts);
+		if (parts.detailError.textContent) checkDetail(parts, selectedReason(parts));
+	});
+	parts.form.addEventListener('change', (event) => {
+		if ((event.target as Element).matches('input[name="reason"]')) {
+			showError(parts.reasonError, null);
+			if (parts.detailError.textContent) checkDetail(parts, selectedReason(parts));
+		}
+	});
+	dialog.querySelector('[data-report-cancel]')?.addEventListener('click', () => dialog.close());
+	parts.form.addEventListener('submit', (event) => {
+		event.preventDefault();
+		void submit(parts);
+	});
+}
+
+function selectedReason(parts: Parts): ReportReason | null {
+	const value = new FormData(parts.form).get('reason');
+	return REPORT_REASONS.find((reason) => reason === value) ?? null;
+}
+
+function updateCount(parts: Parts): void {
+	const length = reportDetailLength(parts.detail.value);
+	parts.count.textContent = `${length}/${REPORT_DETAIL_MAX_LENGTH}`;
+	parts.count.classList.toggle('over', length > REPORT_DETAIL_MAX_LENGTH);
+}
+
+function showError(element: HTMLElement, message: string | null): void {
+	element.textContent = message ?? '';
+	element.hidden = message === null;
+}
+
+/** Marks the detail invalid when it is too long, or empty for OTHER; true when it is fine. */
+function checkDetail(parts: Parts, reason: ReportReason | null): boolean {
+	const { textDetailRequired = '', textDetailTooLong = '' } = parts.dialog.dataset;
+	const detail = parts.detail.value;
+	const problem = reportDetailLength(detail) > REPORT_DETAIL_MAX_LENGTH ? textDetailTooLong : reason && detailRequired(reason, detail) ? textDetailRequired : null;
+	showError(parts.detailError, problem);
+	parts.detail.setAttribute('aria-invalid', String(problem !== null));
+	return problem === null;
+}
+
+function setBusy(parts: Parts, busy: boolean): void {
+	parts.submit.disabled = busy;
+	parts.submit.setAttribute('aria-busy', String(busy));
+}
+
+async function submit(parts: Parts): Promise<void> {
+	const target = current;
+	if (!target || parts.submit.disabled) return;
+	const reason = selectedReason(parts);
+	showError(parts.reasonError, reason ? null : (parts.dialog.dataset['textReasonRequired'] ?? ''));
+	const detailFine = checkDetail(parts, reason);
+	if (!reason) {
+		parts.form.querySelector<HTMLInputElement>('input[name="reason"]')?.focus();
+		return;
+	}
+	if (!detailFine) {
+		parts.detail.focus();
+		return;
+	}
+	const { api = '', userId = '', channelBase = '', textDone = '', textFailed = '', textAlreadyPost = '', textAlreadyComment = '', textTooMany = '' } = parts.dialog.dataset;
+	setBusy(parts, true);
+	try {
+		await memberClient(userId).post(`${api}/reports`, { targetType: target.type, targetId: target.id, reason, detail: parts.detail.value });
+		parts.dialog.close();
+		showToast(textDone);
+	} catch (error) {
+		const outcome = handleActionFailure(error, channelBase);
+		if (outcome.kind === 'handled') {
+			parts.dialog.close();
+		} else if (outcome.kind === 'too-many') {
+			showActionAlert(textTooMany);
+		} else if (outcome.code === PostAlreadyReported.code || outcome.code === CommentAlreadyReported.code) {
+			parts.dialog.close();
+			showActionAlert(outcome.code === PostAlreadyReported.code ? textAlreadyPost : textAlreadyComment);
+		} else {
+			showActionAlert(textFailed);
+		}
+	} finally {
+		setBusy(parts, false);
+	}
+}
