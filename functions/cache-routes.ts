@@ -28,6 +28,8 @@ interface CacheRoute {
 	query: Record<string, Normalize>;
 	/** API reads refuse unknown keys and bad values (400), so such a request is not cached. */
 	strict: boolean;
+	/** The id in the path is a post's: the answer shows that post and its comments, and is keyed by its version. */
+	showsPost?: true;
 }
 
 const lastPage = (count: number) => Math.max(1, Math.ceil(count / PAGE_SIZE));
@@ -76,7 +78,7 @@ const PAGE_ROUTES: CacheRoute[] = [
 	{ path: /^\/boards\/(\d+)\/?$/, query: { page: boardPage, subjectId: boardSubject }, strict: false },
 	{ path: /^\/boards\/\d+\/posts(?:\/\d+)?\/?$/, query: {}, strict: false },
 	{ path: /^\/posts\/?$/, query: {}, strict: false },
-	{ path: /^\/posts\/\d+\/?$/, query: { commentId: lenientId }, strict: false },
+	{ path: /^\/posts\/(\d+)\/?$/, query: { commentId: lenientId }, strict: false, showsPost: true },
 	{ path: /^\/users\/\d+\/?$/, query: { page: memberPage }, strict: false },
 ];
 
@@ -86,8 +88,8 @@ const API_ROUTES: CacheRoute[] = [
 	{ path: /^\/boards(?:\/tree|\/\d+)?$/, query: {}, strict: true },
 	{ path: /^\/board-subjects$/, query: { boardId: strictId }, strict: true },
 	{ path: /^\/posts$/, query: { boardId: strictId, subjectId: strictId, page: strictPage }, strict: true },
-	{ path: /^\/posts\/\d+$/, query: {}, strict: true },
-	{ path: /^\/posts\/\d+\/comments$/, query: { after: strictId }, strict: true },
+	{ path: /^\/posts\/(\d+)$/, query: {}, strict: true, showsPost: true },
+	{ path: /^\/posts\/(\d+)\/comments$/, query: { after: strictId }, strict: true, showsPost: true },
 	{ path: /^\/users\/\d+$/, query: {}, strict: true },
 	{ path: /^\/users\/\d+\/posts$/, query: { page: strictPage }, strict: true },
 	{ path: /^\/oauth\/providers$/, query: { callbackUrl: ignored }, strict: true },
@@ -101,6 +103,8 @@ export interface CacheableRequest {
 	rest: string;
 	/** The path up to and including /{domain}/{slug}. */
 	prefix: string;
+	/** The post the answer shows (its page, its JSON, its comments), or null for any other read. */
+	postId: number | null;
 }
 
 /** The cacheable route `url` asks for, or null when the edge cache must leave it to the Worker. */
@@ -113,7 +117,14 @@ export function cacheableRoute(url: URL): CacheableRequest | null {
 	const rest = match[3] ?? '';
 	const route = (api ? API_ROUTES : PAGE_ROUTES).find((candidate) => candidate.path.test(rest));
 	if (!route) return null;
-	return { channel, route, rest: rest.replace(/\/$/, ''), prefix: `${api ? '/public/v1' : ''}/${channel.domain}/${channel.slug}` };
+	const postId = route.showsPost ? Number(route.path.exec(rest)?.[1]) : null;
+	return {
+		channel,
+		route,
+		rest: rest.replace(/\/$/, ''),
+		prefix: `${api ? '/public/v1' : ''}/${channel.domain}/${channel.slug}`,
+		postId: postId !== null && Number.isSafeInteger(postId) ? postId : null,
+	};
 }
 
 /**

@@ -1,70 +1,146 @@
 /**
  * The edge cache for anonymous reads, in front of everything else the Worker does: channel pages
- * and public API GETs are stored under a key that holds the build and the channel's content
- * version, so a change is a new key. Two levels: the isolate's memory (a small LRU, no I/O at all)
- * and the Cache API of the data centre. A request with a session cookie this deployment minted
- * neither reads nor fills the cache, and a response that sets a cookie, is private, or is not a
- * success or a redirect is never stored.
+ * and public API GETs are stored under a key that holds the build, the channel's content version
+ * and, for the reads that show one post (its page, its JSON, its comments), that post's version,
+ * so a change is a new key. Two levels: the isolate's memory (a small LRU, no I/O at all) and the
+ * Cache API of the data centre. A request with a session cookie this deployment minted neither
+ * reads nor fills the cache, and a response that sets a cookie, is private, or is not a success or
+ * a redirect is never stored.
+ *
+ * Freshness, for guests (members always get a fresh answer):
+ * - lists change (a post written, edited, deleted or hidden): channels.content_version, seen by
+ *   every isolate within the second it trusts its channel row;
+ * - a comment written, edited, deleted or hidden: the post's version (touchPost), within that
+ *   same second, and only the post's own entries go cold;
+ * - everything else an entry shows (like counts, the comment and like counts of lists and
+ *   profiles) is at most GUEST_MAX_AGE_MS old: both levels drop an entry at that age, and a hot
+ *   entry is refreshed in the background from REFRESH_AFTER_MS on, so no reader waits for it.
  */
-import { resolveChannel, type Channel } from '@/server/channels/channels';
-import { loadLayout } from '@/server/channels/layout';
+import { postVersion, resolveChannel, type Channel } from '@/server/channels/channels';
+import { loadLayout, type LayoutData } from '@/server/channels/layout';
 import { readAuthCookie } from '@/server/sign-in/cookies';
 import { isMintedSessionToken } from '@/server/sign-in/session-token';
 import { sessionSecret } from '@/server/sign-in/session-secret';
-import { cacheableRoute, canonicalUrl } from '@functions/cache-routes';
+import { cacheableRoute, canonicalUrl, type CacheableRequest } from '@functions/cache-routes';
 
-/** How long the edge keeps an entry; the version in the key makes it stale sooner. */
-const EDGE_TTL_SECONDS = 600;
+/** The oldest answer a guest gets: what no version in the key covers (like counts) is this fresh. */
+export const GUEST_MAX_AGE_MS = 60_000;
+/** From this age on, a read of an entry also refreshes it in the background. */
+export const REFRESH_AFTER_MS = 50_000;
 /** The isolate-memory level: at most this many responses and bytes (an isolate has 128 MB). */
-const MEMORY_ENTRIES = 256;
-const MEMORY_BYTES = 16 * 1024 * 1024;
+const MEMORY_ENTRIES = 1024;
+const MEMORY_BYTES = 32 * 1024 * 1024;
+/** The time an answer was made, kept with it in the Cache API (and never sent to a reader). */
+const STORED_AT = 'X-Edge-Stored-At';
 
 interface MemoryEntry {
 	status: number;
-	headers: [string, string][];
+	/** The headers a hit is sent with (a Headers object: workerd copies it without converting each pair). */
+	headers: Headers;
 	body: ArrayBuffer;
+	/** When the origin made the answer (ms). */
+	storedAt: number;
 }
 const memory = new Map<string, MemoryEntry>();
 let memoryBytes = 0;
+/** The keys being refreshed in the background by this isolate. */
+const refreshing = new Set<string>();
+
+/** How many request paths and URLs the isolate remembers the route and canonical form of. */
+const ROUTE_MEMO_ENTRIES = 1024;
+
+/** A bounded map: past `maxEntries`, the oldest entry goes (enough for a memo of pure results). */
+function boundedMap<V>(maxEntries: number) {
+	const entries = new Map<string, V>();
+	return {
+		get: (key: string) => entries.get(key),
+		set(key: string, value: V) {
+			if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
+			entries.set(key, value);
+		},
+	};
+}
+
+/** The cacheable route of each path asked recently: a pure function of the path, so remembered. */
+const routes = boundedMap<CacheableRequest | null>(ROUTE_MEMO_ENTRIES);
+
+function routeOf(url: URL): CacheableRequest | null {
+	let route = routes.get(url.pathname);
+	if (route === undefined) {
+		route = cacheableRoute(url);
+		routes.set(url.pathname, route);
+	}
+	return route;
+}
+
+/**
+ * The canonical URL of each URL asked recently, per channel and content version (what it is
+ * normalised against: the channel's list size, its boards and categories); null for a request the
+ * edge cache leaves to the Worker.
+ */
+const canonicals = boundedMap<string | null>(ROUTE_MEMO_ENTRIES);
+
+function canonicalOf(url: URL, route: CacheableRequest, channel: Channel, layout: () => Promise<LayoutData>): Promise<string | null> | string | null {
+	const memoKey = `${channel.id}.${channel.contentVersion} ${url.href}`;
+	const known = canonicals.get(memoKey);
+	if (known !== undefined) return known;
+	return layout().then((data) => {
+		const canonical = canonicalUrl(url, route, channel, data)?.toString() ?? null;
+		canonicals.set(memoKey, canonical);
+		return canonical;
+	});
+}
 
 function remember(key: string, entry: MemoryEntry): void {
 	if (entry.body.byteLength > MEMORY_BYTES / 8) return;
-	const previous = memory.get(key);
-	if (previous) memoryBytes -= previous.body.byteLength;
-	memory.delete(key);
+	forget(key);
 	memory.set(key, entry);
 	memoryBytes += entry.body.byteLength;
 	// A Map iterates in insertion order, so the first key is the least recently used.
-	for (const [oldest, value] of memory) {
+	for (const oldest of memory.keys()) {
 		if (memory.size <= MEMORY_ENTRIES && memoryBytes <= MEMORY_BYTES) break;
-		memory.delete(oldest);
-		memoryBytes -= value.body.byteLength;
+		forget(oldest);
 	}
 }
 
-function recall(key: string): MemoryEntry | undefined {
+function forget(key: string): void {
 	const entry = memory.get(key);
-	if (entry) {
-		memory.delete(key);
-		memory.set(key, entry);
-	}
+	if (!entry) return;
+	memory.delete(key);
+	memoryBytes -= entry.body.byteLength;
+}
+
+const isFresh = (entry: MemoryEntry, now: number) => now - entry.storedAt < GUEST_MAX_AGE_MS;
+
+function recall(key: string, now: number): MemoryEntry | undefined {
+	const entry = memory.get(key);
+	if (!entry) return undefined;
+	forget(key);
+	if (!isFresh(entry, now)) return undefined;
+	memory.set(key, entry);
+	memoryBytes += entry.body.byteLength;
 	return entry;
 }
 
+/** An entry as a hit is sent: a known length (one piece, not chunked), revalidated by browsers. */
+function entryOf(status: number, stored: Headers, body: ArrayBuffer, storedAt: number): MemoryEntry {
+	const headers = new Headers(stored);
+	headers.delete(STORED_AT);
+	headers.set('Content-Length', String(body.byteLength));
+	headers.set('Cache-Control', 'public, max-age=0, must-revalidate');
+	headers.set('X-Edge-Cache', 'HIT');
+	return { status, headers, body, storedAt };
+}
+
 function fromMemory(entry: MemoryEntry): Response {
-	const response = new Response(entry.body, { status: entry.status, headers: entry.headers });
-	// A known length lets the body go out in one piece instead of chunked.
-	response.headers.set('Content-Length', String(entry.body.byteLength));
-	response.headers.set('Cache-Control', 'public, max-age=0, must-revalidate');
-	response.headers.set('X-Edge-Cache', 'HIT');
-	return response;
+	return new Response(entry.body, { status: entry.status, headers: entry.headers });
 }
 
 /**
  * The request a guest's answer is made from: the canonical URL, and no cookies, so that nothing
  * the browser sent can make the stored answer personal.
  */
-function guestRequest(request: Request, canonical: URL): Request {
+function guestRequest(request: Request, canonical: string): Request {
 	const headers = new Headers(request.headers);
 	headers.delete('cookie');
 	return new Request(canonical, { method: 'GET', headers });
@@ -77,40 +153,26 @@ async function hasMintedSession(request: Request, channel: Channel): Promise<boo
 }
 
 /**
- * Answers `request` from the edge cache when it can, otherwise from `origin`, storing what may be.
- * A member's request (a session cookie this deployment minted) goes to `origin` as it is; a
- * guest's is answered for its canonical URL (functions/cache-routes.ts), so that junk query strings
- * and made-up session cookies land on the same entry as everyone else.
+ * Where an answer is stored: the canonical URL with the versions of what it shows as a last query
+ * key, `__v` (a client's own `__v` never reaches a canonical URL).
  */
-export async function withEdgeCache(
-	request: Request,
-	db: D1Database,
-	ctx: ExecutionContext,
-	origin: (request: Request) => Promise<Response>,
-	now = Date.now(),
-): Promise<Response> {
-	const url = new URL(request.url);
-	const route = request.method === 'GET' ? cacheableRoute(url) : null;
-	if (!route) return origin(request);
-	const channel = await resolveChannel(db, route.channel.domain, route.channel.slug, now);
-	if (!channel || (await hasMintedSession(request, channel))) return origin(request);
-	const canonical = canonicalUrl(url, route, channel, await loadLayout(db, channel));
-	if (!canonical) return origin(request);
-	const keyUrl = new URL(canonical);
-	keyUrl.searchParams.set('__v', `${__BUILD_ID__}.${channel.contentVersion}`);
-	const keyText = keyUrl.toString();
-	const inMemory = recall(keyText);
-	if (inMemory) return fromMemory(inMemory);
-	const key = new Request(keyText, { method: 'GET' });
-	// Workers' CacheStorage has `default`; the DOM typing the pages also load does not know it.
-	const cache = (caches as CacheStorage & { default: Cache }).default;
-	const hit = await cache.match(key);
-	if (hit) {
-		const entry: MemoryEntry = { status: hit.status, headers: [...hit.headers], body: await hit.arrayBuffer() };
-		remember(keyText, entry);
-		return fromMemory(entry);
-	}
-	const response = await origin(guestRequest(request, canonical));
+function cacheKey(canonical: string, channel: Channel, postId: number | null): string {
+	const version = `${__BUILD_ID__}.${channel.contentVersion}${postId === null ? '' : `.${postVersion(channel, postId)}`}`;
+	return `${canonical}${canonical.includes('?') ? '&' : '?'}__v=${version}`;
+}
+
+/** Everything a fill of the cache needs: where the answer goes, and how to ask for it. */
+interface Fill {
+	keyText: string;
+	cache: Cache;
+	ctx: ExecutionContext;
+	ask: () => Promise<Response>;
+	now: number;
+}
+
+/** Asks the origin for the guest's answer and stores it when it may be; answers what to send. */
+async function fill({ keyText, cache, ctx, ask, now }: Fill): Promise<Response> {
+	const response = await ask();
 	const storable =
 		(response.status === 200 || response.status === 301 || response.status === 302) &&
 		!response.headers.has('set-cookie') &&
@@ -122,12 +184,66 @@ export async function withEdgeCache(
 	}
 	const body = await response.arrayBuffer();
 	const stored = new Response(body, response);
-	stored.headers.set('Cache-Control', `public, s-maxage=${EDGE_TTL_SECONDS}`);
-	remember(keyText, { status: stored.status, headers: [...stored.headers], body });
-	ctx.waitUntil(cache.put(key, stored));
+	stored.headers.set('Cache-Control', `public, s-maxage=${GUEST_MAX_AGE_MS / 1000}`);
+	stored.headers.set(STORED_AT, String(now));
+	remember(keyText, entryOf(stored.status, stored.headers, body, now));
+	ctx.waitUntil(cache.put(new Request(keyText), stored));
 	const sent = new Response(body, response);
 	sent.headers.set('Content-Length', String(body.byteLength));
 	if (!sent.headers.has('cache-control')) sent.headers.set('Cache-Control', 'public, max-age=0, must-revalidate');
 	sent.headers.set('X-Edge-Cache', 'MISS');
 	return sent;
+}
+
+/** Sends a hit; an entry near the end of its life is made again meanwhile, once per isolate. */
+function serveHit(entry: MemoryEntry, fillRequest: Fill): Response {
+	if (fillRequest.now - entry.storedAt >= REFRESH_AFTER_MS && !refreshing.has(fillRequest.keyText)) {
+		refreshing.add(fillRequest.keyText);
+		fillRequest.ctx.waitUntil(
+			fill(fillRequest)
+				.then((response) => response.body?.cancel())
+				.catch(() => undefined)
+				.finally(() => refreshing.delete(fillRequest.keyText)),
+		);
+	}
+	return fromMemory(entry);
+}
+
+/**
+ * Answers `request` from the edge cache when it can, otherwise from `origin`, storing what may be.
+ * A member's request (a session cookie this deployment minted) goes to `origin` as it is; a
+ * guest's is answered for its canonical URL (functions/cache-routes.ts), so that junk query strings
+ * and made-up session cookies land on the same entry as everyone else. `now` is the request's
+ * time (tests pass it; entries and the channel row age by it).
+ */
+export async function withEdgeCache(
+	request: Request,
+	db: D1Database,
+	ctx: ExecutionContext,
+	origin: (request: Request) => Promise<Response>,
+	now = Date.now(),
+): Promise<Response> {
+	const url = new URL(request.url);
+	const route = request.method === 'GET' ? routeOf(url) : null;
+	if (!route) return origin(request);
+	const channel = await resolveChannel(db, route.channel.domain, route.channel.slug, now);
+	if (!channel || (await hasMintedSession(request, channel))) return origin(request);
+	const canonical = await canonicalOf(url, route, channel, () => loadLayout(db, channel));
+	if (canonical === null) return origin(request);
+	const keyText = cacheKey(canonical, channel, route.postId);
+	// Workers' CacheStorage has `default`; the DOM typing the pages also load does not know it.
+	const cache = (caches as CacheStorage & { default: Cache }).default;
+	const fillRequest: Fill = { keyText, cache, ctx, ask: () => origin(guestRequest(request, canonical)), now };
+	const inMemory = recall(keyText, now);
+	if (inMemory) return serveHit(inMemory, fillRequest);
+	const hit = await cache.match(new Request(keyText));
+	if (hit) {
+		const body = await hit.arrayBuffer();
+		const entry = entryOf(hit.status, hit.headers, body, Number(hit.headers.get(STORED_AT)));
+		if (isFresh(entry, now)) {
+			remember(keyText, entry);
+			return serveHit(entry, fillRequest);
+		}
+	}
+	return fill(fillRequest);
 }

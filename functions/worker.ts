@@ -2,7 +2,8 @@
  * The Worker's entry (wrangler `main`): uploaded images are answered from R2 first
  * (functions/upload-files.ts), then anonymous reads from the edge cache; everything else goes to
  * Astro's Cloudflare handler, which serves static assets and runs src/fetch.ts (the JSON API, then
- * the pages). Every answer leaves with the security headers (functions/security-headers.ts);
+ * the pages). Every answer leaves with the security headers (functions/security-headers.ts), a
+ * cache hit with those it was stored with;
  * static assets served before the Worker runs get them from public/_headers. The scheduled
  * handler (the Cron Trigger of wrangler.toml) removes uploads nothing shows.
  */
@@ -16,10 +17,11 @@ export default {
 	async fetch(request, env, ctx) {
 		const upload = await serveUploadFile(request, env.UPLOADS);
 		if (upload) return withSecurityHeaders(upload);
-		const response = await withEdgeCache(request, env.DB, ctx, (asked) => handle(asked, env, ctx));
-		// Under `astro dev` Astro writes no page policy and Vite serves its own scripts and styles,
-		// so a page there would get the policy that lets nothing load.
-		return withSecurityHeaders(response, { fallbackPolicy: !import.meta.env.DEV });
+		// The Worker's answers get the security headers before the edge cache stores them, so a hit
+		// is sent as it was stored, without another copy. Under `astro dev` Astro writes no page
+		// policy and Vite serves its own scripts and styles, so a page there would get the policy
+		// that lets nothing load.
+		return withEdgeCache(request, env.DB, ctx, async (asked) => withSecurityHeaders(await handle(asked, env, ctx), { fallbackPolicy: !import.meta.env.DEV }));
 	},
 	scheduled: runScheduled,
 } satisfies ExportedHandler<Env>;

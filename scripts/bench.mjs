@@ -10,6 +10,13 @@
  *   a post and a board of the demo community /starfall/global: the performance, accessibility,
  *   best-practices and SEO scores, with LCP, FCP, CLS and TBT.
  *
+ * - A mixed run: guests read 1,000 post pages and 50 board pages of /bench/large, picked at random
+ *   for each request (autocannon, keep-alive), while members write 10 comments and 20 likes a second
+ *   through the member API on those same posts (sessions made for many members, each write from its
+ *   own client address so that the rate limits count per member as they would). It gives the cache
+ *   hit rate (X-Edge-Cache of the readers' answers), the readers' requests per second and the
+ *   server's CPU ms per reader request (the writes' own CPU included), beside the same readers with
+ *   no writes, and the ratio of the two.
  * - A removal: the oldest, a middle and the newest post of the large board deleted through the
  *   posts service (scripts/operator/bench-removal.ts), with the rows D1 wrote and read for each,
  *   then what page 1 and page 2,000 read. It runs last, after the server stops; the next run seeds
@@ -18,7 +25,8 @@
  * Each run is repeated (--rounds, default 3) and the median round is kept (for Lighthouse, the round
  * of the median performance score), since autocannon, Lighthouse and the server share the machine's cores. Results go to bench-results/latest.json and to the terminal.
  * Options: --duration SECONDS, --rounds N, --posts N (default 100000), --skip-lighthouse,
- * --lighthouse-only (no autocannon runs). The server listens on BENCH_PORT (default 8830).
+ * --lighthouse-only (no autocannon runs), --mixed-only (only the mixed run, on the bench data as it
+ * is: no seeding unless there is none, no removal). The server listens on BENCH_PORT (default 8830).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,6 +35,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { build } from './lib/build.mjs';
 import { ROOT, query } from './lib/wrangler.mjs';
+import { hashToken } from '../src/server/platform/tokens.ts';
 import { localSessionSecret, serveBuild, waitFor } from './lib/server.mjs';
 import { mintSessionToken } from '../src/server/sign-in/session-token.ts';
 import { withServerCpu } from './lib/cpu.mjs';
@@ -38,6 +47,7 @@ const { values } = parseArgs({
 		posts: { type: 'string', default: '100000' },
 		'skip-lighthouse': { type: 'boolean', default: false },
 		'lighthouse-only': { type: 'boolean', default: false },
+		'mixed-only': { type: 'boolean', default: false },
 	},
 });
 // Away from the ports `npm start` and the browser tests use (8788 to 8791) and their identity providers.
@@ -50,9 +60,11 @@ const duration = Number(values.duration);
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const rounds = Math.max(1, Number(values.rounds));
 
+const mixedOnly = values['mixed-only'];
+
 function ensureData() {
 	const seeded = existsSync(STATE) && query("SELECT listed_count AS n FROM channels WHERE domain = 'bench' AND slug = 'large'", STATE)[0]?.n;
-	if (seeded === Number(values.posts)) return;
+	if (seeded === Number(values.posts) || (mixedOnly && seeded > 0)) return;
 	console.log(`Seeding ${values.posts} posts into ${path.relative(ROOT, STATE)}…`);
 	const result = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'seed.mjs'), '--persist-to', STATE, '--posts', values.posts], { cwd: ROOT, stdio: 'inherit' });
 	if (result.status !== 0) throw new Error('seeding failed');
@@ -101,6 +113,150 @@ function summary(result) {
 		non2xx: result.non2xx,
 		errors: result.errors,
 	};
+}
+
+/** The mixed run's readers and writers: 10 comments and 20 likes a second, on the posts readers read. */
+const MIXED = { posts: 1000, boardPages: 50, commentsPerSecond: 10, likesPerSecond: 20, members: 150, maxWritesInFlight: 8 };
+
+/**
+ * Sessions for the bench community's members (not its administrator), made the way the Worker
+ * makes them: a token minted under the bench's SESSION_SECRET, its hash in `sessions`.
+ */
+async function memberSessions(count) {
+	const members = query(`SELECT id FROM members WHERE channel_id = 9 AND role = 'MEMBER' AND withdrawn_at IS NULL ORDER BY id LIMIT ${count}`, STATE).map((row) => row.id);
+	const secret = localSessionSecret(STATE);
+	const now = Date.now();
+	const sessions = [];
+	for (const memberId of members) {
+		const token = await mintSessionToken(secret, 9);
+		sessions.push({ memberId, cookie: `__Host-session_bench_large=${token}`, hash: await hashToken(token) });
+	}
+	const rows = sessions.map(({ memberId, hash }) => `('${hash}', ${memberId}, 9, ${now}, ${now}, ${now + 86_400_000}, ${now + 86_400_000})`);
+	query(`INSERT INTO sessions (token_hash, member_id, channel_id, created_at, last_seen_at, idle_expires_at, expires_at) VALUES ${rows.join(', ')}`, STATE);
+	return sessions;
+}
+
+/**
+ * Members writing while the readers read: each tick of 100 ms sends its share of comments and
+ * likes, each from a client address of its own. A write due while MIXED.maxWritesInFlight are
+ * still unanswered is skipped (counted): a local D1 that commits fewer writes a second than asked
+ * would otherwise queue them without end, and every read behind them. Answers a stop function
+ * that tells what was sent, the rates reached and how the server answered.
+ */
+function startWriters(sessions, postIds) {
+	const outcomes = {};
+	const liked = new Set();
+	let sent = 0;
+	let address = 0;
+	let inFlight = 0;
+	const send = async (kind, method, pathName, session, body) => {
+		if (inFlight >= MIXED.maxWritesInFlight) {
+			outcomes[`${kind} skipped`] = (outcomes[`${kind} skipped`] ?? 0) + 1;
+			return;
+		}
+		inFlight += 1;
+		address += 1;
+		try {
+			const response = await fetch(`${ORIGIN}${pathName}`, {
+				method,
+				headers: {
+					cookie: session.cookie,
+					origin: ORIGIN,
+					'content-type': 'application/json',
+					'cf-connecting-ip': `10.${(address >> 16) & 255}.${(address >> 8) & 255}.${address & 255}`,
+				},
+				...(body === undefined ? {} : { body: JSON.stringify(body) }),
+			});
+			await response.arrayBuffer();
+			outcomes[`${kind} ${response.status}`] = (outcomes[`${kind} ${response.status}`] ?? 0) + 1;
+		} catch {
+			outcomes[`${kind} failed`] = (outcomes[`${kind} failed`] ?? 0) + 1;
+		} finally {
+			inFlight -= 1;
+		}
+	};
+	const pick = (list) => list[Math.floor(Math.random() * list.length)];
+	const started = Date.now();
+	const timer = setInterval(() => {
+		for (let i = 0; i < MIXED.commentsPerSecond / 10; i += 1) {
+			sent += 1;
+			void send('comment', 'POST', `/v1/bench/large/posts/${pick(postIds)}/comments`, pick(sessions), { content: `Bench comment ${sent}` });
+		}
+		for (let i = 0; i < MIXED.likesPerSecond / 10; i += 1) {
+			// A like a member has not given yet, so that every like writes.
+			let session;
+			let postId;
+			do {
+				session = pick(sessions);
+				postId = pick(postIds);
+			} while (liked.has(`${session.memberId}:${postId}`));
+			liked.add(`${session.memberId}:${postId}`);
+			void send('like', 'PUT', `/v1/bench/large/posts/${postId}/like`, session);
+		}
+	}, 100);
+	return () => {
+		clearInterval(timer);
+		const seconds = (Date.now() - started) / 1000;
+		const count = (kind) => outcomes[`${kind} 200`] ?? 0;
+		return { outcomes, commentsPerSecond: Number((count('comment') / seconds).toFixed(1)), likesPerSecond: Number((count('like') / seconds).toFixed(1)) };
+	};
+}
+
+/** One readers' run over `paths`, picked at random per request, counting X-Edge-Cache of the answers. */
+function readers(paths) {
+	const states = {};
+	return new Promise((resolve, reject) => {
+		autocannon(
+			{
+				url: ORIGIN,
+				connections: 10,
+				duration,
+				requests: [
+					{
+						setupRequest: (request) => ({ ...request, path: paths[Math.floor(Math.random() * paths.length)] }),
+						onResponse: (_status, _body, _context, headers) => {
+							const state = headers['x-edge-cache'] ?? headers['X-Edge-Cache'] ?? 'none';
+							states[state] = (states[state] ?? 0) + 1;
+						},
+					},
+				],
+			},
+			(error, result) => (error ? reject(error) : resolve({ ...result, edgeCache: states })),
+		);
+	});
+}
+
+/** The readers with and without the members' writes: the median round of each, and their ratio. */
+async function mixedRun({ posts, sessions }) {
+	const paths = [...posts.map((id) => `/bench/large/posts/${id}`), ...Array.from({ length: MIXED.boardPages }, (_, i) => `/bench/large/boards/91${i === 0 ? '' : `?page=${i + 1}`}`)];
+	// Every page read once, as a community's pages are before a busy minute.
+	for (let i = 0; i < paths.length; i += 20) await Promise.all(paths.slice(i, i + 20).map(async (pagePath) => (await fetch(`${ORIGIN}${pagePath}`)).arrayBuffer()));
+	const measure = async (withWrites) => {
+		const runs = [];
+		for (let i = 0; i < rounds; i += 1) {
+			const stopWriters = withWrites ? startWriters(sessions, posts) : null;
+			const { result, cpuMs } = await withServerCpu(server.pid, () => readers(paths));
+			const writes = stopWriters?.() ?? null;
+			const hits = result.edgeCache.HIT ?? 0;
+			const answered = Object.values(result.edgeCache).reduce((sum, n) => sum + n, 0);
+			runs.push({
+				requestsPerSecond: Math.round(result.requests.average),
+				cpuMsPerRequest: Number((cpuMs / Math.max(1, result.requests.total)).toFixed(2)),
+				hitRate: Number((hits / Math.max(1, answered)).toFixed(3)),
+				edgeCache: result.edgeCache,
+				p50Ms: result.latency.p50,
+				p99Ms: result.latency.p99,
+				non2xx: result.non2xx,
+				...(writes ? { writes } : {}),
+			});
+		}
+		runs.sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
+		const median = (key) => runs.map((run) => run[key]).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
+		return { ...runs[Math.floor(runs.length / 2)], cpuMsPerRequest: median('cpuMsPerRequest'), hitRate: median('hitRate'), rounds: runs };
+	};
+	const readOnly = await measure(false);
+	const withWrites = await measure(true);
+	return { readOnly, withWrites, throughputRatio: Number((withWrites.requestsPerSecond / readOnly.requestsPerSecond).toFixed(2)) };
 }
 
 function lighthouse(name, url, round) {
@@ -172,8 +328,16 @@ const lighthousePages = {
 };
 const results = { date: new Date().toISOString(), posts: Number(values.posts), durationSeconds: duration, rounds, connections: 10, runs: {} };
 
+// The mixed run's posts and members' sessions, written before the server opens the database.
+const mixedData = lighthouseOnly
+	? null
+	: {
+			posts: query(`SELECT id FROM posts WHERE channel_id = 9 AND board_seq IS NOT NULL ORDER BY id DESC LIMIT ${MIXED.posts}`, STATE).map((row) => row.id),
+			sessions: await memberSessions(MIXED.members),
+		};
+
 let server;
-if (!lighthouseOnly) {
+if (!lighthouseOnly && !mixedOnly) {
 	// The ceiling: the post page's own HTML, saved as a static asset and served by the same runtime.
 	rmSync(STATIC_DIR, { recursive: true, force: true });
 	server = await start();
@@ -184,7 +348,7 @@ if (!lighthouseOnly) {
 }
 server = await start();
 try {
-	if (!lighthouseOnly) {
+	if (!lighthouseOnly && !mixedOnly) {
 		for (const [name, target] of Object.entries(targets)) {
 			const url = `${ORIGIN}${target.path}`;
 			if (name === 'static') {
@@ -203,7 +367,11 @@ try {
 		const ceiling = results.runs.static.requestsPerSecond;
 		for (const run of Object.values(results.runs)) run.ratioToStatic = Number((run.requestsPerSecond / ceiling).toFixed(2));
 	}
-	if (!values['skip-lighthouse']) {
+	if (!lighthouseOnly) {
+		results.mixed = await mixedRun(mixedData);
+		console.log(`mixed: ${results.mixed.withWrites.requestsPerSecond} req/s with writes, ${results.mixed.readOnly.requestsPerSecond} without`);
+	}
+	if (!values['skip-lighthouse'] && !mixedOnly) {
 		results.lighthouse = {};
 		for (const [name, pagePath] of Object.entries(lighthousePages)) results.lighthouse[name] = medianLighthouse(name, `${ORIGIN}${pagePath}`);
 	}
@@ -212,7 +380,7 @@ try {
 	rmSync(STATIC_DIR, { recursive: true, force: true });
 }
 
-if (!lighthouseOnly) {
+if (!lighthouseOnly && !mixedOnly) {
 	const removal = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'bench-removal.mjs'), '--persist-to', STATE], { cwd: ROOT, encoding: 'utf8' });
 	const line = removal.stdout.split('\n').find((text) => text.startsWith('{'));
 	if (removal.status !== 0 || !line) throw new Error(`the removal bench failed:\n${removal.stderr}`);
@@ -220,12 +388,21 @@ if (!lighthouseOnly) {
 }
 
 // A Lighthouse-only run keeps the last full run's figures.
-const saved = path.join(RESULTS, lighthouseOnly ? 'latest-lighthouse.json' : 'latest.json');
+const saved = path.join(RESULTS, lighthouseOnly ? 'latest-lighthouse.json' : mixedOnly ? 'latest-mixed.json' : 'latest.json');
 writeFileSync(saved, JSON.stringify(results, null, 2) + '\n');
-if (!lighthouseOnly) {
+if (!lighthouseOnly && !mixedOnly) {
 	console.log('\n| target | req/s | server CPU ms/request | p50 ms | p99 ms | × static |');
 	console.log('|---|---|---|---|---|---|');
 	for (const [name, run] of Object.entries(results.runs)) console.log(`| ${name} | ${run.requestsPerSecond} | ${run.cpuMsPerRequest} | ${run.p50Ms} | ${run.p99Ms} | ${run.ratioToStatic} |`);
+}
+if (results.mixed) {
+	const { readOnly, withWrites, throughputRatio } = results.mixed;
+	console.log(`\nGuests reading ${MIXED.posts} post pages and ${MIXED.boardPages} board pages (median of ${rounds}):`);
+	console.log('| readers | req/s | server CPU ms/request | cache hit rate | p50 ms | p99 ms | writes/s (comments, likes) |');
+	console.log('|---|---|---|---|---|---|---|');
+	console.log(`| no writes | ${readOnly.requestsPerSecond} | ${readOnly.cpuMsPerRequest} | ${readOnly.hitRate} | ${readOnly.p50Ms} | ${readOnly.p99Ms} | |`);
+	console.log(`| members writing | ${withWrites.requestsPerSecond} | ${withWrites.cpuMsPerRequest} | ${withWrites.hitRate} | ${withWrites.p50Ms} | ${withWrites.p99Ms} | ${withWrites.writes.commentsPerSecond}, ${withWrites.writes.likesPerSecond} |`);
+	console.log(`Throughput with writes: ${throughputRatio}× the readers alone. Write answers: ${JSON.stringify(withWrites.writes.outcomes)}`);
 }
 if (results.removal) {
 	console.log('\nRemoving a post of the large board (posts service, local D1):');

@@ -364,7 +364,9 @@ function channelRows(channel, ids) {
 			}
 			rows.comments.push([id, channel.index, post.id, null, author.id, rng.pick(c.comments), at, rng.chance(0.08) ? at + HOUR : null, deleted, hidden]);
 			if (!deleted && !hidden) count += 1;
-			const replies = rng.chance(0.45) ? rng.int(1, 3) : 0;
+			const drawn = rng.chance(0.45) ? rng.int(1, 3) : 0;
+			// The deleted comment keeps a reply, so the demo shows its 'This comment has been deleted.' place.
+			const replies = deleted ? Math.max(1, drawn) : drawn;
 			for (let r = 0; r < replies; r += 1) {
 				const replyAt = at + rng.int(2, 300) * 60_000;
 				rows.comments.push([ids.comment++, channel.index, post.id, id, members[rng.int(0, 38)].id, rng.pick(c.replies), replyAt, null, null, 0]);

@@ -25,9 +25,29 @@ void i18n.init({
 
 export type Translate = (key: MessageKey, options?: Record<string, unknown>) => string;
 
+const plainTexts = new Map<Language, Map<MessageKey, string>>();
+
+/**
+ * The texts of a language. A text without options is looked up in i18next once per isolate and
+ * then read from a map: every page asks for dozens of them, and i18next's lookup is not cheap.
+ */
 export function translator(language: Language): Translate {
 	const t: TFunction = i18n.getFixedT(language);
-	return (key, options) => t(key, options ?? {});
+	let plain = plainTexts.get(language);
+	if (!plain) {
+		plain = new Map();
+		plainTexts.set(language, plain);
+	}
+	const known = plain;
+	return (key, options) => {
+		if (options) return t(key, options);
+		let text = known.get(key);
+		if (text === undefined) {
+			text = t(key, {});
+			known.set(key, text);
+		}
+		return text;
+	};
 }
 
 /** The strings an island needs, resolved on the server. */

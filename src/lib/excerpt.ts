@@ -1,19 +1,13 @@
 /** Short plain-text excerpts of posts, for a page's meta description. */
-import { StoredDocumentSchema, documentText } from '@/schemas/content';
+import { documentText, parseStoredDocument } from '@/schemas/content';
 
 /** The length of a meta description that search results show whole. */
 export const EXCERPT_LENGTH = 150;
 
 /** The text of a stored post body; one that is not a content document is text already (the page shows it as such). */
 export function storedText(stored: string): string {
-	let json: unknown;
-	try {
-		json = JSON.parse(stored);
-	} catch {
-		return stored;
-	}
-	const parsed = StoredDocumentSchema.safeParse(json);
-	return parsed.success ? documentText(parsed.data) : stored;
+	const document = parseStoredDocument(stored);
+	return document ? documentText(document) : stored;
 }
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
@@ -24,8 +18,13 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
  */
 export function excerpt(text: string, max = EXCERPT_LENGTH): string {
 	const line = text.replace(/\s+/g, ' ').trim();
-	const characters = Array.from(graphemes.segment(line), (segment) => segment.segment);
-	if (characters.length <= max) return line;
+	// Only the first `max` graphemes matter: stop there rather than segment a long body whole.
+	const characters: string[] = [];
+	for (const { segment } of graphemes.segment(line)) {
+		if (characters.length === max) break;
+		characters.push(segment);
+	}
+	if (characters.length < max || characters.join('').length === line.length) return line;
 	const head = characters.slice(0, max - 1).join('');
 	const space = head.lastIndexOf(' ');
 	return `${space > (head.length * 2) / 3 ? head.slice(0, space) : head.trimEnd()}…`;

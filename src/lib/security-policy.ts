@@ -64,8 +64,22 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 	'Permissions-Policy': PERMISSIONS_POLICY,
 };
 
+const HASH_MEMO_ENTRIES = 256;
+const hashes = new Map<string, Promise<`sha256-${string}`>>();
+
 /** The CSP source that allows exactly this inline script or style text: `sha256-<base64>`. */
-export async function cspHash(text: string): Promise<`sha256-${string}`> {
+export function cspHash(text: string): Promise<`sha256-${string}`> {
+	let hash = hashes.get(text);
+	if (!hash) {
+		// The same few texts (a channel's theme) are hashed for every page: remember them, within bounds.
+		if (hashes.size >= HASH_MEMO_ENTRIES) hashes.clear();
+		hash = digestOf(text);
+		hashes.set(text, hash);
+	}
+	return hash;
+}
+
+async function digestOf(text: string): Promise<`sha256-${string}`> {
 	const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
 	let binary = '';
 	for (const byte of digest) binary += String.fromCharCode(byte);

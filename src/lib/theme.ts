@@ -90,6 +90,9 @@ export interface ThemeInput {
 /** The theme of the pages outside a channel (the site root and the site-wide error pages). */
 export const DEFAULT_THEME: ThemeInput = { themeType: 'LIGHT', keyColor: '#4f46e5', backgroundColor: '#f5f6fb', pcHeaderColor: null };
 
+const THEME_MEMO_ENTRIES = 256;
+const themes = new Map<string, string>();
+
 /**
  * The theme as the text of the layouts' `<style>` element: custom properties on :root, built only
  * from validated hex colours, so it can never close the element or carry other CSS. The page's
@@ -99,6 +102,18 @@ export const DEFAULT_THEME: ThemeInput = { themeType: 'LIGHT', keyColor: '#4f46e
  * --header-bg, --header-text, and --banner-bg behind the banner image.
  */
 export function themeCss(theme: ThemeInput): string {
+	const key = JSON.stringify([theme.themeType, theme.keyColor, theme.backgroundColor, theme.pcHeaderColor, theme.banner ? theme.banner.backgroundColor : null]);
+	let css = themes.get(key);
+	if (css === undefined) {
+		css = buildThemeCss(theme);
+		// Each page asks for its channel's theme; the contrast search behind it is worth remembering.
+		if (themes.size >= THEME_MEMO_ENTRIES) themes.clear();
+		themes.set(key, css);
+	}
+	return css;
+}
+
+function buildThemeCss(theme: ThemeInput): string {
 	const dark = theme.themeType === 'DARK';
 	const key = safeColor(theme.keyColor, '#4f46e5');
 	const page = safeColor(theme.backgroundColor, dark ? '#15191d' : '#f5f6fb');

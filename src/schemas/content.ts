@@ -81,6 +81,31 @@ export type ContentDocument = z.infer<typeof DocumentSchema>;
  * isImageSrc allows, so an old row neither breaks its page nor makes readers fetch from elsewhere.
  */
 export const StoredDocumentSchema = z.object({ type: z.literal('doc'), blocks: z.array(blockSchema(SafeLinkSchema)).max(1000) });
+export type StoredDocument = z.infer<typeof StoredDocumentSchema>;
+
+const PARSED_ENTRIES = 32;
+const parsedDocuments = new Map<string, StoredDocument | null>();
+
+/**
+ * A stored body read with StoredDocumentSchema, or null when it is not a content document (text
+ * from before documents, or a row that breaks the schema). A post page reads its body twice (the
+ * page and its description) and popular posts are read again and again, so the last few results
+ * are remembered by their text: treat the answer as read-only.
+ */
+export function parseStoredDocument(stored: string): StoredDocument | null {
+	const known = parsedDocuments.get(stored);
+	if (known !== undefined) return known;
+	let document: StoredDocument | null = null;
+	try {
+		const parsed = StoredDocumentSchema.safeParse(JSON.parse(stored));
+		if (parsed.success) document = parsed.data;
+	} catch {
+		// Not JSON: text from before documents.
+	}
+	if (parsedDocuments.size >= PARSED_ENTRIES) parsedDocuments.delete(parsedDocuments.keys().next().value as string);
+	parsedDocuments.set(stored, document);
+	return document;
+}
 
 /** The text of a document without markup, for search and previews. */
 export function documentText(doc: ContentDocument): string {

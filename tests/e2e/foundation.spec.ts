@@ -30,7 +30,7 @@ test('the search island hydrates on first interaction and its clear button respo
 	const input = page.getByRole('searchbox');
 	await input.click();
 	await expect.poll(() => scripts.some((url) => url.includes('SearchBox'))).toBe(true);
-	await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' });
+	await page.locator('[data-search-ready]').waitFor({ state: 'attached' });
 	await input.fill('nebula');
 	const clear = page.getByRole('button', { name: 'Clear search' });
 	await expect(clear).toBeVisible();

@@ -152,7 +152,7 @@ async function searchBox(page: Page) {
 	await page.goto('/starfall/global/boards/12');
 	const input = page.getByRole('searchbox');
 	await input.click();
-	await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' });
+	await page.locator('[data-search-ready]').waitFor({ state: 'attached' });
 	return input;
 }
 

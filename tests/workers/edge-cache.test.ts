@@ -6,10 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
-import { withEdgeCache } from '@functions/edge-cache';
-import { bumpContentVersion, CHANNEL_MEMO_ENTRIES, rememberedChannelCount } from '@/server/channels/channels';
+import { GUEST_MAX_AGE_MS, REFRESH_AFTER_MS, withEdgeCache } from '@functions/edge-cache';
+import { api } from '@functions/app';
+import { bumpContentVersion, CHANNEL_MEMO_ENTRIES, POST_VERSION_BUCKETS, rememberedChannelCount, touchPost } from '@/server/channels/channels';
+import { hideComment, hidePost } from '@/server/moderation/hide';
 import { mintSessionToken } from '@/server/sign-in/session-token';
-import { call, memberApi, signIn, TEST_SECRET } from './harness';
+import type { SessionMember } from '@/server/sign-in/sessions';
+import { call, memberApi, postWhere, publicApi, recordingDb, signIn, TEST_SECRET } from './harness';
 
 /** Asks through the edge cache; `origin` counts the Worker's answers and records what it was asked. */
 async function ask(url: string, origin: Origin, headers: Record<string, string> = {}, now?: number) {
@@ -114,6 +117,23 @@ describe('edge cache', () => {
 		expect((await ask('http://localhost/public/v1/starfall/global/posts?boardId=12&page=2', list)).state).toBe('HIT');
 	});
 
+	it("keys a post page by a valid commentId and the comments read by after, refusing a bad after", async () => {
+		const postPage = counter('<h1>A post</h1>');
+		await ask('http://localhost/starfall/global/posts/10?commentId=0x1&utm=1', postPage);
+		expect(new URL(postPage.asked[0]?.url ?? '').search).toBe('');
+		expect((await ask('http://localhost/starfall/global/posts/10?commentId=abc', postPage)).state).toBe('HIT');
+		await ask('http://localhost/starfall/global/posts/10?commentId=42', postPage);
+		expect(new URL(postPage.asked[1]?.url ?? '').search).toBe('?commentId=42');
+		expect(postPage.calls).toBe(2);
+		const comments = counter('{"header":{"isSuccessful":true}}');
+		await ask('http://localhost/public/v1/starfall/global/posts/10/comments?after=7', comments);
+		expect(new URL(comments.asked[0]?.url ?? '').search).toBe('?after=7');
+		expect((await ask('http://localhost/public/v1/starfall/global/posts/10/comments?after=7', comments)).state).toBe('HIT');
+		for (const query of ['after=x', 'after=0', 'after=7&after=8', 'page=2']) {
+			expect((await ask(`http://localhost/public/v1/starfall/global/posts/10/comments?${query}`, comments)).state, query).toBeNull();
+		}
+	});
+
 	it('never reads the member or admin API, or personal routes, as a channel', async () => {
 		for (const url of [
 			'http://localhost/v1/starfall/global/me',
@@ -180,5 +200,191 @@ describe('edge cache', () => {
 		const fresh = await ask(url, after);
 		expect(fresh.state).toBe('MISS');
 		expect(fresh.text).toBe('with the post');
+	});
+});
+
+/** The real public API as the origin, counting its answers. */
+function apiOrigin(): Origin {
+	const asked: Request[] = [];
+	return {
+		answer: (request) => {
+			asked.push(request);
+			return api.request(request) as unknown as Response;
+		},
+		get calls() {
+			return asked.length;
+		},
+		asked,
+	};
+}
+
+/** Asks the real public API through the edge cache and reads its JSON content. */
+async function askApi(url: string, origin: Origin, now: number, headers: Record<string, string> = {}) {
+	const ctx = createExecutionContext();
+	const response = await withEdgeCache(new Request(url, { headers }), env.DB, ctx, async (request) => origin.answer(request), now);
+	const body = (await response.json()) as { content: unknown };
+	await waitOnExecutionContext(ctx);
+	return { state: response.headers.get('X-Edge-Cache'), content: body.content };
+}
+
+const ADMIN: SessionMember = { userId: 1001, nickname: 'admin', role: 'ADMIN', provider: 'GOOGLE', recentProvider: 'GOOGLE', joinedAt: 0 };
+const PAGES = 'http://localhost/starfall/global';
+
+/** A new visible post of the free board (12), with no comments or likes; one per post-version bucket in use. */
+async function newPost(title: string): Promise<number> {
+	const row = await env.DB.prepare(
+		`INSERT INTO posts (channel_id, board_id, member_id, title, content, content_text, created_at)
+		 VALUES (1, 12, 1007, ?1, '{"type":"doc","blocks":[]}', '', ?2) RETURNING id`,
+	)
+		.bind(title, Date.now())
+		.first<{ id: number }>();
+	return row!.id;
+}
+
+/** A comment written through the member API (the comments service batches touchPost with it). */
+async function comment(postId: number, content: string, memberId = 1007): Promise<number> {
+	const answer = await call(`${memberApi()}/posts/${postId}/comments`, { method: 'POST', cookie: await signIn(memberId), body: { content } });
+	expect(answer.code).toBe(0);
+	return (answer.body['content'] as { comment: { commentId: number } }).comment.commentId;
+}
+
+const texts = (content: unknown) => JSON.stringify(content);
+const likeCount = (content: unknown) => (content as { likeCount: number }).likeCount;
+
+/**
+ * Freshness while members talk. Every read passes its time: the isolate trusts its copy of the
+ * channel row for a second and a guest's entry for GUEST_MAX_AGE_MS, and the tests step over those
+ * bounds instead of waiting. The clock starts an hour ahead so that nothing cached by the tests
+ * above (at the real time) is older or newer than the test means.
+ */
+describe('edge cache while members talk', () => {
+	let clock = Date.now() + 3_600_000;
+	/** A new moment, ten minutes after the last test's, so no test inherits the previous one's entries' ages. */
+	const moment = () => (clock += 600_000);
+
+	it('a comment on post A turns only A\'s page and reads cold, within the second; post B and the board pages stay warm', async () => {
+		const a = await newPost('Post A');
+		const b = await newPost('Post B');
+		expect(a % POST_VERSION_BUCKETS).not.toBe(b % POST_VERSION_BUCKETS);
+		const t = moment();
+		const pages = counter('<h1>page</h1>');
+		const reads = apiOrigin();
+		const warm = [`${PAGES}/posts/${b}`, `${PAGES}/boards/12`, `${PAGES}/boards`, `${PAGES}/boards/12?page=2`, `${PAGES}/users/1007`];
+		const warmApi = [`${publicApi()}/posts/${b}`, `${publicApi()}/posts/${b}/comments`, `${publicApi()}/posts?boardId=12`];
+		for (const url of [`${PAGES}/posts/${a}`, ...warm]) expect((await ask(url, pages, {}, t)).state, url).toBe('MISS');
+		for (const url of [`${publicApi()}/posts/${a}`, `${publicApi()}/posts/${a}/comments`, ...warmApi]) expect((await askApi(url, reads, t)).state, url).toBe('MISS');
+
+		await comment(a, 'First!');
+		// Within the second the isolate trusts its channel row, a guest may still get the entry.
+		expect((await ask(`${PAGES}/posts/${a}`, pages, {}, t + 999)).state).toBe('HIT');
+		const later = t + 1001;
+		expect((await ask(`${PAGES}/posts/${a}`, pages, {}, later)).state).toBe('MISS');
+		const comments = await askApi(`${publicApi()}/posts/${a}/comments`, reads, later);
+		expect(comments.state).toBe('MISS');
+		expect(texts(comments.content)).toContain('First!');
+		const post = await askApi(`${publicApi()}/posts/${a}`, reads, later);
+		expect([post.state, (post.content as { commentCount: number }).commentCount]).toEqual(['MISS', 1]);
+		for (const url of warm) expect((await ask(url, pages, {}, later)).state, url).toBe('HIT');
+		for (const url of warmApi) expect((await askApi(url, reads, later)).state, url).toBe('HIT');
+	});
+
+	it('the author sees their comment and like at once: a member\'s read of the post page, the post and its comments goes to the Worker', async () => {
+		const postId = await newPost('Talked about');
+		const t = moment();
+		const cookie = await signIn(1007);
+		const page = counter('<h1>page</h1>');
+		const reads = apiOrigin();
+		await ask(`${PAGES}/posts/${postId}`, page, {}, t);
+		await askApi(`${publicApi()}/posts/${postId}`, reads, t);
+		await askApi(`${publicApi()}/posts/${postId}/comments`, reads, t);
+
+		await comment(postId, 'My own words');
+		expect((await call(`${memberApi()}/posts/${postId}/like`, { method: 'PUT', cookie })).code).toBe(0);
+		// At the same moment, the guests' entries are still served, and the member's reads are not.
+		expect((await ask(`${PAGES}/posts/${postId}`, page, {}, t)).state).toBe('HIT');
+		const before = page.calls;
+		await ask(`${PAGES}/posts/${postId}`, page, { cookie }, t);
+		expect(page.calls).toBe(before + 1);
+		expect(page.asked.at(-1)?.headers.get('cookie')).toBe(cookie);
+		const own = await askApi(`${publicApi()}/posts/${postId}`, reads, t, { cookie });
+		expect([own.state, likeCount(own.content)]).toEqual([null, 1]);
+		const ownComments = await askApi(`${publicApi()}/posts/${postId}/comments`, reads, t, { cookie });
+		expect(texts(ownComments.content)).toContain('My own words');
+		expect(likeCount((await askApi(`${publicApi()}/posts/${postId}`, reads, t)).content)).toBe(0);
+	});
+
+	it('a guest sees a new like count within a minute, never later, and a hot entry is made again in the background', async () => {
+		const hot = await newPost('Liked often');
+		const cold = await newPost('Liked once');
+		const cookie = await signIn(1008);
+		const t = moment();
+		const reads = apiOrigin();
+		for (const postId of [hot, cold]) expect(likeCount((await askApi(`${publicApi()}/posts/${postId}`, reads, t)).content)).toBe(0);
+		for (const postId of [hot, cold]) expect((await call(`${memberApi()}/posts/${postId}/like`, { method: 'PUT', cookie })).code).toBe(0);
+		// A like invalidates nothing: the count a guest sees may be up to a minute old.
+		const unchanged = await askApi(`${publicApi()}/posts/${hot}`, reads, t + 1001);
+		expect([unchanged.state, likeCount(unchanged.content)]).toEqual(['HIT', 0]);
+		// Near the end of its life, a hot entry is still served at once, and made again meanwhile.
+		const calls = reads.calls;
+		const late = await askApi(`${publicApi()}/posts/${hot}`, reads, t + REFRESH_AFTER_MS);
+		expect([late.state, likeCount(late.content)]).toEqual(['HIT', 0]);
+		expect(reads.calls).toBe(calls + 1);
+		const refreshed = await askApi(`${publicApi()}/posts/${hot}`, reads, t + REFRESH_AFTER_MS + 1);
+		expect([refreshed.state, likeCount(refreshed.content)]).toEqual(['HIT', 1]);
+		// An entry nobody read meanwhile is dropped at its age limit by both levels: the isolate's
+		// memory, and the Cache API, which still holds it by the wall clock.
+		const last = await askApi(`${publicApi()}/posts/${cold}`, reads, t + REFRESH_AFTER_MS - 1);
+		expect([last.state, likeCount(last.content)]).toEqual(['HIT', 0]);
+		const expired = await askApi(`${publicApi()}/posts/${cold}`, reads, t + GUEST_MAX_AGE_MS);
+		expect([expired.state, likeCount(expired.content)]).toEqual(['MISS', 1]);
+	});
+
+	it('a hidden post, a deleted post and a hidden comment disappear for every guest within two seconds', async () => {
+		const hidden = await postWhere('board_id = 12 AND board_seq IS NOT NULL AND hidden_by_admin = 0 AND deleted_at IS NULL AND is_notice = 0');
+		const author = await signIn(1014);
+		const written = await call(`${memberApi()}/posts`, {
+			method: 'POST',
+			cookie: author,
+			body: { boardId: 12, subjectId: null, title: 'Soon gone', content: { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'Bye' }] }] }, isPrivate: false, isNotice: false, requestId: crypto.randomUUID() },
+		});
+		const deleted = (written.body['content'] as { postId: number }).postId;
+		const discussed = await newPost('Moderated discussion');
+		const rude = await comment(discussed, 'Something rude');
+		const regretted = await comment(discussed, 'Something regretted', 1008);
+		const t = moment();
+		const pages = counter('<h1>page</h1>');
+		const reads = apiOrigin();
+		const urls = [`${PAGES}/posts/${hidden}`, `${PAGES}/posts/${deleted}`, `${PAGES}/boards/12`, `${PAGES}/boards`, `${PAGES}/posts/${discussed}`];
+		for (const url of urls) await ask(url, pages, {}, t);
+		for (const postId of [hidden, deleted]) expect((await askApi(`${publicApi()}/posts/${postId}`, reads, t)).content).toMatchObject({ readable: true });
+		const shown = texts((await askApi(`${publicApi()}/posts/${discussed}/comments`, reads, t)).content);
+		expect([shown.includes('Something rude'), shown.includes('Something regretted')]).toEqual([true, true]);
+
+		await hidePost(env.DB, 1, ADMIN, hidden);
+		expect((await call(`${memberApi()}/posts/${deleted}`, { method: 'DELETE', cookie: author })).code).toBe(0);
+		await hideComment(env.DB, 1, ADMIN, rude);
+		const deletion = await call(`${memberApi()}/posts/${discussed}/comments/${regretted}`, { method: 'DELETE', cookie: await signIn(1008) });
+		expect(deletion.code).toBe(0);
+		const within = t + 1001;
+		for (const url of urls) expect((await ask(url, pages, {}, within)).state, url).toBe('MISS');
+		expect((await askApi(`${publicApi()}/posts/${hidden}`, reads, within)).content).toMatchObject({ readable: false, state: 'HIDDEN_BY_ADMIN' });
+		expect((await askApi(`${publicApi()}/posts/${deleted}`, reads, within)).content).toMatchObject({ readable: false, state: 'DELETED' });
+		const comments = await askApi(`${publicApi()}/posts/${discussed}/comments`, reads, within);
+		expect(comments.state).toBe('MISS');
+		expect(texts(comments.content)).not.toMatch(/Something (rude|regretted)/);
+	});
+
+	it('touchPost writes one row, moves only its bucket, and the buckets stay bounded however many posts are touched', async () => {
+		const buckets = async () => JSON.parse((await env.DB.prepare('SELECT post_versions FROM channels WHERE id = 5').first<string>('post_versions'))!) as Record<string, number>;
+		const { db, statements } = recordingDb();
+		await db.batch([touchPost(db, 5, 77)]);
+		expect(statements.map((statement) => statement.rowsWritten)).toEqual([1]);
+		await env.DB.batch([touchPost(env.DB, 5, 77 + POST_VERSION_BUCKETS), touchPost(env.DB, 5, 78)]);
+		expect(await buckets()).toMatchObject({ 77: 2, 78: 1 });
+		const touches = Array.from({ length: POST_VERSION_BUCKETS + 100 }, (_, i) => touchPost(env.DB, 5, 1000 + i));
+		await env.DB.batch(touches);
+		const after = await buckets();
+		expect(Object.keys(after)).toHaveLength(POST_VERSION_BUCKETS);
+		expect(Object.values(after).reduce((sum, counter) => sum + counter, 0)).toBe(3 + POST_VERSION_BUCKETS + 100);
 	});
 });

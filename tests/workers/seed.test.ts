@@ -57,6 +57,16 @@ describe('demo seed', () => {
 		expect(row?.['fewest_posts_per_board']).toBeGreaterThanOrEqual(30);
 	});
 
+	it('counts on each post the comments neither deleted nor hidden, and keeps replies one level deep', async () => {
+		const row = await env.DB.prepare(
+			`SELECT
+				(SELECT count(*) FROM posts p WHERE p.comment_count <>
+					(SELECT count(*) FROM comments c WHERE c.post_id = p.id AND c.deleted_at IS NULL AND c.hidden_by_admin = 0)) AS miscounted,
+				(SELECT count(*) FROM comments c JOIN comments parent ON parent.id = c.parent_id WHERE parent.parent_id IS NOT NULL OR parent.post_id <> c.post_id) AS deep_replies`,
+		).first<Record<string, number>>();
+		expect(row).toEqual({ miscounted: 0, deep_replies: 0 });
+	});
+
 	it('gives each community a bug-report template and a guide outline, as documents the schema accepts', async () => {
 		expect([...TEMPLATE_BOARDS].sort()).toEqual(['bugs', 'guides']);
 		const rows = await env.DB.prepare('SELECT id, channel_id, write_template FROM boards WHERE write_template IS NOT NULL ORDER BY id').all<{ id: number; channel_id: number; write_template: string }>();

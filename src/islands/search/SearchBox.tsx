@@ -2,7 +2,8 @@
  * The global search box (SPEC §2): q and searchType, a clear button while there is text, Enter
  * ignored during IME composition, and alert modals for an empty or too short keyword, after which
  * focus returns to the input in 300 ms. Submitting navigates to the search page; the box itself
- * makes no call. Server-rendered, it is already a working GET form before it hydrates.
+ * makes no call. Pages render it as the plain form of SearchForm.astro, a working GET form, and
+ * SearchBoxIsland.tsx puts this island in its place when a reader first interacts.
  */
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import AlertDialog from '@/islands/common/AlertDialog';

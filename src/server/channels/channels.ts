@@ -36,6 +36,7 @@ interface ChannelRow {
 	banner: string | null;
 	listed_count: number;
 	content_version: number;
+	post_versions: string;
 }
 
 export interface Channel {
@@ -57,7 +58,10 @@ export interface Channel {
 	footer: FooterConfig;
 	banner: Banner | null;
 	listedCount: number;
+	/** Moves when lists change: every cached page and API read of the channel goes cold. */
 	contentVersion: number;
+	/** The counters of the post-version buckets that were ever touched (postVersion reads them). */
+	postVersions: ReadonlyMap<number, number>;
 }
 
 function toChannel(row: ChannelRow): Channel {
@@ -81,7 +85,30 @@ function toChannel(row: ChannelRow): Channel {
 		banner: row.banner === null ? null : (BannerSchema.safeParse(parseJsonColumn(row.banner, 'channels.banner')).data ?? null),
 		listedCount: row.listed_count,
 		contentVersion: row.content_version,
+		postVersions: parsePostVersions(row.post_versions),
 	};
+}
+
+/** How many counters stand for all the posts of a channel (a post's bucket: its id mod this). */
+export const POST_VERSION_BUCKETS = 1024;
+
+/** The bucket counters of channels.post_versions; anything else there counts as untouched. */
+function parsePostVersions(json: string): Map<number, number> {
+	const versions = new Map<number, number>();
+	const parsed = parseJsonColumn(json, 'channels.post_versions');
+	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return versions;
+	for (const [bucket, counter] of Object.entries(parsed)) {
+		if (Number.isSafeInteger(counter)) versions.set(Number(bucket), counter as number);
+	}
+	return versions;
+}
+
+/**
+ * The version of one post's cached page and API reads: the counter of its bucket, moved by
+ * touchPost. Posts that share a bucket go cold together, which costs a miss and nothing else.
+ */
+export function postVersion(channel: Channel, postId: number): number {
+	return channel.postVersions.get(postId % POST_VERSION_BUCKETS) ?? 0;
 }
 
 export async function findChannel(db: D1Database, domain: string, slug: string): Promise<Channel | null> {
@@ -179,11 +206,15 @@ export function bumpContentVersion(db: D1Database, channelId: number): D1Prepare
 
 /**
  * The statement that invalidates the cached pages and API reads of one post (its page, its
- * comments) after a change that does not alter any list: a comment written, edited or deleted.
- * Batch it with the change. For now it is the channel-wide bump; the edge cache's per-post
- * invalidation replaces it.
+ * comments) after a change that does not alter any list: a comment written, edited, deleted or
+ * hidden. Batch it with the change. It moves the counter of the post's bucket in the channel row:
+ * one row written, and every isolate sees it within the second it trusts its copy of that row.
+ * Lists and profiles keep their entries; the counts they show are allowed to be up to a minute
+ * old (functions/edge-cache.ts).
  */
 export function touchPost(db: D1Database, channelId: number, postId: number): D1PreparedStatement {
-	void postId;
-	return bumpContentVersion(db, channelId);
+	const path = `$."${postId % POST_VERSION_BUCKETS}"`;
+	return db
+		.prepare('UPDATE channels SET post_versions = json_set(post_versions, ?2, coalesce(json_extract(post_versions, ?2), 0) + 1) WHERE id = ?1')
+		.bind(channelId, path);
 }

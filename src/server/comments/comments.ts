@@ -70,13 +70,17 @@ const THREAD = 'coalesce(c.parent_id, c.id)';
 
 /**
  * SQL over a comment `c`: it is an item of the list (not deleted, or a deleted top-level comment
- * that still has a reply that is not deleted).
+ * that still has a reply that is not deleted). `+c.id` drops the column's affinity, without which
+ * SQLite would not compare it with the index's expression.
  */
 const LISTED_COMMENT_SQL = `(c.deleted_at IS NULL OR (c.parent_id IS NULL AND EXISTS (SELECT 1 FROM comments r
-	WHERE r.post_id = c.post_id AND coalesce(r.parent_id, r.id) = c.id AND r.id > c.id AND r.deleted_at IS NULL)))`;
+	WHERE r.post_id = c.post_id AND coalesce(r.parent_id, r.id) = +c.id AND r.id > c.id AND r.deleted_at IS NULL)))`;
 
 /** The thread of the anchor comment ?3 of post ?1 (NULL when it is not one of the post's). */
 const ANCHOR_THREAD = '(SELECT coalesce(a.parent_id, a.id) FROM comments a WHERE a.id = ?3 AND a.post_id = ?1)';
+
+const PAGE_ROW = `SELECT c.id, c.parent_id, c.member_id, m.nickname, m.withdrawn_at, c.content, c.created_at, c.edited_at, c.deleted_at, c.hidden_by_admin
+	FROM comments c JOIN members m ON m.id = c.member_id`;
 
 /**
  * Columns to select beside a post ?1's row, in one query with it:
@@ -85,17 +89,22 @@ const ANCHOR_THREAD = '(SELECT coalesce(a.parent_id, a.id) FROM comments a WHERE
  *   thread on; an anchor of NULL (or not of the post) reads from the start;
  * - `anchor_thread`: the anchor's thread, NULL when ?3 names no comment of the post;
  * - `has_earlier`: whether listed items precede the anchor's thread (asked only when ?6 = 1).
- * A page reads its items, their authors and the deleted items it passes over, never the post's
- * other comments.
+ * The page is two ranges of the index comments_in_thread_order, the rest of the anchor's thread and
+ * the threads after it (SQLite does not seek an expression index by a row value), each stopped by
+ * the LIMIT: a page reads its items, their authors and the deleted items it passes over, never the
+ * post's other comments.
  */
 export const COMMENT_PAGE_COLUMNS = `
 	(SELECT json_group_array(json_array(t.id, t.parent_id, t.member_id, t.nickname, t.withdrawn_at, t.content,
 			t.created_at, t.edited_at, t.deleted_at, t.hidden_by_admin))
-	 FROM (SELECT c.id, c.parent_id, c.member_id, m.nickname, m.withdrawn_at, c.content, c.created_at, c.edited_at,
-			c.deleted_at, c.hidden_by_admin
-		   FROM comments c JOIN members m ON m.id = c.member_id
-		   WHERE c.post_id = ?1 AND (${THREAD}, c.id) > (coalesce(${ANCHOR_THREAD}, 0), ?4) AND ${LISTED_COMMENT_SQL}
-		   ORDER BY ${THREAD}, c.id LIMIT ?5) t) AS comments_json,
+	 FROM (SELECT * FROM (${PAGE_ROW}
+				WHERE c.post_id = ?1 AND ${THREAD} = coalesce(${ANCHOR_THREAD}, 0) AND c.id > ?4 AND ${LISTED_COMMENT_SQL}
+				ORDER BY c.id LIMIT ?5)
+		   UNION ALL
+		   SELECT * FROM (${PAGE_ROW}
+				WHERE c.post_id = ?1 AND ${THREAD} > coalesce(${ANCHOR_THREAD}, 0) AND ${LISTED_COMMENT_SQL}
+				ORDER BY ${THREAD}, c.id LIMIT ?5)
+		   LIMIT ?5) t) AS comments_json,
 	${ANCHOR_THREAD} AS anchor_thread,
 	(?6 = 1 AND EXISTS (SELECT 1 FROM comments c WHERE c.post_id = ?1 AND ${THREAD} < ${ANCHOR_THREAD} AND ${LISTED_COMMENT_SQL})) AS has_earlier`;
 

@@ -14,8 +14,9 @@
  * - Bounded: a like writes one post_likes row (with its two index entries) and one posts row, 4
  *   rows as D1 counts them; an unlike 2; a repeated like or unlike nothing; each reads about 10
  *   rows however many likes the post has (tests/workers/likes.test.ts measures it).
- * - Cache: a like does not bump the channel's content version (the whole community's cache would
- *   go cold for one count). The freshness hook for the post's pages goes where marked below.
+ * - Cache: a like invalidates nothing (neither the channel's content version, which would turn the
+ *   whole community's cache cold for one count, nor the post's): guests see a count at most a
+ *   minute old (GUEST_MAX_AGE_MS of functions/edge-cache.ts), members see it at once.
  */
 import { AppError } from '@/server/platform/errors';
 import { assertion, guardedBatch } from '@/server/platform/batch';
@@ -78,8 +79,6 @@ function stateOf(result: D1Result | undefined): LikeState {
 async function act(db: D1Database, member: SessionMember, postId: number, guard: D1PreparedStatement, change: D1PreparedStatement, count: D1PreparedStatement): Promise<LikeState> {
 	// The count's UPDATE must follow the row's change directly: changes() reads the statement before it.
 	const results = await guardedBatch(db, [guard, change, count, stateStatement(db, member.userId, postId)], 'PostNotFound');
-	// Freshness hook: the post's page and the lists showing its count are cached for guests; the
-	// invalidation redesign of issue 10 marks the post (not the whole channel) fresh here.
 	return stateOf(results[3]);
 }
 

@@ -4,7 +4,7 @@
  * that does not point at this site's uploads or demo files (a row older than that rule) is left
  * out. A stored body that no longer parses renders as one escaped paragraph rather than failing the page.
  */
-import { isImageSrc, StoredDocumentSchema, type Block, type Inline } from '@/schemas/content';
+import { isImageSrc, parseStoredDocument, type Block, type Inline } from '@/schemas/content';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -58,15 +58,9 @@ export interface ContentLabels {
 }
 
 export function renderContentHtml(stored: string, labels: ContentLabels): string {
-	let json: unknown;
-	try {
-		json = JSON.parse(stored);
-	} catch {
-		return `<p>${escapeHtml(stored)}</p>`;
-	}
-	const parsed = StoredDocumentSchema.safeParse(json);
-	if (!parsed.success) return `<p>${escapeHtml(stored)}</p>`;
-	return parsed.data.blocks
+	const document = parseStoredDocument(stored);
+	if (!document) return `<p>${escapeHtml(stored)}</p>`;
+	return document.blocks
 		.map((block) => renderBlock(block, labels))
 		.filter(Boolean)
 		.join('\n');

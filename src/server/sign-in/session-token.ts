@@ -40,11 +40,28 @@ export async function mintSessionToken(secret: string, channelId: number): Promi
 	return `${random}.${base64url(mac)}`;
 }
 
-/** Whether this deployment minted `token` for the channel (in time independent of where it differs). */
+/** How many verified tokens an isolate remembers (the oldest is forgotten first). */
+const VERIFIED_ENTRIES = 1024;
+/** Tokens that verified, under `{secret}\n{channelId}\n{token}`. Failures are not kept, so made-up cookies cannot push real ones out. */
+const verified = new Set<string>();
+
+/**
+ * Whether this deployment minted `token` for the channel (in time independent of where it differs).
+ * A member's request asks twice (the edge cache, then the page) and a member asks again and again:
+ * a token that verified is remembered, in a bounded set.
+ */
 export async function isMintedSessionToken(secret: string | null, channelId: number, token: string): Promise<boolean> {
 	if (!secret) return false;
+	const key = `${secret}\n${channelId}\n${token}`;
+	if (verified.has(key)) return true;
 	const [random, macText, extra] = token.split('.');
 	const mac = macText === undefined ? null : fromBase64url(macText);
 	if (!random || !mac || extra !== undefined || !fromBase64url(random)) return false;
-	return crypto.subtle.verify('HMAC', await hmacKey(secret), mac, signedText(channelId, random));
+	if (!(await crypto.subtle.verify('HMAC', await hmacKey(secret), mac, signedText(channelId, random)))) return false;
+	verified.add(key);
+	for (const oldest of verified) {
+		if (verified.size <= VERIFIED_ENTRIES) break;
+		verified.delete(oldest);
+	}
+	return true;
 }

@@ -1,0 +1,174 @@
+/**
+ * `node scripts/cpu-probe.mjs`: the server's CPU milliseconds per request for a few URLs of the
+ * bench data (/bench/large in .wrangler/bench, seeded by `npm run bench`), for quick iterations
+ * on what a page costs. It serves the last `npm run build` under `wrangler dev` on BENCH_PORT
+ * (default 8830) and sends each URL `--requests` times (10 connections), `--rounds` times, and
+ * prints every round and the median: other work on the machine moves single rounds a lot.
+ *
+ * `--profile` also records a V8 CPU profile of the Worker over the uncached post page (through
+ * wrangler's inspector, Chrome DevTools Protocol), saves it to bench-results/worker.cpuprofile
+ * (open it in Chrome DevTools) and prints the functions with the most self and total time.
+ * `--only NAME,…` measures some targets only. `--against DIR` also serves the build of another
+ * checkout (DIR/dist, e.g. the commit before a change) on the next port, on the same data, and
+ * alternates the two round by round, so both see the same load from the rest of the machine.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+// Node's own WebSocket is refused by wrangler's inspector proxy; ws (a dependency of wrangler's) is not.
+import WebSocket from 'ws';
+import { ROOT, query } from './lib/wrangler.mjs';
+import { localSessionSecret, serveBuild, waitFor } from './lib/server.mjs';
+import { withServerCpu } from './lib/cpu.mjs';
+import { mintSessionToken } from '../src/server/sign-in/session-token.ts';
+
+const { values } = parseArgs({
+	options: {
+		requests: { type: 'string', default: '600' },
+		rounds: { type: 'string', default: '3' },
+		profile: { type: 'boolean', default: false },
+		only: { type: 'string' },
+		against: { type: 'string' },
+	},
+});
+const PORT = Number(process.env.BENCH_PORT ?? 8830);
+const INSPECTOR_PORT = PORT + 7;
+const ORIGIN = `http://127.0.0.1:${PORT}`;
+const STATE = path.join(ROOT, '.wrangler', 'bench');
+const requests = Number(values.requests);
+const rounds = Math.max(1, Number(values.rounds));
+
+/** A static file of about 1 KB (from public/, so every build has it), the floor each page is compared with. */
+const SMALL_ASSET = '/demo/starfall-icon.svg';
+
+const [{ postId }] = query('SELECT max(id) AS postId FROM posts WHERE channel_id = 9 AND board_seq IS NOT NULL', STATE);
+const secret = localSessionSecret(STATE);
+const minted = `__Host-session_bench_large=${await mintSessionToken(secret, 9)}`;
+const madeUp = `__Host-session_bench_large=${'A'.repeat(43)}.${'B'.repeat(43)}`;
+const post = `/bench/large/posts/${postId}`;
+const targets = {
+	static: { path: SMALL_ASSET },
+	postUncached: { path: post, cookie: minted },
+	postCached: { path: post },
+	postMadeUpCookie: { path: post, cookie: madeUp },
+	postJsonUncached: { path: `/public/v1/bench/large/posts/${postId}`, cookie: minted },
+	notFoundUncached: { path: '/bench/large/nothing-here', cookie: minted },
+	boardUncached: { path: '/bench/large/boards/91', cookie: minted },
+};
+const chosen = values.only ? Object.fromEntries(values.only.split(',').map((name) => [name, targets[name]])) : targets;
+
+function load(target, amount = requests, origin = ORIGIN) {
+	const headers = target.cookie ? { cookie: target.cookie } : {};
+	return new Promise((resolve, reject) => {
+		autocannon({ url: `${origin}${target.path}`, connections: 10, amount, headers }, (error, result) => (error ? reject(error) : resolve(result)));
+	});
+}
+
+/** Sends one DevTools Protocol command and answers its result. */
+function devtools(socket) {
+	let next = 1;
+	const waiting = new Map();
+	socket.on('message', (data) => {
+		const message = JSON.parse(String(data));
+		if (message.id && waiting.has(message.id)) {
+			waiting.get(message.id)(message);
+			waiting.delete(message.id);
+		}
+	});
+	return (method, params = {}) =>
+		new Promise((resolve, reject) => {
+			const id = next++;
+			waiting.set(id, (message) => (message.error ? reject(new Error(`${method}: ${message.error.message}`)) : resolve(message.result)));
+			socket.send(JSON.stringify({ id, method, params }));
+		});
+}
+
+/** Self and total sampled time per function of a V8 CPU profile, the heaviest first. */
+function topFunctions(profile, count = 30) {
+	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+	const parent = new Map();
+	for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+	const selfSamples = new Map();
+	for (const id of profile.samples) selfSamples.set(id, (selfSamples.get(id) ?? 0) + 1);
+	const total = profile.samples.length;
+	const key = (node) => {
+		const frame = node.callFrame;
+		const file = frame.url ? frame.url.split('/').slice(-2).join('/') : '';
+		return `${frame.functionName || '(anonymous)'} ${file}:${frame.lineNumber + 1}`;
+	};
+	const self = new Map();
+	const inclusive = new Map();
+	for (const [id, samples] of selfSamples) {
+		const node = byId.get(id);
+		self.set(key(node), (self.get(key(node)) ?? 0) + samples);
+		// Count each function once per sample, however deep its recursion.
+		const seen = new Set();
+		for (let at = id; at !== undefined; at = parent.get(at)) {
+			const name = key(byId.get(at));
+			if (seen.has(name)) continue;
+			seen.add(name);
+			inclusive.set(name, (inclusive.get(name) ?? 0) + samples);
+		}
+	}
+	const percent = (n) => `${((100 * n) / total).toFixed(1)}%`;
+	const rank = (map) => [...map].sort((a, b) => b[1] - a[1]).slice(0, count).map(([name, n]) => `${percent(n).padStart(6)}  ${name}`);
+	return { self: rank(self), total: rank(inclusive) };
+}
+
+async function profileOf(target) {
+	const list = await (await fetch(`http://127.0.0.1:${INSPECTOR_PORT}/json`)).json();
+	const socket = new WebSocket(list[0].webSocketDebuggerUrl);
+	await new Promise((resolve, reject) => {
+		socket.once('open', resolve);
+		socket.once('error', reject);
+	});
+	const send = devtools(socket);
+	await send('Profiler.enable');
+	await send('Profiler.setSamplingInterval', { interval: 100 });
+	await send('Profiler.start');
+	await load(target, requests * 2);
+	const { profile } = await send('Profiler.stop');
+	socket.close();
+	return profile;
+}
+
+const servers = [{ name: 'this', origin: ORIGIN, child: serveBuild({ port: PORT, persistTo: STATE, stdio: 'ignore', inspectorPort: values.profile ? INSPECTOR_PORT : undefined }) }];
+if (values.against) {
+	const origin = `http://127.0.0.1:${PORT + 1}`;
+	servers.push({ name: 'against', origin, child: serveBuild({ port: PORT + 1, persistTo: STATE, stdio: 'ignore', root: path.resolve(values.against) }) });
+}
+const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+try {
+	for (const server of servers) await waitFor(`${server.origin}/`);
+	for (const [name, target] of Object.entries(chosen)) {
+		const perRequest = new Map(servers.map((server) => [server, []]));
+		// Warm each isolate (and, for a cached target, the cache) first.
+		for (const server of servers) await load(target, 100, server.origin);
+		for (let i = 0; i < rounds; i += 1) {
+			for (const server of servers) {
+				const { result, cpuMs } = await withServerCpu(server.child.pid, () => load(target, requests, server.origin));
+				if (result.non2xx > 0 && !name.startsWith('notFound')) console.warn(`${name}: ${result.non2xx} answers were not 2xx`);
+				perRequest.get(server).push(cpuMs / Math.max(1, result.requests.total));
+			}
+		}
+		for (const server of servers) {
+			const list = perRequest.get(server);
+			const label = servers.length > 1 ? `${name} (${server.name})` : name;
+			console.log(`${label.padEnd(28)} median ${median(list).toFixed(2)} ms  rounds ${list.map((n) => n.toFixed(2)).join(' ')}`);
+		}
+	}
+	if (values.profile) {
+		const profile = await profileOf(targets.postUncached);
+		mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
+		writeFileSync(path.join(ROOT, 'bench-results', 'worker.cpuprofile'), JSON.stringify(profile));
+		const { self, total } = topFunctions(profile);
+		console.log('\nSelf time (share of samples):');
+		console.log(self.join('\n'));
+		console.log('\nTotal time (share of samples):');
+		console.log(total.join('\n'));
+	}
+} finally {
+	for (const server of servers) server.child.kill('SIGTERM');
+}
+process.exit(0);

@@ -1,0 +1,67 @@
+/**
+ * The post's like button (src/components/post/PostActions.astro): a click shows the new state and
+ * count at once, then sends PUT or DELETE /v1/{domain}/{slug}/posts/{postId}/like. Clicks during a
+ * request are kept: when it answers, the latest wish is sent if it differs from what the server
+ * now holds, so a double click ends where the member left it. A failure puts back the server's
+ * last state and says so (SPEC §8: the generic alert, too many requests, the forced-login alert or
+ * the ban dialog).
+ */
+import { formatCount } from '@/lib/format-date';
+import { showActionAlert } from './action-alert';
+import { handleActionFailure, memberClient } from './member-action';
+
+interface LikeState {
+	liked: boolean;
+	likeCount: number;
+}
+
+interface Button {
+	element: HTMLButtonElement;
+	/** What the server last said. */
+	confirmed: LikeState;
+	/** What the member last asked for. */
+	wanted: boolean;
+	sending: boolean;
+}
+
+const buttons = new WeakMap<HTMLButtonElement, Button>();
+
+/** Toggles the like of the button's post, optimistically. */
+export function toggleLike(element: HTMLButtonElement): void {
+	let button = buttons.get(element);
+	if (!button) {
+		const liked = element.getAttribute('aria-pressed') === 'true';
+		button = { element, confirmed: { liked, likeCount: Number(element.dataset['count'] ?? 0) }, wanted: liked, sending: false };
+		buttons.set(element, button);
+	}
+	button.wanted = !button.wanted;
+	show(button);
+	if (!button.sending) void sync(button);
+}
+
+/** The wished state, with the confirmed count moved by the difference. */
+function show({ element, confirmed, wanted }: Button): void {
+	const count = confirmed.likeCount + (wanted === confirmed.liked ? 0 : wanted ? 1 : -1);
+	element.setAttribute('aria-pressed', String(wanted));
+	element.dataset['count'] = String(count);
+	for (const shown of document.querySelectorAll('[data-like-count]')) shown.textContent = formatCount(count);
+}
+
+async function sync(button: Button): Promise<void> {
+	const { url = '', userId = '', channelBase = '', textFailed = '', textTooMany = '' } = button.element.dataset;
+	const api = memberClient(userId);
+	button.sending = true;
+	try {
+		while (button.wanted !== button.confirmed.liked) {
+			const answer = button.wanted ? await api.put<{ content: LikeState }>(url) : await api.delete<{ content: LikeState }>(url);
+			button.confirmed = answer.content;
+		}
+	} catch (error) {
+		button.wanted = button.confirmed.liked;
+		const outcome = handleActionFailure(error, channelBase);
+		if (outcome.kind !== 'handled') showActionAlert(outcome.kind === 'too-many' ? textTooMany : textFailed);
+	} finally {
+		button.sending = false;
+		show(button);
+	}
+}

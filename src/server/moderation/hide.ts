@@ -1,0 +1,95 @@
+/**
+ * Hiding by an administrator (issue 12 builds the admin area on these): a hidden post or comment
+ * keeps its row and its place and shows its state to everyone but administrators
+ * (src/server/posts/visibility.ts). Each hide is one D1 batch with the invalidation it needs, so
+ * no guest is served the hidden text from the edge cache after the channel row's second:
+ * - a post leaves its lists (list-positions.ts, a bounded number of rows) and bumps the channel's
+ *   content version, since lists, profiles and the post's page all change;
+ * - a comment changes its post's page only: the post's comment_count drops by one (hidden comments
+ *   are not counted) and touchPost moves the post's version.
+ * Hiding what is already hidden changes nothing.
+ */
+import { AppError } from '@/server/platform/errors';
+import { assertion, guardedBatch } from '@/server/platform/batch';
+import { bumpContentVersion, touchPost } from '@/server/channels/channels';
+import { planListChange } from '@/server/posts/list-positions';
+import type { SessionMember } from '@/server/sign-in/sessions';
+
+/** @throws AppError Forbidden for anyone but an administrator */
+function requireAdmin(member: SessionMember): void {
+	if (member.role !== 'ADMIN') throw new AppError('Forbidden');
+}
+
+interface HiddenPostRow {
+	board_id: number;
+	subject_id: number | null;
+	is_notice: number;
+	is_private: number;
+	hidden_by_admin: number;
+	version: number;
+	board_pos: number | null;
+	subject_pos: number | null;
+	channel_pos: number | null;
+	board_public: number;
+}
+
+/**
+ * Hides a post from everyone but administrators: it leaves its lists (keeping its positions for a
+ * return) and every cached read of the channel goes cold.
+ * @throws AppError Forbidden (not an administrator), PostNotFound (not of this channel, or deleted)
+ */
+export async function hidePost(db: D1Database, channelId: number, admin: SessionMember, postId: number): Promise<void> {
+	requireAdmin(admin);
+	const row = await db
+		.prepare(
+			`SELECT p.board_id, p.subject_id, p.is_notice, p.is_private, p.hidden_by_admin, p.version, p.board_pos, p.subject_pos, p.channel_pos,
+				b.is_public AS board_public
+			 FROM posts p JOIN boards b ON b.id = p.board_id WHERE p.id = ?1 AND p.channel_id = ?2 AND p.deleted_at IS NULL`,
+		)
+		.bind(postId, channelId)
+		.first<HiddenPostRow>();
+	if (!row) throw new AppError('PostNotFound');
+	if (row.hidden_by_admin === 1) return;
+	const placement = {
+		boardId: row.board_id,
+		subjectId: row.subject_id,
+		boardPublic: row.board_public === 1,
+		isNotice: row.is_notice === 1,
+		visible: row.is_private === 0,
+	};
+	const positions = { boardPos: row.board_pos, subjectPos: row.subject_pos, channelPos: row.channel_pos };
+	const plan = planListChange(db, channelId, { placement, positions }, { ...placement, visible: false });
+	const columns = Object.entries(plan.columns).map(([column, expression]) => `, ${column} = ${expression}`).join('');
+	await guardedBatch(
+		db,
+		[
+			// The post as read above: an edit, a move or a deletion in between would change its lists.
+			assertion(db, 'EXISTS (SELECT 1 FROM posts WHERE id = ?1 AND version = ?2 AND deleted_at IS NULL AND hidden_by_admin = 0)', postId, row.version),
+			...plan.statements,
+			db.prepare(`UPDATE posts SET hidden_by_admin = 1, version = version + 1${columns} WHERE id = ?1 AND channel_id = ?2`).bind(postId, channelId),
+			bumpContentVersion(db, channelId),
+		],
+		'Conflict',
+	);
+}
+
+/**
+ * Hides a comment from everyone but administrators; its post counts one comment fewer and its
+ * cached page and comments go cold.
+ * @throws AppError Forbidden (not an administrator), CommentNotFound (not of this channel, or deleted)
+ */
+export async function hideComment(db: D1Database, channelId: number, admin: SessionMember, commentId: number): Promise<void> {
+	requireAdmin(admin);
+	const row = await db
+		.prepare('SELECT post_id, hidden_by_admin FROM comments WHERE id = ?1 AND channel_id = ?2 AND deleted_at IS NULL')
+		.bind(commentId, channelId)
+		.first<{ post_id: number; hidden_by_admin: number }>();
+	if (!row) throw new AppError('CommentNotFound');
+	if (row.hidden_by_admin === 1) return;
+	await db.batch([
+		db.prepare('UPDATE comments SET hidden_by_admin = 1 WHERE id = ?1 AND deleted_at IS NULL AND hidden_by_admin = 0').bind(commentId),
+		// changes() is the rows the statement before changed: the count moves only when the hide did.
+		db.prepare('UPDATE posts SET comment_count = comment_count - 1 WHERE id = ?1 AND changes() = 1').bind(row.post_id),
+		touchPost(db, channelId, row.post_id),
+	]);
+}

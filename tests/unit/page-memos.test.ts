@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { layoutPathOf, rememberLayoutHtml } from '@/server/channels/layout-html';
+import type { Channel } from '@/server/channels/channels';
+import type { LayoutData } from '@/server/channels/layout';
+import { translator } from '@/i18n';
+import { isMintedSessionToken, mintSessionToken } from '@/server/sign-in/session-token';
+import { parseStoredDocument } from '@/schemas/content';
+import { excerpt } from '@/lib/excerpt';
+
+const SECRET = 'a-session-secret-of-at-least-32-characters';
+
+describe('what pages remember in the isolate', () => {
+	it('renders a layout piece once per channel row and layout data, and again for a new row or other data', async () => {
+		const channel = { id: 7 } as Channel;
+		const layout = {} as LayoutData;
+		let renders = 0;
+		const render = () => Promise.resolve(`html ${(renders += 1)}`);
+		expect(await rememberLayoutHtml(channel, layout, 'footer', render)).toBe('html 1');
+		expect(await rememberLayoutHtml(channel, layout, 'footer', render)).toBe('html 1');
+		expect(await rememberLayoutHtml(channel, layout, 'header:guest:', render)).toBe('html 2');
+		expect(await rememberLayoutHtml({ id: 7 } as Channel, layout, 'footer', render)).toBe('html 3');
+		expect(await rememberLayoutHtml(channel, {} as LayoutData, 'footer', render)).toBe('html 4');
+	});
+
+	it('keys a page path by what the layout marks as current: home, All Posts or a board, else nothing', () => {
+		expect(layoutPathOf('/a/b', '/a/b')).toBe('/a/b');
+		expect(layoutPathOf('/a/b', '/a/b/boards')).toBe('/a/b/boards');
+		expect(layoutPathOf('/a/b', '/a/b/boards/12')).toBe('/a/b/boards/12');
+		expect(layoutPathOf('/a/b', '/a/b/posts/12')).toBe('');
+		expect(layoutPathOf('/a/b', '/a/b/boards/12/x')).toBe('');
+		expect(layoutPathOf('/a/b', '/a/bc/boards')).toBe('');
+	});
+
+	it('answers a remembered text as i18next does, and still interpolates options', () => {
+		const t = translator('en');
+		expect(t('post.comments')).toBe(t('post.comments'));
+		expect(translator('ko')('post.comments')).not.toBe(t('post.comments'));
+		expect(t('layout.welcome', { title: 'Starfall' })).toContain('Starfall');
+		expect(t('layout.welcome', { title: 'Pixel' })).toContain('Pixel');
+	});
+
+	it('remembers only tokens that verified, for their own channel and secret', async () => {
+		const token = await mintSessionToken(SECRET, 3);
+		expect(await isMintedSessionToken(SECRET, 3, token)).toBe(true);
+		expect(await isMintedSessionToken(SECRET, 3, token)).toBe(true);
+		expect(await isMintedSessionToken(SECRET, 4, token)).toBe(false);
+		expect(await isMintedSessionToken(`${SECRET}-other`, 3, token)).toBe(false);
+		expect(await isMintedSessionToken(SECRET, 3, `${token.slice(0, -2)}AA`)).toBe(false);
+	});
+
+	it('parses a stored body once and answers the same document again; text that is not a document is null', () => {
+		const stored = JSON.stringify({ type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'Hello' }] }] });
+		const first = parseStoredDocument(stored);
+		expect(first?.blocks).toHaveLength(1);
+		expect(parseStoredDocument(stored)).toBe(first);
+		expect(parseStoredDocument('plain words')).toBeNull();
+		expect(parseStoredDocument('{"type":"other"}')).toBeNull();
+	});
+
+	it('keeps a text of exactly the excerpt length whole, and cuts one grapheme more', () => {
+		expect(excerpt('a'.repeat(150), 150)).toBe('a'.repeat(150));
+		expect(excerpt('a'.repeat(151), 150)).toBe(`${'a'.repeat(149)}…`);
+	});
+});
