@@ -78,7 +78,7 @@ const PAGE_ROUTES: CacheRoute[] = [
 	{ path: /^\/boards\/(\d+)\/?$/, query: { page: boardPage, subjectId: boardSubject }, strict: false },
 	{ path: /^\/boards\/\d+\/posts(?:\/\d+)?\/?$/, query: {}, strict: false },
 	{ path: /^\/posts\/?$/, query: {}, strict: false },
-	{ path: /^\/posts\/(\d+)\/?$/, query: { commentId: lenientId }, strict: false, showsPost: true },
+	{ path: /^\/posts\/(\d+)\/?$/, query: { commentId: lenientId, commentsAfter: lenientId }, strict: false, showsPost: true },
 	{ path: /^\/users\/\d+\/?$/, query: { page: memberPage }, strict: false },
 ];
 

@@ -240,7 +240,13 @@ test('more comments load in place; a link to a comment opens at it and highlight
 	const items = section(page).locator('li.comment');
 	await expect(items).toHaveCount(100);
 	const more = section(page).getByRole('link', { name: 'Show more comments' });
-	await expect(more).toHaveAttribute('href', new RegExp(`/posts/${postId}\\?commentId=\\d+#comment-\\d+$`));
+	await expect(more).toHaveAttribute('href', new RegExp(`/posts/${postId}\\?commentsAfter=\\d+#comments$`));
+	// Without JavaScript the link is the next page: it starts after the last item shown, whatever the thread.
+	const firstIds = await items.evaluateAll((nodes) => nodes.map((node) => node.id));
+	const nextPage = await (await page.request.get((await more.getAttribute('href')) ?? '')).text();
+	const nextIds = [...nextPage.matchAll(/<li[^>]* id="(comment-\d+)"/g)].map((match) => match[1]);
+	expect(nextIds.length).toBeGreaterThan(0);
+	expect(nextIds.filter((id) => firstIds.includes(id ?? ''))).toEqual([]);
 	await more.click();
 	await expect(items).toHaveCount(Math.min(shown, 200));
 	while (shown > (await items.count())) {

@@ -339,7 +339,7 @@ export default function CommentsIsland(props: IslandProps) {
 				<p className="comments-more">
 					<a
 						className="button secondary"
-						href={`${postUrl}?commentId=${nextAfter}#comment-${nextAfter}`}
+						href={`${postUrl}?commentsAfter=${nextAfter}#comments`}
 						data-action="more"
 						aria-busy={loadingMore || undefined}
 						onClick={(event) => {

@@ -120,8 +120,9 @@ export interface PostWithComments {
 
 /**
  * The post and a page of its comments in one D1 query (the post page's only one): the first page,
- * or with `from` the page that starts at that comment's top-level comment (a link to a comment;
- * an id that names no comment of the post gives the first page). A post the reader may not read
+ * with `from` the page that starts at that comment's top-level comment (a link to a comment), or
+ * with `after` the page after that comment (the next page, without JavaScript); an id that names no
+ * comment of the post gives the first page. A post the reader may not read
  * comes without comments.
  * @throws AppError PostNotFound
  */
@@ -130,9 +131,10 @@ export async function getPostWithComments(
 	channelId: number,
 	postId: number,
 	viewer: Viewer,
-	options: { from?: number } = {},
+	options: { from?: number; after?: number } = {},
 ): Promise<PostWithComments> {
-	const start: CommentPageStart = options.from === undefined ? { kind: 'first' } : { kind: 'from', commentId: options.from };
+	const start: CommentPageStart =
+		options.from !== undefined ? { kind: 'from', commentId: options.from } : options.after !== undefined ? { kind: 'after', commentId: options.after } : { kind: 'first' };
 	const row = await db
 		.prepare(`${POST_SQL}, ${COMMENT_PAGE_COLUMNS} ${POST_FROM}`)
 		.bind(postId, channelId, ...commentPageParams(start))
@@ -141,5 +143,7 @@ export async function getPostWithComments(
 	const post = toView(row, viewer);
 	if (!post.readable) return { post, comments: [], nextAfter: null, startsAtBeginning: true };
 	const { comments, nextAfter } = commentPageOf(row, viewer);
-	return { post, comments, nextAfter, startsAtBeginning: row.has_earlier !== 1 };
+	// After a comment of the post, the page never starts at the beginning.
+	const startsAtBeginning = start.kind === 'after' ? row.anchor_thread === null : row.has_earlier !== 1;
+	return { post, comments, nextAfter, startsAtBeginning };
 }
