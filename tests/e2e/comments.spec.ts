@@ -279,6 +279,41 @@ test('more comments load in place; a link to a comment opens at it and highlight
 	await expect(page.locator(`#comment-${commentId}`)).toHaveClass(/highlighted/);
 });
 
+test("a member reports another's comment once, a second report is told so, and their own comment has no Report", async ({ page }) => {
+	const channel = await community(GLOBAL);
+	const postId = postOf(channel, 10);
+	const theirs = mark('A comment to report');
+	const [row] = execute(
+		`INSERT INTO comments (channel_id, post_id, member_id, content, created_at) VALUES (${channel.index}, ${postId}, ${memberIdOf(channel, 31)}, '${theirs}', ${Date.now()}) RETURNING id`,
+	) as { id: number }[];
+	execute(`UPDATE posts SET comment_count = comment_count + 1 WHERE id = ${postId}`);
+	// A member's page is answered fresh, so the comment inserted behind the edge cache shows.
+	await signInMember(page, channel, 26, `${GLOBAL}/posts/${postId}`);
+	const mine = mark('My own comment');
+	await writeComment(page, mine);
+	await expect((await openMenu(page, mine)).getByRole('menuitem', { name: 'Report' })).toHaveCount(0);
+	await page.keyboard.press('Escape');
+
+	const dialog = page.getByRole('dialog', { name: 'Report this comment' });
+	await (await openMenu(page, theirs)).getByRole('menuitem', { name: 'Report' }).click();
+	await expect(dialog).toBeVisible();
+	await dialog.getByRole('radio', { name: 'Spoilers' }).check();
+	await dialog.getByRole('button', { name: 'Report', exact: true }).click();
+	await expect(toast(page)).toHaveText('It has been reported.');
+	await expect(dialog).toBeHidden();
+	const reports = () => execute(`SELECT reason_code FROM reports WHERE target_type = 'COMMENT' AND target_id = ${row?.id}`) as { reason_code: string }[];
+	expect(reports()).toEqual([{ reason_code: 'SPOILER' }]);
+
+	await (await openMenu(page, theirs)).getByRole('menuitem', { name: 'Report' }).click();
+	await dialog.getByRole('radio', { name: 'Spam, advertising or scams' }).check();
+	await dialog.getByRole('button', { name: 'Report', exact: true }).click();
+	const alert = page.getByRole('dialog', { name: 'Alert' });
+	await expect(alert).toContainText('This comment has already been reported.');
+	await alert.getByRole('button', { name: 'Confirm' }).click();
+	await expect(alert).toBeHidden();
+	expect(reports()).toHaveLength(1);
+});
+
 test('a guest is asked to log in on focusing the box, on Post and on Reply, and no island loads for it', async ({ page }) => {
 	const channel = await community(GLOBAL);
 	const postId = postOf(channel, 6);
