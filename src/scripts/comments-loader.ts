@@ -20,6 +20,18 @@ if (section) {
 	// Presses made while the island loads are held too, and the last one is replayed.
 	let loading = false;
 	let replay: Wake | null = null;
+	// The island renders the section anew, so it must not mount between a press's pointerdown (which
+	// focuses and wakes) and its click: the click would lose the element it began on. A press under
+	// way holds the mount until after it ends (a later task than its click).
+	let pressing = false;
+	let pendingMount: (() => void) | null = null;
+	const release = () => {
+		pressing = false;
+		if (pendingMount) setTimeout(pendingMount, 0);
+		pendingMount = null;
+	};
+	section.addEventListener('pointerdown', () => (pressing = true), true);
+	for (const type of ['pointerup', 'pointercancel'] as const) document.addEventListener(type, release, true);
 	const wake = (event: Event) => {
 		const target = actionOf(event);
 		const action = target?.dataset['action'];
@@ -30,11 +42,17 @@ if (section) {
 		if (loading) return;
 		loading = true;
 		void import('@/islands/comments/mount').then(({ mountComments }) => {
-			for (const type of WAKE_EVENTS) section.removeEventListener(type, wake);
-			mountComments(section, replay);
+			const mount = () => {
+				for (const type of WAKE_EVENTS) section.removeEventListener(type, wake);
+				mountComments(section, replay);
+			};
+			if (pressing) pendingMount = mount;
+			else mount();
 		});
 	};
 	for (const type of WAKE_EVENTS) section.addEventListener(type, wake);
+	// From here on a press is never lost (a press before it, while the page still loads, does nothing).
+	section.dataset['commentsLoader'] = 'armed';
 
 	if (!member) {
 		const dialog = loginRequiredDialog();

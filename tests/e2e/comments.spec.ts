@@ -47,6 +47,7 @@ async function countOf(page: Page): Promise<number> {
 }
 
 async function writeComment(page: Page, text: string): Promise<void> {
+	await armed(page);
 	await newBox(page).click();
 	await newBox(page).fill(text);
 	await section(page).locator('[data-comment-form="new"]').getByRole('button', { name: 'Post', exact: true }).click();
@@ -54,7 +55,13 @@ async function writeComment(page: Page, text: string): Promise<void> {
 	await expect(item(page, text)).toBeVisible();
 }
 
+/** Waits for the loader script: a press before it runs does nothing, as for a reader whose page is still loading. */
+async function armed(page: Page): Promise<void> {
+	await expect(section(page)).toHaveAttribute('data-comments-loader', 'armed');
+}
+
 async function openMenu(page: Page, text: string) {
+	await armed(page);
 	const comment = item(page, text);
 	await comment.locator(':scope > .comment-body .comment-menu-button').click();
 	return comment.locator(':scope > .comment-body [role="menu"]');
@@ -146,13 +153,13 @@ test('one comment is edited at a time, and no reply can be written meanwhile', a
 	await editBox.fill(edited);
 	await section(page).getByRole('button', { name: 'Save', exact: true }).click();
 	await expect(toast(page)).toHaveText('The comment has been edited.');
-	const comment = item(page, 'second line');
+	const comment = item(page, one);
 	await expect(comment.locator(':scope > .comment-body .edited')).toHaveText('(edited)');
 	await expect(comment.locator(':scope > .comment-body .comment-text')).toHaveText(edited);
 	await expect(note).toHaveCount(0);
 	await expect(reply).not.toHaveAttribute('aria-disabled', 'true');
 	await page.reload();
-	await expect(item(page, 'second line').locator(':scope > .comment-body .edited')).toHaveText('(edited)');
+	await expect(item(page, one).locator(':scope > .comment-body .edited')).toHaveText('(edited)');
 });
 
 test('deleting: after a confirm, a comment with replies keeps its place, one without goes', async ({ page }) => {
@@ -241,6 +248,7 @@ test('more comments load in place; a link to a comment opens at it and highlight
 	await expect(items).toHaveCount(100);
 	const more = section(page).getByRole('link', { name: 'Show more comments' });
 	await expect(more).toHaveAttribute('href', new RegExp(`/posts/${postId}\\?commentsAfter=\\d+#comments$`));
+	await armed(page);
 	// Without JavaScript the link is the next page: it starts after the last item shown, whatever the thread.
 	const firstIds = await items.evaluateAll((nodes) => nodes.map((node) => node.id));
 	const nextPage = await (await page.request.get((await more.getAttribute('href')) ?? '')).text();
