@@ -34,7 +34,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { build } from './lib/build.mjs';
-import { ROOT, query } from './lib/wrangler.mjs';
+import { ROOT, migrate, query } from './lib/wrangler.mjs';
 import { hashToken } from '../src/server/platform/tokens.ts';
 import { localSessionSecret, serveBuild, waitFor } from './lib/server.mjs';
 import { mintSessionToken } from '../src/server/sign-in/session-token.ts';
@@ -64,7 +64,11 @@ const mixedOnly = values['mixed-only'];
 
 function ensureData() {
 	const seeded = existsSync(STATE) && query("SELECT listed_count AS n FROM channels WHERE domain = 'bench' AND slug = 'large'", STATE)[0]?.n;
-	if (seeded === Number(values.posts) || (mixedOnly && seeded > 0)) return;
+	if (seeded === Number(values.posts) || (mixedOnly && seeded > 0)) {
+		// Data seeded by an earlier build: bring its schema up to this one's migrations.
+		migrate(STATE);
+		return;
+	}
 	console.log(`Seeding ${values.posts} posts into ${path.relative(ROOT, STATE)}…`);
 	const result = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'seed.mjs'), '--persist-to', STATE, '--posts', values.posts], { cwd: ROOT, stdio: 'inherit' });
 	if (result.status !== 0) throw new Error('seeding failed');
