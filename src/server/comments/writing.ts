@@ -21,14 +21,11 @@ import { AppError, isAppError } from '@/server/platform/errors';
 import { assertion, guardedBatch } from '@/server/platform/batch';
 import { touchPost } from '@/server/channels/channels';
 import type { SessionMember } from '@/server/sign-in/sessions';
-import { canReadComment, canReadPost, commentState, memberViewer, postStateOfRow, type PostStateColumns } from '@/server/posts/visibility';
+import { canReadComment, commentState, memberViewer } from '@/server/posts/visibility';
+import { readablePostGuard } from '@/server/posts/readable-post';
 import { COMMENT_MAX_LENGTH, commentLength, normalizeComment } from '@/schemas/comment-limits';
 import type { CreateCommentInput } from '@/schemas/comment';
 import type { ReadableCommentItem } from './comments';
-
-interface PostRow extends PostStateColumns {
-	member_id: number;
-}
 
 interface StoredCommentRow {
 	id: number;
@@ -48,31 +45,6 @@ function checkedContent(raw: string): string {
 	if (content.length === 0) throw new AppError('CommentRequired');
 	if (commentLength(content) > COMMENT_MAX_LENGTH) throw new AppError('CommentTooLong');
 	return content;
-}
-
-/**
- * The post a member comments on: one of this channel they may read in full. Returns the assertion
- * that re-checks, inside the action's batch, that its state is still the one read here.
- * @throws AppError PostNotFound
- */
-async function postForComments(db: D1Database, channelId: number, member: SessionMember, postId: number): Promise<D1PreparedStatement> {
-	const row = await db
-		.prepare(
-			`SELECT p.member_id, p.deleted_at, p.hidden_by_admin, p.is_private, b.is_public AS board_public
-			 FROM posts p JOIN boards b ON b.id = p.board_id WHERE p.id = ?1 AND p.channel_id = ?2`,
-		)
-		.bind(postId, channelId)
-		.first<PostRow>();
-	if (!row || !canReadPost(postStateOfRow(row), row.member_id, memberViewer(member))) throw new AppError('PostNotFound');
-	return assertion(
-		db,
-		`EXISTS (SELECT 1 FROM posts p JOIN boards b ON b.id = p.board_id
-			WHERE p.id = ?1 AND p.deleted_at IS NULL AND p.hidden_by_admin = ?2 AND p.is_private = ?3 AND b.is_public = ?4)`,
-		postId,
-		row.hidden_by_admin,
-		row.is_private,
-		row.board_public,
-	);
 }
 
 /** A comment of the post, not deleted. @throws AppError CommentNotFound (another post's, another channel's, deleted) */
@@ -149,7 +121,7 @@ export async function createComment(
 	now: number,
 ): Promise<{ comment: ReadableCommentItem; commentCount: number }> {
 	const content = checkedContent(input.content);
-	const postGuard = await postForComments(db, channelId, member, postId);
+	const postGuard = await readablePostGuard(db, channelId, member, postId);
 	if (input.requestId !== undefined) {
 		const earlier = await earlierComment(db, member, postId, input.requestId);
 		if (earlier) return earlier;
@@ -179,7 +151,7 @@ export async function createComment(
 			touchPost(db, channelId, postId),
 			countStatement(db, postId),
 		],
-		() => postForComments(db, channelId, member, postId),
+		() => readablePostGuard(db, channelId, member, postId),
 	);
 	const inserted = results[guards.length]?.results[0] as { id: number } | undefined;
 	if (!inserted) {
@@ -206,7 +178,7 @@ export async function editComment(
 	now: number,
 ): Promise<{ comment: ReadableCommentItem }> {
 	const content = checkedContent(input.content);
-	const postGuard = await postForComments(db, channelId, member, postId);
+	const postGuard = await readablePostGuard(db, channelId, member, postId);
 	const stored = await storedComment(db, channelId, postId, commentId);
 	if (stored.member_id !== member.userId || stored.hidden_by_admin === 1) throw new AppError('Forbidden');
 	await runGuarded(
@@ -217,7 +189,7 @@ export async function editComment(
 			db.prepare('UPDATE comments SET content = ?2, edited_at = ?3 WHERE id = ?1').bind(commentId, content, now),
 			touchPost(db, channelId, postId),
 		],
-		() => postForComments(db, channelId, member, postId),
+		() => readablePostGuard(db, channelId, member, postId),
 	);
 	return { comment: itemOf({ ...stored, content, edited_at: now }, member) };
 }
@@ -236,7 +208,7 @@ export async function deleteComment(
 	commentId: number,
 	now: number,
 ): Promise<{ commentCount: number }> {
-	const postGuard = await postForComments(db, channelId, member, postId);
+	const postGuard = await readablePostGuard(db, channelId, member, postId);
 	const stored = await storedComment(db, channelId, postId, commentId);
 	if (stored.member_id !== member.userId && member.role !== 'ADMIN') throw new AppError('Forbidden');
 	const results = await runGuarded(
@@ -251,7 +223,7 @@ export async function deleteComment(
 			touchPost(db, channelId, postId),
 			countStatement(db, postId),
 		],
-		() => postForComments(db, channelId, member, postId),
+		() => readablePostGuard(db, channelId, member, postId),
 	);
 	return { commentCount: countOf(results.at(-1)) };
 }

@@ -19,47 +19,14 @@
  *   minute old (GUEST_MAX_AGE_MS of functions/edge-cache.ts), members see it at once.
  */
 import { AppError } from '@/server/platform/errors';
-import { assertion, guardedBatch } from '@/server/platform/batch';
+import { guardedBatch } from '@/server/platform/batch';
 import type { SessionMember } from '@/server/sign-in/sessions';
-import { canReadPost, memberViewer, postStateOfRow, type PostStateColumns } from '@/server/posts/visibility';
+import { readablePostGuard } from '@/server/posts/readable-post';
 
 /** A member's like of a post and the post's count, as the like button shows them. */
 export interface LikeState {
 	liked: boolean;
 	likeCount: number;
-}
-
-interface LikedPostRow extends PostStateColumns {
-	member_id: number;
-}
-
-/**
- * The post a member likes, unlikes or asks about: one of this channel they may read in full.
- * Returns the assertion that re-checks, inside the action's batch, that its state is still the
- * one read here (a deletion, a hide or a move to private in between refuses the action).
- * @throws AppError PostNotFound (not of this channel, deleted, or not readable by the member)
- */
-async function readablePost(db: D1Database, channelId: number, member: SessionMember, postId: number): Promise<D1PreparedStatement> {
-	const row = await db
-		.prepare(
-			`SELECT p.member_id, p.deleted_at, p.hidden_by_admin, p.is_private, b.is_public AS board_public
-			 FROM posts p JOIN boards b ON b.id = p.board_id WHERE p.id = ?1 AND p.channel_id = ?2`,
-		)
-		.bind(postId, channelId)
-		.first<LikedPostRow>();
-	if (!row) throw new AppError('PostNotFound');
-	const state = postStateOfRow(row);
-	if (!canReadPost(state, row.member_id, memberViewer(member))) throw new AppError('PostNotFound');
-	return assertion(
-		db,
-		`EXISTS (SELECT 1 FROM posts p JOIN boards b ON b.id = p.board_id
-			WHERE p.id = ?1 AND p.channel_id = ?2 AND p.deleted_at IS NULL AND p.hidden_by_admin = ?3 AND p.is_private = ?4 AND b.is_public = ?5)`,
-		postId,
-		channelId,
-		row.hidden_by_admin,
-		row.is_private,
-		row.board_public,
-	);
 }
 
 /** The member's like and the post's count, read together. */
@@ -84,7 +51,7 @@ async function act(db: D1Database, member: SessionMember, postId: number, guard:
 
 /** Likes a post; liking it again changes nothing. @throws AppError PostNotFound */
 export async function likePost(db: D1Database, channelId: number, member: SessionMember, postId: number, now: number): Promise<LikeState> {
-	const guard = await readablePost(db, channelId, member, postId);
+	const guard = await readablePostGuard(db, channelId, member, postId);
 	return act(
 		db,
 		member,
@@ -97,7 +64,7 @@ export async function likePost(db: D1Database, channelId: number, member: Sessio
 
 /** Takes a member's like back; unliking a post not liked changes nothing. @throws AppError PostNotFound */
 export async function unlikePost(db: D1Database, channelId: number, member: SessionMember, postId: number): Promise<LikeState> {
-	const guard = await readablePost(db, channelId, member, postId);
+	const guard = await readablePostGuard(db, channelId, member, postId);
 	return act(
 		db,
 		member,
@@ -110,7 +77,7 @@ export async function unlikePost(db: D1Database, channelId: number, member: Sess
 
 /** Whether the member likes the post, and its count. @throws AppError PostNotFound */
 export async function getLikeState(db: D1Database, channelId: number, member: SessionMember, postId: number): Promise<LikeState> {
-	await readablePost(db, channelId, member, postId);
+	await readablePostGuard(db, channelId, member, postId);
 	const result = await stateStatement(db, member.userId, postId).all();
 	return stateOf(result);
 }
