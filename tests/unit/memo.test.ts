@@ -22,4 +22,36 @@ describe('the isolate memo', () => {
 		await Promise.resolve();
 		expect(await memo.read('bad', 0, () => true, () => Promise.resolve(3))).toBe(3);
 	});
+	it('answers a stale entry at once while one read replaces it, and waits once it is too old', async () => {
+		const memo = createMemo<string>(10);
+		let loads = 0;
+		let release: () => void = () => undefined;
+		const slow = (value: string) => () => {
+			loads += 1;
+			return new Promise<string>((resolve) => (release = () => resolve(value)));
+		};
+		const first = memo.readRevalidating('c', 0, 1000, 2000, slow('v1'));
+		release();
+		expect(await first).toBe('v1');
+		// Fresh: no read.
+		expect(await memo.readRevalidating('c', 999, 1000, 2000, slow('never'))).toBe('v1');
+		expect(loads).toBe(1);
+		// Stale: the old value at once, one read in the background however many ask meanwhile.
+		expect(await memo.readRevalidating('c', 1000, 1000, 2000, slow('v2'))).toBe('v1');
+		expect(await memo.readRevalidating('c', 1500, 1000, 2000, slow('other'))).toBe('v1');
+		expect(loads).toBe(2);
+		release();
+		await new Promise((resolve) => setTimeout(resolve, 0));
+		// The new value, stamped when its read began.
+		expect(await memo.readRevalidating('c', 1999, 1000, 2000, slow('never'))).toBe('v2');
+		expect(loads).toBe(2);
+		// Too old: the read is waited for.
+		const waited = memo.readRevalidating('c', 3000, 1000, 2000, slow('v3'));
+		release();
+		expect(await waited).toBe('v3');
+		// A failed background read leaves the entry as it was.
+		expect(await memo.readRevalidating('c', 4000, 1000, 2000, () => Promise.reject(new Error('D1 down')))).toBe('v3');
+		await new Promise((resolve) => setTimeout(resolve, 0));
+		expect(await memo.readRevalidating('c', 4001, 1000, 2000, slow('never'))).toBe('v3');
+	});
 });

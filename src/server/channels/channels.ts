@@ -171,19 +171,26 @@ export function indexTarget(channel: Channel): string | null {
 	return null;
 }
 
-/** How long an isolate trusts its copy of a channel row (and so its content version). */
+/** How long an isolate trusts its copy of a channel row (and so its versions) without asking D1. */
 const CHANNEL_TTL_MS = 1000;
+/**
+ * How long a copy may still be answered while it is read again in the background, so that no
+ * request waits for D1 behind a busy moment's writes; a change is seen within this time.
+ */
+const CHANNEL_STALE_MS = 2000;
 /** Channels (and names that are none) an isolate remembers; more distinct names push out the oldest. */
 export const CHANNEL_MEMO_ENTRIES = 512;
 const channels = createMemo<Channel | null>(CHANNEL_MEMO_ENTRIES);
 
 /**
- * The channel, remembered by this isolate for one second: within that second a request reads no
- * channel row, and a change made elsewhere is seen by every reader after at most that second. A
- * name that is no channel is remembered the same way, within the memo's bound.
+ * The channel, remembered by this isolate: for one second a request reads no channel row; in the
+ * next second the remembered row is answered at once while it is read again in the background, so
+ * a hit never waits for D1; after that the read is waited for. A change made elsewhere is seen by
+ * every reader within two seconds. A name that is no channel is remembered the same way, within
+ * the memo's bound.
  */
 export function resolveChannel(db: D1Database, domain: string, slug: string, now = Date.now()): Promise<Channel | null> {
-	return channels.read(`${domain}/${slug}`, now, (at) => now - at < CHANNEL_TTL_MS, () => findChannel(db, domain, slug));
+	return channels.readRevalidating(`${domain}/${slug}`, now, CHANNEL_TTL_MS, CHANNEL_STALE_MS, () => findChannel(db, domain, slug));
 }
 
 /**
