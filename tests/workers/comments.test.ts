@@ -9,7 +9,8 @@ import { env } from 'cloudflare:workers';
 import { call, GLOBAL, KOREAN, memberApi, publicApi, recordingDb, signIn, signUp, type Answer } from './harness';
 import { privacyIdsSql, type PrivacyIds } from '../read-routes';
 import { createComment, deleteComment, editComment } from '@/server/comments/writing';
-import { listComments, threadOf, type CommentItem } from '@/server/comments/comments';
+import { listComments, type CommentItem } from '@/server/comments/comments';
+import { groupThreads } from '@/islands/comments/model';
 import { getPostWithComments } from '@/server/posts/detail';
 import { listMyComments } from '@/server/members/activity';
 import { GUEST, type Viewer } from '@/server/posts/visibility';
@@ -160,7 +161,7 @@ describe('writing, replying, editing and deleting', () => {
 			[reply, true, 'VISIBLE'],
 		]);
 		expect(items[0]).toEqual({ readable: false, commentId: top, parentId: null, state: 'DELETED' });
-		expect(threadOf(items)).toEqual([{ ...items[0], replies: [items[1]] }]);
+		expect(groupThreads(items)).toEqual([{ comment: items[0], replies: [items[1]] }]);
 		expect((await remove(postId, reply, 1007)).code).toBe(0);
 		expect(contentOf<{ comments: CommentItem[]; commentCount: number }>(await read(postId))).toMatchObject({ comments: [], commentCount: 0 });
 	});
@@ -454,7 +455,7 @@ describe('a post with thousands of comments', () => {
 		expect(atFirst.startsAtBeginning).toBe(true);
 		// An id of no comment of the post gives the first page.
 		expect((await getPostWithComments(env.DB, 1, postId, GUEST, { from: ids.deletedComment })).comments).toEqual(first.comments);
-		expect(threadOf(first.comments)).toHaveLength(COMMENT_PAGE_SIZE / (REPLIES + 1));
+		expect(groupThreads(first.comments)).toHaveLength(COMMENT_PAGE_SIZE / (REPLIES + 1));
 	});
 
 	it('reads about one page of rows in one query, however many comments the post has', async () => {

@@ -40,9 +40,6 @@ export interface CommentTombstoneItem {
 
 export type CommentItem = ReadableCommentItem | CommentTombstoneItem;
 
-/** A top-level comment with its replies, for rendering; see threadOf. */
-export type CommentNode = CommentItem & { replies: CommentItem[] };
-
 /** One page of a post's comments. */
 export interface CommentPage {
 	comments: CommentItem[];
@@ -156,26 +153,6 @@ export function commentPageOf(row: CommentPageColumns, viewer: Viewer): CommentP
 	rows.sort((a, b) => (a.parent_id ?? a.id) - (b.parent_id ?? b.id) || a.id - b.id);
 	const page = rows.slice(0, COMMENT_PAGE_SIZE);
 	return { comments: page.map((item) => toItem(item, viewer)), nextAfter: rows.length > COMMENT_PAGE_SIZE ? (page.at(-1)?.id ?? null) : null };
-}
-
-/**
- * Flat items nested for rendering: each top-level comment with its replies. A reply whose
- * top-level comment is not among the items (a page that starts inside a thread) is a node of its own.
- */
-export function threadOf(items: CommentItem[]): CommentNode[] {
-	const nodes: CommentNode[] = [];
-	const byId = new Map<number, CommentNode>();
-	for (const item of items) {
-		const parent = item.parentId === null ? undefined : byId.get(item.parentId);
-		if (parent) {
-			parent.replies.push(item);
-			continue;
-		}
-		const node: CommentNode = { ...item, replies: [] };
-		nodes.push(node);
-		byId.set(item.commentId, node);
-	}
-	return nodes;
 }
 
 interface PostForCommentsRow extends PostStateColumns, CommentPageColumns {
