@@ -5,7 +5,8 @@
  * (default 8830) and sends each URL `--requests` times (10 connections), `--rounds` times, and
  * prints every round and the median: other work on the machine moves single rounds a lot.
  *
- * `--profile` also records a V8 CPU profile of the Worker over the uncached post page (through
+ * `--profile` also records a V8 CPU profile of the Worker over the uncached post page (another
+ * target with `--profile-target NAME`), through
  * wrangler's inspector, Chrome DevTools Protocol), saves it to bench-results/worker.cpuprofile
  * (open it in Chrome DevTools) and prints the functions with the most self and total time.
  * `--only NAME,…` measures some targets only. `--against DIR` also serves the build of another
@@ -28,6 +29,7 @@ const { values } = parseArgs({
 		requests: { type: 'string', default: '600' },
 		rounds: { type: 'string', default: '3' },
 		profile: { type: 'boolean', default: false },
+		'profile-target': { type: 'string', default: 'postUncached' },
 		only: { type: 'string' },
 		against: { type: 'string' },
 	},
@@ -159,7 +161,7 @@ try {
 		}
 	}
 	if (values.profile) {
-		const profile = await profileOf(targets.postUncached);
+		const profile = await profileOf(targets[values['profile-target']]);
 		mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
 		writeFileSync(path.join(ROOT, 'bench-results', 'worker.cpuprofile'), JSON.stringify(profile));
 		const { self, total } = topFunctions(profile);

@@ -22,7 +22,7 @@ import { assertion, guardedBatch } from '@/server/platform/batch';
 import { touchPost } from '@/server/channels/channels';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { canReadComment, commentState, memberViewer } from '@/server/posts/visibility';
-import { readablePostGuard } from '@/server/posts/readable-post';
+import { assertReadablePost, readablePostGuard } from '@/server/posts/readable-post';
 import { COMMENT_MAX_LENGTH, commentLength, normalizeComment } from '@/schemas/comment-limits';
 import type { CreateCommentInput } from '@/schemas/comment';
 import type { ReadableCommentItem } from './comments';
@@ -47,14 +47,24 @@ function checkedContent(raw: string): string {
 	return content;
 }
 
-/** A comment of the post, not deleted. @throws AppError CommentNotFound (another post's, another channel's, deleted) */
-async function storedComment(db: D1Database, channelId: number, postId: number, commentId: number): Promise<StoredCommentRow> {
+/** A comment of the post, not deleted; null for another post's, another channel's or a deleted one. */
+async function storedComment(db: D1Database, channelId: number, postId: number, commentId: number): Promise<StoredCommentRow | null> {
 	const row = await db
 		.prepare('SELECT id, post_id, parent_id, member_id, content, created_at, edited_at, deleted_at, hidden_by_admin FROM comments WHERE id = ?1 AND channel_id = ?2')
 		.bind(commentId, channelId)
 		.first<StoredCommentRow>();
-	if (!row || row.post_id !== postId || row.deleted_at !== null) throw new AppError('CommentNotFound');
-	return row;
+	return !row || row.post_id !== postId || row.deleted_at !== null ? null : row;
+}
+
+/**
+ * Refuses a comment's action with `code`, unless the post is the reason: the post is checked inside
+ * each batch rather than read first, so a refusal before the batch asks after it, and PostNotFound
+ * wins as it would had the post been read first (nothing about a comment of a post the member may
+ * not read is told).
+ */
+async function refuse(db: D1Database, channelId: number, member: SessionMember, postId: number, code: 'CommentNotFound' | 'Forbidden'): Promise<never> {
+	await assertReadablePost(db, channelId, member, postId);
+	throw new AppError(code);
 }
 
 /**
@@ -121,17 +131,19 @@ export async function createComment(
 	now: number,
 ): Promise<{ comment: ReadableCommentItem; commentCount: number }> {
 	const content = checkedContent(input.content);
-	const postGuard = await readablePostGuard(db, channelId, member, postId);
-	if (input.requestId !== undefined) {
-		const earlier = await earlierComment(db, member, postId, input.requestId);
-		if (earlier) return earlier;
-	}
-	const guards = [postGuard];
+	// A repeated request id is found by the INSERT itself (it inserts nothing), not by a read before it.
+	const guards = [readablePostGuard(db, channelId, member, postId)];
 	let threadId: number | null = null;
 	if (input.parentId !== undefined && input.parentId !== null) {
 		const parent = await storedComment(db, channelId, postId, input.parentId);
-		const state = commentState({ deletedAt: parent.deleted_at, hiddenByAdmin: parent.hidden_by_admin === 1 });
-		if (!canReadComment(state, memberViewer(member))) throw new AppError('CommentNotFound');
+		const readable = parent !== null && canReadComment(commentState({ deletedAt: parent.deleted_at, hiddenByAdmin: parent.hidden_by_admin === 1 }), memberViewer(member));
+		if (!parent || !readable) {
+			// A retry of a reply whose parent went meanwhile answers the reply the first request wrote.
+			await assertReadablePost(db, channelId, member, postId);
+			const earlier = input.requestId === undefined ? null : await earlierComment(db, member, postId, input.requestId);
+			if (earlier) return earlier;
+			throw new AppError('CommentNotFound');
+		}
 		threadId = parent.parent_id ?? parent.id;
 		guards.push(assertion(db, 'EXISTS (SELECT 1 FROM comments WHERE id = ?1 AND deleted_at IS NULL AND hidden_by_admin = ?2)', parent.id, parent.hidden_by_admin));
 	}
@@ -151,11 +163,11 @@ export async function createComment(
 			touchPost(db, channelId, postId),
 			countStatement(db, postId),
 		],
-		() => readablePostGuard(db, channelId, member, postId),
+		() => assertReadablePost(db, channelId, member, postId),
 	);
 	const inserted = results[guards.length]?.results[0] as { id: number } | undefined;
 	if (!inserted) {
-		// The same request arrived twice at once: the other one wrote the comment.
+		// A repeated request (a retry, or the same one twice at once): the first one wrote the comment.
 		const earlier = input.requestId === undefined ? null : await earlierComment(db, member, postId, input.requestId);
 		if (!earlier) throw new AppError('Conflict');
 		return earlier;
@@ -178,18 +190,18 @@ export async function editComment(
 	now: number,
 ): Promise<{ comment: ReadableCommentItem }> {
 	const content = checkedContent(input.content);
-	const postGuard = await readablePostGuard(db, channelId, member, postId);
 	const stored = await storedComment(db, channelId, postId, commentId);
-	if (stored.member_id !== member.userId || stored.hidden_by_admin === 1) throw new AppError('Forbidden');
+	if (!stored) return refuse(db, channelId, member, postId, 'CommentNotFound');
+	if (stored.member_id !== member.userId || stored.hidden_by_admin === 1) return refuse(db, channelId, member, postId, 'Forbidden');
 	await runGuarded(
 		db,
 		[
-			postGuard,
+			readablePostGuard(db, channelId, member, postId),
 			assertion(db, 'EXISTS (SELECT 1 FROM comments WHERE id = ?1 AND deleted_at IS NULL AND hidden_by_admin = 0)', commentId),
 			db.prepare('UPDATE comments SET content = ?2, edited_at = ?3 WHERE id = ?1').bind(commentId, content, now),
 			touchPost(db, channelId, postId),
 		],
-		() => readablePostGuard(db, channelId, member, postId),
+		() => assertReadablePost(db, channelId, member, postId),
 	);
 	return { comment: itemOf({ ...stored, content, edited_at: now }, member) };
 }
@@ -208,13 +220,13 @@ export async function deleteComment(
 	commentId: number,
 	now: number,
 ): Promise<{ commentCount: number }> {
-	const postGuard = await readablePostGuard(db, channelId, member, postId);
 	const stored = await storedComment(db, channelId, postId, commentId);
-	if (stored.member_id !== member.userId && member.role !== 'ADMIN') throw new AppError('Forbidden');
+	if (!stored) return refuse(db, channelId, member, postId, 'CommentNotFound');
+	if (stored.member_id !== member.userId && member.role !== 'ADMIN') return refuse(db, channelId, member, postId, 'Forbidden');
 	const results = await runGuarded(
 		db,
 		[
-			postGuard,
+			readablePostGuard(db, channelId, member, postId),
 			db.prepare('UPDATE comments SET deleted_at = ?2 WHERE id = ?1 AND deleted_at IS NULL').bind(commentId, now),
 			// Directly after the deletion; a hidden comment was not counted.
 			db
@@ -223,7 +235,7 @@ export async function deleteComment(
 			touchPost(db, channelId, postId),
 			countStatement(db, postId),
 		],
-		() => readablePostGuard(db, channelId, member, postId),
+		() => assertReadablePost(db, channelId, member, postId),
 	);
 	return { commentCount: countOf(results.at(-1)) };
 }

@@ -21,7 +21,7 @@
 import { AppError } from '@/server/platform/errors';
 import { guardedBatch } from '@/server/platform/batch';
 import type { SessionMember } from '@/server/sign-in/sessions';
-import { readablePostGuard } from '@/server/posts/readable-post';
+import { assertReadablePost, readablePostGuard } from '@/server/posts/readable-post';
 
 /** A member's like of a post and the post's count, as the like button shows them. */
 export interface LikeState {
@@ -42,7 +42,7 @@ function stateOf(result: D1Result | undefined): LikeState {
 	return { liked: row.liked === 1, likeCount: row.like_count };
 }
 
-/** Runs one like or unlike: the re-check, the row's change, the count's guarded change, the answer. */
+/** Runs one like or unlike, one batch: the post's check, the row's change, the count's guarded change, the answer. */
 async function act(db: D1Database, member: SessionMember, postId: number, guard: D1PreparedStatement, change: D1PreparedStatement, count: D1PreparedStatement): Promise<LikeState> {
 	// The count's UPDATE must follow the row's change directly: changes() reads the statement before it.
 	const results = await guardedBatch(db, [guard, change, count, stateStatement(db, member.userId, postId)], 'PostNotFound');
@@ -51,12 +51,11 @@ async function act(db: D1Database, member: SessionMember, postId: number, guard:
 
 /** Likes a post; liking it again changes nothing. @throws AppError PostNotFound */
 export async function likePost(db: D1Database, channelId: number, member: SessionMember, postId: number, now: number): Promise<LikeState> {
-	const guard = await readablePostGuard(db, channelId, member, postId);
 	return act(
 		db,
 		member,
 		postId,
-		guard,
+		readablePostGuard(db, channelId, member, postId),
 		db.prepare('INSERT INTO post_likes (post_id, member_id, channel_id, created_at) VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING').bind(postId, member.userId, channelId, now),
 		db.prepare('UPDATE posts SET like_count = like_count + 1 WHERE id = ?1 AND changes() = 1').bind(postId),
 	);
@@ -64,12 +63,11 @@ export async function likePost(db: D1Database, channelId: number, member: Sessio
 
 /** Takes a member's like back; unliking a post not liked changes nothing. @throws AppError PostNotFound */
 export async function unlikePost(db: D1Database, channelId: number, member: SessionMember, postId: number): Promise<LikeState> {
-	const guard = await readablePostGuard(db, channelId, member, postId);
 	return act(
 		db,
 		member,
 		postId,
-		guard,
+		readablePostGuard(db, channelId, member, postId),
 		db.prepare('DELETE FROM post_likes WHERE post_id = ?1 AND member_id = ?2').bind(postId, member.userId),
 		db.prepare('UPDATE posts SET like_count = like_count - 1 WHERE id = ?1 AND changes() = 1').bind(postId),
 	);
@@ -77,7 +75,7 @@ export async function unlikePost(db: D1Database, channelId: number, member: Sess
 
 /** Whether the member likes the post, and its count. @throws AppError PostNotFound */
 export async function getLikeState(db: D1Database, channelId: number, member: SessionMember, postId: number): Promise<LikeState> {
-	await readablePostGuard(db, channelId, member, postId);
+	await assertReadablePost(db, channelId, member, postId);
 	const result = await stateStatement(db, member.userId, postId).all();
 	return stateOf(result);
 }

@@ -111,5 +111,15 @@ export function listablePostSql(memberParam: `?${number}` | 'NULL'): string {
 	return `p.deleted_at IS NULL AND p.hidden_by_admin = 0 AND b.is_public = 1 AND (p.is_private = 0 OR p.member_id = ${memberParam})`;
 }
 
+/**
+ * SQL over a post `p` joined with its board `b`: canReadPost for a member, as one expression, so
+ * that an action's batch checks the rule itself inside its transaction (no read before it).
+ * `memberParam` holds the member's id and `adminParam` 1 for an administrator, else 0.
+ * tests/workers/visibility-sql.test.ts proves it equal to canReadPost for every state and reader.
+ */
+export function readablePostSql(memberParam: `?${number}`, adminParam: `?${number}`): string {
+	return `p.deleted_at IS NULL AND (${adminParam} = 1 OR (p.hidden_by_admin = 0 AND b.is_public = 1 AND (p.is_private = 0 OR p.member_id = ${memberParam})))`;
+}
+
 /** SQL over a comment `c`: the comment shows its text in lists (not deleted, not hidden). */
 export const LISTABLE_COMMENT_SQL = 'c.deleted_at IS NULL AND c.hidden_by_admin = 0';
