@@ -9,14 +9,19 @@
  *
  * Freshness, for guests (members always get a fresh answer):
  * - lists change (a post written, edited, deleted or hidden): channels.content_version, seen by
- *   every isolate within the second it trusts its channel row;
- * - a comment written, edited, deleted or hidden: the post's version (touchPost), within that
- *   same second, and only the post's own entries go cold;
+ *   every isolate within the two seconds it answers its channel row;
+ * - a comment deleted or hidden: the post's removal version (touchPost), in the key, seen within
+ *   those same two seconds, and only the post's own entries go cold;
+ * - a comment written or edited: the post's version (touchPost), kept with each entry rather than
+ *   in its key. An entry of an older version is still answered (X-Edge-Cache: STALE) while it is
+ *   made again in the background, for at most STALE_ANSWER_MS after the isolate first saw it old,
+ *   after which a reader waits for the new one: a guest sees a new comment within 2 + 8 = 10 s,
+ *   normally at the next read, and no reader of a busy post waits for its page;
  * - everything else an entry shows (like counts, the comment and like counts of lists and
  *   profiles) is at most GUEST_MAX_AGE_MS old: both levels drop an entry at that age, and a hot
  *   entry is refreshed in the background from REFRESH_AFTER_MS on, so no reader waits for it.
  */
-import { postVersion, resolveChannel, type Channel } from '@/server/channels/channels';
+import { postRemovalVersion, postVersion, resolveChannel, type Channel } from '@/server/channels/channels';
 import { loadLayout, type LayoutData } from '@/server/channels/layout';
 import { readAuthCookie } from '@/server/sign-in/cookies';
 import { isMintedSessionToken } from '@/server/sign-in/session-token';
@@ -30,8 +35,16 @@ export const REFRESH_AFTER_MS = 50_000;
 /** The isolate-memory level: at most this many responses and bytes (an isolate has 128 MB). */
 const MEMORY_ENTRIES = 1024;
 const MEMORY_BYTES = 32 * 1024 * 1024;
+/**
+ * How long an entry of an older post version (a comment written or edited since) may still be
+ * answered while it is made again; with the two seconds an isolate answers its channel row, a new
+ * comment reaches every guest within 10 s.
+ */
+export const STALE_ANSWER_MS = 8_000;
 /** The time an answer was made, kept with it in the Cache API (and never sent to a reader). */
 const STORED_AT = 'X-Edge-Stored-At';
+/** The post version an answer was made at, kept with it in the Cache API (and never sent to a reader). */
+const STORED_POST_VERSION = 'X-Edge-Post-Version';
 
 interface MemoryEntry {
 	status: number;
@@ -40,6 +53,10 @@ interface MemoryEntry {
 	body: ArrayBuffer;
 	/** When the origin made the answer (ms). */
 	storedAt: number;
+	/** The post version (postVersion) it was made at, for the reads of one post; null for any other. */
+	postVersion: number | null;
+	/** When this isolate first found it older than its post's version (ms), or null. */
+	staleSince: number | null;
 }
 const memory = new Map<string, MemoryEntry>();
 let memoryBytes = 0;
@@ -123,13 +140,14 @@ function recall(key: string, now: number): MemoryEntry | undefined {
 }
 
 /** An entry as a hit is sent: a known length (one piece, not chunked), revalidated by browsers. */
-function entryOf(status: number, stored: Headers, body: ArrayBuffer, storedAt: number): MemoryEntry {
+function entryOf(status: number, stored: Headers, body: ArrayBuffer, storedAt: number, postVersion: number | null): MemoryEntry {
 	const headers = new Headers(stored);
 	headers.delete(STORED_AT);
+	headers.delete(STORED_POST_VERSION);
 	headers.set('Content-Length', String(body.byteLength));
 	headers.set('Cache-Control', 'public, max-age=0, must-revalidate');
 	headers.set('X-Edge-Cache', 'HIT');
-	return { status, headers, body, storedAt };
+	return { status, headers, body, storedAt, postVersion, staleSince: null };
 }
 
 function fromMemory(entry: MemoryEntry): Response {
@@ -154,10 +172,11 @@ async function hasMintedSession(request: Request, channel: Channel): Promise<boo
 
 /**
  * Where an answer is stored: the canonical URL with the versions of what it shows as a last query
- * key, `__v` (a client's own `__v` never reaches a canonical URL).
+ * key, `__v` (a client's own `__v` never reaches a canonical URL): the build, the channel's content
+ * version and, for a post's reads, its removal version. Its version proper is kept with the entry.
  */
 function cacheKey(canonical: string, channel: Channel, postId: number | null): string {
-	const version = `${__BUILD_ID__}.${channel.contentVersion}${postId === null ? '' : `.${postVersion(channel, postId)}`}`;
+	const version = `${__BUILD_ID__}.${channel.contentVersion}${postId === null ? '' : `.${postRemovalVersion(channel, postId)}`}`;
 	return `${canonical}${canonical.includes('?') ? '&' : '?'}__v=${version}`;
 }
 
@@ -168,10 +187,12 @@ interface Fill {
 	ctx: ExecutionContext;
 	ask: () => Promise<Response>;
 	now: number;
+	/** The version of the post the answer shows, as this isolate knows it; null for other reads. */
+	postVersion: number | null;
 }
 
 /** Asks the origin for the guest's answer and stores it when it may be; answers what to send. */
-async function fill({ keyText, cache, ctx, ask, now }: Fill): Promise<Response> {
+async function fill({ keyText, cache, ctx, ask, now, postVersion }: Fill): Promise<Response> {
 	const response = await ask();
 	const storable =
 		(response.status === 200 || response.status === 301 || response.status === 302) &&
@@ -186,7 +207,8 @@ async function fill({ keyText, cache, ctx, ask, now }: Fill): Promise<Response> 
 	const stored = new Response(body, response);
 	stored.headers.set('Cache-Control', `public, s-maxage=${GUEST_MAX_AGE_MS / 1000}`);
 	stored.headers.set(STORED_AT, String(now));
-	remember(keyText, entryOf(stored.status, stored.headers, body, now));
+	if (postVersion !== null) stored.headers.set(STORED_POST_VERSION, String(postVersion));
+	remember(keyText, entryOf(stored.status, stored.headers, body, now, postVersion));
 	ctx.waitUntil(cache.put(new Request(keyText), stored));
 	const sent = new Response(body, response);
 	sent.headers.set('Content-Length', String(body.byteLength));
@@ -195,17 +217,35 @@ async function fill({ keyText, cache, ctx, ask, now }: Fill): Promise<Response> 
 	return sent;
 }
 
-/** Sends a hit; an entry near the end of its life is made again meanwhile, once per isolate. */
-function serveHit(entry: MemoryEntry, fillRequest: Fill): Response {
-	if (fillRequest.now - entry.storedAt >= REFRESH_AFTER_MS && !refreshing.has(fillRequest.keyText)) {
-		refreshing.add(fillRequest.keyText);
-		fillRequest.ctx.waitUntil(
-			fill(fillRequest)
-				.then((response) => response.body?.cancel())
-				.catch(() => undefined)
-				.finally(() => refreshing.delete(fillRequest.keyText)),
-		);
+/** Makes the entry again in the background, once at a time per isolate. */
+function refresh(fillRequest: Fill): void {
+	if (refreshing.has(fillRequest.keyText)) return;
+	refreshing.add(fillRequest.keyText);
+	fillRequest.ctx.waitUntil(
+		fill(fillRequest)
+			.then((response) => response.body?.cancel())
+			.catch(() => undefined)
+			.finally(() => refreshing.delete(fillRequest.keyText)),
+	);
+}
+
+/**
+ * Sends a hit; an entry near the end of its life is made again meanwhile. An entry older than its
+ * post's version is answered as STALE while it is made again, for STALE_ANSWER_MS; after that the
+ * reader waits for the new one.
+ */
+function serveHit(entry: MemoryEntry, fillRequest: Fill): Promise<Response> | Response {
+	const { now, postVersion: current } = fillRequest;
+	// Versions only grow: an entry made by an isolate that read the channel row later is not old.
+	if (current !== null && entry.postVersion !== null && entry.postVersion < current) {
+		entry.staleSince ??= now;
+		if (now - entry.staleSince > STALE_ANSWER_MS) return fill(fillRequest);
+		refresh(fillRequest);
+		const stale = fromMemory(entry);
+		stale.headers.set('X-Edge-Cache', 'STALE');
+		return stale;
 	}
+	if (now - entry.storedAt >= REFRESH_AFTER_MS) refresh(fillRequest);
 	return fromMemory(entry);
 }
 
@@ -233,13 +273,21 @@ export async function withEdgeCache(
 	const keyText = cacheKey(canonical, channel, route.postId);
 	// Workers' CacheStorage has `default`; the DOM typing the pages also load does not know it.
 	const cache = (caches as CacheStorage & { default: Cache }).default;
-	const fillRequest: Fill = { keyText, cache, ctx, ask: () => origin(guestRequest(request, canonical)), now };
+	const fillRequest: Fill = {
+		keyText,
+		cache,
+		ctx,
+		ask: () => origin(guestRequest(request, canonical)),
+		now,
+		postVersion: route.postId === null ? null : postVersion(channel, route.postId),
+	};
 	const inMemory = recall(keyText, now);
 	if (inMemory) return serveHit(inMemory, fillRequest);
 	const hit = await cache.match(new Request(keyText));
 	if (hit) {
 		const body = await hit.arrayBuffer();
-		const entry = entryOf(hit.status, hit.headers, body, Number(hit.headers.get(STORED_AT)));
+		const storedVersion = hit.headers.get(STORED_POST_VERSION);
+		const entry = entryOf(hit.status, hit.headers, body, Number(hit.headers.get(STORED_AT)), storedVersion === null ? null : Number(storedVersion));
 		if (isFresh(entry, now)) {
 			remember(keyText, entry);
 			return serveHit(entry, fillRequest);

@@ -37,6 +37,7 @@ interface ChannelRow {
 	listed_count: number;
 	content_version: number;
 	post_versions: string;
+	post_removal_versions: string;
 }
 
 export interface Channel {
@@ -62,6 +63,8 @@ export interface Channel {
 	contentVersion: number;
 	/** The counters of the post-version buckets that were ever touched (postVersion reads them). */
 	postVersions: ReadonlyMap<number, number>;
+	/** The same for changes that take something away, a deletion or a hide (postRemovalVersion reads them). */
+	postRemovalVersions: ReadonlyMap<number, number>;
 }
 
 function toChannel(row: ChannelRow): Channel {
@@ -85,17 +88,18 @@ function toChannel(row: ChannelRow): Channel {
 		banner: row.banner === null ? null : (BannerSchema.safeParse(parseJsonColumn(row.banner, 'channels.banner')).data ?? null),
 		listedCount: row.listed_count,
 		contentVersion: row.content_version,
-		postVersions: parsePostVersions(row.post_versions),
+		postVersions: parsePostVersions(row.post_versions, 'channels.post_versions'),
+		postRemovalVersions: parsePostVersions(row.post_removal_versions, 'channels.post_removal_versions'),
 	};
 }
 
 /** How many counters stand for all the posts of a channel (a post's bucket: its id mod this). */
 export const POST_VERSION_BUCKETS = 1024;
 
-/** The bucket counters of channels.post_versions; anything else there counts as untouched. */
-function parsePostVersions(json: string): Map<number, number> {
+/** The bucket counters of channels.post_versions (or post_removal_versions); anything else there counts as untouched. */
+function parsePostVersions(json: string, column: string): Map<number, number> {
 	const versions = new Map<number, number>();
-	const parsed = parseJsonColumn(json, 'channels.post_versions');
+	const parsed = parseJsonColumn(json, column);
 	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return versions;
 	for (const [bucket, counter] of Object.entries(parsed)) {
 		if (Number.isSafeInteger(counter)) versions.set(Number(bucket), counter as number);
@@ -105,10 +109,16 @@ function parsePostVersions(json: string): Map<number, number> {
 
 /**
  * The version of one post's cached page and API reads: the counter of its bucket, moved by
- * touchPost. Posts that share a bucket go cold together, which costs a miss and nothing else.
+ * touchPost for every change. Posts that share a bucket are made again together, which costs a
+ * render and nothing else.
  */
 export function postVersion(channel: Channel, postId: number): number {
 	return channel.postVersions.get(postId % POST_VERSION_BUCKETS) ?? 0;
+}
+
+/** The version of what was taken away from one post's page (a comment deleted or hidden): moved by touchPost for a removal only. */
+export function postRemovalVersion(channel: Channel, postId: number): number {
+	return channel.postRemovalVersions.get(postId % POST_VERSION_BUCKETS) ?? 0;
 }
 
 export async function findChannel(db: D1Database, domain: string, slug: string): Promise<Channel | null> {
@@ -212,16 +222,19 @@ export function bumpContentVersion(db: D1Database, channelId: number): D1Prepare
 }
 
 /**
- * The statement that invalidates the cached pages and API reads of one post (its page, its
- * comments) after a change that does not alter any list: a comment written, edited, deleted or
- * hidden. Batch it with the change. It moves the counter of the post's bucket in the channel row:
- * one row written, and every isolate sees it within the second it trusts its copy of that row.
- * Lists and profiles keep their entries; the counts they show are allowed to be up to a minute
- * old (functions/edge-cache.ts).
+ * The statement that marks the cached pages and API reads of one post (its page, its comments) as
+ * changed, after a change that does not alter any list: a comment written, edited, deleted or
+ * hidden. Batch it with the change. It moves the counter of the post's bucket in the channel row
+ * (one row written), which every isolate sees within the two seconds it answers its copy of that
+ * row. An addition (a comment written or edited) lets guests be answered the page before it for
+ * a few seconds while it is made again (functions/edge-cache.ts); a `removal` (a deletion, a
+ * hide) also moves the bucket's removal counter, which keys the entries, so what was taken away is
+ * never answered again. Lists and profiles keep their entries; the counts they show are allowed
+ * to be up to a minute old.
  */
-export function touchPost(db: D1Database, channelId: number, postId: number): D1PreparedStatement {
+export function touchPost(db: D1Database, channelId: number, postId: number, change: 'addition' | 'removal'): D1PreparedStatement {
 	const path = `$."${postId % POST_VERSION_BUCKETS}"`;
-	return db
-		.prepare('UPDATE channels SET post_versions = json_set(post_versions, ?2, coalesce(json_extract(post_versions, ?2), 0) + 1) WHERE id = ?1')
-		.bind(channelId, path);
+	const moved = (column: string) => `${column} = json_set(${column}, ?2, coalesce(json_extract(${column}, ?2), 0) + 1)`;
+	const columns = change === 'removal' ? `${moved('post_versions')}, ${moved('post_removal_versions')}` : moved('post_versions');
+	return db.prepare(`UPDATE channels SET ${columns} WHERE id = ?1`).bind(channelId, path);
 }

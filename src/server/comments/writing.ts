@@ -160,7 +160,7 @@ export async function createComment(
 			insert,
 			// Directly after the INSERT: changes() reads the statement before it (a repeated request inserts nothing).
 			db.prepare('UPDATE posts SET comment_count = comment_count + 1 WHERE id = ?1 AND changes() = 1').bind(postId),
-			touchPost(db, channelId, postId),
+			touchPost(db, channelId, postId, 'addition'),
 			countStatement(db, postId),
 		],
 		() => assertReadablePost(db, channelId, member, postId),
@@ -199,7 +199,7 @@ export async function editComment(
 			readablePostGuard(db, channelId, member, postId),
 			assertion(db, 'EXISTS (SELECT 1 FROM comments WHERE id = ?1 AND deleted_at IS NULL AND hidden_by_admin = 0)', commentId),
 			db.prepare('UPDATE comments SET content = ?2, edited_at = ?3 WHERE id = ?1').bind(commentId, content, now),
-			touchPost(db, channelId, postId),
+			touchPost(db, channelId, postId, 'addition'),
 		],
 		() => assertReadablePost(db, channelId, member, postId),
 	);
@@ -232,7 +232,7 @@ export async function deleteComment(
 			db
 				.prepare('UPDATE posts SET comment_count = comment_count - 1 WHERE id = ?1 AND changes() = 1 AND (SELECT hidden_by_admin FROM comments WHERE id = ?2) = 0')
 				.bind(postId, commentId),
-			touchPost(db, channelId, postId),
+			touchPost(db, channelId, postId, 'removal'),
 			countStatement(db, postId),
 		],
 		() => assertReadablePost(db, channelId, member, postId),

@@ -90,6 +90,6 @@ export async function hideComment(db: D1Database, channelId: number, admin: Sess
 		db.prepare('UPDATE comments SET hidden_by_admin = 1 WHERE id = ?1 AND deleted_at IS NULL AND hidden_by_admin = 0').bind(commentId),
 		// changes() is the rows the statement before changed: the count moves only when the hide did.
 		db.prepare('UPDATE posts SET comment_count = comment_count - 1 WHERE id = ?1 AND changes() = 1').bind(row.post_id),
-		touchPost(db, channelId, row.post_id),
+		touchPost(db, channelId, row.post_id, 'removal'),
 	]);
 }
