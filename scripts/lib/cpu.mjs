@@ -14,7 +14,8 @@ function stat(pid) {
 		const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
 		// The command name is in parentheses and may hold spaces: the fields start after the last ')'.
 		const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-		return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
+		const name = text.slice(text.indexOf('(') + 1, text.lastIndexOf(')'));
+		return { name, ppid: Number(fields[1]), user: Number(fields[11]), system: Number(fields[12]), ticks: Number(fields[11]) + Number(fields[12]) };
 	} catch {
 		return null;
 	}
@@ -39,6 +40,20 @@ function processTree(rootPid) {
 		queue.push(...(children.get(pid) ?? []));
 	}
 	return tree;
+}
+
+/**
+ * The CPU milliseconds each process of the tree under `rootPid` has used so far, user and system
+ * apart, by pid, with the process's name (its command's base name).
+ */
+export function processTimes(rootPid) {
+	const times = new Map();
+	for (const pid of processTree(rootPid)) {
+		const info = stat(pid);
+		if (!info) continue;
+		times.set(pid, { name: info.name, userMs: (info.user * 1000) / TICKS_PER_SECOND, systemMs: (info.system * 1000) / TICKS_PER_SECOND });
+	}
+	return times;
 }
 
 /** The CPU milliseconds (user + system) the process tree under `rootPid` has used so far. */

@@ -1,0 +1,80 @@
+/**
+ * `node scripts/write-probe.mjs [comment|like] [--writes N]`: the server's CPU milliseconds per
+ * member write, on the bench data (/bench/large in .wrangler/bench, seeded by `npm run bench`).
+ * It serves the last `npm run build` under `wrangler dev` on BENCH_PORT + 11 (default 8841), makes
+ * sessions for 50 members the way the Worker does, and sends N comments (POST …/comments) or likes
+ * (PUT …/like) to the newest 1,000 posts, 4 at a time, each from its own client address (the rate
+ * limits count per member and per address, as they would for real members), then prints the CPU
+ * per write of each of the server's processes (/proc, user and system time) and their sum.
+ */
+import { parseArgs } from 'node:util';
+import { serveBuild, waitFor, localSessionSecret } from './lib/server.mjs';
+import { ROOT, query } from './lib/wrangler.mjs';
+import { processTimes } from './lib/cpu.mjs';
+import { mintSessionToken } from '../src/server/sign-in/session-token.ts';
+import { hashToken } from '../src/server/platform/tokens.ts';
+import path from 'node:path';
+
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { writes: { type: 'string', default: '300' } } });
+const kind = positionals[0] ?? 'comment';
+if (kind !== 'comment' && kind !== 'like') throw new Error('write-probe: comment or like');
+const PORT = Number(process.env.BENCH_PORT ?? 8830) + 11;
+const ORIGIN = `http://127.0.0.1:${PORT}`;
+const STATE = path.join(ROOT, '.wrangler', 'bench');
+const writes = Number(values.writes);
+
+const members = query("SELECT id FROM members WHERE channel_id = 9 AND role = 'MEMBER' AND withdrawn_at IS NULL ORDER BY id LIMIT 50", STATE).map((row) => row.id);
+const secret = localSessionSecret(STATE);
+const now = Date.now();
+const sessions = [];
+for (const memberId of members) {
+	const token = await mintSessionToken(secret, 9);
+	sessions.push({ memberId, cookie: `__Host-session_bench_large=${token}`, hash: await hashToken(token) });
+}
+query(
+	`INSERT INTO sessions (token_hash, member_id, channel_id, created_at, last_seen_at, idle_expires_at, expires_at) VALUES ${sessions
+		.map(({ memberId, hash }) => `('${hash}', ${memberId}, 9, ${now}, ${now}, ${now + 86_400_000}, ${now + 86_400_000})`)
+		.join(', ')}`,
+	STATE,
+);
+const posts = query('SELECT id FROM posts WHERE channel_id = 9 AND board_seq IS NOT NULL ORDER BY id DESC LIMIT 1000', STATE).map((row) => row.id);
+
+const server = serveBuild({ port: PORT, persistTo: STATE, stdio: 'ignore' });
+let address = 0;
+const pick = (list) => list[Math.floor(Math.random() * list.length)];
+async function write(i) {
+	address += 1;
+	const session = pick(sessions);
+	const postId = pick(posts);
+	const response = await fetch(kind === 'comment' ? `${ORIGIN}/v1/bench/large/posts/${postId}/comments` : `${ORIGIN}/v1/bench/large/posts/${postId}/like`, {
+		method: kind === 'comment' ? 'POST' : 'PUT',
+		headers: { cookie: session.cookie, origin: ORIGIN, 'content-type': 'application/json', 'cf-connecting-ip': `10.9.${(address >> 8) & 255}.${address & 255}` },
+		...(kind === 'comment' ? { body: JSON.stringify({ content: `Probe comment ${i}` }) } : {}),
+	});
+	await response.arrayBuffer();
+	return response.status;
+}
+try {
+	await waitFor(`${ORIGIN}/`);
+	for (let i = 0; i < 20; i += 1) await write(i);
+	const before = processTimes(server.pid);
+	const statuses = {};
+	for (let i = 0; i < writes; i += 4) {
+		for (const status of await Promise.all([write(i), write(i + 1), write(i + 2), write(i + 3)])) statuses[status] = (statuses[status] ?? 0) + 1;
+	}
+	const after = processTimes(server.pid);
+	const sent = Object.values(statuses).reduce((sum, n) => sum + n, 0);
+	let total = 0;
+	const parts = [];
+	for (const [pid, { name, userMs, systemMs }] of after) {
+		const was = before.get(pid) ?? { userMs: 0, systemMs: 0 };
+		const user = (userMs - was.userMs) / sent;
+		const system = (systemMs - was.systemMs) / sent;
+		total += user + system;
+		if (user + system >= 0.05) parts.push(`${name} ${pid}: user ${user.toFixed(2)}, system ${system.toFixed(2)}`);
+	}
+	console.log(`${kind}: answers ${JSON.stringify(statuses)}; server CPU ${total.toFixed(2)} ms per write (${parts.join('; ')})`);
+} finally {
+	server.kill('SIGTERM');
+}
+process.exit(0);
