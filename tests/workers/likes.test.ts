@@ -1,7 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { call, memberApi, postWhere, recordingDb, signIn, KOREAN, type Answer } from './harness';
-import { getLikeState, isLikedBy, likePost, unlikePost, type LikeState } from '@/server/likes/likes';
+import { getLikeState, likedByTokenStatement, likePost, unlikePost, type LikeState } from '@/server/likes/likes';
+import { resolveChannel } from '@/server/channels/channels';
+import { requestSession } from '@/server/sign-in/request-session';
+import { hashToken } from '@/server/platform/tokens';
 import { listMyLikes } from '@/server/members/activity';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { api } from '@functions/app';
@@ -110,22 +113,32 @@ describe('liking and unliking', () => {
 });
 
 describe("the post page's like state", () => {
-	it("answers whether the member likes the post in one query on the key, bound to the channel, reading at most one row", async () => {
+	it("is read with the session's row in one D1 batch, from the session's own member, bound to the channel, reading at most one like", async () => {
 		const postId = await freshPost();
 		const member = memberOf(1012);
-		const ask = async (channelId: number) => {
+		const cookie = await signIn(member.userId);
+		const global = (await resolveChannel(env.DB, 'starfall', 'global'))!;
+		const ask = async (asked = cookie) => {
 			const { db, statements } = recordingDb();
-			const liked = await isLikedBy(db, channelId, member, postId);
-			return { liked, queries: statements.length, read: statements.reduce((sum, s) => sum + s.rowsRead, 0) };
+			const request = new Request(`http://localhost/starfall/global/posts/${postId}`, { headers: { cookie: asked } });
+			const { session, alongside } = await requestSession(db, global, request, (tokenHash) => (tokenHash ? [likedByTokenStatement(db, global.id, tokenHash, postId)] : []));
+			const liked = (alongside[0]?.results[0] as { liked: number } | undefined)?.liked ?? null;
+			return { session: session.kind, liked, batches: statements.length, likeRowsRead: statements[1]?.rowsRead ?? 0 };
 		};
-		expect(await ask(1)).toEqual({ liked: false, queries: 1, read: 0 });
+		expect(await ask()).toMatchObject({ session: 'member', liked: 0, batches: 2 });
 		await likePost(env.DB, 1, member, postId, Date.now());
-		expect(await ask(1)).toEqual({ liked: true, queries: 1, read: 1 });
-		// The same ids asked under another channel find nothing.
-		expect((await ask(KOREAN.id)).liked).toBe(false);
-		expect(await isLikedBy(env.DB, 1, memberOf(1013), postId)).toBe(false);
+		const liked = await ask();
+		expect(liked).toMatchObject({ session: 'member', liked: 1, batches: 2 });
+		expect(liked.likeRowsRead).toBeLessThanOrEqual(3);
+		// Another member's session does not see it; a guest's page makes no such read.
+		expect(await ask(await signIn(1013))).toMatchObject({ session: 'member', liked: 0 });
+		expect(await ask('')).toMatchObject({ session: 'guest', liked: null, batches: 0 });
+		// The same token asked under another channel finds nothing.
+		const hash = await hashToken(cookie.slice(cookie.indexOf('=') + 1));
+		expect(await likedByTokenStatement(env.DB, KOREAN.id, hash, postId).first('liked')).toBe(0);
+		expect(await likedByTokenStatement(env.DB, 1, hash, postId).first('liked')).toBe(1);
 		await unlikePost(env.DB, 1, member, postId);
-		expect((await ask(1)).liked).toBe(false);
+		expect((await ask()).liked).toBe(0);
 	});
 });
 

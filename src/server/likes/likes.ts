@@ -81,11 +81,14 @@ export async function getLikeState(db: D1Database, channelId: number, member: Se
 }
 
 /**
- * Whether the member likes the post: the post page's like button, for a post the page already
- * showed the member (it reads the post through the visibility rule). One D1 query on the primary
- * key, bound to the channel.
+ * Whether the member of a session (by its token's hash) likes the post: the post page reads it in
+ * the session's own round trip, before it knows who the member is, and uses it only for a member.
  */
-export async function isLikedBy(db: D1Database, channelId: number, member: SessionMember, postId: number): Promise<boolean> {
-	const row = await db.prepare('SELECT 1 AS liked FROM post_likes WHERE post_id = ?1 AND member_id = ?2 AND channel_id = ?3').bind(postId, member.userId, channelId).first();
-	return row !== null;
+export function likedByTokenStatement(db: D1Database, channelId: number, tokenHash: string, postId: number): D1PreparedStatement {
+	return db
+		.prepare(
+			`SELECT EXISTS (SELECT 1 FROM sessions s JOIN post_likes l ON l.member_id = s.member_id
+			 WHERE s.token_hash = ?1 AND s.channel_id = ?2 AND l.post_id = ?3 AND l.channel_id = ?2) AS liked`,
+		)
+		.bind(tokenHash, channelId, postId);
 }

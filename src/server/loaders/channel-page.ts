@@ -18,7 +18,12 @@ export interface ChannelPage {
 	layout: LayoutData;
 	t: Translate;
 	session: SessionState;
+	/** The results of the page's reads made beside the session (loadChannelPage's `alongside`). */
+	alongside: D1Result[];
 }
+
+/** A page's own reads, made in the session's D1 round trip (src/server/sign-in/request-session.ts). */
+export type PageReads = (db: D1Database, channel: Channel, tokenHash: string | null) => D1PreparedStatement[];
 
 type PageContext = Pick<AstroGlobal, 'params' | 'request' | 'response' | 'locals' | 'csp'>;
 
@@ -28,21 +33,26 @@ type PageContext = Pick<AstroGlobal, 'params' | 'request' | 'response' | 'locals
  * has ended is cleared. The session is also put in `Astro.locals` for the main layout, and the
  * hash of the channel's theme style (both layouts render `themeCss(channel)`) goes into the page's
  * Content-Security-Policy: here, because the page's frontmatter runs before Astro writes the header.
+ * `reads` are the page's own D1 reads, sent in one batch with the session's row (one round trip).
  */
-export async function loadChannelPage(astro: PageContext): Promise<ChannelPage | null> {
+export async function loadChannelPage(astro: PageContext, reads?: PageReads): Promise<ChannelPage | null> {
 	const path = channelPathOf(astro.params);
 	if (!path) return null;
 	const db = env.DB;
 	const channel = await resolveChannel(db, path.domain, path.slug);
 	if (!channel) return null;
-	const [layout, { session, headers }, themeHash] = await Promise.all([loadLayout(db, channel), requestSession(db, channel, astro.request), cspHash(themeCss(channel))]);
+	const [layout, { session, headers, alongside }, themeHash] = await Promise.all([
+		loadLayout(db, channel),
+		requestSession(db, channel, astro.request, reads && ((tokenHash) => reads(db, channel, tokenHash))),
+		cspHash(themeCss(channel)),
+	]);
 	astro.csp?.insertStyleHash(themeHash);
 	for (const [name, value] of headers) {
 		if (name === 'Set-Cookie') astro.response.headers.append(name, value);
 		else astro.response.headers.set(name, value);
 	}
 	astro.locals.session = session;
-	return { db, channel, layout, t: translator(channel.language), session };
+	return { db, channel, layout, t: translator(channel.language), session, alongside };
 }
 
 /** Whether the page is seen by a signed-in member (a banned one included: the ban dialog covers it). */

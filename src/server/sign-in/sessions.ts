@@ -62,15 +62,18 @@ const ACTIVE_BAN_SQL = `COALESCE(
 	(SELECT id FROM bans WHERE member_id = m.id AND lifted_at IS NULL AND ends_at IS NULL LIMIT 1),
 	(SELECT id FROM bans WHERE member_id = m.id AND lifted_at IS NULL AND ends_at > ?3 ORDER BY ends_at DESC LIMIT 1))`;
 
-/**
- * Resolves the session cookie's token for the channel; expired sessions are deleted on sight. A
- * token this deployment did not mint (`secret`) is revoked without a D1 query.
- */
-export async function resolveSession(db: D1Database, channelId: number, token: string | null, secret: string | null, now = Date.now()): Promise<SessionState> {
+/** What a session cookie's token needs: nothing (no cookie), a refusal without D1 (a token this deployment did not mint), or its row. */
+export type SessionLookup = { kind: 'guest' } | { kind: 'revoked' } | { kind: 'row'; tokenHash: string };
+
+export async function sessionLookup(channelId: number, token: string | null, secret: string | null): Promise<SessionLookup> {
 	if (!token) return { kind: 'guest' };
 	if (!(await isMintedSessionToken(secret, channelId, token))) return { kind: 'revoked' };
-	const tokenHash = await hashToken(token);
-	const row = await db
+	return { kind: 'row', tokenHash: await hashToken(token) };
+}
+
+/** The read of a session's row with its member and ban; batch it with the page's own reads (requestSession). */
+export function sessionStatement(db: D1Database, channelId: number, tokenHash: string, now: number): D1PreparedStatement {
+	return db
 		.prepare(
 			`SELECT s.member_id, s.last_seen_at, s.idle_expires_at, s.expires_at, m.nickname, m.role, m.provider, m.recent_provider,
 			        m.joined_at, m.withdrawn_at, b.kind AS ban_kind, b.ends_at AS ban_ends_at
@@ -78,8 +81,12 @@ export async function resolveSession(db: D1Database, channelId: number, token: s
 			 LEFT JOIN bans b ON b.id = ${ACTIVE_BAN_SQL}
 			 WHERE s.token_hash = ?1 AND s.channel_id = ?2`,
 		)
-		.bind(tokenHash, channelId, now)
-		.first<SessionRow>();
+		.bind(tokenHash, channelId, now);
+}
+
+/** The session sessionStatement read; an expired one is deleted on sight, and use is recorded at most hourly. */
+export async function sessionOfResult(db: D1Database, result: D1Result | undefined, tokenHash: string, now: number): Promise<SessionState> {
+	const row = (result?.results[0] ?? null) as SessionRow | null;
 	if (!row || row.withdrawn_at !== null || row.nickname === null) return { kind: 'revoked' };
 	if (now >= row.idle_expires_at || now >= row.expires_at) {
 		await db.prepare('DELETE FROM sessions WHERE token_hash = ?1').bind(tokenHash).run();
@@ -101,6 +108,16 @@ export async function resolveSession(db: D1Database, channelId: number, token: s
 	};
 	if (row.ban_kind) return { kind: 'banned', member, ban: { kind: row.ban_kind, endsAt: row.ban_ends_at }, tokenHash };
 	return { kind: 'member', member, tokenHash };
+}
+
+/**
+ * Resolves the session cookie's token for the channel; expired sessions are deleted on sight. A
+ * token this deployment did not mint (`secret`) is revoked without a D1 query.
+ */
+export async function resolveSession(db: D1Database, channelId: number, token: string | null, secret: string | null, now = Date.now()): Promise<SessionState> {
+	const lookup = await sessionLookup(channelId, token, secret);
+	if (lookup.kind !== 'row') return { kind: lookup.kind };
+	return sessionOfResult(db, await sessionStatement(db, channelId, lookup.tokenHash, now).all(), lookup.tokenHash, now);
 }
 
 /**
