@@ -23,7 +23,7 @@ export interface ChannelPage {
 }
 
 /** A page's own reads, made in the session's D1 round trip (src/server/sign-in/request-session.ts). */
-export type PageReads = (db: D1Database, channel: Channel, tokenHash: string | null) => D1PreparedStatement[];
+export type PageReads = (db: D1Database, channel: Channel, tokenHash: string | null, layout: LayoutData) => D1PreparedStatement[];
 
 type PageContext = Pick<AstroGlobal, 'params' | 'request' | 'response' | 'locals' | 'csp'>;
 
@@ -41,11 +41,13 @@ export async function loadChannelPage(astro: PageContext, reads?: PageReads): Pr
 	const db = env.DB;
 	const channel = await resolveChannel(db, path.domain, path.slug);
 	if (!channel) return null;
-	const [layout, { session, headers, alongside }, themeHash] = await Promise.all([
-		loadLayout(db, channel),
-		requestSession(db, channel, astro.request, reads && ((tokenHash) => reads(db, channel, tokenHash))),
-		cspHash(themeCss(channel)),
-	]);
+	// Page reads may depend on the layout (a board's list size): the session waits for it then,
+	// which costs no round trip while the layout is remembered for the content version.
+	const layoutRead = loadLayout(db, channel);
+	const sessionRead = reads
+		? layoutRead.then((layout) => requestSession(db, channel, astro.request, (tokenHash) => reads(db, channel, tokenHash, layout)))
+		: requestSession(db, channel, astro.request);
+	const [layout, { session, headers, alongside }, themeHash] = await Promise.all([layoutRead, sessionRead, cspHash(themeCss(channel))]);
 	astro.csp?.insertStyleHash(themeHash);
 	for (const [name, value] of headers) {
 		if (name === 'Set-Cookie') astro.response.headers.append(name, value);

@@ -124,24 +124,32 @@ export async function listBoardPosts(
 	listedCount: number,
 	subjectId?: number,
 ): Promise<PostPage> {
+	return boardPostsOf(await boardPostsStatement(db, channelId, boardId, page, listedCount, subjectId).all(), page, listedCount);
+}
+
+/** listBoardPosts' one read, for a page that batches it with its session's (boardPostsOf reads the result). */
+export function boardPostsStatement(db: D1Database, channelId: number, boardId: number, page: number, listedCount: number, subjectId?: number): D1PreparedStatement {
 	const rank = newestRankOf(listedCount, page);
 	const range =
 		subjectId === undefined
 			? `p.board_id = ?1 AND p.channel_id = ?2 AND ${pageWhere('board', 'p.board_seq', '?1', '?3', page)}`
 			: `p.subject_id = ?4 AND p.channel_id = ?2 AND ${pageWhere('subject', 'p.subject_seq', '?4', '?3', page)}`;
-	const rows = await all<SummaryRow & { pinned: number }>(
-		db
-			.prepare(
-				`SELECT * FROM (SELECT ${SUMMARY_COLUMNS}, 1 AS pinned FROM posts p JOIN members m ON m.id = p.member_id
-					WHERE p.board_id = ?1 AND p.channel_id = ?2 AND p.is_notice = 1 AND p.deleted_at IS NULL
-					  AND p.hidden_by_admin = 0 AND p.is_private = 0
-					ORDER BY p.id DESC LIMIT ${NOTICE_LIMIT})
-				 UNION ALL
-				 SELECT * FROM (SELECT ${SUMMARY_COLUMNS}, 0 AS pinned FROM posts p JOIN members m ON m.id = p.member_id
-					WHERE ${range})`,
-			)
-			.bind(...[boardId, channelId, rank], ...(subjectId === undefined ? [] : [subjectId])),
-	);
+	return db
+		.prepare(
+			`SELECT * FROM (SELECT ${SUMMARY_COLUMNS}, 1 AS pinned FROM posts p JOIN members m ON m.id = p.member_id
+				WHERE p.board_id = ?1 AND p.channel_id = ?2 AND p.is_notice = 1 AND p.deleted_at IS NULL
+				  AND p.hidden_by_admin = 0 AND p.is_private = 0
+				ORDER BY p.id DESC LIMIT ${NOTICE_LIMIT})
+			 UNION ALL
+			 SELECT * FROM (SELECT ${SUMMARY_COLUMNS}, 0 AS pinned FROM posts p JOIN members m ON m.id = p.member_id
+				WHERE ${range})`,
+		)
+		.bind(...[boardId, channelId, rank], ...(subjectId === undefined ? [] : [subjectId]));
+}
+
+/** The page boardPostsStatement read. */
+export function boardPostsOf(result: D1Result, page: number, listedCount: number): PostPage {
+	const rows = result.results as (SummaryRow & { pinned: number })[];
 	const notices = rows.filter((row) => row.pinned === 1).map(toSummary);
 	const posts = rows.filter((row) => row.pinned === 0).map(toSummary);
 	return { notices, posts, ...pageOf(listedCount, page) };
