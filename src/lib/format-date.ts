@@ -26,8 +26,8 @@ function formatterOf(timeZone: string): Intl.DateTimeFormat {
 	return formatter;
 }
 
-/** Zone offsets change (daylight saving, law) only on a quarter hour: one lookup per quarter hour and zone. */
-const QUARTER_HOUR_MS = 15 * 60 * 1000;
+/** Zone offsets change (daylight saving, law) only on a quarter hour: one ICU lookup per quarter hour and zone. */
+const QUARTER_HOUR_MS = 900_000;
 const OFFSET_MEMO_ENTRIES = 4096;
 const offsets = new Map<string, number>();
 
@@ -36,27 +36,22 @@ const offsets = new Map<string, number>();
  * costs more than the rest of a date's formatting: a page of 100 comments asked it 100 times.
  */
 function offsetAt(ms: number, timeZone: string): number {
-	const key = `${timeZone} ${Math.floor(ms / QUARTER_HOUR_MS)}`;
+	const key = timeZone + Math.floor(ms / QUARTER_HOUR_MS);
 	let offset = offsets.get(key);
 	if (offset === undefined) {
-		const map: Record<string, string> = {};
-		for (const part of formatterOf(timeZone).formatToParts(new Date(ms))) map[part.type] = part.value;
-		const wall = Date.UTC(Number(map['year']), Number(map['month']) - 1, Number(map['day']), Number(map['hour']), Number(map['minute']));
-		offset = wall - (ms - (((ms % 60_000) + 60_000) % 60_000));
+		const wall = Object.fromEntries(formatterOf(timeZone).formatToParts(ms).map((part) => [part.type, Number(part.value)]));
+		// The wall clock read as UTC, less the moment without its seconds (which the parts leave out).
+		offset = Date.UTC(wall['year']!, wall['month']! - 1, wall['day'], wall['hour'], wall['minute']) - ms + (((ms % 60_000) + 60_000) % 60_000);
 		if (offsets.size >= OFFSET_MEMO_ENTRIES) offsets.clear();
 		offsets.set(key, offset);
 	}
 	return offset;
 }
 
-const two = (n: number) => (n < 10 ? `0${n}` : String(n));
-
 function parts(ms: number, language: Language) {
-	const wall = new Date(ms + offsetAt(ms, TIME_ZONES[language]));
-	return {
-		date: `${wall.getUTCFullYear()}.${two(wall.getUTCMonth() + 1)}.${two(wall.getUTCDate())}`,
-		time: `${two(wall.getUTCHours())}:${two(wall.getUTCMinutes())}`,
-	};
+	// yyyy-MM-ddTHH:mm… of the wall clock.
+	const wall = new Date(ms + offsetAt(ms, TIME_ZONES[language])).toISOString();
+	return { date: wall.slice(0, 10).replaceAll('-', '.'), time: wall.slice(11, 16) };
 }
 
 /** yyyy.MM.dd HH:mm */

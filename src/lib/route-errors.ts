@@ -19,6 +19,7 @@ import {
 	SessionRevoked,
 	SubjectNotAllowed,
 	SubjectNotFound,
+	TooManyRequests,
 	UserNotFound,
 } from './result-codes';
 
@@ -55,4 +56,19 @@ export function postAreaAction(error: unknown): 'pass-up' | 'post-not-found' {
 export function mutationErrorKind(error: unknown): 'subject-disabled' | 'generic' {
 	const code = resultCodeOf(error);
 	return code === SubjectNotAllowed.code || code === SubjectNotFound.code ? 'subject-disabled' : 'generic';
+}
+
+/** What a member action's failure means whatever the action: the forced-login alert, the ban dialog (until its end), or too many requests. */
+export type MemberFailure = { kind: 'forced-login'; loginUrl: string } | { kind: 'ban'; endsAt: number | null } | { kind: 'too-many' };
+
+/**
+ * The meaning every member action's failure shares (the islands that write: posts and drafts,
+ * comments), or null for a failure whose meaning is the action's own (its fields, or the generic
+ * alert). `returnPath` is where login comes back to.
+ */
+export function memberFailure(error: unknown, channelBase: string, returnPath: string): MemberFailure | null {
+	const endsAt = (error as { body?: { ban?: { endsAt?: unknown } } } | null)?.body?.ban?.endsAt;
+	const route = routeErrorAction(error, { channelBase, currentPath: returnPath, banEndsAt: typeof endsAt === 'number' ? endsAt : null });
+	if (route.kind === 'forced-login' || route.kind === 'ban') return route;
+	return resultCodeOf(error) === TooManyRequests.code ? { kind: 'too-many' } : null;
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { FetchError, ResponseError } from '@/lib/api-client';
-import { mutationErrorKind, postAreaAction, routeErrorAction } from '@/lib/route-errors';
+import { memberFailure, mutationErrorKind, postAreaAction, routeErrorAction } from '@/lib/route-errors';
+import { failureMeaning as commentFailure } from '@/islands/comments/api';
+import { failureMeaning as writeFailure } from '@/islands/write/api';
 import { retryDelay } from '@/stores/query';
 
 const failure = (resultCode: number) => new ResponseError({ isSuccessful: false, resultCode, resultMessage: '' }, null);
@@ -38,6 +40,27 @@ describe('route-level result codes (SPEC §8)', () => {
 		expect(mutationErrorKind(failure(-4001404))).toBe('subject-disabled');
 		expect(mutationErrorKind(failure(-4041405))).toBe('subject-disabled');
 		expect(mutationErrorKind(failure(-4001400))).toBe('generic');
+	});
+});
+
+describe("what a member action's failure means, whatever the action", () => {
+	const base = '/starfall/global';
+	const back = '/starfall/global/posts/7';
+	const banned = new FetchError(403, 'Forbidden', { header: { isSuccessful: false, resultCode: -4031452, resultMessage: '' }, ban: { kind: 'TEMPORARY', endsAt: 1_800_000_000_000 } });
+
+	it('is the forced login, the ban dialog with its end, or too many requests; null leaves the rest to the action', () => {
+		expect(memberFailure(failure(-4011415), base, back)).toEqual({ kind: 'forced-login', loginUrl: '/starfall/global/login?redirectUrl=%2Fstarfall%2Fglobal%2Fposts%2F7' });
+		expect(memberFailure(banned, base, back)).toEqual({ kind: 'ban', endsAt: 1_800_000_000_000 });
+		expect(memberFailure(failure(-4031452), base, back)).toEqual({ kind: 'ban', endsAt: null });
+		expect(memberFailure(failure(-4291401), base, back)).toEqual({ kind: 'too-many' });
+		for (const code of [-4001451, -4001401, -4041403, -5001500]) expect(memberFailure(failure(code), base, back), String(code)).toBeNull();
+		expect(memberFailure(new TypeError('network'), base, back)).toBeNull();
+	});
+
+	it('means the same in the comments and the write islands for those failures', () => {
+		for (const error of [failure(-4011415), failure(-4011402), banned, failure(-4291401), failure(-5001500), new TypeError('network')]) {
+			expect(commentFailure(error, base, back)).toEqual(writeFailure(error, base, back));
+		}
 	});
 });
 

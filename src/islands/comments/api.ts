@@ -4,8 +4,8 @@
  * the generic alert.
  */
 import { createApiClient, resultCodeOf } from '@/lib/api-client';
-import { routeErrorAction } from '@/lib/route-errors';
-import { Banned, CommentRequired, CommentTooLong, TooManyRequests } from '@/lib/result-codes';
+import { memberFailure, type MemberFailure } from '@/lib/route-errors';
+import { CommentRequired, CommentTooLong } from '@/lib/result-codes';
 import type { CommentItem, TextProblem } from './model';
 
 export interface CommentPage {
@@ -31,25 +31,15 @@ export type CommentsApi = ReturnType<typeof commentsApi>;
 
 export type FailureMeaning =
 	| { kind: 'field'; problem: TextProblem }
-	| { kind: 'forced-login'; loginUrl: string }
-	| { kind: 'ban'; endsAt: number | null }
-	| { kind: 'too-many' }
+	| MemberFailure
 	| { kind: 'generic' };
 
 /** Decides what a failed comment request means; `returnPath` is where login comes back to. */
 export function failureMeaning(error: unknown, channelBase: string, returnPath: string): FailureMeaning {
+	const shared = memberFailure(error, channelBase, returnPath);
+	if (shared) return shared;
 	const code = resultCodeOf(error);
-	const endsAt = banEndOf(error);
-	const route = routeErrorAction(error, { channelBase, currentPath: returnPath, banEndsAt: endsAt });
-	if (route.kind === 'forced-login') return route;
-	if (code === Banned.code) return { kind: 'ban', endsAt };
 	if (code === CommentRequired.code) return { kind: 'field', problem: 'required' };
 	if (code === CommentTooLong.code) return { kind: 'field', problem: 'tooLong' };
-	if (code === TooManyRequests.code) return { kind: 'too-many' };
 	return { kind: 'generic' };
-}
-
-function banEndOf(error: unknown): number | null {
-	const endsAt = (error as { body?: { ban?: { endsAt?: unknown } } } | null)?.body?.ban?.endsAt;
-	return typeof endsAt === 'number' ? endsAt : null;
 }

@@ -4,8 +4,8 @@
  * forced-login alert, the ban dialog, too many requests, or the screen's generic failure.
  */
 import { createApiClient, resultCodeOf } from '@/lib/api-client';
-import { mutationErrorKind, routeErrorAction } from '@/lib/route-errors';
-import { Banned, ContentRequired, DraftLimitReached, PostChanged, TitleRequired, TitleTooLong, TooManyRequests } from '@/lib/result-codes';
+import { memberFailure, type MemberFailure, mutationErrorKind } from '@/lib/route-errors';
+import { ContentRequired, DraftLimitReached, PostChanged, TitleRequired, TitleTooLong } from '@/lib/result-codes';
 import type { ContentDocument } from '@/schemas/content';
 import type { Draft, DraftPage } from '@/schemas/post-write';
 
@@ -22,19 +22,15 @@ export type FailureMeaning =
 	| { kind: 'subject-disabled' }
 	| { kind: 'post-changed' }
 	| { kind: 'draft-limit' }
-	| { kind: 'forced-login'; loginUrl: string }
-	| { kind: 'ban'; endsAt: number | null }
-	| { kind: 'too-many' }
+	| MemberFailure
 	| { kind: 'generic' };
 
 /** Decides what a failure of a post or draft request means; `returnPath` is where login comes back to. */
 export function failureMeaning(error: unknown, channelBase: string, returnPath: string): FailureMeaning {
-	const code = resultCodeOf(error);
-	const route = routeErrorAction(error, { channelBase, currentPath: returnPath, banEndsAt: banEndOf(error) });
-	if (route.kind === 'forced-login') return route;
-	if (code === Banned.code) return { kind: 'ban', endsAt: banEndOf(error) };
+	const shared = memberFailure(error, channelBase, returnPath);
+	if (shared) return shared;
 	if (mutationErrorKind(error) === 'subject-disabled') return { kind: 'subject-disabled' };
-	switch (code) {
+	switch (resultCodeOf(error)) {
 		case TitleRequired.code:
 			return { kind: 'field', field: 'title', problem: 'required' };
 		case TitleTooLong.code:
@@ -45,16 +41,9 @@ export function failureMeaning(error: unknown, channelBase: string, returnPath: 
 			return { kind: 'post-changed' };
 		case DraftLimitReached.code:
 			return { kind: 'draft-limit' };
-		case TooManyRequests.code:
-			return { kind: 'too-many' };
 		default:
 			return { kind: 'generic' };
 	}
-}
-
-function banEndOf(error: unknown): number | null {
-	const endsAt = (error as { body?: { ban?: { endsAt?: unknown } } } | null)?.body?.ban?.endsAt;
-	return typeof endsAt === 'number' ? endsAt : null;
 }
 
 /** The drafts routes of the member API under `apiBase` (/v1/{domain}/{slug}). */
