@@ -36,10 +36,10 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { build } from './lib/build.mjs';
 import { ROOT, migrate, query } from './lib/wrangler.mjs';
-import { hashToken } from '../src/server/platform/tokens.ts';
 import { localSessionSecret, serveBuild, waitFor } from './lib/server.mjs';
 import { mintSessionToken } from '../src/server/sign-in/session-token.ts';
 import { withServerCpu } from './lib/cpu.mjs';
+import { memberSessions } from './lib/bench-sessions.mjs';
 
 const { values } = parseArgs({
 	options: {
@@ -122,24 +122,6 @@ function summary(result) {
 
 /** The mixed run's readers and writers: 10 comments and 20 likes a second, on the posts readers read. */
 const MIXED = { posts: 1000, boardPages: 50, commentsPerSecond: 10, likesPerSecond: 20, members: 150, maxWritesInFlight: 8 };
-
-/**
- * Sessions for the bench community's members (not its administrator), made the way the Worker
- * makes them: a token minted under the bench's SESSION_SECRET, its hash in `sessions`.
- */
-async function memberSessions(count) {
-	const members = query(`SELECT id FROM members WHERE channel_id = 9 AND role = 'MEMBER' AND withdrawn_at IS NULL ORDER BY id LIMIT ${count}`, STATE).map((row) => row.id);
-	const secret = localSessionSecret(STATE);
-	const now = Date.now();
-	const sessions = [];
-	for (const memberId of members) {
-		const token = await mintSessionToken(secret, 9);
-		sessions.push({ memberId, cookie: `__Host-session_bench_large=${token}`, hash: await hashToken(token) });
-	}
-	const rows = sessions.map(({ memberId, hash }) => `('${hash}', ${memberId}, 9, ${now}, ${now}, ${now + 86_400_000}, ${now + 86_400_000})`);
-	query(`INSERT INTO sessions (token_hash, member_id, channel_id, created_at, last_seen_at, idle_expires_at, expires_at) VALUES ${rows.join(', ')}`, STATE);
-	return sessions;
-}
 
 /**
  * Members writing while the readers read: each tick of 100 ms sends its share of comments and
@@ -339,7 +321,7 @@ const mixedData = lighthouseOnly
 	? null
 	: {
 			posts: query(`SELECT id FROM posts WHERE channel_id = 9 AND board_seq IS NOT NULL ORDER BY id DESC LIMIT ${MIXED.posts}`, STATE).map((row) => row.id),
-			sessions: await memberSessions(MIXED.members),
+			sessions: await memberSessions(STATE, MIXED.members),
 		};
 
 let server;

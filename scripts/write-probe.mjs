@@ -8,11 +8,10 @@
  * per write of each of the server's processes (/proc, user and system time) and their sum.
  */
 import { parseArgs } from 'node:util';
-import { serveBuild, waitFor, localSessionSecret } from './lib/server.mjs';
+import { serveBuild, waitFor } from './lib/server.mjs';
+import { memberSessions } from './lib/bench-sessions.mjs';
 import { ROOT, query } from './lib/wrangler.mjs';
 import { processTimes } from './lib/cpu.mjs';
-import { mintSessionToken } from '../src/server/sign-in/session-token.ts';
-import { hashToken } from '../src/server/platform/tokens.ts';
 import path from 'node:path';
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { writes: { type: 'string', default: '300' } } });
@@ -23,20 +22,7 @@ const ORIGIN = `http://127.0.0.1:${PORT}`;
 const STATE = path.join(ROOT, '.wrangler', 'bench');
 const writes = Number(values.writes);
 
-const members = query("SELECT id FROM members WHERE channel_id = 9 AND role = 'MEMBER' AND withdrawn_at IS NULL ORDER BY id LIMIT 50", STATE).map((row) => row.id);
-const secret = localSessionSecret(STATE);
-const now = Date.now();
-const sessions = [];
-for (const memberId of members) {
-	const token = await mintSessionToken(secret, 9);
-	sessions.push({ memberId, cookie: `__Host-session_bench_large=${token}`, hash: await hashToken(token) });
-}
-query(
-	`INSERT INTO sessions (token_hash, member_id, channel_id, created_at, last_seen_at, idle_expires_at, expires_at) VALUES ${sessions
-		.map(({ memberId, hash }) => `('${hash}', ${memberId}, 9, ${now}, ${now}, ${now + 86_400_000}, ${now + 86_400_000})`)
-		.join(', ')}`,
-	STATE,
-);
+const sessions = await memberSessions(STATE, 50);
 const posts = query('SELECT id FROM posts WHERE channel_id = 9 AND board_seq IS NOT NULL ORDER BY id DESC LIMIT 1000', STATE).map((row) => row.id);
 
 const server = serveBuild({ port: PORT, persistTo: STATE, stdio: 'ignore' });
