@@ -10,6 +10,7 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { isFormRequest } from '@functions/validate';
 import { env } from 'cloudflare:workers';
+import { database } from '@/server/platform/database';
 import { resolveChannel, type Channel } from '@/server/channels/channels';
 import { authCookie, clearAuthCookie, readAuthCookie, SIGNUP_COOKIE_SECONDS } from '@/server/sign-in/cookies';
 import { callbackUrl, configuredProvider, consumeTransaction, type Transaction } from '@/server/sign-in/transactions';
@@ -40,7 +41,7 @@ async function signIn(c: Context, channel: Channel, transaction: Transaction, pa
 	if ((transaction.provider === 'APPLE') !== (c.req.method === 'POST')) throw new Error(`${transaction.provider} returned with ${c.req.method}`);
 	const config = configuredProvider(transaction.provider);
 	const subject = await completeAuthorization(config, callbackUrl(url.origin, channel), params, transaction);
-	const outcome = await signInIdentity(env.DB, channel.id, { provider: transaction.provider, subject }, transaction.redirectUrl, requireSessionSecret());
+	const outcome = await signInIdentity(database(env.DB), channel.id, { provider: transaction.provider, subject }, transaction.redirectUrl, requireSessionSecret());
 	if (outcome.kind === 'member') {
 		return { location: transaction.redirectUrl, cookie: authCookie(url, 'session', channel.domain, channel.slug, outcome.sessionToken, { maxAge: outcome.maxAgeSeconds }) };
 	}
@@ -51,13 +52,13 @@ const limitForm = bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => c.text('T
 
 export const signInCallback = new Hono().on(['GET', 'POST'], '/:domain/:slug/oauth', limitForm, async (c, next) => {
 	const path = channelPathOf(c.req.param());
-	const channel = path ? await resolveChannel(env.DB, path.domain, path.slug) : null;
+	const channel = path ? await resolveChannel(database(env.DB), path.domain, path.slug) : null;
 	// No such channel: Astro's not-found page answers.
 	if (!channel) return next();
 	const url = new URL(c.req.url);
 	const clearTransaction = clearAuthCookie(url, 'oauth', channel.domain, channel.slug);
 	const transactionToken = readAuthCookie(c.req.raw, 'oauth', channel.domain, channel.slug);
-	const transaction = transactionToken ? await consumeTransaction(env.DB, channel.id, transactionToken) : null;
+	const transaction = transactionToken ? await consumeTransaction(database(env.DB), channel.id, transactionToken) : null;
 	const params = await callbackParams(c);
 	const redirectUrl = transaction?.redirectUrl ?? channel.basePath;
 	try {

@@ -12,6 +12,7 @@ import { withEdgeCache } from './edge-cache';
 import { withSecurityHeaders } from './security-headers';
 import { serveUploadFile } from './upload-files';
 import { runScheduled } from './scheduled';
+import { database } from '@/server/platform/database';
 
 export default {
 	async fetch(request, env, ctx) {
@@ -21,7 +22,7 @@ export default {
 		// is sent as it was stored, without another copy. Under `astro dev` Astro writes no page
 		// policy and Vite serves its own scripts and styles, so a page there would get the policy
 		// that lets nothing load.
-		return withEdgeCache(request, env.DB, ctx, async (asked) => withSecurityHeaders(await handle(asked, env, ctx), { fallbackPolicy: !import.meta.env.DEV }));
+		return withEdgeCache(request, database(env.DB), ctx, async (asked) => withSecurityHeaders(await handle(asked, env, ctx), { fallbackPolicy: !import.meta.env.DEV }));
 	},
 	scheduled: runScheduled,
 } satisfies ExportedHandler<Env>;

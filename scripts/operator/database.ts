@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { getPlatformProxy } from 'wrangler';
 import { parse } from 'smol-toml';
+import { database } from '@/server/platform/database';
 
 const ROOT = process.cwd();
 
@@ -29,5 +30,6 @@ export async function openDatabase(options: { remote: boolean; persistTo: string
 		const state = path.resolve(options.persistTo ?? path.join(ROOT, '.wrangler', 'state'));
 		proxy = await getPlatformProxy<{ DB: D1Database }>({ configPath: path.join(ROOT, 'wrangler.toml'), persist: { path: path.join(state, 'v3') }, remoteBindings: false });
 	}
-	return { db: proxy.env.DB, close: () => proxy.dispose() };
+	// A local database may be open in `npm start` too: a write that meets its lock is tried again.
+	return { db: options.remote ? proxy.env.DB : database(proxy.env.DB), close: () => proxy.dispose() };
 }

@@ -1,6 +1,7 @@
 /** What every channel page loads first: the channel from the path, its layout data, texts and session. */
 import type { AstroGlobal } from 'astro';
 import { env } from 'cloudflare:workers';
+import { database } from '@/server/platform/database';
 import { resolveChannel, type Channel } from '@/server/channels/channels';
 import { loadLayout, type LayoutData } from '@/server/channels/layout';
 import type { SessionState } from '@/server/sign-in/sessions';
@@ -38,7 +39,7 @@ type PageContext = Pick<AstroGlobal, 'params' | 'request' | 'response' | 'locals
 export async function loadChannelPage(astro: PageContext, reads?: PageReads): Promise<ChannelPage | null> {
 	const path = channelPathOf(astro.params);
 	if (!path) return null;
-	const db = env.DB;
+	const db = database(env.DB);
 	const channel = await resolveChannel(db, path.domain, path.slug);
 	if (!channel) return null;
 	// Page reads may depend on the layout (a board's list size): the session waits for it then,

@@ -1,7 +1,8 @@
 /** What the site root loads: the directory of communities. */
 import { env } from 'cloudflare:workers';
+import { database } from '@/server/platform/database';
 import { listCommunities, type CommunityListing } from '@/server/channels/directory';
 
 export function loadDirectory(): Promise<CommunityListing[]> {
-	return listCommunities(env.DB);
+	return listCommunities(database(env.DB));
 }

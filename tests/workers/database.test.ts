@@ -1,0 +1,63 @@
+/**
+ * The Worker's D1 wrapper (src/server/platform/database.ts): statements and batches through it
+ * behave as on the binding itself, on the real local D1, and a statement that meets another
+ * process's lock (SQLITE_BUSY) is tried again, while any other failure is not.
+ */
+import { describe, expect, it } from 'vitest';
+import { env } from 'cloudflare:workers';
+import { BUSY_ATTEMPTS, database, isBusy, retryWhileBusy } from '@/server/platform/database';
+
+const noWait = async () => {};
+
+describe('database', () => {
+	it('is one wrapper per binding, and reads, binds, batches and rolls back as the binding does', async () => {
+		const db = database(env.DB);
+		expect(database(env.DB)).toBe(db);
+		await db.prepare('CREATE TABLE IF NOT EXISTS wrapper_probe (id INTEGER PRIMARY KEY, v TEXT NOT NULL)').run();
+		const insert = db.prepare('INSERT INTO wrapper_probe (v) VALUES (?)');
+		const results = await db.batch([insert.bind('a'), insert.bind('b'), env.DB.prepare("INSERT INTO wrapper_probe (v) VALUES ('c')")]);
+		expect(results).toHaveLength(3);
+		expect(await db.prepare('SELECT count(*) AS n FROM wrapper_probe').first('n')).toBe(3);
+		expect((await db.prepare('SELECT v FROM wrapper_probe ORDER BY id').raw()).flat()).toEqual(['a', 'b', 'c']);
+		// A failing batch is still one transaction.
+		await expect(db.batch([insert.bind('d'), db.prepare('INSERT INTO wrapper_probe (v) VALUES (NULL)')])).rejects.toThrow(/NOT NULL/);
+		expect((await db.prepare('SELECT v FROM wrapper_probe WHERE v = ?').bind('d').all()).results).toEqual([]);
+		await db.prepare('DROP TABLE wrapper_probe').run();
+	});
+
+	it('tries a busy statement again until it runs, and gives up after BUSY_ATTEMPTS', async () => {
+		let calls = 0;
+		const busy = new Error('D1_ERROR: database is locked: SQLITE_BUSY');
+		expect(
+			await retryWhileBusy(async () => {
+				calls += 1;
+				if (calls < 3) throw busy;
+				return 'ran';
+			}, noWait),
+		).toBe('ran');
+		expect(calls).toBe(3);
+
+		calls = 0;
+		await expect(
+			retryWhileBusy(async () => {
+				calls += 1;
+				throw busy;
+			}, noWait),
+		).rejects.toBe(busy);
+		expect(calls).toBe(BUSY_ATTEMPTS);
+	});
+
+	it('never repeats any other failure', async () => {
+		let calls = 0;
+		const unique = new Error('D1_ERROR: UNIQUE constraint failed: members.nickname_key');
+		await expect(
+			retryWhileBusy(async () => {
+				calls += 1;
+				throw unique;
+			}, noWait),
+		).rejects.toBe(unique);
+		expect(calls).toBe(1);
+		expect(isBusy(new Error('D1_ERROR', { cause: new Error('database is locked') }))).toBe(true);
+		expect(isBusy('SQLITE_BUSY')).toBe(false);
+	});
+});
