@@ -7,13 +7,13 @@
 export interface Memo<V> {
 	/** The entry for `key` when `isFresh(its stamp)`, otherwise `load()`, remembered under `stamp`. */
 	read(key: string, stamp: number, isFresh: (stamp: number) => boolean, load: () => Promise<V>): Promise<V>;
-	/** Drops the entry for `key`: the next read loads it again. */
 	/**
 	 * The entry for `key` when it is younger than `freshMs`; when it is younger than `staleMs`, the
 	 * same entry at once while one `load()` replaces it in the background (a failed one leaves it);
 	 * otherwise `load()`, waited for. Stamps are times.
 	 */
 	readRevalidating(key: string, now: number, freshMs: number, staleMs: number, load: () => Promise<V>): Promise<V>;
+	/** Drops the entry for `key`: the next read loads it again. */
 	forget(key: string): void;
 	readonly size: number;
 }

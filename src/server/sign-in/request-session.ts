@@ -6,7 +6,7 @@
  */
 import type { Channel } from '@/server/channels/channels';
 import { clearAuthCookie, readAuthCookie } from './cookies';
-import { sessionLookup, sessionOfResult, sessionStatement, type SessionState } from './sessions';
+import { resolveSessionWith, type AlongsideReads, type SessionState } from './sessions';
 import { sessionSecret } from './session-secret';
 
 export interface RequestSession {
@@ -17,28 +17,9 @@ export interface RequestSession {
 	alongside: D1Result[];
 }
 
-/**
- * Reads a page makes beside the session, given the hash of the session cookie's token when it has
- * one this deployment minted (a read may join `sessions` on it: the member's own like), else null.
- * Such a read must not tell anything the session's member may not see: the page decides once it
- * knows the session.
- */
-export type AlongsideReads = (tokenHash: string | null) => D1PreparedStatement[];
-
-export async function requestSession(db: D1Database, channel: Channel, request: Request, alongside?: AlongsideReads, now = Date.now()): Promise<RequestSession> {
+export async function requestSession(db: D1Database, channel: Channel, request: Request, alongside: AlongsideReads = () => [], now = Date.now()): Promise<RequestSession> {
 	const token = readAuthCookie(request, 'session', channel.domain, channel.slug);
-	const lookup = await sessionLookup(channel.id, token, sessionSecret());
-	const reads = alongside?.(lookup.kind === 'row' ? lookup.tokenHash : null) ?? [];
-	let session: SessionState;
-	let results: D1Result[];
-	if (lookup.kind === 'row') {
-		const [own, ...rest] = await db.batch([sessionStatement(db, channel.id, lookup.tokenHash, now), ...reads]);
-		session = await sessionOfResult(db, own, lookup.tokenHash, now);
-		results = rest;
-	} else {
-		session = { kind: lookup.kind };
-		results = reads.length === 0 ? [] : reads.length === 1 ? [await reads[0]!.all()] : await db.batch(reads);
-	}
+	const { session, alongside: results } = await resolveSessionWith(db, channel.id, token, sessionSecret(), now, alongside);
 	const headers: RequestSession['headers'] = [];
 	if (token) headers.push(['Cache-Control', 'private, no-store']);
 	if (session.kind === 'expired' || session.kind === 'revoked') {

@@ -63,16 +63,16 @@ const ACTIVE_BAN_SQL = `COALESCE(
 	(SELECT id FROM bans WHERE member_id = m.id AND lifted_at IS NULL AND ends_at > ?3 ORDER BY ends_at DESC LIMIT 1))`;
 
 /** What a session cookie's token needs: nothing (no cookie), a refusal without D1 (a token this deployment did not mint), or its row. */
-export type SessionLookup = { kind: 'guest' } | { kind: 'revoked' } | { kind: 'row'; tokenHash: string };
+type SessionLookup = { kind: 'guest' } | { kind: 'revoked' } | { kind: 'row'; tokenHash: string };
 
-export async function sessionLookup(channelId: number, token: string | null, secret: string | null): Promise<SessionLookup> {
+async function sessionLookup(channelId: number, token: string | null, secret: string | null): Promise<SessionLookup> {
 	if (!token) return { kind: 'guest' };
 	if (!(await isMintedSessionToken(secret, channelId, token))) return { kind: 'revoked' };
 	return { kind: 'row', tokenHash: await hashToken(token) };
 }
 
-/** The read of a session's row with its member and ban; batch it with the page's own reads (requestSession). */
-export function sessionStatement(db: D1Database, channelId: number, tokenHash: string, now: number): D1PreparedStatement {
+/** The read of a session's row with its member and ban. */
+function sessionStatement(db: D1Database, channelId: number, tokenHash: string, now: number): D1PreparedStatement {
 	return db
 		.prepare(
 			`SELECT s.member_id, s.last_seen_at, s.idle_expires_at, s.expires_at, m.nickname, m.role, m.provider, m.recent_provider,
@@ -85,7 +85,7 @@ export function sessionStatement(db: D1Database, channelId: number, tokenHash: s
 }
 
 /** The session sessionStatement read; an expired one is deleted on sight, and use is recorded at most hourly. */
-export async function sessionOfResult(db: D1Database, result: D1Result | undefined, tokenHash: string, now: number): Promise<SessionState> {
+async function sessionOfResult(db: D1Database, result: D1Result | undefined, tokenHash: string, now: number): Promise<SessionState> {
 	const row = (result?.results[0] ?? null) as SessionRow | null;
 	if (!row || row.withdrawn_at !== null || row.nickname === null) return { kind: 'revoked' };
 	if (now >= row.idle_expires_at || now >= row.expires_at) {
@@ -111,13 +111,38 @@ export async function sessionOfResult(db: D1Database, result: D1Result | undefin
 }
 
 /**
- * Resolves the session cookie's token for the channel; expired sessions are deleted on sight. A
- * token this deployment did not mint (`secret`) is revoked without a D1 query.
+ * Reads a page makes beside the session, given the hash of the session cookie's token when it has
+ * one this deployment minted (a read may join `sessions` on it: the member's own like), else null.
+ * Such a read must not tell anything the session's member may not see: the page decides once it
+ * knows the session.
  */
-export async function resolveSession(db: D1Database, channelId: number, token: string | null, secret: string | null, now = Date.now()): Promise<SessionState> {
+export type AlongsideReads = (tokenHash: string | null) => D1PreparedStatement[];
+
+/**
+ * Resolves the session cookie's token for the channel, with the `alongside` reads in the same D1
+ * batch (one round trip for both; none at all for no cookie and no reads); expired sessions are
+ * deleted on sight. A token this deployment did not mint (`secret`) is revoked without reading its row.
+ */
+export async function resolveSessionWith(
+	db: D1Database,
+	channelId: number,
+	token: string | null,
+	secret: string | null,
+	now: number,
+	alongside: AlongsideReads,
+): Promise<{ session: SessionState; alongside: D1Result[] }> {
 	const lookup = await sessionLookup(channelId, token, secret);
-	if (lookup.kind !== 'row') return { kind: lookup.kind };
-	return sessionOfResult(db, await sessionStatement(db, channelId, lookup.tokenHash, now).all(), lookup.tokenHash, now);
+	const tokenHash = lookup.kind === 'row' ? lookup.tokenHash : null;
+	const own = tokenHash === null ? [] : [sessionStatement(db, channelId, tokenHash, now)];
+	const statements = [...own, ...alongside(tokenHash)];
+	const results = statements.length === 0 ? [] : await db.batch(statements);
+	const session = lookup.kind === 'row' ? await sessionOfResult(db, results[0], lookup.tokenHash, now) : { kind: lookup.kind };
+	return { session, alongside: results.slice(own.length) };
+}
+
+/** resolveSessionWith without reads of the page's own. */
+export async function resolveSession(db: D1Database, channelId: number, token: string | null, secret: string | null, now = Date.now()): Promise<SessionState> {
+	return (await resolveSessionWith(db, channelId, token, secret, now, () => [])).session;
 }
 
 /**
