@@ -10,6 +10,7 @@ import { errorResponse, methodNotAllowed, routeNotFound } from '@functions/middl
 import { originCheck } from '@functions/middleware/origin';
 import { layoutsRouter } from '@functions/api/layouts';
 import { boardsRouter } from '@functions/api/boards';
+import { searchRouter } from '@functions/api/search';
 import { postsRouter } from '@functions/api/posts';
 import { usersRouter } from '@functions/api/users';
 import { authRouter } from '@functions/api/auth';
@@ -34,6 +35,7 @@ const publicApi = new Hono<ApiEnv>()
 	})
 	.route('/layouts', layoutsRouter)
 	.route('/', boardsRouter)
+	.route('/', searchRouter)
 	.route('/', postsRouter)
 	.route('/', usersRouter)
 	.route('/', authRouter)

@@ -11,6 +11,8 @@ import type { Channel } from '@/server/channels/channels';
 import type { LayoutData } from '@/server/channels/layout';
 import { canReadBoard, GUEST } from '@/server/posts/visibility';
 import { IdSchema, PAGE_SIZE, PageSchema, channelPathOf, lenientPage, type ChannelPath } from '@/schemas/params';
+import { DEFAULT_SEARCH_TYPE, SEARCH_TYPES } from '@/schemas/search';
+import { keywordProblem, SEARCH_MAX_PAGE } from '@/server/search/search';
 
 /** What a normaliser knows: the channel, its layout and the id in the route's path, if any. */
 interface RouteContext {
@@ -68,6 +70,14 @@ const strictPage: Normalize = (value) => {
 	const page = PageSchema.safeParse(value);
 	return page.success ? pageKey(page.data, Number.POSITIVE_INFINITY) : undefined;
 };
+/** A search keyword as the results page reads it (trimmed); one far longer than any the page searches is not cached. */
+const searchKeyword: Normalize = (value) => (value.length > 80 ? undefined : value.trim() || null);
+const searchType: Normalize = (value) => ((SEARCH_TYPES as readonly string[]).includes(value) && value !== DEFAULT_SEARCH_TYPE ? value : null);
+const searchPage: Normalize = (value) => pageKey(lenientPage(value), SEARCH_MAX_PAGE);
+/** The API refuses what the page shows an alert for: such a request is left to the Worker. */
+const strictKeyword: Normalize = (value) => (keywordProblem(value) === null ? value : undefined);
+const strictSearchType: Normalize = (value) => ((SEARCH_TYPES as readonly string[]).includes(value) ? (value === DEFAULT_SEARCH_TYPE ? null : value) : undefined);
+
 /** A key the route accepts but whose value does not change the answer. */
 const ignored: Normalize = () => null;
 
@@ -80,6 +90,7 @@ const PAGE_ROUTES: CacheRoute[] = [
 	{ path: /^\/posts\/?$/, query: {}, strict: false },
 	{ path: /^\/posts\/(\d+)\/?$/, query: { commentId: lenientId, commentsAfter: lenientId }, strict: false, showsPost: true },
 	{ path: /^\/users\/\d+\/?$/, query: { page: memberPage }, strict: false },
+	{ path: /^\/search\/?$/, query: { q: searchKeyword, searchType, page: searchPage }, strict: false },
 ];
 
 /** Public API reads under /public/v1/{domain}/{slug}. */
@@ -92,6 +103,7 @@ const API_ROUTES: CacheRoute[] = [
 	{ path: /^\/posts\/(\d+)\/comments$/, query: { after: strictId }, strict: true, showsPost: true },
 	{ path: /^\/users\/\d+$/, query: {}, strict: true },
 	{ path: /^\/users\/\d+\/posts$/, query: { page: strictPage }, strict: true },
+	{ path: /^\/search$/, query: { q: strictKeyword, searchType: strictSearchType, page: strictPage }, strict: true },
 	{ path: /^\/oauth\/providers$/, query: { callbackUrl: ignored }, strict: true },
 	{ path: /^\/oauth\/providers\/exists$/, query: {}, strict: true },
 ];

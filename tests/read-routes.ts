@@ -25,6 +25,9 @@ function paged(url: string, count: number): string[] {
 	return Array.from({ length: count }, (_, i) => (i === 0 ? url : `${url}${joiner}page=${i + 1}`));
 }
 
+/** Searches asked by the privacy tests: the canaries' words and common ones, in every search type. */
+const SEARCHES = ['q=CANARY&searchType=ALL', 'q=CANARY&searchType=TITLE', 'q=CANARY&searchType=CONTENT', 'q=CANARY', 'q=the', 'q=e%20', 'q=%EA%B3%B5%EC%A7%80&searchType=ALL'];
+
 /** Page routes by their file under src/pages: `[param]` becomes `{param}`, `index` its folder. */
 export const PAGE_ROUTES: Record<string, (t: ReadTargets) => string[]> = {
 	'/': () => ['/'],
@@ -45,6 +48,7 @@ export const PAGE_ROUTES: Record<string, (t: ReadTargets) => string[]> = {
 	'/{domain}/{slug}/mypage/nickname': (t) => [`${t.base}/mypage/nickname`],
 	'/{domain}/{slug}/mypage/settings': (t) => [`${t.base}/mypage/settings`],
 	'/{domain}/{slug}/mypage/withdraw': (t) => [`${t.base}/mypage/withdraw`],
+	'/{domain}/{slug}/search': (t) => SEARCHES.flatMap((query) => paged(`${t.base}/search?${query}`, t.listPages)),
 	'/{domain}/{slug}/login': (t) => [`${t.base}/login`],
 	'/{domain}/{slug}/signup': (t) => [`${t.base}/signup`],
 	'/{domain}/{slug}/signup/nickname': (t) => [`${t.base}/signup/nickname`],
@@ -72,6 +76,7 @@ export const API_ROUTES: Record<string, (t: ReadTargets) => string[]> = {
 	'/public/v1/:domain/:slug/posts/:postId/comments': (t) => t.posts.map((post) => `${apiBase(t).pub}/posts/${post.postId}/comments`),
 	'/public/v1/:domain/:slug/users/:userId': (t) => t.userIds.map((id) => `${apiBase(t).pub}/users/${id}`),
 	'/public/v1/:domain/:slug/users/:userId/posts': (t) => t.userIds.flatMap((id) => paged(`${apiBase(t).pub}/users/${id}/posts`, t.listPages)),
+	'/public/v1/:domain/:slug/search': (t) => SEARCHES.flatMap((query) => paged(`${apiBase(t).pub}/search?${query}`, t.listPages)),
 	'/public/v1/:domain/:slug/auth/status': (t) => [`${apiBase(t).pub}/auth/status`],
 	'/public/v1/:domain/:slug/oauth/providers': (t) => [`${apiBase(t).pub}/oauth/providers`],
 	'/public/v1/:domain/:slug/oauth/providers/exists': (t) => [`${apiBase(t).pub}/oauth/providers/exists`],

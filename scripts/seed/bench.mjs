@@ -4,7 +4,7 @@
  */
 import { nicknameKey } from '../../src/lib/nickname-key.ts';
 import en from './content/en.mjs';
-import { COLUMNS, SEED_NOW, deleteChannelsSql, insertRows, listTopsSql, random } from './demo.mjs';
+import { COLUMNS, SEED_NOW, deleteChannelsSql, insertRows, listTopsSql, random, searchIndexSql } from './demo.mjs';
 
 export const BENCH_CHANNEL = { id: 9, domain: 'bench', slug: 'large' };
 const BOARDS = [91, 92, 93];
@@ -60,6 +60,6 @@ export function benchSql(postCount) {
 		...insertRows('nickname_claims', COLUMNS.nickname_claims, claims),
 		...insertRows('posts', COLUMNS.posts, posts),
 	);
-	statements.push(...listTopsSql([channelId]));
+	statements.push(...listTopsSql([channelId]), ...searchIndexSql(posts, members));
 	return statements;
 }

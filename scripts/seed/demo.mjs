@@ -3,6 +3,7 @@
  * fixed clock), so a re-run leaves the database exactly as the first run did.
  */
 import { nicknameKey } from '../../src/lib/nickname-key.ts';
+import { searchDocument } from '../../src/lib/search-text.ts';
 import en from './content/en.mjs';
 import ko from './content/ko.mjs';
 import ja from './content/ja.mjs';
@@ -427,6 +428,8 @@ export const TABLE_ORDER = Object.keys(COLUMNS);
 export function deleteChannelsSql(channelIds, identityPattern) {
 	const list = channelIds.join(',');
 	const statements = [
+		// The search index's entries of a channel are its rowid range (migrations/0010).
+		...channelIds.flatMap((id) => ['post_search', 'member_search'].map((table) => `DELETE FROM ${table} WHERE rowid BETWEEN ${id * CHANNEL_SPAN} AND ${(id + 1) * CHANNEL_SPAN - 1};`)),
 		`DELETE FROM sessions WHERE channel_id IN (${list});`,
 		`DELETE FROM oauth_transactions WHERE channel_id IN (${list});`,
 		`DELETE FROM signups WHERE channel_id IN (${list});`,
@@ -460,8 +463,31 @@ export function demoSql() {
 			statements.push(...insertRows(table, COLUMNS[table], all[table]));
 		}
 	}
-	statements.push(...listTopsSql(DEMO_CHANNELS.map((c) => c.index)));
+	statements.push(...listTopsSql(DEMO_CHANNELS.map((c) => c.index)), ...searchIndexSql(all.posts, all.members));
 	return statements;
+}
+
+const CHANNEL_SPAN = 2 ** 32;
+
+/**
+ * The search index's entries of seeded rows, as src/server/search/search-index.ts writes them: a
+ * post while "All Posts" lists it (channel_seq set), a member's nickname until withdrawal.
+ */
+export function searchIndexSql(posts, members) {
+	const post = Object.fromEntries(COLUMNS.posts.map((name, index) => [name, index]));
+	const member = Object.fromEntries(COLUMNS.members.map((name, index) => [name, index]));
+	return [
+		...insertRows(
+			'post_search',
+			['rowid', 'title', 'body'],
+			posts.filter((row) => row[post.channel_seq] !== null).map((row) => [row[post.channel_id] * CHANNEL_SPAN + row[post.id], searchDocument(row[post.title]), searchDocument(row[post.content_text])]),
+		),
+		...insertRows(
+			'member_search',
+			['rowid', 'nickname'],
+			members.filter((row) => row[member.withdrawn_at] === null && row[member.nickname] !== null).map((row) => [row[member.channel_id] * CHANNEL_SPAN + row[member.id], searchDocument(row[member.nickname])]),
+		),
+	];
 }
 
 /**

@@ -10,6 +10,7 @@ import { bumpContentVersion } from '@/server/channels/channels';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { nicknameKey } from '@/lib/nickname-key';
 import { nicknameProblem, type NicknameProblem } from '@/schemas/nickname';
+import { memberSearchStatements } from '@/server/search/search-index';
 
 export const NICKNAME_CHANGE_COOLDOWN_DAYS = 7;
 const COOLDOWN_MS = NICKNAME_CHANGE_COOLDOWN_DAYS * 24 * 60 * 60 * 1000;
@@ -92,6 +93,7 @@ export async function changeNickname(db: D1Database, channelId: number, member: 
 				.bind(channelId, member.userId, now, COOLDOWN_MS),
 			db.prepare('INSERT INTO nickname_claims (channel_id, nickname_key, nickname, member_id, claimed_at) VALUES (?1, ?2, ?3, ?4, ?5)').bind(channelId, key, nickname, member.userId, now),
 			db.prepare('UPDATE members SET nickname = ?3 WHERE id = ?1 AND channel_id = ?2').bind(member.userId, channelId, nickname),
+			...memberSearchStatements(db, channelId, member.userId, nickname),
 			bumpContentVersion(db, channelId),
 		]);
 	} catch (error) {

@@ -11,6 +11,7 @@ import { hashToken, randomToken } from '@/server/platform/tokens';
 import { nicknameKey } from '@/lib/nickname-key';
 import type { Provider } from '@/schemas/channel';
 import { brokenUniqueRule, checkedNickname, nicknameConflict } from './nickname';
+import { newMemberSearchStatement } from '@/server/search/search-index';
 
 /** How long a sign-up may stay between the provider's return and the chosen nickname. */
 export const SIGNUP_TTL_MS = 30 * 60 * 1000;
@@ -100,6 +101,7 @@ export async function completeSignup(db: D1Database, channelId: number, signup: 
 			db
 				.prepare('INSERT INTO nickname_claims (channel_id, nickname_key, nickname, member_id, claimed_at) SELECT ?1, ?2, ?3, id, ?5 FROM members WHERE channel_id = ?1 AND identity_id = ?4')
 				.bind(channelId, key, nickname, signup.identityId, now),
+			newMemberSearchStatement(db, channelId, signup.identityId, nickname),
 			...session.statements,
 			db.prepare('DELETE FROM signups WHERE token_hash = ?1').bind(signup.tokenHash),
 		])

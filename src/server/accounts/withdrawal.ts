@@ -5,6 +5,7 @@
  */
 import { bumpContentVersion } from '@/server/channels/channels';
 import { endMemberSessions } from '@/server/sign-in/sessions';
+import { memberSearchStatements } from '@/server/search/search-index';
 
 export async function withdrawMember(db: D1Database, channelId: number, memberId: number, now = Date.now()): Promise<void> {
 	await db.batch([
@@ -12,6 +13,7 @@ export async function withdrawMember(db: D1Database, channelId: number, memberId
 		db.prepare('UPDATE nickname_claims SET released_at = ?3 WHERE channel_id = ?1 AND member_id = ?2 AND released_at IS NULL').bind(channelId, memberId, now),
 		db.prepare('DELETE FROM drafts WHERE member_id = ?1').bind(memberId),
 		endMemberSessions(db, memberId),
+		...memberSearchStatements(db, channelId, memberId, null),
 		bumpContentVersion(db, channelId),
 	]);
 }

@@ -13,6 +13,7 @@ import { AppError } from '@/server/platform/errors';
 import { assertion, guardedBatch } from '@/server/platform/batch';
 import { bumpContentVersion, touchPost } from '@/server/channels/channels';
 import { planListChange } from '@/server/posts/list-positions';
+import { postSearchStatements } from '@/server/search/search-index';
 import type { SessionMember } from '@/server/sign-in/sessions';
 
 /** @throws AppError Forbidden for anyone but an administrator */
@@ -67,6 +68,7 @@ export async function hidePost(db: D1Database, channelId: number, admin: Session
 			assertion(db, 'EXISTS (SELECT 1 FROM posts WHERE id = ?1 AND version = ?2 AND deleted_at IS NULL AND hidden_by_admin = 0)', postId, row.version),
 			...plan.statements,
 			db.prepare(`UPDATE posts SET hidden_by_admin = 1, version = version + 1${columns} WHERE id = ?1 AND channel_id = ?2`).bind(postId, channelId),
+			...postSearchStatements(db, channelId, postId, null),
 			bumpContentVersion(db, channelId),
 		],
 		'Conflict',

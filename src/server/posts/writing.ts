@@ -13,6 +13,7 @@ import { DocumentSchema, documentText, type ContentDocument } from '@/schemas/co
 import { TITLE_MAX_LENGTH, titleLength, type CreatePostInput, type EditPostInput, type PostFields } from '@/schemas/post-write';
 import { checkUploads, claimUploadsStatements, uploadKeysOf } from '@/server/uploads/claims';
 import { planListChange, type ListPlacement, type ListPositions } from './list-positions';
+import { postSearchStatements } from '@/server/search/search-index';
 import { canReadPost, memberViewer, postStateOfRow, type PostStateColumns } from './visibility';
 
 /** The longest body, in characters of its plain text (a long guide fits; a dumped log does not). */
@@ -128,7 +129,8 @@ export async function createPost(
 	try {
 		// The claims follow the INSERT at once: they name the post by last_insert_rowid().
 		const claims = claimUploadsStatements(db, channelId, images, { postId: 'last-inserted' });
-		const results = await db.batch([...plan.statements, insert, ...claims, bumpContentVersion(db, channelId)]);
+		const indexed = postSearchStatements(db, channelId, { memberId: member.userId, requestId: input.requestId }, { title: fields.title, body: fields.contentText });
+		const results = await db.batch([...plan.statements, insert, ...claims, ...indexed, bumpContentVersion(db, channelId)]);
 		return { postId: results[plan.statements.length]!.meta.last_row_id };
 	} catch (error) {
 		// The same request arrived twice at once: the other one created the post.
@@ -237,6 +239,7 @@ export async function editPost(
 			...plan.statements,
 			update,
 			...claimUploadsStatements(db, channelId, images, { postId }),
+			...postSearchStatements(db, channelId, postId, { title: fields.title, body: fields.contentText }),
 			bumpContentVersion(db, channelId),
 		],
 		'PostChanged',
@@ -257,6 +260,7 @@ export async function deletePost(db: D1Database, channelId: number, member: Sess
 			assertion(db, 'EXISTS (SELECT 1 FROM posts WHERE id = ?1 AND version = ?2 AND deleted_at IS NULL)', postId, stored.row.version),
 			...plan.statements,
 			db.prepare(`UPDATE posts SET deleted_at = ?3, version = version + 1${assignments(plan.columns)} WHERE id = ?1 AND channel_id = ?2`).bind(postId, channelId, now),
+			...postSearchStatements(db, channelId, postId, null),
 			bumpContentVersion(db, channelId),
 		],
 		// Deleted twice at once: the other request did it.

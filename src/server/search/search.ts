@@ -1,0 +1,132 @@
+/**
+ * Search results (issue 11): the posts of one channel whose searched fields contain the query,
+ * newest first, a page at a time. Only posts "All Posts" lists are in the index (search-index.ts),
+ * so what is found is what a guest may read, and a post leaves the results with the batch that
+ * hides, deletes or makes it private.
+ *
+ * Search types: TITLE, CONTENT, TITLE_AND_CONTENT (the default), and ALL, which adds the author's
+ * nickname (the post list shows it beside the title). Comments are not searched: a result must
+ * show the reader the words they asked for.
+ *
+ * Cost: the index is read newest first and stops at the page, so a page reads the matches down to
+ * its last one; the count stops at SEARCH_COUNT_CAP, and a query found more often shows "1,000+"
+ * with the newest SEARCH_COUNT_CAP matches in SEARCH_MAX_PAGE pages.
+ */
+import { all } from '@/server/platform/db';
+import { searchPhrase } from '@/lib/search-text';
+import { PAGE_SIZE } from '@/schemas/params';
+import type { SEARCH_TYPES } from '@/schemas/search';
+import { SUMMARY_COLUMNS, toSummary, type PostPage, type SummaryRow } from '@/server/posts/lists';
+import { channelRange } from './search-index';
+
+export type SearchType = (typeof SEARCH_TYPES)[number];
+
+/** Matches counted at most; more show as "1,000+". */
+export const SEARCH_COUNT_CAP = 1000;
+/** The deepest page: the newest SEARCH_COUNT_CAP matches. */
+export const SEARCH_MAX_PAGE = SEARCH_COUNT_CAP / PAGE_SIZE;
+
+export interface SearchResults extends PostPage {
+	/** More than SEARCH_COUNT_CAP posts match: totalCount is the cap. */
+	capped: boolean;
+	/** The plain text of each listed post's body, for its excerpt. */
+	bodies: Map<number, string>;
+}
+
+const COLUMNS: Record<Exclude<SearchType, 'ALL'>, string> = { TITLE: 'title', CONTENT: 'body', TITLE_AND_CONTENT: '{title body}' };
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/**
+ * What is wrong with a keyword by SPEC §5 (required; 2 to 20 characters, counted as a person
+ * counts them, after trimming), or null when it may be searched.
+ */
+export function keywordProblem(raw: string): 'required' | 'length' | null {
+	const keyword = raw.trim();
+	if (!keyword) return 'required';
+	let count = 0;
+	for (const _ of graphemes.segment(keyword)) if (++count > 20) return 'length';
+	return count < 2 ? 'length' : null;
+}
+
+/** The page a search shows, read as its page reads it: 1 to SEARCH_MAX_PAGE. */
+export function searchPageOf(page: number): number {
+	return Math.min(Math.max(1, page), SEARCH_MAX_PAGE);
+}
+
+/**
+ * The ids of matching posts, newest first: at most `limit` of them (the hits CTE of both reads).
+ * Binds ?1 MATCH expression of post_search, ?2 and ?3 the channel's rowid range, ?4 the limit;
+ * for ALL also ?5 the member_search expression and ?6 the channel's id.
+ */
+function hitsSql(type: SearchType): string {
+	const posts = `SELECT rowid - ?2 AS id FROM post_search WHERE post_search MATCH ?1 AND rowid BETWEEN ?2 AND ?3 ORDER BY rowid DESC LIMIT ?4`;
+	if (type !== 'ALL') return posts;
+	// Each side's newest ?4 hold the union's newest ?4.
+	return `SELECT id FROM (SELECT id FROM (${posts})
+		UNION SELECT id FROM (SELECT p.id FROM posts p
+			WHERE p.member_id IN (SELECT rowid - ?2 FROM member_search WHERE member_search MATCH ?5 AND rowid BETWEEN ?2 AND ?3)
+			  AND p.channel_id = ?6 AND p.channel_seq IS NOT NULL ORDER BY p.id DESC LIMIT ?4))
+		ORDER BY id DESC LIMIT ?4`;
+}
+
+/**
+ * Page `page` of the posts matching `query` (2 to 20 characters, already checked) in a channel:
+ * one round trip of two reads, the page's rows and the capped count.
+ */
+export async function searchPosts(db: D1Database, channelId: number, query: string, type: SearchType, page: number): Promise<SearchResults> {
+	const current = searchPageOf(page);
+	const phrase = searchPhrase(query);
+	const empty: SearchResults = { notices: [], posts: [], page: 1, pageSize: PAGE_SIZE, totalCount: 0, totalPages: 1, capped: false, bodies: new Map() };
+	if (phrase === null) return empty;
+	const [low, high] = channelRange(channelId);
+	const expression = type === 'ALL' ? `{title body} : ${phrase}` : `${COLUMNS[type]} : ${phrase}`;
+	const extra = type === 'ALL' ? [`nickname : ${phrase}`, channelId] : [];
+	const offset = (current - 1) * PAGE_SIZE;
+	const [rows, counted] = await db.batch([
+		db
+			.prepare(
+				`WITH hits AS (${hitsSql(type)})
+				 SELECT ${SUMMARY_COLUMNS}, p.content_text FROM (SELECT id FROM hits ORDER BY id DESC LIMIT ${PAGE_SIZE} OFFSET ${offset}) h
+				 JOIN posts p ON p.id = h.id JOIN members m ON m.id = p.member_id
+				 WHERE p.channel_id = ?2 / ${2 ** 32} AND p.channel_seq IS NOT NULL ORDER BY p.id DESC`,
+			)
+			.bind(expression, low, high, offset + PAGE_SIZE, ...extra),
+		db.prepare(`WITH hits AS (${hitsSql(type)}) SELECT count(*) AS n FROM hits`).bind(expression, low, high, SEARCH_COUNT_CAP + 1, ...extra),
+	]);
+	const found = (rows?.results ?? []) as (SummaryRow & { content_text: string })[];
+	const total = Number((counted?.results[0] as { n: number } | undefined)?.n ?? 0);
+	const capped = total > SEARCH_COUNT_CAP;
+	const totalCount = Math.min(total, SEARCH_COUNT_CAP);
+	return {
+		notices: [],
+		posts: found.map(toSummary),
+		page: current,
+		pageSize: PAGE_SIZE,
+		totalCount,
+		totalPages: Math.max(1, Math.ceil(totalCount / PAGE_SIZE)),
+		capped,
+		bodies: new Map(found.map((row) => [row.id, row.content_text])),
+	};
+}
+
+/** Every listed post of a channel containing `query` in the type's fields, by a plain scan: the reference the recall tests compare with. */
+export async function scanPosts(db: D1Database, channelId: number, query: string, type: SearchType, normalize: (text: string) => string): Promise<number[]> {
+	const rows = await all<{ id: number; title: string; content_text: string; nickname: string | null; withdrawn_at: number | null }>(
+		db
+			.prepare(
+				`SELECT p.id, p.title, p.content_text, m.nickname, m.withdrawn_at FROM posts p JOIN members m ON m.id = p.member_id
+				 WHERE p.channel_id = ?1 AND p.channel_seq IS NOT NULL ORDER BY p.id DESC`,
+			)
+			.bind(channelId),
+	);
+	const needle = normalize(query);
+	return rows
+		.filter((row) => {
+			const title = normalize(row.title).includes(needle);
+			const body = normalize(row.content_text).includes(needle);
+			const author = row.withdrawn_at === null && row.nickname !== null && normalize(row.nickname).includes(needle);
+			return type === 'TITLE' ? title : type === 'CONTENT' ? body : type === 'TITLE_AND_CONTENT' ? title || body : title || body || author;
+		})
+		.map((row) => row.id);
+}
