@@ -27,7 +27,11 @@
  * of the median performance score), since autocannon, Lighthouse and the server share the machine's cores. Results go to bench-results/latest.json and to the terminal.
  * Options: --duration SECONDS, --rounds N, --posts N (default 100000), --skip-lighthouse,
  * --lighthouse-only (no autocannon runs), --mixed-only (only the mixed run, on the bench data as it
- * is: no seeding unless there is none, no removal). The server listens on BENCH_PORT (default 8830).
+ * is: no seeding unless there is none, no removal), --search-only (only the search bench below).
+ * The server listens on BENCH_PORT (default 8830).
+ * - Search (scripts/operator/bench-search.ts), on the same data after the removal: recall of 200
+ *   sampled queries against a plain scan, and per kind of query the database's time and the whole
+ *   call's (p50/p95), the rows read, and the index's size.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -49,6 +53,7 @@ const { values } = parseArgs({
 		'skip-lighthouse': { type: 'boolean', default: false },
 		'lighthouse-only': { type: 'boolean', default: false },
 		'mixed-only': { type: 'boolean', default: false },
+		'search-only': { type: 'boolean', default: false },
 	},
 });
 // Away from the ports `npm start` and the browser tests use (8788 to 8791) and their identity providers.
@@ -65,7 +70,7 @@ const mixedOnly = values['mixed-only'];
 
 function ensureData() {
 	const seeded = existsSync(STATE) && query("SELECT listed_count AS n FROM channels WHERE domain = 'bench' AND slug = 'large'", STATE)[0]?.n;
-	if (seeded === Number(values.posts) || (mixedOnly && seeded > 0)) {
+	if (seeded === Number(values.posts) || ((mixedOnly || values['search-only']) && seeded > 0)) {
 		// Data seeded by an earlier build: bring its schema up to this one's migrations.
 		migrate(STATE);
 		return;
@@ -292,7 +297,29 @@ function medianLighthouse(name, url) {
 	return runs[Math.floor(runs.length / 2)] ?? null;
 }
 
+/** The search bench on the bench data as it is; returns its figures. */
+function searchBench() {
+	const run = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'bench-search.mjs'), '--persist-to', STATE, '--runs', String(Math.max(20, rounds))], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+	const line = run.stdout.split('\n').find((text) => text.startsWith('{'));
+	if (!line) throw new Error(`the search bench failed:\n${run.stderr}`);
+	const figures = JSON.parse(line);
+	console.log(`\nSearch on ${values.posts} posts: recall ${figures.recall.exact} of ${figures.recall.samples} sampled queries exactly as a scan (${figures.recall.capped} beyond the count cap, compared on the newest 1,001)`);
+	console.log('| query | found | rows read | SQL p50 / p95 ms | call p50 / p95 ms |');
+	console.log('|---|---|---|---|---|');
+	for (const [name, kind] of Object.entries(figures.speed)) {
+		console.log(`| ${name} ("${kind.query}") | ${kind.capped ? `${kind.found}+` : kind.found} | ${kind.rowsRead} | ${kind.sqlP50Ms} / ${kind.sqlP95Ms} | ${kind.callP50Ms} / ${kind.callP95Ms} |`);
+	}
+	console.log(`Index: ${(figures.index.bytes / 1e6).toFixed(1)} MB for ${figures.index.entries} posts`);
+	return figures;
+}
+
 mkdirSync(RESULTS, { recursive: true });
+if (values['search-only']) {
+	ensureData();
+	const figures = searchBench();
+	writeFileSync(path.join(RESULTS, 'latest-search.json'), JSON.stringify({ date: new Date().toISOString(), posts: Number(values.posts), ...figures }, null, 2) + '\n');
+	process.exit(figures.recall.misses.length === 0 ? 0 : 1);
+}
 console.log('Building…');
 build();
 ensureData();
@@ -373,6 +400,7 @@ if (!lighthouseOnly && !mixedOnly) {
 	const line = removal.stdout.split('\n').find((text) => text.startsWith('{'));
 	if (removal.status !== 0 || !line) throw new Error(`the removal bench failed:\n${removal.stderr}`);
 	results.removal = JSON.parse(line);
+	results.search = searchBench();
 }
 
 // A Lighthouse-only run keeps the last full run's figures.

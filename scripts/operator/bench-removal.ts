@@ -9,51 +9,10 @@ import { deletePost } from '@/server/posts/writing';
 import { listBoardPosts } from '@/server/posts/lists';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { openDatabase } from './database';
+import { metered, type Cost } from './metered';
 
 const BOARD = 91;
 const ADMIN: SessionMember = { userId: 900_001, nickname: 'bench', role: 'ADMIN', provider: 'GOOGLE', recentProvider: 'GOOGLE', joinedAt: 0 };
-
-interface Cost {
-	rowsWritten: number;
-	rowsRead: number;
-}
-
-/** A D1Database that adds up what D1 reports for every statement run through it. */
-function metered(db: D1Database, cost: Cost): D1Database {
-	const add = (meta: D1Meta) => {
-		cost.rowsWritten += meta.rows_written;
-		cost.rowsRead += meta.rows_read;
-	};
-	const wrap = (statement: D1PreparedStatement): D1PreparedStatement =>
-		new Proxy(statement, {
-			get(target, key) {
-				if (key === 'bind') return (...values: unknown[]) => wrap(target.bind(...values));
-				if (key === 'all' || key === 'run') return async () => {
-					const result = await target.all();
-					add(result.meta);
-					return result;
-				};
-				if (key === 'first') return async (column?: string) => {
-					const result = await target.all<Record<string, unknown>>();
-					add(result.meta);
-					const row = result.results[0] ?? null;
-					return column === undefined ? row : (row?.[column] ?? null);
-				};
-				return Reflect.get(target, key);
-			},
-		});
-	return new Proxy(db, {
-		get(target, key) {
-			if (key === 'prepare') return (sql: string) => wrap(target.prepare(sql));
-			if (key === 'batch') return async (statements: D1PreparedStatement[]) => {
-				const results = await target.batch(statements);
-				for (const result of results) add(result.meta);
-				return results;
-			};
-			return Reflect.get(target, key);
-		},
-	});
-}
 
 export async function main(argv: string[]): Promise<number> {
 	const { values } = parseArgs({ args: argv, options: { 'persist-to': { type: 'string' } } });

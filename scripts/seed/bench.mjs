@@ -1,14 +1,19 @@
 /**
  * The benchmark profile: one channel (/bench/large) with many posts, for `npm run bench`.
- * Deterministic like the demo; 60% of the posts go to one board so that deep pages exist.
+ * Deterministic like the demo; 60% of the posts go to one board so that deep pages exist. Posts
+ * take turns in English, Korean, Japanese and Chinese (the demo's texts), for the search bench.
  */
 import { nicknameKey } from '../../src/lib/nickname-key.ts';
 import en from './content/en.mjs';
+import ko from './content/ko.mjs';
+import ja from './content/ja.mjs';
+import zh from './content/zh.mjs';
 import { COLUMNS, SEED_NOW, deleteChannelsSql, insertRows, listTopsSql, random, searchIndexSql } from './demo.mjs';
 
 export const BENCH_CHANNEL = { id: 9, domain: 'bench', slug: 'large' };
 const BOARDS = [91, 92, 93];
 const MEMBERS = 200;
+const LANGUAGES = [en, ko, ja, zh];
 
 export function benchSql(postCount) {
 	const rng = random(424242);
@@ -35,14 +40,15 @@ export function benchSql(postCount) {
 		const boardId = BOARDS[boardIndex];
 		const key = keys[boardIndex];
 		const subjectId = boardId * 10 + (n % 3) + 1;
-		const paragraphs = [rng.pick(en.paragraphs[key]), rng.pick(en.paragraphs[key])];
+		const content = LANGUAGES[n % LANGUAGES.length];
+		const paragraphs = [rng.pick(content.paragraphs[key]), rng.pick(content.paragraphs[key])];
 		const doc = { type: 'doc', blocks: paragraphs.map((text) => ({ type: 'paragraph', children: [{ text }] })) };
 		const boardSeq = (seq.board[boardId] = (seq.board[boardId] ?? 0) + 1);
 		const subjectSeq = (seq.subject[subjectId] = (seq.subject[subjectId] ?? 0) + 1);
 		const channelSeq = ++seq.channel;
 		const at = created + Math.floor((n / postCount) * 790 * 86_400_000);
 		posts.push([
-			channelId * 1_000_000 + n + 1, channelId, boardId, subjectId, channelId * 100_000 + rng.int(1, MEMBERS), rng.pick(en.titles[key]),
+			channelId * 1_000_000 + n + 1, channelId, boardId, subjectId, channelId * 100_000 + rng.int(1, MEMBERS), rng.pick(content.titles[key]),
 			JSON.stringify(doc), paragraphs.join('\n'), 'DEFAULT', 0, rng.int(0, 40), rng.int(10, 9000), 0, 0, 0, at, null, null, 0, 0,
 			boardSeq, subjectSeq, channelSeq,
 		]);

@@ -12,7 +12,6 @@
  * its last one; the count stops at SEARCH_COUNT_CAP, and a query found more often shows "1,000+"
  * with the newest SEARCH_COUNT_CAP matches in SEARCH_MAX_PAGE pages.
  */
-import { all } from '@/server/platform/db';
 import { searchPhrase } from '@/lib/search-text';
 import { PAGE_SIZE } from '@/schemas/params';
 import type { SEARCH_TYPES } from '@/schemas/search';
@@ -64,10 +63,29 @@ function hitsSql(type: SearchType): string {
 	if (type !== 'ALL') return posts;
 	// Each side's newest ?4 hold the union's newest ?4.
 	return `SELECT id FROM (SELECT id FROM (${posts})
-		UNION SELECT id FROM (SELECT p.id FROM posts p
-			WHERE p.member_id IN (SELECT rowid - ?2 FROM member_search WHERE member_search MATCH ?5 AND rowid BETWEEN ?2 AND ?3)
-			  AND p.channel_id = ?6 AND p.channel_seq IS NOT NULL ORDER BY p.id DESC LIMIT ?4))
+		UNION SELECT id FROM (SELECT p.id
+			FROM (SELECT rowid - ?2 AS member_id FROM member_search WHERE member_search MATCH ?5 AND rowid BETWEEN ?2 AND ?3) a
+			-- CROSS JOIN keeps this order: the matching members first, then their posts by posts_by_member,
+			-- rather than every post of the channel checked against the members.
+			CROSS JOIN posts p ON p.member_id = a.member_id
+			WHERE p.channel_id = ?6 AND p.channel_seq IS NOT NULL ORDER BY p.id DESC LIMIT ?4))
 		ORDER BY id DESC LIMIT ?4`;
+}
+
+/** The bound values of hitsSql but the limit: the channel's range, the MATCH expressions. */
+function matchOf(channelId: number, phrase: string, type: SearchType) {
+	const [low, high] = channelRange(channelId);
+	const expression = type === 'ALL' ? `{title body} : ${phrase}` : `${COLUMNS[type]} : ${phrase}`;
+	return { low, high, expression, extra: type === 'ALL' ? [`nickname : ${phrase}`, channelId] : [] };
+}
+
+/** The ids of the newest `limit` posts matching `query`, newest first: what the pages of searchPosts list, together (for the recall bench). */
+export async function matchingPostIds(db: D1Database, channelId: number, query: string, type: SearchType, limit = SEARCH_COUNT_CAP): Promise<number[]> {
+	const phrase = searchPhrase(query);
+	if (phrase === null) return [];
+	const { low, high, expression, extra } = matchOf(channelId, phrase, type);
+	const { results } = await db.prepare(`WITH hits AS (${hitsSql(type)}) SELECT id FROM hits`).bind(expression, low, high, limit, ...extra).all<{ id: number }>();
+	return results.map((row) => row.id);
 }
 
 /**
@@ -79,9 +97,7 @@ export async function searchPosts(db: D1Database, channelId: number, query: stri
 	const phrase = searchPhrase(query);
 	const empty: SearchResults = { notices: [], posts: [], page: 1, pageSize: PAGE_SIZE, totalCount: 0, totalPages: 1, capped: false, bodies: new Map() };
 	if (phrase === null) return empty;
-	const [low, high] = channelRange(channelId);
-	const expression = type === 'ALL' ? `{title body} : ${phrase}` : `${COLUMNS[type]} : ${phrase}`;
-	const extra = type === 'ALL' ? [`nickname : ${phrase}`, channelId] : [];
+	const { low, high, expression, extra } = matchOf(channelId, phrase, type);
 	const offset = (current - 1) * PAGE_SIZE;
 	const [rows, counted] = await db.batch([
 		db
@@ -108,25 +124,4 @@ export async function searchPosts(db: D1Database, channelId: number, query: stri
 		capped,
 		bodies: new Map(found.map((row) => [row.id, row.content_text])),
 	};
-}
-
-/** Every listed post of a channel containing `query` in the type's fields, by a plain scan: the reference the recall tests compare with. */
-export async function scanPosts(db: D1Database, channelId: number, query: string, type: SearchType, normalize: (text: string) => string): Promise<number[]> {
-	const rows = await all<{ id: number; title: string; content_text: string; nickname: string | null; withdrawn_at: number | null }>(
-		db
-			.prepare(
-				`SELECT p.id, p.title, p.content_text, m.nickname, m.withdrawn_at FROM posts p JOIN members m ON m.id = p.member_id
-				 WHERE p.channel_id = ?1 AND p.channel_seq IS NOT NULL ORDER BY p.id DESC`,
-			)
-			.bind(channelId),
-	);
-	const needle = normalize(query);
-	return rows
-		.filter((row) => {
-			const title = normalize(row.title).includes(needle);
-			const body = normalize(row.content_text).includes(needle);
-			const author = row.withdrawn_at === null && row.nickname !== null && normalize(row.nickname).includes(needle);
-			return type === 'TITLE' ? title : type === 'CONTENT' ? body : type === 'TITLE_AND_CONTENT' ? title || body : title || body || author;
-		})
-		.map((row) => row.id);
 }
