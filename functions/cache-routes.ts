@@ -11,8 +11,8 @@ import type { Channel } from '@/server/channels/channels';
 import type { LayoutData } from '@/server/channels/layout';
 import { canReadBoard, GUEST } from '@/server/posts/visibility';
 import { IdSchema, PAGE_SIZE, PageSchema, channelPathOf, lenientPage, type ChannelPath } from '@/schemas/params';
-import { DEFAULT_SEARCH_TYPE, SEARCH_TYPES } from '@/schemas/search';
-import { keywordProblem, SEARCH_MAX_PAGE } from '@/server/search/search';
+import { DEFAULT_SEARCH_TYPE, SEARCH_TYPES, searchKeywordProblem } from '@/schemas/search';
+import { SEARCH_MAX_PAGE } from '@/server/search/search';
 
 /** What a normaliser knows: the channel, its layout and the id in the route's path, if any. */
 interface RouteContext {
@@ -75,7 +75,7 @@ const searchKeyword: Normalize = (value) => (value.length > 80 ? undefined : val
 const searchType: Normalize = (value) => ((SEARCH_TYPES as readonly string[]).includes(value) && value !== DEFAULT_SEARCH_TYPE ? value : null);
 const searchPage: Normalize = (value) => pageKey(lenientPage(value), SEARCH_MAX_PAGE);
 /** The API refuses what the page shows an alert for: such a request is left to the Worker. */
-const strictKeyword: Normalize = (value) => (keywordProblem(value) === null ? value : undefined);
+const strictKeyword: Normalize = (value) => (searchKeywordProblem(value) === null ? value : undefined);
 const strictSearchType: Normalize = (value) => ((SEARCH_TYPES as readonly string[]).includes(value) ? (value === DEFAULT_SEARCH_TYPE ? null : value) : undefined);
 
 /** A key the route accepts but whose value does not change the answer. */

@@ -4,9 +4,9 @@ import { z } from 'zod';
 import type { ApiEnv } from '@functions/context';
 import { ok } from '@/server/platform/envelope';
 import { AppError } from '@/server/platform/errors';
-import { keywordProblem, searchPosts } from '@/server/search/search';
+import { searchPosts } from '@/server/search/search';
 import { matchExcerpt } from '@/lib/search-text';
-import { DEFAULT_SEARCH_TYPE, SEARCH_TYPES } from '@/schemas/search';
+import { DEFAULT_SEARCH_TYPE, SEARCH_TYPES, searchKeywordProblem } from '@/schemas/search';
 import { PageSchema } from '@/schemas/params';
 import { zv } from '@functions/validate';
 
@@ -18,8 +18,8 @@ const SearchQuerySchema = z.strictObject({
 
 export const searchRouter = new Hono<ApiEnv>().get('/search', zv('query', SearchQuerySchema), async (c) => {
 	const { q, searchType, page } = c.req.valid('query');
-	const problem = keywordProblem(q);
-	if (problem) throw new AppError('InvalidParameter', problem === 'required' ? 'The request has an invalid parameter: q is required.' : 'The request has an invalid parameter: q must be 2 to 20 characters.');
+	const problem = searchKeywordProblem(q);
+	if (problem) throw new AppError('InvalidParameter', problem === 'search.message.required' ? 'The request has an invalid parameter: q is required.' : 'The request has an invalid parameter: q must be 2 to 20 characters.');
 	const { bodies, notices: _notices, ...results } = await searchPosts(c.var.db, c.var.channel.id, q.trim(), searchType, page);
 	const posts = results.posts.map((post) => ({ ...post, excerpt: matchExcerpt(bodies.get(post.postId) ?? '', q.trim())?.map((part) => part.text).join('') ?? null }));
 	return c.json(ok({ content: { ...results, posts, query: q.trim(), searchType } }));

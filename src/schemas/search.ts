@@ -12,12 +12,33 @@ export const SEARCH_MAX = 20;
 
 export const SearchTypeSchema = z.enum(SEARCH_TYPES);
 
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** How many characters a person counts in `text` (grapheme clusters), counting no further than `stop`. */
+function characterCount(text: string, stop: number): number {
+	let count = 0;
+	for (const _ of graphemes.segment(text)) if (++count >= stop) break;
+	return count;
+}
+
+/**
+ * What is wrong with a keyword (SPEC §5), as the SPEC's message key, or null when it may be
+ * searched: required after trimming, then 2 to 20 characters as a person counts them (a Korean
+ * syllable, a kanji, an emoji with its skin tone are one each). The box and the results page
+ * both ask this.
+ */
+export function searchKeywordProblem(raw: string): 'search.message.required' | 'alert.message.minLength' | null {
+	const keyword = raw.trim();
+	if (!keyword) return 'search.message.required';
+	const count = characterCount(keyword, SEARCH_MAX + 1);
+	return count < SEARCH_MIN || count > SEARCH_MAX ? 'alert.message.minLength' : null;
+}
+
 /** The keyword check, with the SPEC's message keys as error messages. */
 export const SearchKeywordSchema = z.pipe(
 	z.string().check(z.trim()),
 	z.string().check(
 		z.minLength(1, 'search.message.required'),
-		z.minLength(SEARCH_MIN, 'alert.message.minLength'),
-		z.maxLength(SEARCH_MAX, 'alert.message.minLength'),
+		z.refine((keyword) => searchKeywordProblem(keyword) === null, 'alert.message.minLength'),
 	),
 );

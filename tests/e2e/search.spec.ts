@@ -84,3 +84,24 @@ test('a results page is readable on a phone without sideways scrolling', async (
 	await expect(page.locator('.post-row').first()).toBeVisible();
 	expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 });
+
+test('one character and Enter before the box is ready: the submit waits for the box, which refuses it', async ({ page }) => {
+	let release: () => void = () => {};
+	const released = new Promise<void>((resolve) => (release = resolve));
+	await page.route('**/_astro/SearchBoxIsland*', async (route) => {
+		await released;
+		await route.continue();
+	});
+	await page.goto('/starfall/global/boards');
+	const input = page.locator('input[name="q"]');
+	await input.focus();
+	await page.keyboard.type('a');
+	await page.keyboard.press('Enter');
+	// The plain form did not leave the page: the submit is held until the island's rules can run.
+	await expect(page).toHaveURL(/\/starfall\/global\/boards$/);
+	release();
+	const dialog = page.getByRole('dialog');
+	await expect(dialog).toContainText('Please enter 2 or more characters.');
+	await expect(page).toHaveURL(/\/starfall\/global\/boards$/);
+	await expect(page.locator('[data-search-ready] input[name="q"]')).toHaveValue('a');
+});

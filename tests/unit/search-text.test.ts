@@ -72,3 +72,20 @@ describe('matchExcerpt', () => {
 		]);
 	});
 });
+
+describe('searchKeywordProblem (SPEC §5, counted as a person counts)', () => {
+	it('requires a keyword and takes 2 to 20 characters', async () => {
+		const { searchKeywordProblem, SearchKeywordSchema } = await import('@/schemas/search');
+		expect(searchKeywordProblem('  ')).toBe('search.message.required');
+		expect(searchKeywordProblem('가')).toBe('alert.message.minLength');
+		expect(searchKeywordProblem('👍')).toBe('alert.message.minLength');
+		expect(searchKeywordProblem('가나')).toBeNull();
+		expect(searchKeywordProblem('👍🏽👍🏽')).toBeNull();
+		expect(searchKeywordProblem('ＡＢ')).toBeNull();
+		expect(searchKeywordProblem('字'.repeat(20))).toBeNull();
+		expect(searchKeywordProblem('字'.repeat(21))).toBe('alert.message.minLength');
+		expect(SearchKeywordSchema.safeParse(' 👍🏽👍🏽 ').data).toBe('👍🏽👍🏽');
+		expect(SearchKeywordSchema.safeParse('👍').error?.issues[0]?.message).toBe('alert.message.minLength');
+		expect(SearchKeywordSchema.safeParse('').error?.issues[0]?.message).toBe('search.message.required');
+	});
+});

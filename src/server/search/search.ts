@@ -34,20 +34,6 @@ export interface SearchResults extends PostPage {
 
 const COLUMNS: Record<Exclude<SearchType, 'ALL'>, string> = { TITLE: 'title', CONTENT: 'body', TITLE_AND_CONTENT: '{title body}' };
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-
-/**
- * What is wrong with a keyword by SPEC §5 (required; 2 to 20 characters, counted as a person
- * counts them, after trimming), or null when it may be searched.
- */
-export function keywordProblem(raw: string): 'required' | 'length' | null {
-	const keyword = raw.trim();
-	if (!keyword) return 'required';
-	let count = 0;
-	for (const _ of graphemes.segment(keyword)) if (++count > 20) return 'length';
-	return count < 2 ? 'length' : null;
-}
-
 /** The page a search shows, read as its page reads it: 1 to SEARCH_MAX_PAGE. */
 export function searchPageOf(page: number): number {
 	return Math.min(Math.max(1, page), SEARCH_MAX_PAGE);
