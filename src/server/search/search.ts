@@ -51,9 +51,9 @@ function hitsSql(type: SearchType): string {
 	return `SELECT id FROM (SELECT id FROM (${posts})
 		UNION SELECT id FROM (SELECT p.id
 			FROM (SELECT rowid - ?2 AS member_id FROM member_search WHERE member_search MATCH ?5 AND rowid BETWEEN ?2 AND ?3) a
-			-- CROSS JOIN keeps this order: the matching members first, then their posts by posts_by_member,
-			-- rather than every post of the channel checked against the members.
-			CROSS JOIN posts p ON p.member_id = a.member_id
+			-- The matching members first, then their posts by posts_by_member: left to itself, the
+			-- planner walks every listed post of the channel for each member.
+			CROSS JOIN posts p INDEXED BY posts_by_member ON p.member_id = a.member_id
 			WHERE p.channel_id = ?6 AND p.channel_seq IS NOT NULL ORDER BY p.id DESC LIMIT ?4))
 		ORDER BY id DESC LIMIT ?4`;
 }
