@@ -35,7 +35,7 @@ export const PAGE_ROUTES: Record<string, (t: ReadTargets) => string[]> = {
 	'/500': () => ['/500'],
 	'/{domain}/{slug}': (t) => [t.base],
 	'/{domain}/{slug}/{...rest}': (t) => [`${t.base}/no-such-page`, `${t.base}/posts/${t.posts[0]?.postId ?? 1}/no-such-page`],
-	'/{domain}/{slug}/write': (t) => [`${t.base}/write`, ...t.boardIds.map((id) => `${t.base}/write?boardId=${id}`)],
+	'/{domain}/{slug}/write': (t) => [`${t.base}/write`, ...t.boardIds.map((id) => `${t.base}/write?boardId=${id}`), ...t.draftIds.map((id) => `${t.base}/write?draftId=${id}`)],
 	'/{domain}/{slug}/posts/{postId}/edit': (t) => t.posts.map((post) => `${t.base}/posts/${post.postId}/edit`),
 	'/{domain}/{slug}/boards': (t) => paged(`${t.base}/boards`, t.listPages),
 	'/{domain}/{slug}/boards/{boardId}': (t) => t.boardIds.flatMap((id) => paged(`${t.base}/boards/${id}`, t.listPages)),
@@ -44,7 +44,7 @@ export const PAGE_ROUTES: Record<string, (t: ReadTargets) => string[]> = {
 	'/{domain}/{slug}/posts': (t) => [`${t.base}/posts`],
 	'/{domain}/{slug}/posts/{postId}': (t) => t.posts.map((post) => `${t.base}/posts/${post.postId}`),
 	'/{domain}/{slug}/users/{userId}': (t) => t.userIds.flatMap((id) => paged(`${t.base}/users/${id}`, t.listPages)),
-	'/{domain}/{slug}/mypage': (t) => ['posts', 'comments', 'likes'].flatMap((tab) => paged(`${t.base}/mypage?tab=${tab}`, t.listPages)),
+	'/{domain}/{slug}/mypage': (t) => ['posts', 'comments', 'likes', 'drafts'].flatMap((tab) => paged(`${t.base}/mypage?tab=${tab}`, t.listPages)),
 	'/{domain}/{slug}/mypage/nickname': (t) => [`${t.base}/mypage/nickname`],
 	'/{domain}/{slug}/mypage/settings': (t) => [`${t.base}/mypage/settings`],
 	'/{domain}/{slug}/mypage/withdraw': (t) => [`${t.base}/mypage/withdraw`],
@@ -121,8 +121,8 @@ export const ALLOWED_CANARIES = {
 } as const satisfies Record<string, readonly Canary[]>;
 
 /**
- * The canaries of the author's draft, which only its author receives, and only from the drafts API:
- * no page shows a draft, so the pages' privacy test expects ALLOWED_CANARIES alone.
+ * The canaries of the author's draft, which only its author receives: from the drafts API, My
+ * Page's drafts tab and the write screen opened with the draft.
  */
 export const DRAFT_CANARIES = [CANARY.draftTitle, CANARY.draftBody] as const satisfies readonly Canary[];
 

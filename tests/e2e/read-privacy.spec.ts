@@ -11,7 +11,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import { execute } from './fixtures';
 import { signInFromLoginPage } from './sign-in-helpers';
-import { ALLOWED_CANARIES, PAGE_ROUTES, canariesIn, canarySql, privacyIdsSql, privacyTargets, urlsOf, type Canary, type PrivacyIds } from '../read-routes';
+import { ALLOWED_CANARIES, DRAFT_CANARIES, PAGE_ROUTES, canariesIn, canarySql, privacyIdsSql, privacyTargets, urlsOf, type Canary, type PrivacyIds } from '../read-routes';
 
 // One worker plants the canaries once and runs every reader after it.
 test.describe.configure({ mode: 'serial' });
@@ -59,9 +59,9 @@ test.describe('the pages give each reader exactly what the visibility rule allow
 		expect(await canariesSeen(page, '/starfall/global')).toEqual(sorted(ALLOWED_CANARIES.member));
 	});
 
-	test('the author receives their own private post and nothing else', async ({ page }) => {
+	test('the author receives their own private post and their draft, and nothing else', async ({ page }) => {
 		await signIn(page, ids.privatePostAuthor, '/starfall/global');
-		expect(await canariesSeen(page, '/starfall/global')).toEqual(sorted(ALLOWED_CANARIES.author));
+		expect(await canariesSeen(page, '/starfall/global')).toEqual(sorted([...ALLOWED_CANARIES.author, ...DRAFT_CANARIES]));
 	});
 
 	test('an administrator receives what moderation needs, and never a deleted post or comment', async ({ page }) => {

@@ -40,6 +40,8 @@ interface Props {
 	edit: { postId: number; version: number } | null;
 	boards: WriteBoard[];
 	initial: Omit<FormFields, 'content'> & { content: ContentDocument | null };
+	/** The draft the screen opened with: saving a draft overwrites it. */
+	draftId?: number | undefined;
 	admin: boolean;
 	userId: number;
 	channelBase: string;
@@ -64,12 +66,12 @@ interface DialogState {
 
 type FieldErrors = Partial<Record<'board' | 'title' | 'content', string | undefined>>;
 
-export default function WriteForm({ edit, boards, initial, admin, userId, channelBase, apiBase, language, storageKey, cancelUrl, texts }: Props) {
+export default function WriteForm({ edit, boards, initial, draftId: openedDraft, admin, userId, channelBase, apiBase, language, storageKey, cancelUrl, texts }: Props) {
 	const id = useId();
 	const hydrated = useHydrated();
 	const initialFields = useMemo<FormFields>(() => ({ ...initial, content: initial.content ?? emptyDocument() }), [initial]);
 	const [fields, setFields] = useState<FormFields>(initialFields);
-	const [draftId, setDraftId] = useState<number | null>(null);
+	const [draftId, setDraftId] = useState<number | null>(openedDraft ?? null);
 	const [errors, setErrors] = useState<FieldErrors>({});
 	const [busy, setBusy] = useState<'submit' | 'draft' | null>(null);
 	const [dialog, setDialog] = useState<DialogState | null>(null);

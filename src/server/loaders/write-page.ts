@@ -6,6 +6,7 @@ import type { AstroGlobal } from 'astro';
 import { isSignedIn, loadChannelPage, loginRedirect, type ChannelPage } from './channel-page';
 import { writableBoards, type WritableBoard } from '@/server/boards/writable';
 import { getEditablePost } from '@/server/posts/writing';
+import { getDraft } from '@/server/drafts/drafts';
 import { AppError, isAppError } from '@/server/platform/errors';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import type { ContentDocument } from '@/schemas/content';
@@ -22,7 +23,11 @@ export interface WriteFields {
 }
 
 export type WriteScreen =
-	| { kind: 'form'; page: ChannelPage; member: SessionMember; admin: boolean; boards: WritableBoard[]; fields: WriteFields; edit: { postId: number; version: number } | null }
+	| {
+			kind: 'form'; page: ChannelPage; member: SessionMember; admin: boolean; boards: WritableBoard[]; fields: WriteFields; edit: { postId: number; version: number } | null;
+			/** The draft the screen opened with (`?draftId=`, from My Page's drafts): saving a draft overwrites it. */
+			draftId?: number;
+		}
 	/** A banned member: the layout's ban dialog covers the page, and no form is shown. */
 	| { kind: 'banned'; page: ChannelPage }
 	/** No such post (or deleted, or another channel's), or not the reader's to edit. */
@@ -49,6 +54,17 @@ export async function loadWriteScreen(astro: Astro, postId?: string): Promise<Wr
 
 	if (postId === undefined) {
 		const boards = await writableBoards(db, channel.id, admin);
+		const draftParam = astro.url.searchParams.get('draftId');
+		if (draftParam !== null) {
+			// One of the member's own drafts, opened as it was saved; any other id is not found.
+			const draftId = IdSchema.safeParse(draftParam);
+			const draft = draftId.success ? await getDraft(db, channel.id, member.userId, draftId.data).catch((error: unknown) => (isAppError(error) ? null : Promise.reject(error))) : null;
+			if (!draft) return { kind: 'refused', page, status: 404 };
+			return {
+				kind: 'form', page, member, admin, boards, edit: null, draftId: draft.draftId,
+				fields: { boardId: draft.boardId, subjectId: draft.subjectId, title: draft.title, content: draft.content, isPrivate: false, isNotice: false },
+			};
+		}
 		const board = startingBoard(boards, astro.url.searchParams.get('boardId'));
 		return { kind: 'form', page, member, admin, boards, edit: null, fields: { boardId: board?.boardId ?? null, subjectId: null, title: '', content: board?.template ?? null, isPrivate: false, isNotice: false } };
 	}
