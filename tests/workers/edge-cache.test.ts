@@ -117,6 +117,25 @@ describe('edge cache', () => {
 		expect((await ask('http://localhost/public/v1/starfall/global/posts?boardId=12&page=2', list)).state).toBe('HIT');
 	});
 
+	it('caches a results page for guests by its trimmed query, type and page; the API only for a keyword it searches', async () => {
+		const results = counter('<h1>Search results</h1>');
+		await ask('http://localhost/starfall/global/search?q=raid', results);
+		for (const variant of ['q=raid&searchType=TITLE_AND_CONTENT', 'q=%20raid%20&page=1', 'searchType=NOPE&q=raid', 'q=raid&utm=1']) {
+			expect((await ask(`http://localhost/starfall/global/search?${variant}`, results)).state, variant).toBe('HIT');
+		}
+		expect(results.calls).toBe(1);
+		expect((await ask('http://localhost/starfall/global/search?q=raid&searchType=TITLE', results)).state).toBe('MISS');
+		await ask('http://localhost/starfall/global/search?q=raid&page=999', results);
+		expect(new URL(results.asked.at(-1)?.url ?? '').searchParams.get('page')).toBe('50');
+		const refused = counter('{"header":{"isSuccessful":false}}', { status: 400 });
+		for (const query of ['q=a', 'q=', 'q=ab&searchType=NOPE', 'q=ab&junk=1']) {
+			expect((await ask(`http://localhost/public/v1/starfall/global/search?${query}`, refused)).state, query).toBeNull();
+		}
+		const found = counter('{"header":{"isSuccessful":true}}');
+		await ask('http://localhost/public/v1/starfall/global/search?q=raid&searchType=ALL', found);
+		expect((await ask('http://localhost/public/v1/starfall/global/search?searchType=ALL&q=raid', found)).state).toBe('HIT');
+	});
+
 	it("keys a post page by a valid commentId and the comments read by after, refusing a bad after", async () => {
 		const postPage = counter('<h1>A post</h1>');
 		await ask('http://localhost/starfall/global/posts/10?commentId=0x1&utm=1', postPage);
