@@ -10,8 +10,8 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_STATE, ROOT, executeFile, migrate, query } from './lib/wrangler.mjs';
-import { demoSql } from './seed/demo.mjs';
-import { benchSql } from './seed/bench.mjs';
+import { BENCH_CHANNEL, benchSql } from './seed/bench.mjs';
+import { deleteChannelsSql, demoSql } from './seed/demo.mjs';
 
 const { values } = parseArgs({
 	options: {
@@ -39,6 +39,9 @@ if (values['if-empty'] && count > 0) {
 	console.log(`The local database already has ${count} channels; keeping its data.`);
 } else {
 	const started = Date.now();
+	// The bench channel goes first when it is seeded again: rows its runs added (comments, likes)
+	// may hold ids the demo's rows take.
+	if (values.posts) run('bench-clear', ['PRAGMA defer_foreign_keys = true;', ...deleteChannelsSql([BENCH_CHANNEL.id], 'bench-%')]);
 	run('demo', demoSql());
 	dropLocalCache();
 	console.log(`Seeded the demo communities in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
