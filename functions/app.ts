@@ -21,6 +21,7 @@ import { draftsRouter } from '@functions/api/drafts';
 import { reportsRouter } from '@functions/api/reports';
 import { likesRouter } from '@functions/api/likes';
 import { commentsRouter } from '@functions/api/comments';
+import { adminRouter } from '@functions/api/admin';
 import { sessionMiddleware, sessionError } from '@functions/middleware/session';
 
 const publicApi = new Hono<ApiEnv>()
@@ -56,10 +57,14 @@ const memberApi = new Hono<ApiEnv>()
 	.route('/', writingRouter)
 	.route('/', reportsRouter);
 
+/** A community's administrators (functions/api/admin.ts checks the role on every request). */
+const adminApi = new Hono<ApiEnv>().use(originCheck).use(limitBody).use(channelMiddleware).use(sessionMiddleware).route('/', adminRouter);
+
 export const api = new Hono<ApiEnv>();
 api.onError(errorResponse);
 api.route('/public/v1/:domain/:slug', publicApi);
 api.route('/v1/:domain/:slug', memberApi);
+api.route('/admin/v1/:domain/:slug', adminApi);
 // Anything else under an API prefix is answered in the envelope, never by a page.
 api.all('/public/v1/*', routeNotFound);
 api.all('/v1/*', routeNotFound);

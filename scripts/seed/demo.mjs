@@ -430,6 +430,7 @@ export function deleteChannelsSql(channelIds, identityPattern) {
 	const statements = [
 		// The search index's entries of a channel are its rowid range (migrations/0010).
 		...channelIds.flatMap((id) => ['post_search', 'member_search'].map((table) => `DELETE FROM ${table} WHERE rowid BETWEEN ${id * CHANNEL_SPAN} AND ${(id + 1) * CHANNEL_SPAN - 1};`)),
+		`DELETE FROM moderation_log WHERE channel_id IN (${list});`,
 		`DELETE FROM sessions WHERE channel_id IN (${list});`,
 		`DELETE FROM oauth_transactions WHERE channel_id IN (${list});`,
 		`DELETE FROM signups WHERE channel_id IN (${list});`,

@@ -37,6 +37,8 @@ export const RATE_LIMITS = {
 	like: { limiter: 'RATE_LIMIT_WRITE', by: ['member', 'ip'] },
 	/** Reporting posts and comments (each report is a row for the moderators). */
 	report: { limiter: 'RATE_LIMIT_STRICT', by: ['member', 'ip'] },
+	/** An administrator's moderation (hide, unhide, ban, dismiss). */
+	moderation: { limiter: 'RATE_LIMIT_WRITE', by: ['member', 'ip'] },
 	/** The view beacon: per IP. */
 	view: { limiter: 'RATE_LIMIT_VIEW', by: ['ip'] },
 } as const satisfies Record<string, { limiter: LimiterName; by: readonly ('member' | 'ip')[] }>;

@@ -1,0 +1,62 @@
+/**
+ * The admin API of a community (/admin/v1/{domain}/{slug}, issue 12): for its administrators
+ * only, checked on every request from the session's current row (a revoked or banned
+ * administrator is refused at once), never cached, and every mutation passes the Origin check and
+ * the moderation rate limit. Anyone else is answered -4031403.
+ */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { createMiddleware } from 'hono/factory';
+import type { ApiEnv } from '@functions/context';
+import { ok } from '@/server/platform/envelope';
+import { AppError } from '@/server/platform/errors';
+import { forgetChannel } from '@/server/channels/channels';
+import { hideComment, hidePost, unhideComment, unhidePost } from '@/server/moderation/hide';
+import { listLog, REASON_MAX } from '@/server/moderation/log';
+import type { SessionMember } from '@/server/sign-in/sessions';
+import { IdSchema, PageSchema } from '@/schemas/params';
+import { methodNotAllowed } from '@functions/middleware/errors';
+import { rateLimit } from '@functions/middleware/rate-limit';
+import { NoQuerySchema, zv, zvJson } from '@functions/validate';
+
+const PostParamSchema = z.object({ postId: IdSchema });
+const CommentParamSchema = z.object({ commentId: IdSchema });
+const NoteSchema = z.strictObject({ reason: z.string().max(REASON_MAX).default('') });
+const PageQuerySchema = z.strictObject({ page: PageSchema.default(1) });
+
+/** The session's administrator. @throws AppError Forbidden for anyone else */
+function administrator(c: { var: ApiEnv['Variables'] }): SessionMember {
+	const session = c.var.session;
+	if (session.kind !== 'member' || session.member.role !== 'ADMIN') throw new AppError('Forbidden');
+	return session.member;
+}
+
+/** Every answer is the administrator's alone; a change of posts turns the isolate's channel row cold. */
+export const adminOnly = createMiddleware<ApiEnv>(async (c, next) => {
+	administrator(c);
+	await next();
+	c.header('Cache-Control', 'private, no-store');
+	if (c.req.method !== 'GET' && c.res.ok) forgetChannel(c.var.channel.domain, c.var.channel.slug);
+});
+
+export const adminRouter = new Hono<ApiEnv>()
+	.use(adminOnly)
+	.post('/posts/:postId/hide', zv('param', PostParamSchema), zv('query', NoQuerySchema), rateLimit('moderation'), zvJson(NoteSchema), async (c) => {
+		await hidePost(c.var.db, c.var.channel.id, administrator(c), c.req.valid('param').postId, { reason: c.req.valid('json').reason });
+		return c.json(ok({ content: { hidden: true } }));
+	})
+	.post('/posts/:postId/unhide', zv('param', PostParamSchema), zv('query', NoQuerySchema), rateLimit('moderation'), zvJson(NoteSchema), async (c) => {
+		await unhidePost(c.var.db, c.var.channel.id, administrator(c), c.req.valid('param').postId, { reason: c.req.valid('json').reason });
+		return c.json(ok({ content: { hidden: false } }));
+	})
+	.post('/comments/:commentId/hide', zv('param', CommentParamSchema), zv('query', NoQuerySchema), rateLimit('moderation'), zvJson(NoteSchema), async (c) => {
+		await hideComment(c.var.db, c.var.channel.id, administrator(c), c.req.valid('param').commentId, { reason: c.req.valid('json').reason });
+		return c.json(ok({ content: { hidden: true } }));
+	})
+	.post('/comments/:commentId/unhide', zv('param', CommentParamSchema), zv('query', NoQuerySchema), rateLimit('moderation'), zvJson(NoteSchema), async (c) => {
+		await unhideComment(c.var.db, c.var.channel.id, administrator(c), c.req.valid('param').commentId, { reason: c.req.valid('json').reason });
+		return c.json(ok({ content: { hidden: false } }));
+	})
+	.get('/audit-log', zv('query', PageQuerySchema), async (c) => c.json(ok({ content: await listLog(c.var.db, c.var.channel.id, c.req.valid('query').page) })))
+	.on(['PUT', 'PATCH', 'DELETE'], ['/posts/:postId/hide', '/posts/:postId/unhide', '/comments/:commentId/hide', '/comments/:commentId/unhide'], methodNotAllowed)
+	.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/audit-log', methodNotAllowed);

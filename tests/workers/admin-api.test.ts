@@ -1,0 +1,139 @@
+/**
+ * The admin API (functions/api/admin.ts, issue 12): who may use each route (a guest, a member, an
+ * administrator of another community, a revoked and a banned administrator are refused with
+ * -4031403 and change nothing), what hide and unhide change for readers (lists, search, the post's
+ * state) and the audit log they write.
+ */
+import { describe, expect, it } from 'vitest';
+import { env } from 'cloudflare:workers';
+import { searchPosts } from '@/server/search/search';
+import { call, postWhere, publicApi, signIn, KOREAN, ORIGIN } from './harness';
+
+const ADMIN_API = `${ORIGIN}/admin/v1/starfall/global`;
+const ADMIN = 1001;
+const MEMBER = 1007;
+
+async function newComment(postId: number): Promise<number> {
+	const answer = await call(`${ORIGIN}/v1/starfall/global/posts/${postId}/comments`, { method: 'POST', cookie: await signIn(MEMBER), body: { content: `moderated ${crypto.randomUUID()}` } });
+	expect(answer.code, JSON.stringify(answer.body)).toBe(0);
+	return (answer.body['content'] as { comment: { commentId: number } }).comment.commentId;
+}
+
+/** Every admin route, as [method, path, body]. */
+function routes(postId: number, commentId: number): [string, string, unknown][] {
+	return [
+		['POST', `/posts/${postId}/hide`, { reason: 'spam' }],
+		['POST', `/posts/${postId}/unhide`, {}],
+		['POST', `/comments/${commentId}/hide`, {}],
+		['POST', `/comments/${commentId}/unhide`, {}],
+		['GET', '/audit-log', undefined],
+	];
+}
+
+describe('who may use the admin API', () => {
+	it('refuses everyone but an administrator of the community, on every route, changing nothing', async () => {
+		const postId = await postWhere('board_id = 12 AND channel_seq IS NOT NULL AND hidden_by_admin = 0 AND deleted_at IS NULL');
+		const commentId = await newComment(postId);
+		// Two administrators who stop being one: a revoked one and a banned one, signed in while they were.
+		await env.DB.prepare("UPDATE members SET role = 'ADMIN' WHERE id IN (1011, 1012)").run();
+		const revoked = await signIn(1011);
+		const banned = await signIn(1012);
+		await env.DB.prepare("UPDATE members SET role = 'MEMBER' WHERE id = 1011").run();
+		await env.DB.prepare("INSERT INTO bans (channel_id, member_id, kind, ends_at, created_at) VALUES (1, 1012, 'PERMANENT', NULL, ?1)").bind(Date.now()).run();
+		const readers: [string, string | undefined][] = [
+			['a guest', undefined],
+			['a member', await signIn(MEMBER)],
+			["another community's administrator", await signIn(2001, KOREAN)],
+			['a revoked administrator', revoked],
+			['a banned administrator', banned],
+		];
+		const log = async () => env.DB.prepare('SELECT count(*) AS n FROM moderation_log').first<number>('n');
+		const before = { log: await log(), post: await env.DB.prepare('SELECT hidden_by_admin, version FROM posts WHERE id = ?1').bind(postId).first() };
+		for (const [name, cookie] of readers) {
+			for (const [method, path, body] of routes(postId, commentId)) {
+				const answer = await call(`${ADMIN_API}${path}`, { method, ...(cookie ? { cookie } : {}), ...(body === undefined ? {} : { body }) });
+				expect([answer.status, answer.code], `${name} ${method} ${path}`).toEqual([403, -4031403]);
+			}
+		}
+		expect(await log()).toBe(before.log);
+		expect(await env.DB.prepare('SELECT hidden_by_admin, version FROM posts WHERE id = ?1').bind(postId).first()).toEqual(before.post);
+		await env.DB.prepare('DELETE FROM bans WHERE member_id = 1012').run();
+		await env.DB.prepare("UPDATE members SET role = 'MEMBER' WHERE id = 1012").run();
+	});
+
+	it("answers an administrator, never from a cache, and refuses another site's mutation and bad input", async () => {
+		const cookie = await signIn(ADMIN);
+		const logRead = await call(`${ADMIN_API}/audit-log`, { cookie });
+		expect(logRead.code).toBe(0);
+		expect(logRead.headers.get('cache-control')).toBe('private, no-store');
+		const postId = await postWhere('board_id = 12 AND channel_seq IS NOT NULL AND hidden_by_admin = 0 AND deleted_at IS NULL');
+		const foreign = await call(`${ADMIN_API}/posts/${postId}/hide`, { method: 'POST', cookie, body: {}, headers: { origin: 'https://evil.example' } });
+		expect(foreign.status).toBe(403);
+		expect(foreign.code).not.toBe(0);
+		for (const [path, body] of [
+			['/posts/abc/hide', {}],
+			['/posts/0/hide', {}],
+			[`/posts/${postId}/hide`, { reason: 'x'.repeat(501) }],
+			[`/posts/${postId}/hide`, { reason: 5 }],
+			[`/posts/${postId}/hide`, { extra: true }],
+			[`/posts/${postId}/hide`, '{not json'],
+		] as [string, unknown][]) {
+			const answer = await call(`${ADMIN_API}${path}`, { method: 'POST', cookie, body });
+			expect(answer.status, path).toBe(400);
+		}
+		expect((await call(`${ADMIN_API}/posts/987654321/hide`, { method: 'POST', cookie, body: {} })).status).toBe(404);
+		const korean = await postWhere('channel_seq IS NOT NULL', KOREAN.id);
+		expect((await call(`${ADMIN_API}/posts/${korean}/hide`, { method: 'POST', cookie, body: {} })).status).toBe(404);
+		expect((await call(`${ADMIN_API}/audit-log?page=0`, { cookie })).status).toBe(400);
+		expect((await env.DB.prepare('SELECT hidden_by_admin FROM posts WHERE id = ?1').bind(postId).first<number>('hidden_by_admin'))).toBe(0);
+	});
+});
+
+describe('hide and unhide, as readers see them', () => {
+	it('a hidden post leaves lists and search and comes back to its place; the log says who, what and why', async () => {
+		const cookie = await signIn(ADMIN);
+		const row = (await env.DB.prepare(
+			`SELECT id, title, board_seq FROM posts WHERE board_id = 12 AND channel_seq IS NOT NULL AND hidden_by_admin = 0 AND deleted_at IS NULL AND is_notice = 0
+			 ORDER BY board_seq DESC LIMIT 1 OFFSET 3`,
+		).first<{ id: number; title: string; board_seq: number }>())!;
+		const query = Array.from(row.title).slice(0, 6).join('');
+		const found = async () => (await searchPosts(env.DB, 1, query, 'TITLE', 1)).posts.some((post) => post.postId === row.id);
+		const listed = async () => ((await call(`${publicApi()}/posts?boardId=12`)).body['content'] as { posts: { postId: number }[] }).posts.map((post) => post.postId);
+		expect(await found()).toBe(true);
+		const place = (await listed()).indexOf(row.id);
+		expect(place).toBeGreaterThanOrEqual(0);
+
+		expect((await call(`${ADMIN_API}/posts/${row.id}/hide`, { method: 'POST', cookie, body: { reason: 'Off-topic advertising' } })).code).toBe(0);
+		expect(await found()).toBe(false);
+		expect(await listed()).not.toContain(row.id);
+		expect((await call(`${publicApi()}/posts/${row.id}`)).body['content']).toMatchObject({ readable: false, state: 'HIDDEN_BY_ADMIN' });
+
+		expect((await call(`${ADMIN_API}/posts/${row.id}/unhide`, { method: 'POST', cookie, body: {} })).code).toBe(0);
+		expect(await found()).toBe(true);
+		expect((await listed()).indexOf(row.id)).toBe(place);
+		expect(await env.DB.prepare('SELECT board_seq FROM posts WHERE id = ?1').bind(row.id).first<number>('board_seq')).toBe(row.board_seq);
+
+		const log = (await call(`${ADMIN_API}/audit-log`, { cookie })).body['content'] as { entries: { action: string; targetId: number; reason: string; moderator: { userId: number; nickname: string } }[]; totalCount: number };
+		expect(log.entries.slice(0, 2).map((entry) => [entry.action, entry.targetId, entry.reason, entry.moderator.userId])).toEqual([
+			['UNHIDE_POST', row.id, '', ADMIN],
+			['HIDE_POST', row.id, 'Off-topic advertising', ADMIN],
+		]);
+		// Unhiding a visible post changes nothing and logs nothing.
+		expect((await call(`${ADMIN_API}/posts/${row.id}/unhide`, { method: 'POST', cookie, body: {} })).code).toBe(0);
+		expect(((await call(`${ADMIN_API}/audit-log`, { cookie })).body['content'] as { totalCount: number }).totalCount).toBe(log.totalCount);
+	});
+
+	it('a hidden comment is counted again when shown again', async () => {
+		const cookie = await signIn(ADMIN);
+		const postId = await postWhere('board_id = 12 AND channel_seq IS NOT NULL AND hidden_by_admin = 0 AND deleted_at IS NULL');
+		const commentId = await newComment(postId);
+		const count = async () => env.DB.prepare('SELECT comment_count FROM posts WHERE id = ?1').bind(postId).first<number>('comment_count');
+		const before = await count();
+		expect((await call(`${ADMIN_API}/comments/${commentId}/hide`, { method: 'POST', cookie, body: { reason: 'insult' } })).code).toBe(0);
+		expect(await count()).toBe(before! - 1);
+		expect((await call(`${ADMIN_API}/comments/${commentId}/unhide`, { method: 'POST', cookie, body: {} })).code).toBe(0);
+		expect(await count()).toBe(before);
+		const comments = (await call(`${publicApi()}/posts/${postId}/comments`)).body['content'];
+		expect(JSON.stringify(comments)).toContain('moderated');
+	});
+});
