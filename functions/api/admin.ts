@@ -13,6 +13,7 @@ import { AppError } from '@/server/platform/errors';
 import { forgetChannel } from '@/server/channels/channels';
 import { hideComment, hidePost, unhideComment, unhidePost } from '@/server/moderation/hide';
 import { listLog, REASON_MAX } from '@/server/moderation/log';
+import { banMember, memberBanHistory, unbanMember } from '@/server/members/bans';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { IdSchema, PageSchema } from '@/schemas/params';
 import { methodNotAllowed } from '@functions/middleware/errors';
@@ -23,6 +24,24 @@ const PostParamSchema = z.object({ postId: IdSchema });
 const CommentParamSchema = z.object({ commentId: IdSchema });
 const NoteSchema = z.strictObject({ reason: z.string().max(REASON_MAX).default('') });
 const PageQuerySchema = z.strictObject({ page: PageSchema.default(1) });
+const MemberParamSchema = z.object({ userId: IdSchema });
+const Reason = z.string().max(REASON_MAX).default('');
+/** A ban: until a moment (epoch ms, in the future: the service checks) or for good, with a reason. */
+const BanSchema = z.discriminatedUnion('kind', [
+	z.strictObject({ kind: z.literal('TEMPORARY'), endsAt: z.number().int().positive().max(8.64e15), reason: Reason }),
+	z.strictObject({ kind: z.literal('PERMANENT'), reason: Reason }),
+]);
+
+/**
+ * The member an administrator may ban: a member of this community who is not an administrator
+ * (the role is revoked first, by the operator command) and not the administrator themself.
+ * @throws AppError UserNotFound, Forbidden
+ */
+async function bannable(db: D1Database, channelId: number, admin: SessionMember, memberId: number): Promise<void> {
+	const row = await db.prepare('SELECT role FROM members WHERE id = ?1 AND channel_id = ?2 AND withdrawn_at IS NULL').bind(memberId, channelId).first<{ role: string }>();
+	if (!row) throw new AppError('UserNotFound');
+	if (row.role === 'ADMIN' || memberId === admin.userId) throw new AppError('Forbidden', 'An administrator cannot be banned; revoke the role first.');
+}
 
 /** The session's administrator. @throws AppError Forbidden for anyone else */
 function administrator(c: { var: ApiEnv['Variables'] }): SessionMember {
@@ -57,6 +76,24 @@ export const adminRouter = new Hono<ApiEnv>()
 		await unhideComment(c.var.db, c.var.channel.id, administrator(c), c.req.valid('param').commentId, { reason: c.req.valid('json').reason });
 		return c.json(ok({ content: { hidden: false } }));
 	})
+	.post('/members/:userId/ban', zv('param', MemberParamSchema), zv('query', NoQuerySchema), rateLimit('moderation'), zvJson(BanSchema), async (c) => {
+		const admin = administrator(c);
+		const { userId } = c.req.valid('param');
+		const order = c.req.valid('json');
+		await bannable(c.var.db, c.var.channel.id, admin, userId);
+		const now = Date.now();
+		await banMember(c.var.db, c.var.channel.id, userId, { kind: order.kind, endsAt: order.kind === 'TEMPORARY' ? order.endsAt : null, reason: order.reason }, now, admin.userId);
+		return c.json(ok({ content: await memberBanHistory(c.var.db, c.var.channel.id, userId) }));
+	})
+	.post('/members/:userId/unban', zv('param', MemberParamSchema), zv('query', NoQuerySchema), rateLimit('moderation'), zvJson(NoteSchema), async (c) => {
+		const admin = administrator(c);
+		const { userId } = c.req.valid('param');
+		await memberBanHistory(c.var.db, c.var.channel.id, userId);
+		await unbanMember(c.var.db, c.var.channel.id, userId, Date.now(), admin.userId, c.req.valid('json').reason);
+		return c.json(ok({ content: await memberBanHistory(c.var.db, c.var.channel.id, userId) }));
+	})
+	.get('/members/:userId/bans', zv('param', MemberParamSchema), zv('query', NoQuerySchema), async (c) => c.json(ok({ content: await memberBanHistory(c.var.db, c.var.channel.id, c.req.valid('param').userId) })))
 	.get('/audit-log', zv('query', PageQuerySchema), async (c) => c.json(ok({ content: await listLog(c.var.db, c.var.channel.id, c.req.valid('query').page) })))
-	.on(['PUT', 'PATCH', 'DELETE'], ['/posts/:postId/hide', '/posts/:postId/unhide', '/comments/:commentId/hide', '/comments/:commentId/unhide'], methodNotAllowed)
+	.on(['PUT', 'PATCH', 'DELETE'], ['/posts/:postId/hide', '/posts/:postId/unhide', '/comments/:commentId/hide', '/comments/:commentId/unhide', '/members/:userId/ban', '/members/:userId/unban'], methodNotAllowed)
+	.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/members/:userId/bans', methodNotAllowed)
 	.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/audit-log', methodNotAllowed);

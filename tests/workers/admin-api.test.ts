@@ -27,6 +27,9 @@ function routes(postId: number, commentId: number): [string, string, unknown][] 
 		['POST', `/comments/${commentId}/hide`, {}],
 		['POST', `/comments/${commentId}/unhide`, {}],
 		['GET', '/audit-log', undefined],
+		['POST', `/members/${MEMBER}/ban`, { kind: 'PERMANENT', reason: 'spam' }],
+		['POST', `/members/${MEMBER}/unban`, {}],
+		['GET', `/members/${MEMBER}/bans`, undefined],
 	];
 }
 
@@ -47,7 +50,7 @@ describe('who may use the admin API', () => {
 			['a revoked administrator', revoked],
 			['a banned administrator', banned],
 		];
-		const log = async () => env.DB.prepare('SELECT count(*) AS n FROM moderation_log').first<number>('n');
+		const log = async () => env.DB.prepare('SELECT (SELECT count(*) FROM moderation_log) + (SELECT count(*) FROM bans) AS n').first<number>('n');
 		const before = { log: await log(), post: await env.DB.prepare('SELECT hidden_by_admin, version FROM posts WHERE id = ?1').bind(postId).first() };
 		for (const [name, cookie] of readers) {
 			for (const [method, path, body] of routes(postId, commentId)) {
@@ -135,5 +138,61 @@ describe('hide and unhide, as readers see them', () => {
 		expect(await count()).toBe(before);
 		const comments = (await call(`${publicApi()}/posts/${postId}/comments`)).body['content'];
 		expect(JSON.stringify(comments)).toContain('moderated');
+	});
+});
+
+describe('bans from the admin API', () => {
+	it('bans a member until a date or for good, ends their sessions, lifts the ban, and keeps the history and the log', async () => {
+		const admin = await signIn(ADMIN);
+		const target = 1013;
+		const theirs = await signIn(target);
+		const endsAt = Date.now() + 3 * 86_400_000;
+		const banned = await call(`${ADMIN_API}/members/${target}/ban`, { method: 'POST', cookie: admin, body: { kind: 'TEMPORARY', endsAt, reason: 'Flooding the board' } });
+		expect(banned.code, JSON.stringify(banned.body)).toBe(0);
+		// The member's session ended with the ban; signing in again meets the ban.
+		expect((await call(`${ORIGIN}/v1/starfall/global/me`, { cookie: theirs })).code).not.toBe(0);
+		const again = await call(`${ORIGIN}/v1/starfall/global/me`, { cookie: await signIn(target) });
+		expect(again.code).toBe(-4031452);
+		expect((await call(`${ADMIN_API}/members/${target}/unban`, { method: 'POST', cookie: admin, body: { reason: 'Appeal accepted' } })).code).toBe(0);
+		expect((await call(`${ORIGIN}/v1/starfall/global/me`, { cookie: await signIn(target) })).code).toBe(0);
+		const permanent = await call(`${ADMIN_API}/members/${target}/ban`, { method: 'POST', cookie: admin, body: { kind: 'PERMANENT', reason: 'Second time' } });
+		expect(permanent.code).toBe(0);
+		expect((await call(`${ADMIN_API}/members/${target}/unban`, { method: 'POST', cookie: admin, body: {} })).code).toBe(0);
+		const history = (await call(`${ADMIN_API}/members/${target}/bans`, { cookie: admin })).body['content'] as { bans: { kind: string; endsAt: number | null; reason: string; liftedAt: number | null }[] };
+		expect(history.bans.slice(-2).map((ban) => [ban.kind, ban.endsAt, ban.reason, ban.liftedAt !== null])).toEqual([
+			['TEMPORARY', endsAt, 'Flooding the board', true],
+			['PERMANENT', null, 'Second time', true],
+		]);
+		const log = (await call(`${ADMIN_API}/audit-log`, { cookie: admin })).body['content'] as { entries: { action: string; targetType: string; targetId: number; reason: string }[] };
+		expect(log.entries.slice(0, 4).map((entry) => [entry.action, entry.targetType, entry.targetId, entry.reason])).toEqual([
+			['UNBAN', 'MEMBER', target, ''],
+			['BAN', 'MEMBER', target, 'Second time'],
+			['UNBAN', 'MEMBER', target, 'Appeal accepted'],
+			['BAN', 'MEMBER', target, 'Flooding the board'],
+		]);
+		// Lifting when there is no ban logs nothing.
+		expect((await call(`${ADMIN_API}/members/${target}/unban`, { method: 'POST', cookie: admin, body: {} })).code).toBe(0);
+		const after = (await call(`${ADMIN_API}/audit-log`, { cookie: admin })).body['content'] as { entries: { action: string }[] };
+		expect(after.entries[0]).toEqual(log.entries[0]);
+	});
+
+	it('refuses a ban of an administrator, of oneself, of a stranger, and a ban that is not one', async () => {
+		const admin = await signIn(ADMIN);
+		const ban = (userId: number | string, body: unknown) => call(`${ADMIN_API}/members/${userId}/ban`, { method: 'POST', cookie: admin, body });
+		expect((await ban(ADMIN, { kind: 'PERMANENT' })).code).toBe(-4031403);
+		expect((await ban(2001, { kind: 'PERMANENT' })).status).toBe(404);
+		expect((await ban(987654, { kind: 'PERMANENT' })).status).toBe(404);
+		for (const body of [
+			{ kind: 'TEMPORARY' },
+			{ kind: 'TEMPORARY', endsAt: Date.now() - 1000 },
+			{ kind: 'TEMPORARY', endsAt: 'tomorrow' },
+			{ kind: 'PERMANENT', endsAt: Date.now() + 1000 },
+			{ kind: 'FOREVER' },
+			{ kind: 'PERMANENT', reason: 'x'.repeat(501) },
+		]) {
+			expect((await ban(1014, body)).status, JSON.stringify(body).slice(0, 60)).toBe(400);
+		}
+		expect((await ban('abc', { kind: 'PERMANENT' })).status).toBe(400);
+		expect(await env.DB.prepare('SELECT count(*) AS n FROM bans WHERE member_id IN (1001, 1014)').first<number>('n')).toBe(0);
 	});
 });
