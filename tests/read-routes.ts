@@ -82,6 +82,8 @@ export const API_ROUTES: Record<string, (t: ReadTargets) => string[]> = {
 	'/public/v1/:domain/:slug/oauth/providers/exists': (t) => [`${apiBase(t).pub}/oauth/providers/exists`],
 	'/v1/:domain/:slug/me': (t) => [`${apiBase(t).member}/me`],
 	'/admin/v1/:domain/:slug/audit-log': (t) => paged(`/admin/v1${t.base}/audit-log`, t.listPages),
+	'/admin/v1/:domain/:slug/reports': (t) => [...paged(`/admin/v1${t.base}/reports`, t.listPages), `/admin/v1${t.base}/reports?order=most`],
+	'/admin/v1/:domain/:slug/reports/history': (t) => paged(`/admin/v1${t.base}/reports/history`, t.listPages),
 	'/admin/v1/:domain/:slug/members/:userId/bans': (t) => t.userIds.map((id) => `/admin/v1${t.base}/members/${id}/bans`),
 	'/v1/:domain/:slug/drafts': (t) => paged(`${apiBase(t).member}/drafts`, t.listPages),
 	'/v1/:domain/:slug/drafts/:draftId': (t) => t.draftIds.map((id) => `${apiBase(t).member}/drafts/${id}`),

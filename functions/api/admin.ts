@@ -14,6 +14,7 @@ import { forgetChannel } from '@/server/channels/channels';
 import { hideComment, hidePost, unhideComment, unhidePost } from '@/server/moderation/hide';
 import { listLog, REASON_MAX } from '@/server/moderation/log';
 import { banMember, memberBanHistory, unbanMember } from '@/server/members/bans';
+import { dismissReports, listClosedReports, listReportQueue } from '@/server/moderation/reports-queue';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { IdSchema, PageSchema } from '@/schemas/params';
 import { methodNotAllowed } from '@functions/middleware/errors';
@@ -25,6 +26,8 @@ const CommentParamSchema = z.object({ commentId: IdSchema });
 const NoteSchema = z.strictObject({ reason: z.string().max(REASON_MAX).default('') });
 const PageQuerySchema = z.strictObject({ page: PageSchema.default(1) });
 const MemberParamSchema = z.object({ userId: IdSchema });
+const QueueQuerySchema = z.strictObject({ page: PageSchema.default(1), order: z.enum(['newest', 'most']).default('newest') });
+const TargetParamSchema = z.object({ targetType: z.enum(['posts', 'comments']), targetId: IdSchema });
 const Reason = z.string().max(REASON_MAX).default('');
 /** A ban: until a moment (epoch ms, in the future: the service checks) or for good, with a reason. */
 const BanSchema = z.discriminatedUnion('kind', [
@@ -93,7 +96,18 @@ export const adminRouter = new Hono<ApiEnv>()
 		return c.json(ok({ content: await memberBanHistory(c.var.db, c.var.channel.id, userId) }));
 	})
 	.get('/members/:userId/bans', zv('param', MemberParamSchema), zv('query', NoQuerySchema), async (c) => c.json(ok({ content: await memberBanHistory(c.var.db, c.var.channel.id, c.req.valid('param').userId) })))
+	.get('/reports', zv('query', QueueQuerySchema), async (c) => {
+		const { page, order } = c.req.valid('query');
+		return c.json(ok({ content: await listReportQueue(c.var.db, c.var.channel.id, page, order) }));
+	})
+	.get('/reports/history', zv('query', PageQuerySchema), async (c) => c.json(ok({ content: await listClosedReports(c.var.db, c.var.channel.id, c.req.valid('query').page) })))
+	.post('/reports/:targetType/:targetId/dismiss', zv('param', TargetParamSchema), zv('query', NoQuerySchema), rateLimit('moderation'), zvJson(NoteSchema), async (c) => {
+		const { targetType, targetId } = c.req.valid('param');
+		await dismissReports(c.var.db, c.var.channel.id, administrator(c).userId, { type: targetType === 'posts' ? 'POST' : 'COMMENT', id: targetId }, c.req.valid('json').reason);
+		return c.json(ok({ content: { dismissed: true } }));
+	})
 	.get('/audit-log', zv('query', PageQuerySchema), async (c) => c.json(ok({ content: await listLog(c.var.db, c.var.channel.id, c.req.valid('query').page) })))
 	.on(['PUT', 'PATCH', 'DELETE'], ['/posts/:postId/hide', '/posts/:postId/unhide', '/comments/:commentId/hide', '/comments/:commentId/unhide', '/members/:userId/ban', '/members/:userId/unban'], methodNotAllowed)
-	.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/members/:userId/bans', methodNotAllowed)
+	.on(['POST', 'PUT', 'PATCH', 'DELETE'], ['/members/:userId/bans', '/reports', '/reports/history'], methodNotAllowed)
+	.on(['PUT', 'PATCH', 'DELETE'], '/reports/:targetType/:targetId/dismiss', methodNotAllowed)
 	.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/audit-log', methodNotAllowed);

@@ -22,6 +22,7 @@ export const SubjectNotFound = { code: -4041405, status: 404 } as const satisfie
 export const CommentNotFound = { code: -4041406, status: 404 } as const satisfies ResultCode;
 export const DraftNotFound = { code: -4041407, status: 404 } as const satisfies ResultCode;
 export const RouteNotFound = { code: -4041408, status: 404 } as const satisfies ResultCode;
+export const ReportsNotFound = { code: -4041409, status: 404 } as const satisfies ResultCode;
 export const LoginRequired = { code: -4011401, status: 401 } as const satisfies ResultCode;
 export const SessionExpired = { code: -4011402, status: 401 } as const satisfies ResultCode;
 export const MembershipRequired = { code: -4011411, status: 401 } as const satisfies ResultCode;
@@ -81,6 +82,7 @@ export const RESULT_MESSAGES = {
 	CommentTooLong: 'The comment can be up to 1,000 characters long.',
 	DraftNotFound: 'The draft does not exist.',
 	RouteNotFound: 'Page not found. Please go back and try again.',
+	ReportsNotFound: 'There are no open reports of this post or comment.',
 	LoginRequired: 'Please log in to continue.',
 	SessionExpired: 'Your session has ended. Please log in again.',
 	MembershipRequired: 'Logging in is required to use this service.',

@@ -30,6 +30,9 @@ function routes(postId: number, commentId: number): [string, string, unknown][] 
 		['POST', `/members/${MEMBER}/ban`, { kind: 'PERMANENT', reason: 'spam' }],
 		['POST', `/members/${MEMBER}/unban`, {}],
 		['GET', `/members/${MEMBER}/bans`, undefined],
+		['GET', '/reports', undefined],
+		['GET', '/reports/history', undefined],
+		['POST', `/reports/posts/${postId}/dismiss`, {}],
 	];
 }
 
@@ -50,7 +53,7 @@ describe('who may use the admin API', () => {
 			['a revoked administrator', revoked],
 			['a banned administrator', banned],
 		];
-		const log = async () => env.DB.prepare('SELECT (SELECT count(*) FROM moderation_log) + (SELECT count(*) FROM bans) AS n').first<number>('n');
+		const log = async () => env.DB.prepare("SELECT (SELECT count(*) FROM moderation_log) + (SELECT count(*) FROM bans) + (SELECT count(*) FROM reports WHERE status <> 'OPEN') AS n").first<number>('n');
 		const before = { log: await log(), post: await env.DB.prepare('SELECT hidden_by_admin, version FROM posts WHERE id = ?1').bind(postId).first() };
 		for (const [name, cookie] of readers) {
 			for (const [method, path, body] of routes(postId, commentId)) {
@@ -194,5 +197,55 @@ describe('bans from the admin API', () => {
 		}
 		expect((await ban('abc', { kind: 'PERMANENT' })).status).toBe(400);
 		expect(await env.DB.prepare('SELECT count(*) AS n FROM bans WHERE member_id IN (1001, 1014)').first<number>('n')).toBe(0);
+	});
+});
+
+describe('the reports queue', () => {
+	it('groups open reports by target, most reported first, and closes them by dismissal or by hiding, into the history', async () => {
+		const admin = await signIn(ADMIN);
+		const postId = await postWhere('board_id = 13 AND channel_seq IS NOT NULL AND hidden_by_admin = 0 AND deleted_at IS NULL');
+		const commentId = await newComment(postId);
+		const report = async (memberId: number, targetType: 'POST' | 'COMMENT', targetId: number, reason: string, detail = '') => {
+			const answer = await call(`${ORIGIN}/v1/starfall/global/reports`, { method: 'POST', cookie: await signIn(memberId), body: { targetType, targetId, reason, detail } });
+			expect(answer.code, JSON.stringify(answer.body)).toBe(0);
+		};
+		await report(1015, 'POST', postId, 'SPAM');
+		await report(1016, 'POST', postId, 'OTHER', 'Copies another guide <b>word for word</b>');
+		await report(1017, 'POST', postId, 'SPAM');
+		await report(1015, 'COMMENT', commentId, 'ABUSE');
+
+		const queue = async (order = 'most') => (await call(`${ADMIN_API}/reports?order=${order}`, { cookie: admin })).body['content'] as { groups: { targetType: string; targetId: number; count: number; writer: { userId: number } | null; excerpt: string | null; reports: { reporter: { userId: number }; reasonCode: string; reasonText: string }[] }[]; totalCount: number };
+		const most = await queue();
+		const post = most.groups.find((group) => group.targetType === 'POST' && group.targetId === postId)!;
+		expect(post.count).toBe(3);
+		expect(post.reports.map((item) => item.reporter.userId).sort()).toEqual([1015, 1016, 1017]);
+		expect(post.reports.find((item) => item.reasonCode === 'OTHER')?.reasonText).toBe('Copies another guide <b>word for word</b>');
+		expect(most.groups.findIndex((group) => group.targetId === postId && group.targetType === 'POST')).toBeLessThan(most.groups.findIndex((group) => group.targetId === commentId && group.targetType === 'COMMENT'));
+		const newest = await queue('newest');
+		expect(newest.groups[0]).toMatchObject({ targetType: 'COMMENT', targetId: commentId, count: 1, writer: { userId: MEMBER } });
+
+		// Dismissing the comment's reports closes them; dismissing again finds none.
+		expect((await call(`${ADMIN_API}/reports/comments/${commentId}/dismiss`, { method: 'POST', cookie: admin, body: { reason: 'Banter' } })).code).toBe(0);
+		expect((await call(`${ADMIN_API}/reports/comments/${commentId}/dismiss`, { method: 'POST', cookie: admin, body: {} })).code).toBe(-4041409);
+		// Hiding the post resolves its reports in the hide's batch.
+		expect((await call(`${ADMIN_API}/posts/${postId}/hide`, { method: 'POST', cookie: admin, body: { reason: 'Plagiarism' } })).code).toBe(0);
+		const left = await queue();
+		expect(left.groups.some((group) => group.targetId === postId || group.targetId === commentId)).toBe(false);
+		const history = (await call(`${ADMIN_API}/reports/history`, { cookie: admin })).body['content'] as { reports: { targetType: string; targetId: number; status: string; resolvedBy: { userId: number } | null }[] };
+		const closed = history.reports.filter((item) => (item.targetType === 'POST' && item.targetId === postId) || (item.targetType === 'COMMENT' && item.targetId === commentId));
+		expect(closed.map((item) => [item.targetType, item.status, item.resolvedBy?.userId]).sort()).toEqual([
+			['COMMENT', 'DISMISSED', ADMIN],
+			['POST', 'RESOLVED', ADMIN],
+			['POST', 'RESOLVED', ADMIN],
+			['POST', 'RESOLVED', ADMIN],
+		]);
+		const log = (await call(`${ADMIN_API}/audit-log`, { cookie: admin })).body['content'] as { entries: { action: string; targetType: string; targetId: number; reason: string }[] };
+		expect(log.entries.slice(0, 2).map((entry) => [entry.action, entry.targetType, entry.targetId, entry.reason])).toEqual([
+			['HIDE_POST', 'POST', postId, 'Plagiarism'],
+			['DISMISS_REPORTS', 'COMMENT', commentId, 'Banter'],
+		]);
+		await call(`${ADMIN_API}/posts/${postId}/unhide`, { method: 'POST', cookie: admin, body: {} });
+		expect((await call(`${ADMIN_API}/reports?order=sideways`, { cookie: admin })).status).toBe(400);
+		expect((await call(`${ADMIN_API}/reports/boards/1/dismiss`, { method: 'POST', cookie: admin, body: {} })).status).toBe(400);
 	});
 });

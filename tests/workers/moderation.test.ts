@@ -79,8 +79,9 @@ describe('hiding a comment', () => {
 		const before = (await channelState())!;
 		const { db, statements } = recordingDb();
 		await hideComment(db, 1, ADMIN, commentId);
-		// The read, then the comment, the post's count, the channel's bucket and the log's row (with its index entry).
-		expect(statements.map((statement) => statement.rowsWritten)).toEqual([0, 1, 1, 1, 2]);
+		// The read, then the comment, the post's count, the channel's bucket, its open reports (none)
+		// and the log's row (with its index entry).
+		expect(statements.map((statement) => statement.rowsWritten)).toEqual([0, 1, 1, 1, 0, 2]);
 		expect(await commentCount(postId)).toBe(count - 1);
 		const after = (await channelState())!;
 		expect(after.content_version).toBe(before.content_version);

@@ -9,7 +9,8 @@
  *   are not counted) and touchPost moves the post's version.
  * Unhiding undoes each: the post returns to its places in its lists (the positions it kept) and to
  * search, the comment is counted again. Hiding what is hidden, or unhiding what is not, changes
- * nothing. Each action that changes something writes its row of the audit log (log.ts) in its batch.
+ * nothing. Each action that changes something writes its row of the audit log (log.ts) in its batch,
+ * and a hide closes the target's open reports as resolved (reports-queue.ts).
  */
 import { AppError } from '@/server/platform/errors';
 import { assertion, guardedBatch } from '@/server/platform/batch';
@@ -18,6 +19,7 @@ import { planListChange } from '@/server/posts/list-positions';
 import { postSearchStatements } from '@/server/search/search-index';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { logStatement } from './log';
+import { closeReportsStatement } from './reports-queue';
 
 /** @throws AppError Forbidden for anyone but an administrator */
 function requireAdmin(member: SessionMember): void {
@@ -82,6 +84,8 @@ export async function setPostHidden(db: D1Database, channelId: number, admin: Se
 			...plan.statements,
 			db.prepare(`UPDATE posts SET hidden_by_admin = ?3, version = version + 1${columns} WHERE id = ?1 AND channel_id = ?2`).bind(postId, channelId, hidden ? 1 : 0),
 			...postSearchStatements(db, channelId, postId, hidden ? null : { title: row.title, body: row.content_text }),
+			// Hiding acts on the post's open reports: they leave the queue as resolved.
+			...(hidden ? [closeReportsStatement(db, channelId, { type: 'POST', id: postId }, 'RESOLVED', admin.userId, note.now ?? Date.now())] : []),
 			logStatement(db, channelId, admin.userId, hidden ? 'HIDE_POST' : 'UNHIDE_POST', { type: 'POST', id: postId }, note.reason ?? '', note.now ?? Date.now()),
 			bumpContentVersion(db, channelId),
 		],
@@ -119,6 +123,7 @@ export async function setCommentHidden(db: D1Database, channelId: number, admin:
 		// changes() is the rows the statement before changed: the count moves only when the change did.
 		db.prepare(`UPDATE posts SET comment_count = comment_count ${hidden ? '-' : '+'} 1 WHERE id = ?1 AND changes() = 1`).bind(row.post_id),
 		touchPost(db, channelId, row.post_id, hidden ? 'removal' : 'addition'),
+		...(hidden ? [closeReportsStatement(db, channelId, { type: 'COMMENT', id: commentId }, 'RESOLVED', admin.userId, note.now ?? Date.now())] : []),
 		logStatement(db, channelId, admin.userId, hidden ? 'HIDE_COMMENT' : 'UNHIDE_COMMENT', { type: 'COMMENT', id: commentId }, note.reason ?? '', note.now ?? Date.now(), `(SELECT hidden_by_admin FROM comments WHERE id = ${Number(commentId)}) = ${to}`),
 	]);
 }
