@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { searchPosts } from '@/server/search/search';
+import { setMemberRole } from '@/server/members/roles';
 import { call, postWhere, publicApi, signIn, KOREAN, ORIGIN } from './harness';
 
 const ADMIN_API = `${ORIGIN}/admin/v1/starfall/global`;
@@ -247,5 +248,21 @@ describe('the reports queue', () => {
 		await call(`${ADMIN_API}/posts/${postId}/unhide`, { method: 'POST', cookie: admin, body: {} });
 		expect((await call(`${ADMIN_API}/reports?order=sideways`, { cookie: admin })).status).toBe(400);
 		expect((await call(`${ADMIN_API}/reports/boards/1/dismiss`, { method: 'POST', cookie: admin, body: {} })).status).toBe(400);
+	});
+});
+
+describe('granting and revoking the role', () => {
+	it('holds from the next request, and the log says so', async () => {
+		const cookie = await signIn(1018);
+		expect((await call(`${ADMIN_API}/audit-log`, { cookie })).code).toBe(-4031403);
+		expect(await setMemberRole(env.DB, 1, 1018, 'ADMIN')).toBe(true);
+		expect(await setMemberRole(env.DB, 1, 1018, 'ADMIN')).toBe(false);
+		const granted = (await call(`${ADMIN_API}/audit-log`, { cookie })).body['content'] as { entries: { action: string; targetId: number; moderator: unknown }[] };
+		expect(granted.entries[0]).toMatchObject({ action: 'GRANT_ADMIN', targetId: 1018, moderator: null });
+		expect(await setMemberRole(env.DB, 1, 1018, 'MEMBER')).toBe(true);
+		expect((await call(`${ADMIN_API}/audit-log`, { cookie })).code).toBe(-4031403);
+		const log = (await call(`${ADMIN_API}/audit-log`, { cookie: await signIn(ADMIN) })).body['content'] as { entries: { action: string; targetId: number }[] };
+		expect(log.entries[0]).toMatchObject({ action: 'REVOKE_ADMIN', targetId: 1018 });
+		await expect(setMemberRole(env.DB, 1, 2001, 'MEMBER')).rejects.toMatchObject({ codeName: 'UserNotFound' });
 	});
 });
