@@ -189,6 +189,7 @@ test('deleting: after a confirm, a comment with replies keeps its place, one wit
 
 	// Keyboard only: open the menu, move to Delete, confirm.
 	await menuButton.press('Enter');
+	await expect(item(page, alone).locator(':scope > .comment-body [role="menuitem"]').first()).toBeFocused();
 	await page.keyboard.press('End');
 	await expect(page.getByRole('menuitem', { name: 'Delete' })).toBeFocused();
 	await page.keyboard.press('Enter');

@@ -4,7 +4,7 @@
  * takes focus, arrows move, Escape closes and returns focus to the button, Tab or a press outside
  * closes.
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 
 export interface MenuAction {
 	key: string;
@@ -27,9 +27,14 @@ export default function CommentMenu({ commentId, label, open, actions, onOpenCha
 	const list = useRef<HTMLUListElement>(null);
 	const menuId = `comment-menu-${commentId}`;
 
+	// Focus moves in the same commit that opens the menu, so a key pressed right after the one that
+	// opened it already lands in the menu.
+	useLayoutEffect(() => {
+		if (open) list.current?.querySelector<HTMLButtonElement>('button')?.focus();
+	}, [open]);
+
 	useEffect(() => {
 		if (!open) return;
-		list.current?.querySelector<HTMLButtonElement>('button')?.focus();
 		const away = (event: PointerEvent) => {
 			if (!list.current?.contains(event.target as Node) && !button.current?.contains(event.target as Node)) onOpenChange(false);
 		};
