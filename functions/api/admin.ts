@@ -13,7 +13,8 @@ import { AppError } from '@/server/platform/errors';
 import { forgetChannel } from '@/server/channels/channels';
 import { hideComment, hidePost, unhideComment, unhidePost } from '@/server/moderation/hide';
 import { listLog, REASON_MAX } from '@/server/moderation/log';
-import { banMember, memberBanHistory, unbanMember } from '@/server/members/bans';
+import { banMember, listBansInForce, memberBanHistory, memberByNickname, unbanMember } from '@/server/members/bans';
+import { AUTO_HIDE_MAX, moderationSettings, setModerationSettings } from '@/server/moderation/settings';
 import { dismissReports, listClosedReports, listReportQueue } from '@/server/moderation/reports-queue';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { IdSchema, PageSchema } from '@/schemas/params';
@@ -28,6 +29,8 @@ const PageQuerySchema = z.strictObject({ page: PageSchema.default(1) });
 const MemberParamSchema = z.object({ userId: IdSchema });
 const QueueQuerySchema = z.strictObject({ page: PageSchema.default(1), order: z.enum(['newest', 'most']).default('newest') });
 const TargetParamSchema = z.object({ targetType: z.enum(['posts', 'comments']), targetId: IdSchema });
+const NicknameQuerySchema = z.strictObject({ nickname: z.string().trim().min(1).max(100) });
+const SettingsSchema = z.strictObject({ autoHideReports: z.number().int().min(1).max(AUTO_HIDE_MAX).nullable() });
 const Reason = z.string().max(REASON_MAX).default('');
 /** A ban: until a moment (epoch ms, in the future: the service checks) or for good, with a reason. */
 const BanSchema = z.discriminatedUnion('kind', [
@@ -96,6 +99,18 @@ export const adminRouter = new Hono<ApiEnv>()
 		return c.json(ok({ content: await memberBanHistory(c.var.db, c.var.channel.id, userId) }));
 	})
 	.get('/members/:userId/bans', zv('param', MemberParamSchema), zv('query', NoQuerySchema), async (c) => c.json(ok({ content: await memberBanHistory(c.var.db, c.var.channel.id, c.req.valid('param').userId) })))
+	.get('/bans', zv('query', PageQuerySchema), async (c) => c.json(ok({ content: await listBansInForce(c.var.db, c.var.channel.id, c.req.valid('query').page) })))
+	.get('/members', zv('query', NicknameQuerySchema), async (c) => {
+		const memberId = await memberByNickname(c.var.db, c.var.channel.id, c.req.valid('query').nickname);
+		if (memberId === null) throw new AppError('UserNotFound');
+		return c.json(ok({ content: await memberBanHistory(c.var.db, c.var.channel.id, memberId) }));
+	})
+	.get('/settings', zv('query', NoQuerySchema), async (c) => c.json(ok({ content: await moderationSettings(c.var.db, c.var.channel.id) })))
+	.put('/settings', zv('query', NoQuerySchema), rateLimit('moderation'), zvJson(SettingsSchema), async (c) => {
+		const settings = c.req.valid('json');
+		await setModerationSettings(c.var.db, c.var.channel.id, administrator(c).userId, settings);
+		return c.json(ok({ content: settings }));
+	})
 	.get('/reports', zv('query', QueueQuerySchema), async (c) => {
 		const { page, order } = c.req.valid('query');
 		return c.json(ok({ content: await listReportQueue(c.var.db, c.var.channel.id, page, order) }));
@@ -108,6 +123,7 @@ export const adminRouter = new Hono<ApiEnv>()
 	})
 	.get('/audit-log', zv('query', PageQuerySchema), async (c) => c.json(ok({ content: await listLog(c.var.db, c.var.channel.id, c.req.valid('query').page) })))
 	.on(['PUT', 'PATCH', 'DELETE'], ['/posts/:postId/hide', '/posts/:postId/unhide', '/comments/:commentId/hide', '/comments/:commentId/unhide', '/members/:userId/ban', '/members/:userId/unban'], methodNotAllowed)
-	.on(['POST', 'PUT', 'PATCH', 'DELETE'], ['/members/:userId/bans', '/reports', '/reports/history'], methodNotAllowed)
+	.on(['POST', 'PUT', 'PATCH', 'DELETE'], ['/members/:userId/bans', '/reports', '/reports/history', '/bans', '/members'], methodNotAllowed)
+	.on(['POST', 'PATCH', 'DELETE'], '/settings', methodNotAllowed)
 	.on(['PUT', 'PATCH', 'DELETE'], '/reports/:targetType/:targetId/dismiss', methodNotAllowed)
 	.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/audit-log', methodNotAllowed);

@@ -34,6 +34,10 @@ function routes(postId: number, commentId: number): [string, string, unknown][] 
 		['GET', '/reports', undefined],
 		['GET', '/reports/history', undefined],
 		['POST', `/reports/posts/${postId}/dismiss`, {}],
+		['GET', '/bans', undefined],
+		['GET', '/members?nickname=anyone', undefined],
+		['GET', '/settings', undefined],
+		['PUT', '/settings', { autoHideReports: 3 }],
 	];
 }
 
@@ -54,7 +58,8 @@ describe('who may use the admin API', () => {
 			['a revoked administrator', revoked],
 			['a banned administrator', banned],
 		];
-		const log = async () => env.DB.prepare("SELECT (SELECT count(*) FROM moderation_log) + (SELECT count(*) FROM bans) + (SELECT count(*) FROM reports WHERE status <> 'OPEN') AS n").first<number>('n');
+		const log = async () =>
+			env.DB.prepare("SELECT (SELECT count(*) FROM moderation_log) + (SELECT count(*) FROM bans) + (SELECT count(*) FROM reports WHERE status <> 'OPEN') + (SELECT count(*) FROM channels WHERE auto_hide_reports IS NOT NULL) AS n").first<number>('n');
 		const before = { log: await log(), post: await env.DB.prepare('SELECT hidden_by_admin, version FROM posts WHERE id = ?1').bind(postId).first() };
 		for (const [name, cookie] of readers) {
 			for (const [method, path, body] of routes(postId, commentId)) {

@@ -9,8 +9,12 @@
  *   are not counted) and touchPost moves the post's version.
  * Unhiding undoes each: the post returns to its places in its lists (the positions it kept) and to
  * search, the comment is counted again. Hiding what is hidden, or unhiding what is not, changes
- * nothing. Each action that changes something writes its row of the audit log (log.ts) in its batch,
- * and a hide closes the target's open reports as resolved (reports-queue.ts).
+ * nothing. Each action that changes something writes its row of the audit log (log.ts) in its batch.
+ * A moderator's hide closes the target's open reports as resolved, also when the target is already
+ * hidden (keeping an automatically hidden target hidden), and showing it again closes them as
+ * dismissed (reports-queue.ts). The community's automatic hide (autoHide, called when a report
+ * reaches the threshold of migrations/0014) has no moderator and leaves the reports open, so the
+ * target stays in the queue for a moderator to keep hidden or show again.
  */
 import { AppError } from '@/server/platform/errors';
 import { assertion, guardedBatch } from '@/server/platform/batch';
@@ -47,6 +51,28 @@ export interface ModerationNote {
 	now?: number;
 }
 
+/** Who hides: an administrator, or (null) the community's automatic hide. */
+type Moderator = number | null;
+
+/** What a change does to the target's open reports, and its log entry. */
+function reportsAndLog(db: D1Database, channelId: number, moderator: Moderator, target: { type: 'POST' | 'COMMENT'; id: number }, hidden: boolean, note: ModerationNote, when?: string): D1PreparedStatement[] {
+	const now = note.now ?? Date.now();
+	const action = moderator === null ? (`AUTO_HIDE_${target.type}` as const) : (`${hidden ? '' : 'UN'}HIDE_${target.type}` as const);
+	return [
+		...(moderator === null ? [] : [closeReportsStatement(db, channelId, target, hidden ? 'RESOLVED' : 'DISMISSED', moderator, now)]),
+		logStatement(db, channelId, moderator, action, target, note.reason ?? '', now, when),
+	];
+}
+
+/** A moderator's hide of what is hidden already: its open reports are resolved (logged when there were any). */
+async function keepHidden(db: D1Database, channelId: number, moderator: number, target: { type: 'POST' | 'COMMENT'; id: number }, note: ModerationNote): Promise<void> {
+	const now = note.now ?? Date.now();
+	await db.batch([
+		closeReportsStatement(db, channelId, target, 'RESOLVED', moderator, now),
+		logStatement(db, channelId, moderator, `HIDE_${target.type}`, target, note.reason ?? '', now, 'changes() > 0'),
+	]);
+}
+
 /**
  * Hides a post from everyone but administrators (`hidden` true), or shows it again (false): it
  * leaves its lists and search, keeping its positions for a return, or takes them back; every
@@ -55,6 +81,10 @@ export interface ModerationNote {
  */
 export async function setPostHidden(db: D1Database, channelId: number, admin: SessionMember, postId: number, hidden: boolean, note: ModerationNote = {}): Promise<void> {
 	requireAdmin(admin);
+	await changePostHidden(db, channelId, admin.userId, postId, hidden, note);
+}
+
+async function changePostHidden(db: D1Database, channelId: number, moderator: Moderator, postId: number, hidden: boolean, note: ModerationNote): Promise<void> {
 	const row = await db
 		.prepare(
 			`SELECT p.board_id, p.subject_id, p.is_notice, p.is_private, p.hidden_by_admin, p.version, p.board_pos, p.subject_pos, p.channel_pos,
@@ -64,7 +94,10 @@ export async function setPostHidden(db: D1Database, channelId: number, admin: Se
 		.bind(postId, channelId)
 		.first<PostRow>();
 	if (!row) throw new AppError('PostNotFound');
-	if ((row.hidden_by_admin === 1) === hidden) return;
+	if ((row.hidden_by_admin === 1) === hidden) {
+		if (hidden && moderator !== null) await keepHidden(db, channelId, moderator, { type: 'POST', id: postId }, note);
+		return;
+	}
 	const placement = {
 		boardId: row.board_id,
 		subjectId: row.subject_id,
@@ -84,9 +117,7 @@ export async function setPostHidden(db: D1Database, channelId: number, admin: Se
 			...plan.statements,
 			db.prepare(`UPDATE posts SET hidden_by_admin = ?3, version = version + 1${columns} WHERE id = ?1 AND channel_id = ?2`).bind(postId, channelId, hidden ? 1 : 0),
 			...postSearchStatements(db, channelId, postId, hidden ? null : { title: row.title, body: row.content_text }),
-			// Hiding acts on the post's open reports: they leave the queue as resolved.
-			...(hidden ? [closeReportsStatement(db, channelId, { type: 'POST', id: postId }, 'RESOLVED', admin.userId, note.now ?? Date.now())] : []),
-			logStatement(db, channelId, admin.userId, hidden ? 'HIDE_POST' : 'UNHIDE_POST', { type: 'POST', id: postId }, note.reason ?? '', note.now ?? Date.now()),
+			...reportsAndLog(db, channelId, moderator, { type: 'POST', id: postId }, hidden, note),
 			bumpContentVersion(db, channelId),
 		],
 		'Conflict',
@@ -111,20 +142,26 @@ export function unhidePost(db: D1Database, channelId: number, admin: SessionMemb
  */
 export async function setCommentHidden(db: D1Database, channelId: number, admin: SessionMember, commentId: number, hidden: boolean, note: ModerationNote = {}): Promise<void> {
 	requireAdmin(admin);
+	await changeCommentHidden(db, channelId, admin.userId, commentId, hidden, note);
+}
+
+async function changeCommentHidden(db: D1Database, channelId: number, moderator: Moderator, commentId: number, hidden: boolean, note: ModerationNote): Promise<void> {
 	const row = await db
 		.prepare('SELECT post_id, hidden_by_admin FROM comments WHERE id = ?1 AND channel_id = ?2 AND deleted_at IS NULL')
 		.bind(commentId, channelId)
 		.first<{ post_id: number; hidden_by_admin: number }>();
 	if (!row) throw new AppError('CommentNotFound');
-	if ((row.hidden_by_admin === 1) === hidden) return;
+	if ((row.hidden_by_admin === 1) === hidden) {
+		if (hidden && moderator !== null) await keepHidden(db, channelId, moderator, { type: 'COMMENT', id: commentId }, note);
+		return;
+	}
 	const to = hidden ? 1 : 0;
 	await db.batch([
 		db.prepare('UPDATE comments SET hidden_by_admin = ?2 WHERE id = ?1 AND deleted_at IS NULL AND hidden_by_admin = 1 - ?2').bind(commentId, to),
 		// changes() is the rows the statement before changed: the count moves only when the change did.
 		db.prepare(`UPDATE posts SET comment_count = comment_count ${hidden ? '-' : '+'} 1 WHERE id = ?1 AND changes() = 1`).bind(row.post_id),
 		touchPost(db, channelId, row.post_id, hidden ? 'removal' : 'addition'),
-		...(hidden ? [closeReportsStatement(db, channelId, { type: 'COMMENT', id: commentId }, 'RESOLVED', admin.userId, note.now ?? Date.now())] : []),
-		logStatement(db, channelId, admin.userId, hidden ? 'HIDE_COMMENT' : 'UNHIDE_COMMENT', { type: 'COMMENT', id: commentId }, note.reason ?? '', note.now ?? Date.now(), `(SELECT hidden_by_admin FROM comments WHERE id = ${Number(commentId)}) = ${to}`),
+		...reportsAndLog(db, channelId, moderator, { type: 'COMMENT', id: commentId }, hidden, note, `(SELECT hidden_by_admin FROM comments WHERE id = ${Number(commentId)}) = ${to}`),
 	]);
 }
 
@@ -136,4 +173,20 @@ export function hideComment(db: D1Database, channelId: number, admin: SessionMem
 /** Shows a hidden comment again. @throws AppError Forbidden, CommentNotFound */
 export function unhideComment(db: D1Database, channelId: number, admin: SessionMember, commentId: number, note?: ModerationNote): Promise<void> {
 	return setCommentHidden(db, channelId, admin, commentId, false, note);
+}
+
+/**
+ * The community's automatic hide: the target of a report that brought its open reports to the
+ * threshold is hidden with no moderator, its reports left open (reports.ts calls it). A target
+ * already hidden, or deleted in between, is left as it is.
+ */
+export async function autoHide(db: D1Database, channelId: number, target: { type: 'POST' | 'COMMENT'; id: number }, now = Date.now()): Promise<void> {
+	try {
+		if (target.type === 'POST') await changePostHidden(db, channelId, null, target.id, true, { now });
+		else await changeCommentHidden(db, channelId, null, target.id, true, { now });
+	} catch (error) {
+		// Deleted, or changed by someone else in between: the report stands either way.
+		if (error instanceof AppError && ['PostNotFound', 'CommentNotFound', 'Conflict'].includes(error.codeName)) return;
+		throw error;
+	}
 }

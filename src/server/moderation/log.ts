@@ -4,15 +4,18 @@
  */
 import { PAGE_SIZE } from '@/schemas/params';
 
-export type ModerationAction = 'HIDE_POST' | 'UNHIDE_POST' | 'HIDE_COMMENT' | 'UNHIDE_COMMENT' | 'BAN' | 'UNBAN' | 'DISMISS_REPORTS' | 'GRANT_ADMIN' | 'REVOKE_ADMIN';
-export type ModerationTarget = 'POST' | 'COMMENT' | 'MEMBER';
+export type ModerationAction =
+	| 'HIDE_POST' | 'UNHIDE_POST' | 'HIDE_COMMENT' | 'UNHIDE_COMMENT' | 'BAN' | 'UNBAN' | 'DISMISS_REPORTS' | 'GRANT_ADMIN' | 'REVOKE_ADMIN'
+	// The community's automatic hide at its report threshold (no moderator), and a change of that setting.
+	| 'AUTO_HIDE_POST' | 'AUTO_HIDE_COMMENT' | 'SETTINGS';
+export type ModerationTarget = 'POST' | 'COMMENT' | 'MEMBER' | 'CHANNEL';
 
 /** Longest reason kept, in characters (a reason is a line or two for the other moderators). */
 export const REASON_MAX = 500;
 
 export interface LogEntry {
 	entryId: number;
-	/** null for an operator command. */
+	/** null for an operator command and the automatic hide. */
 	moderator: { userId: number; nickname: string | null } | null;
 	action: ModerationAction;
 	targetType: ModerationTarget;

@@ -2,24 +2,24 @@
  * Reporting a post or a comment for the moderators. A member reports what they may read in full
  * (src/server/posts/visibility.ts), never their own, and each target once: the table's
  * UNIQUE (target_type, target_id, reporter_id) decides, so two reports sent at once leave one row.
- * A report is one D1 batch that writes one row (plus its index entries).
+ * A report is one D1 batch that writes one row (plus its index entries); the one that brings its
+ * target's open reports to the community's threshold also hides the target (a bounded write).
  *
- * Indexes (migration 0001, no new one yet): the UNIQUE (target_type, target_id, reporter_id) also
- * finds every report of one target by its prefix, and reports_by_channel (channel_id, id) lists a
- * channel's reports newest first. The moderation queue's "open ones first" needs a state the table
- * does not have yet (say resolved_at); its index (channel_id, target_type, target_id) WHERE
- * resolved_at IS NULL belongs in the migration that adds that column, not here, so that each report
- * meanwhile pays for two index entries only.
+ * Indexes: the UNIQUE (target_type, target_id, reporter_id) of migration 0001 finds every report
+ * of one target by its prefix, reports_by_channel (channel_id, id) lists a channel's reports newest
+ * first, and migration 0012's reports_open (channel_id, target_type, target_id) WHERE status = 'OPEN'
+ * counts a target's open reports for the threshold and groups the queue.
  *
  * The stored `reason_text` is whatever the member typed, kept verbatim: it is never rendered as
- * HTML here, and the moderation view of a later issue must show it as text (a JSX or Astro text
- * expression, never `set:html` or `dangerouslySetInnerHTML`, and without autolinks).
+ * HTML: the admin area shows it as text (a JSX text expression, never `dangerouslySetInnerHTML`,
+ * and without autolinks).
  */
 import { AppError } from '@/server/platform/errors';
 import { assertion, guardedBatch, isUniqueViolation } from '@/server/platform/batch';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { canReadComment, canReadPost, commentState, memberViewer, postState, type Viewer } from '@/server/posts/visibility';
 import type { CreateReportInput, ReportTargetType } from '@/schemas/report';
+import { autoHide } from '@/server/moderation/hide';
 
 /** The stored state of a target and of the post it belongs to (a post is its own). */
 interface TargetRow {
@@ -94,17 +94,28 @@ export async function createReport(
 			 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)`,
 		)
 		.bind(channelId, type, input.targetId, member.userId, input.reason, input.detail, now);
-	// No content version bump (src/server/channels/channels.ts): a report changes nothing a reader
-	// sees, so every cached page stays warm. Freshness hook: should a report ever change a page
-	// (say, content hidden after N reports), the per-post invalidation of issue 10 is called here,
-	// after the batch, for this target's post alone.
+	// The target's open reports after this one, and the community's threshold for hiding it by itself
+	// (migrations/0014): a read in the same transaction.
+	const tally = db
+		.prepare(
+			`SELECT (SELECT auto_hide_reports FROM channels WHERE id = ?1) AS threshold,
+				(SELECT count(*) FROM reports WHERE channel_id = ?1 AND target_type = ?2 AND target_id = ?3 AND status = 'OPEN') AS open`,
+		)
+		.bind(channelId, type, input.targetId);
+	// A report below the threshold changes nothing a reader sees, so no content version moves
+	// (src/server/channels/channels.ts) and every cached page stays warm. The report that reaches it
+	// hides the target (moderation/hide.ts autoHide), with that hide's own invalidation.
+	let results: D1Result[];
 	try {
-		const results = await guardedBatch(db, [assertion(db, STILL_THERE_SQL[type], input.targetId), insert], NOT_FOUND[type]);
-		return { reportId: results[1]!.meta.last_row_id };
+		results = await guardedBatch(db, [assertion(db, STILL_THERE_SQL[type], input.targetId), insert, tally], NOT_FOUND[type]);
 	} catch (error) {
 		// The UNIQUE (target_type, target_id, reporter_id) of migration 0001: reported before, or by
 		// a request of the same member that committed first.
 		if (isUniqueViolation(error, 'reports.target_type')) throw new AppError(ALREADY_REPORTED[type]);
 		throw error;
 	}
+	const counts = results[2]?.results[0] as { threshold: number | null; open: number } | undefined;
+	const hiddenNow = type === 'POST' ? row.post_hidden : row.comment_hidden;
+	if (counts?.threshold != null && counts.open >= counts.threshold && hiddenNow === 0) await autoHide(db, channelId, { type, id: input.targetId }, now);
+	return { reportId: results[1]!.meta.last_row_id };
 }
