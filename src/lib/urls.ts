@@ -39,6 +39,8 @@ export function pageUrls(base: string) {
 		nickname: `${base}/mypage/nickname`,
 		settings: `${base}/mypage/settings`,
 		withdraw: `${base}/mypage/withdraw`,
+		/** The admin area (issue 12), for the community's administrators. */
+		admin: `${base}/admin`,
 		login: (redirectUrl: string, error?: LoginError) => loginPageUrl(base, redirectUrl, error),
 		signup: `${base}/signup`,
 		signupNickname: `${base}/signup/nickname`,

@@ -3,12 +3,14 @@
  * Write a comment, reply (one level: a reply to a reply joins the thread and starts with
  * "@nickname "), edit one's own one at a time (SPEC §4: while one is edited, no other edit opens
  * and no reply can be sent; the controls say why), delete after a confirm, load the next page in
- * place, copy a comment's link, report someone else's. The heading's count follows every answer.
+ * place, copy a comment's link, report someone else's; an administrator also hides a comment or
+ * shows it again (issue 12), with a reason for the audit log. The heading's count follows every answer.
  * Failures as SPEC §8: the forced-login alert (the text kept for the member's return), the ban
  * dialog, too many requests, or the generic alert.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import AlertDialog from '@/islands/common/AlertDialog';
+import { ConfirmDialog } from '@/islands/admin/dialogs';
 import { openBanDialog, openForcedLogin } from '@/scripts/route-error-dialog';
 import { openReportDialog } from '@/scripts/report-dialog';
 import { showToast } from '@/scripts/toast';
@@ -67,6 +69,7 @@ export default function CommentsIsland(props: IslandProps) {
 	const [edit, setEdit] = useState<{ commentId: number; draft: Draft } | null>(null);
 	const [menuFor, setMenuFor] = useState<number | null>(null);
 	const [deleting, setDeleting] = useState<number | null>(null);
+	const [moderating, setModerating] = useState<{ commentId: number; hide: boolean } | null>(null);
 	const [alert, setAlert] = useState<string | null>(null);
 	const [highlight] = useState(() => Number(/^#comment-(\d+)$/.exec(location.hash)?.[1]) || null);
 	const requestIds = useRef(new Map<string, string>());
@@ -182,6 +185,19 @@ export default function CommentsIsland(props: IslandProps) {
 		}
 	};
 
+	/** An administrator's hide or show again: the comment keeps its place, marked for administrators, and the count follows. */
+	const moderate = async (commentId: number, hide: boolean, reason: string) => {
+		try {
+			await api.setHidden(commentId, hide, reason);
+			setItems((list) => list.map((item) => (item.commentId === commentId && item.readable ? { ...item, state: hide ? 'HIDDEN_BY_ADMIN' : 'VISIBLE' } : item)));
+			setCount((n) => n + (hide ? -1 : 1));
+			showToast(texts[hide ? 'comment.message.hidden' : 'comment.message.shown']);
+			document.querySelector<HTMLElement>(`[data-action="menu"][data-comment-id="${commentId}"]`)?.focus();
+		} catch (error) {
+			fail(error, null);
+		}
+	};
+
 	const loadMore = async () => {
 		if (nextAfter === null || loadingMore) return;
 		setLoadingMore(true);
@@ -212,6 +228,10 @@ export default function CommentsIsland(props: IslandProps) {
 		const actions: MenuAction[] = [{ key: 'copy-link', label: texts['comment.menu.copyLink'], run: () => void copyLink(comment.commentId) }];
 		if (!own(comment)) actions.push({ key: 'report', label: texts['comment.menu.report'], run: () => (userId === null ? askLogin() : openReportDialog({ type: 'COMMENT', id: comment.commentId })) });
 		if (own(comment)) actions.push({ key: 'edit', label: texts['comment.menu.edit'], blockedBy: edit ? EDITING_NOTE_ID : undefined, run: () => openEdit(comment) });
+		if (isAdmin && userId !== null) {
+			const hide = comment.state === 'VISIBLE';
+			actions.push({ key: hide ? 'hide' : 'unhide', label: texts[hide ? 'comment.menu.hide' : 'comment.menu.unhide'], run: () => setModerating({ commentId: comment.commentId, hide }) });
+		}
 		if (own(comment) || (isAdmin && userId !== null)) actions.push({ key: 'delete', label: texts['comment.menu.delete'], run: () => setDeleting(comment.commentId) });
 		return actions;
 	};
@@ -376,6 +396,20 @@ export default function CommentsIsland(props: IslandProps) {
 					if (confirmed && commentId !== null) void remove(commentId);
 				}}
 			/>
+			{isAdmin && (
+				<ConfirmDialog
+					open={moderating !== null}
+					title={moderating?.hide === false ? texts['admin.confirm.unhideCOMMENT'] : texts['admin.confirm.hideCOMMENT']}
+					confirmLabel={moderating?.hide === false ? texts['comment.menu.unhide'] : texts['comment.menu.hide']}
+					danger={moderating?.hide !== false}
+					texts={texts}
+					onClosed={(reason) => {
+						const target = moderating;
+						setModerating(null);
+						if (target && reason !== null) void moderate(target.commentId, target.hide, reason);
+					}}
+				/>
+			)}
 			<AlertDialog open={alert !== null} title={texts['common.message.alert']} message={alert ?? ''} confirmLabel={texts['common.button.confirm']} onClosed={() => setAlert(null)} />
 		</>
 	);

@@ -24,6 +24,8 @@ export function commentsApi(apis: { public: string; member: string }, postId: nu
 			(await api.post<{ content: { comment: CommentItem; commentCount: number } }>(base, { content, parentId, requestId })).content,
 		edit: async (commentId: number, content: string) => (await api.patch<{ content: { comment: CommentItem } }>(`${base}/${commentId}`, { content })).content,
 		remove: async (commentId: number) => (await api.delete<{ content: { commentCount: number } }>(`${base}/${commentId}`)).content,
+		/** An administrator's hide or show again, through the admin API (/admin/v1/…). */
+		setHidden: async (commentId: number, hidden: boolean, reason: string) => api.post(`/admin${apis.member}/comments/${commentId}/${hidden ? 'hide' : 'unhide'}`, { reason }),
 	};
 }
 

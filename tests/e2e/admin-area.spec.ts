@@ -1,0 +1,304 @@
+/**
+ * The admin area in Chromium (issue 12): who gets it, each action of the reports queue (hide,
+ * dismiss, ban the writer), closed reports, bans (ban, history, lift, finding a member), the audit
+ * log, the automatic hide at a number of reports undone from the queue, and an administrator's
+ * Hide / Show again of a comment on the post page, with what readers see of each.
+ */
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, test } from './test';
+import { execute, nicknameOf } from './fixtures';
+import { community, signInMember } from './write-helpers';
+
+const GLOBAL = '/starfall/global';
+const FARM = '/pixelfarm/main';
+const toast = (page: Page) => page.locator('[data-toast]');
+const shots = path.join('test-results', 'admin-area');
+
+/** The WCAG 2.2 AA violations on the page as it is now, one line each. */
+async function violations(page: Page): Promise<string[]> {
+	const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+	return results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
+
+/** A visible post of channel 1 on `boardId` that no other test acts on (the `offset`-th newest). */
+function visiblePost(channelId: number, boardId: number, offset: number): { id: number; title: string; member_id: number } {
+	const [row] = execute(
+		`SELECT id, title, member_id FROM posts WHERE channel_id = ${channelId} AND board_id = ${boardId} AND channel_seq IS NOT NULL AND hidden_by_admin = 0
+		 AND deleted_at IS NULL AND member_id NOT IN (SELECT member_id FROM bans) AND member_id % 1000 BETWEEN 4 AND 29 ORDER BY id DESC LIMIT 1 OFFSET ${offset}`,
+	) as { id: number; title: string; member_id: number }[];
+	if (!row) throw new Error(`No post on board ${boardId}`);
+	return row;
+}
+
+/** Reports of a target by the given members, as a member's report stores them. */
+function report(type: 'POST' | 'COMMENT', targetId: number, channelId: number, reports: [number, string, string][]): void {
+	for (const [reporter, reason, text] of reports) {
+		execute(
+			`INSERT OR IGNORE INTO reports (channel_id, target_type, target_id, reporter_id, reason_code, reason_text, created_at)
+			 VALUES (${channelId}, '${type}', ${targetId}, ${reporter}, '${reason}', '${text.replace(/'/g, "''")}', CAST(unixepoch('subsec') * 1000 AS INTEGER))`,
+		);
+	}
+}
+
+test('the admin area is for the community’s administrators: everyone else gets not found', async ({ page, request }) => {
+	expect((await request.get(`${GLOBAL}/admin`)).status()).toBe(404);
+	const channel = await community(GLOBAL);
+	await signInMember(page, channel, 6, `${GLOBAL}/mypage`);
+	await expect(page.getByRole('link', { name: 'Moderation' })).toHaveCount(0);
+	const answer = await page.goto(`${GLOBAL}/admin`);
+	expect(answer?.status()).toBe(404);
+	expect(answer?.headers()['cache-control']).toBe('private, no-store');
+	await expect(page.getByRole('heading', { name: 'Page not found.' })).toBeVisible();
+});
+
+test('reports queue: hide a post, dismiss reports, ban a comment’s writer; history, bans and the log follow', async ({ page, browser, baseURL }) => {
+	// Sign-in, then five screens with a dialog each: longer than one behaviour.
+	test.setTimeout(120_000);
+	const channel = await community(GLOBAL);
+	const hidden = visiblePost(1, 15, 4);
+	const dismissed = visiblePost(1, 15, 5);
+	const [comment] = execute(
+		`SELECT c.id, c.member_id, c.content FROM comments c JOIN posts p ON p.id = c.post_id WHERE c.channel_id = 1 AND c.deleted_at IS NULL AND c.hidden_by_admin = 0
+		 AND p.channel_seq IS NOT NULL AND c.member_id NOT IN (SELECT member_id FROM bans) AND c.member_id BETWEEN 1004 AND 1029 ORDER BY c.id DESC LIMIT 1 OFFSET 7`,
+	) as { id: number; member_id: number; content: string }[];
+	report('POST', hidden.id, 1, [
+		[1031, 'SPAM', 'A link to a fake giveaway.'],
+		[1032, 'SPAM', ''],
+		[1033, 'OTHER', 'Asks for passwords.'],
+	]);
+	report('POST', dismissed.id, 1, [[1034, 'SPOILER', '']]);
+	report('COMMENT', comment!.id, 1, [[1035, 'ABUSE', 'Insults another member.']]);
+	const writer = nicknameOf(comment!.member_id);
+
+	await signInMember(page, channel, 0, `${GLOBAL}/mypage`);
+	await page.getByRole('link', { name: 'Moderation' }).click();
+	await expect(page).toHaveURL(new RegExp(`${GLOBAL}/admin$`));
+	await expect(page.getByRole('heading', { level: 1, name: 'Moderation' })).toBeVisible();
+	const group = (type: string, id: number) => page.locator(`[data-target="${type}-${id}"]`);
+	await expect(group('POST', hidden.id)).toContainText('Reports: 3');
+	await expect(group('POST', hidden.id)).toContainText(hidden.title);
+	await expect(group('POST', hidden.id)).toContainText('Spam, advertising or scams');
+	await expect(group('POST', hidden.id)).toContainText('Asks for passwords.');
+	await expect(group('POST', hidden.id).getByRole('link', { name: nicknameOf(1033) })).toBeVisible();
+	await page.getByRole('button', { name: 'Most reported' }).click();
+	await expect(page).toHaveURL(/order=most/);
+	await expect(page.getByRole('button', { name: 'Most reported' })).toHaveAttribute('aria-pressed', 'true');
+	await page.screenshot({ path: path.join(shots, 'queue-desktop.png'), fullPage: true });
+	expect(await violations(page)).toEqual([]);
+
+	// Hide, with a reason: the group leaves the queue, and readers no longer see the post.
+	await group('POST', hidden.id).getByRole('button', { name: 'Hide' }).click();
+	const hideDialog = page.getByRole('dialog', { name: 'Hide this post from readers? Its open reports are closed.' });
+	await expect(hideDialog).toBeVisible();
+	await hideDialog.getByLabel('Reason (kept in the moderation log)').fill('Phishing');
+	await page.screenshot({ path: path.join(shots, 'hide-dialog.png') });
+	await hideDialog.getByRole('button', { name: 'Hide' }).click();
+	await expect(toast(page)).toHaveText('It has been hidden.');
+	await expect(group('POST', hidden.id)).toHaveCount(0);
+	const guest = await browser.newPage(baseURL ? { baseURL } : {});
+	await guest.goto(`${GLOBAL}/posts/${hidden.id}`);
+	await expect(guest.locator('[data-post-state="HIDDEN_BY_ADMIN"]')).toBeVisible();
+	await expect(guest.getByText(hidden.title)).toHaveCount(0);
+	await guest.close();
+
+	// Dismiss, by keyboard only: Escape first cancels and changes nothing.
+	const dismiss = group('POST', dismissed.id).getByRole('button', { name: 'Dismiss' });
+	await dismiss.focus();
+	await page.keyboard.press('Enter');
+	const dismissDialog = page.getByRole('dialog', { name: 'Dismiss these reports and leave it as it is?' });
+	await expect(dismissDialog).toBeVisible();
+	await page.keyboard.press('Escape');
+	await expect(dismissDialog).toBeHidden();
+	await expect(dismiss).toBeFocused();
+	await page.keyboard.press('Enter');
+	await expect(dismissDialog.getByLabel('Reason (kept in the moderation log)')).toBeFocused();
+	await page.keyboard.type('Not a spoiler');
+	await page.keyboard.press('Tab');
+	await page.keyboard.press('Tab');
+	await expect(dismissDialog.getByRole('button', { name: 'Dismiss' })).toBeFocused();
+	await page.keyboard.press('Enter');
+	await expect(toast(page)).toHaveText('The reports have been dismissed.');
+	await expect(group('POST', dismissed.id)).toHaveCount(0);
+	expect(execute(`SELECT hidden_by_admin AS hidden FROM posts WHERE id = ${dismissed.id}`)).toEqual([{ hidden: 0 }]);
+
+	// Ban the comment's writer until a day: a day that has begun is refused in the dialog.
+	await group('COMMENT', comment!.id).getByRole('button', { name: 'Ban writer' }).click();
+	const banDialog = page.getByRole('dialog', { name: `Ban ${writer}` });
+	await expect(banDialog).toBeVisible();
+	await expect(banDialog.getByRole('radio', { name: 'Until a date' })).toBeChecked();
+	const until = banDialog.getByLabel('Last day of the ban');
+	const chosen = await until.inputValue();
+	await until.fill('2020-01-01');
+	await banDialog.getByRole('button', { name: 'Ban' }).click();
+	await expect(banDialog.getByText('Choose a day from tomorrow on.')).toBeVisible();
+	await expect(until).toHaveAttribute('aria-invalid', 'true');
+	await until.fill(chosen);
+	await banDialog.getByLabel('Reason (kept in the moderation log)').fill('Repeated insults');
+	await page.screenshot({ path: path.join(shots, 'ban-dialog.png') });
+	expect(await violations(page)).toEqual([]);
+	await banDialog.getByRole('button', { name: 'Ban' }).click();
+	await expect(toast(page)).toHaveText(`${writer} has been banned.`);
+	expect(execute(`SELECT kind, reason FROM bans WHERE member_id = ${comment!.member_id} AND lifted_at IS NULL`)).toEqual([{ kind: 'TEMPORARY', reason: 'Repeated insults' }]);
+
+	// Closed reports: hidden and dismissed, by whom.
+	await page.getByRole('link', { name: 'Closed reports' }).click();
+	await expect(page).toHaveURL(/tab=history/);
+	const admin = nicknameOf(1001);
+	await expect(page.locator('.admin-item').filter({ hasText: 'Asks for passwords.' })).toContainText(`Hidden`);
+	await expect(page.locator('.admin-item').filter({ hasText: 'Asks for passwords.' })).toContainText(`by ${admin}`);
+	await expect(page.locator('.admin-item').filter({ hasText: `#${dismissed.id}` })).toContainText('Dismissed');
+
+	// Bans: the member is listed; the history dialog; lifting the ban.
+	await page.getByRole('link', { name: 'Bans' }).click();
+	const banned = page.locator(`[data-banned-member="${comment!.member_id}"]`);
+	await expect(banned).toContainText('Repeated insults');
+	await expect(banned).toContainText('Until ');
+	await banned.getByRole('button', { name: 'Ban history' }).click();
+	const history = page.getByRole('dialog', { name: `Ban history of ${writer}` });
+	await expect(history).toContainText('In force');
+	await history.getByRole('button', { name: 'Close' }).click();
+	await expect(history).toBeHidden();
+	await banned.getByRole('button', { name: 'Lift ban' }).click();
+	await page.getByRole('dialog', { name: `Lift the ban of ${writer}?` }).getByRole('button', { name: 'Lift ban' }).click();
+	await expect(toast(page)).toHaveText('The ban has been lifted.');
+	await expect(banned).toHaveCount(0);
+
+	// Finding a member: an administrator cannot be banned; another member can.
+	const find = page.getByLabel('Find a member');
+	await find.fill(admin.toUpperCase());
+	await page.getByRole('button', { name: 'Find', exact: true }).click();
+	await expect(page.locator('.admin-found')).toContainText('Administrators cannot be banned.');
+	await find.fill('nobody by this name');
+	await page.keyboard.press('Enter');
+	await expect(page.getByText('No member of this community has this nickname.')).toBeVisible();
+	await find.fill(writer);
+	await page.keyboard.press('Enter');
+	await expect(page.locator(`[data-found-member="${comment!.member_id}"]`).getByRole('button', { name: 'Ban', exact: true })).toBeVisible();
+	await page.screenshot({ path: path.join(shots, 'bans-desktop.png'), fullPage: true });
+	expect(await violations(page)).toEqual([]);
+
+	// The audit log: every action, who and why; entries are not editable.
+	await page.getByRole('link', { name: 'Audit log' }).click();
+	const rows = page.locator('tbody tr');
+	await expect(rows.first()).toHaveAttribute('data-log-action', 'UNBAN');
+	const entry = (action: string, text: string) => page.locator(`tr[data-log-action="${action}"]`).filter({ hasText: text });
+	await expect(entry('HIDE_POST', `Hid post #${hidden.id}`)).toContainText('Phishing');
+	await expect(entry('HIDE_POST', `Hid post #${hidden.id}`)).toContainText(admin);
+	await expect(entry('DISMISS_REPORTS', `#${dismissed.id}`)).toContainText('Not a spoiler');
+	await expect(entry('BAN', `#${comment!.member_id}`)).toContainText('Repeated insults');
+	await expect(page.locator('tbody input, tbody textarea, tbody button')).toHaveCount(0);
+	await page.screenshot({ path: path.join(shots, 'log-desktop.png'), fullPage: true });
+	expect(await violations(page)).toEqual([]);
+
+	// On a phone the queue reads without sideways scrolling.
+	await page.setViewportSize({ width: 390, height: 844 });
+	await page.goto(`${GLOBAL}/admin`);
+	expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+	await page.screenshot({ path: path.join(shots, 'queue-phone.png'), fullPage: true });
+});
+
+test('automatic hide at the community’s number of reports, shown again from the queue; comments hidden from the post page', async ({ page, browser, baseURL }) => {
+	test.setTimeout(120_000);
+	const farm = await community(FARM);
+	const [target] = execute(
+		`SELECT c.id, c.post_id, c.content FROM comments c JOIN posts p ON p.id = c.post_id WHERE c.channel_id = 4 AND c.deleted_at IS NULL AND c.hidden_by_admin = 0
+		 AND c.parent_id IS NULL AND p.channel_seq IS NOT NULL AND c.member_id NOT IN (4001, 4013, 4014) AND c.member_id NOT IN (SELECT member_id FROM bans)
+		 AND c.id = (SELECT min(id) FROM comments WHERE post_id = c.post_id) ORDER BY c.id DESC LIMIT 1 OFFSET 2`,
+	) as { id: number; post_id: number; content: string }[];
+
+	// The administrator sets the threshold: a bad value is refused in place.
+	await signInMember(page, farm, 0, `${FARM}/admin?tab=settings`);
+	const threshold = page.getByLabel('Hide automatically at this many open reports');
+	await threshold.fill('0');
+	await page.getByRole('button', { name: 'Save' }).click();
+	await expect(page.getByText('Enter a whole number from 1 to 1,000, or leave it empty.')).toBeVisible();
+	await expect(threshold).toBeFocused();
+	await threshold.fill('2');
+	await page.getByRole('button', { name: 'Save' }).click();
+	await expect(toast(page)).toHaveText('The settings have been saved.');
+	await page.screenshot({ path: path.join(shots, 'settings-dark.png'), fullPage: true });
+	expect(await violations(page)).toEqual([]);
+
+	try {
+		// One report is there already; a member's report through the post page is the second.
+		report('COMMENT', target!.id, 4, [[4014, 'SPAM', '']]);
+		const member = await browser.newPage(baseURL ? { baseURL } : {});
+		await signInMember(member, farm, 12, `${FARM}/posts/${target!.post_id}`);
+		const mine = member.locator(`#comment-${target!.id}`);
+		await expect(member.locator('[data-comments]')).toHaveAttribute('data-comments-loader', 'armed');
+		await mine.locator(':scope > .comment-body .comment-menu-button').click();
+		await mine.getByRole('menuitem', { name: 'Report' }).click();
+		const reportDialog = member.getByRole('dialog', { name: 'Report this comment' });
+		await reportDialog.getByRole('radio', { name: 'Spam, advertising or scams' }).check();
+		await reportDialog.getByRole('button', { name: 'Report', exact: true }).click();
+		await expect(member.locator('[data-toast]')).toHaveText('It has been reported.');
+		await member.close();
+		expect(execute(`SELECT hidden_by_admin AS hidden FROM comments WHERE id = ${target!.id}`)).toEqual([{ hidden: 1 }]);
+		const guest = await browser.newPage(baseURL ? { baseURL } : {});
+		await guest.goto(`${FARM}/posts/${target!.post_id}`);
+		await expect(guest.locator(`#comment-${target!.id}`)).toContainText('This comment has been hidden by the administrator.');
+		await expect(guest.getByText(target!.content)).toHaveCount(0);
+
+		// In the queue, hidden: shown again, its reports dismissed, it leaves the queue.
+		await page.getByRole('link', { name: 'Reports', exact: true }).click();
+		const group = page.locator(`[data-target="COMMENT-${target!.id}"]`);
+		await expect(group).toContainText('Hidden');
+		await expect(group.getByRole('button', { name: 'Keep hidden' })).toBeVisible();
+		await group.getByRole('button', { name: 'Show again' }).click();
+		await page.getByRole('dialog', { name: 'Show this comment to readers again? Its open reports are dismissed.' }).getByRole('button', { name: 'Show again' }).click();
+		await expect(toast(page)).toHaveText('It is shown again.');
+		await expect(group).toHaveCount(0);
+		// Shown again is an addition: a guest may be answered the page before it once while the edge
+		// cache makes it again (functions/edge-cache.ts), then the comment is back.
+		await expect(async () => {
+			await guest.reload();
+			await expect(guest.locator(`#comment-${target!.id}`)).toContainText(target!.content, { timeout: 1000 });
+		}).toPass();
+
+		await page.getByRole('link', { name: 'Audit log' }).click();
+		await expect(page.locator('tr[data-log-action="AUTO_HIDE_COMMENT"]').filter({ hasText: `#${target!.id}` })).toContainText('Automatic');
+		await expect(page.locator('tr[data-log-action="SETTINGS"]').first()).toContainText('Automatic hide: 2');
+
+		// The post page: the administrator hides the comment from its menu and shows it again.
+		await page.goto(`${FARM}/posts/${target!.post_id}`);
+		const comment = page.locator(`#comment-${target!.id}`);
+		await expect(page.locator('[data-comments]')).toHaveAttribute('data-comments-loader', 'armed');
+		await comment.locator(':scope > .comment-body .comment-menu-button').click();
+		await comment.getByRole('menuitem', { name: 'Hide' }).click();
+		const confirm = page.getByRole('dialog', { name: 'Hide this comment from readers? Its open reports are closed.' });
+		await confirm.getByLabel('Reason (kept in the moderation log)').fill('Off-topic');
+		await confirm.getByRole('button', { name: 'Hide' }).click();
+		await expect(toast(page)).toHaveText('The comment has been hidden.');
+		await expect(comment.locator('.moderation-mark')).toBeVisible();
+		await guest.reload();
+		await expect(guest.locator(`#comment-${target!.id}`)).toContainText('This comment has been hidden by the administrator.');
+		await comment.locator(':scope > .comment-body .comment-menu-button').click();
+		await comment.getByRole('menuitem', { name: 'Show again' }).click();
+		await page.getByRole('dialog', { name: 'Show this comment to readers again? Its open reports are dismissed.' }).getByRole('button', { name: 'Show again' }).click();
+		await expect(toast(page)).toHaveText('The comment is shown again.');
+		await expect(comment.locator('.moderation-mark')).toHaveCount(0);
+		expect(execute(`SELECT action, reason FROM moderation_log WHERE target_type = 'COMMENT' AND target_id = ${target!.id} ORDER BY id`)).toEqual([
+			{ action: 'AUTO_HIDE_COMMENT', reason: '' },
+			{ action: 'UNHIDE_COMMENT', reason: '' },
+			{ action: 'HIDE_COMMENT', reason: 'Off-topic' },
+			{ action: 'UNHIDE_COMMENT', reason: '' },
+		]);
+		await guest.close();
+	} finally {
+		execute('UPDATE channels SET auto_hide_reports = NULL WHERE id = 4');
+	}
+});
+
+test('the admin area speaks the community’s language', async ({ page }) => {
+	const korean = await community('/starfall/kr');
+	// A ban by the operator command is in the log already.
+	execute(`INSERT INTO moderation_log (channel_id, moderator_id, action, target_type, target_id, reason, created_at) VALUES (2, NULL, 'BAN', 'MEMBER', 2038, '도배', 1763700000000)`);
+	await signInMember(page, korean, 0, '/starfall/kr/admin?tab=log');
+	await expect(page.getByRole('heading', { level: 1, name: '커뮤니티 관리' })).toBeVisible();
+	await expect(page.getByRole('link', { name: '관리 기록' })).toHaveAttribute('aria-current', 'page');
+	await expect(page.getByRole('columnheader', { name: '사유' })).toBeVisible();
+	await expect(page.locator('tr[data-log-action="BAN"]').filter({ hasText: '회원 #2038 이용 제한' })).toContainText('운영자 명령');
+	await page.screenshot({ path: path.join(shots, 'log-korean.png'), fullPage: true });
+});
