@@ -31,5 +31,11 @@ export default defineConfig({
 		},
 	},
 	server: { port: 8788, host: '127.0.0.1' },
-	vite: { define: { __BUILD_ID__: JSON.stringify(BUILD_ID) } },
+	vite: {
+		define: { __BUILD_ID__: JSON.stringify(BUILD_ID) },
+		// The Cloudflare adapter's `globalThis.process` shim is for the Worker; set on the shared build
+		// options, it also lands at the top of every browser chunk (some 40 bytes each, compressed),
+		// where nothing reads it.
+		environments: { client: { build: { rolldownOptions: { output: { banner: '' } } } } },
+	},
 });
