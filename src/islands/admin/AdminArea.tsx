@@ -14,6 +14,7 @@ import { FetchError, resultCodeOf } from '@/lib/api-client';
 import { Forbidden, InvalidParameter, TooManyRequests, UserNotFound } from '@/lib/result-codes';
 import { showToast } from '@/scripts/toast';
 import AlertDialog from '@/islands/common/AlertDialog';
+import { useHydrated } from '@/islands/common/use-hydrated';
 import { fill } from '@/islands/comments/texts';
 import { adminApi, inForce, type AdminApi, type BansPage, type HistoryPage, type LogEntry, type LogPage, type MemberBans, type Person, type QueueGroup, type QueueOrder, type QueuePage, type Settings } from './api';
 import { BanDialog, BanHistoryDialog, ConfirmDialog, type BanOrder } from './dialogs';
@@ -539,6 +540,7 @@ function SettingsTab({ initial, shared }: { initial: Settings; shared: Shared })
 export default function AdminArea(props: AdminAreaProps) {
 	const { tab, texts, language } = props;
 	const [busy, setBusy] = useState(false);
+	const hydrated = useHydrated();
 	const [alert, setAlert] = useState<{ message: string; after: () => void } | null>(null);
 	const api = useRef(adminApi(props.api)).current;
 	const urls = pageUrls(props.channelBase);
@@ -580,7 +582,10 @@ export default function AdminArea(props: AdminAreaProps) {
 
 	return (
 		<div className="admin-area" data-admin-tab={tab} aria-busy={busy ? 'true' : undefined}>
-			{body}
+			{/* Every control works through the island: disabled until it has hydrated, so a press cannot be lost. */}
+			<fieldset className="admin-controls" disabled={!hydrated}>
+				{body}
+			</fieldset>
 			<AlertDialog
 				open={alert !== null}
 				title={texts['common.message.alert']}

@@ -7,6 +7,7 @@ import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } fr
 import type { Language } from '@/schemas/channel';
 import { formatFullDate } from '@/lib/format-date';
 import { fill } from '@/islands/comments/texts';
+import { useModal } from '@/islands/common/use-modal';
 import { inForce, type MemberBans } from './api';
 import type { AdminTexts } from './texts';
 
@@ -24,17 +25,8 @@ interface ModalProps {
 }
 
 function Modal({ open, title, className = '', onClosed, onSubmit, children }: ModalProps) {
-	const ref = useRef<HTMLDialogElement>(null);
+	const ref = useModal(open);
 	const id = useId();
-	useEffect(() => {
-		const dialog = ref.current;
-		if (!dialog) return;
-		if (open && !dialog.open) {
-			dialog.returnValue = '';
-			dialog.showModal();
-		}
-		if (!open && dialog.open) dialog.close();
-	}, [open]);
 	return (
 		<dialog ref={ref} className={`dialog-panel admin-dialog ${className}`} aria-labelledby={`${id}-title`} onClose={() => onClosed(ref.current?.returnValue ?? '')}>
 			{/* The dialogs check their own fields and say what is wrong beside them. */}

@@ -4,7 +4,8 @@
  * as the login-required modal). `onClosed` runs after it has closed, however it was closed, and
  * says whether the confirm button closed it (Escape and Cancel do not).
  */
-import { useEffect, useId, useRef } from 'react';
+import { useId } from 'react';
+import { useModal } from './use-modal';
 
 interface Props {
 	open: boolean;
@@ -16,18 +17,8 @@ interface Props {
 }
 
 export default function AlertDialog({ open, title, message, confirmLabel, cancelLabel, onClosed }: Props) {
-	const ref = useRef<HTMLDialogElement>(null);
+	const ref = useModal(open);
 	const id = useId();
-
-	useEffect(() => {
-		const dialog = ref.current;
-		if (!dialog) return;
-		if (open && !dialog.open) {
-			dialog.returnValue = '';
-			dialog.showModal();
-		}
-		if (!open && dialog.open) dialog.close();
-	}, [open]);
 
 	return (
 		<dialog ref={ref} className="dialog-panel alert-dialog" aria-labelledby={`${id}-title`} aria-describedby={`${id}-message`} onClose={() => onClosed(ref.current?.returnValue === 'confirm')}>
