@@ -1,7 +1,7 @@
 /**
  * `npm test`: type check, lint, unit tests, API and data tests inside workerd against a real local
- * D1, then the browser tests in headless Chromium against the built site. Stops at the first
- * failing step.
+ * D1, then the browser tests in headless Chromium against the built site, and the readers' browser
+ * tests against the same build laid out for Cloudflare Pages. Stops at the first failing step.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { build } from './lib/build.mjs';
 const modules = (...parts) => path.join(ROOT, 'node_modules', ...parts);
 const REPORTS = path.join(ROOT, '.test-reports');
 const VITEST_REPORT = path.join(REPORTS, 'vitest.json');
-const E2E_REPORT = path.join(REPORTS, 'e2e.json');
+const E2E_REPORTS = [path.join(REPORTS, 'e2e.json'), path.join(REPORTS, 'e2e-pages.json')];
 const steps = [
 	{ name: 'type check', run: () => node(modules('astro', 'bin', 'astro.mjs'), ['check', '--minimumSeverity', 'warning']) },
 	{ name: 'lint', run: () => node(modules('eslint', 'bin', 'eslint.js'), ['.', '--max-warnings', '0']) },
@@ -22,6 +22,8 @@ const steps = [
 	},
 	{ name: 'build', run: () => (build(), true) },
 	{ name: 'browser tests', run: () => node(modules('@playwright', 'test', 'cli.js'), ['test']) },
+	// The readers' browser tests again, against the Cloudflare Pages build under `wrangler pages dev`.
+	{ name: 'Pages smoke test', run: () => node(modules('@playwright', 'test', 'cli.js'), ['test', '--config', 'playwright.pages.config.ts']) },
 ];
 
 function node(script, args) {
@@ -38,8 +40,8 @@ function tally() {
 		passed += report.numPassedTests;
 		failed += report.numFailedTests;
 	}
-	if (existsSync(E2E_REPORT)) {
-		const stats = JSON.parse(readFileSync(E2E_REPORT, 'utf8')).stats;
+	for (const report of E2E_REPORTS.filter((file) => existsSync(file))) {
+		const stats = JSON.parse(readFileSync(report, 'utf8')).stats;
 		passed += stats.expected;
 		failed += stats.unexpected + stats.flaky;
 	}

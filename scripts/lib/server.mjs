@@ -23,12 +23,14 @@ export function localSessionSecret(persistTo) {
 /**
  * Serves dist/ (built by `astro build`) with the local D1 in `persistTo` and its session secret,
  * and the Worker's V8 inspector on `inspectorPort` when given; `root` is the checkout whose dist/
- * it serves (this one by default). Returns the child process; it stops when the parent stops.
+ * it serves (this one by default). With `pagesDir`, serves that Pages project (npm run build:pages)
+ * with `wrangler pages dev` instead. Returns the child process; it stops when the parent stops.
  */
-export function serveBuild({ port, persistTo, vars = {}, stdio = 'inherit', inspectorPort = undefined, root = ROOT }) {
-	const args = [WRANGLER, 'dev', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persistTo, '--log-level', 'warn', '--show-interactive-dev-session=false'];
+export function serveBuild({ port, persistTo, vars = {}, stdio = 'inherit', inspectorPort = undefined, root = ROOT, pagesDir = undefined }) {
+	const command = pagesDir ? ['pages', 'dev', '--cwd', pagesDir] : ['dev'];
+	const args = [WRANGLER, ...command, '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persistTo, '--log-level', 'warn', '--show-interactive-dev-session=false'];
 	if (inspectorPort) args.push('--inspector-port', String(inspectorPort));
-	for (const [key, value] of Object.entries({ SESSION_SECRET: localSessionSecret(persistTo), ...vars })) args.push('--var', `${key}:${value}`);
+	for (const [key, value] of Object.entries({ SESSION_SECRET: localSessionSecret(persistTo), ...vars })) args.push(...(pagesDir ? ['--binding', `${key}=${value}`] : ['--var', `${key}:${value}`]));
 	const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', stdio, stdio], env: { ...process.env, ...WRANGLER_ENV } });
 	const stop = () => child.kill('SIGTERM');
 	process.on('exit', stop);

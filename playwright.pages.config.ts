@@ -1,0 +1,25 @@
+import { defineConfig } from '@playwright/test';
+import base from './playwright.config';
+
+/**
+ * The Pages smoke test (issue 12): the readers' browser tests against the Cloudflare Pages build
+ * (npm run build:pages) served by `wrangler pages dev` with the same kind of local D1. Run by
+ * `npm test` after the main browser tests, on its own port.
+ */
+export const PAGES_E2E_PORT = Number(process.env['PAGES_E2E_PORT'] ?? 8792);
+
+export default defineConfig({
+	...base,
+	// What a guest reads: boards, posts, the layout, navigation, the error pages and the page policy.
+	testMatch: ['**/reading.spec.ts', '**/layout.spec.ts', '**/foundation.spec.ts', '**/route-errors.spec.ts', '**/content-security-policy.spec.ts'],
+	reporter: [['list'], ['json', { outputFile: '.test-reports/e2e-pages.json' }]],
+	use: { ...base.use, baseURL: `http://127.0.0.1:${PAGES_E2E_PORT}` },
+	webServer: {
+		command: `node scripts/serve-pages-test.mjs --port ${PAGES_E2E_PORT}`,
+		url: `http://127.0.0.1:${PAGES_E2E_PORT}/starfall/global/boards`,
+		reuseExistingServer: false,
+		timeout: 120_000,
+		stdout: 'ignore',
+		stderr: 'pipe',
+	},
+});
