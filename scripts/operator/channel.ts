@@ -2,13 +2,20 @@
  * `npm run channel`: operator commands for a community (issue 12), on the services of src/ and the
  * local D1 or, with --remote, the deployed one.
  *
+ *   npm run channel -- apply channels/starfall-global.json [--dry-run]
  *   npm run channel -- admin grant  --channel starfall/global --member 1005
  *   npm run channel -- admin revoke --channel starfall/global --member 1005
  *
- * A grant or a revocation holds from the member's next request (the role is read on each), and is
- * written to the community's audit log. Options: --persist-to DIR, --remote.
+ * `apply` creates or updates a community from its file (src/server/channels/channel-file.ts): it
+ * prints what changes, refuses an invalid file (each field and why) or a refused change and then
+ * changes nothing (exit code 2), and with --dry-run only prints. A grant or a revocation holds from
+ * the member's next request (the role is read on each), and is written to the community's audit
+ * log. Options: --persist-to DIR, --remote.
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { parseChannelFile } from '@/server/channels/channel-file';
+import { applyChannel, planChannel } from '@/server/channels/apply';
 import { findChannel } from '@/server/channels/channels';
 import { setMemberRole } from '@/server/members/roles';
 import { isAppError } from '@/server/platform/errors';
@@ -21,14 +28,21 @@ export async function main(argv: string[]): Promise<number> {
 	const { values, positionals } = parseArgs({
 		args: argv,
 		allowPositionals: true,
-		options: { channel: { type: 'string' }, member: { type: 'string' }, 'persist-to': { type: 'string' }, remote: { type: 'boolean', default: false } },
+		options: {
+			channel: { type: 'string' },
+			member: { type: 'string' },
+			'persist-to': { type: 'string' },
+			remote: { type: 'boolean', default: false },
+			'dry-run': { type: 'boolean', default: false },
+		},
 	});
 	const [group, command] = positionals;
+	if (group === 'apply') return apply(command, { remote: values.remote, persistTo: values['persist-to'], dryRun: values['dry-run'] });
 	const [domain, slug] = (values.channel ?? '').split('/');
 	const path = channelPathOf({ domain, slug });
 	const memberId = IdSchema.safeParse(values.member ?? '');
 	try {
-		if (group !== 'admin' || (command !== 'grant' && command !== 'revoke')) throw new UsageError('the command is `admin grant` or `admin revoke`');
+		if (group !== 'admin' || (command !== 'grant' && command !== 'revoke')) throw new UsageError('the command is `apply FILE`, `admin grant` or `admin revoke`');
 		if (!path) throw new UsageError('--channel takes domain/slug, e.g. starfall/global');
 		if (!memberId.success) throw new UsageError('--member takes a member id (the userId of users/{userId})');
 		const database = await openDatabase({ remote: values.remote, persistTo: values['persist-to'] });
@@ -48,5 +62,48 @@ export async function main(argv: string[]): Promise<number> {
 			return 2;
 		}
 		throw error;
+	}
+}
+
+/** `apply FILE`: the plan, printed, then written unless it is refused or a dry run. */
+async function apply(file: string | undefined, options: { remote: boolean; persistTo: string | undefined; dryRun: boolean }): Promise<number> {
+	if (!file) {
+		console.error('channel: apply takes the path of a community file, e.g. channels/starfall-global.json');
+		return 2;
+	}
+	let text: string;
+	try {
+		text = readFileSync(file, 'utf8');
+	} catch (error) {
+		console.error(`channel: cannot read ${file}: ${(error as Error).message}`);
+		return 2;
+	}
+	const parsed = parseChannelFile(text);
+	if (!parsed.ok) {
+		console.error(`channel: ${file} is not a valid community file; nothing was changed:`);
+		for (const problem of parsed.problems) console.error(`  ${problem}`);
+		return 2;
+	}
+	const database = await openDatabase({ remote: options.remote, persistTo: options.persistTo });
+	try {
+		const plan = await planChannel(database.db, parsed.file);
+		const name = `${parsed.file.domain}/${parsed.file.slug}`;
+		if (plan.refusals.length > 0) {
+			console.error(`channel: ${file} asks for changes that are refused; nothing was changed:`);
+			for (const refusal of plan.refusals) console.error(`  ${refusal}`);
+			return 2;
+		}
+		if (plan.changes.length === 0) {
+			console.log(`${name}: no changes.`);
+			return 0;
+		}
+		console.log(`${name}: ${plan.creates ? 'a new community' : `${plan.changes.length} change${plan.changes.length === 1 ? '' : 's'}`}${options.dryRun ? ' (dry run: nothing written)' : ''}`);
+		for (const change of plan.changes) console.log(`  ${change}`);
+		if (options.dryRun) return 0;
+		const { moved } = await applyChannel(database.db, plan);
+		console.log(`Applied to ${name}${moved > 0 ? `; ${moved} posts moved in or out of All Posts and search` : ''}.`);
+		return 0;
+	} finally {
+		await database.close();
 	}
 }

@@ -9,6 +9,12 @@ import ko from './content/ko.mjs';
 import ja from './content/ja.mjs';
 import zh from './content/zh.mjs';
 import pixelfarm from './content/pixelfarm-en.mjs';
+import { configRows } from '../../src/server/channels/channel-rows.ts';
+import starfallGlobal from '../../channels/starfall-global.json' with { type: 'json' };
+import starfallKr from '../../channels/starfall-kr.json' with { type: 'json' };
+import starfallJp from '../../channels/starfall-jp.json' with { type: 'json' };
+import starfallTw from '../../channels/starfall-tw.json' with { type: 'json' };
+import pixelfarmMain from '../../channels/pixelfarm-main.json' with { type: 'json' };
 
 /** The demo's clock: every date in the demo data is before this instant. */
 export const SEED_NOW = Date.UTC(2026, 10, 21, 9, 0, 0);
@@ -69,96 +75,37 @@ const YOUTUBE_IDS = ['dQw4w9WgXcQ', 'M7lc1UVf-VE', 'aqz-KE-bpKQ', 'ScMzIvxBSi4',
 const SPACE_SHOTS = [1, 2, 3, 4, 5, 6, 7, 8];
 const FARM_SHOTS = [9, 10, 11, 12];
 
-/** The demo communities. Board keys follow the content files; ids are fixed so links stay stable. */
+/**
+ * A demo community: its configuration is its channel file (channels/*.json, what `npm run channel
+ * -- apply` takes; the seed inserts the same rows, src/server/channels/channel-rows.ts), and the
+ * seed writes its members, posts and comments from the content file in its language.
+ */
+function demo(file, content, extra) {
+	const { header } = file;
+	return {
+		index: file.id, domain: file.domain, slug: file.slug, language: header.language, providers: file.providers,
+		themeType: header.themeType, keyColor: header.keyColor, backgroundColor: header.backgroundColor, pcHeaderColor: header.pcHeaderColor, banner: file.banner,
+		content, file, ...extra,
+	};
+}
+
+/** The demo communities. Board keys follow the content files; ids are fixed (in the files) so links stay stable. */
 export const DEMO_CHANNELS = [
-	{
-		index: 1, domain: 'starfall', slug: 'global', language: 'en', content: en, providers: ['APPLE', 'GOOGLE', 'X'],
-		themeType: 'LIGHT', keyColor: '#4f46e5', backgroundColor: '#f5f6fb', pcHeaderColor: '#ffffff', pcHeaderImage: null,
-		exposureType: 'ALL', exposureBoard: null, icon: '/demo/starfall-icon.svg',
-		banner: { backgroundColor: '#0b0f2a', imageUrl: '/demo/starfall-banner-global.svg' }, shots: SPACE_SHOTS,
-		site: 'https://starfall.example', copyright: '© 2026 Nebula Forge Games Inc.',
-	},
-	{
-		index: 2, domain: 'starfall', slug: 'kr', language: 'ko', content: ko, providers: ['GOOGLE', 'APPLE'],
-		themeType: 'LIGHT', keyColor: '#0e7c66', backgroundColor: '#f3f7f6', pcHeaderColor: '#ffffff', pcHeaderImage: null,
-		exposureType: 'BOARD_SELECTION', exposureBoard: 'general', icon: '/demo/starfall-icon.svg',
-		banner: { backgroundColor: '#0b0f2a', imageUrl: '/demo/starfall-banner-kr.svg' }, shots: SPACE_SHOTS,
-		site: 'https://starfall.example/kr', copyright: '© 2026 Nebula Forge Korea',
-	},
-	{
-		index: 3, domain: 'starfall', slug: 'jp', language: 'ja', content: ja, providers: [],
-		themeType: 'LIGHT', keyColor: '#c2410c', backgroundColor: '#fbf7f4', pcHeaderColor: '#fffdfb', pcHeaderImage: null,
-		exposureType: 'BOARD_SELECTION', exposureBoard: 'notice', icon: '/demo/starfall-icon.svg',
-		banner: { backgroundColor: '#0b0f2a', imageUrl: '/demo/starfall-banner-jp.svg' }, shots: SPACE_SHOTS,
-		site: 'https://starfall.example/jp', copyright: '© 2026 Nebula Forge Japan K.K.',
-	},
-	{
-		index: 5, domain: 'starfall', slug: 'tw', language: 'zh', content: zh, providers: ['GOOGLE', 'X'],
-		themeType: 'LIGHT', keyColor: '#0f766e', backgroundColor: '#f2f7f7', pcHeaderColor: '#ffffff', pcHeaderImage: null,
-		exposureType: 'ALL', exposureBoard: null, icon: '/demo/starfall-icon.svg',
-		banner: { backgroundColor: '#0b0f2a', imageUrl: '/demo/starfall-banner-global.svg' }, shots: SPACE_SHOTS,
-		site: 'https://starfall.example/tw', copyright: '© 2026 Nebula Forge Taiwan',
-	},
-	{
-		index: 4, domain: 'pixelfarm', slug: 'main', language: 'en', content: pixelfarm, providers: ['GOOGLE'],
-		themeType: 'DARK', keyColor: '#84cc16', backgroundColor: '#15191d', pcHeaderColor: '#1d2327', pcHeaderImage: null,
-		exposureType: 'ALL', exposureBoard: null, icon: '/demo/pixelfarm-icon.svg',
-		banner: { backgroundColor: '#fbf3d5', imageUrl: '/demo/pixelfarm-banner.svg' }, shots: FARM_SHOTS,
-		site: 'https://pixelfarm.example', copyright: '© 2026 Nebula Forge Games Inc.', homeOnly: true,
-	},
+	demo(starfallGlobal, en, { shots: SPACE_SHOTS, site: 'https://starfall.example' }),
+	demo(starfallKr, ko, { shots: SPACE_SHOTS, site: 'https://starfall.example/kr' }),
+	demo(starfallJp, ja, { shots: SPACE_SHOTS, site: 'https://starfall.example/jp' }),
+	demo(starfallTw, zh, { shots: SPACE_SHOTS, site: 'https://starfall.example/tw' }),
+	demo(pixelfarmMain, pixelfarm, { shots: FARM_SHOTS, site: 'https://pixelfarm.example' }),
 ];
 
-const BOARD_KEYS = ['notice', 'general', 'guides', 'fanart', 'videos', 'bugs', 'staff'];
+export const BOARD_KEYS = ['notice', 'general', 'guides', 'fanart', 'videos', 'bugs', 'staff'];
 /** Only administrators write in each community's announcements. */
 export const NOTICE_ONLY_BOARDS = ['notice'];
-/** Boards with a write template (the content files' `templates`): a bug-report form and a guide outline. */
+/** Boards with a write template (in the channel files): a bug-report form and a guide outline. */
 export const TEMPLATE_BOARDS = ['bugs', 'guides'];
 const POSTS_PER_BOARD = 36;
 
 export const boardId = (channel, key) => channel.index * 10 + BOARD_KEYS.indexOf(key) + 1;
-
-function footerConfig(channel) {
-	const siblings = DEMO_CHANNELS.filter((other) => other.domain === channel.domain);
-	const c = channel.content;
-	return {
-		// Pixel Farm is the only channel of its domain, so its footer shows no switcher.
-		channels: siblings.map((other) => ({ key: other.content.channelTitle, value: other.slug })),
-		company: c.company,
-		companyCiIcons: [
-			{ key: '/demo/logo-nebulaforge.svg', value: 'https://nebulaforge.example' },
-			{ key: channel.domain === 'pixelfarm' ? '/demo/logo-pixelfarm.svg' : '/demo/logo-starfall.svg', value: channel.site },
-			{ key: '/demo/logo-rating.svg', value: 'https://ratings.example' },
-		],
-		copyright: channel.copyright,
-		policyItems: [
-			{ key: c.policy.terms, value: `${channel.site}/terms` },
-			{ key: c.policy.privacy, value: `${channel.site}/privacy` },
-			{ key: c.policy.conduct, value: `${channel.site}/guidelines` },
-		],
-		snsLinks: [
-			{ key: 'FACEBOOK', value: 'https://facebook.com/starfallodyssey' },
-			{ key: 'X', value: 'https://x.com/starfallodyssey' },
-			{ key: 'LINE', value: 'https://line.me/R/ti/p/@starfall' },
-			// Not one of the SPEC's networks: the footer ignores it.
-			{ key: 'INSTAGRAM', value: 'https://instagram.com/starfallodyssey' },
-		],
-	};
-}
-
-function headerConfig(channel) {
-	const c = channel.content;
-	return {
-		gameBiIcon: channel.icon,
-		topPinnedHome: 'Y',
-		topPinnedBoard: channel.homeOnly ? 'N' : 'Y',
-		// Pixel Farm pins two boards, so its menu fits and shows no scroll arrows.
-		topPinnedTargetBoards: (channel.homeOnly ? ['notice', 'general'] : ['notice', 'general', 'guides', 'fanart', 'videos', 'bugs']).map((key) => boardId(channel, key)),
-		externalLinks: [
-			{ key: c.menu.shop, value: `${channel.site}/shop` },
-			{ key: c.menu.patchNotes, value: `${channel.site}/patch-notes` },
-		],
-	};
-}
 
 function inline(text) {
 	return [{ text }];
@@ -211,17 +158,6 @@ function documentText(doc) {
 		.join('\n');
 }
 
-/** A write template as a document of src/schemas/content.ts, from the content files' shorthand. */
-export function templateDocument(shorthand) {
-	return {
-		type: 'doc',
-		blocks: shorthand.map((block) => {
-			if ('h' in block) return { type: 'heading', level: 2, children: inline(block.h) };
-			if ('p' in block) return { type: 'paragraph', children: inline(block.p) };
-			return { type: 'list', ordered: 'ol' in block, items: (block.ol ?? block.ul).map(inline) };
-		}),
-	};
-}
 
 /**
  * Generates one channel's rows. `ids` holds the running ids shared across channels so that every
@@ -235,8 +171,15 @@ function channelRows(channel, ids) {
 		members: [], nickname_claims: [], bans: [], posts: [], comments: [], post_likes: [], reports: [], drafts: [],
 	};
 	const created = SEED_NOW - 400 * DAY;
+	// The configuration: the rows of the channel file, with the ids it fixes.
+	const config = configRows(channel.file, {
+		channel: channel.file.id,
+		board: (board) => board.id,
+		subject: (board, _boardId, index) => board.categories[index].id,
+		node: (node) => node.id,
+	});
 
-	channel.providers.forEach((provider, i) => rows.channel_providers.push([channel.index, provider, i + 1]));
+	config.providers.forEach((provider, i) => rows.channel_providers.push([channel.index, provider, i + 1]));
 
 	// Members: the first is the administrator; three have special states for the demo.
 	const members = [];
@@ -260,44 +203,18 @@ function channelRows(channel, ids) {
 	rows.bans.push([channel.index * 100 + 1, channel.index, members[37].id, 'TEMPORARY', Date.UTC(2027, 5, 30, 15, 0), c.banStaffNote, SEED_NOW - 3 * DAY, null]);
 	rows.bans.push([channel.index * 100 + 2, channel.index, members[38].id, 'PERMANENT', null, c.banStaffNote, SEED_NOW - 30 * DAY, null]);
 
-	// Boards and subjects.
+	// Boards, categories and the board tree (every node type).
 	const subjectsByBoard = {};
-	for (const key of BOARD_KEYS) {
-		const id = boardId(channel, key);
-		const board = c.boards[key];
-		const usesSubjects = Boolean(c.subjects[key]);
-		const template = TEMPLATE_BOARDS.includes(key) ? JSON.stringify(templateDocument(c.templates[key])) : null;
-		rows.boards.push([id, channel.index, board.name, board.description, key === 'staff' ? 0 : 1, 0, usesSubjects ? 1 : 0, 0, created, template, NOTICE_ONLY_BOARDS.includes(key) ? 1 : 0]);
-		subjectsByBoard[key] = (c.subjects[key] ?? []).map((name, i) => {
-			const subjectId = id * 10 + i + 1;
-			rows.board_subjects.push([subjectId, channel.index, id, name, i + 1, 1, 0]);
-			return subjectId;
+	for (const board of config.boards) {
+		rows.boards.push([board.id, channel.index, board.key, board.name, board.description, board.is_public, 0, board.use_subjects, 0, created, board.write_template, board.notice_only]);
+		subjectsByBoard[board.key] = config.subjects.filter((subject) => subject.board_id === board.id).map((subject) => {
+			rows.board_subjects.push([subject.id, channel.index, subject.board_id, subject.name, subject.sort_order, subject.enabled, 0]);
+			return subject.id;
 		});
 	}
-
-	// Board tree: every node type.
-	const t = c.tree;
-	const node = (id, parent, order, text, type, extra = {}) =>
-		rows.board_tree_nodes.push([
-			channel.index * 100 + id, parent === null ? null : channel.index * 100 + parent, order, text, type,
-			extra.board ? boardId(channel, extra.board) : null, extra.board === 'staff' ? 0 : 1, 0, extra.url ?? null,
-			extra.collapsed === false ? 0 : 1,
-		]);
-	node(1, null, 1, 'All Posts', 'ALL');
-	node(2, null, 2, c.boards.notice.name, 'BOARD', { board: 'notice' });
-	node(3, null, 3, '', 'DIVIDER');
-	node(4, null, 4, t.community, 'CATEGORY', { collapsed: false });
-	node(5, 4, 5, c.boards.general.name, 'BOARD', { board: 'general' });
-	node(6, 4, 6, c.boards.guides.name, 'BOARD', { board: 'guides' });
-	node(7, null, 7, t.media, 'CATEGORY');
-	node(8, 7, 8, c.boards.fanart.name, 'BOARD', { board: 'fanart' });
-	node(9, 7, 9, c.boards.videos.name, 'BOARD', { board: 'videos' });
-	node(10, null, 10, t.support, 'CATEGORY', { collapsed: false });
-	node(11, 10, 11, c.boards.bugs.name, 'BOARD', { board: 'bugs' });
-	node(12, 10, 12, c.boards.staff.name, 'BOARD', { board: 'staff' });
-	node(13, null, 13, '', 'DIVIDER');
-	node(14, null, 14, t.officialSite, 'LINK', { url: channel.site });
-	node(15, null, 15, t.wiki, 'LINK', { url: `${channel.site}/wiki` });
+	for (const node of config.nodes) {
+		rows.board_tree_nodes.push([node.id, node.parent_id, node.sort_order, node.text, node.type, node.board_id, node.public_flag, 0, node.url, node.use_collapsed]);
+	}
 
 	// Posts, in creation order across boards, so that ids grow with time.
 	const plan = [];
@@ -391,23 +308,23 @@ function channelRows(channel, ids) {
 	// List counters.
 	for (const key of BOARD_KEYS) {
 		const row = rows.boards.find((b) => b[0] === boardId(channel, key));
-		row[7] = counters.board[key] ?? 0;
+		row[8] = counters.board[key] ?? 0;
 	}
 	for (const subject of rows.board_subjects) subject[6] = counters.subject[subject[0]] ?? 0;
 
+	const row = config.channel;
 	rows.channels.push([
-		channel.index, channel.domain, channel.slug, c.channelTitle, channel.language, channel.themeType, channel.keyColor,
-		channel.backgroundColor, channel.pcHeaderColor, channel.pcHeaderImage, channel.exposureType,
-		channel.exposureBoard ? boardId(channel, channel.exposureBoard) : null, JSON.stringify(headerConfig(channel)),
-		JSON.stringify(footerConfig(channel)), JSON.stringify(channel.banner), counters.channel, 1, created,
+		row.id, row.domain, row.slug, row.title, row.language, row.theme_type, row.key_color, row.background_color, row.pc_header_color,
+		row.pc_header_image, row.exposure_type, row.exposure_board_id, row.header_config, row.footer_config, row.banner, row.auto_hide_reports,
+		counters.channel, 1, created,
 	]);
 	return rows;
 }
 
 export const COLUMNS = {
-	channels: ['id', 'domain', 'slug', 'title', 'language', 'theme_type', 'key_color', 'background_color', 'pc_header_color', 'pc_header_image', 'exposure_type', 'exposure_board_id', 'header_config', 'footer_config', 'banner', 'listed_count', 'content_version', 'created_at'],
+	channels: ['id', 'domain', 'slug', 'title', 'language', 'theme_type', 'key_color', 'background_color', 'pc_header_color', 'pc_header_image', 'exposure_type', 'exposure_board_id', 'header_config', 'footer_config', 'banner', 'auto_hide_reports', 'listed_count', 'content_version', 'created_at'],
 	channel_providers: ['channel_id', 'provider', 'sort_order'],
-	boards: ['id', 'channel_id', 'name', 'description', 'is_public', 'use_shared', 'use_subjects', 'listed_count', 'created_at', 'write_template', 'notice_only'],
+	boards: ['id', 'channel_id', 'key', 'name', 'description', 'is_public', 'use_shared', 'use_subjects', 'listed_count', 'created_at', 'write_template', 'notice_only'],
 	board_subjects: ['id', 'channel_id', 'board_id', 'name', 'sort_order', 'enabled', 'listed_count'],
 	board_tree_nodes: ['id', 'parent_id', 'sort_order', 'text', 'type', 'board_id', 'public_flag', 'use_shared', 'url', 'use_collapsed'],
 	identities: ['id', 'provider', 'subject', 'created_at'],

@@ -1,52 +1,5 @@
 // Demo content for the Starfall Odyssey global (English) community. Data only.
 export default {
-	channelTitle: "Starfall Odyssey Global",
-	welcome: "Where captains from every sector meet, trade stories and plan the next jump.",
-	boards: {
-		notice: { name: "Announcements", description: "Official news, maintenance schedules, patch notes and events from the Starfall team." },
-		general: { name: "General Discussion", description: "Talk about anything Starfall: ships, guilds, the economy and life in the galaxy." },
-		guides: { name: "Guides & Tips", description: "Crafting walkthroughs, raid strategies, builds and advice for captains of every level." },
-		fanart: { name: "Screenshots & Fan Art", description: "Share your best photo mode shots, drawings, crafts and cosplay." },
-		videos: { name: "Gameplay Videos", description: "Raid clears, PvP fights, tutorials and cinematic flythroughs from the community." },
-		bugs: { name: "Bug Reports", description: "Found something broken? Tell us what happened, where, and how to reproduce it." },
-		staff: { name: "Moderators' Lounge", description: "Private space for the moderation team. Not visible to members." },
-	},
-	subjects: {
-		general: ["Discussion", "Questions", "Guild Recruitment", "Feedback"],
-		guides: ["Beginner", "Crafting", "Raids", "PvP"],
-		fanart: ["Screenshots", "Fan Art", "Cosplay & Crafts"],
-		videos: ["Raids & PvP", "Tutorials", "Highlights"],
-		bugs: ["Client & Performance", "Gameplay", "Account & Payments", "Mobile"],
-	},
-	// Write templates (boards.write_template), in the shorthand of scripts/seed/demo.mjs: { p } a
-	// paragraph, { h } a heading, { ol } / { ul } a list.
-	templates: {
-		bugs: [
-			{ p: "Thanks for reporting! Fill in each part below so the team can reproduce the problem." },
-			{ h: "Summary" },
-			{ p: "What went wrong, in one sentence." },
-			{ h: "Steps to reproduce" },
-			{ ol: ["First step", "Second step", "What you did when it happened"] },
-			{ h: "Expected result" },
-			{ p: "What should have happened." },
-			{ h: "Actual result" },
-			{ p: "What happened instead (error messages, screenshots)." },
-			{ h: "Device and version" },
-			{ ul: ["Platform: PC / PlayStation / Xbox / iOS / Android", "Game version (bottom right of the title screen):", "Server and region:"] },
-		],
-		guides: [
-			{ h: "Overview" },
-			{ p: "Who this guide is for and what it covers." },
-			{ h: "What you need" },
-			{ ul: ["Level or rank", "Ship, gear or materials"] },
-			{ h: "Step by step" },
-			{ ol: ["First", "Then", "Finally"] },
-			{ h: "Tips" },
-			{ ul: ["A mistake to avoid"] },
-		],
-	},
-	tree: { community: "Community", media: "Media", support: "Support", officialSite: "Official Site", wiki: "Game Wiki" },
-	menu: { home: "Home", board: "Boards", shop: "Shop", patchNotes: "Patch Notes" },
 	titles: {
 		notice: [
 			"Scheduled Maintenance: November 25, 03:00-07:00 UTC",
@@ -1010,7 +963,5 @@ export default {
 		"EchoEridani",
 		"GravWell",
 	],
-	company: "Nebula Forge Games Inc. · 12 Harbor Road, Suite 400, Seattle, WA 98101 · support@nebulaforge.example",
-	policy: { terms: "Terms of Service", privacy: "Privacy Policy", conduct: "Community Guidelines" },
 	banStaffNote: "Repeated credit-selling spam across several boards after two warnings. Screenshots and post IDs are saved in the moderation log.",
 };

@@ -1,52 +1,5 @@
 // Demo content for the Starfall Odyssey Japanese community. Data only.
 export default {
-	channelTitle: "スターフォール・オデッセイ 日本公式コミュニティ",
-	welcome: "艦長たちの航海日誌が集まる場所へようこそ。",
-	boards: {
-		notice: { name: "お知らせ", description: "メンテナンス、アップデート、イベントなど運営からの公式情報をお届けします。" },
-		general: { name: "雑談掲示板", description: "艦船、ギルド、取引所の話題から日々の雑談まで、気軽に語り合いましょう。" },
-		guides: { name: "攻略・Tips", description: "クラフト、レイド、構成、育成のノウハウを共有する攻略掲示板です。" },
-		fanart: { name: "スクショ・ファンアート", description: "フォトモードのスクリーンショット、イラスト、コスプレや立体作品をどうぞ。" },
-		videos: { name: "動画", description: "レイドクリア、対人戦、解説動画や名場面集を共有する掲示板です。" },
-		bugs: { name: "不具合報告", description: "発生場所と再現手順を添えてご報告いただけると、確認がスムーズです。" },
-		staff: { name: "モデレーター控室", description: "モデレーター専用の非公開掲示板です。" },
-	},
-	subjects: {
-		general: ["雑談", "質問", "ギルド募集", "要望"],
-		guides: ["初心者向け", "クラフト", "レイド", "対人戦"],
-		fanart: ["スクリーンショット", "イラスト", "立体・手芸"],
-		videos: ["レイド・PvP", "解説動画", "名場面・ネタ"],
-		bugs: ["クライアント・動作", "ゲームプレイ", "アカウント・課金", "モバイル"],
-	},
-	// Write templates (boards.write_template), in the shorthand of scripts/seed/demo.mjs: { p } a
-	// paragraph, { h } a heading, { ol } / { ul } a list.
-	templates: {
-		bugs: [
-			{ p: "ご報告ありがとうございます。再現できるよう、以下の項目をご記入ください。" },
-			{ h: "概要" },
-			{ p: "何が起きたかを一文でご記入ください。" },
-			{ h: "再現手順" },
-			{ ol: ["手順1", "手順2", "発生したときに行っていた操作"] },
-			{ h: "期待される結果" },
-			{ p: "本来はどうなるはずでしたか。" },
-			{ h: "実際の結果" },
-			{ p: "実際には何が起きましたか（エラーメッセージ、スクリーンショット）。" },
-			{ h: "端末とバージョン" },
-			{ ul: ["プラットフォーム: PC / PlayStation / Xbox / iOS / Android", "ゲームのバージョン（タイトル画面の右下）:", "サーバーと地域:"] },
-		],
-		guides: [
-			{ h: "概要" },
-			{ p: "どんな人向けの攻略で、何を扱うかをご記入ください。" },
-			{ h: "必要なもの" },
-			{ ul: ["レベルやランク", "艦船、装備、素材"] },
-			{ h: "手順" },
-			{ ol: ["まず", "次に", "最後に"] },
-			{ h: "コツ" },
-			{ ul: ["避けたいミス"] },
-		],
-	},
-	tree: { community: "コミュニティ", media: "メディア", support: "サポート", officialSite: "公式サイト", wiki: "攻略wiki" },
-	menu: { home: "ホーム", board: "掲示板", shop: "ショップ", patchNotes: "パッチノート" },
 	titles: {
 		notice: [
 			"【メンテナンス】11月25日（水）定期メンテナンスのお知らせ",
@@ -1010,7 +963,5 @@ export default {
 		"三フェーズ全滅",
 		"宇宙のちり",
 	],
-	company: "株式会社ネビュラフォージ・ジャパン · 〒150-0041 東京都渋谷区神南1-2-3 ネビュラビル8F · 代表取締役 佐藤健一",
-	policy: { terms: "利用規約", privacy: "プライバシーポリシー", conduct: "コミュニティガイドライン" },
 	banStaffNote: "2回の警告後も複数の掲示板でクレジット販売のスパムを繰り返し投稿。スクリーンショットと投稿番号はモデレーションログに保存済み。",
 };

@@ -1,52 +1,5 @@
 // Demo content for the Starfall Odyssey Korean community. Data only.
 export default {
-	channelTitle: "스타폴 오디세이 한국 커뮤니티",
-	welcome: "함장님들의 항해 일지가 모이는 곳, 스타폴 오디세이 공식 커뮤니티입니다.",
-	boards: {
-		notice: { name: "공지사항", description: "점검, 패치 노트, 이벤트 등 운영팀의 공식 소식을 전해드립니다." },
-		general: { name: "자유게시판", description: "함선, 길드, 거래소 이야기부터 소소한 잡담까지 자유롭게 나눠요." },
-		guides: { name: "공략/팁", description: "제작, 레이드, 세팅, 성장 노하우를 공유하는 공략 게시판입니다." },
-		fanart: { name: "스크린샷·팬아트", description: "사진 모드 스크린샷, 팬아트, 코스프레와 창작물을 자랑해 주세요." },
-		videos: { name: "영상 게시판", description: "레이드 클리어, PvP, 공략 영상과 하이라이트를 공유하는 곳입니다." },
-		bugs: { name: "버그 제보", description: "발생 위치와 재현 방법을 함께 남겨주시면 빠르게 확인하겠습니다." },
-		staff: { name: "운영진 라운지", description: "운영진 전용 비공개 게시판입니다." },
-	},
-	subjects: {
-		general: ["잡담", "질문", "길드 모집", "건의"],
-		guides: ["입문", "제작", "레이드", "PvP"],
-		fanart: ["스크린샷", "팬아트", "창작"],
-		videos: ["레이드·PvP", "공략 영상", "하이라이트"],
-		bugs: ["클라이언트·성능", "게임플레이", "계정·결제", "모바일"],
-	},
-	// Write templates (boards.write_template), in the shorthand of scripts/seed/demo.mjs: { p } a
-	// paragraph, { h } a heading, { ol } / { ul } a list.
-	templates: {
-		bugs: [
-			{ p: "제보해 주셔서 감사합니다! 재현할 수 있도록 아래 항목을 채워 주세요." },
-			{ h: "요약" },
-			{ p: "어떤 문제인지 한 문장으로 적어 주세요." },
-			{ h: "재현 방법" },
-			{ ol: ["첫 번째 단계", "두 번째 단계", "문제가 생겼을 때 한 행동"] },
-			{ h: "기대한 결과" },
-			{ p: "원래 어떻게 되어야 했나요?" },
-			{ h: "실제 결과" },
-			{ p: "실제로 무슨 일이 일어났나요? (오류 메시지, 스크린샷)" },
-			{ h: "기기 및 버전" },
-			{ ul: ["플랫폼: PC / PlayStation / Xbox / iOS / Android", "게임 버전(타이틀 화면 오른쪽 아래):", "서버 및 지역:"] },
-		],
-		guides: [
-			{ h: "개요" },
-			{ p: "누구를 위한 공략인지, 어떤 내용을 다루는지 적어 주세요." },
-			{ h: "준비물" },
-			{ ul: ["레벨 또는 등급", "함선, 장비 또는 재료"] },
-			{ h: "진행 순서" },
-			{ ol: ["먼저", "다음으로", "마지막으로"] },
-			{ h: "팁" },
-			{ ul: ["피해야 할 실수"] },
-		],
-	},
-	tree: { community: "커뮤니티", media: "미디어", support: "고객지원", officialSite: "공식 홈페이지", wiki: "게임 위키" },
-	menu: { home: "홈", board: "게시판", shop: "상점", patchNotes: "패치 노트" },
 	titles: {
 		notice: [
 			"[점검] 11월 25일(수) 정기 점검 안내",
@@ -1010,7 +963,5 @@ export default {
 		"3페전멸",
 		"우주먼지",
 	],
-	company: "(주)네뷸라포지코리아 · 대표이사 김도윤 · 서울특별시 강남구 테헤란로 123, 15층 · 사업자등록번호 123-45-67890",
-	policy: { terms: "이용약관", privacy: "개인정보처리방침", conduct: "커뮤니티 운영정책" },
 	banStaffNote: "경고 2회 이후에도 여러 게시판에 크레딧 판매 스팸을 반복 게시함. 캡처와 게시글 번호는 운영 로그에 보관.",
 };

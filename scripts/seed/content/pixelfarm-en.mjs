@@ -1,52 +1,5 @@
 // Demo content for the Pixel Farm (English) community. Data only.
 export default {
-	channelTitle: "Pixel Farm Community",
-	welcome: "Grow something lovely, one pixel at a time.",
-	boards: {
-		notice: { name: "Announcements", description: "Updates, patch notes, events and news from the Pixel Farm team." },
-		general: { name: "Town Square", description: "Chat about your farm, your favorite villagers and everything in between." },
-		guides: { name: "Farming Guides", description: "Crop plans, animal care, villager gifts and tips for every season." },
-		fanart: { name: "Farm Photos & Fan Art", description: "Show off your farm layouts, drawings, crafts and cozy screenshots." },
-		videos: { name: "Videos & Streams", description: "Let's plays, tutorials, farm tours, speedruns and relaxing streams." },
-		bugs: { name: "Bug Reports", description: "Something not growing right? Tell us your platform, version and what happened." },
-		staff: { name: "Moderators' Cottage", description: "Private space for the moderation team." },
-	},
-	subjects: {
-		general: ["Chat", "Questions", "Co-op & Friends", "Suggestions"],
-		guides: ["Getting Started", "Crops & Seasons", "Animals", "Villagers & Festivals"],
-		fanart: ["Farm Layouts", "Fan Art", "Crafts & Cosplay"],
-		videos: ["Let's Plays", "Tutorials", "Speedruns & Challenges"],
-		bugs: ["PC", "Switch", "Mobile", "Co-op & Saves"],
-	},
-	// Write templates (boards.write_template), in the shorthand of scripts/seed/demo.mjs: { p } a
-	// paragraph, { h } a heading, { ol } / { ul } a list.
-	templates: {
-		bugs: [
-			{ p: "Sorry something broke on your farm! Fill in each part below so we can find it." },
-			{ h: "Summary" },
-			{ p: "What went wrong, in one sentence." },
-			{ h: "Steps to reproduce" },
-			{ ol: ["First step", "Second step", "What you did when it happened"] },
-			{ h: "Expected result" },
-			{ p: "What should have happened." },
-			{ h: "Actual result" },
-			{ p: "What happened instead (error messages, screenshots)." },
-			{ h: "Device and version" },
-			{ ul: ["Platform: PC / Switch / iOS / Android", "Game version (Settings > About):", "Single player or co-op:"] },
-		],
-		guides: [
-			{ h: "Overview" },
-			{ p: "Which season and which part of the farm this guide is about." },
-			{ h: "What you need" },
-			{ ul: ["Seeds, tools or animals", "Gold or materials"] },
-			{ h: "Step by step" },
-			{ ol: ["First", "Then", "Finally"] },
-			{ h: "Tips" },
-			{ ul: ["A mistake to avoid"] },
-		],
-	},
-	tree: { community: "Village", media: "Gallery", support: "Help Desk", officialSite: "Official Site", wiki: "Pixel Farm Wiki" },
-	menu: { home: "Home", board: "Boards", shop: "Shop", patchNotes: "Patch Notes" },
 	titles: {
 		notice: [
 			"Version 1.4 \"The Orchard Update\" Is Out Now",
@@ -702,7 +655,5 @@ export default {
 		"Radish_Rae",
 		"KettleAndCrow",
 	],
-	company: "Nebula Forge Games Inc. · Pixel Farm Studio · 12 Harbor Road, Suite 400, Seattle, WA 98101",
-	policy: { terms: "Terms of Service", privacy: "Privacy Policy", conduct: "Community Guidelines" },
 	banStaffNote: "Posted fake golden seed code links leading to a phishing page and kept going after a warning. Links and screenshots are saved in the mod notes.",
 };

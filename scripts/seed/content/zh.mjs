@@ -1,52 +1,5 @@
 // Demo content for the Starfall Odyssey Traditional Chinese (Taiwan) community. Data only.
 export default {
-	channelTitle: "星墜奧德賽 台灣官方社群",
-	welcome: "歡迎各位艦長來到這裡，分享航行日誌、交流攻略，一起規劃下一次躍遷。",
-	boards: {
-		notice: { name: "官方公告", description: "維護時程、改版說明、活動資訊等營運團隊發布的官方消息。" },
-		general: { name: "綜合討論", description: "艦船、公會、市場經濟到銀河生活大小事，什麼都能聊。" },
-		guides: { name: "攻略心得", description: "製造流程、副本打法、配裝與練等心得，歡迎各等級艦長分享。" },
-		fanart: { name: "截圖與同人創作", description: "拍照模式截圖、繪圖、手作與 Cosplay 作品都可以在這裡發表。" },
-		videos: { name: "遊戲影片", description: "副本通關、PvP 對戰、教學影片與精華剪輯分享區。" },
-		bugs: { name: "問題回報", description: "遇到異常請附上發生地點與重現步驟，方便團隊確認處理。" },
-		staff: { name: "版主休息室", description: "版主團隊專用的非公開看板，一般會員無法瀏覽。" },
-	},
-	subjects: {
-		general: ["閒聊", "問題", "公會招募", "建議"],
-		guides: ["新手", "製造", "團隊副本", "PvP"],
-		fanart: ["截圖", "同人繪圖", "Cosplay與手作"],
-		videos: ["副本與PvP", "教學", "精華"],
-		bugs: ["客戶端與效能", "遊戲內容", "帳號與儲值", "行動版"],
-	},
-	// Write templates (boards.write_template), in the shorthand of scripts/seed/demo.mjs: { p } a
-	// paragraph, { h } a heading, { ol } / { ul } a list.
-	templates: {
-		bugs: [
-			{ p: "感謝回報！請填寫以下各項，方便團隊重現問題。" },
-			{ h: "問題摘要" },
-			{ p: "請用一句話說明發生了什麼問題。" },
-			{ h: "重現步驟" },
-			{ ol: ["第一步", "第二步", "問題發生時正在進行的操作"] },
-			{ h: "預期結果" },
-			{ p: "原本應該發生什麼？" },
-			{ h: "實際結果" },
-			{ p: "實際發生了什麼？（錯誤訊息、截圖）" },
-			{ h: "裝置與版本" },
-			{ ul: ["平台：PC / PlayStation / Xbox / iOS / Android", "遊戲版本（標題畫面右下角）：", "伺服器與地區："] },
-		],
-		guides: [
-			{ h: "概要" },
-			{ p: "這篇攻略適合哪些玩家、涵蓋哪些內容。" },
-			{ h: "事前準備" },
-			{ ul: ["等級或階級", "艦船、裝備或材料"] },
-			{ h: "步驟" },
-			{ ol: ["首先", "接著", "最後"] },
-			{ h: "小技巧" },
-			{ ul: ["應避免的失誤"] },
-		],
-	},
-	tree: { community: "社群", media: "影音", support: "客服中心", officialSite: "官方網站", wiki: "遊戲百科" },
-	menu: { home: "首頁", board: "討論區", shop: "商城", patchNotes: "改版說明" },
 	titles: {
 		notice: [
 			"【維修】11月25日（三）例行維護公告",
@@ -1010,7 +963,5 @@ export default {
 		"三階段滅團王",
 		"宇宙塵埃",
 	],
-	company: "星雲熔爐遊戲股份有限公司 · 114 台北市內湖區星雲路88號12樓 · 客服信箱 support-tw@nebulaforge.example",
-	policy: { terms: "服務條款", privacy: "隱私權政策", conduct: "社群守則" },
 	banStaffNote: "經兩次警告後，仍於多個看板重複張貼信用點代售廣告。截圖與貼文編號已保存於管理紀錄。",
 };

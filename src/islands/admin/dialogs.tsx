@@ -7,7 +7,7 @@ import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } fr
 import type { Language } from '@/schemas/channel';
 import { formatFullDate } from '@/lib/format-date';
 import { fill } from '@/islands/comments/texts';
-import { useModal } from '@/islands/common/use-modal';
+import { useModalNow } from '@/islands/common/use-modal';
 import { inForce, type MemberBans } from './api';
 import type { AdminTexts } from './texts';
 
@@ -25,10 +25,10 @@ interface ModalProps {
 }
 
 function Modal({ open, title, className = '', onClosed, onSubmit, children }: ModalProps) {
-	const ref = useModal(open);
+	const modal = useModalNow(open, onClosed);
 	const id = useId();
 	return (
-		<dialog ref={ref} className={`dialog-panel admin-dialog ${className}`} aria-labelledby={`${id}-title`} onClose={() => onClosed(ref.current?.returnValue ?? '')}>
+		<dialog {...modal} className={`dialog-panel admin-dialog ${className}`} aria-labelledby={`${id}-title`}>
 			{/* The dialogs check their own fields and say what is wrong beside them. */}
 			<form method="dialog" noValidate onSubmit={onSubmit}>
 				<h2 id={`${id}-title`}>{title}</h2>

@@ -1,0 +1,146 @@
+/**
+ * A community described in one file (issue 12, `npm run channel -- apply FILE`): what an operator
+ * writes to create or update a community, validated strictly (an entry that the app would leave
+ * out when reading, like a link that breaks the URL rule, is refused here), with every board named
+ * by a key of the file's own rather than a database id. The demo communities are such files
+ * (channels/*.json). `parseChannelFile` answers the file, or each problem as `path: reason`.
+ */
+import '@/schemas/zod-config';
+import { z } from 'zod';
+import { DomainSchema, PathSegmentSchema } from '@/schemas/params';
+import { LanguageSchema, ProviderSchema, ThemeTypeSchema, YesNoSchema } from '@/schemas/channel';
+import { SafeLinkSchema } from '@/schemas/link';
+import { DocumentSchema } from '@/schemas/content';
+
+/** A board's key in the file: lower-case letters, digits and dashes. */
+const BoardKeySchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'must be 1 to 40 lower-case letters, digits or dashes, starting with a letter or digit');
+const ColourSchema = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #4f46e5');
+/** A fixed database id. */
+const IdSchema = z.number().int().min(1).max(2 ** 31 - 1);
+const Text = (max: number) => z.string().trim().min(1).max(max);
+const LabelledLink = z.strictObject({ key: Text(100), value: SafeLinkSchema });
+
+const CategorySchema = z.strictObject({ id: IdSchema.optional(), name: Text(50), enabled: z.boolean().default(true) });
+
+const BoardSchema = z.strictObject({
+	key: BoardKeySchema,
+	/** A fixed id for a new board (kept across environments); ignored for a board that exists. */
+	id: IdSchema.optional(),
+	name: Text(50),
+	description: z.string().trim().max(300).default(''),
+	public: z.boolean().default(true),
+	/** Only administrators write in it. */
+	noticeOnly: z.boolean().default(false),
+	/** The board's categories; a board without any takes no category. */
+	categories: z.array(CategorySchema).max(50).default([]),
+	/** What the write screen starts from (a document of src/schemas/content.ts), or none. */
+	template: DocumentSchema.nullable().default(null),
+});
+
+const Fixed = { id: IdSchema.optional() };
+const BoardNode = z.strictObject({ ...Fixed, type: z.literal('BOARD'), board: BoardKeySchema, text: Text(50).optional() });
+const LinkNode = z.strictObject({ ...Fixed, type: z.literal('LINK'), text: Text(50), url: SafeLinkSchema });
+const DividerNode = z.strictObject({ ...Fixed, type: z.literal('DIVIDER') });
+const LeafNode = z.discriminatedUnion('type', [BoardNode, LinkNode, DividerNode]);
+const TreeNodeSchema = z.discriminatedUnion('type', [
+	z.strictObject({ ...Fixed, type: z.literal('ALL'), text: Text(50).default('All Posts') }),
+	BoardNode,
+	LinkNode,
+	DividerNode,
+	z.strictObject({ ...Fixed, type: z.literal('CATEGORY'), text: Text(50), collapsed: z.boolean().default(true), children: z.array(LeafNode).max(100).default([]) }),
+]);
+
+export const ChannelFileSchema = z
+	.strictObject({
+		domain: DomainSchema,
+		slug: PathSegmentSchema,
+		/** A fixed id for a new community; ignored for one that exists. */
+		// Channel ids stay below 2^21: the search index's rowids are channel × 2^32 + id (migrations/0010).
+		id: z.number().int().min(1).max(2 ** 21 - 1).optional(),
+		header: z.strictObject({
+			title: Text(100),
+			language: LanguageSchema,
+			themeType: ThemeTypeSchema,
+			keyColor: ColourSchema,
+			backgroundColor: ColourSchema,
+			pcHeaderColor: ColourSchema.nullable().default(null),
+			pcHeaderImage: SafeLinkSchema.nullable().default(null),
+		}),
+		content: z.strictObject({ exposureType: z.enum(['ALL', 'BOARD_SELECTION']), exposureBoard: BoardKeySchema.nullable().default(null) }),
+		headerConfig: z.strictObject({
+			gameBiIcon: SafeLinkSchema.nullable().default(null),
+			topPinnedHome: YesNoSchema,
+			topPinnedBoard: YesNoSchema,
+			topPinnedTargetBoards: z.array(BoardKeySchema).max(20).default([]),
+			externalLinks: z.array(LabelledLink).max(20).default([]),
+		}),
+		footer: z.strictObject({
+			channels: z.array(z.strictObject({ key: Text(100), value: PathSegmentSchema })).max(50).default([]),
+			company: z.string().max(500).default(''),
+			companyCiIcons: z.array(z.strictObject({ key: SafeLinkSchema, value: SafeLinkSchema })).max(10).default([]),
+			copyright: z.string().max(200).default(''),
+			policyItems: z.array(LabelledLink).max(10).default([]),
+			snsLinks: z.array(LabelledLink).max(10).default([]),
+		}),
+		banner: z.strictObject({ backgroundColor: ColourSchema, imageUrl: SafeLinkSchema }).nullable().default(null),
+		providers: z.array(ProviderSchema).max(3).default([]),
+		moderation: z.strictObject({ autoHideReports: z.number().int().min(1).max(1000).nullable().default(null) }).default({ autoHideReports: null }),
+		boards: z.array(BoardSchema).min(1).max(100),
+		tree: z.array(TreeNodeSchema).max(200),
+	})
+	.superRefine((file, context) => {
+		const problem = (path: (string | number)[], message: string) => context.addIssue({ code: 'custom', path, message });
+		const keys = new Set<string>();
+		file.boards.forEach((board, index) => {
+			if (keys.has(board.key)) problem(['boards', index, 'key'], `"${board.key}" is the key of another board`);
+			keys.add(board.key);
+			const names = new Set<string>();
+			board.categories.forEach((category, at) => {
+				if (names.has(category.name)) problem(['boards', index, 'categories', at, 'name'], `"${category.name}" is another category's name`);
+				names.add(category.name);
+			});
+		});
+		const ids = file.boards.flatMap((board) => (board.id === undefined ? [] : [board.id]));
+		if (new Set(ids).size !== ids.length) problem(['boards'], 'two boards have the same id');
+		const known = (key: string, path: (string | number)[]) => keys.has(key) || problem(path, `no board has the key "${key}"`);
+		if (file.content.exposureType === 'BOARD_SELECTION' && file.content.exposureBoard === null) problem(['content', 'exposureBoard'], 'BOARD_SELECTION needs the board the community opens on');
+		if (file.content.exposureType === 'ALL' && file.content.exposureBoard !== null) problem(['content', 'exposureBoard'], 'must be null when the community opens on All Posts');
+		if (file.content.exposureBoard !== null) known(file.content.exposureBoard, ['content', 'exposureBoard']);
+		file.headerConfig.topPinnedTargetBoards.forEach((key, index) => known(key, ['headerConfig', 'topPinnedTargetBoards', index]));
+		if (new Set(file.providers).size !== file.providers.length) problem(['providers'], 'a provider is listed twice');
+		const inTree = new Set<string>();
+		let all = 0;
+		const visit = (node: z.infer<typeof TreeNodeSchema> | z.infer<typeof LeafNode>, path: (string | number)[]) => {
+			if (node.type === 'ALL') all += 1;
+			if (node.type === 'BOARD') {
+				known(node.board, [...path, 'board']);
+				if (inTree.has(node.board)) problem([...path, 'board'], `board "${node.board}" is in the tree twice`);
+				inTree.add(node.board);
+			}
+			if (node.type === 'CATEGORY') node.children.forEach((child, index) => visit(child, [...path, 'children', index]));
+		};
+		file.tree.forEach((node, index) => visit(node, ['tree', index]));
+		if (all > 1) problem(['tree'], 'has more than one All Posts node');
+	});
+
+export type ChannelFile = z.output<typeof ChannelFileSchema>;
+export type BoardEntry = ChannelFile['boards'][number];
+export type TreeEntry = ChannelFile['tree'][number];
+
+/** `boards[2].name` from zod's path. */
+function pathText(path: readonly PropertyKey[]): string {
+	return path.reduce<string>((text, part) => (typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${String(part)}` : String(part)), '') || '(file)';
+}
+
+/** The file from its text, or every problem as `path: reason`. */
+export function parseChannelFile(text: string): { ok: true; file: ChannelFile } | { ok: false; problems: string[] } {
+	let json: unknown;
+	try {
+		json = JSON.parse(text);
+	} catch (error) {
+		return { ok: false, problems: [`(file): not valid JSON: ${(error as Error).message}`] };
+	}
+	const parsed = ChannelFileSchema.safeParse(json);
+	if (parsed.success) return { ok: true, file: parsed.data };
+	return { ok: false, problems: parsed.error.issues.map((issue) => `${pathText(issue.path)}: ${issue.message}`) };
+}

@@ -1,0 +1,94 @@
+/**
+ * An operator sets up a community from a file (issue 12): `npm run channel -- apply FILE` on the
+ * browser tests' database prints what it creates, a second run prints no changes, an invalid file
+ * is refused with the field and the reason (exit code 2) and changes nothing, and the new
+ * community's pages render in Chromium in its language and theme.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test } from './test';
+import { execute } from './fixtures';
+
+const STATE = path.join('.wrangler', 'test-state');
+const DIR = path.join('test-results', 'channel-apply');
+
+/** `npm run channel -- apply FILE` on the test database: its exit code and what it printed. */
+function applyFile(file: string, ...options: string[]): { status: number | null; out: string; err: string } {
+	const result = spawnSync(process.execPath, [path.join('scripts', 'channel.mjs'), 'apply', file, '--persist-to', STATE, ...options], { encoding: 'utf8' });
+	return { status: result.status, out: result.stdout, err: result.stderr };
+}
+
+/** The Japanese demo community's file as a new community: another slug, a new title, no fixed ids. */
+function newFile(slug: string): Record<string, unknown> {
+	const file = JSON.parse(readFileSync(path.join('channels', 'starfall-jp.json'), 'utf8')) as Record<string, unknown> & { header: Record<string, unknown>; boards: Record<string, unknown>[]; tree: Record<string, unknown>[] };
+	delete file['id'];
+	file['slug'] = slug;
+	file.header['title'] = 'スターフォール 攻略コミュニティ';
+	file.header['keyColor'] = '#7c3aed';
+	const strip = (node: Record<string, unknown>) => {
+		delete node['id'];
+		(node['children'] as Record<string, unknown>[] | undefined)?.forEach(strip);
+	};
+	for (const board of file.boards) {
+		delete board['id'];
+		(board['categories'] as Record<string, unknown>[]).forEach((category) => delete category['id']);
+	}
+	file.tree.forEach(strip);
+	return file;
+}
+
+test('a community file creates a working community; again changes nothing; an invalid one is refused', async ({ page }) => {
+	// Three runs of the command (each bundles it and opens the database) and two pages.
+	test.setTimeout(120_000);
+	mkdirSync(DIR, { recursive: true });
+	const slug = `guides${test.info().repeatEachIndex}${test.info().retry}`;
+	const file = path.join(DIR, `${slug}.json`);
+	writeFileSync(file, JSON.stringify(newFile(slug), null, '\t'));
+	const channels = () => execute('SELECT count(*) AS n FROM channels') as { n: number }[];
+	const before = channels();
+
+	try {
+		const invalid = path.join(DIR, `${slug}-invalid.json`);
+		const broken = newFile(slug) as { header: Record<string, unknown>; content: Record<string, unknown> };
+		broken.header['keyColor'] = 'purple';
+		broken.content['exposureBoard'] = 'nowhere';
+		writeFileSync(invalid, JSON.stringify(broken));
+		const refused = applyFile(invalid);
+		expect(refused.status).toBe(2);
+		expect(refused.err).toContain('header.keyColor: must be a colour like #4f46e5');
+		expect(refused.err).toContain('content.exposureBoard: no board has the key "nowhere"');
+		expect(refused.err).toContain('nothing was changed');
+		expect(channels()).toEqual(before);
+
+		const dry = applyFile(file, '--dry-run');
+		expect(dry.status).toBe(0);
+		expect(dry.out).toContain('(dry run: nothing written)');
+		expect(channels()).toEqual(before);
+
+		const created = applyFile(file);
+		expect(created.status, created.err).toBe(0);
+		expect(created.out).toContain(`+ community starfall/${slug}`);
+		expect(created.out).toContain('+ board notice');
+		expect(channels()[0]!.n).toBe(before[0]!.n + 1);
+		const again = applyFile(file);
+		expect(again.status).toBe(0);
+		expect(again.out.trim()).toBe(`starfall/${slug}: no changes.`);
+
+		// Its pages: the community opens on its announcements (BOARD_SELECTION), in Japanese, in its colour.
+		await page.goto(`/starfall/${slug}`);
+		await expect(page).toHaveURL(new RegExp(`/starfall/${slug}/boards/\\d+$`));
+		await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
+		await expect(page.getByRole('heading', { level: 1 })).toHaveText('お知らせ');
+		expect(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--key').trim())).toBe('#7c3aed');
+		await page.locator('.tree').first().getByRole('link', { name: '攻略・Tips' }).click();
+		await expect(page.getByRole('heading', { level: 1 })).toHaveText('攻略・Tips');
+		await expect(page.getByText('まだ投稿がありません。')).toBeVisible();
+	} finally {
+		execute(`DELETE FROM board_tree_nodes WHERE channel_id IN (SELECT id FROM channels WHERE domain = 'starfall' AND slug = '${slug}')`);
+		execute(`DELETE FROM board_subjects WHERE channel_id IN (SELECT id FROM channels WHERE domain = 'starfall' AND slug = '${slug}')`);
+		execute(`DELETE FROM boards WHERE channel_id IN (SELECT id FROM channels WHERE domain = 'starfall' AND slug = '${slug}')`);
+		execute(`DELETE FROM channel_providers WHERE channel_id IN (SELECT id FROM channels WHERE domain = 'starfall' AND slug = '${slug}')`);
+		execute(`DELETE FROM channels WHERE domain = 'starfall' AND slug = '${slug}'`);
+	}
+});

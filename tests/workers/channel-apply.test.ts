@@ -1,0 +1,159 @@
+/**
+ * Communities from their files (src/server/channels/apply.ts, issue 12): the demo files match the
+ * seeded communities exactly; a new file makes a community whose API and lists work (its pages:
+ * tests/e2e/channel-apply.spec.ts); applying it
+ * again writes nothing; an update keeps ids (a renamed category keeps its posts); a board made
+ * private leaves "All Posts" and search and comes back when made public; removing a board with
+ * posts is refused with nothing changed.
+ */
+import { describe, expect, it } from 'vitest';
+import { env } from 'cloudflare:workers';
+import { applyChannel, planChannel } from '@/server/channels/apply';
+import { ChannelFileSchema, type ChannelFile } from '@/server/channels/channel-file';
+import { searchPosts } from '@/server/search/search';
+import farm from '../../channels/pixelfarm-main.json';
+import global from '../../channels/starfall-global.json';
+import kr from '../../channels/starfall-kr.json';
+import jp from '../../channels/starfall-jp.json';
+import tw from '../../channels/starfall-tw.json';
+import { call, ORIGIN, recordingDb } from './harness';
+
+const copy = (file: unknown): ChannelFile => ChannelFileSchema.parse(structuredClone(file));
+
+/** A new community from the Pixel Farm file: another address, and no fixed ids. */
+function newCommunity(slug: string): ChannelFile {
+	const file = copy(farm);
+	delete file.id;
+	file.slug = slug;
+	file.header.title = `Farm ${slug}`;
+	for (const board of file.boards) {
+		delete board.id;
+		for (const category of board.categories) delete category.id;
+	}
+	const strip = (node: { id?: number | undefined; children?: { id?: number | undefined }[] }) => {
+		delete node.id;
+		node.children?.forEach(strip);
+	};
+	file.tree.forEach(strip);
+	return file;
+}
+
+async function apply(file: ChannelFile) {
+	const plan = await planChannel(env.DB, file);
+	if (plan.refusals.length === 0) await applyChannel(env.DB, plan);
+	return plan;
+}
+
+describe('channel files', () => {
+	it('the demo files are the seeded communities: planning them changes nothing', async () => {
+		for (const file of [global, kr, jp, tw, farm]) {
+			const plan = await planChannel(env.DB, copy(file));
+			expect([file.slug, plan.changes, plan.refusals]).toEqual([file.slug, [], []]);
+		}
+	});
+
+	it('a new file makes a working community, and applying it again writes nothing', async () => {
+		const file = newCommunity('orchard');
+		const plan = await apply(file);
+		expect(plan.creates).toBe(true);
+		expect(plan.changes[0]).toBe(`+ community pixelfarm/orchard (id ${plan.channelId})`);
+		const tree = await call(`${ORIGIN}/public/v1/pixelfarm/orchard/boards/tree`);
+		expect(tree.code).toBe(0);
+		const nodes = tree.body['content'] as { text: string; data: { type: string; boardId: number | null } }[];
+		expect(nodes.map((node) => node.data.type)).toEqual(file.tree.flatMap((node) => [node.type, ...(node.type === 'CATEGORY' ? node.children.map((child) => child.type) : [])]));
+		const boards = (await call(`${ORIGIN}/public/v1/pixelfarm/orchard/boards`)).body['content'] as { boardId: number; name: string }[];
+		expect(boards.map((board) => board.name)).toEqual(file.boards.map((board) => board.name));
+		const general = boards.find((board) => board.name === file.boards[1]!.name)!;
+		expect((await call(`${ORIGIN}/public/v1/pixelfarm/orchard/posts?boardId=${general.boardId}`)).code).toBe(0);
+		const layout = await call(`${ORIGIN}/public/v1/pixelfarm/orchard/layouts/header`);
+		expect(layout.body['content']).toMatchObject({ topPinnedTargetBoards: expect.arrayContaining([general.boardId]) });
+
+		const { db, statements } = recordingDb();
+		const again = await planChannel(db, file);
+		expect(again.changes).toEqual([]);
+		await applyChannel(db, again);
+		expect(statements.reduce((sum, statement) => sum + statement.rowsWritten, 0)).toBe(0);
+	});
+
+	it('an update keeps ids: a renamed category keeps its id and its posts; a removed one in use is disabled', async () => {
+		const file = copy(global);
+		const general = file.boards.find((board) => board.key === 'general')!;
+		const [first, second] = general.categories;
+		const before = await env.DB.prepare('SELECT count(*) AS n FROM posts WHERE subject_id = ?1').bind(first!.id).first<number>('n');
+		first!.name = 'Talk';
+		general.categories = [first!, ...general.categories.slice(2)];
+		const plan = await apply(file);
+		expect(plan.refusals).toEqual([]);
+		expect(plan.changes).toContain(`~ category 121 on board general: name "Discussion" → "Talk"`);
+		expect(plan.changes).toContain(`~ category "${second!.name}" on board general: disabled (posts or drafts use it)`);
+		expect(await env.DB.prepare('SELECT name FROM board_subjects WHERE id = 121').first<string>('name')).toBe('Talk');
+		expect(await env.DB.prepare('SELECT count(*) AS n FROM posts WHERE subject_id = 121').first<number>('n')).toBe(before);
+		expect(await env.DB.prepare('SELECT enabled FROM board_subjects WHERE id = ?1').bind(second!.id).first<number>('enabled')).toBe(0);
+		// Back as it was.
+		expect((await apply(copy(global))).refusals).toEqual([]);
+		expect((await planChannel(env.DB, copy(global))).changes).toEqual([]);
+	});
+
+	it('a board made private leaves All Posts and search, and returns when made public', async () => {
+		const file = copy(kr);
+		const guides = file.boards.find((board) => board.key === 'guides')!;
+		const post = (await env.DB.prepare('SELECT id, title FROM posts WHERE board_id = ?1 AND channel_seq IS NOT NULL ORDER BY id DESC LIMIT 1').bind(guides.id).first<{ id: number; title: string }>())!;
+		const listed = async () => {
+			const ids: number[] = [];
+			for (let page = 1; page <= 20; page += 1) {
+				const content = (await call(`${ORIGIN}/public/v1/starfall/kr/posts?page=${page}`)).body['content'] as { posts: { postId: number }[]; totalPages: number };
+				ids.push(...content.posts.map((row) => row.postId));
+				if (page >= content.totalPages) break;
+			}
+			return ids;
+		};
+		const found = async () => (await searchPosts(env.DB, 2, Array.from(post.title).slice(0, 4).join(''), 'TITLE', 1)).posts.some((row) => row.postId === post.id);
+		const count = async () => env.DB.prepare('SELECT listed_count FROM channels WHERE id = 2').first<number>('listed_count');
+		const before = { count: await count(), listed: await listed() };
+		expect(before.listed).toContain(post.id);
+		expect(await found()).toBe(true);
+
+		guides.public = false;
+		const plan = await apply(file);
+		expect(plan.changes).toContain('~ board guides: is_public 1 → 0');
+		expect(await listed()).not.toContain(post.id);
+		expect(await found()).toBe(false);
+		const moved = await env.DB.prepare('SELECT count(*) AS n FROM posts WHERE board_id = ?1 AND deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0').bind(guides.id).first<number>('n');
+		expect(await count()).toBe(before.count! - moved!);
+		expect(await env.DB.prepare('SELECT public_flag FROM board_tree_nodes WHERE board_id = ?1').bind(guides.id).first<number>('public_flag')).toBe(0);
+
+		await apply(copy(kr));
+		expect(await listed()).toEqual(before.listed);
+		expect(await found()).toBe(true);
+		expect(await count()).toBe(before.count);
+	});
+
+	it('refuses to remove a board that has posts, and changes nothing', async () => {
+		const file = copy(jp);
+		file.boards = file.boards.filter((board) => board.key !== 'videos');
+		file.headerConfig.topPinnedTargetBoards = file.headerConfig.topPinnedTargetBoards.filter((key) => key !== 'videos');
+		file.tree = file.tree.map((node) => (node.type === 'CATEGORY' ? { ...node, children: node.children.filter((child) => child.type !== 'BOARD' || child.board !== 'videos') } : node));
+		const plan = await planChannel(env.DB, file);
+		expect(plan.refusals).toEqual([expect.stringContaining('board videos')]);
+		await expect(applyChannel(env.DB, plan)).rejects.toThrow(/refusals/);
+		expect((await planChannel(env.DB, copy(jp))).changes).toEqual([]);
+	});
+
+	it('adds and removes an empty board, and refuses a fixed id another row has', async () => {
+		const file = copy(tw);
+		file.boards.push({ key: 'events', name: '活動', description: '', public: true, noticeOnly: false, categories: [{ name: '報名', enabled: true }], template: null });
+		file.tree.push({ type: 'BOARD', board: 'events' });
+		const added = await apply(file);
+		expect(added.changes).toEqual(expect.arrayContaining(['+ board events "活動"', '+ category "報名" on board events']));
+		const events = await env.DB.prepare("SELECT id FROM boards WHERE channel_id = 5 AND key = 'events'").first<number>('id');
+		expect((await call(`${ORIGIN}/public/v1/starfall/tw/boards/${events}`)).code).toBe(0);
+		const removed = await apply(copy(tw));
+		expect(removed.changes).toContain('- board events "活動"');
+		expect(await env.DB.prepare("SELECT count(*) AS n FROM boards WHERE key = 'events'").first<number>('n')).toBe(0);
+
+		const clash = newCommunity('clash');
+		clash.boards[0]!.id = 11;
+		const plan = await planChannel(env.DB, clash);
+		expect(plan.refusals).toEqual(['boards "notice": the id 11 belongs to another board']);
+	});
+});
