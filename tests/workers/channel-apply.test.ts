@@ -128,6 +128,13 @@ describe('channel files', () => {
 		expect(await count()).toBe(before.count);
 	});
 
+	it('adopts a board made before keys by the id the file gives it', async () => {
+		await env.DB.prepare("UPDATE boards SET key = 'board-31' WHERE id = 31").run();
+		const plan = await apply(copy(jp));
+		expect(plan.changes).toEqual(['~ board notice: key "board-31" → "notice"']);
+		expect((await planChannel(env.DB, copy(jp))).changes).toEqual([]);
+	});
+
 	it('refuses to remove a board that has posts, and changes nothing', async () => {
 		const file = copy(jp);
 		file.boards = file.boards.filter((board) => board.key !== 'videos');

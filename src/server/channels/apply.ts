@@ -114,11 +114,10 @@ async function nextIds(db: D1Database): Promise<NextIds> {
 	return row ?? { channel: 0, board: 0, subject: 0, node: 0 };
 }
 
-/** A tree as comparable text: everything but the ids. */
-function treeShape(nodes: NodeRow[], boards: BoardRow[]): string {
-	const keyOf = new Map(boards.map((board) => [board.id, board.key]));
+/** A tree as comparable text: everything but the nodes' own ids. */
+function treeShape(nodes: NodeRow[]): string {
 	const position = new Map(nodes.map((node, index) => [node.id, index]));
-	return JSON.stringify(nodes.map((node) => [node.parent_id === null ? null : position.get(node.parent_id), node.text, node.type, node.board_id === null ? null : keyOf.get(node.board_id), node.public_flag, node.url, node.use_collapsed]));
+	return JSON.stringify(nodes.map((node) => [node.parent_id === null ? null : position.get(node.parent_id), node.text, node.type, node.board_id, node.public_flag, node.url, node.use_collapsed]));
 }
 
 /** What applying `file` would change, given the stored channel (`stored`, null for a new one). */
@@ -132,7 +131,11 @@ export async function planChannel(db: D1Database, file: ChannelFile, now = Date.
 	const treeIds = new Map<number, number>();
 	const wanted = configRows(file, {
 		channel: channelId,
-		board: (board) => current?.boards.find((row) => row.key === board.key)?.id ?? fresh('board', board.id),
+		// A board by its key; a board made before keys (`board-{id}`) by the fixed id the file gives it.
+		board: (board) =>
+			current?.boards.find((row) => row.key === board.key)?.id ??
+			current?.boards.find((row) => row.id === board.id && !file.boards.some((other) => other.key === row.key))?.id ??
+			fresh('board', board.id),
 		subject: (board, boardId, index) => {
 			const category = board.categories[index];
 			const mine = current?.subjects.filter((row) => row.board_id === boardId) ?? [];
@@ -177,7 +180,7 @@ export async function planChannel(db: D1Database, file: ChannelFile, now = Date.
 	}
 
 	// The tree goes first when it changes: its nodes refer to boards that may go.
-	const treeChanged = treeShape(current?.nodes ?? [], current?.boards ?? []) !== treeShape(wanted.nodes, wanted.boards);
+	const treeChanged = treeShape(current?.nodes ?? []) !== treeShape(wanted.nodes);
 	if (treeChanged) {
 		plan.changes.push(`~ board tree: ${current?.nodes.length ?? 0} nodes → ${wanted.nodes.length} nodes`);
 		run('DELETE FROM board_tree_nodes WHERE channel_id = ?1', channelId);
