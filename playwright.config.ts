@@ -6,6 +6,8 @@ export const E2E_PORT = Number(process.env['E2E_PORT'] ?? 8790);
 export default defineConfig({
 	testDir: 'tests/e2e',
 	testMatch: '**/*.spec.ts',
+	// The Pages build's own checks (playwright.pages.config.ts).
+	testIgnore: '**/pages-platform.spec.ts',
 	fullyParallel: true,
 	workers: 2,
 	forbidOnly: Boolean(process.env['CI']),

@@ -6,14 +6,13 @@ import { createMiddleware } from 'hono/factory';
 import type { Context } from 'hono';
 import { env } from 'cloudflare:workers';
 import type { ApiEnv } from '@functions/context';
-import { enforceRateLimit, type Limiter, type LimiterName, type RateLimitedAction } from '@/server/platform/rate-limit';
+import { enforceRateLimit, limitersOf, type RateLimitedAction } from '@/server/platform/rate-limit';
 
 /** Counts the request as `action` of its member and client IP. @throws AppError TooManyRequests */
 export function checkRateLimit(c: Context<ApiEnv>, action: RateLimitedAction): Promise<void> {
 	const session = c.var.session;
 	const memberId = session.kind === 'member' || session.kind === 'banned' ? session.member.userId : null;
-	const limiters = env as unknown as Partial<Record<LimiterName, Limiter>>;
-	return enforceRateLimit(limiters, action, { channelId: c.var.channel.id, memberId, ip: c.req.header('cf-connecting-ip') ?? null });
+	return enforceRateLimit(limitersOf(env), action, { channelId: c.var.channel.id, memberId, ip: c.req.header('cf-connecting-ip') ?? null });
 }
 
 export function rateLimit(action: RateLimitedAction) {

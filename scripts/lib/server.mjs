@@ -27,7 +27,8 @@ export function localSessionSecret(persistTo) {
  * with `wrangler pages dev` instead. Returns the child process; it stops when the parent stops.
  */
 export function serveBuild({ port, persistTo, vars = {}, stdio = 'inherit', inspectorPort = undefined, root = ROOT, pagesDir = undefined }) {
-	const command = pagesDir ? ['pages', 'dev', '--cwd', pagesDir] : ['dev'];
+	// The Pages project runs beside its companion Worker (its rate limiters and cron, scripts/lib/pages.mjs).
+	const command = pagesDir ? ['pages', 'dev', '--cwd', pagesDir, '-c', path.join(pagesDir, 'wrangler.toml'), '-c', path.join(pagesDir, 'companion', 'wrangler.toml')] : ['dev'];
 	const args = [WRANGLER, ...command, '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persistTo, '--log-level', 'warn', '--show-interactive-dev-session=false'];
 	if (inspectorPort) args.push('--inspector-port', String(inspectorPort));
 	for (const [key, value] of Object.entries({ SESSION_SECRET: localSessionSecret(persistTo), ...vars })) args.push(...(pagesDir ? ['--binding', `${key}=${value}`] : ['--var', `${key}:${value}`]));

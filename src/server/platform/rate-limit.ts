@@ -59,6 +59,32 @@ export interface Limiter {
 }
 
 /**
+ * The Pages companion Worker's RPC interface (functions/companion.ts). Cloudflare Pages offers no
+ * Rate Limiting binding, so a Pages deployment reaches the same limiters through a service binding
+ * to that small Worker, named RATE_LIMITER in its configuration (scripts/lib/pages.mjs).
+ */
+export interface RateLimiterService {
+	limit(limiter: LimiterName, key: string): Promise<{ success: boolean }>;
+}
+
+/**
+ * The limiters among a deployment's bindings: its own Rate Limiting bindings (Workers), or else
+ * the same limiters through the RATE_LIMITER service (Pages). With neither there are none, and a
+ * write then fails closed in enforceRateLimit.
+ */
+export function limitersOf(bindings: object): Partial<Record<LimiterName, Limiter>> {
+	const own = bindings as Partial<Record<LimiterName, Limiter>> & { RATE_LIMITER?: RateLimiterService };
+	const service = own.RATE_LIMITER;
+	const limiters: Partial<Record<LimiterName, Limiter>> = {};
+	for (const name of Object.keys(LIMITERS) as LimiterName[]) {
+		const binding = own[name];
+		if (binding) limiters[name] = binding;
+		else if (service) limiters[name] = { limit: ({ key }) => service.limit(name, key) };
+	}
+	return limiters;
+}
+
+/**
  * Counts one `action` of `subject` against each of its keys.
  * @throws AppError TooManyRequests (with `retryAfter` seconds) when any key is over its limit
  */

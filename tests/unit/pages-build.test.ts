@@ -1,0 +1,78 @@
+/**
+ * The Cloudflare Pages build's configuration (scripts/lib/pages.mjs): what Pages takes from
+ * wrangler.toml, and what the companion Worker carries because Pages has no place for it.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'smol-toml';
+import { limitersOf, type Limiter, type RateLimiterService } from '@/server/platform/rate-limit';
+import { pagesConfigs } from '../../scripts/lib/pages.mjs';
+
+const WORKER = {
+	name: 'board',
+	main: './functions/worker.ts',
+	compatibility_date: '2026-10-01',
+	compatibility_flags: ['nodejs_compat'],
+	assets: { directory: './dist/client', binding: 'ASSETS' },
+	d1_databases: [{ binding: 'DB', database_name: 'board', database_id: 'id', migrations_dir: 'migrations' }],
+	r2_buckets: [{ binding: 'UPLOADS', bucket_name: 'uploads' }],
+	triggers: { crons: ['17 * * * *'] },
+	ratelimits: [{ name: 'RATE_LIMIT_VIEW', namespace_id: '1003', simple: { limit: 120, period: 60 } }],
+	vars: { OAUTH_X_SCOPE: 'users.read' },
+};
+
+describe('the Pages configuration', () => {
+	const { pages, companion } = pagesConfigs(WORKER);
+
+	it('keeps what Pages supports and leaves out the entry, assets, cron and rate limits', () => {
+		expect(Object.keys(pages).sort()).toEqual(['compatibility_date', 'compatibility_flags', 'd1_databases', 'name', 'pages_build_output_dir', 'r2_buckets', 'services', 'vars']);
+		expect(pages.pages_build_output_dir).toBe('./assets');
+		expect(pages.d1_databases).toEqual([{ binding: 'DB', database_name: 'board', database_id: 'id', migrations_dir: '../migrations' }]);
+		expect(pages.r2_buckets).toEqual(WORKER.r2_buckets);
+		expect(pages.vars).toEqual(WORKER.vars);
+	});
+
+	it('reaches the rate limiters through the companion Worker, which has them, the cron and no address', () => {
+		expect(pages.services).toEqual([{ binding: 'RATE_LIMITER', service: 'board-companion' }]);
+		expect(companion).toMatchObject({ name: 'board-companion', main: './index.js', workers_dev: false, preview_urls: false });
+		expect(companion.ratelimits).toEqual(WORKER.ratelimits);
+		expect(companion.triggers).toEqual(WORKER.triggers);
+		expect(companion.d1_databases).toEqual([{ binding: 'DB', database_name: 'board', database_id: 'id' }]);
+		expect(companion.r2_buckets).toEqual(WORKER.r2_buckets);
+		expect(companion).not.toHaveProperty('vars');
+	});
+
+	it('is made from the repository’s wrangler.toml without losing a limiter', () => {
+		const worker = parse(readFileSync('wrangler.toml', 'utf8')) as typeof WORKER;
+		const made = pagesConfigs(worker);
+		expect(made.companion.ratelimits.map(({ name }: { name: string }) => name).sort()).toEqual(['RATE_LIMIT_STRICT', 'RATE_LIMIT_VIEW', 'RATE_LIMIT_WRITE']);
+		expect(made.pages).not.toHaveProperty('ratelimits');
+		expect(made.pages).not.toHaveProperty('triggers');
+	});
+});
+
+describe('the rate limiters of a deployment', () => {
+	const own: Limiter = { limit: async () => ({ success: true }) };
+
+	it('are its own Rate Limiting bindings on Workers', () => {
+		expect(limitersOf({ RATE_LIMIT_VIEW: own }).RATE_LIMIT_VIEW).toBe(own);
+	});
+
+	it('go through the RATE_LIMITER service on Pages, by name and key', async () => {
+		const asked: string[] = [];
+		const service: RateLimiterService = {
+			limit: async (limiter, key) => {
+				asked.push(`${limiter} ${key}`);
+				return { success: key !== 'over' };
+			},
+		};
+		const limiters = limitersOf({ RATE_LIMITER: service });
+		expect(await limiters.RATE_LIMIT_WRITE?.limit({ key: 'k' })).toEqual({ success: true });
+		expect(await limiters.RATE_LIMIT_STRICT?.limit({ key: 'over' })).toEqual({ success: false });
+		expect(asked).toEqual(['RATE_LIMIT_WRITE k', 'RATE_LIMIT_STRICT over']);
+	});
+
+	it('are none without either, so that writes fail closed', () => {
+		expect(limitersOf({})).toEqual({});
+	});
+});
