@@ -6,7 +6,8 @@
  *   npm run channel -- admin grant  --channel starfall/global --member 1005
  *   npm run channel -- admin revoke --channel starfall/global --member 1005
  *
- * `apply` creates or updates a community from its file (src/server/channels/channel-file.ts): it
+ * `apply` creates or updates a community from its file (JSON, or YAML when it ends in .yaml or
+ * .yml; src/server/channels/channel-file.ts): it
  * prints what changes, refuses an invalid file (each field and why) or a refused change and then
  * changes nothing (exit code 2), and with --dry-run only prints. A grant or a revocation holds from
  * the member's next request (the role is read on each), and is written to the community's audit
@@ -78,7 +79,7 @@ async function apply(file: string | undefined, options: { remote: boolean; persi
 		console.error(`channel: cannot read ${file}: ${(error as Error).message}`);
 		return 2;
 	}
-	const parsed = parseChannelFile(text);
+	const parsed = parseChannelFile(text, /\.ya?ml$/i.test(file) ? 'yaml' : 'json');
 	if (!parsed.ok) {
 		console.error(`channel: ${file} is not a valid community file; nothing was changed:`);
 		for (const problem of parsed.problems) console.error(`  ${problem}`);

@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { stringify } from 'yaml';
 import { expect, test } from './test';
 import { execute } from './fixtures';
 
@@ -39,8 +40,8 @@ function newFile(slug: string): Record<string, unknown> {
 }
 
 test('a community file creates a working community; again changes nothing; an invalid one is refused', async ({ page }) => {
-	// Three runs of the command (each bundles it and opens the database) and two pages.
-	test.setTimeout(120_000);
+	// Five runs of the command (each bundles it and opens the database) and two pages.
+	test.setTimeout(150_000);
 	mkdirSync(DIR, { recursive: true });
 	const slug = `guides${test.info().repeatEachIndex}${test.info().retry}`;
 	const file = path.join(DIR, `${slug}.json`);
@@ -74,6 +75,12 @@ test('a community file creates a working community; again changes nothing; an in
 		const again = applyFile(file);
 		expect(again.status).toBe(0);
 		expect(again.out.trim()).toBe(`starfall/${slug}: no changes.`);
+		// The same community written in YAML is the same file.
+		const yamlFile = path.join(DIR, `${slug}.yaml`);
+		writeFileSync(yamlFile, stringify(newFile(slug)));
+		const asYaml = applyFile(yamlFile);
+		expect(asYaml.status, asYaml.err).toBe(0);
+		expect(asYaml.out.trim()).toBe(`starfall/${slug}: no changes.`);
 
 		// Its pages: the community opens on its announcements (BOARD_SELECTION), in Japanese, in its colour.
 		await page.goto(`/starfall/${slug}`);

@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import { ChannelFileSchema, parseChannelFile } from '@/server/channels/channel-file';
 
 const DIR = path.join(process.cwd(), 'channels');
@@ -32,6 +33,22 @@ describe('a community file', () => {
 		const result = parseChannelFile(JSON.stringify(file));
 		return result.ok ? [] : result.problems;
 	};
+
+	it('may be YAML: the same community reads the same, and broken YAML is refused', () => {
+		for (const name of files) {
+			const json = readFileSync(path.join(DIR, name), 'utf8');
+			const fromJson = parseChannelFile(json);
+			expect(fromJson.ok).toBe(true);
+			expect(parseChannelFile(stringify(JSON.parse(json)), 'yaml')).toEqual(fromJson);
+		}
+		expect(parseChannelFile('domain: [unclosed', 'yaml')).toMatchObject({ ok: false, problems: [expect.stringMatching(/^\(file\): not valid YAML: /)] });
+		expect(parseChannelFile('domain: a\ndomain: b\n', 'yaml')).toMatchObject({ ok: false, problems: [expect.stringMatching(/^\(file\): not valid YAML: .*unique/i)] });
+		// YAML 1.2: an unquoted `no` is the text "no", never false.
+		const file = demo();
+		const yaml = stringify(file).replace(/^(\s*)slug: .*$/m, '$1slug: no');
+		expect(parseChannelFile(yaml, 'yaml')).toMatchObject({ ok: true, file: { slug: 'no' } });
+		expect(parseChannelFile('[]', 'yaml')).toMatchObject({ ok: false, problems: [expect.stringMatching(/^\(file\): /)] });
+	});
 
 	it('names each bad field and why', () => {
 		expect(parseChannelFile('{ not json')).toMatchObject({ ok: false, problems: [expect.stringMatching(/^\(file\): not valid JSON/)] });

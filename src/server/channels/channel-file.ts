@@ -3,10 +3,12 @@
  * writes to create or update a community, validated strictly (an entry that the app would leave
  * out when reading, like a link that breaks the URL rule, is refused here), with every board named
  * by a key of the file's own rather than a database id. The demo communities are such files
- * (channels/*.json). `parseChannelFile` answers the file, or each problem as `path: reason`.
+ * (channels/*.json); a file may as well be YAML. `parseChannelFile` answers the file, or each
+ * problem as `path: reason`.
  */
 import '@/schemas/zod-config';
 import { z } from 'zod';
+import { parse as parseYaml } from 'yaml';
 import { DomainSchema, PathSegmentSchema } from '@/schemas/params';
 import { LanguageSchema, ProviderSchema, ThemeTypeSchema, YesNoSchema } from '@/schemas/channel';
 import { SafeLinkSchema } from '@/schemas/link';
@@ -132,15 +134,16 @@ function pathText(path: readonly PropertyKey[]): string {
 	return path.reduce<string>((text, part) => (typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${String(part)}` : String(part)), '') || '(file)';
 }
 
-/** The file from its text, or every problem as `path: reason`. */
-export function parseChannelFile(text: string): { ok: true; file: ChannelFile } | { ok: false; problems: string[] } {
-	let json: unknown;
+/** The file from its text (JSON, or YAML), or every problem as `path: reason`. */
+export function parseChannelFile(text: string, format: 'json' | 'yaml' = 'json'): { ok: true; file: ChannelFile } | { ok: false; problems: string[] } {
+	let data: unknown;
 	try {
-		json = JSON.parse(text);
+		// YAML 1.2 (the core schema: `no` stays text), and a key given twice is an error, as in zod's strict objects.
+		data = format === 'yaml' ? parseYaml(text, { prettyErrors: true, uniqueKeys: true }) : JSON.parse(text);
 	} catch (error) {
-		return { ok: false, problems: [`(file): not valid JSON: ${(error as Error).message}`] };
+		return { ok: false, problems: [`(file): not valid ${format === 'yaml' ? 'YAML' : 'JSON'}: ${(error as Error).message.split('\n')[0]}`] };
 	}
-	const parsed = ChannelFileSchema.safeParse(json);
+	const parsed = ChannelFileSchema.safeParse(data);
 	if (parsed.success) return { ok: true, file: parsed.data };
 	return { ok: false, problems: parsed.error.issues.map((issue) => `${pathText(issue.path)}: ${issue.message}`) };
 }
