@@ -28,8 +28,11 @@ export const PostFieldsSchema = z.strictObject({
 });
 export type PostFields = z.infer<typeof PostFieldsSchema>;
 
-/** POST posts: `requestId` (a UUID the editor makes once per post) makes a retried request create one post. */
-export const CreatePostSchema = PostFieldsSchema.extend({ requestId: z.uuid() });
+/**
+ * POST posts: `requestId` (a UUID the editor makes once per post) makes a retried request create one
+ * post; `draftId`, the member's draft the post was written from, is deleted with the post's creation.
+ */
+export const CreatePostSchema = PostFieldsSchema.extend({ requestId: z.uuid(), draftId: BoardIdSchema.optional() });
 export type CreatePostInput = z.infer<typeof CreatePostSchema>;
 
 /** PUT posts/{postId}: `version` is the one the editor opened; a post changed since is refused (PostChanged). */

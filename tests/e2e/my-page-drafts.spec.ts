@@ -49,3 +49,37 @@ test("another member's draft, or none, is not found from the write screen", asyn
 		await expect(page.locator('[data-write-form]')).toHaveCount(0);
 	}
 });
+
+test('posting from a draft removes the draft; a draft deleted meanwhile does not stop the post', async ({ page }) => {
+	const channel = await community(GLOBAL);
+	const memberId = memberIdOf(channel, 8);
+	const doc = (text: string) => JSON.stringify({ type: 'doc', blocks: [{ type: 'paragraph', children: [{ text }] }] });
+	const drafts = () => execute(`SELECT title FROM drafts WHERE member_id = ${memberId} ORDER BY id`) as { title: string }[];
+	const mark = `${test.info().repeatEachIndex}-${test.info().retry}-${Math.floor(Math.random() * 1e9).toString(36)}`;
+	execute(`DELETE FROM drafts WHERE member_id = ${memberId}`);
+	execute(
+		`INSERT INTO drafts (channel_id, member_id, board_id, subject_id, title, content, created_at, updated_at) VALUES
+		 (1, ${memberId}, 12, NULL, 'Kept draft ${mark}', '${doc('Still thinking')}', ${1e12}, ${1e12}),
+		 (1, ${memberId}, 12, NULL, 'Ready draft ${mark}', '${doc('Ready to share')}', ${1e12 + 5}, ${1e12 + 5})`,
+	);
+	await signInMember(page, channel, 8, `${GLOBAL}/mypage?tab=drafts`);
+	await page.locator('[data-draft-id]').filter({ hasText: `Ready draft ${mark}` }).getByRole('link').click();
+	const form = writeForm(page);
+	await expect(form.title).toHaveValue(`Ready draft ${mark}`);
+	await page.getByRole('button', { name: 'Post', exact: true }).click();
+	await page.waitForURL(/\/posts\/\d+$/);
+	await expect(page.getByRole('heading', { level: 1, name: `Ready draft ${mark}` })).toBeVisible();
+	expect(drafts()).toEqual([{ title: `Kept draft ${mark}` }]);
+	await page.goto(`${GLOBAL}/mypage?tab=drafts`);
+	await expect(page.locator('[data-draft-id]')).toHaveCount(1);
+	await expect(page.locator('.my-drafts-count')).toHaveText('1 of 100 drafts kept');
+
+	// The other draft, opened, then deleted from another tab before posting: the post is made all the same.
+	await page.locator('[data-draft-id]').getByRole('link').click();
+	await expect(form.title).toHaveValue(`Kept draft ${mark}`);
+	execute(`DELETE FROM drafts WHERE member_id = ${memberId}`);
+	await page.getByRole('button', { name: 'Post', exact: true }).click();
+	await page.waitForURL(/\/posts\/\d+$/);
+	await expect(page.getByRole('heading', { level: 1, name: `Kept draft ${mark}` })).toBeVisible();
+	expect(drafts()).toEqual([]);
+});

@@ -9,6 +9,11 @@ import { env } from 'cloudflare:workers';
 import migration0006 from '../../migrations/0006_add_draft_limit.sql?raw';
 import { call, GLOBAL, KOREAN, memberApi, recordingDb, signIn, signUp } from './harness';
 import { createDraft, deleteDraft, getDraft, listDrafts, updateDraft } from '@/server/drafts/drafts';
+import { createPost } from '@/server/posts/writing';
+import type { SessionMember } from '@/server/sign-in/sessions';
+import { storeUpload } from '@/server/uploads/uploads';
+import { uploadKeyOf } from '@/schemas/content';
+import * as images from '../fixtures/images';
 import { DRAFT_LIMIT, TITLE_MAX_LENGTH, type DraftFields } from '@/schemas/post-write';
 import { LIMITERS } from '@/server/platform/rate-limit';
 import { PAGE_SIZE } from '@/schemas/params';
@@ -396,6 +401,69 @@ describe('the limit of drafts per member', () => {
 		await plantDrafts(userId, DRAFT_LIMIT - 1);
 		await expect(createDraft(env.DB, GLOBAL.id, writer, fields(), probe)).rejects.toMatchObject({ codeName: 'DraftLimitReached' });
 		expect(await probes()).toEqual([created.draftId, created.draftId]);
+	});
+});
+
+describe('publishing a draft', () => {
+	const publish = (cookie: string, body: Record<string, unknown>) =>
+		call(`${MEMBER}/posts`, { method: 'POST', cookie, body: { boardId: BOARDS.general, subjectId: null, title: 'From a draft', content: doc('Finished at last'), isPrivate: false, isNotice: false, requestId: crypto.randomUUID(), ...body } });
+	const postCount = async () => (await env.DB.prepare('SELECT count(*) AS n FROM posts').first<number>('n'))!;
+
+	it('deletes the draft the post was written from, in the same batch, keeping its images for the post', async () => {
+		const { cookie, userId } = await newMember();
+		const upload = await storeUpload(env.DB, env.UPLOADS, GLOBAL.id, userId, images.PNG, Date.now());
+		const key = uploadKeyOf(upload.src) ?? '';
+		const content = { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'With a picture' }] }, { type: 'image', src: upload.src, alt: '' }] };
+		const saved = contentOf<{ draftId: number }>(await save(cookie, fields({ content: content as ContentDocument })));
+		expect(contentOf<{ totalCount: number }>(await call(`${MEMBER}/drafts`, { cookie })).totalCount).toBe(1);
+
+		const published = await publish(cookie, { content, draftId: saved.draftId });
+		expect(published.code, JSON.stringify(published.body)).toBe(0);
+		const { postId } = contentOf<{ postId: number }>(published);
+		expect((await call(`${MEMBER}/drafts/${saved.draftId}`, { cookie })).code).toBe(-4041407);
+		expect(contentOf<{ totalCount: number }>(await call(`${MEMBER}/drafts`, { cookie })).totalCount).toBe(0);
+		expect(await env.DB.prepare('SELECT post_id, draft_id FROM uploads WHERE r2_key = ?1').bind(key).first()).toEqual({ post_id: postId, draft_id: null });
+		expect(await env.UPLOADS.head(key)).not.toBeNull();
+	});
+
+	it("refuses another member's, another channel's or a missing draft with -4041407, creating no post and deleting nothing", async () => {
+		const { cookie } = await newMember();
+		const other = await newMember();
+		const theirs = contentOf<{ draftId: number }>(await save(other.cookie)).draftId;
+		const before = [await postCount(), await draftsTable()];
+		// Another member's new draft, the demo member's, a draft of /starfall/kr, and one that does not exist.
+		for (const draftId of [theirs, DEMO_DRAFT, KOREAN_DRAFT, 2 ** 31 - 1]) {
+			const refused = await publish(cookie, { draftId });
+			expect([refused.status, refused.code], String(draftId)).toEqual([404, -4041407]);
+		}
+		expect([await postCount(), await draftsTable()]).toEqual(before);
+	});
+
+	it('refuses a draftId that is not an id, in the envelope', async () => {
+		const { cookie } = await newMember();
+		const before = [await postCount(), await draftsTable()];
+		for (const draftId of ['101', 0, -1, 1.5, null, 2 ** 53, {}]) {
+			const refused = await publish(cookie, { draftId });
+			expect([refused.status, refused.body['header']], JSON.stringify(draftId)).toEqual([400, expect.objectContaining({ isSuccessful: false })]);
+		}
+		expect([await postCount(), await draftsTable()]).toEqual(before);
+	});
+
+	it('writes the post’s rows plus the draft (and its index entry and the uploads it kept), at most 50 of them', async () => {
+		const { userId } = await newMember();
+		const writer: SessionMember = { userId, nickname: 'Publisher', role: 'MEMBER', provider: 'GOOGLE', recentProvider: 'GOOGLE', joinedAt: 0 };
+		const { draftId } = await createDraft(env.DB, GLOBAL.id, { memberId: userId, admin: false }, fields());
+		const cost = async (draft: number | undefined) => {
+			const { db, statements } = recordingDb();
+			await createPost(db, GLOBAL.id, writer, { boardId: BOARDS.general, subjectId: null, title: 't', content: doc('c'), isPrivate: false, isNotice: false, requestId: crypto.randomUUID(), ...(draft === undefined ? {} : { draftId: draft }) }, Date.now());
+			return { read: statements.reduce((sum, s) => sum + s.rowsRead, 0), written: statements.reduce((sum, s) => sum + s.rowsWritten, 0) };
+		};
+		const plain = await cost(undefined);
+		const fromDraft = await cost(draftId);
+		// The drafts row and its drafts_by_member entry; uploads kept by the draft (none here, at most 50) would add one each.
+		expect(fromDraft.written - plain.written).toBeLessThanOrEqual(2);
+		expect(fromDraft.written - plain.written).toBeGreaterThanOrEqual(1);
+		expect(fromDraft.read - plain.read).toBeLessThanOrEqual(3);
 	});
 });
 

@@ -270,7 +270,12 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 				showToastOnNextPage(texts['write.message.edited']);
 				location.assign(urls.post(edit.postId));
 			} else {
-				const answer = await api.post<{ content: { postId: number } }>(`${apiBase}/posts`, { ...body, requestId });
+				// Written from a saved draft: the post replaces it. A draft deleted meanwhile (another tab) is no reason not to post.
+				const create = (from: number | null) => api.post<{ content: { postId: number } }>(`${apiBase}/posts`, from === null ? { ...body, requestId } : { ...body, requestId, draftId: from });
+				const answer = await create(draftIdRef.current).catch((error: unknown) => {
+					if (draftIdRef.current === null || resultCodeOf(error) !== DraftNotFound.code) throw error;
+					return create(null);
+				});
 				finish();
 				location.assign(urls.post(answer.content.postId));
 			}

@@ -98,7 +98,9 @@ function placementOf(fields: PostFields, board: BoardRow): ListPlacement {
 
 /**
  * Creates a post. A second request with the same `requestId` from the same member answers the post
- * the first one created, whatever happened in between.
+ * the first one created, whatever happened in between. Written from a draft (`draftId`), it deletes
+ * that draft in the same batch.
+ * @throws AppError DraftNotFound when `draftId` is not the member's draft of this channel
  */
 export async function createPost(
 	db: D1Database,
@@ -114,6 +116,7 @@ export async function createPost(
 	const fields = checkFields(input, member, false);
 	const images = uploadKeysOf(input.content);
 	await checkUploads(db, channelId, member.userId, images, null);
+	const fromDraft = input.draftId === undefined ? [] : [await publishedDraftStatement(db, channelId, member.userId, input.draftId)];
 	const plan = planListChange(db, channelId, null, placementOf(input, board));
 	const listColumns = Object.keys(plan.columns);
 	const insert = db
@@ -130,7 +133,7 @@ export async function createPost(
 		// The claims follow the INSERT at once: they name the post by last_insert_rowid().
 		const claims = claimUploadsStatements(db, channelId, images, { postId: 'last-inserted' });
 		const indexed = postSearchStatements(db, channelId, { memberId: member.userId, requestId: input.requestId }, { title: fields.title, body: fields.contentText });
-		const results = await db.batch([...plan.statements, insert, ...claims, ...indexed, bumpContentVersion(db, channelId)]);
+		const results = await db.batch([...plan.statements, insert, ...claims, ...indexed, ...fromDraft, bumpContentVersion(db, channelId)]);
 		return { postId: results[plan.statements.length]!.meta.last_row_id };
 	} catch (error) {
 		// The same request arrived twice at once: the other one created the post.
@@ -140,6 +143,17 @@ export async function createPost(
 		}
 		throw error;
 	}
+}
+
+/**
+ * The deletion of the draft a post is published from: a draft is done with once it is a post. Its
+ * uploads stay where the post claims them (the post's own claims come first in the batch).
+ * @throws AppError DraftNotFound when it is not this member's draft of this channel
+ */
+async function publishedDraftStatement(db: D1Database, channelId: number, memberId: number, draftId: number): Promise<D1PreparedStatement> {
+	const found = await db.prepare('SELECT 1 AS found FROM drafts WHERE id = ?1 AND channel_id = ?2 AND member_id = ?3').bind(draftId, channelId, memberId).first();
+	if (found === null) throw new AppError('DraftNotFound');
+	return db.prepare('DELETE FROM drafts WHERE id = ?1 AND channel_id = ?2 AND member_id = ?3').bind(draftId, channelId, memberId);
 }
 
 async function findByRequest(db: D1Database, memberId: number, requestId: string): Promise<number | null> {
