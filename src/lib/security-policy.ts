@@ -11,7 +11,7 @@ import { PLAYER_FEATURES, YOUTUBE_PLAYER_ORIGIN } from './youtube-player';
  * A page's directives besides script-src and style-src, which Astro writes with the hashes of the
  * build's inline scripts and styles (and the page's theme style, src/server/loaders/channel-page.ts).
  * Images come only from this origin: a post may not make readers' browsers call a host its writer
- * chose. `form-action 'self'` is widened on the login page alone, to the origins of its providers'
+ * chose. A community's own configured images widen it on its pages (imageSourceDirective). `form-action 'self'` is widened on the login page alone, to the origins of its providers'
  * authorization endpoints (the form's 303 goes there, and Chromium checks redirects of a form).
  */
 export const PAGE_POLICY_DIRECTIVES = [
@@ -24,6 +24,24 @@ export const PAGE_POLICY_DIRECTIVES = [
 	"connect-src 'self'",
 	`frame-src ${YOUTUBE_PLAYER_ORIGIN}`,
 ] as const;
+
+/** An https origin as a CSP source: a host name (punycode, as URL gives it) and a port, nothing that could end the source. */
+const IMAGE_ORIGIN = /^https:\/\/[a-z0-9.-]+(?::\d{1,5})?$/;
+
+/**
+ * The img-src of a community's pages when its operator configured images on other hosts (the brand
+ * icon, the footer's logos, the banner): this origin and theirs, else null (the default above).
+ * Members never widen it: a post's images are uploads on this origin.
+ */
+export function imageSourceDirective(urls: readonly (string | null | undefined)[]): string | null {
+	const origins = new Set<string>();
+	for (const url of urls) {
+		if (!url?.startsWith('https://') || !URL.canParse(url)) continue;
+		const { origin } = new URL(url);
+		if (IMAGE_ORIGIN.test(origin)) origins.add(origin);
+	}
+	return origins.size === 0 ? null : `img-src 'self' ${[...origins].sort().join(' ')}`;
+}
 
 /** The policy of every answer that is not a page (JSON, redirects, static files): nothing may load. */
 export const STRICT_POLICY = "default-src 'none'; frame-ancestors 'none'";

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { stringify } from 'yaml';
 import { expect, test } from './test';
 import { execute } from './fixtures';
+import { PNG } from '../fixtures/images';
 
 const STATE = path.join('.wrangler', 'test-state');
 const DIR = path.join('test-results', 'channel-apply');
@@ -27,6 +28,9 @@ function newFile(slug: string): Record<string, unknown> {
 	file['slug'] = slug;
 	file.header['title'] = 'スターフォール 攻略コミュニティ';
 	file.header['keyColor'] = '#7c3aed';
+	// Images the operator keeps on other hosts: the pages' img-src takes their origins.
+	(file['headerConfig'] as Record<string, unknown>)['gameBiIcon'] = 'https://cdn.example.com/guides/brand.png';
+	file['banner'] = { backgroundColor: '#0b0f2a', imageUrl: 'https://img.example.org:8443/banner.png' };
 	const strip = (node: Record<string, unknown>) => {
 		delete node['id'];
 		(node['children'] as Record<string, unknown>[] | undefined)?.forEach(strip);
@@ -82,11 +86,18 @@ test('a community file creates a working community; again changes nothing; an in
 		expect(asYaml.status, asYaml.err).toBe(0);
 		expect(asYaml.out.trim()).toBe(`starfall/${slug}: no changes.`);
 
-		// Its pages: the community opens on its announcements (BOARD_SELECTION), in Japanese, in its colour.
+		// Its pages: the community opens on its announcements (BOARD_SELECTION), in Japanese, in its
+		// colour, with its images from their hosts (served here by the test) and no policy violation.
+		await page.route(/^https:\/\/(?:cdn\.example\.com|img\.example\.org:8443)\//, (route) => route.fulfill({ contentType: 'image/png', body: Buffer.from(PNG) }));
+		const opened = await page.request.get(`/starfall/${slug}/boards`);
+		expect(opened.headers()['content-security-policy']).toContain("img-src 'self' https://cdn.example.com https://img.example.org:8443;");
 		await page.goto(`/starfall/${slug}`);
 		await expect(page).toHaveURL(new RegExp(`/starfall/${slug}/boards/\\d+$`));
 		await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
 		await expect(page.getByRole('heading', { level: 1 })).toHaveText('お知らせ');
+		for (const src of ['https://cdn.example.com/guides/brand.png', 'https://img.example.org:8443/banner.png']) {
+			await expect.poll(() => page.locator(`img[src="${src}"]`).first().evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0), src).toBe(true);
+		}
 		expect(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--key').trim())).toBe('#7c3aed');
 		await page.locator('.tree').first().getByRole('link', { name: '攻略・Tips' }).click();
 		await expect(page.getByRole('heading', { level: 1 })).toHaveText('攻略・Tips');

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { withSecurityHeaders } from '@functions/security-headers';
-import { cspHash, DEFAULT_REFERRER_POLICY, PAGE_POLICY_DIRECTIVES, SECURITY_HEADERS, STRICT_POLICY } from '@/lib/security-policy';
+import { cspHash, DEFAULT_REFERRER_POLICY, imageSourceDirective, PAGE_POLICY_DIRECTIVES, SECURITY_HEADERS, STRICT_POLICY } from '@/lib/security-policy';
 import { DEFAULT_THEME, themeCss } from '@/lib/theme';
 
 /** The headers public/_headers gives every static asset (its `/*` rule). */
@@ -62,5 +62,22 @@ describe('security headers', () => {
 		// `openssl dgst -sha256 -binary | base64` of the same text.
 		expect(await cspHash('a{color:red}')).toBe('sha256-6hWWMOcF+mJesSJGYhmK2lkIIEw9Xc5XKGLPVzh8yxs=');
 		expect(themeCss(DEFAULT_THEME)).toBe(':root{--key:#4f46e5;--on-key:#ffffff;--key-text:#4f46e5;--page-bg:#f5f6fb;--header-bg:#ffffff;--header-text:#000000;--header-key:#4f46e5}');
+	});
+});
+
+describe("a community's image hosts", () => {
+	it('widen img-src by the https origins of its configured images, each once, in order', () => {
+		expect(imageSourceDirective([null, undefined, '/demo/logo.svg'])).toBeNull();
+		expect(imageSourceDirective(['https://cdn.example.com/a.png', 'https://cdn.example.com/b.png?x=1', 'https://img.example.org:8443/c.png'])).toBe(
+			"img-src 'self' https://cdn.example.com https://img.example.org:8443",
+		);
+		// A host in another script is written as URL writes it (punycode).
+		expect(imageSourceDirective(['https://例え.jp/x.png'])).toBe("img-src 'self' https://xn--r8jz45g.jp");
+	});
+
+	it('never takes anything that could end a source or add a directive, or another scheme', () => {
+		for (const url of ['https://a;b.com/x.png', 'https://a,b.com/x.png', "https://a'b.com/", 'http://cdn.example.com/a.png', 'data:image/png;base64,AAAA', 'javascript:alert(1)', 'https://', '//cdn.example.com/a.png']) {
+			expect(imageSourceDirective([url]), url).toBeNull();
+		}
 	});
 });

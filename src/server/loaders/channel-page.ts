@@ -11,7 +11,7 @@ import { channelPathOf } from '@/schemas/params';
 import { safeRedirect } from '@/lib/redirect';
 import { loginPageUrl } from '@/lib/urls';
 import { themeCss } from '@/lib/theme';
-import { cspHash } from '@/lib/security-policy';
+import { cspHash, imageSourceDirective } from '@/lib/security-policy';
 
 export interface ChannelPage {
 	db: D1Database;
@@ -33,7 +33,8 @@ type PageContext = Pick<AstroGlobal, 'params' | 'request' | 'response' | 'locals
  * session cookie gets a private answer (the edge cache never sees it), and a cookie whose session
  * has ended is cleared. The session is also put in `Astro.locals` for the main layout, and the
  * hash of the channel's theme style (both layouts render `themeCss(channel)`) goes into the page's
- * Content-Security-Policy: here, because the page's frontmatter runs before Astro writes the header.
+ * Content-Security-Policy, with the hosts of the images its operator configured: here, because the
+ * page's frontmatter runs before Astro writes the header.
  * `reads` are the page's own D1 reads, sent in one batch with the session's row (one round trip).
  */
 export async function loadChannelPage(astro: PageContext, reads?: PageReads): Promise<ChannelPage | null> {
@@ -50,6 +51,8 @@ export async function loadChannelPage(astro: PageContext, reads?: PageReads): Pr
 		: requestSession(db, channel, astro.request);
 	const [layout, { session, headers, alongside }, themeHash] = await Promise.all([layoutRead, sessionRead, cspHash(themeCss(channel))]);
 	astro.csp?.insertStyleHash(themeHash);
+	const images = imageSourceDirective([channel.header.gameBiIcon, channel.banner?.imageUrl, ...channel.footer.companyCiIcons.map((icon) => icon.key)]);
+	if (images) astro.csp?.insertDirective(images);
 	for (const [name, value] of headers) {
 		if (name === 'Set-Cookie') astro.response.headers.append(name, value);
 		else astro.response.headers.set(name, value);
