@@ -33,7 +33,7 @@ const IMAGE_ORIGIN = /^https:\/\/[a-z0-9.-]+(?::\d{1,5})?$/;
  * icon, the footer's logos, the banner): this origin and theirs, else null (the default above).
  * Members never widen it: a post's images are uploads on this origin.
  */
-export function imageSourceDirective(urls: readonly (string | null | undefined)[]): string | null {
+export function imageSourceDirective(urls: readonly (string | null | undefined)[]): `img-src ${string}` | null {
 	const origins = new Set<string>();
 	for (const url of urls) {
 		if (!url?.startsWith('https://') || !URL.canParse(url)) continue;
