@@ -4,7 +4,8 @@
  * Astro's Cloudflare handler, which serves static assets and runs src/fetch.ts (the JSON API, then
  * the pages). Every answer leaves with the security headers (functions/security-headers.ts), a
  * cache hit with those it was stored with;
- * static assets served before the Worker runs get them from public/_headers. The scheduled
+ * static assets served before the Worker runs get them from public/_headers. Whatever throws on
+ * the way is answered by functions/unexpected-failure.ts. The scheduled
  * handler (the Cron Trigger of wrangler.toml) removes uploads nothing shows.
  */
 import { handle } from '@astrojs/cloudflare/handler';
@@ -12,17 +13,20 @@ import { withEdgeCache } from './edge-cache';
 import { withSecurityHeaders } from './security-headers';
 import { serveUploadFile } from './upload-files';
 import { runScheduled } from './scheduled';
+import { guarded } from './unexpected-failure';
 import { database } from '@/server/platform/database';
 
 export default {
-	async fetch(request, env, ctx) {
-		const upload = await serveUploadFile(request, env.UPLOADS);
-		if (upload) return withSecurityHeaders(upload);
-		// The Worker's answers get the security headers before the edge cache stores them, so a hit
-		// is sent as it was stored, without another copy. Under `astro dev` Astro writes no page
-		// policy and Vite serves its own scripts and styles, so a page there would get the policy
-		// that lets nothing load.
-		return withEdgeCache(request, database(env.DB), ctx, async (asked) => withSecurityHeaders(await handle(asked, env, ctx), { fallbackPolicy: !import.meta.env.DEV }));
+	fetch(request, env, ctx) {
+		return guarded(request, async () => {
+			const upload = await serveUploadFile(request, env.UPLOADS);
+			if (upload) return withSecurityHeaders(upload);
+			// The Worker's answers get the security headers before the edge cache stores them, so a hit
+			// is sent as it was stored, without another copy. Under `astro dev` Astro writes no page
+			// policy and Vite serves its own scripts and styles, so a page there would get the policy
+			// that lets nothing load.
+			return withEdgeCache(request, database(env.DB), ctx, async (asked) => withSecurityHeaders(await handle(asked, env, ctx), { fallbackPolicy: !import.meta.env.DEV }));
+		});
 	},
 	scheduled: runScheduled,
 } satisfies ExportedHandler<Env>;
