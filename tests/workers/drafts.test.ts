@@ -12,6 +12,7 @@ import { createDraft, deleteDraft, getDraft, listDrafts, updateDraft } from '@/s
 import { createPost } from '@/server/posts/writing';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { storeUpload } from '@/server/uploads/uploads';
+import { claimUploadsStatements, uploadKeysOf } from '@/server/uploads/claims';
 import { uploadKeyOf } from '@/schemas/content';
 import * as images from '../fixtures/images';
 import { DRAFT_LIMIT, TITLE_MAX_LENGTH, type DraftFields } from '@/schemas/post-write';
@@ -449,21 +450,31 @@ describe('publishing a draft', () => {
 		expect([await postCount(), await draftsTable()]).toEqual(before);
 	});
 
-	it('writes the post’s rows plus the draft (and its index entry and the uploads it kept), at most 50 of them', async () => {
+	it('writes, for the draft, its row and index entry and each upload it kept (at most 50): at most 2 + 3 per upload', async () => {
 		const { userId } = await newMember();
 		const writer: SessionMember = { userId, nickname: 'Publisher', role: 'MEMBER', provider: 'GOOGLE', recentProvider: 'GOOGLE', joinedAt: 0 };
-		const { draftId } = await createDraft(env.DB, GLOBAL.id, { memberId: userId, admin: false }, fields());
-		const cost = async (draft: number | undefined) => {
-			const { db, statements } = recordingDb();
-			await createPost(db, GLOBAL.id, writer, { boardId: BOARDS.general, subjectId: null, title: 't', content: doc('c'), isPrivate: false, isNotice: false, requestId: crypto.randomUUID(), ...(draft === undefined ? {} : { draftId: draft }) }, Date.now());
-			return { read: statements.reduce((sum, s) => sum + s.rowsRead, 0), written: statements.reduce((sum, s) => sum + s.rowsWritten, 0) };
-		};
-		const plain = await cost(undefined);
-		const fromDraft = await cost(draftId);
-		// The drafts row and its drafts_by_member entry; uploads kept by the draft (none here, at most 50) would add one each.
-		expect(fromDraft.written - plain.written).toBeLessThanOrEqual(2);
-		expect(fromDraft.written - plain.written).toBeGreaterThanOrEqual(1);
-		expect(fromDraft.read - plain.read).toBeLessThanOrEqual(3);
+		const kept = 3;
+		const uploads = await Promise.all(Array.from({ length: kept }, () => storeUpload(env.DB, env.UPLOADS, GLOBAL.id, userId, images.PNG, Date.now())));
+		const content = { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'pictures' }] }, ...uploads.map((upload) => ({ type: 'image', src: upload.src, alt: '' }))] } as ContentDocument;
+		const { draftId } = await createDraft(env.DB, GLOBAL.id, { memberId: userId, admin: false }, fields({ content }));
+		await env.DB.batch(claimUploadsStatements(env.DB, GLOBAL.id, uploadKeysOf(content), { draftId }));
+		expect(await env.DB.prepare('SELECT count(*) AS n FROM uploads WHERE draft_id = ?1').bind(draftId).first('n')).toBe(kept);
+		// Other members' uploads, so that a scan of the table would show in the rows read.
+		const others = Array.from({ length: 100 }, (_, i) => env.DB.prepare("INSERT INTO uploads (channel_id, member_id, r2_key, content_type, size, created_at) VALUES (1, 1002, ?1, 'image/png', 1, 0)").bind(`publish-other-${crypto.randomUUID()}-${i}.png`));
+		await env.DB.batch(others);
+		const { db, statements } = recordingDb();
+		// The post leaves the pictures out: the draft's deletion releases them (the cleanup removes them a day on).
+		await createPost(db, GLOBAL.id, writer, { boardId: BOARDS.general, subjectId: null, title: 't', content: doc('no pictures after all'), isPrivate: false, isNotice: false, requestId: crypto.randomUUID(), draftId }, Date.now());
+		const forDraft = statements.filter((statement) => /\bdrafts\b/.test(statement.sql));
+		expect(forDraft.map((statement) => statement.sql.split(' ')[0])).toEqual(['SELECT', 'DELETE']);
+		const written = forDraft.reduce((sum, statement) => sum + statement.rowsWritten, 0);
+		const read = forDraft.reduce((sum, statement) => sum + statement.rowsRead, 0);
+		expect(written).toBeGreaterThanOrEqual(2);
+		// Each released upload: its row, and its entries in the draft's and the unattached uploads' indexes;
+		// the foreign key's ON DELETE SET NULL finds them through uploads_by_draft, never a scan.
+		expect(written).toBeLessThanOrEqual(2 + 3 * kept);
+		expect(read).toBeLessThanOrEqual(4 + 5 * kept);
+		expect(await env.DB.prepare('SELECT count(*) AS n FROM uploads WHERE draft_id IS NULL AND post_id IS NULL AND member_id = ?1').bind(userId).first('n')).toBe(kept);
 	});
 });
 
