@@ -165,10 +165,9 @@ export async function updateDraft(
 	alsoInBatch: AlsoInBatch = () => [],
 	now = Date.now(),
 ): Promise<{ draftId: number; updatedAt: number }> {
-	const owned = db.prepare('SELECT 1 AS found FROM drafts WHERE id = ?1 AND channel_id = ?2 AND member_id = ?3').bind(draftId, channelId, writer.memberId);
 	// Ownership first, so that another member's draft id answers DraftNotFound whatever the body holds,
 	// and so that statements batched with the update never run for a draft that is not the member's.
-	if (!(await owned.first())) throw new AppError('DraftNotFound');
+	await assertOwnDraft(db, channelId, writer.memberId, draftId);
 	await checkDraftFields(db, channelId, writer, fields);
 	const [updated] = await db.batch([
 		db
@@ -184,8 +183,19 @@ export async function updateDraft(
 	return { draftId, updatedAt: now };
 }
 
+/** @throws AppError DraftNotFound unless the member has a draft of that id in this channel */
+export async function assertOwnDraft(db: D1Database, channelId: number, memberId: number, draftId: number): Promise<void> {
+	const owned = await db.prepare('SELECT 1 AS found FROM drafts WHERE id = ?1 AND channel_id = ?2 AND member_id = ?3').bind(draftId, channelId, memberId).first();
+	if (!owned) throw new AppError('DraftNotFound');
+}
+
+/** The deletion of one of the member's drafts, for a batch: it deletes nothing when the draft is not theirs here. */
+export function draftDeletionStatement(db: D1Database, channelId: number, memberId: number, draftId: number): D1PreparedStatement {
+	return db.prepare('DELETE FROM drafts WHERE id = ?1 AND channel_id = ?2 AND member_id = ?3').bind(draftId, channelId, memberId);
+}
+
 /** Deletes one of the member's drafts. @throws AppError DraftNotFound when the member has no draft of that id here */
 export async function deleteDraft(db: D1Database, channelId: number, memberId: number, draftId: number): Promise<void> {
-	const result = await db.prepare('DELETE FROM drafts WHERE id = ?1 AND channel_id = ?2 AND member_id = ?3').bind(draftId, channelId, memberId).run();
+	const result = await draftDeletionStatement(db, channelId, memberId, draftId).run();
 	if (!result.meta.changes) throw new AppError('DraftNotFound');
 }

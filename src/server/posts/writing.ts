@@ -14,6 +14,7 @@ import { TITLE_MAX_LENGTH, titleLength, type CreatePostInput, type EditPostInput
 import { checkUploads, claimUploadsStatements, uploadKeysOf } from '@/server/uploads/claims';
 import { planListChange, type ListPlacement, type ListPositions } from './list-positions';
 import { postSearchStatements } from '@/server/search/search-index';
+import { assertOwnDraft, draftDeletionStatement } from '@/server/drafts/drafts';
 import { canReadPost, memberViewer, postStateOfRow, type PostStateColumns } from './visibility';
 
 /** The longest body, in characters of its plain text (a long guide fits; a dumped log does not). */
@@ -116,7 +117,9 @@ export async function createPost(
 	const fields = checkFields(input, member, false);
 	const images = uploadKeysOf(input.content);
 	await checkUploads(db, channelId, member.userId, images, null);
-	const fromDraft = input.draftId === undefined ? [] : [await publishedDraftStatement(db, channelId, member.userId, input.draftId)];
+	// Published from a draft: the draft goes in the post's batch (its uploads stay where the post's claims, earlier in the batch, keep them).
+	if (input.draftId !== undefined) await assertOwnDraft(db, channelId, member.userId, input.draftId);
+	const fromDraft = input.draftId === undefined ? [] : [draftDeletionStatement(db, channelId, member.userId, input.draftId)];
 	const plan = planListChange(db, channelId, null, placementOf(input, board));
 	const listColumns = Object.keys(plan.columns);
 	const insert = db
@@ -143,17 +146,6 @@ export async function createPost(
 		}
 		throw error;
 	}
-}
-
-/**
- * The deletion of the draft a post is published from: a draft is done with once it is a post. Its
- * uploads stay where the post claims them (the post's own claims come first in the batch).
- * @throws AppError DraftNotFound when it is not this member's draft of this channel
- */
-async function publishedDraftStatement(db: D1Database, channelId: number, memberId: number, draftId: number): Promise<D1PreparedStatement> {
-	const found = await db.prepare('SELECT 1 AS found FROM drafts WHERE id = ?1 AND channel_id = ?2 AND member_id = ?3').bind(draftId, channelId, memberId).first();
-	if (found === null) throw new AppError('DraftNotFound');
-	return db.prepare('DELETE FROM drafts WHERE id = ?1 AND channel_id = ?2 AND member_id = ?3').bind(draftId, channelId, memberId);
 }
 
 async function findByRequest(db: D1Database, memberId: number, requestId: string): Promise<number | null> {
