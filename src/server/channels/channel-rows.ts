@@ -13,7 +13,7 @@ export interface ChannelRow {
 	slug: string;
 	title: string;
 	language: string;
-	theme_type: string;
+	theme_type: 'LIGHT' | 'DARK';
 	key_color: string;
 	background_color: string;
 	pc_header_color: string | null;

@@ -1,4 +1,5 @@
 /** Channels: lookup by domain and slug, and the layout data of SPEC §3 (header, content, footer). */
+import type { ChannelRow as ConfiguredChannelRow } from './channel-rows';
 import { AppError } from '@/server/platform/errors';
 import { all, parseJsonColumn } from '@/server/platform/db';
 import { createMemo } from '@/server/platform/memo';
@@ -18,22 +19,8 @@ import {
 import { pageUrls } from '@/lib/urls';
 import { isSafeLink } from '@/lib/safe-url';
 
-interface ChannelRow {
-	id: number;
-	domain: string;
-	slug: string;
-	title: string;
-	language: string;
-	theme_type: 'LIGHT' | 'DARK';
-	key_color: string;
-	background_color: string;
-	pc_header_color: string | null;
-	pc_header_image: string | null;
-	exposure_type: string;
-	exposure_board_id: number | null;
-	header_config: string;
-	footer_config: string;
-	banner: string | null;
+/** A stored channel: the columns a community file sets (channel-rows.ts) and the counters the app keeps. */
+interface ChannelRow extends ConfiguredChannelRow {
 	listed_count: number;
 	content_version: number;
 	post_versions: string;
