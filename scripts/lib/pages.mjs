@@ -35,15 +35,15 @@ const NOT_ASSETS = new Set(['.assetsignore', '_headers', '_redirects', '_routes.
  * the D1 and R2 its cron needs, and no public address.
  */
 export function pagesConfigs(worker) {
-	const { main: _main, assets: _assets, triggers, ratelimits = [], d1_databases: databases = [], r2_buckets: buckets = [], vars: _vars, ...rest } = worker;
+	const { main: _main, assets: _assets, triggers, ratelimits = [], d1_databases = [], r2_buckets = [], ...rest } = worker;
+	const databases = d1_databases.map(({ migrations_dir: _dir, ...database }) => database);
 	const companionName = `${worker.name}-companion`;
 	const pages = {
 		...rest,
 		pages_build_output_dir: './assets',
 		// Migrations are applied from the repository (npm run db:migrate, or wrangler d1 migrations apply --remote).
-		d1_databases: databases.map(({ migrations_dir: _dir, ...database }) => ({ ...database, migrations_dir: '../migrations' })),
-		r2_buckets: buckets,
-		...(worker.vars ? { vars: worker.vars } : {}),
+		d1_databases: databases.map((database) => ({ ...database, migrations_dir: '../migrations' })),
+		r2_buckets,
 		services: [{ binding: 'RATE_LIMITER', service: companionName }],
 	};
 	const companion = {
@@ -53,8 +53,8 @@ export function pagesConfigs(worker) {
 		compatibility_flags: worker.compatibility_flags ?? [],
 		workers_dev: false,
 		preview_urls: false,
-		d1_databases: databases.map(({ migrations_dir: _dir, ...database }) => database),
-		r2_buckets: buckets,
+		d1_databases: databases,
+		r2_buckets,
 		ratelimits,
 		...(triggers ? { triggers } : {}),
 	};
