@@ -2,9 +2,9 @@
  * Comments in Chromium: writing, replying (a reply to a reply joins the thread with "@nickname "),
  * editing one at a time, deleting with and without replies, more comments on demand, a link to a
  * comment, a guest's login-required modal, an ended session that keeps the text, a banned member's
- * dialog, hostile text shown as text, the JavaScript budget before interaction, and screenshots in
- * each language, and an administrator's role badge. Each test comments as its own demo member on its own demo post (rate limits count
- * per member; counts per post).
+ * dialog, hostile text shown as text, the JavaScript budget before interaction, screenshots in
+ * each language, and an administrator's role badge. Each test comments as its own demo member on
+ * its own demo post (rate limits count per member; counts per post).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

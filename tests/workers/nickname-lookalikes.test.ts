@@ -71,6 +71,12 @@ describe('look-alike nicknames', () => {
 		expect((await call(`${MEMBER}/me/nickname`, { method: 'PUT', cookie: changed, body: { nickname: 'ParsIey_Pip' } })).code).toBe(-4001424);
 	});
 
+	it.each(['Adm1n', 'ADMlN', 'Adrnin', 'Moderat0r', 'Systern', '0fficial'])('refuses %s, a look-alike of a reserved staff word, as unusable', async (nickname) => {
+		const answer = await trySignup(`reserved-${nickname}`, nickname);
+		expect(answer.code).toBe(-4001424);
+		expect(await claimsOf(nickname)).toBe(0);
+	});
+
 	it('accepts ordinary distinct names and stores their skeleton', async () => {
 		for (const [subject, nickname] of [['distinct-1', 'PixelFarmFan'], ['distinct-2', '픽셀농장팬'], ['distinct-3', 'ピクセル農園'], ['distinct-4', '像素農場迷']]) {
 			const answer = await trySignup(subject!, nickname!);

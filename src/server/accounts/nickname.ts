@@ -11,7 +11,7 @@ import { bumpContentVersion } from '@/server/channels/channels';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { nicknameKey } from '@/lib/nickname-key';
 import { nicknameSkeleton } from '@/lib/nickname-skeleton';
-import { nicknameProblem, type NicknameProblem } from '@/schemas/nickname';
+import { nicknameProblem, RESERVED_NICKNAMES, type NicknameProblem } from '@/schemas/nickname';
 import { memberSearchStatements } from '@/server/search/search-index';
 
 export const NICKNAME_CHANGE_COOLDOWN_DAYS = 7;
@@ -24,11 +24,19 @@ const PROBLEM_CODES = {
 	unusable: 'NicknameUnusable',
 } as const satisfies Record<NicknameProblem, string>;
 
+/**
+ * The skeletons of the reserved staff words as they may be written (admin, ADMIN, Admin): a
+ * look-alike of one (Adm1n, ADMlN, Adrnin) is a reserved word too. Server only, as the skeleton's
+ * table is too large for the islands, which check the words themselves.
+ */
+const RESERVED_SKELETONS = new Set(RESERVED_NICKNAMES.flatMap((word) => [word, word.toUpperCase(), word.charAt(0).toUpperCase() + word.slice(1)].map(nicknameSkeleton)));
+
 /** The nickname as stored (NFC); throws the result code of the rule of SPEC §5 it breaks. */
 export function checkedNickname(input: string): string {
 	const nickname = input.normalize('NFC');
 	const problem = nicknameProblem(nickname);
 	if (problem) throw new AppError(PROBLEM_CODES[problem]);
+	if (RESERVED_SKELETONS.has(nicknameSkeleton(nickname))) throw new AppError('NicknameUnusable');
 	return nickname;
 }
 
