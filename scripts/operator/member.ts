@@ -7,14 +7,17 @@
  *   npm run member -- ban   --channel starfall/global --member 1005 --permanent
  *   npm run member -- unban --channel starfall/global --member 1005
  *   npm run member -- show  --channel starfall/global --member 1005
+ *   npm run member -- skeletons
  *
  * Options: --persist-to DIR (another local state folder), --remote (the deployed database; needs
  * `wrangler login`). Banning ends the member's sessions at once; a temporary ban lifts itself at
- * its end.
+ * its end. `skeletons` fills in the look-alike skeleton of every nickname claimed before migration
+ * 0017 (docs/nicknames.md) and lists the names that look like an earlier one.
  */
 import { parseArgs } from 'node:util';
 import { banMember, memberBanHistory, unbanMember, type BanOrder } from '@/server/members/bans';
 import { findChannel } from '@/server/channels/channels';
+import { backfillNicknameSkeletons } from '@/server/accounts/nickname';
 import { isAppError } from '@/server/platform/errors';
 import { channelPathOf, IdSchema } from '@/schemas/params';
 import { openDatabase } from './database';
@@ -29,6 +32,22 @@ function banOrder(values: { days?: string | undefined; until?: string | undefine
 	const endsAt = values.days ? now + Number(values.days) * DAY_MS : values.until ? Date.parse(values.until) : Number.NaN;
 	if (!Number.isFinite(endsAt) || endsAt <= now) throw new UsageError('a temporary ban needs --days N or --until DATE in the future (or use --permanent)');
 	return { kind: 'TEMPORARY', endsAt, reason };
+}
+
+/** `skeletons`: the one-off backfill of migration 0017; exit 1 when look-alikes need a review. */
+async function fillSkeletons(remote: boolean, persistTo: string | undefined): Promise<number> {
+	const database = await openDatabase({ remote, persistTo });
+	try {
+		const { filled, collisions } = await backfillNicknameSkeletons(database.db);
+		console.log(`Filled in the skeleton of ${filled} nickname claim${filled === 1 ? '' : 's'}.`);
+		for (const claim of collisions) {
+			const earlier = claim.lookAlikeOf ? `"${claim.lookAlikeOf.nickname}" (member ${claim.lookAlikeOf.memberId})` : 'an earlier claim';
+			console.log(`Look-alike: "${claim.nickname}" (member ${claim.memberId}, community ${claim.channelId}) looks like ${earlier}; it keeps no skeleton. Review it.`);
+		}
+		return collisions.length > 0 ? 1 : 0;
+	} finally {
+		await database.close();
+	}
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -51,7 +70,8 @@ export async function main(argv: string[]): Promise<number> {
 	const path = channelPathOf({ domain, slug });
 	const memberId = IdSchema.safeParse(values.member ?? '');
 	try {
-		if (command !== 'ban' && command !== 'unban' && command !== 'show') throw new UsageError('the command is ban, unban or show');
+		if (command === 'skeletons') return await fillSkeletons(values.remote, values['persist-to']);
+		if (command !== 'ban' && command !== 'unban' && command !== 'show') throw new UsageError('the command is ban, unban, show or skeletons');
 		if (!path) throw new UsageError('--channel takes domain/slug, e.g. starfall/global');
 		if (!memberId.success) throw new UsageError('--member takes a member id (the userId of users/{userId})');
 		const order = command === 'ban' ? banOrder(values, Date.now()) : null;

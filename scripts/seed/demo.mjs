@@ -3,6 +3,7 @@
  * fixed clock), so a re-run leaves the database exactly as the first run did.
  */
 import { nicknameKey } from '../../src/lib/nickname-key.ts';
+import { nicknameSkeleton } from '../../src/lib/nickname-skeleton.ts';
 import { searchDocument } from '../../src/lib/search-text.ts';
 import en from './content/en.mjs';
 import ko from './content/ko.mjs';
@@ -195,11 +196,11 @@ function channelRows(channel, ids) {
 			id, channel.index, withdrawn ? null : identityId, withdrawn ? null : nickname, i === 0 ? 'ADMIN' : 'MEMBER',
 			provider, providers[(i + 1) % providers.length], joined, joined, joined, withdrawn,
 		]);
-		rows.nickname_claims.push([channel.index, nicknameKey(nickname), nickname, id, joined, withdrawn]);
+		rows.nickname_claims.push([channel.index, nicknameKey(nickname), nicknameSkeleton(nickname), nickname, id, joined, withdrawn]);
 		members.push({ id, joined });
 	});
 	// A changed nickname: member 2's first nickname stays retired.
-	rows.nickname_claims.push([channel.index, nicknameKey(c.nicknames[40]), c.nicknames[40], members[1].id, members[1].joined - DAY, members[1].joined]);
+	rows.nickname_claims.push([channel.index, nicknameKey(c.nicknames[40]), nicknameSkeleton(c.nicknames[40]), c.nicknames[40], members[1].id, members[1].joined - DAY, members[1].joined]);
 	rows.bans.push([channel.index * 100 + 1, channel.index, members[37].id, 'TEMPORARY', Date.UTC(2027, 5, 30, 15, 0), c.banStaffNote, SEED_NOW - 3 * DAY, null]);
 	rows.bans.push([channel.index * 100 + 2, channel.index, members[38].id, 'PERMANENT', null, c.banStaffNote, SEED_NOW - 30 * DAY, null]);
 
@@ -329,7 +330,7 @@ export const COLUMNS = {
 	board_tree_nodes: ['id', 'parent_id', 'sort_order', 'text', 'type', 'board_id', 'public_flag', 'use_shared', 'url', 'use_collapsed'],
 	identities: ['id', 'provider', 'subject', 'created_at'],
 	members: ['id', 'channel_id', 'identity_id', 'nickname', 'role', 'provider', 'recent_provider', 'joined_at', 'terms_agreed_at', 'privacy_agreed_at', 'withdrawn_at'],
-	nickname_claims: ['channel_id', 'nickname_key', 'nickname', 'member_id', 'claimed_at', 'released_at'],
+	nickname_claims: ['channel_id', 'nickname_key', 'nickname_skeleton', 'nickname', 'member_id', 'claimed_at', 'released_at'],
 	bans: ['id', 'channel_id', 'member_id', 'kind', 'ends_at', 'reason', 'created_at', 'lifted_at'],
 	posts: ['id', 'channel_id', 'board_id', 'subject_id', 'member_id', 'title', 'content', 'content_text', 'template', 'is_notice', 'like_count', 'view_count', 'comment_count', 'has_image', 'has_video', 'created_at', 'edited_at', 'deleted_at', 'hidden_by_admin', 'is_private', 'board_seq', 'subject_seq', 'channel_seq'],
 	comments: ['id', 'channel_id', 'post_id', 'parent_id', 'member_id', 'content', 'created_at', 'edited_at', 'deleted_at', 'hidden_by_admin'],

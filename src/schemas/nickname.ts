@@ -31,7 +31,9 @@ const EMOJI = /\p{Extended_Pictographic}|\p{Regional_Indicator}|[\u{1F3FB}-\u{1F
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}]/u;
 const LATIN = /\p{Script=Latin}/u;
 const LOOK_ALIKE_SCRIPTS = /[\p{Script=Cyrillic}\p{Script=Greek}]/u;
-const RESERVED = new Set(['admin', 'administrator', 'moderator', 'operator', 'staff', 'system', 'manager', 'official']);
+/** The reserved staff words (their look-alikes are refused by the server, src/server/accounts/nickname.ts). */
+export const RESERVED_NICKNAMES = ['admin', 'administrator', 'moderator', 'operator', 'staff', 'system', 'manager', 'official'] as const;
+const RESERVED = new Set<string>(RESERVED_NICKNAMES);
 
 /** The first rule `value` breaks, or null. */
 export function nicknameProblem(value: string): NicknameProblem | null {

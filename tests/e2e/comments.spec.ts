@@ -2,14 +2,15 @@
  * Comments in Chromium: writing, replying (a reply to a reply joins the thread with "@nickname "),
  * editing one at a time, deleting with and without replies, more comments on demand, a link to a
  * comment, a guest's login-required modal, an ended session that keeps the text, a banned member's
- * dialog, hostile text shown as text, the JavaScript budget before interaction, and screenshots in
- * each language. Each test comments as its own demo member on its own demo post (rate limits count
- * per member; counts per post).
+ * dialog, hostile text shown as text, the JavaScript budget before interaction, screenshots in
+ * each language, and an administrator's role badge. Each test comments as its own demo member on
+ * its own demo post (rate limits count per member; counts per post).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
 import type { Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './test';
 import { execute } from './fixtures';
 import { community, memberIdOf, signInMember, type Community } from './write-helpers';
@@ -498,3 +499,39 @@ for (const [channelPath, phone] of [
 		await section(page).screenshot({ path: path.join('test-results', `comments-${channel.slug}-${phone ? 'phone' : 'desktop'}.png`) });
 	});
 }
+
+test("an administrator's comment carries the role badge from the island and after a reload, a member's none (dark theme, phone width)", async ({ page }) => {
+	const channel = await community('/pixelfarm/main');
+	// A fan-art post with a member's comment on it, that no other test of this file comments on.
+	const [row] = execute(
+		`SELECT p.id FROM posts p WHERE p.channel_id = ${channel.index} AND p.board_id = ${channel.index * 10 + 4} AND p.deleted_at IS NULL AND p.hidden_by_admin = 0 AND p.is_private = 0
+		 AND EXISTS (SELECT 1 FROM comments c JOIN members m ON m.id = c.member_id WHERE c.post_id = p.id AND c.deleted_at IS NULL AND c.hidden_by_admin = 0 AND m.role = 'MEMBER' AND m.withdrawn_at IS NULL)
+		 ORDER BY p.id DESC LIMIT 1`,
+	) as { id: number }[];
+	const postPath = `${channel.path}/posts/${row?.id}`;
+	await page.setViewportSize({ width: 390, height: 844 });
+	await signInMember(page, channel, 0, postPath);
+	const text = mark('Lovely work, thank you');
+	await writeComment(page, text);
+	const badge = () => item(page, text).locator(':scope > .comment-body > .comment-head [data-role-badge]');
+	// The island renders the new comment with the badge, a word beside the name.
+	await expect(badge()).toHaveText('Admin');
+	const name = item(page, text).locator(':scope > .comment-body > .comment-head .comment-author');
+	await expect(name).toHaveText(channel.nicknames[0] ?? '');
+	const [nameBox, badgeBox] = [await name.boundingBox(), await badge().boundingBox()];
+	expect(badgeBox && nameBox && badgeBox.height <= 24 && badgeBox.x + badgeBox.width <= 390 && Math.abs(badgeBox.y + badgeBox.height / 2 - (nameBox.y + nameBox.height / 2)) < 6).toBe(true);
+	// Readable in the dark theme (WCAG AA contrast), and no sideways scrolling at 390 px.
+	const contrast = await new AxeBuilder({ page }).include('[data-role-badge]').withRules(['color-contrast']).analyze();
+	expect(contrast.violations).toEqual([]);
+	expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+	// The server renders it too, and the island reads it back when it takes the list over.
+	await page.reload();
+	await expect(badge()).toHaveText('Admin');
+	await armed(page);
+	await newBox(page).click();
+	await expect(badge()).toHaveText('Admin');
+	// A member's comment has none.
+	const memberHeads = section(page).locator('.comment-head:not([data-author-admin])');
+	expect(await memberHeads.count()).toBeGreaterThan(0);
+	await expect(memberHeads.locator('[data-role-badge]')).toHaveCount(0);
+});

@@ -1,5 +1,5 @@
 import { expect, test } from './test';
-import { demoIds, viewCount } from './fixtures';
+import { demoIds, execute, viewCount } from './fixtures';
 
 test.describe('routes and redirects', () => {
 	test('boards/{id}/posts goes up to the board, boards/{id}/posts/{postId} to the post, posts to the channel', async ({ page }) => {
@@ -170,4 +170,67 @@ test('a profile route without a userId is the channel not-found page', async ({ 
 	const response = await page.goto('/starfall/global/users');
 	expect(response?.status()).toBe(404);
 	await expect(page.getByRole('link', { name: 'Go to the community home' })).toBeVisible();
+});
+
+test.describe('the role badge', () => {
+	/** The first id a query over the browser tests' D1 finds. */
+	const first = (sql: string): number => {
+		const [row] = execute(sql) as { id: number }[];
+		if (!row) throw new Error(`Nothing for ${sql}`);
+		return row.id;
+	};
+	const READABLE = 'p.deleted_at IS NULL AND p.hidden_by_admin = 0 AND p.is_private = 0 AND b.is_public = 1';
+	const postBy = (channelId: number, role: string) =>
+		first(`SELECT p.id FROM posts p JOIN boards b ON b.id = p.board_id JOIN members m ON m.id = p.member_id WHERE p.channel_id = ${channelId} AND m.role = '${role}' AND m.withdrawn_at IS NULL AND ${READABLE} ORDER BY p.id LIMIT 1`);
+	const adminOf = (channelId: number) => first(`SELECT id FROM members WHERE channel_id = ${channelId} AND role = 'ADMIN' AND withdrawn_at IS NULL ORDER BY id LIMIT 1`);
+
+	test("shows beside an administrator's name on the post, in lists and on the profile, and not beside a member's", async ({ page }) => {
+		// PixelFarm (dark theme): its administrator is PixelFarmTeam.
+		const admin = adminOf(4);
+		await page.goto(`/pixelfarm/main/posts/${postBy(4, 'ADMIN')}`);
+		await expect(page.locator('.post-meta .post-author')).toHaveText('PixelFarmTeam');
+		await expect(page.locator('.post-meta [data-role-badge]')).toHaveText('Admin');
+		await page.goto(`/pixelfarm/main/posts/${postBy(4, 'MEMBER')}`);
+		await expect(page.locator('.post-meta .post-author')).toBeVisible();
+		await expect(page.locator('.post-meta [data-role-badge]')).toHaveCount(0);
+
+		// All Posts: a badge on the administrator's rows only.
+		await page.goto('/pixelfarm/main/boards');
+		const rows = page.locator('.post-row');
+		await expect(rows.first()).toBeVisible();
+		for (const row of await rows.all()) {
+			const isAdmin = (await row.locator('.author').getAttribute('href'))?.endsWith(`/users/${admin}`) ?? false;
+			await expect(row.locator('[data-role-badge]')).toHaveCount(isAdmin ? 1 : 0);
+		}
+
+		// The profile: in the heading, and on each of the administrator's listed posts.
+		await page.goto(`/pixelfarm/main/users/${admin}`);
+		await expect(page.locator('#profile-name [data-role-badge]')).toHaveText('Admin');
+		await expect(page.locator('#profile-name')).toHaveText(/^\s*PixelFarmTeam\s*Admin\s*$/);
+		const listed = await page.locator('.post-row').count();
+		expect(listed).toBeGreaterThan(0);
+		await expect(page.locator('.post-row [data-role-badge]')).toHaveCount(listed);
+		await page.goto('/pixelfarm/main/users/4004');
+		await expect(page.locator('#profile-name')).toBeVisible();
+		await expect(page.locator('[data-role-badge]')).toHaveCount(0);
+	});
+
+	test('says it in the community language and fits a 390 px screen beside server-rendered comments', async ({ page }) => {
+		await page.setViewportSize({ width: 390, height: 844 });
+		const admin = adminOf(2);
+		const commented = first(
+			`SELECT c.post_id AS id FROM comments c JOIN posts p ON p.id = c.post_id JOIN boards b ON b.id = p.board_id WHERE c.channel_id = 2 AND c.member_id = ${admin} AND c.deleted_at IS NULL AND c.hidden_by_admin = 0 AND ${READABLE} ORDER BY c.id LIMIT 1`,
+		);
+		await page.goto(`/starfall/kr/posts/${commented}`);
+		const adminHead = page.locator(`[data-comments] .comment-head[data-author-id="${admin}"]`).first();
+		await expect(adminHead.locator('[data-role-badge]')).toHaveText('운영자');
+		await expect(page.locator(`[data-comments] .comment-head:not([data-author-id="${admin}"]) [data-role-badge]`)).toHaveCount(0);
+		expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+		await page.goto(`/starfall/kr/users/${admin}`);
+		await expect(page.locator('#profile-name [data-role-badge]')).toHaveText('운영자');
+		await page.goto(`/starfall/jp/users/${adminOf(3)}`);
+		await expect(page.locator('#profile-name [data-role-badge]')).toHaveText('運営');
+		await page.goto(`/starfall/tw/users/${adminOf(5)}`);
+		await expect(page.locator('#profile-name [data-role-badge]')).toHaveText('管理員');
+	});
 });

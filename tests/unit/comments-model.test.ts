@@ -9,7 +9,7 @@ const comment = (commentId: number, parentId: number | null = null, nickname: st
 	commentId,
 	parentId,
 	state: 'VISIBLE',
-	author: { userId: 1000 + commentId, nickname, withdrawn: nickname === null },
+	author: { userId: 1000 + commentId, nickname, withdrawn: nickname === null, admin: false },
 	content: `text ${commentId}`,
 	createdAt: commentId * 1000,
 	edited: false,

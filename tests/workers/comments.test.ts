@@ -124,7 +124,7 @@ describe('writing, replying, editing and deleting', () => {
 				commentId: expect.any(Number),
 				parentId: null,
 				state: 'VISIBLE',
-				author: { userId: 1003, nickname: expect.any(String), withdrawn: false },
+				author: { userId: 1003, nickname: expect.any(String), withdrawn: false, admin: false },
 				content: 'First!\nhttps://starfall.example',
 				createdAt: expect.any(Number),
 				edited: false,
@@ -234,7 +234,7 @@ describe('who may comment, edit and delete', () => {
 		expect((await post(postId, userId)).code).toBe(-4011415);
 		expect((await remove(postId, commentId, userId)).code).toBe(-4011415);
 		const items = contentOf<{ comments: CommentItem[] }>(await read(postId)).comments;
-		expect(items).toEqual([expect.objectContaining({ commentId, author: { userId, nickname: null, withdrawn: true } })]);
+		expect(items).toEqual([expect.objectContaining({ commentId, author: { userId, nickname: null, withdrawn: true, admin: false } })]);
 	});
 
 	it("lets only the author edit, the author or an administrator delete, and refuses someone else's with Forbidden", async () => {

@@ -16,6 +16,7 @@ import { boardTree, listBoards, listSubjects } from '@/server/boards/boards';
 import { findChannel, listProviders } from '@/server/channels/channels';
 import { resolveSession } from '@/server/sign-in/sessions';
 import { getDraft, listDrafts } from '@/server/drafts/drafts';
+import { nicknameConflict, nicknameForms } from '@/server/accounts/nickname';
 
 /** A reply of the demo (global community), and the post it is on. */
 const aReply = async () => (await env.DB.prepare('SELECT id FROM comments WHERE channel_id = 1 AND parent_id IS NOT NULL ORDER BY id LIMIT 1').first<{ id: number }>())!.id;
@@ -40,6 +41,7 @@ const READS: Record<string, (db: D1Database) => Promise<unknown>> = {
 	'the layout': (db) => Promise.all([listBoards(db, 1), boardTree(db, 1), listSubjects(db, 1), listProviders(db, 1)]),
 	"a member's drafts": (db) => listDrafts(db, 1, 1002, 1),
 	"one of a member's drafts": (db) => getDraft(db, 1, 1002, 101),
+	"a nickname's key and look-alike check": (db) => nicknameConflict(db, 4, nicknameForms('PixeIFarmTeam'), null),
 	"a member's session": async (db) => resolveSession(db, 1, (await signIn(1002)).split('=')[1] ?? null, TEST_SECRET),
 };
 

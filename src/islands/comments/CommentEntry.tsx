@@ -42,6 +42,7 @@ export default function CommentEntry({ comment, channelBase, language, texts, hi
 							data-author-id={comment.author.userId}
 							data-author-name={comment.author.nickname ?? undefined}
 							data-withdrawn={comment.author.withdrawn ? '' : undefined}
+							data-author-admin={comment.author.admin ? '' : undefined}
 							data-created-at={comment.createdAt}
 							data-edited={comment.edited ? '' : undefined}
 						>
@@ -51,6 +52,11 @@ export default function CommentEntry({ comment, channelBase, language, texts, hi
 								<a className="comment-author" href={pageUrls(channelBase).user(comment.author.userId)}>
 									{comment.author.nickname}
 								</a>
+							)}
+							{comment.author.admin && (
+								<span className="role-badge" data-role-badge>
+									{texts['common.adminBadge']}
+								</span>
 							)}
 							<time dateTime={isoDate(comment.createdAt)}>{formatFullDate(comment.createdAt, language)}</time>
 							{comment.edited && <span className="edited">{texts['common.edited']}</span>}

@@ -11,6 +11,8 @@ export interface CommentAuthor {
 	/** null once the member has withdrawn. */
 	nickname: string | null;
 	withdrawn: boolean;
+	/** An administrator of the community: a role badge beside the name. */
+	admin: boolean;
 }
 
 /** A comment the reader may read: VISIBLE, or HIDDEN_BY_ADMIN for an administrator. */

@@ -29,7 +29,7 @@ export function readRenderedItems(root: HTMLElement): CommentItem[] {
 			commentId,
 			parentId,
 			state: state === 'HIDDEN_BY_ADMIN' ? 'HIDDEN_BY_ADMIN' : 'VISIBLE',
-			author: { userId: Number(head.dataset['authorId']), nickname: withdrawn ? null : (head.dataset['authorName'] ?? null), withdrawn },
+			author: { userId: Number(head.dataset['authorId']), nickname: withdrawn ? null : (head.dataset['authorName'] ?? null), withdrawn, admin: head.dataset['authorAdmin'] !== undefined },
 			content: li.querySelector(':scope > .comment-body > [data-comment-text]')?.textContent ?? '',
 			createdAt: Number(head.dataset['createdAt']),
 			edited: head.dataset['edited'] !== undefined,

@@ -37,6 +37,7 @@ export const COMMENT_TEXT_KEYS = [
 	'comment.more',
 	'comment.viewAll',
 	'common.edited',
+	'common.adminBadge',
 	'common.withdrawnMember',
 	'common.button.cancel',
 	'common.button.confirm',

@@ -1,15 +1,17 @@
 /**
  * Nicknames: the rules of SPEC §5 (src/schemas/nickname.ts), who holds a name, and changing it.
- * Names compare by their key (src/lib/nickname-key.ts), and every name ever held in a channel
- * stays claimed, so a released one can never be taken again. A member may change their nickname
- * once every NICKNAME_CHANGE_COOLDOWN_DAYS days: a change releases a name for good and turns every
+ * Names compare by their key (src/lib/nickname-key.ts) and by their confusable skeleton
+ * (src/lib/nickname-skeleton.ts), so a look-alike of a claimed name is that name; every name ever
+ * held in a channel stays claimed, so a released one (or a look-alike of it) can never be taken
+ * again. A member may change their nickname once every NICKNAME_CHANGE_COOLDOWN_DAYS days: a change releases a name for good and turns every
  * cached page of the community cold, so a member must not be able to do it dozens of times an hour.
  */
 import { AppError } from '@/server/platform/errors';
 import { bumpContentVersion } from '@/server/channels/channels';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { nicknameKey } from '@/lib/nickname-key';
-import { nicknameProblem, type NicknameProblem } from '@/schemas/nickname';
+import { nicknameSkeleton } from '@/lib/nickname-skeleton';
+import { nicknameProblem, RESERVED_NICKNAMES, type NicknameProblem } from '@/schemas/nickname';
 import { memberSearchStatements } from '@/server/search/search-index';
 
 export const NICKNAME_CHANGE_COOLDOWN_DAYS = 7;
@@ -22,31 +24,54 @@ const PROBLEM_CODES = {
 	unusable: 'NicknameUnusable',
 } as const satisfies Record<NicknameProblem, string>;
 
+/**
+ * The skeletons of the reserved staff words as they may be written (admin, ADMIN, Admin): a
+ * look-alike of one (Adm1n, ADMlN, Adrnin) is a reserved word too. Server only, as the skeleton's
+ * table is too large for the islands, which check the words themselves.
+ */
+const RESERVED_SKELETONS = new Set(RESERVED_NICKNAMES.flatMap((word) => [word, word.toUpperCase(), word.charAt(0).toUpperCase() + word.slice(1)].map(nicknameSkeleton)));
+
 /** The nickname as stored (NFC); throws the result code of the rule of SPEC §5 it breaks. */
 export function checkedNickname(input: string): string {
 	const nickname = input.normalize('NFC');
 	const problem = nicknameProblem(nickname);
 	if (problem) throw new AppError(PROBLEM_CODES[problem]);
+	if (RESERVED_SKELETONS.has(nicknameSkeleton(nickname))) throw new AppError('NicknameUnusable');
 	return nickname;
 }
 
-/** Why a nickname cannot be claimed by `memberId` (null for a new member), or null when it can. */
-export async function nicknameConflict(db: D1Database, channelId: number, key: string, memberId: number | null): Promise<'NicknameUnchanged' | 'NicknameTaken' | 'NicknameUnusable' | null> {
-	const claim = await db
-		.prepare('SELECT member_id, released_at FROM nickname_claims WHERE channel_id = ?1 AND nickname_key = ?2')
-		.bind(channelId, key)
-		.first<{ member_id: number; released_at: number | null }>();
-	if (!claim) return null;
-	if (claim.member_id !== memberId) return 'NicknameTaken';
-	// One's own current nickname, or one retired by an earlier change: never again.
-	return claim.released_at === null ? 'NicknameUnchanged' : 'NicknameUnusable';
+/** The two forms a nickname is compared by: its key and its confusable skeleton. */
+export interface NicknameForms {
+	key: string;
+	skeleton: string;
+}
+
+export function nicknameForms(nickname: string): NicknameForms {
+	return { key: nicknameKey(nickname), skeleton: nicknameSkeleton(nickname) };
+}
+
+/**
+ * Why a nickname cannot be claimed by `memberId` (null for a new member), or null when it can: a
+ * claim with the same key or the same skeleton (at most one of each, both indexed) held by another
+ * member is NicknameTaken, whichever name it is; one's own current name is NicknameUnchanged, one's
+ * own earlier name NicknameUnusable.
+ */
+export async function nicknameConflict(db: D1Database, channelId: number, forms: NicknameForms, memberId: number | null): Promise<'NicknameUnchanged' | 'NicknameTaken' | 'NicknameUnusable' | null> {
+	const { results: claims } = await db
+		.prepare('SELECT member_id, released_at FROM nickname_claims WHERE channel_id = ?1 AND (nickname_key = ?2 OR nickname_skeleton = ?3)')
+		.bind(channelId, forms.key, forms.skeleton)
+		.all<{ member_id: number; released_at: number | null }>();
+	if (claims.length === 0) return null;
+	if (claims.some((claim) => claim.member_id !== memberId)) return 'NicknameTaken';
+	// One's own current nickname (or a look-alike of it), or one retired by an earlier change: never again.
+	return claims.some((claim) => claim.released_at === null) ? 'NicknameUnchanged' : 'NicknameUnusable';
 }
 
 /** Which uniqueness rule a failed D1 write broke, from SQLite's message. */
 export function brokenUniqueRule(error: unknown): 'nickname' | 'active-claim' | 'membership' | null {
 	const message = error instanceof Error ? error.message : '';
 	if (!/UNIQUE constraint failed/i.test(message)) return null;
-	if (/nickname_claims\.nickname_key/.test(message)) return 'nickname';
+	if (/nickname_claims\.nickname_(key|skeleton)/.test(message)) return 'nickname';
 	if (/nickname_claims\.member_id/.test(message)) return 'active-claim';
 	if (/members\./.test(message)) return 'membership';
 	return null;
@@ -75,9 +100,9 @@ function tooSoon(nextAt: number, now: number): AppError {
  */
 export async function changeNickname(db: D1Database, channelId: number, member: SessionMember, input: string, now = Date.now()): Promise<string> {
 	const nickname = checkedNickname(input);
-	const key = nicknameKey(nickname);
-	if (key === nicknameKey(member.nickname)) throw new AppError('NicknameUnchanged');
-	const conflict = await nicknameConflict(db, channelId, key, member.userId);
+	const forms = nicknameForms(nickname);
+	if (forms.key === nicknameKey(member.nickname)) throw new AppError('NicknameUnchanged');
+	const conflict = await nicknameConflict(db, channelId, forms, member.userId);
 	if (conflict) throw new AppError(conflict);
 	const nextAt = await nextNicknameChange(db, member.userId, now);
 	if (nextAt !== null) throw tooSoon(nextAt, now);
@@ -91,7 +116,9 @@ export async function changeNickname(db: D1Database, channelId: number, member: 
 					 AND NOT EXISTS (SELECT 1 FROM nickname_claims WHERE member_id = ?2 AND released_at > ?3 - ?4)`,
 				)
 				.bind(channelId, member.userId, now, COOLDOWN_MS),
-			db.prepare('INSERT INTO nickname_claims (channel_id, nickname_key, nickname, member_id, claimed_at) VALUES (?1, ?2, ?3, ?4, ?5)').bind(channelId, key, nickname, member.userId, now),
+			db
+				.prepare('INSERT INTO nickname_claims (channel_id, nickname_key, nickname_skeleton, nickname, member_id, claimed_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)')
+				.bind(channelId, forms.key, forms.skeleton, nickname, member.userId, now),
 			db.prepare('UPDATE members SET nickname = ?3 WHERE id = ?1 AND channel_id = ?2').bind(member.userId, channelId, nickname),
 			...memberSearchStatements(db, channelId, member.userId, nickname),
 			bumpContentVersion(db, channelId),
@@ -103,4 +130,58 @@ export async function changeNickname(db: D1Database, channelId: number, member: 
 		throw error;
 	}
 	return nickname;
+}
+
+/** A claim the skeleton backfill left without one: its name looks like a name claimed before it. */
+export interface SkeletonCollision {
+	channelId: number;
+	nickname: string;
+	memberId: number;
+	lookAlikeOf: { nickname: string; memberId: number } | null;
+}
+
+/** How many claims one batch of the backfill reads and updates. */
+export const SKELETON_BACKFILL_PAGE = 100;
+
+/**
+ * Fills in the skeleton of the claims made before migration 0017 (SQL cannot compute one), in
+ * claim order (rowid) and pages of SKELETON_BACKFILL_PAGE, so that the earlier of two look-alike
+ * claims keeps the skeleton. The later one is left without (its look-alikes still meet the earlier
+ * claim's skeleton) and is returned for the operator to review: such a name was accepted before
+ * look-alikes were refused, and may be an impersonation. Running it again fills nothing twice and
+ * reports the same collisions.
+ */
+export async function backfillNicknameSkeletons(db: D1Database): Promise<{ filled: number; collisions: SkeletonCollision[] }> {
+	let after = 0;
+	let filled = 0;
+	const collisions: SkeletonCollision[] = [];
+	for (;;) {
+		const { results: claims } = await db
+			.prepare('SELECT rowid AS row, channel_id, nickname, member_id FROM nickname_claims WHERE rowid > ?1 AND nickname_skeleton IS NULL ORDER BY rowid LIMIT ?2')
+			.bind(after, SKELETON_BACKFILL_PAGE)
+			.all<{ row: number; channel_id: number; nickname: string; member_id: number }>();
+		if (claims.length === 0) break;
+		after = claims[claims.length - 1]!.row;
+		const skeletons = claims.map((claim) => nicknameSkeleton(claim.nickname));
+		// Within the batch the statements run in order, so of two look-alikes in one page the first wins.
+		const results = await db.batch(
+			claims.map((claim, i) =>
+				db
+					.prepare('UPDATE nickname_claims SET nickname_skeleton = ?2 WHERE rowid = ?1 AND NOT EXISTS (SELECT 1 FROM nickname_claims WHERE channel_id = ?3 AND nickname_skeleton = ?2)')
+					.bind(claim.row, skeletons[i], claim.channel_id),
+			),
+		);
+		for (const [i, claim] of claims.entries()) {
+			if (results[i]?.meta.changes === 1) {
+				filled += 1;
+				continue;
+			}
+			const holder = await db
+				.prepare('SELECT nickname, member_id FROM nickname_claims WHERE channel_id = ?1 AND nickname_skeleton = ?2')
+				.bind(claim.channel_id, skeletons[i])
+				.first<{ nickname: string; member_id: number }>();
+			collisions.push({ channelId: claim.channel_id, nickname: claim.nickname, memberId: claim.member_id, lookAlikeOf: holder && { nickname: holder.nickname, memberId: holder.member_id } });
+		}
+	}
+	return { filled, collisions };
 }

@@ -8,9 +8,8 @@
 import { AppError } from '@/server/platform/errors';
 import { newSession } from '@/server/sign-in/sessions';
 import { hashToken, randomToken } from '@/server/platform/tokens';
-import { nicknameKey } from '@/lib/nickname-key';
 import type { Provider } from '@/schemas/channel';
-import { brokenUniqueRule, checkedNickname, nicknameConflict } from './nickname';
+import { brokenUniqueRule, checkedNickname, nicknameConflict, nicknameForms } from './nickname';
 import { newMemberSearchStatement } from '@/server/search/search-index';
 
 /** How long a sign-up may stay between the provider's return and the chosen nickname. */
@@ -86,8 +85,8 @@ export async function agreeToTerms(db: D1Database, signup: Signup, now = Date.no
 export async function completeSignup(db: D1Database, channelId: number, signup: Signup, input: string, secret: string, now = Date.now()) {
 	if (!signup.termsAgreed) throw new AppError('TermsRequired');
 	const nickname = checkedNickname(input);
-	const key = nicknameKey(nickname);
-	const conflict = await nicknameConflict(db, channelId, key, null);
+	const forms = nicknameForms(nickname);
+	const conflict = await nicknameConflict(db, channelId, forms, null);
 	if (conflict) throw new AppError(conflict);
 	const session = await newSession(db, channelId, { identityId: signup.identityId }, secret, now);
 	const results = await db
@@ -99,8 +98,10 @@ export async function completeSignup(db: D1Database, channelId: number, signup: 
 				)
 				.bind(channelId, nickname, now, signup.tokenHash),
 			db
-				.prepare('INSERT INTO nickname_claims (channel_id, nickname_key, nickname, member_id, claimed_at) SELECT ?1, ?2, ?3, id, ?5 FROM members WHERE channel_id = ?1 AND identity_id = ?4')
-				.bind(channelId, key, nickname, signup.identityId, now),
+				.prepare(
+					'INSERT INTO nickname_claims (channel_id, nickname_key, nickname_skeleton, nickname, member_id, claimed_at) SELECT ?1, ?2, ?6, ?3, id, ?5 FROM members WHERE channel_id = ?1 AND identity_id = ?4',
+				)
+				.bind(channelId, forms.key, nickname, signup.identityId, now, forms.skeleton),
 			newMemberSearchStatement(db, channelId, signup.identityId, nickname),
 			...session.statements,
 			db.prepare('DELETE FROM signups WHERE token_hash = ?1').bind(signup.tokenHash),

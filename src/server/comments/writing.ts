@@ -87,7 +87,7 @@ function itemOf(row: StoredCommentRow, member: SessionMember): ReadableCommentIt
 		commentId: row.id,
 		parentId: row.parent_id,
 		state: row.hidden_by_admin === 1 ? 'HIDDEN_BY_ADMIN' : 'VISIBLE',
-		author: { userId: member.userId, nickname: member.nickname, withdrawn: false },
+		author: { userId: member.userId, nickname: member.nickname, withdrawn: false, admin: member.role === 'ADMIN' },
 		content: row.content,
 		createdAt: row.created_at,
 		edited: row.edited_at !== null,

@@ -14,15 +14,17 @@ export interface MemberProfile {
 	nickname: string | null;
 	joinedAt: number;
 	withdrawn: boolean;
+	/** An administrator of the community: the profile shows the role badge. */
+	admin: boolean;
 	postCount: number;
 }
 
 /** @throws AppError UserNotFound, also for a member of another channel */
 export async function getProfile(db: D1Database, channelId: number, userId: number): Promise<MemberProfile> {
 	const row = await db
-		.prepare('SELECT id, nickname, joined_at, withdrawn_at FROM members WHERE id = ?1 AND channel_id = ?2')
+		.prepare('SELECT id, nickname, joined_at, withdrawn_at, role FROM members WHERE id = ?1 AND channel_id = ?2')
 		.bind(userId, channelId)
-		.first<{ id: number; nickname: string | null; joined_at: number; withdrawn_at: number | null }>();
+		.first<{ id: number; nickname: string | null; joined_at: number; withdrawn_at: number | null; role: string }>();
 	if (!row) throw new AppError('UserNotFound');
 	const count = await db
 		.prepare(
@@ -36,6 +38,7 @@ export async function getProfile(db: D1Database, channelId: number, userId: numb
 		nickname: row.withdrawn_at ? null : row.nickname,
 		joinedAt: row.joined_at,
 		withdrawn: row.withdrawn_at !== null,
+		admin: row.withdrawn_at === null && row.role === 'ADMIN',
 		postCount: count?.count ?? 0,
 	};
 }

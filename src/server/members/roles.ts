@@ -2,10 +2,13 @@
  * A member's role in a community (issue 12): an administrator moderates it (the admin API). The
  * role is read from the member's row on every request, so a grant or a revocation holds from the
  * next request on. The operator command `npm run channel -- admin grant|revoke` runs this; each
- * change writes its row of the audit log in its batch.
+ * change writes its row of the audit log in its batch. Readers see an administrator's role badge
+ * beside their name on every page that shows it (posts, lists, comments, profile), so a change turns
+ * the community's cached pages cold: a rare operator's act, never a member's.
  */
 import { AppError } from '@/server/platform/errors';
 import { logStatement } from '@/server/moderation/log';
+import { bumpContentVersion } from '@/server/channels/channels';
 
 export type Role = 'MEMBER' | 'ADMIN';
 
@@ -20,6 +23,7 @@ export async function setMemberRole(db: D1Database, channelId: number, memberId:
 	await db.batch([
 		db.prepare('UPDATE members SET role = ?3 WHERE id = ?1 AND channel_id = ?2').bind(memberId, channelId, role),
 		logStatement(db, channelId, moderatorId, role === 'ADMIN' ? 'GRANT_ADMIN' : 'REVOKE_ADMIN', { type: 'MEMBER', id: memberId }, '', now, 'changes() = 1'),
+		bumpContentVersion(db, channelId),
 	]);
 	return true;
 }

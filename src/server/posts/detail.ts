@@ -52,6 +52,7 @@ interface PostRow {
 	member_id: number;
 	nickname: string | null;
 	withdrawn_at: number | null;
+	role: string;
 	created_at: number;
 	edited_at: number | null;
 	view_count: number;
@@ -66,7 +67,7 @@ interface PostRow {
 }
 
 const POST_SQL = `SELECT p.id, p.board_id, b.name AS board_name, b.is_public AS board_public, p.subject_id, s.name AS subject_name,
-		p.title, p.member_id, m.nickname, m.withdrawn_at, p.created_at, p.edited_at, p.view_count, p.like_count,
+		p.title, p.member_id, m.nickname, m.withdrawn_at, m.role, p.created_at, p.edited_at, p.view_count, p.like_count,
 		p.comment_count, p.is_notice, p.template, p.content, p.deleted_at, p.hidden_by_admin, p.is_private`;
 const POST_FROM = `FROM posts p
 	JOIN boards b ON b.id = p.board_id
@@ -87,7 +88,7 @@ function toView(row: PostRow, viewer: Viewer): PostView {
 		subjectId: row.subject_id,
 		subjectName: row.subject_name,
 		title: row.title,
-		author: authorOf(row.member_id, row.nickname, row.withdrawn_at),
+		author: authorOf(row.member_id, row.nickname, row.withdrawn_at, row.role),
 		createdAt: row.created_at,
 		editedAt: row.edited_at,
 		viewCount: row.view_count,

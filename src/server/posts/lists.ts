@@ -15,6 +15,8 @@ export interface PostAuthor {
 	/** null once the member has withdrawn. */
 	nickname: string | null;
 	withdrawn: boolean;
+	/** An administrator of the community (now): readers see a role badge beside the name. */
+	admin: boolean;
 }
 
 export interface PostSummary {
@@ -51,6 +53,7 @@ export interface SummaryRow {
 	member_id: number;
 	nickname: string | null;
 	withdrawn_at: number | null;
+	role: string;
 	created_at: number;
 	view_count: number;
 	like_count: number;
@@ -62,11 +65,12 @@ export interface SummaryRow {
 }
 
 /** The columns of a list row, over posts p joined with members m. */
-export const SUMMARY_COLUMNS = `p.id, p.board_id, p.subject_id, p.title, p.member_id, m.nickname, m.withdrawn_at,
+export const SUMMARY_COLUMNS = `p.id, p.board_id, p.subject_id, p.title, p.member_id, m.nickname, m.withdrawn_at, m.role,
 	p.created_at, p.view_count, p.like_count, p.comment_count, p.is_notice, p.has_image, p.has_video, p.is_private`;
 
-export function authorOf(memberId: number, nickname: string | null, withdrawnAt: number | null): PostAuthor {
-	return { userId: memberId, nickname: withdrawnAt ? null : nickname, withdrawn: withdrawnAt !== null };
+/** The author as readers see them, from their members row (read in the same query as what they wrote). */
+export function authorOf(memberId: number, nickname: string | null, withdrawnAt: number | null, role: string): PostAuthor {
+	return { userId: memberId, nickname: withdrawnAt ? null : nickname, withdrawn: withdrawnAt !== null, admin: withdrawnAt === null && role === 'ADMIN' };
 }
 
 export function toSummary(row: SummaryRow): PostSummary {
@@ -75,7 +79,7 @@ export function toSummary(row: SummaryRow): PostSummary {
 		boardId: row.board_id,
 		subjectId: row.subject_id,
 		title: row.title,
-		author: authorOf(row.member_id, row.nickname, row.withdrawn_at),
+		author: authorOf(row.member_id, row.nickname, row.withdrawn_at, row.role),
 		createdAt: row.created_at,
 		viewCount: row.view_count,
 		likeCount: row.like_count,
