@@ -4,3 +4,9 @@
 ALTER TABLE board_subjects ADD COLUMN key TEXT;
 UPDATE board_subjects SET key = 'category-' || id WHERE key IS NULL;
 CREATE UNIQUE INDEX board_subjects_by_key ON board_subjects (board_id, key);
+
+-- A member's export of their data (issue 22, GET /v1/{domain}/{slug}/me/export): the reports a
+-- member made, read by the member (keyset on id), and when the member last exported, so that one
+-- member starts at most one export per EXPORT_INTERVAL (src/server/members/export.ts).
+CREATE INDEX reports_by_reporter ON reports (reporter_id, id);
+ALTER TABLE members ADD COLUMN last_export_at INTEGER;
