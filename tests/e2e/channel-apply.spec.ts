@@ -111,7 +111,7 @@ test('a community file creates a working community; again changes nothing; an in
 		// back to the community's sign-up as a new member.
 		await page.goto(`/starfall/${slug}/login`);
 		await page.locator('[data-login-form] button[value="GOOGLE"]').click();
-		await expect(page.getByRole('heading', { name: 'Local Google (development)' })).toBeVisible();
+		await expect(page.getByRole('heading', { name: 'Local Google (development)', exact: true })).toBeVisible();
 		await expect(page.getByText(`Signing in to /starfall/${slug}.`)).toBeVisible();
 		await chooseNewAccount(page, `apply-${slug}`);
 		await expect(page).toHaveURL(new RegExp(`/starfall/${slug}/signup`));
