@@ -70,6 +70,14 @@ test('a community file creates a working community; again changes nothing; an in
 		expect(refused.err).toContain('nothing was changed');
 		expect(channels()).toEqual(before);
 
+		// A copied file that still gives another community's id: refused, exit 2 (issue 22).
+		const copied = path.join(DIR, `${slug}-copied.json`);
+		writeFileSync(copied, JSON.stringify({ ...JSON.parse(readFileSync(path.join('channels', 'starfall-jp.json'), 'utf8')), id: 1 }));
+		const clash = applyFile(copied);
+		expect(clash.status).toBe(2);
+		expect(clash.err).toContain("id: starfall/jp has the id 3, not 1 (1 is starfall/global's id)");
+		expect(clash.err).toContain('nothing was changed');
+
 		const dry = applyFile(file, '--dry-run');
 		expect(dry.status).toBe(0);
 		expect(dry.out).toContain('(dry run: nothing written)');
