@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { api } from '@functions/app';
-import { EXPORT_INTERVAL_MS, exportStream } from '@/server/members/export';
+import { EXPORT_INTERVAL_MS, claimExport, exportStream } from '@/server/members/export';
 import { GLOBAL, KOREAN, ORIGIN, call, memberApi, queryPlan, recordingDb, signIn, signUp } from './harness';
 
 const COMMENTS = 50_000;
@@ -147,6 +147,18 @@ describe('a member exports their data', () => {
 		const third = await download(cookie);
 		expect(third.status).toBe(200);
 		await third.body?.cancel();
+	});
+
+	it('starting an export writes one row; of two started at once, one goes ahead', async () => {
+		await env.DB.prepare('UPDATE members SET last_export_at = NULL WHERE id = 1009').run();
+		const { db, statements } = recordingDb();
+		await claimExport(db, 1, 1009, 1_800_000_000_000);
+		expect(statements.reduce((sum, statement) => sum + statement.rowsWritten, 0)).toBe(1);
+		await env.DB.prepare('UPDATE members SET last_export_at = NULL WHERE id = 1009').run();
+		const outcomes = await Promise.allSettled([claimExport(env.DB, 1, 1009, 1_800_000_000_000), claimExport(env.DB, 1, 1009, 1_800_000_000_001)]);
+		expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
+		// Another community's member id is not this community's member.
+		await expect(claimExport(env.DB, 2, 1009, 1_900_000_000_000)).rejects.toThrow();
 	});
 
 	it('a wrong method or a query is answered in the envelope', async () => {
