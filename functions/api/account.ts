@@ -16,7 +16,8 @@ import { withdrawMember } from '@/server/accounts/withdrawal';
 import { requireSessionSecret } from '@/server/sign-in/session-secret';
 import { methodNotAllowed } from '@functions/middleware/errors';
 import { requireMember } from '@functions/middleware/session';
-import { rateLimit } from '@functions/middleware/rate-limit';
+import { checkRateLimit, rateLimit } from '@functions/middleware/rate-limit';
+import { claimExport, exportFileName, exportStream } from '@/server/members/export';
 import { NoQuerySchema, zv, zvJson } from '@functions/validate';
 
 const TermsBodySchema = z.strictObject({ terms: z.boolean(), privacy: z.boolean() });
@@ -42,6 +43,22 @@ export const accountRouter = new Hono<ApiEnv>()
 	.get('/me', zv('query', NoQuerySchema), (c) => {
 		const member = requireMember(c);
 		return c.json(ok({ content: member }));
+	})
+	// The member's data as one JSON file, streamed (src/server/members/export.ts): members only,
+	// their own data of this community; at most one export per 20 minutes per member.
+	.get('/me/export', zv('query', NoQuerySchema), async (c) => {
+		const member = requireMember(c);
+		await checkRateLimit(c, 'export');
+		const { channel, db } = c.var;
+		const now = Date.now();
+		await claimExport(db, channel.id, member.userId, now);
+		const subject = { channel, memberId: member.userId, origin: new URL(c.req.url).origin };
+		return c.body(exportStream(db, subject, now), 200, {
+			'Content-Type': 'application/json; charset=utf-8',
+			'Content-Disposition': `attachment; filename="${exportFileName(subject, now)}"`,
+			'Cache-Control': 'private, no-store',
+			'X-Content-Type-Options': 'nosniff',
+		});
 	})
 	.put('/me/nickname', zv('query', NoQuerySchema), rateLimit('nickname'), zvJson(NicknameInputSchema), async (c) => {
 		const member = requireMember(c);
@@ -76,4 +93,5 @@ export const accountRouter = new Hono<ApiEnv>()
 	})
 	.on(['GET', 'PUT', 'PATCH', 'DELETE'], ['/auth/logout', '/me/withdrawal', '/signup/terms', '/signup'], methodNotAllowed)
 	.on(['POST', 'PATCH', 'DELETE'], '/me', methodNotAllowed)
+	.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/me/export', methodNotAllowed)
 	.on(['GET', 'POST', 'PATCH', 'DELETE'], '/me/nickname', methodNotAllowed);

@@ -104,11 +104,37 @@ async function appleClientSecretIsValid(secret, publicKey, { issuer, clientId })
 	}
 }
 
+/** A community's path segment, as src/schemas/params.ts has it (PathSegmentSchema). */
+const SEGMENT = '[a-z0-9](?:[a-z0-9.-]{0,61}[a-z0-9])?';
+const COMMUNITY_RETURN = new RegExp(`^/(${SEGMENT})/(${SEGMENT})/oauth$`);
+/** The app's reserved top-level segments, never a community's domain (RESERVED_DOMAINS there). */
+const RESERVED = new Set(['public', 'v1', 'admin', 'api', 'demo', 'assets', 'static', 'uploads']);
+
+/**
+ * Whether `value` is the sign-in return of some community on one of the app's origins:
+ * `{appOrigin}/{domain}/{slug}/oauth`, exactly (no query, fragment, user or other origin). Any
+ * community, not a list: one made later by `npm run channel -- apply` signs in like the demo ones.
+ * @param {unknown} value
+ * @param {readonly string[]} appOrigins
+ */
+export function isCommunityRedirectUri(value, appOrigins) {
+	if (typeof value !== 'string') return false;
+	let url;
+	try {
+		url = new URL(value);
+	} catch {
+		return false;
+	}
+	if (!appOrigins.includes(url.origin) || url.username || url.password || url.search || url.hash || value !== `${url.origin}${url.pathname}`) return false;
+	const match = COMMUNITY_RETURN.exec(url.pathname);
+	return match !== null && !RESERVED.has(match[1]);
+}
+
 /**
  * One imitated provider: an oidc-provider instance mounted at /{name}, with its chooser and extras.
- * @param {{ name: Name, origin: string, redirectUris: string[], applePublicKey: import('node:crypto').KeyObject }} options
+ * @param {{ name: Name, origin: string, redirectUris: string[], appOrigins: string[], applePublicKey: import('node:crypto').KeyObject }} options
  */
-function createInstance({ name, origin, redirectUris, applePublicKey }) {
+function createInstance({ name, origin, redirectUris, appOrigins, applePublicKey }) {
 	const issuer = `${origin}/${name}`;
 	const setup = SETUP[name];
 	const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -147,6 +173,12 @@ function createInstance({ name, origin, redirectUris, applePublicKey }) {
 		},
 	});
 	provider.on('server_error', (_ctx, error) => console.error(`[idp ${name}]`, error));
+	// The registered list is the demo communities; every other community on the app's origins is
+	// accepted by its path's pattern, as a real provider's list would hold each deployed community.
+	const registered = provider.Client.prototype.redirectUriAllowed;
+	provider.Client.prototype.redirectUriAllowed = function redirectUriAllowed(/** @type {string} */ value) {
+		return registered.call(this, value) || isCommunityRedirectUri(value, appOrigins);
+	};
 
 	if (name === 'apple') {
 		// Runs before oidc-provider's routes; its body parser takes the parsed body from req.body.
@@ -243,7 +275,8 @@ function createInstance({ name, origin, redirectUris, applePublicKey }) {
  * Starts the three providers on one port. Every published URL uses the host name `localhost`
  * (a different site from the app at 127.0.0.1). `appOrigins` are the origins the app is served
  * from; `${origin}/{domain}/{slug}/oauth` for every demo channel and /bench/large is a registered
- * redirect URI of each client.
+ * redirect URI of each client, and any other community's on those origins is accepted by its
+ * pattern (isCommunityRedirectUri).
  * @param {{ port: number, host?: string, appOrigins: string[] }} options host: the interface to
  *   listen on; the default 'localhost' listens on 127.0.0.1.
  * @returns {Promise<{ origin: string, vars: Record<string, string>, close: () => Promise<void> }>}
@@ -254,9 +287,9 @@ export async function startIdentityProvider({ port, host = 'localhost', appOrigi
 	const redirectUris = appOrigins.flatMap((appOrigin) => channelPaths.map((path) => `${appOrigin}${path}/oauth`));
 	const apple = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 	const instances = {
-		google: createInstance({ name: 'google', origin, redirectUris, applePublicKey: apple.publicKey }),
-		apple: createInstance({ name: 'apple', origin, redirectUris, applePublicKey: apple.publicKey }),
-		x: createInstance({ name: 'x', origin, redirectUris, applePublicKey: apple.publicKey }),
+		google: createInstance({ name: 'google', origin, redirectUris, appOrigins, applePublicKey: apple.publicKey }),
+		apple: createInstance({ name: 'apple', origin, redirectUris, appOrigins, applePublicKey: apple.publicKey }),
+		x: createInstance({ name: 'x', origin, redirectUris, appOrigins, applePublicKey: apple.publicKey }),
 	};
 
 	const server = http.createServer((req, res) => {

@@ -5,6 +5,7 @@
  *   npm run channel -- apply channels/starfall-global.json [--dry-run]
  *   npm run channel -- admin grant  --channel starfall/global --member 1005
  *   npm run channel -- admin revoke --channel starfall/global --member 1005
+ *   npm run channel -- --help
  *
  * `apply` creates or updates a community from its file (JSON, or YAML when it ends in .yaml or
  * .yml; src/server/channels/channel-file.ts): it
@@ -25,18 +26,44 @@ import { openDatabase } from './database';
 
 class UsageError extends Error {}
 
+export const USAGE = `Usage:
+  npm run channel -- apply FILE [--dry-run]
+      Creates or updates a community from its file (JSON, or YAML when FILE ends in .yaml or .yml).
+      Prints what changes, then applies it; --dry-run only prints.
+  npm run channel -- admin grant  --channel DOMAIN/SLUG --member ID
+  npm run channel -- admin revoke --channel DOMAIN/SLUG --member ID
+      Gives or takes the administrator role (from the member's next request on).
+
+Options:
+  --persist-to DIR   the local database's folder (default .wrangler/state)
+  --remote           the deployed database instead of the local one
+  -h, --help         this text
+
+Exit codes: 0 done (or nothing to change), 2 refused or invalid (nothing was changed).`;
+
+const OPTIONS = {
+	channel: { type: 'string' },
+	member: { type: 'string' },
+	'persist-to': { type: 'string' },
+	remote: { type: 'boolean', default: false },
+	'dry-run': { type: 'boolean', default: false },
+	help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
 export async function main(argv: string[]): Promise<number> {
-	const { values, positionals } = parseArgs({
-		args: argv,
-		allowPositionals: true,
-		options: {
-			channel: { type: 'string' },
-			member: { type: 'string' },
-			'persist-to': { type: 'string' },
-			remote: { type: 'boolean', default: false },
-			'dry-run': { type: 'boolean', default: false },
-		},
-	});
+	let parsed: ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: typeof OPTIONS }>>;
+	try {
+		parsed = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
+	} catch (error) {
+		// An unknown option or a missing value: node's own sentence, then the usage, not a stack trace.
+		console.error(`channel: ${(error as Error).message}\n\n${USAGE}`);
+		return 2;
+	}
+	const { values, positionals } = parsed;
+	if (values.help || positionals[0] === 'help') {
+		console.log(USAGE);
+		return 0;
+	}
 	const [group, command] = positionals;
 	if (group === 'apply') return apply(command, { remote: values.remote, persistTo: values['persist-to'], dryRun: values['dry-run'] });
 	const [domain, slug] = (values.channel ?? '').split('/');
@@ -59,7 +86,7 @@ export async function main(argv: string[]): Promise<number> {
 		return 0;
 	} catch (error) {
 		if (error instanceof UsageError || isAppError(error)) {
-			console.error(`channel: ${error.message}`);
+			console.error(`channel: ${error.message}${error instanceof UsageError ? `\n\n${USAGE}` : ''}`);
 			return 2;
 		}
 		throw error;
@@ -69,7 +96,7 @@ export async function main(argv: string[]): Promise<number> {
 /** `apply FILE`: the plan, printed, then written unless it is refused or a dry run. */
 async function apply(file: string | undefined, options: { remote: boolean; persistTo: string | undefined; dryRun: boolean }): Promise<number> {
 	if (!file) {
-		console.error('channel: apply takes the path of a community file, e.g. channels/starfall-global.json');
+		console.error(`channel: apply takes the path of a community file, e.g. channels/starfall-global.json\n\n${USAGE}`);
 		return 2;
 	}
 	let text: string;

@@ -209,7 +209,7 @@ function channelRows(channel, ids) {
 	for (const board of config.boards) {
 		rows.boards.push([board.id, channel.index, board.key, board.name, board.description, board.is_public, 0, board.use_subjects, 0, created, board.write_template, board.notice_only]);
 		subjectsByBoard[board.key] = config.subjects.filter((subject) => subject.board_id === board.id).map((subject) => {
-			rows.board_subjects.push([subject.id, channel.index, subject.board_id, subject.name, subject.sort_order, subject.enabled, 0]);
+			rows.board_subjects.push([subject.id, channel.index, subject.board_id, subject.name, subject.sort_order, subject.enabled, 0, subject.key]);
 			return subject.id;
 		});
 	}
@@ -378,6 +378,9 @@ export function demoSql() {
 		if (table === 'board_tree_nodes') {
 			const withChannel = all[table].map((row) => [Math.floor(row[0] / 100), ...row]);
 			statements.push(...insertRows(table, ['channel_id', ...COLUMNS[table]], withChannel));
+		} else if (table === 'board_subjects') {
+			// The demo's categories carry their file's key (migration 0021); the bench's rows have none.
+			statements.push(...insertRows(table, [...COLUMNS[table], 'key'], all[table]));
 		} else {
 			statements.push(...insertRows(table, COLUMNS[table], all[table]));
 		}

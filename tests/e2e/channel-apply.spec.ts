@@ -2,7 +2,8 @@
  * An operator sets up a community from a file (issue 12): `npm run channel -- apply FILE` on the
  * browser tests' database prints what it creates, a second run prints no changes, an invalid file
  * is refused with the field and the reason (exit code 2) and changes nothing, and the new
- * community's pages render in Chromium in its language and theme.
+ * community's pages render in Chromium in its language and theme, and it can be signed into
+ * through the local identity provider.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { stringify } from 'yaml';
 import { expect, test } from './test';
 import { execute } from './fixtures';
 import { PNG } from '../fixtures/images';
+import { chooseNewAccount } from './sign-in-helpers';
 
 const STATE = path.join('.wrangler', 'test-state');
 const DIR = path.join('test-results', 'channel-apply');
@@ -26,6 +28,8 @@ function newFile(slug: string): Record<string, unknown> {
 	const file = JSON.parse(readFileSync(path.join('channels', 'starfall-jp.json'), 'utf8')) as Record<string, unknown> & { header: Record<string, unknown>; boards: Record<string, unknown>[]; tree: Record<string, unknown>[] };
 	delete file['id'];
 	file['slug'] = slug;
+	// Signed into through the local provider (which accepts every community's return, issue 22).
+	file['providers'] = ['GOOGLE'];
 	file.header['title'] = 'スターフォール 攻略コミュニティ';
 	file.header['keyColor'] = '#7c3aed';
 	// Images the operator keeps on other hosts: the pages' img-src takes their origins.
@@ -66,6 +70,14 @@ test('a community file creates a working community; again changes nothing; an in
 		expect(refused.err).toContain('nothing was changed');
 		expect(channels()).toEqual(before);
 
+		// A copied file that still gives another community's id: refused, exit 2 (issue 22).
+		const copied = path.join(DIR, `${slug}-copied.json`);
+		writeFileSync(copied, JSON.stringify({ ...JSON.parse(readFileSync(path.join('channels', 'starfall-jp.json'), 'utf8')), id: 1 }));
+		const clash = applyFile(copied);
+		expect(clash.status).toBe(2);
+		expect(clash.err).toContain("id: starfall/jp has the id 3, not 1 (1 is starfall/global's id)");
+		expect(clash.err).toContain('nothing was changed');
+
 		const dry = applyFile(file, '--dry-run');
 		expect(dry.status).toBe(0);
 		expect(dry.out).toContain('(dry run: nothing written)');
@@ -102,11 +114,20 @@ test('a community file creates a working community; again changes nothing; an in
 		await page.locator('.tree').first().getByRole('link', { name: '攻略・Tips' }).click();
 		await expect(page.getByRole('heading', { level: 1 })).toHaveText('攻略・Tips');
 		await expect(page.getByText('まだ投稿がありません。')).toBeVisible();
+
+		// Signing in to it through the local provider: its chooser, not invalid_redirect_uri, and
+		// back to the community's sign-up as a new member.
+		await page.goto(`/starfall/${slug}/login`);
+		await page.locator('[data-login-form] button[value="GOOGLE"]').click();
+		await expect(page.getByRole('heading', { name: 'Local Google (development)', exact: true })).toBeVisible();
+		await expect(page.getByText(`Signing in to /starfall/${slug}.`)).toBeVisible();
+		await chooseNewAccount(page, `apply-${slug}`);
+		await expect(page).toHaveURL(new RegExp(`/starfall/${slug}/signup`));
 	} finally {
-		execute(`DELETE FROM board_tree_nodes WHERE channel_id IN (SELECT id FROM channels WHERE domain = 'starfall' AND slug = '${slug}')`);
-		execute(`DELETE FROM board_subjects WHERE channel_id IN (SELECT id FROM channels WHERE domain = 'starfall' AND slug = '${slug}')`);
-		execute(`DELETE FROM boards WHERE channel_id IN (SELECT id FROM channels WHERE domain = 'starfall' AND slug = '${slug}')`);
-		execute(`DELETE FROM channel_providers WHERE channel_id IN (SELECT id FROM channels WHERE domain = 'starfall' AND slug = '${slug}')`);
-		execute(`DELETE FROM channels WHERE domain = 'starfall' AND slug = '${slug}'`);
+		const mine = `(SELECT id FROM channels WHERE domain = 'starfall' AND slug = '${slug}')`;
+		execute(
+			['signups', 'oauth_transactions', 'board_tree_nodes', 'board_subjects', 'boards', 'channel_providers'].map((table) => `DELETE FROM ${table} WHERE channel_id IN ${mine};`).join(' ') +
+				` DELETE FROM channels WHERE domain = 'starfall' AND slug = '${slug}';`,
+		);
 	}
 });

@@ -84,8 +84,8 @@ describe('channel files', () => {
 		general.categories = [first!, ...general.categories.slice(2)];
 		const plan = await apply(file);
 		expect(plan.refusals).toEqual([]);
-		expect(plan.changes).toContain(`~ category 121 on board general: name "Discussion" → "Talk"`);
-		expect(plan.changes).toContain(`~ category "${second!.name}" on board general: disabled (posts or drafts use it)`);
+		expect(plan.changes).toContain(`~ category "Discussion" (key category-121, id 121) on board general: name "Discussion" → "Talk"`);
+		expect(plan.changes).toContain(`~ category "${second!.name}" (key category-${second!.id}, id ${second!.id}) on board general: disabled (posts or drafts use it)`);
 		expect(await env.DB.prepare('SELECT name FROM board_subjects WHERE id = 121').first<string>('name')).toBe('Talk');
 		expect(await env.DB.prepare('SELECT count(*) AS n FROM posts WHERE subject_id = 121').first<number>('n')).toBe(before);
 		expect(await env.DB.prepare('SELECT enabled FROM board_subjects WHERE id = ?1').bind(second!.id).first<number>('enabled')).toBe(0);
@@ -151,7 +151,7 @@ describe('channel files', () => {
 		file.boards.push({ key: 'events', name: '活動', description: '', public: true, noticeOnly: false, categories: [{ name: '報名', enabled: true }], template: null });
 		file.tree.push({ type: 'BOARD', board: 'events' });
 		const added = await apply(file);
-		expect(added.changes).toEqual(expect.arrayContaining(['+ board events "活動"', '+ category "報名" on board events']));
+		expect(added.changes).toEqual(['+ board tree: node board events at the top', '+ board events "活動"', expect.stringMatching(/^\+ category "報名" \(key category-(\d+), id \1\) on board events$/)]);
 		const events = await env.DB.prepare("SELECT id FROM boards WHERE channel_id = 5 AND key = 'events'").first<number>('id');
 		expect((await call(`${ORIGIN}/public/v1/starfall/tw/boards/${events}`)).code).toBe(0);
 		const removed = await apply(copy(tw));
@@ -162,5 +162,65 @@ describe('channel files', () => {
 		clash.boards[0]!.id = 11;
 		const plan = await planChannel(env.DB, clash);
 		expect(plan.refusals).toEqual(['boards "notice": the id 11 belongs to another board']);
+	});
+
+	it('refuses a fixed id that is another community\'s, for a community that exists and for a new one, and changes nothing', async () => {
+		// A copied file: the Japanese community's, still with the global one's id.
+		const copied = copy(jp);
+		copied.id = 1;
+		const plan = await planChannel(env.DB, copied);
+		expect(plan.refusals).toEqual(["id: starfall/jp has the id 3, not 1 (1 is starfall/global's id); give its own id or none"]);
+		await expect(applyChannel(env.DB, plan)).rejects.toThrow(/refusals/);
+		const fresh = newCommunity('copied');
+		fresh.id = 4;
+		expect((await planChannel(env.DB, fresh)).refusals).toEqual(["id: 4 is pixelfarm/main's id; give a free id or none"]);
+		expect(await env.DB.prepare("SELECT count(*) AS n FROM channels WHERE slug = 'copied'").first<number>('n')).toBe(0);
+		expect((await planChannel(env.DB, copy(jp))).changes).toEqual([]);
+	});
+
+	it('names a category by a key the plan prints: a rename by key keeps the id and the posts', async () => {
+		const file = newCommunity('keyed');
+		const created = await apply(file);
+		const line = created.changes.find((change) => change.startsWith('+ category "Questions"'))!;
+		const [, key, id] = /\(key (category-(\d+)), id \d+\)/.exec(line)!;
+		expect(line).toBe(`+ category "Questions" (key ${key}, id ${id}) on board general`);
+		// A post in the category, then the category renamed by the key alone.
+		const boardId = (await env.DB.prepare("SELECT board_id FROM board_subjects WHERE id = ?1").bind(Number(id)).first<number>('board_id'))!;
+		await env.DB.prepare("INSERT INTO posts (id, channel_id, board_id, subject_id, member_id, title, content, content_text, template, created_at) VALUES (990001, ?1, ?2, ?3, 4001, 't', '{}', 't', 'DEFAULT', 0)").bind(created.channelId, boardId, Number(id)).run();
+		const general = file.boards.find((board) => board.key === 'general')!;
+		const tips = general.categories.find((category) => category.name === 'Questions')!;
+		tips.key = key;
+		tips.name = 'Hints';
+		// Moved first: the name alone would no longer find it.
+		general.categories = [tips, ...general.categories.filter((category) => category !== tips)];
+		const renamed = await apply(file);
+		expect(renamed.refusals).toEqual([]);
+		expect(renamed.changes).toContain(`~ category "Questions" (key ${key}, id ${id}) on board general: name "Questions" → "Hints"`);
+		expect(renamed.changes.some((change) => change.startsWith('+ category') || change.startsWith('- category'))).toBe(false);
+		expect(await env.DB.prepare('SELECT subject_id FROM posts WHERE id = 990001').first<number>('subject_id')).toBe(Number(id));
+		// A key of the file's own: adopted, then used.
+		tips.key = 'hints';
+		expect((await apply(file)).changes).toEqual([`~ category "Hints" (key ${key}, id ${id}) on board general: key "${key}" → "hints"`]);
+		tips.name = 'Hints & Tips';
+		expect((await apply(file)).changes).toEqual([`~ category "Hints" (key hints, id ${id}) on board general: name "Hints" → "Hints & Tips"`]);
+		expect((await planChannel(env.DB, file)).changes).toEqual([]);
+		await env.DB.prepare('DELETE FROM posts WHERE id = 990001').run();
+	});
+
+	it('says what changed in the board tree, not a count of nodes', async () => {
+		const file = copy(global);
+		const media = file.tree.find((node) => node.type === 'CATEGORY' && node.text === 'Media')!;
+		if (media.type !== 'CATEGORY') throw new Error('no Media');
+		media.collapsed = false;
+		const collapsed = await apply(file);
+		expect(collapsed.changes).toEqual(['~ board tree: node CATEGORY "Media" collapsed true → false']);
+		const link = file.tree.find((node) => node.type === 'LINK')!;
+		if (link.type !== 'LINK') throw new Error('no link');
+		link.text = 'Official Website';
+		file.tree.push({ type: 'LINK', text: 'Wiki', url: 'https://wiki.starfall.example' });
+		const edited = await planChannel(env.DB, file);
+		expect(edited.changes).toEqual(['~ board tree: node LINK "Official Site" text "Official Site" → "Official Website"', '+ board tree: node LINK "Wiki" at the top']);
+		expect((await apply(copy(global))).changes).toEqual(['~ board tree: node CATEGORY "Media" collapsed false → true']);
+		expect((await planChannel(env.DB, copy(global))).changes).toEqual([]);
 	});
 });

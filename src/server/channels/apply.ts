@@ -6,7 +6,9 @@
  * it), then, for each board that turns private or public, its posts leave or rejoin "All Posts"
  * and search one at a time (each a batch of at most 3 × 25 list rows and the post's own, as a
  * hide does), so that a board of any size stays within D1's limits. Ids are kept: a board by its
- * key, a category by its id or name; a category that posts or drafts use is disabled rather than
+ * key, a category by its id, its key (migration 0021; the plan prints both) or its name; a fixed
+ * community id that is not the community's own is refused; the tree's changes are told node by
+ * node. A category that posts or drafts use is disabled rather than
  * removed, and a board that has posts or drafts is not removed (the plan refuses). Applying the
  * same file again plans nothing and writes nothing.
  */
@@ -93,7 +95,7 @@ export async function readStoredChannel(db: D1Database, domain: string, slug: st
 		all<StoredSubject>(
 			db
 				.prepare(
-					`SELECT s.id, s.board_id, s.name, s.sort_order, s.enabled,
+					`SELECT s.id, coalesce(s.key, 'category-' || s.id) AS key, s.board_id, s.name, s.sort_order, s.enabled,
 						(SELECT count(*) FROM posts p WHERE p.subject_id = s.id) + (SELECT count(*) FROM drafts d WHERE d.subject_id = s.id) AS uses
 					 FROM board_subjects s WHERE s.channel_id = ?1 ORDER BY s.board_id, s.sort_order, s.id`,
 				)
@@ -120,6 +122,63 @@ function treeShape(nodes: NodeRow[]): string {
 	return JSON.stringify(nodes.map((node) => [node.parent_id === null ? null : position.get(node.parent_id), node.text, node.type, node.board_id, node.public_flag, node.url, node.use_collapsed]));
 }
 
+/** How the plan names a category: its key and id, either of which a file can use to name it again. */
+const categoryIds = (subject: Pick<SubjectRow, 'id' | 'key'>) => `key ${subject.key}, id ${subject.id}`;
+
+const NODE_FIELDS = [
+	['text', 'text'],
+	['url', 'url'],
+	['public_flag', 'public'],
+	['use_collapsed', 'collapsed'],
+] as const;
+
+/**
+ * What changed in the board tree, node by node: a node is itself across applies by what it stands
+ * for (its board, its link, a category's or All Posts' place by type and text), so the plan says
+ * "node "Guides" collapsed false → true" or "+ node LINK "Wiki"" rather than a count of nodes.
+ */
+function treeChanges(before: NodeRow[], after: NodeRow[], boardName: (id: number) => string): string[] {
+	const label = (node: NodeRow) => (node.type === 'BOARD' ? `board ${boardName(node.board_id ?? 0)}` : node.type === 'DIVIDER' ? 'divider' : `${node.type} "${node.text}"`);
+	// Who a node is: its board or link; a category, All Posts and a divider by type and place among their kind.
+	const identities = (nodes: NodeRow[]) => {
+		const seen = new Map<string, number>();
+		return nodes.map((node) => {
+			const base = node.type === 'BOARD' ? `B${node.board_id}` : node.type === 'LINK' ? `L${node.url}` : node.type === 'CATEGORY' ? `C${node.text}` : node.type;
+			const count = (seen.get(base) ?? 0) + 1;
+			seen.set(base, count);
+			return `${base}#${count}`;
+		});
+	};
+	const beforeIds = identities(before);
+	const afterIds = identities(after);
+	const parentOf = (nodes: NodeRow[], ids: string[], node: NodeRow) => (node.parent_id === null ? null : ids[nodes.findIndex((other) => other.id === node.parent_id)] ?? null);
+	const parentLabel = (nodes: NodeRow[], node: NodeRow) => {
+		const parent = nodes.find((other) => other.id === node.parent_id);
+		return parent ? `under ${label(parent)}` : 'at the top';
+	};
+	const value = (field: (typeof NODE_FIELDS)[number][0], node: NodeRow) => (field === 'public_flag' || field === 'use_collapsed' ? node[field] === 1 : node[field]);
+	const lines: string[] = [];
+	before.forEach((node, index) => {
+		if (!afterIds.includes(beforeIds[index]!)) lines.push(`- board tree: node ${label(node)} ${parentLabel(before, node)}`);
+	});
+	after.forEach((node, index) => {
+		const at = beforeIds.indexOf(afterIds[index]!);
+		if (at < 0) {
+			lines.push(`+ board tree: node ${label(node)} ${parentLabel(after, node)}`);
+			return;
+		}
+		const old = before[at]!;
+		for (const [field, name] of NODE_FIELDS) {
+			if (old[field] !== node[field]) lines.push(`~ board tree: node ${label(old)} ${name} ${shown(value(field, old))} → ${shown(value(field, node))}`);
+		}
+		if (parentOf(before, beforeIds, old) !== parentOf(after, afterIds, node)) lines.push(`~ board tree: node ${label(node)} moved ${parentLabel(after, node)}`);
+	});
+	// Only the order changed (or a node moved within its parent).
+	const order = (ids: string[]) => ids.filter((id) => beforeIds.includes(id) && afterIds.includes(id)).join(' ');
+	if (order(beforeIds) !== order(afterIds)) lines.push(`~ board tree: order ${after.map(label).join(', ')}`);
+	return lines.length > 0 ? lines : [`~ board tree: ${before.length} nodes rewritten`];
+}
+
 /** What applying `file` would change, given the stored channel (`stored`, null for a new one). */
 export async function planChannel(db: D1Database, file: ChannelFile, now = Date.now()): Promise<ChannelPlan> {
 	const stored = await readStoredChannel(db, file.domain, file.slug);
@@ -139,7 +198,11 @@ export async function planChannel(db: D1Database, file: ChannelFile, now = Date.
 		subject: (board, boardId, index) => {
 			const category = board.categories[index];
 			const mine = current?.subjects.filter((row) => row.board_id === boardId) ?? [];
-			const match = mine.find((row) => category?.id !== undefined && row.id === category.id) ?? mine.find((row) => row.name === category?.name && !(board.categories.some((other) => other.id === row.id)));
+			const claimed = (row: SubjectRow) => board.categories.some((other) => other !== category && (other.id === row.id || other.key === row.key));
+			const match =
+				mine.find((row) => category?.id !== undefined && row.id === category.id) ??
+				mine.find((row) => category?.key !== undefined && row.key === category.key) ??
+				mine.find((row) => row.name === category?.name && !claimed(row));
 			return match?.id ?? fresh('subject', category?.id);
 		},
 		node: (node, index) => {
@@ -150,7 +213,13 @@ export async function planChannel(db: D1Database, file: ChannelFile, now = Date.
 	});
 	const plan: ChannelPlan = { creates: !current, channelId, changes: [], refusals: [], statements: [], privacy: [] };
 	// Fixed ids of new rows must be free.
-	if (!current && file.id !== undefined && (await db.prepare('SELECT 1 FROM channels WHERE id = ?1').bind(file.id).first())) plan.refusals.push(`id: ${file.id} is another community's id`);
+	if (file.id !== undefined && file.id !== current?.channel.id) {
+		const owner = await db.prepare('SELECT domain, slug FROM channels WHERE id = ?1').bind(file.id).first<{ domain: string; slug: string }>();
+		// The file's id must be this community's: an id that names another one is a mistake (a copied
+		// file), never silently ignored.
+		if (current) plan.refusals.push(`id: ${file.domain}/${file.slug} has the id ${current.channel.id}, not ${file.id}${owner ? ` (${file.id} is ${owner.domain}/${owner.slug}'s id)` : ''}; give its own id or none`);
+		else if (owner) plan.refusals.push(`id: ${file.id} is ${owner.domain}/${owner.slug}'s id; give a free id or none`);
+	}
 	const currentNodes = new Set(current?.nodes.map((node) => node.id));
 	const newNodeIds = wanted.nodes.map((node) => node.id).filter((id) => !currentNodes.has(id));
 	if (newNodeIds.length > 0) {
@@ -182,7 +251,7 @@ export async function planChannel(db: D1Database, file: ChannelFile, now = Date.
 	// The tree goes first when it changes: its nodes refer to boards that may go.
 	const treeChanged = treeShape(current?.nodes ?? []) !== treeShape(wanted.nodes);
 	if (treeChanged) {
-		plan.changes.push(`~ board tree: ${current?.nodes.length ?? 0} nodes → ${wanted.nodes.length} nodes`);
+		plan.changes.push(...treeChanges(current?.nodes ?? [], wanted.nodes, boardName));
 		run('DELETE FROM board_tree_nodes WHERE channel_id = ?1', channelId);
 	}
 
@@ -218,23 +287,23 @@ export async function planChannel(db: D1Database, file: ChannelFile, now = Date.
 				plan.refusals.push(`board ${boardName(subject.board_id)}: the category id ${subject.id} belongs to another category`);
 				continue;
 			}
-			plan.changes.push(`+ category "${subject.name}" on board ${boardName(subject.board_id)}`);
-			run('INSERT INTO board_subjects (id, channel_id, board_id, name, sort_order, enabled) VALUES (?1, ?2, ?3, ?4, ?5, ?6)', subject.id, channelId, subject.board_id, subject.name, subject.sort_order, subject.enabled);
+			plan.changes.push(`+ category "${subject.name}" (${categoryIds(subject)}) on board ${boardName(subject.board_id)}`);
+			run('INSERT INTO board_subjects (id, channel_id, board_id, name, sort_order, enabled, key) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)', subject.id, channelId, subject.board_id, subject.name, subject.sort_order, subject.enabled, subject.key);
 			continue;
 		}
-		const changed = (['name', 'sort_order', 'enabled'] as const).filter((column) => before[column] !== subject[column]);
-		for (const column of changed) plan.changes.push(`~ category ${subject.id} on board ${boardName(subject.board_id)}: ${column} ${shown(before[column])} → ${shown(subject[column])}`);
+		const changed = (['key', 'name', 'sort_order', 'enabled'] as const).filter((column) => before[column] !== subject[column]);
+		for (const column of changed) plan.changes.push(`~ category "${before.name}" (${categoryIds(before)}) on board ${boardName(subject.board_id)}: ${column} ${shown(before[column])} → ${shown(subject[column])}`);
 		if (changed.length > 0) run(`UPDATE board_subjects SET ${changed.map((column, i) => `${column} = ?${i + 2}`).join(', ')} WHERE id = ?1`, subject.id, ...changed.map((column) => subject[column]));
 	}
 	for (const subject of current?.subjects ?? []) {
 		if (wanted.subjects.some((row) => row.id === subject.id) || !wanted.boards.some((board) => board.id === subject.board_id)) continue;
 		if (subject.uses > 0) {
 			if (subject.enabled === 1) {
-				plan.changes.push(`~ category "${subject.name}" on board ${boardName(subject.board_id)}: disabled (posts or drafts use it)`);
+				plan.changes.push(`~ category "${subject.name}" (${categoryIds(subject)}) on board ${boardName(subject.board_id)}: disabled (posts or drafts use it)`);
 				run('UPDATE board_subjects SET enabled = 0 WHERE id = ?1', subject.id);
 			}
 		} else {
-			plan.changes.push(`- category "${subject.name}" on board ${boardName(subject.board_id)}`);
+			plan.changes.push(`- category "${subject.name}" (${categoryIds(subject)}) on board ${boardName(subject.board_id)}`);
 			run('DELETE FROM board_subjects WHERE id = ?1', subject.id);
 		}
 	}

@@ -22,7 +22,11 @@ const IdSchema = z.number().int().min(1).max(2 ** 31 - 1);
 const Text = (max: number) => z.string().trim().min(1).max(max);
 const LabelledLink = z.strictObject({ key: Text(100), value: SafeLinkSchema });
 
-const CategorySchema = z.strictObject({ id: IdSchema.optional(), name: Text(50), enabled: z.boolean().default(true) });
+/**
+ * A category: named across applies by its `key` (like a board's; `category-{id}` when the file
+ * gives none, as `apply` prints it), or by a fixed `id`, or else by its name.
+ */
+const CategorySchema = z.strictObject({ key: BoardKeySchema.optional(), id: IdSchema.optional(), name: Text(50), enabled: z.boolean().default(true) });
 
 const BoardSchema = z.strictObject({
 	key: BoardKeySchema,
@@ -56,7 +60,7 @@ export const ChannelFileSchema = z
 	.strictObject({
 		domain: DomainSchema,
 		slug: PathSegmentSchema,
-		/** A fixed id for a new community; ignored for one that exists. */
+		/** A fixed id for a new community; for one that exists it must be its own (`apply` refuses another). */
 		// Channel ids stay below 2^21: the search index's rowids are channel × 2^32 + id (migrations/0010).
 		id: z.number().int().min(1).max(2 ** 21 - 1).optional(),
 		header: z.strictObject({
@@ -97,9 +101,12 @@ export const ChannelFileSchema = z
 			if (keys.has(board.key)) problem(['boards', index, 'key'], `"${board.key}" is the key of another board`);
 			keys.add(board.key);
 			const names = new Set<string>();
+			const categoryKeys = new Set<string>();
 			board.categories.forEach((category, at) => {
 				if (names.has(category.name)) problem(['boards', index, 'categories', at, 'name'], `"${category.name}" is another category's name`);
 				names.add(category.name);
+				if (category.key !== undefined && categoryKeys.has(category.key)) problem(['boards', index, 'categories', at, 'key'], `"${category.key}" is the key of another category of this board`);
+				if (category.key !== undefined) categoryKeys.add(category.key);
 			});
 		});
 		const ids = file.boards.flatMap((board) => (board.id === undefined ? [] : [board.id]));

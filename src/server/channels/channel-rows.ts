@@ -39,6 +39,8 @@ export interface BoardRow {
 
 export interface SubjectRow {
 	id: number;
+	/** The file's key for the category, `category-{id}` when it gives none (migration 0021). */
+	key: string;
 	board_id: number;
 	name: string;
 	sort_order: number;
@@ -98,7 +100,10 @@ export function configRows(file: ChannelFile, ids: IdSource): ConfigRows {
 		return id;
 	};
 	const subjects = file.boards.flatMap((board) =>
-		board.categories.map((category, index): SubjectRow => ({ id: ids.subject(board, boardOf(board.key), index), board_id: boardOf(board.key), name: category.name, sort_order: index + 1, enabled: category.enabled ? 1 : 0 })),
+		board.categories.map((category, index): SubjectRow => {
+			const id = ids.subject(board, boardOf(board.key), index);
+			return { id, key: category.key ?? `category-${id}`, board_id: boardOf(board.key), name: category.name, sort_order: index + 1, enabled: category.enabled ? 1 : 0 };
+		}),
 	);
 	const publicOf = new Map(file.boards.map((board) => [board.key, board.public]));
 	const nodes: NodeRow[] = [];

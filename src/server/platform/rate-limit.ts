@@ -39,6 +39,8 @@ export const RATE_LIMITS = {
 	report: { limiter: 'RATE_LIMIT_STRICT', by: ['member', 'ip'] },
 	/** An administrator's moderation (hide, unhide, ban, dismiss). */
 	moderation: { limiter: 'RATE_LIMIT_WRITE', by: ['member', 'ip'] },
+	/** A member's data export (issue 22): the attempts, before the export's own one-per-20-minutes rule (members/export.ts). */
+	export: { limiter: 'RATE_LIMIT_STRICT', by: ['member', 'ip'] },
 	/** The view beacon: per IP. */
 	view: { limiter: 'RATE_LIMIT_VIEW', by: ['ip'] },
 } as const satisfies Record<string, { limiter: LimiterName; by: readonly ('member' | 'ip')[] }>;

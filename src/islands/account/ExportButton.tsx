@@ -1,0 +1,58 @@
+/**
+ * "Download my data" (My Page's settings): asks for the member's export (GET …/me/export) and saves
+ * the answer as the file the server names; a refusal (too soon, signed out) is said in words.
+ */
+import { useState } from 'react';
+import { resultCodeOf, FetchError } from '@/lib/api-client';
+import { TooManyRequests } from '@/lib/result-codes';
+import { useHydrated } from '@/islands/common/use-hydrated';
+
+interface Props {
+	apiBase: string;
+	label: string;
+	texts: Record<'common.message.error' | 'settings.exportTooSoon', string>;
+}
+
+/** The file name of a Content-Disposition header, or a plain one. */
+function fileNameOf(disposition: string | null): string {
+	return /filename="([^"]+)"/.exec(disposition ?? '')?.[1] ?? 'my-data.json';
+}
+
+export default function ExportButton({ apiBase, label, texts }: Props) {
+	const [busy, setBusy] = useState(false);
+	const [error, setError] = useState<string | null>(null);
+	const hydrated = useHydrated();
+	const download = async () => {
+		setBusy(true);
+		setError(null);
+		try {
+			const response = await fetch(`${apiBase}/me/export`, { credentials: 'include', headers: { Accept: 'application/json' } });
+			if (!response.ok) throw new FetchError(response.status, response.statusText, await response.json().catch(() => null));
+			const file = await response.blob();
+			const url = URL.createObjectURL(file);
+			const link = document.createElement('a');
+			link.href = url;
+			link.download = fileNameOf(response.headers.get('content-disposition'));
+			document.body.appendChild(link);
+			link.click();
+			link.remove();
+			setTimeout(() => URL.revokeObjectURL(url), 60_000);
+		} catch (failure) {
+			setError(resultCodeOf(failure) === TooManyRequests.code ? texts['settings.exportTooSoon'] : texts['common.message.error']);
+		} finally {
+			setBusy(false);
+		}
+	};
+	return (
+		<>
+			<button className="button secondary" type="button" onClick={download} disabled={busy || !hydrated} aria-busy={busy}>
+				{label}
+			</button>
+			{error && (
+				<p className="form-error" role="alert">
+					{error}
+				</p>
+			)}
+		</>
+	);
+}
