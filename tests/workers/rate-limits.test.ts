@@ -171,7 +171,7 @@ describe('read limits', () => {
 		const ip = '203.0.113.71';
 		const read = async (path: string) => {
 			const ctx = createExecutionContext();
-			const response = await withEdgeCache(new Request(`${ORIGIN}${path}`, { headers: { 'cf-connecting-ip': ip } }), env.DB, ctx, (request) => api.request(request));
+			const response = await withEdgeCache(new Request(`${ORIGIN}${path}`, { headers: { 'cf-connecting-ip': ip } }), env.DB, ctx, async (request) => api.request(request));
 			const body = await response.text();
 			await waitOnExecutionContext(ctx);
 			return { status: response.status, state: response.headers.get('x-edge-cache'), retryAfter: response.headers.get('retry-after'), body };

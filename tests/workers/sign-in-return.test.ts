@@ -33,7 +33,7 @@ async function pendingSignIn(provider: 'GOOGLE' | 'APPLE' = 'GOOGLE'): Promise<s
 const stillPending = async (token: string) => (await env.DB.prepare('SELECT count(*) AS n FROM oauth_transactions WHERE id_hash = ?1').bind(await hashToken(token)).first('n')) === 1;
 
 /** The provider's return as the browser sends it (a GET, or Apple's cross-site form POST). */
-function providerReturn(query: string, cookie: string | null, ip: string, form?: string): Promise<Response> {
+async function providerReturn(query: string, cookie: string | null, ip: string, form?: string): Promise<Response> {
 	const headers: Record<string, string> = { 'cf-connecting-ip': ip };
 	if (cookie !== null) headers['cookie'] = `${TRANSACTION_COOKIE}=${cookie}`;
 	if (form === undefined) return signInCallback.request(`${RETURN}${query}`, { headers });
