@@ -1,14 +1,14 @@
 /**
  * The read rate limits as a reader meets them (docs/rate-limits.md): past the search limit, the
  * results page answers 429 with Retry-After and a page that says to wait and offers Retry, in the
- * community's layout, on a phone as on a desktop. The member is one no other test signs in as, so
- * that their budget is this test's alone.
+ * community's layout, on a phone; so does a member's profile past the profile limit. The member is
+ * one no other test signs in as, so that their budget is this test's alone.
  */
 import { LIMITERS, RATE_LIMITS } from '@/server/platform/rate-limit';
 import { expect, test } from './test';
 import { signInFromLoginPage } from './sign-in-helpers';
 
-test('a member past the search limit gets a page that says to wait, with 429 and Retry-After', async ({ page }) => {
+test('a member past the search or the profile limit gets a page that says to wait, with 429 and Retry-After', async ({ page }) => {
 	await signInFromLoginPage(page, '/starfall/global', 'X', 'rustbucket99', '/starfall/global/boards');
 	await expect(page).toHaveURL(/\/starfall\/global\/boards$/);
 	const { limit, periodSeconds } = LIMITERS[RATE_LIMITS.search.member];
@@ -39,4 +39,18 @@ test('a member past the search limit gets a page that says to wait, with 429 and
 	await expect(page.getByRole('search')).toBeVisible();
 	await retry.focus();
 	await expect(retry).toBeFocused();
+
+	// Members' profiles have their own budget, and the same refusal past it.
+	const profile = LIMITERS[RATE_LIMITS.profile.member].limit;
+	const profileStatuses: number[] = [];
+	let profileRefused = null;
+	while (!profileRefused && profileStatuses.length < 3 * profile + 1) {
+		const response = await page.request.get(`/starfall/global/users/${1002 + (profileStatuses.length % 20)}`);
+		profileStatuses.push(response.status());
+		if (response.status() === 429) profileRefused = response;
+	}
+	expect(profileStatuses.slice(0, profile).every((status) => status === 200)).toBe(true);
+	if (!profileRefused) throw new Error(`No refusal after ${profileStatuses.length} profiles`);
+	expect(profileRefused.headers()['retry-after']).toBe(String(periodSeconds));
+	expect(await profileRefused.text()).toContain('Please wait a minute and try again.');
 });
