@@ -88,7 +88,7 @@ describe('the providers\' return', () => {
 		expect(statements).toEqual([]);
 	});
 
-	it('with a cookie of the token\'s shape is counted per client address, and past the limit asks no D1', async () => {
+	it('with a cookie of the token\'s shape is counted per client address, and past the limit takes nothing', async () => {
 		const rule = RATE_LIMITS.signInReturn;
 		const { limit, periodSeconds } = LIMITERS[rule.address];
 		expect(periodSeconds).toBe(60);
