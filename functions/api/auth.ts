@@ -18,6 +18,7 @@ import { USER_ID_HEADER } from '@/lib/names';
 import { methodNotAllowed } from '@functions/middleware/errors';
 import { sessionError } from '@functions/middleware/session';
 import { checkRateLimit } from '@functions/middleware/rate-limit';
+import { siteOrigin } from '@/server/platform/site-origin';
 import { NoQuerySchema, isFormRequest, zv, zvJsonOrForm } from '@functions/validate';
 
 const ProvidersQuerySchema = z.strictObject({ callbackUrl: z.string().max(2048).optional() });
@@ -51,7 +52,7 @@ export const authRouter = new Hono<ApiEnv>()
 		try {
 			await checkRateLimit(c, 'signIn');
 			if (c.var.session.kind === 'member') throw new AppError('Conflict', 'You are already logged in.');
-			started = await startSignIn(db, channel, body.provider, redirectUrl, url.origin);
+			started = await startSignIn(db, channel, body.provider, redirectUrl, siteOrigin(url));
 		} catch (error) {
 			// The login page's form goes back to the login page, which says that it failed.
 			if (isForm && error instanceof AppError) return c.redirect(loginPageUrl(channel.basePath, redirectUrl, error.codeName === 'TooManyRequests' ? 'busy' : 'failed'), 303);

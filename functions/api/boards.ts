@@ -4,7 +4,8 @@ import { z } from 'zod';
 import type { ApiEnv } from '@functions/context';
 import { loadLayout } from '@/server/channels/layout';
 import { boardListing, listBoardPosts, listChannelPosts } from '@/server/posts/lists';
-import { viewerOf } from '@/server/posts/visibility';
+import { canReadBoard, viewerOf, type Viewer } from '@/server/posts/visibility';
+import type { Board, BoardSubject } from '@/server/boards/boards';
 import { ok } from '@/server/platform/envelope';
 import { AppError } from '@/server/platform/errors';
 import { IdSchema, PageSchema } from '@/schemas/params';
@@ -18,21 +19,36 @@ const PostsQuerySchema = z.strictObject({
 	page: PageSchema.default(1),
 });
 
+/** A board as `viewer` may see it: how many posts a board holds is not told to those who cannot read it. */
+function shownBoard(board: Board, viewer: Viewer): Omit<Board, 'postCount'> & { postCount: number | null } {
+	return canReadBoard(board, viewer) ? board : { ...board, postCount: null };
+}
+
+/** The categories as `viewer` may see them: no post count for a category of a board they cannot read. */
+function shownSubjects(subjects: BoardSubject[], boards: Board[], viewer: Viewer): (Omit<BoardSubject, 'postCount'> & { postCount: number | null })[] {
+	const unreadable = new Set(boards.filter((board) => !canReadBoard(board, viewer)).map((board) => board.boardId));
+	return subjects.map((subject) => (unreadable.has(subject.boardId) ? { ...subject, postCount: null } : subject));
+}
+
 // Boards, the tree and categories come from the layout memo, read once per content version.
 export const boardsRouter = new Hono<ApiEnv>()
-	.get('/boards', zv('query', NoQuerySchema), async (c) => c.json(ok({ content: (await loadLayout(c.var.db, c.var.channel)).boards })))
+	.get('/boards', zv('query', NoQuerySchema), async (c) => {
+		const viewer = viewerOf(c.var.session);
+		return c.json(ok({ content: (await loadLayout(c.var.db, c.var.channel)).boards.map((board) => shownBoard(board, viewer)) }));
+	})
 	.get('/boards/tree', zv('query', NoQuerySchema), async (c) => c.json(ok({ content: (await loadLayout(c.var.db, c.var.channel)).tree })))
 	.get('/boards/:boardId', zv('param', BoardParamSchema), zv('query', NoQuerySchema), async (c) => {
 		const { boardId } = c.req.valid('param');
 		const board = (await loadLayout(c.var.db, c.var.channel)).boards.find((candidate) => candidate.boardId === boardId);
 		if (!board) throw new AppError('BoardNotFound');
-		return c.json(ok({ content: board }));
+		return c.json(ok({ content: shownBoard(board, viewerOf(c.var.session)) }));
 	})
 	.get('/board-subjects', zv('query', SubjectsQuerySchema), async (c) => {
 		const { boardId } = c.req.valid('query');
 		const { boards, subjects } = await loadLayout(c.var.db, c.var.channel);
 		if (boardId !== undefined && !boards.some((board) => board.boardId === boardId)) throw new AppError('BoardNotFound');
-		return c.json(ok({ boardSubjects: boardId === undefined ? subjects : subjects.filter((subject) => subject.boardId === boardId) }));
+		const shown = shownSubjects(subjects, boards, viewerOf(c.var.session));
+		return c.json(ok({ boardSubjects: boardId === undefined ? shown : shown.filter((subject) => subject.boardId === boardId) }));
 	})
 	.get('/posts', zv('query', PostsQuerySchema), async (c) => {
 		const query = c.req.valid('query');

@@ -1,4 +1,8 @@
-/** GET search: a page of the posts that contain the query (issue 11), as the results page shows them. */
+/**
+ * GET search: a page of the posts that contain the query (issue 11), as the results page shows them.
+ * A search that reaches D1 counts against the `search` rate limit (a guest's edge-cache hit never
+ * gets here); a refused keyword costs nothing and is not counted.
+ */
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { ApiEnv } from '@functions/context';
@@ -9,6 +13,7 @@ import { matchExcerpt } from '@/lib/search-text';
 import { DEFAULT_SEARCH_TYPE, SEARCH_TYPES, searchKeywordProblem } from '@/schemas/search';
 import { PageSchema } from '@/schemas/params';
 import { zv } from '@functions/validate';
+import { checkRateLimit } from '@functions/middleware/rate-limit';
 
 const SearchQuerySchema = z.strictObject({
 	q: z.string().max(400),
@@ -20,6 +25,7 @@ export const searchRouter = new Hono<ApiEnv>().get('/search', zv('query', Search
 	const { q, searchType, page } = c.req.valid('query');
 	const problem = searchKeywordProblem(q);
 	if (problem) throw new AppError('InvalidParameter', problem === 'search.message.required' ? 'The request has an invalid parameter: q is required.' : 'The request has an invalid parameter: q must be 2 to 20 characters.');
+	await checkRateLimit(c, 'search');
 	const { bodies, notices: _notices, ...results } = await searchPosts(c.var.db, c.var.channel.id, q.trim(), searchType, page);
 	const posts = results.posts.map((post) => ({ ...post, excerpt: matchExcerpt(bodies.get(post.postId) ?? '', q.trim())?.map((part) => part.text).join('') ?? null }));
 	return c.json(ok({ content: { ...results, posts, query: q.trim(), searchType } }));

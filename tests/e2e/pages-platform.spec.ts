@@ -8,7 +8,7 @@ import { LIMITERS, RATE_LIMITS } from '@/server/platform/rate-limit';
 import { expect, test } from './test';
 
 test('the rate limiters count on Pages: a client past the sign-up steps’ limit is refused with Retry-After', async ({ request, baseURL }) => {
-	const { limit, periodSeconds } = LIMITERS[RATE_LIMITS.signup.limiter];
+	const { limit, periodSeconds } = LIMITERS[RATE_LIMITS.signup.address];
 	const statuses: number[] = [];
 	let refused: Awaited<ReturnType<typeof request.post>> | undefined;
 	// The limiter's windows follow the clock and one may end mid-way, so up to three windows' worth

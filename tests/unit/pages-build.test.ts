@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'smol-toml';
-import { limitersOf, type Limiter, type RateLimiterService } from '@/server/platform/rate-limit';
+import { LIMITERS, limitersOf, type Limiter, type RateLimiterService } from '@/server/platform/rate-limit';
 import { pagesConfigs } from '../../scripts/lib/pages.mjs';
 
 const WORKER = {
@@ -45,8 +45,10 @@ describe('the Pages configuration', () => {
 	it('is made from the repository’s wrangler.toml without losing a limiter', () => {
 		const worker = parse(readFileSync('wrangler.toml', 'utf8')) as typeof WORKER;
 		const made = pagesConfigs(worker);
-		expect(made.companion.ratelimits.map(({ name }: { name: string }) => name).sort()).toEqual(['RATE_LIMIT_STRICT', 'RATE_LIMIT_VIEW', 'RATE_LIMIT_WRITE']);
+		expect(made.companion.ratelimits.map(({ name }: { name: string }) => name).sort()).toEqual(Object.keys(LIMITERS).sort());
 		expect(made.pages).not.toHaveProperty('ratelimits');
+		// The site origin setting reaches the Pages project with the other variables.
+		expect(made.pages.vars).toHaveProperty('SITE_ORIGIN');
 		expect(made.pages).not.toHaveProperty('triggers');
 	});
 });

@@ -33,7 +33,10 @@ describe('rate limits', () => {
 	it('uses the limits of wrangler.toml', () => {
 		const config = parse(wranglerToml) as { ratelimits: { name: string; simple: { limit: number; period: number } }[] };
 		expect(Object.fromEntries(config.ratelimits.map(({ name, simple }) => [name, { limit: simple.limit, periodSeconds: simple.period }]))).toEqual(LIMITERS);
-		for (const rule of Object.values(RATE_LIMITS)) expect(Object.keys(LIMITERS)).toContain(rule.limiter);
+		for (const rule of Object.values(RATE_LIMITS)) {
+			const limiters: string[] = [rule.address, ...('member' in rule ? [rule.member] : [])];
+			for (const limiter of limiters) expect(Object.keys(LIMITERS)).toContain(limiter);
+		}
 	});
 
 	it('limits sign-in starts per client address, answers -4291401 with Retry-After, and spares other addresses', async () => {

@@ -6,6 +6,11 @@ export function randomToken(): string {
 	return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
+/** Whether `value` has the shape randomToken gives (43 base64url characters): anything else names no row. */
+export function isRandomToken(value: string): boolean {
+	return /^[A-Za-z0-9_-]{43}$/.test(value);
+}
+
 /** The SHA-256 of a token, hex: what D1 stores, so that a database leak reveals no usable token. */
 export async function hashToken(token: string): Promise<string> {
 	const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token));

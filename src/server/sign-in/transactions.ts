@@ -81,11 +81,16 @@ export async function startSignIn(db: D1Database, channel: Channel, provider: Pr
 	return { authorizationUrl: start.authorizationUrl.href, transactionToken };
 }
 
-/** Takes the transaction named by the cookie's value out of D1: it can be used only once. */
-export async function consumeTransaction(db: D1Database, channelId: number, transactionToken: string, now = Date.now()): Promise<Transaction | null> {
+/**
+ * Takes the transaction named by the cookie's value out of D1, if its state is `state`: it can be
+ * used only once. The state is checked in the same statement, before anything is taken, so a
+ * return with another state (a stale one, or one another site sent the browser to) leaves the
+ * pending sign-in to the real return.
+ */
+export async function consumeTransaction(db: D1Database, channelId: number, transactionToken: string, state: string, now = Date.now()): Promise<Transaction | null> {
 	const row = await db
-		.prepare('DELETE FROM oauth_transactions WHERE id_hash = ?1 AND channel_id = ?2 RETURNING provider, state, code_verifier, nonce, redirect_url, expires_at')
-		.bind(await hashToken(transactionToken), channelId)
+		.prepare('DELETE FROM oauth_transactions WHERE id_hash = ?1 AND channel_id = ?2 AND state = ?3 RETURNING provider, state, code_verifier, nonce, redirect_url, expires_at')
+		.bind(await hashToken(transactionToken), channelId, state)
 		.first<{ provider: Provider; state: string; code_verifier: string; nonce: string | null; redirect_url: string; expires_at: number }>();
 	if (!row || row.expires_at <= now) return null;
 	return { provider: row.provider, state: row.state, codeVerifier: row.code_verifier, nonce: row.nonce, redirectUrl: row.redirect_url };
