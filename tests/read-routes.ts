@@ -15,6 +15,8 @@ export interface ReadTargets {
 	userIds: number[];
 	/** Drafts asked for by id (only their author reads them). */
 	draftIds: number[];
+	/** Comments asked for by id (the admin area's read of removed text). */
+	commentIds: number[];
 	/** How many pages of each list to walk. */
 	listPages: number;
 }
@@ -60,6 +62,12 @@ function apiBase(t: ReadTargets) {
 	return { pub: `/public/v1${t.base}`, member: `/v1${t.base}` };
 }
 
+/**
+ * The admin area's read of a post's or comment's stored text, for appeals (issue 22): the one route
+ * that answers deleted text, to the community's administrators alone (REMOVED_TEXT_CANARIES).
+ */
+export const REMOVED_TEXT_ROUTE = '/admin/v1/:domain/:slug/content/:targetType/:targetId';
+
 /** API GET routes by their Hono path. */
 export const API_ROUTES: Record<string, (t: ReadTargets) => string[]> = {
 	'/public/v1/:domain/:slug/layouts/header': (t) => [`${apiBase(t).pub}/layouts/header`],
@@ -89,6 +97,7 @@ export const API_ROUTES: Record<string, (t: ReadTargets) => string[]> = {
 	'/admin/v1/:domain/:slug/members': (t) => ['CANARY', 'the'].map((nickname) => `/admin/v1${t.base}/members?nickname=${nickname}`),
 	'/admin/v1/:domain/:slug/settings': (t) => [`/admin/v1${t.base}/settings`],
 	'/admin/v1/:domain/:slug/members/:userId/bans': (t) => t.userIds.map((id) => `/admin/v1${t.base}/members/${id}/bans`),
+	[REMOVED_TEXT_ROUTE]: (t) => [...t.posts.map((post) => `/admin/v1${t.base}/content/posts/${post.postId}`), ...t.commentIds.map((id) => `/admin/v1${t.base}/content/comments/${id}`)],
 	'/v1/:domain/:slug/drafts': (t) => paged(`${apiBase(t).member}/drafts`, t.listPages),
 	'/v1/:domain/:slug/drafts/:draftId': (t) => t.draftIds.map((id) => `${apiBase(t).member}/drafts/${id}`),
 	'/v1/:domain/:slug/posts/:postId/like': (t) => t.posts.map((post) => `${apiBase(t).member}/posts/${post.postId}/like`),
@@ -127,6 +136,9 @@ export const ALLOWED_CANARIES = {
 	author: [CANARY.privateTitle, CANARY.privateBody],
 	admin: [CANARY.privateTitle, CANARY.privateBody, CANARY.hiddenTitle, CANARY.hiddenBody, CANARY.staffTitle, CANARY.hiddenComment, CANARY.commentOnHidden],
 } as const satisfies Record<string, readonly Canary[]>;
+
+/** What an administrator receives from REMOVED_TEXT_ROUTE alone: the text its writer deleted. */
+export const REMOVED_TEXT_CANARIES = [CANARY.deletedTitle, CANARY.deletedBody, CANARY.deletedComment] as const satisfies readonly Canary[];
 
 /**
  * The canaries of the author's draft, which only its author receives: from the drafts API, My
@@ -219,6 +231,7 @@ export function privacyTargets(ids: PrivacyIds, base: string, listPages = 2): Re
 		],
 		userIds: [...new Set([ids.privatePostAuthor, ids.hiddenPostAuthor, ids.deletedPostAuthor, ids.hiddenCommentAuthor])],
 		draftIds: [ids.draft],
+		commentIds: [ids.hiddenComment, ids.deletedComment],
 		listPages,
 	};
 }

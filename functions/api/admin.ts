@@ -14,7 +14,8 @@ import { forgetChannel } from '@/server/channels/channels';
 import { hideComment, hidePost, unhideComment, unhidePost } from '@/server/moderation/hide';
 import { listLog, REASON_MAX } from '@/server/moderation/log';
 import { banMember, listBansInForce, memberBanHistory, memberByNickname, unbanMember } from '@/server/members/bans';
-import { AUTO_HIDE_MAX, moderationSettings, setModerationSettings } from '@/server/moderation/settings';
+import { checkedSettings, moderationSettings, setModerationSettings } from '@/server/moderation/settings';
+import { removedText } from '@/server/moderation/removed-text';
 import { dismissReports, listClosedReports, listReportQueue } from '@/server/moderation/reports-queue';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { IdSchema, PageSchema } from '@/schemas/params';
@@ -30,7 +31,8 @@ const MemberParamSchema = z.object({ userId: IdSchema });
 const QueueQuerySchema = z.strictObject({ page: PageSchema.default(1), order: z.enum(['newest', 'most']).default('newest') });
 const TargetParamSchema = z.object({ targetType: z.enum(['posts', 'comments']), targetId: IdSchema });
 const NicknameQuerySchema = z.strictObject({ nickname: z.string().trim().min(1).max(100) });
-const SettingsSchema = z.strictObject({ autoHideReports: z.number().int().min(1).max(AUTO_HIDE_MAX).nullable() });
+/** The keys a PUT settings may name; their values are checked by the service, each with its own code. */
+const SettingsSchema = z.strictObject({ autoHideReports: z.unknown(), reportMinAgeHours: z.unknown() }).partial();
 const Reason = z.string().max(REASON_MAX).default('');
 /** A ban: until a moment (epoch ms, in the future: the service checks) or for good, with a reason. */
 const BanSchema = z.discriminatedUnion('kind', [
@@ -107,9 +109,14 @@ export const adminRouter = new Hono<ApiEnv>()
 	})
 	.get('/settings', zv('query', NoQuerySchema), async (c) => c.json(ok({ content: await moderationSettings(c.var.db, c.var.channel.id) })))
 	.put('/settings', zv('query', NoQuerySchema), rateLimit('moderation'), zvJson(SettingsSchema), async (c) => {
-		const settings = c.req.valid('json');
+		const settings = checkedSettings(c.req.valid('json'), await moderationSettings(c.var.db, c.var.channel.id));
 		await setModerationSettings(c.var.db, c.var.channel.id, administrator(c).userId, settings);
 		return c.json(ok({ content: settings }));
+	})
+	// The text of a post or comment as the database keeps it, hidden and deleted ones too, for appeals.
+	.get('/content/:targetType/:targetId', zv('param', TargetParamSchema), zv('query', NoQuerySchema), async (c) => {
+		const { targetType, targetId } = c.req.valid('param');
+		return c.json(ok({ content: await removedText(c.var.db, c.var.channel.id, { type: targetType === 'posts' ? 'POST' : 'COMMENT', id: targetId }) }));
 	})
 	.get('/reports', zv('query', QueueQuerySchema), async (c) => {
 		const { page, order } = c.req.valid('query');
@@ -126,4 +133,5 @@ export const adminRouter = new Hono<ApiEnv>()
 	.on(['POST', 'PUT', 'PATCH', 'DELETE'], ['/members/:userId/bans', '/reports', '/reports/history', '/bans', '/members'], methodNotAllowed)
 	.on(['POST', 'PATCH', 'DELETE'], '/settings', methodNotAllowed)
 	.on(['PUT', 'PATCH', 'DELETE'], '/reports/:targetType/:targetId/dismiss', methodNotAllowed)
-	.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/audit-log', methodNotAllowed);
+	.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/audit-log', methodNotAllowed)
+	.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/content/:targetType/:targetId', methodNotAllowed);

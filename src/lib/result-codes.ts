@@ -49,6 +49,8 @@ export const ImageNotUploaded = { code: -4001442, status: 400 } as const satisfi
 export const InvalidVideoUrl = { code: -4001443, status: 400 } as const satisfies ResultCode;
 export const CommentRequired = { code: -4001451, status: 400 } as const satisfies ResultCode;
 export const CommentTooLong = { code: -4001452, status: 400 } as const satisfies ResultCode;
+export const AutoHideReportsInvalid = { code: -4001461, status: 400 } as const satisfies ResultCode;
+export const ReportMinAgeInvalid = { code: -4001462, status: 400 } as const satisfies ResultCode;
 export const OwnContentNotReportable = { code: -4031451, status: 403 } as const satisfies ResultCode;
 export const NoticeOnlyBoard = { code: -4031431, status: 403 } as const satisfies ResultCode;
 export const PostChanged = { code: -4091431, status: 409 } as const satisfies ResultCode;
@@ -83,6 +85,8 @@ export const RESULT_MESSAGES = {
 	DraftNotFound: 'The draft does not exist.',
 	RouteNotFound: 'Page not found. Please go back and try again.',
 	ReportsNotFound: 'There are no open reports of this post or comment.',
+	AutoHideReportsInvalid: 'The automatic hide takes a whole number of reports from 1 to 1,000, or null to turn it off.',
+	ReportMinAgeInvalid: 'The minimum membership age for reports is a whole number of hours from 0 to 8,760 (a year).',
 	LoginRequired: 'Please log in to continue.',
 	SessionExpired: 'Your session has ended. Please log in again.',
 	MembershipRequired: 'Logging in is required to use this service.',

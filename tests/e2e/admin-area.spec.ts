@@ -193,7 +193,8 @@ test('reports queue: hide a post, dismiss reports, ban a comment’s writer; his
 	await expect(entry('HIDE_POST', `Hid post #${hidden.id}`)).toContainText(admin);
 	await expect(entry('DISMISS_REPORTS', `#${dismissed.id}`)).toContainText('Not a spoiler');
 	await expect(entry('BAN', `#${comment!.member_id}`)).toContainText('Repeated insults');
-	await expect(page.locator('tbody input, tbody textarea, tbody button')).toHaveCount(0);
+	// Read-only: nothing to type or press but each entry's Show text (issue 22).
+	await expect(page.locator('tbody input, tbody textarea, tbody button:not(.admin-text-toggle)')).toHaveCount(0);
 	await page.screenshot({ path: path.join(shots, 'log-desktop.png'), fullPage: true });
 	expect(await violations(page)).toEqual([]);
 
@@ -222,6 +223,18 @@ test('automatic hide at the community’s number of reports, shown again from th
 	await expect(page.getByText('Enter a whole number from 1 to 1,000, or leave it empty.')).toBeVisible();
 	await expect(threshold).toBeFocused();
 	await threshold.fill('2');
+	// Beside it, how old a membership must be for its reports to count, with the recommended floor (issue 22).
+	const age = page.getByLabel('Count reports from members who joined at least this many hours ago');
+	await expect(age).toHaveValue('72');
+	await expect(page.getByText('Recommended: at least 72 hours (3 days).', { exact: false })).toBeVisible();
+	await age.fill('12');
+	await expect(page.locator('[data-below-recommended]')).toHaveText('This is below the recommended 72 hours: accounts made for the purpose can hide posts sooner.');
+	await age.fill('-3');
+	await page.getByRole('button', { name: 'Save' }).click();
+	await expect(page.getByText('Enter a whole number of hours from 0 to 8,760.')).toBeVisible();
+	await expect(age).toBeFocused();
+	await age.fill('72');
+	await expect(page.locator('[data-below-recommended]')).toHaveCount(0);
 	await page.getByRole('button', { name: 'Save' }).click();
 	await expect(toast(page)).toHaveText('The settings have been saved.');
 	await page.screenshot({ path: path.join(shots, 'settings-dark.png'), fullPage: true });
@@ -244,13 +257,21 @@ test('automatic hide at the community’s number of reports, shown again from th
 		expect(execute(`SELECT hidden_by_admin AS hidden FROM comments WHERE id = ${target!.id}`)).toEqual([{ hidden: 1 }]);
 		const guest = await browser.newPage(baseURL ? { baseURL } : {});
 		await guest.goto(`${FARM}/posts/${target!.post_id}`);
-		await expect(guest.locator(`#comment-${target!.id}`)).toContainText('This comment has been hidden by the administrator.');
+		// Readers are told the members' reports hid it, not the administrator (issue 22).
+		await expect(guest.locator(`#comment-${target!.id}`)).toContainText('This comment has been hidden after reports from members.');
 		await expect(guest.getByText(target!.content)).toHaveCount(0);
 
-		// In the queue, hidden: shown again, its reports dismissed, it leaves the queue.
+		// In the queue, hidden: its text opens for a second look, then it is shown again, its reports dismissed, and it leaves the queue.
 		await page.getByRole('link', { name: 'Reports', exact: true }).click();
 		const group = page.locator(`[data-target="COMMENT-${target!.id}"]`);
 		await expect(group).toContainText('Hidden');
+		const showText = group.getByRole('button', { name: 'Show text' });
+		await showText.focus();
+		await page.keyboard.press('Enter');
+		await expect(group.getByRole('region', { name: 'Text as stored' })).toContainText(target!.content);
+		await expect(group.getByRole('button', { name: 'Hide text' })).toHaveAttribute('aria-expanded', 'true');
+		const stored = await new AxeBuilder({ page }).include(`[data-target="COMMENT-${target!.id}"] .admin-stored`).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+		expect(stored.violations.map((violation) => violation.id)).toEqual([]);
 		await expect(group.getByRole('button', { name: 'Keep hidden' })).toBeVisible();
 		await group.getByRole('button', { name: 'Show again' }).click();
 		await page.getByRole('dialog', { name: 'Show this comment to readers again? Its open reports are dismissed.' }).getByRole('button', { name: 'Show again' }).click();
@@ -265,7 +286,7 @@ test('automatic hide at the community’s number of reports, shown again from th
 
 		await page.getByRole('link', { name: 'Audit log' }).click();
 		await expect(page.locator('tr[data-log-action="AUTO_HIDE_COMMENT"]').filter({ hasText: `#${target!.id}` })).toContainText('Automatic');
-		await expect(page.locator('tr[data-log-action="SETTINGS"]').first()).toContainText('Automatic hide: 2');
+		await expect(page.locator('tr[data-log-action="SETTINGS"]').first()).toContainText('Automatic hide: 2, reports count after 72 hours');
 
 		// The post page: the administrator hides the comment from its menu and shows it again.
 		await page.goto(`${FARM}/posts/${target!.post_id}`);
@@ -293,7 +314,7 @@ test('automatic hide at the community’s number of reports, shown again from th
 		]);
 		await guest.close();
 	} finally {
-		execute('UPDATE channels SET auto_hide_reports = NULL WHERE id = 4');
+		execute('UPDATE channels SET auto_hide_reports = NULL, report_min_age_hours = 72 WHERE id = 4');
 	}
 });
 

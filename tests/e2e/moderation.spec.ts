@@ -2,6 +2,7 @@
  * An administrator hides a post from its page and shows it again (issue 12): the confirm dialog
  * with a reason, the readers' view of each effect, and the audit log's entry.
  */
+import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import { execute } from './fixtures';
 import { community, signInMember } from './write-helpers';
@@ -52,4 +53,51 @@ test('a member sees no moderation control', async ({ page }) => {
 	const [post] = execute(`SELECT id FROM posts WHERE channel_id = 1 AND channel_seq IS NOT NULL AND hidden_by_admin = 0 AND deleted_at IS NULL ORDER BY id DESC LIMIT 1`) as { id: number }[];
 	await signInMember(page, channel, 5, `${GLOBAL}/posts/${post!.id}`);
 	await expect(page.locator('[data-moderate-post]')).toHaveCount(0);
+});
+
+test("an administrator deletes a member's post but is offered no Edit, and cannot open its editor (issue 22)", async ({ page }) => {
+	const channel = await community(GLOBAL);
+	const [post] = execute(
+		`SELECT id FROM posts WHERE channel_id = 1 AND board_id = 12 AND channel_seq IS NOT NULL AND hidden_by_admin = 0 AND deleted_at IS NULL AND member_id <> 1001 ORDER BY id DESC LIMIT 1 OFFSET 5`,
+	) as { id: number }[];
+	await signInMember(page, channel, 0, `${GLOBAL}/posts/${post!.id}`);
+	const actions = page.locator('[data-post-actions]');
+	await expect(actions.getByRole('button', { name: 'Hide' })).toBeVisible();
+	await expect(actions.getByRole('button', { name: 'Delete' })).toBeVisible();
+	await expect(actions.getByRole('link', { name: 'Edit' })).toHaveCount(0);
+	const editor = await page.goto(`${GLOBAL}/posts/${post!.id}/edit`);
+	expect(editor?.status()).toBe(403);
+	await expect(page.locator('[data-write-form]')).toHaveCount(0);
+});
+
+test('readers are told a post was hidden after reports from members, and so is the administrator', async ({ page, browser, baseURL }) => {
+	const channel = await community(GLOBAL);
+	const [post] = execute(
+		`SELECT id FROM posts WHERE channel_id = 1 AND board_id = 13 AND channel_seq IS NOT NULL AND hidden_by_admin = 0 AND deleted_at IS NULL AND is_notice = 0
+		 AND member_id BETWEEN 1004 AND 1029 AND member_id <> 1016 AND id NOT IN (SELECT target_id FROM reports WHERE target_type = 'POST') ORDER BY id DESC LIMIT 1 OFFSET 6`,
+	) as { id: number }[];
+	const postId = post!.id;
+	const send = (on: Page, url: string, body: unknown) =>
+		on.evaluate(async ([to, payload]) => {
+			const answer = await fetch(to as string, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+			return ((await answer.json()) as { header: { resultCode: number } }).header.resultCode;
+		}, [url, body] as const);
+	execute('UPDATE channels SET auto_hide_reports = 1 WHERE id = 1');
+	try {
+		// A member of long standing reports it: at a threshold of one, the community hides it at once.
+		const member = await browser.newPage(baseURL ? { baseURL } : {});
+		await signInMember(member, channel, 15, `${GLOBAL}/posts/${postId}`);
+		expect(await send(member, `/v1/starfall/global/reports`, { targetType: 'POST', targetId: postId, reason: 'SPAM', detail: '' })).toBe(0);
+		await member.close();
+		const guest = await browser.newPage(baseURL ? { baseURL } : {});
+		await guest.goto(`${GLOBAL}/posts/${postId}`);
+		await expect(guest.locator('[data-auto-hidden]')).toContainText('The post has been hidden after reports from members.');
+		await expect(guest.getByText('hidden by the administrator')).toHaveCount(0);
+		await guest.close();
+		await signInMember(page, channel, 0, `${GLOBAL}/posts/${postId}`);
+		await expect(page.locator('.restricted-notice')).toHaveText('Hidden after reports from members: only administrators can see this post until a moderator reviews it.');
+		expect(await send(page, `/admin/v1/starfall/global/posts/${postId}/unhide`, { reason: '' })).toBe(0);
+	} finally {
+		execute('UPDATE channels SET auto_hide_reports = NULL WHERE id = 1');
+	}
 });

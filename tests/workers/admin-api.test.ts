@@ -38,6 +38,9 @@ function routes(postId: number, commentId: number): [string, string, unknown][] 
 		['GET', '/members?nickname=anyone', undefined],
 		['GET', '/settings', undefined],
 		['PUT', '/settings', { autoHideReports: 3 }],
+		['PUT', '/settings', { reportMinAgeHours: 0 }],
+		['GET', `/content/posts/${postId}`, undefined],
+		['GET', `/content/comments/${commentId}`, undefined],
 	];
 }
 
@@ -59,7 +62,7 @@ describe('who may use the admin API', () => {
 			['a banned administrator', banned],
 		];
 		const log = async () =>
-			env.DB.prepare("SELECT (SELECT count(*) FROM moderation_log) + (SELECT count(*) FROM bans) + (SELECT count(*) FROM reports WHERE status <> 'OPEN') + (SELECT count(*) FROM channels WHERE auto_hide_reports IS NOT NULL) AS n").first<number>('n');
+			env.DB.prepare("SELECT (SELECT count(*) FROM moderation_log) + (SELECT count(*) FROM bans) + (SELECT count(*) FROM reports WHERE status <> 'OPEN') + (SELECT count(*) FROM channels WHERE auto_hide_reports IS NOT NULL OR report_min_age_hours <> 72) AS n").first<number>('n');
 		const before = { log: await log(), post: await env.DB.prepare('SELECT hidden_by_admin, version FROM posts WHERE id = ?1').bind(postId).first() };
 		for (const [name, cookie] of readers) {
 			for (const [method, path, body] of routes(postId, commentId)) {
@@ -147,6 +150,55 @@ describe('hide and unhide, as readers see them', () => {
 		expect(await count()).toBe(before);
 		const comments = (await call(`${publicApi()}/posts/${postId}/comments`)).body['content'];
 		expect(JSON.stringify(comments)).toContain('moderated');
+	});
+});
+
+describe('removed text for appeals (issue 22)', () => {
+	const stored = async (cookie: string, path: string) => call(`${ADMIN_API}/content/${path}`, { cookie });
+
+	it("reads the stored text of hidden and author-deleted posts and comments, a withdrawn member's too, for the community's administrators", async () => {
+		const admin = await signIn(ADMIN);
+		const author = await signIn(MEMBER);
+		const written = await call(`${ORIGIN}/v1/starfall/global/posts`, {
+			method: 'POST',
+			cookie: author,
+			body: { boardId: 12, subjectId: null, title: 'Regretted rant', content: { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'Words the writer took back <b>later</b>' }] }] }, isPrivate: false, isNotice: false, requestId: crypto.randomUUID() },
+		});
+		const postId = (written.body['content'] as { postId: number }).postId;
+		const commentId = await newComment(postId);
+		const commentText = (await env.DB.prepare('SELECT content FROM comments WHERE id = ?1').bind(commentId).first<string>('content'))!;
+		// The writer deletes the post; a moderator hides the comment, which its writer can then no longer delete.
+		expect((await call(`${ORIGIN}/v1/starfall/global/posts/${postId}`, { method: 'DELETE', cookie: author })).code).toBe(0);
+		expect((await call(`${ADMIN_API}/comments/${commentId}/hide`, { method: 'POST', cookie: admin, body: { reason: 'insult' } })).code).toBe(0);
+		expect((await call(`${ORIGIN}/v1/starfall/global/posts/${postId}/comments/${commentId}`, { method: 'DELETE', cookie: author })).code).not.toBe(0);
+
+		const post = await stored(admin, `posts/${postId}`);
+		expect(post.code).toBe(0);
+		expect(post.headers.get('cache-control')).toBe('private, no-store');
+		expect(post.body['content']).toMatchObject({ targetType: 'POST', targetId: postId, postId, title: 'Regretted rant', text: 'Words the writer took back <b>later</b>', writer: { userId: MEMBER, withdrawn: false }, deletedAt: expect.any(Number), hidden: false, autoHidden: false });
+		expect((await stored(admin, `comments/${commentId}`)).body['content']).toMatchObject({ targetType: 'COMMENT', targetId: commentId, postId, title: null, text: commentText, deletedAt: null, hidden: true, autoHidden: false });
+
+		// A withdrawn writer's text stays for the moderators, without the nickname they gave up.
+		const withdrawn = (await env.DB.prepare(
+			`INSERT INTO posts (channel_id, board_id, member_id, title, content, content_text, created_at, deleted_at)
+			 VALUES (1, 12, 1040, 'Before leaving', '{"type":"doc","blocks":[]}', 'Said before leaving', ?1, ?1) RETURNING id`,
+		).bind(Date.now()).first<number>('id'))!;
+		expect((await stored(admin, `posts/${withdrawn}`)).body['content']).toMatchObject({ text: 'Said before leaving', writer: { userId: 1040, nickname: null, withdrawn: true } });
+	});
+
+	it("refuses another community's target, a bad path or query, and other methods, in the envelope", async () => {
+		const admin = await signIn(ADMIN);
+		const korean = await postWhere('deleted_at IS NULL', KOREAN.id);
+		expect([(await stored(admin, `posts/${korean}`)).status, (await stored(admin, `posts/${korean}`)).code]).toEqual([404, -4041403]);
+		expect((await stored(admin, 'comments/987654321')).code).toBe(-4041406);
+		for (const path of ['boards/1', 'posts/abc', 'posts/0', 'posts/1?full=1']) {
+			const answer = await stored(admin, path);
+			expect([answer.status, answer.code], path).toEqual([400, -4001400]);
+		}
+		const postId = await postWhere('deleted_at IS NULL');
+		expect((await call(`${ADMIN_API}/content/posts/${postId}`, { method: 'DELETE', cookie: admin })).status).toBe(405);
+		// The other community's administrator cannot read this community's text through their own prefix either.
+		expect((await call(`${ORIGIN}/admin/v1/starfall/kr/content/posts/${postId}`, { cookie: await signIn(2001, KOREAN) })).status).toBe(404);
 	});
 });
 

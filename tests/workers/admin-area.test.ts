@@ -4,11 +4,11 @@
  * reaches it hides the target with no moderator and leaves the reports open; a moderator keeps it
  * hidden or shows it again), and what each writes to the audit log and costs in rows.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { searchPosts } from '@/server/search/search';
 import { createReport } from '@/server/reports/reports';
-import { call, memberApi, postWhere, publicApi, recordingDb, signIn, GLOBAL, KOREAN, ORIGIN } from './harness';
+import { call, memberApi, postWhere, publicApi, queryPlan, recordingDb, signIn, GLOBAL, KOREAN, ORIGIN } from './harness';
 import type { SessionMember } from '@/server/sign-in/sessions';
 
 const ADMIN_API = `${ORIGIN}/admin/v1/starfall/global`;
@@ -70,25 +70,44 @@ describe('bans in force and finding a member', () => {
 });
 
 describe('automatic hide at a number of reports', () => {
-	it('stores the threshold, logs a change once, and refuses a bad one changing nothing', async () => {
+	it('stores the threshold and the minimum age, logs a change once, and refuses a bad one with its code, changing nothing', async () => {
 		const cookie = await signIn(ADMIN);
-		expect((await call(`${ADMIN_API}/settings`, { cookie })).body['content']).toEqual({ autoHideReports: null });
+		// Off by default; reports count from members of three days (issue 22).
+		expect((await call(`${ADMIN_API}/settings`, { cookie })).body['content']).toEqual({ autoHideReports: null, reportMinAgeHours: 72 });
 		const before = (await logEntries(cookie)).totalCount;
-		for (const body of [{ autoHideReports: 0 }, { autoHideReports: 1001 }, { autoHideReports: '3' }, { autoHideReports: 2.5 }, {}, { autoHideReports: 3, extra: 1 }, '[]']) {
+		const refusals: [unknown, number][] = [
+			[{ autoHideReports: 0 }, -4001461],
+			[{ autoHideReports: 1001 }, -4001461],
+			[{ autoHideReports: '3' }, -4001461],
+			[{ autoHideReports: 2.5 }, -4001461],
+			[{ autoHideReports: 3, reportMinAgeHours: -1 }, -4001462],
+			[{ autoHideReports: 3, reportMinAgeHours: 8761 }, -4001462],
+			[{ autoHideReports: 3, reportMinAgeHours: '72' }, -4001462],
+			[{ autoHideReports: 3, reportMinAgeHours: 1.5 }, -4001462],
+			[{ autoHideReports: 3, reportMinAgeHours: null }, -4001462],
+			[{ autoHideReports: 3, extra: 1 }, -4001400],
+			['[]', -4001400],
+		];
+		for (const [body, code] of refusals) {
 			const answer = await call(`${ADMIN_API}/settings`, { method: 'PUT', cookie, body });
-			expect(answer.status, JSON.stringify(body)).toBe(400);
+			expect([answer.status, answer.code], JSON.stringify(body)).toEqual([400, code]);
+			if (code !== -4001400) expect(answer.body.header.resultMessage, JSON.stringify(body)).not.toMatch(/zod|expected|received/i);
 		}
 		expect((await call(`${ADMIN_API}/settings`, { method: 'POST', cookie, body: { autoHideReports: 3 } })).status).toBe(405);
 		expect((await logEntries(cookie)).totalCount).toBe(before);
-		expect((await call(`${ADMIN_API}/settings`, { method: 'PUT', cookie, body: { autoHideReports: 3 } })).body['content']).toEqual({ autoHideReports: 3 });
-		expect((await call(`${ADMIN_API}/settings`, { method: 'PUT', cookie, body: { autoHideReports: 3 } })).code).toBe(0);
+		expect(await env.DB.prepare('SELECT auto_hide_reports, report_min_age_hours FROM channels WHERE id = 1').first()).toEqual({ auto_hide_reports: null, report_min_age_hours: 72 });
+		// A setting left out keeps its value; the same values again log nothing.
+		expect((await call(`${ADMIN_API}/settings`, { method: 'PUT', cookie, body: { autoHideReports: 3 } })).body['content']).toEqual({ autoHideReports: 3, reportMinAgeHours: 72 });
+		expect((await call(`${ADMIN_API}/settings`, { method: 'PUT', cookie, body: { autoHideReports: 3, reportMinAgeHours: 72 } })).code).toBe(0);
 		const log = await logEntries(cookie);
 		expect(log.totalCount).toBe(before + 1);
-		expect(log.entries[0]).toMatchObject({ action: 'SETTINGS', targetType: 'CHANNEL', targetId: 1, reason: 'autoHideReports=3', moderator: { userId: ADMIN } });
-		// Another community's setting is its own.
-		expect(await env.DB.prepare('SELECT auto_hide_reports FROM channels WHERE id = ?1').bind(KOREAN.id).first<number | null>('auto_hide_reports')).toBeNull();
-		expect((await call(`${ADMIN_API}/settings`, { method: 'PUT', cookie, body: { autoHideReports: null } })).code).toBe(0);
-		expect((await logEntries(cookie)).entries[0]).toMatchObject({ action: 'SETTINGS', reason: 'autoHideReports=off' });
+		expect(log.entries[0]).toMatchObject({ action: 'SETTINGS', targetType: 'CHANNEL', targetId: 1, reason: 'autoHideReports=3 reportMinAgeHours=72', moderator: { userId: ADMIN } });
+		expect((await call(`${ADMIN_API}/settings`, { method: 'PUT', cookie, body: { reportMinAgeHours: 24 } })).body['content']).toEqual({ autoHideReports: 3, reportMinAgeHours: 24 });
+		expect((await logEntries(cookie)).entries[0]).toMatchObject({ action: 'SETTINGS', reason: 'autoHideReports=3 reportMinAgeHours=24' });
+		// Another community's settings are its own.
+		expect(await env.DB.prepare('SELECT auto_hide_reports, report_min_age_hours FROM channels WHERE id = ?1').bind(KOREAN.id).first()).toEqual({ auto_hide_reports: null, report_min_age_hours: 72 });
+		expect((await call(`${ADMIN_API}/settings`, { method: 'PUT', cookie, body: { autoHideReports: null, reportMinAgeHours: 72 } })).code).toBe(0);
+		expect((await logEntries(cookie)).entries[0]).toMatchObject({ action: 'SETTINGS', reason: 'autoHideReports=off reportMinAgeHours=72' });
 	});
 
 	it('the report that reaches the threshold hides the post, keeps the reports open, and a moderator decides', async () => {
@@ -154,5 +173,169 @@ describe('automatic hide at a number of reports', () => {
 		} finally {
 			await env.DB.prepare('UPDATE channels SET auto_hide_reports = NULL WHERE id = 1').run();
 		}
+	});
+});
+
+describe('who counts toward the automatic hide, and what it never hides (issue 22)', () => {
+	const HOUR = 3_600_000;
+	const MINUTE = 60_000;
+	/** Twenty accounts made ten minutes before each report, as a raid would make them. */
+	const FRESH = Array.from({ length: 20 }, (_, i) => 1901 + i);
+
+	beforeAll(async () => {
+		const joined = Date.now() - 10 * MINUTE;
+		await env.DB.batch(
+			[...FRESH, 1921, 1922, 1923].map((id) =>
+				env.DB.prepare("INSERT INTO members (id, channel_id, nickname, role, provider, recent_provider, joined_at) VALUES (?1, 1, ?2, 'MEMBER', 'GOOGLE', 'GOOGLE', ?3)").bind(id, `fresh-${id}`, joined),
+			),
+		);
+	});
+
+	/** Runs `body` with the community's threshold at `threshold` (and the minimum age at `hours`), then turns it off. */
+	async function withThreshold(threshold: number, body: () => Promise<void>, hours = 72): Promise<void> {
+		await env.DB.prepare('UPDATE channels SET auto_hide_reports = ?1, report_min_age_hours = ?2 WHERE id = 1').bind(threshold, hours).run();
+		try {
+			await body();
+		} finally {
+			await env.DB.prepare('UPDATE channels SET auto_hide_reports = NULL, report_min_age_hours = 72 WHERE id = 1').run();
+		}
+	}
+
+	/** A new post of the free board by `authorId`, through the API. */
+	async function newPost(authorId: number, title = `Auto hide ${crypto.randomUUID()}`): Promise<number> {
+		const answer = await call(`${memberApi()}/posts`, {
+			method: 'POST',
+			cookie: await signIn(authorId),
+			body: { boardId: 12, subjectId: null, title, content: { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'Reported text' }] }] }, isPrivate: false, isNotice: false, requestId: crypto.randomUUID() },
+		});
+		expect(answer.code, JSON.stringify(answer.body)).toBe(0);
+		return (answer.body['content'] as { postId: number }).postId;
+	}
+
+	const report = (reporterId: number, type: 'POST' | 'COMMENT', id: number) => createReport(env.DB, GLOBAL.id, member(reporterId), { targetType: type, targetId: id, reason: 'ABUSE', detail: '' }, Date.now());
+	const postHidden = async (postId: number) => env.DB.prepare('SELECT hidden_by_admin, auto_hidden FROM posts WHERE id = ?1').bind(postId).first();
+
+	it('twenty accounts made minutes earlier hide nothing however many report; members past the minimum age do', async () => {
+		await withThreshold(2, async () => {
+			const postId = await newPost(1024);
+			for (const id of FRESH) await report(id, 'POST', postId);
+			expect(await postHidden(postId)).toEqual({ hidden_by_admin: 0, auto_hidden: 0 });
+			// Their reports still reach the moderators.
+			const queue = (await call(`${ADMIN_API}/reports?order=most`, { cookie: await signIn(ADMIN) })).body['content'] as { groups: { targetId: number; count: number; hidden: boolean }[] };
+			expect(queue.groups.find((group) => group.targetId === postId)).toMatchObject({ count: 20, hidden: false });
+			await report(1030, 'POST', postId);
+			expect(await postHidden(postId)).toEqual({ hidden_by_admin: 0, auto_hidden: 0 });
+			await report(1031, 'POST', postId);
+			expect(await postHidden(postId)).toEqual({ hidden_by_admin: 1, auto_hidden: 1 });
+		});
+	});
+
+	it("the minimum age is the community's: at 0 every member's report counts", async () => {
+		await withThreshold(2, async () => {
+			const postId = await newPost(1024);
+			await report(FRESH[0]!, 'POST', postId);
+			await report(FRESH[1]!, 'POST', postId);
+			expect(await postHidden(postId)).toEqual({ hidden_by_admin: 1, auto_hidden: 1 });
+		}, 0);
+		// At one hour, a membership of ten minutes does not count.
+		await withThreshold(1, async () => {
+			const postId = await newPost(1024);
+			await report(FRESH[2]!, 'POST', postId);
+			expect(await postHidden(postId)).toEqual({ hidden_by_admin: 0, auto_hidden: 0 });
+			// One made an hour and a minute ago does.
+			await env.DB.prepare('UPDATE members SET joined_at = ?2 WHERE id = ?1').bind(1923, Date.now() - HOUR - MINUTE).run();
+			await report(1923, 'POST', postId);
+			expect(await postHidden(postId)).toEqual({ hidden_by_admin: 1, auto_hidden: 1 });
+		}, 1);
+	});
+
+	it("a reporter whose report a moderator upheld counts whatever their age; a dismissed report does not make one", async () => {
+		const cookie = await signIn(ADMIN);
+		const upheld = await newPost(1025);
+		const dismissed = await newPost(1025);
+		await report(1921, 'POST', upheld);
+		await report(1922, 'POST', dismissed);
+		expect((await call(`${ADMIN_API}/posts/${upheld}/hide`, { method: 'POST', cookie, body: { reason: 'right call' } })).code).toBe(0);
+		expect((await call(`${ADMIN_API}/reports/posts/${dismissed}/dismiss`, { method: 'POST', cookie, body: {} })).code).toBe(0);
+		await withThreshold(1, async () => {
+			const postId = await newPost(1025);
+			await report(1922, 'POST', postId);
+			await report(FRESH[3]!, 'POST', postId);
+			expect(await postHidden(postId)).toEqual({ hidden_by_admin: 0, auto_hidden: 0 });
+			await report(1921, 'POST', postId);
+			expect(await postHidden(postId)).toEqual({ hidden_by_admin: 1, auto_hidden: 1 });
+		});
+	});
+
+	it("never hides an administrator's post or comment, nor a notice, however many report", async () => {
+		const cookie = await signIn(ADMIN);
+		await withThreshold(1, async () => {
+			const adminPost = await newPost(ADMIN);
+			const comment = await call(`${memberApi()}/posts/${adminPost}/comments`, { method: 'POST', cookie, body: { content: `staff ${crypto.randomUUID()}` } });
+			const commentId = (comment.body['content'] as { comment: { commentId: number } }).comment.commentId;
+			// A notice stays a notice even when its writer is no longer an administrator.
+			const notice = await newPost(1026);
+			await env.DB.prepare('UPDATE posts SET is_notice = 1 WHERE id = ?1').bind(notice).run();
+			const logBefore = (await logEntries(cookie)).totalCount;
+			for (const id of [1030, 1031, 1032]) {
+				await report(id, 'POST', adminPost);
+				await report(id, 'COMMENT', commentId);
+				await report(id, 'POST', notice);
+			}
+			expect(await postHidden(adminPost)).toEqual({ hidden_by_admin: 0, auto_hidden: 0 });
+			expect(await postHidden(notice)).toEqual({ hidden_by_admin: 0, auto_hidden: 0 });
+			expect(await env.DB.prepare('SELECT hidden_by_admin FROM comments WHERE id = ?1').bind(commentId).first<number>('hidden_by_admin')).toBe(0);
+			expect((await logEntries(cookie)).totalCount).toBe(logBefore);
+			// They wait in the queue for a moderator, who may still hide them.
+			const queue = (await call(`${ADMIN_API}/reports?order=most`, { cookie })).body['content'] as { groups: { targetType: string; targetId: number; count: number }[] };
+			expect(queue.groups.filter((group) => [adminPost, commentId, notice].includes(group.targetId)).map((group) => group.count)).toEqual([3, 3, 3]);
+		});
+	});
+
+	it('tells readers a post or comment was hidden after reports, until a moderator keeps it hidden', async () => {
+		const cookie = await signIn(ADMIN);
+		await withThreshold(1, async () => {
+			const postId = await newPost(1027);
+			const written = await call(`${memberApi()}/posts/${postId}/comments`, { method: 'POST', cookie: await signIn(1028), body: { content: `reported ${crypto.randomUUID()}` } });
+			const commentId = (written.body['content'] as { comment: { commentId: number } }).comment.commentId;
+			const otherPost = await newPost(1027);
+			await report(1030, 'COMMENT', commentId);
+			const guestComments = async () => ((await call(`${publicApi()}/posts/${postId}/comments`)).body['content'] as { comments: { commentId: number }[] }).comments.find((item) => item.commentId === commentId);
+			expect(await guestComments()).toEqual({ readable: false, commentId, parentId: null, state: 'HIDDEN_BY_ADMIN', autoHidden: true });
+			await report(1030, 'POST', otherPost);
+			expect((await call(`${publicApi()}/posts/${otherPost}`)).body['content']).toMatchObject({ readable: false, state: 'HIDDEN_BY_ADMIN', autoHidden: true });
+			// An administrator reads it in full, marked the same way.
+			expect((await call(`${publicApi()}/posts/${otherPost}`, { cookie })).body['content']).toMatchObject({ readable: true, state: 'HIDDEN_BY_ADMIN', autoHidden: true });
+
+			// Keep hidden: now the moderator's hide, and readers are told so; its page goes cold.
+			const bucket = async () => env.DB.prepare('SELECT post_versions FROM channels WHERE id = 1').first<string>('post_versions');
+			const versionsBefore = await bucket();
+			expect((await call(`${ADMIN_API}/posts/${otherPost}/hide`, { method: 'POST', cookie, body: {} })).code).toBe(0);
+			expect((await call(`${ADMIN_API}/comments/${commentId}/hide`, { method: 'POST', cookie, body: {} })).code).toBe(0);
+			expect(await bucket()).not.toBe(versionsBefore);
+			expect((await call(`${publicApi()}/posts/${otherPost}`)).body['content']).toEqual({ readable: false, postId: otherPost, boardId: 12, boardName: expect.any(String), state: 'HIDDEN_BY_ADMIN' });
+			expect(await guestComments()).toEqual({ readable: false, commentId, parentId: null, state: 'HIDDEN_BY_ADMIN' });
+			// Shown again and hidden by a moderator directly: never marked automatic.
+			expect((await call(`${ADMIN_API}/posts/${otherPost}/unhide`, { method: 'POST', cookie, body: {} })).code).toBe(0);
+			expect((await call(`${ADMIN_API}/posts/${otherPost}/hide`, { method: 'POST', cookie, body: {} })).code).toBe(0);
+			expect(await postHidden(otherPost)).toEqual({ hidden_by_admin: 1, auto_hidden: 0 });
+		});
+	});
+
+	it("the report at the threshold reads one seek per open report of its target, whatever the community's size", async () => {
+		await withThreshold(3, async () => {
+			const postId = await newPost(1029);
+			for (const id of FRESH.slice(0, 10)) await report(id, 'POST', postId);
+			const { db, statements } = recordingDb();
+			await createReport(db, GLOBAL.id, member(1033), { targetType: 'POST', targetId: postId, reason: 'SPAM', detail: '' }, Date.now());
+			const tally = statements.find((statement) => /report_min_age_hours/.test(statement.sql))!;
+			// The target's 11 open reports, their reporters, and at most one upheld-report seek each.
+			expect(tally.rowsRead).toBeLessThanOrEqual(60);
+			expect(statements.reduce((sum, statement) => sum + statement.rowsWritten, 0)).toBeLessThanOrEqual(10);
+			const plan = (await queryPlan(tally)).join('\n');
+			expect(plan).toContain('USING INDEX reports_open');
+			expect(plan).toContain('USING INDEX reports_upheld');
+			expect(plan).not.toMatch(/\bSCAN\b/);
+		});
 	});
 });

@@ -176,8 +176,9 @@ describe('writing, replying, editing and deleting', () => {
 		expect(guestPage.comments[0]).toEqual({ readable: false, commentId: hidden, parentId: null, state: 'HIDDEN_BY_ADMIN' });
 		const adminPage = await listComments(env.DB, 1, postId, ADMIN_VIEWER, null);
 		expect(adminPage.comments[0]).toMatchObject({ readable: true, commentId: hidden, state: 'HIDDEN_BY_ADMIN', content: 'seeded' });
-		// Its author may delete it; the count, which never held it, stays.
-		expect((await remove(postId, hidden, 1009)).body['content']).toEqual({ commentCount: 1 });
+		// Its author may no longer delete it (issue 22); an administrator may, and the count, which never held it, stays.
+		expect((await remove(postId, hidden, 1009)).code).toBe(-4041406);
+		expect((await remove(postId, hidden, ADMIN)).body['content']).toEqual({ commentCount: 1 });
 		expect(await counts(postId)).toEqual({ commentCount: 1, counted: 1 });
 	});
 
@@ -296,6 +297,44 @@ describe('who may comment, edit and delete', () => {
 		expect(await snapshot()).toEqual(before);
 		// An administrator reads the hidden one and may answer it.
 		expect((await post(postId, ADMIN, { content: 'mod note', parentId: hidden })).code).toBe(0);
+	});
+
+	it("refuses the author's deletion of a hidden comment as a hidden post's is refused, and keeps it for the moderators (issue 22)", async () => {
+		const postId = await freshPost();
+		const hidden = await insertComment(postId, 1027, { hidden: true });
+		const hiddenPost = await freshPost(1027, { hidden: true });
+		const before = await snapshot();
+		// The author of a hidden post is answered as if it were gone; a hidden comment's author alike.
+		expect((await send('DELETE', `/posts/${hiddenPost}`, 1027)).code).toBe(-4041403);
+		const answer = await remove(postId, hidden, 1027);
+		expect([answer.status, answer.code]).toEqual([404, -4041406]);
+		expect(await snapshot()).toEqual(before);
+		expect(await env.DB.prepare('SELECT deleted_at, content FROM comments WHERE id = ?1').bind(hidden).first()).toEqual({ deleted_at: null, content: 'seeded' });
+		// An administrator may still delete it; the deletion of someone else's comment is logged, and keeps the text.
+		expect((await remove(postId, hidden, ADMIN)).code).toBe(0);
+		expect(await env.DB.prepare("SELECT moderator_id, action, reason FROM moderation_log WHERE target_type = 'COMMENT' AND target_id = ?1").bind(hidden).all().then((rows) => rows.results)).toEqual([
+			{ moderator_id: ADMIN, action: 'DELETE_COMMENT', reason: '' },
+		]);
+		expect(await env.DB.prepare('SELECT content FROM comments WHERE id = ?1').bind(hidden).first<string>('content')).toBe('seeded');
+		// The author's own deletion of a visible comment is no moderation: nothing is logged.
+		const own = contentOf<CommentAnswer>(await post(postId, 1027)).comment.commentId;
+		expect((await remove(postId, own, 1027)).code).toBe(0);
+		expect(await env.DB.prepare("SELECT count(*) AS n FROM moderation_log WHERE target_type = 'COMMENT' AND target_id = ?1").bind(own).first<number>('n')).toBe(0);
+	});
+
+	it('refuses the deletion when the comment is hidden between the read and the batch', async () => {
+		const postId = await freshPost();
+		const commentId = contentOf<CommentAnswer>(await post(postId, 1028)).comment.commentId;
+		// A database whose first read of the comment still sees it visible: the batch re-checks it.
+		const racing = {
+			prepare: (sql: string) => env.DB.prepare(sql),
+			batch: async (statements: D1PreparedStatement[]) => {
+				await env.DB.prepare('UPDATE comments SET hidden_by_admin = 1 WHERE id = ?1').bind(commentId).run();
+				return env.DB.batch(statements);
+			},
+		} as unknown as D1Database;
+		await expect(deleteComment(racing, 1, memberOf(1028), postId, commentId, Date.now())).rejects.toMatchObject({ codeName: 'CommentNotFound' });
+		expect(await env.DB.prepare('SELECT deleted_at FROM comments WHERE id = ?1').bind(commentId).first<number | null>('deleted_at')).toBeNull();
 	});
 
 	it('answers 405 to other methods on the comment paths, and the public API takes no writes', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { call, memberApi, publicApi, signIn, KOREAN, type Answer } from './harness';
+import { deletePost } from '@/server/posts/writing';
+import { call, memberApi, publicApi, recordingDb, signIn, KOREAN, type Answer } from './harness';
 
 const MEMBER = memberApi();
 const PUBLIC = publicApi();
@@ -146,7 +147,7 @@ describe('who may write where', () => {
 		expect(answer.code).toBe(-4041402);
 	});
 
-	it('lets only the author and an administrator edit and delete, and nobody a post of another channel', async () => {
+	it('lets only the author edit, the author and an administrator delete, and nobody a post of another channel', async () => {
 		const { postId } = await write(AUTHOR);
 		const other = await signIn(OTHER);
 		const edit = (cookie: string | undefined, id = postId, channel = MEMBER) =>
@@ -157,9 +158,73 @@ describe('who may write where', () => {
 		expect((await edit(await signIn(TEMPORARILY_BANNED))).code).toBe(-4031452);
 		// The same id under the Korean community is not found there.
 		expect((await edit(await signIn(2007, KOREAN), postId, memberApi(KOREAN))).code).toBe(-4041403);
+		// An administrator may not rewrite a member's post either (issue 22): they hide or delete it.
+		expect((await edit(await signIn(ADMIN))).code).toBe(-4031403);
 		expect((await postRow(postId))?.['title']).toBe('Raid night recap');
-		expect((await edit(await signIn(ADMIN))).code).toBe(0);
+		expect((await edit(await signIn(AUTHOR))).code).toBe(0);
 		expect((await postRow(postId))?.['title']).toBe('Changed');
+	});
+});
+
+describe("an administrator and a member's post (issue 22)", () => {
+	const AUTHOR = 1014;
+	const editBody = (overrides: Record<string, unknown>, version: number) => ({ ...postBody(overrides), requestId: undefined, version });
+	const logRows = (postId: number) => env.DB.prepare("SELECT moderator_id, action, target_type, target_id, reason FROM moderation_log WHERE target_type = 'POST' AND target_id = ?1").bind(postId).all();
+
+	it("refuses an administrator's edit of someone else's post, its move into the staff board and its editor, changing nothing", async () => {
+		const { postId } = await write(AUTHOR);
+		const admin = await signIn(ADMIN);
+		const before = await postRow(postId);
+		for (const overrides of [{ title: 'Rewritten by staff' }, { boardId: 17, subjectId: null }, { content: { type: 'doc', blocks: [paragraph('Not what the member wrote.')] } }]) {
+			const answer = await call(`${MEMBER}/posts/${postId}`, { method: 'PUT', cookie: admin, body: editBody(overrides, 1) });
+			expect([answer.status, answer.code], JSON.stringify(overrides)).toEqual([403, -4031403]);
+		}
+		expect(await postRow(postId)).toEqual(before);
+		expect((await logRows(postId)).results).toEqual([]);
+		// An administrator still edits their own post, anywhere they may write.
+		const own = await write(ADMIN, { title: 'Staff note' });
+		expect((await call(`${MEMBER}/posts/${own.postId}`, { method: 'PUT', cookie: admin, body: editBody({ boardId: 17, subjectId: null }, 1) })).code).toBe(0);
+	});
+
+	it("moves a member's post only to a board the member may write in, by the member's own rights", async () => {
+		const { postId, cookie } = await write(AUTHOR);
+		// The private staff board, and a notice-only board, are not the member's.
+		expect((await call(`${MEMBER}/posts/${postId}`, { method: 'PUT', cookie, body: editBody({ boardId: 17, subjectId: null }, 1) })).code).toBe(-4031404);
+		await env.DB.prepare('UPDATE boards SET notice_only = 1 WHERE id = 11').run();
+		try {
+			expect((await call(`${MEMBER}/posts/${postId}`, { method: 'PUT', cookie, body: editBody({ boardId: 11, subjectId: null }, 1) })).code).toBe(-4031431);
+		} finally {
+			await env.DB.prepare('UPDATE boards SET notice_only = 0 WHERE id = 11').run();
+		}
+		expect((await postRow(postId))?.['board_id']).toBe(12);
+		expect(await version(postId)).toBe(1);
+	});
+
+	it("logs an administrator's deletion of someone else's post in the deletion's batch, and no one's own deletion", async () => {
+		const { postId } = await write(AUTHOR);
+		const admin = await signIn(ADMIN);
+		const { db, statements } = recordingDb();
+		await deletePost(db, 1, { userId: ADMIN, nickname: 'admin', role: 'ADMIN', provider: 'GOOGLE', recentProvider: 'GOOGLE', joinedAt: 0 }, postId, Date.now());
+		// One batch: the re-check, the lists, the post, search, the log's row and the content version.
+		const batch = statements.filter((statement) => /moderation_log/.test(statement.sql));
+		expect(batch).toHaveLength(1);
+		expect(statements.reduce((sum, statement) => sum + statement.rowsWritten, 0)).toBeLessThanOrEqual(110);
+		expect((await logRows(postId)).results).toEqual([{ moderator_id: ADMIN, action: 'DELETE_POST', target_type: 'POST', target_id: postId, reason: '' }]);
+		// The author's own deletion, and an administrator's of their own post, are not moderation.
+		const mine = await write(AUTHOR);
+		expect((await call(`${MEMBER}/posts/${mine.postId}`, { method: 'DELETE', cookie: mine.cookie })).code).toBe(0);
+		const staff = await write(ADMIN);
+		expect((await call(`${MEMBER}/posts/${staff.postId}`, { method: 'DELETE', cookie: admin })).code).toBe(0);
+		expect((await logRows(mine.postId)).results).toEqual([]);
+		expect((await logRows(staff.postId)).results).toEqual([]);
+	});
+
+	it('a failed deletion writes no log row (deleted twice at once)', async () => {
+		const { postId } = await write(AUTHOR);
+		const admin = await signIn(ADMIN);
+		const answers = await Promise.all([0, 1].map(() => call(`${MEMBER}/posts/${postId}`, { method: 'DELETE', cookie: admin })));
+		expect(answers.map((answer) => answer.code).sort()).toEqual([-4041403, 0]);
+		expect((await logRows(postId)).results).toHaveLength(1);
 	});
 });
 

@@ -6,7 +6,7 @@
  * the role was revoked reloads the page (which then answers not found); a session that ended goes
  * to login.
  */
-import { useCallback, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useId, useRef, useState, type ReactNode } from 'react';
 import type { Language } from '@/schemas/channel';
 import { formatFullDate } from '@/lib/format-date';
 import { pageUrls } from '@/lib/urls';
@@ -16,7 +16,11 @@ import { showToast } from '@/scripts/toast';
 import AlertDialog from '@/islands/common/AlertDialog';
 import { useHydrated } from '@/islands/common/use-hydrated';
 import { fill } from '@/islands/comments/texts';
-import { adminApi, inForce, type AdminApi, type BansPage, type HistoryPage, type LogEntry, type LogPage, type MemberBans, type Person, type QueueGroup, type QueueOrder, type QueuePage, type Settings } from './api';
+import { AUTO_HIDE_MAX, REPORT_MIN_AGE_MAX_HOURS, REPORT_MIN_AGE_RECOMMENDED_HOURS } from '@/schemas/moderation-limits';
+import {
+	adminApi, inForce, type AdminApi, type BansPage, type HistoryPage, type LogEntry, type LogPage, type MemberBans, type Person, type QueueGroup, type QueueOrder, type QueuePage, type Settings, type StoredText,
+	type TargetType,
+} from './api';
 import { BanDialog, BanHistoryDialog, ConfirmDialog, type BanOrder } from './dialogs';
 import type { AdminTextKey, AdminTexts } from './texts';
 
@@ -76,6 +80,52 @@ function Name({ person, shared }: { person: Person | null; shared: Shared }) {
 	if (!person) return <span>{shared.texts['admin.log.operator']}</span>;
 	if (person.nickname === null) return <span>{shared.texts['common.withdrawnMember']}</span>;
 	return <a href={shared.urls.user(person.userId)}>{person.nickname}</a>;
+}
+
+/**
+ * Show text / Hide text: a post's or comment's text as the database keeps it (hidden and deleted
+ * ones too), read from the admin API when first opened, for an appeal or a second look.
+ */
+function StoredTextToggle({ type, id, shared }: { type: TargetType; id: number; shared: Shared }) {
+	const { texts } = shared;
+	const [open, setOpen] = useState(false);
+	const [stored, setStored] = useState<StoredText | null>(null);
+	const regionId = useId();
+	const toggle = async () => {
+		if (open || stored) {
+			setOpen(!open);
+			return;
+		}
+		setOpen(true);
+		try {
+			setStored(await shared.api.storedText(type, id));
+		} catch (error) {
+			setOpen(false);
+			await shared.act(() => Promise.reject(error), '', () => undefined);
+		}
+	};
+	return (
+		<div className="admin-stored">
+			<button className="admin-text-toggle" type="button" aria-expanded={open ? 'true' : 'false'} aria-controls={regionId} onClick={() => void toggle()}>
+				{texts[open ? 'admin.text.hide' : 'admin.text.show']}
+			</button>
+			<div id={regionId} className="admin-stored-text" role="region" aria-label={texts['admin.text.label']} hidden={!open} data-stored-text={`${type}-${id}`}>
+				{stored ? (
+					<>
+						<p className="admin-meta">
+							{stored.writer.withdrawn ? texts['common.withdrawnMember'] : stored.writer.nickname} · {shared.date(stored.createdAt)}
+							{stored.editedAt !== null && <> · {fill(texts['admin.text.edited'], { date: shared.date(stored.editedAt) })}</>}
+							{stored.deletedAt !== null && <> · {fill(texts['admin.text.deleted'], { date: shared.date(stored.deletedAt) })}</>}
+						</p>
+						{stored.title !== null && <p className="admin-stored-title">{stored.title}</p>}
+						<p className="admin-quote">{stored.text}</p>
+					</>
+				) : (
+					open && <p className="admin-meta">{texts['admin.loading']}</p>
+				)}
+			</div>
+		</div>
+	);
 }
 
 /** A list read a page at a time: the page shown, going to another, and reading it again. */
@@ -211,6 +261,7 @@ function QueueItem({ group, shared, onAction, onBan }: { group: QueueGroup; shar
 				))}
 			</ul>
 			{group.count > group.reports.length && <p className="admin-meta">{fill(texts['admin.reports.more'], { count: group.count - group.reports.length })}</p>}
+			<StoredTextToggle type={group.targetType} id={group.targetId} shared={shared} />
 			<div className="admin-actions">
 				{!group.deleted && !group.hidden && (
 					<button className="button danger" type="button" disabled={shared.busy} onClick={() => onAction('hide')}>
@@ -270,6 +321,7 @@ function HistoryTab({ initial, shared }: { initial: HistoryPage; shared: Shared 
 							<p className="admin-meta">
 								{texts['admin.reporter']}: {report.reporter.nickname === null ? texts['common.withdrawnMember'] : <a href={urls.user(report.reporter.userId)}>{report.reporter.nickname}</a>} · {shared.date(report.createdAt)}
 							</p>
+							<StoredTextToggle type={report.targetType} id={report.targetId} shared={shared} />
 						</li>
 					))}
 				</ol>
@@ -422,8 +474,11 @@ function BansTab({ initial, shared }: { initial: BansPage; shared: Shared }) {
 function LogWhat({ entry, shared }: { entry: LogEntry; shared: Shared }) {
 	const { texts, urls } = shared;
 	if (entry.action === 'SETTINGS') {
-		const value = /^autoHideReports=(\d+)$/.exec(entry.reason)?.[1];
-		return <>{`${texts['admin.log.SETTINGS']}: ${fill(texts['admin.settings.value'], { value: value ?? texts['admin.settings.off'] })}`}</>;
+		// The reason holds the values set: `autoHideReports=3 reportMinAgeHours=72` (before issue 22, the first alone).
+		const value = /(?:^|\s)autoHideReports=(\d+)/.exec(entry.reason)?.[1];
+		const hours = /(?:^|\s)reportMinAgeHours=(\d+)/.exec(entry.reason)?.[1];
+		const parts = [fill(texts['admin.settings.value'], { value: value ?? texts['admin.settings.off'] }), ...(hours === undefined ? [] : [fill(texts['admin.settings.minAgeValue'], { hours })])];
+		return <>{`${texts['admin.log.SETTINGS']}: ${parts.join(', ')}`}</>;
 	}
 	const key = `admin.log.${entry.action}` as AdminTextKey;
 	const text = fill(texts[key] ?? entry.action, { id: `#${entry.targetId}`, target: texts[`admin.target.${entry.targetType}`] });
@@ -460,6 +515,7 @@ function LogTab({ initial, shared }: { initial: LogPage; shared: Shared }) {
 									<td>{entry.moderator ? <Name person={entry.moderator} shared={shared} /> : entry.action.startsWith('AUTO_') ? texts['admin.log.automatic'] : texts['admin.log.operator']}</td>
 									<td>
 										<LogWhat entry={entry} shared={shared} />
+										{(entry.targetType === 'POST' || entry.targetType === 'COMMENT') && <StoredTextToggle type={entry.targetType} id={entry.targetId} shared={shared} />}
 									</td>
 									<td className="admin-quote-cell">{entry.action === 'SETTINGS' ? '' : entry.reason}</td>
 								</tr>
@@ -473,21 +529,31 @@ function LogTab({ initial, shared }: { initial: LogPage; shared: Shared }) {
 	);
 }
 
+/** A whole number typed in a field, within [min, max]; null when it is not one. */
+function wholeIn(text: string, min: number, max: number): number | null {
+	const number = Number(text);
+	return /^\d+$/.test(text) && number >= min && number <= max ? number : null;
+}
+
 function SettingsTab({ initial, shared }: { initial: Settings; shared: Shared }) {
 	const { texts } = shared;
 	const [value, setValue] = useState(initial.autoHideReports === null ? '' : String(initial.autoHideReports));
-	const [invalid, setInvalid] = useState(false);
+	const [age, setAge] = useState(String(initial.reportMinAgeHours));
+	const [invalid, setInvalid] = useState<{ threshold: boolean; age: boolean }>({ threshold: false, age: false });
 	const id = 'admin-auto-hide';
+	const ageId = 'admin-report-age';
+	const recommended = { hours: REPORT_MIN_AGE_RECOMMENDED_HOURS };
+	const typedAge = wholeIn(age.trim(), 0, REPORT_MIN_AGE_MAX_HOURS);
 	const save = async () => {
 		const text = value.trim();
-		const number = Number(text);
-		if (text !== '' && !(/^\d+$/.test(text) && number >= 1 && number <= 1000)) {
-			setInvalid(true);
-			document.getElementById(id)?.focus();
+		const threshold = text === '' ? null : wholeIn(text, 1, AUTO_HIDE_MAX);
+		const wrong = { threshold: text !== '' && threshold === null, age: typedAge === null };
+		setInvalid(wrong);
+		if (wrong.threshold || wrong.age) {
+			document.getElementById(wrong.threshold ? id : ageId)?.focus();
 			return;
 		}
-		setInvalid(false);
-		await shared.act(() => shared.api.saveSettings({ autoHideReports: text === '' ? null : number }), texts['admin.done.saved'], () => undefined);
+		await shared.act(() => shared.api.saveSettings({ autoHideReports: threshold, reportMinAgeHours: typedAge ?? 0 }), texts['admin.done.saved'], () => undefined);
 	};
 	return (
 		<section className="admin-section" aria-labelledby="admin-settings-title">
@@ -509,23 +575,54 @@ function SettingsTab({ initial, shared }: { initial: Settings; shared: Shared })
 						type="number"
 						inputMode="numeric"
 						min={1}
-						max={1000}
+						max={AUTO_HIDE_MAX}
 						step={1}
 						value={value}
 						placeholder={texts['admin.settings.off']}
-						aria-invalid={invalid ? 'true' : undefined}
-						aria-describedby={`${id}-hint${invalid ? ` ${id}-error` : ''}`}
+						aria-invalid={invalid.threshold ? 'true' : undefined}
+						aria-describedby={`${id}-hint${invalid.threshold ? ` ${id}-error` : ''}`}
 						onChange={(event) => {
 							setValue(event.target.value);
-							setInvalid(false);
+							setInvalid((was) => ({ ...was, threshold: false }));
 						}}
 					/>
 					<p className="field-hint" id={`${id}-hint`}>
 						{texts['admin.settings.autoHideHint']}
 					</p>
-					{invalid && (
+					{invalid.threshold && (
 						<p className="field-error" id={`${id}-error`} role="alert">
 							{texts['admin.settings.invalid']}
+						</p>
+					)}
+				</div>
+				<div className="field">
+					<label htmlFor={ageId}>{texts['admin.settings.minAge']}</label>
+					<input
+						id={ageId}
+						type="number"
+						inputMode="numeric"
+						min={0}
+						max={REPORT_MIN_AGE_MAX_HOURS}
+						step={1}
+						value={age}
+						aria-invalid={invalid.age ? 'true' : undefined}
+						aria-describedby={`${ageId}-hint${typedAge !== null && typedAge < REPORT_MIN_AGE_RECOMMENDED_HOURS ? ` ${ageId}-low` : ''}${invalid.age ? ` ${ageId}-error` : ''}`}
+						onChange={(event) => {
+							setAge(event.target.value);
+							setInvalid((was) => ({ ...was, age: false }));
+						}}
+					/>
+					<p className="field-hint" id={`${ageId}-hint`}>
+						{fill(texts['admin.settings.minAgeHint'], recommended)}
+					</p>
+					{typedAge !== null && typedAge < REPORT_MIN_AGE_RECOMMENDED_HOURS && (
+						<p className="field-hint admin-warning" id={`${ageId}-low`} data-below-recommended>
+							{fill(texts['admin.settings.belowRecommended'], recommended)}
+						</p>
+					)}
+					{invalid.age && (
+						<p className="field-error" id={`${ageId}-error`} role="alert">
+							{texts['admin.settings.minAgeInvalid']}
 						</p>
 					)}
 				</div>

@@ -81,6 +81,22 @@ export type BansPage = Paged & { bans: BanInForce[] };
 export type LogPage = Paged & { entries: LogEntry[] };
 export interface Settings {
 	autoHideReports: number | null;
+	reportMinAgeHours: number;
+}
+
+/** A post's or comment's text as stored, hidden and deleted ones too (src/server/moderation/removed-text.ts). */
+export interface StoredText {
+	targetType: TargetType;
+	targetId: number;
+	postId: number;
+	title: string | null;
+	text: string;
+	writer: Person & { withdrawn: boolean };
+	createdAt: number;
+	editedAt: number | null;
+	deletedAt: number | null;
+	hidden: boolean;
+	autoHidden: boolean;
 }
 
 /** Whether a ban (temporary, not lifted) is in force at `now`. */
@@ -99,6 +115,7 @@ export function adminApi(base: string) {
 		log: (page: number) => content<LogPage>(api.get(`${base}/audit-log`, { page })),
 		settings: () => content<Settings>(api.get(`${base}/settings`)),
 		saveSettings: (settings: Settings) => content<Settings>(api.put(`${base}/settings`, settings)),
+		storedText: (type: TargetType, id: number) => content<StoredText>(api.get(`${base}/content/${kind(type)}/${id}`)),
 		findMember: (nickname: string) => content<MemberBans>(api.get(`${base}/members`, { nickname })),
 		memberBans: (userId: number) => content<MemberBans>(api.get(`${base}/members/${userId}/bans`)),
 		setHidden: (type: TargetType, id: number, hidden: boolean, reason: string) => api.post(`${base}/${kind(type)}/${id}/${hidden ? 'hide' : 'unhide'}`, { reason }),

@@ -33,7 +33,7 @@ interface Props {
 export default function CommentEntry({ comment, channelBase, language, texts, highlighted, menuOpen, menuActions, onMenuOpenChange, replyBlockedBy, onReply, editor, children }: Props) {
 	const classes = ['comment', comment.parentId !== null ? 'reply' : null, highlighted ? 'highlighted' : null].filter(Boolean).join(' ');
 	return (
-		<li className={classes} id={`comment-${comment.commentId}`} data-comment-id={comment.commentId} data-parent-id={comment.parentId ?? undefined} data-state={comment.state}>
+		<li className={classes} id={`comment-${comment.commentId}`} data-comment-id={comment.commentId} data-parent-id={comment.parentId ?? undefined} data-state={comment.state} data-auto-hidden={comment.autoHidden ? '' : undefined}>
 			<div className="comment-body">
 				{comment.readable ? (
 					<>
@@ -60,7 +60,7 @@ export default function CommentEntry({ comment, channelBase, language, texts, hi
 							)}
 							<time dateTime={isoDate(comment.createdAt)}>{formatFullDate(comment.createdAt, language)}</time>
 							{comment.edited && <span className="edited">{texts['common.edited']}</span>}
-							{comment.state === 'HIDDEN_BY_ADMIN' && <span className="moderation-mark">{texts['comment.hiddenForAdmin']}</span>}
+							{comment.state === 'HIDDEN_BY_ADMIN' && <span className="moderation-mark">{texts[comment.autoHidden ? 'comment.hiddenByReportsForAdmin' : 'comment.hiddenForAdmin']}</span>}
 							<CommentMenu commentId={comment.commentId} label={texts['comment.menu.label']} open={menuOpen} actions={menuActions(comment)} onOpenChange={(open) => onMenuOpenChange(comment.commentId, open)} />
 						</div>
 						{editor ?? <CommentText content={comment.content} />}
@@ -83,7 +83,7 @@ export default function CommentEntry({ comment, channelBase, language, texts, hi
 						)}
 					</>
 				) : (
-					<p className="comment-text muted">{comment.state === 'DELETED' ? texts['comment.deleted'] : texts['comment.hidden']}</p>
+					<p className="comment-text muted">{comment.state === 'DELETED' ? texts['comment.deleted'] : texts[comment.autoHidden ? 'comment.hiddenByReports' : 'comment.hidden']}</p>
 				)}
 			</div>
 			{children}

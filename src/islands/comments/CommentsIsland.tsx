@@ -53,6 +53,8 @@ interface Draft {
 
 const EDITING_NOTE_ID = 'comments-editing-note';
 const emptyDraft = (text = ''): Draft => ({ text, problem: null, busy: false });
+/** A comment without the automatic hide's mark. */
+const withoutAutoHidden = ({ autoHidden: _auto, ...item }: ReadableComment): ReadableComment => item;
 
 export default function CommentsIsland(props: IslandProps) {
 	const { postId, userId, isAdmin, language, channelBase, texts } = props;
@@ -189,7 +191,8 @@ export default function CommentsIsland(props: IslandProps) {
 	const moderate = async (commentId: number, hide: boolean, reason: string) => {
 		try {
 			await api.setHidden(commentId, hide, reason);
-			setItems((list) => list.map((item) => (item.commentId === commentId && item.readable ? { ...item, state: hide ? 'HIDDEN_BY_ADMIN' : 'VISIBLE' } : item)));
+			// A moderator's hide or show again: no longer the automatic hide's.
+			setItems((list) => list.map((item) => (item.commentId === commentId && item.readable ? { ...withoutAutoHidden(item), state: hide ? 'HIDDEN_BY_ADMIN' : 'VISIBLE' } : item)));
 			setCount((n) => n + (hide ? -1 : 1));
 			showToast(texts[hide ? 'comment.message.hidden' : 'comment.message.shown']);
 			document.querySelector<HTMLElement>(`[data-action="menu"][data-comment-id="${commentId}"]`)?.focus();

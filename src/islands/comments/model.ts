@@ -21,6 +21,8 @@ export interface ReadableComment {
 	commentId: number;
 	parentId: number | null;
 	state: 'VISIBLE' | 'HIDDEN_BY_ADMIN';
+	/** Present (true) when hidden by the community's automatic hide, after reports from members. */
+	autoHidden?: true;
 	author: CommentAuthor;
 	content: string;
 	createdAt: number;
@@ -33,6 +35,8 @@ export interface CommentTombstone {
 	commentId: number;
 	parentId: number | null;
 	state: 'DELETED' | 'HIDDEN_BY_ADMIN';
+	/** Present (true) when hidden by the community's automatic hide, after reports from members. */
+	autoHidden?: true;
 }
 
 export type CommentItem = ReadableComment | CommentTombstone;

@@ -22,13 +22,15 @@ export function readRenderedItems(root: HTMLElement): CommentItem[] {
 		const parentId = li.dataset['parentId'] ? Number(li.dataset['parentId']) : null;
 		const state = li.dataset['state'];
 		const head = li.querySelector<HTMLElement>(':scope > .comment-body > .comment-head');
-		if (!head) return { readable: false, commentId, parentId, state: state === 'HIDDEN_BY_ADMIN' ? 'HIDDEN_BY_ADMIN' : 'DELETED' };
+		const auto = state === 'HIDDEN_BY_ADMIN' && li.dataset['autoHidden'] !== undefined ? { autoHidden: true as const } : {};
+		if (!head) return { readable: false, commentId, parentId, state: state === 'HIDDEN_BY_ADMIN' ? 'HIDDEN_BY_ADMIN' : 'DELETED', ...auto };
 		const withdrawn = head.dataset['withdrawn'] !== undefined;
 		return {
 			readable: true,
 			commentId,
 			parentId,
 			state: state === 'HIDDEN_BY_ADMIN' ? 'HIDDEN_BY_ADMIN' : 'VISIBLE',
+			...auto,
 			author: { userId: Number(head.dataset['authorId']), nickname: withdrawn ? null : (head.dataset['authorName'] ?? null), withdrawn, admin: head.dataset['authorAdmin'] !== undefined },
 			content: li.querySelector(':scope > .comment-body > [data-comment-text]')?.textContent ?? '',
 			createdAt: Number(head.dataset['createdAt']),

@@ -6,6 +6,8 @@ export const COMMENT_TEXT_KEYS = [
 	'comment.deleted',
 	'comment.hidden',
 	'comment.hiddenForAdmin',
+	'comment.hiddenByReports',
+	'comment.hiddenByReportsForAdmin',
 	'comment.write.label',
 	'comment.write.placeholder',
 	'comment.write.guestPlaceholder',

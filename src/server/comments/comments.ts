@@ -24,6 +24,8 @@ export interface ReadableCommentItem {
 	parentId: number | null;
 	/** VISIBLE, or HIDDEN_BY_ADMIN for an administrator. */
 	state: 'VISIBLE' | 'HIDDEN_BY_ADMIN';
+	/** Present (true) when hidden by the community's automatic hide, after reports from members. */
+	autoHidden?: true;
 	author: PostAuthor;
 	content: string;
 	createdAt: number;
@@ -36,6 +38,8 @@ export interface CommentTombstoneItem {
 	commentId: number;
 	parentId: number | null;
 	state: 'DELETED' | 'HIDDEN_BY_ADMIN';
+	/** Present (true) when hidden by the community's automatic hide, after reports from members. */
+	autoHidden?: true;
 }
 
 export type CommentItem = ReadableCommentItem | CommentTombstoneItem;
@@ -59,9 +63,10 @@ interface CommentRow {
 	deleted_at: number | null;
 	hidden_by_admin: number;
 	role: string;
+	auto_hidden: number;
 }
 
-type CommentTuple = [number, number | null, number, string | null, number | null, string, number, number | null, number | null, number, string];
+type CommentTuple = [number, number | null, number, string | null, number | null, string, number, number | null, number | null, number, string, number];
 
 /** A comment `c`'s thread: the expression of the index comments_in_thread_order (migration 0007). */
 const THREAD = 'coalesce(c.parent_id, c.id)';
@@ -77,7 +82,7 @@ const LISTED_COMMENT_SQL = `(c.deleted_at IS NULL OR (c.parent_id IS NULL AND EX
 /** The thread of the anchor comment ?3 of post ?1 (NULL when it is not one of the post's). */
 const ANCHOR_THREAD = '(SELECT coalesce(a.parent_id, a.id) FROM comments a WHERE a.id = ?3 AND a.post_id = ?1)';
 
-const PAGE_ROW = `SELECT c.id, c.parent_id, c.member_id, m.nickname, m.withdrawn_at, c.content, c.created_at, c.edited_at, c.deleted_at, c.hidden_by_admin, m.role
+const PAGE_ROW = `SELECT c.id, c.parent_id, c.member_id, m.nickname, m.withdrawn_at, c.content, c.created_at, c.edited_at, c.deleted_at, c.hidden_by_admin, m.role, c.auto_hidden
 	FROM comments c JOIN members m ON m.id = c.member_id`;
 
 /**
@@ -94,7 +99,7 @@ const PAGE_ROW = `SELECT c.id, c.parent_id, c.member_id, m.nickname, m.withdrawn
  */
 export const COMMENT_PAGE_COLUMNS = `
 	(SELECT json_group_array(json_array(t.id, t.parent_id, t.member_id, t.nickname, t.withdrawn_at, t.content,
-			t.created_at, t.edited_at, t.deleted_at, t.hidden_by_admin, t.role))
+			t.created_at, t.edited_at, t.deleted_at, t.hidden_by_admin, t.role, t.auto_hidden))
 	 FROM (SELECT * FROM (${PAGE_ROW}
 				WHERE c.post_id = ?1 AND ${THREAD} = coalesce(${ANCHOR_THREAD}, 0) AND c.id > ?4 AND ${LISTED_COMMENT_SQL}
 				ORDER BY c.id LIMIT ?5)
@@ -130,12 +135,14 @@ export function commentPageParams(start: CommentPageStart): [number | null, numb
 
 function toItem(row: CommentRow, viewer: Viewer): CommentItem {
 	const state = commentState({ deletedAt: row.deleted_at, hiddenByAdmin: row.hidden_by_admin === 1 });
-	if (state !== 'VISIBLE' && (state === 'DELETED' || !canReadComment(state, viewer))) return { readable: false, commentId: row.id, parentId: row.parent_id, state };
+	const auto = state === 'HIDDEN_BY_ADMIN' && row.auto_hidden === 1 ? { autoHidden: true as const } : {};
+	if (state !== 'VISIBLE' && (state === 'DELETED' || !canReadComment(state, viewer))) return { readable: false, commentId: row.id, parentId: row.parent_id, state, ...auto };
 	return {
 		readable: true,
 		commentId: row.id,
 		parentId: row.parent_id,
 		state,
+		...auto,
 		author: authorOf(row.member_id, row.nickname, row.withdrawn_at, row.role),
 		content: row.content,
 		createdAt: row.created_at,
@@ -146,8 +153,8 @@ function toItem(row: CommentRow, viewer: Viewer): CommentItem {
 /** The page COMMENT_PAGE_COLUMNS read, as `viewer` sees it. */
 export function commentPageOf(row: CommentPageColumns, viewer: Viewer): CommentPage {
 	const rows = (JSON.parse(row.comments_json) as CommentTuple[]).map(
-		([id, parent_id, member_id, nickname, withdrawn_at, content, created_at, edited_at, deleted_at, hidden_by_admin, role]): CommentRow => ({
-			id, parent_id, member_id, nickname, withdrawn_at, content, created_at, edited_at, deleted_at, hidden_by_admin, role,
+		([id, parent_id, member_id, nickname, withdrawn_at, content, created_at, edited_at, deleted_at, hidden_by_admin, role, auto_hidden]): CommentRow => ({
+			id, parent_id, member_id, nickname, withdrawn_at, content, created_at, edited_at, deleted_at, hidden_by_admin, role, auto_hidden,
 		}),
 	);
 	// json_group_array keeps the subquery's order in SQLite; sorting again makes it a contract here.

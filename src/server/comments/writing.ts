@@ -22,6 +22,7 @@ import { assertion, guardedBatch } from '@/server/platform/batch';
 import { touchPost } from '@/server/channels/channels';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { canReadComment, commentState, memberViewer } from '@/server/posts/visibility';
+import { logStatement } from '@/server/moderation/log';
 import { assertReadablePost, readablePostGuard } from '@/server/posts/readable-post';
 import { COMMENT_MAX_LENGTH, commentLength, normalizeComment } from '@/schemas/comment-limits';
 import type { CreateCommentInput } from '@/schemas/comment';
@@ -208,9 +209,12 @@ export async function editComment(
 
 /**
  * Deletes a comment (its author's or, for an administrator, anyone's). The row stays with its
- * deletion time: its replies keep their place under it. Deleting a comment deleted meanwhile by
- * another request changes nothing and answers the count.
- * @throws AppError PostNotFound, CommentNotFound (deleted, or not of the post), Forbidden
+ * deletion time and its text (administrators read it for appeals): its replies keep their place
+ * under it. Deleting a comment deleted meanwhile by another request changes nothing and answers the
+ * count. Its author cannot delete it while it is hidden: the author no longer reads it, as with a
+ * hidden post (PostNotFound there), so the answer is CommentNotFound, and the moderators keep what
+ * they hid. An administrator's deletion of someone else's comment is logged (DELETE_COMMENT).
+ * @throws AppError PostNotFound, CommentNotFound (deleted, not of the post, or hidden from its author), Forbidden
  */
 export async function deleteComment(
 	db: D1Database,
@@ -222,17 +226,23 @@ export async function deleteComment(
 ): Promise<{ commentCount: number }> {
 	const stored = await storedComment(db, channelId, postId, commentId);
 	if (!stored) return refuse(db, channelId, member, postId, 'CommentNotFound');
-	if (stored.member_id !== member.userId && member.role !== 'ADMIN') return refuse(db, channelId, member, postId, 'Forbidden');
+	const admin = member.role === 'ADMIN';
+	if (stored.member_id !== member.userId && !admin) return refuse(db, channelId, member, postId, 'Forbidden');
+	if (!admin && stored.hidden_by_admin === 1) return refuse(db, channelId, member, postId, 'CommentNotFound');
+	const moderated = stored.member_id !== member.userId;
 	const results = await runGuarded(
 		db,
 		[
 			readablePostGuard(db, channelId, member, postId),
+			// Hidden meanwhile: the author's deletion fails its re-check and is refused as above.
+			...(admin ? [] : [assertion(db, 'EXISTS (SELECT 1 FROM comments WHERE id = ?1 AND hidden_by_admin = 0)', commentId)]),
 			db.prepare('UPDATE comments SET deleted_at = ?2 WHERE id = ?1 AND deleted_at IS NULL').bind(commentId, now),
 			// Directly after the deletion; a hidden comment was not counted.
 			db
 				.prepare('UPDATE posts SET comment_count = comment_count - 1 WHERE id = ?1 AND changes() = 1 AND (SELECT hidden_by_admin FROM comments WHERE id = ?2) = 0')
 				.bind(postId, commentId),
 			touchPost(db, channelId, postId, 'removal'),
+			...(moderated ? [logStatement(db, channelId, member.userId, 'DELETE_COMMENT', { type: 'COMMENT', id: commentId }, '', now, `(SELECT deleted_at FROM comments WHERE id = ${Number(commentId)}) = ${Number(now)}`)] : []),
 			countStatement(db, postId),
 		],
 		() => assertReadablePost(db, channelId, member, postId),

@@ -14,7 +14,10 @@
  * hidden (keeping an automatically hidden target hidden), and showing it again closes them as
  * dismissed (reports-queue.ts). The community's automatic hide (autoHide, called when a report
  * reaches the threshold of migrations/0014) has no moderator and leaves the reports open, so the
- * target stays in the queue for a moderator to keep hidden or show again.
+ * target stays in the queue for a moderator to keep hidden or show again. It never hides an
+ * administrator's post or comment, nor a notice (migrations/0016), and marks what it hides
+ * (`auto_hidden`) so that readers are told it was hidden after reports from members; a moderator's
+ * hide, Keep hidden included, makes it the moderator's (and readers are told so).
  */
 import { AppError } from '@/server/platform/errors';
 import { assertion, guardedBatch } from '@/server/platform/batch';
@@ -43,6 +46,8 @@ interface PostRow {
 	board_public: number;
 	title: string;
 	content_text: string;
+	auto_hidden: number;
+	author_role: string;
 }
 
 /** Why and when, for the audit log. */
@@ -64,13 +69,26 @@ function reportsAndLog(db: D1Database, channelId: number, moderator: Moderator, 
 	];
 }
 
-/** A moderator's hide of what is hidden already: its open reports are resolved (logged when there were any). */
-async function keepHidden(db: D1Database, channelId: number, moderator: number, target: { type: 'POST' | 'COMMENT'; id: number }, note: ModerationNote): Promise<void> {
+/**
+ * A moderator's hide of what is hidden already: its open reports are resolved (logged when there
+ * were any). What the automatic hide hid becomes the moderator's hide: its readers' label changes,
+ * so the post's cached page and comments go cold (`postId`, the post or the comment's post).
+ */
+async function keepHidden(db: D1Database, channelId: number, moderator: number, target: { type: 'POST' | 'COMMENT'; id: number }, note: ModerationNote, auto: { wasAuto: boolean; postId: number }): Promise<void> {
 	const now = note.now ?? Date.now();
+	const table = target.type === 'POST' ? 'posts' : 'comments';
 	await db.batch([
 		closeReportsStatement(db, channelId, target, 'RESOLVED', moderator, now),
 		logStatement(db, channelId, moderator, `HIDE_${target.type}`, target, note.reason ?? '', now, 'changes() > 0'),
+		...(auto.wasAuto
+			? [db.prepare(`UPDATE ${table} SET auto_hidden = 0 WHERE id = ?1 AND auto_hidden = 1`).bind(target.id), touchPost(db, channelId, auto.postId, 'addition')]
+			: []),
 	]);
+}
+
+/** The automatic hide leaves an administrator's post or comment, and a notice, as they are. */
+function exemptFromAutoHide(moderator: Moderator, facts: { authorRole: string; isNotice: boolean }): boolean {
+	return moderator === null && (facts.authorRole === 'ADMIN' || facts.isNotice);
 }
 
 /**
@@ -88,14 +106,16 @@ async function changePostHidden(db: D1Database, channelId: number, moderator: Mo
 	const row = await db
 		.prepare(
 			`SELECT p.board_id, p.subject_id, p.is_notice, p.is_private, p.hidden_by_admin, p.version, p.board_pos, p.subject_pos, p.channel_pos,
-				p.title, p.content_text, b.is_public AS board_public
-			 FROM posts p JOIN boards b ON b.id = p.board_id WHERE p.id = ?1 AND p.channel_id = ?2 AND p.deleted_at IS NULL`,
+				p.title, p.content_text, p.auto_hidden, b.is_public AS board_public, m.role AS author_role
+			 FROM posts p JOIN boards b ON b.id = p.board_id JOIN members m ON m.id = p.member_id
+			 WHERE p.id = ?1 AND p.channel_id = ?2 AND p.deleted_at IS NULL`,
 		)
 		.bind(postId, channelId)
 		.first<PostRow>();
 	if (!row) throw new AppError('PostNotFound');
+	if (exemptFromAutoHide(moderator, { authorRole: row.author_role, isNotice: row.is_notice === 1 })) return;
 	if ((row.hidden_by_admin === 1) === hidden) {
-		if (hidden && moderator !== null) await keepHidden(db, channelId, moderator, { type: 'POST', id: postId }, note);
+		if (hidden && moderator !== null) await keepHidden(db, channelId, moderator, { type: 'POST', id: postId }, note, { wasAuto: row.auto_hidden === 1, postId });
 		return;
 	}
 	const placement = {
@@ -115,7 +135,9 @@ async function changePostHidden(db: D1Database, channelId: number, moderator: Mo
 			// The post as read above: an edit, a move or a deletion in between would change its lists.
 			assertion(db, 'EXISTS (SELECT 1 FROM posts WHERE id = ?1 AND version = ?2 AND deleted_at IS NULL AND hidden_by_admin = ?3)', postId, row.version, hidden ? 0 : 1),
 			...plan.statements,
-			db.prepare(`UPDATE posts SET hidden_by_admin = ?3, version = version + 1${columns} WHERE id = ?1 AND channel_id = ?2`).bind(postId, channelId, hidden ? 1 : 0),
+			db
+				.prepare(`UPDATE posts SET hidden_by_admin = ?3, auto_hidden = ?4, version = version + 1${columns} WHERE id = ?1 AND channel_id = ?2`)
+				.bind(postId, channelId, hidden ? 1 : 0, hidden && moderator === null ? 1 : 0),
 			...postSearchStatements(db, channelId, postId, hidden ? null : { title: row.title, body: row.content_text }),
 			...reportsAndLog(db, channelId, moderator, { type: 'POST', id: postId }, hidden, note),
 			bumpContentVersion(db, channelId),
@@ -147,17 +169,23 @@ export async function setCommentHidden(db: D1Database, channelId: number, admin:
 
 async function changeCommentHidden(db: D1Database, channelId: number, moderator: Moderator, commentId: number, hidden: boolean, note: ModerationNote): Promise<void> {
 	const row = await db
-		.prepare('SELECT post_id, hidden_by_admin FROM comments WHERE id = ?1 AND channel_id = ?2 AND deleted_at IS NULL')
+		.prepare(
+			`SELECT c.post_id, c.hidden_by_admin, c.auto_hidden, m.role AS author_role FROM comments c JOIN members m ON m.id = c.member_id
+			 WHERE c.id = ?1 AND c.channel_id = ?2 AND c.deleted_at IS NULL`,
+		)
 		.bind(commentId, channelId)
-		.first<{ post_id: number; hidden_by_admin: number }>();
+		.first<{ post_id: number; hidden_by_admin: number; auto_hidden: number; author_role: string }>();
 	if (!row) throw new AppError('CommentNotFound');
+	if (exemptFromAutoHide(moderator, { authorRole: row.author_role, isNotice: false })) return;
 	if ((row.hidden_by_admin === 1) === hidden) {
-		if (hidden && moderator !== null) await keepHidden(db, channelId, moderator, { type: 'COMMENT', id: commentId }, note);
+		if (hidden && moderator !== null) await keepHidden(db, channelId, moderator, { type: 'COMMENT', id: commentId }, note, { wasAuto: row.auto_hidden === 1, postId: row.post_id });
 		return;
 	}
 	const to = hidden ? 1 : 0;
 	await db.batch([
-		db.prepare('UPDATE comments SET hidden_by_admin = ?2 WHERE id = ?1 AND deleted_at IS NULL AND hidden_by_admin = 1 - ?2').bind(commentId, to),
+		db
+			.prepare('UPDATE comments SET hidden_by_admin = ?2, auto_hidden = ?3 WHERE id = ?1 AND deleted_at IS NULL AND hidden_by_admin = 1 - ?2')
+			.bind(commentId, to, hidden && moderator === null ? 1 : 0),
 		// changes() is the rows the statement before changed: the count moves only when the change did.
 		db.prepare(`UPDATE posts SET comment_count = comment_count ${hidden ? '-' : '+'} 1 WHERE id = ?1 AND changes() = 1`).bind(row.post_id),
 		touchPost(db, channelId, row.post_id, hidden ? 'removal' : 'addition'),
@@ -176,9 +204,10 @@ export function unhideComment(db: D1Database, channelId: number, admin: SessionM
 }
 
 /**
- * The community's automatic hide: the target of a report that brought its open reports to the
- * threshold is hidden with no moderator, its reports left open (reports.ts calls it). A target
- * already hidden, or deleted in between, is left as it is.
+ * The community's automatic hide: the target of a report that brought its counted open reports to
+ * the threshold is hidden with no moderator, its reports left open (reports.ts calls it). A target
+ * already hidden, or deleted in between, is left as it is, and so is an administrator's post or
+ * comment and a notice.
  */
 export async function autoHide(db: D1Database, channelId: number, target: { type: 'POST' | 'COMMENT'; id: number }, now = Date.now()): Promise<void> {
 	try {

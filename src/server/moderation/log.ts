@@ -7,7 +7,9 @@ import { PAGE_SIZE } from '@/schemas/params';
 export type ModerationAction =
 	| 'HIDE_POST' | 'UNHIDE_POST' | 'HIDE_COMMENT' | 'UNHIDE_COMMENT' | 'BAN' | 'UNBAN' | 'DISMISS_REPORTS' | 'GRANT_ADMIN' | 'REVOKE_ADMIN'
 	// The community's automatic hide at its report threshold (no moderator), and a change of that setting.
-	| 'AUTO_HIDE_POST' | 'AUTO_HIDE_COMMENT' | 'SETTINGS';
+	| 'AUTO_HIDE_POST' | 'AUTO_HIDE_COMMENT' | 'SETTINGS'
+	// An administrator's deletion of someone else's post or comment (migrations/0016).
+	| 'DELETE_POST' | 'DELETE_COMMENT';
 export type ModerationTarget = 'POST' | 'COMMENT' | 'MEMBER' | 'CHANNEL';
 
 /** Longest reason kept, in characters (a reason is a line or two for the other moderators). */

@@ -1,25 +1,59 @@
 /**
- * A community's moderation settings (migrations/0014), set by its administrators in the admin
- * area: the number of open reports at which a post or comment hides itself (null: never).
+ * A community's moderation settings (migrations/0014 and 0016), set by its administrators in the
+ * admin area: the number of open reports at which a post or comment hides itself (null: never), and
+ * how old a membership must be (in hours) before its reports count toward that number. A member
+ * whose report was upheld before (RESOLVED by a moderator's hide) counts whatever their age.
  */
+import { AppError } from '@/server/platform/errors';
 import { logStatement } from './log';
+import { AUTO_HIDE_MAX, REPORT_MIN_AGE_MAX_HOURS, REPORT_MIN_AGE_RECOMMENDED_HOURS } from '@/schemas/moderation-limits';
 
-/** The highest threshold an administrator may set. */
-export const AUTO_HIDE_MAX = 1000;
+export { AUTO_HIDE_MAX, REPORT_MIN_AGE_MAX_HOURS, REPORT_MIN_AGE_RECOMMENDED_HOURS };
 
 export interface ModerationSettings {
 	autoHideReports: number | null;
+	reportMinAgeHours: number;
+}
+
+/** What a PUT names; a setting left out keeps its stored value. */
+export interface SettingsChange {
+	autoHideReports?: unknown;
+	reportMinAgeHours?: unknown;
 }
 
 export async function moderationSettings(db: D1Database, channelId: number): Promise<ModerationSettings> {
-	const row = await db.prepare('SELECT auto_hide_reports FROM channels WHERE id = ?1').bind(channelId).first<{ auto_hide_reports: number | null }>();
-	return { autoHideReports: row?.auto_hide_reports ?? null };
+	const row = await db
+		.prepare('SELECT auto_hide_reports, report_min_age_hours FROM channels WHERE id = ?1')
+		.bind(channelId)
+		.first<{ auto_hide_reports: number | null; report_min_age_hours: number }>();
+	return { autoHideReports: row?.auto_hide_reports ?? null, reportMinAgeHours: row?.report_min_age_hours ?? REPORT_MIN_AGE_RECOMMENDED_HOURS };
 }
 
-/** Stores the settings; a change is logged (its new value as the entry's reason), the same ones are not. */
+const isWhole = (value: unknown, min: number, max: number): value is number => typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
+
+/**
+ * The settings a change leads to, each checked. @throws AppError AutoHideReportsInvalid (not a whole
+ * number from 1 to AUTO_HIDE_MAX, nor null), ReportMinAgeInvalid (not a whole number of hours from
+ * 0 to REPORT_MIN_AGE_MAX_HOURS)
+ */
+export function checkedSettings(change: SettingsChange, stored: ModerationSettings): ModerationSettings {
+	const { autoHideReports = stored.autoHideReports, reportMinAgeHours = stored.reportMinAgeHours } = change;
+	if (autoHideReports !== null && !isWhole(autoHideReports, 1, AUTO_HIDE_MAX)) throw new AppError('AutoHideReportsInvalid');
+	if (!isWhole(reportMinAgeHours, 0, REPORT_MIN_AGE_MAX_HOURS)) throw new AppError('ReportMinAgeInvalid');
+	return { autoHideReports, reportMinAgeHours };
+}
+
+/** The audit log's words for the settings (its reason column), e.g. `autoHideReports=3 reportMinAgeHours=72`. */
+export function settingsNote(settings: ModerationSettings): string {
+	return `autoHideReports=${settings.autoHideReports ?? 'off'} reportMinAgeHours=${settings.reportMinAgeHours}`;
+}
+
+/** Stores the settings; a change is logged (the new values as the entry's reason), the same ones are not. */
 export async function setModerationSettings(db: D1Database, channelId: number, moderatorId: number | null, settings: ModerationSettings, now = Date.now()): Promise<void> {
 	await db.batch([
-		db.prepare('UPDATE channels SET auto_hide_reports = ?2 WHERE id = ?1 AND auto_hide_reports IS NOT ?2').bind(channelId, settings.autoHideReports),
-		logStatement(db, channelId, moderatorId, 'SETTINGS', { type: 'CHANNEL', id: channelId }, `autoHideReports=${settings.autoHideReports ?? 'off'}`, now, 'changes() > 0'),
+		db
+			.prepare('UPDATE channels SET auto_hide_reports = ?2, report_min_age_hours = ?3 WHERE id = ?1 AND (auto_hide_reports IS NOT ?2 OR report_min_age_hours IS NOT ?3)')
+			.bind(channelId, settings.autoHideReports, settings.reportMinAgeHours),
+		logStatement(db, channelId, moderatorId, 'SETTINGS', { type: 'CHANNEL', id: channelId }, settingsNote(settings), now, 'changes() > 0'),
 	]);
 }

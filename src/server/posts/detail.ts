@@ -30,6 +30,8 @@ export interface PostDetail {
 	content: string;
 	/** VISIBLE, or the state of a post its author or an administrator may still read. */
 	state: PostState;
+	/** Present (true) when the post was hidden by the community's automatic hide, after reports from members. */
+	autoHidden?: true;
 }
 
 /** A post the reader may not read: what the page shows instead of it (SPEC §4). */
@@ -39,6 +41,8 @@ export interface PostTombstone {
 	boardId: number;
 	boardName: string;
 	state: Exclude<PostState, 'VISIBLE'>;
+	/** Present (true) when the post was hidden by the community's automatic hide, after reports from members. */
+	autoHidden?: true;
 }
 
 interface PostRow {
@@ -63,12 +67,13 @@ interface PostRow {
 	content: string;
 	deleted_at: number | null;
 	hidden_by_admin: number;
+	auto_hidden: number;
 	is_private: number;
 }
 
 const POST_SQL = `SELECT p.id, p.board_id, b.name AS board_name, b.is_public AS board_public, p.subject_id, s.name AS subject_name,
 		p.title, p.member_id, m.nickname, m.withdrawn_at, m.role, p.created_at, p.edited_at, p.view_count, p.like_count,
-		p.comment_count, p.is_notice, p.template, p.content, p.deleted_at, p.hidden_by_admin, p.is_private`;
+		p.comment_count, p.is_notice, p.template, p.content, p.deleted_at, p.hidden_by_admin, p.auto_hidden, p.is_private`;
 const POST_FROM = `FROM posts p
 	JOIN boards b ON b.id = p.board_id
 	JOIN members m ON m.id = p.member_id
@@ -77,8 +82,9 @@ const POST_FROM = `FROM posts p
 
 function toView(row: PostRow, viewer: Viewer): PostView {
 	const state = postStateOfRow(row);
+	const auto = state === 'HIDDEN_BY_ADMIN' && row.auto_hidden === 1 ? { autoHidden: true as const } : {};
 	if (state !== 'VISIBLE' && !canReadPost(state, row.member_id, viewer)) {
-		return { readable: false, postId: row.id, boardId: row.board_id, boardName: row.board_name, state };
+		return { readable: false, postId: row.id, boardId: row.board_id, boardName: row.board_name, state, ...auto };
 	}
 	return {
 		readable: true,
@@ -98,6 +104,7 @@ function toView(row: PostRow, viewer: Viewer): PostView {
 		template: row.template,
 		content: row.content,
 		state,
+		...auto,
 	};
 }
 

@@ -3,7 +3,9 @@
  * moves it in its lists (list-positions.ts: a bounded number of rows however large the community)
  * and bumps the channel's content version, so the edge cache and the layout memo never serve the
  * old state. Who may write where: members in public boards, administrators anywhere; notice-only
- * boards and the notice flag are for administrators.
+ * boards and the notice flag are for administrators. Only the author edits a post (and moves it only
+ * to a board they may write in, by their own rights); an administrator hides, shows again and
+ * deletes someone else's post, and such a deletion writes its row of the audit log in its batch.
  */
 import { AppError } from '@/server/platform/errors';
 import { assertion, guardedBatch, isUniqueViolation } from '@/server/platform/batch';
@@ -16,6 +18,7 @@ import { planListChange, type ListPlacement, type ListPositions } from './list-p
 import { postSearchStatements } from '@/server/search/search-index';
 import { assertOwnDraft, draftDeletionStatement } from '@/server/drafts/drafts';
 import { canReadPost, memberViewer, postStateOfRow, type PostStateColumns } from './visibility';
+import { logStatement } from '@/server/moderation/log';
 
 /** The longest body, in characters of its plain text (a long guide fits; a dumped log does not). */
 export const CONTENT_MAX_CHARACTERS = 40_000;
@@ -172,10 +175,17 @@ interface StoredPost {
 }
 
 /**
- * The post a member changes: it must be one they may read and be its author or an administrator.
+ * What a member does to a post: an edit is its author's alone (an administrator's edit of someone
+ * else's words would still show as theirs); a deletion is its author's or an administrator's.
+ */
+type Change = 'edit' | 'delete';
+
+/**
+ * The post a member changes: it must be one they may read and be its author, or for a deletion an
+ * administrator.
  * @throws AppError PostNotFound (not of this channel, deleted, or not readable), Forbidden
  */
-async function postForChange(db: D1Database, channelId: number, postId: number, member: SessionMember): Promise<StoredPost> {
+async function postForChange(db: D1Database, channelId: number, postId: number, member: SessionMember, change: Change): Promise<StoredPost> {
 	const row = await db
 		.prepare(
 			`SELECT p.id, p.member_id, p.board_id, p.subject_id, p.is_notice, p.is_private, p.hidden_by_admin, p.deleted_at, p.version,
@@ -187,7 +197,7 @@ async function postForChange(db: D1Database, channelId: number, postId: number, 
 	if (!row) throw new AppError('PostNotFound');
 	const state = postStateOfRow(row);
 	if (!canReadPost(state, row.member_id, memberViewer(member))) throw new AppError('PostNotFound');
-	if (row.member_id !== member.userId && !isAdmin(member)) throw new AppError('Forbidden');
+	if (row.member_id !== member.userId && (change === 'edit' || !isAdmin(member))) throw new AppError('Forbidden');
 	return {
 		row,
 		placement: {
@@ -219,7 +229,8 @@ export async function editPost(
 	input: EditPostInput,
 	now: number,
 ): Promise<{ postId: number; version: number }> {
-	const stored = await postForChange(db, channelId, postId, member);
+	// Only the author gets here, so the board's rules below are the author's own rights.
+	const stored = await postForChange(db, channelId, postId, member, 'edit');
 	if (stored.row.version !== input.version) throw new AppError('PostChanged');
 	const board = await boardForWriting(db, channelId, input.boardId, member, input.boardId === stored.row.board_id);
 	await checkSubject(db, channelId, board, input.subjectId);
@@ -254,11 +265,14 @@ export async function editPost(
 }
 
 /**
- * Deletes a post: it keeps its row (comments and reports refer to it) and shows its deleted state;
- * it leaves its lists, which costs a bounded number of rows whatever its age.
+ * Deletes a post: it keeps its row (comments and reports refer to it, and administrators read its
+ * text for appeals) and shows its deleted state; it leaves its lists, which costs a bounded number
+ * of rows whatever its age. An administrator's deletion of someone else's post writes DELETE_POST
+ * to the audit log in the same batch.
  */
 export async function deletePost(db: D1Database, channelId: number, member: SessionMember, postId: number, now: number): Promise<void> {
-	const stored = await postForChange(db, channelId, postId, member);
+	const stored = await postForChange(db, channelId, postId, member, 'delete');
+	const moderated = stored.row.member_id !== member.userId;
 	const plan = planListChange(db, channelId, stored, { ...stored.placement, visible: false });
 	await guardedBatch(
 		db,
@@ -267,6 +281,7 @@ export async function deletePost(db: D1Database, channelId: number, member: Sess
 			...plan.statements,
 			db.prepare(`UPDATE posts SET deleted_at = ?3, version = version + 1${assignments(plan.columns)} WHERE id = ?1 AND channel_id = ?2`).bind(postId, channelId, now),
 			...postSearchStatements(db, channelId, postId, null),
+			...(moderated ? [logStatement(db, channelId, member.userId, 'DELETE_POST', { type: 'POST', id: postId }, '', now)] : []),
 			bumpContentVersion(db, channelId),
 		],
 		// Deleted twice at once: the other request did it.
@@ -293,7 +308,7 @@ export interface EditablePost extends PostFields {
 
 /** The post for the edit screen. @throws AppError PostNotFound, Forbidden */
 export async function getEditablePost(db: D1Database, channelId: number, postId: number, member: SessionMember): Promise<EditablePost> {
-	await postForChange(db, channelId, postId, member);
+	await postForChange(db, channelId, postId, member, 'edit');
 	const row = await db
 		.prepare('SELECT id, board_id, subject_id, title, content, is_private, is_notice, version FROM posts WHERE id = ?1 AND channel_id = ?2')
 		.bind(postId, channelId)
