@@ -100,6 +100,7 @@ export const API_ROUTES: Record<string, (t: ReadTargets) => string[]> = {
 	[REMOVED_TEXT_ROUTE]: (t) => [...t.posts.map((post) => `/admin/v1${t.base}/content/posts/${post.postId}`), ...t.commentIds.map((id) => `/admin/v1${t.base}/content/comments/${id}`)],
 	'/v1/:domain/:slug/drafts': (t) => paged(`${apiBase(t).member}/drafts`, t.listPages),
 	'/v1/:domain/:slug/drafts/:draftId': (t) => t.draftIds.map((id) => `${apiBase(t).member}/drafts/${id}`),
+	'/v1/:domain/:slug/me/export': (t) => [`${apiBase(t).member}/me/export`],
 	'/v1/:domain/:slug/posts/:postId/like': (t) => t.posts.map((post) => `${apiBase(t).member}/posts/${post.postId}/like`),
 };
 
@@ -191,7 +192,7 @@ export interface PrivacyIds {
 	administrator: number;
 	/** The id canarySql gives the private post author's draft. */
 	draft: number;
-	/** A member who wrote none of the rows above. */
+	/** A member who wrote none of the rows above, nothing in the private board and no comment on the hidden post. */
 	bystander: number;
 }
 
@@ -214,6 +215,9 @@ export function privacyIdsSql(channelId: number): string {
 			AND NOT EXISTS (SELECT 1 FROM bans b WHERE b.member_id = m.id AND b.lifted_at IS NULL)
 			AND m.id NOT IN (${post('is_private = 1', 'member_id')}, ${post('hidden_by_admin = 1', 'member_id')}, ${post('deleted_at IS NOT NULL', 'member_id')},
 				${comment('hidden_by_admin = 1', 'member_id')}, ${comment('deleted_at IS NOT NULL', 'member_id')})
+			-- Nor anything in the private board or on the hidden post: the member's export (me/export) holds all they wrote.
+			AND NOT EXISTS (SELECT 1 FROM posts p JOIN boards b ON b.id = p.board_id WHERE p.member_id = m.id AND b.is_public = 0)
+			AND NOT EXISTS (SELECT 1 FROM comments c WHERE c.member_id = m.id AND c.post_id = ${post('hidden_by_admin = 1')})
 			ORDER BY m.id LIMIT 1) AS bystander`;
 }
 

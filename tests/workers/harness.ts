@@ -62,7 +62,8 @@ export async function call(url: string, init: CallInit = {}): Promise<Answer> {
 	const response = await api.request(url, { method: init.method ?? 'GET', headers, ...(body === undefined ? {} : { body }) });
 	const text = await response.text();
 	const parsed = (text ? JSON.parse(text) : { header: { isSuccessful: response.ok, resultCode: 0, resultMessage: '' } }) as Answer['body'];
-	return { status: response.status, code: parsed.header.resultCode, body: parsed, cookies: response.headers.getSetCookie(), headers: response.headers };
+	// A download (the member's export) is a JSON file, not an envelope: it carries no result code.
+	return { status: response.status, code: (parsed.header as Answer['body']['header'] | undefined)?.resultCode ?? 0, body: parsed, cookies: response.headers.getSetCookie(), headers: response.headers };
 }
 
 /** The channel's session cookie name (`__Host-`, as on https and loopback). */
