@@ -271,6 +271,15 @@ describe('constants the editor repeats to keep zod out of its bundle', () => {
 		expect(YOUTUBE_VIDEO_ID.source).toBe(YOUTUBE_ID.source);
 		expect(upload.IMAGE_MAX_BYTES).toBe(IMAGE_MAX_BYTES);
 		expect(upload.IMAGE_MAX_SIZE_LABEL).toEqual(IMAGE_MAX_SIZE_LABEL);
+		// The limits the editor's and the write form's messages name are those the server enforces.
+		const limits = await import('@/schemas/post-limits');
+		const { IMAGE_MAX_DIMENSION, IMAGE_MAX_PIXELS } = await import('@/server/uploads/image-format');
+		const { MAX_UPLOADS_PER_DOCUMENT } = await import('@/server/uploads/claims');
+		const { RESULT_MESSAGES } = await import('@/lib/result-codes');
+		expect(limits.UPLOAD_LIMIT_LABELS).toEqual({ size: 10, unit: 'MB', megapixels: IMAGE_MAX_PIXELS / 1_000_000, side: '10,000', images: limits.IMAGES_PER_DOCUMENT_MAX, count: 100, mb: 200, unattached: 60 });
+		expect([IMAGE_MAX_DIMENSION, MAX_UPLOADS_PER_DOCUMENT, limits.UPLOAD_BYTES_PER_DAY]).toEqual([10_000, limits.IMAGES_PER_DOCUMENT_MAX, limits.UPLOAD_MB_PER_DAY * 1024 * 1024]);
+		expect(RESULT_MESSAGES.ImageResolutionTooHigh).toContain(`${limits.IMAGE_MAX_MEGAPIXELS} megapixels and ${limits.UPLOAD_LIMIT_LABELS.side} pixels`);
+		expect(RESULT_MESSAGES.TooManyImages).toContain(`${limits.IMAGES_PER_DOCUMENT_MAX} images`);
 		const { isImageSrc } = await import('@/schemas/content');
 		const { imagePathOnSite } = await import('@/islands/editor/media-nodes');
 		for (const src of ['/uploads/AAAAAAAAAAAAAAAAAAAAAA.png', '/uploads/short.png', '/uploads/AAAAAAAAAAAAAAAAAAAAAA.svg', '/demo/shot-01.svg', '/demo/../x.svg', '/demo/Shot.svg', 'https://example.com/a.png', '/other/a.png']) {

@@ -20,6 +20,7 @@ export const WRITE_TEXT_KEYS = [
 	'write.message.titleTooLong',
 	'write.message.titleRequired',
 	'write.message.contentRequired',
+	'write.message.tooManyImages',
 	'write.message.boardRequired',
 	'write.message.noCategory',
 	'write.message.noBoards',
