@@ -50,14 +50,17 @@ export const UPLOAD_BYTES_PER_DAY = UPLOAD_MB_PER_DAY * 1024 * 1024;
  */
 export const UNATTACHED_UPLOADS_MAX = 60;
 
-/** The values the upload messages name ({{size}}{{unit}}, {{megapixels}}, {{side}}, {{images}}, {{count}}, {{mb}}, {{unattached}}). */
+/**
+ * The values the texts of these limits name ({{megapixels}}, {{side}}, {{images}}, {{dailyImages}},
+ * {{dailyMb}}, {{unattached}}), filled in on the server (LIMIT_TEXT_KEYS of the write screen) so
+ * that the browser gets the texts whole.
+ */
 export const UPLOAD_LIMIT_LABELS = {
-	...IMAGE_MAX_SIZE_LABEL,
 	megapixels: IMAGE_MAX_MEGAPIXELS,
 	side: IMAGE_MAX_SIDE.toLocaleString('en'),
 	images: IMAGES_PER_DOCUMENT_MAX,
-	count: UPLOADS_PER_DAY,
-	mb: UPLOAD_MB_PER_DAY,
+	dailyImages: UPLOADS_PER_DAY,
+	dailyMb: UPLOAD_MB_PER_DAY,
 	unattached: UNATTACHED_UPLOADS_MAX,
 } as const;
 

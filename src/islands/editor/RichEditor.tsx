@@ -61,7 +61,6 @@ import {
 	UnattachedUploadLimitReached,
 	UploadDailyLimitReached,
 } from '@/lib/result-codes';
-import { UPLOAD_LIMIT_LABELS } from '@/schemas/post-limits';
 import { youTubeVideoId } from '@/lib/youtube-url';
 import type { ContentDocument } from '@/schemas/content';
 import { $userId } from '@/stores/user';
@@ -114,7 +113,7 @@ const THEME = {
 /** Codes after which the form, not the editor, takes over (SPEC §8's forced login and ban). */
 const AUTH_CODES = new Set<number>([LoginRequired, SessionExpired, MembershipRequired, SessionRevoked, IdentityRejected, Banned].map((def) => def.code));
 
-/** The editor's text for each refusal of an upload; any other failure is the generic error. */
+/** The editor's text for each refusal of an upload (the limits they name filled in on the server); any other failure is the generic error. */
 const UPLOAD_PROBLEMS: Record<number, keyof EditorTexts> = {
 	[InvalidImage.code]: 'editor.message.invalidImage',
 	[ImageResolutionTooHigh.code]: 'editor.message.imageResolution',
@@ -275,7 +274,7 @@ function EditorShell({ initialDocument, onChange, uploadUrl, texts, labelledBy, 
 				return;
 			}
 			if (code === ImageTooLarge.code || code === PayloadTooLarge.code || (error as { status?: number }).status === 413) setMessage(interpolate(texts['editor.message.imageTooLarge'], IMAGE_MAX_SIZE_LABEL));
-			else setMessage(interpolate(texts[UPLOAD_PROBLEMS[code ?? 0] ?? 'common.message.error'], UPLOAD_LIMIT_LABELS));
+			else setMessage(texts[UPLOAD_PROBLEMS[code ?? 0] ?? 'common.message.error']);
 		},
 		[texts],
 	);

@@ -15,7 +15,7 @@ import { resultCodeOf } from '@/lib/api-client';
 import { DraftNotFound } from '@/lib/result-codes';
 import { formatFullDate } from '@/lib/format-date';
 import { pageUrls } from '@/lib/urls';
-import { DRAFT_LIMIT, IMAGES_PER_DOCUMENT_MAX, TITLE_MAX_LENGTH, titleLength } from '@/schemas/post-limits';
+import { DRAFT_LIMIT, TITLE_MAX_LENGTH, titleLength } from '@/schemas/post-limits';
 import type { ContentDocument } from '@/schemas/content';
 import type { Language } from '@/schemas/channel';
 import { RichEditor, documentIsEmpty, emptyDocument, type EditorTexts, type RichEditorHandle } from './editor';
@@ -213,7 +213,7 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 				setErrors(
 					meaning.field === 'title'
 						? { title: meaning.problem === 'required' ? texts['write.message.titleRequired'] : titleTooLongText(texts) }
-						: { content: meaning.problem === 'required' ? texts['write.message.contentRequired'] : tooManyImagesText(texts) },
+						: { content: meaning.problem === 'required' ? texts['write.message.contentRequired'] : texts['write.message.tooManyImages'] },
 				);
 				return;
 			case 'subject-disabled':
@@ -250,7 +250,6 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 		if (work.title.trim() === '') found.title = texts['write.message.titleRequired'];
 		else if (titleLength(work.title) > TITLE_MAX_LENGTH) found.title = titleTooLongText(texts);
 		if (documentIsEmpty(work.content)) found.content = texts['write.message.contentRequired'];
-		else if (work.content.blocks.filter((block) => block.type === 'image').length > IMAGES_PER_DOCUMENT_MAX) found.content = tooManyImagesText(texts);
 		return found;
 	};
 
@@ -582,10 +581,6 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 
 function titleTooLongText(texts: WriteTexts): string {
 	return texts['write.message.titleTooLong'].replace('{{length}}', String(TITLE_MAX_LENGTH));
-}
-
-function tooManyImagesText(texts: WriteTexts): string {
-	return texts['write.message.tooManyImages'].replace('{{images}}', String(IMAGES_PER_DOCUMENT_MAX));
 }
 
 /** Work read back (a draft, a local copy) fitted to the boards the member may write in now. */
