@@ -296,6 +296,18 @@ describe('the upload quota', () => {
 		expect((await upload(images.PNG, { cookie })).code).toBe(-4091442);
 	});
 
+	it("reads only the member's index entries of the last day, never a scan of every member's uploads", async () => {
+		// The trigger's two counts, as the INSERT runs them (NEW.member_id and NEW.created_at bound).
+		const day = ['SELECT count(*) AS n, total(size) AS bytes FROM uploads WHERE member_id = ?1 AND created_at > ?2 - 86400000', [MEMBER, Date.now()]] as const;
+		const unshown = ['SELECT count(*) FROM uploads WHERE member_id = ?1 AND created_at > ?2 - 86400000 AND post_id IS NULL AND draft_id IS NULL', [MEMBER, Date.now()]] as const;
+		const dayPlan = (await queryPlan({ sql: day[0], params: [...day[1]], rowsRead: 0, rowsWritten: 0 })).join('\n');
+		expect(dayPlan).toMatch(/SEARCH uploads USING COVERING INDEX uploads_by_member_day \(member_id=\? AND created_at>\?\)/);
+		const unshownPlan = (await queryPlan({ sql: unshown[0], params: [...unshown[1]], rowsRead: 0, rowsWritten: 0 })).join('\n');
+		expect(unshownPlan).toMatch(/SEARCH uploads USING INDEX uploads_by_member_day \(member_id=\? AND created_at>\?\)/);
+		expect(migration0019).toContain('FROM uploads WHERE member_id = NEW.member_id AND created_at > NEW.created_at - 86400000)');
+		expect(migration0019).toContain('WHERE member_id = NEW.member_id AND created_at > NEW.created_at - 86400000 AND post_id IS NULL AND draft_id IS NULL)');
+	});
+
 	it('holds the limits under racing uploads: the trigger counts inside each INSERT', async () => {
 		const { userId } = await newcomer();
 		await plant(userId, UNATTACHED_UPLOADS_MAX - 3, { unattached: true });
