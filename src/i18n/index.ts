@@ -50,9 +50,9 @@ export function translator(language: Language): Translate {
 	};
 }
 
-/** The strings an island needs, resolved on the server. */
-export function pick<K extends MessageKey>(t: Translate, keys: readonly K[]): Record<K, string> {
-	return Object.fromEntries(keys.map((key) => [key, t(key)])) as Record<K, string>;
+/** The strings an island needs, resolved on the server (with `values` filled in, when given). */
+export function pick<K extends MessageKey>(t: Translate, keys: readonly K[], values?: Record<string, unknown>): Record<K, string> {
+	return Object.fromEntries(keys.map((key) => [key, t(key, values)])) as Record<K, string>;
 }
 
 /** The value of the `lang` attribute for a channel language. */

@@ -47,6 +47,8 @@ export const ContentTooLarge = { code: -4001434, status: 400 } as const satisfie
 export const InvalidImage = { code: -4001441, status: 400 } as const satisfies ResultCode;
 export const ImageNotUploaded = { code: -4001442, status: 400 } as const satisfies ResultCode;
 export const InvalidVideoUrl = { code: -4001443, status: 400 } as const satisfies ResultCode;
+export const ImageResolutionTooHigh = { code: -4001444, status: 400 } as const satisfies ResultCode;
+export const TooManyImages = { code: -4001445, status: 400 } as const satisfies ResultCode;
 export const CommentRequired = { code: -4001451, status: 400 } as const satisfies ResultCode;
 export const CommentTooLong = { code: -4001452, status: 400 } as const satisfies ResultCode;
 export const AutoHideReportsInvalid = { code: -4001461, status: 400 } as const satisfies ResultCode;
@@ -57,6 +59,7 @@ export const PostChanged = { code: -4091431, status: 409 } as const satisfies Re
 export const PostAlreadyReported = { code: -4091451, status: 409 } as const satisfies ResultCode;
 export const CommentAlreadyReported = { code: -4091452, status: 409 } as const satisfies ResultCode;
 export const DraftLimitReached = { code: -4091441, status: 409 } as const satisfies ResultCode;
+export const UnattachedUploadLimitReached = { code: -4091442, status: 409 } as const satisfies ResultCode;
 export const ImageTooLarge = { code: -4131441, status: 413 } as const satisfies ResultCode;
 export const OriginRejected = { code: -4031401, status: 403 } as const satisfies ResultCode;
 export const BoardPrivate = { code: -4031404, status: 403 } as const satisfies ResultCode;
@@ -69,6 +72,7 @@ export const PayloadTooLarge = { code: -4131401, status: 413 } as const satisfie
 export const UnsupportedMediaType = { code: -4151401, status: 415 } as const satisfies ResultCode;
 export const NicknameChangeTooSoon = { code: -4291421, status: 429 } as const satisfies ResultCode;
 export const TooManyRequests = { code: -4291401, status: 429 } as const satisfies ResultCode;
+export const UploadDailyLimitReached = { code: -4291441, status: 429 } as const satisfies ResultCode;
 export const ProviderUnavailable = { code: -5031401, status: 503 } as const satisfies ResultCode;
 export const Internal = { code: -5001500, status: 500 } as const satisfies ResultCode;
 
@@ -111,12 +115,15 @@ export const RESULT_MESSAGES = {
 	InvalidImage: 'Invalid image.',
 	ImageNotUploaded: 'Images must be uploaded to this community from the editor.',
 	InvalidVideoUrl: 'Please enter a valid URL.',
+	ImageResolutionTooHigh: 'Please upload an image of at most 40 megapixels and 10,000 pixels a side.',
+	TooManyImages: 'A post can show up to 50 images. Remove some to save it.',
 	NoticeOnlyBoard: 'Only administrators can write in this board.',
 	PostChanged: 'The post was changed after you opened it. Reload to see the latest version before editing.',
 	PostAlreadyReported: 'This post has already been reported.',
 	CommentAlreadyReported: 'This comment has already been reported.',
 	OwnContentNotReportable: 'You cannot report your own post or comment.',
 	DraftLimitReached: 'You can keep up to 100 drafts. Delete some to save a new one.',
+	UnattachedUploadLimitReached: 'You have 60 uploaded images that no post or draft shows yet. Post them or save a draft before uploading more.',
 	ImageTooLarge: 'Please upload an image that is no larger than 10MB.',
 	OriginRejected: 'The request came from another site and was refused.',
 	BoardPrivate: 'This board is private.',
@@ -129,6 +136,7 @@ export const RESULT_MESSAGES = {
 	UnsupportedMediaType: 'Send the request body as application/json.',
 	NicknameChangeTooSoon: 'You can change your nickname once every 7 days.',
 	TooManyRequests: 'Too many requests. Please wait a moment and try again.',
+	UploadDailyLimitReached: 'You can upload up to 100 images or 200 MB a day. Please try again later.',
 	ProviderUnavailable: 'This sign-in method is not available at the moment. Please try another one or try again later.',
 	Internal: 'There is currently an issue with the service, and your request cannot be processed. Please try again later.',
 } as const;

@@ -271,6 +271,26 @@ describe('constants the editor repeats to keep zod out of its bundle', () => {
 		expect(YOUTUBE_VIDEO_ID.source).toBe(YOUTUBE_ID.source);
 		expect(upload.IMAGE_MAX_BYTES).toBe(IMAGE_MAX_BYTES);
 		expect(upload.IMAGE_MAX_SIZE_LABEL).toEqual(IMAGE_MAX_SIZE_LABEL);
+		// The limits the editor's and the write form's messages name are those the server enforces.
+		const limits = await import('@/schemas/post-limits');
+		const { IMAGE_MAX_DIMENSION, IMAGE_MAX_PIXELS } = await import('@/server/uploads/image-format');
+		const { MAX_UPLOADS_PER_DOCUMENT } = await import('@/server/uploads/claims');
+		const { RESULT_MESSAGES } = await import('@/lib/result-codes');
+		expect(limits.UPLOAD_LIMIT_LABELS).toEqual({ megapixels: IMAGE_MAX_PIXELS / 1_000_000, side: '10,000', images: limits.IMAGES_PER_DOCUMENT_MAX, dailyImages: 100, dailyMb: 200, unattached: 60 });
+		expect([IMAGE_MAX_DIMENSION, MAX_UPLOADS_PER_DOCUMENT, limits.UPLOAD_BYTES_PER_DAY]).toEqual([10_000, limits.IMAGES_PER_DOCUMENT_MAX, limits.UPLOAD_MB_PER_DAY * 1024 * 1024]);
+		expect(RESULT_MESSAGES.ImageResolutionTooHigh).toContain(`${limits.IMAGE_MAX_MEGAPIXELS} megapixels and ${limits.UPLOAD_LIMIT_LABELS.side} pixels`);
+		expect(RESULT_MESSAGES.TooManyImages).toContain(`${limits.IMAGES_PER_DOCUMENT_MAX} images`);
+		// The write screen fills the limits into their texts on the server, in every language.
+		const { pick, translator } = await import('@/i18n');
+		const { LIMIT_TEXT_KEYS } = await import('@/islands/write/texts');
+		for (const language of ['en', 'ja', 'ko', 'zh'] as const) {
+			const texts = pick(translator(language), LIMIT_TEXT_KEYS, limits.UPLOAD_LIMIT_LABELS);
+			expect(Object.values(texts).filter((text) => text.includes('{{')), language).toEqual([]);
+			expect(texts['editor.message.imageResolution'], language).toMatch(/40.*10,000/);
+			expect(texts['editor.message.uploadDailyLimit'], language).toMatch(/100.*200/);
+			expect(texts['editor.message.unattachedLimit'], language).toContain('60');
+			expect(texts['write.message.tooManyImages'], language).toContain('50');
+		}
 		const { isImageSrc } = await import('@/schemas/content');
 		const { imagePathOnSite } = await import('@/islands/editor/media-nodes');
 		for (const src of ['/uploads/AAAAAAAAAAAAAAAAAAAAAA.png', '/uploads/short.png', '/uploads/AAAAAAAAAAAAAAAAAAAAAA.svg', '/demo/shot-01.svg', '/demo/../x.svg', '/demo/Shot.svg', 'https://example.com/a.png', '/other/a.png']) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanImage, IMAGE_MAX_DIMENSION, sniffImageFormat } from '@/server/uploads/image-format';
+import { cleanImage, IMAGE_MAX_DIMENSION, IMAGE_MAX_PIXELS, sniffImageFormat } from '@/server/uploads/image-format';
 import { AppError } from '@/server/platform/errors';
 import {
 	concatBytes,
@@ -21,6 +21,7 @@ import {
 	WEBP_LOSSLESS,
 	WEBP_LOSSY,
 	WIDTH,
+	withSize,
 } from '../fixtures/images';
 
 function refusal(bytes: Uint8Array): string | undefined {
@@ -147,7 +148,7 @@ describe('refusing what is not a whole image', () => {
 		};
 		expect(refusal(resized(0, 20))).toBe('InvalidImage');
 		expect(refusal(resized(300, 0))).toBe('InvalidImage');
-		expect(refusal(resized(IMAGE_MAX_DIMENSION + 1, 20))).toBe('InvalidImage');
+		expect(refusal(resized(IMAGE_MAX_DIMENSION + 1, 20))).toBe('ImageResolutionTooHigh');
 		expect(cleanImage(resized(IMAGE_MAX_DIMENSION, 20)).width).toBe(IMAGE_MAX_DIMENSION);
 	});
 
@@ -171,5 +172,47 @@ describe('polyglots', () => {
 		const { bytes } = cleanImage(GIF_WITH_COMMENT);
 		expect(bytes[bytes.length - 1]).toBe(0x3b);
 		expectNoSecrets(bytes);
+	});
+});
+
+describe('decompression bombs: the size in the header', () => {
+	const FORMATS = ['png', 'jpeg', 'gif', 'webp-lossless', 'webp-lossy', 'webp-animated'] as const;
+
+	it('holds the limits of post-limits.ts: 10,000 a side and 40 megapixels', () => {
+		expect([IMAGE_MAX_DIMENSION, IMAGE_MAX_PIXELS]).toEqual([10_000, 40_000_000]);
+	});
+
+	it.each(FORMATS)('reads the size of a %s from its header', (format) => {
+		const image = cleanImage(withSize(format, 6000, 4000));
+		expect([image.width, image.height]).toEqual([6000, 4000]);
+	});
+
+	it.each(FORMATS)('refuses a %s of 10,000 × 10,000 (400 MB decoded) with ImageResolutionTooHigh', (format) => {
+		expect(refusal(withSize(format, 10_000, 10_000))).toBe('ImageResolutionTooHigh');
+	});
+
+	it.each(FORMATS)('takes a %s of exactly 40 megapixels and refuses one pixel row more', (format) => {
+		// 8,000 × 5,000 = 40,000,000; 8,000 × 5,001 is over.
+		expect(refusal(withSize(format, 8000, 5000))).toBeUndefined();
+		expect(refusal(withSize(format, 8000, 5001))).toBe('ImageResolutionTooHigh');
+	});
+
+	it.each(FORMATS)('refuses a %s over 10,000 pixels on one side even under 40 megapixels', (format) => {
+		expect(refusal(withSize(format, 10_001, 100))).toBe('ImageResolutionTooHigh');
+		expect(refusal(withSize(format, 100, 10_001))).toBe('ImageResolutionTooHigh');
+	});
+
+	it('refuses a GIF whose frame reaches past the limits from a small logical screen', () => {
+		const bomb = withSize('gif', 10_000, 10_000);
+		new DataView(bomb.buffer).setUint16(6, WIDTH, true);
+		new DataView(bomb.buffer).setUint16(8, HEIGHT, true);
+		expect(refusal(bomb)).toBe('ImageResolutionTooHigh');
+	});
+
+	it('refuses a hierarchical JPEG whose second frame is over the limits', () => {
+		const sof = JPEG.indexOf(0xc0, 2) - 1;
+		const length = (JPEG[sof + 2]! << 8) | JPEG[sof + 3]!;
+		const big = withSize('jpeg', 10_000, 10_000).subarray(sof, sof + 2 + length);
+		expect(refusal(concatBytes(JPEG.subarray(0, sof + 2 + length), big, JPEG.subarray(sof + 2 + length)))).toBe('ImageResolutionTooHigh');
 	});
 });

@@ -36,6 +36,7 @@ describe('what a failed write means to the member (SPEC §8)', () => {
 		expect(meaning(failure(-4001431))).toEqual({ kind: 'field', field: 'title', problem: 'required' });
 		expect(meaning(failure(-4001432))).toEqual({ kind: 'field', field: 'title', problem: 'tooLong' });
 		expect(meaning(failure(-4001433))).toEqual({ kind: 'field', field: 'content', problem: 'required' });
+		expect(meaning(failure(-4001445))).toEqual({ kind: 'field', field: 'content', problem: 'tooManyImages' });
 		expect(meaning(failure(-4091431))).toEqual({ kind: 'post-changed' });
 		expect(meaning(failure(-4091441))).toEqual({ kind: 'draft-limit' });
 		expect(meaning(failure(-4291401))).toEqual({ kind: 'too-many' });

@@ -459,8 +459,8 @@ describe('publishing a draft', () => {
 		const { draftId } = await createDraft(env.DB, GLOBAL.id, { memberId: userId, admin: false }, fields({ content }));
 		await env.DB.batch(claimUploadsStatements(env.DB, GLOBAL.id, uploadKeysOf(content), { draftId }));
 		expect(await env.DB.prepare('SELECT count(*) AS n FROM uploads WHERE draft_id = ?1').bind(draftId).first('n')).toBe(kept);
-		// Other members' uploads, so that a scan of the table would show in the rows read.
-		const others = Array.from({ length: 100 }, (_, i) => env.DB.prepare("INSERT INTO uploads (channel_id, member_id, r2_key, content_type, size, created_at) VALUES (1, 1002, ?1, 'image/png', 1, 0)").bind(`publish-other-${crypto.randomUUID()}-${i}.png`));
+		// Other members' uploads, so that a scan of the table would show in the rows read (a day apart, as the upload quota lets a member leave them).
+		const others = Array.from({ length: 100 }, (_, i) => env.DB.prepare("INSERT INTO uploads (channel_id, member_id, r2_key, content_type, size, created_at) VALUES (1, 1002, ?1, 'image/png', 1, ?2)").bind(`publish-other-${crypto.randomUUID()}-${i}.png`, i * 86_400_001));
 		await env.DB.batch(others);
 		const { db, statements } = recordingDb();
 		// The post leaves the pictures out: the draft's deletion releases them (the cleanup removes them a day on).

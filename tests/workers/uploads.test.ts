@@ -7,20 +7,23 @@ import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
 import { api } from '@functions/app';
-import { serveUploadFile, UPLOAD_HEADERS } from '@functions/upload-files';
+import { serveUploadFile, UPLOAD_HEADERS, YOUNG_UPLOAD_CACHE_CONTROL } from '@functions/upload-files';
 import { withSecurityHeaders } from '@functions/security-headers';
 import { runScheduled } from '@functions/scheduled';
 import { SECURITY_HEADERS } from '@/lib/security-policy';
 import { IMAGE_MAX_BYTES } from '@/schemas/post-write';
 import { uploadKeyOf, type ContentDocument } from '@/schemas/content';
 import { AppError } from '@/server/platform/errors';
-import { CLEANUP_BATCH, removeUnattachedUploads, storeUpload, UNATTACHED_UPLOAD_TTL_MS } from '@/server/uploads/uploads';
+import { CLEANUP_BATCH, CLEANUP_MAX_BATCHES, CLEANUP_TIME_BUDGET_MS, removeUnattachedUploads, storeUpload, UNATTACHED_UPLOAD_TTL_MS } from '@/server/uploads/uploads';
+import { IMAGES_PER_DOCUMENT_MAX, UNATTACHED_UPLOADS_MAX, UPLOAD_BYTES_PER_DAY, UPLOADS_PER_DAY } from '@/schemas/post-limits';
+import { RESULT_MESSAGES } from '@/lib/result-codes';
 import { checkUploads, claimUploadsStatements, MAX_UPLOADS_PER_DOCUMENT, uploadKeysOf } from '@/server/uploads/claims';
-import { GLOBAL, KOREAN, memberApi, ORIGIN, postWhere, queryPlan, recordingDb, signIn } from './harness';
+import { call, GLOBAL, KOREAN, memberApi, ORIGIN, postWhere, queryPlan, recordingDb, signIn, signUp } from './harness';
 import * as images from '../fixtures/images';
 import { parse } from 'smol-toml';
 import wranglerToml from '../../wrangler.toml?raw';
 import workerSource from '../../functions/worker.ts?raw';
+import migration0019 from '../../migrations/0019_add_upload_quota.sql?raw';
 
 const MEMBER = 1002;
 const OTHER_MEMBER = 1003;
@@ -190,24 +193,200 @@ describe('POST uploads', () => {
 		}
 	});
 
-	it('writes one row per upload (D1 counts 4 with its indexes)', async () => {
+	it('writes one row per upload (D1 counts 5 with its indexes), whatever the member uploaded before', async () => {
 		const { db, statements } = recordingDb();
 		await storeUpload(db, env.UPLOADS, GLOBAL.id, MEMBER, images.PNG, Date.now());
 		expect(statements.map((statement) => statement.sql.split(' ')[0])).toEqual(['INSERT']);
-		expect(statements.reduce((sum, statement) => sum + statement.rowsWritten, 0)).toBeLessThanOrEqual(4);
+		expect(statements.reduce((sum, statement) => sum + statement.rowsWritten, 0)).toBeLessThanOrEqual(5);
+		// The quota's trigger reads the member's uploads of the last day, which the quota bounds, and never an older one.
+		expect(statements.reduce((sum, statement) => sum + statement.rowsRead, 0)).toBeLessThanOrEqual(2 * UPLOADS_PER_DAY + 10);
+	});
+});
+
+describe('the upload quota', () => {
+	const MINUTE = 60 * 1000;
+	let members = 0;
+
+	/** A member who just joined, with no uploads and a rate limit of their own. */
+	async function newcomer() {
+		members += 1;
+		return signUp(`quota-member-${members}`, `Uploader${members}`);
+	}
+
+	/**
+	 * Plants `count` uploads of `memberId` made in the last day (each a minute apart, ending `endAgo`
+	 * ago), of `size` bytes, shown by a post unless `unattached`: the state a member's earlier
+	 * uploads leave. Rows only: the quota reads rows.
+	 */
+	async function plant(memberId: number, count: number, { unattached = false, size = 1, endAgo = MINUTE } = {}) {
+		const postId = unattached ? null : await postWhere('deleted_at IS NULL');
+		const now = Date.now();
+		const statements = Array.from({ length: count }, (_, i) =>
+			env.DB.prepare("INSERT INTO uploads (channel_id, member_id, r2_key, content_type, size, created_at, post_id) VALUES (1, ?1, ?2, 'image/png', ?3, ?4, ?5)").bind(
+				memberId,
+				`${crypto.randomUUID().replace(/-/g, '').slice(0, 22)}.png`,
+				size,
+				now - endAgo - (count - i) * MINUTE,
+				postId,
+			),
+		);
+		for (let i = 0; i < statements.length; i += 100) await env.DB.batch(statements.slice(i, i + 100));
+	}
+
+	async function state() {
+		return [await uploadCount(), await objectCount()];
+	}
+
+	it('holds the numbers of post-limits.ts in the trigger of migration 0019 and in the catalogue', () => {
+		expect([UPLOADS_PER_DAY, UPLOAD_BYTES_PER_DAY, UNATTACHED_UPLOADS_MAX]).toEqual([100, 200 * 1024 * 1024, 60]);
+		expect(/WHERE n >= (\d+) OR bytes \+ NEW\.size > (\d+);/.exec(migration0019)?.slice(1)).toEqual([String(UPLOADS_PER_DAY), String(UPLOAD_BYTES_PER_DAY)]);
+		expect(/post_id IS NULL AND draft_id IS NULL\) >= (\d+);/.exec(migration0019)?.[1]).toBe(String(UNATTACHED_UPLOADS_MAX));
+		expect(migration0019.match(/NEW\.created_at - (\d+)/g)).toEqual([`NEW.created_at - ${UNATTACHED_UPLOAD_TTL_MS}`, `NEW.created_at - ${UNATTACHED_UPLOAD_TTL_MS}`]);
+		expect(RESULT_MESSAGES.UploadDailyLimitReached).toContain(`${UPLOADS_PER_DAY} images or 200 MB a day`);
+		expect(RESULT_MESSAGES.UnattachedUploadLimitReached).toContain(`${UNATTACHED_UPLOADS_MAX} uploaded images`);
+		expect(RESULT_MESSAGES.TooManyImages).toContain(`${IMAGES_PER_DOCUMENT_MAX} images`);
+	});
+
+	it(`refuses a member's upload past ${UPLOADS_PER_DAY} in 24 hours with -4291441, writing nothing; older uploads and other members do not count`, async () => {
+		const { cookie, userId } = await newcomer();
+		await plant(userId, 30, { endAgo: UNATTACHED_UPLOAD_TTL_MS + MINUTE });
+		await plant(userId, UPLOADS_PER_DAY - 1);
+		expect((await upload(images.PNG, { cookie })).code).toBe(0);
+		const before = await state();
+		const refused = await upload(images.PNG, { cookie });
+		expect({ status: refused.status, code: refused.code, message: (refused.body['header'] as { resultMessage: string }).resultMessage }).toEqual({
+			status: 429,
+			code: -4291441,
+			message: RESULT_MESSAGES.UploadDailyLimitReached,
+		});
+		expect(await state()).toEqual(before);
+		// Another member is not held back, and the member may upload again once a day has passed.
+		expect((await upload(images.PNG, { cookie: (await newcomer()).cookie })).code).toBe(0);
+		expect((await stored(userId, GLOBAL.id, -(UNATTACHED_UPLOAD_TTL_MS + MINUTE))).src).toMatch(/^\/uploads\//);
+	});
+
+	it('refuses an upload that would pass 200 MB in 24 hours, and takes one that reaches it exactly', async () => {
+		const { cookie, userId } = await newcomer();
+		const exact = await storeUpload(env.DB, env.UPLOADS, GLOBAL.id, userId, images.PNG, Date.now() - 2 * MINUTE);
+		const size = (await env.DB.prepare('SELECT size FROM uploads WHERE id = ?1').bind(exact.uploadId).first<{ size: number }>())?.size ?? 0;
+		await plant(userId, 1, { size: UPLOAD_BYTES_PER_DAY - 2 * size });
+		expect((await upload(images.PNG, { cookie })).code).toBe(0);
+		const before = await state();
+		expect(await refusal(storeUpload(env.DB, env.UPLOADS, GLOBAL.id, userId, images.PNG, Date.now()))).toBe('UploadDailyLimitReached');
+		expect((await upload(images.PNG, { cookie })).code).toBe(-4291441);
+		expect(await state()).toEqual(before);
+	});
+
+	it(`refuses an upload past ${UNATTACHED_UPLOADS_MAX} that no post or draft shows with -4091442, writing nothing, until one is posted`, async () => {
+		const { cookie, userId } = await newcomer();
+		// Shown uploads of the day and unshown ones older than a day (the cleanup's) do not count.
+		await plant(userId, 20);
+		await plant(userId, 10, { unattached: true, endAgo: UNATTACHED_UPLOAD_TTL_MS + MINUTE });
+		await plant(userId, UNATTACHED_UPLOADS_MAX - 1, { unattached: true });
+		const last = await upload(images.PNG, { cookie });
+		expect(last.code).toBe(0);
+		const before = await state();
+		const refused = await upload(images.PNG, { cookie });
+		expect({ status: refused.status, code: refused.code }).toEqual({ status: 409, code: -4091442 });
+		expect(await state()).toEqual(before);
+		// Saving a draft that shows one frees a place.
+		const draft = await call(`${memberApi()}/drafts`, { method: 'POST', cookie, body: { boardId: null, subjectId: null, title: 'Album', content: docShowing(last.content?.src ?? '') } });
+		expect(draft.code).toBe(0);
+		expect((await upload(images.PNG, { cookie })).code).toBe(0);
+		expect((await upload(images.PNG, { cookie })).code).toBe(-4091442);
+	});
+
+	it("reads only the member's index entries of the last day, never a scan of every member's uploads", async () => {
+		// The trigger's two counts, as the INSERT runs them (NEW.member_id and NEW.created_at bound).
+		const day = ['SELECT count(*) AS n, total(size) AS bytes FROM uploads WHERE member_id = ?1 AND created_at > ?2 - 86400000', [MEMBER, Date.now()]] as const;
+		const unshown = ['SELECT count(*) FROM uploads WHERE member_id = ?1 AND created_at > ?2 - 86400000 AND post_id IS NULL AND draft_id IS NULL', [MEMBER, Date.now()]] as const;
+		const dayPlan = (await queryPlan({ sql: day[0], params: [...day[1]], rowsRead: 0, rowsWritten: 0 })).join('\n');
+		expect(dayPlan).toMatch(/SEARCH uploads USING COVERING INDEX uploads_by_member_day \(member_id=\? AND created_at>\?\)/);
+		const unshownPlan = (await queryPlan({ sql: unshown[0], params: [...unshown[1]], rowsRead: 0, rowsWritten: 0 })).join('\n');
+		expect(unshownPlan).toMatch(/SEARCH uploads USING INDEX uploads_by_member_day \(member_id=\? AND created_at>\?\)/);
+		expect(migration0019).toContain('FROM uploads WHERE member_id = NEW.member_id AND created_at > NEW.created_at - 86400000)');
+		expect(migration0019).toContain('WHERE member_id = NEW.member_id AND created_at > NEW.created_at - 86400000 AND post_id IS NULL AND draft_id IS NULL)');
+	});
+
+	it('holds the limits under racing uploads: the trigger counts inside each INSERT', async () => {
+		const { userId } = await newcomer();
+		await plant(userId, UNATTACHED_UPLOADS_MAX - 3, { unattached: true });
+		const [rows, objects] = await state();
+		const outcomes = await Promise.allSettled(Array.from({ length: 8 }, () => storeUpload(env.DB, env.UPLOADS, GLOBAL.id, userId, images.PNG, Date.now())));
+		expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(3);
+		for (const outcome of outcomes) if (outcome.status === 'rejected') expect((outcome.reason as AppError).codeName).toBe('UnattachedUploadLimitReached');
+		expect(await state()).toEqual([(rows ?? 0) + 3, (objects ?? 0) + 3]);
+	});
+
+	it('lets one member leave at most 60 orphans at once and 100 a day, 20 fresh accounts 2,000: what one cleanup run removes', async () => {
+		expect(20 * UPLOADS_PER_DAY).toBeLessThanOrEqual(CLEANUP_BATCH * CLEANUP_MAX_BATCHES);
+	});
+});
+
+describe('decompression bombs and images per document', () => {
+	it.each([
+		['PNG', 'png'],
+		['JPEG', 'jpeg'],
+		['GIF', 'gif'],
+		['lossless WebP', 'webp-lossless'],
+		['animated WebP', 'webp-animated'],
+	] as const)('refuses a %s of 10,000 x 10,000 pixels with -4001444 and stores nothing', async (_name, format) => {
+		const before = [await uploadCount(), await objectCount()];
+		const answer = await upload(images.withSize(format, 10_000, 10_000), { cookie: await signIn(OTHER_MEMBER) });
+		expect({ status: answer.status, code: answer.code }).toEqual({ status: 400, code: -4001444 });
+		expect([await uploadCount(), await objectCount()]).toEqual(before);
+	});
+
+	it(`refuses a post or draft of more than ${IMAGES_PER_DOCUMENT_MAX} image blocks with -4001445, the same image repeated counted each time, writing nothing`, async () => {
+		const cookie = await signIn(OTHER_MEMBER);
+		const image = await stored(OTHER_MEMBER);
+		const repeated = (times: number) => docShowing(...Array.from({ length: times }, () => image.src));
+		const post = (content: ContentDocument) => ({ boardId: 12, subjectId: 121, title: 'Gallery', content, isPrivate: false, isNotice: false, requestId: crypto.randomUUID() });
+		const counts = async () => [
+			(await env.DB.prepare('SELECT count(*) AS n FROM posts').first<{ n: number }>())?.n,
+			(await env.DB.prepare('SELECT count(*) AS n FROM drafts').first<{ n: number }>())?.n,
+			(await env.DB.prepare('SELECT post_id, draft_id FROM uploads WHERE r2_key = ?1').bind(image.key).first()),
+		];
+		const before = await counts();
+		for (const times of [IMAGES_PER_DOCUMENT_MAX + 1, 500]) {
+			const refusedPost = await call(`${memberApi()}/posts`, { method: 'POST', cookie, body: post(repeated(times)) });
+			expect({ status: refusedPost.status, code: refusedPost.code }).toEqual({ status: 400, code: -4001445 });
+			const refusedDraft = await call(`${memberApi()}/drafts`, { method: 'POST', cookie, body: { boardId: null, subjectId: null, title: 'Gallery', content: repeated(times) } });
+			expect({ status: refusedDraft.status, code: refusedDraft.code }).toEqual({ status: 400, code: -4001445 });
+		}
+		expect(await counts()).toEqual(before);
+		// The demo's images count too, and exactly the limit is accepted.
+		const demo = docShowing(...Array.from({ length: IMAGES_PER_DOCUMENT_MAX }, () => '/demo/shot-01.svg'), image.src);
+		expect((await call(`${memberApi()}/posts`, { method: 'POST', cookie, body: post(demo) })).code).toBe(-4001445);
+		expect((await call(`${memberApi()}/posts`, { method: 'POST', cookie, body: post(repeated(IMAGES_PER_DOCUMENT_MAX)) })).code).toBe(0);
+	});
+
+	it('refuses the edit of a post to more image blocks than the limit', async () => {
+		const cookie = await signIn(OTHER_MEMBER);
+		const image = await stored(OTHER_MEMBER);
+		const created = await call(`${memberApi()}/posts`, { method: 'POST', cookie, body: { boardId: 12, subjectId: 121, title: 'Edit me', content: docShowing(image.src), isPrivate: false, isNotice: false, requestId: crypto.randomUUID() } });
+		const postId = (created.body['content'] as { postId: number }).postId;
+		const edit = await call(`${memberApi()}/posts/${postId}`, {
+			method: 'PUT',
+			cookie,
+			body: { boardId: 12, subjectId: 121, title: 'Edit me', content: docShowing(...Array.from({ length: IMAGES_PER_DOCUMENT_MAX + 1 }, () => image.src)), isPrivate: false, isNotice: false, version: 1 },
+		});
+		expect(edit.code).toBe(-4001445);
+		expect(await env.DB.prepare('SELECT version FROM posts WHERE id = ?1').bind(postId).first('version')).toBe(1);
 	});
 });
 
 describe('GET /uploads/{key}', () => {
-	async function serve(path: string, init: RequestInit = {}) {
-		const response = await serveUploadFile(new Request(`${ORIGIN}${path}`, init), env.UPLOADS);
+	async function serve(path: string, init: RequestInit = {}, now = Date.now()) {
+		const response = await serveUploadFile(new Request(`${ORIGIN}${path}`, init), env.UPLOADS, now);
 		if (!response) throw new Error(`${path} was not answered as an upload`);
 		return withSecurityHeaders(response);
 	}
 
 	it('serves the stored bytes with the sniffed type and headers that keep it an image', async () => {
 		const { src } = await stored(MEMBER, GLOBAL.id, 0, images.GIF_WITH_COMMENT);
-		const response = await serve(src);
+		// A day on, past the cleanup's reach: kept for good.
+		const response = await serve(src, {}, Date.now() + UNATTACHED_UPLOAD_TTL_MS + HOUR);
 		expect(response.status).toBe(200);
 		const headers = Object.fromEntries(response.headers);
 		expect(headers).toMatchObject({
@@ -225,6 +404,21 @@ describe('GET /uploads/{key}', () => {
 		const body = new Uint8Array(await response.arrayBuffer());
 		expect(body).toEqual(await storedBytes(src));
 		expect(images.containsBytes(body, images.SECRETS.comment)).toBe(false);
+	});
+
+	it('lets only the browser keep an upload for an hour in its first day, while the cleanup may still remove it', async () => {
+		const { src } = await stored();
+		const now = Date.now();
+		for (const init of [{}, { method: 'HEAD' }]) {
+			const young = await serve(src, init, now);
+			expect([young.status, young.headers.get('cache-control')]).toEqual([200, YOUNG_UPLOAD_CACHE_CONTROL]);
+			expect(YOUNG_UPLOAD_CACHE_CONTROL).toBe('private, max-age=3600');
+			// Its uploader previews it in the editor by its URL all the same.
+			const old = await serve(src, init, now + UNATTACHED_UPLOAD_TTL_MS + 1000);
+			expect(old.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+		}
+		const etag = (await serve(src, {}, now)).headers.get('etag') ?? '';
+		expect((await serve(src, { headers: { 'if-none-match': etag } }, now)).headers.get('cache-control')).toBe(YOUNG_UPLOAD_CACHE_CONTROL);
 	});
 
 	it('answers HEAD with the headers and no body, and a matching If-None-Match with 304', async () => {
@@ -300,7 +494,7 @@ describe('claims', () => {
 
 	it(`refuses more than ${MAX_UPLOADS_PER_DOCUMENT} uploaded images in one document`, async () => {
 		const keys = Array.from({ length: MAX_UPLOADS_PER_DOCUMENT + 1 }, (_, i) => `${String(i).padStart(22, 'A')}.png`);
-		expect(await refusal(checkUploads(env.DB, GLOBAL.id, MEMBER, keys, null))).toBe('ContentTooLarge');
+		expect(await refusal(checkUploads(env.DB, GLOBAL.id, MEMBER, keys, null))).toBe('TooManyImages');
 		expect(() => claimUploadsStatements(env.DB, GLOBAL.id, keys, { postId: 1 })).toThrow(AppError);
 	});
 
@@ -387,29 +581,72 @@ describe('the scheduled cleanup', () => {
 		expect(await left(recent.key)).toEqual([1, true]);
 	});
 
-	it(`removes at most ${CLEANUP_BATCH} uploads a run, oldest first, reading only those through its index`, async () => {
+	/** Plants `count` old unattached uploads of MEMBER (object and row), oldest first, a day and a millisecond apart as the quota lets one member leave them. */
+	async function plantOrphans(prefix: string, count: number, now: number): Promise<string[]> {
+		const keys = Array.from({ length: count }, (_, i) => `${prefix}${String(i).padStart(22 - prefix.length, '0')}.png`);
+		const statements = keys.map((key, i) =>
+			env.DB.prepare("INSERT INTO uploads (channel_id, member_id, r2_key, content_type, size, created_at) VALUES (1, ?1, ?2, 'image/png', 1, ?3)").bind(MEMBER, key, now - 2 * UNATTACHED_UPLOAD_TTL_MS - (count - i) * (UNATTACHED_UPLOAD_TTL_MS + 1)),
+		);
+		for (const key of keys) await env.UPLOADS.put(key, images.PNG);
+		for (let i = 0; i < statements.length; i += 100) await env.DB.batch(statements.slice(i, i + 100));
+		return keys;
+	}
+
+	const orphansLeft = async (prefix: string) => (await env.DB.prepare('SELECT r2_key FROM uploads WHERE r2_key LIKE ?1 ORDER BY created_at').bind(`${prefix}%`).all<{ r2_key: string }>()).results.map((row) => row.r2_key);
+
+	it(`removes ${CLEANUP_BATCH} uploads a step, oldest first, reading only those through its index (keyset, no sort)`, async () => {
 		const now = Date.now();
-		const statements: D1PreparedStatement[] = [];
-		const count = CLEANUP_BATCH + 5;
-		for (let i = 0; i < count; i += 1) {
-			const key = `cleanup${String(i).padStart(15, '0')}.png`;
-			await env.UPLOADS.put(key, images.PNG);
-			statements.push(env.DB.prepare("INSERT INTO uploads (channel_id, member_id, r2_key, content_type, size, created_at) VALUES (1, ?1, ?2, 'image/png', 1, ?3)").bind(MEMBER, key, now - 2 * UNATTACHED_UPLOAD_TTL_MS + i));
-		}
-		await env.DB.batch(statements);
+		const keys = await plantOrphans('cleanup', CLEANUP_BATCH + 5, now);
 		const { db, statements: recorded } = recordingDb();
-		expect(await removeUnattachedUploads(db, env.UPLOADS, now)).toBe(CLEANUP_BATCH);
+		expect(await removeUnattachedUploads(db, env.UPLOADS, now, { maxBatches: 1 })).toEqual({ removed: CLEANUP_BATCH, batches: 1, done: false });
 		const select = recorded[0];
 		if (!select) throw new Error('no statement recorded');
 		expect(select.rowsRead).toBeLessThanOrEqual(CLEANUP_BATCH);
 		const plan = (await queryPlan(select)).join('\n');
 		expect(plan).toContain('uploads_unattached');
 		expect(plan).not.toContain('TEMP B-TREE');
-		// The newest five are left for the next run.
-		const leftKeys = await env.DB.prepare("SELECT r2_key FROM uploads WHERE r2_key LIKE 'cleanup%' ORDER BY created_at").all<{ r2_key: string }>();
-		expect(leftKeys.results.map((row) => row.r2_key)).toEqual(Array.from({ length: 5 }, (_, i) => `cleanup${String(CLEANUP_BATCH + i).padStart(15, '0')}.png`));
-		expect(await env.UPLOADS.head(`cleanup${'0'.padStart(15, '0')}.png`)).toBeNull();
-		expect(await removeUnattachedUploads(env.DB, env.UPLOADS, now)).toBe(5);
-		expect(await removeUnattachedUploads(env.DB, env.UPLOADS, now)).toBe(0);
+		// The newest five are left for the next step.
+		expect(await orphansLeft('cleanup')).toEqual(keys.slice(CLEANUP_BATCH));
+		expect(await env.UPLOADS.head(keys[0]!)).toBeNull();
+		expect(await removeUnattachedUploads(env.DB, env.UPLOADS, now)).toEqual({ removed: 5, batches: 1, done: true });
+		expect(await removeUnattachedUploads(env.DB, env.UPLOADS, now)).toEqual({ removed: 0, batches: 0, done: true });
+	});
+
+	it(`drains more than one step in one scheduled run, within its budget of ${CLEANUP_MAX_BATCHES} steps`, async () => {
+		expect([CLEANUP_BATCH, CLEANUP_MAX_BATCHES, CLEANUP_TIME_BUDGET_MS]).toEqual([200, 10, 20_000]);
+		const now = Date.now();
+		const count = 2 * CLEANUP_BATCH + 7;
+		const keys = await plantOrphans('drain', count, now);
+		const ctx = createExecutionContext();
+		await runScheduled(createScheduledController({ scheduledTime: now, cron: '17 * * * *' }), env, ctx);
+		await waitOnExecutionContext(ctx);
+		expect(await orphansLeft('drain')).toEqual([]);
+		for (const key of [keys[0]!, keys[CLEANUP_BATCH]!, keys[count - 1]!]) expect(await env.UPLOADS.head(key)).toBeNull();
+	});
+
+	it('stops at its budget of steps or of wall time, and the next run goes on where it stopped', async () => {
+		const now = Date.now();
+		const keys = await plantOrphans('budget', 35, now);
+		// Steps of 10: a budget of 2 steps removes the oldest 20.
+		expect(await removeUnattachedUploads(env.DB, env.UPLOADS, now, { batchSize: 10, maxBatches: 2 })).toEqual({ removed: 20, batches: 2, done: false });
+		expect(await orphansLeft('budget')).toEqual(keys.slice(20));
+		// A clock that says a second passes per reading: a 2.5-second budget allows the steps begun before it ran out.
+		let tick = 0;
+		const clock = () => (tick += 1000);
+		expect(await removeUnattachedUploads(env.DB, env.UPLOADS, now, { batchSize: 5, timeBudgetMs: 2500, clock })).toEqual({ removed: 10, batches: 2, done: false });
+		expect(await orphansLeft('budget')).toEqual(keys.slice(30));
+		expect(await removeUnattachedUploads(env.DB, env.UPLOADS, now, { batchSize: 10 })).toEqual({ removed: 5, batches: 1, done: true });
+	});
+
+	it('reads only each step\'s own candidates, after the last one seen (keyset, not OFFSET)', async () => {
+		const now = Date.now();
+		const keys = await plantOrphans('keyset', 6, now);
+		const { db, statements } = recordingDb();
+		expect(await removeUnattachedUploads(db, env.UPLOADS, now, { batchSize: 2, maxBatches: 3 })).toEqual({ removed: 6, batches: 3, done: false });
+		const selects = statements.filter((statement) => statement.sql.startsWith('SELECT'));
+		expect(selects).toHaveLength(3);
+		for (const select of selects) expect(select.rowsRead).toBeLessThanOrEqual(2);
+		expect(await orphansLeft('keyset')).toEqual([]);
+		for (const key of keys) expect(await env.UPLOADS.head(key)).toBeNull();
 	});
 });

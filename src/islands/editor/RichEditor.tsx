@@ -46,7 +46,21 @@ import { $createLinkNode, $isLinkNode, $toggleLink, LinkNode } from '@lexical/li
 import { $setBlocksType } from '@lexical/selection';
 import { $getNearestNodeOfType, $insertNodeToNearestRoot, mergeRegister } from '@lexical/utils';
 import { resultCodeOf } from '@/lib/api-client';
-import { Banned, IdentityRejected, ImageTooLarge, InvalidImage, LoginRequired, MembershipRequired, PayloadTooLarge, SessionExpired, SessionRevoked, TooManyRequests } from '@/lib/result-codes';
+import {
+	Banned,
+	IdentityRejected,
+	ImageResolutionTooHigh,
+	ImageTooLarge,
+	InvalidImage,
+	LoginRequired,
+	MembershipRequired,
+	PayloadTooLarge,
+	SessionExpired,
+	SessionRevoked,
+	TooManyRequests,
+	UnattachedUploadLimitReached,
+	UploadDailyLimitReached,
+} from '@/lib/result-codes';
 import { youTubeVideoId } from '@/lib/youtube-url';
 import type { ContentDocument } from '@/schemas/content';
 import { $userId } from '@/stores/user';
@@ -98,6 +112,15 @@ const THEME = {
 
 /** Codes after which the form, not the editor, takes over (SPEC §8's forced login and ban). */
 const AUTH_CODES = new Set<number>([LoginRequired, SessionExpired, MembershipRequired, SessionRevoked, IdentityRejected, Banned].map((def) => def.code));
+
+/** The editor's text for each refusal of an upload (the limits they name filled in on the server); any other failure is the generic error. */
+const UPLOAD_PROBLEMS: Record<number, keyof EditorTexts> = {
+	[InvalidImage.code]: 'editor.message.invalidImage',
+	[ImageResolutionTooHigh.code]: 'editor.message.imageResolution',
+	[UploadDailyLimitReached.code]: 'editor.message.uploadDailyLimit',
+	[UnattachedUploadLimitReached.code]: 'editor.message.unattachedLimit',
+	[TooManyRequests.code]: 'common.message.tooManyRequests',
+};
 
 const EMPTY_TOOLBAR: ToolbarState = { bold: false, italic: false, underline: false, strike: false, link: false, block: 'paragraph', canUndo: false, canRedo: false };
 
@@ -250,10 +273,8 @@ function EditorShell({ initialDocument, onChange, uploadUrl, texts, labelledBy, 
 				onAuthFailureRef.current?.(error);
 				return;
 			}
-			if (code === InvalidImage.code) setMessage(texts['editor.message.invalidImage']);
-			else if (code === ImageTooLarge.code || code === PayloadTooLarge.code || (error as { status?: number }).status === 413) setMessage(interpolate(texts['editor.message.imageTooLarge'], IMAGE_MAX_SIZE_LABEL));
-			else if (code === TooManyRequests.code) setMessage(texts['common.message.tooManyRequests']);
-			else setMessage(texts['common.message.error']);
+			if (code === ImageTooLarge.code || code === PayloadTooLarge.code || (error as { status?: number }).status === 413) setMessage(interpolate(texts['editor.message.imageTooLarge'], IMAGE_MAX_SIZE_LABEL));
+			else setMessage(texts[UPLOAD_PROBLEMS[code ?? 0] ?? 'common.message.error']);
 		},
 		[texts],
 	);

@@ -210,7 +210,11 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 				openBanDialog(meaning.endsAt);
 				return;
 			case 'field':
-				setErrors(meaning.field === 'title' ? { title: meaning.problem === 'required' ? texts['write.message.titleRequired'] : titleTooLongText(texts) } : { content: texts['write.message.contentRequired'] });
+				setErrors(
+					meaning.field === 'title'
+						? { title: meaning.problem === 'required' ? texts['write.message.titleRequired'] : titleTooLongText(texts) }
+						: { content: meaning.problem === 'required' ? texts['write.message.contentRequired'] : texts['write.message.tooManyImages'] },
+				);
 				return;
 			case 'subject-disabled':
 				await tell(texts['write.message.subjectDisabled']);

@@ -5,7 +5,7 @@
  */
 import { createApiClient, resultCodeOf } from '@/lib/api-client';
 import { memberFailure, type MemberFailure, mutationErrorKind } from '@/lib/route-errors';
-import { ContentRequired, DraftLimitReached, PostChanged, TitleRequired, TitleTooLong } from '@/lib/result-codes';
+import { ContentRequired, DraftLimitReached, PostChanged, TitleRequired, TitleTooLong, TooManyImages } from '@/lib/result-codes';
 import type { ContentDocument } from '@/schemas/content';
 import type { Draft, DraftPage } from '@/schemas/post-write';
 
@@ -18,7 +18,7 @@ export type MemberApi = ReturnType<typeof memberApi>;
 
 /** What the form does with a failed request. */
 export type FailureMeaning =
-	| { kind: 'field'; field: 'title' | 'content'; problem: 'required' | 'tooLong' }
+	| { kind: 'field'; field: 'title' | 'content'; problem: 'required' | 'tooLong' | 'tooManyImages' }
 	| { kind: 'subject-disabled' }
 	| { kind: 'post-changed' }
 	| { kind: 'draft-limit' }
@@ -37,6 +37,8 @@ export function failureMeaning(error: unknown, channelBase: string, returnPath: 
 			return { kind: 'field', field: 'title', problem: 'tooLong' };
 		case ContentRequired.code:
 			return { kind: 'field', field: 'content', problem: 'required' };
+		case TooManyImages.code:
+			return { kind: 'field', field: 'content', problem: 'tooManyImages' };
 		case PostChanged.code:
 			return { kind: 'post-changed' };
 		case DraftLimitReached.code:

@@ -20,6 +20,7 @@ export const WRITE_TEXT_KEYS = [
 	'write.message.titleTooLong',
 	'write.message.titleRequired',
 	'write.message.contentRequired',
+	'write.message.tooManyImages',
 	'write.message.boardRequired',
 	'write.message.noCategory',
 	'write.message.noBoards',
@@ -70,3 +71,9 @@ export const POST_ACTION_TEXT_KEYS = [
 ] as const;
 
 export type PostActionTexts = Record<(typeof POST_ACTION_TEXT_KEYS)[number], string>;
+
+/**
+ * The texts that name the upload and image limits, filled in on the server with
+ * UPLOAD_LIMIT_LABELS of src/schemas/post-limits.ts, so that no label reaches the browser's bundle.
+ */
+export const LIMIT_TEXT_KEYS = ['write.message.tooManyImages', 'editor.message.imageResolution', 'editor.message.uploadDailyLimit', 'editor.message.unattachedLimit'] as const;

@@ -5,35 +5,45 @@
  * them (uploads.ts). A post keeps its images for good; a draft keeps them until it is deleted.
  */
 import { uploadKeyOf, type ContentDocument } from '@/schemas/content';
+import { IMAGES_PER_DOCUMENT_MAX } from '@/schemas/post-limits';
 import { AppError } from '@/server/platform/errors';
 import { parseJsonColumn } from '@/server/platform/db';
 
 /**
- * The most uploaded images one post or draft shows. It bounds the rows a claim writes, and keeps a
- * claim's keys within D1's 100 bound values per statement.
+ * The most uploaded images one post or draft shows: no more than its image blocks. It bounds the
+ * rows a claim writes, and keeps a claim's keys within D1's 100 bound values per statement.
  */
-export const MAX_UPLOADS_PER_DOCUMENT = 50;
+export const MAX_UPLOADS_PER_DOCUMENT = IMAGES_PER_DOCUMENT_MAX;
 
-/** The keys of the uploads `doc` shows (its `/uploads/{key}` images), each once, in order. */
+/**
+ * The keys of the uploads `doc` shows (its `/uploads/{key}` images), each once, in order: what
+ * writing a post or a draft checks and claims. A document of more than IMAGES_PER_DOCUMENT_MAX
+ * image blocks is refused here, every block counted (the same image 500 times is 500 images a
+ * reader's browser draws, however few uploads they are).
+ * @throws AppError TooManyImages
+ */
 export function uploadKeysOf(doc: ContentDocument): string[] {
 	const keys = new Set<string>();
+	let images = 0;
 	for (const block of doc.blocks) {
 		if (block.type !== 'image') continue;
+		images += 1;
 		const key = uploadKeyOf(block.src);
 		if (key) keys.add(key);
 	}
+	if (images > IMAGES_PER_DOCUMENT_MAX) throw new AppError('TooManyImages');
 	return [...keys];
 }
 
 function tooManyImages(): AppError {
-	return new AppError('ContentTooLarge', `A post can show up to ${MAX_UPLOADS_PER_DOCUMENT} uploaded images.`);
+	return new AppError('TooManyImages');
 }
 
 /**
  * Checks that `memberId` may show the uploads `keys` in a post or draft of the channel: each must
  * be an upload of this channel made by this member, or be shown already by the post being edited
  * (`editingPostId`), so that an administrator editing someone's post keeps its images.
- * @throws AppError ContentTooLarge over MAX_UPLOADS_PER_DOCUMENT keys
+ * @throws AppError TooManyImages over MAX_UPLOADS_PER_DOCUMENT keys
  * @throws AppError ImageNotUploaded for any other key (another member's, another channel's, a removed one)
  */
 export async function checkUploads(db: D1Database, channelId: number, memberId: number, keys: readonly string[], editingPostId: number | null): Promise<void> {

@@ -11,6 +11,7 @@
  * (swapped for orientations 5 to 8). WebP loses its EXIF, orientation included.
  */
 import { AppError } from '@/server/platform/errors';
+import { IMAGE_MAX_MEGAPIXELS, IMAGE_MAX_SIDE } from '@/schemas/post-limits';
 
 export type ImageFormat = 'jpeg' | 'png' | 'gif' | 'webp';
 
@@ -23,7 +24,13 @@ export const IMAGE_TYPES = {
 } as const satisfies Record<ImageFormat, { contentType: string; extension: string }>;
 
 /** The largest width or height accepted, in pixels (a larger one is a decompression bomb, not a photo). */
-export const IMAGE_MAX_DIMENSION = 10_000;
+export const IMAGE_MAX_DIMENSION = IMAGE_MAX_SIDE;
+/**
+ * The most pixels accepted (width × height). A browser holds a decoded image at 4 bytes a pixel, so
+ * 40 megapixels is 160 MB in a reader's tab: an 8K screenshot (33 MP) and a phone's photo (12 to
+ * 24 MP as it saves them) fit; a 10,000 × 10,000 image (400 MB decoded, from a 12 KB PNG) does not.
+ */
+export const IMAGE_MAX_PIXELS = IMAGE_MAX_MEGAPIXELS * 1_000_000;
 
 export interface CleanImage {
 	format: ImageFormat;
@@ -38,6 +45,15 @@ export interface CleanImage {
 
 function invalid(): never {
 	throw new AppError('InvalidImage');
+}
+
+/**
+ * Refuses a size a browser would need too much memory to draw (a decompression bomb: a few KB of
+ * file, hundreds of MB decoded), read from the header before any pixel data.
+ * @throws AppError ImageResolutionTooHigh over IMAGE_MAX_DIMENSION a side or IMAGE_MAX_PIXELS in all
+ */
+function checkResolution(width: number, height: number): void {
+	if (width > IMAGE_MAX_DIMENSION || height > IMAGE_MAX_DIMENSION || width * height > IMAGE_MAX_PIXELS) throw new AppError('ImageResolutionTooHigh');
 }
 
 function u16be(b: Uint8Array, at: number): number {
@@ -101,15 +117,18 @@ interface Walked {
 
 /**
  * The image in `bytes`, checked and cleaned.
- * @throws AppError InvalidImage for anything that is not a whole JPEG, PNG, GIF or WebP of 1 to
- *   IMAGE_MAX_DIMENSION pixels a side (HTML, SVG, a renamed file, zero bytes, a truncated file)
+ * @throws AppError InvalidImage for anything that is not a whole JPEG, PNG, GIF or WebP of at least
+ *   one pixel a side (HTML, SVG, a renamed file, zero bytes, a truncated file)
+ * @throws AppError ImageResolutionTooHigh for an image over IMAGE_MAX_DIMENSION a side or
+ *   IMAGE_MAX_PIXELS (checkResolution)
  */
 export function cleanImage(bytes: Uint8Array): CleanImage {
 	const format = sniffImageFormat(bytes);
 	if (!format) invalid();
 	const walked = WALKERS[format](bytes);
 	const { width, height } = walked;
-	if (!(width >= 1 && height >= 1 && width <= IMAGE_MAX_DIMENSION && height <= IMAGE_MAX_DIMENSION)) invalid();
+	if (!(width >= 1 && height >= 1)) invalid();
+	checkResolution(width, height);
 	return { format, ...IMAGE_TYPES[format], width, height, bytes: walked.bytes };
 }
 
@@ -203,6 +222,8 @@ function walkJpeg(b: Uint8Array): Walked {
 		const keep = () => kept.push(Uint8Array.of(0xff, marker), segment);
 		if (isStartOfFrame(marker)) {
 			if (payload.length < 6) invalid();
+			// A hierarchical JPEG has several frames: none may be larger than the limits.
+			checkResolution(u16be(payload, 3), u16be(payload, 1));
 			if (!frame) {
 				height = u16be(payload, 1);
 				width = u16be(payload, 3);
@@ -311,6 +332,9 @@ function walkGif(b: Uint8Array): Walked {
 		if (introducer === 0x3b) break;
 		if (introducer === 0x2c) {
 			if (at + 11 > b.length) invalid();
+			// A frame reaching past the logical screen enlarges the image in browsers (Chromium draws
+			// the first frame whole): its far edges count against the limits too.
+			checkResolution(u16le(b, at + 1) + u16le(b, at + 5), u16le(b, at + 3) + u16le(b, at + 7));
 			// The descriptor (10 bytes), its local colour table, the LZW code size, then the data.
 			const end = subBlocksEnd(b, at + 10 + colourTableSize(b[at + 9]!) + 1);
 			kept.push(b.subarray(at, end));
@@ -398,6 +422,7 @@ function walkWebp(b: Uint8Array): Walked {
 		if (first.data.length < 10) invalid();
 		width = u24le(first.data, 4) + 1;
 		height = u24le(first.data, 7) + 1;
+		checkResolution(width, height);
 		const rest = chunks.slice(1).filter((chunk) => WEBP_KEPT.has(chunk.fourcc) && chunk.fourcc !== 'VP8X');
 		const animated = (first.data[0]! & VP8X_ANIMATION) !== 0;
 		const image = animated ? rest.find((chunk) => chunk.fourcc === 'ANMF') : rest.find((chunk) => chunk.fourcc === 'VP8 ' || chunk.fourcc === 'VP8L');

@@ -6,6 +6,7 @@
  */
 import { cleanImage, IMAGE_TYPES } from '@/server/uploads/image-format';
 import { UPLOAD_KEY, uploadSrc } from '@/schemas/content';
+import { AppError } from '@/server/platform/errors';
 
 export interface StoredUpload {
 	uploadId: number;
@@ -21,15 +22,27 @@ function randomKeyBase(): string {
 	return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
+/** The refusals of the trigger uploads_quota (migrations/0019), by the message it aborts with. */
+const QUOTA_REFUSALS = ['UploadDailyLimitReached', 'UnattachedUploadLimitReached'] as const;
+
+function quotaRefusal(error: unknown): (typeof QUOTA_REFUSALS)[number] | null {
+	if (!(error instanceof Error)) return null;
+	return QUOTA_REFUSALS.find((name) => error.message.includes(name)) ?? null;
+}
+
 /**
- * Checks, cleans and stores an image `memberId` uploaded in the channel: the R2 object (the cleaned
- * bytes with the sniffed type), then its row, which is one row written per upload.
+ * Checks, cleans and stores an image `memberId` uploaded in the channel: its row first, whose
+ * INSERT the trigger uploads_quota refuses past the member's quota (UPLOADS_PER_DAY and
+ * UPLOAD_BYTES_PER_DAY in 24 hours, UNATTACHED_UPLOADS_MAX of those unshown), race-free; then the
+ * R2 object (the cleaned bytes with the sniffed type). A refusal writes nothing, and an upload
+ * writes one row (with its indexes, 5 as D1 counts them) and one object.
  * @throws AppError InvalidImage for anything that is not a whole JPEG, PNG, GIF or WebP
+ * @throws AppError ImageResolutionTooHigh past the pixel limits (image-format.ts)
+ * @throws AppError UploadDailyLimitReached, UnattachedUploadLimitReached past the quota
  */
 export async function storeUpload(db: D1Database, bucket: R2Bucket, channelId: number, memberId: number, bytes: Uint8Array, now: number): Promise<StoredUpload> {
 	const image = cleanImage(bytes);
 	const key = `${randomKeyBase()}.${image.extension}`;
-	await bucket.put(key, image.bytes, { httpMetadata: { contentType: image.contentType } });
 	let row: { id: number } | null;
 	try {
 		row = await db
@@ -37,11 +50,19 @@ export async function storeUpload(db: D1Database, bucket: R2Bucket, channelId: n
 			.bind(channelId, memberId, key, image.contentType, image.bytes.length, image.width, image.height, now)
 			.first<{ id: number }>();
 	} catch (error) {
-		// An object without its row would never be cleaned up.
-		await bucket.delete(key);
+		const refusal = quotaRefusal(error);
+		if (refusal) throw new AppError(refusal);
 		throw error;
 	}
 	if (!row) throw new Error('The upload row was not written');
+	try {
+		await bucket.put(key, image.bytes, { httpMetadata: { contentType: image.contentType } });
+	} catch (error) {
+		// A row without its object would count against the member's quota for a day. (Should this
+		// DELETE fail too, the row is an unattached upload like any other: the cleanup removes it.)
+		await db.prepare('DELETE FROM uploads WHERE id = ?1').bind(row.id).run();
+		throw error;
+	}
 	return { uploadId: row.id, src: uploadSrc(key), width: image.width, height: image.height };
 }
 
@@ -56,6 +77,8 @@ export interface UploadFile {
 	etag: string;
 	/** Null for a HEAD, or when `ifNoneMatch` matched (the reader has it already). */
 	body: ReadableStream | null;
+	/** When it was stored (R2's own time of the upload), in ms. */
+	uploadedAt: number;
 }
 
 /**
@@ -69,34 +92,78 @@ export async function readUpload(bucket: R2Bucket, key: string, { head = false, 
 	const stored = object.httpMetadata?.contentType ?? '';
 	// The key's extension was made from the same sniffed type; it stands in if the metadata is odd.
 	const contentType = CONTENT_TYPES.has(stored) ? stored : (TYPE_BY_EXTENSION[key.slice(key.lastIndexOf('.') + 1)] ?? 'application/octet-stream');
-	return { contentType, size: object.size, etag: object.httpEtag, body: 'body' in object ? (object as R2ObjectBody).body : null };
+	return { contentType, size: object.size, etag: object.httpEtag, body: 'body' in object ? (object as R2ObjectBody).body : null, uploadedAt: object.uploaded.getTime() };
 }
 
 /** How long an upload may wait for a post or a draft to show it before the cleanup removes it. */
 export const UNATTACHED_UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
-/** The most uploads one cleanup run removes (an R2 delete takes up to 1,000 keys; D1 binds up to 100 values per statement). */
+/** The uploads one step of the cleanup removes (an R2 delete takes up to 1,000 keys; D1 binds up to 100 values per statement). */
 export const CLEANUP_BATCH = 200;
+/**
+ * The most steps one cleanup run takes: 10 × 200 = 2,000 uploads an hour, 48,000 a day, far over
+ * what the upload quota lets even hundreds of members leave behind. A step costs one D1 read, one
+ * D1 batch and one R2 delete, so a run stays well within a Worker's 50 D1 queries on the Free plan.
+ */
+export const CLEANUP_MAX_BATCHES = 10;
+/** The wall time after which a run takes no further step (a Cron Trigger may run for 15 minutes). */
+export const CLEANUP_TIME_BUDGET_MS = 20_000;
 const DELETE_CHUNK = 90;
 
+export interface CleanupBudget {
+	batchSize?: number;
+	maxBatches?: number;
+	timeBudgetMs?: number;
+	/** Reads the wall time for the budget. */
+	clock?: () => number;
+}
+
+export interface CleanupOutcome {
+	/** Rows removed. */
+	removed: number;
+	/** Steps taken. */
+	batches: number;
+	/** Whether the run found nothing more to remove (false when the budget ended it). */
+	done: boolean;
+}
+
 /**
- * Removes the oldest uploads that no post shows and no draft keeps, once they are
- * UNATTACHED_UPLOAD_TTL_MS old: at most CLEANUP_BATCH a run, R2 objects first, then their rows,
- * so that a failure between the two leaves rows the next run finds again, never objects nobody
- * can find. The rows are deleted only if still unattached; a claim landing in the instant between
- * the two steps, a day after the upload, keeps its row but not its image. Returns the rows removed.
+ * Removes the uploads that no post shows and no draft keeps, once they are
+ * UNATTACHED_UPLOAD_TTL_MS old, oldest first, in steps of `batchSize` until none is left or the
+ * budget (`maxBatches` steps, `timeBudgetMs` of wall time) is spent; the next run goes on. Each
+ * step reads the next candidates after the last one seen (keyset on created_at and id, through the
+ * index uploads_unattached), deletes their R2 objects, then their rows, so that a failure between
+ * the two leaves rows a later run finds again, never objects nobody can find. The rows are deleted
+ * only if still unattached; a claim landing in the instant between the two, a day after the
+ * upload, keeps its row but not its image.
  */
-export async function removeUnattachedUploads(db: D1Database, bucket: R2Bucket, now: number): Promise<number> {
-	const { results } = await db
-		.prepare('SELECT id, r2_key FROM uploads WHERE post_id IS NULL AND draft_id IS NULL AND created_at < ?1 ORDER BY created_at LIMIT ?2')
-		.bind(now - UNATTACHED_UPLOAD_TTL_MS, CLEANUP_BATCH)
-		.all<{ id: number; r2_key: string }>();
-	if (results.length === 0) return 0;
-	await bucket.delete(results.map((row) => row.r2_key));
-	const statements: D1PreparedStatement[] = [];
-	for (let i = 0; i < results.length; i += DELETE_CHUNK) {
-		const ids = results.slice(i, i + DELETE_CHUNK).map((row) => row.id);
-		statements.push(db.prepare(`DELETE FROM uploads WHERE id IN (${ids.map(() => '?').join(', ')}) AND post_id IS NULL AND draft_id IS NULL`).bind(...ids));
+export async function removeUnattachedUploads(
+	db: D1Database,
+	bucket: R2Bucket,
+	now: number,
+	{ batchSize = CLEANUP_BATCH, maxBatches = CLEANUP_MAX_BATCHES, timeBudgetMs = CLEANUP_TIME_BUDGET_MS, clock = Date.now }: CleanupBudget = {},
+): Promise<CleanupOutcome> {
+	const started = clock();
+	const select = db.prepare(
+		'SELECT id, r2_key, created_at FROM uploads WHERE post_id IS NULL AND draft_id IS NULL AND created_at < ?1 AND (created_at, id) > (?2, ?3) ORDER BY created_at, id LIMIT ?4',
+	);
+	let after = { createdAt: -1, id: 0 };
+	let removed = 0;
+	let batches = 0;
+	while (batches < maxBatches && clock() - started < timeBudgetMs) {
+		const { results } = await select.bind(now - UNATTACHED_UPLOAD_TTL_MS, after.createdAt, after.id, batchSize).all<{ id: number; r2_key: string; created_at: number }>();
+		if (results.length === 0) return { removed, batches, done: true };
+		batches += 1;
+		const last = results[results.length - 1]!;
+		after = { createdAt: last.created_at, id: last.id };
+		await bucket.delete(results.map((row) => row.r2_key));
+		const statements: D1PreparedStatement[] = [];
+		for (let i = 0; i < results.length; i += DELETE_CHUNK) {
+			const ids = results.slice(i, i + DELETE_CHUNK).map((row) => row.id);
+			statements.push(db.prepare(`DELETE FROM uploads WHERE id IN (${ids.map(() => '?').join(', ')}) AND post_id IS NULL AND draft_id IS NULL`).bind(...ids));
+		}
+		const outcomes = await db.batch(statements);
+		removed += outcomes.reduce((sum, outcome) => sum + outcome.meta.changes, 0);
+		if (results.length < batchSize) return { removed, batches, done: true };
 	}
-	const outcomes = await db.batch(statements);
-	return outcomes.reduce((sum, outcome) => sum + outcome.meta.changes, 0);
+	return { removed, batches, done: false };
 }
