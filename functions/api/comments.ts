@@ -16,6 +16,7 @@ import { methodNotAllowed } from '@functions/middleware/errors';
 import { requireMember } from '@functions/middleware/session';
 import { rateLimit } from '@functions/middleware/rate-limit';
 import { NoQuerySchema, zv, zvJson } from '@functions/validate';
+import { COMMENT_FIELDS } from '@functions/input-codes';
 
 const PostParamSchema = z.object({ postId: IdSchema });
 
@@ -29,11 +30,11 @@ const COMMENTS = '/posts/:postId/comments';
 const COMMENT = '/posts/:postId/comments/:commentId';
 
 export const commentsRouter = new Hono<ApiEnv>()
-	.post(COMMENTS, memberOnly, zv('param', PostParamSchema), zv('query', NoQuerySchema), rateLimit('comment'), zvJson(CreateCommentSchema), async (c) => {
+	.post(COMMENTS, memberOnly, zv('param', PostParamSchema), zv('query', NoQuerySchema), rateLimit('comment'), zvJson(CreateCommentSchema, COMMENT_FIELDS), async (c) => {
 		const member = requireMember(c);
 		return c.json(ok({ content: await createComment(c.var.db, c.var.channel.id, member, c.req.valid('param').postId, c.req.valid('json'), Date.now()) }));
 	})
-	.patch(COMMENT, memberOnly, zv('param', CommentParamSchema), zv('query', NoQuerySchema), rateLimit('comment'), zvJson(EditCommentSchema), async (c) => {
+	.patch(COMMENT, memberOnly, zv('param', CommentParamSchema), zv('query', NoQuerySchema), rateLimit('comment'), zvJson(EditCommentSchema, COMMENT_FIELDS), async (c) => {
 		const member = requireMember(c);
 		const { postId, commentId } = c.req.valid('param');
 		return c.json(ok({ content: await editComment(c.var.db, c.var.channel.id, member, postId, commentId, c.req.valid('json'), Date.now()) }));

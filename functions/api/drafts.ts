@@ -18,6 +18,7 @@ import { methodNotAllowed } from '@functions/middleware/errors';
 import { requireMember } from '@functions/middleware/session';
 import { rateLimit } from '@functions/middleware/rate-limit';
 import { NoQuerySchema, zv, zvJson } from '@functions/validate';
+import { POST_FIELDS } from '@functions/input-codes';
 
 const DraftParamSchema = z.object({ draftId: IdSchema });
 const DraftsQuerySchema = z.strictObject({ page: PageSchema.default(1) });
@@ -48,7 +49,7 @@ export const draftsRouter = new Hono<ApiEnv>()
 		const { page } = c.req.valid('query');
 		return c.json(ok({ content: await listDrafts(c.var.db, c.var.channel.id, member.userId, page) }));
 	})
-	.post('/drafts', memberOnly, zv('query', NoQuerySchema), rateLimit('draft'), zvJson(DraftFieldsSchema), async (c) => {
+	.post('/drafts', memberOnly, zv('query', NoQuerySchema), rateLimit('draft'), zvJson(DraftFieldsSchema, POST_FIELDS), async (c) => {
 		const member = requireMember(c);
 		const fields = c.req.valid('json');
 		const claims = await checkedClaims(c.var.db, c.var.channel.id, member.userId, fields.content);
@@ -58,7 +59,7 @@ export const draftsRouter = new Hono<ApiEnv>()
 		const member = requireMember(c);
 		return c.json(ok({ content: await getDraft(c.var.db, c.var.channel.id, member.userId, c.req.valid('param').draftId) }));
 	})
-	.put('/drafts/:draftId', memberOnly, zv('param', DraftParamSchema), zv('query', NoQuerySchema), rateLimit('draft'), zvJson(DraftFieldsSchema), async (c) => {
+	.put('/drafts/:draftId', memberOnly, zv('param', DraftParamSchema), zv('query', NoQuerySchema), rateLimit('draft'), zvJson(DraftFieldsSchema, POST_FIELDS), async (c) => {
 		const member = requireMember(c);
 		const { draftId } = c.req.valid('param');
 		const fields = c.req.valid('json');

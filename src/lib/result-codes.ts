@@ -49,6 +49,11 @@ export const ImageNotUploaded = { code: -4001442, status: 400 } as const satisfi
 export const InvalidVideoUrl = { code: -4001443, status: 400 } as const satisfies ResultCode;
 export const CommentRequired = { code: -4001451, status: 400 } as const satisfies ResultCode;
 export const CommentTooLong = { code: -4001452, status: 400 } as const satisfies ResultCode;
+export const ReportReasonRequired = { code: -4001455, status: 400 } as const satisfies ResultCode;
+export const ReportDetailRequired = { code: -4001456, status: 400 } as const satisfies ResultCode;
+export const ReportDetailTooLong = { code: -4001457, status: 400 } as const satisfies ResultCode;
+export const BanEndInvalid = { code: -4001471, status: 400 } as const satisfies ResultCode;
+export const AutoHideThresholdInvalid = { code: -4001472, status: 400 } as const satisfies ResultCode;
 export const OwnContentNotReportable = { code: -4031451, status: 403 } as const satisfies ResultCode;
 export const NoticeOnlyBoard = { code: -4031431, status: 403 } as const satisfies ResultCode;
 export const PostChanged = { code: -4091431, status: 409 } as const satisfies ResultCode;
@@ -76,10 +81,15 @@ export const RESULT_MESSAGES = {
 	BoardNotFound: 'The board does not exist. Please check the URL and try again.',
 	PostNotFound: 'Post not found.',
 	UserNotFound: 'The member does not exist.',
-	SubjectNotFound: 'The category of this board is disabled. Please choose another one.',
+	SubjectNotFound: 'This category of the board is disabled. Please choose another category.',
 	CommentNotFound: 'The comment does not exist.',
 	CommentRequired: 'Please enter a comment.',
 	CommentTooLong: 'The comment can be up to 1,000 characters long.',
+	ReportReasonRequired: 'Choose a reason.',
+	ReportDetailRequired: 'Please describe the problem.',
+	ReportDetailTooLong: 'The details can be up to 500 characters long.',
+	BanEndInvalid: 'A temporary ban ends at a moment in the future; a permanent one has no end.',
+	AutoHideThresholdInvalid: 'Enter a whole number from 1 to 1,000, or leave it empty.',
 	DraftNotFound: 'The draft does not exist.',
 	RouteNotFound: 'Page not found. Please go back and try again.',
 	ReportsNotFound: 'There are no open reports of this post or comment.',
@@ -100,9 +110,9 @@ export const RESULT_MESSAGES = {
 	TermsRequired: 'Agree to the terms of service and the collection of personal information to continue.',
 	WithdrawalUnconfirmed: "Tick 'I will leave the community.' to withdraw.",
 	ProviderNotOffered: 'This community does not offer sign-in with that provider.',
-	TitleRequired: 'Enter a title.',
+	TitleRequired: 'Please enter a title.',
 	TitleTooLong: 'The title can be up to 100 characters long.',
-	ContentRequired: 'Enter the content.',
+	ContentRequired: 'Please enter the content.',
 	ContentTooLarge: 'The post is too long. Please shorten it.',
 	InvalidImage: 'Invalid image.',
 	ImageNotUploaded: 'Images must be uploaded to this community from the editor.',
@@ -112,7 +122,7 @@ export const RESULT_MESSAGES = {
 	PostAlreadyReported: 'This post has already been reported.',
 	CommentAlreadyReported: 'This comment has already been reported.',
 	OwnContentNotReportable: 'You cannot report your own post or comment.',
-	DraftLimitReached: 'You can keep up to 100 drafts. Delete some to save a new one.',
+	DraftLimitReached: 'You can keep up to 100 drafts. Delete one to save another.',
 	ImageTooLarge: 'Please upload an image that is no larger than 10MB.',
 	OriginRejected: 'The request came from another site and was refused.',
 	BoardPrivate: 'This board is private.',
@@ -124,7 +134,7 @@ export const RESULT_MESSAGES = {
 	PayloadTooLarge: 'The request is too large.',
 	UnsupportedMediaType: 'Send the request body as application/json.',
 	NicknameChangeTooSoon: 'You can change your nickname once every 7 days.',
-	TooManyRequests: 'Too many requests. Please wait a moment and try again.',
+	TooManyRequests: 'Too many requests. Please wait a minute and try again.',
 	ProviderUnavailable: 'This sign-in method is not available at the moment. Please try another one or try again later.',
 	Internal: 'There is currently an issue with the service, and your request cannot be processed. Please try again later.',
 } as const;
