@@ -11,7 +11,7 @@ import type { Language } from '@/schemas/channel';
 import { formatFullDate } from '@/lib/format-date';
 import { pageUrls } from '@/lib/urls';
 import { FetchError, resultCodeOf } from '@/lib/api-client';
-import { Forbidden, InvalidParameter, TooManyRequests, UserNotFound } from '@/lib/result-codes';
+import { Banned, Forbidden, InvalidParameter, TooManyRequests, UserNotFound } from '@/lib/result-codes';
 import { showToast } from '@/scripts/toast';
 import AlertDialog from '@/islands/common/AlertDialog';
 import { useHydrated } from '@/islands/common/use-hydrated';
@@ -559,7 +559,8 @@ export default function AdminArea(props: AdminAreaProps) {
 				location.assign(props.loginUrl);
 				return;
 			}
-			const stillAdmin = code === Forbidden.code ? await api.settings().then(() => true, () => false) : true;
+			// A ban (the API answers it before the role): the page opens the ban dialog.
+			const stillAdmin = code === Banned.code ? false : code === Forbidden.code ? await api.settings().then(() => true, () => false) : true;
 			if (!stillAdmin) {
 				location.reload();
 				return;
