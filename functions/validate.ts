@@ -1,7 +1,8 @@
 /**
  * Input validation for the API: Hono's validator middleware with a zod schema per target, so a
- * handler reads typed input with `c.req.valid(target)`. A failure is AppError InvalidParameter
- * naming the field; a body that is too large, not JSON, or malformed has its own code.
+ * handler reads typed input with `c.req.valid(target)`. A failure answers its field's catalogue
+ * code (functions/input-codes.ts), else InvalidParameter naming at most the top-level field; a body
+ * that is too large, not JSON, or malformed has its own code.
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { validator } from 'hono/validator';
@@ -51,7 +52,7 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what:
 	throw refusalOf(result.error.issues[0], value, what, fields);
 }
 
-/** A query string that must be empty: any key is refused by name. */
+/** A query string that must be empty: any key is refused. */
 export const NoQuerySchema = z.strictObject({});
 
 /** The largest body the API reads: member requests are small JSON documents and forms. */

@@ -2,7 +2,8 @@
  * The admin API of a community (/admin/v1/{domain}/{slug}, issue 12): for its administrators
  * only, checked on every request from the session's current row (a revoked or banned
  * administrator is refused at once), never cached, and every mutation passes the Origin check and
- * the moderation rate limit. Anyone else is answered -4031403.
+ * the moderation rate limit. Anyone else is refused before the input is read (functions/app.ts):
+ * a guest with -4011401, a banned member with the ban, any other member with -4031403.
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
