@@ -3,7 +3,7 @@
  * 22, point 11): the API answers a reason or a detail it refuses with its own code
  * (ReportReasonRequired, ReportDetailRequired, ReportDetailTooLong), and a page older than the
  * API's rules (here: its answer stood in for by the browser) shows that code's text, not the
- * generic 'Failed to report.' alert.
+ * generic 'Failed to report.' alert; the admin area says the threshold's refusal in its field's words.
  */
 import { expect, test } from './test';
 import { execute } from './fixtures';
@@ -47,3 +47,16 @@ for (const [name, code, message, field] of [
 		}
 	});
 }
+
+test("the admin area says the API's refusal of the hide threshold in the field's words, not the generic error", async ({ page }) => {
+	const channel = await community(GLOBAL);
+	await signInMember(page, channel, 0, `${GLOBAL}/admin?tab=settings`);
+	await page.route('**/admin/v1/starfall/global/settings', (route) =>
+		route.request().method() === 'PUT' ? route.fulfill(refusal(-4001472, 'Enter a whole number from 1 to 1,000, or leave it empty.')) : route.continue(),
+	);
+	await page.getByLabel('Hide automatically at this many open reports').fill('5');
+	await page.getByRole('button', { name: 'Save' }).click();
+	const alert = page.getByRole('dialog', { name: 'Alert' });
+	await expect(alert).toContainText('Enter a whole number from 1 to 1,000, or leave it empty.');
+	await expect(alert).not.toContainText('There is currently an issue');
+});
