@@ -22,7 +22,7 @@ import { reportsRouter } from '@functions/api/reports';
 import { likesRouter } from '@functions/api/likes';
 import { commentsRouter } from '@functions/api/comments';
 import { adminRouter } from '@functions/api/admin';
-import { sessionMiddleware, sessionError } from '@functions/middleware/session';
+import { callerCheck, sessionMiddleware, sessionError, type Caller } from '@functions/middleware/session';
 
 const publicApi = new Hono<ApiEnv>()
 	.use(originCheck)
@@ -43,12 +43,22 @@ const publicApi = new Hono<ApiEnv>()
 	// A known path asked with the wrong method.
 	.all('/posts/:postId/views', methodNotAllowed);
 
-/** Member actions: a session (or, for sign-up, the sign-up cookie) and a same-site Origin. */
+/**
+ * Who may call each member route, by its path under /v1/{domain}/{slug}: a signed-in member,
+ * except sign-up's two steps (the sign-up cookie) and logout (anyone: it ends whatever session there is).
+ */
+const MEMBER_API_CALLERS: Readonly<Record<string, Caller>> = { '/auth/logout': 'anyone', '/signup/terms': 'signup', '/signup': 'signup' };
+
+/**
+ * Member actions: a session (or, for sign-up, the sign-up cookie) and a same-site Origin, checked
+ * in that order before any route reads its input (authentication, authorisation, then parameters).
+ */
 const memberApi = new Hono<ApiEnv>()
 	.use(originCheck)
-	.use(limitBody)
 	.use(channelMiddleware)
 	.use(sessionMiddleware)
+	.use(callerCheck((path) => MEMBER_API_CALLERS[path] ?? 'member'))
+	.use(limitBody)
 	.route('/', accountRouter)
 	.route('/', uploadsRouter)
 	.route('/', draftsRouter)
@@ -57,8 +67,14 @@ const memberApi = new Hono<ApiEnv>()
 	.route('/', writingRouter)
 	.route('/', reportsRouter);
 
-/** A community's administrators (functions/api/admin.ts checks the role on every request). */
-const adminApi = new Hono<ApiEnv>().use(originCheck).use(limitBody).use(channelMiddleware).use(sessionMiddleware).route('/', adminRouter);
+/** A community's administrators, checked from the session's current row on every request before its input is read. */
+const adminApi = new Hono<ApiEnv>()
+	.use(originCheck)
+	.use(channelMiddleware)
+	.use(sessionMiddleware)
+	.use(callerCheck(() => 'administrator'))
+	.use(limitBody)
+	.route('/', adminRouter);
 
 export const api = new Hono<ApiEnv>();
 api.onError(errorResponse);

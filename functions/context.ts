@@ -1,6 +1,7 @@
 /** The Hono environment of the API: per-request values set by middleware. */
 import type { Channel } from '@/server/channels/channels';
 import type { SessionState } from '@/server/sign-in/sessions';
+import type { Signup } from '@/server/accounts/signup';
 
 export interface ApiEnv {
 	Variables: {
@@ -9,5 +10,7 @@ export interface ApiEnv {
 		db: D1Database;
 		/** Who is asking, from the channel's session cookie; set by the session middleware. */
 		session: SessionState;
+		/** The sign-up in progress, on the sign-up routes; set by their caller check. */
+		signup: Signup;
 	};
 }

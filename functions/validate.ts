@@ -1,26 +1,58 @@
 /**
  * Input validation for the API: Hono's validator middleware with a zod schema per target, so a
- * handler reads typed input with `c.req.valid(target)`. A failure is AppError InvalidParameter
- * naming the field; a body that is too large, not JSON, or malformed has its own code.
+ * handler reads typed input with `c.req.valid(target)`. A failure answers its field's catalogue
+ * code (functions/input-codes.ts), else InvalidParameter naming at most the top-level field; a body
+ * that is too large, not JSON, or malformed has its own code.
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { validator } from 'hono/validator';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
-import { AppError, type ResultCodeName } from '@/server/platform/errors';
+import { AppError, ResultCodes, type ResultCodeName } from '@/server/platform/errors';
+import { fieldCode, type FieldCodes } from '@functions/input-codes';
 import { IMAGE_MAX_BYTES } from '@/schemas/post-write';
 
-/** Parses `value` with `schema`; a failure becomes a 400 envelope that says which field and why. */
-export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
-	const result = schema.safeParse(value);
-	if (result.success) return result.data;
-	const issue = result.error.issues[0];
-	const path = issue?.path.length ? issue.path.join('.') : what;
-	const reason = issue?.code === 'unrecognized_keys' ? `unknown ${what} key ${issue.keys.map((k) => `'${k}'`).join(', ')}` : `${path} ${issue?.message ?? 'is invalid'}`;
-	throw new AppError('InvalidParameter', `The request has an invalid parameter: ${reason}.`);
+/** The value at `path` inside `value`, or undefined. */
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+	let current = value;
+	for (const segment of path) {
+		if (typeof current !== 'object' || current === null || !Object.hasOwn(current, segment)) return undefined;
+		current = (current as Record<PropertyKey, unknown>)[segment];
+	}
+	return current;
 }
 
-/** A query string that must be empty: any key is refused by name. */
+/** A field name the answer may repeat: a top-level key of the route's schema, never anything else. */
+const FIELD_NAME = /^[A-Za-z][A-Za-z0-9]{0,39}$/;
+
+/**
+ * The refusal of an input that breaks its schema: the catalogue code of the failing field
+ * (functions/input-codes.ts) with the catalogue's text; InvalidParameter says at most which
+ * top-level field. Never the validator's own words, patterns or deep paths.
+ */
+function refusalOf(issue: z.core.$ZodIssue | undefined, value: unknown, what: string, fields: Readonly<Record<string, FieldCodes>>): AppError {
+	if (!issue) return new AppError('InvalidParameter');
+	if (issue.code === 'unrecognized_keys') return new AppError('InvalidParameter', `${ResultCodes.InvalidParameter.message.slice(0, -1)}: an unknown field.`);
+	const named = issue.code === 'custom' ? (issue.params as { resultCode?: unknown } | undefined)?.resultCode : undefined;
+	const kind = issue.code === 'too_big' ? 'tooBig' : issue.code === 'invalid_type' ? (valueAt(value, issue.path) === undefined ? 'missing' : 'wrongType') : 'invalid';
+	const code = typeof named === 'string' && named in ResultCodes ? (named as ResultCodeName) : fieldCode(fields, issue.path, kind);
+	if (code !== 'InvalidParameter') return new AppError(code);
+	const top = issue.path[0];
+	const field = typeof top === 'string' && FIELD_NAME.test(top) ? top : what;
+	return new AppError('InvalidParameter', `${ResultCodes.InvalidParameter.message.slice(0, -1)}: ${field}.`);
+}
+
+/**
+ * Parses `value` with `schema`; a failure is the 4xx of its field's catalogue code (`fields`, from
+ * functions/input-codes.ts), or InvalidParameter naming the field.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what: string, fields: Readonly<Record<string, FieldCodes>> = {}): z.output<S> {
+	const result = schema.safeParse(value);
+	if (result.success) return result.data;
+	throw refusalOf(result.error.issues[0], value, what, fields);
+}
+
+/** A query string that must be empty: any key is refused. */
 export const NoQuerySchema = z.strictObject({});
 
 /** The largest body the API reads: member requests are small JSON documents and forms. */
@@ -81,15 +113,18 @@ export function zv<T extends 'query' | 'param', S extends z.ZodType>(target: T, 
 	return validator(target, (value): z.output<S> => parseInput(schema, value, target === 'param' ? 'path' : 'query'));
 }
 
-/** Validates a JSON body with `schema` (415 unless it is JSON, MalformedBody when it does not parse). */
-export function zvJson<S extends z.ZodType>(schema: S) {
-	return validator('json', async (_value, c): Promise<z.output<S>> => parseInput(schema, await jsonOf(c), 'body'));
+/**
+ * Validates a JSON body with `schema` (415 unless it is JSON, MalformedBody when it does not parse);
+ * `fields` names the catalogue code of each field's failure (functions/input-codes.ts).
+ */
+export function zvJson<S extends z.ZodType>(schema: S, fields: Readonly<Record<string, FieldCodes>> = {}) {
+	return validator('json', async (_value, c): Promise<z.output<S>> => parseInput(schema, await jsonOf(c), 'body', fields));
 }
 
 /** Validates a body sent as JSON or as a plain HTML form (application/x-www-form-urlencoded). */
-export function zvJsonOrForm<S extends z.ZodType>(schema: S) {
+export function zvJsonOrForm<S extends z.ZodType>(schema: S, fields: Readonly<Record<string, FieldCodes>> = {}) {
 	return validator('json', async (_value, c): Promise<z.output<S>> => {
 		const value = isFormRequest(c) ? Object.fromEntries(new URLSearchParams(await c.req.text())) : await jsonOf(c);
-		return parseInput(schema, value, 'body');
+		return parseInput(schema, value, 'body', fields);
 	});
 }

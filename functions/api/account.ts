@@ -1,16 +1,16 @@
 /**
  * Member actions on the account (/v1/{domain}/{slug}): logout, the member's own data, nickname
  * change, withdrawal, and the two steps of sign-up (terms, then nickname), which run on the sign-up
- * cookie instead of a session.
+ * cookie instead of a session (checked by functions/app.ts before the input, `c.var.signup`).
  */
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { z } from 'zod';
 import type { ApiEnv } from '@functions/context';
 import { ok } from '@/server/platform/envelope';
 import { AppError } from '@/server/platform/errors';
-import { authCookie, clearAuthCookie, readAuthCookie } from '@/server/sign-in/cookies';
+import { authCookie, clearAuthCookie } from '@/server/sign-in/cookies';
 import { endSession } from '@/server/sign-in/sessions';
-import { agreeToTerms, completeSignup, findSignup } from '@/server/accounts/signup';
+import { agreeToTerms, completeSignup } from '@/server/accounts/signup';
 import { changeNickname } from '@/server/accounts/nickname';
 import { withdrawMember } from '@/server/accounts/withdrawal';
 import { requireSessionSecret } from '@/server/sign-in/session-secret';
@@ -19,19 +19,13 @@ import { requireMember } from '@functions/middleware/session';
 import { checkRateLimit, rateLimit } from '@functions/middleware/rate-limit';
 import { claimExport, exportFileName, exportStream } from '@/server/members/export';
 import { NoQuerySchema, zv, zvJson } from '@functions/validate';
+import { NICKNAME_FIELDS, TERMS_FIELDS, WITHDRAWAL_FIELDS } from '@functions/input-codes';
 
 const TermsBodySchema = z.strictObject({ terms: z.boolean(), privacy: z.boolean() });
 const WithdrawalBodySchema = z.strictObject({ agree: z.boolean() });
 /** The nickname body; the service answers a broken rule with that rule's own result code. */
 const NicknameInputSchema = z.strictObject({ nickname: z.string().max(400) });
 
-/** The sign-up in progress for this browser. @throws AppError SignupExpired */
-async function signupOf(c: Context<ApiEnv>) {
-	const { channel, db } = c.var;
-	const signup = await findSignup(db, channel.id, readAuthCookie(c.req.raw, 'signup', channel.domain, channel.slug));
-	if (!signup) throw new AppError('SignupExpired');
-	return signup;
-}
 
 export const accountRouter = new Hono<ApiEnv>()
 	.post('/auth/logout', zv('query', NoQuerySchema), rateLimit('account'), async (c) => {
@@ -60,12 +54,12 @@ export const accountRouter = new Hono<ApiEnv>()
 			'X-Content-Type-Options': 'nosniff',
 		});
 	})
-	.put('/me/nickname', zv('query', NoQuerySchema), rateLimit('nickname'), zvJson(NicknameInputSchema), async (c) => {
+	.put('/me/nickname', zv('query', NoQuerySchema), rateLimit('nickname'), zvJson(NicknameInputSchema, NICKNAME_FIELDS), async (c) => {
 		const member = requireMember(c);
 		const { nickname } = c.req.valid('json');
 		return c.json(ok({ content: { nickname: await changeNickname(c.var.db, c.var.channel.id, member, nickname) } }));
 	})
-	.post('/me/withdrawal', zv('query', NoQuerySchema), rateLimit('account'), zvJson(WithdrawalBodySchema), async (c) => {
+	.post('/me/withdrawal', zv('query', NoQuerySchema), rateLimit('account'), zvJson(WithdrawalBodySchema, WITHDRAWAL_FIELDS), async (c) => {
 		const member = requireMember(c);
 		const { agree } = c.req.valid('json');
 		if (!agree) throw new AppError('WithdrawalUnconfirmed');
@@ -74,16 +68,16 @@ export const accountRouter = new Hono<ApiEnv>()
 		c.header('Set-Cookie', clearAuthCookie(new URL(c.req.url), 'session', channel.domain, channel.slug), { append: true });
 		return c.json(ok({}));
 	})
-	.post('/signup/terms', zv('query', NoQuerySchema), rateLimit('signup'), zvJson(TermsBodySchema), async (c) => {
-		const signup = await signupOf(c);
+	.post('/signup/terms', zv('query', NoQuerySchema), rateLimit('signup'), zvJson(TermsBodySchema, TERMS_FIELDS), async (c) => {
+		const { signup } = c.var;
 		const { terms, privacy } = c.req.valid('json');
 		if (!terms || !privacy) throw new AppError('TermsRequired');
 		await agreeToTerms(c.var.db, signup);
 		return c.json(ok({}));
 	})
-	.post('/signup', zv('query', NoQuerySchema), rateLimit('signup'), zvJson(NicknameInputSchema), async (c) => {
+	.post('/signup', zv('query', NoQuerySchema), rateLimit('signup'), zvJson(NicknameInputSchema, NICKNAME_FIELDS), async (c) => {
 		const { channel, db } = c.var;
-		const signup = await signupOf(c);
+		const { signup } = c.var;
 		const { nickname } = c.req.valid('json');
 		const done = await completeSignup(db, channel.id, signup, nickname, requireSessionSecret());
 		const url = new URL(c.req.url);

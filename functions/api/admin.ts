@@ -2,7 +2,8 @@
  * The admin API of a community (/admin/v1/{domain}/{slug}, issue 12): for its administrators
  * only, checked on every request from the session's current row (a revoked or banned
  * administrator is refused at once), never cached, and every mutation passes the Origin check and
- * the moderation rate limit. Anyone else is answered -4031403.
+ * the moderation rate limit. Anyone else is refused before the input is read (functions/app.ts):
+ * a guest with -4011401, a banned member with the ban, any other member with -4031403.
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
@@ -21,7 +22,9 @@ import type { SessionMember } from '@/server/sign-in/sessions';
 import { IdSchema, PageSchema } from '@/schemas/params';
 import { methodNotAllowed } from '@functions/middleware/errors';
 import { rateLimit } from '@functions/middleware/rate-limit';
+import { requireAdministrator } from '@functions/middleware/session';
 import { NoQuerySchema, zv, zvJson } from '@functions/validate';
+import { BAN_FIELDS, SETTINGS_FIELDS } from '@functions/input-codes';
 
 const PostParamSchema = z.object({ postId: IdSchema });
 const CommentParamSchema = z.object({ commentId: IdSchema });
@@ -51,12 +54,8 @@ async function bannable(db: D1Database, channelId: number, admin: SessionMember,
 	if (row.role === 'ADMIN' || memberId === admin.userId) throw new AppError('Forbidden', 'An administrator cannot be banned; revoke the role first.');
 }
 
-/** The session's administrator. @throws AppError Forbidden for anyone else */
-function administrator(c: { var: ApiEnv['Variables'] }): SessionMember {
-	const session = c.var.session;
-	if (session.kind !== 'member' || session.member.role !== 'ADMIN') throw new AppError('Forbidden');
-	return session.member;
-}
+/** The session's administrator. @throws AppError LoginRequired (and the other session errors) for a guest, Forbidden for a member */
+const administrator = requireAdministrator;
 
 /** Every answer is the administrator's alone; a change of posts turns the isolate's channel row cold. */
 export const adminOnly = createMiddleware<ApiEnv>(async (c, next) => {
@@ -84,7 +83,7 @@ export const adminRouter = new Hono<ApiEnv>()
 		await unhideComment(c.var.db, c.var.channel.id, administrator(c), c.req.valid('param').commentId, { reason: c.req.valid('json').reason });
 		return c.json(ok({ content: { hidden: false } }));
 	})
-	.post('/members/:userId/ban', zv('param', MemberParamSchema), zv('query', NoQuerySchema), rateLimit('moderation'), zvJson(BanSchema), async (c) => {
+	.post('/members/:userId/ban', zv('param', MemberParamSchema), zv('query', NoQuerySchema), rateLimit('moderation'), zvJson(BanSchema, BAN_FIELDS), async (c) => {
 		const admin = administrator(c);
 		const { userId } = c.req.valid('param');
 		const order = c.req.valid('json');
@@ -108,7 +107,7 @@ export const adminRouter = new Hono<ApiEnv>()
 		return c.json(ok({ content: await memberBanHistory(c.var.db, c.var.channel.id, memberId) }));
 	})
 	.get('/settings', zv('query', NoQuerySchema), async (c) => c.json(ok({ content: await moderationSettings(c.var.db, c.var.channel.id) })))
-	.put('/settings', zv('query', NoQuerySchema), rateLimit('moderation'), zvJson(SettingsSchema), async (c) => {
+	.put('/settings', zv('query', NoQuerySchema), rateLimit('moderation'), zvJson(SettingsSchema, SETTINGS_FIELDS), async (c) => {
 		const settings = checkedSettings(c.req.valid('json'), await moderationSettings(c.var.db, c.var.channel.id));
 		await setModerationSettings(c.var.db, c.var.channel.id, administrator(c).userId, settings);
 		return c.json(ok({ content: settings }));

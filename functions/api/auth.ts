@@ -20,6 +20,7 @@ import { sessionError } from '@functions/middleware/session';
 import { checkRateLimit } from '@functions/middleware/rate-limit';
 import { siteOrigin } from '@/server/platform/site-origin';
 import { NoQuerySchema, isFormRequest, zv, zvJsonOrForm } from '@functions/validate';
+import { LOGIN_FIELDS } from '@functions/input-codes';
 
 const ProvidersQuerySchema = z.strictObject({ callbackUrl: z.string().max(2048).optional() });
 const LoginBodySchema = z.strictObject({ provider: ProviderSchema, redirectUrl: z.string().max(2048).optional() });
@@ -42,7 +43,7 @@ export const authRouter = new Hono<ApiEnv>()
 		const { providers } = await loadLayout(c.var.db, c.var.channel);
 		return c.json(ok({ content: { exists: providers.length > 0 } }));
 	})
-	.post('/oauth/login', zv('query', NoQuerySchema), zvJsonOrForm(LoginBodySchema), async (c) => {
+	.post('/oauth/login', zv('query', NoQuerySchema), zvJsonOrForm(LoginBodySchema, LOGIN_FIELDS), async (c) => {
 		const { channel, db } = c.var;
 		const isForm = isFormRequest(c);
 		const body = c.req.valid('json');

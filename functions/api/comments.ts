@@ -5,7 +5,6 @@
  * (functions/api/posts.ts).
  */
 import { Hono } from 'hono';
-import { createMiddleware } from 'hono/factory';
 import { z } from 'zod';
 import type { ApiEnv } from '@functions/context';
 import { createComment, deleteComment, editComment } from '@/server/comments/writing';
@@ -16,29 +15,24 @@ import { methodNotAllowed } from '@functions/middleware/errors';
 import { requireMember } from '@functions/middleware/session';
 import { rateLimit } from '@functions/middleware/rate-limit';
 import { NoQuerySchema, zv, zvJson } from '@functions/validate';
+import { COMMENT_FIELDS } from '@functions/input-codes';
 
 const PostParamSchema = z.object({ postId: IdSchema });
-
-/** Refuses anyone but a signed-in member (a banned one gets the ban) before the path or body is read. */
-const memberOnly = createMiddleware<ApiEnv>(async (c, next) => {
-	requireMember(c);
-	await next();
-});
 
 const COMMENTS = '/posts/:postId/comments';
 const COMMENT = '/posts/:postId/comments/:commentId';
 
 export const commentsRouter = new Hono<ApiEnv>()
-	.post(COMMENTS, memberOnly, zv('param', PostParamSchema), zv('query', NoQuerySchema), rateLimit('comment'), zvJson(CreateCommentSchema), async (c) => {
+	.post(COMMENTS, zv('param', PostParamSchema), zv('query', NoQuerySchema), rateLimit('comment'), zvJson(CreateCommentSchema, COMMENT_FIELDS), async (c) => {
 		const member = requireMember(c);
 		return c.json(ok({ content: await createComment(c.var.db, c.var.channel.id, member, c.req.valid('param').postId, c.req.valid('json'), Date.now()) }));
 	})
-	.patch(COMMENT, memberOnly, zv('param', CommentParamSchema), zv('query', NoQuerySchema), rateLimit('comment'), zvJson(EditCommentSchema), async (c) => {
+	.patch(COMMENT, zv('param', CommentParamSchema), zv('query', NoQuerySchema), rateLimit('comment'), zvJson(EditCommentSchema, COMMENT_FIELDS), async (c) => {
 		const member = requireMember(c);
 		const { postId, commentId } = c.req.valid('param');
 		return c.json(ok({ content: await editComment(c.var.db, c.var.channel.id, member, postId, commentId, c.req.valid('json'), Date.now()) }));
 	})
-	.delete(COMMENT, memberOnly, zv('param', CommentParamSchema), zv('query', NoQuerySchema), rateLimit('comment'), async (c) => {
+	.delete(COMMENT, zv('param', CommentParamSchema), zv('query', NoQuerySchema), rateLimit('comment'), async (c) => {
 		const member = requireMember(c);
 		const { postId, commentId } = c.req.valid('param');
 		return c.json(ok({ content: await deleteComment(c.var.db, c.var.channel.id, member, postId, commentId, Date.now()) }));

@@ -4,7 +4,6 @@
  * loop of them costs as much as a loop of saves.
  */
 import { Hono } from 'hono';
-import { createMiddleware } from 'hono/factory';
 import { z } from 'zod';
 import type { ApiEnv } from '@functions/context';
 import { ok } from '@/server/platform/envelope';
@@ -18,15 +17,10 @@ import { methodNotAllowed } from '@functions/middleware/errors';
 import { requireMember } from '@functions/middleware/session';
 import { rateLimit } from '@functions/middleware/rate-limit';
 import { NoQuerySchema, zv, zvJson } from '@functions/validate';
+import { POST_FIELDS } from '@functions/input-codes';
 
 const DraftParamSchema = z.object({ draftId: IdSchema });
 const DraftsQuerySchema = z.strictObject({ page: PageSchema.default(1) });
-
-/** Refuses anyone but a signed-in member (a banned one gets the ban) before the query or body is read. */
-const memberOnly = createMiddleware<ApiEnv>(async (c, next) => {
-	requireMember(c);
-	await next();
-});
 
 function writerOf(member: SessionMember): DraftWriter {
 	return { memberId: member.userId, admin: member.role === 'ADMIN' };
@@ -43,29 +37,29 @@ async function checkedClaims(db: D1Database, channelId: number, memberId: number
 }
 
 export const draftsRouter = new Hono<ApiEnv>()
-	.get('/drafts', memberOnly, zv('query', DraftsQuerySchema), rateLimit('draft'), async (c) => {
+	.get('/drafts', zv('query', DraftsQuerySchema), rateLimit('draft'), async (c) => {
 		const member = requireMember(c);
 		const { page } = c.req.valid('query');
 		return c.json(ok({ content: await listDrafts(c.var.db, c.var.channel.id, member.userId, page) }));
 	})
-	.post('/drafts', memberOnly, zv('query', NoQuerySchema), rateLimit('draft'), zvJson(DraftFieldsSchema), async (c) => {
+	.post('/drafts', zv('query', NoQuerySchema), rateLimit('draft'), zvJson(DraftFieldsSchema, POST_FIELDS), async (c) => {
 		const member = requireMember(c);
 		const fields = c.req.valid('json');
 		const claims = await checkedClaims(c.var.db, c.var.channel.id, member.userId, fields.content);
 		return c.json(ok({ content: await createDraft(c.var.db, c.var.channel.id, writerOf(member), fields, claims) }));
 	})
-	.get('/drafts/:draftId', memberOnly, zv('param', DraftParamSchema), zv('query', NoQuerySchema), rateLimit('draft'), async (c) => {
+	.get('/drafts/:draftId', zv('param', DraftParamSchema), zv('query', NoQuerySchema), rateLimit('draft'), async (c) => {
 		const member = requireMember(c);
 		return c.json(ok({ content: await getDraft(c.var.db, c.var.channel.id, member.userId, c.req.valid('param').draftId) }));
 	})
-	.put('/drafts/:draftId', memberOnly, zv('param', DraftParamSchema), zv('query', NoQuerySchema), rateLimit('draft'), zvJson(DraftFieldsSchema), async (c) => {
+	.put('/drafts/:draftId', zv('param', DraftParamSchema), zv('query', NoQuerySchema), rateLimit('draft'), zvJson(DraftFieldsSchema, POST_FIELDS), async (c) => {
 		const member = requireMember(c);
 		const { draftId } = c.req.valid('param');
 		const fields = c.req.valid('json');
 		const claims = await checkedClaims(c.var.db, c.var.channel.id, member.userId, fields.content);
 		return c.json(ok({ content: await updateDraft(c.var.db, c.var.channel.id, writerOf(member), draftId, fields, claims) }));
 	})
-	.delete('/drafts/:draftId', memberOnly, zv('param', DraftParamSchema), zv('query', NoQuerySchema), rateLimit('draft'), async (c) => {
+	.delete('/drafts/:draftId', zv('param', DraftParamSchema), zv('query', NoQuerySchema), rateLimit('draft'), async (c) => {
 		const member = requireMember(c);
 		await deleteDraft(c.var.db, c.var.channel.id, member.userId, c.req.valid('param').draftId);
 		return c.json(ok({ content: {} }));

@@ -19,12 +19,6 @@ import { NoQuerySchema, zv } from '@functions/validate';
 
 const PostParamSchema = z.object({ postId: IdSchema });
 
-/** Refuses anyone but a signed-in member (a banned one gets the ban) before the path or query is read. */
-const memberOnly = createMiddleware<ApiEnv>(async (c, next) => {
-	requireMember(c);
-	await next();
-});
-
 /**
  * These requests carry nothing in a body: one that has a body is refused (InvalidParameter), so
  * that a client sending, say, `{ "liked": false }` to PUT learns it is not read, rather than
@@ -40,15 +34,15 @@ const noBody = createMiddleware<ApiEnv>(async (c, next) => {
 const LIKE = '/posts/:postId/like';
 
 export const likesRouter = new Hono<ApiEnv>()
-	.get(LIKE, memberOnly, zv('param', PostParamSchema), zv('query', NoQuerySchema), rateLimit('like'), noBody, async (c) => {
+	.get(LIKE, zv('param', PostParamSchema), zv('query', NoQuerySchema), rateLimit('like'), noBody, async (c) => {
 		const member = requireMember(c);
 		return c.json(ok({ content: await getLikeState(c.var.db, c.var.channel.id, member, c.req.valid('param').postId) }));
 	})
-	.put(LIKE, memberOnly, zv('param', PostParamSchema), zv('query', NoQuerySchema), rateLimit('like'), noBody, async (c) => {
+	.put(LIKE, zv('param', PostParamSchema), zv('query', NoQuerySchema), rateLimit('like'), noBody, async (c) => {
 		const member = requireMember(c);
 		return c.json(ok({ content: await likePost(c.var.db, c.var.channel.id, member, c.req.valid('param').postId, Date.now()) }));
 	})
-	.delete(LIKE, memberOnly, zv('param', PostParamSchema), zv('query', NoQuerySchema), rateLimit('like'), noBody, async (c) => {
+	.delete(LIKE, zv('param', PostParamSchema), zv('query', NoQuerySchema), rateLimit('like'), noBody, async (c) => {
 		const member = requireMember(c);
 		return c.json(ok({ content: await unlikePost(c.var.db, c.var.channel.id, member, c.req.valid('param').postId) }));
 	})

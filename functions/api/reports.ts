@@ -12,9 +12,10 @@ import { methodNotAllowed } from '@functions/middleware/errors';
 import { requireMember } from '@functions/middleware/session';
 import { rateLimit } from '@functions/middleware/rate-limit';
 import { NoQuerySchema, zv, zvJson } from '@functions/validate';
+import { REPORT_FIELDS } from '@functions/input-codes';
 
 export const reportsRouter = new Hono<ApiEnv>()
-	.post('/reports', zv('query', NoQuerySchema), rateLimit('report'), zvJson(CreateReportSchema), async (c) => {
+	.post('/reports', zv('query', NoQuerySchema), rateLimit('report'), zvJson(CreateReportSchema, REPORT_FIELDS), async (c) => {
 		const member = requireMember(c);
 		const { reportId } = await createReport(c.var.db, c.var.channel.id, member, c.req.valid('json'), Date.now());
 		return c.json(ok({ content: { reportId } }));

@@ -15,6 +15,7 @@ import { methodNotAllowed } from '@functions/middleware/errors';
 import { requireMember } from '@functions/middleware/session';
 import { rateLimit } from '@functions/middleware/rate-limit';
 import { NoQuerySchema, zv, zvJson } from '@functions/validate';
+import { POST_FIELDS } from '@functions/input-codes';
 
 const PostParamSchema = z.object({ postId: IdSchema });
 
@@ -28,12 +29,12 @@ const forgetChannelAfterWrite = createMiddleware<ApiEnv>(async (c, next) => {
 });
 
 export const writingRouter = new Hono<ApiEnv>()
-	.post('/posts', forgetChannelAfterWrite, zv('query', NoQuerySchema), rateLimit('post'), zvJson(CreatePostSchema), async (c) => {
+	.post('/posts', forgetChannelAfterWrite, zv('query', NoQuerySchema), rateLimit('post'), zvJson(CreatePostSchema, POST_FIELDS), async (c) => {
 		const member = requireMember(c);
 		const { postId } = await createPost(c.var.db, c.var.channel.id, member, c.req.valid('json'), Date.now());
 		return c.json(ok({ content: { postId } }));
 	})
-	.put('/posts/:postId', forgetChannelAfterWrite, zv('param', PostParamSchema), zv('query', NoQuerySchema), rateLimit('post'), zvJson(EditPostSchema), async (c) => {
+	.put('/posts/:postId', forgetChannelAfterWrite, zv('param', PostParamSchema), zv('query', NoQuerySchema), rateLimit('post'), zvJson(EditPostSchema, POST_FIELDS), async (c) => {
 		const member = requireMember(c);
 		const edited = await editPost(c.var.db, c.var.channel.id, member, c.req.valid('param').postId, c.req.valid('json'), Date.now());
 		return c.json(ok({ content: edited }));

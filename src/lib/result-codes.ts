@@ -51,8 +51,12 @@ export const ImageResolutionTooHigh = { code: -4001444, status: 400 } as const s
 export const TooManyImages = { code: -4001445, status: 400 } as const satisfies ResultCode;
 export const CommentRequired = { code: -4001451, status: 400 } as const satisfies ResultCode;
 export const CommentTooLong = { code: -4001452, status: 400 } as const satisfies ResultCode;
-export const AutoHideReportsInvalid = { code: -4001461, status: 400 } as const satisfies ResultCode;
 export const ReportMinAgeInvalid = { code: -4001462, status: 400 } as const satisfies ResultCode;
+export const ReportReasonRequired = { code: -4001455, status: 400 } as const satisfies ResultCode;
+export const ReportDetailRequired = { code: -4001456, status: 400 } as const satisfies ResultCode;
+export const ReportDetailTooLong = { code: -4001457, status: 400 } as const satisfies ResultCode;
+export const BanEndInvalid = { code: -4001471, status: 400 } as const satisfies ResultCode;
+export const AutoHideThresholdInvalid = { code: -4001472, status: 400 } as const satisfies ResultCode;
 export const OwnContentNotReportable = { code: -4031451, status: 403 } as const satisfies ResultCode;
 export const NoticeOnlyBoard = { code: -4031431, status: 403 } as const satisfies ResultCode;
 export const PostChanged = { code: -4091431, status: 409 } as const satisfies ResultCode;
@@ -82,15 +86,19 @@ export const RESULT_MESSAGES = {
 	BoardNotFound: 'The board does not exist. Please check the URL and try again.',
 	PostNotFound: 'Post not found.',
 	UserNotFound: 'The member does not exist.',
-	SubjectNotFound: 'The category of this board is disabled. Please choose another one.',
+	SubjectNotFound: 'This category of the board is disabled. Please choose another category.',
 	CommentNotFound: 'The comment does not exist.',
 	CommentRequired: 'Please enter a comment.',
 	CommentTooLong: 'The comment can be up to 1,000 characters long.',
+	ReportReasonRequired: 'Choose a reason.',
+	ReportDetailRequired: 'Please describe the problem.',
+	ReportDetailTooLong: 'The details can be up to 500 characters long.',
+	BanEndInvalid: 'A temporary ban ends at a moment in the future; a permanent one has no end.',
+	AutoHideThresholdInvalid: 'Enter a whole number from 1 to 1,000, or leave it empty.',
 	DraftNotFound: 'The draft does not exist.',
 	RouteNotFound: 'Page not found. Please go back and try again.',
 	ReportsNotFound: 'There are no open reports of this post or comment.',
-	AutoHideReportsInvalid: 'The automatic hide takes a whole number of reports from 1 to 1,000, or null to turn it off.',
-	ReportMinAgeInvalid: 'The minimum membership age for reports is a whole number of hours from 0 to 8,760 (a year).',
+	ReportMinAgeInvalid: 'Enter a whole number of hours from 0 to 8,760.',
 	LoginRequired: 'Please log in to continue.',
 	SessionExpired: 'Your session has ended. Please log in again.',
 	MembershipRequired: 'Logging in is required to use this service.',
@@ -108,9 +116,9 @@ export const RESULT_MESSAGES = {
 	TermsRequired: 'Agree to the terms of service and the collection of personal information to continue.',
 	WithdrawalUnconfirmed: "Tick 'I will leave the community.' to withdraw.",
 	ProviderNotOffered: 'This community does not offer sign-in with that provider.',
-	TitleRequired: 'Enter a title.',
+	TitleRequired: 'Please enter a title.',
 	TitleTooLong: 'The title can be up to 100 characters long.',
-	ContentRequired: 'Enter the content.',
+	ContentRequired: 'Please enter the content.',
 	ContentTooLarge: 'The post is too long. Please shorten it.',
 	InvalidImage: 'Invalid image.',
 	ImageNotUploaded: 'Images must be uploaded to this community from the editor.',
@@ -122,7 +130,7 @@ export const RESULT_MESSAGES = {
 	PostAlreadyReported: 'This post has already been reported.',
 	CommentAlreadyReported: 'This comment has already been reported.',
 	OwnContentNotReportable: 'You cannot report your own post or comment.',
-	DraftLimitReached: 'You can keep up to 100 drafts. Delete some to save a new one.',
+	DraftLimitReached: 'You can keep up to 100 drafts. Delete one to save another.',
 	UnattachedUploadLimitReached: 'You have 60 uploaded images that no post or draft shows yet. Post them or save a draft before uploading more.',
 	ImageTooLarge: 'Please upload an image that is no larger than 10MB.',
 	OriginRejected: 'The request came from another site and was refused.',
@@ -135,7 +143,7 @@ export const RESULT_MESSAGES = {
 	PayloadTooLarge: 'The request is too large.',
 	UnsupportedMediaType: 'Send the request body as application/json.',
 	NicknameChangeTooSoon: 'You can change your nickname once every 7 days.',
-	TooManyRequests: 'Too many requests. Please wait a moment and try again.',
+	TooManyRequests: 'Too many requests. Please wait a minute and try again.',
 	UploadDailyLimitReached: 'You can upload up to 100 images or 200 MB a day. Please try again later.',
 	ProviderUnavailable: 'This sign-in method is not available at the moment. Please try another one or try again later.',
 	Internal: 'There is currently an issue with the service, and your request cannot be processed. Please try again later.',

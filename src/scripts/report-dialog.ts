@@ -3,11 +3,12 @@
  * with one of the predefined reasons and a detail (at most REPORT_DETAIL_MAX_LENGTH characters,
  * required for OTHER), checked here by the rules the API checks again. Success closes it with
  * 'It has been reported.'; a second report of the same target closes it with the already-reported
- * text; any other failure leaves it open with what was typed, under the alert ('Failed to report.',
- * too many requests), or opens the forced-login alert or the ban dialog. The dialog is rendered for
- * members only: a guest gets the login-required modal instead.
+ * text; the API's refusal of the reason or the detail is said under that field; any other failure
+ * leaves it open with what was typed, under the alert ('Failed to report.', too many requests), or
+ * opens the forced-login alert or the ban dialog. The dialog is rendered for members only: a guest
+ * gets the login-required modal instead.
  */
-import { CommentAlreadyReported, PostAlreadyReported } from '@/lib/result-codes';
+import { CommentAlreadyReported, PostAlreadyReported, ReportDetailRequired, ReportDetailTooLong, ReportReasonRequired } from '@/lib/result-codes';
 import { REPORT_DETAIL_MAX_LENGTH, REPORT_REASONS, detailRequired, reportDetailLength, type ReportReason, type ReportTargetType } from '@/schemas/report-limits';
 import { showActionAlert } from './action-alert';
 import { handleActionFailure, memberClient } from './member-action';
@@ -140,6 +141,13 @@ async function submit(parts: Parts): Promise<void> {
 			parts.dialog.close();
 		} else if (outcome.kind === 'too-many') {
 			showActionAlert(textTooMany);
+		} else if (outcome.code === ReportReasonRequired.code) {
+			// The API's own check of a field (a page older than its rules): said under the field, as the dialog's check says it.
+			showError(parts.reasonError, parts.dialog.dataset['textReasonRequired'] ?? '');
+		} else if (outcome.code === ReportDetailRequired.code || outcome.code === ReportDetailTooLong.code) {
+			showError(parts.detailError, (outcome.code === ReportDetailRequired.code ? parts.dialog.dataset['textDetailRequired'] : parts.dialog.dataset['textDetailTooLong']) ?? '');
+			parts.detail.setAttribute('aria-invalid', 'true');
+			parts.detail.focus();
 		} else if (outcome.code === PostAlreadyReported.code || outcome.code === CommentAlreadyReported.code) {
 			parts.dialog.close();
 			showActionAlert(outcome.code === PostAlreadyReported.code ? textAlreadyPost : textAlreadyComment);

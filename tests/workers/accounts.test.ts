@@ -248,6 +248,6 @@ describe('oauth/login', () => {
 	});
 
 	it('refuses an unknown provider name', async () => {
-		expect((await call(`${PUBLIC}/oauth/login`, { method: 'POST', body: { provider: 'FACEBOOK' } })).code).toBe(-4001400);
+		expect((await call(`${PUBLIC}/oauth/login`, { method: 'POST', body: { provider: 'FACEBOOK' } })).code).toBe(-4001428);
 	});
 });

@@ -1,7 +1,7 @@
 /**
  * The admin API (functions/api/admin.ts, issue 12): who may use each route (a guest, a member, an
- * administrator of another community, a revoked and a banned administrator are refused with
- * -4031403 and change nothing), what hide and unhide change for readers (lists, search, the post's
+ * administrator of another community, a revoked and a banned administrator are refused: a guest
+ * with -4011401, a banned one with the ban, the others with -4031403; and change nothing), what hide and unhide change for readers (lists, search, the post's
  * state) and the audit log they write.
  */
 import { describe, expect, it } from 'vitest';
@@ -54,20 +54,21 @@ describe('who may use the admin API', () => {
 		const banned = await signIn(1012);
 		await env.DB.prepare("UPDATE members SET role = 'MEMBER' WHERE id = 1011").run();
 		await env.DB.prepare("INSERT INTO bans (channel_id, member_id, kind, ends_at, created_at) VALUES (1, 1012, 'PERMANENT', NULL, ?1)").bind(Date.now()).run();
-		const readers: [string, string | undefined][] = [
-			['a guest', undefined],
-			['a member', await signIn(MEMBER)],
-			["another community's administrator", await signIn(2001, KOREAN)],
-			['a revoked administrator', revoked],
-			['a banned administrator', banned],
+		// Authentication first (a guest here: LoginRequired; a banned one: the ban), then the role (Forbidden).
+		const readers: [string, string | undefined, [number, number]][] = [
+			['a guest', undefined, [401, -4011401]],
+			['a member', await signIn(MEMBER), [403, -4031403]],
+			["another community's administrator", await signIn(2001, KOREAN), [401, -4011401]],
+			['a revoked administrator', revoked, [403, -4031403]],
+			['a banned administrator', banned, [403, -4031452]],
 		];
 		const log = async () =>
 			env.DB.prepare("SELECT (SELECT count(*) FROM moderation_log) + (SELECT count(*) FROM bans) + (SELECT count(*) FROM reports WHERE status <> 'OPEN') + (SELECT count(*) FROM channels WHERE auto_hide_reports IS NOT NULL OR report_min_age_hours <> 72) AS n").first<number>('n');
 		const before = { log: await log(), post: await env.DB.prepare('SELECT hidden_by_admin, version FROM posts WHERE id = ?1').bind(postId).first() };
-		for (const [name, cookie] of readers) {
+		for (const [name, cookie, refusal] of readers) {
 			for (const [method, path, body] of routes(postId, commentId)) {
 				const answer = await call(`${ADMIN_API}${path}`, { method, ...(cookie ? { cookie } : {}), ...(body === undefined ? {} : { body }) });
-				expect([answer.status, answer.code], `${name} ${method} ${path}`).toEqual([403, -4031403]);
+				expect([answer.status, answer.code], `${name} ${method} ${path}`).toEqual(refusal);
 			}
 		}
 		expect(await log()).toBe(before.log);

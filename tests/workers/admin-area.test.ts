@@ -76,10 +76,10 @@ describe('automatic hide at a number of reports', () => {
 		expect((await call(`${ADMIN_API}/settings`, { cookie })).body['content']).toEqual({ autoHideReports: null, reportMinAgeHours: 72 });
 		const before = (await logEntries(cookie)).totalCount;
 		const refusals: [unknown, number][] = [
-			[{ autoHideReports: 0 }, -4001461],
-			[{ autoHideReports: 1001 }, -4001461],
-			[{ autoHideReports: '3' }, -4001461],
-			[{ autoHideReports: 2.5 }, -4001461],
+			[{ autoHideReports: 0 }, -4001472],
+			[{ autoHideReports: 1001 }, -4001472],
+			[{ autoHideReports: '3' }, -4001472],
+			[{ autoHideReports: 2.5 }, -4001472],
 			[{ autoHideReports: 3, reportMinAgeHours: -1 }, -4001462],
 			[{ autoHideReports: 3, reportMinAgeHours: 8761 }, -4001462],
 			[{ autoHideReports: 3, reportMinAgeHours: '72' }, -4001462],

@@ -68,7 +68,7 @@ describe('public API refuses bad input with a clear error', () => {
 		['/boards/90071992547409930', 'boardId'],
 		['/posts?page=abc', 'page'],
 		['/posts?boardId=12&page=0', 'page'],
-		['/boards?unknown=1', "'unknown'"],
+		['/boards?unknown=1', 'an unknown field'],
 		['/board-subjects?boardId=x', 'boardId'],
 	])('%s', async (path, field) => {
 		const { status, body } = await getJson(path);

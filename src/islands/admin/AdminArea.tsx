@@ -11,7 +11,7 @@ import type { Language } from '@/schemas/channel';
 import { formatFullDate } from '@/lib/format-date';
 import { pageUrls } from '@/lib/urls';
 import { FetchError, resultCodeOf } from '@/lib/api-client';
-import { Forbidden, InvalidParameter, TooManyRequests, UserNotFound } from '@/lib/result-codes';
+import { AutoHideThresholdInvalid, Banned, Forbidden, InvalidParameter, TooManyRequests, UserNotFound } from '@/lib/result-codes';
 import { showToast } from '@/scripts/toast';
 import AlertDialog from '@/islands/common/AlertDialog';
 import { useHydrated } from '@/islands/common/use-hydrated';
@@ -656,13 +656,16 @@ export default function AdminArea(props: AdminAreaProps) {
 				location.assign(props.loginUrl);
 				return;
 			}
-			const stillAdmin = code === Forbidden.code ? await api.settings().then(() => true, () => false) : true;
+			// A ban (the API answers it before the role): the page opens the ban dialog.
+			const stillAdmin = code === Banned.code ? false : code === Forbidden.code ? await api.settings().then(() => true, () => false) : true;
 			if (!stillAdmin) {
 				location.reload();
 				return;
 			}
 			// Anything else (someone else acted first, the target was deleted): say so, then show the list as it is now.
-			const message = code === TooManyRequests.code ? texts['common.message.tooManyRequests'] : code === Forbidden.code && forbidden ? forbidden : texts['common.message.error'];
+			// The API's refusal of a field the area checks too (a page older than the API's rules) says the field's text.
+			const fieldText = code === AutoHideThresholdInvalid.code ? texts['admin.settings.invalid'] : null;
+			const message = code === TooManyRequests.code ? texts['common.message.tooManyRequests'] : fieldText ?? (code === Forbidden.code && forbidden ? forbidden : texts['common.message.error']);
 			setAlert({ message, after: () => void Promise.resolve(after()).catch(() => undefined) });
 		} finally {
 			setBusy(false);

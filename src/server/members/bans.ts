@@ -26,7 +26,7 @@ export interface BanOrder {
  */
 export async function banMember(db: D1Database, channelId: number, memberId: number, order: BanOrder, now = Date.now(), moderatorId: number | null = null): Promise<void> {
 	if ((order.kind === 'TEMPORARY') !== (order.endsAt !== null) || (order.endsAt !== null && order.endsAt <= now)) {
-		throw new AppError('InvalidParameter', 'A temporary ban needs an end in the future; a permanent one has none.');
+		throw new AppError('BanEndInvalid');
 	}
 	const member = await db.prepare('SELECT id FROM members WHERE id = ?1 AND channel_id = ?2 AND withdrawn_at IS NULL').bind(memberId, channelId).first();
 	if (!member) throw new AppError('UserNotFound');

@@ -32,13 +32,13 @@ export async function moderationSettings(db: D1Database, channelId: number): Pro
 const isWhole = (value: unknown, min: number, max: number): value is number => typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
 
 /**
- * The settings a change leads to, each checked. @throws AppError AutoHideReportsInvalid (not a whole
+ * The settings a change leads to, each checked. @throws AppError AutoHideThresholdInvalid (not a whole
  * number from 1 to AUTO_HIDE_MAX, nor null), ReportMinAgeInvalid (not a whole number of hours from
  * 0 to REPORT_MIN_AGE_MAX_HOURS)
  */
 export function checkedSettings(change: SettingsChange, stored: ModerationSettings): ModerationSettings {
 	const { autoHideReports = stored.autoHideReports, reportMinAgeHours = stored.reportMinAgeHours } = change;
-	if (autoHideReports !== null && !isWhole(autoHideReports, 1, AUTO_HIDE_MAX)) throw new AppError('AutoHideReportsInvalid');
+	if (autoHideReports !== null && !isWhole(autoHideReports, 1, AUTO_HIDE_MAX)) throw new AppError('AutoHideThresholdInvalid');
 	if (!isWhole(reportMinAgeHours, 0, REPORT_MIN_AGE_MAX_HOURS)) throw new AppError('ReportMinAgeInvalid');
 	return { autoHideReports, reportMinAgeHours };
 }

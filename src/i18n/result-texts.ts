@@ -1,0 +1,47 @@
+/**
+ * The text of each result code a page or island shows to a person, by its i18n key: it says in the
+ * page's language what the catalogue's message says (src/lib/result-codes.ts), and the English file
+ * says it word for word, so the write screen and the API never word one failure two ways
+ * (tests/unit/result-texts.test.ts). Islands receive these texts as props resolved on the server
+ * (src/i18n/index.ts `pick`), so no browser bundle carries RESULT_MESSAGES. A code an island shows
+ * gets its entry here; a new code with a text on screen slots in with one entry.
+ */
+import type { ResultCodeName } from '@/lib/result-codes';
+import type { MessageKey } from './index';
+
+export const RESULT_TEXT_KEYS = {
+	TitleRequired: 'write.message.titleRequired',
+	TitleTooLong: 'write.message.titleTooLong',
+	ContentRequired: 'write.message.contentRequired',
+	SubjectNotAllowed: 'write.message.noCategory',
+	SubjectNotFound: 'write.message.subjectDisabled',
+	PostChanged: 'write.message.postChanged',
+	DraftLimitReached: 'write.message.draftLimit',
+	CommentRequired: 'comment.message.required',
+	CommentTooLong: 'comment.message.tooLong',
+	NicknameRequired: 'nickname.message.required',
+	NicknameLength: 'nickname.message.length',
+	NicknameCharacters: 'nickname.message.characters',
+	NicknameUnusable: 'nickname.message.unusable',
+	NicknameUnchanged: 'nickname.message.unchanged',
+	NicknameTaken: 'nickname.message.taken',
+	NicknameChangeTooSoon: 'nickname.message.tooSoonNoDate',
+	TermsRequired: 'signup.terms.required',
+	InvalidImage: 'editor.message.invalidImage',
+	ImageTooLarge: 'editor.message.imageTooLarge',
+	InvalidVideoUrl: 'editor.message.invalidUrl',
+	ReportReasonRequired: 'report.reasonRequired',
+	ReportDetailRequired: 'report.detailRequired',
+	ReportDetailTooLong: 'report.detailTooLong',
+	PostAlreadyReported: 'report.alreadyReported.POST',
+	CommentAlreadyReported: 'report.alreadyReported.COMMENT',
+	AutoHideThresholdInvalid: 'admin.settings.invalid',
+	PostNotFound: 'post.notFound.title',
+	UserNotFound: 'user.notFound',
+	LoginRequired: 'auth.loginRequired',
+	MembershipRequired: 'auth.loginRequiredDesc',
+	IdentityRejected: 'login.failed',
+	TooManyRequests: 'common.message.tooManyRequests',
+	Internal: 'common.message.error',
+} as const satisfies Partial<Record<ResultCodeName, MessageKey>>;
+
