@@ -89,7 +89,7 @@ describe("new members' limits (the defaults: 2 links, 1 image or video, 2 mentio
 		const written = [];
 		for (let i = 0; i < 3; i++) written.push((await createPost(env.DB, 1, member, post([paragraph(`post ${i}`)]), NOW, guard())).postId);
 		await deletePost(env.DB, 1, member, written[0]!, NOW);
-		expect(await refusal(createPost(env.DB, 1, member, post([paragraph('post 4')]), NOW, guard()))).toEqual({ code: 'NewMemberPostLimit', limit: undefined });
+		expect(await refusal(createPost(env.DB, 1, member, post([paragraph('post 4')]), NOW, guard()))).toEqual({ code: 'NewMemberPostLimit', limit: 3 });
 		expect(await countOf('posts', member.userId)).toBe(3);
 		for (let i = 0; i < 20; i++) await createComment(env.DB, 1, member, POST_ID, { content: `comment ${i}` }, NOW);
 		expect(await refusal(createComment(env.DB, 1, member, POST_ID, { content: 'comment 21' }, NOW))).toEqual({ code: 'NewMemberCommentLimit', limit: 20 });

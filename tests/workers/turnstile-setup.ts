@@ -4,7 +4,6 @@
  * Cloudflare's siteverify. Its address and keys are given to the tests (`inject('turnstile')`).
  */
 import type { TestProject } from 'vitest/node';
-// @ts-expect-error: a plain Node module without types
 import { startTurnstile } from '../../scripts/turnstile/server.mjs';
 
 declare module 'vitest' {

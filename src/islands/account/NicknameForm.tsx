@@ -10,6 +10,8 @@ import { setUser, type AuthUser } from '@/stores/user';
 import { useHydrated } from '@/islands/common/use-hydrated';
 import type { AccountTexts } from './texts';
 import type { Language } from '@/schemas/channel';
+import { challengeToken } from '@/lib/challenge-token';
+import { spamFailureText } from '@/lib/spam-failure';
 
 interface Props {
 	mode: 'signup' | 'change';
@@ -52,7 +54,7 @@ export default function NicknameForm({ mode, apiBase, domain, slug, language, cu
 		setError(null);
 		try {
 			if (mode === 'signup') {
-				const answer = await accountApi.post<{ content: { redirectUrl: string; user: AuthUser } }>(`${apiBase}/signup`, { nickname });
+				const answer = await accountApi.post<{ content: { redirectUrl: string; user: AuthUser } }>(`${apiBase}/signup`, { nickname, challengeToken: challengeToken() });
 				setUser(domain, slug, answer.content.user);
 				location.replace(answer.content.redirectUrl);
 				return;
@@ -67,7 +69,7 @@ export default function NicknameForm({ mode, apiBase, domain, slug, language, cu
 				setError(texts['signup.expired']);
 				return;
 			}
-			setError(nicknameErrorText(failure, texts, language) ?? failureText(failure, texts));
+			setError(spamFailureText(failure, texts) ?? nicknameErrorText(failure, texts, language) ?? failureText(failure, texts));
 		}
 	};
 

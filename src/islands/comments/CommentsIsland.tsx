@@ -18,6 +18,7 @@ import { formatCount } from '@/lib/format-date';
 import { pageUrls } from '@/lib/urls';
 import type { Language } from '@/schemas/channel';
 import { commentsApi, failureMeaning } from './api';
+import { spamFailureText } from '@/lib/spam-failure';
 import CommentEntry from './CommentEntry';
 import CommentForm from './CommentForm';
 import type { MenuAction } from './CommentMenu';
@@ -90,7 +91,7 @@ export default function CommentsIsland(props: IslandProps) {
 			openForcedLogin(meaning.loginUrl);
 		} else if (meaning.kind === 'ban') openBanDialog(meaning.endsAt);
 		else if (meaning.kind === 'field' && onProblem) onProblem(meaning.problem);
-		else setAlert(meaning.kind === 'too-many' ? texts['common.message.tooManyRequests'] : texts['common.message.error']);
+		else setAlert(spamFailureText(error, texts) ?? (meaning.kind === 'too-many' ? texts['common.message.tooManyRequests'] : texts['common.message.error']));
 	};
 
 	const askLogin = () => {

@@ -15,6 +15,7 @@ import { resultCodeOf } from '@/lib/api-client';
 import { DraftNotFound } from '@/lib/result-codes';
 import { formatFullDate } from '@/lib/format-date';
 import { pageUrls } from '@/lib/urls';
+import { challengeToken } from '@/lib/challenge-token';
 import { DRAFT_LIMIT, TITLE_MAX_LENGTH, titleLength } from '@/schemas/post-limits';
 import type { ContentDocument } from '@/schemas/content';
 import type { Language } from '@/schemas/channel';
@@ -199,6 +200,9 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 	const returnPath = () => `${location.pathname}${location.search}`;
 
 	const handleFailure = async (error: unknown, action: 'submit' | 'draft' | 'load') => {
+		// A new member's limits and the human check (loaded only when a request failed).
+		const spam = (await import('@/lib/spam-failure')).spamFailureText(error, texts);
+		if (spam) return void (await tell(spam));
 		const meaning = failureMeaning(error, channelBase, returnPath());
 		switch (meaning.kind) {
 			case 'forced-login':
@@ -271,7 +275,7 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 				location.assign(urls.post(edit.postId));
 			} else {
 				// Written from a saved draft: the post replaces it. A draft deleted meanwhile (another tab) is no reason not to post.
-				const create = (from: number | null) => api.post<{ content: { postId: number } }>(`${apiBase}/posts`, from === null ? { ...body, requestId } : { ...body, requestId, draftId: from });
+				const create = (from: number | null) => api.post<{ content: { postId: number } }>(`${apiBase}/posts`, from === null ? { ...body, requestId, challengeToken: challengeToken() } : { ...body, requestId, challengeToken: challengeToken(), draftId: from });
 				const answer = await create(draftIdRef.current).catch((error: unknown) => {
 					if (draftIdRef.current === null || resultCodeOf(error) !== DraftNotFound.code) throw error;
 					return create(null);

@@ -164,6 +164,7 @@ export async function createPost(
 		if (isUniqueViolation(error, 'posts.request_id') || (isAppError(error) && error.codeName === 'NewMemberPostLimit')) {
 			const created = await findByRequest(db, member.userId, input.requestId);
 			if (created !== null) return { postId: created };
+			if (isAppError(error)) throw new AppError('NewMemberPostLimit', undefined, { limit: guard.limits.maxPosts });
 		}
 		throw error;
 	}
