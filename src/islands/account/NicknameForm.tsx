@@ -10,8 +10,6 @@ import { setUser, type AuthUser } from '@/stores/user';
 import { useHydrated } from '@/islands/common/use-hydrated';
 import type { AccountTexts } from './texts';
 import type { Language } from '@/schemas/channel';
-import { challengeToken } from '@/lib/challenge-token';
-import { spamFailureText } from '@/lib/spam-failure';
 
 interface Props {
 	mode: 'signup' | 'change';
@@ -52,6 +50,8 @@ export default function NicknameForm({ mode, apiBase, domain, slug, language, cu
 		}
 		setBusy(true);
 		setError(null);
+		// Dynamic everywhere, as on the write screen, so that the module needs no preload helper there.
+		const { challengeToken, spamFailureText } = await import('@/lib/spam-failure');
 		try {
 			if (mode === 'signup') {
 				const answer = await accountApi.post<{ content: { redirectUrl: string; user: AuthUser } }>(`${apiBase}/signup`, { nickname, challengeToken: challengeToken() });

@@ -18,7 +18,6 @@ import { formatCount } from '@/lib/format-date';
 import { pageUrls } from '@/lib/urls';
 import type { Language } from '@/schemas/channel';
 import { commentsApi, failureMeaning } from './api';
-import { spamFailureText } from '@/lib/spam-failure';
 import CommentEntry from './CommentEntry';
 import CommentForm from './CommentForm';
 import type { MenuAction } from './CommentMenu';
@@ -91,7 +90,11 @@ export default function CommentsIsland(props: IslandProps) {
 			openForcedLogin(meaning.loginUrl);
 		} else if (meaning.kind === 'ban') openBanDialog(meaning.endsAt);
 		else if (meaning.kind === 'field' && onProblem) onProblem(meaning.problem);
-		else setAlert(spamFailureText(error, texts) ?? (meaning.kind === 'too-many' ? texts['common.message.tooManyRequests'] : texts['common.message.error']));
+		else {
+			const fallback = meaning.kind === 'too-many' ? texts['common.message.tooManyRequests'] : texts['common.message.error'];
+			// A new member's limits have their own sentence (loaded on failure, as on the write screen).
+			void import('@/lib/spam-failure').then(({ spamFailureText }) => setAlert(spamFailureText(error, texts) ?? fallback), () => setAlert(fallback));
+		}
 	};
 
 	const askLogin = () => {
