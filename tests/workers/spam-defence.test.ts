@@ -123,6 +123,8 @@ describe("new members' limits (the defaults: 2 links, 1 image or video, 2 mentio
 		expect(count).toBeDefined();
 		expect((await queryPlan(count!)).join(' ')).toMatch(/posts_by_member/);
 		expect(count!.rowsRead).toBeLessThanOrEqual(DEFAULT_NEW_MEMBER_LIMITS.maxPosts + 2);
+		// The check writes no row of its own.
+		expect(count!.rowsWritten).toBe(0);
 		// No round trip of its own: the count is in the batch that would have written the post.
 		expect(statements.filter((statement) => /^\s*INSERT INTO posts/.test(statement.sql))).toHaveLength(1);
 		const commentCount = recordingDb();
@@ -130,6 +132,23 @@ describe("new members' limits (the defaults: 2 links, 1 image or video, 2 mentio
 		const guardRow = commentCount.statements.find((statement) => statement.sql.includes('FROM comments WHERE member_id = ?1 LIMIT ?2'))!;
 		expect(guardRow.rowsRead).toBeLessThanOrEqual(DEFAULT_NEW_MEMBER_LIMITS.maxComments + 2);
 		expect(commentCount.statements).toHaveLength(6);
+	});
+
+	it('holds twenty fresh accounts to 3 posts each: 60 posts, and the 61st to 80th refused without a row', async () => {
+		const accounts = await Promise.all(Array.from({ length: 20 }, () => memberJoined(10 * 60_000)));
+		const outcomes = await Promise.all(
+			accounts.map(async (member) => {
+				const answers: string[] = [];
+				for (let i = 0; i < 4; i++) {
+					answers.push(await createPost(env.DB, 1, member, post([paragraph(`${links(2)} buy now ${i}`)]), NOW, guard()).then(() => 'ok', (error: unknown) => (isAppError(error) ? error.codeName : 'error')));
+				}
+				return answers;
+			}),
+		);
+		expect(outcomes.flat().filter((outcome) => outcome === 'ok')).toHaveLength(60);
+		expect(outcomes.flat().filter((outcome) => outcome === 'NewMemberPostLimit')).toHaveLength(20);
+		const written = await env.DB.prepare(`SELECT count(*) AS n FROM posts WHERE member_id IN (${accounts.map((member) => member.userId).join(',')})`).first<number>('n');
+		expect(written).toBe(60);
 	});
 
 	it("answers the API's catalogue code and message for a new member who signed up just now", async () => {
