@@ -50,6 +50,8 @@ export default defineConfig({
 					testTimeout: 30_000,
 					hookTimeout: 60_000,
 					setupFiles: ['./tests/workers/setup.ts'],
+					// The local Turnstile stand-in, reached over HTTP from workerd (tests/workers/spam-defence.test.ts).
+					globalSetup: ['./tests/workers/turnstile-setup.ts'],
 				},
 			},
 		],

@@ -27,6 +27,8 @@ export interface FieldCodes {
 export const POST_FIELDS: Readonly<Record<string, FieldCodes>> = {
 	title: { missing: 'TitleRequired', tooBig: 'TitleTooLong' },
 	content: { missing: 'ContentRequired', tooBig: 'ContentTooLarge' },
+	// A new member's Turnstile token (src/server/spam/turnstile.ts): a malformed one fails the check.
+	challengeToken: { invalid: 'ChallengeFailed' },
 	'content.blocks.*.src': { missing: 'InvalidImage', wrongType: 'InvalidImage', invalid: 'ImageNotUploaded' },
 	'content.blocks.*.alt': { invalid: 'InvalidImage' },
 	'content.blocks.*.width': { invalid: 'InvalidImage' },
@@ -47,6 +49,8 @@ export const REPORT_FIELDS: Readonly<Record<string, FieldCodes>> = {
 /** Sign-up's and the nickname change's nickname (its rules are the service's, each with its code). */
 export const NICKNAME_FIELDS: Readonly<Record<string, FieldCodes>> = {
 	nickname: { missing: 'NicknameRequired', tooBig: 'NicknameLength' },
+	// Sign-up's Turnstile token (src/server/spam/turnstile.ts): a malformed one fails the check.
+	challengeToken: { invalid: 'ChallengeFailed' },
 };
 
 /** Sign-up's terms. */

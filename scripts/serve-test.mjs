@@ -2,7 +2,8 @@
  * Serves the built site for the browser tests: a fresh local D1 in .wrangler/test-state, migrated
  * and seeded with the demo data, so every run starts from the same state, and the local OpenID
  * provider on --idp-port (at http://localhost, a different site from the app at 127.0.0.1, so
- * Apple's form POST is cross-site as in production).
+ * Apple's form POST is cross-site as in production), and the local Turnstile on --turnstile-port
+ * (default: the port + 2).
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
@@ -11,12 +12,14 @@ import { spawnSync } from 'node:child_process';
 import { ROOT } from './lib/wrangler.mjs';
 import { serveBuild } from './lib/server.mjs';
 import { startIdentityProvider } from './idp/server.mjs';
+import { startTurnstile } from './turnstile/server.mjs';
 
-const { values } = parseArgs({ options: { port: { type: 'string', default: '8790' }, 'idp-port': { type: 'string', default: '8791' } } });
+const { values } = parseArgs({ options: { port: { type: 'string', default: '8790' }, 'idp-port': { type: 'string', default: '8791' }, 'turnstile-port': { type: 'string' } } });
 const persistTo = path.join(ROOT, '.wrangler', 'test-state');
 rmSync(persistTo, { recursive: true, force: true });
 const seeded = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'seed.mjs'), '--persist-to', persistTo], { cwd: ROOT, stdio: 'inherit' });
 if (seeded.status !== 0) process.exit(seeded.status ?? 1);
 const port = Number(values.port);
 const idp = await startIdentityProvider({ port: Number(values['idp-port']), appOrigins: [`http://127.0.0.1:${port}`, `http://localhost:${port}`] });
-serveBuild({ port, persistTo, vars: idp.vars });
+const turnstile = await startTurnstile({ port: Number(values['turnstile-port'] ?? port + 2) });
+serveBuild({ port, persistTo, vars: { ...idp.vars, ...turnstile.vars } });

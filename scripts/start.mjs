@@ -1,17 +1,20 @@
 /**
  * `npm start`: builds the site, creates, migrates and (the first time) seeds the local D1, starts
- * the local OpenID provider that stands in for Apple, Google and X, then serves the demo
+ * the local OpenID provider that stands in for Apple, Google and X and the local Turnstile
+ * (scripts/turnstile/), then serves the demo
  * communities on http://localhost:8788 through wrangler (workerd).
  */
 import { build } from './lib/build.mjs';
 import { DEFAULT_STATE, ROOT } from './lib/wrangler.mjs';
 import { serveBuild, waitFor } from './lib/server.mjs';
 import { startIdentityProvider } from './idp/server.mjs';
+import { startTurnstile } from './turnstile/server.mjs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
 const PORT = Number(process.env.PORT ?? 8788);
 const IDP_PORT = Number(process.env.IDP_PORT ?? PORT + 1);
+const TURNSTILE_PORT = Number(process.env.TURNSTILE_PORT ?? PORT + 2);
 
 console.log('Building the site…');
 build();
@@ -20,7 +23,9 @@ const seeded = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'seed.mjs
 if (seeded.status !== 0) process.exit(seeded.status ?? 1);
 
 const idp = await startIdentityProvider({ port: IDP_PORT, appOrigins: [`http://localhost:${PORT}`, `http://127.0.0.1:${PORT}`] });
-serveBuild({ port: PORT, persistTo: DEFAULT_STATE, vars: idp.vars });
+// The local Turnstile stand-in: sign-up and a new member's posts show its "I am human" check.
+const turnstile = await startTurnstile({ port: TURNSTILE_PORT });
+serveBuild({ port: PORT, persistTo: DEFAULT_STATE, vars: { ...idp.vars, ...turnstile.vars } });
 const origin = `http://localhost:${PORT}`;
 await waitFor(`http://127.0.0.1:${PORT}/`);
 console.log(`
@@ -32,4 +37,5 @@ The demo communities are ready:
   ${origin}/pixelfarm/main    Pixel Farm Community (English, dark theme; Google sign-in)
   ${origin}/public/v1/starfall/global/boards/tree   the JSON API
 Sign-in goes to the local identity provider at ${idp.origin}: pick a demo member or a new one.
+Sign-up and a new member's posts ask for the local Turnstile check at ${turnstile.origin}.
 Press Ctrl+C to stop.`);

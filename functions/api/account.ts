@@ -20,11 +20,14 @@ import { checkRateLimit, rateLimit } from '@functions/middleware/rate-limit';
 import { claimExport, exportFileName, exportStream } from '@/server/members/export';
 import { NoQuerySchema, zv, zvJson } from '@functions/validate';
 import { NICKNAME_FIELDS, TERMS_FIELDS, WITHDRAWAL_FIELDS } from '@functions/input-codes';
+import { turnstileConfig, verifyChallenge } from '@/server/spam/turnstile';
 
 const TermsBodySchema = z.strictObject({ terms: z.boolean(), privacy: z.boolean() });
 const WithdrawalBodySchema = z.strictObject({ agree: z.boolean() });
 /** The nickname body; the service answers a broken rule with that rule's own result code. */
 const NicknameInputSchema = z.strictObject({ nickname: z.string().max(400) });
+/** The sign-up's nickname body, with the Turnstile token when the deployment asks for one. */
+const SignupInputSchema = NicknameInputSchema.extend({ challengeToken: z.string().max(10_000).optional() });
 
 
 export const accountRouter = new Hono<ApiEnv>()
@@ -75,11 +78,13 @@ export const accountRouter = new Hono<ApiEnv>()
 		await agreeToTerms(c.var.db, signup);
 		return c.json(ok({}));
 	})
-	.post('/signup', zv('query', NoQuerySchema), rateLimit('signup'), zvJson(NicknameInputSchema, NICKNAME_FIELDS), async (c) => {
+	.post('/signup', zv('query', NoQuerySchema), rateLimit('signup'), zvJson(SignupInputSchema, NICKNAME_FIELDS), async (c) => {
 		const { channel, db } = c.var;
 		const { signup } = c.var;
-		const { nickname } = c.req.valid('json');
-		const done = await completeSignup(db, channel.id, signup, nickname, requireSessionSecret());
+		const { nickname, challengeToken } = c.req.valid('json');
+		const turnstile = turnstileConfig();
+		const verify = turnstile && (() => verifyChallenge(turnstile, challengeToken, 'signup', c.req.header('cf-connecting-ip') ?? null));
+		const done = await completeSignup(db, channel.id, signup, nickname, requireSessionSecret(), Date.now(), verify);
 		const url = new URL(c.req.url);
 		c.header('Set-Cookie', clearAuthCookie(url, 'signup', channel.domain, channel.slug), { append: true });
 		c.header('Set-Cookie', authCookie(url, 'session', channel.domain, channel.slug, done.sessionToken, { maxAge: done.maxAgeSeconds }), { append: true });

@@ -16,6 +16,7 @@ import { requireMember } from '@functions/middleware/session';
 import { rateLimit } from '@functions/middleware/rate-limit';
 import { NoQuerySchema, zv, zvJson } from '@functions/validate';
 import { POST_FIELDS } from '@functions/input-codes';
+import { turnstileConfig, verifyChallenge } from '@/server/spam/turnstile';
 
 const PostParamSchema = z.object({ postId: IdSchema });
 
@@ -31,12 +32,16 @@ const forgetChannelAfterWrite = createMiddleware<ApiEnv>(async (c, next) => {
 export const writingRouter = new Hono<ApiEnv>()
 	.post('/posts', forgetChannelAfterWrite, zv('query', NoQuerySchema), rateLimit('post'), zvJson(CreatePostSchema, POST_FIELDS), async (c) => {
 		const member = requireMember(c);
-		const { postId } = await createPost(c.var.db, c.var.channel.id, member, c.req.valid('json'), Date.now());
+		const input = c.req.valid('json');
+		const turnstile = turnstileConfig();
+		// A new member's post passes the challenge (createPost asks only for a new member's).
+		const verify = turnstile && (() => verifyChallenge(turnstile, input.challengeToken, 'post', c.req.header('cf-connecting-ip') ?? null));
+		const { postId } = await createPost(c.var.db, c.var.channel.id, member, input, Date.now(), { limits: c.var.channel.newMemberLimits, verifyChallenge: verify });
 		return c.json(ok({ content: { postId } }));
 	})
 	.put('/posts/:postId', forgetChannelAfterWrite, zv('param', PostParamSchema), zv('query', NoQuerySchema), rateLimit('post'), zvJson(EditPostSchema, POST_FIELDS), async (c) => {
 		const member = requireMember(c);
-		const edited = await editPost(c.var.db, c.var.channel.id, member, c.req.valid('param').postId, c.req.valid('json'), Date.now());
+		const edited = await editPost(c.var.db, c.var.channel.id, member, c.req.valid('param').postId, c.req.valid('json'), Date.now(), c.var.channel.newMemberLimits);
 		return c.json(ok({ content: edited }));
 	})
 	.delete('/posts/:postId', forgetChannelAfterWrite, zv('param', PostParamSchema), zv('query', NoQuerySchema), rateLimit('post'), async (c) => {

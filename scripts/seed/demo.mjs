@@ -316,14 +316,14 @@ function channelRows(channel, ids) {
 	const row = config.channel;
 	rows.channels.push([
 		row.id, row.domain, row.slug, row.title, row.language, row.theme_type, row.key_color, row.background_color, row.pc_header_color,
-		row.pc_header_image, row.exposure_type, row.exposure_board_id, row.header_config, row.footer_config, row.banner, row.auto_hide_reports,
+		row.pc_header_image, row.exposure_type, row.exposure_board_id, row.header_config, row.footer_config, row.banner, row.auto_hide_reports, row.new_member_limits,
 		counters.channel, 1, created,
 	]);
 	return rows;
 }
 
 export const COLUMNS = {
-	channels: ['id', 'domain', 'slug', 'title', 'language', 'theme_type', 'key_color', 'background_color', 'pc_header_color', 'pc_header_image', 'exposure_type', 'exposure_board_id', 'header_config', 'footer_config', 'banner', 'auto_hide_reports', 'listed_count', 'content_version', 'created_at'],
+	channels: ['id', 'domain', 'slug', 'title', 'language', 'theme_type', 'key_color', 'background_color', 'pc_header_color', 'pc_header_image', 'exposure_type', 'exposure_board_id', 'header_config', 'footer_config', 'banner', 'auto_hide_reports', 'new_member_limits', 'listed_count', 'content_version', 'created_at'],
 	channel_providers: ['channel_id', 'provider', 'sort_order'],
 	boards: ['id', 'channel_id', 'key', 'name', 'description', 'is_public', 'use_shared', 'use_subjects', 'listed_count', 'created_at', 'write_template', 'notice_only'],
 	board_subjects: ['id', 'channel_id', 'board_id', 'name', 'sort_order', 'enabled', 'listed_count'],

@@ -69,6 +69,12 @@ export const OriginRejected = { code: -4031401, status: 403 } as const satisfies
 export const BoardPrivate = { code: -4031404, status: 403 } as const satisfies ResultCode;
 export const Forbidden = { code: -4031403, status: 403 } as const satisfies ResultCode;
 export const Banned = { code: -4031452, status: 403 } as const satisfies ResultCode;
+export const ChallengeFailed = { code: -4031461, status: 403 } as const satisfies ResultCode;
+export const NewMemberTooManyLinks = { code: -4031462, status: 403 } as const satisfies ResultCode;
+export const NewMemberTooManyImages = { code: -4031463, status: 403 } as const satisfies ResultCode;
+export const NewMemberTooManyMentions = { code: -4031464, status: 403 } as const satisfies ResultCode;
+export const NewMemberPostLimit = { code: -4291461, status: 429 } as const satisfies ResultCode;
+export const NewMemberCommentLimit = { code: -4291462, status: 429 } as const satisfies ResultCode;
 export const MethodNotAllowed = { code: -4051401, status: 405 } as const satisfies ResultCode;
 export const Conflict = { code: -4091401, status: 409 } as const satisfies ResultCode;
 export const NicknameTaken = { code: -4091421, status: 409 } as const satisfies ResultCode;
@@ -137,6 +143,12 @@ export const RESULT_MESSAGES = {
 	BoardPrivate: 'This board is private.',
 	Forbidden: 'You do not have permission to do this.',
 	Banned: 'Your access to this community is restricted.',
+	ChallengeFailed: 'Please complete the check and try again.',
+	NewMemberTooManyLinks: 'New members can add only a few links to a post or comment. Please remove some links and try again.',
+	NewMemberTooManyImages: 'New members can add only a few images or videos to a post. Please remove some and try again.',
+	NewMemberTooManyMentions: 'New members can mention only a few members in a post or comment. Please remove some mentions and try again.',
+	NewMemberPostLimit: 'New members can write only a few posts in their first day. Please try again later.',
+	NewMemberCommentLimit: 'New members can write only a few comments in their first day. Please try again later.',
 	MethodNotAllowed: 'This method is not allowed here.',
 	Conflict: 'The request conflicts with the current state. Please reload and try again.',
 	NicknameTaken: 'This nickname is already in use.',

@@ -43,6 +43,16 @@ export function imageSourceDirective(urls: readonly (string | null | undefined)[
 	return origins.size === 0 ? null : `img-src 'self' ${[...origins].sort().join(' ')}`;
 }
 
+/**
+ * The sources a page that shows the Turnstile widget (sign-up's nickname step, a new member's write
+ * screen; docs/spam-defence.md) adds for the widget's origin: its script and its challenge frame.
+ * Every other page keeps the policy above.
+ */
+export function challengeSources(origin: string): { scripts: string[]; directive: `frame-src ${string}` } {
+	// A script resource replaces Astro's default 'self', so it is named again.
+	return { scripts: ["'self'", origin], directive: `frame-src ${origin}` };
+}
+
 /** The policy of every answer that is not a page (JSON, redirects, static files): nothing may load. */
 export const STRICT_POLICY = "default-src 'none'; frame-ancestors 'none'";
 

@@ -32,7 +32,12 @@ export type PostFields = z.infer<typeof PostFieldsSchema>;
  * POST posts: `requestId` (a UUID the editor makes once per post) makes a retried request create one
  * post; `draftId`, the member's draft the post was written from, is deleted with the post's creation.
  */
-export const CreatePostSchema = PostFieldsSchema.extend({ requestId: z.uuid(), draftId: BoardIdSchema.optional() });
+export const CreatePostSchema = PostFieldsSchema.extend({
+	requestId: z.uuid(),
+	draftId: BoardIdSchema.optional(),
+	/** A new member's Turnstile token (src/server/spam/turnstile.ts); its checks answer ChallengeFailed. */
+	challengeToken: z.string().max(10_000).optional(),
+});
 export type CreatePostInput = z.infer<typeof CreatePostSchema>;
 
 /** PUT posts/{postId}: `version` is the one the editor opened; a post changed since is refused (PostChanged). */

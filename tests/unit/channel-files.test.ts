@@ -64,5 +64,16 @@ describe('a community file', () => {
 		expect(problems((file) => (file['providers'] = ['GOOGLE', 'GOOGLE']))).toEqual(['providers: a provider is listed twice']);
 		expect(problems((file) => (file['unknown'] = 1))).toEqual([expect.stringMatching(/Unrecognized key/)]);
 		expect(problems((file) => (file['moderation'] = { autoHideReports: 0 }))).toEqual([expect.stringMatching(/^moderation\.autoHideReports: /)]);
+		expect(problems((file) => (file['newMembers'] = { maxLinks: -1 }))).toEqual([expect.stringMatching(/^newMembers\.maxLinks: /)]);
+		expect(problems((file) => (file['newMembers'] = { maxPosts: 2.5 }))).toEqual([expect.stringMatching(/^newMembers\.maxPosts: /)]);
+		expect(problems((file) => (file['newMembers'] = { periodHours: 24, maxLinks: 2, links: 3 }))).toEqual([expect.stringMatching(/^newMembers: Unrecognized key/)]);
+	});
+
+	it('gives new members the defaults for each limit it leaves out (docs/spam-defence.md)', () => {
+		const file = demo();
+		delete file['newMembers'];
+		expect(parseChannelFile(JSON.stringify(file))).toMatchObject({ ok: true, file: { newMembers: { periodHours: 24, maxLinks: 2, maxImages: 1, maxMentions: 2, maxPosts: 3, maxComments: 20 } } });
+		file['newMembers'] = { periodHours: 72, maxLinks: 0 };
+		expect(parseChannelFile(JSON.stringify(file))).toMatchObject({ ok: true, file: { newMembers: { periodHours: 72, maxLinks: 0, maxImages: 1, maxMentions: 2, maxPosts: 3, maxComments: 20 } } });
 	});
 });

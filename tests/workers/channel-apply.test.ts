@@ -16,7 +16,7 @@ import global from '../../channels/starfall-global.json';
 import kr from '../../channels/starfall-kr.json';
 import jp from '../../channels/starfall-jp.json';
 import tw from '../../channels/starfall-tw.json';
-import { call, ORIGIN, recordingDb } from './harness';
+import { call, memberApi, ORIGIN, recordingDb, signUp } from './harness';
 
 const copy = (file: unknown): ChannelFile => ChannelFileSchema.parse(structuredClone(file));
 
@@ -73,6 +73,26 @@ describe('channel files', () => {
 		expect(again.changes).toEqual([]);
 		await applyChannel(db, again);
 		expect(statements.reduce((sum, statement) => sum + statement.rowsWritten, 0)).toBe(0);
+	});
+
+	it("stores a community's limits for new members, which its API then holds a new member to (docs/spam-defence.md)", async () => {
+		const file = newCommunity('limits');
+		await apply(file);
+		const stored = () => env.DB.prepare("SELECT new_member_limits FROM channels WHERE domain = 'pixelfarm' AND slug = 'limits'").first<string>('new_member_limits');
+		expect(JSON.parse((await stored())!)).toEqual({ periodHours: 24, maxLinks: 2, maxImages: 1, maxMentions: 2, maxPosts: 3, maxComments: 20 });
+		file.newMembers = { ...file.newMembers, periodHours: 72, maxLinks: 0 };
+		const plan = await apply(file);
+		expect(plan.changes).toEqual([expect.stringMatching(/^~ new_member_limits: /)]);
+		expect(JSON.parse((await stored())!)).toMatchObject({ periodHours: 72, maxLinks: 0 });
+		expect((await planChannel(env.DB, file)).changes).toEqual([]);
+		const channel = { id: plan.channelId, domain: 'pixelfarm', slug: 'limits' };
+		const { cookie } = await signUp('limits-newcomer', 'LimitedOne', channel);
+		const boards = (await call(`${ORIGIN}/public/v1/pixelfarm/limits/boards`)).body['content'] as { boardId: number; name: string }[];
+		const boardId = boards.find((board) => board.name === file.boards[1]!.name)!.boardId;
+		const body = (text: string) => ({ boardId, subjectId: null, title: 'Hi', content: { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text }] }] }, isPrivate: false, isNotice: false, requestId: crypto.randomUUID() });
+		const refused = await call(`${memberApi(channel)}/posts`, { method: 'POST', cookie, body: body('my shop https://shop.example/') });
+		expect([refused.code, refused.body['limit']]).toEqual([-4031462, 0]);
+		expect((await call(`${memberApi(channel)}/posts`, { method: 'POST', cookie, body: body('hello, no links') })).code).toBe(0);
 	});
 
 	it('an update keeps ids: a renamed category keeps its id and its posts; a removed one in use is disabled', async () => {

@@ -50,9 +50,11 @@ export default function NicknameForm({ mode, apiBase, domain, slug, language, cu
 		}
 		setBusy(true);
 		setError(null);
+		// Dynamic everywhere, as on the write screen, so that the module needs no preload helper there.
+		const { challengeToken, spamFailureText } = await import('@/lib/spam-failure');
 		try {
 			if (mode === 'signup') {
-				const answer = await accountApi.post<{ content: { redirectUrl: string; user: AuthUser } }>(`${apiBase}/signup`, { nickname });
+				const answer = await accountApi.post<{ content: { redirectUrl: string; user: AuthUser } }>(`${apiBase}/signup`, { nickname, challengeToken: challengeToken() });
 				setUser(domain, slug, answer.content.user);
 				location.replace(answer.content.redirectUrl);
 				return;
@@ -67,7 +69,7 @@ export default function NicknameForm({ mode, apiBase, domain, slug, language, cu
 				setError(texts['signup.expired']);
 				return;
 			}
-			setError(nicknameErrorText(failure, texts, language) ?? failureText(failure, texts));
+			setError(spamFailureText(failure, texts) ?? nicknameErrorText(failure, texts, language) ?? failureText(failure, texts));
 		}
 	};
 

@@ -1,5 +1,7 @@
+import { SPAM_TEXT_KEYS } from '@/lib/spam-failure';
 /** The texts the account islands need, resolved on the server and passed as props. */
 export const ACCOUNT_TEXT_KEYS = [
+	...SPAM_TEXT_KEYS,
 	'common.button.confirm',
 	'common.button.next',
 	'common.button.logout',

@@ -92,7 +92,11 @@ export default function CommentsIsland(props: IslandProps) {
 			openForcedLogin(meaning.loginUrl);
 		} else if (meaning.kind === 'ban') openBanDialog(meaning.endsAt);
 		else if (meaning.kind === 'field' && onProblem) onProblem(meaning.problem);
-		else setAlert(meaning.kind === 'too-many' ? texts['common.message.tooManyRequests'] : texts['common.message.error']);
+		else {
+			const fallback = meaning.kind === 'too-many' ? texts['common.message.tooManyRequests'] : texts['common.message.error'];
+			// A new member's limits have their own sentence (loaded on failure, as on the write screen).
+			void import('@/lib/spam-failure').then(({ spamFailureText }) => setAlert(spamFailureText(error, texts) ?? fallback), () => setAlert(fallback));
+		}
 	};
 
 	const askLogin = () => {

@@ -1,5 +1,7 @@
+import { SPAM_TEXT_KEYS } from '@/lib/spam-failure';
 /** The texts the comments need, resolved on the server: the page's markup and the island's props alike. */
 export const COMMENT_TEXT_KEYS = [
+	...SPAM_TEXT_KEYS,
 	'post.comments',
 	'post.noComments',
 	'post.reply',

@@ -24,6 +24,9 @@ import { clearLocalCopy, isBlank, readLocalCopy, sameWork, writeLocalCopy, type 
 import DraftsDialog from './DraftsDialog';
 import type { WriteTexts } from './texts';
 
+/** src/lib/spam-failure.ts, loaded when the form is submitted: the write page has no room for it in its JavaScript budget. */
+const spamDefence = () => import('@/lib/spam-failure');
+
 /** How long after the last change the local safety net saves the form. */
 export const LOCAL_SAVE_DELAY_MS = 1000;
 
@@ -199,6 +202,9 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 	const returnPath = () => `${location.pathname}${location.search}`;
 
 	const handleFailure = async (error: unknown, action: 'submit' | 'draft' | 'load') => {
+		// A new member's limits and the human check (src/lib/spam-failure.ts, loaded on submit).
+		const spam = (await spamDefence()).spamFailureText(error, texts);
+		if (spam) return void (await tell(spam));
 		const meaning = failureMeaning(error, channelBase, returnPath());
 		switch (meaning.kind) {
 			case 'forced-login':
@@ -275,7 +281,9 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 				location.assign(urls.post(edit.postId));
 			} else {
 				// Written from a saved draft: the post replaces it. A draft deleted meanwhile (another tab) is no reason not to post.
-				const create = (from: number | null) => api.post<{ content: { postId: number } }>(`${apiBase}/posts`, from === null ? { ...body, requestId } : { ...body, requestId, draftId: from });
+				// A new member's Turnstile token, when the page shows the widget.
+				const challengeToken = (await spamDefence()).challengeToken();
+				const create = (from: number | null) => api.post<{ content: { postId: number } }>(`${apiBase}/posts`, from === null ? { ...body, requestId, challengeToken } : { ...body, requestId, challengeToken, draftId: from });
 				const answer = await create(draftIdRef.current).catch((error: unknown) => {
 					if (draftIdRef.current === null || resultCodeOf(error) !== DraftNotFound.code) throw error;
 					return create(null);

@@ -79,15 +79,26 @@ export async function agreeToTerms(db: D1Database, signup: Signup, now = Date.no
  * Finishes a sign-up: creates the membership with its nickname and agreements and signs it in.
  * Two sign-ups of one identity racing each other (two tabs) leave one membership with one active
  * nickname: the loser's batch breaks a uniqueness rule and changes nothing.
- * @throws AppError TermsRequired, a nickname code, NicknameTaken when another member won the name,
+ * With Turnstile, `verifyChallenge` checks the person's token first (ChallengeFailed).
+ * @throws AppError TermsRequired, a nickname code, ChallengeFailed, NicknameTaken when another member won the name,
  * Conflict when the identity became a member meanwhile, SignupExpired when the sign-up is gone
  */
-export async function completeSignup(db: D1Database, channelId: number, signup: Signup, input: string, secret: string, now = Date.now()) {
+export async function completeSignup(
+	db: D1Database,
+	channelId: number,
+	signup: Signup,
+	input: string,
+	secret: string,
+	now = Date.now(),
+	verifyChallenge: (() => Promise<void>) | null = null,
+) {
 	if (!signup.termsAgreed) throw new AppError('TermsRequired');
 	const nickname = checkedNickname(input);
 	const forms = nicknameForms(nickname);
 	const conflict = await nicknameConflict(db, channelId, forms, null);
 	if (conflict) throw new AppError(conflict);
+	// Last before the batch, so that a refused nickname does not spend the token (docs/spam-defence.md).
+	if (verifyChallenge) await verifyChallenge();
 	const session = await newSession(db, channelId, { identityId: signup.identityId }, secret, now);
 	const results = await db
 		.batch([

@@ -53,9 +53,9 @@ export interface ChannelPlan {
 	privacy: { boardId: number; public: boolean }[];
 }
 
-const CHANNEL_COLUMNS = ['domain', 'slug', 'title', 'language', 'theme_type', 'key_color', 'background_color', 'pc_header_color', 'pc_header_image', 'exposure_type', 'exposure_board_id', 'header_config', 'footer_config', 'banner', 'auto_hide_reports'] as const;
+const CHANNEL_COLUMNS = ['domain', 'slug', 'title', 'language', 'theme_type', 'key_color', 'background_color', 'pc_header_color', 'pc_header_image', 'exposure_type', 'exposure_board_id', 'header_config', 'footer_config', 'banner', 'auto_hide_reports', 'new_member_limits'] as const;
 const BOARD_COLUMNS = ['key', 'name', 'description', 'is_public', 'use_subjects', 'write_template', 'notice_only'] as const;
-const JSON_COLUMNS = new Set(['header_config', 'footer_config', 'banner', 'write_template']);
+const JSON_COLUMNS = new Set(['header_config', 'footer_config', 'banner', 'write_template', 'new_member_limits']);
 
 /** A JSON column's value with its keys sorted, so that two spellings of one value compare equal. */
 function canonical(value: unknown): string {

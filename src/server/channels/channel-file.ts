@@ -13,6 +13,7 @@ import { DomainSchema, PathSegmentSchema } from '@/schemas/params';
 import { LanguageSchema, ProviderSchema, ThemeTypeSchema, YesNoSchema } from '@/schemas/channel';
 import { SafeLinkSchema } from '@/schemas/link';
 import { DocumentSchema } from '@/schemas/content';
+import { NewMemberLimitsSchema } from '@/server/spam/new-members';
 
 /** A board's key in the file: lower-case letters, digits and dashes. */
 const BoardKeySchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'must be 1 to 40 lower-case letters, digits or dashes, starting with a letter or digit');
@@ -91,6 +92,8 @@ export const ChannelFileSchema = z
 		banner: z.strictObject({ backgroundColor: ColourSchema, imageUrl: SafeLinkSchema }).nullable().default(null),
 		providers: z.array(ProviderSchema).max(3).default([]),
 		moderation: z.strictObject({ autoHideReports: z.number().int().min(1).max(1000).nullable().default(null) }).default({ autoHideReports: null }),
+		/** Limits for members in their first day (src/server/spam/new-members.ts); each left out has its default. */
+		newMembers: NewMemberLimitsSchema.prefault({}),
 		boards: z.array(BoardSchema).min(1).max(100),
 		tree: z.array(TreeNodeSchema).max(200),
 	})

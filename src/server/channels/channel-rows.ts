@@ -24,6 +24,8 @@ export interface ChannelRow {
 	footer_config: string;
 	banner: string | null;
 	auto_hide_reports: number | null;
+	/** The file's `newMembers`, as JSON (NULL, the defaults, for a community not applied since migration 0018). */
+	new_member_limits: string | null;
 }
 
 export interface BoardRow {
@@ -143,6 +145,7 @@ export function configRows(file: ChannelFile, ids: IdSource): ConfigRows {
 			footer_config: JSON.stringify(file.footer),
 			banner: file.banner === null ? null : JSON.stringify(file.banner),
 			auto_hide_reports: file.moderation.autoHideReports,
+			new_member_limits: JSON.stringify(file.newMembers),
 		},
 		providers: file.providers,
 		boards,

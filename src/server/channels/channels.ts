@@ -18,6 +18,7 @@ import {
 } from '@/schemas/channel';
 import { pageUrls } from '@/lib/urls';
 import { isSafeLink } from '@/lib/safe-url';
+import { parseNewMemberLimits, type NewMemberLimits } from '@/server/spam/new-members';
 
 /** A stored channel: the columns a community file sets (channel-rows.ts) and the counters the app keeps. */
 interface ChannelRow extends ConfiguredChannelRow {
@@ -45,6 +46,8 @@ export interface Channel {
 	header: HeaderConfig;
 	footer: FooterConfig;
 	banner: Banner | null;
+	/** Limits for members in their first day (src/server/spam/new-members.ts). */
+	newMemberLimits: NewMemberLimits;
 	listedCount: number;
 	/** Moves when lists change: every cached page and API read of the channel goes cold. */
 	contentVersion: number;
@@ -73,6 +76,7 @@ function toChannel(row: ChannelRow): Channel {
 		header: HeaderConfigSchema.parse(parseJsonColumn(row.header_config, 'channels.header_config')),
 		footer: FooterConfigSchema.parse(parseJsonColumn(row.footer_config, 'channels.footer_config')),
 		banner: row.banner === null ? null : (BannerSchema.safeParse(parseJsonColumn(row.banner, 'channels.banner')).data ?? null),
+		newMemberLimits: parseNewMemberLimits(row.new_member_limits),
 		listedCount: row.listed_count,
 		contentVersion: row.content_version,
 		postVersions: parsePostVersions(row.post_versions, 'channels.post_versions'),

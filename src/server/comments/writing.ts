@@ -27,6 +27,7 @@ import { assertReadablePost, readablePostGuard } from '@/server/posts/readable-p
 import { COMMENT_MAX_LENGTH, commentLength, normalizeComment } from '@/schemas/comment-limits';
 import type { CreateCommentInput } from '@/schemas/comment';
 import type { ReadableCommentItem } from './comments';
+import { checkNewMemberComment, DEFAULT_NEW_MEMBER_LIMITS, isNewMember, writeCountGuard, writeCountReached, type NewMemberLimits } from '@/server/spam/new-members';
 
 interface StoredCommentRow {
 	id: number;
@@ -120,8 +121,10 @@ async function earlierComment(db: D1Database, member: SessionMember, postId: num
 
 /**
  * Writes a comment, or a reply when `input.parentId` names one. A second request with the same
- * `requestId` from the same member answers the comment the first one wrote.
- * @throws AppError CommentRequired, CommentTooLong, PostNotFound, CommentNotFound (the parent)
+ * `requestId` from the same member answers the comment the first one wrote. A new member's comment
+ * keeps to the community's limits (src/server/spam/new-members.ts); the count is an assertion of the batch.
+ * @throws AppError CommentRequired, CommentTooLong, PostNotFound, CommentNotFound (the parent),
+ * NewMemberTooManyLinks, NewMemberTooManyMentions, NewMemberCommentLimit
  */
 export async function createComment(
 	db: D1Database,
@@ -130,10 +133,14 @@ export async function createComment(
 	postId: number,
 	input: CreateCommentInput,
 	now: number,
+	limits: NewMemberLimits = DEFAULT_NEW_MEMBER_LIMITS,
 ): Promise<{ comment: ReadableCommentItem; commentCount: number }> {
 	const content = checkedContent(input.content);
+	checkNewMemberComment(member, limits, now, content);
+	const newMember = isNewMember(member, limits, now);
 	// A repeated request id is found by the INSERT itself (it inserts nothing), not by a read before it.
 	const guards = [readablePostGuard(db, channelId, member, postId)];
+	if (newMember) guards.push(writeCountGuard(db, 'comments', member.userId, limits.maxComments));
 	let threadId: number | null = null;
 	if (input.parentId !== undefined && input.parentId !== null) {
 		const parent = await storedComment(db, channelId, postId, input.parentId);
@@ -165,7 +172,15 @@ export async function createComment(
 			countStatement(db, postId),
 		],
 		() => assertReadablePost(db, channelId, member, postId),
-	);
+	).catch(async (error: unknown) => {
+		// A failed check that is not the post's: the new member's count, when it is reached, tells why.
+		if (!newMember || !isAppError(error) || error.codeName !== 'CommentNotFound' || !(await writeCountReached(db, 'comments', member.userId, limits.maxComments))) throw error;
+		// A retry of the comment that reached the count answers that comment.
+		const earlier = input.requestId === undefined ? null : await earlierComment(db, member, postId, input.requestId).catch(() => null);
+		if (earlier) return earlier;
+		throw new AppError('NewMemberCommentLimit', undefined, { limit: limits.maxComments });
+	});
+	if (!Array.isArray(results)) return results;
 	const inserted = results[guards.length]?.results[0] as { id: number } | undefined;
 	if (!inserted) {
 		// A repeated request (a retry, or the same one twice at once): the first one wrote the comment.
@@ -189,8 +204,10 @@ export async function editComment(
 	commentId: number,
 	input: { content: string },
 	now: number,
+	limits: NewMemberLimits = DEFAULT_NEW_MEMBER_LIMITS,
 ): Promise<{ comment: ReadableCommentItem }> {
 	const content = checkedContent(input.content);
+	checkNewMemberComment(member, limits, now, content);
 	const stored = await storedComment(db, channelId, postId, commentId);
 	if (!stored) return refuse(db, channelId, member, postId, 'CommentNotFound');
 	if (stored.member_id !== member.userId || stored.hidden_by_admin === 1) return refuse(db, channelId, member, postId, 'Forbidden');

@@ -11,6 +11,9 @@ import { AppError, isAppError } from '@/server/platform/errors';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import type { ContentDocument } from '@/schemas/content';
 import { IdSchema } from '@/schemas/params';
+import { isNewMember } from '@/server/spam/new-members';
+import { pageChallenge } from './challenge';
+import type { ChallengeWidget } from '@/server/spam/turnstile';
 
 /** The form's fields as the screen opens. */
 export interface WriteFields {
@@ -27,6 +30,8 @@ export type WriteScreen =
 			kind: 'form'; page: ChannelPage; member: SessionMember; admin: boolean; boards: WritableBoard[]; fields: WriteFields; edit: { postId: number; version: number } | null;
 			/** The draft the screen opened with (`?draftId=`, from My Page's drafts): saving a draft overwrites it. */
 			draftId?: number;
+			/** The Turnstile widget a new member passes before posting (docs/spam-defence.md); none for an edit or anyone else. */
+			challenge?: ChallengeWidget | null;
 		}
 	/** A banned member: the layout's ban dialog covers the page, and no form is shown. */
 	| { kind: 'banned'; page: ChannelPage }
@@ -54,6 +59,7 @@ export async function loadWriteScreen(astro: Astro, postId?: string): Promise<Wr
 
 	if (postId === undefined) {
 		const boards = await writableBoards(db, channel.id, admin);
+		const challenge = isNewMember(member, channel.newMemberLimits, Date.now()) ? pageChallenge(astro) : null;
 		const draftParam = astro.url.searchParams.get('draftId');
 		if (draftParam !== null) {
 			// One of the member's own drafts, opened as it was saved; any other id is not found.
@@ -61,12 +67,12 @@ export async function loadWriteScreen(astro: Astro, postId?: string): Promise<Wr
 			const draft = draftId.success ? await getDraft(db, channel.id, member.userId, draftId.data).catch((error: unknown) => (isAppError(error) ? null : Promise.reject(error))) : null;
 			if (!draft) return { kind: 'refused', page, status: 404 };
 			return {
-				kind: 'form', page, member, admin, boards, edit: null, draftId: draft.draftId,
+				kind: 'form', page, member, admin, boards, edit: null, draftId: draft.draftId, challenge,
 				fields: { boardId: draft.boardId, subjectId: draft.subjectId, title: draft.title, content: draft.content, isPrivate: false, isNotice: false },
 			};
 		}
 		const board = startingBoard(boards, astro.url.searchParams.get('boardId'));
-		return { kind: 'form', page, member, admin, boards, edit: null, fields: { boardId: board?.boardId ?? null, subjectId: null, title: '', content: board?.template ?? null, isPrivate: false, isNotice: false } };
+		return { kind: 'form', page, member, admin, boards, edit: null, challenge, fields: { boardId: board?.boardId ?? null, subjectId: null, title: '', content: board?.template ?? null, isPrivate: false, isNotice: false } };
 	}
 
 	const id = IdSchema.safeParse(postId);

@@ -7,7 +7,7 @@
  * to a board they may write in, by their own rights); an administrator hides, shows again and
  * deletes someone else's post, and such a deletion writes its row of the audit log in its batch.
  */
-import { AppError } from '@/server/platform/errors';
+import { AppError, isAppError } from '@/server/platform/errors';
 import { assertion, guardedBatch, isUniqueViolation } from '@/server/platform/batch';
 import { bumpContentVersion } from '@/server/channels/channels';
 import type { SessionMember } from '@/server/sign-in/sessions';
@@ -19,6 +19,19 @@ import { postSearchStatements } from '@/server/search/search-index';
 import { assertOwnDraft, draftDeletionStatement } from '@/server/drafts/drafts';
 import { canReadPost, memberViewer, postStateOfRow, type PostStateColumns } from './visibility';
 import { logStatement } from '@/server/moderation/log';
+import { checkNewMemberPost, DEFAULT_NEW_MEMBER_LIMITS, isNewMember, writeCountGuard, type NewMemberLimits } from '@/server/spam/new-members';
+
+/**
+ * What guards a member's writing against spam (src/server/spam/): the community's limits for new
+ * members and, when the deployment has Turnstile, the check of a new member's challenge token
+ * (it throws ChallengeFailed). Without it, the default limits and no challenge.
+ */
+export interface SpamGuard {
+	limits: NewMemberLimits;
+	verifyChallenge: (() => Promise<void>) | null;
+}
+
+const DEFAULT_GUARD: SpamGuard = { limits: DEFAULT_NEW_MEMBER_LIMITS, verifyChallenge: null };
 
 /** The longest body, in characters of its plain text (a long guide fits; a dumped log does not). */
 export const CONTENT_MAX_CHARACTERS = 40_000;
@@ -103,8 +116,10 @@ function placementOf(fields: PostFields, board: BoardRow): ListPlacement {
 /**
  * Creates a post. A second request with the same `requestId` from the same member answers the post
  * the first one created, whatever happened in between. Written from a draft (`draftId`), it deletes
- * that draft in the same batch.
- * @throws AppError DraftNotFound when `draftId` is not the member's draft of this channel
+ * that draft in the same batch. A new member's post (src/server/spam/new-members.ts) passes the
+ * content limits, the challenge when there is one, and the post count, checked in the batch itself.
+ * @throws AppError DraftNotFound when `draftId` is not the member's draft of this channel;
+ * NewMemberTooManyLinks, NewMemberTooManyImages, NewMemberTooManyMentions, ChallengeFailed, NewMemberPostLimit
  */
 export async function createPost(
 	db: D1Database,
@@ -112,14 +127,20 @@ export async function createPost(
 	member: SessionMember,
 	input: CreatePostInput,
 	now: number,
+	guard: SpamGuard = DEFAULT_GUARD,
 ): Promise<{ postId: number }> {
 	const earlier = await findByRequest(db, member.userId, input.requestId);
 	if (earlier !== null) return { postId: earlier };
 	const board = await boardForWriting(db, channelId, input.boardId, member, false);
 	await checkSubject(db, channelId, board, input.subjectId);
 	const fields = checkFields(input, member, false);
+	checkNewMemberPost(member, guard.limits, now, fields.title, input.content);
 	const images = uploadKeysOf(input.content);
 	await checkUploads(db, channelId, member.userId, images, null);
+	const newMember = isNewMember(member, guard.limits, now);
+	// Last before the batch: a token is spent only on a post that nothing else refuses.
+	if (newMember && guard.verifyChallenge) await guard.verifyChallenge();
+	const countGuard = newMember ? [writeCountGuard(db, 'posts', member.userId, guard.limits.maxPosts)] : [];
 	// Published from a draft: the draft goes in the post's batch (its uploads stay where the post's claims, earlier in the batch, keep them).
 	if (input.draftId !== undefined) await assertOwnDraft(db, channelId, member.userId, input.draftId);
 	const fromDraft = input.draftId === undefined ? [] : [draftDeletionStatement(db, channelId, member.userId, input.draftId)];
@@ -139,13 +160,14 @@ export async function createPost(
 		// The claims follow the INSERT at once: they name the post by last_insert_rowid().
 		const claims = claimUploadsStatements(db, channelId, images, { postId: 'last-inserted' });
 		const indexed = postSearchStatements(db, channelId, { memberId: member.userId, requestId: input.requestId }, { title: fields.title, body: fields.contentText });
-		const results = await db.batch([...plan.statements, insert, ...claims, ...indexed, ...fromDraft, bumpContentVersion(db, channelId)]);
-		return { postId: results[plan.statements.length]!.meta.last_row_id };
+		const results = await guardedBatch(db, [...countGuard, ...plan.statements, insert, ...claims, ...indexed, ...fromDraft, bumpContentVersion(db, channelId)], 'NewMemberPostLimit');
+		return { postId: results[countGuard.length + plan.statements.length]!.meta.last_row_id };
 	} catch (error) {
-		// The same request arrived twice at once: the other one created the post.
-		if (isUniqueViolation(error, 'posts.request_id')) {
+		// The same request arrived twice at once: the other one created the post (and may have reached the new member's count).
+		if (isUniqueViolation(error, 'posts.request_id') || (isAppError(error) && error.codeName === 'NewMemberPostLimit')) {
 			const created = await findByRequest(db, member.userId, input.requestId);
 			if (created !== null) return { postId: created };
+			if (isAppError(error)) throw new AppError('NewMemberPostLimit', undefined, { limit: guard.limits.maxPosts });
 		}
 		throw error;
 	}
@@ -218,8 +240,10 @@ function assignments(columns: Record<string, string>): string {
 }
 
 /**
- * Edits a post as the editor that opened `input.version` left it.
- * @throws AppError PostChanged when the post changed since (another tab, a moderator)
+ * Edits a post as the editor that opened `input.version` left it; a new member's edit keeps to the
+ * content limits (no challenge: the post passed one).
+ * @throws AppError PostChanged when the post changed since (another tab, a moderator);
+ * NewMemberTooManyLinks, NewMemberTooManyImages, NewMemberTooManyMentions
  */
 export async function editPost(
 	db: D1Database,
@@ -228,6 +252,7 @@ export async function editPost(
 	postId: number,
 	input: EditPostInput,
 	now: number,
+	limits: NewMemberLimits = DEFAULT_NEW_MEMBER_LIMITS,
 ): Promise<{ postId: number; version: number }> {
 	// Only the author gets here, so the board's rules below are the author's own rights.
 	const stored = await postForChange(db, channelId, postId, member, 'edit');
@@ -235,6 +260,7 @@ export async function editPost(
 	const board = await boardForWriting(db, channelId, input.boardId, member, input.boardId === stored.row.board_id);
 	await checkSubject(db, channelId, board, input.subjectId);
 	const fields = checkFields(input, member, stored.row.is_notice === 1);
+	checkNewMemberPost(member, limits, now, fields.title, input.content);
 	const images = uploadKeysOf(input.content);
 	await checkUploads(db, channelId, member.userId, images, postId);
 	const after = { ...placementOf(input, board), visible: stored.row.hidden_by_admin === 0 && !input.isPrivate };

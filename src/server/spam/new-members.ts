@@ -1,0 +1,132 @@
+/**
+ * Limits for new members (issue 22 point 5; docs/spam-defence.md), after Discourse's new-user
+ * limits and NodeBB's posting delays: for `periodHours` after joining a community, a member (not an
+ * administrator) may put at most `maxLinks` links and `maxMentions` @mentions in a post or comment,
+ * `maxImages` images and videos in a post, and write at most `maxPosts` posts and `maxComments`
+ * comments in the whole period. A community file sets them (`newMembers`, channel-file.ts); a
+ * community that never set them has the defaults below.
+ *
+ * The content limits are counted from the request alone; the post and comment counts by an
+ * assertion in the write's own batch over the member's index (posts_by_member, comments_by_member),
+ * reading at most the limit's entries however much the member wrote.
+ */
+import { z } from 'zod';
+import { AppError } from '@/server/platform/errors';
+import { assertion } from '@/server/platform/batch';
+import type { SessionMember } from '@/server/sign-in/sessions';
+import type { ContentDocument, Inline } from '@/schemas/content';
+
+const Count = (max: number) => z.number().int().min(0).max(max);
+
+/** The community file's `newMembers` (every field optional, with Discourse-like defaults). */
+export const NewMemberLimitsSchema = z.strictObject({
+	/** How long a member counts as new, in hours from joining; 0 turns every limit here off. */
+	periodHours: Count(24 * 90).default(24),
+	/** Links (distinct addresses) in one post or comment. Discourse: newuser_max_links 2. */
+	maxLinks: Count(100).default(2),
+	/** Image and video blocks in one post. Discourse: newuser_max_embedded_media 1. */
+	maxImages: Count(100).default(1),
+	/** Distinct @nicknames in one post or comment. Discourse: newuser_max_mentions_per_post 2. */
+	maxMentions: Count(100).default(2),
+	/** Posts in the whole new-member period, deleted ones included. */
+	maxPosts: Count(1000).default(3),
+	/** Comments in the whole new-member period, deleted ones included. */
+	maxComments: Count(10_000).default(20),
+});
+
+export type NewMemberLimits = z.output<typeof NewMemberLimitsSchema>;
+
+export const DEFAULT_NEW_MEMBER_LIMITS: NewMemberLimits = NewMemberLimitsSchema.parse({});
+
+/** channels.new_member_limits as stored (JSON of the file's section, or NULL for the defaults); anything unreadable is the defaults. */
+export function parseNewMemberLimits(json: string | null): NewMemberLimits {
+	if (json === null) return DEFAULT_NEW_MEMBER_LIMITS;
+	try {
+		return NewMemberLimitsSchema.safeParse(JSON.parse(json)).data ?? DEFAULT_NEW_MEMBER_LIMITS;
+	} catch {
+		return DEFAULT_NEW_MEMBER_LIMITS;
+	}
+}
+
+/** Whether the limits apply to `member` at `now`: a member, not an administrator, within the period from joining. */
+export function isNewMember(member: Pick<SessionMember, 'role' | 'joinedAt'>, limits: NewMemberLimits, now: number): boolean {
+	return member.role !== 'ADMIN' && now - member.joinedAt < limits.periodHours * 3_600_000;
+}
+
+/** A web address written out in text (as comments turn into links), not inside a word. */
+const ADDRESS = /(?<![\p{L}\p{N}])(?:https?:\/\/|www\.)[^\s<>"'`]+/giu;
+/** An @mention: @ and a nickname's characters, not after a letter or digit (an email address is none). */
+const MENTION = /(?<![\p{L}\p{N}_.@])@([^\s@[\]{}()<>.,!?:;'"`]{2,30})/gu;
+
+/** What a new member's limits count in a text and its links. */
+export interface Counted {
+	links: number;
+	mentions: number;
+}
+
+/** The distinct links (written out, or an inline link's target) and @mentions of `texts`. */
+export function countLinksAndMentions(texts: readonly string[], linkTargets: readonly string[] = []): Counted {
+	const links = new Set(linkTargets.map((target) => target.toLowerCase()));
+	const mentions = new Set<string>();
+	for (const text of texts) {
+		for (const match of text.matchAll(ADDRESS)) links.add(match[0].toLowerCase().replace(/[.,;:!?)\]}]+$/, ''));
+		for (const match of text.matchAll(MENTION)) mentions.add(match[1]!.toLowerCase());
+	}
+	return { links: links.size, mentions: mentions.size };
+}
+
+function inlinesOf(doc: ContentDocument): Inline[] {
+	return doc.blocks.flatMap((block) => {
+		switch (block.type) {
+			case 'paragraph':
+			case 'heading':
+			case 'quote':
+				return block.children;
+			case 'list':
+				return block.items.flat();
+			default:
+				return [];
+		}
+	});
+}
+
+/** @throws AppError NewMemberTooManyLinks, NewMemberTooManyMentions with the limit in `details.limit` */
+function checkCounted(counted: Counted, limits: NewMemberLimits): void {
+	if (counted.links > limits.maxLinks) throw new AppError('NewMemberTooManyLinks', undefined, { limit: limits.maxLinks });
+	if (counted.mentions > limits.maxMentions) throw new AppError('NewMemberTooManyMentions', undefined, { limit: limits.maxMentions });
+}
+
+/**
+ * A new member's post body against the limits (nothing for anyone else).
+ * @throws AppError NewMemberTooManyLinks, NewMemberTooManyImages, NewMemberTooManyMentions
+ */
+export function checkNewMemberPost(member: SessionMember, limits: NewMemberLimits, now: number, title: string, doc: ContentDocument): void {
+	if (!isNewMember(member, limits, now)) return;
+	const inlines = inlinesOf(doc);
+	const linkTargets = inlines.flatMap((inline) => (inline.link === undefined ? [] : [inline.link]));
+	// Text split by inline runs is joined first, so that an address across two runs counts once.
+	const texts = [title, ...doc.blocks.map((block) => (block.type === 'list' ? block.items.map((item) => item.map((inline) => inline.text).join('')).join('\n') : 'children' in block ? block.children.map((inline) => inline.text).join('') : ''))];
+	const media = doc.blocks.filter((block) => block.type === 'image' || block.type === 'youtube').length;
+	if (media > limits.maxImages) throw new AppError('NewMemberTooManyImages', undefined, { limit: limits.maxImages });
+	checkCounted(countLinksAndMentions(texts, linkTargets), limits);
+}
+
+/** A new member's comment text against the limits. @throws AppError NewMemberTooManyLinks, NewMemberTooManyMentions */
+export function checkNewMemberComment(member: SessionMember, limits: NewMemberLimits, now: number, text: string): void {
+	if (!isNewMember(member, limits, now)) return;
+	checkCounted(countLinksAndMentions([text]), limits);
+}
+
+/**
+ * The statement that fails its batch when the member already has `limit` rows in `table`: a count
+ * of at most `limit` entries of the member's index (a member belongs to one community).
+ */
+export function writeCountGuard(db: D1Database, table: 'posts' | 'comments', memberId: number, limit: number): D1PreparedStatement {
+	return assertion(db, `(SELECT count(*) FROM (SELECT 1 FROM ${table} WHERE member_id = ?1 LIMIT ?2)) < ?2`, memberId, limit);
+}
+
+/** The same count asked on its own, after a batch failed, to tell whether the count was the reason. */
+export async function writeCountReached(db: D1Database, table: 'posts' | 'comments', memberId: number, limit: number): Promise<boolean> {
+	const row = await db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE member_id = ?1 LIMIT ?2)`).bind(memberId, limit).first<{ n: number }>();
+	return (row?.n ?? 0) >= limit;
+}
