@@ -55,8 +55,11 @@ export default function DraftsDialog({ open, drafts, language, texts, version, o
 		if (!open && dialog.open) dialog.close();
 	}, [open, load]);
 
+	// The version the dialog was mounted with: opening it already loads its first page.
+	const shownVersion = useRef(version);
 	useEffect(() => {
-		if (open) void load(page);
+		if (open && version !== shownVersion.current) void load(page);
+		shownVersion.current = version;
 		// Only a change behind the dialog reloads the page it shows.
 	}, [version]);
 

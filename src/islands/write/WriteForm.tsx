@@ -5,7 +5,7 @@
  * the content, after a confirmation when the member has written something), server drafts, the
  * local safety net (src/islands/write/local-copy.ts) and the submit with SPEC §8's failures.
  */
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import AlertDialog from '@/islands/common/AlertDialog';
 import { useHydrated } from '@/islands/common/use-hydrated';
 import { showToast, showToastOnNextPage } from '@/scripts/toast';
@@ -21,8 +21,10 @@ import type { Language } from '@/schemas/channel';
 import { RichEditor, documentIsEmpty, emptyDocument, type EditorTexts, type RichEditorHandle } from './editor';
 import { draftsApi, failureMeaning, memberApi, type DraftBody } from './api';
 import { clearLocalCopy, isBlank, readLocalCopy, sameWork, writeLocalCopy, type FormFields, type LocalCopy } from './local-copy';
-import DraftsDialog from './DraftsDialog';
 import type { WriteTexts } from './texts';
+
+/** The drafts dialog loads when it is first opened: the write page's JavaScript before the editor is usable stays within its budget. */
+const DraftsDialog = lazy(() => import('./DraftsDialog'));
 
 /** src/lib/spam-failure.ts, loaded when the form is submitted: the write page has no room for it in its JavaScript budget. */
 const spamDefence = () => import('@/lib/spam-failure');
@@ -81,6 +83,12 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 	const [offer, setOffer] = useState<LocalCopy | null>(null);
 	const [draftCount, setDraftCount] = useState<number | null>(null);
 	const [draftsOpen, setDraftsOpen] = useState(false);
+	// Whether the drafts dialog was ever opened (it is mounted, and its code loaded, from then on).
+	const [draftsShown, setDraftsShown] = useState(false);
+	const openDrafts = () => {
+		setDraftsShown(true);
+		setDraftsOpen(true);
+	};
 	const [draftsVersion, setDraftsVersion] = useState(0);
 
 	const editorRef = useRef<RichEditorHandle>(null);
@@ -560,7 +568,7 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 						{texts['common.button.cancel']}
 					</button>
 					<span className="write-actions-gap" />
-					<button className="button secondary" type="button" onClick={() => setDraftsOpen(true)} disabled={!hydrated} data-drafts-button>
+					<button className="button secondary" type="button" onClick={openDrafts} disabled={!hydrated} data-drafts-button>
 						{texts['write.button.drafts'].replace('{{count}}', String(draftCount ?? 0))}
 					</button>
 					<button className="button secondary" type="button" onClick={() => void saveDraft()} disabled={!hydrated || busy !== null} aria-busy={busy === 'draft'}>
@@ -571,7 +579,11 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 					</button>
 				</div>
 			</div>
-			<DraftsDialog open={draftsOpen} drafts={drafts} language={language} texts={texts} version={draftsVersion} onClose={() => setDraftsOpen(false)} onLoad={(loadId) => void loadDraft(loadId)} onDelete={deleteDraft} />
+			{draftsShown && (
+				<Suspense fallback={null}>
+					<DraftsDialog open={draftsOpen} drafts={drafts} language={language} texts={texts} version={draftsVersion} onClose={() => setDraftsOpen(false)} onLoad={(loadId) => void loadDraft(loadId)} onDelete={deleteDraft} />
+				</Suspense>
+			)}
 			<AlertDialog
 				open={dialog?.open ?? false}
 				title={dialog?.title ?? ''}
