@@ -13,7 +13,7 @@ import ko from '@/i18n/ko.json';
 import zh from '@/i18n/zh.json';
 import { RESULT_MESSAGES, type ResultCodeName } from '@/lib/result-codes';
 import { RESULT_TEXT_KEYS } from '@/i18n/result-texts';
-import { DRAFT_LIMIT, IMAGE_MAX_SIZE_LABEL, TITLE_MAX_LENGTH } from '@/schemas/post-limits';
+import { DRAFT_LIMIT, IMAGE_MAX_SIZE_LABEL, IMAGES_PER_DOCUMENT_MAX, TITLE_MAX_LENGTH, UPLOAD_LIMIT_LABELS } from '@/schemas/post-limits';
 import { REPORT_DETAIL_MAX_LENGTH } from '@/schemas/report-limits';
 
 /** The placeholders' values, per key: the limits the catalogue's messages state. */
@@ -22,6 +22,10 @@ const VALUES: Record<string, Record<string, string | number>> = {
 	'write.message.draftLimit': { count: DRAFT_LIMIT },
 	'editor.message.imageTooLarge': IMAGE_MAX_SIZE_LABEL,
 	'report.detailTooLong': { length: REPORT_DETAIL_MAX_LENGTH },
+	'editor.message.imageResolution': UPLOAD_LIMIT_LABELS,
+	'editor.message.uploadDailyLimit': UPLOAD_LIMIT_LABELS,
+	'editor.message.unattachedLimit': UPLOAD_LIMIT_LABELS,
+	'write.message.tooManyImages': { images: IMAGES_PER_DOCUMENT_MAX },
 };
 
 const fill = (key: string, text: string) => text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(VALUES[key]?.[name] ?? `{{${name}}}`));
