@@ -1,5 +1,6 @@
 /** Channels: lookup by domain and slug, and the layout data of SPEC §3 (header, content, footer). */
 import type { ChannelRow as ConfiguredChannelRow } from './channel-rows';
+import { waitUntil } from 'cloudflare:workers';
 import { AppError } from '@/server/platform/errors';
 import { all, parseJsonColumn } from '@/server/platform/db';
 import { createMemo } from '@/server/platform/memo';
@@ -184,10 +185,11 @@ const channels = createMemo<Channel | null>(CHANNEL_MEMO_ENTRIES);
  * next second the remembered row is answered at once while it is read again in the background, so
  * a hit never waits for D1; after that the read is waited for. A change made elsewhere is seen by
  * every reader within two seconds. A name that is no channel is remembered the same way, within
- * the memo's bound.
+ * the memo's bound. The background read belongs to the request that started it (its waitUntil),
+ * and only its settled row is shared (memo.ts).
  */
 export function resolveChannel(db: D1Database, domain: string, slug: string, now = Date.now()): Promise<Channel | null> {
-	return channels.readRevalidating(`${domain}/${slug}`, now, CHANNEL_TTL_MS, CHANNEL_STALE_MS, () => findChannel(db, domain, slug));
+	return channels.readRevalidating(`${domain}/${slug}`, now, CHANNEL_TTL_MS, CHANNEL_STALE_MS, () => findChannel(db, domain, slug), waitUntil);
 }
 
 /**
