@@ -18,7 +18,7 @@
  */
 import { AppError } from '@/server/platform/errors';
 import { assertion, guardedBatch } from '@/server/platform/batch';
-import { bumpContentVersion, touchPost } from '@/server/channels/channels';
+import { touchCache, touchPost } from '@/server/channels/channels';
 import { planListChange } from '@/server/posts/list-positions';
 import { postSearchStatements } from '@/server/search/search-index';
 import type { SessionMember } from '@/server/sign-in/sessions';
@@ -31,6 +31,7 @@ function requireAdmin(member: SessionMember): void {
 }
 
 interface PostRow {
+	member_id: number;
 	board_id: number;
 	subject_id: number | null;
 	is_notice: number;
@@ -87,7 +88,7 @@ export async function setPostHidden(db: D1Database, channelId: number, admin: Se
 async function changePostHidden(db: D1Database, channelId: number, moderator: Moderator, postId: number, hidden: boolean, note: ModerationNote): Promise<void> {
 	const row = await db
 		.prepare(
-			`SELECT p.board_id, p.subject_id, p.is_notice, p.is_private, p.hidden_by_admin, p.version, p.board_pos, p.subject_pos, p.channel_pos,
+			`SELECT p.member_id, p.board_id, p.subject_id, p.is_notice, p.is_private, p.hidden_by_admin, p.version, p.board_pos, p.subject_pos, p.channel_pos,
 				p.title, p.content_text, b.is_public AS board_public
 			 FROM posts p JOIN boards b ON b.id = p.board_id WHERE p.id = ?1 AND p.channel_id = ?2 AND p.deleted_at IS NULL`,
 		)
@@ -118,7 +119,7 @@ async function changePostHidden(db: D1Database, channelId: number, moderator: Mo
 			db.prepare(`UPDATE posts SET hidden_by_admin = ?3, version = version + 1${columns} WHERE id = ?1 AND channel_id = ?2`).bind(postId, channelId, hidden ? 1 : 0),
 			...postSearchStatements(db, channelId, postId, hidden ? null : { title: row.title, body: row.content_text }),
 			...reportsAndLog(db, channelId, moderator, { type: 'POST', id: postId }, hidden, note),
-			bumpContentVersion(db, channelId),
+			touchCache(db, channelId, { boards: [row.board_id], memberId: row.member_id, post: { id: postId, change: hidden ? 'removal' : 'addition' } }),
 		],
 		'Conflict',
 	);
