@@ -3,8 +3,8 @@
  * keeps its row and its place and shows its state to everyone but administrators
  * (src/server/posts/visibility.ts). Each hide is one D1 batch with the invalidation it needs, so
  * no guest is served the hidden text from the edge cache after the channel row's second:
- * - a post leaves its lists (list-positions.ts, a bounded number of rows) and bumps the channel's
- *   content version, since lists, profiles and the post's page all change;
+ * - a post leaves its lists (list-positions.ts, a bounded number of rows) and touchCache marks its
+ *   board's list, All Posts, its author's profile and its own page as changed (one row);
  * - a comment changes its post's page only: the post's comment_count drops by one (hidden comments
  *   are not counted) and touchPost moves the post's version.
  * Unhiding undoes each: the post returns to its places in its lists (the positions it kept) and to

@@ -1,8 +1,8 @@
 /**
  * Writing, editing and deleting posts. Each is one D1 batch (one transaction) that writes the post,
  * moves it in its lists (list-positions.ts: a bounded number of rows however large the community)
- * and bumps the channel's content version, so the edge cache and the layout memo never serve the
- * old state. Who may write where: members in public boards, administrators anywhere; notice-only
+ * and marks what it changed in the edge cache (touchCache: the post's own reads, and its lists when
+ * they show the change; one row), so the edge cache and the layout memo never serve the old state. Who may write where: members in public boards, administrators anywhere; notice-only
  * boards and the notice flag are for administrators.
  */
 import { AppError } from '@/server/platform/errors';
