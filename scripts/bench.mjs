@@ -392,7 +392,8 @@ const memberToken = await mintSessionToken(localSessionSecret(STATE), 9);
 const [{ demoPostId }] = query('SELECT min(id) AS demoPostId FROM posts WHERE channel_id = 1 AND has_image = 1 AND board_seq IS NOT NULL', STATE);
 
 const targets = {
-	static: { path: '/__bench/post.html' },
+	// The asset as served: wrangler's assets answer /__bench/post.html with a 307 to this path.
+	static: { path: '/__bench/post' },
 	postPage: { path: `/bench/large/posts/${postId}` },
 	boardFirstPage: { path: '/bench/large/boards/91' },
 	boardPage2000: { path: '/bench/large/boards/91?page=2000' },
