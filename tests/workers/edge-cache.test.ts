@@ -8,7 +8,7 @@ import { env } from 'cloudflare:workers';
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { GUEST_MAX_AGE_MS, REFRESH_AFTER_MS, STALE_ANSWER_MS, withEdgeCache } from '@functions/edge-cache';
 import { api } from '@functions/app';
-import { bumpContentVersion, CHANNEL_MEMO_ENTRIES, MEMBER_LIST_BUCKETS, POST_VERSION_BUCKETS, rememberedChannelCount, touchCache, touchPost } from '@/server/channels/channels';
+import { bumpContentVersion, CHANNEL_MEMO_ENTRIES, MEMBER_LIST_BUCKETS, POST_VERSION_BUCKETS, rememberedChannelCount, resolveChannel, touchCache, touchPost } from '@/server/channels/channels';
 import { createPost, deletePost, editPost } from '@/server/posts/writing';
 import { hideComment, hidePost } from '@/server/moderation/hide';
 import { mintSessionToken } from '@/server/sign-in/session-token';
@@ -191,6 +191,20 @@ describe('edge cache', () => {
 		const before = rememberedChannelCount();
 		for (let i = 0; i < 20; i += 1) await ask(`http://localhost/probe${i}/x/boards`, unknown);
 		expect(rememberedChannelCount()).toBe(Math.min(before + 20, CHANNEL_MEMO_ENTRIES));
+	});
+
+	it("never hands one request's channel read in flight to another: two requests that miss at once each read their own row", async () => {
+		// A name this isolate has not seen (no such channel: remembered as none, like any name).
+		const now = Date.now();
+		const first = recordingDb();
+		const second = recordingDb();
+		const answers = await Promise.all([resolveChannel(first.db, 'race', 'probe', now), resolveChannel(second.db, 'race', 'probe', now)]);
+		expect(answers).toEqual([null, null]);
+		expect([first.statements.length, second.statements.length]).toEqual([1, 1]);
+		// Settled, the answer is shared: a third request reads nothing.
+		const third = recordingDb();
+		expect(await resolveChannel(third.db, 'race', 'probe', now)).toBeNull();
+		expect(third.statements).toHaveLength(0);
 	});
 
 	it('misses after the channel content version changes, once the isolate reads the channel again', async () => {
