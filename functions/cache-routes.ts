@@ -34,9 +34,10 @@ interface CacheRoute {
 	showsPost?: true;
 	/**
 	 * The list of posts the answer shows, whose version is in its key: All Posts (any board's posts),
-	 * the board in the path or in the boardId query key (All Posts without one), or the member in the path.
+	 * search results, the board in the path or in the boardId query key (All Posts without one), or
+	 * the member in the path.
 	 */
-	lists?: 'all' | 'pathBoard' | 'queryBoard' | 'member';
+	lists?: 'all' | 'search' | 'pathBoard' | 'queryBoard' | 'member';
 }
 
 const lastPage = (count: number) => Math.max(1, Math.ceil(count / PAGE_SIZE));
@@ -95,7 +96,7 @@ const PAGE_ROUTES: CacheRoute[] = [
 	{ path: /^\/posts\/?$/, query: {}, strict: false },
 	{ path: /^\/posts\/(\d+)\/?$/, query: { commentId: lenientId, commentsAfter: lenientId }, strict: false, showsPost: true },
 	{ path: /^\/users\/(\d+)\/?$/, query: { page: memberPage }, strict: false, lists: 'member' },
-	{ path: /^\/search\/?$/, query: { q: searchKeyword, searchType, page: searchPage }, strict: false, lists: 'all' },
+	{ path: /^\/search\/?$/, query: { q: searchKeyword, searchType, page: searchPage }, strict: false, lists: 'search' },
 ];
 
 /** Public API reads under /public/v1/{domain}/{slug}. */
@@ -110,7 +111,7 @@ const API_ROUTES: CacheRoute[] = [
 	{ path: /^\/posts\/(\d+)\/comments$/, query: { after: strictId }, strict: true, showsPost: true },
 	{ path: /^\/users\/(\d+)$/, query: {}, strict: true, lists: 'member' },
 	{ path: /^\/users\/(\d+)\/posts$/, query: { page: strictPage }, strict: true, lists: 'member' },
-	{ path: /^\/search$/, query: { q: strictKeyword, searchType: strictSearchType, page: strictPage }, strict: true, lists: 'all' },
+	{ path: /^\/search$/, query: { q: strictKeyword, searchType: strictSearchType, page: strictPage }, strict: true, lists: 'search' },
 	{ path: /^\/oauth\/providers$/, query: { callbackUrl: ignored }, strict: true },
 	{ path: /^\/oauth\/providers\/exists$/, query: {}, strict: true },
 ];
@@ -177,6 +178,8 @@ export function listScopeOf(request: CacheableRequest, canonical: string): ListS
 	switch (request.route.lists) {
 		case 'all':
 			return { kind: 'all' };
+		case 'search':
+			return { kind: 'search' };
 		case 'pathBoard':
 			return { kind: 'board', boardId: Number(idText) };
 		case 'queryBoard': {

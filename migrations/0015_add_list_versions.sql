@@ -5,8 +5,8 @@
 -- settings: `npm run channel -- apply`, the admin settings) and members' names (a nickname, a
 -- withdrawal). Lists have counters of their own in this JSON object, moved in the same UPDATE of
 -- the channel row as the change (src/server/channels/channels.ts touchCache): "all" for All Posts,
--- search and the channel's index, "b<board id>" for a board's list, and "u<member id mod 1024>"
--- for a bucket of members' profile lists. A counter never moved is 0. The row is already read
+-- "search" for search results (moved by edits too: they show the text), "b<board id>" for a
+-- board's list, and "u<member id mod 1024>" for a bucket of members' profile lists. A counter never moved is 0. The row is already read
 -- every second or two by every isolate, so the keys carry them at no extra D1 read; the column
--- holds at most one entry per board, 1024 member buckets and "all".
+-- holds at most one entry per board, 1024 member buckets, "all" and "search".
 ALTER TABLE channels ADD COLUMN list_versions TEXT NOT NULL DEFAULT '{}';

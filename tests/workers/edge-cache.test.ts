@@ -510,19 +510,19 @@ describe('edge cache: a write invalidates only what it changed', () => {
 		return async (at: number) => Object.fromEntries(await Promise.all(urls.map(async (url) => [url.replace('http://localhost', ''), (await ask(url, origin, {}, at)).state] as const)));
 	}
 
-	it('a body-only edit misses only the post\'s own reads; another board\'s list, its own board, All Posts, the layout, profiles and other posts stay hits', async () => {
+	it('a body-only edit misses only the post\'s own reads and search; another board\'s list, its own board, All Posts, the layout, profiles and other posts stay hits', async () => {
 		const edited = await writePost(AUTHOR, 12, 'Edited soon', 'First words');
 		const other = await writePost(OTHER, 12, 'Left alone', 'Other words');
 		expect(edited % POST_VERSION_BUCKETS).not.toBe(other % POST_VERSION_BUCKETS);
 		const t = moment();
-		const own = [`${PAGES}/posts/${edited}`, `${publicApi()}/posts/${edited}`, `${publicApi()}/posts/${edited}/comments`];
+		// The post's own reads, and search results, which show its text.
+		const own = [`${PAGES}/posts/${edited}`, `${publicApi()}/posts/${edited}`, `${publicApi()}/posts/${edited}/comments`, `${PAGES}/search?q=words`, `${publicApi()}/search?q=words`];
 		const kept = [
 			`${PAGES}/boards/13`,
 			`${PAGES}/boards/12`,
 			`${PAGES}/boards`,
 			`${PAGES}/posts/${other}`,
 			`${PAGES}/users/${AUTHOR}`,
-			`${PAGES}/search?q=words`,
 			`${publicApi()}/posts?boardId=13`,
 			`${publicApi()}/posts?boardId=12`,
 			`${publicApi()}/posts`,
@@ -608,11 +608,11 @@ describe('edge cache: a write invalidates only what it changed', () => {
 		const removed = recordingDb();
 		await deletePost(removed.db, 1, member, postId, Date.now());
 		expect(channelWrites(removed.statements)).toEqual([1]);
-		// Profiles count by member bucket: however many members write, at most MEMBER_LIST_BUCKETS counters, one per board, and All Posts.
+		// Profiles count by member bucket: however many members write, at most MEMBER_LIST_BUCKETS counters, one per board, All Posts and search.
 		const touches = Array.from({ length: MEMBER_LIST_BUCKETS + 200 }, (_, i) => touchCache(env.DB, 5, { boards: [51 + (i % 3)], memberId: 5000 + i }));
 		await env.DB.batch(touches);
 		const lists = JSON.parse((await env.DB.prepare('SELECT list_versions FROM channels WHERE id = 5').first<string>('list_versions'))!) as Record<string, number>;
-		expect(Object.keys(lists)).toHaveLength(MEMBER_LIST_BUCKETS + 3 + 1);
+		expect(Object.keys(lists)).toHaveLength(MEMBER_LIST_BUCKETS + 3 + 2);
 		expect(lists['all']).toBe(MEMBER_LIST_BUCKETS + 200);
 	});
 });

@@ -100,16 +100,16 @@ function parseListVersions(json: string): Map<string, number> {
 }
 
 /**
- * A list a cached page or API read shows: All Posts (and everything else that lists posts of any
- * board: search, the channel's index), one board's list, or one member's profile lists.
+ * A list a cached page or API read shows: All Posts (and the boards' counts), search results (which
+ * also show the posts' text), one board's list, or one member's profile lists.
  */
-export type ListScope = { kind: 'all' } | { kind: 'board'; boardId: number } | { kind: 'member'; memberId: number };
+export type ListScope = { kind: 'all' } | { kind: 'search' } | { kind: 'board'; boardId: number } | { kind: 'member'; memberId: number };
 
 /** How many counters stand for all the members' profile lists of a channel (a member's bucket: its id mod this). */
 export const MEMBER_LIST_BUCKETS = 1024;
 
 function listKey(scope: ListScope): string {
-	if (scope.kind === 'all') return 'all';
+	if (scope.kind === 'all' || scope.kind === 'search') return scope.kind;
 	return scope.kind === 'board' ? `b${scope.boardId}` : `u${scope.memberId % MEMBER_LIST_BUCKETS}`;
 }
 
@@ -268,20 +268,22 @@ export function touchPost(db: D1Database, channelId: number, postId: number, cha
 	return db.prepare(`UPDATE channels SET ${columns} WHERE id = ?1`).bind(channelId, path);
 }
 
-/** What a post's change touches in the edge cache: the lists it entered, left or changed in, and the post's own reads. */
+/** What a post's change touches in the edge cache: the lists it entered, left or changed in, search, and the post's own reads. */
 export interface CacheTouch {
 	/** The boards whose lists changed (a post written, moved, retitled, deleted, hidden); All Posts moves with them. */
 	boards?: readonly number[];
 	/** The member whose profile lists changed (the post's author). */
 	memberId?: number;
+	/** The post's text changed (an edit): search results, which show it, go cold too. Implied by `boards`. */
+	text?: boolean;
 	/** The post whose own pages and API reads changed, and how (touchPost). */
 	post?: { id: number; change: 'addition' | 'removal' };
 }
 
 /**
  * The one statement that marks what a post's change touched in the edge cache: the lists of its
- * boards, All Posts and its author's profile (channels.list_versions), and its own reads (as
- * touchPost). One row written (the channel's), whatever the change and the community's size.
+ * boards, All Posts, search and its author's profile (channels.list_versions), and its own reads
+ * (as touchPost). One row written (the channel's), whatever the change and the community's size.
  * Everything else keeps its entries: a body-only edit leaves every list, the layout and the other
  * posts' pages as they were. Batch it with the change.
  */
@@ -291,6 +293,7 @@ export function touchCache(db: D1Database, channelId: number, touch: CacheTouch)
 		lists.push({ kind: 'all' });
 		for (const boardId of new Set(touch.boards)) lists.push({ kind: 'board', boardId });
 	}
+	if (touch.text || (touch.boards && touch.boards.length > 0)) lists.push({ kind: 'search' });
 	if (touch.memberId !== undefined) lists.push({ kind: 'member', memberId: touch.memberId });
 	const binds: (number | string)[] = [channelId];
 	const bind = (value: number | string) => {

@@ -212,7 +212,7 @@ function assignments(columns: Record<string, string>): string {
 
 /**
  * What an edit touches in the edge cache: always the post's own reads (as a removal: the old text
- * is never answered again); its lists (old and new board, All Posts, the author's profile) only
+ * is never answered again) and search results, which show the text; its lists (old and new board, All Posts, the author's profile) only
  * when what a list shows of it changed: its title, board, category, notice or private flag, or its
  * image and video marks. A body-only edit leaves every list, the layout and the other posts as they were.
  */
@@ -231,7 +231,7 @@ function editTouch(
 		row.has_image !== after.hasImage ||
 		row.has_video !== after.hasVideo;
 	const post = { id: row.id, change: 'removal' as const };
-	return touchCache(db, channelId, listed ? { boards: [row.board_id, after.boardId], memberId: row.member_id, post } : { post });
+	return touchCache(db, channelId, listed ? { boards: [row.board_id, after.boardId], memberId: row.member_id, post } : { post, text: true });
 }
 
 /**
