@@ -13,7 +13,7 @@ const SERVER_ONLY = [
 
 export default tseslint.config(
 	{
-		ignores: ['dist/', 'dist-pages/', '.astro/', '.wrangler/', 'node_modules/', 'worker-configuration.d.ts', 'test-results/', 'playwright-report/', 'bench-results/', '.test-reports/'],
+		ignores: ['dist/', 'dist-pages/', 'dist-bench/', '.astro/', '.wrangler/', 'node_modules/', 'worker-configuration.d.ts', 'test-results/', 'playwright-report/', 'bench-results/', '.test-reports/'],
 	},
 	js.configs.recommended,
 	...tseslint.configs.recommended,

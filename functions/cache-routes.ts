@@ -7,7 +7,7 @@
  * costs no D1 query. A client-supplied `__v` is dropped like any unknown key. The API prefixes
  * (`/v1/`, `/admin/v1/`) are never read as a channel.
  */
-import type { Channel } from '@/server/channels/channels';
+import type { Channel, ListScope } from '@/server/channels/channels';
 import type { LayoutData } from '@/server/channels/layout';
 import { canReadBoard, GUEST } from '@/server/posts/visibility';
 import { IdSchema, PAGE_SIZE, PageSchema, channelPathOf, lenientPage, type ChannelPath } from '@/schemas/params';
@@ -32,6 +32,12 @@ interface CacheRoute {
 	strict: boolean;
 	/** The id in the path is a post's: the answer shows that post and its comments, and is keyed by its version. */
 	showsPost?: true;
+	/**
+	 * The list of posts the answer shows, whose version is in its key: All Posts (any board's posts),
+	 * search results, the board in the path or in the boardId query key (All Posts without one), or
+	 * the member in the path.
+	 */
+	lists?: 'all' | 'search' | 'pathBoard' | 'queryBoard' | 'member';
 }
 
 const lastPage = (count: number) => Math.max(1, Math.ceil(count / PAGE_SIZE));
@@ -84,26 +90,28 @@ const ignored: Normalize = () => null;
 /** Page routes under /{domain}/{slug}. */
 const PAGE_ROUTES: CacheRoute[] = [
 	{ path: /^\/?$/, query: {}, strict: false },
-	{ path: /^\/boards\/?$/, query: { page: allPostsPage }, strict: false },
-	{ path: /^\/boards\/(\d+)\/?$/, query: { page: boardPage, subjectId: boardSubject }, strict: false },
+	{ path: /^\/boards\/?$/, query: { page: allPostsPage }, strict: false, lists: 'all' },
+	{ path: /^\/boards\/(\d+)\/?$/, query: { page: boardPage, subjectId: boardSubject }, strict: false, lists: 'pathBoard' },
 	{ path: /^\/boards\/\d+\/posts(?:\/\d+)?\/?$/, query: {}, strict: false },
 	{ path: /^\/posts\/?$/, query: {}, strict: false },
 	{ path: /^\/posts\/(\d+)\/?$/, query: { commentId: lenientId, commentsAfter: lenientId }, strict: false, showsPost: true },
-	{ path: /^\/users\/\d+\/?$/, query: { page: memberPage }, strict: false },
-	{ path: /^\/search\/?$/, query: { q: searchKeyword, searchType, page: searchPage }, strict: false },
+	{ path: /^\/users\/(\d+)\/?$/, query: { page: memberPage }, strict: false, lists: 'member' },
+	{ path: /^\/search\/?$/, query: { q: searchKeyword, searchType, page: searchPage }, strict: false, lists: 'search' },
 ];
 
 /** Public API reads under /public/v1/{domain}/{slug}. */
 const API_ROUTES: CacheRoute[] = [
 	{ path: /^\/layouts\/(?:header|content|footer)$/, query: {}, strict: true },
-	{ path: /^\/boards(?:\/tree|\/\d+)?$/, query: {}, strict: true },
-	{ path: /^\/board-subjects$/, query: { boardId: strictId }, strict: true },
-	{ path: /^\/posts$/, query: { boardId: strictId, subjectId: strictId, page: strictPage }, strict: true },
+	{ path: /^\/boards\/tree$/, query: {}, strict: true },
+	{ path: /^\/boards$/, query: {}, strict: true, lists: 'all' },
+	{ path: /^\/boards\/(\d+)$/, query: {}, strict: true, lists: 'pathBoard' },
+	{ path: /^\/board-subjects$/, query: { boardId: strictId }, strict: true, lists: 'queryBoard' },
+	{ path: /^\/posts$/, query: { boardId: strictId, subjectId: strictId, page: strictPage }, strict: true, lists: 'queryBoard' },
 	{ path: /^\/posts\/(\d+)$/, query: {}, strict: true, showsPost: true },
 	{ path: /^\/posts\/(\d+)\/comments$/, query: { after: strictId }, strict: true, showsPost: true },
-	{ path: /^\/users\/\d+$/, query: {}, strict: true },
-	{ path: /^\/users\/\d+\/posts$/, query: { page: strictPage }, strict: true },
-	{ path: /^\/search$/, query: { q: strictKeyword, searchType: strictSearchType, page: strictPage }, strict: true },
+	{ path: /^\/users\/(\d+)$/, query: {}, strict: true, lists: 'member' },
+	{ path: /^\/users\/(\d+)\/posts$/, query: { page: strictPage }, strict: true, lists: 'member' },
+	{ path: /^\/search$/, query: { q: strictKeyword, searchType: strictSearchType, page: strictPage }, strict: true, lists: 'search' },
 	{ path: /^\/oauth\/providers$/, query: { callbackUrl: ignored }, strict: true },
 	{ path: /^\/oauth\/providers\/exists$/, query: {}, strict: true },
 ];
@@ -162,4 +170,25 @@ export function canonicalUrl(url: URL, request: CacheableRequest, channel: Chann
 	}
 	canonical.searchParams.sort();
 	return canonical;
+}
+
+/** The list whose version keys the answer stored under `canonical` (canonicalUrl), or null when it shows none. */
+export function listScopeOf(request: CacheableRequest, canonical: string): ListScope | null {
+	const idText = request.route.path.exec(request.rest)?.[1];
+	switch (request.route.lists) {
+		case 'all':
+			return { kind: 'all' };
+		case 'search':
+			return { kind: 'search' };
+		case 'pathBoard':
+			return { kind: 'board', boardId: Number(idText) };
+		case 'queryBoard': {
+			const boardId = new URL(canonical).searchParams.get('boardId');
+			return boardId === null ? { kind: 'all' } : { kind: 'board', boardId: Number(boardId) };
+		}
+		case 'member':
+			return { kind: 'member', memberId: Number(idText) };
+		default:
+			return null;
+	}
 }

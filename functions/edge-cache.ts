@@ -8,10 +8,15 @@
  * a redirect is never stored.
  *
  * Freshness, for guests (members always get a fresh answer):
- * - lists change (a post written, edited, deleted or hidden): channels.content_version, seen by
- *   every isolate within the two seconds it answers its channel row;
- * - a comment deleted or hidden: the post's removal version (touchPost), in the key, seen within
- *   those same two seconds, and only the post's own entries go cold;
+ * - the layout changes (the board tree, categories, settings) or members' names: channels.content_version,
+ *   in every key of the channel, seen by every isolate within the two seconds it answers its channel row;
+ * - a list changes (a post written, moved, retitled, deleted or hidden): the version of that list
+ *   (its board's, All Posts', its author's profile: channels.list_versions, touchCache), in the key
+ *   of the reads that show that list only, seen within those same two seconds; a body-only edit
+ *   moves no list, only the post's removal version (below);
+ * - a comment deleted or hidden, a post edited, moved, deleted or hidden: the post's removal version
+ *   (touchPost, touchCache), in the key, seen within those same two seconds, and only the post's
+ *   own entries (and those of the posts that share its bucket) go cold;
  * - a comment written or edited: the post's version (touchPost), kept with each entry rather than
  *   in its key. An entry of an older version is still answered (X-Edge-Cache: STALE) while it is
  *   made again in the background, for at most STALE_ANSWER_MS after the isolate first saw it old,
@@ -21,12 +26,12 @@
  *   profiles) is at most GUEST_MAX_AGE_MS old: both levels drop an entry at that age, and a hot
  *   entry is refreshed in the background from REFRESH_AFTER_MS on, so no reader waits for it.
  */
-import { postRemovalVersion, postVersion, resolveChannel, type Channel } from '@/server/channels/channels';
+import { listVersion, postRemovalVersion, postVersion, resolveChannel, type Channel, type ListScope } from '@/server/channels/channels';
 import { loadLayout, type LayoutData } from '@/server/channels/layout';
 import { readAuthCookie } from '@/server/sign-in/cookies';
 import { isMintedSessionToken } from '@/server/sign-in/session-token';
 import { sessionSecret } from '@/server/sign-in/session-secret';
-import { cacheableRoute, canonicalUrl, type CacheableRequest } from '@functions/cache-routes';
+import { cacheableRoute, canonicalUrl, listScopeOf, type CacheableRequest } from '@functions/cache-routes';
 
 /** The oldest answer a guest gets: what no version in the key covers (like counts) is this fresh. */
 export const GUEST_MAX_AGE_MS = 60_000;
@@ -98,7 +103,8 @@ function routeOf(url: URL): CacheableRequest | null {
 const canonicals = boundedMap<string | null>(ROUTE_MEMO_ENTRIES);
 
 function canonicalOf(url: URL, route: CacheableRequest, channel: Channel, layout: () => Promise<LayoutData>): Promise<string | null> | string | null {
-	const memoKey = `${channel.id}.${channel.contentVersion} ${url.href}`;
+	// What it is normalised against moves with the layout and with any list (a list's size).
+	const memoKey = `${channel.id}.${channel.contentVersion}.${listVersion(channel, { kind: 'all' })} ${url.href}`;
 	const known = canonicals.get(memoKey);
 	if (known !== undefined) return known;
 	return layout().then((data) => {
@@ -173,10 +179,12 @@ async function hasMintedSession(request: Request, channel: Channel): Promise<boo
 /**
  * Where an answer is stored: the canonical URL with the versions of what it shows as a last query
  * key, `__v` (a client's own `__v` never reaches a canonical URL): the build, the channel's content
- * version and, for a post's reads, its removal version. Its version proper is kept with the entry.
+ * version, the version of the list it shows (if any) and, for a post's reads, its removal version.
+ * Its version proper is kept with the entry.
  */
-function cacheKey(canonical: string, channel: Channel, postId: number | null): string {
-	const version = `${__BUILD_ID__}.${channel.contentVersion}${postId === null ? '' : `.${postRemovalVersion(channel, postId)}`}`;
+function cacheKey(canonical: string, channel: Channel, lists: ListScope | null, postId: number | null): string {
+	const list = lists === null ? '' : `.l${listVersion(channel, lists)}`;
+	const version = `${__BUILD_ID__}.${channel.contentVersion}${list}${postId === null ? '' : `.${postRemovalVersion(channel, postId)}`}`;
 	return `${canonical}${canonical.includes('?') ? '&' : '?'}__v=${version}`;
 }
 
@@ -270,7 +278,7 @@ export async function withEdgeCache(
 	if (!channel || (await hasMintedSession(request, channel))) return origin(request);
 	const canonical = await canonicalOf(url, route, channel, () => loadLayout(db, channel));
 	if (canonical === null) return origin(request);
-	const keyText = cacheKey(canonical, channel, route.postId);
+	const keyText = cacheKey(canonical, channel, listScopeOf(route, canonical), route.postId);
 	// Workers' CacheStorage has `default`; the DOM typing the pages also load does not know it.
 	const cache = (caches as CacheStorage & { default: Cache }).default;
 	const fillRequest: Fill = {

@@ -11,9 +11,10 @@
  *   best-practices and SEO scores, with LCP, FCP, CLS and TBT.
  *
  * - A mixed run: guests read 1,000 post pages and 50 board pages of /bench/large, picked at random
- *   for each request (autocannon, keep-alive), while members write 10 comments and 20 likes a second
- *   through the member API on those same posts (sessions made for many members, each write from its
- *   own client address so that the rate limits count per member as they would). It gives the cache
+ *   for each request (autocannon, keep-alive), while members write 10 comments, 20 likes, 1 new post
+ *   and 2 edits a second through the member API on those same posts and boards (sessions made for
+ *   many members, each write from its own client address so that the rate limits count per member
+ *   as they would; an edit is its author's, one in four a new title, the others the body only). It gives the cache
  *   hit rate (X-Edge-Cache of the readers' answers: HIT, or STALE, an entry older than a comment
  *   answered while it is made again; the STALE share is given too), the readers' requests per second and the
  *   server's CPU ms per reader request (the writes' own CPU included), beside the same readers with
@@ -27,7 +28,10 @@
  * of the median performance score), since autocannon, Lighthouse and the server share the machine's cores. Results go to bench-results/latest.json and to the terminal.
  * Options: --duration SECONDS, --rounds N, --posts N (default 100000), --skip-lighthouse,
  * --lighthouse-only (no autocannon runs), --mixed-only (only the mixed run, on the bench data as it
- * is: no seeding unless there is none, no removal), --search-only (only the search bench below).
+ * is: no seeding unless there is none, no removal), --search-only (only the search bench below),
+ * --smoke (for CI: 2,000 posts in a state folder of its own, .wrangler/bench-smoke, one second per
+ * target, one round, no Lighthouse; exits 1 when a reader's answer is not a success or a write is
+ * refused). The build goes to dist-bench/, never to the dist/ a running `npm start` serves.
  * The server listens on BENCH_PORT (default 8830).
  * - Search (scripts/operator/bench-search.ts), on the same data after the removal: recall of 200
  *   sampled queries against a plain scan, and per kind of query the database's time and the whole
@@ -54,14 +58,29 @@ const { values } = parseArgs({
 		'lighthouse-only': { type: 'boolean', default: false },
 		'mixed-only': { type: 'boolean', default: false },
 		'search-only': { type: 'boolean', default: false },
+		smoke: { type: 'boolean', default: false },
 	},
 });
+// A smoke run (CI): a small community of its own, one second per target and one round, no
+// Lighthouse; it fails when a reader gets anything but a success or a write is refused.
+const smoke = values.smoke;
+if (smoke) {
+	values.posts = values.posts === '100000' ? '2000' : values.posts;
+	values.duration = '1';
+	values.rounds = '1';
+	values['skip-lighthouse'] = true;
+}
 // Away from the ports `npm start` and the browser tests use (8788 to 8791) and their identity providers.
 const PORT = Number(process.env.BENCH_PORT ?? 8830);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
-const STATE = path.join(ROOT, '.wrangler', 'bench');
+const STATE = path.join(ROOT, '.wrangler', smoke ? 'bench-smoke' : 'bench');
 const RESULTS = path.join(ROOT, 'bench-results');
-const STATIC_DIR = path.join(ROOT, 'dist', 'client', '__bench');
+/**
+ * The bench's own build, beside dist/: building into dist/ would replace the scripts and images a
+ * running `npm start` serves (404 until it restarts).
+ */
+const OUT_DIR = 'dist-bench';
+const STATIC_DIR = path.join(ROOT, OUT_DIR, 'client', '__bench');
 const duration = Number(values.duration);
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const rounds = Math.max(1, Number(values.rounds));
@@ -81,7 +100,7 @@ function ensureData() {
 }
 
 async function start() {
-	const child = serveBuild({ port: PORT, persistTo: STATE, stdio: 'ignore' });
+	const child = serveBuild({ port: PORT, persistTo: STATE, stdio: 'ignore', config: path.join(ROOT, OUT_DIR, 'server', 'wrangler.json') });
 	await waitFor(`${ORIGIN}/`);
 	return child;
 }
@@ -125,8 +144,12 @@ function summary(result) {
 	};
 }
 
-/** The mixed run's readers and writers: 10 comments and 20 likes a second, on the posts readers read. */
-const MIXED = { posts: 1000, boardPages: 50, commentsPerSecond: 10, likesPerSecond: 20, members: 150, maxWritesInFlight: 8 };
+/**
+ * The mixed run's readers and writers: 10 comments, 20 likes, 1 new post (on the bench's three
+ * boards as the seed spreads them: 60% on the board the readers read) and 2 edits (one in four a
+ * new title, which changes its board's list) a second, on the posts and board readers read.
+ */
+const MIXED = { posts: 1000, boardPages: 50, commentsPerSecond: 10, likesPerSecond: 20, newPostsPerSecond: 1, editsPerSecond: 2, retitledShare: 0.25, members: 150, maxWritesInFlight: 8 };
 
 /**
  * Members writing while the readers read: each tick of 100 ms sends its share of comments and
@@ -135,13 +158,16 @@ const MIXED = { posts: 1000, boardPages: 50, commentsPerSecond: 10, likesPerSeco
  * would otherwise queue them without end, and every read behind them. Answers a stop function
  * that tells what was sent, the rates reached and how the server answered.
  */
-function startWriters(sessions, postIds) {
+function startWriters(sessions, postIds, editable) {
 	const outcomes = {};
+	const bySession = new Map(sessions.map((session) => [session.memberId, session]));
+	let edits = 0;
+	let newPosts = 0;
 	const liked = new Set();
 	let sent = 0;
 	let address = 0;
 	let inFlight = 0;
-	const send = async (kind, method, pathName, session, body) => {
+	const send = async (kind, method, pathName, session, body, onSuccess) => {
 		if (inFlight >= MIXED.maxWritesInFlight) {
 			outcomes[`${kind} skipped`] = (outcomes[`${kind} skipped`] ?? 0) + 1;
 			return;
@@ -161,6 +187,7 @@ function startWriters(sessions, postIds) {
 			});
 			await response.arrayBuffer();
 			outcomes[`${kind} ${response.status}`] = (outcomes[`${kind} ${response.status}`] ?? 0) + 1;
+			if (response.status === 200) onSuccess?.();
 		} catch {
 			outcomes[`${kind} failed`] = (outcomes[`${kind} failed`] ?? 0) + 1;
 		} finally {
@@ -185,12 +212,43 @@ function startWriters(sessions, postIds) {
 			liked.add(`${session.memberId}:${postId}`);
 			void send('like', 'PUT', `/v1/bench/large/posts/${postId}/like`, session);
 		}
+		const doc = (text) => ({ type: 'doc', blocks: [{ type: 'paragraph', children: [{ text }] }] });
+		// Fractions of a write per tick add up across ticks.
+		for (newPosts += MIXED.newPostsPerSecond / 10; newPosts >= 1; newPosts -= 1) {
+			sent += 1;
+			const roll = Math.random();
+			const boardId = roll < 0.6 ? 91 : roll < 0.8 ? 92 : 93;
+			void send('post', 'POST', '/v1/bench/large/posts', pick(sessions), {
+				boardId, subjectId: null, title: `Bench post ${sent}`, content: doc(`Written during the bench, ${sent}.`), isPrivate: false, isNotice: false, requestId: crypto.randomUUID(),
+			});
+		}
+		for (edits += MIXED.editsPerSecond / 10; edits >= 1; edits -= 1) {
+			// Its author's edit of a post the readers read; an edit in flight is not edited again (its version would be old).
+			const post = pick(editable);
+			if (post.editing) continue;
+			post.editing = true;
+			sent += 1;
+			const retitle = Math.random() < MIXED.retitledShare;
+			const title = retitle ? `${post.title.slice(0, 60)} (${sent})` : post.title;
+			const body = { boardId: post.boardId, subjectId: post.subjectId, title, content: doc(`Edited during the bench, ${sent}.`), isPrivate: false, isNotice: false, version: post.version };
+			void send(retitle ? 'edit (title)' : 'edit (body)', 'PUT', `/v1/bench/large/posts/${post.id}`, bySession.get(post.memberId), body, () => {
+				post.version += 1;
+				post.title = title;
+			}).finally(() => (post.editing = false));
+		}
 	}, 100);
 	return () => {
 		clearInterval(timer);
 		const seconds = (Date.now() - started) / 1000;
 		const count = (kind) => outcomes[`${kind} 200`] ?? 0;
-		return { outcomes, commentsPerSecond: Number((count('comment') / seconds).toFixed(1)), likesPerSecond: Number((count('like') / seconds).toFixed(1)) };
+		const rate = (n) => Number((n / seconds).toFixed(1));
+		return {
+			outcomes,
+			commentsPerSecond: rate(count('comment')),
+			likesPerSecond: rate(count('like')),
+			newPostsPerSecond: rate(count('post')),
+			editsPerSecond: rate(count('edit (body)') + count('edit (title)')),
+		};
 	};
 }
 
@@ -219,14 +277,18 @@ function readers(paths) {
 }
 
 /** The readers with and without the members' writes: the median round of each, and their ratio. */
-async function mixedRun({ posts, sessions }) {
+async function mixedRun({ posts, sessions, editable }) {
 	const paths = [...posts.map((id) => `/bench/large/posts/${id}`), ...Array.from({ length: MIXED.boardPages }, (_, i) => `/bench/large/boards/91${i === 0 ? '' : `?page=${i + 1}`}`)];
-	// Every page read once, as a community's pages are before a busy minute.
-	for (let i = 0; i < paths.length; i += 20) await Promise.all(paths.slice(i, i + 20).map(async (pagePath) => (await fetch(`${ORIGIN}${pagePath}`)).arrayBuffer()));
+	// Every page read once, as a community's pages are before a busy minute: before each measure
+	// (what the writes made cold is made again for the readers-only measure).
+	const warm = async () => {
+		for (let i = 0; i < paths.length; i += 20) await Promise.all(paths.slice(i, i + 20).map(async (pagePath) => (await fetch(`${ORIGIN}${pagePath}`)).arrayBuffer()));
+	};
 	const measure = async (withWrites) => {
+		await warm();
 		const runs = [];
 		for (let i = 0; i < rounds; i += 1) {
-			const stopWriters = withWrites ? startWriters(sessions, posts) : null;
+			const stopWriters = withWrites ? startWriters(sessions, posts, editable) : null;
 			const { result, cpuMs } = await withServerCpu(server.pid, () => readers(paths));
 			const writes = stopWriters?.() ?? null;
 			const hits = (result.edgeCache.HIT ?? 0) + (result.edgeCache.STALE ?? 0);
@@ -247,8 +309,11 @@ async function mixedRun({ posts, sessions }) {
 		const median = (key) => runs.map((run) => run[key]).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
 		return { ...runs[Math.floor(runs.length / 2)], cpuMsPerRequest: median('cpuMsPerRequest'), hitRate: median('hitRate'), staleRate: median('staleRate'), rounds: runs };
 	};
-	const readOnly = await measure(false);
+	// The busy minute first, while the warmed entries are young: an entry lives 60 s and is made again
+	// in the background only when read from 50 s on, so a measure that starts later, at the lower
+	// read rate writers leave, would count entries that merely aged out as misses of the writes.
 	const withWrites = await measure(true);
+	const readOnly = await measure(false);
 	return { readOnly, withWrites, throughputRatio: Number((withWrites.requestsPerSecond / readOnly.requestsPerSecond).toFixed(2)) };
 }
 
@@ -320,8 +385,8 @@ if (values['search-only']) {
 	writeFileSync(path.join(RESULTS, 'latest-search.json'), JSON.stringify({ date: new Date().toISOString(), posts: Number(values.posts), ...figures }, null, 2) + '\n');
 	process.exit(figures.recall.misses.length === 0 ? 0 : 1);
 }
-console.log('Building…');
-build();
+console.log(`Building into ${OUT_DIR}/…`);
+build({ outDir: OUT_DIR });
 ensureData();
 const [{ postId }] = query("SELECT max(id) AS postId FROM posts WHERE channel_id = 9 AND board_seq IS NOT NULL", STATE);
 const memberToken = await mintSessionToken(localSessionSecret(STATE), 9);
@@ -329,7 +394,8 @@ const memberToken = await mintSessionToken(localSessionSecret(STATE), 9);
 const [{ demoPostId }] = query('SELECT min(id) AS demoPostId FROM posts WHERE channel_id = 1 AND has_image = 1 AND board_seq IS NOT NULL', STATE);
 
 const targets = {
-	static: { path: '/__bench/post.html' },
+	// The asset as served: wrangler's assets answer /__bench/post.html with a 307 to this path.
+	static: { path: '/__bench/post' },
 	postPage: { path: `/bench/large/posts/${postId}` },
 	boardFirstPage: { path: '/bench/large/boards/91' },
 	boardPage2000: { path: '/bench/large/boards/91?page=2000' },
@@ -350,6 +416,14 @@ const mixedData = lighthouseOnly
 			posts: query(`SELECT id FROM posts WHERE channel_id = 9 AND board_seq IS NOT NULL ORDER BY id DESC LIMIT ${MIXED.posts}`, STATE).map((row) => row.id),
 			sessions: await memberSessions(STATE, MIXED.members),
 		};
+if (mixedData) {
+	// The posts readers read whose authors write in the run: what the edits change.
+	const members = new Set(mixedData.sessions.map((session) => session.memberId));
+	mixedData.editable = query(
+		`SELECT id, member_id AS memberId, board_id AS boardId, subject_id AS subjectId, title, version FROM posts WHERE id IN (${mixedData.posts.join(', ')}) AND deleted_at IS NULL`,
+		STATE,
+	).filter((post) => members.has(post.memberId));
+}
 
 let server;
 if (!lighthouseOnly && !mixedOnly) {
@@ -404,7 +478,7 @@ if (!lighthouseOnly && !mixedOnly) {
 }
 
 // A Lighthouse-only run keeps the last full run's figures.
-const saved = path.join(RESULTS, lighthouseOnly ? 'latest-lighthouse.json' : mixedOnly ? 'latest-mixed.json' : 'latest.json');
+const saved = path.join(RESULTS, smoke ? 'latest-smoke.json' : lighthouseOnly ? 'latest-lighthouse.json' : mixedOnly ? 'latest-mixed.json' : 'latest.json');
 writeFileSync(saved, JSON.stringify(results, null, 2) + '\n');
 if (!lighthouseOnly && !mixedOnly) {
 	console.log('\n| target | req/s | server CPU ms/request | p50 ms | p99 ms | × static |');
@@ -414,10 +488,10 @@ if (!lighthouseOnly && !mixedOnly) {
 if (results.mixed) {
 	const { readOnly, withWrites, throughputRatio } = results.mixed;
 	console.log(`\nGuests reading ${MIXED.posts} post pages and ${MIXED.boardPages} board pages (median of ${rounds}):`);
-	console.log('| readers | req/s | server CPU ms/request | cache hit rate (of it STALE) | p50 ms | p99 ms | writes/s (comments, likes) |');
+	console.log('| readers | req/s | server CPU ms/request | cache hit rate (of it STALE) | p50 ms | p99 ms | writes/s (comments, likes, new posts, edits) |');
 	console.log('|---|---|---|---|---|---|---|');
 	console.log(`| no writes | ${readOnly.requestsPerSecond} | ${readOnly.cpuMsPerRequest} | ${readOnly.hitRate} (${readOnly.staleRate}) | ${readOnly.p50Ms} | ${readOnly.p99Ms} | |`);
-	console.log(`| members writing | ${withWrites.requestsPerSecond} | ${withWrites.cpuMsPerRequest} | ${withWrites.hitRate} (${withWrites.staleRate}) | ${withWrites.p50Ms} | ${withWrites.p99Ms} | ${withWrites.writes.commentsPerSecond}, ${withWrites.writes.likesPerSecond} |`);
+	console.log(`| members writing | ${withWrites.requestsPerSecond} | ${withWrites.cpuMsPerRequest} | ${withWrites.hitRate} (${withWrites.staleRate}) | ${withWrites.p50Ms} | ${withWrites.p99Ms} | ${withWrites.writes.commentsPerSecond}, ${withWrites.writes.likesPerSecond}, ${withWrites.writes.newPostsPerSecond}, ${withWrites.writes.editsPerSecond} |`);
 	console.log(`Throughput with writes: ${throughputRatio}× the readers alone. Write answers: ${JSON.stringify(withWrites.writes.outcomes)}`);
 }
 if (results.removal) {
@@ -437,4 +511,18 @@ if (results.lighthouse) {
 	}
 }
 console.log(`\nSaved to ${path.relative(ROOT, saved)}`);
+if (smoke) {
+	// The smoke run passes when every reader got a success and no write was refused or failed.
+	const problems = [];
+	for (const [name, run] of Object.entries(results.runs)) if (run.non2xx > 0 || run.errors > 0) problems.push(`${name}: ${run.non2xx} non-2xx, ${run.errors} errors`);
+	for (const [name, run] of Object.entries(results.mixed ?? {})) {
+		if (typeof run !== 'object') continue;
+		for (const round of run.rounds) {
+			if (round.non2xx > 0) problems.push(`mixed ${name}: ${round.non2xx} non-2xx readers' answers`);
+			for (const [outcome, n] of Object.entries(round.writes?.outcomes ?? {})) if (!/ (200|skipped)$/.test(outcome)) problems.push(`mixed ${name}: ${n} × ${outcome}`);
+		}
+	}
+	console.log(problems.length === 0 ? 'Smoke: every answer a success.' : `Smoke failed:\n${problems.join('\n')}`);
+	process.exit(problems.length === 0 ? 0 : 1);
+}
 process.exit(0);

@@ -23,12 +23,14 @@ export function localSessionSecret(persistTo) {
 /**
  * Serves dist/ (built by `astro build`) with the local D1 in `persistTo` and its session secret,
  * and the Worker's V8 inspector on `inspectorPort` when given; `root` is the checkout whose dist/
- * it serves (this one by default). With `pagesDir`, serves that Pages project (npm run build:pages)
- * with `wrangler pages dev` instead. Returns the child process; it stops when the parent stops.
+ * it serves (this one by default); `config`, the wrangler.json of a build made elsewhere (such as
+ * dist-bench/server/wrangler.json, scripts/lib/build.mjs) instead of dist/'s. With `pagesDir`,
+ * serves that Pages project (npm run build:pages) with `wrangler pages dev` instead. Returns the
+ * child process; it stops when the parent stops.
  */
-export function serveBuild({ port, persistTo, vars = {}, stdio = 'inherit', inspectorPort = undefined, root = ROOT, pagesDir = undefined }) {
+export function serveBuild({ port, persistTo, vars = {}, stdio = 'inherit', inspectorPort = undefined, root = ROOT, pagesDir = undefined, config = undefined }) {
 	// The Pages project runs beside its companion Worker (its rate limiters and cron, scripts/lib/pages.mjs).
-	const command = pagesDir ? ['pages', 'dev', '--cwd', pagesDir, '-c', path.join(pagesDir, 'wrangler.toml'), '-c', path.join(pagesDir, 'companion', 'wrangler.toml')] : ['dev'];
+	const command = pagesDir ? ['pages', 'dev', '--cwd', pagesDir, '-c', path.join(pagesDir, 'wrangler.toml'), '-c', path.join(pagesDir, 'companion', 'wrangler.toml')] : ['dev', ...(config ? ['-c', config] : [])];
 	const args = [WRANGLER, ...command, '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persistTo, '--log-level', 'warn', '--show-interactive-dev-session=false'];
 	if (inspectorPort) args.push('--inspector-port', String(inspectorPort));
 	for (const [key, value] of Object.entries({ SESSION_SECRET: localSessionSecret(persistTo), ...vars })) args.push(...(pagesDir ? ['--binding', `${key}=${value}`] : ['--var', `${key}:${value}`]));

@@ -10,18 +10,27 @@ import ko from './content/ko.mjs';
 import ja from './content/ja.mjs';
 import zh from './content/zh.mjs';
 import { COLUMNS, SEED_NOW, deleteChannelsSql, insertRows, listTopsSql, random, searchIndexSql } from './demo.mjs';
+// Board names, descriptions, categories and the footer's company come from the English demo community's file.
+import starfallGlobal from '../../channels/starfall-global.json' with { type: 'json' };
 
 export const BENCH_CHANNEL = { id: 9, domain: 'bench', slug: 'large' };
 const BOARDS = [91, 92, 93];
 const MEMBERS = 200;
 const LANGUAGES = [en, ko, ja, zh];
 
+/** The English demo community's board of `key`: its name, description and categories. */
+function demoBoard(key) {
+	const board = starfallGlobal.boards.find((candidate) => candidate.key === key);
+	if (!board) throw new Error(`channels/starfall-global.json has no board ${key}`);
+	return board;
+}
+
 export function benchSql(postCount) {
 	const rng = random(424242);
 	const channelId = BENCH_CHANNEL.id;
 	const statements = ['PRAGMA defer_foreign_keys = true;', ...deleteChannelsSql([channelId], 'bench-%')];
 	const created = SEED_NOW - 800 * 86_400_000;
-	const footer = { channels: [{ key: 'Bench', value: 'large' }], company: en.company, companyCiIcons: [], copyright: '© 2026 Bench', policyItems: [], snsLinks: [] };
+	const footer = { channels: [{ key: 'Bench', value: 'large' }], company: starfallGlobal.footer.company, companyCiIcons: [], copyright: '© 2026 Bench', policyItems: [], snsLinks: [] };
 	const header = { gameBiIcon: '/demo/starfall-icon.svg', topPinnedHome: 'Y', topPinnedBoard: 'Y', topPinnedTargetBoards: BOARDS, externalLinks: [] };
 	const identities = [];
 	const members = [];
@@ -55,12 +64,12 @@ export function benchSql(postCount) {
 		]);
 	}
 	statements.push(
-		...insertRows('channels', COLUMNS.channels, [[channelId, BENCH_CHANNEL.domain, BENCH_CHANNEL.slug, 'Benchmark Community', 'en', 'LIGHT', '#4f46e5', '#f5f6fb', '#ffffff', null, 'ALL', null, JSON.stringify(header), JSON.stringify(footer), null, seq.channel, 1, created]]),
-		...insertRows('boards', COLUMNS.boards, BOARDS.map((id, i) => [id, channelId, en.boards[keys[i]].name, en.boards[keys[i]].description, 1, 0, 1, seq.board[id] ?? 0, created, null, 0])),
-		...insertRows('board_subjects', COLUMNS.board_subjects, BOARDS.flatMap((id, i) => en.subjects[keys[i]].slice(0, 3).map((name, s) => [id * 10 + s + 1, channelId, id, name, s + 1, 1, seq.subject[id * 10 + s + 1] ?? 0]))),
+		...insertRows('channels', COLUMNS.channels, [[channelId, BENCH_CHANNEL.domain, BENCH_CHANNEL.slug, 'Benchmark Community', 'en', 'LIGHT', '#4f46e5', '#f5f6fb', '#ffffff', null, 'ALL', null, JSON.stringify(header), JSON.stringify(footer), null, null, seq.channel, 1, created]]),
+		...insertRows('boards', COLUMNS.boards, BOARDS.map((id, i) => [id, channelId, keys[i], demoBoard(keys[i]).name, demoBoard(keys[i]).description, 1, 0, 1, seq.board[id] ?? 0, created, null, 0])),
+		...insertRows('board_subjects', COLUMNS.board_subjects, BOARDS.flatMap((id, i) => demoBoard(keys[i]).categories.slice(0, 3).map((category, s) => [id * 10 + s + 1, channelId, id, category.name, s + 1, 1, seq.subject[id * 10 + s + 1] ?? 0]))),
 		...insertRows('board_tree_nodes', ['channel_id', ...COLUMNS.board_tree_nodes], [
 			[channelId, 901, null, 1, 'All Posts', 'ALL', null, 1, 0, null, 1],
-			...BOARDS.map((id, i) => [channelId, 902 + i, null, 2 + i, en.boards[keys[i]].name, 'BOARD', id, 1, 0, null, 1]),
+			...BOARDS.map((id, i) => [channelId, 902 + i, null, 2 + i, demoBoard(keys[i]).name, 'BOARD', id, 1, 0, null, 1]),
 		]),
 		...insertRows('identities', COLUMNS.identities, identities),
 		...insertRows('members', COLUMNS.members, members),

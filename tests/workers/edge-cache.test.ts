@@ -8,7 +8,8 @@ import { env } from 'cloudflare:workers';
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { GUEST_MAX_AGE_MS, REFRESH_AFTER_MS, STALE_ANSWER_MS, withEdgeCache } from '@functions/edge-cache';
 import { api } from '@functions/app';
-import { bumpContentVersion, CHANNEL_MEMO_ENTRIES, POST_VERSION_BUCKETS, rememberedChannelCount, touchPost } from '@/server/channels/channels';
+import { bumpContentVersion, CHANNEL_MEMO_ENTRIES, MEMBER_LIST_BUCKETS, POST_VERSION_BUCKETS, rememberedChannelCount, resolveChannel, touchCache, touchPost } from '@/server/channels/channels';
+import { createPost, deletePost, editPost } from '@/server/posts/writing';
 import { hideComment, hidePost } from '@/server/moderation/hide';
 import { mintSessionToken } from '@/server/sign-in/session-token';
 import type { SessionMember } from '@/server/sign-in/sessions';
@@ -190,6 +191,20 @@ describe('edge cache', () => {
 		const before = rememberedChannelCount();
 		for (let i = 0; i < 20; i += 1) await ask(`http://localhost/probe${i}/x/boards`, unknown);
 		expect(rememberedChannelCount()).toBe(Math.min(before + 20, CHANNEL_MEMO_ENTRIES));
+	});
+
+	it("never hands one request's channel read in flight to another: two requests that miss at once each read their own row", async () => {
+		// A name this isolate has not seen (no such channel: remembered as none, like any name).
+		const now = Date.now();
+		const first = recordingDb();
+		const second = recordingDb();
+		const answers = await Promise.all([resolveChannel(first.db, 'race', 'probe', now), resolveChannel(second.db, 'race', 'probe', now)]);
+		expect(answers).toEqual([null, null]);
+		expect([first.statements.length, second.statements.length]).toEqual([1, 1]);
+		// Settled, the answer is shared: a third request reads nothing.
+		const third = recordingDb();
+		expect(await resolveChannel(third.db, 'race', 'probe', now)).toBeNull();
+		expect(third.statements).toHaveLength(0);
 	});
 
 	it('misses after the channel content version changes, once the isolate reads the channel again', async () => {
@@ -452,5 +467,152 @@ describe('edge cache while members talk', () => {
 		const after = await buckets();
 		expect(Object.keys(after)).toHaveLength(POST_VERSION_BUCKETS);
 		expect(Object.values(after).reduce((sum, counter) => sum + counter, 0)).toBe(4 + POST_VERSION_BUCKETS + 100);
+	});
+});
+
+/** A post written through the member API by `memberId` on `boardId`; answers its id. */
+async function writePost(memberId: number, boardId: number, title: string, text: string): Promise<number> {
+	const written = await call(`${memberApi()}/posts`, {
+		method: 'POST',
+		cookie: await signIn(memberId),
+		body: { boardId, subjectId: null, title, content: { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text }] }] }, isPrivate: false, isNotice: false, requestId: crypto.randomUUID() },
+	});
+	expect(written.code).toBe(0);
+	return (written.body['content'] as { postId: number }).postId;
+}
+
+/** The author's edit of a post through the member API: a new title and body, as given. */
+async function editThrough(memberId: number, postId: number, boardId: number, title: string, text: string): Promise<void> {
+	const version = await env.DB.prepare('SELECT version FROM posts WHERE id = ?1').bind(postId).first<number>('version');
+	const edited = await call(`${memberApi()}/posts/${postId}`, {
+		method: 'PUT',
+		cookie: await signIn(memberId),
+		body: { boardId, subjectId: null, title, content: { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text }] }] }, isPrivate: false, isNotice: false, version },
+	});
+	expect(edited.code).toBe(0);
+}
+
+/**
+ * What a post's change invalidates (issue 22, point 8): only what it changed. Reads step over the
+ * second the isolate trusts its channel row, so each read after a write sees the new versions.
+ */
+describe('edge cache: a write invalidates only what it changed', () => {
+	let clock = Date.now() + 7_200_000;
+	const moment = () => (clock += 600_000);
+	const AUTHOR = 1014;
+	/** Another member, in another profile bucket. */
+	const OTHER = 1007;
+
+	/** Warms `urls` (pages and public API reads, through a counting origin) at `t`. */
+	async function warm(urls: string[], t: number) {
+		const origin = counter('<h1>entry</h1>');
+		for (const url of urls) expect((await ask(url, origin, {}, t)).state, url).toBe('MISS');
+		return async (at: number) => Object.fromEntries(await Promise.all(urls.map(async (url) => [url.replace('http://localhost', ''), (await ask(url, origin, {}, at)).state] as const)));
+	}
+
+	it('a body-only edit misses only the post\'s own reads and search; another board\'s list, its own board, All Posts, the layout, profiles and other posts stay hits', async () => {
+		const edited = await writePost(AUTHOR, 12, 'Edited soon', 'First words');
+		const other = await writePost(OTHER, 12, 'Left alone', 'Other words');
+		expect(edited % POST_VERSION_BUCKETS).not.toBe(other % POST_VERSION_BUCKETS);
+		const t = moment();
+		// The post's own reads, and search results, which show its text.
+		const own = [`${PAGES}/posts/${edited}`, `${publicApi()}/posts/${edited}`, `${publicApi()}/posts/${edited}/comments`, `${PAGES}/search?q=words`, `${publicApi()}/search?q=words`];
+		const kept = [
+			`${PAGES}/boards/13`,
+			`${PAGES}/boards/12`,
+			`${PAGES}/boards`,
+			`${PAGES}/posts/${other}`,
+			`${PAGES}/users/${AUTHOR}`,
+			`${publicApi()}/posts?boardId=13`,
+			`${publicApi()}/posts?boardId=12`,
+			`${publicApi()}/posts`,
+			`${publicApi()}/layouts/header`,
+			`${publicApi()}/boards/tree`,
+			`${publicApi()}/boards`,
+			`${publicApi()}/users/${AUTHOR}/posts`,
+		];
+		const states = await warm([...own, ...kept], t);
+		await editThrough(AUTHOR, edited, 12, 'Edited soon', 'Second words, the body only');
+		const after = await states(t + 2001);
+		for (const url of own) expect(after[url.replace('http://localhost', '')], url).toBe('MISS');
+		for (const url of kept) expect(after[url.replace('http://localhost', '')], url).toBe('HIT');
+	});
+
+	it('a retitle misses its board, All Posts and its author\'s profile too, and still leaves other boards, the layout, other profiles and other posts', async () => {
+		const retitled = await writePost(AUTHOR, 12, 'Old title', 'Words');
+		const other = await writePost(OTHER, 13, 'Elsewhere', 'Words');
+		const t = moment();
+		const missed = [`${PAGES}/posts/${retitled}`, `${PAGES}/boards/12`, `${PAGES}/boards`, `${PAGES}/users/${AUTHOR}`, `${publicApi()}/posts?boardId=12`, `${publicApi()}/posts`, `${publicApi()}/users/${AUTHOR}/posts`];
+		const kept = [`${PAGES}/boards/13`, `${PAGES}/posts/${other}`, `${PAGES}/users/${OTHER}`, `${publicApi()}/posts?boardId=13`, `${publicApi()}/layouts/header`, `${publicApi()}/boards/tree`];
+		const states = await warm([...missed, ...kept], t);
+		await editThrough(AUTHOR, retitled, 12, 'New title', 'Words');
+		const after = await states(t + 2001);
+		for (const url of missed) expect(after[url.replace('http://localhost', '')], url).toBe('MISS');
+		for (const url of kept) expect(after[url.replace('http://localhost', '')], url).toBe('HIT');
+	});
+
+	it('a new post misses its board, All Posts and its author\'s profile; other boards, the layout, other profiles and every post page stay hits', async () => {
+		const existing = await writePost(OTHER, 12, 'Already there', 'Words');
+		const t = moment();
+		const missed = [`${PAGES}/boards/12`, `${PAGES}/boards`, `${PAGES}/users/${AUTHOR}`, `${publicApi()}/posts?boardId=12`, `${publicApi()}/posts`, `${publicApi()}/boards/12`];
+		const kept = [
+			`${PAGES}/boards/13`,
+			`${PAGES}/boards/14`,
+			`${PAGES}/posts/${existing}`,
+			`${PAGES}/users/${OTHER}`,
+			`${publicApi()}/posts?boardId=13`,
+			`${publicApi()}/posts/${existing}`,
+			`${publicApi()}/layouts/header`,
+			`${publicApi()}/layouts/footer`,
+			`${publicApi()}/boards/tree`,
+			`${publicApi()}/boards/13`,
+		];
+		const states = await warm([...missed, ...kept], t);
+		await writePost(AUTHOR, 12, 'Brand new', 'Words');
+		const after = await states(t + 2001);
+		for (const url of missed) expect(after[url.replace('http://localhost', '')], url).toBe('MISS');
+		for (const url of kept) expect(after[url.replace('http://localhost', '')], url).toBe('HIT');
+	});
+
+	it('a new post on the last page of a board is reachable at once: the page past the old last is not folded onto it', async () => {
+		const count = await env.DB.prepare('SELECT listed_count FROM boards WHERE id = 14').first<number>('listed_count');
+		const t = moment();
+		const page = counter('<h1>page</h1>');
+		// One page more than the board has: folded onto its last page.
+		const next = Math.floor(count! / 20) + 2;
+		await ask(`${PAGES}/boards/14?page=${next}`, page, {}, t);
+		expect(new URL(page.asked.at(-1)?.url ?? '').searchParams.get('page')).toBe(next - 1 === 1 ? null : String(next - 1));
+		for (let i = 0; i < 20 - (count! % 20) + 1; i += 1) {
+			await env.DB.batch([
+				env.DB.prepare('UPDATE boards SET listed_count = listed_count + 1 WHERE id = 14'),
+				touchCache(env.DB, 1, { boards: [14], memberId: AUTHOR }),
+			]);
+		}
+		await ask(`${PAGES}/boards/14?page=${next}`, page, {}, t + 2001);
+		expect(new URL(page.asked.at(-1)?.url ?? '').searchParams.get('page')).toBe(String(next));
+	});
+
+	it('every post write marks the edge cache with one statement writing one row, and the list counters stay bounded however many members write', async () => {
+		const member: SessionMember = { userId: AUTHOR, nickname: 'author', role: 'MEMBER', provider: 'GOOGLE', recentProvider: 'GOOGLE', joinedAt: 0 };
+		const channelWrites = (statements: { sql: string; rowsWritten: number }[]) => statements.filter((statement) => /UPDATE channels SET (list_versions|post_versions)/.test(statement.sql)).map((statement) => statement.rowsWritten);
+		const body = (text: string) => ({ type: 'doc' as const, blocks: [{ type: 'paragraph' as const, children: [{ text }] }] });
+		const created = recordingDb();
+		const { postId } = await createPost(created.db, 1, member, { boardId: 12, subjectId: null, title: 'Counted', content: body('a'), isPrivate: false, isNotice: false, requestId: crypto.randomUUID() }, Date.now());
+		expect(channelWrites(created.statements)).toEqual([1]);
+		const bodyOnly = recordingDb();
+		await editPost(bodyOnly.db, 1, member, postId, { boardId: 12, subjectId: null, title: 'Counted', content: body('b'), isPrivate: false, isNotice: false, version: 1 }, Date.now());
+		expect(channelWrites(bodyOnly.statements)).toEqual([1]);
+		const moved = recordingDb();
+		await editPost(moved.db, 1, member, postId, { boardId: 13, subjectId: null, title: 'Counted', content: body('b'), isPrivate: false, isNotice: false, version: 2 }, Date.now());
+		expect(channelWrites(moved.statements)).toEqual([1]);
+		const removed = recordingDb();
+		await deletePost(removed.db, 1, member, postId, Date.now());
+		expect(channelWrites(removed.statements)).toEqual([1]);
+		// Profiles count by member bucket: however many members write, at most MEMBER_LIST_BUCKETS counters, one per board, All Posts and search.
+		const touches = Array.from({ length: MEMBER_LIST_BUCKETS + 200 }, (_, i) => touchCache(env.DB, 5, { boards: [51 + (i % 3)], memberId: 5000 + i }));
+		await env.DB.batch(touches);
+		const lists = JSON.parse((await env.DB.prepare('SELECT list_versions FROM channels WHERE id = 5').first<string>('list_versions'))!) as Record<string, number>;
+		expect(Object.keys(lists)).toHaveLength(MEMBER_LIST_BUCKETS + 3 + 2);
+		expect(lists['all']).toBe(MEMBER_LIST_BUCKETS + 200);
 	});
 });

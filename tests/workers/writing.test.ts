@@ -50,16 +50,25 @@ async function contentVersion(): Promise<number> {
 	return (await env.DB.prepare('SELECT content_version FROM channels WHERE id = 1').first<number>('content_version'))!;
 }
 
+/** The edge cache's list versions of channel 1 (channels.list_versions). */
+async function listVersions(): Promise<Record<string, number>> {
+	return JSON.parse((await env.DB.prepare('SELECT list_versions FROM channels WHERE id = 1').first<string>('list_versions'))!) as Record<string, number>;
+}
+
 describe('writing a post', () => {
 	it('creates the post, lists it first in its board, its category and All Posts, and opens it', async () => {
 		const before = await contentVersion();
+		const lists = await listVersions();
 		const { postId } = await write(AUTHOR);
 		expect((await listed(`${PUBLIC}/posts?boardId=12`))[0]).toBe(postId);
 		expect((await listed(`${PUBLIC}/posts?boardId=12&subjectId=121`))[0]).toBe(postId);
 		expect((await listed(`${PUBLIC}/posts`))[0]).toBe(postId);
 		const read = await call(`${PUBLIC}/posts/${postId}`);
 		expect(read.body['content']).toMatchObject({ title: 'Raid night recap', readable: true });
-		expect(await contentVersion()).toBeGreaterThan(before);
+		// Its board's list and All Posts go cold for guests; the layout (the content version) does not.
+		expect(await contentVersion()).toBe(before);
+		const after = await listVersions();
+		expect([after['b12'], after['all']]).toEqual([(lists['b12'] ?? 0) + 1, (lists['all'] ?? 0) + 1]);
 	});
 
 	it('creates one post for a request sent twice, even at once', async () => {

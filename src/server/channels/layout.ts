@@ -1,6 +1,6 @@
 /** Everything the main layout shows for a channel, read in one round of parallel queries. */
 import { boardTree, listBoards, listSubjects, type Board, type BoardSubject, type TreeNode } from '@/server/boards/boards';
-import { CHANNEL_MEMO_ENTRIES, layoutFooter, listProviders, type Channel } from './channels';
+import { CHANNEL_MEMO_ENTRIES, layoutFooter, listProviders, listVersion, type Channel } from './channels';
 import { createMemo } from '@/server/platform/memo';
 import type { FooterConfig, Provider } from '@/schemas/channel';
 
@@ -15,11 +15,14 @@ export interface LayoutData {
 const layouts = createMemo<LayoutData>(CHANNEL_MEMO_ENTRIES);
 
 /**
- * The layout data, read once per content version of the channel by each isolate: every change to
- * boards, the tree or categories bumps the version (channels.content_version).
+ * The layout data, read once per content version of the channel by each isolate (every change to
+ * boards, the tree or categories bumps it: channels.content_version), and again when a list changes
+ * (its "all" list version), since the boards' and categories' post counts come with it: they place
+ * a board's last page.
  */
 export function loadLayout(db: D1Database, channel: Channel): Promise<LayoutData> {
-	return layouts.read(String(channel.id), channel.contentVersion, (version) => version === channel.contentVersion, () => readLayout(db, channel));
+	const lists = listVersion(channel, { kind: 'all' });
+	return layouts.read(`${channel.id}.${channel.contentVersion}`, lists, (version) => version === lists, () => readLayout(db, channel));
 }
 
 async function readLayout(db: D1Database, channel: Channel): Promise<LayoutData> {

@@ -3,8 +3,8 @@
  * keeps its row and its place and shows its state to everyone but administrators
  * (src/server/posts/visibility.ts). Each hide is one D1 batch with the invalidation it needs, so
  * no guest is served the hidden text from the edge cache after the channel row's second:
- * - a post leaves its lists (list-positions.ts, a bounded number of rows) and bumps the channel's
- *   content version, since lists, profiles and the post's page all change;
+ * - a post leaves its lists (list-positions.ts, a bounded number of rows) and touchCache marks its
+ *   board's list, All Posts, its author's profile and its own page as changed (one row);
  * - a comment changes its post's page only: the post's comment_count drops by one (hidden comments
  *   are not counted) and touchPost moves the post's version.
  * Unhiding undoes each: the post returns to its places in its lists (the positions it kept) and to
@@ -21,7 +21,7 @@
  */
 import { AppError } from '@/server/platform/errors';
 import { assertion, guardedBatch } from '@/server/platform/batch';
-import { bumpContentVersion, touchPost } from '@/server/channels/channels';
+import { touchCache, touchPost } from '@/server/channels/channels';
 import { planListChange } from '@/server/posts/list-positions';
 import { postSearchStatements } from '@/server/search/search-index';
 import type { SessionMember } from '@/server/sign-in/sessions';
@@ -34,6 +34,7 @@ function requireAdmin(member: SessionMember): void {
 }
 
 interface PostRow {
+	member_id: number;
 	board_id: number;
 	subject_id: number | null;
 	is_notice: number;
@@ -105,7 +106,7 @@ export async function setPostHidden(db: D1Database, channelId: number, admin: Se
 async function changePostHidden(db: D1Database, channelId: number, moderator: Moderator, postId: number, hidden: boolean, note: ModerationNote): Promise<void> {
 	const row = await db
 		.prepare(
-			`SELECT p.board_id, p.subject_id, p.is_notice, p.is_private, p.hidden_by_admin, p.version, p.board_pos, p.subject_pos, p.channel_pos,
+			`SELECT p.member_id, p.board_id, p.subject_id, p.is_notice, p.is_private, p.hidden_by_admin, p.version, p.board_pos, p.subject_pos, p.channel_pos,
 				p.title, p.content_text, p.auto_hidden, b.is_public AS board_public, m.role AS author_role
 			 FROM posts p JOIN boards b ON b.id = p.board_id JOIN members m ON m.id = p.member_id
 			 WHERE p.id = ?1 AND p.channel_id = ?2 AND p.deleted_at IS NULL`,
@@ -140,7 +141,7 @@ async function changePostHidden(db: D1Database, channelId: number, moderator: Mo
 				.bind(postId, channelId, hidden ? 1 : 0, hidden && moderator === null ? 1 : 0),
 			...postSearchStatements(db, channelId, postId, hidden ? null : { title: row.title, body: row.content_text }),
 			...reportsAndLog(db, channelId, moderator, { type: 'POST', id: postId }, hidden, note),
-			bumpContentVersion(db, channelId),
+			touchCache(db, channelId, { boards: [row.board_id], memberId: row.member_id, post: { id: postId, change: hidden ? 'removal' : 'addition' } }),
 		],
 		'Conflict',
 	);

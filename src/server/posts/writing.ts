@@ -1,15 +1,16 @@
 /**
  * Writing, editing and deleting posts. Each is one D1 batch (one transaction) that writes the post,
  * moves it in its lists (list-positions.ts: a bounded number of rows however large the community)
- * and bumps the channel's content version, so the edge cache and the layout memo never serve the
- * old state. Who may write where: members in public boards, administrators anywhere; notice-only
- * boards and the notice flag are for administrators. Only the author edits a post (and moves it only
- * to a board they may write in, by their own rights); an administrator hides, shows again and
- * deletes someone else's post, and such a deletion writes its row of the audit log in its batch.
+ * and marks what it changed in the edge cache (touchCache: the post's own reads, and its lists when
+ * they show the change; one row), so the edge cache and the layout memo never serve the old state.
+ * Who may write where: members in public boards, administrators anywhere; notice-only boards and
+ * the notice flag are for administrators. Only the author edits a post (and moves it only to a
+ * board they may write in, by their own rights); an administrator hides, shows again and deletes
+ * someone else's post, and such a deletion writes its row of the audit log in its batch.
  */
 import { AppError, isAppError } from '@/server/platform/errors';
 import { assertion, guardedBatch, isUniqueViolation } from '@/server/platform/batch';
-import { bumpContentVersion } from '@/server/channels/channels';
+import { touchCache } from '@/server/channels/channels';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { DocumentSchema, documentText, type ContentDocument } from '@/schemas/content';
 import { TITLE_MAX_LENGTH, titleLength, type CreatePostInput, type EditPostInput, type PostFields } from '@/schemas/post-write';
@@ -160,7 +161,7 @@ export async function createPost(
 		// The claims follow the INSERT at once: they name the post by last_insert_rowid().
 		const claims = claimUploadsStatements(db, channelId, images, { postId: 'last-inserted' });
 		const indexed = postSearchStatements(db, channelId, { memberId: member.userId, requestId: input.requestId }, { title: fields.title, body: fields.contentText });
-		const results = await guardedBatch(db, [...countGuard, ...plan.statements, insert, ...claims, ...indexed, ...fromDraft, bumpContentVersion(db, channelId)], 'NewMemberPostLimit');
+		const results = await guardedBatch(db, [...countGuard, ...plan.statements, insert, ...claims, ...indexed, ...fromDraft, touchCache(db, channelId, { boards: [board.id], memberId: member.userId })], 'NewMemberPostLimit');
 		return { postId: results[countGuard.length + plan.statements.length]!.meta.last_row_id };
 	} catch (error) {
 		// The same request arrived twice at once: the other one created the post (and may have reached the new member's count).
@@ -188,6 +189,9 @@ interface StoredPostRow extends PostStateColumns {
 	board_pos: number | null;
 	subject_pos: number | null;
 	channel_pos: number | null;
+	title: string;
+	has_image: number;
+	has_video: number;
 }
 
 interface StoredPost {
@@ -211,7 +215,7 @@ async function postForChange(db: D1Database, channelId: number, postId: number, 
 	const row = await db
 		.prepare(
 			`SELECT p.id, p.member_id, p.board_id, p.subject_id, p.is_notice, p.is_private, p.hidden_by_admin, p.deleted_at, p.version,
-				p.board_pos, p.subject_pos, p.channel_pos, b.is_public AS board_public
+				p.board_pos, p.subject_pos, p.channel_pos, p.title, p.has_image, p.has_video, b.is_public AS board_public
 			 FROM posts p JOIN boards b ON b.id = p.board_id WHERE p.id = ?1 AND p.channel_id = ?2`,
 		)
 		.bind(postId, channelId)
@@ -237,6 +241,30 @@ function assignments(columns: Record<string, string>): string {
 	return Object.entries(columns)
 		.map(([column, expression]) => `, ${column} = ${expression}`)
 		.join('');
+}
+
+/**
+ * What an edit touches in the edge cache: always the post's own reads (as a removal: the old text
+ * is never answered again) and search results, which show the text; its lists (old and new board, All Posts, the author's profile) only
+ * when what a list shows of it changed: its title, board, category, notice or private flag, or its
+ * image and video marks. A body-only edit leaves every list, the layout and the other posts as they were.
+ */
+function editTouch(
+	db: D1Database,
+	channelId: number,
+	row: StoredPostRow,
+	after: { boardId: number; subjectId: number | null; isNotice: boolean; isPrivate: boolean; title: string; hasImage: number; hasVideo: number },
+): D1PreparedStatement {
+	const listed =
+		row.board_id !== after.boardId ||
+		row.subject_id !== after.subjectId ||
+		row.is_notice !== (after.isNotice ? 1 : 0) ||
+		row.is_private !== (after.isPrivate ? 1 : 0) ||
+		row.title !== after.title ||
+		row.has_image !== after.hasImage ||
+		row.has_video !== after.hasVideo;
+	const post = { id: row.id, change: 'removal' as const };
+	return touchCache(db, channelId, listed ? { boards: [row.board_id, after.boardId], memberId: row.member_id, post } : { post, text: true });
 }
 
 /**
@@ -283,7 +311,7 @@ export async function editPost(
 			update,
 			...claimUploadsStatements(db, channelId, images, { postId }),
 			...postSearchStatements(db, channelId, postId, { title: fields.title, body: fields.contentText }),
-			bumpContentVersion(db, channelId),
+			editTouch(db, channelId, stored.row, { boardId: board.id, subjectId: input.subjectId, isNotice: input.isNotice, isPrivate: input.isPrivate, ...fields }),
 		],
 		'PostChanged',
 	);
@@ -308,7 +336,7 @@ export async function deletePost(db: D1Database, channelId: number, member: Sess
 			db.prepare(`UPDATE posts SET deleted_at = ?3, version = version + 1${assignments(plan.columns)} WHERE id = ?1 AND channel_id = ?2`).bind(postId, channelId, now),
 			...postSearchStatements(db, channelId, postId, null),
 			...(moderated ? [logStatement(db, channelId, member.userId, 'DELETE_POST', { type: 'POST', id: postId }, '', now)] : []),
-			bumpContentVersion(db, channelId),
+			touchCache(db, channelId, { boards: [stored.row.board_id], memberId: stored.row.member_id, post: { id: postId, change: 'removal' } }),
 		],
 		// Deleted twice at once: the other request did it.
 		'PostNotFound',

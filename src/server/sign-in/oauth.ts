@@ -36,20 +36,22 @@ function httpOptions(config: ProviderConfig, fetchImpl?: FetchLike): HttpOptions
 	return { [oauth.allowInsecureRequests]: config.allowHttp, ...(fetchImpl ? { [oauth.customFetch]: fetchImpl } : {}) };
 }
 
-/** Discovery documents, per isolate, for an hour: a provider's endpoints and keys change rarely. */
+/**
+ * Discovery documents, per isolate, for an hour: a provider's endpoints and keys change rarely.
+ * Only a settled document is shared: a request never awaits another's fetch (the runtime refuses
+ * I/O made for one request in another, platform/memo.ts).
+ */
 const DISCOVERY_TTL_MS = 60 * 60 * 1000;
-const discovered = new Map<string, { at: number; as: Promise<oauth.AuthorizationServer> }>();
+const discovered = new Map<string, { at: number; as: oauth.AuthorizationServer }>();
 
 async function discover(config: OidcProviderConfig, fetchImpl?: FetchLike): Promise<oauth.AuthorizationServer> {
 	const key = config.issuer.href;
 	const known = discovered.get(key);
 	if (known && Date.now() - known.at < DISCOVERY_TTL_MS) return known.as;
-	const as = oauth
-		.discoveryRequest(config.issuer, { algorithm: 'oidc', ...httpOptions(config, fetchImpl) })
-		.then((response) => oauth.processDiscoveryResponse(config.issuer, response));
-	const entry = { at: Date.now(), as };
-	discovered.set(key, entry);
-	as.catch(() => discovered.get(key) === entry && discovered.delete(key));
+	const at = Date.now();
+	const response = await oauth.discoveryRequest(config.issuer, { algorithm: 'oidc', ...httpOptions(config, fetchImpl) });
+	const as = await oauth.processDiscoveryResponse(config.issuer, response);
+	discovered.set(key, { at, as });
 	return as;
 }
 

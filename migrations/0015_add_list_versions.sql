@@ -1,0 +1,12 @@
+-- One member keeps a community's guest cache cold (issue 22, point 8).
+--
+-- channels.content_version was in every cache key of a community and moved for every new post and
+-- edit. It now moves only for what every page shows: the layout (the board tree, categories,
+-- settings: `npm run channel -- apply`, the admin settings) and members' names (a nickname, a
+-- withdrawal). Lists have counters of their own in this JSON object, moved in the same UPDATE of
+-- the channel row as the change (src/server/channels/channels.ts touchCache): "all" for All Posts,
+-- "search" for search results (moved by edits too: they show the text), "b<board id>" for a
+-- board's list, and "u<member id mod 1024>" for a bucket of members' profile lists. A counter never moved is 0. The row is already read
+-- every second or two by every isolate, so the keys carry them at no extra D1 read; the column
+-- holds at most one entry per board, 1024 member buckets, "all" and "search".
+ALTER TABLE channels ADD COLUMN list_versions TEXT NOT NULL DEFAULT '{}';

@@ -1,0 +1,115 @@
+/**
+ * The edge cache under concurrent guests, against the built Worker under wrangler (workerd): many
+ * reads of cached pages over several keep-alive connections, while members' comments make some of
+ * them STALE (answered while they are made again in the background), must all answer 200. A
+ * promise, stream or body that one request made and another awaits answers 500 "Cannot perform I/O
+ * on behalf of a different request" (issue 22, point 0); this reads enough to meet such a moment.
+ */
+import http from 'node:http';
+import { expect, test } from '@playwright/test';
+import { E2E_PORT } from '../../playwright.config';
+import { execute } from './fixtures';
+import { mintSessionToken } from '../../src/server/sign-in/session-token';
+import { hashToken } from '../../src/server/platform/tokens';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+const ORIGIN = `http://127.0.0.1:${E2E_PORT}`;
+const READS = 3000;
+const CONNECTIONS = 6;
+
+/** Sessions for demo members of starfall/global, made as the Worker makes them. */
+async function memberCookies(memberIds: number[]): Promise<string[]> {
+	const secret = readFileSync(path.join(process.cwd(), '.wrangler', 'test-state', 'session-secret'), 'utf8').trim();
+	const now = Date.now();
+	const cookies: string[] = [];
+	for (const memberId of memberIds) {
+		const token = await mintSessionToken(secret, 1);
+		execute(
+			`INSERT INTO sessions (token_hash, member_id, channel_id, created_at, last_seen_at, idle_expires_at, expires_at)
+			 VALUES ('${await hashToken(token)}', ${memberId}, 1, ${now}, ${now}, ${now + 3_600_000}, ${now + 3_600_000})`,
+		);
+		cookies.push(`__Host-session_starfall_global=${token}`);
+	}
+	return cookies;
+}
+
+interface Answer {
+	status: number;
+	edgeCache: string;
+	body: string;
+}
+
+/** One GET over `agent` (a keep-alive connection of the pool), its body read to the end. */
+function get(agent: http.Agent, pathName: string): Promise<Answer> {
+	return new Promise((resolve, reject) => {
+		const request = http.get(`${ORIGIN}${pathName}`, { agent, headers: { 'cf-connecting-ip': '10.22.0.1' } }, (response) => {
+			const chunks: Buffer[] = [];
+			response.on('data', (chunk: Buffer) => chunks.push(chunk));
+			response.on('end', () => resolve({ status: response.statusCode ?? 0, edgeCache: String(response.headers['x-edge-cache'] ?? 'none'), body: Buffer.concat(chunks).toString('utf8') }));
+			response.on('error', reject);
+		});
+		request.on('error', reject);
+	});
+}
+
+test('thousands of concurrent guest reads of cached and STALE pages all answer 200', async () => {
+	test.setTimeout(120_000);
+	const posts = (execute('SELECT id FROM posts WHERE channel_id = 1 AND board_id = 12 AND board_seq IS NOT NULL AND deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0 ORDER BY id DESC LIMIT 4') as { id: number }[]).map((row) => row.id);
+	expect(posts).toHaveLength(4);
+	const paths = [
+		'/starfall/global/boards',
+		'/starfall/global/boards/12',
+		...posts.map((id) => `/starfall/global/posts/${id}`),
+		`/public/v1/starfall/global/posts/${posts[0]}`,
+		`/public/v1/starfall/global/posts/${posts[1]}/comments`,
+	];
+	const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+	// Every page cached once.
+	for (const pathName of paths) expect((await get(agent, pathName)).status).toBe(200);
+
+	// Members comment on the posts being read, from addresses of their own, while the guests read.
+	const cookies = await memberCookies([1002, 1003, 1004, 1005]);
+	let writing = true;
+	let comments = 0;
+	const writer = (async () => {
+		while (writing && comments < 40) {
+			const postId = posts[comments % posts.length];
+			const response = await fetch(`${ORIGIN}/v1/starfall/global/posts/${postId}/comments`, {
+				method: 'POST',
+				headers: { cookie: cookies[comments % cookies.length] ?? '', origin: ORIGIN, 'content-type': 'application/json', 'cf-connecting-ip': `10.22.1.${comments + 1}` },
+				body: JSON.stringify({ content: `Concurrent reads comment ${comments + 1}` }),
+			});
+			expect(response.status, await response.text()).toBe(200);
+			comments += 1;
+			await new Promise((resolve) => setTimeout(resolve, 250));
+		}
+	})();
+
+	const statuses: Record<string, number> = {};
+	const states: Record<string, number> = {};
+	const failures: string[] = [];
+	let next = 0;
+	const reader = async () => {
+		while (next < READS) {
+			const pathName = paths[next % paths.length] ?? '/';
+			next += 1;
+			const answer = await get(agent, pathName);
+			statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
+			states[answer.edgeCache] = (states[answer.edgeCache] ?? 0) + 1;
+			if (answer.status !== 200 && failures.length < 3) failures.push(`${pathName}: ${answer.status} ${answer.body.slice(0, 300)}`);
+		}
+	};
+	await Promise.all(Array.from({ length: CONNECTIONS }, reader));
+	writing = false;
+	await writer;
+	agent.destroy();
+
+	expect(failures).toEqual([]);
+	expect(statuses).toEqual({ 200: READS });
+	// The reads met hits and STALE answers (entries older than a new comment, made again in the background).
+	expect(states['HIT'] ?? 0).toBeGreaterThan(READS / 2);
+	expect(comments).toBeGreaterThan(0);
+	expect(states['STALE'] ?? 0, JSON.stringify(states)).toBeGreaterThan(0);
+	test.info().annotations.push({ type: 'edge cache', description: `${JSON.stringify(states)}; ${comments} comments written meanwhile` });
+});
