@@ -1,7 +1,8 @@
 /**
  * `npm test`: type check, lint, unit tests, API and data tests inside workerd against a real local
  * D1, then the browser tests in headless Chromium against the built site, and the readers' browser
- * tests against the same build laid out for Cloudflare Pages. Stops at the first failing step.
+ * tests against the same build laid out for Cloudflare Pages, then a smoke run of the benchmark.
+ * Stops at the first failing step.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -24,6 +25,9 @@ const steps = [
 	{ name: 'browser tests', run: () => node(modules('@playwright', 'test', 'cli.js'), ['test']) },
 	// The readers' browser tests again, against the Cloudflare Pages build under `wrangler pages dev`.
 	{ name: 'Pages smoke test', run: () => node(modules('@playwright', 'test', 'cli.js'), ['test', '--config', 'playwright.pages.config.ts']) },
+	// The benchmark on a small community (2,000 posts, a second per target, no Lighthouse), so that
+	// `npm run bench` cannot rot unnoticed: it fails on any answer that is not a success.
+	{ name: 'bench smoke', run: () => node(path.join(ROOT, 'scripts', 'bench.mjs'), ['--smoke']) },
 ];
 
 function node(script, args) {

@@ -64,7 +64,7 @@ export function benchSql(postCount) {
 		]);
 	}
 	statements.push(
-		...insertRows('channels', COLUMNS.channels, [[channelId, BENCH_CHANNEL.domain, BENCH_CHANNEL.slug, 'Benchmark Community', 'en', 'LIGHT', '#4f46e5', '#f5f6fb', '#ffffff', null, 'ALL', null, JSON.stringify(header), JSON.stringify(footer), null, null, seq.channel, 1, created]]),
+		...insertRows('channels', COLUMNS.channels, [[channelId, BENCH_CHANNEL.domain, BENCH_CHANNEL.slug, 'Benchmark Community', 'en', 'LIGHT', '#4f46e5', '#f5f6fb', '#ffffff', null, 'ALL', null, JSON.stringify(header), JSON.stringify(footer), null, null, null, seq.channel, 1, created]]),
 		...insertRows('boards', COLUMNS.boards, BOARDS.map((id, i) => [id, channelId, keys[i], demoBoard(keys[i]).name, demoBoard(keys[i]).description, 1, 0, 1, seq.board[id] ?? 0, created, null, 0])),
 		...insertRows('board_subjects', COLUMNS.board_subjects, BOARDS.flatMap((id, i) => demoBoard(keys[i]).categories.slice(0, 3).map((category, s) => [id * 10 + s + 1, channelId, id, category.name, s + 1, 1, seq.subject[id * 10 + s + 1] ?? 0]))),
 		...insertRows('board_tree_nodes', ['channel_id', ...COLUMNS.board_tree_nodes], [
