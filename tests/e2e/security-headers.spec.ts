@@ -135,8 +135,12 @@ test.describe('security headers on every kind of answer', () => {
 			 WHERE c.domain = 'pixelfarm' AND p.deleted_at IS NULL AND p.is_private = 0 AND p.hidden_by_admin = 0 ORDER BY p.id LIMIT 1`,
 		) as { id: number; createdAt: number }[];
 		if (!post) throw new Error('The seed has no Pixel Farm post');
+		// The content version is in every cache key: a page another test read meanwhile is not answered from the edge cache.
 		execute(`UPDATE posts SET created_at = 'unreadable' WHERE id = ${Number(post.id)}`);
+		execute(`UPDATE channels SET content_version = content_version + 1 WHERE domain = 'pixelfarm'`);
 		try {
+			// Isolates see the new content version within the two seconds they keep the channel row.
+			await expect.poll(async () => (await request.get(`/pixelfarm/main/posts/${post.id}`)).status()).toBe(500);
 			const response = await request.get(`/pixelfarm/main/posts/${post.id}`);
 			expect(response.status()).toBe(500);
 			expect(await response.text()).toContain('Something went wrong');
