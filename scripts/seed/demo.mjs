@@ -268,10 +268,13 @@ function channelRows(channel, ids) {
 	for (const post of posts) {
 		const commentTotal = post.key === 'staff' ? rng.int(0, 2) : rng.int(0, 6);
 		let count = 0;
+		// Times run forward in the order the comments are shown (by id: each comment, then its
+		// replies): each one a few minutes to a few hours after the one before, the first after the post.
+		let last = post.at;
 		for (let n = 0; n < commentTotal; n += 1) {
 			const id = ids.comment++;
 			const author = members[rng.int(0, 38)];
-			const at = post.at + rng.int(5, 600) * 60_000;
+			const at = (last += rng.int(5, 600) * 15_000);
 			let deleted = null;
 			let hidden = 0;
 			if (post.listed && !deletedShown && n === 1) {
@@ -287,7 +290,7 @@ function channelRows(channel, ids) {
 			// The deleted comment keeps a reply, so the demo shows its 'This comment has been deleted.' place.
 			const replies = deleted ? Math.max(1, drawn) : drawn;
 			for (let r = 0; r < replies; r += 1) {
-				const replyAt = at + rng.int(2, 300) * 60_000;
+				const replyAt = (last += rng.int(2, 300) * 15_000);
 				rows.comments.push([ids.comment++, channel.index, post.id, id, members[rng.int(0, 38)].id, rng.pick(c.replies), replyAt, null, null, 0]);
 				count += 1;
 			}

@@ -84,6 +84,21 @@ function prepare(dialog: HTMLDialogElement): void {
 	});
 }
 
+/**
+ * After a report (or the API's word that it was already made), the post's Report button reads
+ * "Reported" and is disabled, as the page renders it on later visits.
+ */
+function markReported(target: ReportTarget): void {
+	if (target.type !== 'POST') return;
+	const button = document.querySelector<HTMLButtonElement>(`button[data-post-action="report"][data-post-id="${target.id}"]`);
+	if (!button) return;
+	const label = button.querySelector<HTMLElement>('[data-report-label]');
+	if (label) label.textContent = button.dataset['textReported'] ?? label.textContent;
+	button.disabled = true;
+	button.removeAttribute('aria-haspopup');
+	button.dataset['reported'] = '';
+}
+
 function selectedReason(parts: Parts): ReportReason | null {
 	const value = new FormData(parts.form).get('reason');
 	return REPORT_REASONS.find((reason) => reason === value) ?? null;
@@ -134,6 +149,7 @@ async function submit(parts: Parts): Promise<void> {
 	try {
 		await memberClient(userId).post(`${api}/reports`, { targetType: target.type, targetId: target.id, reason, detail: parts.detail.value });
 		parts.dialog.close();
+		markReported(target);
 		showToast(textDone);
 	} catch (error) {
 		const outcome = handleActionFailure(error, channelBase);
@@ -150,6 +166,7 @@ async function submit(parts: Parts): Promise<void> {
 			parts.detail.focus();
 		} else if (outcome.code === PostAlreadyReported.code || outcome.code === CommentAlreadyReported.code) {
 			parts.dialog.close();
+			markReported(target);
 			showActionAlert(outcome.code === PostAlreadyReported.code ? textAlreadyPost : textAlreadyComment);
 		} else {
 			showActionAlert(textFailed);

@@ -153,7 +153,8 @@ test('reports queue: hide a post, dismiss reports, ban a comment’s writer; his
 	const admin = nicknameOf(1001);
 	await expect(page.locator('.admin-item').filter({ hasText: phishing })).toContainText(`Hidden`);
 	await expect(page.locator('.admin-item').filter({ hasText: phishing })).toContainText(`by ${admin}`);
-	await expect(page.locator('.admin-item').filter({ hasText: `#${dismissed.id}` })).toContainText('Dismissed');
+	await expect(page.locator('.admin-item').filter({ hasText: `“${dismissed.title}”` })).toContainText('Dismissed');
+	await expect(page.locator('.admin-item').filter({ hasText: phishing }).getByRole('link', { name: `“${hidden.title}”` })).toHaveAttribute('href', `${GLOBAL}/posts/${hidden.id}`);
 
 	// Bans: the member is listed; the history dialog; lifting the ban.
 	await page.getByRole('link', { name: 'Bans' }).click();
@@ -189,10 +190,13 @@ test('reports queue: hide a post, dismiss reports, ban a comment’s writer; his
 	const rows = page.locator('tbody tr');
 	await expect(rows.first()).toHaveAttribute('data-log-action', 'UNBAN');
 	const entry = (action: string, text: string) => page.locator(`tr[data-log-action="${action}"]`).filter({ hasText: text }).first();
-	await expect(entry('HIDE_POST', `Hid post #${hidden.id}`)).toContainText('Phishing');
-	await expect(entry('HIDE_POST', `Hid post #${hidden.id}`)).toContainText(admin);
-	await expect(entry('DISMISS_REPORTS', `#${dismissed.id}`)).toContainText('Not a spoiler');
-	await expect(entry('BAN', `#${comment!.member_id}`)).toContainText('Repeated insults');
+	// Targets by title and nickname, not by id (issue 23, point 16), each linked.
+	await expect(entry('HIDE_POST', `Hid post “${hidden.title}”`)).toContainText('Phishing');
+	await expect(entry('HIDE_POST', `Hid post “${hidden.title}”`)).toContainText(admin);
+	await expect(entry('HIDE_POST', `Hid post “${hidden.title}”`).getByRole('link', { name: `Hid post “${hidden.title}”` })).toHaveAttribute('href', `${GLOBAL}/posts/${hidden.id}`);
+	await expect(entry('DISMISS_REPORTS', `“${dismissed.title}”`)).toContainText('Not a spoiler');
+	await expect(entry('BAN', `Banned member ${nicknameOf(comment!.member_id)}`)).toContainText('Repeated insults');
+	await expect(page.locator('tbody')).not.toContainText(`#${hidden.id}`);
 	// Read-only: nothing to type or press but each entry's Show text (issue 22).
 	await expect(page.locator('tbody input, tbody textarea, tbody button:not(.admin-text-toggle)')).toHaveCount(0);
 	await page.screenshot({ path: path.join(shots, 'log-desktop.png'), fullPage: true });
@@ -285,7 +289,7 @@ test('automatic hide at the community’s number of reports, shown again from th
 		}).toPass();
 
 		await page.getByRole('link', { name: 'Audit log' }).click();
-		await expect(page.locator('tr[data-log-action="AUTO_HIDE_COMMENT"]').filter({ hasText: `#${target!.id}` })).toContainText('Automatic');
+		await expect(page.locator('tr[data-log-action="AUTO_HIDE_COMMENT"]').filter({ hasText: Array.from(target!.content).slice(0, 20).join('') })).toContainText('Automatic');
 		await expect(page.locator('tr[data-log-action="SETTINGS"]').first()).toContainText('Automatic hide: 2, reports count after 72 hours');
 
 		// The post page: the administrator hides the comment from its menu and shows it again.
@@ -326,6 +330,6 @@ test('the admin area speaks the community’s language', async ({ page }) => {
 	await expect(page.getByRole('heading', { level: 1, name: '커뮤니티 관리' })).toBeVisible();
 	await expect(page.getByRole('link', { name: '관리 기록' })).toHaveAttribute('aria-current', 'page');
 	await expect(page.getByRole('columnheader', { name: '사유' })).toBeVisible();
-	await expect(page.locator('tr[data-log-action="BAN"]').filter({ hasText: '회원 #2038 이용 제한' }).first()).toContainText('운영자 명령');
+	await expect(page.locator('tr[data-log-action="BAN"]').filter({ hasText: `회원 ${nicknameOf(2038)} 이용 제한` }).first()).toContainText('운영자 명령');
 	await page.screenshot({ path: path.join(shots, 'log-korean.png'), fullPage: true });
 });

@@ -147,39 +147,54 @@ test('a like after the session ended opens the forced-login alert; one met by a 
 	expect(likeState(post.postId)).toEqual({ likeCount: 0, likes: 0 });
 });
 
-test('a member reports a post once; a second report is told it was already reported', async ({ page }) => {
+test('a member reports a post once: Report then reads Reported, disabled, on later visits too; a page opened before is told it was already reported', async ({ page, context }) => {
 	const channel = await community(GLOBAL);
 	const post = await freshPost(channel, 3);
 	await signInMember(page, channel, 33, post.path);
+	// The same post in a second tab, opened before the report.
+	const earlier = await context.newPage();
+	await earlier.goto(post.path);
 	const report = page.locator('[data-post-action="report"]');
 	const dialog = page.getByRole('dialog', { name: 'Report this post' });
 
-	// Keyboard: Escape closes it and focus goes back to Report.
+	// Keyboard: Escape closes it and focus goes back to Report; it opens empty again.
 	await report.click();
 	await expect(dialog).toBeVisible();
 	await expect(dialog.getByRole('radio')).toHaveCount(7);
+	await dialog.getByLabel('Details').fill('Half a thought');
 	await page.keyboard.press('Escape');
 	await expect(dialog).toBeHidden();
 	await expect(report).toBeFocused();
-
 	await report.click();
+	await expect(dialog.getByLabel('Details')).toHaveValue('');
+
 	await dialog.getByRole('radio', { name: 'Spam, advertising or scams' }).check();
 	await dialog.getByLabel('Details').fill('A link to a fake giveaway.');
 	await dialog.getByRole('button', { name: 'Report', exact: true }).click();
 	await expect(page.locator('[data-toast]')).toHaveText('It has been reported.');
 	await expect(dialog).toBeHidden();
 	expect(reportsOf(post.postId)).toEqual([{ reason_code: 'SPAM', reason_text: 'A link to a fake giveaway.' }]);
+	// Remembered (issue 23, point 14): at once, and on a later visit.
+	await expect(report).toHaveText('Reported');
+	await expect(report).toBeDisabled();
+	await page.reload();
+	await expect(report).toHaveText('Reported');
+	await expect(report).toBeDisabled();
 
-	// The dialog opens empty again.
-	await report.click();
-	await expect(dialog.getByLabel('Details')).toHaveValue('');
-	await dialog.getByRole('radio', { name: 'Spoilers' }).check();
-	await dialog.getByRole('button', { name: 'Report', exact: true }).click();
-	const alert = page.getByRole('dialog', { name: 'Alert' });
+	// The tab opened before still offers Report: the API says it was already made, and the button follows.
+	const earlierReport = earlier.locator('[data-post-action="report"]');
+	await expect(earlierReport).toBeEnabled();
+	await earlierReport.click();
+	const earlierDialog = earlier.getByRole('dialog', { name: 'Report this post' });
+	await earlierDialog.getByRole('radio', { name: 'Spoilers' }).check();
+	await earlierDialog.getByRole('button', { name: 'Report', exact: true }).click();
+	const alert = earlier.getByRole('dialog', { name: 'Alert' });
 	await expect(alert).toContainText('This post has already been reported.');
-	await expect(dialog).toBeHidden();
+	await expect(earlierDialog).toBeHidden();
 	await alert.getByRole('button', { name: 'Confirm' }).click();
 	await expect(alert).toBeHidden();
+	await expect(earlierReport).toHaveText('Reported');
+	await expect(earlierReport).toBeDisabled();
 	// One row per member and post, whatever is sent again.
 	expect(reportsOf(post.postId)).toHaveLength(1);
 });

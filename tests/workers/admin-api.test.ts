@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { searchPosts } from '@/server/search/search';
 import { setMemberRole } from '@/server/members/roles';
-import { call, postWhere, publicApi, signIn, KOREAN, ORIGIN } from './harness';
+import { call, postWhere, publicApi, queryPlan, recordingDb, signIn, KOREAN, ORIGIN } from './harness';
+import { listLog, logStatement, TARGET_EXCERPT } from '@/server/moderation/log';
+import { closeReportsStatement, listClosedReports } from '@/server/moderation/reports-queue';
 
 const ADMIN_API = `${ORIGIN}/admin/v1/starfall/global`;
 const ADMIN = 1001;
@@ -322,5 +324,58 @@ describe('granting and revoking the role', () => {
 		const log = (await call(`${ADMIN_API}/audit-log`, { cookie: await signIn(ADMIN) })).body['content'] as { entries: { action: string; targetId: number }[] };
 		expect(log.entries[0]).toMatchObject({ action: 'REVOKE_ADMIN', targetId: 1018 });
 		await expect(setMemberRole(env.DB, 1, 2001, 'MEMBER')).rejects.toMatchObject({ codeName: 'UserNotFound' });
+	});
+});
+
+describe('the audit log and the history name their targets (issue 23, point 16)', () => {
+	type Label = { postId: number | null; title: string | null; excerpt: string | null; nickname: string | null };
+	it("labels posts by title, comments by excerpt and their post's title, members by nickname, in the page's own query", async () => {
+		const admin = await signIn(ADMIN);
+		const postId = await postWhere('board_id = 14 AND channel_seq IS NOT NULL AND hidden_by_admin = 0 AND deleted_at IS NULL');
+		const title = (await env.DB.prepare('SELECT title FROM posts WHERE id = ?1').bind(postId).first<string>('title'))!;
+		const commentId = await newComment(postId);
+		const commentText = (await env.DB.prepare('SELECT content FROM comments WHERE id = ?1').bind(commentId).first<string>('content'))!;
+		const target = 1021;
+		const nickname = (await env.DB.prepare('SELECT nickname FROM members WHERE id = ?1').bind(target).first<string>('nickname'))!;
+		const reported = await call(`${ORIGIN}/v1/starfall/global/reports`, { method: 'POST', cookie: await signIn(1018), body: { targetType: 'COMMENT', targetId: commentId, reason: 'SPAM', detail: '' } });
+		expect(reported.code, JSON.stringify(reported.body)).toBe(0);
+		// The log rows and the closing of the report as the actions write them (the actions themselves,
+		// and their rate limit, are tested above; this reads what they leave).
+		const now = Date.now();
+		await env.DB.batch([
+			logStatement(env.DB, 1, ADMIN, 'HIDE_POST', { type: 'POST', id: postId }, '', now),
+			logStatement(env.DB, 1, ADMIN, 'HIDE_COMMENT', { type: 'COMMENT', id: commentId }, '', now),
+			logStatement(env.DB, 1, ADMIN, 'BAN', { type: 'MEMBER', id: target }, '', now),
+			closeReportsStatement(env.DB, 1, { type: 'COMMENT', id: commentId }, 'RESOLVED', ADMIN, now),
+		]);
+
+		const log = (await call(`${ADMIN_API}/audit-log`, { cookie: admin })).body['content'] as { entries: { action: string; targetId: number; target: Label }[] };
+		const labelOf = (action: string) => log.entries.find((entry) => entry.action === action)?.target;
+		expect(labelOf('HIDE_POST')).toEqual({ postId, title, excerpt: null, nickname: null });
+		expect(labelOf('HIDE_COMMENT')).toEqual({ postId, title, excerpt: Array.from(commentText).slice(0, TARGET_EXCERPT).join(''), nickname: null });
+		expect(labelOf('BAN')).toEqual({ postId: null, title: null, excerpt: null, nickname });
+		// The comment's reports, closed by its hiding, name it in the history too.
+		const history = (await call(`${ADMIN_API}/reports/history`, { cookie: admin })).body['content'] as { reports: { targetType: string; targetId: number; target: Label }[] };
+		expect(history.reports.find((item) => item.targetType === 'COMMENT' && item.targetId === commentId)?.target).toMatchObject({ postId, title, excerpt: commentText });
+
+		// A deleted post's title is not shown, administrators included; its id still is.
+		await env.DB.prepare('UPDATE posts SET deleted_at = 1 WHERE id = ?1').bind(postId).run();
+		try {
+			const after = (await call(`${ADMIN_API}/audit-log`, { cookie: admin })).body['content'] as { entries: { action: string; target: Label }[] };
+			expect(after.entries.find((entry) => entry.action === 'HIDE_POST')?.target).toEqual({ postId, title: null, excerpt: null, nickname: null });
+		} finally {
+			await env.DB.prepare('UPDATE posts SET deleted_at = NULL WHERE id = ?1').bind(postId).run();
+		}
+
+		// Bounded: one query for the page's entries with their labels (joins on primary keys), one for the count.
+		const { db, statements } = recordingDb();
+		await listLog(db, 1, 1);
+		expect(statements).toHaveLength(2);
+		const plan = (await queryPlan(statements[0]!)).join('\n');
+		expect(plan).not.toMatch(/SCAN (tp|tc|tcp|tm)\b/);
+		statements.length = 0;
+		await listClosedReports(db, 1, 1);
+		expect(statements).toHaveLength(2);
+		expect((await queryPlan(statements[0]!)).join('\n')).not.toMatch(/SCAN (tp|tc|tcp|tm)\b/);
 	});
 });

@@ -9,7 +9,11 @@ import { call, GLOBAL, KOREAN, memberApi, recordingDb, signIn, type Answer } fro
 import { privacyIdsSql, type PrivacyIds } from '../read-routes';
 import { XSS_CORPUS } from '../fixtures/xss-corpus';
 import { REPORT_DETAIL_MAX_LENGTH, REPORT_REASONS, reportDetailLength } from '@/schemas/report';
-import { createReport } from '@/server/reports/reports';
+import { createReport, reportedByTokenStatement } from '@/server/reports/reports';
+import { likedByTokenStatement } from '@/server/likes/likes';
+import { resolveChannel } from '@/server/channels/channels';
+import { requestSession } from '@/server/sign-in/request-session';
+import { hashToken } from '@/server/platform/tokens';
 import type { SessionMember } from '@/server/sign-in/sessions';
 
 const REPORTS = `${memberApi()}/reports`;
@@ -368,5 +372,50 @@ describe('the XSS corpus as report details', () => {
 		const stored = await storedReport(reportIdOf(answer));
 		expect(stored?.['reason_text']).toBe(text);
 		expect(stored?.['reason_code']).toBe('OTHER');
+	});
+});
+
+describe("the post page's report state (issue 23, point 14)", () => {
+	it("reads whether the session's member reported the post in the session's own batch, with the like", async () => {
+		const member = await nextReporter();
+		const postId = await readablePost(member);
+		const cookie = await cookieOf(member);
+		const global = (await resolveChannel(env.DB, 'starfall', 'global'))!;
+		const ask = async (asked = cookie) => {
+			const { db, statements } = recordingDb();
+			let batches = 0;
+			const batch = db.batch.bind(db);
+			db.batch = (list) => {
+				batches += 1;
+				return batch(list);
+			};
+			const request = new Request(`http://localhost/starfall/global/posts/${postId}`, { headers: { cookie: asked } });
+			const { session, alongside } = await requestSession(db, global, request, (tokenHash) =>
+				tokenHash ? [likedByTokenStatement(db, global.id, tokenHash, postId), reportedByTokenStatement(db, global.id, tokenHash, postId)] : [],
+			);
+			const reported = (alongside[1]?.results[0] as { reported: number } | undefined)?.reported ?? null;
+			return { session: session.kind, reported, batches, statements: statements.length, reportRowsRead: statements[2]?.rowsRead ?? 0 };
+		};
+		// One round trip: the session's row, the like and the report go to D1 in one batch.
+		expect(await ask()).toMatchObject({ session: 'member', reported: 0, batches: 1, statements: 3 });
+		const comment = await env.DB.prepare(`SELECT c.id FROM comments c WHERE c.post_id = ?1 AND c.member_id <> ?2 AND c.deleted_at IS NULL AND c.hidden_by_admin = 0
+			 AND NOT EXISTS (SELECT 1 FROM reports r WHERE r.target_type = 'COMMENT' AND r.target_id = c.id AND r.reporter_id = ?2) LIMIT 1`)
+			.bind(postId, member)
+			.first<number>('id');
+		// A report of one of the post's comments is not a report of the post.
+		if (comment !== null) expect((await report(member, { targetType: 'COMMENT', targetId: comment, reason: 'SPAM', detail: '' })).status).toBe(200);
+		expect((await ask()).reported).toBe(0);
+		expect((await report(member, { targetType: 'POST', targetId: postId, reason: 'SPAM', detail: '' })).status).toBe(200);
+		const after = await ask();
+		expect(after).toMatchObject({ session: 'member', reported: 1, batches: 1, statements: 3 });
+		// A probe of the session's row and the report's unique index, however many reports the post has.
+		expect(after.reportRowsRead).toBeLessThanOrEqual(3);
+		// Another member's session does not see it; a guest's page makes no such read.
+		expect((await ask(await cookieOf(await nextReporter(member)))).reported).toBe(0);
+		expect(await ask('')).toMatchObject({ session: 'guest', reported: null, statements: 0 });
+		// The same token asked under another channel finds nothing.
+		const hash = await hashToken(cookie.slice(cookie.indexOf('=') + 1));
+		expect(await reportedByTokenStatement(env.DB, KOREAN.id, hash, postId).first('reported')).toBe(0);
+		expect(await reportedByTokenStatement(env.DB, GLOBAL.id, hash, postId).first('reported')).toBe(1);
 	});
 });

@@ -67,6 +67,19 @@ describe('demo seed', () => {
 		expect(row).toEqual({ miscounted: 0, deep_replies: 0 });
 	});
 
+	it('dates comments forward within each thread: after the post, replies after their parent, each after the one shown before it (issue 23, point 18)', async () => {
+		const row = await env.DB.prepare(
+			`SELECT
+				(SELECT count(*) FROM comments c JOIN posts p ON p.id = c.post_id WHERE c.created_at <= p.created_at) AS before_post,
+				(SELECT count(*) FROM comments c JOIN comments parent ON parent.id = c.parent_id WHERE c.created_at <= parent.created_at) AS before_parent,
+				(SELECT count(*) FROM (SELECT created_at, lag(created_at) OVER (PARTITION BY post_id ORDER BY id) AS previous FROM comments)
+				 WHERE created_at <= previous) AS before_previous,
+				(SELECT count(*) FROM comments) AS comments`,
+		).first<Record<string, number>>();
+		expect(row).toMatchObject({ before_post: 0, before_parent: 0, before_previous: 0 });
+		expect(row?.['comments']).toBeGreaterThan(500);
+	});
+
 	it('gives each community a bug-report template and a guide outline, as documents the schema accepts', async () => {
 		expect([...TEMPLATE_BOARDS].sort()).toEqual(['bugs', 'guides']);
 		const rows = await env.DB.prepare('SELECT id, channel_id, write_template FROM boards WHERE write_template IS NOT NULL ORDER BY id').all<{ id: number; channel_id: number; write_template: string }>();

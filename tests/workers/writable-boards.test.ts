@@ -6,7 +6,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { recordingDb } from './harness';
-import { parseTemplate, writableBoards } from '@/server/boards/writable';
+import { offersWrite, parseTemplate, writableBoards } from '@/server/boards/writable';
+import { listBoards } from '@/server/boards/boards';
 import { DocumentSchema } from '@/schemas/content';
 
 const BOARDS = { notice: 11, general: 12, guides: 13, fanart: 14, videos: 15, bugs: 16, staff: 17 };
@@ -65,5 +66,24 @@ describe('writable boards', () => {
 	it("never offers another community's boards", async () => {
 		const boards = await writableBoards(env.DB, 2, true);
 		expect(boards.every((board) => board.boardId >= 21 && board.boardId <= 27)).toBe(true);
+	});
+
+	it('offers Write on a board page only where the one looking could write (issue 23, point 13)', async () => {
+		const boards = new Map((await listBoards(env.DB, 1)).map((board) => [board.boardId, { isPublic: board.publicFlag === 'Y', noticeOnly: board.noticeOnly }]));
+		const notice = boards.get(BOARDS.notice)!;
+		const general = boards.get(BOARDS.general)!;
+		expect(notice.noticeOnly).toBe(true);
+		expect(general.noticeOnly).toBe(false);
+		// A guest: where there is a sign-in and a member could write; never without providers.
+		expect(offersWrite(general, true, null)).toBe(true);
+		expect(offersWrite(null, true, null)).toBe(true);
+		expect(offersWrite(notice, true, null)).toBe(false);
+		expect(offersWrite(general, false, null)).toBe(false);
+		expect(offersWrite(null, false, null)).toBe(false);
+		// A member not on a notice-only board; the administrator everywhere.
+		expect(offersWrite(general, true, { admin: false })).toBe(true);
+		expect(offersWrite(notice, true, { admin: false })).toBe(false);
+		expect(offersWrite(notice, true, { admin: true })).toBe(true);
+		expect(offersWrite(boards.get(BOARDS.staff)!, true, { admin: true })).toBe(true);
 	});
 });

@@ -18,7 +18,7 @@ import { useHydrated } from '@/islands/common/use-hydrated';
 import { fill } from '@/islands/comments/texts';
 import { AUTO_HIDE_MAX, REPORT_MIN_AGE_MAX_HOURS, REPORT_MIN_AGE_RECOMMENDED_HOURS } from '@/schemas/moderation-limits';
 import {
-	adminApi, inForce, type AdminApi, type BansPage, type HistoryPage, type LogEntry, type LogPage, type MemberBans, type Person, type QueueGroup, type QueueOrder, type QueuePage, type Settings, type StoredText,
+	adminApi, inForce, type AdminApi, type BansPage, type HistoryPage, type LogEntry, type LogPage, type TargetLabel, type MemberBans, type Person, type QueueGroup, type QueueOrder, type QueuePage, type Settings, type StoredText,
 	type TargetType,
 } from './api';
 import { BanDialog, BanHistoryDialog, ConfirmDialog, type BanOrder } from './dialogs';
@@ -307,7 +307,7 @@ function HistoryTab({ initial, shared }: { initial: HistoryPage; shared: Shared 
 						<li key={report.reportId} className="admin-item">
 							<p className="admin-item-head">
 								<span className="admin-badge">{texts[`admin.target.${report.targetType}`]}</span>
-								<span>#{report.targetId}</span>
+								<TargetName type={report.targetType} id={report.targetId} target={report.target} shared={shared} />
 								<span className={`admin-badge${report.status === 'RESOLVED' ? ' danger' : ''}`}>{texts[`admin.history.${report.status}`]}</span>
 								<span className="admin-meta">
 									{report.resolvedBy && <>{fill(texts['admin.history.by'], { name: report.resolvedBy.nickname ?? texts['common.withdrawnMember'] })} · </>}
@@ -470,6 +470,51 @@ function BansTab({ initial, shared }: { initial: BansPage; shared: Shared }) {
 	);
 }
 
+type Target = { type: LogEntry['targetType']; id: number; target: TargetLabel };
+
+/**
+ * How a list names a target: a post by its title, a comment by its excerpt, a member by nickname,
+ * and by id (#1330) only where the API has nothing to show (deleted, withdrawn, gone).
+ */
+function targetName({ type, id, target }: Target, texts: AdminTexts): string {
+	const quoted = (text: string) => fill(texts['admin.target.quoted'], { text });
+	if (type === 'POST' && target.title !== null) return quoted(target.title);
+	if (type === 'COMMENT' && target.excerpt !== null) return quoted(target.excerpt);
+	if (type === 'MEMBER' && target.nickname !== null) return target.nickname;
+	return `#${id}`;
+}
+
+/** Where a target's link goes: the post, the comment in its post, the member's page; none for the community. */
+function targetHref({ type, id, target }: Target, urls: Shared['urls']): string | null {
+	if (type === 'POST') return urls.post(target.postId ?? id);
+	if (type === 'COMMENT') return target.postId === null ? null : `${urls.post(target.postId)}?commentId=${id}#comment-${id}`;
+	if (type === 'MEMBER') return urls.user(id);
+	return null;
+}
+
+/** A comment's post, by title, after the comment's own name. */
+function InPost({ type, target, shared }: Target & { shared: Shared }) {
+	if (type !== 'COMMENT' || target.title === null || target.postId === null) return null;
+	return (
+		<span className="admin-meta" data-target-post>
+			{' · '}
+			<a href={shared.urls.post(target.postId)}>{fill(shared.texts['admin.target.quoted'], { text: target.title })}</a>
+		</span>
+	);
+}
+
+/** A closed report's target, named and linked. */
+function TargetName({ shared, ...named }: Target & { shared: Shared }) {
+	const href = targetHref(named, shared.urls);
+	const name = targetName(named, shared.texts);
+	return (
+		<span className="admin-target" data-target-name>
+			{href ? <a href={href}>{name}</a> : name}
+			<InPost {...named} shared={shared} />
+		</span>
+	);
+}
+
 /** What a log entry did, in words, with a link to its target where there is a page for it. */
 function LogWhat({ entry, shared }: { entry: LogEntry; shared: Shared }) {
 	const { texts, urls } = shared;
@@ -481,10 +526,15 @@ function LogWhat({ entry, shared }: { entry: LogEntry; shared: Shared }) {
 		return <>{`${texts['admin.log.SETTINGS']}: ${parts.join(', ')}`}</>;
 	}
 	const key = `admin.log.${entry.action}` as AdminTextKey;
-	const text = fill(texts[key] ?? entry.action, { id: `#${entry.targetId}`, target: texts[`admin.target.${entry.targetType}`] });
-	if (entry.targetType === 'POST') return <a href={urls.post(entry.targetId)}>{text}</a>;
-	if (entry.targetType === 'MEMBER') return <a href={urls.user(entry.targetId)}>{text}</a>;
-	return <>{text}</>;
+	const named: Target = { type: entry.targetType, id: entry.targetId, target: entry.target };
+	const text = fill(texts[key] ?? entry.action, { id: targetName(named, texts), target: texts[`admin.target.${entry.targetType}`] });
+	const href = targetHref(named, urls);
+	return (
+		<span data-target-name>
+			{href ? <a href={href}>{text}</a> : text}
+			<InPost {...named} shared={shared} />
+		</span>
+	);
 }
 
 function LogTab({ initial, shared }: { initial: LogPage; shared: Shared }) {

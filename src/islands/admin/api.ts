@@ -35,6 +35,7 @@ export interface ClosedReport {
 	reportId: number;
 	targetType: TargetType;
 	targetId: number;
+	target: TargetLabel;
 	reporter: Person;
 	reasonCode: string;
 	reasonText: string;
@@ -65,12 +66,21 @@ export interface MemberBans {
 	bans: BanRecord[];
 }
 
+/** What the API says of a target besides its id (src/server/moderation/log.ts TargetLabel). */
+export interface TargetLabel {
+	postId: number | null;
+	title: string | null;
+	excerpt: string | null;
+	nickname: string | null;
+}
+
 export interface LogEntry {
 	entryId: number;
 	moderator: Person | null;
 	action: string;
 	targetType: 'POST' | 'COMMENT' | 'MEMBER' | 'CHANNEL';
 	targetId: number;
+	target: TargetLabel;
 	reason: string;
 	createdAt: number;
 }

@@ -19,6 +19,7 @@ export const ADMIN_TEXT_KEYS = [
 	'admin.target.COMMENT',
 	'admin.target.MEMBER',
 	'admin.target.CHANNEL',
+	'admin.target.quoted',
 	'admin.state.hidden',
 	'admin.state.deleted',
 	'admin.state.autoHidden',

@@ -9,6 +9,7 @@ interface BoardRow {
 	is_public: number;
 	use_shared: number;
 	use_subjects: number;
+	notice_only: number;
 	listed_count: number;
 }
 
@@ -19,6 +20,8 @@ export interface Board {
 	publicFlag: 'Y' | 'N';
 	useShared: 'Y' | 'N';
 	useSubjects: 'Y' | 'N';
+	/** Announcements: only administrators write here. */
+	noticeOnly: boolean;
 	postCount: number;
 }
 
@@ -30,11 +33,12 @@ function toBoard(row: BoardRow): Board {
 		publicFlag: yn(row.is_public),
 		useShared: yn(row.use_shared),
 		useSubjects: yn(row.use_subjects),
+		noticeOnly: row.notice_only === 1,
 		postCount: row.listed_count,
 	};
 }
 
-const BOARD_COLUMNS = 'id, name, description, is_public, use_shared, use_subjects, listed_count';
+const BOARD_COLUMNS = 'id, name, description, is_public, use_shared, use_subjects, notice_only, listed_count';
 
 export async function listBoards(db: D1Database, channelId: number): Promise<Board[]> {
 	const rows = await all<BoardRow>(

@@ -50,6 +50,18 @@ export function canWriteIn(board: { isPublic: boolean; noticeOnly: boolean }, ad
 }
 
 /**
+ * Whether a board page offers Write: only where the one looking could write. `board` is null on a
+ * page of no board (All Posts), where the write screen picks a board. A signed-in `viewer` sees it
+ * where canWriteIn lets them; a guest (viewer null) only in a community with sign-in providers and
+ * on a board a member could write in, so that signing in leads somewhere. The guest's answer
+ * depends on the channel and the board alone: guests' pages are cached per URL and shared.
+ */
+export function offersWrite(board: { isPublic: boolean; noticeOnly: boolean } | null, hasProviders: boolean, viewer: { admin: boolean } | null): boolean {
+	if (viewer) return board === null || canWriteIn(board, viewer.admin);
+	return hasProviders && (board === null || canWriteIn(board, false));
+}
+
+/**
  * The boards of the channel `admin` (an administrator or not) may write in, in board order, each
  * with its enabled subjects; one D1 query. `keepBoardId` (an edited post's board) is kept even when
  * the member could not write a new post there, so that the edit screen shows the stored board.

@@ -15,6 +15,52 @@ export type ModerationTarget = 'POST' | 'COMMENT' | 'MEMBER' | 'CHANNEL';
 /** Longest reason kept, in characters (a reason is a line or two for the other moderators). */
 export const REASON_MAX = 500;
 
+/**
+ * What an admin list says of a target instead of its bare id: a post's title, a comment's excerpt
+ * and its post's title, a member's nickname. Read in the list's own query (joins on primary keys,
+ * one page of rows), never a query per row.
+ */
+export interface TargetLabel {
+	/** The post itself or the comment's post, for the link; null when it no longer exists or is not a post or comment. */
+	postId: number | null;
+	/** The post's title (a comment's: its post's); null when that post is deleted or gone (nobody reads what was deleted). */
+	title: string | null;
+	/** A comment's text, at most TARGET_EXCERPT characters; null when it is deleted or gone, or not a comment. */
+	excerpt: string | null;
+	/** A member target's nickname; null when withdrawn, or not a member. */
+	nickname: string | null;
+}
+
+/** Longest comment excerpt an admin list shows, in characters. */
+export const TARGET_EXCERPT = 80;
+
+/**
+ * Joins that label a target named by the SQL expressions `type` and `id`, in the channel bound as
+ * ?1; select TARGET_LABEL_COLUMNS and read them with targetLabelOf.
+ */
+export function targetLabelJoins(type: string, id: string): string {
+	return `LEFT JOIN posts tp ON ${type} = 'POST' AND tp.id = ${id} AND tp.channel_id = ?1
+		LEFT JOIN comments tc ON ${type} = 'COMMENT' AND tc.id = ${id} AND tc.channel_id = ?1
+		LEFT JOIN posts tcp ON tcp.id = tc.post_id
+		LEFT JOIN members tm ON ${type} = 'MEMBER' AND tm.id = ${id} AND tm.channel_id = ?1`;
+}
+
+export const TARGET_LABEL_COLUMNS = `coalesce(tp.id, tcp.id) AS label_post_id,
+	CASE WHEN coalesce(tp.deleted_at, tcp.deleted_at) IS NULL THEN coalesce(tp.title, tcp.title) END AS label_title,
+	CASE WHEN tc.deleted_at IS NULL THEN substr(tc.content, 1, ${TARGET_EXCERPT}) END AS label_excerpt,
+	CASE WHEN tm.withdrawn_at IS NULL THEN tm.nickname END AS label_nickname`;
+
+export interface TargetLabelRow {
+	label_post_id: number | null;
+	label_title: string | null;
+	label_excerpt: string | null;
+	label_nickname: string | null;
+}
+
+export function targetLabelOf(row: TargetLabelRow): TargetLabel {
+	return { postId: row.label_post_id, title: row.label_title, excerpt: row.label_excerpt, nickname: row.label_nickname };
+}
+
 export interface LogEntry {
 	entryId: number;
 	/** null for an operator command and the automatic hide. */
@@ -22,6 +68,7 @@ export interface LogEntry {
 	action: ModerationAction;
 	targetType: ModerationTarget;
 	targetId: number;
+	target: TargetLabel;
 	reason: string;
 	createdAt: number;
 }
@@ -53,20 +100,22 @@ export async function listLog(db: D1Database, channelId: number, page: number): 
 	const [rows, count] = await db.batch([
 		db
 			.prepare(
-				`SELECT l.id, l.moderator_id, m.nickname, l.action, l.target_type, l.target_id, l.reason, l.created_at
+				`SELECT l.id, l.moderator_id, m.nickname, l.action, l.target_type, l.target_id, l.reason, l.created_at, ${TARGET_LABEL_COLUMNS}
 				 FROM moderation_log l LEFT JOIN members m ON m.id = l.moderator_id
+				 ${targetLabelJoins('l.target_type', 'l.target_id')}
 				 WHERE l.channel_id = ?1 ORDER BY l.id DESC LIMIT ?2 OFFSET ?3`,
 			)
 			.bind(channelId, PAGE_SIZE, (page - 1) * PAGE_SIZE),
 		db.prepare('SELECT count(*) AS n FROM moderation_log WHERE channel_id = ?1').bind(channelId),
 	]);
-	type Row = { id: number; moderator_id: number | null; nickname: string | null; action: ModerationAction; target_type: ModerationTarget; target_id: number; reason: string; created_at: number };
+	type Row = TargetLabelRow & { id: number; moderator_id: number | null; nickname: string | null; action: ModerationAction; target_type: ModerationTarget; target_id: number; reason: string; created_at: number };
 	const entries = ((rows?.results ?? []) as Row[]).map((row) => ({
 		entryId: row.id,
 		moderator: row.moderator_id === null ? null : { userId: row.moderator_id, nickname: row.nickname },
 		action: row.action,
 		targetType: row.target_type,
 		targetId: row.target_id,
+		target: targetLabelOf(row),
 		reason: row.reason,
 		createdAt: row.created_at,
 	}));

@@ -7,7 +7,7 @@
  */
 import { AppError } from '@/server/platform/errors';
 import { PAGE_SIZE } from '@/schemas/params';
-import { logStatement } from './log';
+import { logStatement, targetLabelJoins, targetLabelOf, TARGET_LABEL_COLUMNS, type TargetLabel, type TargetLabelRow } from './log';
 
 export type ReportTarget = 'POST' | 'COMMENT';
 export type QueueOrder = 'newest' | 'most';
@@ -117,6 +117,7 @@ export interface ClosedReport {
 	reportId: number;
 	targetType: ReportTarget;
 	targetId: number;
+	target: TargetLabel;
 	reporter: { userId: number; nickname: string | null };
 	reasonCode: string;
 	reasonText: string;
@@ -131,18 +132,21 @@ export async function listClosedReports(db: D1Database, channelId: number, page:
 	const [rows, count] = await db.batch([
 		db
 			.prepare(
-				`SELECT r.id, r.target_type, r.target_id, r.reporter_id, m.nickname, r.reason_code, r.reason_text, r.created_at, r.status, r.resolved_at, r.resolved_by, a.nickname AS resolver
+				`SELECT r.id, r.target_type, r.target_id, r.reporter_id, m.nickname, r.reason_code, r.reason_text, r.created_at, r.status, r.resolved_at, r.resolved_by, a.nickname AS resolver,
+					${TARGET_LABEL_COLUMNS}
 				 FROM reports r JOIN members m ON m.id = r.reporter_id LEFT JOIN members a ON a.id = r.resolved_by
+				 ${targetLabelJoins('r.target_type', 'r.target_id')}
 				 WHERE r.channel_id = ?1 AND r.status <> 'OPEN' ORDER BY r.resolved_at DESC, r.id DESC LIMIT ?2 OFFSET ?3`,
 			)
 			.bind(channelId, PAGE_SIZE, (page - 1) * PAGE_SIZE),
 		db.prepare("SELECT count(*) AS n FROM reports WHERE channel_id = ?1 AND status <> 'OPEN'").bind(channelId),
 	]);
-	type Row = { id: number; target_type: ReportTarget; target_id: number; reporter_id: number; nickname: string | null; reason_code: string; reason_text: string; created_at: number; status: 'RESOLVED' | 'DISMISSED'; resolved_at: number; resolved_by: number | null; resolver: string | null };
+	type Row = TargetLabelRow & { id: number; target_type: ReportTarget; target_id: number; reporter_id: number; nickname: string | null; reason_code: string; reason_text: string; created_at: number; status: 'RESOLVED' | 'DISMISSED'; resolved_at: number; resolved_by: number | null; resolver: string | null };
 	const reports = ((rows?.results ?? []) as Row[]).map((row): ClosedReport => ({
 		reportId: row.id,
 		targetType: row.target_type,
 		targetId: row.target_id,
+		target: targetLabelOf(row),
 		reporter: { userId: row.reporter_id, nickname: row.nickname },
 		reasonCode: row.reason_code,
 		reasonText: row.reason_text,

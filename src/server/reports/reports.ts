@@ -126,3 +126,17 @@ export async function createReport(
 	if (counts && counts.threshold !== null && counts.open >= counts.threshold && hiddenNow === 0) await autoHide(db, channelId, { type, id: input.targetId }, now);
 	return { reportId: results[1]!.meta.last_row_id };
 }
+
+/**
+ * Whether the member of a session (by its token's hash) has reported the post: the post page reads
+ * it in the session's own round trip, as it reads the member's like (likedByTokenStatement), and
+ * uses it only for a member. One probe of the UNIQUE (target_type, target_id, reporter_id) index.
+ */
+export function reportedByTokenStatement(db: D1Database, channelId: number, tokenHash: string, postId: number): D1PreparedStatement {
+	return db
+		.prepare(
+			`SELECT EXISTS (SELECT 1 FROM sessions s JOIN reports r ON r.reporter_id = s.member_id
+			 WHERE s.token_hash = ?1 AND s.channel_id = ?2 AND r.target_type = 'POST' AND r.target_id = ?3 AND r.channel_id = ?2) AS reported`,
+		)
+		.bind(tokenHash, channelId, postId);
+}
