@@ -86,7 +86,8 @@ function prepare(dialog: HTMLDialogElement): void {
 
 /**
  * After a report (or the API's word that it was already made), the post's Report button reads
- * "Reported" and is disabled, as the page renders it on later visits.
+ * "Reported" and is aria-disabled (still focusable, so the closing dialog gives focus back to it), as
+ * the page renders it on later visits.
  */
 function markReported(target: ReportTarget): void {
 	if (target.type !== 'POST') return;
@@ -94,7 +95,7 @@ function markReported(target: ReportTarget): void {
 	if (!button) return;
 	const label = button.querySelector<HTMLElement>('[data-report-label]');
 	if (label) label.textContent = button.dataset['textReported'] ?? label.textContent;
-	button.disabled = true;
+	button.setAttribute('aria-disabled', 'true');
 	button.removeAttribute('aria-haspopup');
 	button.dataset['reported'] = '';
 }

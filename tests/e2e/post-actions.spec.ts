@@ -177,6 +177,8 @@ test('a member reports a post once: Report then reads Reported, disabled, on lat
 	// Remembered (issue 23, point 14): at once, and on a later visit.
 	await expect(report).toHaveText('Reported');
 	await expect(report).toBeDisabled();
+	// aria-disabled, not disabled: the closed dialog gives focus back to it, so a keyboard user keeps their place.
+	await expect(report).toBeFocused();
 	await page.reload();
 	await expect(report).toHaveText('Reported');
 	await expect(report).toBeDisabled();
