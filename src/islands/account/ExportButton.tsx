@@ -2,10 +2,9 @@
  * "Download my data" (My Page's settings): asks for the member's export (GET …/me/export) and saves
  * the answer as the file the server names; a refusal (too soon, signed out) is said in words.
  */
-import { useState } from 'react';
 import { resultCodeOf, FetchError } from '@/lib/api-client';
 import { TooManyRequests } from '@/lib/result-codes';
-import { useHydrated } from '@/islands/common/use-hydrated';
+import ActionButton from '@/islands/common/ActionButton';
 
 interface Props {
 	apiBase: string;
@@ -19,12 +18,7 @@ function fileNameOf(disposition: string | null): string {
 }
 
 export default function ExportButton({ apiBase, label, texts }: Props) {
-	const [busy, setBusy] = useState(false);
-	const [error, setError] = useState<string | null>(null);
-	const hydrated = useHydrated();
-	const download = async () => {
-		setBusy(true);
-		setError(null);
+	const download = async (): Promise<string | null> => {
 		try {
 			const response = await fetch(`${apiBase}/me/export`, { credentials: 'include', headers: { Accept: 'application/json' } });
 			if (!response.ok) throw new FetchError(response.status, response.statusText, await response.json().catch(() => null));
@@ -37,22 +31,10 @@ export default function ExportButton({ apiBase, label, texts }: Props) {
 			link.click();
 			link.remove();
 			setTimeout(() => URL.revokeObjectURL(url), 60_000);
+			return null;
 		} catch (failure) {
-			setError(resultCodeOf(failure) === TooManyRequests.code ? texts['settings.exportTooSoon'] : texts['common.message.error']);
-		} finally {
-			setBusy(false);
+			return resultCodeOf(failure) === TooManyRequests.code ? texts['settings.exportTooSoon'] : texts['common.message.error'];
 		}
 	};
-	return (
-		<>
-			<button className="button secondary" type="button" onClick={download} disabled={busy || !hydrated} aria-busy={busy}>
-				{label}
-			</button>
-			{error && (
-				<p className="form-error" role="alert">
-					{error}
-				</p>
-			)}
-		</>
-	);
+	return <ActionButton label={label} run={download} />;
 }

@@ -1,9 +1,8 @@
 /** Logout: ends the session on the server, forgets the stored user id and goes to the channel home. */
-import { useState } from 'react';
 import { accountApi, failureText } from './api';
 import type { AccountTexts } from './texts';
 import { setUser } from '@/stores/user';
-import { useHydrated } from '@/islands/common/use-hydrated';
+import ActionButton from '@/islands/common/ActionButton';
 
 interface Props {
 	apiBase: string;
@@ -15,30 +14,15 @@ interface Props {
 }
 
 export default function LogoutButton({ apiBase, domain, slug, homeUrl, label, texts }: Props) {
-	const [busy, setBusy] = useState(false);
-	const [error, setError] = useState<string | null>(null);
-	const hydrated = useHydrated();
-	const logout = async () => {
-		setBusy(true);
+	const logout = async (): Promise<string | null> => {
 		try {
 			await accountApi.post(`${apiBase}/auth/logout`);
 			setUser(domain, slug, null);
 			location.replace(homeUrl);
+			return null;
 		} catch (failure) {
-			setBusy(false);
-			setError(failureText(failure, texts));
+			return failureText(failure, texts);
 		}
 	};
-	return (
-		<>
-			<button className="button secondary" type="button" onClick={logout} disabled={busy || !hydrated} aria-busy={busy}>
-				{label}
-			</button>
-			{error && (
-				<p className="form-error" role="alert">
-					{error}
-				</p>
-			)}
-		</>
-	);
+	return <ActionButton label={label} run={logout} />;
 }
