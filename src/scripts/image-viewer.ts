@@ -157,6 +157,12 @@ function createViewer(dialog: HTMLDialogElement): Viewer {
 		link?.focus();
 	});
 
+	/** Whether a point of the window is on the image (the stage holds the pointer, so targets say only "the stage"). */
+	const isOnImage = (x: number, y: number) => {
+		const box = image.getBoundingClientRect();
+		return x >= box.left && x <= box.right && y >= box.top && y <= box.bottom;
+	};
+
 	// Pointers: one drags (pans a zoomed image, swipes one at 1×), two pinch.
 	const pointers = new Map<number, Point>();
 	let drag: { start: Point; offset: Point; moved: boolean; onImage: boolean } | null = null;
@@ -173,7 +179,7 @@ function createViewer(dialog: HTMLDialogElement): Viewer {
 		const point = { x: event.clientX, y: event.clientY };
 		pointers.set(event.pointerId, point);
 		stage.classList.add('dragging');
-		if (pointers.size === 1) beginDrag(point, event.target === image);
+		if (pointers.size === 1) beginDrag(point, isOnImage(point.x, point.y));
 		else if (pointers.size === 2) {
 			const [a, b] = [...pointers.values()] as [Point, Point];
 			pinch = { distance: distance(a, b) || 1, centre: midpoint(a, b), scale, offset: { ...offset } };
@@ -246,7 +252,7 @@ function createViewer(dialog: HTMLDialogElement): Viewer {
 	stage.addEventListener('pointercancel', release);
 
 	stage.addEventListener('dblclick', (event) => {
-		if (event.target === image) toggleZoom(fromCentre(event.clientX, event.clientY));
+		if (isOnImage(event.clientX, event.clientY)) toggleZoom(fromCentre(event.clientX, event.clientY));
 	});
 
 	stage.addEventListener(

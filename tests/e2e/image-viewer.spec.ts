@@ -275,7 +275,7 @@ for (const size of SIZES) {
 				counter: getComputedStyle(dialog.querySelector('[data-image-viewer-counter]')!).color,
 				button: getComputedStyle(dialog.querySelector('button')!).color,
 			}));
-			expect(colours).toEqual({ background: 'rgba(8, 9, 12, 0.96)', counter: 'rgb(255, 255, 255)', button: 'rgb(255, 255, 255)' });
+			expect(colours).toEqual({ background: 'rgb(8, 9, 12)', counter: 'rgb(255, 255, 255)', button: 'rgb(255, 255, 255)' });
 			await expectControlsReachable(page, size.viewport);
 			// The focused button's ring is white on the dark viewer.
 			await page.keyboard.press('Tab');
