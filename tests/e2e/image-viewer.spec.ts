@@ -35,7 +35,7 @@ function postWithImages(browser: Browser, channelPath: string): Promise<string> 
 	if (!post) {
 		post = (async () => {
 			const channel = await community(channelPath);
-			const context = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+			const context = await browser.newContext({ baseURL: test.info().project.use.baseURL ?? '' });
 			const page = await context.newPage();
 			await signInAsDemoMember(page, channelPath, `${channelPath}/boards`);
 			const origin = new URL(page.url()).origin;
