@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { renderContentHtml } from '@/server/posts/content-html';
 import { DocumentSchema, documentText } from '@/schemas/content';
 
-const labels = { playVideo: 'Play video' };
+const labels = { playVideo: 'Play video', openImage: 'Open image' };
 const doc = (blocks: unknown[]) => JSON.stringify({ type: 'doc', blocks });
 
 describe('renderContentHtml', () => {
@@ -41,7 +41,21 @@ describe('renderContentHtml', () => {
 			]),
 			labels,
 		);
-		expect(html).toBe('<p>Before</p>\n<figure class="content-image"><img src="/uploads/AAAAAAAAAAAAAAAAAAAAAA.webp" alt="mine" width="300" height="20" loading="lazy" decoding="async"></figure>');
+		expect(html).toBe(
+			'<p>Before</p>\n<figure class="content-image"><a class="content-image-link" href="/uploads/AAAAAAAAAAAAAAAAAAAAAA.webp"><img src="/uploads/AAAAAAAAAAAAAAAAAAAAAA.webp" alt="mine" width="300" height="20" loading="lazy" decoding="async"></a></figure>',
+		);
+	});
+
+	it('wraps each image in a link to its file (the viewer without JavaScript), named by its alt text or the label', () => {
+		const html = renderContentHtml(
+			doc([
+				{ type: 'image', src: '/demo/shot-01.svg', alt: 'Ship', width: 1280, height: 720 },
+				{ type: 'image', src: '/demo/shot-02.svg', alt: ' ' },
+			]),
+			{ playVideo: 'Play video', openImage: 'Open "image"' },
+		);
+		expect(html).toContain('<a class="content-image-link" href="/demo/shot-01.svg"><img src="/demo/shot-01.svg" alt="Ship"');
+		expect(html).toContain('<a class="content-image-link" href="/demo/shot-02.svg" aria-label="Open &quot;image&quot;"><img src="/demo/shot-02.svg" alt=" "');
 	});
 
 	it('falls back to one escaped paragraph for a body that does not parse', () => {

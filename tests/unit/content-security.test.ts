@@ -12,7 +12,7 @@ import { XSS_CORPUS, type CorpusEntry } from '../fixtures/xss-corpus';
 import { allowListProblems, tokenize, urlsIn } from '../fixtures/html-allow-list';
 import { random } from '../../scripts/seed/demo.mjs';
 
-const labels = { playVideo: 'Play "video" <now>' };
+const labels = { playVideo: 'Play "video" <now>', openImage: 'Open "image" <now>' };
 
 /** What must never reach a page, whatever the allow-list says. */
 function forbiddenIn(html: string): string[] {
@@ -76,6 +76,7 @@ describe('the allow-list check itself', () => {
 		['an unclosed element', '<p><strong>x</p>'],
 		['an unquoted attribute break', '<a href=/x onclick=alert(1)>x</a>'],
 		['a video facade to another site', '<a class="youtube-facade" href="https://evil.example/watch?v=dQw4w9WgXcQ" data-youtube-id="dQw4w9WgXcQ">x</a>'],
+		['an image link to another site', '<a class="content-image-link" href="https://evil.example/x.png">x</a>'],
 	])('finds %s', (_name, html) => {
 		expect(allowListProblems(html)).not.toEqual([]);
 	});
@@ -96,7 +97,7 @@ describe('the allow-list check itself', () => {
 			labels,
 		);
 		expect(allowListProblems(html)).toEqual([]);
-		expect(urlsIn(html)).toEqual(['https://starfall.example/?a=1&b=2', '/starfall/global/boards/12', '/demo/shot-01.svg', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ']);
+		expect(urlsIn(html)).toEqual(['https://starfall.example/?a=1&b=2', '/starfall/global/boards/12', '/demo/shot-01.svg', '/demo/shot-01.svg', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ']);
 	});
 });
 

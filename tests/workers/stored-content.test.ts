@@ -14,7 +14,7 @@ import { renderContentHtml } from '@/server/posts/content-html';
 const CONTENT_REFUSALS: number[] = [-4001400, -4001434, -4001441, -4001442, -4001443];
 
 const MEMBER = memberApi();
-const labels = { playVideo: 'Play video' };
+const labels = { playVideo: 'Play video', openImage: 'Open image' };
 
 /** Demo members 1003 to 1032 take turns, each from its own address, so no rate limit is reached. */
 let turn = 0;

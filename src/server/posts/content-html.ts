@@ -43,7 +43,11 @@ function renderBlock(block: Block, labels: ContentLabels): string {
 		case 'image': {
 			if (!isImageSrc(block.src)) return '';
 			const size = block.width && block.height ? ` width="${block.width}" height="${block.height}"` : '';
-			return `<figure class="content-image"><img src="${escapeHtml(block.src)}" alt="${escapeHtml(block.alt)}"${size} loading="lazy" decoding="async"></figure>`;
+			const src = escapeHtml(block.src);
+			// A link to the image file: the full image without JavaScript, the post page's image viewer
+			// (src/scripts/image-viewer.ts) with it. Its name is the image's alt text, or says what it does.
+			const label = block.alt.trim() ? '' : ` aria-label="${escapeHtml(labels.openImage)}"`;
+			return `<figure class="content-image"><a class="content-image-link" href="${src}"${label}><img src="${src}" alt="${escapeHtml(block.alt)}"${size} loading="lazy" decoding="async"></a></figure>`;
 		}
 		case 'youtube': {
 			const id = escapeHtml(block.videoId);
@@ -55,6 +59,8 @@ function renderBlock(block: Block, labels: ContentLabels): string {
 
 export interface ContentLabels {
 	playVideo: string;
+	/** The name of an image's link when the image has no alt text. */
+	openImage: string;
 }
 
 export function renderContentHtml(stored: string, labels: ContentLabels): string {
