@@ -181,11 +181,11 @@ for (const path of COMMUNITIES) {
 			const channel = await community(path);
 			await page.goto(`${path}/boards/${boardOf(channel, 'general')}`);
 			const select = page.locator('#search-type');
-			const fits = await select.evaluate((element: HTMLSelectElement) => {
+			const fits = await select.evaluate((element) => {
 				const style = getComputedStyle(element);
 				const context = document.createElement('canvas').getContext('2d')!;
 				context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
-				const label = element.selectedOptions[0]?.textContent ?? '';
+				const label = element.querySelector('option:checked')?.textContent ?? '';
 				// The label plus the arrow (about 16 px) fits inside the select's own width.
 				return { text: context.measureText(label).width, width: element.clientWidth };
 			});
