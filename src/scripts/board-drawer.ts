@@ -6,14 +6,14 @@
  */
 const button = document.querySelector<HTMLButtonElement>('[data-drawer-button]');
 const drawer = document.querySelector<HTMLDialogElement>('[data-drawer]');
-const body = drawer?.querySelector('[data-drawer-body]');
+const sheet = drawer?.querySelector('[data-drawer-body]');
 const tree = document.querySelector('[data-board-tree]');
 const home = tree?.parentNode;
 const next = tree?.nextSibling ?? null;
 
-if (button && drawer && body && tree && home) {
+if (button && drawer && sheet && tree && home) {
 	button.addEventListener('click', () => {
-		body.append(tree);
+		sheet.appendChild(tree);
 		drawer.showModal();
 		button.setAttribute('aria-expanded', 'true');
 	});
@@ -28,3 +28,6 @@ if (button && drawer && body && tree && home) {
 	addEventListener('pagehide', () => drawer.close());
 	matchMedia('(min-width: 901px)').addEventListener('change', (event) => event.matches && drawer.close());
 }
+
+// A module: its names stay its own.
+export {};

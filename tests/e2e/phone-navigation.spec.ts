@@ -110,6 +110,9 @@ test.describe('on a phone', () => {
 			// Visible: inside the menu's scrolled box, which is inside the screen.
 			await expect.poll(async () => within(await boxOf(active), await boxOf(list))).toBe(true);
 			expect(within(await boxOf(list), viewportOf(page))).toBe(true);
+			// Not under a scroll arrow: a tap at its middle reaches it.
+			const box = await boxOf(active);
+			expect(await page.evaluate(([x, y]) => document.elementFromPoint(x ?? 0, y ?? 0)?.closest('a')?.getAttribute('aria-current'), [box.x + box.width / 2, box.y + box.height / 2])).toBe('page');
 			await page.screenshot({ path: `test-results/phone-navigation/menu-${fileName(community.path)}.png` });
 		});
 
