@@ -1,0 +1,187 @@
+/**
+ * Finding one's way on a phone (issue 23, points 1, 2 and 6), in every demo community at 390×844:
+ * the board drawer, the active board in the sideways top menu, the footer's channel switcher kept
+ * on the screen, and a link to a comment landing below the sticky header. At 1440×900 the sidebar
+ * shows and the drawer's button does not.
+ */
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './test';
+
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1440, height: 900 };
+
+/** Each community with the pinned board furthest along its top menu (off the phone's screen until scrolled to). */
+const COMMUNITIES = [
+	{ path: '/starfall/global', lastPinnedBoardId: 16, switcher: true },
+	{ path: '/starfall/kr', lastPinnedBoardId: 26, switcher: true },
+	{ path: '/starfall/jp', lastPinnedBoardId: 36, switcher: true },
+	{ path: '/starfall/tw', lastPinnedBoardId: 56, switcher: true },
+	{ path: '/pixelfarm/main', lastPinnedBoardId: 42, switcher: false },
+];
+
+type Box = { x: number; y: number; width: number; height: number };
+
+async function boxOf(locator: Locator): Promise<Box> {
+	const box = await locator.boundingBox();
+	if (!box) throw new Error('not rendered');
+	return box;
+}
+
+/** Whether `inner` lies within `outer` (to a rounding pixel). */
+function within(inner: Box, outer: Box): boolean {
+	return inner.x >= outer.x - 0.5 && inner.y >= outer.y - 0.5 && inner.x + inner.width <= outer.x + outer.width + 0.5 && inner.y + inner.height <= outer.y + outer.height + 0.5;
+}
+
+function viewportOf(page: Page): Box {
+	const size = page.viewportSize();
+	if (!size) throw new Error('no viewport');
+	return { x: 0, y: 0, ...size };
+}
+
+/** The name a file of this community's screenshot carries. */
+const fileName = (path: string) => path.slice(1).replace('/', '-');
+
+test.describe('on a phone', () => {
+	test.use({ viewport: PHONE });
+
+	for (const community of COMMUNITIES) {
+		test(`the board drawer of ${community.path} opens from the header, is used by keyboard and closes back to its button`, async ({ page }) => {
+			const boardPath = `${community.path}/boards/${community.lastPinnedBoardId}`;
+			await page.goto(boardPath);
+			const button = page.locator('[data-drawer-button]');
+			const drawer = page.getByRole('dialog');
+			await expect(button).toBeVisible();
+			await expect(button).toHaveAttribute('aria-haspopup', 'dialog');
+			const name = await button.getAttribute('aria-label');
+			expect(name).toBeTruthy();
+			// The button sits in the sticky header, on the first screen.
+			expect(within(await boxOf(button), await boxOf(page.locator('.top-bar')))).toBe(true);
+
+			await button.click();
+			await expect(drawer).toBeVisible();
+			await expect(drawer).toHaveAccessibleName(name ?? '');
+			// The tree is in the sheet, the board being read marked, and the sheet inside the screen.
+			const tree = drawer.getByRole('navigation', { name: name ?? '' });
+			await expect(tree).toBeVisible();
+			const current = tree.locator(`a[href="${boardPath}"]`);
+			await expect(current).toHaveAttribute('aria-current', 'page');
+			const viewport = viewportOf(page);
+			expect(within(await boxOf(drawer), viewport)).toBe(true);
+			// The sheet scrolls inside itself, not the page behind it.
+			const body = drawer.locator('[data-drawer-body]');
+			expect(await body.evaluate((element) => getComputedStyle(element).overflowY)).toBe('auto');
+			expect(await page.evaluate(() => document.body.scrollWidth <= innerWidth)).toBe(true);
+			await page.screenshot({ path: `test-results/phone-navigation/drawer-${fileName(community.path)}.png` });
+
+			// The focus moved into the dialog; Tab walks its links, inside the sheet.
+			expect(await drawer.evaluate((element) => element.contains(document.activeElement))).toBe(true);
+			const reached: string[] = [];
+			for (let step = 0; step < 6; step += 1) {
+				await page.keyboard.press('Tab');
+				const focused = await page.evaluate(() => {
+					const element = document.activeElement;
+					return { inDialog: Boolean(element?.closest('dialog[open]')), href: element instanceof HTMLAnchorElement ? element.getAttribute('href') : null };
+				});
+				expect(focused.inDialog).toBe(true);
+				if (focused.href) reached.push(focused.href);
+			}
+			expect(reached).toContain(`${community.path}/boards`);
+
+			// Escape closes it, the focus back on the button.
+			await page.keyboard.press('Escape');
+			await expect(drawer).toBeHidden();
+			await expect(button).toBeFocused();
+			// So does the close button.
+			await button.click();
+			await drawer.getByRole('button', { name: await page.locator('.drawer-close').getAttribute('aria-label') ?? '' }).click();
+			await expect(drawer).toBeHidden();
+			await expect(button).toBeFocused();
+
+			// A link of the tree works: from the drawer to All Posts.
+			await button.click();
+			await drawer.locator(`a[href="${community.path}/boards"]`).click();
+			await expect(page).toHaveURL(new RegExp(`${community.path}/boards$`));
+			await expect(page.getByRole('dialog')).toBeHidden();
+		});
+
+		test(`the board being read in ${community.path} is scrolled into view in the top menu`, async ({ page }) => {
+			await page.goto(`${community.path}/boards/${community.lastPinnedBoardId}`);
+			const list = page.locator('[data-menu-list]');
+			const active = list.locator('a[aria-current="page"]');
+			await expect(active).toHaveAttribute('href', `${community.path}/boards/${community.lastPinnedBoardId}`);
+			// Visible: inside the menu's scrolled box, which is inside the screen.
+			await expect.poll(async () => within(await boxOf(active), await boxOf(list))).toBe(true);
+			expect(within(await boxOf(list), viewportOf(page))).toBe(true);
+			// Not under a scroll arrow: a tap at its middle reaches it.
+			const box = await boxOf(active);
+			expect(await page.evaluate(([x, y]) => document.elementFromPoint(x ?? 0, y ?? 0)?.closest('a')?.getAttribute('aria-current'), [box.x + box.width / 2, box.y + box.height / 2])).toBe('page');
+			await page.screenshot({ path: `test-results/phone-navigation/menu-${fileName(community.path)}.png` });
+		});
+
+		if (community.switcher) {
+			test(`the footer's channel switcher of ${community.path} opens inside the screen`, async ({ page }) => {
+				await page.goto(`${community.path}/boards`);
+				const switcher = page.locator('[data-channel-switcher]');
+				await switcher.locator('summary').click();
+				const list = switcher.locator('ul');
+				await expect(list).toBeVisible();
+				// Inside the screen and clear of the footer's own margins, every name in it too.
+				const footer = page.locator('.footer-inner');
+				const inset = await footer.evaluate((element) => parseFloat(getComputedStyle(element).paddingLeft));
+				const footerBox = await boxOf(footer);
+				const content = { ...footerBox, x: footerBox.x + inset, width: footerBox.width - 2 * inset, y: 0, height: viewportOf(page).height * 10 };
+				expect(within(await boxOf(list), content)).toBe(true);
+				for (const link of await list.locator('a').all()) expect(within(await boxOf(link), content)).toBe(true);
+				await list.scrollIntoViewIfNeeded();
+				expect(within(await boxOf(list), { ...viewportOf(page), y: 0 })).toBe(true);
+				await page.screenshot({ path: `test-results/phone-navigation/switcher-${fileName(community.path)}.png` });
+			});
+		}
+
+		test(`a link to a comment in ${community.path} lands with the comment's author line below the sticky header`, async ({ page }) => {
+			await page.goto(`${community.path}/boards`);
+			const href = await page.locator('.post-row:has(.comment-count) .post-title').first().getAttribute('href');
+			if (!href) throw new Error(`${community.path} lists no post with comments`);
+			await page.goto(href);
+			const comments = page.locator('.comments .comment[id^="comment-"]');
+			await expect(comments.first()).toBeVisible();
+			// The first comment: the page goes on below it, so it can scroll it to the top.
+			const commentId = Number((await comments.first().getAttribute('id'))?.replace('comment-', ''));
+			await page.goto(`${href}?commentId=${commentId}#comment-${commentId}`);
+			const head = page.locator(`#comment-${commentId} .comment-head`).first();
+			await expect(head).toBeVisible();
+			await expect.poll(() => page.evaluate(() => scrollY)).toBeGreaterThan(0);
+			const header = await boxOf(page.locator('.top-bar'));
+			const author = await boxOf(head);
+			expect(author.y).toBeGreaterThanOrEqual(header.y + header.height);
+			expect(author.y + author.height).toBeLessThanOrEqual(viewportOf(page).height);
+			await page.screenshot({ path: `test-results/phone-navigation/comment-${fileName(community.path)}.png` });
+		});
+	}
+});
+
+test.describe('on a desktop', () => {
+	test.use({ viewport: DESKTOP });
+
+	for (const community of COMMUNITIES) {
+		test(`${community.path} shows the sidebar's tree and no drawer button`, async ({ page }) => {
+			await page.goto(`${community.path}/boards/${community.lastPinnedBoardId}`);
+			await expect(page.locator('[data-drawer-button]')).toBeHidden();
+			await expect(page.locator('.sidebar [data-board-tree]')).toBeVisible();
+			await page.screenshot({ path: `test-results/phone-navigation/desktop-${fileName(community.path)}.png` });
+		});
+	}
+
+	test('a link to a comment lands below the sticky header on a desktop too', async ({ page }) => {
+		await page.goto('/starfall/global/boards');
+		const href = await page.locator('.post-row:has(.comment-count) .post-title').first().getAttribute('href');
+		if (!href) throw new Error('no post with comments');
+		await page.goto(href);
+		const commentId = Number((await page.locator('.comments .comment[id^="comment-"]').first().getAttribute('id'))?.replace('comment-', ''));
+		await page.goto(`${href}?commentId=${commentId}#comment-${commentId}`);
+		const head = page.locator(`#comment-${commentId} .comment-head`).first();
+		await expect(head).toBeVisible();
+		const header = await boxOf(page.locator('.top-bar'));
+		expect((await boxOf(head)).y).toBeGreaterThanOrEqual(header.y + header.height);
+	});
+});
