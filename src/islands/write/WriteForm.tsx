@@ -15,7 +15,7 @@ import { resultCodeOf } from '@/lib/api-client';
 import { DraftNotFound } from '@/lib/result-codes';
 import { formatFullDate } from '@/lib/format-date';
 import { pageUrls } from '@/lib/urls';
-import { DRAFT_LIMIT, TITLE_MAX_LENGTH, titleLength } from '@/schemas/post-limits';
+import { TITLE_MAX_LENGTH, titleLength } from '@/schemas/post-limits';
 import type { ContentDocument } from '@/schemas/content';
 import type { Language } from '@/schemas/channel';
 import { RichEditor, documentIsEmpty, emptyDocument, type EditorTexts, type RichEditorHandle } from './editor';
@@ -122,7 +122,7 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 		[texts],
 	);
 	const tell = useCallback(
-		(message: string) => new Promise<boolean>((resolve) => setDialog({ open: true, title: texts['common.message.alert'], message, confirmLabel: texts['common.button.confirm'], resolve })),
+		(message: string, title = texts['common.message.alert']) => new Promise<boolean>((resolve) => setDialog({ open: true, title, message, confirmLabel: texts['common.button.confirm'], resolve })),
 		[texts],
 	);
 
@@ -210,6 +210,12 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 	const returnPath = () => `${location.pathname}${location.search}`;
 
 	const handleFailure = async (error: unknown, action: 'submit' | 'draft' | 'load') => {
+		if (action === 'submit' && !navigator.onLine) {
+			// Offline: the work is kept on this device now and sent once the browser is back online (the same requestId: one post).
+			keepLocally();
+			addEventListener('online', () => void submit(), { once: true });
+			return void (await tell(texts['common.message.offline'], texts['common.message.offlineTitle']));
+		}
 		// A new member's limits and the human check (src/lib/spam-failure.ts, loaded on submit).
 		const spam = (await spamDefence()).spamFailureText(error, texts);
 		if (spam) return void (await tell(spam));
@@ -226,7 +232,7 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 			case 'field':
 				setErrors(
 					meaning.field === 'title'
-						? { title: meaning.problem === 'required' ? texts['write.message.titleRequired'] : titleTooLongText(texts) }
+						? { title: meaning.problem === 'required' ? texts['write.message.titleRequired'] : texts['write.message.titleTooLong'] }
 						: { content: meaning.problem === 'required' ? texts['write.message.contentRequired'] : texts['write.message.tooManyImages'] },
 				);
 				return;
@@ -241,7 +247,7 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 				}
 				return;
 			case 'draft-limit':
-				await tell(texts['write.message.draftLimit'].replace('{{count}}', String(DRAFT_LIMIT)));
+				await tell(texts['write.message.draftLimit']);
 				return;
 			case 'too-many':
 				await tell(texts['common.message.tooManyRequests']);
@@ -249,7 +255,7 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 			case 'generic':
 				if (action === 'draft') showToast(texts['write.message.draftFailed']);
 				else if (action === 'load') await tell(texts['write.drafts.failed']);
-				else await tell(edit ? texts['write.message.editFailed'] : texts['write.message.writeFailed']);
+				else await tell(texts[edit ? 'write.message.editFailed' : 'write.message.writeFailed'], texts[edit ? 'write.failed.editTitle' : 'write.failed.writeTitle']);
 		}
 	};
 
@@ -262,13 +268,13 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 		const found: FieldErrors = {};
 		if (work.boardId === null) found.board = texts['write.message.boardRequired'];
 		if (work.title.trim() === '') found.title = texts['write.message.titleRequired'];
-		else if (titleLength(work.title) > TITLE_MAX_LENGTH) found.title = titleTooLongText(texts);
+		else if (titleLength(work.title) > TITLE_MAX_LENGTH) found.title = texts['write.message.titleTooLong'];
 		if (documentIsEmpty(work.content)) found.content = texts['write.message.contentRequired'];
 		return found;
 	};
 
-	const submit = async (event: FormEvent<HTMLFormElement>) => {
-		event.preventDefault();
+	const submit = async (event?: FormEvent<HTMLFormElement>) => {
+		event?.preventDefault();
 		if (busy) return;
 		const work = currentWork();
 		const problems = check(work);
@@ -282,11 +288,10 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 		const body = { boardId: work.boardId, subjectId: work.subjectId, title: work.title, content: work.content, isPrivate: work.isPrivate, isNotice: admin && work.isNotice };
 		const urls = pageUrls(channelBase);
 		try {
+			let postId: number;
 			if (edit) {
 				await api.put(`${apiBase}/posts/${edit.postId}`, { ...body, version: edit.version });
-				finish();
-				showToastOnNextPage(texts['write.message.edited']);
-				location.assign(urls.post(edit.postId));
+				postId = edit.postId;
 			} else {
 				// Written from a saved draft: the post replaces it. A draft deleted meanwhile (another tab) is no reason not to post.
 				// A new member's Turnstile token, when the page shows the widget.
@@ -296,9 +301,12 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 					if (draftIdRef.current === null || resultCodeOf(error) !== DraftNotFound.code) throw error;
 					return create(null);
 				});
-				finish();
-				location.assign(urls.post(answer.content.postId));
+				postId = answer.content.postId;
 			}
+			finish();
+			// The post page says what happened (the toast of the next page: nothing in the URL, so the cached page is shared).
+			showToastOnNextPage(texts[edit ? 'write.message.edited' : 'write.message.published']);
+			location.assign(urls.post(postId));
 		} catch (error) {
 			setBusy(null);
 			await handleFailure(error, 'submit');
@@ -309,7 +317,7 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 		if (busy) return;
 		const work = currentWork();
 		if (titleLength(work.title) > TITLE_MAX_LENGTH) {
-			setErrors({ title: titleTooLongText(texts) });
+			setErrors({ title: texts['write.message.titleTooLong'] });
 			return;
 		}
 		setBusy('draft');
@@ -339,7 +347,7 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 	};
 
 	const loadDraft = async (loadId: number) => {
-		if (hasWork() && !(await ask(texts['write.confirm.loadDraft']))) return;
+		if (hasWork() && !(await ask(texts['write.confirm.loadDraft'], texts['write.drafts.load']))) return;
 		try {
 			const draft = await drafts.get(loadId);
 			const current = fieldsRef.current;
@@ -380,7 +388,7 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 			const written = contentWrittenRef.current && !documentIsEmpty(current.content);
 			if (next.template) {
 				// SPEC §4: a different template discards the current content only after confirmation.
-				if (written && !(await ask(texts['write.confirm.template']))) return;
+				if (written && !(await ask(texts['write.confirm.template'], texts['write.button.useTemplate']))) return;
 				content = next.template;
 				replace = true;
 			} else if (!written) {
@@ -399,7 +407,7 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 	};
 
 	const cancel = async () => {
-		if (hasWork() && !(await ask(texts['write.confirm.cancel']))) return;
+		if (hasWork() && !(await ask(texts['write.confirm.cancel'], texts['write.button.leave']))) return;
 		finish();
 		const referrer = document.referrer ? new URL(document.referrer) : null;
 		const cameFromCommunity = referrer?.origin === location.origin && referrer.pathname.startsWith(`${channelBase}/`) && !/\/(?:login|oauth|signup|write)\b|\/edit$/.test(referrer.pathname);
@@ -512,7 +520,7 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 						}}
 					/>
 					<p id={`${id}-title-message`} className={errors.title || count > TITLE_MAX_LENGTH ? 'field-error' : 'field-hint'} role={errors.title ? 'alert' : undefined}>
-						{errors.title ?? titleTooLongText(texts)}
+						{errors.title ?? texts['write.message.titleTooLong']}
 					</p>
 				</div>
 				<div className="field" onKeyDownCapture={markWritten} onPasteCapture={markWritten} onDropCapture={markWritten} onInputCapture={markWritten} onChangeCapture={markWritten}>
@@ -597,10 +605,6 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 			/>
 		</>
 	);
-}
-
-function titleTooLongText(texts: WriteTexts): string {
-	return texts['write.message.titleTooLong'].replace('{{length}}', String(TITLE_MAX_LENGTH));
 }
 
 /** Work read back (a draft, a local copy) fitted to the boards the member may write in now. */
