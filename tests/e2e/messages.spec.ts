@@ -110,6 +110,21 @@ for (const [channelPath, language] of CASES) {
 			expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.endsWith('-editor:write')))).toEqual([]);
 		});
 
+		test('offline, a draft is kept on this device and saved when the connection returns', async ({ page, context }) => {
+			const channel = await community(channelPath);
+			const t = texts(language);
+			await page.clock.install();
+			const { title } = await writePost(page, channel, 31, t);
+			await context.setOffline(true);
+			await page.getByRole('button', { name: t('write.button.saveDraft'), exact: true }).click();
+			const alert = page.getByRole('dialog', { name: t('common.message.offlineTitle') });
+			await expect(alert).toContainText(t('common.message.offline'));
+			await alert.getByRole('button', { name: t('common.button.confirm') }).click();
+			await context.setOffline(false);
+			await expect(toast(page)).toHaveText(t('write.message.draftSaved'));
+			expect(execute(`SELECT id FROM drafts WHERE title = '${title}'`)).toHaveLength(1);
+		});
+
 		test('offline, a comment is kept on this device and posted when the connection returns', async ({ page, context }) => {
 			const channel = await community(channelPath);
 			const t = texts(language);
