@@ -213,7 +213,7 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 		if (action !== 'load' && !navigator.onLine) {
 			// Offline: the work is kept on this device now and sent (or saved as a draft) once the browser is back online (the same requestId: one post).
 			keepLocally();
-			addEventListener('online', () => void (action === 'draft' ? saveDraft() : submit()), { once: true });
+			addEventListener('online', () => void (action === 'submit' ? submit : saveDraft)(), { once: true });
 			return void (await tell(texts['common.message.offline'], texts['common.message.offlineTitle']));
 		}
 		// A new member's limits and the human check (src/lib/spam-failure.ts, loaded on submit).
