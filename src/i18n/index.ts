@@ -30,6 +30,13 @@ export type Translate = (key: MessageKey, options?: Record<string, unknown>) => 
 
 const plainTexts = new Map<Language, Map<MessageKey, string>>();
 
+/** Stands for `{` in the values while particles are resolved: a value (a search, a title) is shown as written, never read as a particle pair. */
+const GUARD = '\uE000';
+
+function guarded(options: Record<string, unknown>): Record<string, unknown> {
+	return Object.fromEntries(Object.entries(options).map(([name, value]) => [name, typeof value === 'string' ? value.replaceAll('{', GUARD) : value]));
+}
+
 /**
  * The texts of a language. A text without options is looked up in i18next once per isolate and
  * then read from a map: every page asks for dozens of them, and i18next's lookup is not cheap.
@@ -43,7 +50,7 @@ export function translator(language: Language): Translate {
 	}
 	const known = plain;
 	return (key, options) => {
-		if (options) return withParticles(t(key, options));
+		if (options) return withParticles(t(key, guarded(options))).replaceAll(GUARD, '{');
 		let text = known.get(key);
 		if (text === undefined) {
 			text = withParticles(t(key, {}));

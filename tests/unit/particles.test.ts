@@ -87,6 +87,12 @@ describe('particle pairs', () => {
 		expect(t('search.results.count', { query: 'PvP', count: 3 })).toBe('‘PvP’가 포함된 게시글 3건');
 	});
 
+	it('never rewrite a value: a search for a pair is shown as typed', () => {
+		const t = translator('ko');
+		expect(t('search.results.empty', { query: '던전{을/를}' })).toBe('‘던전{을/를}’이(가) 포함된 게시글이 없습니다.');
+		expect(translator('en')('search.results.empty', { query: '{이/가}' })).toBe('No posts contain “{이/가}”.');
+	});
+
 	it('leave no combined form like 이(가) in the Korean file', () => {
 		for (const [key, text] of Object.entries(ko)) expect([key, /[이을은과와](?:\((?:가|를|는|와|과)\))|\(으\)로/.test(text)]).toEqual([key, false]);
 		// Every pair in the file is one the formatter knows.
