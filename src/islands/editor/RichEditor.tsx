@@ -296,6 +296,8 @@ function EditorShell({ initialDocument, onChange, uploadUrl, texts, labelledBy, 
 					onProgress: (loaded, total) => setUploads((list) => list.map((upload) => (upload.id === id ? { ...upload, loaded, total } : upload))),
 				})
 					.then((image) => {
+						// The list's small picture (docs/thumbnails.md), its code loaded only now.
+						void import('./thumbnail').then((thumbnail) => thumbnail.sendThumbnail(uploadUrl, file, image.src));
 						const alt = file.name.replace(/\.[^.]+$/, '');
 						editor.update(() => {
 							const restored = $stillValid(at);

@@ -32,6 +32,8 @@ export interface PostSummary {
 	isNotice: boolean;
 	hasImage: boolean;
 	hasVideo: boolean;
+	/** What the row shows of its first image or video (posts.thumbnail, src/lib/thumbnails.ts), or null: then ▣ or ▶. */
+	thumbnail: string | null;
 	/** Only on the author's own lists (My Page): a post the owner made private. */
 	isPrivate: boolean;
 }
@@ -61,12 +63,13 @@ export interface SummaryRow {
 	is_notice: number;
 	has_image: number;
 	has_video: number;
+	thumbnail: string | null;
 	is_private: number;
 }
 
 /** The columns of a list row, over posts p joined with members m. */
 export const SUMMARY_COLUMNS = `p.id, p.board_id, p.subject_id, p.title, p.member_id, m.nickname, m.withdrawn_at, m.role,
-	p.created_at, p.view_count, p.like_count, p.comment_count, p.is_notice, p.has_image, p.has_video, p.is_private`;
+	p.created_at, p.view_count, p.like_count, p.comment_count, p.is_notice, p.has_image, p.has_video, p.thumbnail, p.is_private`;
 
 /** The author as readers see them, from their members row (read in the same query as what they wrote). */
 export function authorOf(memberId: number, nickname: string | null, withdrawnAt: number | null, role: string): PostAuthor {
@@ -87,6 +90,7 @@ export function toSummary(row: SummaryRow): PostSummary {
 		isNotice: row.is_notice === 1,
 		hasImage: row.has_image === 1,
 		hasVideo: row.has_video === 1,
+		thumbnail: row.thumbnail,
 		isPrivate: row.is_private === 1,
 	};
 }
