@@ -167,10 +167,17 @@ test("video posts show the video's poster in the list and in the post's facade",
 	expect(image?.width).toBeCloseTo(box?.width ?? 0, 0);
 	expect(image?.height).toBeCloseTo(box?.height ?? 0, 0);
 	await expect(facade.locator('.youtube-label')).toBeVisible();
+	// Its title is the post's (the video's own is not fetched: docs/thumbnails.md).
+	const postTitle = (await page.locator('h1.post-title').textContent())?.trim() ?? '';
+	await expect(facade.locator('.youtube-title')).toHaveText(postTitle);
+	await facade.scrollIntoViewIfNeeded();
+	await page.screenshot({ path: path.join('test-results', 'thumbnails-facade.png') });
 	// Still a facade: the player loads only when asked for.
 	await expect(page.locator('iframe')).toHaveCount(0);
 	await facade.click();
-	await expect(page.locator(`iframe[src^="https://www.youtube-nocookie.com/embed/${id}"]`)).toHaveCount(1);
+	const player = page.locator(`iframe[src^="https://www.youtube-nocookie.com/embed/${id}"]`);
+	await expect(player).toHaveCount(1);
+	await expect(player).toHaveAttribute('title', `${postTitle} Play video`);
 });
 
 for (const [name, size] of [

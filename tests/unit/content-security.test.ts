@@ -12,7 +12,7 @@ import { XSS_CORPUS, type CorpusEntry } from '../fixtures/xss-corpus';
 import { allowListProblems, tokenize, urlsIn } from '../fixtures/html-allow-list';
 import { random } from '../../scripts/seed/demo.mjs';
 
-const labels = { playVideo: 'Play "video" <now>', openImage: 'Open "image" <now>' };
+const labels = { playVideo: 'Play "video" <now>', openImage: 'Open "image" <now>', videoTitle: 'Raid <script>alert("t")</script> & co' };
 
 /** What must never reach a page, whatever the allow-list says. */
 function forbiddenIn(html: string): string[] {
