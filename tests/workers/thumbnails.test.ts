@@ -205,6 +205,30 @@ describe("a post's thumbnail", () => {
 		expect(await listed(postId)).toMatchObject({ thumbnail: null, hasImage: false, hasVideo: false });
 	});
 
+	it('moves the lists in the edge cache when an edit changes it, and only then', async () => {
+		const cookie = await signIn(WRITER);
+		const without = await stored(WRITER);
+		const withThumb = await stored(WRITER);
+		await sendThumbnail(withThumb.key, images.WEBP_LOSSY, { cookie });
+		const created = await call(`${memberApi()}/posts`, { method: 'POST', cookie, body: post(doc(image(without.src))) });
+		const postId = (created.body['content'] as { postId: number }).postId;
+		// The versions of the board's list and All Posts (search results, which show text, move with any edit).
+		const lists = async () => {
+			const versions = JSON.parse((await env.DB.prepare('SELECT list_versions FROM channels WHERE id = ?1').bind(GLOBAL.id).first<string>('list_versions')) ?? '{}') as Record<string, number>;
+			return { board: versions['b12'], all: versions['all'] };
+		};
+		// Same title, board and marks; only the picture the row shows changes.
+		const before = await lists();
+		expect((await call(`${memberApi()}/posts/${postId}`, { method: 'PUT', cookie, body: { ...fields(doc(image(withThumb.src))), version: 1 } })).code).toBe(0);
+		const changed = await lists();
+		expect(changed).toEqual({ board: (before.board ?? 0) + 1, all: (before.all ?? 0) + 1 });
+		// The same picture with other words: the lists stay as they were.
+		const body = doc(image(withThumb.src));
+		body.blocks.push({ type: 'paragraph', children: [{ text: 'More words' }] });
+		expect((await call(`${memberApi()}/posts/${postId}`, { method: 'PUT', cookie, body: { ...fields(body), version: 2 } })).code).toBe(0);
+		expect(await lists()).toEqual(changed);
+	});
+
 	it("of a post showing only images without a variant (or the demo's) is none, or the demo image itself", async () => {
 		const cookie = await signIn(WRITER);
 		const without = await stored(WRITER);
