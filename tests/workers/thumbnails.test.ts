@@ -198,7 +198,7 @@ describe("a post's thumbnail", () => {
 		// An edit that puts the video first shows its poster.
 		const edited = await call(`${memberApi()}/posts/${postId}`, { method: 'PUT', cookie, body: { ...fields(doc({ type: 'youtube', videoId: 'dQw4w9WgXcQ' }, image(withThumb.src))), version: 1 } });
 		expect(edited.code).toBe(0);
-		expect(await listed(postId)).toMatchObject({ thumbnail: 'youtube:dQw4w9WgXcQ' });
+		expect(await listed(postId)).toMatchObject({ thumbnail: 'https://i.ytimg.com/vi/dQw4w9WgXcQ/mqdefault.jpg' });
 
 		// Text only: no thumbnail, no marks.
 		expect((await call(`${memberApi()}/posts/${postId}`, { method: 'PUT', cookie, body: { ...fields(doc()), version: 2 } })).code).toBe(0);

@@ -7,6 +7,8 @@ import { AppError } from '@/server/platform/errors';
 import type { Board, BoardSubject } from '@/server/boards/boards';
 import type { LayoutData } from '@/server/channels/layout';
 import { PAGE_SIZE } from '@/schemas/params';
+import { isImageSrc } from '@/schemas/content';
+import { thumbnailUrl } from '@/lib/thumbnails';
 import { canReadBoard, type Viewer } from './visibility';
 import { rankPositionSql, type PostListKind } from './list-positions';
 
@@ -32,7 +34,11 @@ export interface PostSummary {
 	isNotice: boolean;
 	hasImage: boolean;
 	hasVideo: boolean;
-	/** What the row shows of its first image or video (posts.thumbnail, src/lib/thumbnails.ts), or null: then ▣ or ▶. */
+	/**
+	 * The URL of the small picture the row shows for its first image or video (posts.thumbnail read by
+	 * thumbnailUrl, src/lib/thumbnails.ts): an upload's variant, a demo image or a YouTube poster;
+	 * null for a post without one, whose row shows ▣ or ▶.
+	 */
 	thumbnail: string | null;
 	/** Only on the author's own lists (My Page): a post the owner made private. */
 	isPrivate: boolean;
@@ -90,7 +96,7 @@ export function toSummary(row: SummaryRow): PostSummary {
 		isNotice: row.is_notice === 1,
 		hasImage: row.has_image === 1,
 		hasVideo: row.has_video === 1,
-		thumbnail: row.thumbnail,
+		thumbnail: thumbnailUrl(row.thumbnail, isImageSrc),
 		isPrivate: row.is_private === 1,
 	};
 }
