@@ -13,6 +13,7 @@ import { REPORT_DETAIL_MAX_LENGTH, REPORT_REASONS, detailRequired, reportDetailL
 import { showActionAlert } from './action-alert';
 import { handleActionFailure, memberClient } from './member-action';
 import { showToast } from './toast';
+import { markCommentReported } from '@/stores/reports';
 
 /** What is reported: a post or a comment, by id. */
 export interface ReportTarget {
@@ -87,9 +88,11 @@ function prepare(dialog: HTMLDialogElement): void {
 /**
  * After a report (or the API's word that it was already made), the post's Report button reads
  * "Reported" and is aria-disabled (still focusable, so the closing dialog gives focus back to it), as
- * the page renders it on later visits.
+ * the page renders it on later visits; a comment's goes to the store the comments island reads,
+ * whose menu then says the same.
  */
 function markReported(target: ReportTarget): void {
+	if (target.type === 'COMMENT') markCommentReported(target.id);
 	if (target.type !== 'POST') return;
 	const button = document.querySelector<HTMLButtonElement>(`button[data-post-action="report"][data-post-id="${target.id}"]`);
 	if (!button) return;
