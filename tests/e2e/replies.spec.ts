@@ -228,3 +228,24 @@ test("a comment's Report reads Reported once made, and on later visits", async (
 	await reported();
 	expect(execute(`SELECT count(*) AS n FROM reports WHERE target_type = 'COMMENT' AND target_id = ${post.commentId}`)).toEqual([{ n: 1 }]);
 });
+
+test('a reply to a reply deleted while the box is open still joins its thread', async ({ page }) => {
+	const channel = await community(GLOBAL);
+	const post = postWithComment(channel, 30, 31);
+	const text = mark('Past the reef, I think');
+	const [reply] = execute(
+		`INSERT INTO comments (channel_id, post_id, parent_id, member_id, content, created_at) VALUES (${channel.index}, ${post.postId}, ${post.commentId}, ${memberIdOf(channel, 33)}, '${text}', ${Date.now()}) RETURNING id`,
+	) as { id: number }[];
+	execute(`UPDATE posts SET comment_count = 2 WHERE id = ${post.postId}`);
+	await signInMember(page, channel, 32, post.path);
+	await armed(page);
+	await item(page, text).getByRole('button', { name: 'Reply', exact: true }).click();
+	await expect(replyForm(page).locator('.comment-reply-context')).toContainText(`Replying to @${channel.nicknames[33]}`);
+	execute(`UPDATE comments SET deleted_at = ${Date.now()} WHERE id = ${reply!.id}`);
+	const answer = mark('Agreed');
+	await section(page).getByRole('textbox', { name: /^Reply to / }).pressSequentially(answer);
+	await replyForm(page).getByRole('button', { name: 'Post', exact: true }).click();
+	await expect(page.locator('[data-toast]')).toHaveText('The comment has been posted.');
+	await expect(item(page, answer).locator('.comment-reply-to')).toHaveText(`In reply to @${channel.nicknames[31]}`);
+	expect(execute(`SELECT parent_id AS parentId, reply_to_id AS replyToId FROM comments WHERE post_id = ${post.postId} AND deleted_at IS NULL AND parent_id IS NOT NULL`)).toEqual([{ parentId: post.commentId, replyToId: null }]);
+});

@@ -9,17 +9,17 @@
  * dialog, too many requests, or the generic alert.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useStore } from '@nanostores/react';
 import AlertDialog from '@/islands/common/AlertDialog';
 import { ConfirmDialog } from '@/islands/admin/dialogs';
 import { openBanDialog, openForcedLogin } from '@/scripts/route-error-dialog';
 import { openReportDialog } from '@/scripts/report-dialog';
 import { showToast } from '@/scripts/toast';
 import { formatCount } from '@/lib/format-date';
-import { $reportedComments } from '@/stores/reports';
 import { pageUrls } from '@/lib/urls';
 import type { Language } from '@/schemas/channel';
 import { commentsApi, failureMeaning } from './api';
+import { resultCodeOf } from '@/lib/api-client';
+import { CommentNotFound } from '@/lib/result-codes';
 import CommentEntry from './CommentEntry';
 import CommentForm from './CommentForm';
 import type { MenuAction } from './CommentMenu';
@@ -79,7 +79,8 @@ export default function CommentsIsland(props: IslandProps) {
 	const [highlight] = useState(() => Number(/^#comment-(\d+)$/.exec(location.hash)?.[1]) || null);
 	// The comment the reader has just posted: scrolled to, marked for a moment and given the focus.
 	const [posted, setPosted] = useState<number | null>(null);
-	const reportedNow = useStore($reportedComments);
+	// The comments reported since the page loaded (the report dialog says so), beside those the page marked.
+	const [reportedNow, setReportedNow] = useState<readonly number[]>([]);
 	const requestIds = useRef(new Map<string, string>());
 	const heading = useRef<HTMLHeadingElement>(null);
 
@@ -156,7 +157,12 @@ export default function CommentsIsland(props: IslandProps) {
 		if (problem) return update({ problem });
 		update({ problem: null, busy: true });
 		try {
-			const { comment, commentCount } = await api.create(replyDraft.text, targetId, requestIdFor(`reply-${parentId}`));
+			const requestId = requestIdFor(`reply-${parentId}`);
+			// The reply answered went meanwhile: the text still joins its thread, as a reply to the thread's comment.
+			const { comment, commentCount } = await api.create(replyDraft.text, targetId, requestId).catch((error: unknown) => {
+				if (targetId === parentId || resultCodeOf(error) !== CommentNotFound.code) throw error;
+				return api.create(replyDraft.text, parentId, requestId);
+			});
 			requestIds.current.delete(`reply-${parentId}`);
 			setItems((list) => mergeItems(list, [comment]));
 			setCount(commentCount);
@@ -253,7 +259,7 @@ export default function CommentsIsland(props: IslandProps) {
 		if (!own(comment)) {
 			// Reported already (the page's mark, or a report made since): says so, and does nothing, as the post's Report does.
 			const done = userId !== null && (comment.reported === true || reportedNow.includes(comment.commentId));
-			actions.push({ key: 'report', label: texts[done ? 'report.reported' : 'comment.menu.report'], done, run: () => (userId === null ? askLogin() : openReportDialog({ type: 'COMMENT', id: comment.commentId })) });
+			actions.push({ key: 'report', label: texts[done ? 'report.reported' : 'comment.menu.report'], done, run: () => (userId === null ? askLogin() : openReportDialog({ type: 'COMMENT', id: comment.commentId }, () => setReportedNow((ids) => [...ids, comment.commentId]))) });
 		}
 		if (own(comment)) actions.push({ key: 'edit', label: texts['comment.menu.edit'], blockedBy: edit ? EDITING_NOTE_ID : undefined, run: () => openEdit(comment) });
 		if (isAdmin && userId !== null) {
