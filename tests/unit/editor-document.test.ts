@@ -271,6 +271,8 @@ describe('constants the editor repeats to keep zod out of its bundle', () => {
 		expect(YOUTUBE_VIDEO_ID.source).toBe(YOUTUBE_ID.source);
 		expect(upload.IMAGE_MAX_BYTES).toBe(IMAGE_MAX_BYTES);
 		expect(upload.IMAGE_MAX_SIZE_LABEL).toEqual(IMAGE_MAX_SIZE_LABEL);
+		const { IMAGE_ACCEPT } = await import('@/islands/editor/media-nodes');
+		expect(IMAGE_ACCEPT).toBe(upload.IMAGE_TYPES.join(','));
 		// The limits the editor's and the write form's messages name are those the server enforces.
 		const limits = await import('@/schemas/post-limits');
 		const { IMAGE_MAX_DIMENSION, IMAGE_MAX_PIXELS } = await import('@/server/uploads/image-format');

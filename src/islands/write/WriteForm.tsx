@@ -6,7 +6,6 @@
  * local safety net (src/islands/write/local-copy.ts) and the submit with SPEC §8's failures.
  */
 import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
-import AlertDialog from '@/islands/common/AlertDialog';
 import { useHydrated } from '@/islands/common/use-hydrated';
 import { showToast, showToastOnNextPage } from '@/scripts/toast';
 import { $userId } from '@/stores/user';
@@ -25,6 +24,9 @@ import type { WriteTexts } from './texts';
 
 /** The drafts dialog loads when it is first opened: the write page's JavaScript before the editor is usable stays within its budget. */
 const DraftsDialog = lazy(() => import('./DraftsDialog'));
+
+/** The confirmations and alerts (a template replacing written work, Cancel, a failure) load the first time one is needed, for the same budget. */
+const AlertDialog = lazy(() => import('@/islands/common/AlertDialog'));
 
 /** src/lib/spam-failure.ts, loaded when the form is submitted: the write page has no room for it in its JavaScript budget. */
 const spamDefence = () => import('@/lib/spam-failure');
@@ -584,17 +586,21 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 					<DraftsDialog open={draftsOpen} drafts={drafts} language={language} texts={texts} version={draftsVersion} onClose={() => setDraftsOpen(false)} onLoad={(loadId) => void loadDraft(loadId)} onDelete={deleteDraft} />
 				</Suspense>
 			)}
-			<AlertDialog
-				open={dialog?.open ?? false}
-				title={dialog?.title ?? ''}
-				message={dialog?.message ?? ''}
-				confirmLabel={dialog?.confirmLabel ?? texts['common.button.confirm']}
-				cancelLabel={dialog?.cancelLabel}
-				onClosed={(confirmed) => {
-					setDialog((current) => (current ? { ...current, open: false } : current));
-					dialog?.resolve(confirmed);
-				}}
-			/>
+			{dialog && (
+				<Suspense fallback={null}>
+					<AlertDialog
+						open={dialog.open}
+						title={dialog.title}
+						message={dialog.message}
+						confirmLabel={dialog.confirmLabel}
+						cancelLabel={dialog.cancelLabel}
+						onClosed={(confirmed) => {
+							setDialog((current) => (current ? { ...current, open: false } : current));
+							dialog.resolve(confirmed);
+						}}
+					/>
+				</Suspense>
+			)}
 		</>
 	);
 }
