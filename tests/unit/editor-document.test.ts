@@ -272,6 +272,8 @@ describe('constants the editor repeats to keep zod out of its bundle', () => {
 		expect(upload.IMAGE_MAX_BYTES).toBe(IMAGE_MAX_BYTES);
 		expect(upload.IMAGE_MAX_SIZE_LABEL).toEqual(IMAGE_MAX_SIZE_LABEL);
 		const { IMAGE_ACCEPT } = await import('@/islands/editor/media-nodes');
+		const { GUIDANCE_HINT_MAX_LENGTH } = await import('@/schemas/content');
+		expect((await import('@/islands/editor/guidance-node')).GUIDANCE_HINT_MAX_LENGTH).toBe(GUIDANCE_HINT_MAX_LENGTH);
 		expect(IMAGE_ACCEPT).toBe(upload.IMAGE_TYPES.join(','));
 		// The limits the editor's and the write form's messages name are those the server enforces.
 		const limits = await import('@/schemas/post-limits');

@@ -55,6 +55,7 @@ import { $exportDocument, $importDocument, documentIsEmpty } from './document';
 import { normalizeLink } from './link-url';
 import { $createImageNode, $createYouTubeNode, IMAGE_ACCEPT, ImageNode, MediaLabelsContext, YouTubeNode } from './media-nodes';
 import { registerSchemaTransforms, shouldUploadPastedFiles } from './schema-plugin';
+import { GuidanceNode } from './guidance-node';
 import Toolbar, { type ToolbarAction, type ToolbarState } from './Toolbar';
 import type { EditorTexts } from './texts';
 import './editor.css';
@@ -97,7 +98,7 @@ function preloadActions(): void {
 	for (const load of [() => import('./PromptDialog'), uploadCode, pasteCode]) load().catch(() => undefined);
 }
 
-const NODES = [HeadingNode, QuoteNode, ListNode, ListItemNode, LinkNode, ImageNode, YouTubeNode];
+const NODES = [HeadingNode, QuoteNode, ListNode, ListItemNode, LinkNode, ImageNode, YouTubeNode, GuidanceNode];
 
 /** Class names Lexical puts on what it renders, styled in editor.css like the post page's body. */
 const THEME = {

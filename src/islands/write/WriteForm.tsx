@@ -16,6 +16,7 @@ import { formatFullDate } from '@/lib/format-date';
 import { pageUrls } from '@/lib/urls';
 import { DRAFT_LIMIT, TITLE_MAX_LENGTH, titleLength } from '@/schemas/post-limits';
 import type { ContentDocument } from '@/schemas/content';
+import { publishedDocument } from '@/schemas/guidance';
 import type { Language } from '@/schemas/channel';
 import { RichEditor, documentIsEmpty, emptyDocument, type EditorTexts, type RichEditorHandle } from './editor';
 import { draftsApi, failureMeaning, memberApi, type DraftBody } from './api';
@@ -272,7 +273,9 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 	const submit = async (event: FormEvent<HTMLFormElement>) => {
 		event.preventDefault();
 		if (busy) return;
-		const work = currentWork();
+		const written = currentWork();
+		// The template's guidance left empty is not published, nor any hint (the server does the same).
+		const work = { ...written, content: publishedDocument(written.content) };
 		const problems = check(work);
 		setErrors(problems);
 		if (Object.keys(problems).length > 0) {
