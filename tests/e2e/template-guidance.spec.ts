@@ -2,8 +2,9 @@
  * Template guidance in Chromium (issue 23, point 12; docs/template-guidance.md): the bug-report
  * board's template shows its guidance as greyed hints in empty lines, which are not text of the
  * post; a writer who fills in only one part publishes that part and the template's headings, and
- * no hint; a body of nothing but guidance is refused with "Please enter the content.". Pixel Farm
- * (its dark theme) at a phone's size and a desktop's; no other test changes its bug-report board.
+ * no hint; a body of nothing but guidance is refused with "Please enter the content."; a Korean IME
+ * composes into a guidance line. Pixel Farm (its dark theme) at a phone's size and a desktop's, and
+ * starfall/kr on a phone; no other test changes these bug-report boards.
  */
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './test';
@@ -120,4 +121,24 @@ test('a body of nothing but guidance is refused with "Please enter the content."
 	} finally {
 		execute(`UPDATE boards SET write_template = '${(previous[0]?.write_template ?? 'null').replace(/'/g, "''")}' WHERE id = ${guides}`);
 	}
+});
+
+test('a Korean IME composes into a guidance line, which then holds the text and no hint', async ({ page }) => {
+	await page.setViewportSize({ width: 390, height: 844 });
+	const channel = await community('/starfall/kr');
+	await signInMember(page, channel, 23, `/starfall/kr/write?boardId=${boardOf(channel, 'bugs')}`);
+	const form = writeForm(page, { board: '게시판', category: '말머리', title: '제목', body: '내용' });
+	await expect(page.locator('[data-rich-editor="ready"] [contenteditable="true"]')).toBeVisible();
+	const summary = page.locator('.editor-guidance').nth(1);
+	expect(await shownHint(summary)).toBe('어떤 문제인지 한 문장으로 적어 주세요.');
+	await summary.click();
+	const cdp = await page.context().newCDPSession(page);
+	await cdp.send('Input.imeSetComposition', { text: 'ㅇ', selectionStart: 1, selectionEnd: 1 });
+	await cdp.send('Input.imeSetComposition', { text: '아', selectionStart: 1, selectionEnd: 1 });
+	await cdp.send('Input.imeSetComposition', { text: '앱', selectionStart: 1, selectionEnd: 1 });
+	await cdp.send('Input.insertText', { text: '앱' });
+	await page.keyboard.type('이 멈춰요');
+	await expect(summary).toHaveText('앱이 멈춰요');
+	expect(await shownHint(summary)).toBe('');
+	await expect(form.body.locator('p', { hasText: '앱이 멈춰요' })).toHaveCount(1);
 });
