@@ -105,18 +105,20 @@ for (const size of [
 test('a body of nothing but guidance is refused with "Please enter the content." and nothing is posted', async ({ page }) => {
 	const channel = await community(FARM);
 	const guides = boardOf(channel, 'guides');
-	const onlyGuidance = JSON.stringify({ type: 'doc', blocks: [{ type: 'guidance', hint: 'Which season and which part of the farm this guide is about.', children: [] }, { type: 'guidance', hint: 'Then each step, one per line.', children: [] }] });
+	const onlyGuidance = JSON.stringify({ type: 'doc', blocks: [{ type: 'guidance', hint: 'Which season and which part of the farm this guide is about, then each step, one per line.', children: [] }] });
 	const previous = execute(`SELECT write_template FROM boards WHERE id = ${guides}`) as { write_template: string }[];
 	execute(`UPDATE boards SET write_template = '${onlyGuidance}' WHERE id = ${guides}`);
 	try {
 		const form = await openBugReport(page, 29, 'guides');
-		await expect(form.body.locator('.editor-guidance')).toHaveCount(2);
+		await expect(form.body.locator('.editor-guidance')).toHaveCount(1);
+		// One guidance line shows its hint, not the editor's own placeholder over it.
+		await expect(page.locator('.editor-placeholder')).toBeHidden();
 		await form.title.fill('Only the hints');
 		await page.getByRole('button', { name: 'Post', exact: true }).click();
 		await expect(page.locator('[data-write-form] .field-error[role="alert"]')).toHaveText('Please enter the content.');
 		await expect(page).toHaveURL(new RegExp(`/write\\?boardId=${guides}$`));
-		// The hints are still there to fill in.
-		await expect(form.body.locator('.editor-guidance')).toHaveCount(2);
+		// The hint is still there to fill in.
+		await expect(form.body.locator('.editor-guidance')).toHaveCount(1);
 		expect(execute("SELECT count(*) AS n FROM posts WHERE title = 'Only the hints'")).toEqual([{ n: 0 }]);
 	} finally {
 		execute(`UPDATE boards SET write_template = '${(previous[0]?.write_template ?? 'null').replace(/'/g, "''")}' WHERE id = ${guides}`);
