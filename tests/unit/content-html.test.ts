@@ -6,6 +6,11 @@ const labels = { playVideo: 'Play video', openImage: 'Open image' };
 const doc = (blocks: unknown[]) => JSON.stringify({ type: 'doc', blocks });
 
 describe('renderContentHtml', () => {
+	it('never renders a guidance hint: a filled guidance block is a paragraph, an empty one nothing', () => {
+		const html = renderContentHtml(doc([{ type: 'guidance', hint: 'Say what broke.', children: [] }, { type: 'guidance', hint: 'Steps.', children: [{ text: 'Open the barn.' }] }]), labels);
+		expect(html).toBe('<p>Open the barn.</p>');
+	});
+
 	it('escapes markup in text so a body cannot inject HTML', () => {
 		const html = renderContentHtml(doc([{ type: 'paragraph', children: [{ text: '<script>alert(1)</script> & "q"' }] }]), labels);
 		expect(html).toBe('<p>&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;q&quot;</p>');

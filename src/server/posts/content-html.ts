@@ -50,6 +50,9 @@ function renderBlock(block: Block, labels: ContentLabels): string {
 			const label = block.alt.trim() ? '' : ` aria-label="${escapeHtml(labels.openImage)}"`;
 			return `<figure class="content-image"><a class="content-image-link" href="${src}"${label}><img src="${src}" alt="${escapeHtml(block.alt)}"${size} loading="lazy" decoding="async"></a></figure>`;
 		}
+		case 'guidance':
+			// Never stored by the post services (src/schemas/guidance.ts); a row from elsewhere shows what was written in it, never the hint.
+			return block.children.some((inline) => inline.text.trim() !== '') ? `<p>${renderInlines(block.children)}</p>` : '';
 		case 'youtube': {
 			const id = escapeHtml(block.videoId);
 			// A facade: the player's iframe (about 1 MB of script) loads only when the reader asks for it.

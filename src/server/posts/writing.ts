@@ -14,6 +14,7 @@ import { touchCache } from '@/server/channels/channels';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { DocumentSchema, documentText, isImageSrc, uploadKeyOf, uploadSrc, type ContentDocument } from '@/schemas/content';
 import { postThumbnailOf } from '@/lib/thumbnails';
+import { publishedDocument } from '@/schemas/guidance';
 import { TITLE_MAX_LENGTH, titleLength, type CreatePostInput, type EditPostInput, type PostFields } from '@/schemas/post-write';
 import { checkUploads, claimUploadsStatements, uploadKeysOf } from '@/server/uploads/claims';
 import { planListChange, type ListPlacement, type ListPositions } from './list-positions';
@@ -142,10 +143,12 @@ export async function createPost(
 	db: D1Database,
 	channelId: number,
 	member: SessionMember,
-	input: CreatePostInput,
+	sent: CreatePostInput,
 	now: number,
 	guard: SpamGuard = DEFAULT_GUARD,
 ): Promise<{ postId: number }> {
+	// A template's guidance is never published: left empty it goes, filled in it is the writer's paragraph.
+	const input = { ...sent, content: publishedDocument(sent.content) };
 	const earlier = await findByRequest(db, member.userId, input.requestId);
 	if (earlier !== null) return { postId: earlier };
 	const board = await boardForWriting(db, channelId, input.boardId, member, false);
@@ -296,10 +299,11 @@ export async function editPost(
 	channelId: number,
 	member: SessionMember,
 	postId: number,
-	input: EditPostInput,
+	sent: EditPostInput,
 	now: number,
 	limits: NewMemberLimits = DEFAULT_NEW_MEMBER_LIMITS,
 ): Promise<{ postId: number; version: number }> {
+	const input = { ...sent, content: publishedDocument(sent.content) };
 	// Only the author gets here, so the board's rules below are the author's own rights.
 	const stored = await postForChange(db, channelId, postId, member, 'edit');
 	if (stored.row.version !== input.version) throw new AppError('PostChanged');
