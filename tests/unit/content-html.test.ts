@@ -37,6 +37,14 @@ describe('renderContentHtml', () => {
 		expect(html).not.toContain('<iframe');
 	});
 
+	it("gives a YouTube facade the video's poster from YouTube's image host and the post's title, escaped (issue 23)", () => {
+		const html = renderContentHtml(doc([{ type: 'youtube', videoId: 'dQw4w9WgXcQ' }]), { ...labels, videoTitle: 'Raid <b>"night"</b>' });
+		expect(html).toContain('<img class="youtube-poster" src="https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg" alt="" width="480" height="360" loading="lazy" decoding="async" referrerpolicy="no-referrer">');
+		expect(html).toContain('<span class="youtube-title">Raid &lt;b&gt;&quot;night&quot;&lt;/b&gt;</span>');
+		// Without a title, none is shown.
+		expect(renderContentHtml(doc([{ type: 'youtube', videoId: 'dQw4w9WgXcQ' }]), labels)).not.toContain('youtube-title');
+	});
+
 	it("leaves out an image of an older row that points off the site's uploads, and keeps the rest", () => {
 		const html = renderContentHtml(
 			doc([

@@ -92,6 +92,9 @@ export function uploadImage(url: string, file: File, { userId, onProgress, signa
 				return;
 			}
 			resolve(content);
+			// The small picture post lists show (docs/thumbnails.md), made and sent after the original;
+			// its code is a chunk of its own, loaded only now.
+			void import('./thumbnail').then((thumbnail) => thumbnail.sendThumbnail(url, file, content.src));
 		};
 		request.onerror = () => reject(new TypeError('The upload did not reach the server.'));
 		request.onabort = () => reject(new DOMException('The upload was cancelled.', 'AbortError'));
