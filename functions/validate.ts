@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { AppError, ResultCodes, type ResultCodeName } from '@/server/platform/errors';
 import { fieldCode, type FieldCodes } from '@functions/input-codes';
 import { IMAGE_MAX_BYTES } from '@/schemas/post-write';
+import { THUMBNAIL_MAX_BYTES } from '@/lib/thumbnails';
 
 /** The value at `path` inside `value`, or undefined. */
 function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
@@ -75,6 +76,8 @@ const LARGER_BODIES: readonly { pattern: RegExp; limit: MiddlewareHandler }[] = 
 	{ pattern: /^\/(?:posts|drafts)(?:\/[^/]+)?$/, limit: bodyLimitOf(DOCUMENT_BODY_MAX_BYTES, 'PayloadTooLarge') },
 	// The image itself plus room for nothing else: uploads are raw bytes, not multipart.
 	{ pattern: /^\/uploads$/, limit: bodyLimitOf(IMAGE_MAX_BYTES, 'ImageTooLarge') },
+	// An upload's small variant for lists (issue 23, docs/thumbnails.md).
+	{ pattern: /^\/uploads\/[^/]+\/thumbnail$/, limit: bodyLimitOf(THUMBNAIL_MAX_BYTES, 'ThumbnailTooLarge') },
 ];
 
 const DEFAULT_LIMIT = bodyLimitOf(MAX_BODY_BYTES, 'PayloadTooLarge');

@@ -60,7 +60,7 @@ export function benchSql(postCount) {
 		posts.push([
 			channelId * 1_000_000 + n + 1, channelId, boardId, subjectId, channelId * 100_000 + rng.int(1, MEMBERS), rng.pick(content.titles[key]),
 			JSON.stringify(doc), paragraphs.join('\n'), 'DEFAULT', 0, rng.int(0, 40), rng.int(10, 9000), 0, 0, 0, at, null, null, 0, 0,
-			boardSeq, subjectSeq, channelSeq,
+			boardSeq, subjectSeq, channelSeq, null,
 		]);
 	}
 	statements.push(

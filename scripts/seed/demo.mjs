@@ -5,6 +5,7 @@
 import { nicknameKey } from '../../src/lib/nickname-key.ts';
 import { nicknameSkeleton } from '../../src/lib/nickname-skeleton.ts';
 import { searchDocument } from '../../src/lib/search-text.ts';
+import { postThumbnailOf } from '../../src/lib/thumbnails.ts';
 import en from './content/en.mjs';
 import ko from './content/ko.mjs';
 import ja from './content/ja.mjs';
@@ -257,6 +258,8 @@ function channelRows(channel, ids) {
 				id, channel.index, boardId(channel, key), subjectId, author.id, c.titles[key][i], JSON.stringify(doc), documentText(doc),
 				'DEFAULT', isNotice, 0, rng.int(12, 4800), 0, key === 'fanart' ? 1 : 0, key === 'videos' ? 1 : 0,
 				at, edited, deleted, hidden, isPrivate, boardSeq, subjectSeq, channelSeq,
+				// The demo's images are small SVGs, their own thumbnails; videos show their posters.
+				postThumbnailOf(doc.blocks, (src) => (src.startsWith('/demo/') ? src : null)),
 			],
 		};
 		posts.push(post);
@@ -335,7 +338,7 @@ export const COLUMNS = {
 	members: ['id', 'channel_id', 'identity_id', 'nickname', 'role', 'provider', 'recent_provider', 'joined_at', 'terms_agreed_at', 'privacy_agreed_at', 'withdrawn_at'],
 	nickname_claims: ['channel_id', 'nickname_key', 'nickname_skeleton', 'nickname', 'member_id', 'claimed_at', 'released_at'],
 	bans: ['id', 'channel_id', 'member_id', 'kind', 'ends_at', 'reason', 'created_at', 'lifted_at'],
-	posts: ['id', 'channel_id', 'board_id', 'subject_id', 'member_id', 'title', 'content', 'content_text', 'template', 'is_notice', 'like_count', 'view_count', 'comment_count', 'has_image', 'has_video', 'created_at', 'edited_at', 'deleted_at', 'hidden_by_admin', 'is_private', 'board_seq', 'subject_seq', 'channel_seq'],
+	posts: ['id', 'channel_id', 'board_id', 'subject_id', 'member_id', 'title', 'content', 'content_text', 'template', 'is_notice', 'like_count', 'view_count', 'comment_count', 'has_image', 'has_video', 'created_at', 'edited_at', 'deleted_at', 'hidden_by_admin', 'is_private', 'board_seq', 'subject_seq', 'channel_seq', 'thumbnail'],
 	comments: ['id', 'channel_id', 'post_id', 'parent_id', 'member_id', 'content', 'created_at', 'edited_at', 'deleted_at', 'hidden_by_admin'],
 	post_likes: ['post_id', 'member_id', 'channel_id', 'created_at'],
 	reports: ['id', 'channel_id', 'target_type', 'target_id', 'reporter_id', 'reason_code', 'reason_text', 'created_at'],

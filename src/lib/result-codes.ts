@@ -23,6 +23,7 @@ export const CommentNotFound = { code: -4041406, status: 404 } as const satisfie
 export const DraftNotFound = { code: -4041407, status: 404 } as const satisfies ResultCode;
 export const RouteNotFound = { code: -4041408, status: 404 } as const satisfies ResultCode;
 export const ReportsNotFound = { code: -4041409, status: 404 } as const satisfies ResultCode;
+export const UploadNotFound = { code: -4041410, status: 404 } as const satisfies ResultCode;
 export const LoginRequired = { code: -4011401, status: 401 } as const satisfies ResultCode;
 export const SessionExpired = { code: -4011402, status: 401 } as const satisfies ResultCode;
 export const MembershipRequired = { code: -4011411, status: 401 } as const satisfies ResultCode;
@@ -49,6 +50,7 @@ export const ImageNotUploaded = { code: -4001442, status: 400 } as const satisfi
 export const InvalidVideoUrl = { code: -4001443, status: 400 } as const satisfies ResultCode;
 export const ImageResolutionTooHigh = { code: -4001444, status: 400 } as const satisfies ResultCode;
 export const TooManyImages = { code: -4001445, status: 400 } as const satisfies ResultCode;
+export const InvalidThumbnail = { code: -4001446, status: 400 } as const satisfies ResultCode;
 export const CommentRequired = { code: -4001451, status: 400 } as const satisfies ResultCode;
 export const CommentTooLong = { code: -4001452, status: 400 } as const satisfies ResultCode;
 export const ReportMinAgeInvalid = { code: -4001462, status: 400 } as const satisfies ResultCode;
@@ -64,7 +66,9 @@ export const PostAlreadyReported = { code: -4091451, status: 409 } as const sati
 export const CommentAlreadyReported = { code: -4091452, status: 409 } as const satisfies ResultCode;
 export const DraftLimitReached = { code: -4091441, status: 409 } as const satisfies ResultCode;
 export const UnattachedUploadLimitReached = { code: -4091442, status: 409 } as const satisfies ResultCode;
+export const ThumbnailExists = { code: -4091443, status: 409 } as const satisfies ResultCode;
 export const ImageTooLarge = { code: -4131441, status: 413 } as const satisfies ResultCode;
+export const ThumbnailTooLarge = { code: -4131442, status: 413 } as const satisfies ResultCode;
 export const OriginRejected = { code: -4031401, status: 403 } as const satisfies ResultCode;
 export const BoardPrivate = { code: -4031404, status: 403 } as const satisfies ResultCode;
 export const Forbidden = { code: -4031403, status: 403 } as const satisfies ResultCode;
@@ -104,6 +108,7 @@ export const RESULT_MESSAGES = {
 	DraftNotFound: 'The draft does not exist.',
 	RouteNotFound: 'Page not found. Please go back and try again.',
 	ReportsNotFound: 'There are no open reports of this post or comment.',
+	UploadNotFound: 'This image is not one of your uploads in this community.',
 	ReportMinAgeInvalid: 'Enter a whole number of hours from 0 to 8,760.',
 	LoginRequired: 'Please log in to continue.',
 	SessionExpired: 'Your session has ended. Please log in again.',
@@ -131,6 +136,7 @@ export const RESULT_MESSAGES = {
 	InvalidVideoUrl: 'Please enter a valid URL.',
 	ImageResolutionTooHigh: 'Please upload an image of at most 40 megapixels and 10,000 pixels a side.',
 	TooManyImages: 'A post can show up to 50 images. Remove some to save it.',
+	InvalidThumbnail: 'A thumbnail must be a JPEG or WebP image of at most 320 pixels a side.',
 	NoticeOnlyBoard: 'Only administrators can write in this board.',
 	PostChanged: 'The post was changed after you opened it. Reload to see the latest version before editing.',
 	PostAlreadyReported: 'This post has already been reported.',
@@ -138,7 +144,9 @@ export const RESULT_MESSAGES = {
 	OwnContentNotReportable: 'You cannot report your own post or comment.',
 	DraftLimitReached: 'You can keep up to 100 drafts. Delete one to save another.',
 	UnattachedUploadLimitReached: 'You have 60 uploaded images that no post or draft shows yet. Post them or save a draft before uploading more.',
+	ThumbnailExists: 'This image already has its thumbnail.',
 	ImageTooLarge: 'Please upload an image that is no larger than 10MB.',
+	ThumbnailTooLarge: 'A thumbnail can be up to 64 KB.',
 	OriginRejected: 'The request came from another site and was refused.',
 	BoardPrivate: 'This board is private.',
 	Forbidden: 'You do not have permission to do this.',

@@ -6,12 +6,13 @@
  */
 // Relative, not through the alias: astro.config.mjs loads this module before any alias exists.
 import { PLAYER_FEATURES, YOUTUBE_PLAYER_ORIGIN } from './youtube-player';
+import { YOUTUBE_POSTER_ORIGIN } from './thumbnails';
 
 /**
  * A page's directives besides script-src and style-src, which Astro writes with the hashes of the
  * build's inline scripts and styles (and the page's theme style, src/server/loaders/channel-page.ts).
- * Images come only from this origin: a post may not make readers' browsers call a host its writer
- * chose. A community's own configured images widen it on its pages (imageSourceDirective). `form-action 'self'` is widened on the login page alone, to the origins of its providers'
+ * Images come only from this origin and YouTube's image host (a video's poster, by its id:
+ * docs/thumbnails.md): a post may not make readers' browsers call a host its writer chose. A community's own configured images widen it on its pages (imageSourceDirective). `form-action 'self'` is widened on the login page alone, to the origins of its providers'
  * authorization endpoints (the form's 303 goes there, and Chromium checks redirects of a form).
  */
 export const PAGE_POLICY_DIRECTIVES = [
@@ -20,7 +21,7 @@ export const PAGE_POLICY_DIRECTIVES = [
 	"object-src 'none'",
 	"frame-ancestors 'none'",
 	"form-action 'self'",
-	"img-src 'self'",
+	`img-src 'self' ${YOUTUBE_POSTER_ORIGIN}`,
 	"connect-src 'self'",
 	`frame-src ${YOUTUBE_PLAYER_ORIGIN}`,
 ] as const;
@@ -40,7 +41,8 @@ export function imageSourceDirective(urls: readonly (string | null | undefined)[
 		const { origin } = new URL(url);
 		if (IMAGE_ORIGIN.test(origin)) origins.add(origin);
 	}
-	return origins.size === 0 ? null : `img-src 'self' ${[...origins].sort().join(' ')}`;
+	origins.delete(YOUTUBE_POSTER_ORIGIN);
+	return origins.size === 0 ? null : `img-src 'self' ${YOUTUBE_POSTER_ORIGIN} ${[...origins].sort().join(' ')}`;
 }
 
 /**

@@ -49,6 +49,9 @@ export function isImageSrc(src: string): boolean {
 	return uploadKeyOf(src) !== null || DEMO_IMAGE.test(src);
 }
 
+/** The longest guidance hint of a template (src/schemas/guidance.ts), in UTF-16 code units. */
+export const GUIDANCE_HINT_MAX_LENGTH = 500;
+
 export const ImageSrcSchema = z.string().max(2048).refine(isImageSrc, 'must be an image uploaded to this site');
 
 function blockSchema<S extends z.ZodType<string>>(imageSrc: S) {
@@ -65,6 +68,9 @@ function blockSchema<S extends z.ZodType<string>>(imageSrc: S) {
 			height: z.number().int().positive().max(10000).optional(),
 		}),
 		z.object({ type: z.literal('youtube'), videoId: z.string().regex(YOUTUBE_ID) }),
+		// A template's guidance (src/schemas/guidance.ts): the hint shown greyed in an empty block and
+		// what the writer wrote in it; publishing drops the hint, and the block when left empty.
+		z.object({ type: z.literal('guidance'), hint: z.string().min(1).max(GUIDANCE_HINT_MAX_LENGTH), children: InlinesSchema.default([]) }),
 	]);
 }
 
@@ -116,6 +122,7 @@ export function documentText(doc: ContentDocument): string {
 				case 'paragraph':
 				case 'heading':
 				case 'quote':
+				case 'guidance':
 					return inlineText(block.children);
 				case 'list':
 					return block.items.map(inlineText).join('\n');

@@ -22,9 +22,14 @@ export interface ReportTarget {
 
 const prepared = new WeakSet<HTMLDialogElement>();
 let current: ReportTarget | null = null;
+let onCurrentReported: (() => void) | undefined;
 
-/** Opens the report dialog for `target`, empty; a guest's page (no dialog) asks them to log in first. */
-export function openReportDialog(target: ReportTarget): void {
+/**
+ * Opens the report dialog for `target`, empty; a guest's page (no dialog) asks them to log in first.
+ * `onReported` is called once the target is reported (or found reported already): the comments
+ * island marks the comment's menu with it.
+ */
+export function openReportDialog(target: ReportTarget, onReported?: () => void): void {
 	const dialog = document.querySelector<HTMLDialogElement>('[data-report-dialog]');
 	if (!dialog) {
 		openLoginRequired();
@@ -32,6 +37,7 @@ export function openReportDialog(target: ReportTarget): void {
 	}
 	if (!prepared.has(dialog)) prepare(dialog);
 	current = target;
+	onCurrentReported = onReported;
 	const form = partsOf(dialog);
 	form.heading.textContent = (target.type === 'POST' ? dialog.dataset['textHeadingPost'] : dialog.dataset['textHeadingComment']) ?? '';
 	form.form.reset();
@@ -87,9 +93,10 @@ function prepare(dialog: HTMLDialogElement): void {
 /**
  * After a report (or the API's word that it was already made), the post's Report button reads
  * "Reported" and is aria-disabled (still focusable, so the closing dialog gives focus back to it), as
- * the page renders it on later visits.
+ * the page renders it on later visits; for a comment, its opener (the comments island) is told.
  */
 function markReported(target: ReportTarget): void {
+	if (target === current) onCurrentReported?.();
 	if (target.type !== 'POST') return;
 	const button = document.querySelector<HTMLButtonElement>(`button[data-post-action="report"][data-post-id="${target.id}"]`);
 	if (!button) return;

@@ -102,7 +102,7 @@ test('a community file creates a working community; again changes nothing; an in
 		// colour, with its images from their hosts (served here by the test) and no policy violation.
 		await page.route(/^https:\/\/(?:cdn\.example\.com|img\.example\.org:8443)\//, (route) => route.fulfill({ contentType: 'image/png', body: Buffer.from(PNG) }));
 		const opened = await page.request.get(`/starfall/${slug}/boards`);
-		expect(opened.headers()['content-security-policy']).toContain("img-src 'self' https://cdn.example.com https://img.example.org:8443;");
+		expect(opened.headers()['content-security-policy']).toContain("img-src 'self' https://i.ytimg.com https://cdn.example.com https://img.example.org:8443;");
 		await page.goto(`/starfall/${slug}`);
 		await expect(page).toHaveURL(new RegExp(`/starfall/${slug}/boards/\\d+$`));
 		await expect(page.locator('html')).toHaveAttribute('lang', 'ja');

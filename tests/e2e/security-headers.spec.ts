@@ -66,7 +66,8 @@ function expectPagePolicy(response: APIResponse): Map<string, string[]> {
 	expect(directives.get('object-src')).toEqual(["'none'"]);
 	expect(directives.get('base-uri')).toEqual(["'none'"]);
 	expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
-	expect(directives.get('img-src')).toEqual(["'self'"]);
+	// YouTube's image host for video posters (docs/thumbnails.md), a fixed host no writer chooses.
+	expect(directives.get('img-src')).toEqual(["'self'", 'https://i.ytimg.com']);
 	expect(directives.get('connect-src')).toEqual(["'self'"]);
 	expect(directives.get('frame-src')).toEqual([PLAYER]);
 	expect(directives.get('form-action')?.[0]).toBe("'self'");

@@ -1,6 +1,6 @@
 /** The comments island's model: threads, where new items go, what a deletion leaves, whom a reply answers. */
 import { describe, expect, it } from 'vitest';
-import { commentLink, groupThreads, mergeItems, removeItem, replyTarget, textProblem, type CommentItem, type ReadableComment } from '@/islands/comments/model';
+import { commentLink, groupThreads, mergeItems, removeItem, replyTarget, replyToHref, textProblem, type CommentItem, type ReadableComment } from '@/islands/comments/model';
 import { fill } from '@/islands/comments/texts';
 import { COMMENT_MAX_LENGTH } from '@/schemas/comment-limits';
 
@@ -76,15 +76,23 @@ describe('removeItem', () => {
 
 describe('replyTarget', () => {
 	it('answers a top-level comment in its thread without a prefix', () => {
-		expect(replyTarget(comment(1))).toEqual({ parentId: 1, prefix: '' });
+		expect(replyTarget(comment(1))).toEqual({ parentId: 1, targetId: 1, prefix: '' });
 	});
 
 	it('answers a reply in the same thread, starting with @nickname', () => {
-		expect(replyTarget(comment(3, 1, 'Aria'))).toEqual({ parentId: 1, prefix: '@Aria ' });
+		expect(replyTarget(comment(3, 1, 'Aria'))).toEqual({ parentId: 1, targetId: 3, prefix: '@Aria ' });
 	});
 
 	it('names no one for a withdrawn member’s reply', () => {
-		expect(replyTarget(comment(3, 1, null))).toEqual({ parentId: 1, prefix: '' });
+		expect(replyTarget(comment(3, 1, null))).toEqual({ parentId: 1, targetId: 3, prefix: '' });
+	});
+});
+
+describe('replyToHref', () => {
+	it("links to the answered comment's anchor on the page, or to the page that holds it", () => {
+		const items = [comment(1), comment(3, 1)];
+		expect(replyToHref('/starfall/global/posts/9', items, 3)).toBe('#comment-3');
+		expect(replyToHref('/starfall/global/posts/9', items, 2)).toBe('/starfall/global/posts/9?commentId=2#comment-2');
 	});
 });
 

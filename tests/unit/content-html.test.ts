@@ -6,6 +6,11 @@ const labels = { playVideo: 'Play video', openImage: 'Open image' };
 const doc = (blocks: unknown[]) => JSON.stringify({ type: 'doc', blocks });
 
 describe('renderContentHtml', () => {
+	it('never renders a guidance hint: a filled guidance block is a paragraph, an empty one nothing', () => {
+		const html = renderContentHtml(doc([{ type: 'guidance', hint: 'Say what broke.', children: [] }, { type: 'guidance', hint: 'Steps.', children: [{ text: 'Open the barn.' }] }]), labels);
+		expect(html).toBe('<p>Open the barn.</p>');
+	});
+
 	it('escapes markup in text so a body cannot inject HTML', () => {
 		const html = renderContentHtml(doc([{ type: 'paragraph', children: [{ text: '<script>alert(1)</script> & "q"' }] }]), labels);
 		expect(html).toBe('<p>&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;q&quot;</p>');
@@ -30,6 +35,14 @@ describe('renderContentHtml', () => {
 		const html = renderContentHtml(doc([{ type: 'youtube', videoId: 'dQw4w9WgXcQ' }]), labels);
 		expect(html).toContain('data-youtube-id="dQw4w9WgXcQ"');
 		expect(html).not.toContain('<iframe');
+	});
+
+	it("gives a YouTube facade the video's poster from YouTube's image host and the post's title, escaped (issue 23)", () => {
+		const html = renderContentHtml(doc([{ type: 'youtube', videoId: 'dQw4w9WgXcQ' }]), { ...labels, videoTitle: 'Raid <b>"night"</b>' });
+		expect(html).toContain('<img class="youtube-poster" src="https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg" alt="" width="480" height="360" loading="lazy" decoding="async" referrerpolicy="no-referrer">');
+		expect(html).toContain('<span class="youtube-title">Raid &lt;b&gt;&quot;night&quot;&lt;/b&gt;</span>');
+		// Without a title, none is shown.
+		expect(renderContentHtml(doc([{ type: 'youtube', videoId: 'dQw4w9WgXcQ' }]), labels)).not.toContain('youtube-title');
 	});
 
 	it("leaves out an image of an older row that points off the site's uploads, and keeps the rest", () => {

@@ -12,7 +12,7 @@ import { XSS_CORPUS, type CorpusEntry } from '../fixtures/xss-corpus';
 import { allowListProblems, tokenize, urlsIn } from '../fixtures/html-allow-list';
 import { random } from '../../scripts/seed/demo.mjs';
 
-const labels = { playVideo: 'Play "video" <now>', openImage: 'Open "image" <now>' };
+const labels = { playVideo: 'Play "video" <now>', openImage: 'Open "image" <now>', videoTitle: 'Raid <script>alert("t")</script> & co' };
 
 /** What must never reach a page, whatever the allow-list says. */
 function forbiddenIn(html: string): string[] {
@@ -77,6 +77,8 @@ describe('the allow-list check itself', () => {
 		['an unquoted attribute break', '<a href=/x onclick=alert(1)>x</a>'],
 		['a video facade to another site', '<a class="youtube-facade" href="https://evil.example/watch?v=dQw4w9WgXcQ" data-youtube-id="dQw4w9WgXcQ">x</a>'],
 		['an image link to another site', '<a class="content-image-link" href="https://evil.example/x.png">x</a>'],
+		['an image from another site', '<img src="https://evil.example/x.png" alt="">'],
+		['a poster from another site', '<img class="youtube-poster" src="https://evil.example/vi/dQw4w9WgXcQ/hqdefault.jpg" alt="">'],
 	])('finds %s', (_name, html) => {
 		expect(allowListProblems(html)).not.toEqual([]);
 	});
@@ -97,7 +99,7 @@ describe('the allow-list check itself', () => {
 			labels,
 		);
 		expect(allowListProblems(html)).toEqual([]);
-		expect(urlsIn(html)).toEqual(['https://starfall.example/?a=1&b=2', '/starfall/global/boards/12', '/demo/shot-01.svg', '/demo/shot-01.svg', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ']);
+		expect(urlsIn(html)).toEqual(['https://starfall.example/?a=1&b=2', '/starfall/global/boards/12', '/demo/shot-01.svg', '/demo/shot-01.svg', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', 'https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg']);
 	});
 });
 

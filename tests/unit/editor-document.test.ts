@@ -6,13 +6,15 @@ import { $createLinkNode, LinkNode } from '@lexical/link';
 import { $exportDocument, $importDocument, documentIsEmpty, emptyDocument } from '@/islands/editor/document';
 import { $createImageNode, $createYouTubeNode, ImageNode, YouTubeNode } from '@/islands/editor/media-nodes';
 import { normalizeLink } from '@/islands/editor/link-url';
+import { $isGuidanceNode, GuidanceNode } from '@/islands/editor/guidance-node';
+import { publishedDocument } from '@/schemas/guidance';
 import { DocumentSchema, type ContentDocument } from '@/schemas/content';
 
 /** A headless editor: Lexical without a root element keeps its state and runs updates in Node. */
 function headlessEditor(): LexicalEditor {
 	return createEditor({
 		namespace: 'test',
-		nodes: [HeadingNode, QuoteNode, ListNode, ListItemNode, LinkNode, ImageNode, YouTubeNode],
+		nodes: [HeadingNode, QuoteNode, ListNode, ListItemNode, LinkNode, ImageNode, YouTubeNode, GuidanceNode],
 		onError: (error) => {
 			throw error;
 		},
@@ -271,6 +273,10 @@ describe('constants the editor repeats to keep zod out of its bundle', () => {
 		expect(YOUTUBE_VIDEO_ID.source).toBe(YOUTUBE_ID.source);
 		expect(upload.IMAGE_MAX_BYTES).toBe(IMAGE_MAX_BYTES);
 		expect(upload.IMAGE_MAX_SIZE_LABEL).toEqual(IMAGE_MAX_SIZE_LABEL);
+		const { IMAGE_ACCEPT } = await import('@/islands/editor/media-nodes');
+		const { GUIDANCE_HINT_MAX_LENGTH } = await import('@/schemas/content');
+		expect((await import('@/islands/editor/guidance-node')).GUIDANCE_HINT_MAX_LENGTH).toBe(GUIDANCE_HINT_MAX_LENGTH);
+		expect(IMAGE_ACCEPT).toBe(upload.IMAGE_TYPES.join(','));
 		// The limits the editor's and the write form's messages name are those the server enforces.
 		const limits = await import('@/schemas/post-limits');
 		const { IMAGE_MAX_DIMENSION, IMAGE_MAX_PIXELS } = await import('@/server/uploads/image-format');
@@ -296,5 +302,40 @@ describe('constants the editor repeats to keep zod out of its bundle', () => {
 		for (const src of ['/uploads/AAAAAAAAAAAAAAAAAAAAAA.png', '/uploads/short.png', '/uploads/AAAAAAAAAAAAAAAAAAAAAA.svg', '/demo/shot-01.svg', '/demo/../x.svg', '/demo/Shot.svg', 'https://example.com/a.png', '/other/a.png']) {
 			expect([src, imagePathOnSite(src) !== null]).toEqual([src, isImageSrc(src)]);
 		}
+	});
+});
+
+describe('template guidance in the editor (src/schemas/guidance.ts)', () => {
+	const TEMPLATE: ContentDocument = {
+		type: 'doc',
+		blocks: [
+			{ type: 'guidance', hint: 'Thanks for reporting!', children: [] },
+			{ type: 'heading', level: 2, children: [{ text: 'Summary' }] },
+			{ type: 'guidance', hint: 'What went wrong, in one sentence.', children: [] },
+			{ type: 'paragraph', children: [{ text: 'Kept.' }] },
+		],
+	};
+
+	it('keeps guidance blocks and their hints both ways, the hint never as text', () => {
+		expect(roundTrip(TEMPLATE)).toEqual(TEMPLATE);
+		const editor = headlessEditor();
+		editor.update(() => $importDocument(TEMPLATE), { discrete: true });
+		expect(editor.read(() => $getRoot().getTextContent())).not.toContain('Thanks for reporting');
+		expect(editor.read(() => $getRoot().getChildren().filter($isGuidanceNode).map((node) => node.getHint()))).toEqual(['Thanks for reporting!', 'What went wrong, in one sentence.']);
+	});
+
+	it('counts untouched guidance as empty, and publishes only what the writer typed into it', () => {
+		expect(documentIsEmpty({ type: 'doc', blocks: [TEMPLATE.blocks[0]!, TEMPLATE.blocks[2]!] })).toBe(true);
+		const editor = headlessEditor();
+		editor.update(() => $importDocument(TEMPLATE), { discrete: true });
+		// The writer types into the second guidance line.
+		editor.update(() => $getRoot().getChildren().filter($isGuidanceNode)[1]!.append($createTextNode('It crashes.')), { discrete: true });
+		const written = editor.read(() => $exportDocument());
+		expect(written.blocks[2]).toEqual({ type: 'guidance', hint: 'What went wrong, in one sentence.', children: [{ text: 'It crashes.' }] });
+		expect(publishedDocument(written).blocks).toEqual([
+			{ type: 'heading', level: 2, children: [{ text: 'Summary' }] },
+			{ type: 'paragraph', children: [{ text: 'It crashes.' }] },
+			{ type: 'paragraph', children: [{ text: 'Kept.' }] },
+		]);
 	});
 });

@@ -69,10 +69,12 @@ describe("a community's image hosts", () => {
 	it('widen img-src by the https origins of its configured images, each once, in order', () => {
 		expect(imageSourceDirective([null, undefined, '/demo/logo.svg'])).toBeNull();
 		expect(imageSourceDirective(['https://cdn.example.com/a.png', 'https://cdn.example.com/b.png?x=1', 'https://img.example.org:8443/c.png'])).toBe(
-			"img-src 'self' https://cdn.example.com https://img.example.org:8443",
+			"img-src 'self' https://i.ytimg.com https://cdn.example.com https://img.example.org:8443",
 		);
 		// A host in another script is written as URL writes it (punycode).
-		expect(imageSourceDirective(['https://例え.jp/x.png'])).toBe("img-src 'self' https://xn--r8jz45g.jp");
+		expect(imageSourceDirective(['https://例え.jp/x.png'])).toBe("img-src 'self' https://i.ytimg.com https://xn--r8jz45g.jp");
+		// YouTube's image host (video posters) is in every page's img-src already, and named once.
+		expect(imageSourceDirective(['https://i.ytimg.com/vi/x/hqdefault.jpg'])).toBeNull();
 	});
 
 	it('never takes anything that could end a source or add a directive, or another scheme', () => {

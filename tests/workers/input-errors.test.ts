@@ -47,6 +47,7 @@ function samples(): Record<string, RouteSample> {
 		'POST /v1/signup/terms': { caller: 'signup', body: { terms: true, privacy: true } },
 		'POST /v1/signup': { caller: 'signup', body: { nickname: 'x' } },
 		'POST /v1/uploads': { caller: 'member', body: 'bytes' },
+		'POST /v1/uploads/:key/thumbnail': { caller: 'member', body: 'bytes' },
 		'POST /v1/drafts': { caller: 'member', body: draft, foreign: [{ ...draft, boardId: other.koreanBoard }] },
 		'PUT /v1/drafts/:draftId': { caller: 'member', body: draft },
 		'DELETE /v1/drafts/:draftId': { caller: 'member', body: 'none' },

@@ -10,7 +10,7 @@ import type { Language } from '@/schemas/channel';
 import CommentMenu, { type MenuAction } from './CommentMenu';
 import CommentText from './CommentText';
 import type { CommentItem, ReadableComment } from './model';
-import type { CommentTexts } from './texts';
+import { fill, type CommentTexts } from './texts';
 
 interface Props {
 	comment: CommentItem;
@@ -18,6 +18,10 @@ interface Props {
 	language: Language;
 	texts: CommentTexts;
 	highlighted: boolean;
+	/** The comment the reader has just posted: marked for a moment and focusable, for the focus to move to it. */
+	justPosted: boolean;
+	/** The link of a reply's context to the comment it answers (model.ts replyToHref). */
+	replyToHref: (commentId: number) => string;
 	menuOpen: boolean;
 	menuActions: (comment: ReadableComment) => MenuAction[];
 	onMenuOpenChange: (commentId: number, open: boolean) => void;
@@ -30,10 +34,20 @@ interface Props {
 	children?: ReactNode;
 }
 
-export default function CommentEntry({ comment, channelBase, language, texts, highlighted, menuOpen, menuActions, onMenuOpenChange, replyBlockedBy, onReply, editor, children }: Props) {
-	const classes = ['comment', comment.parentId !== null ? 'reply' : null, highlighted ? 'highlighted' : null].filter(Boolean).join(' ');
+export default function CommentEntry({ comment, channelBase, language, texts, highlighted, justPosted, replyToHref, menuOpen, menuActions, onMenuOpenChange, replyBlockedBy, onReply, editor, children }: Props) {
+	const classes = ['comment', comment.parentId !== null ? 'reply' : null, highlighted ? 'highlighted' : null, justPosted ? 'just-posted' : null].filter(Boolean).join(' ');
+	const replyTo = comment.readable ? comment.replyTo : undefined;
 	return (
-		<li className={classes} id={`comment-${comment.commentId}`} data-comment-id={comment.commentId} data-parent-id={comment.parentId ?? undefined} data-state={comment.state} data-auto-hidden={comment.autoHidden ? '' : undefined}>
+		<li
+			className={classes}
+			id={`comment-${comment.commentId}`}
+			data-comment-id={comment.commentId}
+			data-parent-id={comment.parentId ?? undefined}
+			data-state={comment.state}
+			data-auto-hidden={comment.autoHidden ? '' : undefined}
+			data-reported={comment.readable && comment.reported ? '' : undefined}
+			tabIndex={justPosted ? -1 : undefined}
+		>
 			<div className="comment-body">
 				{comment.readable ? (
 					<>
@@ -63,6 +77,11 @@ export default function CommentEntry({ comment, channelBase, language, texts, hi
 							{comment.state === 'HIDDEN_BY_ADMIN' && <span className="moderation-mark">{texts[comment.autoHidden ? 'comment.hiddenByReportsForAdmin' : 'comment.hiddenForAdmin']}</span>}
 							<CommentMenu commentId={comment.commentId} label={texts['comment.menu.label']} open={menuOpen} actions={menuActions(comment)} onOpenChange={(open) => onMenuOpenChange(comment.commentId, open)} />
 						</div>
+						{replyTo && (
+							<a className="comment-reply-to" href={replyToHref(replyTo.commentId)} data-reply-to-id={replyTo.commentId} data-reply-to-name={replyTo.nickname ?? undefined}>
+								{replyTo.nickname === null ? texts['comment.replyToComment'] : fill(texts['comment.replyTo'], { nickname: replyTo.nickname })}
+							</a>
+						)}
 						{editor ?? <CommentText content={comment.content} />}
 						{comment.state === 'VISIBLE' && !editor && (
 							<div className="comment-actions">

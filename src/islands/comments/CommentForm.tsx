@@ -27,10 +27,12 @@ interface Props {
 	onChange: (text: string) => void;
 	onSubmit: () => void;
 	onCancel?: (() => void) | undefined;
+	/** Above the box: what it answers (a reply's "Replying to @nickname" with its own cancel). */
+	context?: ReactNode;
 	children?: ReactNode;
 }
 
-export default function CommentForm({ name, label, text, problem, busy, blockedBy, submitLabel, placeholder, focusOnOpen = false, readOnly = false, texts, onChange, onSubmit, onCancel, children }: Props) {
+export default function CommentForm({ name, label, text, problem, busy, blockedBy, submitLabel, placeholder, focusOnOpen = false, readOnly = false, texts, onChange, onSubmit, onCancel, context, children }: Props) {
 	const box = useRef<HTMLTextAreaElement>(null);
 	const id = `comment-box-${name}`;
 	const length = commentLength(text);
@@ -56,6 +58,7 @@ export default function CommentForm({ name, label, text, problem, busy, blockedB
 				if (!busy && !blockedBy) onSubmit();
 			}}
 		>
+			{context}
 			<label className="visually-hidden" htmlFor={id}>
 				{label}
 			</label>

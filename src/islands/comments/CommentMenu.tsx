@@ -11,6 +11,8 @@ export interface MenuAction {
 	label: string;
 	/** Set when the action cannot be used now: the id of the element that says why. */
 	blockedBy?: string | undefined;
+	/** Done already and not to be repeated (a comment the member reported): shown, aria-disabled. */
+	done?: boolean;
 	run: () => void;
 }
 
@@ -93,10 +95,10 @@ export default function CommentMenu({ commentId, label, open, actions, onOpenCha
 								type="button"
 								role="menuitem"
 								data-menu-action={action.key}
-								aria-disabled={action.blockedBy ? true : undefined}
+								aria-disabled={action.blockedBy || action.done ? true : undefined}
 								aria-describedby={action.blockedBy}
 								onClick={() => {
-									if (action.blockedBy) return;
+									if (action.blockedBy || action.done) return;
 									close();
 									action.run();
 								}}

@@ -18,11 +18,13 @@ import { formatCount } from '@/lib/format-date';
 import { pageUrls } from '@/lib/urls';
 import type { Language } from '@/schemas/channel';
 import { commentsApi, failureMeaning } from './api';
+import { resultCodeOf } from '@/lib/api-client';
+import { CommentNotFound } from '@/lib/result-codes';
 import CommentEntry from './CommentEntry';
 import CommentForm from './CommentForm';
 import type { MenuAction } from './CommentMenu';
 import { keepComment, takeKeptComment, type KeptBox, type KeptScope } from './kept-text';
-import { commentLink, groupThreads, mergeItems, removeItem, replyTarget, textProblem, type CommentItem, type ReadableComment, type TextProblem } from './model';
+import { commentLink, groupThreads, mergeItems, removeItem, replyTarget, replyToHref, textProblem, type CommentItem, type ReadableComment, type TextProblem } from './model';
 import { fill, type CommentTexts } from './texts';
 import { loginRequiredDialog, type Wake } from './wake';
 
@@ -67,7 +69,8 @@ export default function CommentsIsland(props: IslandProps) {
 	const [nextAfter, setNextAfter] = useState(props.nextAfter);
 	const [loadingMore, setLoadingMore] = useState(false);
 	const [draft, setDraft] = useState<Draft>(() => emptyDraft(props.initialText));
-	const [reply, setReply] = useState<{ parentId: number; to: string; draft: Draft } | null>(null);
+	// A reply box: its thread (`parentId`), the comment it answers (`targetId`) and that one's author (`to`; `named` false for a withdrawn one).
+	const [reply, setReply] = useState<{ parentId: number; targetId: number; to: string; named: boolean; draft: Draft } | null>(null);
 	const [edit, setEdit] = useState<{ commentId: number; draft: Draft } | null>(null);
 	const [menuFor, setMenuFor] = useState<number | null>(null);
 	const [deleting, setDeleting] = useState<number | null>(null);
@@ -76,6 +79,10 @@ export default function CommentsIsland(props: IslandProps) {
 	/** The alert's title when it says more than "Notice": offline, or a comment that was not posted. */
 	const [alertTitle, setAlertTitle] = useState<string | null>(null);
 	const [highlight] = useState(() => Number(/^#comment-(\d+)$/.exec(location.hash)?.[1]) || null);
+	// The comment the reader has just posted: scrolled to, marked for a moment and given the focus.
+	const [posted, setPosted] = useState<number | null>(null);
+	// The comments reported since the page loaded (the report dialog says so), beside those the page marked.
+	const [reportedNow, setReportedNow] = useState<readonly number[]>([]);
 	const requestIds = useRef(new Map<string, string>());
 	const heading = useRef<HTMLHeadingElement>(null);
 
@@ -139,6 +146,7 @@ export default function CommentsIsland(props: IslandProps) {
 			setItems((list) => mergeItems(list, [comment]));
 			setCount(commentCount);
 			setDraft(emptyDraft());
+			setPosted(comment.commentId);
 			showToast(texts['comment.message.posted']);
 		} catch (error) {
 			setDraft((d) => ({ ...d, busy: false }));
@@ -149,24 +157,39 @@ export default function CommentsIsland(props: IslandProps) {
 	const openReply = (target: ReadableComment) => {
 		if (userId === null) return askLogin();
 		if (edit) return;
-		const { parentId, prefix } = replyTarget(target);
+		const { parentId, targetId, prefix } = replyTarget(target);
 		const to = target.author.nickname ?? texts['common.withdrawnMember'];
-		setReply((current) => ({ parentId, to, draft: emptyDraft(current?.parentId === parentId && current.draft.text.trim() !== '' ? current.draft.text : prefix) }));
+		setReply((current) => ({ parentId, targetId, to, named: target.author.nickname !== null, draft: emptyDraft(current?.parentId === parentId && current.draft.text.trim() !== '' ? current.draft.text : prefix) }));
+	};
+
+	/** Closes the reply box; the focus goes back to the Reply it came from (or its thread's, when that one is gone). */
+	const cancelReply = (targetId: number) => {
+		const threadId = reply?.parentId;
+		setReply(null);
+		requestAnimationFrame(() =>
+			(document.querySelector<HTMLElement>(`[data-action="reply"][data-comment-id="${targetId}"]`) ?? document.querySelector<HTMLElement>(`[data-action="reply"][data-comment-id="${threadId}"]`))?.focus(),
+		);
 	};
 
 	const submitReply = async () => {
 		if (!reply || edit) return;
-		const { parentId, draft: replyDraft } = reply;
+		const { parentId, targetId, draft: replyDraft } = reply;
 		const problem = textProblem(replyDraft.text);
 		const update = (change: Partial<Draft>) => setReply((r) => (r && r.parentId === parentId ? { ...r, draft: { ...r.draft, ...change } } : r));
 		if (problem) return update({ problem });
 		update({ problem: null, busy: true });
 		try {
-			const { comment, commentCount } = await api.create(replyDraft.text, parentId, requestIdFor(`reply-${parentId}`));
+			const requestId = requestIdFor(`reply-${parentId}`);
+			// The reply answered went meanwhile: the text still joins its thread, as a reply to the thread's comment.
+			const { comment, commentCount } = await api.create(replyDraft.text, targetId, requestId).catch((error: unknown) => {
+				if (targetId === parentId || resultCodeOf(error) !== CommentNotFound.code) throw error;
+				return api.create(replyDraft.text, parentId, requestId);
+			});
 			requestIds.current.delete(`reply-${parentId}`);
 			setItems((list) => mergeItems(list, [comment]));
 			setCount(commentCount);
 			setReply(null);
+			setPosted(comment.commentId);
 			showToast(texts['comment.message.posted']);
 		} catch (error) {
 			update({ busy: false });
@@ -255,7 +278,11 @@ export default function CommentsIsland(props: IslandProps) {
 
 	const menuActions = (comment: ReadableComment): MenuAction[] => {
 		const actions: MenuAction[] = [{ key: 'copy-link', label: texts['comment.menu.copyLink'], run: () => void copyLink(comment.commentId) }];
-		if (!own(comment)) actions.push({ key: 'report', label: texts['comment.menu.report'], run: () => (userId === null ? askLogin() : openReportDialog({ type: 'COMMENT', id: comment.commentId })) });
+		if (!own(comment)) {
+			// Reported already (the page's mark, or a report made since): says so, and does nothing, as the post's Report does.
+			const done = userId !== null && (comment.reported === true || reportedNow.includes(comment.commentId));
+			actions.push({ key: 'report', label: texts[done ? 'report.reported' : 'comment.menu.report'], done, run: () => (userId === null ? askLogin() : openReportDialog({ type: 'COMMENT', id: comment.commentId }, () => setReportedNow((ids) => [...ids, comment.commentId]))) });
+		}
 		if (own(comment)) actions.push({ key: 'edit', label: texts['comment.menu.edit'], blockedBy: edit ? EDITING_NOTE_ID : undefined, run: () => openEdit(comment) });
 		if (isAdmin && userId !== null) {
 			const hide = comment.state === 'VISIBLE';
@@ -264,6 +291,17 @@ export default function CommentsIsland(props: IslandProps) {
 		if (own(comment) || (isAdmin && userId !== null)) actions.push({ key: 'delete', label: texts['comment.menu.delete'], run: () => setDeleting(comment.commentId) });
 		return actions;
 	};
+
+	// After posting: the new comment comes into view (below the sticky header: the root's
+	// scroll-padding-top), marked for a moment (comments.css), and takes the focus, so a keyboard or
+	// screen reader is where the comment is; the toast (role="status") says it was posted.
+	useEffect(() => {
+		if (posted === null) return;
+		const element = document.getElementById(`comment-${posted}`);
+		if (!element) return;
+		element.focus({ preventScroll: true });
+		element.scrollIntoView({ block: 'nearest', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
+	}, [posted]);
 
 	const onMenuOpenChange = useCallback((commentId: number, open: boolean) => setMenuFor((current) => (open ? commentId : current === commentId ? null : current)), []);
 
@@ -277,7 +315,7 @@ export default function CommentsIsland(props: IslandProps) {
 		if (kept?.box.kind === 'reply') {
 			const { parentId } = kept.box;
 			const parent = props.items.find((item): item is ReadableComment => item.commentId === parentId && item.readable);
-			if (parent) setReply({ parentId, to: parent.author.nickname ?? texts['common.withdrawnMember'], draft: emptyDraft(kept.text) });
+			if (parent) setReply({ parentId, targetId: parentId, to: parent.author.nickname ?? texts['common.withdrawnMember'], named: parent.author.nickname !== null, draft: emptyDraft(kept.text) });
 		}
 		if (kept?.box.kind === 'edit') {
 			const { commentId } = kept.box;
@@ -303,6 +341,8 @@ export default function CommentsIsland(props: IslandProps) {
 			language={language}
 			texts={texts}
 			highlighted={comment.commentId === highlight}
+			justPosted={comment.commentId === posted}
+			replyToHref={(commentId) => replyToHref(postUrl, items, commentId)}
 			menuOpen={menuFor === comment.commentId}
 			menuActions={menuActions}
 			onMenuOpenChange={onMenuOpenChange}
@@ -371,12 +411,17 @@ export default function CommentsIsland(props: IslandProps) {
 										submitLabel={texts['comment.button.post']}
 										focusOnOpen
 										texts={texts}
+										context={
+											<p className="comment-reply-context" data-reply-context={reply.targetId}>
+												<a href={replyToHref(postUrl, items, reply.targetId)}>{reply.named ? fill(texts['comment.reply.context'], { nickname: reply.to }) : texts['comment.reply.contextComment']}</a>
+												<button className="comment-reply-cancel" type="button" aria-label={texts['comment.reply.cancel']} title={texts['comment.reply.cancel']} onClick={() => cancelReply(reply.targetId)}>
+													<span aria-hidden="true">×</span>
+												</button>
+											</p>
+										}
 										onChange={(text) => setReply((r) => r && { ...r, draft: { ...r.draft, text, problem: null } })}
 										onSubmit={() => void submitReply()}
-										onCancel={() => {
-											setReply(null);
-											requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-action="reply"][data-comment-id="${comment.commentId}"]`)?.focus());
-										}}
+										onCancel={() => cancelReply(reply.targetId)}
 									/>
 								)}
 							</>,

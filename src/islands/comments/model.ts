@@ -27,6 +27,17 @@ export interface ReadableComment {
 	content: string;
 	createdAt: number;
 	edited: boolean;
+	/** A reply's context: the comment it answers, and its author unless the reader may not know them. */
+	replyTo?: ReplyTo;
+	/** Present (true) on the post page when the signed-in reader has reported it. */
+	reported?: true;
+}
+
+/** The comment a reply answers (src/server/comments/comments.ts ReplyTo). */
+export interface ReplyTo {
+	commentId: number;
+	/** null: say "a comment" (deleted, hidden from the reader, or its author withdrew). */
+	nickname: string | null;
 }
 
 /** A comment that keeps its place but shows only its state (SPEC §4). */
@@ -100,11 +111,21 @@ export function removeItem(items: readonly CommentItem[], commentId: number): Co
 
 /**
  * Where a reply to `target` goes and how it starts: replies are one level deep, so a reply to a
- * reply joins the same thread and starts with "@nickname " to say whom it answers.
+ * reply joins the same thread (`parentId`, the box's place) and starts with "@nickname " to say
+ * whom it answers; `targetId` is the comment answered, sent as the reply's parent (the API files it
+ * under the thread and remembers the reply it answers).
  */
-export function replyTarget(target: ReadableComment): { parentId: number; prefix: string } {
-	if (target.parentId === null) return { parentId: target.commentId, prefix: '' };
-	return { parentId: target.parentId, prefix: target.author.nickname ? `@${target.author.nickname} ` : '' };
+export function replyTarget(target: ReadableComment): { parentId: number; targetId: number; prefix: string } {
+	if (target.parentId === null) return { parentId: target.commentId, targetId: target.commentId, prefix: '' };
+	return { parentId: target.parentId, targetId: target.commentId, prefix: target.author.nickname ? `@${target.author.nickname} ` : '' };
+}
+
+/**
+ * The link of a reply's context to the comment it answers: its anchor when the page shows it, or
+ * the page that holds it (an earlier page of comments).
+ */
+export function replyToHref(postUrl: string, items: readonly CommentItem[], commentId: number): string {
+	return items.some((item) => item.commentId === commentId) ? `#comment-${commentId}` : commentLink(postUrl, commentId);
 }
 
 export type TextProblem = 'required' | 'tooLong';

@@ -10,7 +10,7 @@ import { createElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import { flushSync } from 'react-dom';
 import CommentsIsland, { type IslandProps } from './CommentsIsland';
-import type { CommentItem } from './model';
+import type { CommentItem, ReplyTo } from './model';
 import type { CommentTexts } from './texts';
 import type { Wake } from './wake';
 import type { Language } from '@/schemas/channel';
@@ -35,8 +35,16 @@ export function readRenderedItems(root: HTMLElement): CommentItem[] {
 			content: li.querySelector(':scope > .comment-body > [data-comment-text]')?.textContent ?? '',
 			createdAt: Number(head.dataset['createdAt']),
 			edited: head.dataset['edited'] !== undefined,
+			...replyToOf(li.querySelector<HTMLElement>(':scope > .comment-body > [data-reply-to-id]')),
+			...(li.dataset['reported'] !== undefined ? { reported: true as const } : {}),
 		};
 	});
+}
+
+/** A reply's context as the page rendered it (`{ replyTo }`), or nothing. */
+function replyToOf(link: HTMLElement | null): { replyTo?: ReplyTo } {
+	if (!link) return {};
+	return { replyTo: { commentId: Number(link.dataset['replyToId']), nickname: link.dataset['replyToName'] ?? null } };
 }
 
 export function mountComments(section: HTMLElement, wake: Wake | null): void {

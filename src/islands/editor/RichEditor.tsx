@@ -6,7 +6,7 @@
  * colours, nested lists and foreign images are normalised away as they arrive (./schema-plugin.ts).
  * Lexical mounts only in the browser; the server render is a still frame of the same size.
  */
-import { useCallback, useEffect, useId, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useId, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
 import {
 	$createParagraphNode,
 	$createRangeSelectionFromDom,
@@ -44,33 +44,18 @@ import { $createHeadingNode, $createQuoteNode, $isHeadingNode, $isQuoteNode, DRA
 import { INSERT_ORDERED_LIST_COMMAND, INSERT_UNORDERED_LIST_COMMAND, ListItemNode, ListNode, REMOVE_LIST_COMMAND } from '@lexical/list';
 import { $createLinkNode, $isLinkNode, $toggleLink, LinkNode } from '@lexical/link';
 import { $setBlocksType } from '@lexical/selection';
+import { $generateNodesFromDOM } from '@lexical/html';
+import { $insertGeneratedNodes } from '@lexical/clipboard';
 import { $getNearestNodeOfType, $insertNodeToNearestRoot, mergeRegister } from '@lexical/utils';
-import { resultCodeOf } from '@/lib/api-client';
-import {
-	Banned,
-	IdentityRejected,
-	ImageResolutionTooHigh,
-	ImageTooLarge,
-	InvalidImage,
-	LoginRequired,
-	MembershipRequired,
-	PayloadTooLarge,
-	SessionExpired,
-	SessionRevoked,
-	TooManyRequests,
-	UnattachedUploadLimitReached,
-	UploadDailyLimitReached,
-} from '@/lib/result-codes';
 import { youTubeVideoId } from '@/lib/youtube-url';
 import type { ContentDocument } from '@/schemas/content';
 import { $userId } from '@/stores/user';
 import { useHydrated } from '@/islands/common/use-hydrated';
 import { $exportDocument, $importDocument, documentIsEmpty } from './document';
 import { normalizeLink } from './link-url';
-import { $createImageNode, $createYouTubeNode, ImageNode, MediaLabelsContext, YouTubeNode } from './media-nodes';
-import { $insertPastedHtml, registerSchemaTransforms, shouldUploadPastedFiles } from './schema-plugin';
-import { IMAGE_MAX_SIZE_LABEL, IMAGE_TYPES, imageFileProblem, uploadImage } from './upload';
-import PromptDialog from './PromptDialog';
+import { $createImageNode, $createYouTubeNode, IMAGE_ACCEPT, ImageNode, MediaLabelsContext, YouTubeNode } from './media-nodes';
+import { registerSchemaTransforms, shouldUploadPastedFiles } from './schema-plugin';
+import { GuidanceNode } from './guidance-node';
 import Toolbar, { type ToolbarAction, type ToolbarState } from './Toolbar';
 import type { EditorTexts } from './texts';
 import './editor.css';
@@ -98,7 +83,22 @@ export interface RichEditorProps {
 	handleRef?: Ref<RichEditorHandle>;
 }
 
-const NODES = [HeadingNode, QuoteNode, ListNode, ListItemNode, LinkNode, ImageNode, YouTubeNode];
+/**
+ * What the writer needs only once they act, loaded then (or when they first focus the editor), not
+ * with the editor: the link and video dialogs, the upload code and the paste cleaner. The write
+ * page's JavaScript before the editor is usable has a budget (tests/e2e/budget.spec.ts).
+ */
+const PromptDialog = lazy(() => import('./PromptDialog'));
+const uploadCode = () => import('./upload');
+const pasteCode = () => import('./paste-html');
+let preloaded = false;
+function preloadActions(): void {
+	if (preloaded) return;
+	preloaded = true;
+	for (const load of [() => import('./PromptDialog'), uploadCode, pasteCode]) load().catch(() => undefined);
+}
+
+const NODES = [HeadingNode, QuoteNode, ListNode, ListItemNode, LinkNode, ImageNode, YouTubeNode, GuidanceNode];
 
 /** Class names Lexical puts on what it renders, styled in editor.css like the post page's body. */
 const THEME = {
@@ -108,18 +108,6 @@ const THEME = {
 	list: { ul: 'editor-ul', ol: 'editor-ol', listitem: 'editor-li', nested: { listitem: 'editor-nested-li' } },
 	link: 'editor-link',
 	text: { bold: 'editor-bold', italic: 'editor-italic', underline: 'editor-underline', strikethrough: 'editor-strike', underlineStrikethrough: 'editor-underline-strike' },
-};
-
-/** Codes after which the form, not the editor, takes over (SPEC §8's forced login and ban). */
-const AUTH_CODES = new Set<number>([LoginRequired, SessionExpired, MembershipRequired, SessionRevoked, IdentityRejected, Banned].map((def) => def.code));
-
-/** The editor's text for each refusal of an upload (the limits they name filled in on the server); any other failure is the generic error. */
-const UPLOAD_PROBLEMS: Record<number, keyof EditorTexts> = {
-	[InvalidImage.code]: 'editor.message.invalidImage',
-	[ImageResolutionTooHigh.code]: 'editor.message.imageResolution',
-	[UploadDailyLimitReached.code]: 'editor.message.uploadDailyLimit',
-	[UnattachedUploadLimitReached.code]: 'editor.message.unattachedLimit',
-	[TooManyRequests.code]: 'common.message.tooManyRequests',
 };
 
 const EMPTY_TOOLBAR: ToolbarState = { bold: false, italic: false, underline: false, strike: false, link: false, block: 'paragraph', canUndo: false, canRedo: false };
@@ -210,6 +198,8 @@ function EditorShell({ initialDocument, onChange, uploadUrl, texts, labelledBy, 
 	const contentId = useId();
 	const [toolbar, setToolbar] = useState<ToolbarState>(EMPTY_TOOLBAR);
 	const [dialog, setDialog] = useState<DialogKind>(null);
+	// Whether a dialog was ever opened (the dialogs are mounted, and their code loaded, from then on).
+	const [dialogsShown, setDialogsShown] = useState(false);
 	const [linkValue, setLinkValue] = useState('');
 	const [uploads, setUploads] = useState<Upload[]>([]);
 	const [message, setMessage] = useState<string | null>(null);
@@ -261,53 +251,53 @@ function EditorShell({ initialDocument, onChange, uploadUrl, texts, labelledBy, 
 		(kind: Exclude<DialogKind, null>) => {
 			savedSelection.current = editor.read(() => $selectionFromDom(editor) ?? $getSelection()?.clone() ?? null);
 			if (kind === 'link') setLinkValue(currentLinkUrl(editor));
+			setDialogsShown(true);
 			setDialog(kind);
 		},
 		[editor],
 	);
 
-	const showProblem = useCallback(
-		(error: unknown) => {
-			const code = resultCodeOf(error);
-			if (code !== undefined && AUTH_CODES.has(code)) {
-				onAuthFailureRef.current?.(error);
-				return;
-			}
-			if (code === ImageTooLarge.code || code === PayloadTooLarge.code || (error as { status?: number }).status === 413) setMessage(interpolate(texts['editor.message.imageTooLarge'], IMAGE_MAX_SIZE_LABEL));
-			else setMessage(texts[UPLOAD_PROBLEMS[code ?? 0] ?? 'common.message.error']);
-		},
-		[texts],
-	);
-
 	const uploadFiles = useCallback(
 		(files: readonly File[]) => {
-			for (const file of files) {
-				const problem = imageFileProblem(file);
-				if (problem) {
-					setMessage(problem === 'invalid' ? texts['editor.message.invalidImage'] : interpolate(texts['editor.message.imageTooLarge'], IMAGE_MAX_SIZE_LABEL));
-					continue;
-				}
-				setMessage(null);
-				const id = ++uploadCounter.current;
-				const at = editor.read(() => $getSelection()?.clone() ?? null);
-				setUploads((list) => [...list, { id, name: file.name, loaded: 0, total: file.size }]);
-				uploadImage(uploadUrl, file, {
-					userId: $userId.get(),
-					onProgress: (loaded, total) => setUploads((list) => list.map((upload) => (upload.id === id ? { ...upload, loaded, total } : upload))),
-				})
-					.then((image) => {
-						const alt = file.name.replace(/\.[^.]+$/, '');
-						editor.update(() => {
-							const restored = $stillValid(at);
-							if (restored) $setSelection(restored);
-							$insertBlock($createImageNode({ src: image.src, alt, width: image.width, height: image.height }));
-						});
-					})
-					.catch(showProblem)
-					.finally(() => setUploads((list) => list.filter((upload) => upload.id !== id)));
-			}
+			// Where the caret is now: the images go there, once the upload code is in and they are sent.
+			const at = editor.read(() => $getSelection()?.clone() ?? null);
+			uploadCode().then(
+				({ IMAGE_MAX_SIZE_LABEL, imageFileProblem, uploadFailure, uploadImage }) => {
+					const tooLarge = interpolate(texts['editor.message.imageTooLarge'], IMAGE_MAX_SIZE_LABEL);
+					const showProblem = (error: unknown) => {
+						const failure = uploadFailure(error);
+						if (failure === 'auth') onAuthFailureRef.current?.(error);
+						else setMessage(failure === 'too-large' ? tooLarge : texts[failure]);
+					};
+					for (const file of files) {
+						const problem = imageFileProblem(file);
+						if (problem) {
+							setMessage(problem === 'invalid' ? texts['editor.message.invalidImage'] : tooLarge);
+							continue;
+						}
+						setMessage(null);
+						const id = ++uploadCounter.current;
+						setUploads((list) => [...list, { id, name: file.name, loaded: 0, total: file.size }]);
+						uploadImage(uploadUrl, file, {
+							userId: $userId.get(),
+							onProgress: (loaded, total) => setUploads((list) => list.map((upload) => (upload.id === id ? { ...upload, loaded, total } : upload))),
+						})
+							.then((image) => {
+								const alt = file.name.replace(/\.[^.]+$/, '');
+								editor.update(() => {
+									const restored = $stillValid(at);
+									if (restored) $setSelection(restored);
+									$insertBlock($createImageNode({ src: image.src, alt, width: image.width, height: image.height }));
+								});
+							})
+							.catch(showProblem)
+							.finally(() => setUploads((list) => list.filter((upload) => upload.id !== id)));
+					}
+				},
+				() => setMessage(texts['common.message.error']),
+			);
 		},
-		[editor, showProblem, texts, uploadUrl],
+		[editor, texts, uploadUrl],
 	);
 
 	useEffect(
@@ -390,14 +380,26 @@ function EditorShell({ initialDocument, onChange, uploadUrl, texts, labelledBy, 
 						const html = event.clipboardData.getData('text/html');
 						if (!html || event.clipboardData.types.includes('application/x-lexical-editor')) return false;
 						event.preventDefault();
-						editor.update(() => $insertPastedHtml(editor, html));
+						// Pasted where the caret was, once the paste cleaner is in (loaded on focus, so at once as a rule).
+						const at = editor.read(() => $getSelection()?.clone() ?? null);
+						pasteCode().then(
+							({ plainPastedDocument }) =>
+								editor.update(() => {
+									const restored = $stillValid(at);
+									if (restored) $setSelection(restored);
+									const nodes = $generateNodesFromDOM(editor, plainPastedDocument(html));
+									const selection = $getSelection();
+									if (selection) $insertGeneratedNodes(editor, nodes, selection);
+								}),
+							() => setMessage(texts['common.message.error']),
+						);
 						return true;
 					},
 					COMMAND_PRIORITY_HIGH,
 				),
 				registerSchemaTransforms(editor, typeof location === 'undefined' ? undefined : location.origin),
 			),
-		[editor, openDialog, uploadFiles],
+		[editor, openDialog, uploadFiles, texts],
 	);
 
 	const setBlock = (kind: 'h2' | 'h3' | 'quote') => {
@@ -551,7 +553,7 @@ function EditorShell({ initialDocument, onChange, uploadUrl, texts, labelledBy, 
 			<input
 				ref={fileInput}
 				type="file"
-				accept={IMAGE_TYPES.join(',')}
+				accept={IMAGE_ACCEPT}
 				multiple
 				hidden
 				data-editor-file-input
@@ -561,29 +563,33 @@ function EditorShell({ initialDocument, onChange, uploadUrl, texts, labelledBy, 
 					uploadFiles(files);
 				}}
 			/>
-			<PromptDialog
-				name="link"
-				open={dialog === 'link'}
-				title={texts['editor.link.title']}
-				label={texts['editor.link.label']}
-				initialValue={linkValue}
-				submitLabel={texts['editor.dialog.apply']}
-				cancelLabel={texts['common.button.cancel']}
-				extraAction={toolbar.link ? { label: texts['editor.unlink'], run: removeLink } : undefined}
-				onSubmit={applyLink}
-				onClose={() => setDialog(null)}
-			/>
-			<PromptDialog
-				name="youtube"
-				open={dialog === 'youtube'}
-				title={texts['editor.youtube.title']}
-				label={texts['editor.youtube.label']}
-				initialValue=""
-				submitLabel={texts['editor.dialog.insert']}
-				cancelLabel={texts['common.button.cancel']}
-				onSubmit={insertVideo}
-				onClose={() => setDialog(null)}
-			/>
+			{dialogsShown && (
+				<Suspense fallback={null}>
+					<PromptDialog
+						name="link"
+						open={dialog === 'link'}
+						title={texts['editor.link.title']}
+						label={texts['editor.link.label']}
+						initialValue={linkValue}
+						submitLabel={texts['editor.dialog.apply']}
+						cancelLabel={texts['common.button.cancel']}
+						extraAction={toolbar.link ? { label: texts['editor.unlink'], run: removeLink } : undefined}
+						onSubmit={applyLink}
+						onClose={() => setDialog(null)}
+					/>
+					<PromptDialog
+						name="youtube"
+						open={dialog === 'youtube'}
+						title={texts['editor.youtube.title']}
+						label={texts['editor.youtube.label']}
+						initialValue=""
+						submitLabel={texts['editor.dialog.insert']}
+						cancelLabel={texts['common.button.cancel']}
+						onSubmit={insertVideo}
+						onClose={() => setDialog(null)}
+					/>
+				</Suspense>
+			)}
 		</MediaLabelsContext.Provider>
 	);
 }
@@ -603,7 +609,8 @@ export default function RichEditor(props: RichEditorProps) {
 		[],
 	);
 	return (
-		<div className="rich-editor" data-rich-editor={hydrated ? 'ready' : 'loading'}>
+		// The writer's first focus in the editor (its text or toolbar) fetches what their actions need.
+		<div className="rich-editor" data-rich-editor={hydrated ? 'ready' : 'loading'} onFocus={hydrated ? preloadActions : undefined}>
 			{hydrated ? (
 				<LexicalComposer initialConfig={initialConfig}>
 					<EditorShell {...props} />

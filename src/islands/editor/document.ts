@@ -6,7 +6,8 @@
  * the URL rule lose their link, images that are not this site's uploads and unknown embeds go.
  * `$exportDocument` always answers a document that `DocumentSchema.parse` accepts: runs, blocks
  * and list items over the schema's counts are split, never cut, except past the last block the
- * schema allows.
+ * schema allows. A template's guidance block (src/schemas/guidance.ts) stays one both ways, its
+ * hint with it, so a draft or a kept copy shows its hints again; the form publishes without them.
  */
 import {
 	$createLineBreakNode,
@@ -28,6 +29,7 @@ import type { Block, ContentDocument, Inline } from '@/schemas/content';
 import { YOUTUBE_VIDEO_ID } from '@/lib/youtube-url';
 import { $createImageNode, $createYouTubeNode, $isImageNode, $isYouTubeNode, ALT_MAX_LENGTH, imagePathOnSite } from './media-nodes';
 import { normalizeLink } from './link-url';
+import { $createGuidanceNode, $isGuidanceNode, GUIDANCE_HINT_MAX_LENGTH } from './guidance-node';
 
 /** The schema's limits (src/schemas/content.ts). */
 const MAX_TEXT = 10000;
@@ -48,6 +50,7 @@ export function documentIsEmpty(doc: ContentDocument): boolean {
 			case 'paragraph':
 			case 'heading':
 			case 'quote':
+			case 'guidance':
 				return blank(block.children);
 			case 'list':
 				return block.items.every(blank);
@@ -172,6 +175,11 @@ function blocksOf(node: LexicalNode): Block[] {
 		return inlineGroups(node.getChildren()).map((children) => ({ type: 'heading', level, children }));
 	}
 	if ($isQuoteNode(node)) return inlineGroups(node.getChildren()).map((children) => ({ type: 'quote', children }));
+	if ($isGuidanceNode(node)) {
+		// Past the schema's count of inlines, the writer's text goes on in paragraphs.
+		const hint = node.getHint().slice(0, GUIDANCE_HINT_MAX_LENGTH) || ' ';
+		return inlineGroups(node.getChildren()).map((children, index): Block => (index === 0 ? { type: 'guidance', hint, children } : { type: 'paragraph', children }));
+	}
 	if ($isElementNode(node)) {
 		// A block holding blocks (none of the registered nodes does; a future one might) keeps them as blocks.
 		if (node.getChildren().some((child) => $isElementNode(child) && !child.isInline() && !$isLinkNode(child))) {
@@ -240,6 +248,8 @@ function nodeOf(block: Block): LexicalNode {
 			return $createImageNode({ src: block.src, alt: block.alt, width: block.width, height: block.height });
 		case 'youtube':
 			return $createYouTubeNode(block.videoId);
+		case 'guidance':
+			return $createGuidanceNode(block.hint).append(...inlineNodes(block.children));
 	}
 }
 

@@ -34,6 +34,9 @@ const IMAGE_PATH = /^\/(?:uploads\/[A-Za-z0-9_-]{22}\.(?:jpg|png|gif|webp)|demo\
 const MAX_DIMENSION = 10000;
 export const ALT_MAX_LENGTH = 300;
 
+/** The editor's file picker's types: IMAGE_TYPES of ./upload.ts (a unit test holds them equal), repeated so the upload code loads only when used. */
+export const IMAGE_ACCEPT = 'image/jpeg,image/png,image/gif,image/webp';
+
 /**
  * The path of an image on this site, or null: `/uploads/…` (or `/demo/…`) as a path, or as an
  * absolute URL of `origin` (what the browser puts on the clipboard when copying from a post).

@@ -2,10 +2,28 @@
  * Image uploads from the editor: the raw file POSTed to the member API's uploads route with
  * XMLHttpRequest (fetch reports no upload progress), with the API client's credentials and
  * headers (SPEC §7). Failures are the API client's FetchError and ResponseError, so callers match
- * result codes the same way as for any other call.
+ * result codes the same way as for any other call. The editor loads this module when the writer
+ * first picks, pastes or drops a file (or focuses the editor), not with the editor itself: the
+ * write page's JavaScript before the editor is usable has a budget (tests/e2e/budget.spec.ts).
  */
-import { FetchError, ResponseError, type EnvelopeHeader } from '@/lib/api-client';
+import { FetchError, ResponseError, resultCodeOf, type EnvelopeHeader } from '@/lib/api-client';
 import { USER_ID_HEADER } from '@/lib/names';
+import {
+	Banned,
+	IdentityRejected,
+	ImageResolutionTooHigh,
+	ImageTooLarge,
+	InvalidImage,
+	LoginRequired,
+	MembershipRequired,
+	PayloadTooLarge,
+	SessionExpired,
+	SessionRevoked,
+	TooManyRequests,
+	UnattachedUploadLimitReached,
+	UploadDailyLimitReached,
+} from '@/lib/result-codes';
+import type { EditorTexts } from './texts';
 
 /**
  * The largest image and its label for messages: IMAGE_MAX_BYTES and IMAGE_MAX_SIZE_LABEL of
@@ -15,15 +33,15 @@ import { USER_ID_HEADER } from '@/lib/names';
 export const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
 export const IMAGE_MAX_SIZE_LABEL = { size: 10, unit: 'MB' } as const;
 
+/** The types the server reads; a file of another (known) type is refused before it is sent. */
+export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
+
 export interface UploadedImage {
 	uploadId: string;
 	src: string;
 	width: number;
 	height: number;
 }
-
-/** The types the server reads; a file of another (known) type is refused before it is sent. */
-export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
 
 /** Why a file is refused before any upload, or null when it may go. An unknown type goes: the server sniffs the bytes. */
 export function imageFileProblem(file: File): 'invalid' | 'too-large' | null {
@@ -74,10 +92,33 @@ export function uploadImage(url: string, file: File, { userId, onProgress, signa
 				return;
 			}
 			resolve(content);
+			// The small picture post lists show (docs/thumbnails.md), made and sent after the original;
+			// its code is a chunk of its own, loaded only now.
+			void import('./thumbnail').then((thumbnail) => thumbnail.sendThumbnail(url, file, content.src));
 		};
 		request.onerror = () => reject(new TypeError('The upload did not reach the server.'));
 		request.onabort = () => reject(new DOMException('The upload was cancelled.', 'AbortError'));
 		signal?.addEventListener('abort', () => request.abort(), { once: true });
 		request.send(file);
 	});
+}
+
+/** Codes after which the form, not the editor, takes over (SPEC §8's forced login and ban). */
+const AUTH_CODES = new Set<number>([LoginRequired, SessionExpired, MembershipRequired, SessionRevoked, IdentityRejected, Banned].map((def) => def.code));
+
+/** The editor's text for each refusal of an upload (the limits they name filled in on the server); any other failure is the generic error. */
+const UPLOAD_PROBLEMS: Record<number, keyof EditorTexts> = {
+	[InvalidImage.code]: 'editor.message.invalidImage',
+	[ImageResolutionTooHigh.code]: 'editor.message.imageResolution',
+	[UploadDailyLimitReached.code]: 'editor.message.uploadDailyLimit',
+	[UnattachedUploadLimitReached.code]: 'editor.message.unattachedLimit',
+	[TooManyRequests.code]: 'common.message.tooManyRequests',
+};
+
+/** What a failed upload means to the editor: the form's forced login or ban ('auth'), a file too large, or the text to show. */
+export function uploadFailure(error: unknown): 'auth' | 'too-large' | keyof EditorTexts {
+	const code = resultCodeOf(error);
+	if (code !== undefined && AUTH_CODES.has(code)) return 'auth';
+	if (code === ImageTooLarge.code || code === PayloadTooLarge.code || (error as { status?: number }).status === 413) return 'too-large';
+	return UPLOAD_PROBLEMS[code ?? 0] ?? 'common.message.error';
 }

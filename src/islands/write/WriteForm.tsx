@@ -6,7 +6,6 @@
  * local safety net (src/islands/write/local-copy.ts) and the submit with SPEC §8's failures.
  */
 import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
-import AlertDialog from '@/islands/common/AlertDialog';
 import { useHydrated } from '@/islands/common/use-hydrated';
 import { showToast, showToastOnNextPage } from '@/scripts/toast';
 import { $userId } from '@/stores/user';
@@ -17,6 +16,7 @@ import { formatFullDate } from '@/lib/format-date';
 import { pageUrls } from '@/lib/urls';
 import { TITLE_MAX_LENGTH, titleLength } from '@/schemas/post-limits';
 import type { ContentDocument } from '@/schemas/content';
+import { publishedDocument } from '@/schemas/guidance';
 import type { Language } from '@/schemas/channel';
 import { RichEditor, documentIsEmpty, emptyDocument, type EditorTexts, type RichEditorHandle } from './editor';
 import { draftsApi, failureMeaning, memberApi, type DraftBody } from './api';
@@ -25,6 +25,9 @@ import type { WriteTexts } from './texts';
 
 /** The drafts dialog loads when it is first opened: the write page's JavaScript before the editor is usable stays within its budget. */
 const DraftsDialog = lazy(() => import('./DraftsDialog'));
+
+/** The confirmations and alerts (a template replacing written work, Cancel, a failure) load the first time one is needed, for the same budget. */
+const AlertDialog = lazy(() => import('@/islands/common/AlertDialog'));
 
 /** src/lib/spam-failure.ts, loaded when the form is submitted: the write page has no room for it in its JavaScript budget. */
 const spamDefence = () => import('@/lib/spam-failure');
@@ -276,7 +279,9 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 	const submit = async (event?: FormEvent<HTMLFormElement>) => {
 		event?.preventDefault();
 		if (busy) return;
-		const work = currentWork();
+		const written = currentWork();
+		// The template's guidance left empty is not published, nor any hint (the server does the same).
+		const work = { ...written, content: publishedDocument(written.content) };
 		const problems = check(work);
 		setErrors(problems);
 		if (Object.keys(problems).length > 0) {
@@ -592,17 +597,21 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 					<DraftsDialog open={draftsOpen} drafts={drafts} language={language} texts={texts} version={draftsVersion} onClose={() => setDraftsOpen(false)} onLoad={(loadId) => void loadDraft(loadId)} onDelete={deleteDraft} />
 				</Suspense>
 			)}
-			<AlertDialog
-				open={dialog?.open ?? false}
-				title={dialog?.title ?? ''}
-				message={dialog?.message ?? ''}
-				confirmLabel={dialog?.confirmLabel ?? texts['common.button.confirm']}
-				cancelLabel={dialog?.cancelLabel}
-				onClosed={(confirmed) => {
-					setDialog((current) => (current ? { ...current, open: false } : current));
-					dialog?.resolve(confirmed);
-				}}
-			/>
+			{dialog && (
+				<Suspense fallback={null}>
+					<AlertDialog
+						open={dialog.open}
+						title={dialog.title}
+						message={dialog.message}
+						confirmLabel={dialog.confirmLabel}
+						cancelLabel={dialog.cancelLabel}
+						onClosed={(confirmed) => {
+							setDialog((current) => (current ? { ...current, open: false } : current));
+							dialog.resolve(confirmed);
+						}}
+					/>
+				</Suspense>
+			)}
 		</>
 	);
 }

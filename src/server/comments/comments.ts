@@ -30,6 +30,46 @@ export interface ReadableCommentItem {
 	content: string;
 	createdAt: number;
 	edited: boolean;
+	/** A reply's context: the comment it answers (see ReplyTo). Absent on a top-level comment. */
+	replyTo?: ReplyTo;
+	/** Present (true) on the post page when the signed-in reader has reported this comment. */
+	reported?: true;
+}
+
+/**
+ * The comment a reply answers: the reply it was written to (migration 0024), or else its thread's
+ * top-level comment. `commentId` is one the list shows (a deleted reply is not listed, so its
+ * thread's comment stands in); `nickname` is the answered comment's author, null when the reader
+ * may not read that comment (deleted, or hidden from them) or its author has withdrawn.
+ */
+export interface ReplyTo {
+	commentId: number;
+	nickname: string | null;
+}
+
+/** What a reply's row says of the comment it answers (null columns for a top-level comment). */
+export interface ReplyTargetColumns {
+	to_id: number | null;
+	to_deleted_at: number | null;
+	to_hidden: number | null;
+	to_nickname: string | null;
+	to_withdrawn_at: number | null;
+}
+
+/**
+ * SQL joins from a comment `c` to the comment it answers `rt` and that one's author `tm`, read by
+ * primary key (two rows per reply, none for a top-level comment).
+ */
+export const REPLY_TARGET_JOINS = 'LEFT JOIN comments rt ON rt.id = coalesce(c.reply_to_id, c.parent_id) LEFT JOIN members tm ON tm.id = rt.member_id';
+export const REPLY_TARGET_COLUMNS = 'rt.id AS to_id, rt.deleted_at AS to_deleted_at, rt.hidden_by_admin AS to_hidden, tm.nickname AS to_nickname, tm.withdrawn_at AS to_withdrawn_at';
+
+/** The context of a reply under `parentId` as `viewer` sees it; undefined for a top-level comment. */
+export function replyToOf(parentId: number | null, row: ReplyTargetColumns, viewer: Viewer): ReplyTo | undefined {
+	if (parentId === null || row.to_id === null) return undefined;
+	const state = commentState({ deletedAt: row.to_deleted_at, hiddenByAdmin: row.to_hidden === 1 });
+	const listed = state !== 'DELETED' || row.to_id === parentId;
+	const named = canReadComment(state, viewer) && row.to_withdrawn_at === null ? row.to_nickname : null;
+	return { commentId: listed ? row.to_id : parentId, nickname: named };
 }
 
 /** A comment that keeps its place but shows only its state (SPEC §4). */
@@ -51,7 +91,7 @@ export interface CommentPage {
 	nextAfter: number | null;
 }
 
-interface CommentRow {
+interface CommentRow extends ReplyTargetColumns {
 	id: number;
 	parent_id: number | null;
 	member_id: number;
@@ -64,9 +104,13 @@ interface CommentRow {
 	hidden_by_admin: number;
 	role: string;
 	auto_hidden: number;
+	reported: number;
 }
 
-type CommentTuple = [number, number | null, number, string | null, number | null, string, number, number | null, number | null, number, string, number];
+type CommentTuple = [
+	number, number | null, number, string | null, number | null, string, number, number | null, number | null, number, string, number,
+	number | null, number | null, number | null, string | null, number | null, number,
+];
 
 /** A comment `c`'s thread: the expression of the index comments_in_thread_order (migration 0007). */
 const THREAD = 'coalesce(c.parent_id, c.id)';
@@ -82,8 +126,17 @@ const LISTED_COMMENT_SQL = `(c.deleted_at IS NULL OR (c.parent_id IS NULL AND EX
 /** The thread of the anchor comment ?3 of post ?1 (NULL when it is not one of the post's). */
 const ANCHOR_THREAD = '(SELECT coalesce(a.parent_id, a.id) FROM comments a WHERE a.id = ?3 AND a.post_id = ?1)';
 
-const PAGE_ROW = `SELECT c.id, c.parent_id, c.member_id, m.nickname, m.withdrawn_at, c.content, c.created_at, c.edited_at, c.deleted_at, c.hidden_by_admin, m.role, c.auto_hidden
-	FROM comments c JOIN members m ON m.id = c.member_id`;
+/**
+ * Whether the reader of session token ?7 reported comment `c` (NULL for a guest and for the API:
+ * only the post page, a member's own uncached page, asks): one probe of the reports table's
+ * UNIQUE (target_type, target_id, reporter_id) per item, the session read once.
+ */
+const REPORTED_SQL = `EXISTS (SELECT 1 FROM reports r WHERE r.target_type = 'COMMENT' AND r.target_id = c.id
+	AND r.reporter_id = (SELECT s.member_id FROM sessions s WHERE s.token_hash = ?7 AND s.channel_id = ?2))`;
+
+const PAGE_ROW = `SELECT c.id, c.parent_id, c.member_id, m.nickname, m.withdrawn_at, c.content, c.created_at, c.edited_at, c.deleted_at, c.hidden_by_admin, m.role, c.auto_hidden,
+		${REPLY_TARGET_COLUMNS}, ${REPORTED_SQL} AS reported
+	FROM comments c JOIN members m ON m.id = c.member_id ${REPLY_TARGET_JOINS}`;
 
 /**
  * Columns to select beside a post ?1's row, in one query with it:
@@ -99,7 +152,8 @@ const PAGE_ROW = `SELECT c.id, c.parent_id, c.member_id, m.nickname, m.withdrawn
  */
 export const COMMENT_PAGE_COLUMNS = `
 	(SELECT json_group_array(json_array(t.id, t.parent_id, t.member_id, t.nickname, t.withdrawn_at, t.content,
-			t.created_at, t.edited_at, t.deleted_at, t.hidden_by_admin, t.role, t.auto_hidden))
+			t.created_at, t.edited_at, t.deleted_at, t.hidden_by_admin, t.role, t.auto_hidden,
+			t.to_id, t.to_deleted_at, t.to_hidden, t.to_nickname, t.to_withdrawn_at, t.reported))
 	 FROM (SELECT * FROM (${PAGE_ROW}
 				WHERE c.post_id = ?1 AND ${THREAD} = coalesce(${ANCHOR_THREAD}, 0) AND c.id > ?4 AND ${LISTED_COMMENT_SQL}
 				ORDER BY c.id LIMIT ?5)
@@ -121,15 +175,16 @@ export interface CommentPageColumns {
 /** Where a page starts: the bound values ?3 to ?6 of COMMENT_PAGE_COLUMNS. */
 export type CommentPageStart = { kind: 'first' } | { kind: 'after'; commentId: number } | { kind: 'from'; commentId: number };
 
-export function commentPageParams(start: CommentPageStart): [number | null, number, number, number] {
+/** The bound values ?3 to ?7: where the page starts, and the reader's session token (their reports), or null. */
+export function commentPageParams(start: CommentPageStart, tokenHash: string | null = null): [number | null, number, number, number, string | null] {
 	const limit = COMMENT_PAGE_SIZE + 1;
 	switch (start.kind) {
 		case 'first':
-			return [null, 0, limit, 0];
+			return [null, 0, limit, 0, tokenHash];
 		case 'after':
-			return [start.commentId, start.commentId, limit, 0];
+			return [start.commentId, start.commentId, limit, 0, tokenHash];
 		case 'from':
-			return [start.commentId, 0, limit, 1];
+			return [start.commentId, 0, limit, 1, tokenHash];
 	}
 }
 
@@ -147,14 +202,23 @@ function toItem(row: CommentRow, viewer: Viewer): CommentItem {
 		content: row.content,
 		createdAt: row.created_at,
 		edited: row.edited_at !== null,
+		...replyToProperty(row.parent_id, row, viewer),
+		...(row.reported === 1 ? { reported: true as const } : {}),
 	};
+}
+
+/** `{ replyTo }` for a reply, nothing for a top-level comment (so the item keeps its former shape). */
+export function replyToProperty(parentId: number | null, row: ReplyTargetColumns, viewer: Viewer): { replyTo?: ReplyTo } {
+	const replyTo = replyToOf(parentId, row, viewer);
+	return replyTo ? { replyTo } : {};
 }
 
 /** The page COMMENT_PAGE_COLUMNS read, as `viewer` sees it. */
 export function commentPageOf(row: CommentPageColumns, viewer: Viewer): CommentPage {
 	const rows = (JSON.parse(row.comments_json) as CommentTuple[]).map(
-		([id, parent_id, member_id, nickname, withdrawn_at, content, created_at, edited_at, deleted_at, hidden_by_admin, role, auto_hidden]): CommentRow => ({
+		([id, parent_id, member_id, nickname, withdrawn_at, content, created_at, edited_at, deleted_at, hidden_by_admin, role, auto_hidden, to_id, to_deleted_at, to_hidden, to_nickname, to_withdrawn_at, reported]): CommentRow => ({
 			id, parent_id, member_id, nickname, withdrawn_at, content, created_at, edited_at, deleted_at, hidden_by_admin, role, auto_hidden,
+			to_id, to_deleted_at, to_hidden, to_nickname, to_withdrawn_at, reported,
 		}),
 	);
 	// json_group_array keeps the subquery's order in SQLite; sorting again makes it a contract here.

@@ -26,10 +26,10 @@ import { logStatement } from '@/server/moderation/log';
 import { assertReadablePost, readablePostGuard } from '@/server/posts/readable-post';
 import { COMMENT_MAX_LENGTH, commentLength, normalizeComment } from '@/schemas/comment-limits';
 import type { CreateCommentInput } from '@/schemas/comment';
-import type { ReadableCommentItem } from './comments';
+import { REPLY_TARGET_COLUMNS, REPLY_TARGET_JOINS, replyToProperty, type ReadableCommentItem, type ReplyTargetColumns } from './comments';
 import { checkNewMemberComment, DEFAULT_NEW_MEMBER_LIMITS, isNewMember, writeCountGuard, writeCountReached, type NewMemberLimits } from '@/server/spam/new-members';
 
-interface StoredCommentRow {
+interface StoredCommentRow extends ReplyTargetColumns {
 	id: number;
 	post_id: number;
 	parent_id: number | null;
@@ -39,6 +39,9 @@ interface StoredCommentRow {
 	edited_at: number | null;
 	deleted_at: number | null;
 	hidden_by_admin: number;
+	/** The comment's author, as a reply to it names them. */
+	nickname: string | null;
+	withdrawn_at: number | null;
 }
 
 /** @throws AppError CommentRequired, CommentTooLong */
@@ -52,7 +55,10 @@ function checkedContent(raw: string): string {
 /** A comment of the post, not deleted; null for another post's, another channel's or a deleted one. */
 async function storedComment(db: D1Database, channelId: number, postId: number, commentId: number): Promise<StoredCommentRow | null> {
 	const row = await db
-		.prepare('SELECT id, post_id, parent_id, member_id, content, created_at, edited_at, deleted_at, hidden_by_admin FROM comments WHERE id = ?1 AND channel_id = ?2')
+		.prepare(
+			`SELECT c.id, c.post_id, c.parent_id, c.member_id, c.content, c.created_at, c.edited_at, c.deleted_at, c.hidden_by_admin, am.nickname, am.withdrawn_at, ${REPLY_TARGET_COLUMNS}
+			 FROM comments c JOIN members am ON am.id = c.member_id ${REPLY_TARGET_JOINS} WHERE c.id = ?1 AND c.channel_id = ?2`,
+		)
 		.bind(commentId, channelId)
 		.first<StoredCommentRow>();
 	return !row || row.post_id !== postId || row.deleted_at !== null ? null : row;
@@ -93,6 +99,7 @@ function itemOf(row: StoredCommentRow, member: SessionMember): ReadableCommentIt
 		content: row.content,
 		createdAt: row.created_at,
 		edited: row.edited_at !== null,
+		...replyToProperty(row.parent_id, row, memberViewer(member)),
 	};
 }
 
@@ -108,7 +115,10 @@ function countOf(result: D1Result | undefined): number {
 async function earlierComment(db: D1Database, member: SessionMember, postId: number, requestId: string): Promise<{ comment: ReadableCommentItem; commentCount: number } | null> {
 	const [found, count] = await db.batch([
 		db
-			.prepare('SELECT id, post_id, parent_id, member_id, content, created_at, edited_at, deleted_at, hidden_by_admin FROM comments WHERE member_id = ?1 AND request_id = ?2')
+			.prepare(
+				`SELECT c.id, c.post_id, c.parent_id, c.member_id, c.content, c.created_at, c.edited_at, c.deleted_at, c.hidden_by_admin, am.nickname, am.withdrawn_at, ${REPLY_TARGET_COLUMNS}
+				 FROM comments c JOIN members am ON am.id = c.member_id ${REPLY_TARGET_JOINS} WHERE c.member_id = ?1 AND c.request_id = ?2`,
+			)
 			.bind(member.userId, requestId),
 		countStatement(db, postId),
 	]);
@@ -142,6 +152,9 @@ export async function createComment(
 	const guards = [readablePostGuard(db, channelId, member, postId)];
 	if (newMember) guards.push(writeCountGuard(db, 'comments', member.userId, limits.maxComments));
 	let threadId: number | null = null;
+	// The reply answered when it is not the thread's top-level comment (migration 0024), and what the answer says of it.
+	let replyToId: number | null = null;
+	let target: ReplyTargetColumns = { to_id: null, to_deleted_at: null, to_hidden: null, to_nickname: null, to_withdrawn_at: null };
 	if (input.parentId !== undefined && input.parentId !== null) {
 		const parent = await storedComment(db, channelId, postId, input.parentId);
 		const readable = parent !== null && canReadComment(commentState({ deletedAt: parent.deleted_at, hiddenByAdmin: parent.hidden_by_admin === 1 }), memberViewer(member));
@@ -153,14 +166,16 @@ export async function createComment(
 			throw new AppError('CommentNotFound');
 		}
 		threadId = parent.parent_id ?? parent.id;
+		replyToId = parent.parent_id === null ? null : parent.id;
+		target = { to_id: parent.id, to_deleted_at: null, to_hidden: parent.hidden_by_admin, to_nickname: parent.nickname, to_withdrawn_at: parent.withdrawn_at };
 		guards.push(assertion(db, 'EXISTS (SELECT 1 FROM comments WHERE id = ?1 AND deleted_at IS NULL AND hidden_by_admin = ?2)', parent.id, parent.hidden_by_admin));
 	}
 	const insert = db
 		.prepare(
-			`INSERT INTO comments (channel_id, post_id, parent_id, member_id, content, created_at, request_id)
-			 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT DO NOTHING RETURNING id`,
+			`INSERT INTO comments (channel_id, post_id, parent_id, member_id, content, created_at, request_id, reply_to_id)
+			 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT DO NOTHING RETURNING id`,
 		)
-		.bind(channelId, postId, threadId, member.userId, content, now, input.requestId ?? null);
+		.bind(channelId, postId, threadId, member.userId, content, now, input.requestId ?? null, replyToId);
 	const results = await runGuarded(
 		db,
 		[
@@ -188,7 +203,7 @@ export async function createComment(
 		if (!earlier) throw new AppError('Conflict');
 		return earlier;
 	}
-	const row: StoredCommentRow = { id: inserted.id, post_id: postId, parent_id: threadId, member_id: member.userId, content, created_at: now, edited_at: null, deleted_at: null, hidden_by_admin: 0 };
+	const row: StoredCommentRow = { id: inserted.id, post_id: postId, parent_id: threadId, member_id: member.userId, content, created_at: now, edited_at: null, deleted_at: null, hidden_by_admin: 0, nickname: member.nickname, withdrawn_at: null, ...target };
 	return { comment: itemOf(row, member), commentCount: countOf(results.at(-1)) };
 }
 

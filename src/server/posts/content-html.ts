@@ -5,6 +5,7 @@
  * out. A stored body that no longer parses renders as one escaped paragraph rather than failing the page.
  */
 import { isImageSrc, parseStoredDocument, type Block, type Inline } from '@/schemas/content';
+import { youTubePoster } from '@/lib/thumbnails';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -49,16 +50,27 @@ function renderBlock(block: Block, labels: ContentLabels): string {
 			const label = block.alt.trim() ? '' : ` aria-label="${escapeHtml(labels.openImage)}"`;
 			return `<figure class="content-image"><a class="content-image-link" href="${src}"${label}><img src="${src}" alt="${escapeHtml(block.alt)}"${size} loading="lazy" decoding="async"></a></figure>`;
 		}
+		case 'guidance':
+			// Never stored by the post services (src/schemas/guidance.ts); a row from elsewhere shows what was written in it, never the hint.
+			return block.children.some((inline) => inline.text.trim() !== '') ? `<p>${renderInlines(block.children)}</p>` : '';
 		case 'youtube': {
 			const id = escapeHtml(block.videoId);
 			// A facade: the player's iframe (about 1 MB of script) loads only when the reader asks for it.
-			return `<figure class="content-video"><a class="youtube-facade" href="https://www.youtube.com/watch?v=${id}" data-youtube-id="${id}" target="_blank" rel="noopener noreferrer"><span class="youtube-play" aria-hidden="true"></span><span class="youtube-label">${escapeHtml(labels.playVideo)}</span></a></figure>`;
+			// Its poster is the video's own picture from YouTube's image host (docs/thumbnails.md).
+			const poster = `<img class="youtube-poster" src="${youTubePoster(id, 'hq')}" alt="" width="480" height="360" loading="lazy" decoding="async" referrerpolicy="no-referrer">`;
+			const title = labels.videoTitle ? `<span class="youtube-title">${escapeHtml(labels.videoTitle)}</span> ` : '';
+			return `<figure class="content-video"><a class="youtube-facade" href="https://www.youtube.com/watch?v=${id}" data-youtube-id="${id}" target="_blank" rel="noopener noreferrer">${poster}${title}<span class="youtube-play" aria-hidden="true"></span><span class="youtube-label">${escapeHtml(labels.playVideo)}</span></a></figure>`;
 		}
 	}
 }
 
 export interface ContentLabels {
 	playVideo: string;
+	/**
+	 * The title a video's facade shows over its poster, as YouTube's player does: the post's title
+	 * (the video's own title is not fetched from YouTube; docs/thumbnails.md).
+	 */
+	videoTitle?: string;
 	/** The name of an image's link when the image has no alt text. */
 	openImage: string;
 }

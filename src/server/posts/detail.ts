@@ -131,9 +131,12 @@ export function commentPageStartOf(options: { from?: number; after?: number }): 
 	return options.from !== undefined ? { kind: 'from', commentId: options.from } : options.after !== undefined ? { kind: 'after', commentId: options.after } : { kind: 'first' };
 }
 
-/** The post page's one read: the post and a page of its comments (postWithCommentsOf reads its result). */
-export function postWithCommentsStatement(db: D1Database, channelId: number, postId: number, start: CommentPageStart): D1PreparedStatement {
-	return db.prepare(`${POST_SQL}, ${COMMENT_PAGE_COLUMNS} ${POST_FROM}`).bind(postId, channelId, ...commentPageParams(start));
+/**
+ * The post page's one read: the post and a page of its comments (postWithCommentsOf reads its
+ * result); with the member's session token, each comment also says whether they reported it.
+ */
+export function postWithCommentsStatement(db: D1Database, channelId: number, postId: number, start: CommentPageStart, tokenHash: string | null = null): D1PreparedStatement {
+	return db.prepare(`${POST_SQL}, ${COMMENT_PAGE_COLUMNS} ${POST_FROM}`).bind(postId, channelId, ...commentPageParams(start, tokenHash));
 }
 
 /** The post and its page of comments as `viewer` may see them, from postWithCommentsStatement's result; null when there is no such post. */

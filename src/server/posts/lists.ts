@@ -7,6 +7,8 @@ import { AppError } from '@/server/platform/errors';
 import type { Board, BoardSubject } from '@/server/boards/boards';
 import type { LayoutData } from '@/server/channels/layout';
 import { PAGE_SIZE } from '@/schemas/params';
+import { isImageSrc } from '@/schemas/content';
+import { thumbnailUrl } from '@/lib/thumbnails';
 import { canReadBoard, type Viewer } from './visibility';
 import { rankPositionSql, type PostListKind } from './list-positions';
 
@@ -32,6 +34,12 @@ export interface PostSummary {
 	isNotice: boolean;
 	hasImage: boolean;
 	hasVideo: boolean;
+	/**
+	 * The URL of the small picture the row shows for its first image or video (posts.thumbnail read by
+	 * thumbnailUrl, src/lib/thumbnails.ts): an upload's variant, a demo image or a YouTube poster;
+	 * null for a post without one, whose row shows ▣ or ▶.
+	 */
+	thumbnail: string | null;
 	/** Only on the author's own lists (My Page): a post the owner made private. */
 	isPrivate: boolean;
 }
@@ -61,12 +69,13 @@ export interface SummaryRow {
 	is_notice: number;
 	has_image: number;
 	has_video: number;
+	thumbnail: string | null;
 	is_private: number;
 }
 
 /** The columns of a list row, over posts p joined with members m. */
 export const SUMMARY_COLUMNS = `p.id, p.board_id, p.subject_id, p.title, p.member_id, m.nickname, m.withdrawn_at, m.role,
-	p.created_at, p.view_count, p.like_count, p.comment_count, p.is_notice, p.has_image, p.has_video, p.is_private`;
+	p.created_at, p.view_count, p.like_count, p.comment_count, p.is_notice, p.has_image, p.has_video, p.thumbnail, p.is_private`;
 
 /** The author as readers see them, from their members row (read in the same query as what they wrote). */
 export function authorOf(memberId: number, nickname: string | null, withdrawnAt: number | null, role: string): PostAuthor {
@@ -87,6 +96,7 @@ export function toSummary(row: SummaryRow): PostSummary {
 		isNotice: row.is_notice === 1,
 		hasImage: row.has_image === 1,
 		hasVideo: row.has_video === 1,
+		thumbnail: thumbnailUrl(row.thumbnail, isImageSrc),
 		isPrivate: row.is_private === 1,
 	};
 }

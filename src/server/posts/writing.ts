@@ -12,7 +12,9 @@ import { AppError, isAppError } from '@/server/platform/errors';
 import { assertion, guardedBatch, isUniqueViolation } from '@/server/platform/batch';
 import { touchCache } from '@/server/channels/channels';
 import type { SessionMember } from '@/server/sign-in/sessions';
-import { DocumentSchema, documentText, type ContentDocument } from '@/schemas/content';
+import { DocumentSchema, documentText, isImageSrc, uploadKeyOf, uploadSrc, type ContentDocument } from '@/schemas/content';
+import { postThumbnailOf } from '@/lib/thumbnails';
+import { publishedDocument } from '@/schemas/guidance';
 import { TITLE_MAX_LENGTH, titleLength, type CreatePostInput, type EditPostInput, type PostFields } from '@/schemas/post-write';
 import { checkUploads, claimUploadsStatements, uploadKeysOf } from '@/server/uploads/claims';
 import { planListChange, type ListPlacement, type ListPositions } from './list-positions';
@@ -110,6 +112,21 @@ function checkFields(fields: PostFields, member: SessionMember, wasNotice: boole
 	};
 }
 
+/**
+ * What the post's list row shows (posts.thumbnail, src/lib/thumbnails.ts): its first upload that has
+ * a small variant (`thumbKeys`, read by checkUploads with the uploads it checked), demo image or
+ * video. An upload without a variant (made before thumbnails, or whose variant the browser could
+ * not make) is passed over: its full size is no thumbnail.
+ */
+function thumbnailOf(doc: ContentDocument, thumbKeys: Map<string, string | null>): string | null {
+	return postThumbnailOf(doc.blocks, (src) => {
+		const key = uploadKeyOf(src);
+		if (key === null) return isImageSrc(src) ? src : null;
+		const thumbKey = thumbKeys.get(key);
+		return thumbKey ? uploadSrc(thumbKey) : null;
+	});
+}
+
 function placementOf(fields: PostFields, board: BoardRow): ListPlacement {
 	return { boardId: board.id, subjectId: fields.subjectId, boardPublic: board.is_public === 1, isNotice: fields.isNotice, visible: !fields.isPrivate };
 }
@@ -126,10 +143,12 @@ export async function createPost(
 	db: D1Database,
 	channelId: number,
 	member: SessionMember,
-	input: CreatePostInput,
+	sent: CreatePostInput,
 	now: number,
 	guard: SpamGuard = DEFAULT_GUARD,
 ): Promise<{ postId: number }> {
+	// A template's guidance is never published: left empty it goes, filled in it is the writer's paragraph.
+	const input = { ...sent, content: publishedDocument(sent.content) };
 	const earlier = await findByRequest(db, member.userId, input.requestId);
 	if (earlier !== null) return { postId: earlier };
 	const board = await boardForWriting(db, channelId, input.boardId, member, false);
@@ -137,7 +156,7 @@ export async function createPost(
 	const fields = checkFields(input, member, false);
 	checkNewMemberPost(member, guard.limits, now, fields.title, input.content);
 	const images = uploadKeysOf(input.content);
-	await checkUploads(db, channelId, member.userId, images, null);
+	const thumbnail = thumbnailOf(input.content, await checkUploads(db, channelId, member.userId, images, null));
 	const newMember = isNewMember(member, guard.limits, now);
 	// Last before the batch: a token is spent only on a post that nothing else refuses.
 	if (newMember && guard.verifyChallenge) await guard.verifyChallenge();
@@ -150,12 +169,12 @@ export async function createPost(
 	const insert = db
 		.prepare(
 			`INSERT INTO posts (channel_id, board_id, subject_id, member_id, title, content, content_text, is_notice, is_private,
-				has_image, has_video, created_at, request_id${listColumns.map((column) => `, ${column}`).join('')})
-			 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13${listColumns.map((column) => `, ${plan.columns[column]}`).join('')})`,
+				has_image, has_video, thumbnail, created_at, request_id${listColumns.map((column) => `, ${column}`).join('')})
+			 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14${listColumns.map((column) => `, ${plan.columns[column]}`).join('')})`,
 		)
 		.bind(
 			channelId, board.id, input.subjectId, member.userId, fields.title, fields.content, fields.contentText,
-			input.isNotice ? 1 : 0, input.isPrivate ? 1 : 0, fields.hasImage, fields.hasVideo, now, input.requestId,
+			input.isNotice ? 1 : 0, input.isPrivate ? 1 : 0, fields.hasImage, fields.hasVideo, thumbnail, now, input.requestId,
 		);
 	try {
 		// The claims follow the INSERT at once: they name the post by last_insert_rowid().
@@ -192,6 +211,7 @@ interface StoredPostRow extends PostStateColumns {
 	title: string;
 	has_image: number;
 	has_video: number;
+	thumbnail: string | null;
 }
 
 interface StoredPost {
@@ -215,7 +235,7 @@ async function postForChange(db: D1Database, channelId: number, postId: number, 
 	const row = await db
 		.prepare(
 			`SELECT p.id, p.member_id, p.board_id, p.subject_id, p.is_notice, p.is_private, p.hidden_by_admin, p.deleted_at, p.version,
-				p.board_pos, p.subject_pos, p.channel_pos, p.title, p.has_image, p.has_video, b.is_public AS board_public
+				p.board_pos, p.subject_pos, p.channel_pos, p.title, p.has_image, p.has_video, p.thumbnail, b.is_public AS board_public
 			 FROM posts p JOIN boards b ON b.id = p.board_id WHERE p.id = ?1 AND p.channel_id = ?2`,
 		)
 		.bind(postId, channelId)
@@ -247,13 +267,13 @@ function assignments(columns: Record<string, string>): string {
  * What an edit touches in the edge cache: always the post's own reads (as a removal: the old text
  * is never answered again) and search results, which show the text; its lists (old and new board, All Posts, the author's profile) only
  * when what a list shows of it changed: its title, board, category, notice or private flag, or its
- * image and video marks. A body-only edit leaves every list, the layout and the other posts as they were.
+ * image and video marks or thumbnail. A body-only edit leaves every list, the layout and the other posts as they were.
  */
 function editTouch(
 	db: D1Database,
 	channelId: number,
 	row: StoredPostRow,
-	after: { boardId: number; subjectId: number | null; isNotice: boolean; isPrivate: boolean; title: string; hasImage: number; hasVideo: number },
+	after: { boardId: number; subjectId: number | null; isNotice: boolean; isPrivate: boolean; title: string; hasImage: number; hasVideo: number; thumbnail: string | null },
 ): D1PreparedStatement {
 	const listed =
 		row.board_id !== after.boardId ||
@@ -262,7 +282,8 @@ function editTouch(
 		row.is_private !== (after.isPrivate ? 1 : 0) ||
 		row.title !== after.title ||
 		row.has_image !== after.hasImage ||
-		row.has_video !== after.hasVideo;
+		row.has_video !== after.hasVideo ||
+		row.thumbnail !== after.thumbnail;
 	const post = { id: row.id, change: 'removal' as const };
 	return touchCache(db, channelId, listed ? { boards: [row.board_id, after.boardId], memberId: row.member_id, post } : { post, text: true });
 }
@@ -278,10 +299,11 @@ export async function editPost(
 	channelId: number,
 	member: SessionMember,
 	postId: number,
-	input: EditPostInput,
+	sent: EditPostInput,
 	now: number,
 	limits: NewMemberLimits = DEFAULT_NEW_MEMBER_LIMITS,
 ): Promise<{ postId: number; version: number }> {
+	const input = { ...sent, content: publishedDocument(sent.content) };
 	// Only the author gets here, so the board's rules below are the author's own rights.
 	const stored = await postForChange(db, channelId, postId, member, 'edit');
 	if (stored.row.version !== input.version) throw new AppError('PostChanged');
@@ -290,18 +312,18 @@ export async function editPost(
 	const fields = checkFields(input, member, stored.row.is_notice === 1);
 	checkNewMemberPost(member, limits, now, fields.title, input.content);
 	const images = uploadKeysOf(input.content);
-	await checkUploads(db, channelId, member.userId, images, postId);
+	const thumbnail = thumbnailOf(input.content, await checkUploads(db, channelId, member.userId, images, postId));
 	const after = { ...placementOf(input, board), visible: stored.row.hidden_by_admin === 0 && !input.isPrivate };
 	const plan = planListChange(db, channelId, stored, after);
 	const update = db
 		.prepare(
 			`UPDATE posts SET board_id = ?3, subject_id = ?4, title = ?5, content = ?6, content_text = ?7, is_notice = ?8, is_private = ?9,
-				has_image = ?10, has_video = ?11, edited_at = ?12, version = version + 1${assignments(plan.columns)}
+				has_image = ?10, has_video = ?11, edited_at = ?12, thumbnail = ?13, version = version + 1${assignments(plan.columns)}
 			 WHERE id = ?1 AND channel_id = ?2`,
 		)
 		.bind(
 			postId, channelId, board.id, input.subjectId, fields.title, fields.content, fields.contentText,
-			input.isNotice ? 1 : 0, input.isPrivate ? 1 : 0, fields.hasImage, fields.hasVideo, now,
+			input.isNotice ? 1 : 0, input.isPrivate ? 1 : 0, fields.hasImage, fields.hasVideo, now, thumbnail,
 		);
 	await guardedBatch(
 		db,
@@ -311,7 +333,7 @@ export async function editPost(
 			update,
 			...claimUploadsStatements(db, channelId, images, { postId }),
 			...postSearchStatements(db, channelId, postId, { title: fields.title, body: fields.contentText }),
-			editTouch(db, channelId, stored.row, { boardId: board.id, subjectId: input.subjectId, isNotice: input.isNotice, isPrivate: input.isPrivate, ...fields }),
+			editTouch(db, channelId, stored.row, { boardId: board.id, subjectId: input.subjectId, isNotice: input.isNotice, isPrivate: input.isPrivate, ...fields, thumbnail }),
 		],
 		'PostChanged',
 	);

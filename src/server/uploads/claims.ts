@@ -44,15 +44,16 @@ function tooManyImages(): AppError {
  * be an upload of this channel made by this member, or be shown already by the post being edited
  * (`editingPostId`), so that an administrator editing someone's post keeps its images.
  * @throws AppError TooManyImages over MAX_UPLOADS_PER_DOCUMENT keys
+ * Answers each key's thumbnail key (the small variant for lists, or null), read in the same query.
  * @throws AppError ImageNotUploaded for any other key (another member's, another channel's, a removed one)
  */
-export async function checkUploads(db: D1Database, channelId: number, memberId: number, keys: readonly string[], editingPostId: number | null): Promise<void> {
-	if (keys.length === 0) return;
+export async function checkUploads(db: D1Database, channelId: number, memberId: number, keys: readonly string[], editingPostId: number | null): Promise<Map<string, string | null>> {
+	if (keys.length === 0) return new Map();
 	if (keys.length > MAX_UPLOADS_PER_DOCUMENT) throw tooManyImages();
 	const { results } = await db
-		.prepare(`SELECT r2_key, member_id, post_id FROM uploads WHERE channel_id = ?1 AND r2_key IN (${keys.map((_, i) => `?${i + 2}`).join(', ')})`)
+		.prepare(`SELECT r2_key, member_id, post_id, thumb_key FROM uploads WHERE channel_id = ?1 AND r2_key IN (${keys.map((_, i) => `?${i + 2}`).join(', ')})`)
 		.bind(channelId, ...keys)
-		.all<{ r2_key: string; member_id: number; post_id: number | null }>();
+		.all<{ r2_key: string; member_id: number; post_id: number | null; thumb_key: string | null }>();
 	const rows = new Map(results.map((row) => [row.r2_key, row]));
 	let shownByEditedPost: Set<string> | null = null;
 	for (const key of keys) {
@@ -64,6 +65,7 @@ export async function checkUploads(db: D1Database, channelId: number, memberId: 
 		shownByEditedPost ??= await uploadKeysOfPost(db, channelId, editingPostId);
 		if (!shownByEditedPost.has(key)) throw new AppError('ImageNotUploaded');
 	}
+	return new Map(results.map((row) => [row.r2_key, row.thumb_key]));
 }
 
 async function uploadKeysOfPost(db: D1Database, channelId: number, postId: number): Promise<Set<string>> {

@@ -6,7 +6,8 @@
  */
 import { cleanImage, IMAGE_TYPES } from '@/server/uploads/image-format';
 import { UPLOAD_KEY, uploadSrc } from '@/schemas/content';
-import { AppError } from '@/server/platform/errors';
+import { AppError, isAppError } from '@/server/platform/errors';
+import { THUMBNAIL_MAX_BYTES, THUMBNAIL_MAX_SIDE, THUMBNAIL_TYPES } from '@/lib/thumbnails';
 
 export interface StoredUpload {
 	uploadId: number;
@@ -64,6 +65,57 @@ export async function storeUpload(db: D1Database, bucket: R2Bucket, channelId: n
 		throw error;
 	}
 	return { uploadId: row.id, src: uploadSrc(key), width: image.width, height: image.height };
+}
+
+export interface StoredThumbnail {
+	/** `/uploads/{key}` of the thumbnail itself. */
+	src: string;
+	width: number;
+	height: number;
+	size: number;
+}
+
+/**
+ * Stores the small variant the editor made of the upload `uploadKey` (issue 23, point 8;
+ * docs/thumbnails.md) and links it to that upload's row, which a post's list row then shows. Only
+ * the member who made the upload, in its channel, gives it a thumbnail, and only once: the row's
+ * thumb_key is set by one UPDATE that requires it to be unset (racing requests: one wins, the other
+ * is refused and writes no object). The row first, then the object, as storeUpload does. Writes one
+ * row (thumb_key is not indexed) and one object of at most THUMBNAIL_MAX_BYTES; a refusal writes nothing.
+ * @throws AppError ThumbnailTooLarge over THUMBNAIL_MAX_BYTES
+ * @throws AppError InvalidThumbnail for anything but a whole JPEG or WebP of at most THUMBNAIL_MAX_SIDE a side
+ * @throws AppError UploadNotFound when `uploadKey` is not this member's upload in this channel
+ * @throws AppError ThumbnailExists when the upload has its thumbnail already
+ */
+export async function storeThumbnail(db: D1Database, bucket: R2Bucket, channelId: number, memberId: number, uploadKey: string, bytes: Uint8Array): Promise<StoredThumbnail> {
+	if (bytes.length > THUMBNAIL_MAX_BYTES) throw new AppError('ThumbnailTooLarge');
+	if (!UPLOAD_KEY.test(uploadKey)) throw new AppError('UploadNotFound');
+	let image;
+	try {
+		image = cleanImage(bytes);
+	} catch (error) {
+		if (isAppError(error)) throw new AppError('InvalidThumbnail');
+		throw error;
+	}
+	if (!(THUMBNAIL_TYPES as readonly string[]).includes(image.contentType) || image.width > THUMBNAIL_MAX_SIDE || image.height > THUMBNAIL_MAX_SIDE) {
+		throw new AppError('InvalidThumbnail');
+	}
+	const key = `${randomKeyBase()}.${image.extension}`;
+	const linked = await db
+		.prepare('UPDATE uploads SET thumb_key = ?1 WHERE r2_key = ?2 AND channel_id = ?3 AND member_id = ?4 AND thumb_key IS NULL RETURNING id')
+		.bind(key, uploadKey, channelId, memberId)
+		.first<{ id: number }>();
+	if (!linked) {
+		const row = await db.prepare('SELECT thumb_key FROM uploads WHERE r2_key = ?1 AND channel_id = ?2 AND member_id = ?3').bind(uploadKey, channelId, memberId).first<{ thumb_key: string | null }>();
+		throw new AppError(row ? 'ThumbnailExists' : 'UploadNotFound');
+	}
+	try {
+		await bucket.put(key, image.bytes, { httpMetadata: { contentType: image.contentType } });
+	} catch (error) {
+		await db.prepare('UPDATE uploads SET thumb_key = NULL WHERE id = ?1 AND thumb_key = ?2').bind(linked.id, key).run();
+		throw error;
+	}
+	return { src: uploadSrc(key), width: image.width, height: image.height, size: image.bytes.length };
 }
 
 const CONTENT_TYPES: ReadonlySet<string> = new Set(Object.values(IMAGE_TYPES).map((type) => type.contentType));
@@ -144,18 +196,19 @@ export async function removeUnattachedUploads(
 ): Promise<CleanupOutcome> {
 	const started = clock();
 	const select = db.prepare(
-		'SELECT id, r2_key, created_at FROM uploads WHERE post_id IS NULL AND draft_id IS NULL AND created_at < ?1 AND (created_at, id) > (?2, ?3) ORDER BY created_at, id LIMIT ?4',
+		'SELECT id, r2_key, thumb_key, created_at FROM uploads WHERE post_id IS NULL AND draft_id IS NULL AND created_at < ?1 AND (created_at, id) > (?2, ?3) ORDER BY created_at, id LIMIT ?4',
 	);
 	let after = { createdAt: -1, id: 0 };
 	let removed = 0;
 	let batches = 0;
 	while (batches < maxBatches && clock() - started < timeBudgetMs) {
-		const { results } = await select.bind(now - UNATTACHED_UPLOAD_TTL_MS, after.createdAt, after.id, batchSize).all<{ id: number; r2_key: string; created_at: number }>();
+		const { results } = await select.bind(now - UNATTACHED_UPLOAD_TTL_MS, after.createdAt, after.id, batchSize).all<{ id: number; r2_key: string; thumb_key: string | null; created_at: number }>();
 		if (results.length === 0) return { removed, batches, done: true };
 		batches += 1;
 		const last = results[results.length - 1]!;
 		after = { createdAt: last.created_at, id: last.id };
-		await bucket.delete(results.map((row) => row.r2_key));
+		// With their thumbnails (issue 23): at most 2 × 200 keys, within R2's 1,000 a call.
+		await bucket.delete(results.flatMap((row) => (row.thumb_key ? [row.r2_key, row.thumb_key] : [row.r2_key])));
 		const statements: D1PreparedStatement[] = [];
 		for (let i = 0; i < results.length; i += DELETE_CHUNK) {
 			const ids = results.slice(i, i + DELETE_CHUNK).map((row) => row.id);

@@ -1,0 +1,76 @@
+/**
+ * The small variant of an uploaded image that post lists show (issue 23, point 8;
+ * docs/thumbnails.md), made in the browser right after the upload: the picture drawn on a canvas at
+ * most THUMBNAIL_MAX_SIDE px a side and encoded as WebP (JPEG where the browser's canvas cannot
+ * encode WebP, as Safari's), then POSTed to the upload's thumbnail route. Loaded by import() once an
+ * upload has succeeded, so the write page's first JavaScript does not carry it. Any failure leaves
+ * the upload without a thumbnail, and its post's list row shows the ▣ mark as before.
+ */
+import { $userId } from '@/stores/user';
+import { USER_ID_HEADER } from '@/lib/names';
+import { THUMBNAIL_MAX_BYTES, THUMBNAIL_MAX_SIDE } from '@/lib/thumbnails';
+
+/** Qualities tried in turn until the picture fits THUMBNAIL_MAX_BYTES (the first almost always does). */
+const QUALITIES = [0.8, 0.6, 0.4];
+
+function encode(canvas: HTMLCanvasElement, type: string, quality: number): Promise<Blob | null> {
+	return new Promise((resolve) => canvas.toBlob(resolve, type, quality));
+}
+
+/** The thumbnail of `file`, or null when the browser cannot decode it or no quality fits. */
+export async function makeThumbnail(file: Blob): Promise<Blob | null> {
+	// Turned upright by its EXIF orientation, as the post shows it.
+	const bitmap = await createImageBitmap(file, { imageOrientation: 'from-image' });
+	const scale = Math.min(1, THUMBNAIL_MAX_SIDE / Math.max(bitmap.width, bitmap.height));
+	const canvas = document.createElement('canvas');
+	canvas.width = Math.max(1, Math.round(bitmap.width * scale));
+	canvas.height = Math.max(1, Math.round(bitmap.height * scale));
+	const context = canvas.getContext('2d');
+	if (!context) return null;
+	context.imageSmoothingQuality = 'high';
+	const draw = (background: string | null) => {
+		context.clearRect(0, 0, canvas.width, canvas.height);
+		if (background) {
+			context.fillStyle = background;
+			context.fillRect(0, 0, canvas.width, canvas.height);
+		}
+		context.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+	};
+	draw(null);
+	try {
+		for (const quality of QUALITIES) {
+			const webp = await encode(canvas, 'image/webp', quality);
+			if (!webp || webp.type !== 'image/webp') break;
+			if (webp.size <= THUMBNAIL_MAX_BYTES) return webp;
+		}
+		// JPEG has no transparency: a transparent PNG's background is drawn white, as a post shows it on paper.
+		draw('#ffffff');
+		for (const quality of QUALITIES) {
+			const jpeg = await encode(canvas, 'image/jpeg', quality);
+			if (jpeg && jpeg.type === 'image/jpeg' && jpeg.size <= THUMBNAIL_MAX_BYTES) return jpeg;
+		}
+		return null;
+	} finally {
+		bitmap.close();
+	}
+}
+
+/**
+ * Makes and sends the thumbnail of `file`, the image just uploaded to `uploadUrl` and stored at
+ * `src` (`/uploads/{key}`). Never throws: a thumbnail is a nicety of lists.
+ */
+export async function sendThumbnail(uploadUrl: string, file: Blob, src: string): Promise<void> {
+	try {
+		const thumbnail = await makeThumbnail(file);
+		if (!thumbnail) return;
+		const key = src.slice(src.lastIndexOf('/') + 1);
+		const headers: Record<string, string> = { Accept: 'application/json', 'Content-Type': thumbnail.type };
+		const userId = $userId.get();
+		if (userId) headers[USER_ID_HEADER] = userId;
+		const response = await fetch(`${uploadUrl}/${encodeURIComponent(key)}/thumbnail`, { method: 'POST', credentials: 'include', headers, body: thumbnail });
+		// Read to its end, so that the connection is free again (nothing in it is needed).
+		await response.arrayBuffer();
+	} catch {
+		// An image the browser cannot draw (a format it lacks), or the network: the list shows ▣.
+	}
+}
