@@ -27,10 +27,17 @@ import type { WriteTexts } from './texts';
 const DraftsDialog = lazy(() => import('./DraftsDialog'));
 
 /** The confirmations and alerts (a template replacing written work, Cancel, a failure) load the first time one is needed, for the same budget. */
-const AlertDialog = lazy(() => import('@/islands/common/AlertDialog'));
+const alertDialog = () => import('@/islands/common/AlertDialog');
+const AlertDialog = lazy(alertDialog);
 
 /** src/lib/spam-failure.ts, loaded when the form is submitted: the write page has no room for it in its JavaScript budget. */
 const spamDefence = () => import('@/lib/spam-failure');
+
+/**
+ * The alert's code, fetched once the member changes something (after the budget's measure, before a
+ * connection can drop): a submit that fails offline can still say so (docs/messages.md).
+ */
+const preloadFailureCode = () => void alertDialog().catch(() => undefined);
 
 /** How long after the last change the local safety net saves the form. */
 export const LOCAL_SAVE_DELAY_MS = 1000;
@@ -147,6 +154,7 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 	const change = useCallback(
 		(next: Partial<FormFields>) => {
 			touchedRef.current = true;
+			preloadFailureCode();
 			setFields((current) => ({ ...current, ...next }));
 			window.clearTimeout(timerRef.current);
 			timerRef.current = window.setTimeout(() => keepLocally(), LOCAL_SAVE_DELAY_MS);
