@@ -2,6 +2,8 @@
  * Texts: i18next with the bundled en, ja, ko and zh (Traditional) files; the channel's language
  * picks the locale and en fills any gap. Keys are flat and dotted, as the SPEC names them.
  * Islands get resolved strings as props (see `pick`), so i18next never ships to the browser.
+ * Korean particle pairs ({이/가}) take the form of the word before them once the values are in
+ * (src/i18n/particles.ts).
  */
 import i18next, { type TFunction } from 'i18next';
 import en from './en.json';
@@ -9,6 +11,7 @@ import ja from './ja.json';
 import ko from './ko.json';
 import zh from './zh.json';
 import type { Language } from '@/schemas/channel';
+import { withParticles } from './particles';
 
 export type MessageKey = keyof typeof en;
 
@@ -27,6 +30,13 @@ export type Translate = (key: MessageKey, options?: Record<string, unknown>) => 
 
 const plainTexts = new Map<Language, Map<MessageKey, string>>();
 
+/** Stands for `{` in the values while particles are resolved: a value (a search, a title) is shown as written, never read as a particle pair. */
+const GUARD = '\uE000';
+
+function guarded(options: Record<string, unknown>): Record<string, unknown> {
+	return Object.fromEntries(Object.entries(options).map(([name, value]) => [name, typeof value === 'string' ? value.replaceAll('{', GUARD) : value]));
+}
+
 /**
  * The texts of a language. A text without options is looked up in i18next once per isolate and
  * then read from a map: every page asks for dozens of them, and i18next's lookup is not cheap.
@@ -40,10 +50,10 @@ export function translator(language: Language): Translate {
 	}
 	const known = plain;
 	return (key, options) => {
-		if (options) return t(key, options);
+		if (options) return withParticles(t(key, guarded(options))).replaceAll(GUARD, '{');
 		let text = known.get(key);
 		if (text === undefined) {
-			text = t(key, {});
+			text = withParticles(t(key, {}));
 			known.set(key, text);
 		}
 		return text;

@@ -12,11 +12,14 @@ function routeErrorDialog(): HTMLDialogElement | null {
 	return document.querySelector<HTMLDialogElement>('[data-route-error-dialog]');
 }
 
-function open(box: HTMLDialogElement, title: string, message: string, onConfirm: () => void): void {
+/** Opens the dialog with its texts; its one button says what it does (Log in, or OK). */
+function open(box: HTMLDialogElement, title: string, message: string, button: string, onConfirm: () => void): void {
 	const titleEl = box.querySelector('[data-title]');
 	const messageEl = box.querySelector('[data-message]');
+	const buttonEl = box.querySelector('button');
 	if (titleEl) titleEl.textContent = title;
 	if (messageEl) messageEl.textContent = message;
+	if (buttonEl) buttonEl.textContent = button;
 	box.addEventListener('close', onConfirm, { once: true });
 	if (!box.open) box.showModal();
 }
@@ -34,8 +37,8 @@ function clearClientData(key: string): void {
 export function openForcedLogin(loginUrl: string): boolean {
 	const box = routeErrorDialog();
 	if (!box) return false;
-	const { domain = '', slug = '', textLoginTitle = '', textLoginDesc = '' } = box.dataset;
-	open(box, textLoginTitle, textLoginDesc, () => {
+	const { domain = '', slug = '', textLoginTitle = '', textLoginDesc = '', textLoginButton = '' } = box.dataset;
+	open(box, textLoginTitle, textLoginDesc, textLoginButton, () => {
 		clearClientData(userIdStorageKey(domain, slug));
 		location.replace(loginUrl);
 	});
@@ -46,8 +49,8 @@ export function openForcedLogin(loginUrl: string): boolean {
 export function openBanDialog(endsAt: number | null): boolean {
 	const box = routeErrorDialog();
 	if (!box) return false;
-	const { channelBase = '', language = 'en', textBanTitle = '', textBanTemporary = '', textBanPermanent = '' } = box.dataset;
+	const { channelBase = '', language = 'en', textBanTitle = '', textBanTemporary = '', textBanPermanent = '', textOk = '' } = box.dataset;
 	const message = endsAt === null ? textBanPermanent : textBanTemporary.replace('{{date}}', formatFullDate(endsAt, language as Language));
-	open(box, textBanTitle, message, () => location.assign(channelBase));
+	open(box, textBanTitle, message, textOk, () => location.assign(channelBase));
 	return true;
 }

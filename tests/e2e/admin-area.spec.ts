@@ -100,7 +100,7 @@ test('reports queue: hide a post, dismiss reports, ban a comment’s writer; his
 	await hideDialog.getByLabel('Reason (kept in the moderation log)').fill('Phishing');
 	await page.screenshot({ path: path.join(shots, 'hide-dialog.png') });
 	await hideDialog.getByRole('button', { name: 'Hide' }).click();
-	await expect(toast(page)).toHaveText('It has been hidden.');
+	await expect(toast(page)).toHaveText('Hidden from readers.');
 	await expect(group('POST', hidden.id)).toHaveCount(0);
 	const guest = await browser.newPage(baseURL ? { baseURL } : {});
 	await guest.goto(`${GLOBAL}/posts/${hidden.id}`);
@@ -279,7 +279,7 @@ test('automatic hide at the community’s number of reports, shown again from th
 		await expect(group.getByRole('button', { name: 'Keep hidden' })).toBeVisible();
 		await group.getByRole('button', { name: 'Show again' }).click();
 		await page.getByRole('dialog', { name: 'Show this comment to readers again? Its open reports are dismissed.' }).getByRole('button', { name: 'Show again' }).click();
-		await expect(toast(page)).toHaveText('It is shown again.');
+		await expect(toast(page)).toHaveText('Shown to readers again.');
 		await expect(group).toHaveCount(0);
 		// Shown again is an addition: a guest may be answered the page before it once while the edge
 		// cache makes it again (functions/edge-cache.ts), then the comment is back.

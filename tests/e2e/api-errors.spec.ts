@@ -39,7 +39,7 @@ for (const [name, code, message, field] of [
 		await dialog.getByLabel('Details').fill('The ending, in the title.');
 		await dialog.getByRole('button', { name: 'Report', exact: true }).click();
 		await expect(dialog.getByText(message)).toBeVisible();
-		await expect(page.getByRole('dialog', { name: 'Alert' })).toBeHidden();
+		await expect(page.getByRole('dialog', { name: 'Notice' })).toBeHidden();
 		await expect(dialog.getByLabel('Details')).toHaveValue('The ending, in the title.');
 		if (field === 'detail') {
 			await expect(dialog.getByLabel('Details')).toHaveAttribute('aria-invalid', 'true');
@@ -56,7 +56,7 @@ test("the admin area says the API's refusal of the hide threshold in the field's
 	);
 	await page.getByLabel('Hide automatically at this many open reports').fill('5');
 	await page.getByRole('button', { name: 'Save' }).click();
-	const alert = page.getByRole('dialog', { name: 'Alert' });
+	const alert = page.getByRole('dialog', { name: 'Notice' });
 	await expect(alert).toContainText('Enter a whole number from 1 to 1,000, or leave it empty.');
 	await expect(alert).not.toContainText('There is currently an issue');
 });

@@ -327,9 +327,9 @@ test("a member reports another's comment once, a second report is told so, and t
 	const earlierDialog = earlier.getByRole('dialog', { name: 'Report this comment' });
 	await earlierDialog.getByRole('radio', { name: 'Spam, advertising or scams' }).check();
 	await earlierDialog.getByRole('button', { name: 'Report', exact: true }).click();
-	const alert = earlier.getByRole('dialog', { name: 'Alert' });
+	const alert = earlier.getByRole('dialog', { name: 'Notice' });
 	await expect(alert).toContainText('This comment has already been reported.');
-	await alert.getByRole('button', { name: 'Confirm' }).click();
+	await alert.getByRole('button', { name: 'OK' }).click();
 	await expect(alert).toBeHidden();
 	await expect((await openMenu(earlier, theirs)).getByRole('menuitem', { name: 'Reported' })).toHaveAttribute('aria-disabled', 'true');
 	expect(reports()).toHaveLength(1);
@@ -360,7 +360,7 @@ test('a guest is asked to log in on focusing the box, on Post and on Reply, and 
 	await section(page).getByRole('button', { name: 'Reply', exact: true }).first().click();
 	await expect(modal).toBeVisible();
 	expect(scripts.length).toBe(loaded);
-	await modal.getByRole('button', { name: 'Confirm' }).click();
+	await modal.getByRole('button', { name: 'Log in' }).click();
 	await expect(page).toHaveURL(`${GLOBAL}/login?redirectUrl=${encodeURIComponent(`${GLOBAL}/posts/${postId}`)}`);
 });
 
@@ -380,7 +380,7 @@ test('a session that ends mid-comment: the forced login comes back with the text
 	await section(page).getByRole('button', { name: 'Post', exact: true }).click();
 	const alert = page.locator('[data-route-error-dialog]');
 	await expect(alert).toContainText('Please log in to continue.');
-	await alert.getByRole('button', { name: 'Confirm' }).click();
+	await alert.getByRole('button', { name: 'Log in' }).click();
 	await expect(page).toHaveURL(new RegExp(`/login\\?redirectUrl=${encodeURIComponent(postPath)}`));
 	await page.locator(`[data-login-form] button[value="${channel.providers[35 % channel.providers.length]}"]`).click();
 	await page.getByRole('button', { name: new RegExp(`^Sign in as ${channel.nicknames[35]}`) }).click();

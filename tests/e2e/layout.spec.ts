@@ -164,8 +164,8 @@ test.describe('search box', () => {
 		await input.press('Enter');
 		const dialog = page.getByRole('dialog');
 		await expect(dialog).toContainText('Please enter a search term.');
-		await expect(dialog.getByRole('heading')).toHaveText('Alert');
-		await dialog.getByRole('button', { name: 'Confirm' }).click();
+		await expect(dialog.getByRole('heading')).toHaveText('Notice');
+		await dialog.getByRole('button', { name: 'OK' }).click();
 		await expect(dialog).toBeHidden();
 		await page.clock.runFor(299);
 		await expect(input).not.toBeFocused();

@@ -19,7 +19,7 @@ test('an administrator hides a post from its page, readers see it hidden, and it
 	const dialog = page.getByRole('dialog', { name: 'Hide this post from readers?' });
 	await expect(dialog).toBeVisible();
 	await dialog.getByLabel('Reason (kept in the moderation log)').fill('Spoilers in the title');
-	await dialog.getByRole('button', { name: 'Confirm' }).press('Enter');
+	await dialog.getByRole('button', { name: 'Hide' }).press('Enter');
 	await expect(page.locator('.restricted-notice')).toHaveText('Hidden by the administrator: only administrators can see this post.');
 	await expect(page.getByRole('button', { name: 'Show again' })).toBeVisible();
 
@@ -36,7 +36,7 @@ test('an administrator hides a post from its page, readers see it hidden, and it
 	await expect(page.getByRole('dialog')).toBeHidden();
 	await expect(page.locator('.restricted-notice')).toBeVisible();
 	await page.getByRole('button', { name: 'Show again' }).click();
-	await page.getByRole('dialog', { name: 'Show this post to readers again?' }).getByRole('button', { name: 'Confirm' }).click();
+	await page.getByRole('dialog', { name: 'Show this post to readers again?' }).getByRole('button', { name: 'Show again' }).click();
 	await expect(page.locator('.restricted-notice')).toHaveCount(0);
 	await expect(page.getByRole('button', { name: 'Hide' })).toBeVisible();
 

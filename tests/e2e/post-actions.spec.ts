@@ -109,11 +109,11 @@ test('a like that fails is shown at once, then put back with the generic alert',
 	await expect(likeButton(page)).toHaveAttribute('aria-pressed', 'true');
 	await expect(likeCounts(page)).toHaveText(['1', '1']);
 	release();
-	const alert = page.getByRole('dialog', { name: 'Alert' });
+	const alert = page.getByRole('dialog', { name: 'Notice' });
 	await expect(alert).toContainText('There is currently an issue with the service, and your request cannot be processed. Please try again later.');
 	await expect(likeButton(page)).toHaveAttribute('aria-pressed', 'false');
 	await expect(likeCounts(page)).toHaveText(['0', '0']);
-	await alert.getByRole('button', { name: 'Confirm' }).click();
+	await alert.getByRole('button', { name: 'OK' }).click();
 	await expect(alert).toBeHidden();
 	await expect(likeButton(page)).toBeFocused();
 	expect(likeState(post.postId)).toEqual({ likeCount: 0, likes: 0 });
@@ -130,7 +130,7 @@ test('a like after the session ended opens the forced-login alert; one met by a 
 		const ban = page.getByRole('dialog', { name: 'Access restricted' });
 		await expect(ban).toContainText('Your access to this community has been permanently restricted.');
 		await expect(likeButton(page)).toHaveAttribute('aria-pressed', 'false');
-		await expect(page.getByRole('dialog', { name: 'Alert' })).toBeHidden();
+		await expect(page.getByRole('dialog', { name: 'Notice' })).toBeHidden();
 	} finally {
 		execute(`DELETE FROM bans WHERE member_id = ${memberId}`);
 	}
@@ -142,7 +142,7 @@ test('a like after the session ended opens the forced-login alert; one met by a 
 	await expect(login).toBeVisible();
 	await expect(likeButton(page)).toHaveAttribute('aria-pressed', 'false');
 	await expect(likeCounts(page)).toHaveText(['0', '0']);
-	await login.getByRole('button', { name: 'Confirm' }).click();
+	await login.getByRole('button', { name: 'Log in' }).click();
 	await expect(page).toHaveURL(`${GLOBAL}/login?redirectUrl=${encodeURIComponent(post.path)}`);
 	expect(likeState(post.postId)).toEqual({ likeCount: 0, likes: 0 });
 });
@@ -190,10 +190,10 @@ test('a member reports a post once: Report then reads Reported, disabled, on lat
 	const earlierDialog = earlier.getByRole('dialog', { name: 'Report this post' });
 	await earlierDialog.getByRole('radio', { name: 'Spoilers' }).check();
 	await earlierDialog.getByRole('button', { name: 'Report', exact: true }).click();
-	const alert = earlier.getByRole('dialog', { name: 'Alert' });
+	const alert = earlier.getByRole('dialog', { name: 'Notice' });
 	await expect(alert).toContainText('This post has already been reported.');
 	await expect(earlierDialog).toBeHidden();
-	await alert.getByRole('button', { name: 'Confirm' }).click();
+	await alert.getByRole('button', { name: 'OK' }).click();
 	await expect(alert).toBeHidden();
 	await expect(earlierReport).toHaveText('Reported');
 	await expect(earlierReport).toBeDisabled();
@@ -251,9 +251,9 @@ test('a failed report keeps the dialog and what was typed under the alert', asyn
 	await dialog.getByRole('radio', { name: 'Harassment or hate speech' }).check();
 	await dialog.getByLabel('Details').fill('Insults in every reply.');
 	await dialog.getByRole('button', { name: 'Report', exact: true }).click();
-	const alert = page.getByRole('dialog', { name: 'Alert' });
+	const alert = page.getByRole('dialog', { name: 'Notice' });
 	await expect(alert).toContainText('Failed to report.');
-	await alert.getByRole('button', { name: 'Confirm' }).click();
+	await alert.getByRole('button', { name: 'OK' }).click();
 	await expect(dialog).toBeVisible();
 	await expect(dialog.getByLabel('Details')).toHaveValue('Insults in every reply.');
 	expect(reportsOf(post.postId)).toEqual([]);
@@ -306,7 +306,7 @@ test('a guest who likes or reports is asked to log in first, and nothing is sent
 
 	await page.locator('[data-guest-report]').click();
 	await expect(modal).toBeVisible();
-	await modal.getByRole('button', { name: 'Confirm' }).click();
+	await modal.getByRole('button', { name: 'Log in' }).click();
 	await expect(page).toHaveURL(`${GLOBAL}/login?redirectUrl=${encodeURIComponent(post.path)}`);
 	expect(sent).toEqual([]);
 	// No report dialog or alert is rendered for a guest.

@@ -33,7 +33,7 @@ test('a temporary ban shows its end as yyyy.MM.dd HH:mm and confirm goes to the 
 	await page.goto('/starfall/global/boards/13');
 	const dialog = page.getByRole('dialog');
 	await expect(dialog).toContainText('Your access to this community is restricted until 2027.06.30 15:00.');
-	await dialog.getByRole('button', { name: 'Confirm' }).click();
+	await dialog.getByRole('button', { name: 'OK' }).click();
 	await expect(page).toHaveURL(/\/starfall\/global\/boards$/);
 });
 
@@ -49,7 +49,7 @@ for (const code of [-4011401, -4011415, -4011411, -4011416, -4011402]) {
 		await page.goto('/starfall/global/boards/13?page=2');
 		const dialog = page.getByRole('dialog');
 		await expect(dialog).toContainText('Please log in to continue.');
-		await dialog.getByRole('button', { name: 'Confirm' }).click();
+		await dialog.getByRole('button', { name: 'Log in' }).click();
 		await expect(page).toHaveURL(/\/starfall\/global\/login\?redirectUrl=%2Fstarfall%2Fglobal%2Fboards%2F13%3Fpage%3D2$/);
 		expect(await page.evaluate(() => localStorage.getItem('app:starfall-global-userId'))).toBeNull();
 		// History was replaced: going back skips the page that forced the login.

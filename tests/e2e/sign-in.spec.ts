@@ -128,7 +128,7 @@ test('a temporarily banned member sees the end of the ban, and confirm goes to t
 	await signInAs(page, BOARD, 'Google', nicknameOf(1038));
 	const dialog = page.getByRole('dialog');
 	await expect(dialog).toContainText('Your access to this community is restricted until 2027.06.30 15:00.');
-	await dialog.getByRole('button', { name: 'Confirm' }).click();
+	await dialog.getByRole('button', { name: 'OK' }).click();
 	await expect(page).toHaveURL(/\/starfall\/global\/boards$/);
 });
 
@@ -165,7 +165,7 @@ test('the login-required modal: cancel stays, confirm goes to login with the tar
 	await expect(page.locator('[data-route-spinner]')).toBeHidden();
 	await expect(page).toHaveURL(new RegExp(`${BOARD}$`));
 	await sidebarLinks.getByRole('link', { name: 'Write' }).click();
-	await dialog.getByRole('button', { name: 'Confirm' }).click();
+	await dialog.getByRole('button', { name: 'Log in' }).click();
 	await expect(page).toHaveURL(/\/starfall\/global\/login\?redirectUrl=%2Fstarfall%2Fglobal%2Fwrite%3FboardId%3D12$/);
 });
 

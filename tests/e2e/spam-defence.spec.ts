@@ -40,7 +40,7 @@ test('a new member signs up through the human check, is held to the link limit, 
 	await page.getByRole('button', { name: 'Post', exact: true }).click();
 	const alert = page.locator('dialog.alert-dialog[open]');
 	await expect(alert).toContainText('As a new member, you can add up to 2 links to a post or comment for now.');
-	await alert.getByRole('button', { name: 'Confirm' }).click();
+	await alert.getByRole('button', { name: 'OK' }).click();
 	await expect(page).toHaveURL(/\/write\?boardId=12$/);
 
 	await form.body.click();

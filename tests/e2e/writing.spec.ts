@@ -54,7 +54,7 @@ test('a member writes a post, finds it in its board, All Posts and the post page
 	await expect(form.body).toContainText('Where do I find the sky whales?');
 	const edited = `${title} (found them)`;
 	await form.title.fill(edited);
-	await page.getByRole('button', { name: 'Save', exact: true }).click();
+	await page.getByRole('button', { name: 'Save changes', exact: true }).click();
 	await page.waitForURL(new RegExp(`/posts/${postId}$`));
 	await expect(page.locator('[data-toast]')).toHaveText('The post has been edited.');
 	await expect(page.getByRole('heading', { level: 1, name: edited })).toBeVisible();
@@ -146,7 +146,7 @@ test('changing to a board with another template asks first; Cancel keeps the boa
 	await expect(form.board).toHaveValue(String(guides));
 	await expect(form.body).toContainText('My own notes');
 	await form.board.selectOption(String(bugs));
-	await confirm.getByRole('button', { name: 'Confirm' }).click();
+	await confirm.getByRole('button', { name: 'Use template' }).click();
 	await expect(form.board).toHaveValue(String(bugs));
 	await expect(form.body).toContainText('Summary');
 	await expect(form.body).not.toContainText('My own notes');
@@ -172,7 +172,7 @@ test('Cancel asks when something is written, saves nothing and clears the local 
 	await confirm.getByRole('button', { name: 'Cancel' }).click();
 	await expect(page).toHaveURL(/\/write\?/);
 	await page.getByRole('button', { name: 'Cancel', exact: true }).click();
-	await confirm.getByRole('button', { name: 'Confirm' }).click();
+	await confirm.getByRole('button', { name: 'Leave' }).click();
 	await expect(page).toHaveURL(`${GLOBAL}/boards/${general}`);
 	expect(requests).toEqual([]);
 	expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.includes('-editor:')))).toEqual([]);
@@ -244,7 +244,7 @@ test('a session that ends mid-write: the forced login returns to the editor with
 	await page.getByRole('button', { name: 'Post', exact: true }).click();
 	const alert = page.locator('[data-route-error-dialog]');
 	await expect(alert).toContainText('Please log in to continue.');
-	await alert.getByRole('button', { name: 'Confirm' }).click();
+	await alert.getByRole('button', { name: 'Log in' }).click();
 	await expect(page).toHaveURL(new RegExp(`/login\\?redirectUrl=${encodeURIComponent(path).replace(/[?]/g, '\\?')}`));
 	const nickname = channel.nicknames[18] ?? '';
 	await page.locator(`[data-login-form] button[value="${channel.providers[18 % channel.providers.length]}"]`).click();
@@ -265,7 +265,7 @@ test('a guest pressing Write is asked to log in first, and the login comes back 
 	const modal = page.locator('[data-login-required-dialog]');
 	await expect(modal).toBeVisible();
 	await expect(modal).toContainText('Please log in to continue.');
-	await modal.getByRole('button', { name: 'Confirm' }).click();
+	await modal.getByRole('button', { name: 'Log in' }).click();
 	await expect(page).toHaveURL(`${GLOBAL}/login?redirectUrl=${encodeURIComponent(`${GLOBAL}/write?boardId=${general}`)}`);
 	// Without the modal (a link opened directly) the route itself sends the guest to login.
 	const response = await page.goto(`${GLOBAL}/write?boardId=${general}`);
@@ -329,7 +329,7 @@ test('drafts: save, count, list, load over written text after a confirm, save ag
 	await list.locator('li').first().getByRole('button', { name: 'Load' }).click();
 	const confirm = page.getByRole('dialog', { name: 'Please confirm' });
 	await expect(confirm).toContainText('Loading the draft discards what you have written.');
-	await confirm.getByRole('button', { name: 'Confirm' }).click();
+	await confirm.getByRole('button', { name: 'Load' }).click();
 	await expect(list).toBeHidden();
 	await expect(form.title).toHaveValue(title);
 	await expect(form.body).toContainText('Bring potions. And food.');
@@ -396,12 +396,12 @@ test('an edit from a tab opened before another edit is refused with a reload, an
 	await other.goto(`${GLOBAL}/posts/${postId}/edit`);
 	await page.goto(`${GLOBAL}/posts/${postId}/edit`);
 	await form.title.fill(`${title} from the first tab`);
-	await page.getByRole('button', { name: 'Save', exact: true }).click();
+	await page.getByRole('button', { name: 'Save changes', exact: true }).click();
 	await page.waitForURL(new RegExp(`/posts/${postId}$`));
 
 	const otherForm = writeForm(other);
 	await otherForm.title.fill(`${title} from the second tab`);
-	await other.getByRole('button', { name: 'Save', exact: true }).click();
+	await other.getByRole('button', { name: 'Save changes', exact: true }).click();
 	const alert = other.getByRole('dialog', { name: 'Please confirm' });
 	await expect(alert).toContainText('The post was changed after you opened it.');
 	await alert.getByRole('button', { name: 'Reload' }).click();
@@ -423,9 +423,9 @@ test('a category disabled while the member writes opens the "subject disabled" a
 	execute(`UPDATE board_subjects SET enabled = 0 WHERE id = ${subjectId}`);
 	try {
 		await page.getByRole('button', { name: 'Post', exact: true }).click();
-		const alert = page.getByRole('dialog', { name: 'Alert' });
+		const alert = page.getByRole('dialog', { name: 'Notice' });
 		await expect(alert).toContainText('This category of the board is disabled.');
-		await alert.getByRole('button', { name: 'Confirm' }).click();
+		await alert.getByRole('button', { name: 'OK' }).click();
 		await expect(page).toHaveURL(/\/write\?/);
 		await expect(form.body).toContainText('My costume.');
 	} finally {

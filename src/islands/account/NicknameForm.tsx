@@ -4,7 +4,8 @@
  * shows under the field as well.
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { accountApi, failureText, nicknameErrorText, restartWhenSignupExpired } from './api';
+import { accountApi, failureText, nicknameErrorText, restartWhenSignupExpired, showToastOnNextPage } from './api';
+import { withParticles } from '@/i18n/particles';
 import { NICKNAME_MAX, NICKNAME_MESSAGE_KEYS, nicknameProblem } from '@/schemas/nickname';
 import { setUser, type AuthUser } from '@/stores/user';
 import { useHydrated } from '@/islands/common/use-hydrated';
@@ -60,9 +61,11 @@ export default function NicknameForm({ mode, apiBase, domain, slug, language, cu
 				return;
 			}
 			await accountApi.put(`${apiBase}/me/nickname`, { nickname });
-			setDone(texts['nickname.changed']);
-			// The new name shows in the layout and on every page from now on.
-			setTimeout(() => location.reload(), 800);
+			const changed = withParticles(texts['nickname.changed'].replace('{{nickname}}', nickname));
+			setDone(changed);
+			// The new name shows in the layout and on every page from now on; the reloaded page's toast says what happened.
+			showToastOnNextPage(changed);
+			location.reload();
 		} catch (failure) {
 			setBusy(false);
 			if (restartWhenSignupExpired(failure, loginUrl)) {

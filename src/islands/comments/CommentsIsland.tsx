@@ -76,6 +76,8 @@ export default function CommentsIsland(props: IslandProps) {
 	const [deleting, setDeleting] = useState<number | null>(null);
 	const [moderating, setModerating] = useState<{ commentId: number; hide: boolean } | null>(null);
 	const [alert, setAlert] = useState<string | null>(null);
+	/** The alert's title when it says more than "Notice": offline, or a comment that was not posted. */
+	const [alertTitle, setAlertTitle] = useState<string | null>(null);
 	const [highlight] = useState(() => Number(/^#comment-(\d+)$/.exec(location.hash)?.[1]) || null);
 	// The comment the reader has just posted: scrolled to, marked for a moment and given the focus.
 	const [posted, setPosted] = useState<number | null>(null);
@@ -91,8 +93,26 @@ export default function CommentsIsland(props: IslandProps) {
 		return id;
 	};
 
-	/** SPEC §8 for a failed request; `kept` is the text to keep when the session has ended. */
-	const fail = (error: unknown, kept: { box: KeptBox; text: string } | null, onProblem?: (problem: TextProblem) => void) => {
+	/**
+	 * SPEC §8 for a failed request; `kept` is the text to keep when the session has ended or the
+	 * browser is offline, and `resend` sends it again once the browser is back online.
+	 */
+	const fail = (error: unknown, kept: { box: KeptBox; text: string } | null, onProblem?: (problem: TextProblem) => void, resend?: () => void) => {
+		if (kept && resend && !navigator.onLine) {
+			// Kept on this device (it comes back into its box if the page is closed) and sent again, with the same requestId, when the connection returns.
+			if (scope && kept.text.trim() !== '') keepComment(scope, kept);
+			addEventListener(
+				'online',
+				() => {
+					if (scope) takeKeptComment(scope);
+					resend();
+				},
+				{ once: true },
+			);
+			setAlertTitle(texts['common.message.offlineTitle']);
+			setAlert(texts['common.message.offline']);
+			return;
+		}
 		const meaning = failureMeaning(error, channelBase, `${location.pathname}${location.search}`);
 		if (meaning.kind === 'forced-login') {
 			if (kept && scope && kept.text.trim() !== '') keepComment(scope, kept);
@@ -101,6 +121,8 @@ export default function CommentsIsland(props: IslandProps) {
 		else if (meaning.kind === 'field' && onProblem) onProblem(meaning.problem);
 		else {
 			const fallback = meaning.kind === 'too-many' ? texts['common.message.tooManyRequests'] : texts['common.message.error'];
+			// A comment that was not sent says so in the title; the box still holds it.
+			if (kept) setAlertTitle(texts['comment.failed.title']);
 			// A new member's limits have their own sentence (loaded on failure, as on the write screen).
 			void import('@/lib/spam-failure').then(({ spamFailureText }) => setAlert(spamFailureText(error, texts) ?? fallback), () => setAlert(fallback));
 		}
@@ -128,7 +150,7 @@ export default function CommentsIsland(props: IslandProps) {
 			showToast(texts['comment.message.posted']);
 		} catch (error) {
 			setDraft((d) => ({ ...d, busy: false }));
-			fail(error, { box: { kind: 'new' }, text: draft.text }, (problem) => setDraft((d) => ({ ...d, problem })));
+			fail(error, { box: { kind: 'new' }, text: draft.text }, (problem) => setDraft((d) => ({ ...d, problem })), () => void submitNew());
 		}
 	};
 
@@ -171,7 +193,7 @@ export default function CommentsIsland(props: IslandProps) {
 			showToast(texts['comment.message.posted']);
 		} catch (error) {
 			update({ busy: false });
-			fail(error, { box: { kind: 'reply', parentId }, text: replyDraft.text }, (p) => update({ problem: p }));
+			fail(error, { box: { kind: 'reply', parentId }, text: replyDraft.text }, (p) => update({ problem: p }), () => void submitReply());
 		}
 	};
 
@@ -196,7 +218,7 @@ export default function CommentsIsland(props: IslandProps) {
 			requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-action="menu"][data-comment-id="${commentId}"]`)?.focus());
 		} catch (error) {
 			update({ busy: false });
-			fail(error, { box: { kind: 'edit', commentId }, text: editDraft.text }, (p) => update({ problem: p }));
+			fail(error, { box: { kind: 'edit', commentId }, text: editDraft.text }, (p) => update({ problem: p }), () => void submitEdit());
 		}
 	};
 
@@ -462,7 +484,16 @@ export default function CommentsIsland(props: IslandProps) {
 					}}
 				/>
 			)}
-			<AlertDialog open={alert !== null} title={texts['common.message.alert']} message={alert ?? ''} confirmLabel={texts['common.button.confirm']} onClosed={() => setAlert(null)} />
+			<AlertDialog
+				open={alert !== null}
+				title={alertTitle ?? texts['common.message.alert']}
+				message={alert ?? ''}
+				confirmLabel={texts['common.button.confirm']}
+				onClosed={() => {
+					setAlert(null);
+					setAlertTitle(null);
+				}}
+			/>
 		</>
 	);
 }

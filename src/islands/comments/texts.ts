@@ -54,6 +54,9 @@ export const COMMENT_TEXT_KEYS = [
 	'common.message.alert',
 	'common.message.error',
 	'common.message.tooManyRequests',
+	'common.message.offline',
+	'common.message.offlineTitle',
+	'comment.failed.title',
 	'write.confirm.title',
 ] as const;
 

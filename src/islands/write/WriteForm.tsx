@@ -14,7 +14,7 @@ import { resultCodeOf } from '@/lib/api-client';
 import { DraftNotFound } from '@/lib/result-codes';
 import { formatFullDate } from '@/lib/format-date';
 import { pageUrls } from '@/lib/urls';
-import { DRAFT_LIMIT, TITLE_MAX_LENGTH, titleLength } from '@/schemas/post-limits';
+import { TITLE_MAX_LENGTH, titleLength } from '@/schemas/post-limits';
 import type { ContentDocument } from '@/schemas/content';
 import { publishedDocument } from '@/schemas/guidance';
 import type { Language } from '@/schemas/channel';
@@ -27,10 +27,17 @@ import type { WriteTexts } from './texts';
 const DraftsDialog = lazy(() => import('./DraftsDialog'));
 
 /** The confirmations and alerts (a template replacing written work, Cancel, a failure) load the first time one is needed, for the same budget. */
-const AlertDialog = lazy(() => import('@/islands/common/AlertDialog'));
+const alertDialog = () => import('@/islands/common/AlertDialog');
+const AlertDialog = lazy(alertDialog);
 
 /** src/lib/spam-failure.ts, loaded when the form is submitted: the write page has no room for it in its JavaScript budget. */
 const spamDefence = () => import('@/lib/spam-failure');
+
+/**
+ * The alert's code, fetched once the member changes something (after the budget's measure, before a
+ * connection can drop): a submit that fails offline can still say so (docs/messages.md).
+ */
+const preloadFailureCode = () => void alertDialog().catch(() => undefined);
 
 /** How long after the last change the local safety net saves the form. */
 export const LOCAL_SAVE_DELAY_MS = 1000;
@@ -125,7 +132,7 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 		[texts],
 	);
 	const tell = useCallback(
-		(message: string) => new Promise<boolean>((resolve) => setDialog({ open: true, title: texts['common.message.alert'], message, confirmLabel: texts['common.button.confirm'], resolve })),
+		(message: string, title = texts['common.message.alert']) => new Promise<boolean>((resolve) => setDialog({ open: true, title, message, confirmLabel: texts['common.button.confirm'], resolve })),
 		[texts],
 	);
 
@@ -147,6 +154,7 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 	const change = useCallback(
 		(next: Partial<FormFields>) => {
 			touchedRef.current = true;
+			preloadFailureCode();
 			setFields((current) => ({ ...current, ...next }));
 			window.clearTimeout(timerRef.current);
 			timerRef.current = window.setTimeout(() => keepLocally(), LOCAL_SAVE_DELAY_MS);
@@ -213,6 +221,12 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 	const returnPath = () => `${location.pathname}${location.search}`;
 
 	const handleFailure = async (error: unknown, action: 'submit' | 'draft' | 'load') => {
+		if (action !== 'load' && !navigator.onLine) {
+			// Offline: the work is kept on this device now and sent (or saved as a draft) once the browser is back online (the same requestId: one post).
+			keepLocally();
+			addEventListener('online', () => void (action === 'submit' ? submit : saveDraft)(), { once: true });
+			return void (await tell(texts['common.message.offline'], texts['common.message.offlineTitle']));
+		}
 		// A new member's limits and the human check (src/lib/spam-failure.ts, loaded on submit).
 		const spam = (await spamDefence()).spamFailureText(error, texts);
 		if (spam) return void (await tell(spam));
@@ -229,7 +243,7 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 			case 'field':
 				setErrors(
 					meaning.field === 'title'
-						? { title: meaning.problem === 'required' ? texts['write.message.titleRequired'] : titleTooLongText(texts) }
+						? { title: meaning.problem === 'required' ? texts['write.message.titleRequired'] : texts['write.message.titleTooLong'] }
 						: { content: meaning.problem === 'required' ? texts['write.message.contentRequired'] : texts['write.message.tooManyImages'] },
 				);
 				return;
@@ -244,7 +258,7 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 				}
 				return;
 			case 'draft-limit':
-				await tell(texts['write.message.draftLimit'].replace('{{count}}', String(DRAFT_LIMIT)));
+				await tell(texts['write.message.draftLimit']);
 				return;
 			case 'too-many':
 				await tell(texts['common.message.tooManyRequests']);
@@ -252,7 +266,7 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 			case 'generic':
 				if (action === 'draft') showToast(texts['write.message.draftFailed']);
 				else if (action === 'load') await tell(texts['write.drafts.failed']);
-				else await tell(edit ? texts['write.message.editFailed'] : texts['write.message.writeFailed']);
+				else await tell(texts[edit ? 'write.message.editFailed' : 'write.message.writeFailed'], texts[edit ? 'write.failed.editTitle' : 'write.failed.writeTitle']);
 		}
 	};
 
@@ -265,13 +279,13 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 		const found: FieldErrors = {};
 		if (work.boardId === null) found.board = texts['write.message.boardRequired'];
 		if (work.title.trim() === '') found.title = texts['write.message.titleRequired'];
-		else if (titleLength(work.title) > TITLE_MAX_LENGTH) found.title = titleTooLongText(texts);
+		else if (titleLength(work.title) > TITLE_MAX_LENGTH) found.title = texts['write.message.titleTooLong'];
 		if (documentIsEmpty(work.content)) found.content = texts['write.message.contentRequired'];
 		return found;
 	};
 
-	const submit = async (event: FormEvent<HTMLFormElement>) => {
-		event.preventDefault();
+	const submit = async (event?: FormEvent<HTMLFormElement>) => {
+		event?.preventDefault();
 		if (busy) return;
 		const written = currentWork();
 		// The template's guidance left empty is not published, nor any hint (the server does the same).
@@ -287,11 +301,10 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 		const body = { boardId: work.boardId, subjectId: work.subjectId, title: work.title, content: work.content, isPrivate: work.isPrivate, isNotice: admin && work.isNotice };
 		const urls = pageUrls(channelBase);
 		try {
+			let postId: number;
 			if (edit) {
 				await api.put(`${apiBase}/posts/${edit.postId}`, { ...body, version: edit.version });
-				finish();
-				showToastOnNextPage(texts['write.message.edited']);
-				location.assign(urls.post(edit.postId));
+				postId = edit.postId;
 			} else {
 				// Written from a saved draft: the post replaces it. A draft deleted meanwhile (another tab) is no reason not to post.
 				// A new member's Turnstile token, when the page shows the widget.
@@ -301,9 +314,12 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 					if (draftIdRef.current === null || resultCodeOf(error) !== DraftNotFound.code) throw error;
 					return create(null);
 				});
-				finish();
-				location.assign(urls.post(answer.content.postId));
+				postId = answer.content.postId;
 			}
+			finish();
+			// The post page says what happened (the toast of the next page: nothing in the URL, so the cached page is shared).
+			showToastOnNextPage(texts[edit ? 'write.message.edited' : 'write.message.published']);
+			location.assign(urls.post(postId));
 		} catch (error) {
 			setBusy(null);
 			await handleFailure(error, 'submit');
@@ -314,7 +330,7 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 		if (busy) return;
 		const work = currentWork();
 		if (titleLength(work.title) > TITLE_MAX_LENGTH) {
-			setErrors({ title: titleTooLongText(texts) });
+			setErrors({ title: texts['write.message.titleTooLong'] });
 			return;
 		}
 		setBusy('draft');
@@ -344,7 +360,7 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 	};
 
 	const loadDraft = async (loadId: number) => {
-		if (hasWork() && !(await ask(texts['write.confirm.loadDraft']))) return;
+		if (hasWork() && !(await ask(texts['write.confirm.loadDraft'], texts['write.drafts.load']))) return;
 		try {
 			const draft = await drafts.get(loadId);
 			const current = fieldsRef.current;
@@ -385,7 +401,7 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 			const written = contentWrittenRef.current && !documentIsEmpty(current.content);
 			if (next.template) {
 				// SPEC §4: a different template discards the current content only after confirmation.
-				if (written && !(await ask(texts['write.confirm.template']))) return;
+				if (written && !(await ask(texts['write.confirm.template'], texts['write.button.useTemplate']))) return;
 				content = next.template;
 				replace = true;
 			} else if (!written) {
@@ -404,7 +420,7 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 	};
 
 	const cancel = async () => {
-		if (hasWork() && !(await ask(texts['write.confirm.cancel']))) return;
+		if (hasWork() && !(await ask(texts['write.confirm.cancel'], texts['write.button.leave']))) return;
 		finish();
 		const referrer = document.referrer ? new URL(document.referrer) : null;
 		const cameFromCommunity = referrer?.origin === location.origin && referrer.pathname.startsWith(`${channelBase}/`) && !/\/(?:login|oauth|signup|write)\b|\/edit$/.test(referrer.pathname);
@@ -517,7 +533,7 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 						}}
 					/>
 					<p id={`${id}-title-message`} className={errors.title || count > TITLE_MAX_LENGTH ? 'field-error' : 'field-hint'} role={errors.title ? 'alert' : undefined}>
-						{errors.title ?? titleTooLongText(texts)}
+						{errors.title ?? texts['write.message.titleTooLong']}
 					</p>
 				</div>
 				<div className="field" onKeyDownCapture={markWritten} onPasteCapture={markWritten} onDropCapture={markWritten} onInputCapture={markWritten} onChangeCapture={markWritten}>
@@ -606,10 +622,6 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 			)}
 		</>
 	);
-}
-
-function titleTooLongText(texts: WriteTexts): string {
-	return texts['write.message.titleTooLong'].replace('{{length}}', String(TITLE_MAX_LENGTH));
 }
 
 /** Work read back (a draft, a local copy) fitted to the boards the member may write in now. */
