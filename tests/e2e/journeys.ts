@@ -103,7 +103,10 @@ export async function readingJourney(page: Page, channel: Community, step: Step)
 		await tabTo(page, drawer.locator(`a[href="${boardPath}"]`));
 		await page.keyboard.press('Enter');
 	} else {
-		await page.locator(`.sidebar [data-board-tree] a[href="${boardPath}"]`).click();
+		// The sidebar's tree: a closed category holding the board is opened first.
+		const link = page.locator(`.sidebar [data-board-tree] a[href="${boardPath}"]`);
+		if (!(await link.isVisible())) await page.locator('.sidebar [data-board-tree] details:not([open])').filter({ has: page.locator(`a[href="${boardPath}"]`) }).locator('summary').first().click();
+		await link.click();
 	}
 	await expect(page).toHaveURL(new RegExp(`${boardPath}$`));
 	await expect(page.getByRole('dialog')).toBeHidden();
