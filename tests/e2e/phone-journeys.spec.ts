@@ -9,7 +9,7 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
-import { PHONE, popupsOutsideViewport, scrollsSideways, targetSizeViolations } from './phone-checks';
+import { PHONE, popupsOutsideViewport, scrollsSideways, smallTargets, targetSizeViolations } from './phone-checks';
 import { demoCommunities, readingJourney, writingJourney, type Step } from './journeys';
 import { boardOf, community } from './write-helpers';
 
@@ -25,6 +25,8 @@ function checks(page: Page, where: string, steps: string[]): Step {
 		expect(await scrollsSideways(page), `no sideways scroll at ${at}`).toBe(false);
 		expect(await popupsOutsideViewport(page), `popups outside the screen at ${at}`).toEqual([]);
 		expect(await targetSizeViolations(page), `axe target-size at ${at}`).toEqual([]);
+		// Stricter than axe, which lets a small target pass when nothing is near it: 24 px a side.
+		expect(await smallTargets(page), `targets under 24 px at ${at}`).toEqual([]);
 	};
 }
 
