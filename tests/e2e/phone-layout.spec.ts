@@ -4,14 +4,12 @@
  * sight, the write page's text area in the first screen, the banner's wordmark whole, tap targets of
  * at least 24 px, and a focus ring that stands out in the light and the dark theme.
  */
-import AxeBuilder from '@axe-core/playwright';
-import type { Locator, Page } from '@playwright/test';
+import type { Locator } from '@playwright/test';
 import { expect, test } from './test';
 import { execute } from './fixtures';
 import { boardOf, community, signInMember, type Community } from './write-helpers';
+import { DESKTOP, PHONE, scrollsSideways, smallTargets, targetSizeViolations } from './phone-checks';
 
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1440, height: 900 };
 test.use({ viewport: PHONE });
 
 const COMMUNITIES = ['/starfall/global', '/starfall/kr', '/starfall/jp', '/starfall/tw', '/pixelfarm/main'];
@@ -29,14 +27,6 @@ function postWithComments(channel: Community): number {
 	return row.postId;
 }
 
-/** Whether the page scrolls sideways. */
-function scrollsSideways(page: Page): Promise<boolean> {
-	return page.evaluate(() => {
-		const root = document.scrollingElement ?? document.documentElement;
-		return root.scrollWidth > root.clientWidth;
-	});
-}
-
 /** How many lines the element's text takes. */
 function lines(locator: Locator): Promise<number> {
 	return locator.evaluate((element) => {
@@ -44,34 +34,6 @@ function lines(locator: Locator): Promise<number> {
 		range.selectNodeContents(element);
 		return new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top))).size;
 	});
-}
-
-/**
- * Interactive elements smaller than 24×24 px, outside the exceptions of WCAG 2.5.8 (a link inside
- * running text; a check box whose label is the target, measured as the label).
- */
-function smallTargets(page: Page): Promise<string[]> {
-	return page.evaluate(() => {
-		const found: string[] = [];
-		for (const element of document.querySelectorAll<HTMLElement>('a[href], button, select, input, textarea, summary, [role="button"]')) {
-			if (element.closest('.visually-hidden, [hidden], [inert]') || !element.checkVisibility({ visibilityProperty: true })) continue;
-			const label = element instanceof HTMLInputElement ? element.closest('label') : null;
-			const box = (label ?? element).getBoundingClientRect();
-			if (box.width === 0 && box.height === 0) continue;
-			// Inline links in running text (a post's body, a comment, a paragraph of prose) are exempt.
-			if (element.tagName === 'A' && getComputedStyle(element).display === 'inline' && element.closest('.post-body, .comment-text, p:not(.post-crumbs)')) continue;
-			if (box.width < 24 || box.height < 24) {
-				const name = `${element.tagName.toLowerCase()}${element.className ? `.${[...element.classList].join('.')}` : ''}`;
-				found.push(`${name} "${(element.textContent ?? '').trim().slice(0, 24)}" ${Math.round(box.width)}×${Math.round(box.height)}`);
-			}
-		}
-		return [...new Set(found)];
-	});
-}
-
-async function targetSizeViolations(page: Page): Promise<string[]> {
-	const results = await new AxeBuilder({ page }).withRules(['target-size']).analyze();
-	return results.violations.flatMap((violation) => violation.nodes.map((node) => node.target.join(' ')));
 }
 
 for (const path of COMMUNITIES) {

@@ -4,11 +4,8 @@
  * on the screen, and a link to a comment landing below the sticky header. At 1440×900 the sidebar
  * shows and the drawer's button does not.
  */
-import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './test';
-
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1440, height: 900 };
+import { DESKTOP, PHONE, boxOf, viewportOf, within } from './phone-checks';
 
 /** Each community with the pinned board furthest along its top menu (off the phone's screen until scrolled to). */
 const COMMUNITIES = [
@@ -18,25 +15,6 @@ const COMMUNITIES = [
 	{ path: '/starfall/tw', lastPinnedBoardId: 56, switcher: true },
 	{ path: '/pixelfarm/main', lastPinnedBoardId: 42, switcher: false },
 ];
-
-type Box = { x: number; y: number; width: number; height: number };
-
-async function boxOf(locator: Locator): Promise<Box> {
-	const box = await locator.boundingBox();
-	if (!box) throw new Error('not rendered');
-	return box;
-}
-
-/** Whether `inner` lies within `outer` (to a rounding pixel). */
-function within(inner: Box, outer: Box): boolean {
-	return inner.x >= outer.x - 0.5 && inner.y >= outer.y - 0.5 && inner.x + inner.width <= outer.x + outer.width + 0.5 && inner.y + inner.height <= outer.y + outer.height + 0.5;
-}
-
-function viewportOf(page: Page): Box {
-	const size = page.viewportSize();
-	if (!size) throw new Error('no viewport');
-	return { x: 0, y: 0, ...size };
-}
 
 /** The name a file of this community's screenshot carries. */
 const fileName = (path: string) => path.slice(1).replace('/', '-');

@@ -1,0 +1,58 @@
+/**
+ * Issue 23's "done when": on a 390×844 phone, in every demo community (the seed's list, which the
+ * directory must show), a reader's journey (directory → community → board drawer → post → image
+ * viewer → comments → search) and, where the community offers a sign-in, a writer's (login → write
+ * page → a post → a comment), both in one test per community. At every step: no sideways scroll,
+ * every open popup inside the viewport, and no violation of axe's `target-size` (24 px). The walk
+ * itself checks the drawer and the viewer by keyboard and the editor in the first screen
+ * (tests/e2e/journeys.ts, shared with `npm run screenshots`).
+ */
+import type { Page } from '@playwright/test';
+import { expect, test } from './test';
+import { PHONE, popupsOutsideViewport, scrollsSideways, smallTargets, targetSizeViolations } from './phone-checks';
+import { demoCommunities, readingJourney, writingJourney, type Step } from './journeys';
+import { boardOf, community } from './write-helpers';
+
+test.use({ viewport: PHONE, hasTouch: true });
+
+const COMMUNITIES = await demoCommunities();
+
+/** The checks of every step: what a person would see go wrong on the phone. */
+function checks(page: Page, where: string, steps: string[]): Step {
+	return async (name) => {
+		steps.push(name);
+		const at = `${where}, step ${name} (${page.url()})`;
+		expect(await scrollsSideways(page), `no sideways scroll at ${at}`).toBe(false);
+		expect(await popupsOutsideViewport(page), `popups outside the screen at ${at}`).toEqual([]);
+		expect(await targetSizeViolations(page), `axe target-size at ${at}`).toEqual([]);
+		// Stricter than axe, which lets a small target pass when nothing is near it: 24 px a side.
+		expect(await smallTargets(page), `targets under 24 px at ${at}`).toEqual([]);
+	};
+}
+
+test('the directory lists every demo community', async ({ page }) => {
+	await page.goto('/');
+	const listed = await page.locator('a[data-community]').evaluateAll((links) => links.map((link) => link.getAttribute('data-community')));
+	expect(listed.toSorted()).toEqual(COMMUNITIES.toSorted());
+});
+
+for (const path of COMMUNITIES) {
+	test(`a reader and a writer walk ${path} on a phone`, async ({ page }) => {
+		const channel = await community(path);
+		const steps: string[] = [];
+		await readingJourney(page, channel, checks(page, `${path} reading`, steps));
+		// Every step of the reader's walk was taken: the seed gives each community image posts with
+		// comments and (but Pixel Farm, alone on its domain) a channel switcher.
+		const switcher = path.startsWith('/starfall/') ? ['channel-switcher'] : [];
+		expect(steps).toEqual(['directory', 'home', 'drawer', 'board', 'post', 'viewer', 'comments', 'comment-menu', ...switcher, 'search']);
+		if (channel.providers.length === 0) {
+			// starfall/jp offers no sign-in: no writer's journey, and nothing offers one.
+			await page.goto(`${path}/boards/${boardOf(channel, 'general')}`);
+			await expect(page.locator('.board-header a[data-write]')).toHaveCount(0);
+			return;
+		}
+		steps.length = 0;
+		await writingJourney(page, channel, checks(page, `${path} writing`, steps));
+		expect(steps).toEqual(['login', 'write', 'write-filled', 'published', 'commented', 'my-comment-menu']);
+	});
+}
