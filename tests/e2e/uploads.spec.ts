@@ -74,7 +74,7 @@ test('the editor says why the server refused an upload, in the community\'s lang
 		);
 	plant(60, 1, 'NULL');
 	await input.setInputFiles({ name: 'one-more.png', mimeType: 'image/png', buffer: Buffer.from(images.PNG) });
-	await expect(message).toContainText('您有 60 張已上傳的圖片尚未用於文章或草稿。請先發布文章或儲存草稿，再繼續上傳。');
+	await expect(message).toContainText('您有 60 張已上傳的圖片尚未用於文章或草稿。請先發表文章或儲存草稿，再繼續上傳。');
 
 	// Shown by a post, they count toward the day's 100 only; 40 more reach it.
 	execute(`UPDATE uploads SET post_id = (SELECT id FROM posts WHERE channel_id = ${tw.index} ORDER BY id LIMIT 1) WHERE member_id = ${memberId}`);
