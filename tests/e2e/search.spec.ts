@@ -55,6 +55,9 @@ test('a title holding a script tag is found and shown as text, never run', async
 	await expect(row.locator('mark').first()).toHaveText('script');
 	expect(await page.evaluate(() => (window as unknown as { __searchXss?: number }).__searchXss)).toBeUndefined();
 	expect(await row.locator('script, img').count()).toBe(0);
+	// One match is counted in the singular.
+	await page.goto('/starfall/global/search?q=Qzxsearchmark&searchType=TITLE');
+	await expect(page.locator('[data-search-count]')).toHaveText('1 post contains “Qzxsearchmark”.');
 });
 
 test('a hidden post is never found, though its own title is searched', async ({ page }) => {
