@@ -155,6 +155,34 @@ for (const path of COMMUNITIES) {
 			const box = await select.boundingBox();
 			expect(box!.height).toBeGreaterThanOrEqual(24);
 		});
+
+		test('the search box takes the whole first row while the reader types, so the query stays readable', async ({ page }) => {
+			await page.goto(`${path}/search?q=${encodeURIComponent('Papercraft')}`);
+			const input = page.locator('#search-q');
+			// The first touch wakes the search island, which keeps the focus in the box.
+			await input.click();
+			await expect(page.locator('[data-search-ready]')).toHaveCount(1);
+			await expect(input).toBeFocused();
+			// The box spans the row (12 px from each edge), over the community's icon, and the query has room
+			// for about 20 characters.
+			const onTopOfBrand = () =>
+				page.locator('.brand').evaluate((brand) => {
+					const { x, y, width, height } = brand.getBoundingClientRect();
+					const top = document.elementFromPoint(x + width / 2, y + height / 2);
+					return top?.closest('.top-bar-search') ? 'search' : top?.closest('.brand') ? 'brand' : String(top?.className);
+				});
+			const box = await page.locator('.top-bar-search').boundingBox();
+			expect(box!.x).toBeLessThanOrEqual(12);
+			expect(box!.x + box!.width).toBeGreaterThanOrEqual(PHONE.width - 12);
+			expect(await onTopOfBrand()).toBe('search');
+			expect((await input.boundingBox())!.width).toBeGreaterThanOrEqual(140);
+			await expect(page.locator('.search-clear')).toBeInViewport();
+			expect(await scrollsSideways(page)).toBe(false);
+			// Leaving it gives the row back: the icon is within reach again.
+			await input.evaluate((element) => element.blur());
+			await expect.poll(onTopOfBrand).toBe('brand');
+			expect((await page.locator('.top-bar-search').boundingBox())!.width).toBeLessThan(PHONE.width - 100);
+		});
 	});
 }
 
