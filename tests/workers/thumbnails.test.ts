@@ -8,11 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { api } from '@functions/app';
 import { uploadKeyOf, type ContentDocument } from '@/schemas/content';
-import { removeUnattachedUploads, storeThumbnail, storeUpload, UNATTACHED_UPLOAD_TTL_MS } from '@/server/uploads/uploads';
+import { removeUnattachedUploads, storeThumbnail, UNATTACHED_UPLOAD_TTL_MS } from '@/server/uploads/uploads';
 import { AppError } from '@/server/platform/errors';
 import { THUMBNAIL_MAX_BYTES } from '@/lib/thumbnails';
 import { call, GLOBAL, KOREAN, memberApi, ORIGIN, publicApi, recordingDb, signIn } from './harness';
 import * as images from '../fixtures/images';
+import { objectCount, storedUpload } from './upload-helpers';
 
 const MEMBER = 1004;
 const OTHER_MEMBER = 1005;
@@ -37,25 +38,8 @@ async function sendThumbnail(key: string, body: BodyInit | null, { cookie, heade
 	return { status: response.status, code: json.header.resultCode, content: json.content };
 }
 
-/** An upload stored as `memberId` through the service, `ageMs` ago. */
-async function stored(memberId = MEMBER, channelId = GLOBAL.id, ageMs = 0) {
-	const upload = await storeUpload(env.DB, env.UPLOADS, channelId, memberId, images.PNG, Date.now() - ageMs);
-	return { ...upload, key: uploadKeyOf(upload.src) ?? '' };
-}
-
 async function thumbKeyOf(key: string): Promise<string | null> {
 	return env.DB.prepare('SELECT thumb_key FROM uploads WHERE r2_key = ?1').bind(key).first<string | null>('thumb_key');
-}
-
-async function objectCount(): Promise<number> {
-	let count = 0;
-	let cursor: string | undefined;
-	do {
-		const listed = await env.UPLOADS.list(cursor ? { cursor } : {});
-		count += listed.objects.length;
-		cursor = listed.truncated ? listed.cursor : undefined;
-	} while (cursor);
-	return count;
 }
 
 async function refusal(promise: Promise<unknown>): Promise<string | undefined> {
@@ -72,7 +56,7 @@ describe('POST uploads/{key}/thumbnail', () => {
 		['a lossy WebP', images.WEBP_LOSSY, 'webp'],
 		['a JPEG', images.JPEG, 'jpg'],
 	])("stores %s of the member's own upload under a key of its own and links it to the upload", async (_name, bytes, extension) => {
-		const upload = await stored();
+		const upload = await storedUpload(MEMBER);
 		const answer = await sendThumbnail(upload.key, bytes, { cookie: await signIn(MEMBER) });
 		expect({ status: answer.status, code: answer.code }).toEqual({ status: 200, code: 0 });
 		expect(answer.content).toMatchObject({ width: images.WIDTH, height: images.HEIGHT });
@@ -96,7 +80,7 @@ describe('POST uploads/{key}/thumbnail', () => {
 		['a truncated JPEG', images.JPEG.subarray(0, images.JPEG.length - 2)],
 		['an empty body', new Uint8Array(0)],
 	])('refuses %s with -4001446 and writes nothing', async (_name, bytes) => {
-		const upload = await stored();
+		const upload = await storedUpload(MEMBER);
 		const objects = await objectCount();
 		const answer = await sendThumbnail(upload.key, bytes, { cookie: await signIn(MEMBER) });
 		expect({ status: answer.status, code: answer.code }).toEqual({ status: 400, code: -4001446 });
@@ -104,7 +88,7 @@ describe('POST uploads/{key}/thumbnail', () => {
 	});
 
 	it('refuses more than 64 KB with -4131442 by its Content-Length, and while reading a body without one', async () => {
-		const upload = await stored();
+		const upload = await storedUpload(MEMBER);
 		const cookie = await signIn(MEMBER);
 		const padded = new Uint8Array(THUMBNAIL_MAX_BYTES + 1);
 		padded.set(images.WEBP_LOSSY);
@@ -125,9 +109,9 @@ describe('POST uploads/{key}/thumbnail', () => {
 	});
 
 	it("refuses someone else's upload, another community's, an unknown or malformed key and a thumbnail's own key with -4041410, writing nothing", async () => {
-		const others = await stored(OTHER_MEMBER);
-		const korean = await stored(KOREAN_MEMBER, KOREAN.id);
-		const own = await stored();
+		const others = await storedUpload(OTHER_MEMBER);
+		const korean = await storedUpload(KOREAN_MEMBER, KOREAN.id);
+		const own = await storedUpload(MEMBER);
 		const cookie = await signIn(MEMBER);
 		const linked = await sendThumbnail(own.key, images.WEBP_LOSSY, { cookie });
 		const objects = await objectCount();
@@ -139,7 +123,7 @@ describe('POST uploads/{key}/thumbnail', () => {
 	});
 
 	it('gives an upload one thumbnail: a second one, or racing ones, are refused with -4091443 and store no object', async () => {
-		const upload = await stored();
+		const upload = await storedUpload(MEMBER);
 		const cookie = await signIn(MEMBER);
 		const racing = await Promise.all([sendThumbnail(upload.key, images.WEBP_LOSSY, { cookie }), sendThumbnail(upload.key, images.JPEG, { cookie })]);
 		expect(racing.map((answer) => answer.code).sort()).toEqual([-4091443, 0]);
@@ -151,7 +135,7 @@ describe('POST uploads/{key}/thumbnail', () => {
 	});
 
 	it('asks a guest to log in, refuses another site and other methods, in the envelope', async () => {
-		const upload = await stored();
+		const upload = await storedUpload(MEMBER);
 		expect((await sendThumbnail(upload.key, images.WEBP_LOSSY)).code).toBe(-4011401);
 		expect((await sendThumbnail(upload.key, images.WEBP_LOSSY, { cookie: await signIn(MEMBER), headers: { origin: 'https://evil.example' } })).code).toBe(-4031401);
 		const response = await api.request(`${memberApi()}/uploads/${upload.key}/thumbnail`, { method: 'PUT', headers: { origin: ORIGIN, cookie: await signIn(MEMBER) } });
@@ -160,7 +144,7 @@ describe('POST uploads/{key}/thumbnail', () => {
 	});
 
 	it("writes one row (the upload's, no index) and one object of at most 64 KB per upload: 100 uploads a day bound a member to 6.4 MB of thumbnails", async () => {
-		const upload = await stored();
+		const upload = await storedUpload(MEMBER);
 		const { db, statements } = recordingDb();
 		await storeThumbnail(db, env.UPLOADS, GLOBAL.id, MEMBER, upload.key, images.WEBP_LOSSY);
 		expect(statements.map((statement) => statement.sql.split(' ')[0])).toEqual(['UPDATE']);
@@ -187,8 +171,8 @@ describe("a post's thumbnail", () => {
 
 	it("is the first image's small variant (an image without one passed over), or the first video's poster, and changes with an edit", async () => {
 		const cookie = await signIn(WRITER);
-		const without = await stored(WRITER);
-		const withThumb = await stored(WRITER);
+		const without = await storedUpload(WRITER);
+		const withThumb = await storedUpload(WRITER);
 		const thumb = await sendThumbnail(withThumb.key, images.WEBP_LOSSY, { cookie });
 		const created = await call(`${memberApi()}/posts`, { method: 'POST', cookie, body: post(doc(image(without.src), image(withThumb.src), { type: 'youtube', videoId: 'dQw4w9WgXcQ' })) });
 		expect(created.code).toBe(0);
@@ -207,8 +191,8 @@ describe("a post's thumbnail", () => {
 
 	it('moves the lists in the edge cache when an edit changes it, and only then', async () => {
 		const cookie = await signIn(WRITER);
-		const without = await stored(WRITER);
-		const withThumb = await stored(WRITER);
+		const without = await storedUpload(WRITER);
+		const withThumb = await storedUpload(WRITER);
 		await sendThumbnail(withThumb.key, images.WEBP_LOSSY, { cookie });
 		const created = await call(`${memberApi()}/posts`, { method: 'POST', cookie, body: post(doc(image(without.src))) });
 		const postId = (created.body['content'] as { postId: number }).postId;
@@ -231,7 +215,7 @@ describe("a post's thumbnail", () => {
 
 	it("of a post showing only images without a variant (or the demo's) is none, or the demo image itself", async () => {
 		const cookie = await signIn(WRITER);
-		const without = await stored(WRITER);
+		const without = await storedUpload(WRITER);
 		const plain = await call(`${memberApi()}/posts`, { method: 'POST', cookie, body: post(doc(image(without.src))) });
 		expect(await listed((plain.body['content'] as { postId: number }).postId)).toMatchObject({ thumbnail: null, hasImage: true });
 		const demo = await call(`${memberApi()}/posts`, { method: 'POST', cookie, body: post(doc(image('/demo/shot-03.svg'))) });
@@ -239,7 +223,7 @@ describe("a post's thumbnail", () => {
 	});
 
 	it("can never be another member's thumbnail: their upload is refused in the post, and the thumbnail route refuses their upload", async () => {
-		const owner = await stored(OTHER_MEMBER);
+		const owner = await storedUpload(OTHER_MEMBER);
 		await sendThumbnail(owner.key, images.WEBP_LOSSY, { cookie: await signIn(OTHER_MEMBER) });
 		const cookie = await signIn(WRITER);
 		const stolen = await call(`${memberApi()}/posts`, { method: 'POST', cookie, body: post(doc(image(owner.src))) });
@@ -251,9 +235,9 @@ describe("a post's thumbnail", () => {
 describe('the cleanup', () => {
 	it("removes an unattached upload's thumbnail with it, and keeps an attached one's", async () => {
 		const cookie = await signIn(OTHER_MEMBER);
-		const old = await stored(OTHER_MEMBER, GLOBAL.id, UNATTACHED_UPLOAD_TTL_MS + 60_000);
+		const old = await storedUpload(OTHER_MEMBER, GLOBAL.id, UNATTACHED_UPLOAD_TTL_MS + 60_000);
 		const oldThumb = uploadKeyOf((await sendThumbnail(old.key, images.WEBP_LOSSY, { cookie })).content?.src ?? '') ?? '';
-		const kept = await stored(OTHER_MEMBER, GLOBAL.id, UNATTACHED_UPLOAD_TTL_MS + 60_000);
+		const kept = await storedUpload(OTHER_MEMBER, GLOBAL.id, UNATTACHED_UPLOAD_TTL_MS + 60_000);
 		const keptThumb = uploadKeyOf((await sendThumbnail(kept.key, images.WEBP_LOSSY, { cookie })).content?.src ?? '') ?? '';
 		await env.DB.prepare('UPDATE uploads SET post_id = (SELECT min(id) FROM posts WHERE channel_id = ?1) WHERE r2_key = ?2').bind(GLOBAL.id, kept.key).run();
 		expect(await env.UPLOADS.head(oldThumb)).not.toBeNull();

@@ -20,6 +20,7 @@ import { RESULT_MESSAGES } from '@/lib/result-codes';
 import { checkUploads, claimUploadsStatements, MAX_UPLOADS_PER_DOCUMENT, uploadKeysOf } from '@/server/uploads/claims';
 import { call, GLOBAL, KOREAN, memberApi, ORIGIN, postWhere, queryPlan, recordingDb, signIn, signUp } from './harness';
 import * as images from '../fixtures/images';
+import { objectCount, storedUpload } from './upload-helpers';
 import { parse } from 'smol-toml';
 import wranglerToml from '../../wrangler.toml?raw';
 import workerSource from '../../functions/worker.ts?raw';
@@ -59,23 +60,6 @@ async function storedBytes(src: string): Promise<Uint8Array> {
 async function uploadCount(): Promise<number> {
 	const row = await env.DB.prepare('SELECT COUNT(*) AS n FROM uploads').first<{ n: number }>();
 	return row?.n ?? 0;
-}
-
-async function objectCount(): Promise<number> {
-	let count = 0;
-	let cursor: string | undefined;
-	do {
-		const listed = await env.UPLOADS.list(cursor ? { cursor } : {});
-		count += listed.objects.length;
-		cursor = listed.truncated ? listed.cursor : undefined;
-	} while (cursor);
-	return count;
-}
-
-/** Stores an image as `memberId` through the service, `ageMs` ago. */
-async function stored(memberId = MEMBER, channelId = GLOBAL.id, ageMs = 0, bytes = images.PNG) {
-	const upload = await storeUpload(env.DB, env.UPLOADS, channelId, memberId, bytes, Date.now() - ageMs);
-	return { ...upload, key: uploadKeyOf(upload.src) ?? '' };
 }
 
 function docShowing(...srcs: string[]): ContentDocument {
@@ -262,7 +246,7 @@ describe('the upload quota', () => {
 		expect(await state()).toEqual(before);
 		// Another member is not held back, and the member may upload again once a day has passed.
 		expect((await upload(images.PNG, { cookie: (await newcomer()).cookie })).code).toBe(0);
-		expect((await stored(userId, GLOBAL.id, -(UNATTACHED_UPLOAD_TTL_MS + MINUTE))).src).toMatch(/^\/uploads\//);
+		expect((await storedUpload(userId, GLOBAL.id, -(UNATTACHED_UPLOAD_TTL_MS + MINUTE))).src).toMatch(/^\/uploads\//);
 	});
 
 	it('refuses an upload that would pass 200 MB in 24 hours, and takes one that reaches it exactly', async () => {
@@ -339,7 +323,7 @@ describe('decompression bombs and images per document', () => {
 
 	it(`refuses a post or draft of more than ${IMAGES_PER_DOCUMENT_MAX} image blocks with -4001445, the same image repeated counted each time, writing nothing`, async () => {
 		const cookie = await signIn(OTHER_MEMBER);
-		const image = await stored(OTHER_MEMBER);
+		const image = await storedUpload(OTHER_MEMBER);
 		const repeated = (times: number) => docShowing(...Array.from({ length: times }, () => image.src));
 		const post = (content: ContentDocument) => ({ boardId: 12, subjectId: 121, title: 'Gallery', content, isPrivate: false, isNotice: false, requestId: crypto.randomUUID() });
 		const counts = async () => [
@@ -363,7 +347,7 @@ describe('decompression bombs and images per document', () => {
 
 	it('refuses the edit of a post to more image blocks than the limit', async () => {
 		const cookie = await signIn(OTHER_MEMBER);
-		const image = await stored(OTHER_MEMBER);
+		const image = await storedUpload(OTHER_MEMBER);
 		const created = await call(`${memberApi()}/posts`, { method: 'POST', cookie, body: { boardId: 12, subjectId: 121, title: 'Edit me', content: docShowing(image.src), isPrivate: false, isNotice: false, requestId: crypto.randomUUID() } });
 		const postId = (created.body['content'] as { postId: number }).postId;
 		const edit = await call(`${memberApi()}/posts/${postId}`, {
@@ -384,7 +368,7 @@ describe('GET /uploads/{key}', () => {
 	}
 
 	it('serves the stored bytes with the sniffed type and headers that keep it an image', async () => {
-		const { src } = await stored(MEMBER, GLOBAL.id, 0, images.GIF_WITH_COMMENT);
+		const { src } = await storedUpload(MEMBER, GLOBAL.id, 0, images.GIF_WITH_COMMENT);
 		// A day on, past the cleanup's reach: kept for good.
 		const response = await serve(src, {}, Date.now() + UNATTACHED_UPLOAD_TTL_MS + HOUR);
 		expect(response.status).toBe(200);
@@ -407,7 +391,7 @@ describe('GET /uploads/{key}', () => {
 	});
 
 	it('lets only the browser keep an upload for an hour in its first day, while the cleanup may still remove it', async () => {
-		const { src } = await stored();
+		const { src } = await storedUpload(MEMBER);
 		const now = Date.now();
 		for (const init of [{}, { method: 'HEAD' }]) {
 			const young = await serve(src, init, now);
@@ -422,7 +406,7 @@ describe('GET /uploads/{key}', () => {
 	});
 
 	it('answers HEAD with the headers and no body, and a matching If-None-Match with 304', async () => {
-		const { src } = await stored();
+		const { src } = await storedUpload(MEMBER);
 		const head = await serve(src, { method: 'HEAD' });
 		expect(head.status).toBe(200);
 		expect(head.headers.get('content-type')).toBe('image/png');
@@ -449,7 +433,7 @@ describe('GET /uploads/{key}', () => {
 	});
 
 	it('answers other methods with 405 and leaves other paths alone', async () => {
-		const { src } = await stored();
+		const { src } = await storedUpload(MEMBER);
 		expect((await serve(src, { method: 'POST' })).status).toBe(405);
 		expect(await serveUploadFile(new Request(`${ORIGIN}/uploads`), env.UPLOADS)).toBeNull();
 		expect(await serveUploadFile(new Request(`${ORIGIN}/starfall/global/uploads/x.png`), env.UPLOADS)).toBeNull();
@@ -464,9 +448,9 @@ describe('claims', () => {
 	});
 
 	it("lets a member show their own uploads, and refuses another member's, another channel's and unknown ones", async () => {
-		const own = await stored(MEMBER);
-		const others = await stored(OTHER_MEMBER);
-		const korean = await stored(2002, KOREAN.id);
+		const own = await storedUpload(MEMBER);
+		const others = await storedUpload(OTHER_MEMBER);
+		const korean = await storedUpload(2002, KOREAN.id);
 		expect(await refusal(checkUploads(env.DB, GLOBAL.id, MEMBER, [own.key], null))).toBeUndefined();
 		expect(await refusal(checkUploads(env.DB, GLOBAL.id, MEMBER, [own.key, others.key], null))).toBe('ImageNotUploaded');
 		expect(await refusal(checkUploads(env.DB, GLOBAL.id, MEMBER, [korean.key], null))).toBe('ImageNotUploaded');
@@ -476,8 +460,8 @@ describe('claims', () => {
 
 	it("lets an administrator editing someone's post keep that post's images, and no one else's", async () => {
 		const postId = await postWhere(`member_id = ${OTHER_MEMBER} AND deleted_at IS NULL`);
-		const shown = await stored(OTHER_MEMBER);
-		const notShown = await stored(OTHER_MEMBER);
+		const shown = await storedUpload(OTHER_MEMBER);
+		const notShown = await storedUpload(OTHER_MEMBER);
 		await env.DB.batch(claimUploadsStatements(env.DB, GLOBAL.id, [shown.key], { postId }));
 		expect(await refusal(checkUploads(env.DB, GLOBAL.id, ADMIN, [shown.key], postId))).toBeUndefined();
 		expect(await refusal(checkUploads(env.DB, GLOBAL.id, ADMIN, [shown.key, notShown.key], postId))).toBe('ImageNotUploaded');
@@ -486,7 +470,7 @@ describe('claims', () => {
 
 	it('keeps an image the edited post shows even after another post of its author claimed it', async () => {
 		const [first, second] = [await postWhere(`member_id = ${OTHER_MEMBER} AND deleted_at IS NULL`), await postWhere(`member_id = ${OTHER_MEMBER} AND deleted_at IS NULL AND id > 100`)];
-		const image = await stored(OTHER_MEMBER);
+		const image = await storedUpload(OTHER_MEMBER);
 		await env.DB.prepare('UPDATE posts SET content = ?1 WHERE id = ?2').bind(JSON.stringify(docShowing(image.src)), first).run();
 		await env.DB.batch([...claimUploadsStatements(env.DB, GLOBAL.id, [image.key], { postId: first }), ...claimUploadsStatements(env.DB, GLOBAL.id, [image.key], { postId: second })]);
 		expect(await refusal(checkUploads(env.DB, GLOBAL.id, ADMIN, [image.key], first))).toBeUndefined();
@@ -499,8 +483,8 @@ describe('claims', () => {
 	});
 
 	it('claims for a post or a draft just inserted in the same batch, and only in the channel', async () => {
-		const [a, b] = [await stored(), await stored()];
-		const korean = await stored(2002, KOREAN.id);
+		const [a, b] = [await storedUpload(MEMBER), await storedUpload(MEMBER)];
+		const korean = await storedUpload(2002, KOREAN.id);
 		const insertDraft = env.DB.prepare("INSERT INTO drafts (channel_id, member_id, title, content, created_at, updated_at) VALUES (?1, ?2, '', '{}', 0, 0)").bind(GLOBAL.id, MEMBER);
 		const [, , draft] = await env.DB.batch([insertDraft, ...claimUploadsStatements(env.DB, GLOBAL.id, [a.key, b.key, korean.key], { draftId: 'last-inserted' }), env.DB.prepare('SELECT last_insert_rowid() AS id')]);
 		const draftId = (draft?.results[0] as { id: number }).id;
@@ -521,7 +505,7 @@ describe('claims', () => {
 	});
 
 	it('writes one row per claimed upload', async () => {
-		const uploads = await Promise.all(Array.from({ length: 10 }, () => stored()));
+		const uploads = await Promise.all(Array.from({ length: 10 }, () => storedUpload(MEMBER)));
 		const postId = await postWhere(`member_id = ${MEMBER} AND deleted_at IS NULL`);
 		const { db, statements } = recordingDb();
 		await db.batch(claimUploadsStatements(db, GLOBAL.id, uploads.map((upload) => upload.key), { postId }));
@@ -534,7 +518,7 @@ describe('claims', () => {
 	});
 
 	it('releases the uploads a draft kept when the draft is deleted', async () => {
-		const upload = await stored();
+		const upload = await storedUpload(MEMBER);
 		const draft = await env.DB.prepare("INSERT INTO drafts (channel_id, member_id, title, content, created_at, updated_at) VALUES (?1, ?2, '', '{}', 0, 0) RETURNING id").bind(GLOBAL.id, MEMBER).first<{ id: number }>();
 		await env.DB.batch(claimUploadsStatements(env.DB, GLOBAL.id, [upload.key], { draftId: draft?.id ?? 0 }));
 		expect(await env.DB.prepare('SELECT draft_id FROM uploads WHERE r2_key = ?1').bind(upload.key).first('draft_id')).toBe(draft?.id);
@@ -553,11 +537,11 @@ describe('the scheduled cleanup', () => {
 
 	it("removes old unattached uploads (object and row) while keeping attached, draft-kept and recent ones", async () => {
 		const old = UNATTACHED_UPLOAD_TTL_MS + HOUR;
-		const unattached = await stored(MEMBER, GLOBAL.id, old);
-		const attached = await stored(MEMBER, GLOBAL.id, old);
-		const kept = await stored(MEMBER, GLOBAL.id, old);
-		const released = await stored(MEMBER, GLOBAL.id, old);
-		const recent = await stored(MEMBER, GLOBAL.id, UNATTACHED_UPLOAD_TTL_MS - HOUR);
+		const unattached = await storedUpload(MEMBER, GLOBAL.id, old);
+		const attached = await storedUpload(MEMBER, GLOBAL.id, old);
+		const kept = await storedUpload(MEMBER, GLOBAL.id, old);
+		const released = await storedUpload(MEMBER, GLOBAL.id, old);
+		const recent = await storedUpload(MEMBER, GLOBAL.id, UNATTACHED_UPLOAD_TTL_MS - HOUR);
 		const postId = await postWhere(`member_id = ${MEMBER} AND deleted_at IS NULL`);
 		const insertDraft = "INSERT INTO drafts (channel_id, member_id, title, content, created_at, updated_at) VALUES (?1, ?2, '', '{}', 0, 0) RETURNING id";
 		const keeper = await env.DB.prepare(insertDraft).bind(GLOBAL.id, MEMBER).first<{ id: number }>();
