@@ -13,7 +13,19 @@ const SERVER_ONLY = [
 
 export default tseslint.config(
 	{
-		ignores: ['dist/', 'dist-pages/', 'dist-bench/', '.astro/', '.wrangler/', 'node_modules/', 'worker-configuration.d.ts', 'test-results/', 'playwright-report/', 'bench-results/', '.test-reports/'],
+		ignores: [
+			'dist/',
+			'dist-pages/',
+			'dist-bench/',
+			'.astro/',
+			'.wrangler/',
+			'node_modules/',
+			'worker-configuration.d.ts',
+			'test-results/',
+			'playwright-report/',
+			'bench-results/',
+			'.test-reports/',
+		],
 	},
 	js.configs.recommended,
 	...tseslint.configs.recommended,
@@ -66,7 +78,10 @@ export default tseslint.config(
 						{ group: ['../*'], message: 'Use the @/ alias.' },
 						{ group: ['@functions/*', '@functions/**'], message: 'Services must not depend on the API layer.' },
 						{ group: ['@/server/loaders/*', 'astro', 'astro:*'], message: 'Services must not depend on page loaders or Astro.' },
-						{ group: ['@/islands/*', '@/islands/**', '@/stores/*', '@/components/*', '@/components/**'], message: 'Services must not load browser or page code.' },
+						{
+							group: ['@/islands/*', '@/islands/**', '@/stores/*', '@/components/*', '@/components/**'],
+							message: 'Services must not load browser or page code.',
+						},
 					],
 				},
 			],
@@ -82,7 +97,10 @@ export default tseslint.config(
 					patterns: [
 						{ group: ['../*'], message: 'Use the @functions/ alias.' },
 						{ group: ['@/server/loaders/*'], message: 'Page loaders are for pages; the API calls services.' },
-						{ group: ['@/islands/*', '@/islands/**', '@/stores/*', '@/components/*', '@/components/**'], message: 'The API must not load browser or page code.' },
+						{
+							group: ['@/islands/*', '@/islands/**', '@/stores/*', '@/components/*', '@/components/**'],
+							message: 'The API must not load browser or page code.',
+						},
 					],
 				},
 			],

@@ -13,7 +13,14 @@ export default defineConfig({
 	// What a guest reads: boards, posts, the layout, navigation, the error pages and the page policy;
 	// and the rate limiters through the companion Worker.
 	testIgnore: [],
-	testMatch: ['**/pages-platform.spec.ts', '**/reading.spec.ts', '**/layout.spec.ts', '**/foundation.spec.ts', '**/route-errors.spec.ts', '**/content-security-policy.spec.ts'],
+	testMatch: [
+		'**/pages-platform.spec.ts',
+		'**/reading.spec.ts',
+		'**/layout.spec.ts',
+		'**/foundation.spec.ts',
+		'**/route-errors.spec.ts',
+		'**/content-security-policy.spec.ts',
+	],
 	reporter: [['list'], ['json', { outputFile: '.test-reports/e2e-pages.json' }]],
 	use: { ...base.use, baseURL: `http://127.0.0.1:${PAGES_E2E_PORT}` },
 	webServer: {

@@ -82,7 +82,8 @@ const searchType: Normalize = (value) => ((SEARCH_TYPES as readonly string[]).in
 const searchPage: Normalize = (value) => pageKey(lenientPage(value), SEARCH_MAX_PAGE);
 /** The API refuses what the page shows an alert for: such a request is left to the Worker. */
 const strictKeyword: Normalize = (value) => (searchKeywordProblem(value) === null ? value : undefined);
-const strictSearchType: Normalize = (value) => ((SEARCH_TYPES as readonly string[]).includes(value) ? (value === DEFAULT_SEARCH_TYPE ? null : value) : undefined);
+const strictSearchType: Normalize = (value) =>
+	(SEARCH_TYPES as readonly string[]).includes(value) ? (value === DEFAULT_SEARCH_TYPE ? null : value) : undefined;
 
 /** A key the route accepts but whose value does not change the answer. */
 const ignored: Normalize = () => null;

@@ -81,7 +81,11 @@ export const SETTINGS_FIELDS: Readonly<Record<string, FieldCodes>> = {
 };
 
 /** What one failure of a field answers: the exact path's entry, or the codes of the nearest listed field that holds it. */
-export function fieldCode(table: Readonly<Record<string, FieldCodes>>, path: readonly PropertyKey[], kind: 'missing' | 'wrongType' | 'tooBig' | 'invalid'): ResultCodeName {
+export function fieldCode(
+	table: Readonly<Record<string, FieldCodes>>,
+	path: readonly PropertyKey[],
+	kind: 'missing' | 'wrongType' | 'tooBig' | 'invalid',
+): ResultCodeName {
 	const names = path.map((segment) => (typeof segment === 'number' ? '*' : String(segment)));
 	const exact = table[names.join('.')];
 	if (exact) return exact[kind] ?? exact.invalid ?? 'InvalidParameter';

@@ -45,16 +45,34 @@ function finish(location: string, cookies: string[]): Response {
 }
 
 /** Where the browser goes next, and the cookie it gets: a session, or a sign-up in progress. */
-async function signIn(c: Context, channel: Channel, transaction: Transaction, params: URLSearchParams, url: URL): Promise<{ location: string; cookie: string }> {
+async function signIn(
+	c: Context,
+	channel: Channel,
+	transaction: Transaction,
+	params: URLSearchParams,
+	url: URL,
+): Promise<{ location: string; cookie: string }> {
 	// Apple must answer with its form POST and the others with a redirect: no downgrade either way.
 	if ((transaction.provider === 'APPLE') !== (c.req.method === 'POST')) throw new Error(`${transaction.provider} returned with ${c.req.method}`);
 	const config = configuredProvider(transaction.provider);
 	const subject = await completeAuthorization(config, callbackUrl(siteOrigin(url), channel), params, transaction);
-	const outcome = await signInIdentity(database(env.DB), channel.id, { provider: transaction.provider, subject }, transaction.redirectUrl, requireSessionSecret());
+	const outcome = await signInIdentity(
+		database(env.DB),
+		channel.id,
+		{ provider: transaction.provider, subject },
+		transaction.redirectUrl,
+		requireSessionSecret(),
+	);
 	if (outcome.kind === 'member') {
-		return { location: transaction.redirectUrl, cookie: authCookie(url, 'session', channel.domain, channel.slug, outcome.sessionToken, { maxAge: outcome.maxAgeSeconds }) };
+		return {
+			location: transaction.redirectUrl,
+			cookie: authCookie(url, 'session', channel.domain, channel.slug, outcome.sessionToken, { maxAge: outcome.maxAgeSeconds }),
+		};
 	}
-	return { location: pageUrls(channel.basePath).signup, cookie: authCookie(url, 'signup', channel.domain, channel.slug, outcome.signupToken, { maxAge: SIGNUP_COOKIE_SECONDS }) };
+	return {
+		location: pageUrls(channel.basePath).signup,
+		cookie: authCookie(url, 'signup', channel.domain, channel.slug, outcome.signupToken, { maxAge: SIGNUP_COOKIE_SECONDS }),
+	};
 }
 
 const limitForm = bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => c.text('The request is too large.', 413) });

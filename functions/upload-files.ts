@@ -32,7 +32,10 @@ export const YOUNG_UPLOAD_CACHE_CONTROL = 'private, max-age=3600';
 const NOT_FOUND_CACHE_CONTROL = 'public, max-age=60';
 
 function notFound(): Response {
-	return new Response('Not found.', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': NOT_FOUND_CACHE_CONTROL } });
+	return new Response('Not found.', {
+		status: 404,
+		headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': NOT_FOUND_CACHE_CONTROL },
+	});
 }
 
 /** The answer to a request under /uploads/ at `now`, or null for any other path. */

@@ -33,9 +33,17 @@ const FIELD_NAME = /^[A-Za-z][A-Za-z0-9]{0,39}$/;
  */
 function refusalOf(issue: z.core.$ZodIssue | undefined, value: unknown, what: string, fields: Readonly<Record<string, FieldCodes>>): AppError {
 	if (!issue) return new AppError('InvalidParameter');
-	if (issue.code === 'unrecognized_keys') return new AppError('InvalidParameter', `${ResultCodes.InvalidParameter.message.slice(0, -1)}: an unknown field.`);
+	if (issue.code === 'unrecognized_keys')
+		return new AppError('InvalidParameter', `${ResultCodes.InvalidParameter.message.slice(0, -1)}: an unknown field.`);
 	const named = issue.code === 'custom' ? (issue.params as { resultCode?: unknown } | undefined)?.resultCode : undefined;
-	const kind = issue.code === 'too_big' ? 'tooBig' : issue.code === 'invalid_type' ? (valueAt(value, issue.path) === undefined ? 'missing' : 'wrongType') : 'invalid';
+	const kind =
+		issue.code === 'too_big'
+			? 'tooBig'
+			: issue.code === 'invalid_type'
+				? valueAt(value, issue.path) === undefined
+					? 'missing'
+					: 'wrongType'
+				: 'invalid';
 	const code = typeof named === 'string' && named in ResultCodes ? (named as ResultCodeName) : fieldCode(fields, issue.path, kind);
 	if (code !== 'InvalidParameter') return new AppError(code);
 	const top = issue.path[0];
@@ -47,7 +55,12 @@ function refusalOf(issue: z.core.$ZodIssue | undefined, value: unknown, what: st
  * Parses `value` with `schema`; a failure is the 4xx of its field's catalogue code (`fields`, from
  * functions/input-codes.ts), or InvalidParameter naming the field.
  */
-export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what: string, fields: Readonly<Record<string, FieldCodes>> = {}): z.output<S> {
+export function parseInput<S extends z.ZodType>(
+	schema: S,
+	value: unknown,
+	what: string,
+	fields: Readonly<Record<string, FieldCodes>> = {},
+): z.output<S> {
 	const result = schema.safeParse(value);
 	if (result.success) return result.data;
 	throw refusalOf(result.error.issues[0], value, what, fields);

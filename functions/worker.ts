@@ -25,7 +25,9 @@ export default {
 			// is sent as it was stored, without another copy. Under `astro dev` Astro writes no page
 			// policy and Vite serves its own scripts and styles, so a page there would get the policy
 			// that lets nothing load.
-			return withEdgeCache(request, database(env.DB), ctx, async (asked) => withSecurityHeaders(await handle(asked, env, ctx), { fallbackPolicy: !import.meta.env.DEV }));
+			return withEdgeCache(request, database(env.DB), ctx, async (asked) =>
+				withSecurityHeaders(await handle(asked, env, ctx), { fallbackPolicy: !import.meta.env.DEV }),
+			);
 		});
 	},
 	scheduled: runScheduled,

@@ -95,7 +95,10 @@ function ensureData() {
 		return;
 	}
 	console.log(`Seeding ${values.posts} posts into ${path.relative(ROOT, STATE)}…`);
-	const result = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'seed.mjs'), '--persist-to', STATE, '--posts', values.posts], { cwd: ROOT, stdio: 'inherit' });
+	const result = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'seed.mjs'), '--persist-to', STATE, '--posts', values.posts], {
+		cwd: ROOT,
+		stdio: 'inherit',
+	});
 	if (result.status !== 0) throw new Error('seeding failed');
 }
 
@@ -149,7 +152,17 @@ function summary(result) {
  * boards as the seed spreads them: 60% on the board the readers read) and 2 edits (one in four a
  * new title, which changes its board's list) a second, on the posts and board readers read.
  */
-const MIXED = { posts: 1000, boardPages: 50, commentsPerSecond: 10, likesPerSecond: 20, newPostsPerSecond: 1, editsPerSecond: 2, retitledShare: 0.25, members: 150, maxWritesInFlight: 8 };
+const MIXED = {
+	posts: 1000,
+	boardPages: 50,
+	commentsPerSecond: 10,
+	likesPerSecond: 20,
+	newPostsPerSecond: 1,
+	editsPerSecond: 2,
+	retitledShare: 0.25,
+	members: 150,
+	maxWritesInFlight: 8,
+};
 
 /**
  * Members writing while the readers read: each tick of 100 ms sends its share of comments and
@@ -219,7 +232,13 @@ function startWriters(sessions, postIds, editable) {
 			const roll = Math.random();
 			const boardId = roll < 0.6 ? 91 : roll < 0.8 ? 92 : 93;
 			void send('post', 'POST', '/v1/bench/large/posts', pick(sessions), {
-				boardId, subjectId: null, title: `Bench post ${sent}`, content: doc(`Written during the bench, ${sent}.`), isPrivate: false, isNotice: false, requestId: crypto.randomUUID(),
+				boardId,
+				subjectId: null,
+				title: `Bench post ${sent}`,
+				content: doc(`Written during the bench, ${sent}.`),
+				isPrivate: false,
+				isNotice: false,
+				requestId: crypto.randomUUID(),
 			});
 		}
 		for (edits += MIXED.editsPerSecond / 10; edits >= 1; edits -= 1) {
@@ -230,7 +249,15 @@ function startWriters(sessions, postIds, editable) {
 			sent += 1;
 			const retitle = Math.random() < MIXED.retitledShare;
 			const title = retitle ? `${post.title.slice(0, 60)} (${sent})` : post.title;
-			const body = { boardId: post.boardId, subjectId: post.subjectId, title, content: doc(`Edited during the bench, ${sent}.`), isPrivate: false, isNotice: false, version: post.version };
+			const body = {
+				boardId: post.boardId,
+				subjectId: post.subjectId,
+				title,
+				content: doc(`Edited during the bench, ${sent}.`),
+				isPrivate: false,
+				isNotice: false,
+				version: post.version,
+			};
 			void send(retitle ? 'edit (title)' : 'edit (body)', 'PUT', `/v1/bench/large/posts/${post.id}`, bySession.get(post.memberId), body, () => {
 				post.version += 1;
 				post.title = title;
@@ -278,11 +305,15 @@ function readers(paths) {
 
 /** The readers with and without the members' writes: the median round of each, and their ratio. */
 async function mixedRun({ posts, sessions, editable }) {
-	const paths = [...posts.map((id) => `/bench/large/posts/${id}`), ...Array.from({ length: MIXED.boardPages }, (_, i) => `/bench/large/boards/91${i === 0 ? '' : `?page=${i + 1}`}`)];
+	const paths = [
+		...posts.map((id) => `/bench/large/posts/${id}`),
+		...Array.from({ length: MIXED.boardPages }, (_, i) => `/bench/large/boards/91${i === 0 ? '' : `?page=${i + 1}`}`),
+	];
 	// Every page read once, as a community's pages are before a busy minute: before each measure
 	// (what the writes made cold is made again for the readers-only measure).
 	const warm = async () => {
-		for (let i = 0; i < paths.length; i += 20) await Promise.all(paths.slice(i, i + 20).map(async (pagePath) => (await fetch(`${ORIGIN}${pagePath}`)).arrayBuffer()));
+		for (let i = 0; i < paths.length; i += 20)
+			await Promise.all(paths.slice(i, i + 20).map(async (pagePath) => (await fetch(`${ORIGIN}${pagePath}`)).arrayBuffer()));
 	};
 	const measure = async (withWrites) => {
 		await warm();
@@ -307,7 +338,13 @@ async function mixedRun({ posts, sessions, editable }) {
 		}
 		runs.sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
 		const median = (key) => runs.map((run) => run[key]).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
-		return { ...runs[Math.floor(runs.length / 2)], cpuMsPerRequest: median('cpuMsPerRequest'), hitRate: median('hitRate'), staleRate: median('staleRate'), rounds: runs };
+		return {
+			...runs[Math.floor(runs.length / 2)],
+			cpuMsPerRequest: median('cpuMsPerRequest'),
+			hitRate: median('hitRate'),
+			staleRate: median('staleRate'),
+			rounds: runs,
+		};
 	};
 	// The busy minute first, while the warmed entries are young: an entry lives 60 s and is made again
 	// in the background only when read from 50 s on, so a measure that starts later, at the lower
@@ -364,15 +401,23 @@ function medianLighthouse(name, url) {
 
 /** The search bench on the bench data as it is; returns its figures. */
 function searchBench() {
-	const run = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'bench-search.mjs'), '--persist-to', STATE, '--runs', String(Math.max(20, rounds))], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+	const run = spawnSync(
+		process.execPath,
+		[path.join(ROOT, 'scripts', 'bench-search.mjs'), '--persist-to', STATE, '--runs', String(Math.max(20, rounds))],
+		{ cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+	);
 	const line = run.stdout.split('\n').find((text) => text.startsWith('{'));
 	if (!line) throw new Error(`the search bench failed:\n${run.stderr}`);
 	const figures = JSON.parse(line);
-	console.log(`\nSearch on ${values.posts} posts: recall ${figures.recall.exact} of ${figures.recall.samples} sampled queries exactly as a scan (${figures.recall.capped} beyond the count cap, compared on the newest 1,001)`);
+	console.log(
+		`\nSearch on ${values.posts} posts: recall ${figures.recall.exact} of ${figures.recall.samples} sampled queries exactly as a scan (${figures.recall.capped} beyond the count cap, compared on the newest 1,001)`,
+	);
 	console.log('| query | found | rows read | SQL p50 / p95 ms | call p50 / p95 ms |');
 	console.log('|---|---|---|---|---|');
 	for (const [name, kind] of Object.entries(figures.speed)) {
-		console.log(`| ${name} ("${kind.query}") | ${kind.capped ? `${kind.found}+` : kind.found} | ${kind.rowsRead} | ${kind.sqlP50Ms} / ${kind.sqlP95Ms} | ${kind.callP50Ms} / ${kind.callP95Ms} |`);
+		console.log(
+			`| ${name} ("${kind.query}") | ${kind.capped ? `${kind.found}+` : kind.found} | ${kind.rowsRead} | ${kind.sqlP50Ms} / ${kind.sqlP95Ms} | ${kind.callP50Ms} / ${kind.callP95Ms} |`,
+		);
 	}
 	console.log(`Index: ${(figures.index.bytes / 1e6).toFixed(1)} MB for ${figures.index.entries} posts`);
 	return figures;
@@ -382,13 +427,16 @@ mkdirSync(RESULTS, { recursive: true });
 if (values['search-only']) {
 	ensureData();
 	const figures = searchBench();
-	writeFileSync(path.join(RESULTS, 'latest-search.json'), JSON.stringify({ date: new Date().toISOString(), posts: Number(values.posts), ...figures }, null, 2) + '\n');
+	writeFileSync(
+		path.join(RESULTS, 'latest-search.json'),
+		JSON.stringify({ date: new Date().toISOString(), posts: Number(values.posts), ...figures }, null, 2) + '\n',
+	);
 	process.exit(figures.recall.misses.length === 0 ? 0 : 1);
 }
 console.log(`Building into ${OUT_DIR}/…`);
 build({ outDir: OUT_DIR });
 ensureData();
-const [{ postId }] = query("SELECT max(id) AS postId FROM posts WHERE channel_id = 9 AND board_seq IS NOT NULL", STATE);
+const [{ postId }] = query('SELECT max(id) AS postId FROM posts WHERE channel_id = 9 AND board_seq IS NOT NULL', STATE);
 const memberToken = await mintSessionToken(localSessionSecret(STATE), 9);
 // A demo post with images on /starfall/global, whose layout has every kind of tree node and footer part.
 const [{ demoPostId }] = query('SELECT min(id) AS demoPostId FROM posts WHERE channel_id = 1 AND has_image = 1 AND board_seq IS NOT NULL', STATE);
@@ -413,7 +461,9 @@ const results = { date: new Date().toISOString(), posts: Number(values.posts), d
 const mixedData = lighthouseOnly
 	? null
 	: {
-			posts: query(`SELECT id FROM posts WHERE channel_id = 9 AND board_seq IS NOT NULL ORDER BY id DESC LIMIT ${MIXED.posts}`, STATE).map((row) => row.id),
+			posts: query(`SELECT id FROM posts WHERE channel_id = 9 AND board_seq IS NOT NULL ORDER BY id DESC LIMIT ${MIXED.posts}`, STATE).map(
+				(row) => row.id,
+			),
 			sessions: await memberSessions(STATE, MIXED.members),
 		};
 if (mixedData) {
@@ -451,7 +501,9 @@ try {
 			results.runs[`${name}Uncached`] = summary(await run(url, { cookie: `__Host-session_bench_large=${memberToken}` }));
 			await fetch(url);
 			results.runs[`${name}Cached`] = summary(await run(url));
-			console.log(`${name}: ${results.runs[`${name}Uncached`].requestsPerSecond} req/s uncached, ${results.runs[`${name}Cached`].requestsPerSecond} cached`);
+			console.log(
+				`${name}: ${results.runs[`${name}Uncached`].requestsPerSecond} req/s uncached, ${results.runs[`${name}Cached`].requestsPerSecond} cached`,
+			);
 		}
 		const ceiling = results.runs.static.requestsPerSecond;
 		for (const run of Object.values(results.runs)) run.ratioToStatic = Number((run.requestsPerSecond / ceiling).toFixed(2));
@@ -470,7 +522,10 @@ try {
 }
 
 if (!lighthouseOnly && !mixedOnly) {
-	const removal = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'bench-removal.mjs'), '--persist-to', STATE], { cwd: ROOT, encoding: 'utf8' });
+	const removal = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'bench-removal.mjs'), '--persist-to', STATE], {
+		cwd: ROOT,
+		encoding: 'utf8',
+	});
 	const line = removal.stdout.split('\n').find((text) => text.startsWith('{'));
 	if (removal.status !== 0 || !line) throw new Error(`the removal bench failed:\n${removal.stderr}`);
 	results.removal = JSON.parse(line);
@@ -478,27 +533,38 @@ if (!lighthouseOnly && !mixedOnly) {
 }
 
 // A Lighthouse-only run keeps the last full run's figures.
-const saved = path.join(RESULTS, smoke ? 'latest-smoke.json' : lighthouseOnly ? 'latest-lighthouse.json' : mixedOnly ? 'latest-mixed.json' : 'latest.json');
+const saved = path.join(
+	RESULTS,
+	smoke ? 'latest-smoke.json' : lighthouseOnly ? 'latest-lighthouse.json' : mixedOnly ? 'latest-mixed.json' : 'latest.json',
+);
 writeFileSync(saved, JSON.stringify(results, null, 2) + '\n');
 if (!lighthouseOnly && !mixedOnly) {
 	console.log('\n| target | req/s | server CPU ms/request | p50 ms | p99 ms | × static |');
 	console.log('|---|---|---|---|---|---|');
-	for (const [name, run] of Object.entries(results.runs)) console.log(`| ${name} | ${run.requestsPerSecond} | ${run.cpuMsPerRequest} | ${run.p50Ms} | ${run.p99Ms} | ${run.ratioToStatic} |`);
+	for (const [name, run] of Object.entries(results.runs))
+		console.log(`| ${name} | ${run.requestsPerSecond} | ${run.cpuMsPerRequest} | ${run.p50Ms} | ${run.p99Ms} | ${run.ratioToStatic} |`);
 }
 if (results.mixed) {
 	const { readOnly, withWrites, throughputRatio } = results.mixed;
 	console.log(`\nGuests reading ${MIXED.posts} post pages and ${MIXED.boardPages} board pages (median of ${rounds}):`);
-	console.log('| readers | req/s | server CPU ms/request | cache hit rate (of it STALE) | p50 ms | p99 ms | writes/s (comments, likes, new posts, edits) |');
+	console.log(
+		'| readers | req/s | server CPU ms/request | cache hit rate (of it STALE) | p50 ms | p99 ms | writes/s (comments, likes, new posts, edits) |',
+	);
 	console.log('|---|---|---|---|---|---|---|');
-	console.log(`| no writes | ${readOnly.requestsPerSecond} | ${readOnly.cpuMsPerRequest} | ${readOnly.hitRate} (${readOnly.staleRate}) | ${readOnly.p50Ms} | ${readOnly.p99Ms} | |`);
-	console.log(`| members writing | ${withWrites.requestsPerSecond} | ${withWrites.cpuMsPerRequest} | ${withWrites.hitRate} (${withWrites.staleRate}) | ${withWrites.p50Ms} | ${withWrites.p99Ms} | ${withWrites.writes.commentsPerSecond}, ${withWrites.writes.likesPerSecond}, ${withWrites.writes.newPostsPerSecond}, ${withWrites.writes.editsPerSecond} |`);
+	console.log(
+		`| no writes | ${readOnly.requestsPerSecond} | ${readOnly.cpuMsPerRequest} | ${readOnly.hitRate} (${readOnly.staleRate}) | ${readOnly.p50Ms} | ${readOnly.p99Ms} | |`,
+	);
+	console.log(
+		`| members writing | ${withWrites.requestsPerSecond} | ${withWrites.cpuMsPerRequest} | ${withWrites.hitRate} (${withWrites.staleRate}) | ${withWrites.p50Ms} | ${withWrites.p99Ms} | ${withWrites.writes.commentsPerSecond}, ${withWrites.writes.likesPerSecond}, ${withWrites.writes.newPostsPerSecond}, ${withWrites.writes.editsPerSecond} |`,
+	);
 	console.log(`Throughput with writes: ${throughputRatio}× the readers alone. Write answers: ${JSON.stringify(withWrites.writes.outcomes)}`);
 }
 if (results.removal) {
 	console.log('\nRemoving a post of the large board (posts service, local D1):');
 	console.log('| post | rows written | rows read | ms |');
 	console.log('|---|---|---|---|');
-	for (const [name, cost] of Object.entries(results.removal.removals)) console.log(`| ${name} | ${cost.rowsWritten} | ${cost.rowsRead} | ${cost.ms} |`);
+	for (const [name, cost] of Object.entries(results.removal.removals))
+		console.log(`| ${name} | ${cost.rowsWritten} | ${cost.rowsRead} | ${cost.ms} |`);
 	for (const [name, cost] of Object.entries(results.removal.pagesAfter)) console.log(`| then ${name}: rows read | | ${cost.rowsRead} | |`);
 }
 if (results.lighthouse) {
@@ -507,19 +573,24 @@ if (results.lighthouse) {
 	console.log('|---|---|---|---|---|---|---|---|---|---|');
 	for (const [name, lh] of Object.entries(results.lighthouse)) {
 		if (!lh) console.log(`| ${name} | Lighthouse failed |`);
-		else console.log(`| ${name} | ${lh.performance} | ${lh.accessibility} | ${lh['best-practices']} | ${lh.seo} | ${lh.lcpMs} | ${lh.fcpMs} | ${lh.cls} | ${lh.tbtMs} | ${lh.failing.join(', ') || 'none'} |`);
+		else
+			console.log(
+				`| ${name} | ${lh.performance} | ${lh.accessibility} | ${lh['best-practices']} | ${lh.seo} | ${lh.lcpMs} | ${lh.fcpMs} | ${lh.cls} | ${lh.tbtMs} | ${lh.failing.join(', ') || 'none'} |`,
+			);
 	}
 }
 console.log(`\nSaved to ${path.relative(ROOT, saved)}`);
 if (smoke) {
 	// The smoke run passes when every reader got a success and no write was refused or failed.
 	const problems = [];
-	for (const [name, run] of Object.entries(results.runs)) if (run.non2xx > 0 || run.errors > 0) problems.push(`${name}: ${run.non2xx} non-2xx, ${run.errors} errors`);
+	for (const [name, run] of Object.entries(results.runs))
+		if (run.non2xx > 0 || run.errors > 0) problems.push(`${name}: ${run.non2xx} non-2xx, ${run.errors} errors`);
 	for (const [name, run] of Object.entries(results.mixed ?? {})) {
 		if (typeof run !== 'object') continue;
 		for (const round of run.rounds) {
 			if (round.non2xx > 0) problems.push(`mixed ${name}: ${round.non2xx} non-2xx readers' answers`);
-			for (const [outcome, n] of Object.entries(round.writes?.outcomes ?? {})) if (!/ (200|skipped)$/.test(outcome)) problems.push(`mixed ${name}: ${n} × ${outcome}`);
+			for (const [outcome, n] of Object.entries(round.writes?.outcomes ?? {}))
+				if (!/ (200|skipped)$/.test(outcome)) problems.push(`mixed ${name}: ${n} × ${outcome}`);
 		}
 	}
 	console.log(problems.length === 0 ? 'Smoke: every answer a success.' : `Smoke failed:\n${problems.join('\n')}`);

@@ -114,7 +114,11 @@ function topFunctions(profile, count = 30) {
 		}
 	}
 	const percent = (n) => `${((100 * n) / total).toFixed(1)}%`;
-	const rank = (map) => [...map].sort((a, b) => b[1] - a[1]).slice(0, count).map(([name, n]) => `${percent(n).padStart(6)}  ${name}`);
+	const rank = (map) =>
+		[...map]
+			.sort((a, b) => b[1] - a[1])
+			.slice(0, count)
+			.map(([name, n]) => `${percent(n).padStart(6)}  ${name}`);
 	return { self: rank(self), total: rank(inclusive) };
 }
 
@@ -135,10 +139,20 @@ async function profileOf(target) {
 	return profile;
 }
 
-const servers = [{ name: 'this', origin: ORIGIN, child: serveBuild({ port: PORT, persistTo: STATE, stdio: 'ignore', inspectorPort: values.profile ? INSPECTOR_PORT : undefined }) }];
+const servers = [
+	{
+		name: 'this',
+		origin: ORIGIN,
+		child: serveBuild({ port: PORT, persistTo: STATE, stdio: 'ignore', inspectorPort: values.profile ? INSPECTOR_PORT : undefined }),
+	},
+];
 if (values.against) {
 	const origin = `http://127.0.0.1:${PORT + 1}`;
-	servers.push({ name: 'against', origin, child: serveBuild({ port: PORT + 1, persistTo: STATE, stdio: 'ignore', root: path.resolve(values.against) }) });
+	servers.push({
+		name: 'against',
+		origin,
+		child: serveBuild({ port: PORT + 1, persistTo: STATE, stdio: 'ignore', root: path.resolve(values.against) }),
+	});
 }
 const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 try {

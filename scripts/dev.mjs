@@ -9,5 +9,9 @@ import { ROOT, WRANGLER_ENV, wrangler } from './lib/wrangler.mjs';
 wrangler(['types'], { quiet: true });
 const seeded = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'seed.mjs'), '--if-empty'], { cwd: ROOT, stdio: 'inherit' });
 if (seeded.status !== 0) process.exit(seeded.status ?? 1);
-const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'dev'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...WRANGLER_ENV } });
+const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'dev'], {
+	cwd: ROOT,
+	stdio: 'inherit',
+	env: { ...process.env, ...WRANGLER_ENV },
+});
 child.on('exit', (code) => process.exit(code ?? 0));

@@ -31,7 +31,11 @@ const steps = [
 ];
 
 function node(script, args) {
-	const result = spawnSync(process.execPath, [script, ...args], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' } });
+	const result = spawnSync(process.execPath, [script, ...args], {
+		cwd: ROOT,
+		stdio: 'inherit',
+		env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' },
+	});
 	return result.status === 0;
 }
 

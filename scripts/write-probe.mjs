@@ -32,11 +32,19 @@ async function write(i) {
 	address += 1;
 	const session = pick(sessions);
 	const postId = pick(posts);
-	const response = await fetch(kind === 'comment' ? `${ORIGIN}/v1/bench/large/posts/${postId}/comments` : `${ORIGIN}/v1/bench/large/posts/${postId}/like`, {
-		method: kind === 'comment' ? 'POST' : 'PUT',
-		headers: { cookie: session.cookie, origin: ORIGIN, 'content-type': 'application/json', 'cf-connecting-ip': `10.9.${(address >> 8) & 255}.${address & 255}` },
-		...(kind === 'comment' ? { body: JSON.stringify({ content: `Probe comment ${i}` }) } : {}),
-	});
+	const response = await fetch(
+		kind === 'comment' ? `${ORIGIN}/v1/bench/large/posts/${postId}/comments` : `${ORIGIN}/v1/bench/large/posts/${postId}/like`,
+		{
+			method: kind === 'comment' ? 'POST' : 'PUT',
+			headers: {
+				cookie: session.cookie,
+				origin: ORIGIN,
+				'content-type': 'application/json',
+				'cf-connecting-ip': `10.9.${(address >> 8) & 255}.${address & 255}`,
+			},
+			...(kind === 'comment' ? { body: JSON.stringify({ content: `Probe comment ${i}` }) } : {}),
+		},
+	);
 	await response.arrayBuffer();
 	return response.status;
 }

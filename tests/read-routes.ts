@@ -28,7 +28,15 @@ function paged(url: string, count: number): string[] {
 }
 
 /** Searches asked by the privacy tests: the canaries' words and common ones, in every search type. */
-const SEARCHES = ['q=CANARY&searchType=ALL', 'q=CANARY&searchType=TITLE', 'q=CANARY&searchType=CONTENT', 'q=CANARY', 'q=the', 'q=e%20', 'q=%EA%B3%B5%EC%A7%80&searchType=ALL'];
+const SEARCHES = [
+	'q=CANARY&searchType=ALL',
+	'q=CANARY&searchType=TITLE',
+	'q=CANARY&searchType=CONTENT',
+	'q=CANARY',
+	'q=the',
+	'q=e%20',
+	'q=%EA%B3%B5%EC%A7%80&searchType=ALL',
+];
 
 /** Page routes by their file under src/pages: `[param]` becomes `{param}`, `index` its folder. */
 export const PAGE_ROUTES: Record<string, (t: ReadTargets) => string[]> = {
@@ -37,7 +45,11 @@ export const PAGE_ROUTES: Record<string, (t: ReadTargets) => string[]> = {
 	'/500': () => ['/500'],
 	'/{domain}/{slug}': (t) => [t.base],
 	'/{domain}/{slug}/{...rest}': (t) => [`${t.base}/no-such-page`, `${t.base}/posts/${t.posts[0]?.postId ?? 1}/no-such-page`],
-	'/{domain}/{slug}/write': (t) => [`${t.base}/write`, ...t.boardIds.map((id) => `${t.base}/write?boardId=${id}`), ...t.draftIds.map((id) => `${t.base}/write?draftId=${id}`)],
+	'/{domain}/{slug}/write': (t) => [
+		`${t.base}/write`,
+		...t.boardIds.map((id) => `${t.base}/write?boardId=${id}`),
+		...t.draftIds.map((id) => `${t.base}/write?draftId=${id}`),
+	],
 	'/{domain}/{slug}/posts/{postId}/edit': (t) => t.posts.map((post) => `${t.base}/posts/${post.postId}/edit`),
 	'/{domain}/{slug}/boards': (t) => paged(`${t.base}/boards`, t.listPages),
 	'/{domain}/{slug}/boards/{boardId}': (t) => t.boardIds.flatMap((id) => paged(`${t.base}/boards/${id}`, t.listPages)),
@@ -50,7 +62,10 @@ export const PAGE_ROUTES: Record<string, (t: ReadTargets) => string[]> = {
 	'/{domain}/{slug}/mypage/nickname': (t) => [`${t.base}/mypage/nickname`],
 	'/{domain}/{slug}/mypage/settings': (t) => [`${t.base}/mypage/settings`],
 	'/{domain}/{slug}/mypage/withdraw': (t) => [`${t.base}/mypage/withdraw`],
-	'/{domain}/{slug}/admin': (t) => ['reports', 'history', 'bans', 'log', 'settings'].flatMap((tab) => paged(`${t.base}/admin?tab=${tab}`, t.listPages)).concat(`${t.base}/admin?order=most`),
+	'/{domain}/{slug}/admin': (t) =>
+		['reports', 'history', 'bans', 'log', 'settings']
+			.flatMap((tab) => paged(`${t.base}/admin?tab=${tab}`, t.listPages))
+			.concat(`${t.base}/admin?order=most`),
 	'/{domain}/{slug}/search': (t) => SEARCHES.flatMap((query) => paged(`${t.base}/search?${query}`, t.listPages)),
 	'/{domain}/{slug}/login': (t) => [`${t.base}/login`],
 	'/{domain}/{slug}/signup': (t) => [`${t.base}/signup`],
@@ -76,7 +91,10 @@ export const API_ROUTES: Record<string, (t: ReadTargets) => string[]> = {
 	'/public/v1/:domain/:slug/boards': (t) => [`${apiBase(t).pub}/boards`],
 	'/public/v1/:domain/:slug/boards/tree': (t) => [`${apiBase(t).pub}/boards/tree`],
 	'/public/v1/:domain/:slug/boards/:boardId': (t) => t.boardIds.map((id) => `${apiBase(t).pub}/boards/${id}`),
-	'/public/v1/:domain/:slug/board-subjects': (t) => [`${apiBase(t).pub}/board-subjects`, ...t.boardIds.map((id) => `${apiBase(t).pub}/board-subjects?boardId=${id}`)],
+	'/public/v1/:domain/:slug/board-subjects': (t) => [
+		`${apiBase(t).pub}/board-subjects`,
+		...t.boardIds.map((id) => `${apiBase(t).pub}/board-subjects?boardId=${id}`),
+	],
 	'/public/v1/:domain/:slug/posts': (t) => [
 		...paged(`${apiBase(t).pub}/posts`, t.listPages),
 		...t.boardIds.flatMap((id) => paged(`${apiBase(t).pub}/posts?boardId=${id}`, t.listPages)),
@@ -97,7 +115,10 @@ export const API_ROUTES: Record<string, (t: ReadTargets) => string[]> = {
 	'/admin/v1/:domain/:slug/members': (t) => ['CANARY', 'the'].map((nickname) => `/admin/v1${t.base}/members?nickname=${nickname}`),
 	'/admin/v1/:domain/:slug/settings': (t) => [`/admin/v1${t.base}/settings`],
 	'/admin/v1/:domain/:slug/members/:userId/bans': (t) => t.userIds.map((id) => `/admin/v1${t.base}/members/${id}/bans`),
-	[REMOVED_TEXT_ROUTE]: (t) => [...t.posts.map((post) => `/admin/v1${t.base}/content/posts/${post.postId}`), ...t.commentIds.map((id) => `/admin/v1${t.base}/content/comments/${id}`)],
+	[REMOVED_TEXT_ROUTE]: (t) => [
+		...t.posts.map((post) => `/admin/v1${t.base}/content/posts/${post.postId}`),
+		...t.commentIds.map((id) => `/admin/v1${t.base}/content/comments/${id}`),
+	],
 	'/v1/:domain/:slug/drafts': (t) => paged(`${apiBase(t).member}/drafts`, t.listPages),
 	'/v1/:domain/:slug/drafts/:draftId': (t) => t.draftIds.map((id) => `${apiBase(t).member}/drafts/${id}`),
 	'/v1/:domain/:slug/me/export': (t) => [`${apiBase(t).member}/me/export`],
@@ -135,7 +156,15 @@ export const ALLOWED_CANARIES = {
 	guest: [],
 	member: [],
 	author: [CANARY.privateTitle, CANARY.privateBody],
-	admin: [CANARY.privateTitle, CANARY.privateBody, CANARY.hiddenTitle, CANARY.hiddenBody, CANARY.staffTitle, CANARY.hiddenComment, CANARY.commentOnHidden],
+	admin: [
+		CANARY.privateTitle,
+		CANARY.privateBody,
+		CANARY.hiddenTitle,
+		CANARY.hiddenBody,
+		CANARY.staffTitle,
+		CANARY.hiddenComment,
+		CANARY.commentOnHidden,
+	],
 } as const satisfies Record<string, readonly Canary[]>;
 
 /** What an administrator receives from REMOVED_TEXT_ROUTE alone: the text its writer deleted. */
@@ -154,7 +183,8 @@ export const DRAFT_CANARIES = [CANARY.draftTitle, CANARY.draftBody] as const sat
  */
 export function canarySql(ids: PrivacyIds, channelId: number): string[] {
 	const body = (text: string) => JSON.stringify({ type: 'doc', blocks: [{ type: 'paragraph', children: [{ text }] }] }).replace(/'/g, "''");
-	const post = (id: number, title: string, text: string) => `UPDATE posts SET title = '${title}', content = '${body(text)}', content_text = '${text}' WHERE id = ${id}`;
+	const post = (id: number, title: string, text: string) =>
+		`UPDATE posts SET title = '${title}', content = '${body(text)}', content_text = '${text}' WHERE id = ${id}`;
 	return [
 		post(ids.privatePost, CANARY.privateTitle, CANARY.privateBody),
 		post(ids.hiddenPost, CANARY.hiddenTitle, CANARY.hiddenBody),
@@ -199,7 +229,8 @@ export interface PrivacyIds {
 /** One SQL query that finds PrivacyIds in a channel's demo data. */
 export function privacyIdsSql(channelId: number): string {
 	const post = (where: string, column = 'id') => `(SELECT ${column} FROM posts WHERE channel_id = ${channelId} AND ${where} ORDER BY id LIMIT 1)`;
-	const comment = (where: string, column: string) => `(SELECT ${column} FROM comments WHERE channel_id = ${channelId} AND ${where} ORDER BY id LIMIT 1)`;
+	const comment = (where: string, column: string) =>
+		`(SELECT ${column} FROM comments WHERE channel_id = ${channelId} AND ${where} ORDER BY id LIMIT 1)`;
 	return `SELECT
 		(SELECT id FROM boards WHERE channel_id = ${channelId} AND is_public = 0 ORDER BY id LIMIT 1) AS privateBoard,
 		${post('is_private = 1')} AS privatePost, ${post('is_private = 1', 'board_id')} AS privatePostBoard, ${post('is_private = 1', 'member_id')} AS privatePostAuthor,

@@ -29,7 +29,6 @@ const NicknameInputSchema = z.strictObject({ nickname: z.string().max(400) });
 /** The sign-up's nickname body, with the Turnstile token when the deployment asks for one. */
 const SignupInputSchema = NicknameInputSchema.extend({ challengeToken: z.string().max(10_000).optional() });
 
-
 export const accountRouter = new Hono<ApiEnv>()
 	.post('/auth/logout', zv('query', NoQuerySchema), rateLimit('account'), async (c) => {
 		const { channel, db, session } = c.var;
@@ -87,7 +86,9 @@ export const accountRouter = new Hono<ApiEnv>()
 		const done = await completeSignup(db, channel.id, signup, nickname, requireSessionSecret(), Date.now(), verify);
 		const url = new URL(c.req.url);
 		c.header('Set-Cookie', clearAuthCookie(url, 'signup', channel.domain, channel.slug), { append: true });
-		c.header('Set-Cookie', authCookie(url, 'session', channel.domain, channel.slug, done.sessionToken, { maxAge: done.maxAgeSeconds }), { append: true });
+		c.header('Set-Cookie', authCookie(url, 'session', channel.domain, channel.slug, done.sessionToken, { maxAge: done.maxAgeSeconds }), {
+			append: true,
+		});
 		return c.json(ok({ content: { redirectUrl: done.redirectUrl, user: { userId: done.memberId, nickname: done.nickname } } }));
 	})
 	.on(['GET', 'PUT', 'PATCH', 'DELETE'], ['/auth/logout', '/me/withdrawal', '/signup/terms', '/signup'], methodNotAllowed)

@@ -49,7 +49,10 @@ const BanSchema = z.discriminatedUnion('kind', [
  * @throws AppError UserNotFound, Forbidden
  */
 async function bannable(db: D1Database, channelId: number, admin: SessionMember, memberId: number): Promise<void> {
-	const row = await db.prepare('SELECT role FROM members WHERE id = ?1 AND channel_id = ?2 AND withdrawn_at IS NULL').bind(memberId, channelId).first<{ role: string }>();
+	const row = await db
+		.prepare('SELECT role FROM members WHERE id = ?1 AND channel_id = ?2 AND withdrawn_at IS NULL')
+		.bind(memberId, channelId)
+		.first<{ role: string }>();
 	if (!row) throw new AppError('UserNotFound');
 	if (row.role === 'ADMIN' || memberId === admin.userId) throw new AppError('Forbidden', 'An administrator cannot be banned; revoke the role first.');
 }
@@ -75,32 +78,71 @@ export const adminRouter = new Hono<ApiEnv>()
 		await unhidePost(c.var.db, c.var.channel.id, administrator(c), c.req.valid('param').postId, { reason: c.req.valid('json').reason });
 		return c.json(ok({ content: { hidden: false } }));
 	})
-	.post('/comments/:commentId/hide', zv('param', CommentParamSchema), zv('query', NoQuerySchema), rateLimit('moderation'), zvJson(NoteSchema), async (c) => {
-		await hideComment(c.var.db, c.var.channel.id, administrator(c), c.req.valid('param').commentId, { reason: c.req.valid('json').reason });
-		return c.json(ok({ content: { hidden: true } }));
-	})
-	.post('/comments/:commentId/unhide', zv('param', CommentParamSchema), zv('query', NoQuerySchema), rateLimit('moderation'), zvJson(NoteSchema), async (c) => {
-		await unhideComment(c.var.db, c.var.channel.id, administrator(c), c.req.valid('param').commentId, { reason: c.req.valid('json').reason });
-		return c.json(ok({ content: { hidden: false } }));
-	})
-	.post('/members/:userId/ban', zv('param', MemberParamSchema), zv('query', NoQuerySchema), rateLimit('moderation'), zvJson(BanSchema, BAN_FIELDS), async (c) => {
-		const admin = administrator(c);
-		const { userId } = c.req.valid('param');
-		const order = c.req.valid('json');
-		await bannable(c.var.db, c.var.channel.id, admin, userId);
-		const now = Date.now();
-		await banMember(c.var.db, c.var.channel.id, userId, { kind: order.kind, endsAt: order.kind === 'TEMPORARY' ? order.endsAt : null, reason: order.reason }, now, admin.userId);
-		return c.json(ok({ content: await memberBanHistory(c.var.db, c.var.channel.id, userId) }));
-	})
-	.post('/members/:userId/unban', zv('param', MemberParamSchema), zv('query', NoQuerySchema), rateLimit('moderation'), zvJson(NoteSchema), async (c) => {
-		const admin = administrator(c);
-		const { userId } = c.req.valid('param');
-		await memberBanHistory(c.var.db, c.var.channel.id, userId);
-		await unbanMember(c.var.db, c.var.channel.id, userId, Date.now(), admin.userId, c.req.valid('json').reason);
-		return c.json(ok({ content: await memberBanHistory(c.var.db, c.var.channel.id, userId) }));
-	})
-	.get('/members/:userId/bans', zv('param', MemberParamSchema), zv('query', NoQuerySchema), async (c) => c.json(ok({ content: await memberBanHistory(c.var.db, c.var.channel.id, c.req.valid('param').userId) })))
-	.get('/bans', zv('query', PageQuerySchema), async (c) => c.json(ok({ content: await listBansInForce(c.var.db, c.var.channel.id, c.req.valid('query').page) })))
+	.post(
+		'/comments/:commentId/hide',
+		zv('param', CommentParamSchema),
+		zv('query', NoQuerySchema),
+		rateLimit('moderation'),
+		zvJson(NoteSchema),
+		async (c) => {
+			await hideComment(c.var.db, c.var.channel.id, administrator(c), c.req.valid('param').commentId, { reason: c.req.valid('json').reason });
+			return c.json(ok({ content: { hidden: true } }));
+		},
+	)
+	.post(
+		'/comments/:commentId/unhide',
+		zv('param', CommentParamSchema),
+		zv('query', NoQuerySchema),
+		rateLimit('moderation'),
+		zvJson(NoteSchema),
+		async (c) => {
+			await unhideComment(c.var.db, c.var.channel.id, administrator(c), c.req.valid('param').commentId, { reason: c.req.valid('json').reason });
+			return c.json(ok({ content: { hidden: false } }));
+		},
+	)
+	.post(
+		'/members/:userId/ban',
+		zv('param', MemberParamSchema),
+		zv('query', NoQuerySchema),
+		rateLimit('moderation'),
+		zvJson(BanSchema, BAN_FIELDS),
+		async (c) => {
+			const admin = administrator(c);
+			const { userId } = c.req.valid('param');
+			const order = c.req.valid('json');
+			await bannable(c.var.db, c.var.channel.id, admin, userId);
+			const now = Date.now();
+			await banMember(
+				c.var.db,
+				c.var.channel.id,
+				userId,
+				{ kind: order.kind, endsAt: order.kind === 'TEMPORARY' ? order.endsAt : null, reason: order.reason },
+				now,
+				admin.userId,
+			);
+			return c.json(ok({ content: await memberBanHistory(c.var.db, c.var.channel.id, userId) }));
+		},
+	)
+	.post(
+		'/members/:userId/unban',
+		zv('param', MemberParamSchema),
+		zv('query', NoQuerySchema),
+		rateLimit('moderation'),
+		zvJson(NoteSchema),
+		async (c) => {
+			const admin = administrator(c);
+			const { userId } = c.req.valid('param');
+			await memberBanHistory(c.var.db, c.var.channel.id, userId);
+			await unbanMember(c.var.db, c.var.channel.id, userId, Date.now(), admin.userId, c.req.valid('json').reason);
+			return c.json(ok({ content: await memberBanHistory(c.var.db, c.var.channel.id, userId) }));
+		},
+	)
+	.get('/members/:userId/bans', zv('param', MemberParamSchema), zv('query', NoQuerySchema), async (c) =>
+		c.json(ok({ content: await memberBanHistory(c.var.db, c.var.channel.id, c.req.valid('param').userId) })),
+	)
+	.get('/bans', zv('query', PageQuerySchema), async (c) =>
+		c.json(ok({ content: await listBansInForce(c.var.db, c.var.channel.id, c.req.valid('query').page) })),
+	)
 	.get('/members', zv('query', NicknameQuerySchema), async (c) => {
 		const memberId = await memberByNickname(c.var.db, c.var.channel.id, c.req.valid('query').nickname);
 		if (memberId === null) throw new AppError('UserNotFound');
@@ -115,20 +157,50 @@ export const adminRouter = new Hono<ApiEnv>()
 	// The text of a post or comment as the database keeps it, hidden and deleted ones too, for appeals.
 	.get('/content/:targetType/:targetId', zv('param', TargetParamSchema), zv('query', NoQuerySchema), async (c) => {
 		const { targetType, targetId } = c.req.valid('param');
-		return c.json(ok({ content: await removedText(c.var.db, c.var.channel.id, { type: targetType === 'posts' ? 'POST' : 'COMMENT', id: targetId }) }));
+		return c.json(
+			ok({ content: await removedText(c.var.db, c.var.channel.id, { type: targetType === 'posts' ? 'POST' : 'COMMENT', id: targetId }) }),
+		);
 	})
 	.get('/reports', zv('query', QueueQuerySchema), async (c) => {
 		const { page, order } = c.req.valid('query');
 		return c.json(ok({ content: await listReportQueue(c.var.db, c.var.channel.id, page, order) }));
 	})
-	.get('/reports/history', zv('query', PageQuerySchema), async (c) => c.json(ok({ content: await listClosedReports(c.var.db, c.var.channel.id, c.req.valid('query').page) })))
-	.post('/reports/:targetType/:targetId/dismiss', zv('param', TargetParamSchema), zv('query', NoQuerySchema), rateLimit('moderation'), zvJson(NoteSchema), async (c) => {
-		const { targetType, targetId } = c.req.valid('param');
-		await dismissReports(c.var.db, c.var.channel.id, administrator(c).userId, { type: targetType === 'posts' ? 'POST' : 'COMMENT', id: targetId }, c.req.valid('json').reason);
-		return c.json(ok({ content: { dismissed: true } }));
-	})
-	.get('/audit-log', zv('query', PageQuerySchema), async (c) => c.json(ok({ content: await listLog(c.var.db, c.var.channel.id, c.req.valid('query').page) })))
-	.on(['PUT', 'PATCH', 'DELETE'], ['/posts/:postId/hide', '/posts/:postId/unhide', '/comments/:commentId/hide', '/comments/:commentId/unhide', '/members/:userId/ban', '/members/:userId/unban'], methodNotAllowed)
+	.get('/reports/history', zv('query', PageQuerySchema), async (c) =>
+		c.json(ok({ content: await listClosedReports(c.var.db, c.var.channel.id, c.req.valid('query').page) })),
+	)
+	.post(
+		'/reports/:targetType/:targetId/dismiss',
+		zv('param', TargetParamSchema),
+		zv('query', NoQuerySchema),
+		rateLimit('moderation'),
+		zvJson(NoteSchema),
+		async (c) => {
+			const { targetType, targetId } = c.req.valid('param');
+			await dismissReports(
+				c.var.db,
+				c.var.channel.id,
+				administrator(c).userId,
+				{ type: targetType === 'posts' ? 'POST' : 'COMMENT', id: targetId },
+				c.req.valid('json').reason,
+			);
+			return c.json(ok({ content: { dismissed: true } }));
+		},
+	)
+	.get('/audit-log', zv('query', PageQuerySchema), async (c) =>
+		c.json(ok({ content: await listLog(c.var.db, c.var.channel.id, c.req.valid('query').page) })),
+	)
+	.on(
+		['PUT', 'PATCH', 'DELETE'],
+		[
+			'/posts/:postId/hide',
+			'/posts/:postId/unhide',
+			'/comments/:commentId/hide',
+			'/comments/:commentId/unhide',
+			'/members/:userId/ban',
+			'/members/:userId/unban',
+		],
+		methodNotAllowed,
+	)
 	.on(['POST', 'PUT', 'PATCH', 'DELETE'], ['/members/:userId/bans', '/reports', '/reports/history', '/bans', '/members'], methodNotAllowed)
 	.on(['POST', 'PATCH', 'DELETE'], '/settings', methodNotAllowed)
 	.on(['PUT', 'PATCH', 'DELETE'], '/reports/:targetType/:targetId/dismiss', methodNotAllowed)

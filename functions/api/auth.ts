@@ -56,14 +56,18 @@ export const authRouter = new Hono<ApiEnv>()
 			started = await startSignIn(db, channel, body.provider, redirectUrl, siteOrigin(url));
 		} catch (error) {
 			// The login page's form goes back to the login page, which says that it failed.
-			if (isForm && error instanceof AppError) return c.redirect(loginPageUrl(channel.basePath, redirectUrl, error.codeName === 'TooManyRequests' ? 'busy' : 'failed'), 303);
+			if (isForm && error instanceof AppError)
+				return c.redirect(loginPageUrl(channel.basePath, redirectUrl, error.codeName === 'TooManyRequests' ? 'busy' : 'failed'), 303);
 			throw error;
 		}
 		const { authorizationUrl, transactionToken } = started;
 		c.header('Cache-Control', 'no-store');
 		c.header(
 			'Set-Cookie',
-			authCookie(url, 'oauth', channel.domain, channel.slug, transactionToken, { maxAge: OAUTH_COOKIE_SECONDS, sameSite: body.provider === 'APPLE' ? 'None' : 'Lax' }),
+			authCookie(url, 'oauth', channel.domain, channel.slug, transactionToken, {
+				maxAge: OAUTH_COOKIE_SECONDS,
+				sameSite: body.provider === 'APPLE' ? 'None' : 'Lax',
+			}),
 		);
 		if (isForm) return c.redirect(authorizationUrl, 303);
 		return c.json(ok({ content: { authorizationUrl } }));

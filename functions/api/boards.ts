@@ -25,7 +25,11 @@ function shownBoard(board: Board, viewer: Viewer): Omit<Board, 'postCount'> & { 
 }
 
 /** The categories as `viewer` may see them: no post count for a category of a board they cannot read. */
-function shownSubjects(subjects: BoardSubject[], boards: Board[], viewer: Viewer): (Omit<BoardSubject, 'postCount'> & { postCount: number | null })[] {
+function shownSubjects(
+	subjects: BoardSubject[],
+	boards: Board[],
+	viewer: Viewer,
+): (Omit<BoardSubject, 'postCount'> & { postCount: number | null })[] {
 	const unreadable = new Set(boards.filter((board) => !canReadBoard(board, viewer)).map((board) => board.boardId));
 	return subjects.map((subject) => (unreadable.has(subject.boardId) ? { ...subject, postCount: null } : subject));
 }
@@ -58,5 +62,7 @@ export const boardsRouter = new Hono<ApiEnv>()
 			return c.json(ok({ content: await listChannelPosts(db, channel.id, query.page, channel.listedCount) }));
 		}
 		const listing = boardListing(await loadLayout(db, channel), query.boardId, query.subjectId, viewerOf(c.var.session));
-		return c.json(ok({ content: await listBoardPosts(db, channel.id, listing.board.boardId, query.page, listing.listedCount, listing.subject?.subjectId) }));
+		return c.json(
+			ok({ content: await listBoardPosts(db, channel.id, listing.board.boardId, query.page, listing.listedCount, listing.subject?.subjectId) }),
+		);
 	});

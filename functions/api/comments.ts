@@ -23,15 +23,54 @@ const COMMENTS = '/posts/:postId/comments';
 const COMMENT = '/posts/:postId/comments/:commentId';
 
 export const commentsRouter = new Hono<ApiEnv>()
-	.post(COMMENTS, zv('param', PostParamSchema), zv('query', NoQuerySchema), rateLimit('comment'), zvJson(CreateCommentSchema, COMMENT_FIELDS), async (c) => {
-		const member = requireMember(c);
-		return c.json(ok({ content: await createComment(c.var.db, c.var.channel.id, member, c.req.valid('param').postId, c.req.valid('json'), Date.now(), c.var.channel.newMemberLimits) }));
-	})
-	.patch(COMMENT, zv('param', CommentParamSchema), zv('query', NoQuerySchema), rateLimit('comment'), zvJson(EditCommentSchema, COMMENT_FIELDS), async (c) => {
-		const member = requireMember(c);
-		const { postId, commentId } = c.req.valid('param');
-		return c.json(ok({ content: await editComment(c.var.db, c.var.channel.id, member, postId, commentId, c.req.valid('json'), Date.now(), c.var.channel.newMemberLimits) }));
-	})
+	.post(
+		COMMENTS,
+		zv('param', PostParamSchema),
+		zv('query', NoQuerySchema),
+		rateLimit('comment'),
+		zvJson(CreateCommentSchema, COMMENT_FIELDS),
+		async (c) => {
+			const member = requireMember(c);
+			return c.json(
+				ok({
+					content: await createComment(
+						c.var.db,
+						c.var.channel.id,
+						member,
+						c.req.valid('param').postId,
+						c.req.valid('json'),
+						Date.now(),
+						c.var.channel.newMemberLimits,
+					),
+				}),
+			);
+		},
+	)
+	.patch(
+		COMMENT,
+		zv('param', CommentParamSchema),
+		zv('query', NoQuerySchema),
+		rateLimit('comment'),
+		zvJson(EditCommentSchema, COMMENT_FIELDS),
+		async (c) => {
+			const member = requireMember(c);
+			const { postId, commentId } = c.req.valid('param');
+			return c.json(
+				ok({
+					content: await editComment(
+						c.var.db,
+						c.var.channel.id,
+						member,
+						postId,
+						commentId,
+						c.req.valid('json'),
+						Date.now(),
+						c.var.channel.newMemberLimits,
+					),
+				}),
+			);
+		},
+	)
 	.delete(COMMENT, zv('param', CommentParamSchema), zv('query', NoQuerySchema), rateLimit('comment'), async (c) => {
 		const member = requireMember(c);
 		const { postId, commentId } = c.req.valid('param');

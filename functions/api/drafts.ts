@@ -52,13 +52,20 @@ export const draftsRouter = new Hono<ApiEnv>()
 		const member = requireMember(c);
 		return c.json(ok({ content: await getDraft(c.var.db, c.var.channel.id, member.userId, c.req.valid('param').draftId) }));
 	})
-	.put('/drafts/:draftId', zv('param', DraftParamSchema), zv('query', NoQuerySchema), rateLimit('draft'), zvJson(DraftFieldsSchema, POST_FIELDS), async (c) => {
-		const member = requireMember(c);
-		const { draftId } = c.req.valid('param');
-		const fields = c.req.valid('json');
-		const claims = await checkedClaims(c.var.db, c.var.channel.id, member.userId, fields.content);
-		return c.json(ok({ content: await updateDraft(c.var.db, c.var.channel.id, writerOf(member), draftId, fields, claims) }));
-	})
+	.put(
+		'/drafts/:draftId',
+		zv('param', DraftParamSchema),
+		zv('query', NoQuerySchema),
+		rateLimit('draft'),
+		zvJson(DraftFieldsSchema, POST_FIELDS),
+		async (c) => {
+			const member = requireMember(c);
+			const { draftId } = c.req.valid('param');
+			const fields = c.req.valid('json');
+			const claims = await checkedClaims(c.var.db, c.var.channel.id, member.userId, fields.content);
+			return c.json(ok({ content: await updateDraft(c.var.db, c.var.channel.id, writerOf(member), draftId, fields, claims) }));
+		},
+	)
 	.delete('/drafts/:draftId', zv('param', DraftParamSchema), zv('query', NoQuerySchema), rateLimit('draft'), async (c) => {
 		const member = requireMember(c);
 		await deleteDraft(c.var.db, c.var.channel.id, member.userId, c.req.valid('param').draftId);

@@ -24,9 +24,21 @@ const SearchQuerySchema = z.strictObject({
 export const searchRouter = new Hono<ApiEnv>().get('/search', zv('query', SearchQuerySchema), async (c) => {
 	const { q, searchType, page } = c.req.valid('query');
 	const problem = searchKeywordProblem(q);
-	if (problem) throw new AppError('InvalidParameter', problem === 'search.message.required' ? 'The request has an invalid parameter: q is required.' : 'The request has an invalid parameter: q must be 2 to 20 characters.');
+	if (problem)
+		throw new AppError(
+			'InvalidParameter',
+			problem === 'search.message.required'
+				? 'The request has an invalid parameter: q is required.'
+				: 'The request has an invalid parameter: q must be 2 to 20 characters.',
+		);
 	await checkRateLimit(c, 'search');
 	const { bodies, notices: _notices, ...results } = await searchPosts(c.var.db, c.var.channel.id, q.trim(), searchType, page);
-	const posts = results.posts.map((post) => ({ ...post, excerpt: matchExcerpt(bodies.get(post.postId) ?? '', q.trim())?.map((part) => part.text).join('') ?? null }));
+	const posts = results.posts.map((post) => ({
+		...post,
+		excerpt:
+			matchExcerpt(bodies.get(post.postId) ?? '', q.trim())
+				?.map((part) => part.text)
+				.join('') ?? null,
+	}));
 	return c.json(ok({ content: { ...results, posts, query: q.trim(), searchType } }));
 });

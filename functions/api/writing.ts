@@ -36,14 +36,33 @@ export const writingRouter = new Hono<ApiEnv>()
 		const turnstile = turnstileConfig();
 		// A new member's post passes the challenge (createPost asks only for a new member's).
 		const verify = turnstile && (() => verifyChallenge(turnstile, input.challengeToken, 'post', c.req.header('cf-connecting-ip') ?? null));
-		const { postId } = await createPost(c.var.db, c.var.channel.id, member, input, Date.now(), { limits: c.var.channel.newMemberLimits, verifyChallenge: verify });
+		const { postId } = await createPost(c.var.db, c.var.channel.id, member, input, Date.now(), {
+			limits: c.var.channel.newMemberLimits,
+			verifyChallenge: verify,
+		});
 		return c.json(ok({ content: { postId } }));
 	})
-	.put('/posts/:postId', forgetChannelAfterWrite, zv('param', PostParamSchema), zv('query', NoQuerySchema), rateLimit('post'), zvJson(EditPostSchema, POST_FIELDS), async (c) => {
-		const member = requireMember(c);
-		const edited = await editPost(c.var.db, c.var.channel.id, member, c.req.valid('param').postId, c.req.valid('json'), Date.now(), c.var.channel.newMemberLimits);
-		return c.json(ok({ content: edited }));
-	})
+	.put(
+		'/posts/:postId',
+		forgetChannelAfterWrite,
+		zv('param', PostParamSchema),
+		zv('query', NoQuerySchema),
+		rateLimit('post'),
+		zvJson(EditPostSchema, POST_FIELDS),
+		async (c) => {
+			const member = requireMember(c);
+			const edited = await editPost(
+				c.var.db,
+				c.var.channel.id,
+				member,
+				c.req.valid('param').postId,
+				c.req.valid('json'),
+				Date.now(),
+				c.var.channel.newMemberLimits,
+			);
+			return c.json(ok({ content: edited }));
+		},
+	)
 	.delete('/posts/:postId', forgetChannelAfterWrite, zv('param', PostParamSchema), zv('query', NoQuerySchema), rateLimit('post'), async (c) => {
 		const member = requireMember(c);
 		await deletePost(c.var.db, c.var.channel.id, member, c.req.valid('param').postId, Date.now());

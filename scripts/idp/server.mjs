@@ -35,7 +35,11 @@ const SETUP = {
 	apple: {
 		title: 'Local Apple (development)',
 		// The Worker sends an ES256 JWT; the token route swaps a valid one for this registered secret.
-		client: { client_id: 'local.apple.services-id', client_secret: 'local-apple-registered-secret', token_endpoint_auth_method: 'client_secret_post' },
+		client: {
+			client_id: 'local.apple.services-id',
+			client_secret: 'local-apple-registered-secret',
+			token_endpoint_auth_method: 'client_secret_post',
+		},
 		scopes: ['openid', 'email', 'name'],
 		scopeClaims: { openid: ['sub'], email: ['email', 'email_verified', 'is_private_email'] },
 		claims: (/** @type {string} */ id) => ({ email: `${id}@privaterelay.appleid.example`, email_verified: 'true', is_private_email: 'true' }),
@@ -125,7 +129,8 @@ export function isCommunityRedirectUri(value, appOrigins) {
 	} catch {
 		return false;
 	}
-	if (!appOrigins.includes(url.origin) || url.username || url.password || url.search || url.hash || value !== `${url.origin}${url.pathname}`) return false;
+	if (!appOrigins.includes(url.origin) || url.username || url.password || url.search || url.hash || value !== `${url.origin}${url.pathname}`)
+		return false;
 	const match = COMMUNITY_RETURN.exec(url.pathname);
 	return match !== null && !RESERVED.has(match[1]);
 }
@@ -217,11 +222,17 @@ function createInstance({ name, origin, redirectUris, appOrigins, applePublicKey
 			const form = await readForm(req);
 			const newAccount = form.get('newAccount');
 			const accountId = newAccount === null ? form.get('account') : /^[a-z0-9-]{1,40}$/.test(newAccount) ? `local-${newAccount}` : null;
-			if (!accountId) return sendHtml(res, 400, errorPage(setup.title, 'Choose a demo member, or a new account name of lower-case letters, digits and hyphens.'));
+			if (!accountId)
+				return sendHtml(res, 400, errorPage(setup.title, 'Choose a demo member, or a new account name of lower-case letters, digits and hyphens.'));
 			return provider.interactionFinished(req, res, { login: { accountId } }, { mergeWithLastSubmission: false });
 		}
 		if (req.method === 'POST' && action === 'abort') {
-			return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The user cancelled.' }, { mergeWithLastSubmission: false });
+			return provider.interactionFinished(
+				req,
+				res,
+				{ error: 'access_denied', error_description: 'The user cancelled.' },
+				{ mergeWithLastSubmission: false },
+			);
 		}
 		sendHtml(res, 405, errorPage(setup.title, 'Method not allowed.'));
 	}
@@ -261,7 +272,10 @@ function createInstance({ name, origin, redirectUris, appOrigins, applePublicKey
 			// Each authorization starts without a session, so the chooser shows every time and the
 			// result never meets an earlier account's session (which would ask to log that one out).
 			if (/^\/auth(\/|$)/.test(pathname) && req.headers.cookie) {
-				req.headers.cookie = req.headers.cookie.split(/;\s*/).filter((c) => !c.startsWith(`${cookieNames.session}=`) && !c.startsWith(`${cookieNames.session}.sig=`)).join('; ');
+				req.headers.cookie = req.headers.cookie
+					.split(/;\s*/)
+					.filter((c) => !c.startsWith(`${cookieNames.session}=`) && !c.startsWith(`${cookieNames.session}.sig=`))
+					.join('; ');
 			}
 			// Mounted under /{name}: oidc-provider routes on the stripped URL and builds its URLs
 			// (discovery, redirects) from the prefix it finds in req.originalUrl.
@@ -329,9 +343,10 @@ export async function startIdentityProvider({ port, host = 'localhost', appOrigi
 	return {
 		origin,
 		vars,
-		close: () => new Promise((resolve) => {
-			server.close(() => resolve());
-			server.closeAllConnections();
-		}),
+		close: () =>
+			new Promise((resolve) => {
+				server.close(() => resolve());
+				server.closeAllConnections();
+			}),
 	};
 }

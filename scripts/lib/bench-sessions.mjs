@@ -10,7 +10,10 @@ import { hashToken } from '../../src/server/platform/tokens.ts';
 import { mintSessionToken } from '../../src/server/sign-in/session-token.ts';
 
 export async function memberSessions(state, count) {
-	const members = query(`SELECT id FROM members WHERE channel_id = 9 AND role = 'MEMBER' AND withdrawn_at IS NULL ORDER BY id LIMIT ${count}`, state).map((row) => row.id);
+	const members = query(
+		`SELECT id FROM members WHERE channel_id = 9 AND role = 'MEMBER' AND withdrawn_at IS NULL ORDER BY id LIMIT ${count}`,
+		state,
+	).map((row) => row.id);
 	const secret = localSessionSecret(state);
 	const now = Date.now();
 	const sessions = [];
@@ -19,6 +22,9 @@ export async function memberSessions(state, count) {
 		sessions.push({ memberId, cookie: `__Host-session_bench_large=${token}`, hash: await hashToken(token) });
 	}
 	const rows = sessions.map(({ memberId, hash }) => `('${hash}', ${memberId}, 9, ${now}, ${now}, ${now + 86_400_000}, ${now + 86_400_000})`);
-	query(`INSERT INTO sessions (token_hash, member_id, channel_id, created_at, last_seen_at, idle_expires_at, expires_at) VALUES ${rows.join(', ')}`, state);
+	query(
+		`INSERT INTO sessions (token_hash, member_id, channel_id, created_at, last_seen_at, idle_expires_at, expires_at) VALUES ${rows.join(', ')}`,
+		state,
+	);
 	return sessions;
 }

@@ -17,11 +17,15 @@ export function build({ outDir } = {}) {
 	wrangler(['types'], { quiet: true });
 	const redirect = outDir && existsSync(REDIRECT) ? readFileSync(REDIRECT) : null;
 	try {
-		const result = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build', ...(outDir ? ['--outDir', outDir] : [])], {
-			cwd: ROOT,
-			stdio: ['ignore', 'ignore', 'inherit'],
-			env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' },
-		});
+		const result = spawnSync(
+			process.execPath,
+			[path.join(ROOT, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build', ...(outDir ? ['--outDir', outDir] : [])],
+			{
+				cwd: ROOT,
+				stdio: ['ignore', 'ignore', 'inherit'],
+				env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' },
+			},
+		);
 		if (result.status !== 0) throw new Error('astro build failed');
 	} finally {
 		if (outDir) {

@@ -17,7 +17,11 @@ export function resultCodes() {
 export function resultCodeTable() {
 	const rows = resultCodes().sort((a, b) => a.status - b.status || b.code - a.code);
 	const escape = (text) => text.replace(/\|/g, '\\|');
-	return ['| Code | HTTP | Name | Message |', '|---|---|---|---|', ...rows.map((def) => `| ${def.code} | ${def.status} | ${def.name} | ${escape(def.message)} |`)].join('\n');
+	return [
+		'| Code | HTTP | Name | Message |',
+		'|---|---|---|---|',
+		...rows.map((def) => `| ${def.code} | ${def.status} | ${def.name} | ${escape(def.message)} |`),
+	].join('\n');
 }
 
 /** `readme` with the text between the markers replaced by the current table. */

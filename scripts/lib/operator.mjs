@@ -20,7 +20,13 @@ export async function runOperator(entry, argv) {
 		packages: 'external',
 		alias: { '@': path.join(ROOT, 'src'), '@functions': path.join(ROOT, 'functions') },
 		// The Workers runtime's own module, for what the services import of it (waitUntil).
-		plugins: [{ name: 'cloudflare-workers', setup: (esbuild) => esbuild.onResolve({ filter: /^cloudflare:workers$/ }, () => ({ path: path.join(ROOT, 'scripts', 'lib', 'cloudflare-workers.mjs') })) }],
+		plugins: [
+			{
+				name: 'cloudflare-workers',
+				setup: (esbuild) =>
+					esbuild.onResolve({ filter: /^cloudflare:workers$/ }, () => ({ path: path.join(ROOT, 'scripts', 'lib', 'cloudflare-workers.mjs') })),
+			},
+		],
 		logLevel: 'warning',
 	});
 	const command = await import(pathToFileURL(outfile).href);

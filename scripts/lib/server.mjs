@@ -28,12 +28,36 @@ export function localSessionSecret(persistTo) {
  * serves that Pages project (npm run build:pages) with `wrangler pages dev` instead. Returns the
  * child process; it stops when the parent stops.
  */
-export function serveBuild({ port, persistTo, vars = {}, stdio = 'inherit', inspectorPort = undefined, root = ROOT, pagesDir = undefined, config = undefined }) {
+export function serveBuild({
+	port,
+	persistTo,
+	vars = {},
+	stdio = 'inherit',
+	inspectorPort = undefined,
+	root = ROOT,
+	pagesDir = undefined,
+	config = undefined,
+}) {
 	// The Pages project runs beside its companion Worker (its rate limiters and cron, scripts/lib/pages.mjs).
-	const command = pagesDir ? ['pages', 'dev', '--cwd', pagesDir, '-c', path.join(pagesDir, 'wrangler.toml'), '-c', path.join(pagesDir, 'companion', 'wrangler.toml')] : ['dev', ...(config ? ['-c', config] : [])];
-	const args = [WRANGLER, ...command, '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persistTo, '--log-level', 'warn', '--show-interactive-dev-session=false'];
+	const command = pagesDir
+		? ['pages', 'dev', '--cwd', pagesDir, '-c', path.join(pagesDir, 'wrangler.toml'), '-c', path.join(pagesDir, 'companion', 'wrangler.toml')]
+		: ['dev', ...(config ? ['-c', config] : [])];
+	const args = [
+		WRANGLER,
+		...command,
+		'--port',
+		String(port),
+		'--ip',
+		'127.0.0.1',
+		'--persist-to',
+		persistTo,
+		'--log-level',
+		'warn',
+		'--show-interactive-dev-session=false',
+	];
 	if (inspectorPort) args.push('--inspector-port', String(inspectorPort));
-	for (const [key, value] of Object.entries({ SESSION_SECRET: localSessionSecret(persistTo), ...vars })) args.push(...(pagesDir ? ['--binding', `${key}=${value}`] : ['--var', `${key}:${value}`]));
+	for (const [key, value] of Object.entries({ SESSION_SECRET: localSessionSecret(persistTo), ...vars }))
+		args.push(...(pagesDir ? ['--binding', `${key}=${value}`] : ['--var', `${key}:${value}`]));
 	const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', stdio, stdio], env: { ...process.env, ...WRANGLER_ENV } });
 	const stop = () => child.kill('SIGTERM');
 	process.on('exit', stop);

@@ -27,7 +27,12 @@ function generator(seed: number) {
 	return { int: (low: number, high: number) => low + Math.floor(next() * (high - low + 1)) };
 }
 
-const SCRIPTS: Record<string, RegExp> = { ko: /\p{Script=Hangul}/u, ja: /[\p{Script=Hiragana}\p{Script=Katakana}]/u, zh: /\p{Script=Han}/u, en: /^[\x20-\x7e]+$/ };
+const SCRIPTS: Record<string, RegExp> = {
+	ko: /\p{Script=Hangul}/u,
+	ja: /[\p{Script=Hiragana}\p{Script=Katakana}]/u,
+	zh: /\p{Script=Han}/u,
+	en: /^[\x20-\x7e]+$/,
+};
 
 function languageOf(text: string): string {
 	if (SCRIPTS['ko']!.test(text)) return 'ko';
@@ -66,7 +71,10 @@ export async function main(argv: string[]): Promise<number> {
 				const length = [2, 3, rng.int(4, 12)][seen.size % 3]!;
 				if (text.length < length) continue;
 				const start = rng.int(0, text.length - length);
-				const query = text.slice(start, start + length).join('').trim();
+				const query = text
+					.slice(start, start + length)
+					.join('')
+					.trim();
 				if (Array.from(query).length < 2 || seen.has(query)) continue;
 				seen.add(query);
 				samples.push({ query, type: TYPES[samples.length % TYPES.length]!, language });
@@ -105,15 +113,25 @@ export async function main(argv: string[]): Promise<number> {
 			'en 3 chars, common': { query: common('en', 3) },
 			'en 3 chars, common, page 50': { query: common('en', 3), page: SEARCH_MAX_PAGE },
 			'ko 2 chars, common, ALL': { query: common('ko', 2), type: 'ALL' },
-			'nickname, ALL': { query: Array.from(posts[0]?.nickname ?? 'ab').slice(0, 5).join(''), type: 'ALL' },
+			'nickname, ALL': {
+				query: Array.from(posts[0]?.nickname ?? 'ab')
+					.slice(0, 5)
+					.join(''),
+				type: 'ALL',
+			},
 			'en word, rare': { query: 'zyxwv' },
 			'ko 4 chars, rare': { query: '없는검색어' },
-			'en 12 chars, phrase': { query: samples.find((sample) => sample.language === 'en' && Array.from(sample.query).length >= 8)?.query ?? 'the second' },
+			'en 12 chars, phrase': {
+				query: samples.find((sample) => sample.language === 'en' && Array.from(sample.query).length >= 8)?.query ?? 'the second',
+			},
 		};
 		// Two times per search: the database's own (D1's meta.duration of the page's two reads) and
 		// the whole call through wrangler's platform proxy (a local HTTP round trip, about 25 ms, is
 		// part of it: the rare queries, which read 2 rows, show that floor).
-		const speed: Record<string, { query: string; found: number; capped: boolean; sqlP50Ms: number; sqlP95Ms: number; callP50Ms: number; callP95Ms: number; rowsRead: number }> = {};
+		const speed: Record<
+			string,
+			{ query: string; found: number; capped: boolean; sqlP50Ms: number; sqlP95Ms: number; callP50Ms: number; callP95Ms: number; rowsRead: number }
+		> = {};
 		for (const [name, { query, type = 'TITLE_AND_CONTENT', page = 1 }] of Object.entries(kinds)) {
 			const calls: number[] = [];
 			const sql: number[] = [];
@@ -128,8 +146,14 @@ export async function main(argv: string[]): Promise<number> {
 				rowsRead = cost.rowsRead;
 			}
 			speed[name] = {
-				query, found: result!.totalCount, capped: result!.capped,
-				sqlP50Ms: percentile(sql, 50), sqlP95Ms: percentile(sql, 95), callP50Ms: percentile(calls, 50), callP95Ms: percentile(calls, 95), rowsRead,
+				query,
+				found: result!.totalCount,
+				capped: result!.capped,
+				sqlP50Ms: percentile(sql, 50),
+				sqlP95Ms: percentile(sql, 95),
+				callP50Ms: percentile(calls, 50),
+				callP95Ms: percentile(calls, 95),
+				rowsRead,
 			};
 		}
 

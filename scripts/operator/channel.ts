@@ -70,7 +70,8 @@ export async function main(argv: string[]): Promise<number> {
 	const path = channelPathOf({ domain, slug });
 	const memberId = IdSchema.safeParse(values.member ?? '');
 	try {
-		if (group !== 'admin' || (command !== 'grant' && command !== 'revoke')) throw new UsageError('the command is `apply FILE`, `admin grant` or `admin revoke`');
+		if (group !== 'admin' || (command !== 'grant' && command !== 'revoke'))
+			throw new UsageError('the command is `apply FILE`, `admin grant` or `admin revoke`');
 		if (!path) throw new UsageError('--channel takes domain/slug, e.g. starfall/global');
 		if (!memberId.success) throw new UsageError('--member takes a member id (the userId of users/{userId})');
 		const database = await openDatabase({ remote: values.remote, persistTo: values['persist-to'] });
@@ -125,7 +126,9 @@ async function apply(file: string | undefined, options: { remote: boolean; persi
 			console.log(`${name}: no changes.`);
 			return 0;
 		}
-		console.log(`${name}: ${plan.creates ? 'a new community' : `${plan.changes.length} change${plan.changes.length === 1 ? '' : 's'}`}${options.dryRun ? ' (dry run: nothing written)' : ''}`);
+		console.log(
+			`${name}: ${plan.creates ? 'a new community' : `${plan.changes.length} change${plan.changes.length === 1 ? '' : 's'}`}${options.dryRun ? ' (dry run: nothing written)' : ''}`,
+		);
 		for (const change of plan.changes) console.log(`  ${change}`);
 		if (options.dryRun) return 0;
 		const { moved } = await applyChannel(database.db, plan);

@@ -28,7 +28,11 @@ export async function openDatabase(options: { remote: boolean; persistTo: string
 		proxy = await getPlatformProxy<{ DB: D1Database }>({ configPath, remoteBindings: true });
 	} else {
 		const state = path.resolve(options.persistTo ?? path.join(ROOT, '.wrangler', 'state'));
-		proxy = await getPlatformProxy<{ DB: D1Database }>({ configPath: path.join(ROOT, 'wrangler.toml'), persist: { path: path.join(state, 'v3') }, remoteBindings: false });
+		proxy = await getPlatformProxy<{ DB: D1Database }>({
+			configPath: path.join(ROOT, 'wrangler.toml'),
+			persist: { path: path.join(state, 'v3') },
+			remoteBindings: false,
+		});
 	}
 	// A local database may be open in `npm start` too: a write that meets its lock is tried again.
 	return { db: options.remote ? proxy.env.DB : database(proxy.env.DB), close: () => proxy.dispose() };

@@ -26,11 +26,15 @@ const DAY_MS = 86_400_000;
 
 class UsageError extends Error {}
 
-function banOrder(values: { days?: string | undefined; until?: string | undefined; permanent?: boolean | undefined; reason?: string | undefined }, now: number): BanOrder {
+function banOrder(
+	values: { days?: string | undefined; until?: string | undefined; permanent?: boolean | undefined; reason?: string | undefined },
+	now: number,
+): BanOrder {
 	const reason = values.reason ?? '';
 	if (values.permanent) return { kind: 'PERMANENT', endsAt: null, reason };
 	const endsAt = values.days ? now + Number(values.days) * DAY_MS : values.until ? Date.parse(values.until) : Number.NaN;
-	if (!Number.isFinite(endsAt) || endsAt <= now) throw new UsageError('a temporary ban needs --days N or --until DATE in the future (or use --permanent)');
+	if (!Number.isFinite(endsAt) || endsAt <= now)
+		throw new UsageError('a temporary ban needs --days N or --until DATE in the future (or use --permanent)');
 	return { kind: 'TEMPORARY', endsAt, reason };
 }
 
@@ -42,7 +46,9 @@ async function fillSkeletons(remote: boolean, persistTo: string | undefined): Pr
 		console.log(`Filled in the skeleton of ${filled} nickname claim${filled === 1 ? '' : 's'}.`);
 		for (const claim of collisions) {
 			const earlier = claim.lookAlikeOf ? `"${claim.lookAlikeOf.nickname}" (member ${claim.lookAlikeOf.memberId})` : 'an earlier claim';
-			console.log(`Look-alike: "${claim.nickname}" (member ${claim.memberId}, community ${claim.channelId}) looks like ${earlier}; it keeps no skeleton. Review it.`);
+			console.log(
+				`Look-alike: "${claim.nickname}" (member ${claim.memberId}, community ${claim.channelId}) looks like ${earlier}; it keeps no skeleton. Review it.`,
+			);
 		}
 		return collisions.length > 0 ? 1 : 0;
 	} finally {
@@ -83,7 +89,9 @@ export async function main(argv: string[]): Promise<number> {
 			const name = `${member.nickname ?? 'a withdrawn member'} (${member.userId}) in ${channel.domain}/${channel.slug}`;
 			if (order) {
 				await banMember(database.db, channel.id, member.userId, order);
-				console.log(`Banned ${name}: ${order.endsAt === null ? 'permanently' : `until ${new Date(order.endsAt).toISOString()}`}. Their sessions have ended.`);
+				console.log(
+					`Banned ${name}: ${order.endsAt === null ? 'permanently' : `until ${new Date(order.endsAt).toISOString()}`}. Their sessions have ended.`,
+				);
 			} else if (command === 'unban') {
 				await unbanMember(database.db, channel.id, member.userId);
 				console.log(`Lifted every ban of ${name}.`);

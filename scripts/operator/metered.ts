@@ -17,30 +17,32 @@ export function metered(db: D1Database, cost: Cost): D1Database {
 		new Proxy(statement, {
 			get(target, key) {
 				if (key === 'bind') return (...values: unknown[]) => wrap(target.bind(...values));
-				if (key === 'all' || key === 'run') return async () => {
-					const result = await target.all();
-					add(result.meta);
-					return result;
-				};
-				if (key === 'first') return async (column?: string) => {
-					const result = await target.all<Record<string, unknown>>();
-					add(result.meta);
-					const row = result.results[0] ?? null;
-					return column === undefined ? row : (row?.[column] ?? null);
-				};
+				if (key === 'all' || key === 'run')
+					return async () => {
+						const result = await target.all();
+						add(result.meta);
+						return result;
+					};
+				if (key === 'first')
+					return async (column?: string) => {
+						const result = await target.all<Record<string, unknown>>();
+						add(result.meta);
+						const row = result.results[0] ?? null;
+						return column === undefined ? row : (row?.[column] ?? null);
+					};
 				return Reflect.get(target, key);
 			},
 		});
 	return new Proxy(db, {
 		get(target, key) {
 			if (key === 'prepare') return (sql: string) => wrap(target.prepare(sql));
-			if (key === 'batch') return async (statements: D1PreparedStatement[]) => {
-				const results = await target.batch(statements);
-				for (const result of results) add(result.meta);
-				return results;
-			};
+			if (key === 'batch')
+				return async (statements: D1PreparedStatement[]) => {
+					const results = await target.batch(statements);
+					for (const result of results) add(result.meta);
+					return results;
+				};
 			return Reflect.get(target, key);
 		},
 	});
 }
-

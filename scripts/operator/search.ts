@@ -12,7 +12,11 @@ import { openDatabase } from './database';
 const PAGE = 200;
 
 export async function main(argv: string[]): Promise<number> {
-	const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { 'persist-to': { type: 'string' }, remote: { type: 'boolean', default: false } } });
+	const { values, positionals } = parseArgs({
+		args: argv,
+		allowPositionals: true,
+		options: { 'persist-to': { type: 'string' }, remote: { type: 'boolean', default: false } },
+	});
 	if (positionals[0] !== 'reindex') {
 		console.error('Usage: npm run search -- reindex [--persist-to DIR] [--remote]');
 		return 2;
@@ -31,7 +35,9 @@ export async function main(argv: string[]): Promise<number> {
 			posts += results.length;
 			after = results.at(-1)!.id;
 		}
-		const { results: members } = await db.prepare('SELECT id, channel_id, nickname, withdrawn_at FROM members').all<{ id: number; channel_id: number; nickname: string | null; withdrawn_at: number | null }>();
+		const { results: members } = await db
+			.prepare('SELECT id, channel_id, nickname, withdrawn_at FROM members')
+			.all<{ id: number; channel_id: number; nickname: string | null; withdrawn_at: number | null }>();
 		for (let start = 0; start < members.length; start += PAGE) {
 			const page = members.slice(start, start + PAGE);
 			await db.batch(page.flatMap((row) => memberSearchStatements(db, row.channel_id, row.id, row.withdrawn_at === null ? row.nickname : null)));

@@ -30,7 +30,14 @@ export function benchSql(postCount) {
 	const channelId = BENCH_CHANNEL.id;
 	const statements = ['PRAGMA defer_foreign_keys = true;', ...deleteChannelsSql([channelId], 'bench-%')];
 	const created = SEED_NOW - 800 * 86_400_000;
-	const footer = { channels: [{ key: 'Bench', value: 'large' }], company: starfallGlobal.footer.company, companyCiIcons: [], copyright: '© 2026 Bench', policyItems: [], snsLinks: [] };
+	const footer = {
+		channels: [{ key: 'Bench', value: 'large' }],
+		company: starfallGlobal.footer.company,
+		companyCiIcons: [],
+		copyright: '© 2026 Bench',
+		policyItems: [],
+		snsLinks: [],
+	};
 	const header = { gameBiIcon: '/demo/starfall-icon.svg', topPinnedHome: 'Y', topPinnedBoard: 'Y', topPinnedTargetBoards: BOARDS, externalLinks: [] };
 	const identities = [];
 	const members = [];
@@ -58,19 +65,92 @@ export function benchSql(postCount) {
 		const channelSeq = ++seq.channel;
 		const at = created + Math.floor((n / postCount) * 790 * 86_400_000);
 		posts.push([
-			channelId * 1_000_000 + n + 1, channelId, boardId, subjectId, channelId * 100_000 + rng.int(1, MEMBERS), rng.pick(content.titles[key]),
-			JSON.stringify(doc), paragraphs.join('\n'), 'DEFAULT', 0, rng.int(0, 40), rng.int(10, 9000), 0, 0, 0, at, null, null, 0, 0,
-			boardSeq, subjectSeq, channelSeq, null,
+			channelId * 1_000_000 + n + 1,
+			channelId,
+			boardId,
+			subjectId,
+			channelId * 100_000 + rng.int(1, MEMBERS),
+			rng.pick(content.titles[key]),
+			JSON.stringify(doc),
+			paragraphs.join('\n'),
+			'DEFAULT',
+			0,
+			rng.int(0, 40),
+			rng.int(10, 9000),
+			0,
+			0,
+			0,
+			at,
+			null,
+			null,
+			0,
+			0,
+			boardSeq,
+			subjectSeq,
+			channelSeq,
+			null,
 		]);
 	}
 	statements.push(
-		...insertRows('channels', COLUMNS.channels, [[channelId, BENCH_CHANNEL.domain, BENCH_CHANNEL.slug, 'Benchmark Community', 'en', 'LIGHT', '#4f46e5', '#f5f6fb', '#ffffff', null, 'ALL', null, JSON.stringify(header), JSON.stringify(footer), null, null, null, seq.channel, 1, created]]),
-		...insertRows('boards', COLUMNS.boards, BOARDS.map((id, i) => [id, channelId, keys[i], demoBoard(keys[i]).name, demoBoard(keys[i]).description, 1, 0, 1, seq.board[id] ?? 0, created, null, 0])),
-		...insertRows('board_subjects', COLUMNS.board_subjects, BOARDS.flatMap((id, i) => demoBoard(keys[i]).categories.slice(0, 3).map((category, s) => [id * 10 + s + 1, channelId, id, category.name, s + 1, 1, seq.subject[id * 10 + s + 1] ?? 0]))),
-		...insertRows('board_tree_nodes', ['channel_id', ...COLUMNS.board_tree_nodes], [
-			[channelId, 901, null, 1, 'All Posts', 'ALL', null, 1, 0, null, 1],
-			...BOARDS.map((id, i) => [channelId, 902 + i, null, 2 + i, demoBoard(keys[i]).name, 'BOARD', id, 1, 0, null, 1]),
+		...insertRows('channels', COLUMNS.channels, [
+			[
+				channelId,
+				BENCH_CHANNEL.domain,
+				BENCH_CHANNEL.slug,
+				'Benchmark Community',
+				'en',
+				'LIGHT',
+				'#4f46e5',
+				'#f5f6fb',
+				'#ffffff',
+				null,
+				'ALL',
+				null,
+				JSON.stringify(header),
+				JSON.stringify(footer),
+				null,
+				null,
+				null,
+				seq.channel,
+				1,
+				created,
+			],
 		]),
+		...insertRows(
+			'boards',
+			COLUMNS.boards,
+			BOARDS.map((id, i) => [
+				id,
+				channelId,
+				keys[i],
+				demoBoard(keys[i]).name,
+				demoBoard(keys[i]).description,
+				1,
+				0,
+				1,
+				seq.board[id] ?? 0,
+				created,
+				null,
+				0,
+			]),
+		),
+		...insertRows(
+			'board_subjects',
+			COLUMNS.board_subjects,
+			BOARDS.flatMap((id, i) =>
+				demoBoard(keys[i])
+					.categories.slice(0, 3)
+					.map((category, s) => [id * 10 + s + 1, channelId, id, category.name, s + 1, 1, seq.subject[id * 10 + s + 1] ?? 0]),
+			),
+		),
+		...insertRows(
+			'board_tree_nodes',
+			['channel_id', ...COLUMNS.board_tree_nodes],
+			[
+				[channelId, 901, null, 1, 'All Posts', 'ALL', null, 1, 0, null, 1],
+				...BOARDS.map((id, i) => [channelId, 902 + i, null, 2 + i, demoBoard(keys[i]).name, 'BOARD', id, 1, 0, null, 1]),
+			],
+		),
 		...insertRows('identities', COLUMNS.identities, identities),
 		...insertRows('members', COLUMNS.members, members),
 		...insertRows('nickname_claims', COLUMNS.nickname_claims, claims),

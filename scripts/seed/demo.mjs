@@ -85,9 +85,19 @@ const FARM_SHOTS = [9, 10, 11, 12];
 function demo(file, content, extra) {
 	const { header } = file;
 	return {
-		index: file.id, domain: file.domain, slug: file.slug, language: header.language, providers: file.providers,
-		themeType: header.themeType, keyColor: header.keyColor, backgroundColor: header.backgroundColor, pcHeaderColor: header.pcHeaderColor, banner: file.banner,
-		content, file, ...extra,
+		index: file.id,
+		domain: file.domain,
+		slug: file.slug,
+		language: header.language,
+		providers: file.providers,
+		themeType: header.themeType,
+		keyColor: header.keyColor,
+		backgroundColor: header.backgroundColor,
+		pcHeaderColor: header.pcHeaderColor,
+		banner: file.banner,
+		content,
+		file,
+		...extra,
 	};
 }
 
@@ -160,7 +170,6 @@ function documentText(doc) {
 		.join('\n');
 }
 
-
 /**
  * Generates one channel's rows. `ids` holds the running ids shared across channels so that every
  * id is fixed by the channel order alone.
@@ -169,8 +178,20 @@ function channelRows(channel, ids) {
 	const rng = random(channel.index * 7919);
 	const c = channel.content;
 	const rows = {
-		channels: [], channel_providers: [], boards: [], board_subjects: [], board_tree_nodes: [], identities: [],
-		members: [], nickname_claims: [], bans: [], posts: [], comments: [], post_likes: [], reports: [], drafts: [],
+		channels: [],
+		channel_providers: [],
+		boards: [],
+		board_subjects: [],
+		board_tree_nodes: [],
+		identities: [],
+		members: [],
+		nickname_claims: [],
+		bans: [],
+		posts: [],
+		comments: [],
+		post_likes: [],
+		reports: [],
+		drafts: [],
 	};
 	const created = SEED_NOW - 400 * DAY;
 	// The configuration: the rows of the channel file, with the ids it fixes.
@@ -194,28 +215,80 @@ function channelRows(channel, ids) {
 		rows.identities.push([identityId, provider, `demo-${channel.domain}-${channel.slug}-${i + 1}`, joined]);
 		const withdrawn = i === 39 ? SEED_NOW - 20 * DAY : null;
 		rows.members.push([
-			id, channel.index, withdrawn ? null : identityId, withdrawn ? null : nickname, i === 0 ? 'ADMIN' : 'MEMBER',
-			provider, providers[(i + 1) % providers.length], joined, joined, joined, withdrawn,
+			id,
+			channel.index,
+			withdrawn ? null : identityId,
+			withdrawn ? null : nickname,
+			i === 0 ? 'ADMIN' : 'MEMBER',
+			provider,
+			providers[(i + 1) % providers.length],
+			joined,
+			joined,
+			joined,
+			withdrawn,
 		]);
 		rows.nickname_claims.push([channel.index, nicknameKey(nickname), nicknameSkeleton(nickname), nickname, id, joined, withdrawn]);
 		members.push({ id, joined });
 	});
 	// A changed nickname: member 2's first nickname stays retired.
-	rows.nickname_claims.push([channel.index, nicknameKey(c.nicknames[40]), nicknameSkeleton(c.nicknames[40]), c.nicknames[40], members[1].id, members[1].joined - DAY, members[1].joined]);
-	rows.bans.push([channel.index * 100 + 1, channel.index, members[37].id, 'TEMPORARY', Date.UTC(2027, 5, 30, 15, 0), c.banStaffNote, SEED_NOW - 3 * DAY, null]);
+	rows.nickname_claims.push([
+		channel.index,
+		nicknameKey(c.nicknames[40]),
+		nicknameSkeleton(c.nicknames[40]),
+		c.nicknames[40],
+		members[1].id,
+		members[1].joined - DAY,
+		members[1].joined,
+	]);
+	rows.bans.push([
+		channel.index * 100 + 1,
+		channel.index,
+		members[37].id,
+		'TEMPORARY',
+		Date.UTC(2027, 5, 30, 15, 0),
+		c.banStaffNote,
+		SEED_NOW - 3 * DAY,
+		null,
+	]);
 	rows.bans.push([channel.index * 100 + 2, channel.index, members[38].id, 'PERMANENT', null, c.banStaffNote, SEED_NOW - 30 * DAY, null]);
 
 	// Boards, categories and the board tree (every node type).
 	const subjectsByBoard = {};
 	for (const board of config.boards) {
-		rows.boards.push([board.id, channel.index, board.key, board.name, board.description, board.is_public, 0, board.use_subjects, 0, created, board.write_template, board.notice_only]);
-		subjectsByBoard[board.key] = config.subjects.filter((subject) => subject.board_id === board.id).map((subject) => {
-			rows.board_subjects.push([subject.id, channel.index, subject.board_id, subject.name, subject.sort_order, subject.enabled, 0, subject.key]);
-			return subject.id;
-		});
+		rows.boards.push([
+			board.id,
+			channel.index,
+			board.key,
+			board.name,
+			board.description,
+			board.is_public,
+			0,
+			board.use_subjects,
+			0,
+			created,
+			board.write_template,
+			board.notice_only,
+		]);
+		subjectsByBoard[board.key] = config.subjects
+			.filter((subject) => subject.board_id === board.id)
+			.map((subject) => {
+				rows.board_subjects.push([subject.id, channel.index, subject.board_id, subject.name, subject.sort_order, subject.enabled, 0, subject.key]);
+				return subject.id;
+			});
 	}
 	for (const node of config.nodes) {
-		rows.board_tree_nodes.push([node.id, node.parent_id, node.sort_order, node.text, node.type, node.board_id, node.public_flag, 0, node.url, node.use_collapsed]);
+		rows.board_tree_nodes.push([
+			node.id,
+			node.parent_id,
+			node.sort_order,
+			node.text,
+			node.type,
+			node.board_id,
+			node.public_flag,
+			0,
+			node.url,
+			node.use_collapsed,
+		]);
 	}
 
 	// Posts, in creation order across boards, so that ids grow with time.
@@ -253,11 +326,35 @@ function channelRows(channel, ids) {
 		}
 		if (listed && key !== 'staff') channelSeq = ++counters.channel;
 		const post = {
-			id, key, at, author, listed,
+			id,
+			key,
+			at,
+			author,
+			listed,
 			row: [
-				id, channel.index, boardId(channel, key), subjectId, author.id, c.titles[key][i], JSON.stringify(doc), documentText(doc),
-				'DEFAULT', isNotice, 0, rng.int(12, 4800), 0, key === 'fanart' ? 1 : 0, key === 'videos' ? 1 : 0,
-				at, edited, deleted, hidden, isPrivate, boardSeq, subjectSeq, channelSeq,
+				id,
+				channel.index,
+				boardId(channel, key),
+				subjectId,
+				author.id,
+				c.titles[key][i],
+				JSON.stringify(doc),
+				documentText(doc),
+				'DEFAULT',
+				isNotice,
+				0,
+				rng.int(12, 4800),
+				0,
+				key === 'fanart' ? 1 : 0,
+				key === 'videos' ? 1 : 0,
+				at,
+				edited,
+				deleted,
+				hidden,
+				isPrivate,
+				boardSeq,
+				subjectSeq,
+				channelSeq,
 				// The demo's images are small SVGs, their own thumbnails; videos show their posters.
 				postThumbnailOf(doc.blocks, (src) => (src.startsWith('/demo/') ? src : null)),
 			],
@@ -287,7 +384,18 @@ function channelRows(channel, ids) {
 				hidden = 1;
 				hiddenShown = true;
 			}
-			rows.comments.push([id, channel.index, post.id, null, author.id, rng.pick(c.comments), at, rng.chance(0.08) ? at + HOUR : null, deleted, hidden]);
+			rows.comments.push([
+				id,
+				channel.index,
+				post.id,
+				null,
+				author.id,
+				rng.pick(c.comments),
+				at,
+				rng.chance(0.08) ? at + HOUR : null,
+				deleted,
+				hidden,
+			]);
 			if (!deleted && !hidden) count += 1;
 			const drawn = rng.chance(0.45) ? rng.int(1, 3) : 0;
 			// The deleted comment keeps a reply, so the demo shows its 'This comment has been deleted.' place.
@@ -308,9 +416,29 @@ function channelRows(channel, ids) {
 	}
 	const reported = posts.filter((post) => post.key === 'general').slice(0, 3);
 	reported.forEach((post, i) =>
-		rows.reports.push([channel.index * 100 + i + 1, channel.index, 'POST', post.id, members[10 + i].id, i === 0 ? 'SPAM' : 'ABUSE', '', post.at + DAY]),
+		rows.reports.push([
+			channel.index * 100 + i + 1,
+			channel.index,
+			'POST',
+			post.id,
+			members[10 + i].id,
+			i === 0 ? 'SPAM' : 'ABUSE',
+			'',
+			post.at + DAY,
+		]),
 	);
-	rows.drafts.push([channel.index * 100 + 1, channel.index, members[1].id, boardId(channel, 'general'), null, c.titles.general[39], JSON.stringify({ type: 'doc', blocks: [{ type: 'paragraph', children: inline(c.paragraphs.general[0]) }] }), 'DEFAULT', SEED_NOW - 2 * DAY, SEED_NOW - DAY]);
+	rows.drafts.push([
+		channel.index * 100 + 1,
+		channel.index,
+		members[1].id,
+		boardId(channel, 'general'),
+		null,
+		c.titles.general[39],
+		JSON.stringify({ type: 'doc', blocks: [{ type: 'paragraph', children: inline(c.paragraphs.general[0]) }] }),
+		'DEFAULT',
+		SEED_NOW - 2 * DAY,
+		SEED_NOW - DAY,
+	]);
 
 	// List counters.
 	for (const key of BOARD_KEYS) {
@@ -321,24 +449,112 @@ function channelRows(channel, ids) {
 
 	const row = config.channel;
 	rows.channels.push([
-		row.id, row.domain, row.slug, row.title, row.language, row.theme_type, row.key_color, row.background_color, row.pc_header_color,
-		row.pc_header_image, row.exposure_type, row.exposure_board_id, row.header_config, row.footer_config, row.banner, row.auto_hide_reports, row.new_member_limits,
-		counters.channel, 1, created,
+		row.id,
+		row.domain,
+		row.slug,
+		row.title,
+		row.language,
+		row.theme_type,
+		row.key_color,
+		row.background_color,
+		row.pc_header_color,
+		row.pc_header_image,
+		row.exposure_type,
+		row.exposure_board_id,
+		row.header_config,
+		row.footer_config,
+		row.banner,
+		row.auto_hide_reports,
+		row.new_member_limits,
+		counters.channel,
+		1,
+		created,
 	]);
 	return rows;
 }
 
 export const COLUMNS = {
-	channels: ['id', 'domain', 'slug', 'title', 'language', 'theme_type', 'key_color', 'background_color', 'pc_header_color', 'pc_header_image', 'exposure_type', 'exposure_board_id', 'header_config', 'footer_config', 'banner', 'auto_hide_reports', 'new_member_limits', 'listed_count', 'content_version', 'created_at'],
+	channels: [
+		'id',
+		'domain',
+		'slug',
+		'title',
+		'language',
+		'theme_type',
+		'key_color',
+		'background_color',
+		'pc_header_color',
+		'pc_header_image',
+		'exposure_type',
+		'exposure_board_id',
+		'header_config',
+		'footer_config',
+		'banner',
+		'auto_hide_reports',
+		'new_member_limits',
+		'listed_count',
+		'content_version',
+		'created_at',
+	],
 	channel_providers: ['channel_id', 'provider', 'sort_order'],
-	boards: ['id', 'channel_id', 'key', 'name', 'description', 'is_public', 'use_shared', 'use_subjects', 'listed_count', 'created_at', 'write_template', 'notice_only'],
+	boards: [
+		'id',
+		'channel_id',
+		'key',
+		'name',
+		'description',
+		'is_public',
+		'use_shared',
+		'use_subjects',
+		'listed_count',
+		'created_at',
+		'write_template',
+		'notice_only',
+	],
 	board_subjects: ['id', 'channel_id', 'board_id', 'name', 'sort_order', 'enabled', 'listed_count'],
 	board_tree_nodes: ['id', 'parent_id', 'sort_order', 'text', 'type', 'board_id', 'public_flag', 'use_shared', 'url', 'use_collapsed'],
 	identities: ['id', 'provider', 'subject', 'created_at'],
-	members: ['id', 'channel_id', 'identity_id', 'nickname', 'role', 'provider', 'recent_provider', 'joined_at', 'terms_agreed_at', 'privacy_agreed_at', 'withdrawn_at'],
+	members: [
+		'id',
+		'channel_id',
+		'identity_id',
+		'nickname',
+		'role',
+		'provider',
+		'recent_provider',
+		'joined_at',
+		'terms_agreed_at',
+		'privacy_agreed_at',
+		'withdrawn_at',
+	],
 	nickname_claims: ['channel_id', 'nickname_key', 'nickname_skeleton', 'nickname', 'member_id', 'claimed_at', 'released_at'],
 	bans: ['id', 'channel_id', 'member_id', 'kind', 'ends_at', 'reason', 'created_at', 'lifted_at'],
-	posts: ['id', 'channel_id', 'board_id', 'subject_id', 'member_id', 'title', 'content', 'content_text', 'template', 'is_notice', 'like_count', 'view_count', 'comment_count', 'has_image', 'has_video', 'created_at', 'edited_at', 'deleted_at', 'hidden_by_admin', 'is_private', 'board_seq', 'subject_seq', 'channel_seq', 'thumbnail'],
+	posts: [
+		'id',
+		'channel_id',
+		'board_id',
+		'subject_id',
+		'member_id',
+		'title',
+		'content',
+		'content_text',
+		'template',
+		'is_notice',
+		'like_count',
+		'view_count',
+		'comment_count',
+		'has_image',
+		'has_video',
+		'created_at',
+		'edited_at',
+		'deleted_at',
+		'hidden_by_admin',
+		'is_private',
+		'board_seq',
+		'subject_seq',
+		'channel_seq',
+		'thumbnail',
+	],
 	comments: ['id', 'channel_id', 'post_id', 'parent_id', 'member_id', 'content', 'created_at', 'edited_at', 'deleted_at', 'hidden_by_admin'],
 	post_likes: ['post_id', 'member_id', 'channel_id', 'created_at'],
 	reports: ['id', 'channel_id', 'target_type', 'target_id', 'reporter_id', 'reason_code', 'reason_text', 'created_at'],
@@ -353,7 +569,11 @@ export function deleteChannelsSql(channelIds, identityPattern) {
 	const list = channelIds.join(',');
 	const statements = [
 		// The search index's entries of a channel are its rowid range (migrations/0010).
-		...channelIds.flatMap((id) => ['post_search', 'member_search'].map((table) => `DELETE FROM ${table} WHERE rowid BETWEEN ${id * CHANNEL_SPAN} AND ${(id + 1) * CHANNEL_SPAN - 1};`)),
+		...channelIds.flatMap((id) =>
+			['post_search', 'member_search'].map(
+				(table) => `DELETE FROM ${table} WHERE rowid BETWEEN ${id * CHANNEL_SPAN} AND ${(id + 1) * CHANNEL_SPAN - 1};`,
+			),
+		),
 		`DELETE FROM moderation_log WHERE channel_id IN (${list});`,
 		`DELETE FROM sessions WHERE channel_id IN (${list});`,
 		`DELETE FROM oauth_transactions WHERE channel_id IN (${list});`,
@@ -379,7 +599,13 @@ export function demoSql() {
 		for (const table of TABLE_ORDER) all[table].push(...rows[table]);
 	}
 	// board_tree_nodes carries channel_id too; add it in front of the generated columns.
-	const statements = ['PRAGMA defer_foreign_keys = true;', ...deleteChannelsSql(DEMO_CHANNELS.map((c) => c.index), 'demo-%')];
+	const statements = [
+		'PRAGMA defer_foreign_keys = true;',
+		...deleteChannelsSql(
+			DEMO_CHANNELS.map((c) => c.index),
+			'demo-%',
+		),
+	];
 	for (const table of TABLE_ORDER) {
 		if (table === 'board_tree_nodes') {
 			const withChannel = all[table].map((row) => [Math.floor(row[0] / 100), ...row]);
@@ -408,12 +634,16 @@ export function searchIndexSql(posts, members) {
 		...insertRows(
 			'post_search',
 			['rowid', 'title', 'body'],
-			posts.filter((row) => row[post.channel_seq] !== null).map((row) => [row[post.channel_id] * CHANNEL_SPAN + row[post.id], searchDocument(row[post.title]), searchDocument(row[post.content_text])]),
+			posts
+				.filter((row) => row[post.channel_seq] !== null)
+				.map((row) => [row[post.channel_id] * CHANNEL_SPAN + row[post.id], searchDocument(row[post.title]), searchDocument(row[post.content_text])]),
 		),
 		...insertRows(
 			'member_search',
 			['rowid', 'nickname'],
-			members.filter((row) => row[member.withdrawn_at] === null && row[member.nickname] !== null).map((row) => [row[member.channel_id] * CHANNEL_SPAN + row[member.id], searchDocument(row[member.nickname])]),
+			members
+				.filter((row) => row[member.withdrawn_at] === null && row[member.nickname] !== null)
+				.map((row) => [row[member.channel_id] * CHANNEL_SPAN + row[member.id], searchDocument(row[member.nickname])]),
 		),
 	];
 }

@@ -140,7 +140,12 @@ const LABELS = { en: 'I am human', ja: '人間です', ko: '사람입니다', zh
 function framePage(params) {
 	const language = (params.get('language') ?? 'en').slice(0, 2);
 	const label = LABELS[language] ?? LABELS.en;
-	const config = JSON.stringify({ widgetId: params.get('widgetId') ?? '', sitekey: params.get('sitekey') ?? '', action: params.get('action') ?? '', hostname: params.get('hostname') ?? '' }).replaceAll('<', '\\u003c');
+	const config = JSON.stringify({
+		widgetId: params.get('widgetId') ?? '',
+		sitekey: params.get('sitekey') ?? '',
+		action: params.get('action') ?? '',
+		hostname: params.get('hostname') ?? '',
+	}).replaceAll('<', '\\u003c');
 	return `<!doctype html><html lang="${language}"><meta charset="utf-8"><title>Local Turnstile</title>
 <style>
 	:root { color-scheme: light dark; font: 14px system-ui, sans-serif; }
@@ -194,7 +199,16 @@ export async function startTurnstile({ port = 0, host = '127.0.0.1', sites = { [
 		}
 		if (now() - token.issuedAt > TOKEN_TTL_MS) return { success: false, 'error-codes': ['timeout-or-duplicate'], messages: [] };
 		token.spentBy = key ?? '';
-		token.answer = { success: true, 'error-codes': [], challenge_ts: new Date(token.issuedAt).toISOString(), hostname: token.hostname, action: token.action, cdata: '', metadata: { interactive: true }, messages: [] };
+		token.answer = {
+			success: true,
+			'error-codes': [],
+			challenge_ts: new Date(token.issuedAt).toISOString(),
+			hostname: token.hostname,
+			action: token.action,
+			cdata: '',
+			metadata: { interactive: true },
+			messages: [],
+		};
 		return token.answer;
 	};
 
@@ -202,10 +216,17 @@ export async function startTurnstile({ port = 0, host = '127.0.0.1', sites = { [
 	const server = http.createServer(async (req, res) => {
 		const url = new URL(req.url ?? '/', base);
 		const origin = base;
-		const json = (status, body) => res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' }).end(JSON.stringify(body));
+		const json = (status, body) =>
+			res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' }).end(JSON.stringify(body));
 		try {
 			if (req.method === 'GET' && url.pathname === '/turnstile/v0/api.js') {
-				res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store', 'Cross-Origin-Resource-Policy': 'cross-origin' }).end(widgetScript(origin));
+				res
+					.writeHead(200, {
+						'Content-Type': 'text/javascript; charset=utf-8',
+						'Cache-Control': 'no-store',
+						'Cross-Origin-Resource-Policy': 'cross-origin',
+					})
+					.end(widgetScript(origin));
 				return;
 			}
 			if (req.method === 'GET' && url.pathname === '/turnstile/v0/frame') {
@@ -219,7 +240,14 @@ export async function startTurnstile({ port = 0, host = '127.0.0.1', sites = { [
 				if (!(sitekey in sites)) return json(400, { error: '110100' });
 				const action = typeof body.action === 'string' ? body.action.slice(0, 32) : '';
 				const token = `LOCAL.${randomBytes(32).toString('base64url')}`;
-				tokens.set(token, { sitekey, action, hostname: typeof body.hostname === 'string' ? body.hostname.slice(0, 253) : '', issuedAt: now(), spentBy: null, answer: null });
+				tokens.set(token, {
+					sitekey,
+					action,
+					hostname: typeof body.hostname === 'string' ? body.hostname.slice(0, 253) : '',
+					issuedAt: now(),
+					spentBy: null,
+					answer: null,
+				});
 				return json(200, { token });
 			}
 			if (req.method === 'POST' && url.pathname === '/turnstile/v0/siteverify') {

@@ -48,4 +48,3 @@ export const RESULT_TEXT_KEYS = {
 	TooManyRequests: 'common.message.tooManyRequests',
 	Internal: 'common.message.error',
 } as const satisfies Partial<Record<ResultCodeName, MessageKey>>;
-

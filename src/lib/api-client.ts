@@ -81,7 +81,6 @@ export interface ApiClientOptions {
 	fetch?: typeof fetch;
 }
 
-
 /** Builds `path?query` with array values repeated (`a=1&a=2`) and empty values left out. */
 export function buildUrl(baseUrl: string, path: string, query?: Record<string, QueryValue>): string {
 	const params = new URLSearchParams();

@@ -39,7 +39,11 @@ function offsetAt(ms: number, timeZone: string): number {
 	const key = timeZone + Math.floor(ms / QUARTER_HOUR_MS);
 	let offset = offsets.get(key);
 	if (offset === undefined) {
-		const wall = Object.fromEntries(formatterOf(timeZone).formatToParts(ms).map((part) => [part.type, Number(part.value)]));
+		const wall = Object.fromEntries(
+			formatterOf(timeZone)
+				.formatToParts(ms)
+				.map((part) => [part.type, Number(part.value)]),
+		);
 		// The wall clock read as UTC, less the moment without its seconds (which the parts leave out).
 		offset = Date.UTC(wall['year']!, wall['month']! - 1, wall['day'], wall['hour'], wall['minute']) - ms + (((ms % 60_000) + 60_000) % 60_000);
 		if (offsets.size >= OFFSET_MEMO_ENTRIES) offsets.clear();

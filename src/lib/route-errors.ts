@@ -24,7 +24,9 @@ import {
 } from './result-codes';
 
 const NOT_FOUND = new Set<number>(
-	[ChannelNotFound, BoardNotFound, PostNotFound, UserNotFound, SubjectNotFound, CommentNotFound, DraftNotFound, RouteNotFound, LoginRequired].map((def) => def.code),
+	[ChannelNotFound, BoardNotFound, PostNotFound, UserNotFound, SubjectNotFound, CommentNotFound, DraftNotFound, RouteNotFound, LoginRequired].map(
+		(def) => def.code,
+	),
 );
 const FORCED_LOGIN = new Set<number>([LoginRequired, SessionRevoked, MembershipRequired, IdentityRejected, SessionExpired].map((def) => def.code));
 
@@ -38,10 +40,14 @@ export type RouteErrorAction =
  * Decides the action for `error` on a route. With a channel, the forced-login codes win over the
  * not-found meaning -4011401 also has; without one, -4011401 is a not-found.
  */
-export function routeErrorAction(error: unknown, context: { channelBase?: string; currentPath: string; banEndsAt?: number | null }): RouteErrorAction {
+export function routeErrorAction(
+	error: unknown,
+	context: { channelBase?: string; currentPath: string; banEndsAt?: number | null },
+): RouteErrorAction {
 	const code = resultCodeOf(error);
 	if (code === undefined) return { kind: 'generic' };
-	if (context.channelBase && FORCED_LOGIN.has(code)) return { kind: 'forced-login', loginUrl: loginPageUrl(context.channelBase, context.currentPath) };
+	if (context.channelBase && FORCED_LOGIN.has(code))
+		return { kind: 'forced-login', loginUrl: loginPageUrl(context.channelBase, context.currentPath) };
 	if (code === Banned.code) return { kind: 'ban', endsAt: context.banEndsAt ?? null };
 	if (NOT_FOUND.has(code)) return { kind: 'not-found' };
 	return { kind: 'generic' };

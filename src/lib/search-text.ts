@@ -26,7 +26,8 @@ export function normalizeSearchText(text: string): string {
 /** A character as a term writes it. */
 function termCharacter(character: string): string {
 	const point = character.codePointAt(0) ?? 0;
-	const kept = (point >= 0x30 && point <= 0x39) || (point >= 0x61 && point <= 0x7a) || (point >= 0x80 && point < 0xf0000 && (point < 0xd800 || point > 0xdfff));
+	const kept =
+		(point >= 0x30 && point <= 0x39) || (point >= 0x61 && point <= 0x7a) || (point >= 0x80 && point < 0xf0000 && (point < 0xd800 || point > 0xdfff));
 	return kept ? character : ESCAPE + point.toString(36).padStart(4, '0');
 }
 

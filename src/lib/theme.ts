@@ -52,7 +52,13 @@ export function contrastRatio(a: string, b: string): number {
 export function mix(a: string, b: string, share: number): string {
 	const from = channels(a);
 	const to = channels(b);
-	return `#${from.map((value, i) => Math.round(value * share + (to[i] ?? 0) * (1 - share)).toString(16).padStart(2, '0')).join('')}`;
+	return `#${from
+		.map((value, i) =>
+			Math.round(value * share + (to[i] ?? 0) * (1 - share))
+				.toString(16)
+				.padStart(2, '0'),
+		)
+		.join('')}`;
 }
 
 /**
@@ -102,7 +108,13 @@ const themes = new Map<string, string>();
  * --header-bg, --header-text, and --banner-bg behind the banner image.
  */
 export function themeCss(theme: ThemeInput): string {
-	const key = JSON.stringify([theme.themeType, theme.keyColor, theme.backgroundColor, theme.pcHeaderColor, theme.banner ? theme.banner.backgroundColor : null]);
+	const key = JSON.stringify([
+		theme.themeType,
+		theme.keyColor,
+		theme.backgroundColor,
+		theme.pcHeaderColor,
+		theme.banner ? theme.banner.backgroundColor : null,
+	]);
 	let css = themes.get(key);
 	if (css === undefined) {
 		css = buildThemeCss(theme);

@@ -4,4 +4,12 @@
 export const YOUTUBE_PLAYER_ORIGIN = 'https://www.youtube-nocookie.com';
 
 /** The features the player's iframe is allowed (its `allow`); the site's Permissions-Policy grants it these and no others. */
-export const PLAYER_FEATURES = ['accelerometer', 'autoplay', 'clipboard-write', 'encrypted-media', 'fullscreen', 'gyroscope', 'picture-in-picture'] as const;
+export const PLAYER_FEATURES = [
+	'accelerometer',
+	'autoplay',
+	'clipboard-write',
+	'encrypted-media',
+	'fullscreen',
+	'gyroscope',
+	'picture-in-picture',
+] as const;

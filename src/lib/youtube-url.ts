@@ -11,7 +11,14 @@
  */
 export const YOUTUBE_VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;
 
-const YOUTUBE_HOSTS = new Set(['youtube.com', 'www.youtube.com', 'm.youtube.com', 'music.youtube.com', 'youtube-nocookie.com', 'www.youtube-nocookie.com']);
+const YOUTUBE_HOSTS = new Set([
+	'youtube.com',
+	'www.youtube.com',
+	'm.youtube.com',
+	'music.youtube.com',
+	'youtube-nocookie.com',
+	'www.youtube-nocookie.com',
+]);
 const SHORT_HOSTS = new Set(['youtu.be', 'www.youtu.be']);
 const ID_PATHS = new Set(['shorts', 'embed', 'live', 'v']);
 

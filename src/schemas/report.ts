@@ -6,7 +6,15 @@ import './zod-config';
 import { z } from 'zod';
 import { REPORT_DETAIL_MAX_LENGTH, REPORT_REASONS, REPORT_TARGET_TYPES, detailRequired, reportDetailLength } from './report-limits';
 
-export { REPORT_DETAIL_MAX_LENGTH, REPORT_REASONS, REPORT_TARGET_TYPES, detailRequired, reportDetailLength, type ReportReason, type ReportTargetType } from './report-limits';
+export {
+	REPORT_DETAIL_MAX_LENGTH,
+	REPORT_REASONS,
+	REPORT_TARGET_TYPES,
+	detailRequired,
+	reportDetailLength,
+	type ReportReason,
+	type ReportTargetType,
+} from './report-limits';
 
 const TargetIdSchema = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
@@ -16,7 +24,16 @@ export const CreateReportSchema = z
 		targetId: TargetIdSchema,
 		reason: z.enum(REPORT_REASONS),
 		/** Free text, stored as it is sent (it is only ever shown as text); '' for none. */
-		detail: z.string().refine((detail) => reportDetailLength(detail) <= REPORT_DETAIL_MAX_LENGTH, { message: `must be at most ${REPORT_DETAIL_MAX_LENGTH} characters`, params: { resultCode: 'ReportDetailTooLong' } }),
+		detail: z
+			.string()
+			.refine((detail) => reportDetailLength(detail) <= REPORT_DETAIL_MAX_LENGTH, {
+				message: `must be at most ${REPORT_DETAIL_MAX_LENGTH} characters`,
+				params: { resultCode: 'ReportDetailTooLong' },
+			}),
 	})
-	.refine((report) => !detailRequired(report.reason, report.detail), { path: ['detail'], message: 'is required when the reason is OTHER', params: { resultCode: 'ReportDetailRequired' } });
+	.refine((report) => !detailRequired(report.reason, report.detail), {
+		path: ['detail'],
+		message: 'is required when the reason is OTHER',
+		params: { resultCode: 'ReportDetailRequired' },
+	});
 export type CreateReportInput = z.infer<typeof CreateReportSchema>;

@@ -79,7 +79,10 @@ function createViewer(dialog: HTMLDialogElement): Viewer {
 		const next = Math.min(MAX_SCALE, Math.max(1, target));
 		const ratio = next / from.scale;
 		scale = next;
-		offset = next === 1 ? { x: 0, y: 0 } : clampOffset({ x: at.x + shift.x - (at.x - from.offset.x) * ratio, y: at.y + shift.y - (at.y - from.offset.y) * ratio });
+		offset =
+			next === 1
+				? { x: 0, y: 0 }
+				: clampOffset({ x: at.x + shift.x - (at.x - from.offset.x) * ratio, y: at.y + shift.y - (at.y - from.offset.y) * ratio });
 		render();
 	};
 

@@ -9,7 +9,14 @@
  * gets the login-required modal instead.
  */
 import { CommentAlreadyReported, PostAlreadyReported, ReportDetailRequired, ReportDetailTooLong, ReportReasonRequired } from '@/lib/result-codes';
-import { REPORT_DETAIL_MAX_LENGTH, REPORT_REASONS, detailRequired, reportDetailLength, type ReportReason, type ReportTargetType } from '@/schemas/report-limits';
+import {
+	REPORT_DETAIL_MAX_LENGTH,
+	REPORT_REASONS,
+	detailRequired,
+	reportDetailLength,
+	type ReportReason,
+	type ReportTargetType,
+} from '@/schemas/report-limits';
 import { showActionAlert } from './action-alert';
 import { handleActionFailure, memberClient } from './member-action';
 import { showToast } from './toast';
@@ -127,7 +134,8 @@ function showError(element: HTMLElement, message: string | null): void {
 function checkDetail(parts: Parts, reason: ReportReason | null): boolean {
 	const { textDetailRequired = '', textDetailTooLong = '' } = parts.dialog.dataset;
 	const detail = parts.detail.value;
-	const problem = reportDetailLength(detail) > REPORT_DETAIL_MAX_LENGTH ? textDetailTooLong : reason && detailRequired(reason, detail) ? textDetailRequired : null;
+	const problem =
+		reportDetailLength(detail) > REPORT_DETAIL_MAX_LENGTH ? textDetailTooLong : reason && detailRequired(reason, detail) ? textDetailRequired : null;
 	showError(parts.detailError, problem);
 	parts.detail.setAttribute('aria-invalid', String(problem !== null));
 	return problem === null;
@@ -152,7 +160,16 @@ async function submit(parts: Parts): Promise<void> {
 		parts.detail.focus();
 		return;
 	}
-	const { api = '', userId = '', channelBase = '', textDone = '', textFailed = '', textAlreadyPost = '', textAlreadyComment = '', textTooMany = '' } = parts.dialog.dataset;
+	const {
+		api = '',
+		userId = '',
+		channelBase = '',
+		textDone = '',
+		textFailed = '',
+		textAlreadyPost = '',
+		textAlreadyComment = '',
+		textTooMany = '',
+	} = parts.dialog.dataset;
 	setBusy(parts, true);
 	try {
 		await memberClient(userId).post(`${api}/reports`, { targetType: target.type, targetId: target.id, reason, detail: parts.detail.value });
@@ -169,7 +186,10 @@ async function submit(parts: Parts): Promise<void> {
 			// The API's own check of a field (a page older than its rules): said under the field, as the dialog's check says it.
 			showError(parts.reasonError, parts.dialog.dataset['textReasonRequired'] ?? '');
 		} else if (outcome.code === ReportDetailRequired.code || outcome.code === ReportDetailTooLong.code) {
-			showError(parts.detailError, (outcome.code === ReportDetailRequired.code ? parts.dialog.dataset['textDetailRequired'] : parts.dialog.dataset['textDetailTooLong']) ?? '');
+			showError(
+				parts.detailError,
+				(outcome.code === ReportDetailRequired.code ? parts.dialog.dataset['textDetailRequired'] : parts.dialog.dataset['textDetailTooLong']) ?? '',
+			);
 			parts.detail.setAttribute('aria-invalid', 'true');
 			parts.detail.focus();
 		} else if (outcome.code === PostAlreadyReported.code || outcome.code === CommentAlreadyReported.code) {

@@ -14,7 +14,6 @@ export interface AuthUser {
 export const $user = atom<AuthUser | null>(null);
 export const $userId = atom<string | null>(null);
 
-
 export function setUser(domain: string, slug: string, user: AuthUser | null): void {
 	$user.set(user);
 	$userId.set(user ? String(user.userId) : null);

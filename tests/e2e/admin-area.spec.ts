@@ -145,7 +145,9 @@ test('reports queue: hide a post, dismiss reports, ban a comment’s writer; his
 	expect(await violations(page)).toEqual([]);
 	await banDialog.getByRole('button', { name: 'Ban' }).click();
 	await expect(toast(page)).toHaveText(`${writer} has been banned.`);
-	expect(execute(`SELECT kind, reason FROM bans WHERE member_id = ${comment!.member_id} AND lifted_at IS NULL`)).toEqual([{ kind: 'TEMPORARY', reason: 'Repeated insults' }]);
+	expect(execute(`SELECT kind, reason FROM bans WHERE member_id = ${comment!.member_id} AND lifted_at IS NULL`)).toEqual([
+		{ kind: 'TEMPORARY', reason: 'Repeated insults' },
+	]);
 
 	// Closed reports: hidden and dismissed, by whom.
 	await page.getByRole('link', { name: 'Closed reports' }).click();
@@ -154,7 +156,12 @@ test('reports queue: hide a post, dismiss reports, ban a comment’s writer; his
 	await expect(page.locator('.admin-item').filter({ hasText: phishing })).toContainText(`Hidden`);
 	await expect(page.locator('.admin-item').filter({ hasText: phishing })).toContainText(`by ${admin}`);
 	await expect(page.locator('.admin-item').filter({ hasText: `“${dismissed.title}”` })).toContainText('Dismissed');
-	await expect(page.locator('.admin-item').filter({ hasText: phishing }).getByRole('link', { name: `“${hidden.title}”` })).toHaveAttribute('href', `${GLOBAL}/posts/${hidden.id}`);
+	await expect(
+		page
+			.locator('.admin-item')
+			.filter({ hasText: phishing })
+			.getByRole('link', { name: `“${hidden.title}”` }),
+	).toHaveAttribute('href', `${GLOBAL}/posts/${hidden.id}`);
 
 	// Bans: the member is listed; the history dialog; lifting the ban.
 	await page.getByRole('link', { name: 'Bans' }).click();
@@ -167,7 +174,10 @@ test('reports queue: hide a post, dismiss reports, ban a comment’s writer; his
 	await history.getByRole('button', { name: 'Close' }).click();
 	await expect(history).toBeHidden();
 	await banned.getByRole('button', { name: 'Lift ban' }).click();
-	await page.getByRole('dialog', { name: `Lift the ban of ${writer}?` }).getByRole('button', { name: 'Lift ban' }).click();
+	await page
+		.getByRole('dialog', { name: `Lift the ban of ${writer}?` })
+		.getByRole('button', { name: 'Lift ban' })
+		.click();
 	await expect(toast(page)).toHaveText('The ban has been lifted.');
 	await expect(banned).toHaveCount(0);
 
@@ -193,7 +203,10 @@ test('reports queue: hide a post, dismiss reports, ban a comment’s writer; his
 	// Targets by title and nickname, not by id (issue 23, point 16), each linked.
 	await expect(entry('HIDE_POST', `Hid post “${hidden.title}”`)).toContainText('Phishing');
 	await expect(entry('HIDE_POST', `Hid post “${hidden.title}”`)).toContainText(admin);
-	await expect(entry('HIDE_POST', `Hid post “${hidden.title}”`).getByRole('link', { name: `Hid post “${hidden.title}”` })).toHaveAttribute('href', `${GLOBAL}/posts/${hidden.id}`);
+	await expect(entry('HIDE_POST', `Hid post “${hidden.title}”`).getByRole('link', { name: `Hid post “${hidden.title}”` })).toHaveAttribute(
+		'href',
+		`${GLOBAL}/posts/${hidden.id}`,
+	);
 	await expect(entry('DISMISS_REPORTS', `“${dismissed.title}”`)).toContainText('Not a spoiler');
 	await expect(entry('BAN', `Banned member ${nicknameOf(comment!.member_id)}`)).toContainText('Repeated insults');
 	await expect(page.locator('tbody')).not.toContainText(`#${hidden.id}`);
@@ -209,7 +222,11 @@ test('reports queue: hide a post, dismiss reports, ban a comment’s writer; his
 	await page.screenshot({ path: path.join(shots, 'queue-phone.png'), fullPage: true });
 });
 
-test('automatic hide at the community’s number of reports, shown again from the queue; comments hidden from the post page', async ({ page, browser, baseURL }) => {
+test('automatic hide at the community’s number of reports, shown again from the queue; comments hidden from the post page', async ({
+	page,
+	browser,
+	baseURL,
+}) => {
 	test.setTimeout(120_000);
 	const farm = await community(FARM);
 	const [target] = execute(
@@ -232,7 +249,9 @@ test('automatic hide at the community’s number of reports, shown again from th
 	await expect(age).toHaveValue('72');
 	await expect(page.getByText('Recommended: at least 72 hours (3 days).', { exact: false })).toBeVisible();
 	await age.fill('12');
-	await expect(page.locator('[data-below-recommended]')).toHaveText('This is below the recommended 72 hours: accounts made for the purpose can hide posts sooner.');
+	await expect(page.locator('[data-below-recommended]')).toHaveText(
+		'This is below the recommended 72 hours: accounts made for the purpose can hide posts sooner.',
+	);
 	await age.fill('-3');
 	await page.getByRole('button', { name: 'Save' }).click();
 	await expect(page.getByText('Enter a whole number of hours from 0 to 8,760.')).toBeVisible();
@@ -274,11 +293,17 @@ test('automatic hide at the community’s number of reports, shown again from th
 		await page.keyboard.press('Enter');
 		await expect(group.getByRole('region', { name: 'Text as stored' })).toContainText(target!.content);
 		await expect(group.getByRole('button', { name: 'Hide text' })).toHaveAttribute('aria-expanded', 'true');
-		const stored = await new AxeBuilder({ page }).include(`[data-target="COMMENT-${target!.id}"] .admin-stored`).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+		const stored = await new AxeBuilder({ page })
+			.include(`[data-target="COMMENT-${target!.id}"] .admin-stored`)
+			.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+			.analyze();
 		expect(stored.violations.map((violation) => violation.id)).toEqual([]);
 		await expect(group.getByRole('button', { name: 'Keep hidden' })).toBeVisible();
 		await group.getByRole('button', { name: 'Show again' }).click();
-		await page.getByRole('dialog', { name: 'Show this comment to readers again? Its open reports are dismissed.' }).getByRole('button', { name: 'Show again' }).click();
+		await page
+			.getByRole('dialog', { name: 'Show this comment to readers again? Its open reports are dismissed.' })
+			.getByRole('button', { name: 'Show again' })
+			.click();
 		await expect(toast(page)).toHaveText('Shown to readers again.');
 		await expect(group).toHaveCount(0);
 		// Shown again is an addition: a guest may be answered the page before it once while the edge
@@ -289,7 +314,9 @@ test('automatic hide at the community’s number of reports, shown again from th
 		}).toPass();
 
 		await page.getByRole('link', { name: 'Audit log' }).click();
-		await expect(page.locator('tr[data-log-action="AUTO_HIDE_COMMENT"]').filter({ hasText: Array.from(target!.content).slice(0, 20).join('') })).toContainText('Automatic');
+		await expect(
+			page.locator('tr[data-log-action="AUTO_HIDE_COMMENT"]').filter({ hasText: Array.from(target!.content).slice(0, 20).join('') }),
+		).toContainText('Automatic');
 		await expect(page.locator('tr[data-log-action="SETTINGS"]').first()).toContainText('Automatic hide: 2, reports count after 72 hours');
 
 		// The post page: the administrator hides the comment from its menu and shows it again.
@@ -307,7 +334,10 @@ test('automatic hide at the community’s number of reports, shown again from th
 		await expect(guest.locator(`#comment-${target!.id}`)).toContainText('This comment has been hidden by the administrator.');
 		await comment.locator(':scope > .comment-body .comment-menu-button').click();
 		await comment.getByRole('menuitem', { name: 'Show again' }).click();
-		await page.getByRole('dialog', { name: 'Show this comment to readers again? Its open reports are dismissed.' }).getByRole('button', { name: 'Show again' }).click();
+		await page
+			.getByRole('dialog', { name: 'Show this comment to readers again? Its open reports are dismissed.' })
+			.getByRole('button', { name: 'Show again' })
+			.click();
 		await expect(toast(page)).toHaveText('The comment is shown again.');
 		await expect(comment.locator('.moderation-mark')).toHaveCount(0);
 		expect(execute(`SELECT action, reason FROM moderation_log WHERE target_type = 'COMMENT' AND target_id = ${target!.id} ORDER BY id`)).toEqual([
@@ -325,11 +355,18 @@ test('automatic hide at the community’s number of reports, shown again from th
 test('the admin area speaks the community’s language', async ({ page }) => {
 	const korean = await community('/starfall/kr');
 	// A ban by the operator command is in the log already.
-	execute(`INSERT INTO moderation_log (channel_id, moderator_id, action, target_type, target_id, reason, created_at) VALUES (2, NULL, 'BAN', 'MEMBER', 2038, '도배', 1763700000000)`);
+	execute(
+		`INSERT INTO moderation_log (channel_id, moderator_id, action, target_type, target_id, reason, created_at) VALUES (2, NULL, 'BAN', 'MEMBER', 2038, '도배', 1763700000000)`,
+	);
 	await signInMember(page, korean, 0, '/starfall/kr/admin?tab=log');
 	await expect(page.getByRole('heading', { level: 1, name: '커뮤니티 관리' })).toBeVisible();
 	await expect(page.getByRole('link', { name: '관리 기록' })).toHaveAttribute('aria-current', 'page');
 	await expect(page.getByRole('columnheader', { name: '사유' })).toBeVisible();
-	await expect(page.locator('tr[data-log-action="BAN"]').filter({ hasText: `회원 ${nicknameOf(2038)} 이용 제한` }).first()).toContainText('운영자 명령');
+	await expect(
+		page
+			.locator('tr[data-log-action="BAN"]')
+			.filter({ hasText: `회원 ${nicknameOf(2038)} 이용 제한` })
+			.first(),
+	).toContainText('운영자 명령');
 	await page.screenshot({ path: path.join(shots, 'log-korean.png'), fullPage: true });
 });

@@ -52,7 +52,9 @@ test("the admin area says the API's refusal of the hide threshold in the field's
 	const channel = await community(GLOBAL);
 	await signInMember(page, channel, 0, `${GLOBAL}/admin?tab=settings`);
 	await page.route('**/admin/v1/starfall/global/settings', (route) =>
-		route.request().method() === 'PUT' ? route.fulfill(refusal(-4001472, 'Enter a whole number from 1 to 1,000, or leave it empty.')) : route.continue(),
+		route.request().method() === 'PUT'
+			? route.fulfill(refusal(-4001472, 'Enter a whole number from 1 to 1,000, or leave it empty.'))
+			: route.continue(),
 	);
 	await page.getByLabel('Hide automatically at this many open reports').fill('5');
 	await page.getByRole('button', { name: 'Save' }).click();

@@ -19,13 +19,19 @@ const DIR = path.join('test-results', 'channel-apply');
 
 /** `npm run channel -- apply FILE` on the test database: its exit code and what it printed. */
 function applyFile(file: string, ...options: string[]): { status: number | null; out: string; err: string } {
-	const result = spawnSync(process.execPath, [path.join('scripts', 'channel.mjs'), 'apply', file, '--persist-to', STATE, ...options], { encoding: 'utf8' });
+	const result = spawnSync(process.execPath, [path.join('scripts', 'channel.mjs'), 'apply', file, '--persist-to', STATE, ...options], {
+		encoding: 'utf8',
+	});
 	return { status: result.status, out: result.stdout, err: result.stderr };
 }
 
 /** The Japanese demo community's file as a new community: another slug, a new title, no fixed ids. */
 function newFile(slug: string): Record<string, unknown> {
-	const file = JSON.parse(readFileSync(path.join('channels', 'starfall-jp.json'), 'utf8')) as Record<string, unknown> & { header: Record<string, unknown>; boards: Record<string, unknown>[]; tree: Record<string, unknown>[] };
+	const file = JSON.parse(readFileSync(path.join('channels', 'starfall-jp.json'), 'utf8')) as Record<string, unknown> & {
+		header: Record<string, unknown>;
+		boards: Record<string, unknown>[];
+		tree: Record<string, unknown>[];
+	};
 	delete file['id'];
 	file['slug'] = slug;
 	// Signed into through the local provider (which accepts every community's return, issue 22).
@@ -100,15 +106,28 @@ test('a community file creates a working community; again changes nothing; an in
 
 		// Its pages: the community opens on its announcements (BOARD_SELECTION), in Japanese, in its
 		// colour, with its images from their hosts (served here by the test) and no policy violation.
-		await page.route(/^https:\/\/(?:cdn\.example\.com|img\.example\.org:8443)\//, (route) => route.fulfill({ contentType: 'image/png', body: Buffer.from(PNG) }));
+		await page.route(/^https:\/\/(?:cdn\.example\.com|img\.example\.org:8443)\//, (route) =>
+			route.fulfill({ contentType: 'image/png', body: Buffer.from(PNG) }),
+		);
 		const opened = await page.request.get(`/starfall/${slug}/boards`);
-		expect(opened.headers()['content-security-policy']).toContain("img-src 'self' https://i.ytimg.com https://cdn.example.com https://img.example.org:8443;");
+		expect(opened.headers()['content-security-policy']).toContain(
+			"img-src 'self' https://i.ytimg.com https://cdn.example.com https://img.example.org:8443;",
+		);
 		await page.goto(`/starfall/${slug}`);
 		await expect(page).toHaveURL(new RegExp(`/starfall/${slug}/boards/\\d+$`));
 		await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
 		await expect(page.getByRole('heading', { level: 1 })).toHaveText('お知らせ');
 		for (const src of ['https://cdn.example.com/guides/brand.png', 'https://img.example.org:8443/banner.png']) {
-			await expect.poll(() => page.locator(`img[src="${src}"]`).first().evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0), src).toBe(true);
+			await expect
+				.poll(
+					() =>
+						page
+							.locator(`img[src="${src}"]`)
+							.first()
+							.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0),
+					src,
+				)
+				.toBe(true);
 		}
 		expect(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--key').trim())).toBe('#7c3aed');
 		await page.locator('.tree').first().getByRole('link', { name: '攻略・Tips' }).click();
@@ -126,8 +145,9 @@ test('a community file creates a working community; again changes nothing; an in
 	} finally {
 		const mine = `(SELECT id FROM channels WHERE domain = 'starfall' AND slug = '${slug}')`;
 		execute(
-			['signups', 'oauth_transactions', 'board_tree_nodes', 'board_subjects', 'boards', 'channel_providers'].map((table) => `DELETE FROM ${table} WHERE channel_id IN ${mine};`).join(' ') +
-				` DELETE FROM channels WHERE domain = 'starfall' AND slug = '${slug}';`,
+			['signups', 'oauth_transactions', 'board_tree_nodes', 'board_subjects', 'boards', 'channel_providers']
+				.map((table) => `DELETE FROM ${table} WHERE channel_id IN ${mine};`)
+				.join(' ') + ` DELETE FROM channels WHERE domain = 'starfall' AND slug = '${slug}';`,
 		);
 	}
 });

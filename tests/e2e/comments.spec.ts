@@ -40,7 +40,10 @@ function texts(language: string): (key: string) => string {
 const section = (page: Page) => page.locator('[data-comments]');
 const count = (page: Page) => section(page).locator('[data-comment-count]');
 const newBox = (page: Page) => page.locator('#comment-box-new');
-const item = (page: Page, text: string) => section(page).locator('li.comment').filter({ has: page.locator(':scope > .comment-body > .comment-text', { hasText: text }) });
+const item = (page: Page, text: string) =>
+	section(page)
+		.locator('li.comment')
+		.filter({ has: page.locator(':scope > .comment-body > .comment-text', { hasText: text }) });
 const toast = (page: Page) => page.locator('[data-toast]');
 
 async function countOf(page: Page): Promise<number> {
@@ -203,7 +206,9 @@ test('deleting: after a confirm, a comment with replies keeps its place, one wit
 	await (await openMenu(page, parent)).getByRole('menuitem', { name: 'Delete' }).click();
 	await confirm.getByRole('button', { name: 'Delete' }).click();
 	await expect(count(page)).toHaveText(String(before - 2));
-	const tombstone = section(page).locator('ol.comments > li.comment').filter({ has: page.getByText(child) });
+	const tombstone = section(page)
+		.locator('ol.comments > li.comment')
+		.filter({ has: page.getByText(child) });
 	await expect(tombstone.locator(':scope > .comment-body')).toHaveText('This comment has been deleted.');
 	await expect(tombstone.locator('.replies')).toContainText(child);
 	await page.reload();
@@ -233,14 +238,18 @@ test('more comments load in place; a link to a comment opens at it and highlight
 		 INSERT INTO comments (channel_id, post_id, parent_id, member_id, content, created_at)
 		 SELECT 1, ${postId}, c.id, ${author}, 'Reply ' || n.i, 1700000100000 FROM comments c, n WHERE c.post_id = ${postId} AND c.content LIKE '${bulk} comment %'`,
 	);
-	execute(`UPDATE posts SET comment_count = (SELECT count(*) FROM comments WHERE post_id = ${postId} AND deleted_at IS NULL AND hidden_by_admin = 0) WHERE id = ${postId}`);
+	execute(
+		`UPDATE posts SET comment_count = (SELECT count(*) FROM comments WHERE post_id = ${postId} AND deleted_at IS NULL AND hidden_by_admin = 0) WHERE id = ${postId}`,
+	);
 	const total = Number((execute(`SELECT comment_count AS n FROM posts WHERE id = ${postId}`) as { n: number }[])[0]?.n);
 	// What a guest sees: every comment but the deleted ones, a deleted one kept while a reply of it is not deleted.
 	const shown = Number(
-		(execute(
-			`SELECT count(*) AS n FROM comments c WHERE c.post_id = ${postId} AND (c.deleted_at IS NULL
+		(
+			execute(
+				`SELECT count(*) AS n FROM comments c WHERE c.post_id = ${postId} AND (c.deleted_at IS NULL
 			 OR (c.parent_id IS NULL AND EXISTS (SELECT 1 FROM comments r WHERE r.parent_id = c.id AND r.deleted_at IS NULL)))`,
-		) as { n: number }[])[0]?.n,
+			) as { n: number }[]
+		)[0]?.n,
 	);
 	expect(total).toBeGreaterThan(100);
 
@@ -274,7 +283,9 @@ test('more comments load in place; a link to a comment opens at it and highlight
 	await (await openMenu(page, `${bulk} comment 25`)).getByRole('menuitem', { name: 'Copy link' }).click();
 	await expect(toast(page)).toHaveText('URL has been copied.');
 	const link = await page.evaluate(() => navigator.clipboard.readText());
-	const commentId = Number((execute(`SELECT id FROM comments WHERE post_id = ${postId} AND content = '${bulk} comment 25'`) as { id: number }[])[0]?.id);
+	const commentId = Number(
+		(execute(`SELECT id FROM comments WHERE post_id = ${postId} AND content = '${bulk} comment 25'`) as { id: number }[])[0]?.id,
+	);
 	expect(link).toBe(new URL(`${GLOBAL}/posts/${postId}?commentId=${commentId}#comment-${commentId}`, page.url()).href);
 
 	await page.goto(link);
@@ -315,7 +326,8 @@ test("a member reports another's comment once, a second report is told so, and t
 	await dialog.getByRole('button', { name: 'Report', exact: true }).click();
 	await expect(toast(page)).toHaveText('It has been reported.');
 	await expect(dialog).toBeHidden();
-	const reports = () => execute(`SELECT reason_code FROM reports WHERE target_type = 'COMMENT' AND target_id = ${row?.id}`) as { reason_code: string }[];
+	const reports = () =>
+		execute(`SELECT reason_code FROM reports WHERE target_type = 'COMMENT' AND target_id = ${row?.id}`) as { reason_code: string }[];
 	expect(reports()).toEqual([{ reason_code: 'SPOILER' }]);
 
 	// Reported: the menu says so and offers no second report (issue 23; tests/e2e/replies.spec.ts for a later visit).
@@ -419,7 +431,11 @@ test('hostile text posted through the box renders as text, with only safe https 
 		void dialog.dismiss();
 	});
 	// As much of the corpus as one comment holds (a NUL cannot be typed; the over-long address is the limit's test).
-	const lines = [mark('XSS'), '<script>alert(1)</script><img src=x onerror=alert(2)>', '"><svg onload=alert(3)> </p><a href="javascript:alert(4)">x</a>'];
+	const lines = [
+		mark('XSS'),
+		'<script>alert(1)</script><img src=x onerror=alert(2)>',
+		'"><svg onload=alert(3)> </p><a href="javascript:alert(4)">x</a>',
+	];
 	for (const [, url] of [...HOSTILE_SCHEMES, ...OTHER_HOSTS]) {
 		if (!url.includes('\u0000') && [...lines, url].join('\n').length <= 1000) lines.push(url);
 	}
@@ -428,7 +444,11 @@ test('hostile text posted through the box renders as text, with only safe https 
 		const text = item(page, 'XSS').locator(':scope > .comment-body .comment-text');
 		expect(await text.evaluate((element) => element.textContent)).toBe(hostile.trim());
 		await expect(text.locator('script, img, svg, b, p')).toHaveCount(0);
-		const links = await text.locator('a').evaluateAll((found) => found.map((link) => ({ href: link.getAttribute('href') ?? '', rel: link.getAttribute('rel'), target: link.getAttribute('target') })));
+		const links = await text
+			.locator('a')
+			.evaluateAll((found) =>
+				found.map((link) => ({ href: link.getAttribute('href') ?? '', rel: link.getAttribute('rel'), target: link.getAttribute('target') })),
+			);
 		expect(links.length).toBeGreaterThan(0);
 		for (const link of links) {
 			expect(link.href).toMatch(/^https:\/\/[a-z0-9.-]+\//);
@@ -502,7 +522,10 @@ for (const [channelPath, phone] of [
 		await newBox(page).fill(long);
 		await section(page).locator('[data-comment-form="new"] button[type="submit"]').click();
 		await expect(toast(page)).toHaveText(t('comment.message.posted'));
-		await section(page).getByRole('button', { name: t('post.reply'), exact: true }).first().click();
+		await section(page)
+			.getByRole('button', { name: t('post.reply'), exact: true })
+			.first()
+			.click();
 		await expect(section(page).locator('[data-comment-form^="reply-"] textarea')).toBeFocused();
 		// No sideways scrolling with long words and addresses.
 		expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
@@ -511,7 +534,9 @@ for (const [channelPath, phone] of [
 	});
 }
 
-test("an administrator's comment carries the role badge from the island and after a reload, a member's none (dark theme, phone width)", async ({ page }) => {
+test("an administrator's comment carries the role badge from the island and after a reload, a member's none (dark theme, phone width)", async ({
+	page,
+}) => {
 	const channel = await community('/pixelfarm/main');
 	// A fan-art post with a member's comment on it, that no other test of this file comments on.
 	const [row] = execute(
@@ -530,7 +555,13 @@ test("an administrator's comment carries the role badge from the island and afte
 	const name = item(page, text).locator(':scope > .comment-body > .comment-head .comment-author');
 	await expect(name).toHaveText(channel.nicknames[0] ?? '');
 	const [nameBox, badgeBox] = [await name.boundingBox(), await badge().boundingBox()];
-	expect(badgeBox && nameBox && badgeBox.height <= 24 && badgeBox.x + badgeBox.width <= 390 && Math.abs(badgeBox.y + badgeBox.height / 2 - (nameBox.y + nameBox.height / 2)) < 6).toBe(true);
+	expect(
+		badgeBox &&
+			nameBox &&
+			badgeBox.height <= 24 &&
+			badgeBox.x + badgeBox.width <= 390 &&
+			Math.abs(badgeBox.y + badgeBox.height / 2 - (nameBox.y + nameBox.height / 2)) < 6,
+	).toBe(true);
 	// Readable in the dark theme (WCAG AA contrast), and no sideways scrolling at 390 px.
 	const contrast = await new AxeBuilder({ page }).include('[data-role-badge]').withRules(['color-contrast']).analyze();
 	expect(contrast.violations).toEqual([]);

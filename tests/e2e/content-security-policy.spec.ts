@@ -34,7 +34,11 @@ test('the YouTube facade turns into the youtube-nocookie player, which keeps its
 		return features.filter((feature) => policy.allowsFeature(feature));
 	}, PLAYER_FEATURES);
 	expect(granted).toEqual(PLAYER_FEATURES);
-	const deniedInPlayer = await player.evaluate(() => ['camera', 'microphone', 'geolocation', 'payment', 'usb'].filter((feature) => (document as unknown as { featurePolicy: FeaturePolicy }).featurePolicy.allowsFeature(feature)));
+	const deniedInPlayer = await player.evaluate(() =>
+		['camera', 'microphone', 'geolocation', 'payment', 'usb'].filter((feature) =>
+			(document as unknown as { featurePolicy: FeaturePolicy }).featurePolicy.allowsFeature(feature),
+		),
+	);
 	expect(deniedInPlayer).toEqual([]);
 });
 
@@ -66,7 +70,9 @@ test('the page policy stops a script and an outside image slipped into a page, a
 		return document.documentElement.dataset['injected'] === 'ran';
 	});
 	expect(ran).toBe(false);
-	await expect.poll(() => policyViolations.filter((violation) => violation.startsWith('event: ')).map((violation) => violation.split(' ')[1])).toEqual(expect.arrayContaining(['script-src-elem', 'img-src']));
+	await expect
+		.poll(() => policyViolations.filter((violation) => violation.startsWith('event: ')).map((violation) => violation.split(' ')[1]))
+		.toEqual(expect.arrayContaining(['script-src-elem', 'img-src']));
 	await expect.poll(() => policyViolations.filter((violation) => violation.startsWith('console: ')).length).toBeGreaterThanOrEqual(2);
 	expect(outside).toEqual([]);
 	// These violations were this test's point; the fixture checks that nothing else was refused.

@@ -48,7 +48,13 @@ function get(agent: http.Agent, pathName: string): Promise<Answer> {
 		const request = http.get(`${ORIGIN}${pathName}`, { agent, headers: { 'cf-connecting-ip': '10.22.0.1' } }, (response) => {
 			const chunks: Buffer[] = [];
 			response.on('data', (chunk: Buffer) => chunks.push(chunk));
-			response.on('end', () => resolve({ status: response.statusCode ?? 0, edgeCache: String(response.headers['x-edge-cache'] ?? 'none'), body: Buffer.concat(chunks).toString('utf8') }));
+			response.on('end', () =>
+				resolve({
+					status: response.statusCode ?? 0,
+					edgeCache: String(response.headers['x-edge-cache'] ?? 'none'),
+					body: Buffer.concat(chunks).toString('utf8'),
+				}),
+			);
 			response.on('error', reject);
 		});
 		request.on('error', reject);
@@ -58,7 +64,11 @@ function get(agent: http.Agent, pathName: string): Promise<Answer> {
 test('thousands of concurrent guest reads of cached and STALE pages all answer 200', async () => {
 	// An upper bound for a busy 2-core machine, not a timing.
 	test.setTimeout(300_000);
-	const posts = (execute('SELECT id FROM posts WHERE channel_id = 1 AND board_id = 12 AND board_seq IS NOT NULL AND deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0 ORDER BY id DESC LIMIT 4') as { id: number }[]).map((row) => row.id);
+	const posts = (
+		execute(
+			'SELECT id FROM posts WHERE channel_id = 1 AND board_id = 12 AND board_seq IS NOT NULL AND deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0 ORDER BY id DESC LIMIT 4',
+		) as { id: number }[]
+	).map((row) => row.id);
 	expect(posts).toHaveLength(4);
 	const paths = [
 		'/starfall/global/boards',
@@ -80,7 +90,12 @@ test('thousands of concurrent guest reads of cached and STALE pages all answer 2
 		const postId = posts[comments % posts.length];
 		const response = await fetch(`${ORIGIN}/v1/starfall/global/posts/${postId}/comments`, {
 			method: 'POST',
-			headers: { cookie: cookies[comments % cookies.length] ?? '', origin: ORIGIN, 'content-type': 'application/json', 'cf-connecting-ip': `10.22.1.${comments + 1}` },
+			headers: {
+				cookie: cookies[comments % cookies.length] ?? '',
+				origin: ORIGIN,
+				'content-type': 'application/json',
+				'cf-connecting-ip': `10.22.1.${comments + 1}`,
+			},
 			body: JSON.stringify({ content: `Concurrent reads comment ${comments + 1}` }),
 		});
 		expect(response.status, await response.text()).toBe(200);

@@ -62,7 +62,8 @@ test('an image is uploaded by button, paste and drop, with progress, and shown a
 	const shown = page.locator('.post-body img[src^="/uploads/"]');
 	await expect(shown).toHaveCount(3);
 	// Every image decoded: the uploads are served as images this page may show.
-	for (const image of await shown.all()) expect(await image.evaluate((element: HTMLImageElement) => element.decode().then(() => element.naturalWidth))).toBe(WIDTH);
+	for (const image of await shown.all())
+		expect(await image.evaluate((element: HTMLImageElement) => element.decode().then(() => element.naturalWidth))).toBe(WIDTH);
 });
 
 test('the write screen fits a phone and takes the dark theme', async ({ page }) => {

@@ -129,7 +129,13 @@ test.describe('the rich-text editor', () => {
 		await cdp.send('Input.imeSetComposition', { text: 'に', selectionStart: 1, selectionEnd: 1 });
 		await cdp.send('Input.imeSetComposition', { text: 'にほ', selectionStart: 2, selectionEnd: 2 });
 		// The Enter that confirms a conversion arrives as keyCode 229 while composing.
-		await cdp.send('Input.dispatchKeyEvent', { type: 'rawKeyDown', key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 229, nativeVirtualKeyCode: 229 });
+		await cdp.send('Input.dispatchKeyEvent', {
+			type: 'rawKeyDown',
+			key: 'Enter',
+			code: 'Enter',
+			windowsVirtualKeyCode: 229,
+			nativeVirtualKeyCode: 229,
+		});
 		await cdp.send('Input.insertText', { text: '日本' });
 		await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13 });
 		await expect(content).toHaveText('日本');

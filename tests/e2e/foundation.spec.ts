@@ -53,7 +53,8 @@ test('the site root is a directory of every community, each linking to its home'
 	await expect(page.getByRole('heading', { level: 1 })).toHaveText('Communities');
 	const links = page.locator('[data-community]');
 	// The five demo communities, and any a test has just added from a file (channel-apply.spec.ts).
-	for (const path of ['/starfall/global', '/starfall/kr', '/starfall/jp', '/starfall/tw', '/pixelfarm/main']) await expect(page.locator(`[data-community="${path}"]`)).toHaveCount(1);
+	for (const path of ['/starfall/global', '/starfall/kr', '/starfall/jp', '/starfall/tw', '/pixelfarm/main'])
+		await expect(page.locator(`[data-community="${path}"]`)).toHaveCount(1);
 	await expect(links.filter({ hasText: '스타폴 오디세이' })).toContainText('한국어');
 	await links.filter({ hasText: 'Pixel Farm' }).click();
 	await expect(page).toHaveURL(/\/pixelfarm\/main\/boards$/);

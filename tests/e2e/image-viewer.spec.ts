@@ -78,7 +78,7 @@ async function expectControlsReachable(page: Page, viewport: { width: number; he
 	expect(await buttons.count()).toBe(4);
 	for (const button of await buttons.all()) {
 		const box = (await button.boundingBox())!;
-		expect(box.width, await button.getAttribute('aria-label') ?? '').toBeGreaterThanOrEqual(44);
+		expect(box.width, (await button.getAttribute('aria-label')) ?? '').toBeGreaterThanOrEqual(44);
 		expect(box.height).toBeGreaterThanOrEqual(44);
 		expect(box.x).toBeGreaterThanOrEqual(0);
 		expect(box.y).toBeGreaterThanOrEqual(0);
@@ -181,7 +181,14 @@ for (const size of SIZES) {
 			const names: string[] = [];
 			for (let i = 0; i < 6; i += 1) {
 				await page.keyboard.press('Tab');
-				names.push(await page.evaluate(() => (document.activeElement?.closest('dialog[data-image-viewer]') ? document.activeElement.getAttribute('aria-label') : `outside: ${document.activeElement?.tagName}`) ?? ''));
+				names.push(
+					await page.evaluate(
+						() =>
+							(document.activeElement?.closest('dialog[data-image-viewer]')
+								? document.activeElement.getAttribute('aria-label')
+								: `outside: ${document.activeElement?.tagName}`) ?? '',
+					),
+				);
 			}
 			expect(names.every((name) => !name.startsWith('outside'))).toBe(true);
 			expect(new Set(names)).toEqual(new Set(['Zoom in', 'Close image viewer', 'Next image']));
@@ -223,7 +230,17 @@ for (const size of SIZES) {
 				await expectShowing(page, 2);
 				// Two fingers moving apart zoom in; a drag then pans the image instead of swiping.
 				const image = viewer(page).locator('[data-image-viewer-image]');
-				await touchDrag(page, [{ x: middle.x - 30, y: middle.y }, { x: middle.x + 30, y: middle.y }], [{ x: middle.x - 90, y: middle.y }, { x: middle.x + 90, y: middle.y }]);
+				await touchDrag(
+					page,
+					[
+						{ x: middle.x - 30, y: middle.y },
+						{ x: middle.x + 30, y: middle.y },
+					],
+					[
+						{ x: middle.x - 90, y: middle.y },
+						{ x: middle.x + 90, y: middle.y },
+					],
+				);
 				await expect.poll(() => scaleOf(image)).toBeGreaterThan(2.5);
 				await expect(viewer(page).getByRole('button', { name: 'Zoom out' })).toBeVisible();
 				await touchDrag(page, [{ x: middle.x + 100, y: middle.y }], [{ x: middle.x - 100, y: middle.y }]);
@@ -281,7 +298,10 @@ for (const size of SIZES) {
 			expect(colours).toEqual({ background: 'rgb(8, 9, 12)', counter: 'rgb(255, 255, 255)', button: 'rgb(255, 255, 255)' });
 			await expectControlsReachable(page, size.viewport);
 			// WCAG 2.2 AA (axe) on the open viewer: names, contrast, target sizes.
-			const axe = await new AxeBuilder({ page }).include('dialog[data-image-viewer]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+			const axe = await new AxeBuilder({ page })
+				.include('dialog[data-image-viewer]')
+				.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+				.analyze();
 			expect(axe.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
 			// The focused button's ring is white on the dark viewer.
 			await page.keyboard.press('Tab');

@@ -61,7 +61,9 @@ function imagePostOf(channel: Community, boardId: number, listed: number[]): num
 
 /** The longest word of a title, cut to the search box's 20 characters: what a reader would search for. */
 function keywordOf(title: string, language: string): string {
-	const words = [...new Intl.Segmenter(language, { granularity: 'word' }).segment(title)].filter((part) => part.isWordLike).map((part) => part.segment);
+	const words = [...new Intl.Segmenter(language, { granularity: 'word' }).segment(title)]
+		.filter((part) => part.isWordLike)
+		.map((part) => part.segment);
 	const longest = words.sort((a, b) => [...b].length - [...a].length)[0] ?? title;
 	return [...longest].slice(0, 20).join('');
 }
@@ -105,14 +107,22 @@ export async function readingJourney(page: Page, channel: Community, step: Step)
 	} else {
 		// The sidebar's tree: a closed category holding the board is opened first.
 		const link = page.locator(`.sidebar [data-board-tree] a[href="${boardPath}"]`);
-		if (!(await link.isVisible())) await page.locator('.sidebar [data-board-tree] details:not([open])').filter({ has: page.locator(`a[href="${boardPath}"]`) }).locator('summary').first().click();
+		if (!(await link.isVisible()))
+			await page
+				.locator('.sidebar [data-board-tree] details:not([open])')
+				.filter({ has: page.locator(`a[href="${boardPath}"]`) })
+				.locator('summary')
+				.first()
+				.click();
 		await link.click();
 	}
 	await expect(page).toHaveURL(new RegExp(`${boardPath}$`));
 	await expect(page.getByRole('dialog')).toBeHidden();
 	await step('board');
 
-	const listed = (await page.locator('.post-list .post-row[data-post-id]').evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-post-id'))))) as number[];
+	const listed = (await page
+		.locator('.post-list .post-row[data-post-id]')
+		.evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-post-id'))))) as number[];
 	const postId = imagePostOf(channel, boardId, listed);
 	const postPath = `${channel.path}/posts/${postId}`;
 	if (listed.includes(postId)) await page.locator(`.post-row[data-post-id="${postId}"] a[href="${postPath}"]`).first().click();

@@ -95,7 +95,10 @@ test.describe('main layout', () => {
 		await page.goto('/pixelfarm/main/boards');
 		const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
 		expect(background).toBe('rgb(21, 25, 29)');
-		const active = await page.locator('.subjects a[aria-current="page"], .pagination a[aria-current="page"]').first().evaluate((el) => getComputedStyle(el).backgroundColor);
+		const active = await page
+			.locator('.subjects a[aria-current="page"], .pagination a[aria-current="page"]')
+			.first()
+			.evaluate((el) => getComputedStyle(el).backgroundColor);
 		expect(active).toBe('rgb(132, 204, 22)');
 		await page.goto('/starfall/global/boards');
 		expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(245, 246, 251)');

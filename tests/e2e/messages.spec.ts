@@ -33,12 +33,22 @@ function mark(label: string): string {
 const toast = (page: Page) => page.locator('[data-toast]');
 
 /** Signs in as `member` and opens the write screen of the general board with a title and a line of text. */
-async function writePost(page: Page, channel: Community, member: number, t: (key: string) => string): Promise<{ title: string; submit: () => Promise<void> }> {
+async function writePost(
+	page: Page,
+	channel: Community,
+	member: number,
+	t: (key: string) => string,
+): Promise<{ title: string; submit: () => Promise<void> }> {
 	const general = boardOf(channel, 'general');
 	await signInMember(page, channel, member, `${channel.path}/boards/${general}`);
 	await page.goto(`${channel.path}/write?boardId=${general}`);
 	await expect(page.locator('[data-rich-editor="ready"] [contenteditable="true"]')).toBeVisible();
-	const form = writeForm(page, { board: t('write.field.board'), category: t('write.field.category'), title: t('write.field.title'), body: t('write.field.body') });
+	const form = writeForm(page, {
+		board: t('write.field.board'),
+		category: t('write.field.category'),
+		title: t('write.field.title'),
+		body: t('write.field.body'),
+	});
 	const title = mark('Messages');
 	await form.title.fill(title);
 	await form.body.click();
@@ -74,7 +84,11 @@ for (const [channelPath, language] of CASES) {
 			const { title, submit } = await writePost(page, channel, 31, t);
 			await page.route(`**/v1/${channel.domain}/${channel.slug}/posts`, (route) =>
 				route.request().method() === 'POST'
-					? route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ header: { isSuccessful: false, resultCode: -5001500, resultMessage: 'internal' } }) })
+					? route.fulfill({
+							status: 500,
+							contentType: 'application/json',
+							body: JSON.stringify({ header: { isSuccessful: false, resultCode: -5001500, resultMessage: 'internal' } }),
+						})
 					: route.continue(),
 			);
 			await submit();
@@ -142,7 +156,10 @@ for (const [channelPath, language] of CASES) {
 			await box.click();
 			await box.fill(text);
 			await context.setOffline(true);
-			await section.locator('[data-comment-form="new"]').getByRole('button', { name: t('comment.button.post'), exact: true }).click();
+			await section
+				.locator('[data-comment-form="new"]')
+				.getByRole('button', { name: t('comment.button.post'), exact: true })
+				.click();
 			const alert = page.getByRole('dialog', { name: t('common.message.offlineTitle') });
 			await expect(alert).toContainText(t('common.message.offline'));
 			const key = `app:${channel.domain}-${channel.slug}-${memberIdOf(channel, 32)}-comment:${post?.id}`;

@@ -40,7 +40,10 @@ test('an administrator hides a post from its page, readers see it hidden, and it
 	await expect(page.locator('.restricted-notice')).toHaveCount(0);
 	await expect(page.getByRole('button', { name: 'Hide' })).toBeVisible();
 
-	const log = execute(`SELECT action, reason FROM moderation_log WHERE target_type = 'POST' AND target_id = ${post!.id} ORDER BY id`) as { action: string; reason: string }[];
+	const log = execute(`SELECT action, reason FROM moderation_log WHERE target_type = 'POST' AND target_id = ${post!.id} ORDER BY id`) as {
+		action: string;
+		reason: string;
+	}[];
 	expect(log).toEqual([
 		{ action: 'HIDE_POST', reason: 'Spoilers in the title' },
 		{ action: 'UNHIDE_POST', reason: '' },
@@ -50,7 +53,9 @@ test('an administrator hides a post from its page, readers see it hidden, and it
 
 test('a member sees no moderation control', async ({ page }) => {
 	const channel = await community(GLOBAL);
-	const [post] = execute(`SELECT id FROM posts WHERE channel_id = 1 AND channel_seq IS NOT NULL AND hidden_by_admin = 0 AND deleted_at IS NULL ORDER BY id DESC LIMIT 1`) as { id: number }[];
+	const [post] = execute(
+		`SELECT id FROM posts WHERE channel_id = 1 AND channel_seq IS NOT NULL AND hidden_by_admin = 0 AND deleted_at IS NULL ORDER BY id DESC LIMIT 1`,
+	) as { id: number }[];
 	await signInMember(page, channel, 5, `${GLOBAL}/posts/${post!.id}`);
 	await expect(page.locator('[data-moderate-post]')).toHaveCount(0);
 });
@@ -78,10 +83,13 @@ test('readers are told a post was hidden after reports from members, and so is t
 	) as { id: number }[];
 	const postId = post!.id;
 	const send = (on: Page, url: string, body: unknown) =>
-		on.evaluate(async ([to, payload]) => {
-			const answer = await fetch(to as string, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
-			return ((await answer.json()) as { header: { resultCode: number } }).header.resultCode;
-		}, [url, body] as const);
+		on.evaluate(
+			async ([to, payload]) => {
+				const answer = await fetch(to as string, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+				return ((await answer.json()) as { header: { resultCode: number } }).header.resultCode;
+			},
+			[url, body] as const,
+		);
 	execute('UPDATE channels SET auto_hide_reports = 1 WHERE id = 1');
 	try {
 		// A member of long standing reports it: at a threshold of one, the community hides it at once.
@@ -95,7 +103,9 @@ test('readers are told a post was hidden after reports from members, and so is t
 		await expect(guest.getByText('hidden by the administrator')).toHaveCount(0);
 		await guest.close();
 		await signInMember(page, channel, 0, `${GLOBAL}/posts/${postId}`);
-		await expect(page.locator('.restricted-notice')).toHaveText('Hidden after reports from members: only administrators can see this post until a moderator reviews it.');
+		await expect(page.locator('.restricted-notice')).toHaveText(
+			'Hidden after reports from members: only administrators can see this post until a moderator reviews it.',
+		);
 		expect(await send(page, `/admin/v1/starfall/global/posts/${postId}/unhide`, { reason: '' })).toBe(0);
 	} finally {
 		execute('UPDATE channels SET auto_hide_reports = NULL WHERE id = 1');

@@ -35,7 +35,10 @@ test('the drafts tab lists the drafts and opens one in the write screen, where s
 	await page.getByRole('button', { name: 'Save draft' }).click();
 	await expect(page.locator('[data-toast]')).toHaveText('Draft save successful.');
 	await expect(page.locator('[data-drafts-button]')).toHaveText('Drafts (2)');
-	const [row] = execute(`SELECT count(*) AS n, max(title) AS title FROM drafts WHERE member_id = ${memberId} AND title LIKE 'Tab draft newest%'`) as { n: number; title: string }[];
+	const [row] = execute(`SELECT count(*) AS n, max(title) AS title FROM drafts WHERE member_id = ${memberId} AND title LIKE 'Tab draft newest%'`) as {
+		n: number;
+		title: string;
+	}[];
 	expect(row).toEqual({ n: 1, title: 'Tab draft newest, edited' });
 });
 
@@ -63,7 +66,11 @@ test('posting from a draft removes the draft; a draft deleted meanwhile does not
 		 (1, ${memberId}, 12, NULL, 'Ready draft ${mark}', '${doc('Ready to share')}', ${1e12 + 5}, ${1e12 + 5})`,
 	);
 	await signInMember(page, channel, 8, `${GLOBAL}/mypage?tab=drafts`);
-	await page.locator('[data-draft-id]').filter({ hasText: `Ready draft ${mark}` }).getByRole('link').click();
+	await page
+		.locator('[data-draft-id]')
+		.filter({ hasText: `Ready draft ${mark}` })
+		.getByRole('link')
+		.click();
 	const form = writeForm(page);
 	await expect(form.title).toHaveValue(`Ready draft ${mark}`);
 	await page.getByRole('button', { name: 'Post', exact: true }).click();

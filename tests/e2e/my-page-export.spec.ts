@@ -26,12 +26,14 @@ async function downloadExport(page: import('@playwright/test').Page, name: strin
 	return { fileName: download.suggestedFilename(), file: JSON.parse(await readFile(saved, 'utf8')) as Exported };
 }
 
-test('the button downloads the member\'s data as a JSON file that parses; again at once is refused in words', async ({ page }) => {
+test("the button downloads the member's data as a JSON file that parses; again at once is refused in words", async ({ page }) => {
 	await page.setViewportSize({ width: 1440, height: 900 });
 	const channel = await community('/starfall/global');
 	const memberId = memberIdOf(channel, 23);
 	execute(`UPDATE members SET last_export_at = NULL WHERE id = ${memberId}`);
-	const [counts] = execute(`SELECT (SELECT count(*) FROM posts WHERE member_id = ${memberId}) AS posts, (SELECT count(*) FROM comments WHERE member_id = ${memberId}) AS comments`) as { posts: number; comments: number }[];
+	const [counts] = execute(
+		`SELECT (SELECT count(*) FROM posts WHERE member_id = ${memberId}) AS posts, (SELECT count(*) FROM comments WHERE member_id = ${memberId}) AS comments`,
+	) as { posts: number; comments: number }[];
 	await signInMember(page, channel, 23, '/starfall/global/mypage/settings');
 	await expect(page.getByRole('heading', { name: 'Your data' })).toBeVisible();
 	const button = page.getByRole('button', { name: 'Download my data' });

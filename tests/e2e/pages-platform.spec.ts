@@ -17,7 +17,10 @@ test('the rate limiters count on Pages: a client past the sign-in starts’ limi
 	// go out before the refusal must have come. Each request is counted, then goes as far as the
 	// provider (200 with its address, or 503 where the provider is not configured).
 	while (!refused && statuses.length < 3 * limit + 1) {
-		const response = await request.post('/public/v1/starfall/global/oauth/login', { headers: { Origin: baseURL ?? '' }, data: { provider: 'GOOGLE' } });
+		const response = await request.post('/public/v1/starfall/global/oauth/login', {
+			headers: { Origin: baseURL ?? '' },
+			data: { provider: 'GOOGLE' },
+		});
 		statuses.push(response.status());
 		if (response.status() === 429) refused = response;
 	}
@@ -30,7 +33,15 @@ test('the rate limiters count on Pages: a client past the sign-in starts’ limi
 });
 
 test('the Workers’ code and configuration are not served as files', async ({ request }) => {
-	for (const file of ['/_worker.js', '/_worker.js/index.js', '/_worker.js/chunks', '/index.js', '/wrangler.toml', '/companion/index.js', '/companion/wrangler.toml']) {
+	for (const file of [
+		'/_worker.js',
+		'/_worker.js/index.js',
+		'/_worker.js/chunks',
+		'/index.js',
+		'/wrangler.toml',
+		'/companion/index.js',
+		'/companion/wrangler.toml',
+	]) {
 		const response = await request.get(file);
 		expect(response.status(), file).toBe(404);
 		expect(await response.text(), file).not.toContain('export');

@@ -19,7 +19,12 @@ export async function boxOf(locator: Locator): Promise<Box> {
 
 /** Whether `inner` lies within `outer` (to a rounding pixel). */
 export function within(inner: Box, outer: Box): boolean {
-	return inner.x >= outer.x - 0.5 && inner.y >= outer.y - 0.5 && inner.x + inner.width <= outer.x + outer.width + 0.5 && inner.y + inner.height <= outer.y + outer.height + 0.5;
+	return (
+		inner.x >= outer.x - 0.5 &&
+		inner.y >= outer.y - 0.5 &&
+		inner.x + inner.width <= outer.x + outer.width + 0.5 &&
+		inner.y + inner.height <= outer.y + outer.height + 0.5
+	);
 }
 
 export function viewportOf(page: Page): Box {
@@ -49,7 +54,12 @@ export function smallTargets(page: Page): Promise<string[]> {
 			const box = (label ?? element).getBoundingClientRect();
 			if (box.width === 0 && box.height === 0) continue;
 			// Inline links in running text (a post's body, a comment, a paragraph of prose) are exempt.
-			if (element.tagName === 'A' && getComputedStyle(element).display === 'inline' && element.closest('.post-body, .comment-text, p:not(.post-crumbs)')) continue;
+			if (
+				element.tagName === 'A' &&
+				getComputedStyle(element).display === 'inline' &&
+				element.closest('.post-body, .comment-text, p:not(.post-crumbs)')
+			)
+				continue;
 			if (box.width < 24 || box.height < 24) {
 				const name = `${element.tagName.toLowerCase()}${element.className ? `.${[...element.classList].join('.')}` : ''}`;
 				found.push(`${name} "${(element.textContent ?? '').trim().slice(0, 24)}" ${Math.round(box.width)}×${Math.round(box.height)}`);
@@ -60,7 +70,8 @@ export function smallTargets(page: Page): Promise<string[]> {
 }
 
 /** What opens over the page: dialogs, menus, list boxes, popovers, the toast, a disclosure's list. */
-const POPUPS = 'dialog[open], [role="dialog"], [role="alertdialog"], [role="menu"], [role="listbox"], :popover-open, [data-toast], details[open] > :not(summary)';
+const POPUPS =
+	'dialog[open], [role="dialog"], [role="alertdialog"], [role="menu"], [role="listbox"], :popover-open, [data-toast], details[open] > :not(summary)';
 
 /**
  * The nodes axe's `target-size` rule finds too small (and without the spacing that excuses them).
@@ -76,7 +87,10 @@ export async function targetSizeViolations(page: Page): Promise<string[]> {
 		const covering = (obscured?.relatedNodes ?? []).map((related) => String(related.target[0]));
 		const underPopup =
 			covering.length > 0 &&
-			(await page.evaluate(([selectors, popups]) => selectors.every((selector) => document.querySelector(selector)?.closest(popups)), [covering, POPUPS] as const));
+			(await page.evaluate(([selectors, popups]) => selectors.every((selector) => document.querySelector(selector)?.closest(popups)), [
+				covering,
+				POPUPS,
+			] as const));
 		if (!underPopup) found.push(node.target.join(' '));
 	}
 	return found;
@@ -93,7 +107,8 @@ export function popupsOutsideViewport(page: Page): Promise<string[]> {
 		for (const element of document.querySelectorAll<HTMLElement>(selector)) {
 			if (!element.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
 			const style = getComputedStyle(element);
-			const floating = element instanceof HTMLDialogElement || element.matches(':popover-open') || style.position === 'fixed' || style.position === 'absolute';
+			const floating =
+				element instanceof HTMLDialogElement || element.matches(':popover-open') || style.position === 'fixed' || style.position === 'absolute';
 			// A disclosure that opens in the flow (the board tree's categories) is no popup.
 			if (!floating) continue;
 			if (style.position === 'absolute') element.scrollIntoView({ block: 'nearest', inline: 'nearest' });
@@ -101,7 +116,9 @@ export function popupsOutsideViewport(page: Page): Promise<string[]> {
 			const width = document.documentElement.clientWidth;
 			if (box.left < -0.5 || box.top < -0.5 || box.right > width + 0.5 || box.bottom > innerHeight + 0.5) {
 				const name = `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}${element.className ? `.${[...element.classList].join('.')}` : ''}`;
-				outside.push(`${name} at ${Math.round(box.left)},${Math.round(box.top)} ${Math.round(box.width)}×${Math.round(box.height)} in ${width}×${innerHeight}`);
+				outside.push(
+					`${name} at ${Math.round(box.left)},${Math.round(box.top)} ${Math.round(box.width)}×${Math.round(box.height)} in ${width}×${innerHeight}`,
+				);
 			}
 		}
 		return outside;

@@ -42,7 +42,14 @@ for (const path of COMMUNITIES) {
 			const channel = await community(path);
 			const board = `${path}/boards/${boardOf(channel, 'general')}`;
 			await signInMember(page, channel, MEMBER, board);
-			for (const target of [board, `${path}/posts/${postWithComments(channel)}`, `${path}/write?boardId=${boardOf(channel, 'general')}`, `${path}/mypage`, `${path}/mypage?tab=comments`, `${path}/mypage/settings`]) {
+			for (const target of [
+				board,
+				`${path}/posts/${postWithComments(channel)}`,
+				`${path}/write?boardId=${boardOf(channel, 'general')}`,
+				`${path}/mypage`,
+				`${path}/mypage?tab=comments`,
+				`${path}/mypage/settings`,
+			]) {
 				await page.goto(target);
 				if (target.includes('/write')) await expect(page.locator('[data-rich-editor="ready"]')).toBeVisible();
 				expect(await scrollsSideways(page), target).toBe(false);
@@ -88,7 +95,9 @@ for (const path of COMMUNITIES) {
 			expect(content, 'the editor content').not.toBeNull();
 			expect(content!.y + 56, `the text area starts at ${content!.y}`).toBeLessThanOrEqual(PHONE.height);
 			// The toolbar: one row (every button on the same line), scrolled sideways, inside the screen.
-			const tops = await page.locator('.editor-tool').evaluateAll((buttons) => [...new Set(buttons.map((button) => Math.round(button.getBoundingClientRect().top)))]);
+			const tops = await page
+				.locator('.editor-tool')
+				.evaluateAll((buttons) => [...new Set(buttons.map((button) => Math.round(button.getBoundingClientRect().top)))]);
 			expect(tops).toHaveLength(1);
 			const toolbar = await page.locator('.editor-toolbar').boundingBox();
 			expect(toolbar!.x + toolbar!.width).toBeLessThanOrEqual(PHONE.width);
@@ -100,7 +109,11 @@ for (const path of COMMUNITIES) {
 			const lastBox = await last.boundingBox();
 			expect(lastBox!.x + lastBox!.width).toBeLessThanOrEqual(PHONE.width);
 			// The board and category selects sit side by side.
-			const selects = await page.locator('.write-row').first().locator('select, [data-no-category]').evaluateAll((elements) => elements.map((element) => Math.round(element.getBoundingClientRect().top)));
+			const selects = await page
+				.locator('.write-row')
+				.first()
+				.locator('select, [data-no-category]')
+				.evaluateAll((elements) => elements.map((element) => Math.round(element.getBoundingClientRect().top)));
 			expect(selects).toHaveLength(2);
 			expect(selects[0]).toBe(selects[1]);
 		});
@@ -218,14 +231,17 @@ for (const [path, theme] of [
 						if (colour[3] === 1) break;
 					}
 					let result = [255, 255, 255];
-					for (const [r, g, b, a] of layers.reverse()) result = [r! * a! + result[0]! * (1 - a!), g! * a! + result[1]! * (1 - a!), b! * a! + result[2]! * (1 - a!)];
+					for (const [r, g, b, a] of layers.reverse())
+						result = [r! * a! + result[0]! * (1 - a!), g! * a! + result[1]! * (1 - a!), b! * a! + result[2]! * (1 - a!)];
 					return result;
 				};
 				const luminance = ([r, g, b]: number[]) =>
-					[r!, g!, b!].map((value) => {
-						const c = value / 255;
-						return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-					}).reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i]!, 0);
+					[r!, g!, b!]
+						.map((value) => {
+							const c = value / 255;
+							return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+						})
+						.reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i]!, 0);
 				const contrast = (a: number[], b: number[]) => {
 					const [high, low] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
 					return (high + 0.05) / (low + 0.05);

@@ -58,7 +58,10 @@ test.describe('on a phone', () => {
 				await page.keyboard.press('Tab');
 				const focused = await page.evaluate(() => {
 					const element = document.activeElement;
-					return { inDialog: Boolean(element?.closest('dialog[open]')), href: element instanceof HTMLAnchorElement ? element.getAttribute('href') : null };
+					return {
+						inDialog: Boolean(element?.closest('dialog[open]')),
+						href: element instanceof HTMLAnchorElement ? element.getAttribute('href') : null,
+					};
 				});
 				expect(focused.inDialog).toBe(true);
 				if (focused.href) reached.push(focused.href);
@@ -71,7 +74,7 @@ test.describe('on a phone', () => {
 			await expect(button).toBeFocused();
 			// So does the close button.
 			await button.click();
-			await drawer.getByRole('button', { name: await page.locator('.drawer-close').getAttribute('aria-label') ?? '' }).click();
+			await drawer.getByRole('button', { name: (await page.locator('.drawer-close').getAttribute('aria-label')) ?? '' }).click();
 			await expect(drawer).toBeHidden();
 			await expect(button).toBeFocused();
 
@@ -92,7 +95,16 @@ test.describe('on a phone', () => {
 			expect(within(await boxOf(list), viewportOf(page))).toBe(true);
 			// Not under a scroll arrow: a tap at its middle reaches it.
 			const box = await boxOf(active);
-			expect(await page.evaluate(([x, y]) => document.elementFromPoint(x ?? 0, y ?? 0)?.closest('a')?.getAttribute('aria-current'), [box.x + box.width / 2, box.y + box.height / 2])).toBe('page');
+			expect(
+				await page.evaluate(
+					([x, y]) =>
+						document
+							.elementFromPoint(x ?? 0, y ?? 0)
+							?.closest('a')
+							?.getAttribute('aria-current'),
+					[box.x + box.width / 2, box.y + box.height / 2],
+				),
+			).toBe('page');
 			await page.screenshot({ path: `test-results/phone-navigation/menu-${fileName(community.path)}.png` });
 		});
 

@@ -18,8 +18,15 @@ const GLOBAL = '/starfall/global';
 test.describe.configure({ timeout: 120_000 });
 
 /** A new visible post in the community's general board by the member at `authorIndex`, with no likes. */
-async function freshPost(channel: Community, authorIndex: number, title = `Action bar ${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`): Promise<{ postId: number; title: string; path: string }> {
-	const body = JSON.stringify({ type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'The sky whales gather at dusk above the northern isles.' }] }] });
+async function freshPost(
+	channel: Community,
+	authorIndex: number,
+	title = `Action bar ${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`,
+): Promise<{ postId: number; title: string; path: string }> {
+	const body = JSON.stringify({
+		type: 'doc',
+		blocks: [{ type: 'paragraph', children: [{ text: 'The sky whales gather at dusk above the northern isles.' }] }],
+	});
 	const [row] = execute(
 		`INSERT INTO posts (channel_id, board_id, member_id, title, content, content_text, created_at)
 		 VALUES (${channel.index}, ${boardOf(channel, 'general')}, ${memberIdOf(channel, authorIndex)}, '${title.replace(/'/g, "''")}', '${body}', 'The sky whales', ${Date.now()}) RETURNING id`,
@@ -29,12 +36,17 @@ async function freshPost(channel: Community, authorIndex: number, title = `Actio
 }
 
 function likeState(postId: number): { likeCount: number; likes: number } {
-	const [row] = execute(`SELECT like_count AS likeCount, (SELECT count(*) FROM post_likes WHERE post_id = ${postId}) AS likes FROM posts WHERE id = ${postId}`) as { likeCount: number; likes: number }[];
+	const [row] = execute(
+		`SELECT like_count AS likeCount, (SELECT count(*) FROM post_likes WHERE post_id = ${postId}) AS likes FROM posts WHERE id = ${postId}`,
+	) as { likeCount: number; likes: number }[];
 	return row ?? { likeCount: -1, likes: -1 };
 }
 
 function reportsOf(postId: number): { reason_code: string; reason_text: string }[] {
-	return execute(`SELECT reason_code, reason_text FROM reports WHERE target_type = 'POST' AND target_id = ${postId}`) as { reason_code: string; reason_text: string }[];
+	return execute(`SELECT reason_code, reason_text FROM reports WHERE target_type = 'POST' AND target_id = ${postId}`) as {
+		reason_code: string;
+		reason_text: string;
+	}[];
 }
 
 const likeButton = (page: Page) => page.locator('[data-post-action="like"]');
@@ -63,7 +75,9 @@ test('a member likes and unlikes a post: the count follows, stays on reload, and
 	await expect(page.getByRole('link', { name: post.title })).toBeVisible();
 
 	await page.goto(post.path);
-	const unliked = page.waitForResponse((response) => response.request().method() === 'DELETE' && response.url().endsWith(`/posts/${post.postId}/like`));
+	const unliked = page.waitForResponse(
+		(response) => response.request().method() === 'DELETE' && response.url().endsWith(`/posts/${post.postId}/like`),
+	);
 	await like.click();
 	await expect(like).toHaveAttribute('aria-pressed', 'false');
 	await expect(likeCounts(page)).toHaveText(['0', '0']);
@@ -147,7 +161,10 @@ test('a like after the session ended opens the forced-login alert; one met by a 
 	expect(likeState(post.postId)).toEqual({ likeCount: 0, likes: 0 });
 });
 
-test('a member reports a post once: Report then reads Reported, disabled, on later visits too; a page opened before is told it was already reported', async ({ page, context }) => {
+test('a member reports a post once: Report then reads Reported, disabled, on later visits too; a page opened before is told it was already reported', async ({
+	page,
+	context,
+}) => {
 	const channel = await community(GLOBAL);
 	const post = await freshPost(channel, 3);
 	await signInMember(page, channel, 33, post.path);
@@ -314,7 +331,11 @@ test('a guest who likes or reports is asked to log in first, and nothing is sent
 	await expect(page.locator('[data-report-dialog], [data-action-alert]')).toHaveCount(0);
 });
 
-test('the author sees no Report on their own post; a guest of a community without sign-in sees the count only', async ({ page, browser, baseURL }) => {
+test('the author sees no Report on their own post; a guest of a community without sign-in sees the count only', async ({
+	page,
+	browser,
+	baseURL,
+}) => {
 	const channel = await community(GLOBAL);
 	const post = await freshPost(channel, 36);
 	await signInMember(page, channel, 36, post.path);

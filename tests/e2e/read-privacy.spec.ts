@@ -11,7 +11,18 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import { execute } from './fixtures';
 import { signInFromLoginPage } from './sign-in-helpers';
-import { ALLOWED_CANARIES, DRAFT_CANARIES, PAGE_ROUTES, canariesIn, canarySql, privacyIdsSql, privacyTargets, urlsOf, type Canary, type PrivacyIds } from '../read-routes';
+import {
+	ALLOWED_CANARIES,
+	DRAFT_CANARIES,
+	PAGE_ROUTES,
+	canariesIn,
+	canarySql,
+	privacyIdsSql,
+	privacyTargets,
+	urlsOf,
+	type Canary,
+	type PrivacyIds,
+} from '../read-routes';
 
 // One worker plants the canaries once and runs every reader after it.
 test.describe.configure({ mode: 'serial' });
@@ -81,7 +92,12 @@ test('the list of read routes names every page route', () => {
 	const routes = (readdirSync(pagesDir, { recursive: true }) as string[])
 		.filter((file) => file.endsWith('.astro'))
 		.map((file) => {
-			const route = `/${file.replace(/\.astro$/, '').split(path.sep).join('/')}`.replace(/\/index$/, '').replace(/\[([^\]]+)\]/g, '{$1}');
+			const route = `/${file
+				.replace(/\.astro$/, '')
+				.split(path.sep)
+				.join('/')}`
+				.replace(/\/index$/, '')
+				.replace(/\[([^\]]+)\]/g, '{$1}');
 			return route === '' ? '/' : route;
 		});
 	expect(routes.sort()).toEqual(Object.keys(PAGE_ROUTES).sort());

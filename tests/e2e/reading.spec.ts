@@ -183,8 +183,11 @@ test.describe('the role badge', () => {
 	};
 	const READABLE = 'p.deleted_at IS NULL AND p.hidden_by_admin = 0 AND p.is_private = 0 AND b.is_public = 1';
 	const postBy = (channelId: number, role: string) =>
-		first(`SELECT p.id FROM posts p JOIN boards b ON b.id = p.board_id JOIN members m ON m.id = p.member_id WHERE p.channel_id = ${channelId} AND m.role = '${role}' AND m.withdrawn_at IS NULL AND ${READABLE} ORDER BY p.id LIMIT 1`);
-	const adminOf = (channelId: number) => first(`SELECT id FROM members WHERE channel_id = ${channelId} AND role = 'ADMIN' AND withdrawn_at IS NULL ORDER BY id LIMIT 1`);
+		first(
+			`SELECT p.id FROM posts p JOIN boards b ON b.id = p.board_id JOIN members m ON m.id = p.member_id WHERE p.channel_id = ${channelId} AND m.role = '${role}' AND m.withdrawn_at IS NULL AND ${READABLE} ORDER BY p.id LIMIT 1`,
+		);
+	const adminOf = (channelId: number) =>
+		first(`SELECT id FROM members WHERE channel_id = ${channelId} AND role = 'ADMIN' AND withdrawn_at IS NULL ORDER BY id LIMIT 1`);
 
 	test("shows beside an administrator's name on the post, in lists and on the profile, and not beside a member's", async ({ page }) => {
 		// PixelFarm (dark theme): its administrator is PixelFarmTeam.

@@ -22,8 +22,19 @@ function mark(label: string): string {
 }
 
 /** A new post of the general board by member `authorIndex`, with a top-level comment by `commenterIndex`. */
-function postWithComment(channel: Community, authorIndex: number, commenterIndex: number, paragraphs = 1): { postId: number; path: string; commentId: number; text: string } {
-	const body = JSON.stringify({ type: 'doc', blocks: Array.from({ length: paragraphs }, () => ({ type: 'paragraph', children: [{ text: 'The sky whales gather at dusk above the northern isles.' }] })) });
+function postWithComment(
+	channel: Community,
+	authorIndex: number,
+	commenterIndex: number,
+	paragraphs = 1,
+): { postId: number; path: string; commentId: number; text: string } {
+	const body = JSON.stringify({
+		type: 'doc',
+		blocks: Array.from({ length: paragraphs }, () => ({
+			type: 'paragraph',
+			children: [{ text: 'The sky whales gather at dusk above the northern isles.' }],
+		})),
+	});
 	const [post] = execute(
 		`INSERT INTO posts (channel_id, board_id, member_id, title, content, content_text, created_at, comment_count)
 		 VALUES (${channel.index}, ${boardOf(channel, 'general')}, ${memberIdOf(channel, authorIndex)}, '${mark('Replies')}', '${body}', 'The sky whales', ${Date.now()}, 1) RETURNING id`,
@@ -36,7 +47,10 @@ function postWithComment(channel: Community, authorIndex: number, commenterIndex
 }
 
 const section = (page: Page) => page.locator('[data-comments]');
-const item = (page: Page, text: string) => section(page).locator('li.comment').filter({ has: page.locator(':scope > .comment-body > .comment-text', { hasText: text }) });
+const item = (page: Page, text: string) =>
+	section(page)
+		.locator('li.comment')
+		.filter({ has: page.locator(':scope > .comment-body > .comment-text', { hasText: text }) });
 const replyForm = (page: Page) => section(page).locator('[data-comment-form^="reply-"]');
 
 async function armed(page: Page): Promise<void> {
@@ -45,7 +59,10 @@ async function armed(page: Page): Promise<void> {
 
 /** The sticky header's bottom edge, in the viewport. */
 async function headerBottom(page: Page): Promise<number> {
-	return page.locator('header').first().evaluate((header) => header.getBoundingClientRect().bottom);
+	return page
+		.locator('header')
+		.first()
+		.evaluate((header) => header.getBoundingClientRect().bottom);
 }
 
 /** The comment just posted: focused, in view below the sticky header, and marked. */
@@ -56,7 +73,11 @@ async function expectJustPosted(page: Page, comment: Locator): Promise<void> {
 	await expect.poll(async () => (await comment.evaluate((li) => li.getBoundingClientRect().top)) >= (await headerBottom(page)) - 1).toBe(true);
 }
 
-test('a reply says whom it answers, in the reply box and in the thread, and the page says it without JavaScript', async ({ page, browser, baseURL }) => {
+test('a reply says whom it answers, in the reply box and in the thread, and the page says it without JavaScript', async ({
+	page,
+	browser,
+	baseURL,
+}) => {
 	const channel = await community(GLOBAL);
 	const post = postWithComment(channel, 30, 31);
 	const [asked, answerer] = [channel.nicknames[31]!, channel.nicknames[32]!];
@@ -148,11 +169,15 @@ test('the comment just posted is marked for a moment, and marked still where mot
 	await page.emulateMedia({ reducedMotion: 'reduce' });
 	await item(page, post.text).getByRole('button', { name: 'Reply', exact: true }).click();
 	const reply = mark('Same here');
-	await section(page).getByRole('textbox', { name: /^Reply to / }).fill(reply);
+	await section(page)
+		.getByRole('textbox', { name: /^Reply to / })
+		.fill(reply);
 	await replyForm(page).getByRole('button', { name: 'Post', exact: true }).click();
 	const still = item(page, reply);
 	await expectJustPosted(page, still);
-	const style = await still.locator(':scope > .comment-body').evaluate((body) => ({ animation: getComputedStyle(body).animationName, shadow: getComputedStyle(body).boxShadow }));
+	const style = await still
+		.locator(':scope > .comment-body')
+		.evaluate((body) => ({ animation: getComputedStyle(body).animationName, shadow: getComputedStyle(body).boxShadow }));
 	expect(style.animation).toBe('none');
 	expect(style.shadow).toContain('inset');
 	// Only the comment just posted is marked.
@@ -175,7 +200,12 @@ for (const viewport of [PHONE, { width: 1440, height: 900 }]) {
 		const axe = await new AxeBuilder({ page }).include('.post-header').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
 		expect(axe.violations.map((violation) => violation.id)).toEqual([]);
 		const box = async (locator: Locator) => (await locator.boundingBox())!;
-		const [editBox, removeBox, title, comments] = [await box(edit), await box(remove), await box(page.locator('.post-title')), await box(section(page))];
+		const [editBox, removeBox, title, comments] = [
+			await box(edit),
+			await box(remove),
+			await box(page.locator('.post-title')),
+			await box(section(page)),
+		];
 		expect(editBox.y + editBox.height).toBeLessThanOrEqual(title.y + title.height);
 		expect(removeBox.y).toBeLessThan(comments.y);
 		// In the first screen, at least 24 px tall (WCAG 2.2's target size), and nothing overflows sideways.
@@ -251,9 +281,15 @@ test('a reply to a reply deleted while the box is open still joins its thread', 
 	await expect(replyForm(page).locator('.comment-reply-context')).toContainText(`Replying to @${channel.nicknames[33]}`);
 	execute(`UPDATE comments SET deleted_at = ${Date.now()} WHERE id = ${reply!.id}`);
 	const answer = mark('Agreed');
-	await section(page).getByRole('textbox', { name: /^Reply to / }).pressSequentially(answer);
+	await section(page)
+		.getByRole('textbox', { name: /^Reply to / })
+		.pressSequentially(answer);
 	await replyForm(page).getByRole('button', { name: 'Post', exact: true }).click();
 	await expect(page.locator('[data-toast]')).toHaveText('The comment has been posted.');
 	await expect(item(page, answer).locator('.comment-reply-to')).toHaveText(`In reply to @${channel.nicknames[31]}`);
-	expect(execute(`SELECT parent_id AS parentId, reply_to_id AS replyToId FROM comments WHERE post_id = ${post.postId} AND deleted_at IS NULL AND parent_id IS NOT NULL`)).toEqual([{ parentId: post.commentId, replyToId: null }]);
+	expect(
+		execute(
+			`SELECT parent_id AS parentId, reply_to_id AS replyToId FROM comments WHERE post_id = ${post.postId} AND deleted_at IS NULL AND parent_id IS NOT NULL`,
+		),
+	).toEqual([{ parentId: post.commentId, replyToId: null }]);
 });

@@ -30,7 +30,7 @@ for (const { path, query, heading } of LANGUAGES) {
 		expect(await rows.count()).toBe(Math.min(count, 20));
 		for (const row of await rows.all()) {
 			const marks = await row.locator('mark').allTextContents();
-			expect(marks.length, await row.textContent() ?? '').toBeGreaterThan(0);
+			expect(marks.length, (await row.textContent()) ?? '').toBeGreaterThan(0);
 			expect(marks.every((mark) => mark.normalize('NFKC').toLowerCase() === query)).toBe(true);
 		}
 		await expect(page.locator('input[name="q"]')).toHaveValue(query);
@@ -43,7 +43,12 @@ test('a title holding a script tag is found and shown as text, never run', async
 	const answer = await page.request.post('/v1/starfall/global/posts', {
 		headers: { origin: baseURL ?? '' },
 		data: {
-			boardId: 12, subjectId: null, title, isPrivate: false, isNotice: false, requestId: crypto.randomUUID(),
+			boardId: 12,
+			subjectId: null,
+			title,
+			isPrivate: false,
+			isNotice: false,
+			requestId: crypto.randomUUID(),
 			content: { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'A body with <b>script</b> too.' }] }] },
 		},
 	});

@@ -84,7 +84,12 @@ function expectPagePolicy(response: APIResponse): Map<string, string[]> {
 
 /** The hash source of every inline <style> of a page. */
 function inlineStyleHashes(html: string): string[] {
-	return [...html.matchAll(/<style(?:\s[^>]*)?>([\s\S]*?)<\/style>/g)].map((match) => `'sha256-${createHash('sha256').update(match[1] ?? '').digest('base64')}'`);
+	return [...html.matchAll(/<style(?:\s[^>]*)?>([\s\S]*?)<\/style>/g)].map(
+		(match) =>
+			`'sha256-${createHash('sha256')
+				.update(match[1] ?? '')
+				.digest('base64')}'`,
+	);
 }
 
 test.describe('security headers on every kind of answer', () => {

@@ -55,7 +55,13 @@ export async function signInAsDemoMember(page: Page, channelPath: string, redire
  * Signs in as the demo member `nickname` with `provider` (APPLE, GOOGLE or X) through the
  * community's own login page, which works in any of its languages; returns once back on the site.
  */
-export async function signInFromLoginPage(page: Page, channelPath: string, provider: string, nickname: string, redirectPath = channelPath): Promise<void> {
+export async function signInFromLoginPage(
+	page: Page,
+	channelPath: string,
+	provider: string,
+	nickname: string,
+	redirectPath = channelPath,
+): Promise<void> {
 	await page.goto(`${channelPath}/login?redirectUrl=${encodeURIComponent(redirectPath)}`);
 	await page.locator(`[data-login-form] button[value="${provider}"]`).click();
 	await chooseMember(page, nickname);

@@ -33,7 +33,7 @@ test('a returning member signs in with Google and comes back to the page they we
 	expect(cookie?.value.length).toBeGreaterThanOrEqual(43);
 });
 
-test("a returning member signs in with Apple through its cross-site form POST", async ({ page }) => {
+test('a returning member signs in with Apple through its cross-site form POST', async ({ page }) => {
 	const nickname = nicknameOf(1004);
 	await page.goto(BOARD);
 	await page.locator('[data-guest-welcome]').getByRole('link', { name: 'Log in' }).click();
@@ -143,7 +143,11 @@ test('the operator command bans a member at once and lifts the ban again', async
 	await signInAs(page, BOARD, 'Apple', nicknameOf(1010));
 	const { spawnSync } = await import('node:child_process');
 	const member = (command: string, ...args: string[]) =>
-		spawnSync(process.execPath, ['scripts/member.mjs', command, '--channel', 'starfall/global', '--member', '1010', '--persist-to', '.wrangler/test-state', ...args], { encoding: 'utf8' });
+		spawnSync(
+			process.execPath,
+			['scripts/member.mjs', command, '--channel', 'starfall/global', '--member', '1010', '--persist-to', '.wrangler/test-state', ...args],
+			{ encoding: 'utf8' },
+		);
 	expect(member('ban', '--days', '3', '--reason', 'e2e').status).toBe(0);
 	await page.reload();
 	// The session ended with the ban: the page asks the member to log in again.

@@ -105,7 +105,10 @@ for (const size of [
 test('a body of nothing but guidance is refused with "Please enter the content." and nothing is posted', async ({ page }) => {
 	const channel = await community(FARM);
 	const guides = boardOf(channel, 'guides');
-	const onlyGuidance = JSON.stringify({ type: 'doc', blocks: [{ type: 'guidance', hint: 'Which season and which part of the farm this guide is about, then each step, one per line.', children: [] }] });
+	const onlyGuidance = JSON.stringify({
+		type: 'doc',
+		blocks: [{ type: 'guidance', hint: 'Which season and which part of the farm this guide is about, then each step, one per line.', children: [] }],
+	});
 	const previous = execute(`SELECT write_template FROM boards WHERE id = ${guides}`) as { write_template: string }[];
 	execute(`UPDATE boards SET write_template = '${onlyGuidance}' WHERE id = ${guides}`);
 	try {

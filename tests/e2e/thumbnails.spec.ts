@@ -97,7 +97,10 @@ test('an uploaded image becomes a small thumbnail in the media board list, and o
 	// The thumbnail follows the original's upload: its code loads only then.
 	const thumbnailAnswer = page.waitForResponse((response) => /\/uploads\/[^/]+\/thumbnail$/.test(response.url()));
 	await page.locator('[data-editor-file-input]').setInputFiles({ name: 'sunset.png', mimeType: 'image/png', buffer: original });
-	const answer = (await (await thumbnailAnswer).json()) as { header: { resultCode: number }; content: { src: string; width: number; height: number; size: number } };
+	const answer = (await (await thumbnailAnswer).json()) as {
+		header: { resultCode: number };
+		content: { src: string; width: number; height: number; size: number };
+	};
 	expect(answer.header.resultCode).toBe(0);
 	expect(answer.content).toMatchObject({ width: 320, height: 213 });
 	expect(answer.content.src).toMatch(/^\/uploads\/[A-Za-z0-9_-]{22}\.webp$/);
@@ -154,7 +157,12 @@ test("video posts show the video's poster in the list and in the post's facade",
 	expect(await first.evaluate((image: HTMLImageElement) => image.decode().then(() => image.naturalWidth))).toBeGreaterThan(0);
 	await expect(page.locator('.post-row .media-mark')).toHaveCount(0);
 
-	await page.locator('.post-row').filter({ has: page.locator('img[data-thumbnail]') }).first().locator('a.post-title').click();
+	await page
+		.locator('.post-row')
+		.filter({ has: page.locator('img[data-thumbnail]') })
+		.first()
+		.locator('a.post-title')
+		.click();
 	await page.waitForURL(/\/posts\/\d+$/);
 	const facade = page.locator('a.youtube-facade');
 	const poster = facade.locator('img.youtube-poster');
@@ -190,7 +198,11 @@ for (const [name, size] of [
 		const starfall = await community('/starfall/global');
 		const farm = await community('/pixelfarm/main');
 		// Pixel Farm is the dark theme.
-		for (const [channel, key] of [[starfall, 'fanart'], [starfall, 'videos'], [farm, 'fanart']] as const) {
+		for (const [channel, key] of [
+			[starfall, 'fanart'],
+			[starfall, 'videos'],
+			[farm, 'fanart'],
+		] as const) {
 			await page.goto(`${channel.path}/boards/${boardOf(channel, key)}`);
 			const thumbnails = page.locator('.post-row img[data-thumbnail]');
 			expect(await thumbnails.count()).toBeGreaterThan(3);

@@ -13,8 +13,8 @@ const CHANNEL = '/starfall/global';
 
 const FIXTURES = {
 	'JPEG (EXIF orientation 6)': images.jpegWithMetadata(6),
-	'PNG': images.PNG_WITH_TEXT,
-	'GIF': images.GIF_WITH_COMMENT,
+	PNG: images.PNG_WITH_TEXT,
+	GIF: images.GIF_WITH_COMMENT,
 	'lossy WebP': images.WEBP_LOSSY,
 	'lossless WebP': images.WEBP_LOSSLESS,
 	'extended WebP': images.WEBP_EXTENDED,
@@ -23,7 +23,10 @@ const FIXTURES = {
 test('uploaded images are served by the Worker and decode upright at their reported size', async ({ page, baseURL }) => {
 	await signInAsDemoMember(page, CHANNEL, `${CHANNEL}/boards`);
 	for (const [name, bytes] of Object.entries(FIXTURES)) {
-		const answer = await page.request.post(`/v1${CHANNEL}/uploads`, { headers: { origin: baseURL ?? '', 'content-type': 'application/octet-stream' }, data: Buffer.from(bytes) });
+		const answer = await page.request.post(`/v1${CHANNEL}/uploads`, {
+			headers: { origin: baseURL ?? '', 'content-type': 'application/octet-stream' },
+			data: Buffer.from(bytes),
+		});
 		expect(answer.status(), name).toBe(200);
 		const { content } = (await answer.json()) as { content: { src: string; width: number; height: number } };
 
@@ -50,7 +53,9 @@ test('uploaded images are served by the Worker and decode upright at their repor
 	expect((await page.request.get('/uploads/AAAAAAAAAAAAAAAAAAAAAA.png')).status()).toBe(404);
 });
 
-test('the editor says why the server refused an upload, in the community\'s language: too many pixels, unshown uploads, the day\'s quota', async ({ page }) => {
+test("the editor says why the server refused an upload, in the community's language: too many pixels, unshown uploads, the day's quota", async ({
+	page,
+}) => {
 	// starfall/tw (Traditional Chinese): a member no other browser test uploads as, so the rows planted here meet no one.
 	const tw = await community('/starfall/tw');
 	const memberId = memberIdOf(tw, 30);
@@ -86,18 +91,32 @@ test('the editor says why the server refused an upload, in the community\'s lang
 	execute(`DELETE FROM uploads WHERE member_id = ${memberId}`);
 });
 
-test('a post of more images than the limit is refused under the body in the community\'s language, and nothing is written', async ({ page, baseURL }) => {
+test("a post of more images than the limit is refused under the body in the community's language, and nothing is written", async ({
+	page,
+	baseURL,
+}) => {
 	const tw = await community('/starfall/tw');
 	const memberId = memberIdOf(tw, 31);
 	const write = `/starfall/tw/write?boardId=${boardOf(tw, 'general')}`;
 	await signInMember(page, tw, 31, '/starfall/tw/boards');
-	const uploaded = await page.request.post('/v1/starfall/tw/uploads', { headers: { origin: baseURL ?? '', 'content-type': 'application/octet-stream' }, data: Buffer.from(images.PNG) });
+	const uploaded = await page.request.post('/v1/starfall/tw/uploads', {
+		headers: { origin: baseURL ?? '', 'content-type': 'application/octet-stream' },
+		data: Buffer.from(images.PNG),
+	});
 	const { src } = ((await uploaded.json()) as { content: { src: string } }).content;
 	// The same image 51 times: one upload, 51 image blocks. The work comes back as the form keeps it
 	// across a forced login (a local copy it restores by itself).
 	const content = { type: 'doc', blocks: Array.from({ length: 51 }, () => ({ type: 'image', src, alt: 'again', width: 300, height: 20 })) };
-	const copy = { fields: { boardId: boardOf(tw, 'general'), subjectId: null, title: '五十一張截圖', content, isPrivate: false, isNotice: false }, draftId: null, savedAt: Date.now(), resume: true };
-	await page.evaluate(([key, value]) => localStorage.setItem(key, value), [`app:starfall-tw-${memberId}-editor:write`, JSON.stringify(copy)] as const);
+	const copy = {
+		fields: { boardId: boardOf(tw, 'general'), subjectId: null, title: '五十一張截圖', content, isPrivate: false, isNotice: false },
+		draftId: null,
+		savedAt: Date.now(),
+		resume: true,
+	};
+	await page.evaluate(([key, value]) => localStorage.setItem(key, value), [
+		`app:starfall-tw-${memberId}-editor:write`,
+		JSON.stringify(copy),
+	] as const);
 	await page.goto(write);
 	const image = page.locator('.editor-content[contenteditable="true"] img[src^="/uploads/"]');
 	await expect(image).toHaveCount(51);

@@ -22,7 +22,15 @@ export async function community(channelPath: string): Promise<Community> {
 	const channel = DEMO_CHANNELS.find((candidate) => `/${candidate.domain}/${candidate.slug}` === channelPath);
 	if (!channel) throw new Error(`No demo community ${channelPath}`);
 	const language = (channel as unknown as { language: string }).language;
-	return { path: channelPath, domain: channel.domain, slug: channel.slug, index: channel.index, language, providers: channel.providers, nicknames: channel.content.nicknames };
+	return {
+		path: channelPath,
+		domain: channel.domain,
+		slug: channel.slug,
+		index: channel.index,
+		language,
+		providers: channel.providers,
+		nicknames: channel.content.nicknames,
+	};
 }
 
 /** A board's id in a demo community (scripts/seed/demo.mjs: boardId). */
@@ -57,7 +65,18 @@ export async function signInMember(page: Page, channel: Community, memberIndex: 
 		 VALUES ('${await hashToken(token)}', ${memberIdOf(channel, memberIndex)}, ${channel.index}, ${now}, ${now}, ${now + 86_400_000}, ${now + 86_400_000})`,
 	);
 	// A secure cookie is set through an https URL of the host; Chromium sends it to loopback http too.
-	await page.context().addCookies([{ name: `__Host-session_${channel.domain}_${channel.slug}`, value: token, url: 'https://127.0.0.1/', secure: true, httpOnly: true, sameSite: 'Lax' }]);
+	await page
+		.context()
+		.addCookies([
+			{
+				name: `__Host-session_${channel.domain}_${channel.slug}`,
+				value: token,
+				url: 'https://127.0.0.1/',
+				secure: true,
+				httpOnly: true,
+				sameSite: 'Lax',
+			},
+		]);
 	await page.goto(redirectPath);
 }
 

@@ -30,7 +30,12 @@ for (const [channelPath, title, sentence] of [
 		const t = texts(channel.language);
 		const general = boardOf(channel, 'general');
 		await signInMember(page, channel, 24, `${channelPath}/write?boardId=${general}`);
-		const form = writeForm(page, { board: t('write.field.board'), category: t('write.field.category'), title: t('write.field.title'), body: t('write.field.body') });
+		const form = writeForm(page, {
+			board: t('write.field.board'),
+			category: t('write.field.category'),
+			title: t('write.field.title'),
+			body: t('write.field.body'),
+		});
 		const unique = `${title} ${Date.now().toString(36)}`;
 		await form.title.fill(unique);
 		await form.body.click();

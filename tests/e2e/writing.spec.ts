@@ -50,7 +50,7 @@ test('a member writes a post, finds it in its board, All Posts and the post page
 	await expect(page).toHaveURL(new RegExp(`/posts/${postId}/edit$`));
 	// The edit screen shows exactly what was stored.
 	await expect(form.title).toHaveValue(title);
-	await expect(form.category).toHaveValue(await form.category.locator('option', { hasText: 'Questions' }).getAttribute('value') ?? '');
+	await expect(form.category).toHaveValue((await form.category.locator('option', { hasText: 'Questions' }).getAttribute('value')) ?? '');
 	await expect(form.body).toContainText('Where do I find the sky whales?');
 	const edited = `${title} (found them)`;
 	await form.title.fill(edited);
@@ -127,7 +127,14 @@ test('changing to a board with another template asks first; Cancel keeps the boa
 	const channel = await community(GLOBAL);
 	const guides = boardOf(channel, 'guides');
 	const bugs = boardOf(channel, 'bugs');
-	const template = (heading: string, item: string) => JSON.stringify({ type: 'doc', blocks: [{ type: 'heading', level: 2, children: [{ text: heading }] }, { type: 'list', ordered: false, items: [[{ text: item }]] }] });
+	const template = (heading: string, item: string) =>
+		JSON.stringify({
+			type: 'doc',
+			blocks: [
+				{ type: 'heading', level: 2, children: [{ text: heading }] },
+				{ type: 'list', ordered: false, items: [[{ text: item }]] },
+			],
+		});
 	execute(`UPDATE boards SET write_template = '${template('Summary', 'Steps to reproduce')}' WHERE id = ${bugs}`);
 	execute(`UPDATE boards SET write_template = '${template('Goal of the guide', 'What you need')}' WHERE id = ${guides}`);
 	await signInMember(page, channel, 14, `${GLOBAL}/write?boardId=${bugs}`);
@@ -274,7 +281,9 @@ test('a guest pressing Write is asked to log in first, and the login comes back 
 
 test("another member's post cannot be edited, and the page is the member's alone", async ({ page }) => {
 	const channel = await community(GLOBAL);
-	const [row] = execute(`SELECT id FROM posts WHERE channel_id = 1 AND member_id <> 1020 AND deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0 AND board_id = 12 LIMIT 1`) as { id: number }[];
+	const [row] = execute(
+		`SELECT id FROM posts WHERE channel_id = 1 AND member_id <> 1020 AND deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0 AND board_id = 12 LIMIT 1`,
+	) as { id: number }[];
 	await signInMember(page, channel, 19, `${GLOBAL}/boards/12`);
 	const response = await page.goto(`${GLOBAL}/posts/${row?.id}/edit`);
 	expect(response?.status()).toBe(403);
@@ -354,7 +363,9 @@ test('a bad image and a bad video link are refused in the editor and change noth
 	const channel = await community(GLOBAL);
 	await signInMember(page, channel, 23, `${GLOBAL}/write?boardId=${boardOf(channel, 'general')}`);
 	const form = writeForm(page);
-	await page.locator('[data-editor-file-input]').setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"></svg>') });
+	await page
+		.locator('[data-editor-file-input]')
+		.setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"></svg>') });
 	await expect(page.locator('.editor-message[role="alert"]')).toContainText('Invalid image.');
 	await expect(form.body.locator('img')).toHaveCount(0);
 	await page.getByRole('button', { name: 'Insert YouTube video' }).click();
@@ -374,7 +385,9 @@ for (const channelPath of ['/starfall/global', '/pixelfarm/main']) {
 		await signInMember(page, channel, 27, `${channelPath}/write?boardId=${boardOf(channel, 'general')}`);
 		await expect(page.locator('[data-rich-editor="ready"]')).toBeVisible();
 		const violations = async () =>
-			(await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze()).violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+			(await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze()).violations.map(
+				(violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+			);
 		expect(await violations()).toEqual([]);
 		await page.locator('[data-drafts-button]').click();
 		await expect(page.locator('[data-drafts-dialog]')).toBeVisible();

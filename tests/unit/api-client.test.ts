@@ -14,7 +14,8 @@ function fakeFetch(response: () => Response, seen: Seen[]): typeof fetch {
 	}) as typeof fetch;
 }
 
-const envelope = (body: object, status = 200) => new Response(JSON.stringify(body), { status, statusText: status === 200 ? 'OK' : 'Not Found', headers: { 'Content-Type': 'application/json' } });
+const envelope = (body: object, status = 200) =>
+	new Response(JSON.stringify(body), { status, statusText: status === 200 ? 'OK' : 'Not Found', headers: { 'Content-Type': 'application/json' } });
 
 describe('API client (SPEC §7)', () => {
 	it('repeats array query values and leaves out empty ones', () => {
@@ -25,7 +26,10 @@ describe('API client (SPEC §7)', () => {
 	it('sends credentials, the user-id header once known, and plain objects as JSON', async () => {
 		const seen: Seen[] = [];
 		let userId: string | null = null;
-		const client = createApiClient({ fetch: fakeFetch(() => envelope({ header: { isSuccessful: true, resultCode: 0, resultMessage: '' } }), seen), getUserId: () => userId });
+		const client = createApiClient({
+			fetch: fakeFetch(() => envelope({ header: { isSuccessful: true, resultCode: 0, resultMessage: '' } }), seen),
+			getUserId: () => userId,
+		});
 		await client.get('/a');
 		userId = '42';
 		await client.post('/b', { title: 'hi' });
@@ -44,14 +48,18 @@ describe('API client (SPEC §7)', () => {
 	});
 
 	it('throws FetchError with status and the envelope code on a non-OK answer', async () => {
-		const client = createApiClient({ fetch: fakeFetch(() => envelope({ header: { isSuccessful: false, resultCode: -4041403, resultMessage: 'Post not found.' } }, 404), []) });
+		const client = createApiClient({
+			fetch: fakeFetch(() => envelope({ header: { isSuccessful: false, resultCode: -4041403, resultMessage: 'Post not found.' } }, 404), []),
+		});
 		const error = await client.get('/x').catch((e: unknown) => e);
 		expect(error).toBeInstanceOf(FetchError);
 		expect(error).toMatchObject({ status: 404, statusText: 'Not Found', resultCode: -4041403, message: 'Post not found.' });
 	});
 
 	it('throws ResponseError matched by resultCode when the header says it failed', async () => {
-		const client = createApiClient({ fetch: fakeFetch(() => envelope({ header: { isSuccessful: false, resultCode: -4031452, resultMessage: 'banned' } }), []) });
+		const client = createApiClient({
+			fetch: fakeFetch(() => envelope({ header: { isSuccessful: false, resultCode: -4031452, resultMessage: 'banned' } }), []),
+		});
 		const error = await client.get('/x').catch((e: unknown) => e);
 		expect(error).toBeInstanceOf(ResponseError);
 		expect((error as ResponseError).resultCode).toBe(-4031452);

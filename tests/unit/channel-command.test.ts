@@ -12,26 +12,38 @@ const SPAWN_TIMEOUT_MS = 60_000;
 const run = (...args: string[]) => spawnSync(process.execPath, [path.join('scripts', 'channel.mjs'), ...args], { encoding: 'utf8', timeout: 60_000 });
 
 describe('npm run channel', () => {
-	it.each([['--help'], ['-h'], ['apply', '--help'], ['help']])('%s prints the usage and exits 0', (...args) => {
-		const result = run(...args);
-		expect(result.stderr).not.toMatch(/\n\s+at /);
-		expect(result.status).toBe(0);
-		expect(result.stdout).toContain('npm run channel -- apply FILE [--dry-run]');
-		expect(result.stdout).toContain('npm run channel -- admin grant  --channel DOMAIN/SLUG --member ID');
-	}, SPAWN_TIMEOUT_MS);
+	it.each([['--help'], ['-h'], ['apply', '--help'], ['help']])(
+		'%s prints the usage and exits 0',
+		(...args) => {
+			const result = run(...args);
+			expect(result.stderr).not.toMatch(/\n\s+at /);
+			expect(result.status).toBe(0);
+			expect(result.stdout).toContain('npm run channel -- apply FILE [--dry-run]');
+			expect(result.stdout).toContain('npm run channel -- admin grant  --channel DOMAIN/SLUG --member ID');
+		},
+		SPAWN_TIMEOUT_MS,
+	);
 
-	it('an unknown option is named, with the usage, exit 2', () => {
-		const result = run('apply', 'channels/starfall-jp.json', '--dryrun');
-		expect(result.stderr).not.toMatch(/\n\s+at /);
-		expect(result.status).toBe(2);
-		expect(result.stderr).toContain("Unknown option '--dryrun'");
-		expect(result.stderr).toContain('Usage:');
-	}, SPAWN_TIMEOUT_MS);
+	it(
+		'an unknown option is named, with the usage, exit 2',
+		() => {
+			const result = run('apply', 'channels/starfall-jp.json', '--dryrun');
+			expect(result.stderr).not.toMatch(/\n\s+at /);
+			expect(result.status).toBe(2);
+			expect(result.stderr).toContain("Unknown option '--dryrun'");
+			expect(result.stderr).toContain('Usage:');
+		},
+		SPAWN_TIMEOUT_MS,
+	);
 
-	it('a command it does not know gets the usage, exit 2', () => {
-		const result = run('frobnicate', '--channel', 'starfall/global', '--member', '1005');
-		expect(result.status).toBe(2);
-		expect(result.stderr).toContain('the command is `apply FILE`, `admin grant` or `admin revoke`');
-		expect(result.stderr).toContain('Usage:');
-	}, SPAWN_TIMEOUT_MS);
+	it(
+		'a command it does not know gets the usage, exit 2',
+		() => {
+			const result = run('frobnicate', '--channel', 'starfall/global', '--member', '1005');
+			expect(result.status).toBe(2);
+			expect(result.stderr).toContain('the command is `apply FILE`, `admin grant` or `admin revoke`');
+			expect(result.stderr).toContain('Usage:');
+		},
+		SPAWN_TIMEOUT_MS,
+	);
 });

@@ -38,7 +38,11 @@ describe('comment segments', () => {
 		expect(commentSegments('See https://starfall.example/guide.')).toEqual([text('See '), link('https://starfall.example/guide'), text('.')]);
 		expect(commentSegments('(https://starfall.example/a), or')).toEqual([text('('), link('https://starfall.example/a'), text('), or')]);
 		expect(commentSegments('https://en.wikipedia.org/wiki/Foo_(game)!')).toEqual([link('https://en.wikipedia.org/wiki/Foo_(game)'), text('!')]);
-		expect(commentSegments('링크 https://starfall.example/공략。다음')).toEqual([text('링크 '), link('https://starfall.example/공략'), text('。다음')]);
+		expect(commentSegments('링크 https://starfall.example/공략。다음')).toEqual([
+			text('링크 '),
+			link('https://starfall.example/공략'),
+			text('。다음'),
+		]);
 		expect(commentSegments('"https://starfall.example/q"')).toEqual([text('"'), link('https://starfall.example/q'), text('"')]);
 	});
 
@@ -84,7 +88,15 @@ describe('comment limits and schemas', () => {
 		expect(CreateCommentSchema.safeParse({ content: 'hi' }).success).toBe(true);
 		expect(CreateCommentSchema.safeParse({ content: 'hi', parentId: 3, requestId: crypto.randomUUID() }).success).toBe(true);
 		expect(CreateCommentSchema.safeParse({ content: 'hi', parentId: null }).success).toBe(true);
-		for (const bad of [{}, { content: 1 }, { content: 'hi', parentId: 0 }, { content: 'hi', parentId: '3' }, { content: 'hi', parentId: 1.5 }, { content: 'hi', extra: 1 }, { content: 'hi', requestId: 'x' }]) {
+		for (const bad of [
+			{},
+			{ content: 1 },
+			{ content: 'hi', parentId: 0 },
+			{ content: 'hi', parentId: '3' },
+			{ content: 'hi', parentId: 1.5 },
+			{ content: 'hi', extra: 1 },
+			{ content: 'hi', requestId: 'x' },
+		]) {
 			expect(CreateCommentSchema.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
 		}
 		expect(EditCommentSchema.safeParse({ content: 'x' }).success).toBe(true);

@@ -1,6 +1,16 @@
 /** The comments island's model: threads, where new items go, what a deletion leaves, whom a reply answers. */
 import { describe, expect, it } from 'vitest';
-import { commentLink, groupThreads, mergeItems, removeItem, replyTarget, replyToHref, textProblem, type CommentItem, type ReadableComment } from '@/islands/comments/model';
+import {
+	commentLink,
+	groupThreads,
+	mergeItems,
+	removeItem,
+	replyTarget,
+	replyToHref,
+	textProblem,
+	type CommentItem,
+	type ReadableComment,
+} from '@/islands/comments/model';
 import { fill } from '@/islands/comments/texts';
 import { COMMENT_MAX_LENGTH } from '@/schemas/comment-limits';
 

@@ -7,7 +7,13 @@ const doc = (blocks: unknown[]) => JSON.stringify({ type: 'doc', blocks });
 
 describe('renderContentHtml', () => {
 	it('never renders a guidance hint: a filled guidance block is a paragraph, an empty one nothing', () => {
-		const html = renderContentHtml(doc([{ type: 'guidance', hint: 'Say what broke.', children: [] }, { type: 'guidance', hint: 'Steps.', children: [{ text: 'Open the barn.' }] }]), labels);
+		const html = renderContentHtml(
+			doc([
+				{ type: 'guidance', hint: 'Say what broke.', children: [] },
+				{ type: 'guidance', hint: 'Steps.', children: [{ text: 'Open the barn.' }] },
+			]),
+			labels,
+		);
 		expect(html).toBe('<p>Open the barn.</p>');
 	});
 
@@ -20,7 +26,13 @@ describe('renderContentHtml', () => {
 		const html = renderContentHtml(
 			doc([
 				{ type: 'heading', level: 2, children: [{ text: 'Rewards' }] },
-				{ type: 'paragraph', children: [{ text: 'bold', bold: true }, { text: ' site', link: 'https://starfall.example' }] },
+				{
+					type: 'paragraph',
+					children: [
+						{ text: 'bold', bold: true },
+						{ text: ' site', link: 'https://starfall.example' },
+					],
+				},
 				{ type: 'list', ordered: true, items: [[{ text: 'one' }], [{ text: 'two' }]] },
 			]),
 			labels,
@@ -39,7 +51,9 @@ describe('renderContentHtml', () => {
 
 	it("gives a YouTube facade the video's poster from YouTube's image host and the post's title, escaped (issue 23)", () => {
 		const html = renderContentHtml(doc([{ type: 'youtube', videoId: 'dQw4w9WgXcQ' }]), { ...labels, videoTitle: 'Raid <b>"night"</b>' });
-		expect(html).toContain('<img class="youtube-poster" src="https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg" alt="" width="480" height="360" loading="lazy" decoding="async" referrerpolicy="no-referrer">');
+		expect(html).toContain(
+			'<img class="youtube-poster" src="https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg" alt="" width="480" height="360" loading="lazy" decoding="async" referrerpolicy="no-referrer">',
+		);
 		expect(html).toContain('<span class="youtube-title">Raid &lt;b&gt;&quot;night&quot;&lt;/b&gt;</span>');
 		// Without a title, none is shown.
 		expect(renderContentHtml(doc([{ type: 'youtube', videoId: 'dQw4w9WgXcQ' }]), labels)).not.toContain('youtube-title');
@@ -68,7 +82,9 @@ describe('renderContentHtml', () => {
 			{ playVideo: 'Play video', openImage: 'Open "image"' },
 		);
 		expect(html).toContain('<a class="content-image-link" href="/demo/shot-01.svg"><img src="/demo/shot-01.svg" alt="Ship"');
-		expect(html).toContain('<a class="content-image-link" href="/demo/shot-02.svg" aria-label="Open &quot;image&quot;"><img src="/demo/shot-02.svg" alt=" "');
+		expect(html).toContain(
+			'<a class="content-image-link" href="/demo/shot-02.svg" aria-label="Open &quot;image&quot;"><img src="/demo/shot-02.svg" alt=" "',
+		);
 	});
 
 	it('falls back to one escaped paragraph for a body that does not parse', () => {

@@ -28,7 +28,8 @@ describe('the demo administrators', () => {
 			if (!admin.provider) continue;
 			const listed = demoMembers(`/${admin.path}`, admin.provider);
 			expect(listed[0]).toMatchObject({ nickname: admin.nickname, label: 'administrator' });
-			for (const other of admin.providers.slice(1)) expect(demoMembers(`/${admin.path}`, other).some((member: { nickname: string }) => member.nickname === admin.nickname)).toBe(false);
+			for (const other of admin.providers.slice(1))
+				expect(demoMembers(`/${admin.path}`, other).some((member: { nickname: string }) => member.nickname === admin.nickname)).toBe(false);
 		}
 	});
 

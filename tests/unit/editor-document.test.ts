@@ -98,7 +98,9 @@ describe('editor document conversion', () => {
 	it('reads text formats, links and line breaks into runs and joins runs that look the same', () => {
 		const doc = build(() => {
 			const link = $createLinkNode('https://example.com/').append(text('lin'), text('k'));
-			$getRoot().append($createParagraphNode().append(text('a'), text('b'), text('c', 'bold'), $createLineBreakNode(), text('d'), link, $createTabNode()));
+			$getRoot().append(
+				$createParagraphNode().append(text('a'), text('b'), text('c', 'bold'), $createLineBreakNode(), text('d'), link, $createTabNode()),
+			);
 		});
 		expect(doc.blocks).toEqual([
 			{
@@ -109,7 +111,9 @@ describe('editor document conversion', () => {
 	});
 
 	it('drops formats the schema does not have (code, highlight, subscript) and keeps the text', () => {
-		const doc = build(() => $getRoot().append($createParagraphNode().append(text('x = 1', 'code'), text(' marked', 'highlight', 'bold'), text('2', 'subscript'))));
+		const doc = build(() =>
+			$getRoot().append($createParagraphNode().append(text('x = 1', 'code'), text(' marked', 'highlight', 'bold'), text('2', 'subscript'))),
+		);
 		expect(doc.blocks).toEqual([{ type: 'paragraph', children: [{ text: 'x = 1' }, { text: ' marked', bold: true }, { text: '2' }] }]);
 	});
 
@@ -141,7 +145,11 @@ describe('editor document conversion', () => {
 	it('flattens nested lists into the items of the outer list', () => {
 		const doc = build(() => {
 			const inner = $createListNode('number').append($createListItemNode().append(text('1.a')), $createListItemNode().append(text('1.b')));
-			const outer = $createListNode('bullet').append($createListItemNode().append(text('1')), $createListItemNode().append(inner), $createListItemNode().append(text('2')));
+			const outer = $createListNode('bullet').append(
+				$createListItemNode().append(text('1')),
+				$createListItemNode().append(inner),
+				$createListItemNode().append(text('2')),
+			);
 			$getRoot().append(outer);
 		});
 		expect(doc.blocks).toEqual([{ type: 'list', ordered: false, items: [[{ text: '1' }], [{ text: '1.a' }], [{ text: '1.b' }], [{ text: '2' }]] }]);
@@ -220,7 +228,9 @@ describe('editor document conversion', () => {
 	});
 
 	it('reads a quote with a line break and a YouTube video', () => {
-		const doc = build(() => $getRoot().append($createQuoteNode().append(text('a'), $createLineBreakNode(), text('b')), $createYouTubeNode('dQw4w9WgXcQ')));
+		const doc = build(() =>
+			$getRoot().append($createQuoteNode().append(text('a'), $createLineBreakNode(), text('b')), $createYouTubeNode('dQw4w9WgXcQ')),
+		);
 		expect(doc.blocks).toEqual([
 			{ type: 'quote', children: [{ text: 'a\nb' }] },
 			{ type: 'youtube', videoId: 'dQw4w9WgXcQ' },
@@ -231,7 +241,15 @@ describe('editor document conversion', () => {
 describe('documentIsEmpty', () => {
 	it('is true for no blocks, empty paragraphs and white space (ideographic spaces too)', () => {
 		expect(documentIsEmpty(emptyDocument())).toBe(true);
-		expect(documentIsEmpty({ type: 'doc', blocks: [{ type: 'paragraph', children: [] }, { type: 'paragraph', children: [{ text: ' \n\t\u3000' }] }] })).toBe(true);
+		expect(
+			documentIsEmpty({
+				type: 'doc',
+				blocks: [
+					{ type: 'paragraph', children: [] },
+					{ type: 'paragraph', children: [{ text: ' \n\t\u3000' }] },
+				],
+			}),
+		).toBe(true);
 		expect(documentIsEmpty({ type: 'doc', blocks: [{ type: 'list', ordered: false, items: [[], [{ text: ' ' }]] }] })).toBe(true);
 	});
 
@@ -256,12 +274,23 @@ describe('normalizeLink', () => {
 		expect(normalizeLink(raw, 'http://localhost:8788')).toBe(expected);
 	});
 
-	it.each(['', 'javascript:alert(1)', ' javascript:alert(1)', 'java\tscript:alert(1)', 'data:text/html;base64,PHNjcmlwdD4=', 'vbscript:x', '//evil.example', '/\\evil.example', 'mailto:a@b.c', 'ftp://example.com', 'https://a b.com', 'just words', 'https://user:pw@example.com'])(
-		'refuses %j',
-		(raw) => {
-			expect(normalizeLink(raw, 'http://localhost:8788')).toBeNull();
-		},
-	);
+	it.each([
+		'',
+		'javascript:alert(1)',
+		' javascript:alert(1)',
+		'java\tscript:alert(1)',
+		'data:text/html;base64,PHNjcmlwdD4=',
+		'vbscript:x',
+		'//evil.example',
+		'/\\evil.example',
+		'mailto:a@b.c',
+		'ftp://example.com',
+		'https://a b.com',
+		'just words',
+		'https://user:pw@example.com',
+	])('refuses %j', (raw) => {
+		expect(normalizeLink(raw, 'http://localhost:8788')).toBeNull();
+	});
 });
 
 describe('constants the editor repeats to keep zod out of its bundle', () => {
@@ -282,16 +311,32 @@ describe('constants the editor repeats to keep zod out of its bundle', () => {
 		const { IMAGE_MAX_DIMENSION, IMAGE_MAX_PIXELS } = await import('@/server/uploads/image-format');
 		const { MAX_UPLOADS_PER_DOCUMENT } = await import('@/server/uploads/claims');
 		const { RESULT_MESSAGES } = await import('@/lib/result-codes');
-		expect(limits.UPLOAD_LIMIT_LABELS).toEqual({ megapixels: IMAGE_MAX_PIXELS / 1_000_000, side: '10,000', images: limits.IMAGES_PER_DOCUMENT_MAX, dailyImages: 100, dailyMb: 200, unattached: 60 });
-		expect([IMAGE_MAX_DIMENSION, MAX_UPLOADS_PER_DOCUMENT, limits.UPLOAD_BYTES_PER_DAY]).toEqual([10_000, limits.IMAGES_PER_DOCUMENT_MAX, limits.UPLOAD_MB_PER_DAY * 1024 * 1024]);
-		expect(RESULT_MESSAGES.ImageResolutionTooHigh).toContain(`${limits.IMAGE_MAX_MEGAPIXELS} megapixels and ${limits.UPLOAD_LIMIT_LABELS.side} pixels`);
+		expect(limits.UPLOAD_LIMIT_LABELS).toEqual({
+			megapixels: IMAGE_MAX_PIXELS / 1_000_000,
+			side: '10,000',
+			images: limits.IMAGES_PER_DOCUMENT_MAX,
+			dailyImages: 100,
+			dailyMb: 200,
+			unattached: 60,
+		});
+		expect([IMAGE_MAX_DIMENSION, MAX_UPLOADS_PER_DOCUMENT, limits.UPLOAD_BYTES_PER_DAY]).toEqual([
+			10_000,
+			limits.IMAGES_PER_DOCUMENT_MAX,
+			limits.UPLOAD_MB_PER_DAY * 1024 * 1024,
+		]);
+		expect(RESULT_MESSAGES.ImageResolutionTooHigh).toContain(
+			`${limits.IMAGE_MAX_MEGAPIXELS} megapixels and ${limits.UPLOAD_LIMIT_LABELS.side} pixels`,
+		);
 		expect(RESULT_MESSAGES.TooManyImages).toContain(`${limits.IMAGES_PER_DOCUMENT_MAX} images`);
 		// The write screen fills the limits into their texts on the server, in every language.
 		const { pick, translator } = await import('@/i18n');
 		const { LIMIT_TEXT_KEYS } = await import('@/islands/write/texts');
 		for (const language of ['en', 'ja', 'ko', 'zh'] as const) {
 			const texts = pick(translator(language), LIMIT_TEXT_KEYS, limits.UPLOAD_LIMIT_LABELS);
-			expect(Object.values(texts).filter((text) => text.includes('{{')), language).toEqual([]);
+			expect(
+				Object.values(texts).filter((text) => text.includes('{{')),
+				language,
+			).toEqual([]);
 			expect(texts['editor.message.imageResolution'], language).toMatch(/40.*10,000/);
 			expect(texts['editor.message.uploadDailyLimit'], language).toMatch(/100.*200/);
 			expect(texts['editor.message.unattachedLimit'], language).toContain('60');
@@ -299,7 +344,16 @@ describe('constants the editor repeats to keep zod out of its bundle', () => {
 		}
 		const { isImageSrc } = await import('@/schemas/content');
 		const { imagePathOnSite } = await import('@/islands/editor/media-nodes');
-		for (const src of ['/uploads/AAAAAAAAAAAAAAAAAAAAAA.png', '/uploads/short.png', '/uploads/AAAAAAAAAAAAAAAAAAAAAA.svg', '/demo/shot-01.svg', '/demo/../x.svg', '/demo/Shot.svg', 'https://example.com/a.png', '/other/a.png']) {
+		for (const src of [
+			'/uploads/AAAAAAAAAAAAAAAAAAAAAA.png',
+			'/uploads/short.png',
+			'/uploads/AAAAAAAAAAAAAAAAAAAAAA.svg',
+			'/demo/shot-01.svg',
+			'/demo/../x.svg',
+			'/demo/Shot.svg',
+			'https://example.com/a.png',
+			'/other/a.png',
+		]) {
 			expect([src, imagePathOnSite(src) !== null]).toEqual([src, isImageSrc(src)]);
 		}
 	});
@@ -321,7 +375,14 @@ describe('template guidance in the editor (src/schemas/guidance.ts)', () => {
 		const editor = headlessEditor();
 		editor.update(() => $importDocument(TEMPLATE), { discrete: true });
 		expect(editor.read(() => $getRoot().getTextContent())).not.toContain('Thanks for reporting');
-		expect(editor.read(() => $getRoot().getChildren().filter($isGuidanceNode).map((node) => node.getHint()))).toEqual(['Thanks for reporting!', 'What went wrong, in one sentence.']);
+		expect(
+			editor.read(() =>
+				$getRoot()
+					.getChildren()
+					.filter($isGuidanceNode)
+					.map((node) => node.getHint()),
+			),
+		).toEqual(['Thanks for reporting!', 'What went wrong, in one sentence.']);
 	});
 
 	it('counts untouched guidance as empty, and publishes only what the writer typed into it', () => {

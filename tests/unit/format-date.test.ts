@@ -26,7 +26,15 @@ describe('counts', () => {
 describe('dates computed from a remembered zone offset', () => {
 	/** The reference: ICU's own parts for every date, as the formatting did before the offsets were remembered. */
 	const reference = (ms: number, timeZone: string) => {
-		const format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+		const format = new Intl.DateTimeFormat('en-CA', {
+			timeZone,
+			year: 'numeric',
+			month: '2-digit',
+			day: '2-digit',
+			hour: '2-digit',
+			minute: '2-digit',
+			hourCycle: 'h23',
+		});
 		const map: Record<string, string> = {};
 		for (const part of format.formatToParts(new Date(ms))) map[part.type] = part.value;
 		return `${map['year']}.${map['month']}.${map['day']} ${map['hour']}:${map['minute']}`;
@@ -50,7 +58,8 @@ describe('dates computed from a remembered zone offset', () => {
 	it('agrees with ICU at the edges of a day and of a quarter hour', () => {
 		const base = Date.UTC(2026, 10, 23, 14, 59, 59, 999);
 		for (const ms of [base, base + 1, base - 14 * 60_000, Date.UTC(2026, 11, 31, 23, 59, 59, 999), Date.UTC(2027, 0, 1), 0]) {
-			for (const [language, zone] of Object.entries(zones)) expect(formatFullDate(ms, language as keyof typeof zones), `${ms} ${language}`).toBe(reference(ms, zone));
+			for (const [language, zone] of Object.entries(zones))
+				expect(formatFullDate(ms, language as keyof typeof zones), `${ms} ${language}`).toBe(reference(ms, zone));
 		}
 	});
 });

@@ -36,7 +36,8 @@ function refusal(bytes: Uint8Array): string | undefined {
 /** Every secret of the fixtures is gone from `bytes`. */
 function expectNoSecrets(bytes: Uint8Array) {
 	for (const secret of Object.values(SECRETS)) expect(containsBytes(bytes, secret), String(secret)).toBe(false);
-	for (const marker of ['<script', '<html', 'EXIF', 'GPS', 'XMP', 'Photoshop', 'tEXt', 'zTXt', 'iTXt', 'eXIf', 'tIME', 'prVt']) expect(containsBytes(bytes, marker), marker).toBe(false);
+	for (const marker of ['<script', '<html', 'EXIF', 'GPS', 'XMP', 'Photoshop', 'tEXt', 'zTXt', 'iTXt', 'eXIf', 'tIME', 'prVt'])
+		expect(containsBytes(bytes, marker), marker).toBe(false);
 }
 
 describe('sniffing an image from its bytes', () => {
@@ -70,7 +71,7 @@ describe('reading the dimensions', () => {
 		for (const bytes of [JPEG, JPEG_PROGRESSIVE, PNG, GIF, WEBP_LOSSY, WEBP_LOSSLESS]) expect(cleanImage(bytes).bytes).toEqual(bytes);
 	});
 
-	it("reports a JPEG turned by its EXIF orientation upright, as browsers show it", () => {
+	it('reports a JPEG turned by its EXIF orientation upright, as browsers show it', () => {
 		expect(cleanImage(jpegWithMetadata(6))).toMatchObject({ width: HEIGHT, height: WIDTH });
 		expect(cleanImage(jpegWithMetadata(3))).toMatchObject({ width: WIDTH, height: HEIGHT });
 	});
@@ -81,8 +82,20 @@ describe('stripping metadata', () => {
 		const { bytes } = cleanImage(jpegWithMetadata(6));
 		expectNoSecrets(bytes);
 		const jfif = [0xff, 0xe0, 0x00, 0x10, ...'JFIF\0'.split('').map((c) => c.charCodeAt(0)), 1, 2, 0, 0, 1, 0, 1, 0, 0];
-		const orientation = [0xff, 0xe1, 0x00, 0x22, 0x45, 0x78, 0x69, 0x66, 0, 0, 0x4d, 0x4d, 0, 0x2a, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0, 0, 0, 0, 0];
-		const icc = [0xff, 0xe2, 0, 23, ...'ICC_PROFILE\0'.split('').map((c) => c.charCodeAt(0)), 1, 1, ...'profile'.split('').map((c) => c.charCodeAt(0))];
+		const orientation = [
+			0xff, 0xe1, 0x00, 0x22, 0x45, 0x78, 0x69, 0x66, 0, 0, 0x4d, 0x4d, 0, 0x2a, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0, 0, 0, 0,
+			0,
+		];
+		const icc = [
+			0xff,
+			0xe2,
+			0,
+			23,
+			...'ICC_PROFILE\0'.split('').map((c) => c.charCodeAt(0)),
+			1,
+			1,
+			...'profile'.split('').map((c) => c.charCodeAt(0)),
+		];
 		expect([...bytes]).toEqual([0xff, 0xd8, ...jfif, ...orientation, ...icc, ...JPEG.subarray(2)]);
 	});
 
@@ -153,7 +166,13 @@ describe('refusing what is not a whole image', () => {
 	});
 
 	it('refuses a PNG with an unknown critical chunk or a chunk length past the end', () => {
-		const unknownCritical = concatBytes(PNG.subarray(0, 33), Uint8Array.of(0, 0, 0, 0), Uint8Array.from('HTML', (c) => c.charCodeAt(0)), Uint8Array.of(0, 0, 0, 0), PNG.subarray(33));
+		const unknownCritical = concatBytes(
+			PNG.subarray(0, 33),
+			Uint8Array.of(0, 0, 0, 0),
+			Uint8Array.from('HTML', (c) => c.charCodeAt(0)),
+			Uint8Array.of(0, 0, 0, 0),
+			PNG.subarray(33),
+		);
 		expect(refusal(unknownCritical)).toBe('InvalidImage');
 		const overlong = PNG.slice();
 		new DataView(overlong.buffer).setUint32(33, 0x7ffffff0);

@@ -16,11 +16,39 @@ describe('the isolate memo', () => {
 
 	it('reads again when an entry is no longer fresh, and forgets a failed read', async () => {
 		const memo = createMemo<number>(10);
-		expect(await memo.read('k', 1, (stamp) => stamp === 1, () => Promise.resolve(1))).toBe(1);
-		expect(await memo.read('k', 2, (stamp) => stamp === 2, () => Promise.resolve(2))).toBe(2);
-		await expect(memo.read('bad', 0, () => true, () => Promise.reject(new Error('D1 down')))).rejects.toThrow('D1 down');
+		expect(
+			await memo.read(
+				'k',
+				1,
+				(stamp) => stamp === 1,
+				() => Promise.resolve(1),
+			),
+		).toBe(1);
+		expect(
+			await memo.read(
+				'k',
+				2,
+				(stamp) => stamp === 2,
+				() => Promise.resolve(2),
+			),
+		).toBe(2);
+		await expect(
+			memo.read(
+				'bad',
+				0,
+				() => true,
+				() => Promise.reject(new Error('D1 down')),
+			),
+		).rejects.toThrow('D1 down');
 		await Promise.resolve();
-		expect(await memo.read('bad', 0, () => true, () => Promise.resolve(3))).toBe(3);
+		expect(
+			await memo.read(
+				'bad',
+				0,
+				() => true,
+				() => Promise.resolve(3),
+			),
+		).toBe(3);
 	});
 	it('answers a stale entry at once while one read replaces it, and waits once it is too old', async () => {
 		const memo = createMemo<string>(10);

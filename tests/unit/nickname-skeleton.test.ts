@@ -50,7 +50,20 @@ describe('nicknameSkeleton', () => {
 	});
 
 	it('leaves Korean, Japanese and Chinese names distinct', () => {
-		const names = ['별빛', '별빗', '운영자_오리온', '운영자_오리', '스타폴운영', 'スターフォール運営', 'スターフォール', '星見の艦長', '星墜營運團隊', '星墜营运团队', '版主_小雨', '版主_小雪'];
+		const names = [
+			'별빛',
+			'별빗',
+			'운영자_오리온',
+			'운영자_오리',
+			'스타폴운영',
+			'スターフォール運営',
+			'スターフォール',
+			'星見の艦長',
+			'星墜營運團隊',
+			'星墜营运团队',
+			'版主_小雨',
+			'版主_小雪',
+		];
 		const skeletons = names.map(nicknameSkeleton);
 		expect(new Set(skeletons).size).toBe(names.length);
 		// Each stays the same name as itself written with full-width or half-width forms.

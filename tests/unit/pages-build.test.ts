@@ -25,7 +25,16 @@ describe('the Pages configuration', () => {
 	const { pages, companion } = pagesConfigs(WORKER);
 
 	it('keeps what Pages supports and leaves out the entry, assets, cron and rate limits', () => {
-		expect(Object.keys(pages).sort()).toEqual(['compatibility_date', 'compatibility_flags', 'd1_databases', 'name', 'pages_build_output_dir', 'r2_buckets', 'services', 'vars']);
+		expect(Object.keys(pages).sort()).toEqual([
+			'compatibility_date',
+			'compatibility_flags',
+			'd1_databases',
+			'name',
+			'pages_build_output_dir',
+			'r2_buckets',
+			'services',
+			'vars',
+		]);
 		expect(pages.pages_build_output_dir).toBe('./assets');
 		expect(pages.d1_databases).toEqual([{ binding: 'DB', database_name: 'board', database_id: 'id', migrations_dir: '../migrations' }]);
 		expect(pages.r2_buckets).toEqual(WORKER.r2_buckets);

@@ -96,6 +96,7 @@ describe('particle pairs', () => {
 	it('leave no combined form like 이(가) in the Korean file', () => {
 		for (const [key, text] of Object.entries(ko)) expect([key, /[이을은과와](?:\((?:가|를|는|와|과)\))|\(으\)로/.test(text)]).toEqual([key, false]);
 		// Every pair in the file is one the formatter knows.
-		for (const pair of JSON.stringify(ko).match(/\{[^{}/]+\/[^{}]+\}/g) ?? []) expect(['{이/가}', '{을/를}', '{은/는}', '{과/와}', '{으로/로}', '{이에요/예요}']).toContain(pair);
+		for (const pair of JSON.stringify(ko).match(/\{[^{}/]+\/[^{}]+\}/g) ?? [])
+			expect(['{이/가}', '{을/를}', '{은/는}', '{과/와}', '{으로/로}', '{이에요/예요}']).toContain(pair);
 	});
 });

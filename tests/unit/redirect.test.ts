@@ -25,7 +25,7 @@ describe('redirectUrl after login (no open redirect)', () => {
 		['a relative path', 'boards/12'],
 		['a control character', '/starfall/global/\nboards'],
 		['the login route itself', '/starfall/global/login?redirectUrl=/starfall/global'],
-		['the providers\' return', '/starfall/global/oauth'],
+		["the providers' return", '/starfall/global/oauth'],
 		['an empty value', ''],
 		['a missing value', null],
 		['a very long value', `/starfall/global/${'a'.repeat(3000)}`],
@@ -34,7 +34,9 @@ describe('redirectUrl after login (no open redirect)', () => {
 	});
 
 	it('builds the login route with the target encoded', () => {
-		expect(loginPageUrl(BASE, '/starfall/global/boards/12?page=2')).toBe('/starfall/global/login?redirectUrl=%2Fstarfall%2Fglobal%2Fboards%2F12%3Fpage%3D2');
+		expect(loginPageUrl(BASE, '/starfall/global/boards/12?page=2')).toBe(
+			'/starfall/global/login?redirectUrl=%2Fstarfall%2Fglobal%2Fboards%2F12%3Fpage%3D2',
+		);
 		expect(loginPageUrl(BASE, BASE, 'failed')).toBe('/starfall/global/login?redirectUrl=%2Fstarfall%2Fglobal&error=failed');
 	});
 });

@@ -35,7 +35,17 @@ const fill = (key: string, text: string) => text.replace(/\{\{(\w+)\}\}/g, (_, n
  * dialog, a reload, a not-found state, a reply re-sent to its thread when the reply it answered went), never
  * to show their message.
  */
-const DECIDING_ONLY: readonly ResultCodeName[] = ['CommentNotFound', 'Banned', 'SessionExpired', 'SessionRevoked', 'SignupExpired', 'DraftNotFound', 'Forbidden', 'InvalidParameter', 'PayloadTooLarge'];
+const DECIDING_ONLY: readonly ResultCodeName[] = [
+	'CommentNotFound',
+	'Banned',
+	'SessionExpired',
+	'SessionRevoked',
+	'SignupExpired',
+	'DraftNotFound',
+	'Forbidden',
+	'InvalidParameter',
+	'PayloadTooLarge',
+];
 
 function sources(folder: string): string[] {
 	return readdirSync(folder).flatMap((name) => {

@@ -14,7 +14,10 @@ describe('route-level result codes (SPEC §8)', () => {
 	});
 
 	it.each([-4011401, -4011415, -4011411, -4011416, -4011402])('%i with a channel forces login back to the current path', (code) => {
-		expect(routeErrorAction(failure(code), context)).toEqual({ kind: 'forced-login', loginUrl: '/starfall/global/login?redirectUrl=%2Fstarfall%2Fglobal%2Fposts%2F5' });
+		expect(routeErrorAction(failure(code), context)).toEqual({
+			kind: 'forced-login',
+			loginUrl: '/starfall/global/login?redirectUrl=%2Fstarfall%2Fglobal%2Fposts%2F5',
+		});
 	});
 
 	it('-4011401 without a channel is a not-found page', () => {
@@ -46,10 +49,16 @@ describe('route-level result codes (SPEC §8)', () => {
 describe("what a member action's failure means, whatever the action", () => {
 	const base = '/starfall/global';
 	const back = '/starfall/global/posts/7';
-	const banned = new FetchError(403, 'Forbidden', { header: { isSuccessful: false, resultCode: -4031452, resultMessage: '' }, ban: { kind: 'TEMPORARY', endsAt: 1_800_000_000_000 } });
+	const banned = new FetchError(403, 'Forbidden', {
+		header: { isSuccessful: false, resultCode: -4031452, resultMessage: '' },
+		ban: { kind: 'TEMPORARY', endsAt: 1_800_000_000_000 },
+	});
 
 	it('is the forced login, the ban dialog with its end, or too many requests; null leaves the rest to the action', () => {
-		expect(memberFailure(failure(-4011415), base, back)).toEqual({ kind: 'forced-login', loginUrl: '/starfall/global/login?redirectUrl=%2Fstarfall%2Fglobal%2Fposts%2F7' });
+		expect(memberFailure(failure(-4011415), base, back)).toEqual({
+			kind: 'forced-login',
+			loginUrl: '/starfall/global/login?redirectUrl=%2Fstarfall%2Fglobal%2Fposts%2F7',
+		});
 		expect(memberFailure(banned, base, back)).toEqual({ kind: 'ban', endsAt: 1_800_000_000_000 });
 		expect(memberFailure(failure(-4031452), base, back)).toEqual({ kind: 'ban', endsAt: null });
 		expect(memberFailure(failure(-4291401), base, back)).toEqual({ kind: 'too-many' });

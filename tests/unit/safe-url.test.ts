@@ -58,17 +58,30 @@ describe('channel settings', () => {
 			topPinnedHome: 'Y',
 			topPinnedBoard: 'Y',
 			topPinnedTargetBoards: [],
-			externalLinks: [{ key: 'Shop', value: 'https://shop.example' }, { key: 'Evil', value: '/\\evil.example' }],
+			externalLinks: [
+				{ key: 'Shop', value: 'https://shop.example' },
+				{ key: 'Evil', value: '/\\evil.example' },
+			],
 		});
 		expect(header.gameBiIcon).toBeNull();
 		expect(header.externalLinks).toEqual([{ key: 'Shop', value: 'https://shop.example' }]);
 		const footer = FooterConfigSchema.parse({
-			channels: [{ key: 'Global', value: 'global' }, { key: 'Elsewhere', value: '../../evil' }],
+			channels: [
+				{ key: 'Global', value: 'global' },
+				{ key: 'Elsewhere', value: '../../evil' },
+			],
 			company: 'Nebula Forge',
-			companyCiIcons: [{ key: 'data:image/svg+xml,<svg onload=alert(1)>', value: 'https://nebula.example' }, { key: '/demo/logo.svg', value: 'javascript:alert(1)' }, { key: '/demo/logo.svg', value: 'https://nebula.example' }],
+			companyCiIcons: [
+				{ key: 'data:image/svg+xml,<svg onload=alert(1)>', value: 'https://nebula.example' },
+				{ key: '/demo/logo.svg', value: 'javascript:alert(1)' },
+				{ key: '/demo/logo.svg', value: 'https://nebula.example' },
+			],
 			copyright: '©',
 			policyItems: [{ key: 'Terms', value: 'JaVaScRiPt:alert(1)' }],
-			snsLinks: [{ key: 'X', value: 'https://x.com/starfall' }, { key: 'LINE', value: '//evil.example' }],
+			snsLinks: [
+				{ key: 'X', value: 'https://x.com/starfall' },
+				{ key: 'LINE', value: '//evil.example' },
+			],
 		});
 		expect(footer.channels).toEqual([{ key: 'Global', value: 'global' }]);
 		expect(footer.companyCiIcons).toEqual([{ key: '/demo/logo.svg', value: 'https://nebula.example' }]);

@@ -1,7 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { withSecurityHeaders } from '@functions/security-headers';
-import { cspHash, DEFAULT_REFERRER_POLICY, imageSourceDirective, PAGE_POLICY_DIRECTIVES, SECURITY_HEADERS, STRICT_POLICY } from '@/lib/security-policy';
+import {
+	cspHash,
+	DEFAULT_REFERRER_POLICY,
+	imageSourceDirective,
+	PAGE_POLICY_DIRECTIVES,
+	SECURITY_HEADERS,
+	STRICT_POLICY,
+} from '@/lib/security-policy';
 import { DEFAULT_THEME, themeCss } from '@/lib/theme';
 
 /** The headers public/_headers gives every static asset (its `/*` rule). */
@@ -23,7 +30,11 @@ function staticAssetHeaders(): Record<string, string> {
 
 describe('security headers', () => {
 	it('gives static assets exactly the headers the Worker gives its other answers', () => {
-		expect(staticAssetHeaders()).toEqual({ 'Content-Security-Policy': STRICT_POLICY, ...SECURITY_HEADERS, 'Referrer-Policy': DEFAULT_REFERRER_POLICY });
+		expect(staticAssetHeaders()).toEqual({
+			'Content-Security-Policy': STRICT_POLICY,
+			...SECURITY_HEADERS,
+			'Referrer-Policy': DEFAULT_REFERRER_POLICY,
+		});
 	});
 
 	it('gives an answer without a policy the strict one, even when its headers are immutable', () => {
@@ -39,7 +50,9 @@ describe('security headers', () => {
 	});
 
 	it("keeps a page's own policy and a stricter Referrer-Policy", async () => {
-		const page = new Response('<p>page</p>', { headers: { 'Content-Security-Policy': "default-src 'none'; script-src 'self'", 'Referrer-Policy': 'no-referrer' } });
+		const page = new Response('<p>page</p>', {
+			headers: { 'Content-Security-Policy': "default-src 'none'; script-src 'self'", 'Referrer-Policy': 'no-referrer' },
+		});
 		const secured = withSecurityHeaders(page);
 		expect(secured.headers.get('Content-Security-Policy')).toBe("default-src 'none'; script-src 'self'");
 		expect(secured.headers.get('Referrer-Policy')).toBe('no-referrer');
@@ -61,7 +74,9 @@ describe('security headers', () => {
 	it('hashes a style as browsers do', async () => {
 		// `openssl dgst -sha256 -binary | base64` of the same text.
 		expect(await cspHash('a{color:red}')).toBe('sha256-6hWWMOcF+mJesSJGYhmK2lkIIEw9Xc5XKGLPVzh8yxs=');
-		expect(themeCss(DEFAULT_THEME)).toBe(':root{--key:#4f46e5;--on-key:#ffffff;--key-text:#4f46e5;--page-bg:#f5f6fb;--header-bg:#ffffff;--header-text:#000000;--header-key:#4f46e5}');
+		expect(themeCss(DEFAULT_THEME)).toBe(
+			':root{--key:#4f46e5;--on-key:#ffffff;--key-text:#4f46e5;--page-bg:#f5f6fb;--header-bg:#ffffff;--header-text:#000000;--header-key:#4f46e5}',
+		);
 	});
 });
 
@@ -78,7 +93,16 @@ describe("a community's image hosts", () => {
 	});
 
 	it('never takes anything that could end a source or add a directive, or another scheme', () => {
-		for (const url of ['https://a;b.com/x.png', 'https://a,b.com/x.png', "https://a'b.com/", 'http://cdn.example.com/a.png', 'data:image/png;base64,AAAA', 'javascript:alert(1)', 'https://', '//cdn.example.com/a.png']) {
+		for (const url of [
+			'https://a;b.com/x.png',
+			'https://a,b.com/x.png',
+			"https://a'b.com/",
+			'http://cdn.example.com/a.png',
+			'data:image/png;base64,AAAA',
+			'javascript:alert(1)',
+			'https://',
+			'//cdn.example.com/a.png',
+		]) {
 			expect(imageSourceDirective([url]), url).toBeNull();
 		}
 	});

@@ -67,7 +67,13 @@ describe('theme', () => {
 	});
 
 	it('is one :root rule of validated colours, with the banner colour when there is a banner', () => {
-		const css = themeCss({ themeType: 'LIGHT', keyColor: '#123456', backgroundColor: '}</style><script>', pcHeaderColor: null, banner: { backgroundColor: 'red;x:y' } });
+		const css = themeCss({
+			themeType: 'LIGHT',
+			keyColor: '#123456',
+			backgroundColor: '}</style><script>',
+			pcHeaderColor: null,
+			banner: { backgroundColor: 'red;x:y' },
+		});
 		expect(css).toMatch(/^:root\{[^{}<>]*\}$/);
 		expect(properties(css)).toMatchObject({ '--key': '#123456', '--page-bg': '#f5f6fb', '--banner-bg': '#000000' });
 	});

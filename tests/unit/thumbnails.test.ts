@@ -7,10 +7,31 @@ const small = (src: string) => (src === '/uploads/AAAAAAAAAAAAAAAAAAAAAA.png' ? 
 
 describe('postThumbnailOf', () => {
 	it('takes the first image that has a small variant or the first video, whichever comes first', () => {
-		expect(postThumbnailOf([{ type: 'paragraph' }, { type: 'image', src: '/uploads/AAAAAAAAAAAAAAAAAAAAAA.png' }, { type: 'youtube', videoId: 'dQw4w9WgXcQ' }], small)).toBe('/uploads/BBBBBBBBBBBBBBBBBBBBBB.webp');
-		expect(postThumbnailOf([{ type: 'youtube', videoId: 'dQw4w9WgXcQ' }, { type: 'image', src: '/uploads/AAAAAAAAAAAAAAAAAAAAAA.png' }], small)).toBe('youtube:dQw4w9WgXcQ');
+		expect(
+			postThumbnailOf(
+				[{ type: 'paragraph' }, { type: 'image', src: '/uploads/AAAAAAAAAAAAAAAAAAAAAA.png' }, { type: 'youtube', videoId: 'dQw4w9WgXcQ' }],
+				small,
+			),
+		).toBe('/uploads/BBBBBBBBBBBBBBBBBBBBBB.webp');
+		expect(
+			postThumbnailOf(
+				[
+					{ type: 'youtube', videoId: 'dQw4w9WgXcQ' },
+					{ type: 'image', src: '/uploads/AAAAAAAAAAAAAAAAAAAAAA.png' },
+				],
+				small,
+			),
+		).toBe('youtube:dQw4w9WgXcQ');
 		// An image without a variant is passed over, not shown at full size.
-		expect(postThumbnailOf([{ type: 'image', src: '/uploads/CCCCCCCCCCCCCCCCCCCCCC.png' }, { type: 'youtube', videoId: 'M7lc1UVf-VE' }], small)).toBe('youtube:M7lc1UVf-VE');
+		expect(
+			postThumbnailOf(
+				[
+					{ type: 'image', src: '/uploads/CCCCCCCCCCCCCCCCCCCCCC.png' },
+					{ type: 'youtube', videoId: 'M7lc1UVf-VE' },
+				],
+				small,
+			),
+		).toBe('youtube:M7lc1UVf-VE');
 		expect(postThumbnailOf([{ type: 'image', src: '/uploads/CCCCCCCCCCCCCCCCCCCCCC.png' }], small)).toBeNull();
 		expect(postThumbnailOf([{ type: 'paragraph' }], small)).toBeNull();
 		expect(postThumbnailOf([{ type: 'youtube', videoId: 'not an id' }], small)).toBeNull();

@@ -20,11 +20,21 @@ describe('what a failed write means to the member (SPEC §8)', () => {
 	const meaning = (error: unknown) => failureMeaning(error, '/starfall/global', '/starfall/global/write?boardId=12');
 
 	it.each([-4011401, -4011402, -4011411, -4011415, -4011416])('%i is the forced login, back to this editor', (code) => {
-		expect(meaning(failure(code))).toEqual({ kind: 'forced-login', loginUrl: `/starfall/global/login?redirectUrl=${encodeURIComponent('/starfall/global/write?boardId=12')}` });
+		expect(meaning(failure(code))).toEqual({
+			kind: 'forced-login',
+			loginUrl: `/starfall/global/login?redirectUrl=${encodeURIComponent('/starfall/global/write?boardId=12')}`,
+		});
 	});
 
 	it('the ban opens the ban dialog with its end', () => {
-		expect(meaning(new FetchError(403, 'Forbidden', { header: { isSuccessful: false, resultCode: -4031452, resultMessage: '' }, ban: { kind: 'TEMPORARY', endsAt: 1_800_000_000_000 } }))).toEqual({ kind: 'ban', endsAt: 1_800_000_000_000 });
+		expect(
+			meaning(
+				new FetchError(403, 'Forbidden', {
+					header: { isSuccessful: false, resultCode: -4031452, resultMessage: '' },
+					ban: { kind: 'TEMPORARY', endsAt: 1_800_000_000_000 },
+				}),
+			),
+		).toEqual({ kind: 'ban', endsAt: 1_800_000_000_000 });
 		expect(meaning(failure(-4031452, { ban: { kind: 'PERMANENT', endsAt: null } }))).toEqual({ kind: 'ban', endsAt: null });
 	});
 

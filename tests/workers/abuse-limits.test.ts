@@ -32,7 +32,9 @@ async function burst(count: number, url: string, init: Parameters<typeof call>[1
 describe('rate limits', () => {
 	it('uses the limits of wrangler.toml', () => {
 		const config = parse(wranglerToml) as { ratelimits: { name: string; simple: { limit: number; period: number } }[] };
-		expect(Object.fromEntries(config.ratelimits.map(({ name, simple }) => [name, { limit: simple.limit, periodSeconds: simple.period }]))).toEqual(LIMITERS);
+		expect(Object.fromEntries(config.ratelimits.map(({ name, simple }) => [name, { limit: simple.limit, periodSeconds: simple.period }]))).toEqual(
+			LIMITERS,
+		);
 		for (const rule of Object.values(RATE_LIMITS)) {
 			const limiters: string[] = [rule.address, ...('member' in rule ? [rule.member] : [])];
 			for (const limiter of limiters) expect(Object.keys(LIMITERS)).toContain(limiter);
@@ -44,11 +46,17 @@ describe('rate limits', () => {
 		const codes = await burst(limit + 1, `${PUBLIC}/oauth/login`, { method: 'POST', body: { provider: 'GOOGLE' }, ip: '198.51.100.1' });
 		// Within the limit the API gets as far as the provider, which the tests do not configure.
 		expect(codes.slice(0, limit).every((code) => code === -5031401)).toBe(true);
-		const refused = await call(`${PUBLIC}/oauth/login`, { method: 'POST', body: { provider: 'GOOGLE' }, headers: { 'cf-connecting-ip': '198.51.100.1' } });
+		const refused = await call(`${PUBLIC}/oauth/login`, {
+			method: 'POST',
+			body: { provider: 'GOOGLE' },
+			headers: { 'cf-connecting-ip': '198.51.100.1' },
+		});
 		expect(refused.status).toBe(429);
 		expect(refused.code).toBe(-4291401);
 		expect(refused.headers.get('retry-after')).toBe(String(periodSeconds));
-		expect((await call(`${PUBLIC}/oauth/login`, { method: 'POST', body: { provider: 'GOOGLE' }, headers: { 'cf-connecting-ip': '198.51.100.2' } })).code).toBe(-5031401);
+		expect(
+			(await call(`${PUBLIC}/oauth/login`, { method: 'POST', body: { provider: 'GOOGLE' }, headers: { 'cf-connecting-ip': '198.51.100.2' } })).code,
+		).toBe(-5031401);
 	});
 
 	it('sends the login form back to the login page when it comes too often', async () => {
@@ -66,19 +74,39 @@ describe('rate limits', () => {
 		const cookie = await signIn(1011);
 		const { limit } = LIMITERS.RATE_LIMIT_STRICT;
 		for (let i = 0; i < limit; i += 1) {
-			const answer = await call(`${MEMBER}/me/nickname`, { method: 'PUT', cookie, body: { nickname: 'x' }, headers: { 'cf-connecting-ip': `203.0.113.${i}` } });
+			const answer = await call(`${MEMBER}/me/nickname`, {
+				method: 'PUT',
+				cookie,
+				body: { nickname: 'x' },
+				headers: { 'cf-connecting-ip': `203.0.113.${i}` },
+			});
 			expect(answer.code).toBe(-4001422);
 		}
-		const refused = await call(`${MEMBER}/me/nickname`, { method: 'PUT', cookie, body: { nickname: 'x' }, headers: { 'cf-connecting-ip': '203.0.113.200' } });
+		const refused = await call(`${MEMBER}/me/nickname`, {
+			method: 'PUT',
+			cookie,
+			body: { nickname: 'x' },
+			headers: { 'cf-connecting-ip': '203.0.113.200' },
+		});
 		expect(refused.code).toBe(-4291401);
 		// Another member at the same address is not held back by this one.
-		const other = await call(`${MEMBER}/me/nickname`, { method: 'PUT', cookie: await signIn(1012), body: { nickname: 'x' }, headers: { 'cf-connecting-ip': '203.0.113.200' } });
+		const other = await call(`${MEMBER}/me/nickname`, {
+			method: 'PUT',
+			cookie: await signIn(1012),
+			body: { nickname: 'x' },
+			headers: { 'cf-connecting-ip': '203.0.113.200' },
+		});
 		expect(other.code).toBe(-4001422);
 	});
 
 	it('limits the sign-up steps and the view beacon per client address', async () => {
 		const signup = await startSignup('rate-limited-newcomer');
-		const codes = await burst(LIMITERS.RATE_LIMIT_STRICT.limit + 1, `${MEMBER}/signup/terms`, { method: 'POST', cookie: signup, body: { terms: true, privacy: true }, ip: '198.51.100.9' });
+		const codes = await burst(LIMITERS.RATE_LIMIT_STRICT.limit + 1, `${MEMBER}/signup/terms`, {
+			method: 'POST',
+			cookie: signup,
+			body: { terms: true, privacy: true },
+			ip: '198.51.100.9',
+		});
 		expect(codes.at(-1)).toBe(-4291401);
 		expect(codes.slice(0, -1).every((code) => code === 0)).toBe(true);
 		const views = await burst(LIMITERS.RATE_LIMIT_VIEW.limit + 1, `${PUBLIC}/posts/1/views`, { method: 'POST', ip: '198.51.100.10' });
@@ -105,8 +133,12 @@ describe('the nickname cooldown', () => {
 		const { userId } = await signUp('patient-member', 'PatientOne');
 		const member = { userId, nickname: 'PatientOne', role: 'MEMBER', provider: 'GOOGLE', recentProvider: 'GOOGLE', joinedAt: 0 } as const;
 		await changeNickname(env.DB, 1, member, 'PatientTwo');
-		await expect(changeNickname(env.DB, 1, { ...member, nickname: 'PatientTwo' }, 'PatientThree', Date.now() + DAY)).rejects.toMatchObject({ codeName: 'NicknameChangeTooSoon' });
-		expect(await changeNickname(env.DB, 1, { ...member, nickname: 'PatientTwo' }, 'PatientThree', Date.now() + NICKNAME_CHANGE_COOLDOWN_DAYS * DAY + 1000)).toBe('PatientThree');
+		await expect(changeNickname(env.DB, 1, { ...member, nickname: 'PatientTwo' }, 'PatientThree', Date.now() + DAY)).rejects.toMatchObject({
+			codeName: 'NicknameChangeTooSoon',
+		});
+		expect(
+			await changeNickname(env.DB, 1, { ...member, nickname: 'PatientTwo' }, 'PatientThree', Date.now() + NICKNAME_CHANGE_COOLDOWN_DAYS * DAY + 1000),
+		).toBe('PatientThree');
 	});
 
 	it('holds under two changes racing each other: one wins, one active name', async () => {
@@ -116,7 +148,9 @@ describe('the nickname cooldown', () => {
 			call(`${MEMBER}/me/nickname`, { method: 'PUT', cookie, body: { nickname: 'RacerRight' } }),
 		]);
 		expect([a.code, b.code].sort()).toEqual([-4291421, 0]);
-		const active = await env.DB.prepare('SELECT count(*) AS n FROM nickname_claims WHERE member_id = ?1 AND released_at IS NULL').bind(userId).first('n');
+		const active = await env.DB.prepare('SELECT count(*) AS n FROM nickname_claims WHERE member_id = ?1 AND released_at IS NULL')
+			.bind(userId)
+			.first('n');
 		expect(active).toBe(1);
 	});
 });
@@ -131,9 +165,13 @@ describe('two sign-ups of one identity', () => {
 			call(`${MEMBER}/signup`, { method: 'POST', cookie: second, body: { nickname: 'TwinRight' } }),
 		]);
 		expect([a.code, b.code].sort()).toEqual([-4091401, 0]);
-		const members = await env.DB.prepare("SELECT m.id FROM members m JOIN identities i ON i.id = m.identity_id WHERE i.subject = 'twin-tabs' AND m.channel_id = 1").all<{ id: number }>();
+		const members = await env.DB.prepare(
+			"SELECT m.id FROM members m JOIN identities i ON i.id = m.identity_id WHERE i.subject = 'twin-tabs' AND m.channel_id = 1",
+		).all<{ id: number }>();
 		expect(members.results.length).toBe(1);
-		const claims = await env.DB.prepare('SELECT nickname FROM nickname_claims WHERE member_id = ?1 AND released_at IS NULL').bind(members.results[0]?.id).all();
+		const claims = await env.DB.prepare('SELECT nickname FROM nickname_claims WHERE member_id = ?1 AND released_at IS NULL')
+			.bind(members.results[0]?.id)
+			.all();
 		expect(claims.results.length).toBe(1);
 	});
 
@@ -159,7 +197,12 @@ describe('two sign-ups of one identity', () => {
 
 describe('session cookies', () => {
 	it('refuses a made-up or foreign token without a D1 query', async () => {
-		for (const token of ['forged', `${'a'.repeat(43)}.${'b'.repeat(43)}`, await mintSessionToken('another-deployment-secret-0123456789', 1), await mintSessionToken(TEST_SECRET, 2)]) {
+		for (const token of [
+			'forged',
+			`${'a'.repeat(43)}.${'b'.repeat(43)}`,
+			await mintSessionToken('another-deployment-secret-0123456789', 1),
+			await mintSessionToken(TEST_SECRET, 2),
+		]) {
 			const { db, statements } = recordingDb();
 			expect((await resolveSession(db, 1, token, TEST_SECRET)).kind).toBe('revoked');
 			expect(statements).toEqual([]);
@@ -168,8 +211,14 @@ describe('session cookies', () => {
 
 	it('keeps only the hash of a minted token in D1, and a minted token of a gone session asks D1 once', async () => {
 		const token = (await signIn(1013)).split('=')[1] ?? '';
-		expect(await env.DB.prepare('SELECT count(*) AS n FROM sessions WHERE token_hash = ?1').bind(await hashToken(token)).first('n')).toBe(1);
-		await env.DB.prepare('DELETE FROM sessions WHERE token_hash = ?1').bind(await hashToken(token)).run();
+		expect(
+			await env.DB.prepare('SELECT count(*) AS n FROM sessions WHERE token_hash = ?1')
+				.bind(await hashToken(token))
+				.first('n'),
+		).toBe(1);
+		await env.DB.prepare('DELETE FROM sessions WHERE token_hash = ?1')
+			.bind(await hashToken(token))
+			.run();
 		const { db, statements } = recordingDb();
 		expect((await resolveSession(db, 1, token, TEST_SECRET)).kind).toBe('revoked');
 		expect(statements.length).toBe(1);
@@ -213,7 +262,7 @@ describe('request bodies', () => {
 		expect(((await response.json()) as { header: { resultCode: number } }).header.resultCode).toBe(-4131401);
 	});
 
-	it("refuses an oversized provider return (the Origin-exempt route) before reading it", async () => {
+	it('refuses an oversized provider return (the Origin-exempt route) before reading it', async () => {
 		const response = await signInCallback.request('http://localhost/starfall/global/oauth', {
 			method: 'POST',
 			headers: { 'content-type': 'application/x-www-form-urlencoded' },

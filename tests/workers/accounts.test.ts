@@ -52,7 +52,9 @@ describe('sessions', () => {
 		const cookie = await signIn(1003);
 		const token = cookie.split('=')[1] ?? '';
 		expect(token.length).toBeGreaterThanOrEqual(43);
-		const stored = await env.DB.prepare('SELECT token_hash FROM sessions WHERE token_hash = ?1').bind(await hashToken(token)).first();
+		const stored = await env.DB.prepare('SELECT token_hash FROM sessions WHERE token_hash = ?1')
+			.bind(await hashToken(token))
+			.first();
 		expect(stored).not.toBeNull();
 		expect(await env.DB.prepare('SELECT count(*) AS n FROM sessions WHERE token_hash = ?1').bind(token).first('n')).toBe(0);
 	});
@@ -71,7 +73,9 @@ describe('sessions', () => {
 
 	it('ends at the absolute limit however active', async () => {
 		const token = (await signIn(1004)).split('=')[1] ?? null;
-		await env.DB.prepare('UPDATE sessions SET idle_expires_at = ?2 WHERE token_hash = ?1').bind(await hashToken(token ?? ''), Date.now() + 10 * SESSION_MAX_MS).run();
+		await env.DB.prepare('UPDATE sessions SET idle_expires_at = ?2 WHERE token_hash = ?1')
+			.bind(await hashToken(token ?? ''), Date.now() + 10 * SESSION_MAX_MS)
+			.run();
 		expect((await resolveSession(env.DB, 1, token, TEST_SECRET, Date.now() + SESSION_MAX_MS + 1000)).kind).toBe('expired');
 	});
 
@@ -138,7 +142,9 @@ describe('sign-up', () => {
 		expect((await call(`${MEMBER}/signup/terms`, { method: 'POST', cookie: signup, body: { terms: true, privacy: true } })).code).toBe(0);
 		expect((await call(`${MEMBER}/signup`, { method: 'POST', cookie: signup, body: { nickname: 'star [1]' } })).code).toBe(-4001423);
 		const taken = await env.DB.prepare('SELECT nickname FROM members WHERE id = 1003').first<{ nickname: string }>();
-		expect((await call(`${MEMBER}/signup`, { method: 'POST', cookie: signup, body: { nickname: taken?.nickname.toUpperCase() } })).code).toBe(-4091421);
+		expect((await call(`${MEMBER}/signup`, { method: 'POST', cookie: signup, body: { nickname: taken?.nickname.toUpperCase() } })).code).toBe(
+			-4091421,
+		);
 		const done = await call(`${MEMBER}/signup`, { method: 'POST', cookie: signup, body: { nickname: 'FreshPilot' } });
 		expect(done.code).toBe(0);
 		expect(done.body['content']).toMatchObject({ redirectUrl: '/starfall/global/boards/12', user: { nickname: 'FreshPilot' } });
@@ -197,7 +203,7 @@ describe('withdrawal', () => {
 		const row = await env.DB.prepare('SELECT identity_id, nickname, withdrawn_at FROM members WHERE id = ?1').bind(userId).first();
 		expect(row).toMatchObject({ identity_id: null, nickname: null, withdrawn_at: expect.any(Number) });
 		expect((await call(`${PUBLIC}/auth/status`, { cookie: second })).code).toBe(-4011415);
-		expect((await env.DB.prepare('SELECT count(*) AS n FROM sessions WHERE member_id = ?1').bind(userId).first('n'))).toBe(0);
+		expect(await env.DB.prepare('SELECT count(*) AS n FROM sessions WHERE member_id = ?1').bind(userId).first('n')).toBe(0);
 		// Signing in again starts a new membership; the old nickname stays retired.
 		const again = await startSignup('leaver');
 		await call(`${MEMBER}/signup/terms`, { method: 'POST', cookie: again, body: { terms: true, privacy: true } });

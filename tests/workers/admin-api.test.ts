@@ -17,7 +17,11 @@ const ADMIN = 1001;
 const MEMBER = 1007;
 
 async function newComment(postId: number): Promise<number> {
-	const answer = await call(`${ORIGIN}/v1/starfall/global/posts/${postId}/comments`, { method: 'POST', cookie: await signIn(MEMBER), body: { content: `moderated ${crypto.randomUUID()}` } });
+	const answer = await call(`${ORIGIN}/v1/starfall/global/posts/${postId}/comments`, {
+		method: 'POST',
+		cookie: await signIn(MEMBER),
+		body: { content: `moderated ${crypto.randomUUID()}` },
+	});
 	expect(answer.code, JSON.stringify(answer.body)).toBe(0);
 	return (answer.body['content'] as { comment: { commentId: number } }).comment.commentId;
 }
@@ -55,7 +59,9 @@ describe('who may use the admin API', () => {
 		const revoked = await signIn(1011);
 		const banned = await signIn(1012);
 		await env.DB.prepare("UPDATE members SET role = 'MEMBER' WHERE id = 1011").run();
-		await env.DB.prepare("INSERT INTO bans (channel_id, member_id, kind, ends_at, created_at) VALUES (1, 1012, 'PERMANENT', NULL, ?1)").bind(Date.now()).run();
+		await env.DB.prepare("INSERT INTO bans (channel_id, member_id, kind, ends_at, created_at) VALUES (1, 1012, 'PERMANENT', NULL, ?1)")
+			.bind(Date.now())
+			.run();
 		// Authentication first (a guest here: LoginRequired; a banned one: the ban), then the role (Forbidden).
 		const readers: [string, string | undefined, [number, number]][] = [
 			['a guest', undefined, [401, -4011401]],
@@ -65,7 +71,9 @@ describe('who may use the admin API', () => {
 			['a banned administrator', banned, [403, -4031452]],
 		];
 		const log = async () =>
-			env.DB.prepare("SELECT (SELECT count(*) FROM moderation_log) + (SELECT count(*) FROM bans) + (SELECT count(*) FROM reports WHERE status <> 'OPEN') + (SELECT count(*) FROM channels WHERE auto_hide_reports IS NOT NULL OR report_min_age_hours <> 72) AS n").first<number>('n');
+			env.DB.prepare(
+				"SELECT (SELECT count(*) FROM moderation_log) + (SELECT count(*) FROM bans) + (SELECT count(*) FROM reports WHERE status <> 'OPEN') + (SELECT count(*) FROM channels WHERE auto_hide_reports IS NOT NULL OR report_min_age_hours <> 72) AS n",
+			).first<number>('n');
 		const before = { log: await log(), post: await env.DB.prepare('SELECT hidden_by_admin, version FROM posts WHERE id = ?1').bind(postId).first() };
 		for (const [name, cookie, refusal] of readers) {
 			for (const [method, path, body] of routes(postId, commentId)) {
@@ -85,7 +93,12 @@ describe('who may use the admin API', () => {
 		expect(logRead.code).toBe(0);
 		expect(logRead.headers.get('cache-control')).toBe('private, no-store');
 		const postId = await postWhere('board_id = 12 AND channel_seq IS NOT NULL AND hidden_by_admin = 0 AND deleted_at IS NULL');
-		const foreign = await call(`${ADMIN_API}/posts/${postId}/hide`, { method: 'POST', cookie, body: {}, headers: { origin: 'https://evil.example' } });
+		const foreign = await call(`${ADMIN_API}/posts/${postId}/hide`, {
+			method: 'POST',
+			cookie,
+			body: {},
+			headers: { origin: 'https://evil.example' },
+		});
 		expect(foreign.status).toBe(403);
 		expect(foreign.code).not.toBe(0);
 		for (const [path, body] of [
@@ -103,7 +116,7 @@ describe('who may use the admin API', () => {
 		const korean = await postWhere('channel_seq IS NOT NULL', KOREAN.id);
 		expect((await call(`${ADMIN_API}/posts/${korean}/hide`, { method: 'POST', cookie, body: {} })).status).toBe(404);
 		expect((await call(`${ADMIN_API}/audit-log?page=0`, { cookie })).status).toBe(400);
-		expect((await env.DB.prepare('SELECT hidden_by_admin FROM posts WHERE id = ?1').bind(postId).first<number>('hidden_by_admin'))).toBe(0);
+		expect(await env.DB.prepare('SELECT hidden_by_admin FROM posts WHERE id = ?1').bind(postId).first<number>('hidden_by_admin')).toBe(0);
 	});
 });
 
@@ -116,7 +129,8 @@ describe('hide and unhide, as readers see them', () => {
 		).first<{ id: number; title: string; board_seq: number }>())!;
 		const query = Array.from(row.title).slice(0, 6).join('');
 		const found = async () => (await searchPosts(env.DB, 1, query, 'TITLE', 1)).posts.some((post) => post.postId === row.id);
-		const listed = async () => ((await call(`${publicApi()}/posts?boardId=12`)).body['content'] as { posts: { postId: number }[] }).posts.map((post) => post.postId);
+		const listed = async () =>
+			((await call(`${publicApi()}/posts?boardId=12`)).body['content'] as { posts: { postId: number }[] }).posts.map((post) => post.postId);
 		expect(await found()).toBe(true);
 		const place = (await listed()).indexOf(row.id);
 		expect(place).toBeGreaterThanOrEqual(0);
@@ -131,7 +145,10 @@ describe('hide and unhide, as readers see them', () => {
 		expect((await listed()).indexOf(row.id)).toBe(place);
 		expect(await env.DB.prepare('SELECT board_seq FROM posts WHERE id = ?1').bind(row.id).first<number>('board_seq')).toBe(row.board_seq);
 
-		const log = (await call(`${ADMIN_API}/audit-log`, { cookie })).body['content'] as { entries: { action: string; targetId: number; reason: string; moderator: { userId: number; nickname: string } }[]; totalCount: number };
+		const log = (await call(`${ADMIN_API}/audit-log`, { cookie })).body['content'] as {
+			entries: { action: string; targetId: number; reason: string; moderator: { userId: number; nickname: string } }[];
+			totalCount: number;
+		};
 		expect(log.entries.slice(0, 2).map((entry) => [entry.action, entry.targetId, entry.reason, entry.moderator.userId])).toEqual([
 			['UNHIDE_POST', row.id, '', ADMIN],
 			['HIDE_POST', row.id, 'Off-topic advertising', ADMIN],
@@ -165,7 +182,15 @@ describe('removed text for appeals (issue 22)', () => {
 		const written = await call(`${ORIGIN}/v1/starfall/global/posts`, {
 			method: 'POST',
 			cookie: author,
-			body: { boardId: 12, subjectId: null, title: 'Regretted rant', content: { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'Words the writer took back <b>later</b>' }] }] }, isPrivate: false, isNotice: false, requestId: crypto.randomUUID() },
+			body: {
+				boardId: 12,
+				subjectId: null,
+				title: 'Regretted rant',
+				content: { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'Words the writer took back <b>later</b>' }] }] },
+				isPrivate: false,
+				isNotice: false,
+				requestId: crypto.randomUUID(),
+			},
 		});
 		const postId = (written.body['content'] as { postId: number }).postId;
 		const commentId = await newComment(postId);
@@ -178,15 +203,39 @@ describe('removed text for appeals (issue 22)', () => {
 		const post = await stored(admin, `posts/${postId}`);
 		expect(post.code).toBe(0);
 		expect(post.headers.get('cache-control')).toBe('private, no-store');
-		expect(post.body['content']).toMatchObject({ targetType: 'POST', targetId: postId, postId, title: 'Regretted rant', text: 'Words the writer took back <b>later</b>', writer: { userId: MEMBER, withdrawn: false }, deletedAt: expect.any(Number), hidden: false, autoHidden: false });
-		expect((await stored(admin, `comments/${commentId}`)).body['content']).toMatchObject({ targetType: 'COMMENT', targetId: commentId, postId, title: null, text: commentText, deletedAt: null, hidden: true, autoHidden: false });
+		expect(post.body['content']).toMatchObject({
+			targetType: 'POST',
+			targetId: postId,
+			postId,
+			title: 'Regretted rant',
+			text: 'Words the writer took back <b>later</b>',
+			writer: { userId: MEMBER, withdrawn: false },
+			deletedAt: expect.any(Number),
+			hidden: false,
+			autoHidden: false,
+		});
+		expect((await stored(admin, `comments/${commentId}`)).body['content']).toMatchObject({
+			targetType: 'COMMENT',
+			targetId: commentId,
+			postId,
+			title: null,
+			text: commentText,
+			deletedAt: null,
+			hidden: true,
+			autoHidden: false,
+		});
 
 		// A withdrawn writer's text stays for the moderators, without the nickname they gave up.
 		const withdrawn = (await env.DB.prepare(
 			`INSERT INTO posts (channel_id, board_id, member_id, title, content, content_text, created_at, deleted_at)
 			 VALUES (1, 12, 1040, 'Before leaving', '{"type":"doc","blocks":[]}', 'Said before leaving', ?1, ?1) RETURNING id`,
-		).bind(Date.now()).first<number>('id'))!;
-		expect((await stored(admin, `posts/${withdrawn}`)).body['content']).toMatchObject({ text: 'Said before leaving', writer: { userId: 1040, nickname: null, withdrawn: true } });
+		)
+			.bind(Date.now())
+			.first<number>('id'))!;
+		expect((await stored(admin, `posts/${withdrawn}`)).body['content']).toMatchObject({
+			text: 'Said before leaving',
+			writer: { userId: 1040, nickname: null, withdrawn: true },
+		});
 	});
 
 	it("refuses another community's target, a bad path or query, and other methods, in the envelope", async () => {
@@ -211,7 +260,11 @@ describe('bans from the admin API', () => {
 		const target = 1013;
 		const theirs = await signIn(target);
 		const endsAt = Date.now() + 3 * 86_400_000;
-		const banned = await call(`${ADMIN_API}/members/${target}/ban`, { method: 'POST', cookie: admin, body: { kind: 'TEMPORARY', endsAt, reason: 'Flooding the board' } });
+		const banned = await call(`${ADMIN_API}/members/${target}/ban`, {
+			method: 'POST',
+			cookie: admin,
+			body: { kind: 'TEMPORARY', endsAt, reason: 'Flooding the board' },
+		});
 		expect(banned.code, JSON.stringify(banned.body)).toBe(0);
 		// The member's session ended with the ban; signing in again meets the ban.
 		expect((await call(`${ORIGIN}/v1/starfall/global/me`, { cookie: theirs })).code).not.toBe(0);
@@ -219,15 +272,23 @@ describe('bans from the admin API', () => {
 		expect(again.code).toBe(-4031452);
 		expect((await call(`${ADMIN_API}/members/${target}/unban`, { method: 'POST', cookie: admin, body: { reason: 'Appeal accepted' } })).code).toBe(0);
 		expect((await call(`${ORIGIN}/v1/starfall/global/me`, { cookie: await signIn(target) })).code).toBe(0);
-		const permanent = await call(`${ADMIN_API}/members/${target}/ban`, { method: 'POST', cookie: admin, body: { kind: 'PERMANENT', reason: 'Second time' } });
+		const permanent = await call(`${ADMIN_API}/members/${target}/ban`, {
+			method: 'POST',
+			cookie: admin,
+			body: { kind: 'PERMANENT', reason: 'Second time' },
+		});
 		expect(permanent.code).toBe(0);
 		expect((await call(`${ADMIN_API}/members/${target}/unban`, { method: 'POST', cookie: admin, body: {} })).code).toBe(0);
-		const history = (await call(`${ADMIN_API}/members/${target}/bans`, { cookie: admin })).body['content'] as { bans: { kind: string; endsAt: number | null; reason: string; liftedAt: number | null }[] };
+		const history = (await call(`${ADMIN_API}/members/${target}/bans`, { cookie: admin })).body['content'] as {
+			bans: { kind: string; endsAt: number | null; reason: string; liftedAt: number | null }[];
+		};
 		expect(history.bans.slice(-2).map((ban) => [ban.kind, ban.endsAt, ban.reason, ban.liftedAt !== null])).toEqual([
 			['TEMPORARY', endsAt, 'Flooding the board', true],
 			['PERMANENT', null, 'Second time', true],
 		]);
-		const log = (await call(`${ADMIN_API}/audit-log`, { cookie: admin })).body['content'] as { entries: { action: string; targetType: string; targetId: number; reason: string }[] };
+		const log = (await call(`${ADMIN_API}/audit-log`, { cookie: admin })).body['content'] as {
+			entries: { action: string; targetType: string; targetId: number; reason: string }[];
+		};
 		expect(log.entries.slice(0, 4).map((entry) => [entry.action, entry.targetType, entry.targetId, entry.reason])).toEqual([
 			['UNBAN', 'MEMBER', target, ''],
 			['BAN', 'MEMBER', target, 'Second time'],
@@ -267,7 +328,11 @@ describe('the reports queue', () => {
 		const postId = await postWhere('board_id = 13 AND channel_seq IS NOT NULL AND hidden_by_admin = 0 AND deleted_at IS NULL');
 		const commentId = await newComment(postId);
 		const report = async (memberId: number, targetType: 'POST' | 'COMMENT', targetId: number, reason: string, detail = '') => {
-			const answer = await call(`${ORIGIN}/v1/starfall/global/reports`, { method: 'POST', cookie: await signIn(memberId), body: { targetType, targetId, reason, detail } });
+			const answer = await call(`${ORIGIN}/v1/starfall/global/reports`, {
+				method: 'POST',
+				cookie: await signIn(memberId),
+				body: { targetType, targetId, reason, detail },
+			});
 			expect(answer.code, JSON.stringify(answer.body)).toBe(0);
 		};
 		await report(1015, 'POST', postId, 'SPAM');
@@ -275,32 +340,53 @@ describe('the reports queue', () => {
 		await report(1017, 'POST', postId, 'SPAM');
 		await report(1015, 'COMMENT', commentId, 'ABUSE');
 
-		const queue = async (order = 'most') => (await call(`${ADMIN_API}/reports?order=${order}`, { cookie: admin })).body['content'] as { groups: { targetType: string; targetId: number; count: number; writer: { userId: number } | null; excerpt: string | null; reports: { reporter: { userId: number }; reasonCode: string; reasonText: string }[] }[]; totalCount: number };
+		const queue = async (order = 'most') =>
+			(await call(`${ADMIN_API}/reports?order=${order}`, { cookie: admin })).body['content'] as {
+				groups: {
+					targetType: string;
+					targetId: number;
+					count: number;
+					writer: { userId: number } | null;
+					excerpt: string | null;
+					reports: { reporter: { userId: number }; reasonCode: string; reasonText: string }[];
+				}[];
+				totalCount: number;
+			};
 		const most = await queue();
 		const post = most.groups.find((group) => group.targetType === 'POST' && group.targetId === postId)!;
 		expect(post.count).toBe(3);
 		expect(post.reports.map((item) => item.reporter.userId).sort()).toEqual([1015, 1016, 1017]);
 		expect(post.reports.find((item) => item.reasonCode === 'OTHER')?.reasonText).toBe('Copies another guide <b>word for word</b>');
-		expect(most.groups.findIndex((group) => group.targetId === postId && group.targetType === 'POST')).toBeLessThan(most.groups.findIndex((group) => group.targetId === commentId && group.targetType === 'COMMENT'));
+		expect(most.groups.findIndex((group) => group.targetId === postId && group.targetType === 'POST')).toBeLessThan(
+			most.groups.findIndex((group) => group.targetId === commentId && group.targetType === 'COMMENT'),
+		);
 		const newest = await queue('newest');
 		expect(newest.groups[0]).toMatchObject({ targetType: 'COMMENT', targetId: commentId, count: 1, writer: { userId: MEMBER } });
 
 		// Dismissing the comment's reports closes them; dismissing again finds none.
-		expect((await call(`${ADMIN_API}/reports/comments/${commentId}/dismiss`, { method: 'POST', cookie: admin, body: { reason: 'Banter' } })).code).toBe(0);
+		expect(
+			(await call(`${ADMIN_API}/reports/comments/${commentId}/dismiss`, { method: 'POST', cookie: admin, body: { reason: 'Banter' } })).code,
+		).toBe(0);
 		expect((await call(`${ADMIN_API}/reports/comments/${commentId}/dismiss`, { method: 'POST', cookie: admin, body: {} })).code).toBe(-4041409);
 		// Hiding the post resolves its reports in the hide's batch.
 		expect((await call(`${ADMIN_API}/posts/${postId}/hide`, { method: 'POST', cookie: admin, body: { reason: 'Plagiarism' } })).code).toBe(0);
 		const left = await queue();
 		expect(left.groups.some((group) => group.targetId === postId || group.targetId === commentId)).toBe(false);
-		const history = (await call(`${ADMIN_API}/reports/history`, { cookie: admin })).body['content'] as { reports: { targetType: string; targetId: number; status: string; resolvedBy: { userId: number } | null }[] };
-		const closed = history.reports.filter((item) => (item.targetType === 'POST' && item.targetId === postId) || (item.targetType === 'COMMENT' && item.targetId === commentId));
+		const history = (await call(`${ADMIN_API}/reports/history`, { cookie: admin })).body['content'] as {
+			reports: { targetType: string; targetId: number; status: string; resolvedBy: { userId: number } | null }[];
+		};
+		const closed = history.reports.filter(
+			(item) => (item.targetType === 'POST' && item.targetId === postId) || (item.targetType === 'COMMENT' && item.targetId === commentId),
+		);
 		expect(closed.map((item) => [item.targetType, item.status, item.resolvedBy?.userId]).sort()).toEqual([
 			['COMMENT', 'DISMISSED', ADMIN],
 			['POST', 'RESOLVED', ADMIN],
 			['POST', 'RESOLVED', ADMIN],
 			['POST', 'RESOLVED', ADMIN],
 		]);
-		const log = (await call(`${ADMIN_API}/audit-log`, { cookie: admin })).body['content'] as { entries: { action: string; targetType: string; targetId: number; reason: string }[] };
+		const log = (await call(`${ADMIN_API}/audit-log`, { cookie: admin })).body['content'] as {
+			entries: { action: string; targetType: string; targetId: number; reason: string }[];
+		};
 		expect(log.entries.slice(0, 2).map((entry) => [entry.action, entry.targetType, entry.targetId, entry.reason])).toEqual([
 			['HIDE_POST', 'POST', postId, 'Plagiarism'],
 			['DISMISS_REPORTS', 'COMMENT', commentId, 'Banter'],
@@ -317,11 +403,15 @@ describe('granting and revoking the role', () => {
 		expect((await call(`${ADMIN_API}/audit-log`, { cookie })).code).toBe(-4031403);
 		expect(await setMemberRole(env.DB, 1, 1018, 'ADMIN')).toBe(true);
 		expect(await setMemberRole(env.DB, 1, 1018, 'ADMIN')).toBe(false);
-		const granted = (await call(`${ADMIN_API}/audit-log`, { cookie })).body['content'] as { entries: { action: string; targetId: number; moderator: unknown }[] };
+		const granted = (await call(`${ADMIN_API}/audit-log`, { cookie })).body['content'] as {
+			entries: { action: string; targetId: number; moderator: unknown }[];
+		};
 		expect(granted.entries[0]).toMatchObject({ action: 'GRANT_ADMIN', targetId: 1018, moderator: null });
 		expect(await setMemberRole(env.DB, 1, 1018, 'MEMBER')).toBe(true);
 		expect((await call(`${ADMIN_API}/audit-log`, { cookie })).code).toBe(-4031403);
-		const log = (await call(`${ADMIN_API}/audit-log`, { cookie: await signIn(ADMIN) })).body['content'] as { entries: { action: string; targetId: number }[] };
+		const log = (await call(`${ADMIN_API}/audit-log`, { cookie: await signIn(ADMIN) })).body['content'] as {
+			entries: { action: string; targetId: number }[];
+		};
 		expect(log.entries[0]).toMatchObject({ action: 'REVOKE_ADMIN', targetId: 1018 });
 		await expect(setMemberRole(env.DB, 1, 2001, 'MEMBER')).rejects.toMatchObject({ codeName: 'UserNotFound' });
 	});
@@ -337,7 +427,11 @@ describe('the audit log and the history name their targets (issue 23, point 16)'
 		const commentText = (await env.DB.prepare('SELECT content FROM comments WHERE id = ?1').bind(commentId).first<string>('content'))!;
 		const target = 1021;
 		const nickname = (await env.DB.prepare('SELECT nickname FROM members WHERE id = ?1').bind(target).first<string>('nickname'))!;
-		const reported = await call(`${ORIGIN}/v1/starfall/global/reports`, { method: 'POST', cookie: await signIn(1018), body: { targetType: 'COMMENT', targetId: commentId, reason: 'SPAM', detail: '' } });
+		const reported = await call(`${ORIGIN}/v1/starfall/global/reports`, {
+			method: 'POST',
+			cookie: await signIn(1018),
+			body: { targetType: 'COMMENT', targetId: commentId, reason: 'SPAM', detail: '' },
+		});
 		expect(reported.code, JSON.stringify(reported.body)).toBe(0);
 		// The log rows and the closing of the report as the actions write them (the actions themselves,
 		// and their rate limit, are tested above; this reads what they leave).
@@ -349,14 +443,22 @@ describe('the audit log and the history name their targets (issue 23, point 16)'
 			closeReportsStatement(env.DB, 1, { type: 'COMMENT', id: commentId }, 'RESOLVED', ADMIN, now),
 		]);
 
-		const log = (await call(`${ADMIN_API}/audit-log`, { cookie: admin })).body['content'] as { entries: { action: string; targetId: number; target: Label }[] };
+		const log = (await call(`${ADMIN_API}/audit-log`, { cookie: admin })).body['content'] as {
+			entries: { action: string; targetId: number; target: Label }[];
+		};
 		const labelOf = (action: string) => log.entries.find((entry) => entry.action === action)?.target;
 		expect(labelOf('HIDE_POST')).toEqual({ postId, title, excerpt: null, nickname: null });
 		expect(labelOf('HIDE_COMMENT')).toEqual({ postId, title, excerpt: Array.from(commentText).slice(0, TARGET_EXCERPT).join(''), nickname: null });
 		expect(labelOf('BAN')).toEqual({ postId: null, title: null, excerpt: null, nickname });
 		// The comment's reports, closed by its hiding, name it in the history too.
-		const history = (await call(`${ADMIN_API}/reports/history`, { cookie: admin })).body['content'] as { reports: { targetType: string; targetId: number; target: Label }[] };
-		expect(history.reports.find((item) => item.targetType === 'COMMENT' && item.targetId === commentId)?.target).toMatchObject({ postId, title, excerpt: commentText });
+		const history = (await call(`${ADMIN_API}/reports/history`, { cookie: admin })).body['content'] as {
+			reports: { targetType: string; targetId: number; target: Label }[];
+		};
+		expect(history.reports.find((item) => item.targetType === 'COMMENT' && item.targetId === commentId)?.target).toMatchObject({
+			postId,
+			title,
+			excerpt: commentText,
+		});
 
 		// A deleted post's title is not shown, administrators included; its id still is.
 		await env.DB.prepare('UPDATE posts SET deleted_at = 1 WHERE id = ?1').bind(postId).run();

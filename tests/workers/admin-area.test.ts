@@ -14,8 +14,15 @@ import type { SessionMember } from '@/server/sign-in/sessions';
 const ADMIN_API = `${ORIGIN}/admin/v1/starfall/global`;
 const ADMIN = 1001;
 
-interface LogEntry { action: string; targetType: string; targetId: number; reason: string; moderator: { userId: number } | null }
-const logEntries = async (cookie: string) => ((await call(`${ADMIN_API}/audit-log`, { cookie })).body['content'] as { entries: LogEntry[]; totalCount: number });
+interface LogEntry {
+	action: string;
+	targetType: string;
+	targetId: number;
+	reason: string;
+	moderator: { userId: number } | null;
+}
+const logEntries = async (cookie: string) =>
+	(await call(`${ADMIN_API}/audit-log`, { cookie })).body['content'] as { entries: LogEntry[]; totalCount: number };
 
 /** A session member as the services take it, for reports made straight through the service. */
 function member(userId: number): SessionMember {
@@ -27,12 +34,23 @@ describe('bans in force and finding a member', () => {
 		const cookie = await signIn(ADMIN);
 		const now = Date.now();
 		await env.DB.batch([
-			env.DB.prepare("INSERT INTO bans (channel_id, member_id, kind, ends_at, reason, created_at) VALUES (1, 1020, 'TEMPORARY', ?1, 'first', ?2)").bind(now + 86_400_000, now - 5000),
-			env.DB.prepare("INSERT INTO bans (channel_id, member_id, kind, ends_at, reason, created_at) VALUES (1, 1020, 'TEMPORARY', ?1, 'second', ?2)").bind(now + 3 * 86_400_000, now - 4000),
-			env.DB.prepare("INSERT INTO bans (channel_id, member_id, kind, ends_at, reason, created_at) VALUES (1, 1021, 'TEMPORARY', ?1, 'ended', ?2)").bind(now - 1000, now - 9000),
-			env.DB.prepare("INSERT INTO bans (channel_id, member_id, kind, ends_at, reason, created_at, lifted_at) VALUES (1, 1022, 'PERMANENT', NULL, 'lifted', ?1, ?1)").bind(now - 3000),
+			env.DB.prepare(
+				"INSERT INTO bans (channel_id, member_id, kind, ends_at, reason, created_at) VALUES (1, 1020, 'TEMPORARY', ?1, 'first', ?2)",
+			).bind(now + 86_400_000, now - 5000),
+			env.DB.prepare(
+				"INSERT INTO bans (channel_id, member_id, kind, ends_at, reason, created_at) VALUES (1, 1020, 'TEMPORARY', ?1, 'second', ?2)",
+			).bind(now + 3 * 86_400_000, now - 4000),
+			env.DB.prepare(
+				"INSERT INTO bans (channel_id, member_id, kind, ends_at, reason, created_at) VALUES (1, 1021, 'TEMPORARY', ?1, 'ended', ?2)",
+			).bind(now - 1000, now - 9000),
+			env.DB.prepare(
+				"INSERT INTO bans (channel_id, member_id, kind, ends_at, reason, created_at, lifted_at) VALUES (1, 1022, 'PERMANENT', NULL, 'lifted', ?1, ?1)",
+			).bind(now - 3000),
 		]);
-		const list = (await call(`${ADMIN_API}/bans`, { cookie })).body['content'] as { bans: { member: { userId: number }; kind: string; endsAt: number | null; reason: string }[]; totalCount: number };
+		const list = (await call(`${ADMIN_API}/bans`, { cookie })).body['content'] as {
+			bans: { member: { userId: number }; kind: string; endsAt: number | null; reason: string }[];
+			totalCount: number;
+		};
 		const ids = list.bans.map((ban) => ban.member.userId);
 		expect(ids[0]).toBe(1020);
 		expect(list.bans[0]).toMatchObject({ kind: 'TEMPORARY', endsAt: now + 3 * 86_400_000, reason: 'second' });
@@ -95,17 +113,35 @@ describe('automatic hide at a number of reports', () => {
 		}
 		expect((await call(`${ADMIN_API}/settings`, { method: 'POST', cookie, body: { autoHideReports: 3 } })).status).toBe(405);
 		expect((await logEntries(cookie)).totalCount).toBe(before);
-		expect(await env.DB.prepare('SELECT auto_hide_reports, report_min_age_hours FROM channels WHERE id = 1').first()).toEqual({ auto_hide_reports: null, report_min_age_hours: 72 });
+		expect(await env.DB.prepare('SELECT auto_hide_reports, report_min_age_hours FROM channels WHERE id = 1').first()).toEqual({
+			auto_hide_reports: null,
+			report_min_age_hours: 72,
+		});
 		// A setting left out keeps its value; the same values again log nothing.
-		expect((await call(`${ADMIN_API}/settings`, { method: 'PUT', cookie, body: { autoHideReports: 3 } })).body['content']).toEqual({ autoHideReports: 3, reportMinAgeHours: 72 });
+		expect((await call(`${ADMIN_API}/settings`, { method: 'PUT', cookie, body: { autoHideReports: 3 } })).body['content']).toEqual({
+			autoHideReports: 3,
+			reportMinAgeHours: 72,
+		});
 		expect((await call(`${ADMIN_API}/settings`, { method: 'PUT', cookie, body: { autoHideReports: 3, reportMinAgeHours: 72 } })).code).toBe(0);
 		const log = await logEntries(cookie);
 		expect(log.totalCount).toBe(before + 1);
-		expect(log.entries[0]).toMatchObject({ action: 'SETTINGS', targetType: 'CHANNEL', targetId: 1, reason: 'autoHideReports=3 reportMinAgeHours=72', moderator: { userId: ADMIN } });
-		expect((await call(`${ADMIN_API}/settings`, { method: 'PUT', cookie, body: { reportMinAgeHours: 24 } })).body['content']).toEqual({ autoHideReports: 3, reportMinAgeHours: 24 });
+		expect(log.entries[0]).toMatchObject({
+			action: 'SETTINGS',
+			targetType: 'CHANNEL',
+			targetId: 1,
+			reason: 'autoHideReports=3 reportMinAgeHours=72',
+			moderator: { userId: ADMIN },
+		});
+		expect((await call(`${ADMIN_API}/settings`, { method: 'PUT', cookie, body: { reportMinAgeHours: 24 } })).body['content']).toEqual({
+			autoHideReports: 3,
+			reportMinAgeHours: 24,
+		});
 		expect((await logEntries(cookie)).entries[0]).toMatchObject({ action: 'SETTINGS', reason: 'autoHideReports=3 reportMinAgeHours=24' });
 		// Another community's settings are its own.
-		expect(await env.DB.prepare('SELECT auto_hide_reports, report_min_age_hours FROM channels WHERE id = ?1').bind(KOREAN.id).first()).toEqual({ auto_hide_reports: null, report_min_age_hours: 72 });
+		expect(await env.DB.prepare('SELECT auto_hide_reports, report_min_age_hours FROM channels WHERE id = ?1').bind(KOREAN.id).first()).toEqual({
+			auto_hide_reports: null,
+			report_min_age_hours: 72,
+		});
 		expect((await call(`${ADMIN_API}/settings`, { method: 'PUT', cookie, body: { autoHideReports: null, reportMinAgeHours: 72 } })).code).toBe(0);
 		expect((await logEntries(cookie)).entries[0]).toMatchObject({ action: 'SETTINGS', reason: 'autoHideReports=off reportMinAgeHours=72' });
 	});
@@ -118,7 +154,8 @@ describe('automatic hide at a number of reports', () => {
 				`SELECT id, title, member_id FROM posts WHERE board_id = 13 AND channel_seq IS NOT NULL AND hidden_by_admin = 0 AND deleted_at IS NULL
 				 AND member_id NOT IN (1030, 1031) ORDER BY id DESC LIMIT 1`,
 			).first<{ id: number; title: string; member_id: number }>())!;
-			const found = async () => (await searchPosts(env.DB, 1, Array.from(row.title).slice(0, 6).join(''), 'TITLE', 1)).posts.some((post) => post.postId === row.id);
+			const found = async () =>
+				(await searchPosts(env.DB, 1, Array.from(row.title).slice(0, 6).join(''), 'TITLE', 1)).posts.some((post) => post.postId === row.id);
 			expect(await found()).toBe(true);
 			await createReport(env.DB, GLOBAL.id, member(1030), { targetType: 'POST', targetId: row.id, reason: 'SPAM', detail: '' }, Date.now());
 			expect(await env.DB.prepare('SELECT hidden_by_admin FROM posts WHERE id = ?1').bind(row.id).first<number>('hidden_by_admin')).toBe(0);
@@ -133,14 +170,21 @@ describe('automatic hide at a number of reports', () => {
 			expect(log.entries[0]).toMatchObject({ action: 'AUTO_HIDE_POST', targetType: 'POST', targetId: row.id, moderator: null });
 
 			// Still in the queue, shown as hidden, for a moderator.
-			const queue = (await call(`${ADMIN_API}/reports`, { cookie })).body['content'] as { groups: { targetType: string; targetId: number; hidden: boolean; count: number }[] };
+			const queue = (await call(`${ADMIN_API}/reports`, { cookie })).body['content'] as {
+				groups: { targetType: string; targetId: number; hidden: boolean; count: number }[];
+			};
 			expect(queue.groups.find((group) => group.targetType === 'POST' && group.targetId === row.id)).toMatchObject({ hidden: true, count: 2 });
 
 			// Shown again: back in search, its reports dismissed by the moderator.
 			expect((await call(`${ADMIN_API}/posts/${row.id}/unhide`, { method: 'POST', cookie, body: { reason: 'not spam' } })).code).toBe(0);
 			expect(await found()).toBe(true);
-			const statuses = await env.DB.prepare("SELECT status, resolved_by FROM reports WHERE target_type = 'POST' AND target_id = ?1").bind(row.id).all();
-			expect(statuses.results).toEqual([{ status: 'DISMISSED', resolved_by: ADMIN }, { status: 'DISMISSED', resolved_by: ADMIN }]);
+			const statuses = await env.DB.prepare("SELECT status, resolved_by FROM reports WHERE target_type = 'POST' AND target_id = ?1")
+				.bind(row.id)
+				.all();
+			expect(statuses.results).toEqual([
+				{ status: 'DISMISSED', resolved_by: ADMIN },
+				{ status: 'DISMISSED', resolved_by: ADMIN },
+			]);
 			const queueAfter = (await call(`${ADMIN_API}/reports`, { cookie })).body['content'] as { groups: { targetId: number }[] };
 			expect(queueAfter.groups.map((group) => group.targetId)).not.toContain(row.id);
 		} finally {
@@ -153,7 +197,11 @@ describe('automatic hide at a number of reports', () => {
 		await env.DB.prepare('UPDATE channels SET auto_hide_reports = 1 WHERE id = 1').run();
 		try {
 			const postId = await postWhere('board_id = 12 AND channel_seq IS NOT NULL AND hidden_by_admin = 0 AND deleted_at IS NULL');
-			const written = await call(`${memberApi()}/posts/${postId}/comments`, { method: 'POST', cookie: await signIn(1025), body: { content: `auto ${crypto.randomUUID()}` } });
+			const written = await call(`${memberApi()}/posts/${postId}/comments`, {
+				method: 'POST',
+				cookie: await signIn(1025),
+				body: { content: `auto ${crypto.randomUUID()}` },
+			});
 			const commentId = (written.body['content'] as { comment: { commentId: number } }).comment.commentId;
 			const count = async () => env.DB.prepare('SELECT comment_count FROM posts WHERE id = ?1').bind(postId).first<number>('comment_count');
 			const before = await count();
@@ -164,7 +212,9 @@ describe('automatic hide at a number of reports', () => {
 
 			// Keep hidden: the hide of a hidden comment resolves its open reports, logged once.
 			expect((await call(`${ADMIN_API}/comments/${commentId}/hide`, { method: 'POST', cookie, body: { reason: 'confirmed' } })).code).toBe(0);
-			expect((await env.DB.prepare("SELECT status FROM reports WHERE target_type = 'COMMENT' AND target_id = ?1").bind(commentId).first<string>('status'))).toBe('RESOLVED');
+			expect(
+				await env.DB.prepare("SELECT status FROM reports WHERE target_type = 'COMMENT' AND target_id = ?1").bind(commentId).first<string>('status'),
+			).toBe('RESOLVED');
 			const log = await logEntries(cookie);
 			expect(log.entries[0]).toMatchObject({ action: 'HIDE_COMMENT', targetId: commentId, reason: 'confirmed', moderator: { userId: ADMIN } });
 			expect((await call(`${ADMIN_API}/comments/${commentId}/hide`, { method: 'POST', cookie, body: {} })).code).toBe(0);
@@ -186,7 +236,9 @@ describe('who counts toward the automatic hide, and what it never hides (issue 2
 		const joined = Date.now() - 10 * MINUTE;
 		await env.DB.batch(
 			[...FRESH, 1921, 1922, 1923].map((id) =>
-				env.DB.prepare("INSERT INTO members (id, channel_id, nickname, role, provider, recent_provider, joined_at) VALUES (?1, 1, ?2, 'MEMBER', 'GOOGLE', 'GOOGLE', ?3)").bind(id, `fresh-${id}`, joined),
+				env.DB.prepare(
+					"INSERT INTO members (id, channel_id, nickname, role, provider, recent_provider, joined_at) VALUES (?1, 1, ?2, 'MEMBER', 'GOOGLE', 'GOOGLE', ?3)",
+				).bind(id, `fresh-${id}`, joined),
 			),
 		);
 	});
@@ -206,13 +258,22 @@ describe('who counts toward the automatic hide, and what it never hides (issue 2
 		const answer = await call(`${memberApi()}/posts`, {
 			method: 'POST',
 			cookie: await signIn(authorId),
-			body: { boardId: 12, subjectId: null, title, content: { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'Reported text' }] }] }, isPrivate: false, isNotice: false, requestId: crypto.randomUUID() },
+			body: {
+				boardId: 12,
+				subjectId: null,
+				title,
+				content: { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'Reported text' }] }] },
+				isPrivate: false,
+				isNotice: false,
+				requestId: crypto.randomUUID(),
+			},
 		});
 		expect(answer.code, JSON.stringify(answer.body)).toBe(0);
 		return (answer.body['content'] as { postId: number }).postId;
 	}
 
-	const report = (reporterId: number, type: 'POST' | 'COMMENT', id: number) => createReport(env.DB, GLOBAL.id, member(reporterId), { targetType: type, targetId: id, reason: 'ABUSE', detail: '' }, Date.now());
+	const report = (reporterId: number, type: 'POST' | 'COMMENT', id: number) =>
+		createReport(env.DB, GLOBAL.id, member(reporterId), { targetType: type, targetId: id, reason: 'ABUSE', detail: '' }, Date.now());
 	const postHidden = async (postId: number) => env.DB.prepare('SELECT hidden_by_admin, auto_hidden FROM posts WHERE id = ?1').bind(postId).first();
 
 	it('twenty accounts made minutes earlier hide nothing however many report; members past the minimum age do', async () => {
@@ -221,7 +282,9 @@ describe('who counts toward the automatic hide, and what it never hides (issue 2
 			for (const id of FRESH) await report(id, 'POST', postId);
 			expect(await postHidden(postId)).toEqual({ hidden_by_admin: 0, auto_hidden: 0 });
 			// Their reports still reach the moderators.
-			const queue = (await call(`${ADMIN_API}/reports?order=most`, { cookie: await signIn(ADMIN) })).body['content'] as { groups: { targetId: number; count: number; hidden: boolean }[] };
+			const queue = (await call(`${ADMIN_API}/reports?order=most`, { cookie: await signIn(ADMIN) })).body['content'] as {
+				groups: { targetId: number; count: number; hidden: boolean }[];
+			};
 			expect(queue.groups.find((group) => group.targetId === postId)).toMatchObject({ count: 20, hidden: false });
 			await report(1030, 'POST', postId);
 			expect(await postHidden(postId)).toEqual({ hidden_by_admin: 0, auto_hidden: 0 });
@@ -231,25 +294,35 @@ describe('who counts toward the automatic hide, and what it never hides (issue 2
 	});
 
 	it("the minimum age is the community's: at 0 every member's report counts", async () => {
-		await withThreshold(2, async () => {
-			const postId = await newPost(1024);
-			await report(FRESH[0]!, 'POST', postId);
-			await report(FRESH[1]!, 'POST', postId);
-			expect(await postHidden(postId)).toEqual({ hidden_by_admin: 1, auto_hidden: 1 });
-		}, 0);
+		await withThreshold(
+			2,
+			async () => {
+				const postId = await newPost(1024);
+				await report(FRESH[0]!, 'POST', postId);
+				await report(FRESH[1]!, 'POST', postId);
+				expect(await postHidden(postId)).toEqual({ hidden_by_admin: 1, auto_hidden: 1 });
+			},
+			0,
+		);
 		// At one hour, a membership of ten minutes does not count.
-		await withThreshold(1, async () => {
-			const postId = await newPost(1024);
-			await report(FRESH[2]!, 'POST', postId);
-			expect(await postHidden(postId)).toEqual({ hidden_by_admin: 0, auto_hidden: 0 });
-			// One made an hour and a minute ago does.
-			await env.DB.prepare('UPDATE members SET joined_at = ?2 WHERE id = ?1').bind(1923, Date.now() - HOUR - MINUTE).run();
-			await report(1923, 'POST', postId);
-			expect(await postHidden(postId)).toEqual({ hidden_by_admin: 1, auto_hidden: 1 });
-		}, 1);
+		await withThreshold(
+			1,
+			async () => {
+				const postId = await newPost(1024);
+				await report(FRESH[2]!, 'POST', postId);
+				expect(await postHidden(postId)).toEqual({ hidden_by_admin: 0, auto_hidden: 0 });
+				// One made an hour and a minute ago does.
+				await env.DB.prepare('UPDATE members SET joined_at = ?2 WHERE id = ?1')
+					.bind(1923, Date.now() - HOUR - MINUTE)
+					.run();
+				await report(1923, 'POST', postId);
+				expect(await postHidden(postId)).toEqual({ hidden_by_admin: 1, auto_hidden: 1 });
+			},
+			1,
+		);
 	});
 
-	it("a reporter whose report a moderator upheld counts whatever their age; a dismissed report does not make one", async () => {
+	it('a reporter whose report a moderator upheld counts whatever their age; a dismissed report does not make one', async () => {
 		const cookie = await signIn(ADMIN);
 		const upheld = await newPost(1025);
 		const dismissed = await newPost(1025);
@@ -271,7 +344,11 @@ describe('who counts toward the automatic hide, and what it never hides (issue 2
 		const cookie = await signIn(ADMIN);
 		await withThreshold(1, async () => {
 			const adminPost = await newPost(ADMIN);
-			const comment = await call(`${memberApi()}/posts/${adminPost}/comments`, { method: 'POST', cookie, body: { content: `staff ${crypto.randomUUID()}` } });
+			const comment = await call(`${memberApi()}/posts/${adminPost}/comments`, {
+				method: 'POST',
+				cookie,
+				body: { content: `staff ${crypto.randomUUID()}` },
+			});
 			const commentId = (comment.body['content'] as { comment: { commentId: number } }).comment.commentId;
 			// A notice stays a notice even when its writer is no longer an administrator.
 			const notice = await newPost(1026);
@@ -287,7 +364,9 @@ describe('who counts toward the automatic hide, and what it never hides (issue 2
 			expect(await env.DB.prepare('SELECT hidden_by_admin FROM comments WHERE id = ?1').bind(commentId).first<number>('hidden_by_admin')).toBe(0);
 			expect((await logEntries(cookie)).totalCount).toBe(logBefore);
 			// They wait in the queue for a moderator, who may still hide them.
-			const queue = (await call(`${ADMIN_API}/reports?order=most`, { cookie })).body['content'] as { groups: { targetType: string; targetId: number; count: number }[] };
+			const queue = (await call(`${ADMIN_API}/reports?order=most`, { cookie })).body['content'] as {
+				groups: { targetType: string; targetId: number; count: number }[];
+			};
 			expect(queue.groups.filter((group) => [adminPost, commentId, notice].includes(group.targetId)).map((group) => group.count)).toEqual([3, 3, 3]);
 		});
 	});
@@ -296,16 +375,31 @@ describe('who counts toward the automatic hide, and what it never hides (issue 2
 		const cookie = await signIn(ADMIN);
 		await withThreshold(1, async () => {
 			const postId = await newPost(1027);
-			const written = await call(`${memberApi()}/posts/${postId}/comments`, { method: 'POST', cookie: await signIn(1028), body: { content: `reported ${crypto.randomUUID()}` } });
+			const written = await call(`${memberApi()}/posts/${postId}/comments`, {
+				method: 'POST',
+				cookie: await signIn(1028),
+				body: { content: `reported ${crypto.randomUUID()}` },
+			});
 			const commentId = (written.body['content'] as { comment: { commentId: number } }).comment.commentId;
 			const otherPost = await newPost(1027);
 			await report(1030, 'COMMENT', commentId);
-			const guestComments = async () => ((await call(`${publicApi()}/posts/${postId}/comments`)).body['content'] as { comments: { commentId: number }[] }).comments.find((item) => item.commentId === commentId);
+			const guestComments = async () =>
+				((await call(`${publicApi()}/posts/${postId}/comments`)).body['content'] as { comments: { commentId: number }[] }).comments.find(
+					(item) => item.commentId === commentId,
+				);
 			expect(await guestComments()).toEqual({ readable: false, commentId, parentId: null, state: 'HIDDEN_BY_ADMIN', autoHidden: true });
 			await report(1030, 'POST', otherPost);
-			expect((await call(`${publicApi()}/posts/${otherPost}`)).body['content']).toMatchObject({ readable: false, state: 'HIDDEN_BY_ADMIN', autoHidden: true });
+			expect((await call(`${publicApi()}/posts/${otherPost}`)).body['content']).toMatchObject({
+				readable: false,
+				state: 'HIDDEN_BY_ADMIN',
+				autoHidden: true,
+			});
 			// An administrator reads it in full, marked the same way.
-			expect((await call(`${publicApi()}/posts/${otherPost}`, { cookie })).body['content']).toMatchObject({ readable: true, state: 'HIDDEN_BY_ADMIN', autoHidden: true });
+			expect((await call(`${publicApi()}/posts/${otherPost}`, { cookie })).body['content']).toMatchObject({
+				readable: true,
+				state: 'HIDDEN_BY_ADMIN',
+				autoHidden: true,
+			});
 
 			// Keep hidden: now the moderator's hide, and readers are told so; its page goes cold.
 			const bucket = async () => env.DB.prepare('SELECT post_versions FROM channels WHERE id = 1').first<string>('post_versions');
@@ -313,7 +407,13 @@ describe('who counts toward the automatic hide, and what it never hides (issue 2
 			expect((await call(`${ADMIN_API}/posts/${otherPost}/hide`, { method: 'POST', cookie, body: {} })).code).toBe(0);
 			expect((await call(`${ADMIN_API}/comments/${commentId}/hide`, { method: 'POST', cookie, body: {} })).code).toBe(0);
 			expect(await bucket()).not.toBe(versionsBefore);
-			expect((await call(`${publicApi()}/posts/${otherPost}`)).body['content']).toEqual({ readable: false, postId: otherPost, boardId: 12, boardName: expect.any(String), state: 'HIDDEN_BY_ADMIN' });
+			expect((await call(`${publicApi()}/posts/${otherPost}`)).body['content']).toEqual({
+				readable: false,
+				postId: otherPost,
+				boardId: 12,
+				boardName: expect.any(String),
+				state: 'HIDDEN_BY_ADMIN',
+			});
 			expect(await guestComments()).toEqual({ readable: false, commentId, parentId: null, state: 'HIDDEN_BY_ADMIN' });
 			// Shown again and hidden by a moderator directly: never marked automatic.
 			expect((await call(`${ADMIN_API}/posts/${otherPost}/unhide`, { method: 'POST', cookie, body: {} })).code).toBe(0);

@@ -17,7 +17,10 @@ interface ShownBoard {
 }
 
 async function privateBoard(): Promise<{ id: number; count: number }> {
-	const row = await env.DB.prepare('SELECT id, listed_count AS count FROM boards WHERE channel_id = 1 AND is_public = 0 ORDER BY id LIMIT 1').first<{ id: number; count: number }>();
+	const row = await env.DB.prepare('SELECT id, listed_count AS count FROM boards WHERE channel_id = 1 AND is_public = 0 ORDER BY id LIMIT 1').first<{
+		id: number;
+		count: number;
+	}>();
 	if (!row) throw new Error('no private board');
 	return row;
 }
@@ -27,7 +30,11 @@ describe('the post count of a private board', () => {
 		const board = await privateBoard();
 		expect(board.count).toBeGreaterThan(0);
 		// A category of the private board, with posts counted.
-		await env.DB.prepare("INSERT INTO board_subjects (channel_id, board_id, name, sort_order, enabled, listed_count) VALUES (1, ?1, 'Staff notes', 99, 1, 3)").bind(board.id).run();
+		await env.DB.prepare(
+			"INSERT INTO board_subjects (channel_id, board_id, name, sort_order, enabled, listed_count) VALUES (1, ?1, 'Staff notes', 99, 1, 3)",
+		)
+			.bind(board.id)
+			.run();
 		for (const cookie of [undefined, await signIn(1002)]) {
 			const ask = (path: string) => call(`${PUBLIC}${path}`, cookie ? { cookie } : {});
 			const boards = (await ask('/boards')).body['content'] as ShownBoard[];

@@ -60,7 +60,9 @@ describe('channel files', () => {
 		const tree = await call(`${ORIGIN}/public/v1/pixelfarm/orchard/boards/tree`);
 		expect(tree.code).toBe(0);
 		const nodes = tree.body['content'] as { text: string; data: { type: string; boardId: number | null } }[];
-		expect(nodes.map((node) => node.data.type)).toEqual(file.tree.flatMap((node) => [node.type, ...(node.type === 'CATEGORY' ? node.children.map((child) => child.type) : [])]));
+		expect(nodes.map((node) => node.data.type)).toEqual(
+			file.tree.flatMap((node) => [node.type, ...(node.type === 'CATEGORY' ? node.children.map((child) => child.type) : [])]),
+		);
 		const boards = (await call(`${ORIGIN}/public/v1/pixelfarm/orchard/boards`)).body['content'] as { boardId: number; name: string }[];
 		expect(boards.map((board) => board.name)).toEqual(file.boards.map((board) => board.name));
 		const general = boards.find((board) => board.name === file.boards[1]!.name)!;
@@ -78,7 +80,8 @@ describe('channel files', () => {
 	it("stores a community's limits for new members, which its API then holds a new member to (docs/spam-defence.md)", async () => {
 		const file = newCommunity('limits');
 		await apply(file);
-		const stored = () => env.DB.prepare("SELECT new_member_limits FROM channels WHERE domain = 'pixelfarm' AND slug = 'limits'").first<string>('new_member_limits');
+		const stored = () =>
+			env.DB.prepare("SELECT new_member_limits FROM channels WHERE domain = 'pixelfarm' AND slug = 'limits'").first<string>('new_member_limits');
 		expect(JSON.parse((await stored())!)).toEqual({ periodHours: 24, maxLinks: 2, maxImages: 1, maxMentions: 2, maxPosts: 3, maxComments: 20 });
 		file.newMembers = { ...file.newMembers, periodHours: 72, maxLinks: 0 };
 		const plan = await apply(file);
@@ -89,7 +92,15 @@ describe('channel files', () => {
 		const { cookie } = await signUp('limits-newcomer', 'LimitedOne', channel);
 		const boards = (await call(`${ORIGIN}/public/v1/pixelfarm/limits/boards`)).body['content'] as { boardId: number; name: string }[];
 		const boardId = boards.find((board) => board.name === file.boards[1]!.name)!.boardId;
-		const body = (text: string) => ({ boardId, subjectId: null, title: 'Hi', content: { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text }] }] }, isPrivate: false, isNotice: false, requestId: crypto.randomUUID() });
+		const body = (text: string) => ({
+			boardId,
+			subjectId: null,
+			title: 'Hi',
+			content: { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text }] }] },
+			isPrivate: false,
+			isNotice: false,
+			requestId: crypto.randomUUID(),
+		});
 		const refused = await call(`${memberApi(channel)}/posts`, { method: 'POST', cookie, body: body('my shop https://shop.example/') });
 		expect([refused.code, refused.body['limit']]).toEqual([-4031462, 0]);
 		expect((await call(`${memberApi(channel)}/posts`, { method: 'POST', cookie, body: body('hello, no links') })).code).toBe(0);
@@ -105,7 +116,9 @@ describe('channel files', () => {
 		const plan = await apply(file);
 		expect(plan.refusals).toEqual([]);
 		expect(plan.changes).toContain(`~ category "Discussion" (key category-121, id 121) on board general: name "Discussion" → "Talk"`);
-		expect(plan.changes).toContain(`~ category "${second!.name}" (key category-${second!.id}, id ${second!.id}) on board general: disabled (posts or drafts use it)`);
+		expect(plan.changes).toContain(
+			`~ category "${second!.name}" (key category-${second!.id}, id ${second!.id}) on board general: disabled (posts or drafts use it)`,
+		);
 		expect(await env.DB.prepare('SELECT name FROM board_subjects WHERE id = 121').first<string>('name')).toBe('Talk');
 		expect(await env.DB.prepare('SELECT count(*) AS n FROM posts WHERE subject_id = 121').first<number>('n')).toBe(before);
 		expect(await env.DB.prepare('SELECT enabled FROM board_subjects WHERE id = ?1').bind(second!.id).first<number>('enabled')).toBe(0);
@@ -117,17 +130,23 @@ describe('channel files', () => {
 	it('a board made private leaves All Posts and search, and returns when made public', async () => {
 		const file = copy(kr);
 		const guides = file.boards.find((board) => board.key === 'guides')!;
-		const post = (await env.DB.prepare('SELECT id, title FROM posts WHERE board_id = ?1 AND channel_seq IS NOT NULL ORDER BY id DESC LIMIT 1').bind(guides.id).first<{ id: number; title: string }>())!;
+		const post = (await env.DB.prepare('SELECT id, title FROM posts WHERE board_id = ?1 AND channel_seq IS NOT NULL ORDER BY id DESC LIMIT 1')
+			.bind(guides.id)
+			.first<{ id: number; title: string }>())!;
 		const listed = async () => {
 			const ids: number[] = [];
 			for (let page = 1; page <= 20; page += 1) {
-				const content = (await call(`${ORIGIN}/public/v1/starfall/kr/posts?page=${page}`)).body['content'] as { posts: { postId: number }[]; totalPages: number };
+				const content = (await call(`${ORIGIN}/public/v1/starfall/kr/posts?page=${page}`)).body['content'] as {
+					posts: { postId: number }[];
+					totalPages: number;
+				};
 				ids.push(...content.posts.map((row) => row.postId));
 				if (page >= content.totalPages) break;
 			}
 			return ids;
 		};
-		const found = async () => (await searchPosts(env.DB, 2, Array.from(post.title).slice(0, 4).join(''), 'TITLE', 1)).posts.some((row) => row.postId === post.id);
+		const found = async () =>
+			(await searchPosts(env.DB, 2, Array.from(post.title).slice(0, 4).join(''), 'TITLE', 1)).posts.some((row) => row.postId === post.id);
 		const count = async () => env.DB.prepare('SELECT listed_count FROM channels WHERE id = 2').first<number>('listed_count');
 		const before = { count: await count(), listed: await listed() };
 		expect(before.listed).toContain(post.id);
@@ -138,7 +157,11 @@ describe('channel files', () => {
 		expect(plan.changes).toContain('~ board guides: is_public 1 → 0');
 		expect(await listed()).not.toContain(post.id);
 		expect(await found()).toBe(false);
-		const moved = await env.DB.prepare('SELECT count(*) AS n FROM posts WHERE board_id = ?1 AND deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0').bind(guides.id).first<number>('n');
+		const moved = await env.DB.prepare(
+			'SELECT count(*) AS n FROM posts WHERE board_id = ?1 AND deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0',
+		)
+			.bind(guides.id)
+			.first<number>('n');
 		expect(await count()).toBe(before.count! - moved!);
 		expect(await env.DB.prepare('SELECT public_flag FROM board_tree_nodes WHERE board_id = ?1').bind(guides.id).first<number>('public_flag')).toBe(0);
 
@@ -159,7 +182,9 @@ describe('channel files', () => {
 		const file = copy(jp);
 		file.boards = file.boards.filter((board) => board.key !== 'videos');
 		file.headerConfig.topPinnedTargetBoards = file.headerConfig.topPinnedTargetBoards.filter((key) => key !== 'videos');
-		file.tree = file.tree.map((node) => (node.type === 'CATEGORY' ? { ...node, children: node.children.filter((child) => child.type !== 'BOARD' || child.board !== 'videos') } : node));
+		file.tree = file.tree.map((node) =>
+			node.type === 'CATEGORY' ? { ...node, children: node.children.filter((child) => child.type !== 'BOARD' || child.board !== 'videos') } : node,
+		);
 		const plan = await planChannel(env.DB, file);
 		expect(plan.refusals).toEqual([expect.stringContaining('board videos')]);
 		await expect(applyChannel(env.DB, plan)).rejects.toThrow(/refusals/);
@@ -168,10 +193,22 @@ describe('channel files', () => {
 
 	it('adds and removes an empty board, and refuses a fixed id another row has', async () => {
 		const file = copy(tw);
-		file.boards.push({ key: 'events', name: '活動', description: '', public: true, noticeOnly: false, categories: [{ name: '報名', enabled: true }], template: null });
+		file.boards.push({
+			key: 'events',
+			name: '活動',
+			description: '',
+			public: true,
+			noticeOnly: false,
+			categories: [{ name: '報名', enabled: true }],
+			template: null,
+		});
 		file.tree.push({ type: 'BOARD', board: 'events' });
 		const added = await apply(file);
-		expect(added.changes).toEqual(['+ board tree: node board events at the top', '+ board events "活動"', expect.stringMatching(/^\+ category "報名" \(key category-(\d+), id \1\) on board events$/)]);
+		expect(added.changes).toEqual([
+			'+ board tree: node board events at the top',
+			'+ board events "活動"',
+			expect.stringMatching(/^\+ category "報名" \(key category-(\d+), id \1\) on board events$/),
+		]);
 		const events = await env.DB.prepare("SELECT id FROM boards WHERE channel_id = 5 AND key = 'events'").first<number>('id');
 		expect((await call(`${ORIGIN}/public/v1/starfall/tw/boards/${events}`)).code).toBe(0);
 		const removed = await apply(copy(tw));
@@ -184,7 +221,7 @@ describe('channel files', () => {
 		expect(plan.refusals).toEqual(['boards "notice": the id 11 belongs to another board']);
 	});
 
-	it('refuses a fixed id that is another community\'s, for a community that exists and for a new one, and changes nothing', async () => {
+	it("refuses a fixed id that is another community's, for a community that exists and for a new one, and changes nothing", async () => {
 		// A copied file: the Japanese community's, still with the global one's id.
 		const copied = copy(jp);
 		copied.id = 1;
@@ -205,8 +242,12 @@ describe('channel files', () => {
 		const [, key, id] = /\(key (category-(\d+)), id \d+\)/.exec(line)!;
 		expect(line).toBe(`+ category "Questions" (key ${key}, id ${id}) on board general`);
 		// A post in the category, then the category renamed by the key alone.
-		const boardId = (await env.DB.prepare("SELECT board_id FROM board_subjects WHERE id = ?1").bind(Number(id)).first<number>('board_id'))!;
-		await env.DB.prepare("INSERT INTO posts (id, channel_id, board_id, subject_id, member_id, title, content, content_text, template, created_at) VALUES (990001, ?1, ?2, ?3, 4001, 't', '{}', 't', 'DEFAULT', 0)").bind(created.channelId, boardId, Number(id)).run();
+		const boardId = (await env.DB.prepare('SELECT board_id FROM board_subjects WHERE id = ?1').bind(Number(id)).first<number>('board_id'))!;
+		await env.DB.prepare(
+			"INSERT INTO posts (id, channel_id, board_id, subject_id, member_id, title, content, content_text, template, created_at) VALUES (990001, ?1, ?2, ?3, 4001, 't', '{}', 't', 'DEFAULT', 0)",
+		)
+			.bind(created.channelId, boardId, Number(id))
+			.run();
 		const general = file.boards.find((board) => board.key === 'general')!;
 		const tips = general.categories.find((category) => category.name === 'Questions')!;
 		tips.key = key;
@@ -239,7 +280,10 @@ describe('channel files', () => {
 		link.text = 'Official Website';
 		file.tree.push({ type: 'LINK', text: 'Wiki', url: 'https://wiki.starfall.example' });
 		const edited = await planChannel(env.DB, file);
-		expect(edited.changes).toEqual(['~ board tree: node LINK "Official Site" text "Official Site" → "Official Website"', '+ board tree: node LINK "Wiki" at the top']);
+		expect(edited.changes).toEqual([
+			'~ board tree: node LINK "Official Site" text "Official Site" → "Official Website"',
+			'+ board tree: node LINK "Wiki" at the top',
+		]);
 		expect((await apply(copy(global))).changes).toEqual(['~ board tree: node CATEGORY "Media" collapsed false → true']);
 		expect((await planChannel(env.DB, copy(global))).changes).toEqual([]);
 	});

@@ -62,28 +62,45 @@ async function send(method: string, path: string, memberId: number | null, body?
 		headers: { 'cf-connecting-ip': `comments-test:${turn}`, ...headers },
 	});
 }
-const post = (postId: number | string, memberId: number | null, body: unknown = { content: 'gg' }) => send('POST', `/posts/${postId}/comments`, memberId, body);
+const post = (postId: number | string, memberId: number | null, body: unknown = { content: 'gg' }) =>
+	send('POST', `/posts/${postId}/comments`, memberId, body);
 const patch = (postId: number | string, commentId: number | string, memberId: number | null, body: unknown = { content: 'edited' }) =>
 	send('PATCH', `/posts/${postId}/comments/${commentId}`, memberId, body);
-const remove = (postId: number | string, commentId: number | string, memberId: number | null) => send('DELETE', `/posts/${postId}/comments/${commentId}`, memberId);
+const remove = (postId: number | string, commentId: number | string, memberId: number | null) =>
+	send('DELETE', `/posts/${postId}/comments/${commentId}`, memberId);
 const read = (postId: number | string, query = '') => call(`${PUBLIC}/posts/${postId}/comments${query}`);
 
 type CommentAnswer = { comment: CommentItem; commentCount: number };
 const contentOf = <T>(answer: Answer) => answer.body['content'] as T;
 
 /** A new visible post of the free board (12) by `authorId`, with no comments. */
-async function freshPost(authorId = 1007, overrides: { isPrivate?: boolean; boardId?: number; hidden?: boolean; deleted?: boolean; channelId?: number } = {}): Promise<number> {
+async function freshPost(
+	authorId = 1007,
+	overrides: { isPrivate?: boolean; boardId?: number; hidden?: boolean; deleted?: boolean; channelId?: number } = {},
+): Promise<number> {
 	const row = await env.DB.prepare(
 		`INSERT INTO posts (channel_id, board_id, member_id, title, content, content_text, is_private, hidden_by_admin, deleted_at, created_at)
 		 VALUES (?1, ?2, ?3, 'Comments test', '{"type":"doc","blocks":[]}', '', ?4, ?5, ?6, ?7) RETURNING id`,
 	)
-		.bind(overrides.channelId ?? 1, overrides.boardId ?? 12, authorId, overrides.isPrivate ? 1 : 0, overrides.hidden ? 1 : 0, overrides.deleted ? Date.now() : null, Date.now())
+		.bind(
+			overrides.channelId ?? 1,
+			overrides.boardId ?? 12,
+			authorId,
+			overrides.isPrivate ? 1 : 0,
+			overrides.hidden ? 1 : 0,
+			overrides.deleted ? Date.now() : null,
+			Date.now(),
+		)
 		.first<{ id: number }>();
 	return row!.id;
 }
 
 /** Adds a comment row directly (the demo's way), for states the API cannot make (hidden). */
-async function insertComment(postId: number, memberId: number, options: { parentId?: number; hidden?: boolean; deleted?: boolean } = {}): Promise<number> {
+async function insertComment(
+	postId: number,
+	memberId: number,
+	options: { parentId?: number; hidden?: boolean; deleted?: boolean } = {},
+): Promise<number> {
 	const row = await env.DB.prepare(
 		`INSERT INTO comments (channel_id, post_id, parent_id, member_id, content, created_at, deleted_at, hidden_by_admin)
 		 VALUES (1, ?1, ?2, ?3, 'seeded', ?4, ?5, ?6) RETURNING id`,
@@ -144,7 +161,11 @@ describe('writing, replying, editing and deleting', () => {
 		const deleted = await remove(postId, replyToReply.comment.commentId, 1005);
 		expect(deleted.body['content']).toEqual({ commentCount: 2 });
 		const page = contentOf<{ comments: CommentItem[]; nextAfter: number | null; commentCount: number }>(await read(postId));
-		expect(page).toEqual({ comments: [first.comment, { ...reply.comment, content: 'better reply', edited: true }], nextAfter: null, commentCount: 2 });
+		expect(page).toEqual({
+			comments: [first.comment, { ...reply.comment, content: 'better reply', edited: true }],
+			nextAfter: null,
+			commentCount: 2,
+		});
 		expect(await counts(postId)).toEqual({ commentCount: 2, counted: 2 });
 	});
 
@@ -189,7 +210,9 @@ describe('writing, replying, editing and deleting', () => {
 		const again = await post(postId, 1011, { content: 'once', requestId });
 		expect(contentOf<CommentAnswer>(again)).toEqual(contentOf<CommentAnswer>(once));
 		const racing = crypto.randomUUID();
-		const answers = await Promise.all(Array.from({ length: 10 }, () => createComment(env.DB, 1, memberOf(1011), postId, { content: 'race', requestId: racing }, Date.now())));
+		const answers = await Promise.all(
+			Array.from({ length: 10 }, () => createComment(env.DB, 1, memberOf(1011), postId, { content: 'race', requestId: racing }, Date.now())),
+		);
 		expect(new Set(answers.map((answer) => answer.comment.commentId)).size).toBe(1);
 		expect(await counts(postId)).toEqual({ commentCount: 2, counted: 2 });
 		// The same request id for another post is not a retry.
@@ -249,7 +272,10 @@ describe('who may comment, edit and delete', () => {
 	});
 
 	it('refuses posts the member may not read: another channel, a private board, deleted, hidden, someone else’s private post', async () => {
-		const foreignPost = await freshPost(2001, { channelId: KOREAN.id, boardId: (await env.DB.prepare('SELECT id FROM boards WHERE channel_id = 2 AND is_public = 1 LIMIT 1').first<number>('id'))! });
+		const foreignPost = await freshPost(2001, {
+			channelId: KOREAN.id,
+			boardId: (await env.DB.prepare('SELECT id FROM boards WHERE channel_id = 2 AND is_public = 1 LIMIT 1').first<number>('id'))!,
+		});
 		const privateBoardPost = await freshPost(ADMIN, { boardId: ids.privateBoard });
 		const deletedPost = await freshPost(1016, { deleted: true });
 		const hiddenPost = await freshPost(1016, { hidden: true });
@@ -309,17 +335,25 @@ describe('who may comment, edit and delete', () => {
 		const answer = await remove(postId, hidden, 1027);
 		expect([answer.status, answer.code]).toEqual([404, -4041406]);
 		expect(await snapshot()).toEqual(before);
-		expect(await env.DB.prepare('SELECT deleted_at, content FROM comments WHERE id = ?1').bind(hidden).first()).toEqual({ deleted_at: null, content: 'seeded' });
+		expect(await env.DB.prepare('SELECT deleted_at, content FROM comments WHERE id = ?1').bind(hidden).first()).toEqual({
+			deleted_at: null,
+			content: 'seeded',
+		});
 		// An administrator may still delete it; the deletion of someone else's comment is logged, and keeps the text.
 		expect((await remove(postId, hidden, ADMIN)).code).toBe(0);
-		expect(await env.DB.prepare("SELECT moderator_id, action, reason FROM moderation_log WHERE target_type = 'COMMENT' AND target_id = ?1").bind(hidden).all().then((rows) => rows.results)).toEqual([
-			{ moderator_id: ADMIN, action: 'DELETE_COMMENT', reason: '' },
-		]);
+		expect(
+			await env.DB.prepare("SELECT moderator_id, action, reason FROM moderation_log WHERE target_type = 'COMMENT' AND target_id = ?1")
+				.bind(hidden)
+				.all()
+				.then((rows) => rows.results),
+		).toEqual([{ moderator_id: ADMIN, action: 'DELETE_COMMENT', reason: '' }]);
 		expect(await env.DB.prepare('SELECT content FROM comments WHERE id = ?1').bind(hidden).first<string>('content')).toBe('seeded');
 		// The author's own deletion of a visible comment is no moderation: nothing is logged.
 		const own = contentOf<CommentAnswer>(await post(postId, 1027)).comment.commentId;
 		expect((await remove(postId, own, 1027)).code).toBe(0);
-		expect(await env.DB.prepare("SELECT count(*) AS n FROM moderation_log WHERE target_type = 'COMMENT' AND target_id = ?1").bind(own).first<number>('n')).toBe(0);
+		expect(
+			await env.DB.prepare("SELECT count(*) AS n FROM moderation_log WHERE target_type = 'COMMENT' AND target_id = ?1").bind(own).first<number>('n'),
+		).toBe(0);
 	});
 
 	it('refuses the deletion when the comment is hidden between the read and the batch', async () => {
@@ -373,7 +407,11 @@ describe('bad input gets a 4xx envelope and changes nothing', () => {
 		['an edit too long', () => patch(postId, commentId, 1023, { content: '😀'.repeat(COMMENT_MAX_LENGTH + 1) }), -4001452],
 		['no body', () => send('POST', `/posts/${postId}/comments`, 1024), -4151401],
 		['a body that is not JSON', () => send('POST', `/posts/${postId}/comments`, 1024, '{"content":'), -4001405],
-		['a form body', () => send('POST', `/posts/${postId}/comments`, 1024, 'content=hi', { 'content-type': 'application/x-www-form-urlencoded' }), -4151401],
+		[
+			'a form body',
+			() => send('POST', `/posts/${postId}/comments`, 1024, 'content=hi', { 'content-type': 'application/x-www-form-urlencoded' }),
+			-4151401,
+		],
 		['a JSON array', () => post(postId, 1024, ['gg']), -4001400],
 		['JSON null', () => post(postId, 1024, null), -4001400],
 		['content as a number', () => post(postId, 1024, { content: 42 }), -4001400],
@@ -404,7 +442,11 @@ describe('bad input gets a 4xx envelope and changes nothing', () => {
 	it.each(cases)('refuses %s', async (_what, send, code) => {
 		const before = await snapshot();
 		const answer = await send();
-		expect({ status: answer.status, code: answer.code, successful: answer.body.header.isSuccessful }).toEqual({ status: expect.any(Number), code, successful: false });
+		expect({ status: answer.status, code: answer.code, successful: answer.body.header.isSuccessful }).toEqual({
+			status: expect.any(Number),
+			code,
+			successful: false,
+		});
 		expect(answer.status).toBeGreaterThanOrEqual(400);
 		expect(answer.status).toBeLessThan(500);
 		expect(await snapshot()).toEqual(before);
@@ -442,7 +484,9 @@ describe('a post with thousands of comments', () => {
 			.bind(postId, REPLIES)
 			.run();
 		await env.DB.prepare('UPDATE posts SET comment_count = (SELECT count(*) FROM comments WHERE post_id = ?1) WHERE id = ?1').bind(postId).run();
-		const all = await env.DB.prepare('SELECT id FROM comments WHERE post_id = ?1 ORDER BY coalesce(parent_id, id), id').bind(postId).all<{ id: number }>();
+		const all = await env.DB.prepare('SELECT id FROM comments WHERE post_id = ?1 ORDER BY coalesce(parent_id, id), id')
+			.bind(postId)
+			.all<{ id: number }>();
 		expected = all.results.map((row) => row.id);
 		expect(expected).toHaveLength(THREADS * (REPLIES + 1));
 	});
@@ -473,7 +517,12 @@ describe('a post with thousands of comments', () => {
 		await env.DB.prepare('UPDATE comments SET deleted_at = 1 WHERE id IN (?1, ?2)').bind(anchor, deletedReply).run();
 		try {
 			const page = contentOf<{ comments: CommentItem[] }>(await read(postId, `?after=${anchor}`));
-			expect(page.comments.map((item) => item.commentId)).toEqual(expected.slice(COMMENT_PAGE_SIZE, COMMENT_PAGE_SIZE * 3).filter((id) => id !== deletedReply).slice(0, COMMENT_PAGE_SIZE));
+			expect(page.comments.map((item) => item.commentId)).toEqual(
+				expected
+					.slice(COMMENT_PAGE_SIZE, COMMENT_PAGE_SIZE * 3)
+					.filter((id) => id !== deletedReply)
+					.slice(0, COMMENT_PAGE_SIZE),
+			);
 		} finally {
 			await env.DB.prepare('UPDATE comments SET deleted_at = NULL WHERE id IN (?1, ?2)').bind(anchor, deletedReply).run();
 		}
@@ -521,7 +570,11 @@ describe('a post with thousands of comments', () => {
 		};
 		const member = memberOf(1026);
 		let created = 0;
-		const written = await cost(async (db) => (created = (await createComment(db, 1, member, postId, { content: 'bounded', requestId: crypto.randomUUID() }, Date.now())).comment.commentId));
+		const written = await cost(
+			async (db) =>
+				(created = (await createComment(db, 1, member, postId, { content: 'bounded', requestId: crypto.randomUUID() }, Date.now())).comment
+					.commentId),
+		);
 		const replied = await cost((db) => createComment(db, 1, member, postId, { content: 'bounded reply', parentId: expected[10]! }, Date.now()));
 		const edited = await cost((db) => editComment(db, 1, member, postId, created, { content: 'edited' }, Date.now()));
 		const deleted = await cost((db) => deleteComment(db, 1, member, postId, created, Date.now()));
@@ -550,10 +603,15 @@ describe('an exact comment count under concurrency', () => {
 
 	it('keeps the count equal to the comments through a storm of writes and deletions', async () => {
 		const postId = await freshPost();
-		const seeded = await Promise.all(Array.from({ length: 40 }, (_, i) => createComment(env.DB, 1, memberOf(1002 + (i % 36)), postId, { content: 'seed' }, Date.now())));
+		const seeded = await Promise.all(
+			Array.from({ length: 40 }, (_, i) => createComment(env.DB, 1, memberOf(1002 + (i % 36)), postId, { content: 'seed' }, Date.now())),
+		);
 		const actions = [
 			...seeded.map((answer, i) => () => deleteComment(env.DB, 1, memberOf(1002 + (i % 36)), postId, answer.comment.commentId, Date.now())),
-			...seeded.map((answer, i) => () => createComment(env.DB, 1, memberOf(1002 + (i % 36)), postId, { content: 'reply', parentId: answer.comment.commentId }, Date.now())),
+			...seeded.map(
+				(answer, i) => () =>
+					createComment(env.DB, 1, memberOf(1002 + (i % 36)), postId, { content: 'reply', parentId: answer.comment.commentId }, Date.now()),
+			),
 			...Array.from({ length: 40 }, (_, i) => () => createComment(env.DB, 1, memberOf(1002 + (i % 36)), postId, { content: 'more' }, Date.now())),
 		];
 		await Promise.allSettled(actions.map((action) => action()));

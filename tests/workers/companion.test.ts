@@ -53,7 +53,9 @@ describe('the companion Worker', () => {
 	it('runs the hourly removal of unused uploads for Pages, on the same D1 and R2', async () => {
 		const key = 'companion000000000001.png';
 		await env.UPLOADS.put(key, images.PNG);
-		await env.DB.prepare("INSERT INTO uploads (channel_id, member_id, r2_key, content_type, size, created_at) VALUES (1, 1002, ?1, 'image/png', 1, ?2)")
+		await env.DB.prepare(
+			"INSERT INTO uploads (channel_id, member_id, r2_key, content_type, size, created_at) VALUES (1, 1002, ?1, 'image/png', 1, ?2)",
+		)
 			.bind(key, Date.now() - UNATTACHED_UPLOAD_TTL_MS - 60_000)
 			.run();
 		const ctx = createExecutionContext();

@@ -28,9 +28,15 @@ beforeAll(async () => {
 			`INSERT INTO channels (id, domain, slug, title, language, theme_type, key_color, background_color, exposure_type, header_config, footer_config, listed_count, list_top, created_at)
 			 VALUES (?1, 'deep', 'pages', 'Deep pages', 'en', 'LIGHT', '#000000', '#ffffff', 'ALL', ?2, ?3, ?4, ?4, 0)`,
 		).bind(CHANNEL, header, footer, POSTS),
-		env.DB.prepare(`INSERT INTO boards (id, channel_id, name, listed_count, list_top, created_at) VALUES (?1, ?2, 'Deep', ?3, ?3, 0)`).bind(BOARD, CHANNEL, POSTS),
+		env.DB.prepare(`INSERT INTO boards (id, channel_id, name, listed_count, list_top, created_at) VALUES (?1, ?2, 'Deep', ?3, ?3, 0)`).bind(
+			BOARD,
+			CHANNEL,
+			POSTS,
+		),
 		env.DB.prepare(`INSERT INTO identities (id, provider, subject, created_at) VALUES (8001, 'GOOGLE', 'deep-1', 0)`),
-		env.DB.prepare(`INSERT INTO members (id, channel_id, identity_id, nickname, provider, recent_provider, joined_at) VALUES (8001, ?1, 8001, 'deep', 'GOOGLE', 'GOOGLE', 0)`).bind(CHANNEL),
+		env.DB.prepare(
+			`INSERT INTO members (id, channel_id, identity_id, nickname, provider, recent_provider, joined_at) VALUES (8001, ?1, 8001, 'deep', 'GOOGLE', 'GOOGLE', 0)`,
+		).bind(CHANNEL),
 		env.DB.prepare(
 			`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?3)
 			 INSERT INTO posts (id, channel_id, board_id, member_id, title, content, content_text, created_at, board_seq, channel_seq, board_pos, channel_pos)
@@ -102,7 +108,7 @@ describe('removing a post costs a bounded number of rows, whatever its age', () 
 			expect(board.posts.map((post) => post.postId)).toEqual(live.slice((page - 1) * 20, page * 20));
 			const all = await listChannelPosts(env.DB, CHANNEL, page, count);
 			expect(all.posts.map((post) => post.postId)).toEqual(live.slice((page - 1) * 20, page * 20));
-						const read = statements.reduce((sum, statement) => sum + statement.rowsRead, 0);
+			const read = statements.reduce((sum, statement) => sum + statement.rowsRead, 0);
 			expect(read).toBeLessThanOrEqual(readBound(page));
 		}
 	});

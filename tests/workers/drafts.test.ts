@@ -31,7 +31,13 @@ const GENERAL_SUBJECT = 121;
 const BUGS_SUBJECT = 161;
 
 const doc = (text: string): ContentDocument => ({ type: 'doc', blocks: [{ type: 'paragraph', children: [{ text }] }] });
-const fields = (overrides: Partial<DraftFields> = {}): DraftFields => ({ boardId: BOARDS.general, subjectId: null, title: 'A draft', content: doc('Unfinished thoughts'), ...overrides });
+const fields = (overrides: Partial<DraftFields> = {}): DraftFields => ({
+	boardId: BOARDS.general,
+	subjectId: null,
+	title: 'A draft',
+	content: doc('Unfinished thoughts'),
+	...overrides,
+});
 
 let members = 0;
 /** A new member of /starfall/global, so that each test counts against its own rate limits. */
@@ -56,13 +62,9 @@ async function draftsTable(): Promise<string> {
 /** Puts `count` drafts of a member straight into D1 (faster than the API and its rate limits). */
 async function plantDrafts(memberId: number, count: number, channelId = GLOBAL.id, firstUpdatedAt = 1_000_000): Promise<void> {
 	const statements = Array.from({ length: count }, (_, i) =>
-		env.DB.prepare('INSERT INTO drafts (channel_id, member_id, board_id, title, content, created_at, updated_at) VALUES (?1, ?2, NULL, ?3, ?4, ?5, ?5)').bind(
-			channelId,
-			memberId,
-			`planted ${i}`,
-			JSON.stringify(doc('')),
-			firstUpdatedAt + i,
-		),
+		env.DB.prepare(
+			'INSERT INTO drafts (channel_id, member_id, board_id, title, content, created_at, updated_at) VALUES (?1, ?2, NULL, ?3, ?4, ?5, ?5)',
+		).bind(channelId, memberId, `planted ${i}`, JSON.stringify(doc('')), firstUpdatedAt + i),
 	);
 	for (let i = 0; i < statements.length; i += 50) await env.DB.batch(statements.slice(i, i + 50));
 }
@@ -81,11 +83,15 @@ describe('who may use a draft', () => {
 		expect(await draftsTable()).toBe(before);
 	});
 
-	it("lets the author read, list, overwrite and delete their own draft", async () => {
+	it('lets the author read, list, overwrite and delete their own draft', async () => {
 		const cookie = await signIn(1002);
 		const loaded = await call(`${MEMBER}/drafts/${DEMO_DRAFT}`, { cookie });
 		expect(loaded.code).toBe(0);
-		expect(contentOf<{ draftId: number; boardId: number; content: ContentDocument }>(loaded)).toMatchObject({ draftId: DEMO_DRAFT, boardId: BOARDS.general, subjectId: null });
+		expect(contentOf<{ draftId: number; boardId: number; content: ContentDocument }>(loaded)).toMatchObject({
+			draftId: DEMO_DRAFT,
+			boardId: BOARDS.general,
+			subjectId: null,
+		});
 		const list = await call(`${MEMBER}/drafts`, { cookie });
 		expect(contentOf<{ drafts: { draftId: number }[] }>(list).drafts.map((draft) => draft.draftId)).toContain(DEMO_DRAFT);
 	});
@@ -125,7 +131,10 @@ describe('who may use a draft', () => {
 		const global = await signIn(1002);
 		expect((await call(`${MEMBER}/drafts/${KOREAN_DRAFT}`, { cookie: global })).code).toBe(-4041407);
 		expect((await call(`${memberApi(KOREAN)}/drafts/${DEMO_DRAFT}`, { cookie: korean })).code).toBe(-4041407);
-		expect((await call(`${memberApi(KOREAN)}/drafts/${DEMO_DRAFT}`, { method: 'PUT', cookie: korean, body: fields({ boardId: BOARDS.koreanGeneral }) })).code).toBe(-4041407);
+		expect(
+			(await call(`${memberApi(KOREAN)}/drafts/${DEMO_DRAFT}`, { method: 'PUT', cookie: korean, body: fields({ boardId: BOARDS.koreanGeneral }) }))
+				.code,
+		).toBe(-4041407);
 		expect((await call(`${memberApi(KOREAN)}/drafts/${DEMO_DRAFT}`, { method: 'DELETE', cookie: korean })).code).toBe(-4041407);
 		const koreanList = contentOf<{ drafts: { draftId: number }[] }>(await call(`${memberApi(KOREAN)}/drafts`, { cookie: korean }));
 		expect(koreanList.drafts.map((draft) => draft.draftId)).toEqual([KOREAN_DRAFT]);
@@ -187,7 +196,10 @@ describe('what a draft request may hold', () => {
 			expect(answer.body.header.resultMessage).toMatch(message);
 		}
 		expect((await call(`${MEMBER}/drafts`, { method: 'POST', cookie, body: '{"title":' })).code).toBe(-4001405);
-		expect((await call(`${MEMBER}/drafts`, { method: 'POST', cookie, body: 'title=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).code).toBe(-4151401);
+		expect(
+			(await call(`${MEMBER}/drafts`, { method: 'POST', cookie, body: 'title=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }))
+				.code,
+		).toBe(-4151401);
 		expect(await draftsTable()).toBe(before);
 	});
 
@@ -242,7 +254,12 @@ describe('what a draft request may hold', () => {
 		const saved = await save(cookie, { boardId: null, subjectId: null, title: '', content: { type: 'doc', blocks: [] } });
 		expect(saved.code).toBe(0);
 		const { draftId } = contentOf<{ draftId: number }>(saved);
-		expect(contentOf<unknown>(await call(`${MEMBER}/drafts/${draftId}`, { cookie }))).toMatchObject({ boardId: null, subjectId: null, title: '', content: { type: 'doc', blocks: [] } });
+		expect(contentOf<unknown>(await call(`${MEMBER}/drafts/${draftId}`, { cookie }))).toMatchObject({
+			boardId: null,
+			subjectId: null,
+			title: '',
+			content: { type: 'doc', blocks: [] },
+		});
 	});
 
 	it('checks the board and category a draft names', async () => {
@@ -266,7 +283,9 @@ describe('what a draft request may hold', () => {
 		expect((await save(cookie, fields({ boardId: BOARDS.general, subjectId: GENERAL_SUBJECT }))).code).toBe(0);
 		expect((await save(cookie, fields({ boardId: BOARDS.bugs, subjectId: null }))).code).toBe(0);
 		// Loosely: a category disabled since the editor loaded is kept (submitting the post says so).
-		await env.DB.prepare('UPDATE board_subjects SET enabled = 0 WHERE id = ?1').bind(GENERAL_SUBJECT + 3).run();
+		await env.DB.prepare('UPDATE board_subjects SET enabled = 0 WHERE id = ?1')
+			.bind(GENERAL_SUBJECT + 3)
+			.run();
 		expect((await save(cookie, fields({ boardId: BOARDS.general, subjectId: GENERAL_SUBJECT + 3 }))).code).toBe(0);
 	});
 
@@ -287,7 +306,13 @@ describe('what a draft request may hold', () => {
 
 	it('stores only what the document schema keeps', async () => {
 		const { cookie } = await newMember();
-		const body = fields({ content: { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'hi', bold: true, onclick: 'alert(1)' }], style: 'x' }], extra: 1 } as unknown as ContentDocument });
+		const body = fields({
+			content: {
+				type: 'doc',
+				blocks: [{ type: 'paragraph', children: [{ text: 'hi', bold: true, onclick: 'alert(1)' }], style: 'x' }],
+				extra: 1,
+			} as unknown as ContentDocument,
+		});
 		const { draftId } = contentOf<{ draftId: number }>(await save(cookie, body));
 		const row = await env.DB.prepare('SELECT content FROM drafts WHERE id = ?1').bind(draftId).first<{ content: string }>();
 		expect(JSON.parse(row?.content ?? '')).toEqual({ type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'hi', bold: true }] }] });
@@ -304,12 +329,23 @@ describe('saving, overwriting, listing and deleting', () => {
 		const loaded = contentOf<unknown>(await call(`${MEMBER}/drafts/${draftId}`, { cookie }));
 		expect(loaded).toEqual({ draftId, boardId: BOARDS.general, subjectId: GENERAL_SUBJECT, title: 'first', content: doc('one'), updatedAt });
 
-		const overwritten = await call(`${MEMBER}/drafts/${draftId}`, { method: 'PUT', cookie, body: { boardId: null, subjectId: null, title: 'second', content: doc('two') } });
+		const overwritten = await call(`${MEMBER}/drafts/${draftId}`, {
+			method: 'PUT',
+			cookie,
+			body: { boardId: null, subjectId: null, title: 'second', content: doc('two') },
+		});
 		expect(overwritten.code).toBe(0);
 		const second = contentOf<{ draftId: number; updatedAt: number }>(overwritten);
 		expect(second.draftId).toBe(draftId);
 		expect(second.updatedAt).toBeGreaterThanOrEqual(updatedAt);
-		expect(contentOf<unknown>(await call(`${MEMBER}/drafts/${draftId}`, { cookie }))).toEqual({ draftId, boardId: null, subjectId: null, title: 'second', content: doc('two'), updatedAt: second.updatedAt });
+		expect(contentOf<unknown>(await call(`${MEMBER}/drafts/${draftId}`, { cookie }))).toEqual({
+			draftId,
+			boardId: null,
+			subjectId: null,
+			title: 'second',
+			content: doc('two'),
+			updatedAt: second.updatedAt,
+		});
 
 		const deleted = await call(`${MEMBER}/drafts/${draftId}`, { method: 'DELETE', cookie });
 		expect([deleted.status, deleted.code, deleted.body['content']]).toEqual([200, 0, {}]);
@@ -321,7 +357,10 @@ describe('saving, overwriting, listing and deleting', () => {
 	it('lists newest-updated first, a page at a time, with the total count', async () => {
 		const { cookie, userId } = await newMember();
 		await plantDrafts(userId, 45);
-		const page = async (n: number) => contentOf<{ drafts: { title: string; draftId: number }[]; totalCount: number; page: number; pageSize: number; totalPages: number }>(await call(`${MEMBER}/drafts?page=${n}`, { cookie }));
+		const page = async (n: number) =>
+			contentOf<{ drafts: { title: string; draftId: number }[]; totalCount: number; page: number; pageSize: number; totalPages: number }>(
+				await call(`${MEMBER}/drafts?page=${n}`, { cookie }),
+			);
 		const first = await page(1);
 		expect({ ...first, drafts: first.drafts.length }).toEqual({ drafts: PAGE_SIZE, totalCount: 45, page: 1, pageSize: PAGE_SIZE, totalPages: 3 });
 		expect(first.drafts[0]?.title).toBe('planted 44');
@@ -338,7 +377,13 @@ describe('saving, overwriting, listing and deleting', () => {
 
 	it("lists nobody else's drafts", async () => {
 		const { cookie } = await newMember();
-		expect(contentOf<unknown>(await call(`${MEMBER}/drafts`, { cookie }))).toEqual({ drafts: [], totalCount: 0, page: 1, pageSize: PAGE_SIZE, totalPages: 1 });
+		expect(contentOf<unknown>(await call(`${MEMBER}/drafts`, { cookie }))).toEqual({
+			drafts: [],
+			totalCount: 0,
+			page: 1,
+			pageSize: PAGE_SIZE,
+			totalPages: 1,
+		});
 	});
 });
 
@@ -355,7 +400,11 @@ describe('the limit of drafts per member', () => {
 		expect(last.code).toBe(0);
 		const before = await draftsTable();
 		const refused = await save(cookie);
-		expect([refused.status, refused.code, refused.body.header.resultMessage]).toEqual([409, -4091441, 'You can keep up to 100 drafts. Delete one to save another.']);
+		expect([refused.status, refused.code, refused.body.header.resultMessage]).toEqual([
+			409,
+			-4091441,
+			'You can keep up to 100 drafts. Delete one to save another.',
+		]);
 		expect(await draftsTable()).toBe(before);
 		// Overwriting one of the hundred is not a new draft.
 		const { draftId } = contentOf<{ draftId: number }>(last);
@@ -386,12 +435,14 @@ describe('the limit of drafts per member', () => {
 		await env.DB.exec('CREATE TABLE IF NOT EXISTS batch_probe (member_id INTEGER, draft_id INTEGER)');
 		const writer = { memberId: userId, admin: false };
 		const probe = (target: { draftId: number | 'last-inserted' }) => [
-			env.DB.prepare(`INSERT INTO batch_probe (member_id, draft_id) VALUES (?1, ${target.draftId === 'last-inserted' ? 'last_insert_rowid()' : '?2'})`).bind(
-				userId,
-				...(target.draftId === 'last-inserted' ? [] : [target.draftId]),
-			),
+			env.DB.prepare(
+				`INSERT INTO batch_probe (member_id, draft_id) VALUES (?1, ${target.draftId === 'last-inserted' ? 'last_insert_rowid()' : '?2'})`,
+			).bind(userId, ...(target.draftId === 'last-inserted' ? [] : [target.draftId])),
 		];
-		const probes = async () => (await env.DB.prepare('SELECT draft_id FROM batch_probe WHERE member_id = ?1 ORDER BY rowid').bind(userId).all<{ draft_id: number }>()).results.map((row) => row.draft_id);
+		const probes = async () =>
+			(
+				await env.DB.prepare('SELECT draft_id FROM batch_probe WHERE member_id = ?1 ORDER BY rowid').bind(userId).all<{ draft_id: number }>()
+			).results.map((row) => row.draft_id);
 
 		const created = await createDraft(env.DB, GLOBAL.id, writer, fields(), probe);
 		expect(await probes()).toEqual([created.draftId]);
@@ -407,14 +458,33 @@ describe('the limit of drafts per member', () => {
 
 describe('publishing a draft', () => {
 	const publish = (cookie: string, body: Record<string, unknown>) =>
-		call(`${MEMBER}/posts`, { method: 'POST', cookie, body: { boardId: BOARDS.general, subjectId: null, title: 'From a draft', content: doc('Finished at last'), isPrivate: false, isNotice: false, requestId: crypto.randomUUID(), ...body } });
+		call(`${MEMBER}/posts`, {
+			method: 'POST',
+			cookie,
+			body: {
+				boardId: BOARDS.general,
+				subjectId: null,
+				title: 'From a draft',
+				content: doc('Finished at last'),
+				isPrivate: false,
+				isNotice: false,
+				requestId: crypto.randomUUID(),
+				...body,
+			},
+		});
 	const postCount = async () => (await env.DB.prepare('SELECT count(*) AS n FROM posts').first<number>('n'))!;
 
 	it('deletes the draft the post was written from, in the same batch, keeping its images for the post', async () => {
 		const { cookie, userId } = await newMember();
 		const upload = await storeUpload(env.DB, env.UPLOADS, GLOBAL.id, userId, images.PNG, Date.now());
 		const key = uploadKeyOf(upload.src) ?? '';
-		const content = { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'With a picture' }] }, { type: 'image', src: upload.src, alt: '' }] };
+		const content = {
+			type: 'doc',
+			blocks: [
+				{ type: 'paragraph', children: [{ text: 'With a picture' }] },
+				{ type: 'image', src: upload.src, alt: '' },
+			],
+		};
 		const saved = contentOf<{ draftId: number }>(await save(cookie, fields({ content: content as ContentDocument })));
 		expect(contentOf<{ totalCount: number }>(await call(`${MEMBER}/drafts`, { cookie })).totalCount).toBe(1);
 
@@ -423,7 +493,10 @@ describe('publishing a draft', () => {
 		const { postId } = contentOf<{ postId: number }>(published);
 		expect((await call(`${MEMBER}/drafts/${saved.draftId}`, { cookie })).code).toBe(-4041407);
 		expect(contentOf<{ totalCount: number }>(await call(`${MEMBER}/drafts`, { cookie })).totalCount).toBe(0);
-		expect(await env.DB.prepare('SELECT post_id, draft_id FROM uploads WHERE r2_key = ?1').bind(key).first()).toEqual({ post_id: postId, draft_id: null });
+		expect(await env.DB.prepare('SELECT post_id, draft_id FROM uploads WHERE r2_key = ?1').bind(key).first()).toEqual({
+			post_id: postId,
+			draft_id: null,
+		});
 		expect(await env.UPLOADS.head(key)).not.toBeNull();
 	});
 
@@ -454,17 +527,41 @@ describe('publishing a draft', () => {
 		const { userId } = await newMember();
 		const writer: SessionMember = { userId, nickname: 'Publisher', role: 'MEMBER', provider: 'GOOGLE', recentProvider: 'GOOGLE', joinedAt: 0 };
 		const kept = 3;
-		const uploads = await Promise.all(Array.from({ length: kept }, () => storeUpload(env.DB, env.UPLOADS, GLOBAL.id, userId, images.PNG, Date.now())));
-		const content = { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'pictures' }] }, ...uploads.map((upload) => ({ type: 'image', src: upload.src, alt: '' }))] } as ContentDocument;
+		const uploads = await Promise.all(
+			Array.from({ length: kept }, () => storeUpload(env.DB, env.UPLOADS, GLOBAL.id, userId, images.PNG, Date.now())),
+		);
+		const content = {
+			type: 'doc',
+			blocks: [{ type: 'paragraph', children: [{ text: 'pictures' }] }, ...uploads.map((upload) => ({ type: 'image', src: upload.src, alt: '' }))],
+		} as ContentDocument;
 		const { draftId } = await createDraft(env.DB, GLOBAL.id, { memberId: userId, admin: false }, fields({ content }));
 		await env.DB.batch(claimUploadsStatements(env.DB, GLOBAL.id, uploadKeysOf(content), { draftId }));
 		expect(await env.DB.prepare('SELECT count(*) AS n FROM uploads WHERE draft_id = ?1').bind(draftId).first('n')).toBe(kept);
 		// Other members' uploads, so that a scan of the table would show in the rows read (a day apart, as the upload quota lets a member leave them).
-		const others = Array.from({ length: 100 }, (_, i) => env.DB.prepare("INSERT INTO uploads (channel_id, member_id, r2_key, content_type, size, created_at) VALUES (1, 1002, ?1, 'image/png', 1, ?2)").bind(`publish-other-${crypto.randomUUID()}-${i}.png`, i * 86_400_001));
+		const others = Array.from({ length: 100 }, (_, i) =>
+			env.DB.prepare(
+				"INSERT INTO uploads (channel_id, member_id, r2_key, content_type, size, created_at) VALUES (1, 1002, ?1, 'image/png', 1, ?2)",
+			).bind(`publish-other-${crypto.randomUUID()}-${i}.png`, i * 86_400_001),
+		);
 		await env.DB.batch(others);
 		const { db, statements } = recordingDb();
 		// The post leaves the pictures out: the draft's deletion releases them (the cleanup removes them a day on).
-		await createPost(db, GLOBAL.id, writer, { boardId: BOARDS.general, subjectId: null, title: 't', content: doc('no pictures after all'), isPrivate: false, isNotice: false, requestId: crypto.randomUUID(), draftId }, Date.now());
+		await createPost(
+			db,
+			GLOBAL.id,
+			writer,
+			{
+				boardId: BOARDS.general,
+				subjectId: null,
+				title: 't',
+				content: doc('no pictures after all'),
+				isPrivate: false,
+				isNotice: false,
+				requestId: crypto.randomUUID(),
+				draftId,
+			},
+			Date.now(),
+		);
 		const forDraft = statements.filter((statement) => /\bdrafts\b/.test(statement.sql));
 		expect(forDraft.map((statement) => statement.sql.split(' ')[0])).toEqual(['SELECT', 'DELETE']);
 		const written = forDraft.reduce((sum, statement) => sum + statement.rowsWritten, 0);
@@ -474,7 +571,9 @@ describe('publishing a draft', () => {
 		// the foreign key's ON DELETE SET NULL finds them through uploads_by_draft, never a scan.
 		expect(written).toBeLessThanOrEqual(2 + 3 * kept);
 		expect(read).toBeLessThanOrEqual(4 + 5 * kept);
-		expect(await env.DB.prepare('SELECT count(*) AS n FROM uploads WHERE draft_id IS NULL AND post_id IS NULL AND member_id = ?1').bind(userId).first('n')).toBe(kept);
+		expect(
+			await env.DB.prepare('SELECT count(*) AS n FROM uploads WHERE draft_id IS NULL AND post_id IS NULL AND member_id = ?1').bind(userId).first('n'),
+		).toBe(kept);
 	});
 });
 

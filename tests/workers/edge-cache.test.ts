@@ -8,7 +8,16 @@ import { env } from 'cloudflare:workers';
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { GUEST_MAX_AGE_MS, REFRESH_AFTER_MS, STALE_ANSWER_MS, withEdgeCache } from '@functions/edge-cache';
 import { api } from '@functions/app';
-import { bumpContentVersion, CHANNEL_MEMO_ENTRIES, MEMBER_LIST_BUCKETS, POST_VERSION_BUCKETS, rememberedChannelCount, resolveChannel, touchCache, touchPost } from '@/server/channels/channels';
+import {
+	bumpContentVersion,
+	CHANNEL_MEMO_ENTRIES,
+	MEMBER_LIST_BUCKETS,
+	POST_VERSION_BUCKETS,
+	rememberedChannelCount,
+	resolveChannel,
+	touchCache,
+	touchPost,
+} from '@/server/channels/channels';
 import { createPost, deletePost, editPost } from '@/server/posts/writing';
 import { hideComment, hidePost } from '@/server/moderation/hide';
 import { mintSessionToken } from '@/server/sign-in/session-token';
@@ -76,7 +85,12 @@ describe('edge cache', () => {
 		const url = 'http://localhost/starfall/global/boards/16';
 		const guest = counter('<p>Welcome, guest</p>');
 		await ask(url, guest);
-		for (const junk of ['abc', `${'a'.repeat(43)}.${'b'.repeat(43)}`, await mintSessionToken('another-deployment-secret-0123456789', 1), await mintSessionToken(TEST_SECRET, 2)]) {
+		for (const junk of [
+			'abc',
+			`${'a'.repeat(43)}.${'b'.repeat(43)}`,
+			await mintSessionToken('another-deployment-secret-0123456789', 1),
+			await mintSessionToken(TEST_SECRET, 2),
+		]) {
 			expect((await ask(url, guest, { cookie: `${SESSION}=${junk}` })).state).toBe('HIT');
 		}
 		expect(guest.calls).toBe(1);
@@ -88,7 +102,16 @@ describe('edge cache', () => {
 	it('keys a page by what it reads: unknown keys, a client __v, junk values and a trailing slash make no new entry', async () => {
 		const board = counter('<h1>Guides</h1>');
 		await ask('http://localhost/starfall/kr/boards/23', board);
-		for (const variant of ['/boards/23/', '/boards/23?junk=1', '/boards/23?__v=evil', '/boards/23?page=1', '/boards/23?page=abc', '/boards/23?page=-4', '/boards/23?subjectId=999999', '/boards/23?subjectId=x&utm_source=feed']) {
+		for (const variant of [
+			'/boards/23/',
+			'/boards/23?junk=1',
+			'/boards/23?__v=evil',
+			'/boards/23?page=1',
+			'/boards/23?page=abc',
+			'/boards/23?page=-4',
+			'/boards/23?subjectId=999999',
+			'/boards/23?subjectId=x&utm_source=feed',
+		]) {
 			expect((await ask(`http://localhost/starfall/kr${variant}`, board)).state, variant).toBe('HIT');
 		}
 		expect(board.calls).toBe(1);
@@ -137,7 +160,7 @@ describe('edge cache', () => {
 		expect((await ask('http://localhost/public/v1/starfall/global/search?searchType=ALL&q=raid', found)).state).toBe('HIT');
 	});
 
-	it("keys a post page by a valid commentId and the comments read by after, refusing a bad after", async () => {
+	it('keys a post page by a valid commentId and the comments read by after, refusing a bad after', async () => {
 		const postPage = counter('<h1>A post</h1>');
 		await ask('http://localhost/starfall/global/posts/10?commentId=0x1&utm=1', postPage);
 		expect(new URL(postPage.asked[0]?.url ?? '').search).toBe('');
@@ -227,7 +250,15 @@ describe('edge cache', () => {
 		const written = await call(`${memberApi()}/posts`, {
 			method: 'POST',
 			cookie,
-			body: { boardId: 12, subjectId: null, title: 'Fresh', content: { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'Hello' }] }] }, isPrivate: false, isNotice: false, requestId: crypto.randomUUID() },
+			body: {
+				boardId: 12,
+				subjectId: null,
+				title: 'Fresh',
+				content: { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'Hello' }] }] },
+				isPrivate: false,
+				isNotice: false,
+				requestId: crypto.randomUUID(),
+			},
 		});
 		expect(written.code).toBe(0);
 		const after = counter('with the post');
@@ -296,7 +327,7 @@ describe('edge cache while members talk', () => {
 	/** A new moment, ten minutes after the last test's, so no test inherits the previous one's entries' ages. */
 	const moment = () => (clock += 600_000);
 
-	it('a comment on post A reaches the guests of A\'s page and reads at their next read after the channel re-read, no reader waiting; post B and the board pages stay as they were', async () => {
+	it("a comment on post A reaches the guests of A's page and reads at their next read after the channel re-read, no reader waiting; post B and the board pages stay as they were", async () => {
 		const a = await newPost('Post A');
 		const b = await newPost('Post B');
 		expect(a % POST_VERSION_BUCKETS).not.toBe(b % POST_VERSION_BUCKETS);
@@ -306,7 +337,8 @@ describe('edge cache while members talk', () => {
 		const warm = [`${PAGES}/posts/${b}`, `${PAGES}/boards/12`, `${PAGES}/boards`, `${PAGES}/boards/12?page=2`, `${PAGES}/users/1007`];
 		const warmApi = [`${publicApi()}/posts/${b}`, `${publicApi()}/posts/${b}/comments`, `${publicApi()}/posts?boardId=12`];
 		for (const url of [`${PAGES}/posts/${a}`, ...warm]) expect((await ask(url, pages, {}, t)).state, url).toBe('MISS');
-		for (const url of [`${publicApi()}/posts/${a}`, `${publicApi()}/posts/${a}/comments`, ...warmApi]) expect((await askApi(url, reads, t)).state, url).toBe('MISS');
+		for (const url of [`${publicApi()}/posts/${a}`, `${publicApi()}/posts/${a}/comments`, ...warmApi])
+			expect((await askApi(url, reads, t)).state, url).toBe('MISS');
 
 		await comment(a, 'First!');
 		// Within the second the isolate trusts its channel row, a guest may still get the entry.
@@ -366,7 +398,7 @@ describe('edge cache while members talk', () => {
 		expect([fresh.state, fresh.text]).toEqual(['MISS', '<h1>page 5</h1>']);
 	});
 
-	it('the author sees their comment and like at once: a member\'s read of the post page, the post and its comments goes to the Worker', async () => {
+	it("the author sees their comment and like at once: a member's read of the post page, the post and its comments goes to the Worker", async () => {
 		const postId = await newPost('Talked about');
 		const t = moment();
 		const cookie = await signIn(1007);
@@ -423,7 +455,15 @@ describe('edge cache while members talk', () => {
 		const written = await call(`${memberApi()}/posts`, {
 			method: 'POST',
 			cookie: author,
-			body: { boardId: 12, subjectId: null, title: 'Soon gone', content: { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'Bye' }] }] }, isPrivate: false, isNotice: false, requestId: crypto.randomUUID() },
+			body: {
+				boardId: 12,
+				subjectId: null,
+				title: 'Soon gone',
+				content: { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'Bye' }] }] },
+				isPrivate: false,
+				isNotice: false,
+				requestId: crypto.randomUUID(),
+			},
 		});
 		const deleted = (written.body['content'] as { postId: number }).postId;
 		const discussed = await newPost('Moderated discussion');
@@ -434,7 +474,8 @@ describe('edge cache while members talk', () => {
 		const reads = apiOrigin();
 		const urls = [`${PAGES}/posts/${hidden}`, `${PAGES}/posts/${deleted}`, `${PAGES}/boards/12`, `${PAGES}/boards`, `${PAGES}/posts/${discussed}`];
 		for (const url of urls) await ask(url, pages, {}, t);
-		for (const postId of [hidden, deleted]) expect((await askApi(`${publicApi()}/posts/${postId}`, reads, t)).content).toMatchObject({ readable: true });
+		for (const postId of [hidden, deleted])
+			expect((await askApi(`${publicApi()}/posts/${postId}`, reads, t)).content).toMatchObject({ readable: true });
 		const shown = texts((await askApi(`${publicApi()}/posts/${discussed}/comments`, reads, t)).content);
 		expect([shown.includes('Something rude'), shown.includes('Something regretted')]).toEqual([true, true]);
 
@@ -453,14 +494,17 @@ describe('edge cache while members talk', () => {
 	});
 
 	it('touchPost writes one row, moves only its bucket, and the buckets stay bounded however many posts are touched', async () => {
-		const buckets = async () => JSON.parse((await env.DB.prepare('SELECT post_versions FROM channels WHERE id = 5').first<string>('post_versions'))!) as Record<string, number>;
+		const buckets = async () =>
+			JSON.parse((await env.DB.prepare('SELECT post_versions FROM channels WHERE id = 5').first<string>('post_versions'))!) as Record<string, number>;
 		const { db, statements } = recordingDb();
 		await db.batch([touchPost(db, 5, 77, 'addition'), touchPost(db, 5, 77, 'removal')]);
 		expect(statements.map((statement) => statement.rowsWritten)).toEqual([1, 1]);
 		await env.DB.batch([touchPost(env.DB, 5, 77 + POST_VERSION_BUCKETS, 'addition'), touchPost(env.DB, 5, 78, 'addition')]);
 		expect(await buckets()).toMatchObject({ 77: 3, 78: 1 });
 		// A removal moves the bucket's removal counter too (it keys the entries); an addition does not.
-		const removals = JSON.parse((await env.DB.prepare('SELECT post_removal_versions FROM channels WHERE id = 5').first<string>('post_removal_versions'))!) as Record<string, number>;
+		const removals = JSON.parse(
+			(await env.DB.prepare('SELECT post_removal_versions FROM channels WHERE id = 5').first<string>('post_removal_versions'))!,
+		) as Record<string, number>;
 		expect(removals).toEqual({ 77: 1 });
 		const touches = Array.from({ length: POST_VERSION_BUCKETS + 100 }, (_, i) => touchPost(env.DB, 5, 1000 + i, 'addition'));
 		await env.DB.batch(touches);
@@ -475,7 +519,15 @@ async function writePost(memberId: number, boardId: number, title: string, text:
 	const written = await call(`${memberApi()}/posts`, {
 		method: 'POST',
 		cookie: await signIn(memberId),
-		body: { boardId, subjectId: null, title, content: { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text }] }] }, isPrivate: false, isNotice: false, requestId: crypto.randomUUID() },
+		body: {
+			boardId,
+			subjectId: null,
+			title,
+			content: { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text }] }] },
+			isPrivate: false,
+			isNotice: false,
+			requestId: crypto.randomUUID(),
+		},
 	});
 	expect(written.code).toBe(0);
 	return (written.body['content'] as { postId: number }).postId;
@@ -487,7 +539,15 @@ async function editThrough(memberId: number, postId: number, boardId: number, ti
 	const edited = await call(`${memberApi()}/posts/${postId}`, {
 		method: 'PUT',
 		cookie: await signIn(memberId),
-		body: { boardId, subjectId: null, title, content: { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text }] }] }, isPrivate: false, isNotice: false, version },
+		body: {
+			boardId,
+			subjectId: null,
+			title,
+			content: { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text }] }] },
+			isPrivate: false,
+			isNotice: false,
+			version,
+		},
 	});
 	expect(edited.code).toBe(0);
 }
@@ -507,16 +567,25 @@ describe('edge cache: a write invalidates only what it changed', () => {
 	async function warm(urls: string[], t: number) {
 		const origin = counter('<h1>entry</h1>');
 		for (const url of urls) expect((await ask(url, origin, {}, t)).state, url).toBe('MISS');
-		return async (at: number) => Object.fromEntries(await Promise.all(urls.map(async (url) => [url.replace('http://localhost', ''), (await ask(url, origin, {}, at)).state] as const)));
+		return async (at: number) =>
+			Object.fromEntries(
+				await Promise.all(urls.map(async (url) => [url.replace('http://localhost', ''), (await ask(url, origin, {}, at)).state] as const)),
+			);
 	}
 
-	it('a body-only edit misses only the post\'s own reads and search; another board\'s list, its own board, All Posts, the layout, profiles and other posts stay hits', async () => {
+	it("a body-only edit misses only the post's own reads and search; another board's list, its own board, All Posts, the layout, profiles and other posts stay hits", async () => {
 		const edited = await writePost(AUTHOR, 12, 'Edited soon', 'First words');
 		const other = await writePost(OTHER, 12, 'Left alone', 'Other words');
 		expect(edited % POST_VERSION_BUCKETS).not.toBe(other % POST_VERSION_BUCKETS);
 		const t = moment();
 		// The post's own reads, and search results, which show its text.
-		const own = [`${PAGES}/posts/${edited}`, `${publicApi()}/posts/${edited}`, `${publicApi()}/posts/${edited}/comments`, `${PAGES}/search?q=words`, `${publicApi()}/search?q=words`];
+		const own = [
+			`${PAGES}/posts/${edited}`,
+			`${publicApi()}/posts/${edited}`,
+			`${publicApi()}/posts/${edited}/comments`,
+			`${PAGES}/search?q=words`,
+			`${publicApi()}/search?q=words`,
+		];
 		const kept = [
 			`${PAGES}/boards/13`,
 			`${PAGES}/boards/12`,
@@ -538,12 +607,27 @@ describe('edge cache: a write invalidates only what it changed', () => {
 		for (const url of kept) expect(after[url.replace('http://localhost', '')], url).toBe('HIT');
 	});
 
-	it('a retitle misses its board, All Posts and its author\'s profile too, and still leaves other boards, the layout, other profiles and other posts', async () => {
+	it("a retitle misses its board, All Posts and its author's profile too, and still leaves other boards, the layout, other profiles and other posts", async () => {
 		const retitled = await writePost(AUTHOR, 12, 'Old title', 'Words');
 		const other = await writePost(OTHER, 13, 'Elsewhere', 'Words');
 		const t = moment();
-		const missed = [`${PAGES}/posts/${retitled}`, `${PAGES}/boards/12`, `${PAGES}/boards`, `${PAGES}/users/${AUTHOR}`, `${publicApi()}/posts?boardId=12`, `${publicApi()}/posts`, `${publicApi()}/users/${AUTHOR}/posts`];
-		const kept = [`${PAGES}/boards/13`, `${PAGES}/posts/${other}`, `${PAGES}/users/${OTHER}`, `${publicApi()}/posts?boardId=13`, `${publicApi()}/layouts/header`, `${publicApi()}/boards/tree`];
+		const missed = [
+			`${PAGES}/posts/${retitled}`,
+			`${PAGES}/boards/12`,
+			`${PAGES}/boards`,
+			`${PAGES}/users/${AUTHOR}`,
+			`${publicApi()}/posts?boardId=12`,
+			`${publicApi()}/posts`,
+			`${publicApi()}/users/${AUTHOR}/posts`,
+		];
+		const kept = [
+			`${PAGES}/boards/13`,
+			`${PAGES}/posts/${other}`,
+			`${PAGES}/users/${OTHER}`,
+			`${publicApi()}/posts?boardId=13`,
+			`${publicApi()}/layouts/header`,
+			`${publicApi()}/boards/tree`,
+		];
 		const states = await warm([...missed, ...kept], t);
 		await editThrough(AUTHOR, retitled, 12, 'New title', 'Words');
 		const after = await states(t + 2001);
@@ -551,10 +635,17 @@ describe('edge cache: a write invalidates only what it changed', () => {
 		for (const url of kept) expect(after[url.replace('http://localhost', '')], url).toBe('HIT');
 	});
 
-	it('a new post misses its board, All Posts and its author\'s profile; other boards, the layout, other profiles and every post page stay hits', async () => {
+	it("a new post misses its board, All Posts and its author's profile; other boards, the layout, other profiles and every post page stay hits", async () => {
 		const existing = await writePost(OTHER, 12, 'Already there', 'Words');
 		const t = moment();
-		const missed = [`${PAGES}/boards/12`, `${PAGES}/boards`, `${PAGES}/users/${AUTHOR}`, `${publicApi()}/posts?boardId=12`, `${publicApi()}/posts`, `${publicApi()}/boards/12`];
+		const missed = [
+			`${PAGES}/boards/12`,
+			`${PAGES}/boards`,
+			`${PAGES}/users/${AUTHOR}`,
+			`${publicApi()}/posts?boardId=12`,
+			`${publicApi()}/posts`,
+			`${publicApi()}/boards/12`,
+		];
 		const kept = [
 			`${PAGES}/boards/13`,
 			`${PAGES}/boards/14`,
@@ -594,24 +685,52 @@ describe('edge cache: a write invalidates only what it changed', () => {
 
 	it('every post write marks the edge cache with one statement writing one row, and the list counters stay bounded however many members write', async () => {
 		const member: SessionMember = { userId: AUTHOR, nickname: 'author', role: 'MEMBER', provider: 'GOOGLE', recentProvider: 'GOOGLE', joinedAt: 0 };
-		const channelWrites = (statements: { sql: string; rowsWritten: number }[]) => statements.filter((statement) => /UPDATE channels SET (list_versions|post_versions)/.test(statement.sql)).map((statement) => statement.rowsWritten);
+		const channelWrites = (statements: { sql: string; rowsWritten: number }[]) =>
+			statements
+				.filter((statement) => /UPDATE channels SET (list_versions|post_versions)/.test(statement.sql))
+				.map((statement) => statement.rowsWritten);
 		const body = (text: string) => ({ type: 'doc' as const, blocks: [{ type: 'paragraph' as const, children: [{ text }] }] });
 		const created = recordingDb();
-		const { postId } = await createPost(created.db, 1, member, { boardId: 12, subjectId: null, title: 'Counted', content: body('a'), isPrivate: false, isNotice: false, requestId: crypto.randomUUID() }, Date.now());
+		const { postId } = await createPost(
+			created.db,
+			1,
+			member,
+			{ boardId: 12, subjectId: null, title: 'Counted', content: body('a'), isPrivate: false, isNotice: false, requestId: crypto.randomUUID() },
+			Date.now(),
+		);
 		expect(channelWrites(created.statements)).toEqual([1]);
 		const bodyOnly = recordingDb();
-		await editPost(bodyOnly.db, 1, member, postId, { boardId: 12, subjectId: null, title: 'Counted', content: body('b'), isPrivate: false, isNotice: false, version: 1 }, Date.now());
+		await editPost(
+			bodyOnly.db,
+			1,
+			member,
+			postId,
+			{ boardId: 12, subjectId: null, title: 'Counted', content: body('b'), isPrivate: false, isNotice: false, version: 1 },
+			Date.now(),
+		);
 		expect(channelWrites(bodyOnly.statements)).toEqual([1]);
 		const moved = recordingDb();
-		await editPost(moved.db, 1, member, postId, { boardId: 13, subjectId: null, title: 'Counted', content: body('b'), isPrivate: false, isNotice: false, version: 2 }, Date.now());
+		await editPost(
+			moved.db,
+			1,
+			member,
+			postId,
+			{ boardId: 13, subjectId: null, title: 'Counted', content: body('b'), isPrivate: false, isNotice: false, version: 2 },
+			Date.now(),
+		);
 		expect(channelWrites(moved.statements)).toEqual([1]);
 		const removed = recordingDb();
 		await deletePost(removed.db, 1, member, postId, Date.now());
 		expect(channelWrites(removed.statements)).toEqual([1]);
 		// Profiles count by member bucket: however many members write, at most MEMBER_LIST_BUCKETS counters, one per board, All Posts and search.
-		const touches = Array.from({ length: MEMBER_LIST_BUCKETS + 200 }, (_, i) => touchCache(env.DB, 5, { boards: [51 + (i % 3)], memberId: 5000 + i }));
+		const touches = Array.from({ length: MEMBER_LIST_BUCKETS + 200 }, (_, i) =>
+			touchCache(env.DB, 5, { boards: [51 + (i % 3)], memberId: 5000 + i }),
+		);
 		await env.DB.batch(touches);
-		const lists = JSON.parse((await env.DB.prepare('SELECT list_versions FROM channels WHERE id = 5').first<string>('list_versions'))!) as Record<string, number>;
+		const lists = JSON.parse((await env.DB.prepare('SELECT list_versions FROM channels WHERE id = 5').first<string>('list_versions'))!) as Record<
+			string,
+			number
+		>;
 		expect(Object.keys(lists)).toHaveLength(MEMBER_LIST_BUCKETS + 3 + 2);
 		expect(lists['all']).toBe(MEMBER_LIST_BUCKETS + 200);
 	});

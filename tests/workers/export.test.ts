@@ -48,13 +48,21 @@ async function insertComments(memberId: number, channelId: number, post: number,
 
 /** The export over HTTP, as the browser asks for it. */
 const download = (cookie: string | undefined, channel = GLOBAL) =>
-	api.request(`${memberApi(channel)}/me/export`, { headers: { origin: ORIGIN, 'cf-connecting-ip': `test:${expect.getState().currentTestName}`, ...(cookie ? { cookie } : {}) } });
+	api.request(`${memberApi(channel)}/me/export`, {
+		headers: { origin: ORIGIN, 'cf-connecting-ip': `test:${expect.getState().currentTestName}`, ...(cookie ? { cookie } : {}) },
+	});
 
 beforeAll(async () => {
 	member = await signUp('export-member', 'ExportMember');
 	otherChannel = await signUp('export-member', 'ExportMemberKr', KOREAN);
-	postId = (await env.DB.prepare('SELECT id FROM posts WHERE channel_id = 1 AND deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0 AND member_id <> ?1 ORDER BY id LIMIT 1').bind(member.userId).first<number>('id'))!;
-	privatePost = (await env.DB.prepare("SELECT id, title FROM posts WHERE channel_id = 1 AND member_id <> ?1 ORDER BY id DESC LIMIT 1").bind(member.userId).first<{ id: number; title: string }>())!;
+	postId = (await env.DB.prepare(
+		'SELECT id FROM posts WHERE channel_id = 1 AND deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0 AND member_id <> ?1 ORDER BY id LIMIT 1',
+	)
+		.bind(member.userId)
+		.first<number>('id'))!;
+	privatePost = (await env.DB.prepare('SELECT id, title FROM posts WHERE channel_id = 1 AND member_id <> ?1 ORDER BY id DESC LIMIT 1')
+		.bind(member.userId)
+		.first<{ id: number; title: string }>())!;
 	await env.DB.prepare('UPDATE posts SET is_private = 1 WHERE id = ?1').bind(privatePost.id).run();
 	await insertComments(member.userId, 1, postId, COMMENTS, 'mine');
 	// Another member's comments on the same post, and the same person's in another community.
@@ -62,23 +70,44 @@ beforeAll(async () => {
 	const krPost = (await env.DB.prepare('SELECT id FROM posts WHERE channel_id = 2 ORDER BY id LIMIT 1').first<number>('id'))!;
 	await insertComments(otherChannel.userId, 2, krPost, 3, 'other community');
 	const image = { type: 'image', src: '/uploads/export-test.png', alt: 'farm', width: 10, height: 10 };
-	const doc = (text: string, blocks: unknown[] = []) => JSON.stringify({ type: 'doc', blocks: [{ type: 'paragraph', children: [{ type: 'text', text }] }, ...blocks] });
+	const doc = (text: string, blocks: unknown[] = []) =>
+		JSON.stringify({ type: 'doc', blocks: [{ type: 'paragraph', children: [{ type: 'text', text }] }, ...blocks] });
 	await env.DB.batch([
-		env.DB.prepare("INSERT INTO posts (id, channel_id, board_id, member_id, title, content, content_text, created_at) VALUES (990101, 1, 12, ?1, 'My farm', ?2, 'my farm', 1700000000000)").bind(member.userId, doc('my farm', [image])),
-		env.DB.prepare("INSERT INTO posts (id, channel_id, board_id, member_id, title, content, content_text, created_at, hidden_by_admin) VALUES (990102, 1, 12, ?1, 'Hidden one', ?2, 'hidden', 1700000000001, 1)").bind(member.userId, doc('hidden')),
-		env.DB.prepare("INSERT INTO posts (id, channel_id, board_id, member_id, title, content, content_text, created_at, deleted_at) VALUES (990103, 1, 12, ?1, 'Deleted one', ?2, 'deleted', 1700000000002, 1700000000003)").bind(member.userId, doc('deleted')),
-		env.DB.prepare("INSERT INTO posts (id, channel_id, board_id, member_id, title, content, content_text, created_at) VALUES (990104, 1, 12, 1005, 'Not mine', ?1, 'not mine', 1700000000004)").bind(doc('not mine')),
-		env.DB.prepare('INSERT INTO post_likes (post_id, member_id, channel_id, created_at) VALUES (?1, ?2, 1, 1700000000005), (?3, ?2, 1, 1700000000006)').bind(postId, member.userId, privatePost.id),
-		env.DB.prepare("INSERT INTO reports (channel_id, target_type, target_id, reporter_id, reason_code, reason_text, created_at) VALUES (1, 'POST', ?1, ?2, 'SPAM', '', 1700000000007)").bind(postId, member.userId),
-		env.DB.prepare("INSERT INTO reports (channel_id, target_type, target_id, reporter_id, reason_code, reason_text, created_at) VALUES (1, 'POST', 990101, 1005, 'OTHER', 'a staff-only detail', 1700000000008)"),
-		env.DB.prepare("INSERT INTO drafts (channel_id, member_id, board_id, title, content, created_at, updated_at) VALUES (1, ?1, 12, 'Half done', ?2, 1700000000009, 1700000000009)").bind(member.userId, doc('draft')),
+		env.DB.prepare(
+			"INSERT INTO posts (id, channel_id, board_id, member_id, title, content, content_text, created_at) VALUES (990101, 1, 12, ?1, 'My farm', ?2, 'my farm', 1700000000000)",
+		).bind(member.userId, doc('my farm', [image])),
+		env.DB.prepare(
+			"INSERT INTO posts (id, channel_id, board_id, member_id, title, content, content_text, created_at, hidden_by_admin) VALUES (990102, 1, 12, ?1, 'Hidden one', ?2, 'hidden', 1700000000001, 1)",
+		).bind(member.userId, doc('hidden')),
+		env.DB.prepare(
+			"INSERT INTO posts (id, channel_id, board_id, member_id, title, content, content_text, created_at, deleted_at) VALUES (990103, 1, 12, ?1, 'Deleted one', ?2, 'deleted', 1700000000002, 1700000000003)",
+		).bind(member.userId, doc('deleted')),
+		env.DB.prepare(
+			"INSERT INTO posts (id, channel_id, board_id, member_id, title, content, content_text, created_at) VALUES (990104, 1, 12, 1005, 'Not mine', ?1, 'not mine', 1700000000004)",
+		).bind(doc('not mine')),
+		env.DB.prepare(
+			'INSERT INTO post_likes (post_id, member_id, channel_id, created_at) VALUES (?1, ?2, 1, 1700000000005), (?3, ?2, 1, 1700000000006)',
+		).bind(postId, member.userId, privatePost.id),
+		env.DB.prepare(
+			"INSERT INTO reports (channel_id, target_type, target_id, reporter_id, reason_code, reason_text, created_at) VALUES (1, 'POST', ?1, ?2, 'SPAM', '', 1700000000007)",
+		).bind(postId, member.userId),
+		env.DB.prepare(
+			"INSERT INTO reports (channel_id, target_type, target_id, reporter_id, reason_code, reason_text, created_at) VALUES (1, 'POST', 990101, 1005, 'OTHER', 'a staff-only detail', 1700000000008)",
+		),
+		env.DB.prepare(
+			"INSERT INTO drafts (channel_id, member_id, board_id, title, content, created_at, updated_at) VALUES (1, ?1, 12, 'Half done', ?2, 1700000000009, 1700000000009)",
+		).bind(member.userId, doc('draft')),
 	]);
 }, 60_000);
 
 describe('a member exports their data', () => {
 	it('50,000 comments: the whole file, parsed, complete, in order, in 33 D1 queries', async () => {
 		const { db, statements } = recordingDb();
-		const stream = exportStream(db, { channel: { id: 1, domain: 'starfall', slug: 'global', title: 'Starfall' }, memberId: member.userId, origin: ORIGIN }, 1_800_000_000_000);
+		const stream = exportStream(
+			db,
+			{ channel: { id: 1, domain: 'starfall', slug: 'global', title: 'Starfall' }, memberId: member.userId, origin: ORIGIN },
+			1_800_000_000_000,
+		);
 		const text = await new Response(stream).text();
 		const file = JSON.parse(text) as Exported;
 		expect(file.profile).toMatchObject({ userId: member.userId, nickname: 'ExportMember' });
@@ -99,11 +128,13 @@ describe('a member exports their data', () => {
 		}
 	});
 
-	it('holds the member\'s own data of this community only, their removed posts marked', async () => {
+	it("holds the member's own data of this community only, their removed posts marked", async () => {
 		const response = await download(member.cookie);
 		expect(response.status).toBe(200);
 		expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
-		expect(response.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename="starfall-global-member-${member.userId}-\\d{4}-\\d{2}-\\d{2}\\.json"$`));
+		expect(response.headers.get('content-disposition')).toMatch(
+			new RegExp(`^attachment; filename="starfall-global-member-${member.userId}-\\d{4}-\\d{2}-\\d{2}\\.json"$`),
+		);
 		expect(response.headers.get('cache-control')).toBe('private, no-store');
 		const text = await response.text();
 		const file = JSON.parse(text) as Exported;
@@ -123,10 +154,11 @@ describe('a member exports their data', () => {
 		expect(file.drafts.map((draft) => draft.title)).toEqual(['Half done']);
 		expect(file.nicknames.map((row) => row.nickname)).toEqual(['ExportMember']);
 		// Nothing of another member, of the other community, or of a post the member may not read.
-		for (const foreign of ['someone else', 'other community', 'Not mine', 'ExportMemberKr', 'a staff-only detail', privatePost.title]) expect(text).not.toContain(foreign);
+		for (const foreign of ['someone else', 'other community', 'Not mine', 'ExportMemberKr', 'a staff-only detail', privatePost.title])
+			expect(text).not.toContain(foreign);
 	});
 
-	it('a guest gets LoginRequired; another community\'s session is not this one\'s', async () => {
+	it("a guest gets LoginRequired; another community's session is not this one's", async () => {
 		const guest = await call(`${memberApi()}/me/export`);
 		expect([guest.status, guest.code]).toEqual([401, -4011401]);
 		const elsewhere = await call(`${memberApi()}/me/export`, { cookie: otherChannel.cookie });

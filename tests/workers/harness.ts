@@ -63,7 +63,11 @@ function testAddress(name: string): string {
  * count per reader.
  */
 export async function call(url: string, init: CallInit = {}): Promise<Answer> {
-	const headers: Record<string, string> = { origin: ORIGIN, 'cf-connecting-ip': testAddress(expect.getState().currentTestName ?? 'setup'), ...init.headers };
+	const headers: Record<string, string> = {
+		origin: ORIGIN,
+		'cf-connecting-ip': testAddress(expect.getState().currentTestName ?? 'setup'),
+		...init.headers,
+	};
 	if (init.cookie) headers['cookie'] = init.cookie;
 	let body: string | undefined;
 	if (init.body !== undefined) {
@@ -74,7 +78,13 @@ export async function call(url: string, init: CallInit = {}): Promise<Answer> {
 	const text = await response.text();
 	const parsed = (text ? JSON.parse(text) : { header: { isSuccessful: response.ok, resultCode: 0, resultMessage: '' } }) as Answer['body'];
 	// A download (the member's export) is a JSON file, not an envelope: it carries no result code.
-	return { status: response.status, code: (parsed.header as Answer['body']['header'] | undefined)?.resultCode ?? 0, body: parsed, cookies: response.headers.getSetCookie(), headers: response.headers };
+	return {
+		status: response.status,
+		code: (parsed.header as Answer['body']['header'] | undefined)?.resultCode ?? 0,
+		body: parsed,
+		cookies: response.headers.getSetCookie(),
+		headers: response.headers,
+	};
 }
 
 /** The channel's session cookie name (`__Host-`, as on https and loopback). */
@@ -98,7 +108,13 @@ export async function signInSubject(subject: string, provider: Provider = 'GOOGL
 
 /** Starts a first sign-in of a new identity; returns the sign-up cookie. */
 export async function startSignup(subject: string, channel: ChannelRef = GLOBAL): Promise<string> {
-	const outcome = await signInIdentity(env.DB, channel.id, { provider: 'GOOGLE', subject }, `/${channel.domain}/${channel.slug}/boards/12`, TEST_SECRET);
+	const outcome = await signInIdentity(
+		env.DB,
+		channel.id,
+		{ provider: 'GOOGLE', subject },
+		`/${channel.domain}/${channel.slug}/boards/12`,
+		TEST_SECRET,
+	);
 	if (outcome.kind !== 'signup') throw new Error(`${subject} is already a member`);
 	return `${cookieName('signup', channel.domain, channel.slug)}=${outcome.signupToken}`;
 }
@@ -116,7 +132,9 @@ export async function signUp(subject: string, nickname: string, channel: Channel
 
 /** One demo row's id by a condition on posts, oldest first. */
 export async function postWhere(where: string, channelId = 1): Promise<number> {
-	const row = await env.DB.prepare(`SELECT id FROM posts WHERE channel_id = ?1 AND ${where} ORDER BY id LIMIT 1`).bind(channelId).first<{ id: number }>();
+	const row = await env.DB.prepare(`SELECT id FROM posts WHERE channel_id = ?1 AND ${where} ORDER BY id LIMIT 1`)
+		.bind(channelId)
+		.first<{ id: number }>();
 	if (!row) throw new Error(`no post where ${where}`);
 	return row.id;
 }
@@ -134,7 +152,8 @@ export interface RecordedStatement {
  */
 export function recordingDb(db: D1Database = env.DB): { db: D1Database; statements: RecordedStatement[] } {
 	const statements: RecordedStatement[] = [];
-	const record = (sql: string, params: unknown[], meta: D1Meta) => statements.push({ sql, params, rowsRead: meta.rows_read, rowsWritten: meta.rows_written });
+	const record = (sql: string, params: unknown[], meta: D1Meta) =>
+		statements.push({ sql, params, rowsRead: meta.rows_read, rowsWritten: meta.rows_written });
 	const wrap = (sql: string, params: unknown[], inner: D1PreparedStatement): D1PreparedStatement => {
 		const statement = {
 			inner,
@@ -182,6 +201,9 @@ export function recordingDb(db: D1Database = env.DB): { db: D1Database; statemen
 
 /** The query plan of a recorded statement: its detail lines. */
 export async function queryPlan(statement: RecordedStatement, db: D1Database = env.DB): Promise<string[]> {
-	const plan = await db.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`).bind(...statement.params).all<{ detail: string }>();
+	const plan = await db
+		.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`)
+		.bind(...statement.params)
+		.all<{ detail: string }>();
 	return plan.results.map((row) => row.detail);
 }

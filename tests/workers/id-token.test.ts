@@ -34,7 +34,9 @@ function unsigned(claims: JWTPayload): string {
 }
 
 async function subjectOf(idToken: string): Promise<string> {
-	const response = new Response(JSON.stringify({ access_token: 'at', token_type: 'Bearer', id_token: idToken }), { headers: { 'Content-Type': 'application/json' } });
+	const response = new Response(JSON.stringify({ access_token: 'at', token_type: 'Bearer', id_token: idToken }), {
+		headers: { 'Content-Type': 'application/json' },
+	});
 	return subjectFromTokenResponse(server(), { client_id: CLIENT_ID }, response, NONCE, { [oauth.customFetch]: servesJwks });
 }
 
@@ -78,7 +80,9 @@ describe('ID token validation', () => {
 
 	it('refuses a token response without an ID token', async () => {
 		const response = new Response(JSON.stringify({ access_token: 'at', token_type: 'Bearer' }), { headers: { 'Content-Type': 'application/json' } });
-		await expect(subjectFromTokenResponse(server(), { client_id: CLIENT_ID }, response, NONCE, { [oauth.customFetch]: servesJwks })).rejects.toThrow(/id_token/);
+		await expect(subjectFromTokenResponse(server(), { client_id: CLIENT_ID }, response, NONCE, { [oauth.customFetch]: servesJwks })).rejects.toThrow(
+			/id_token/,
+		);
 	});
 });
 
@@ -97,7 +101,12 @@ describe("Apple's client secret", () => {
 		};
 		const secret = await appleClientSecret(config);
 		expect(decodeProtectedHeader(secret)).toEqual({ alg: 'ES256', kid: 'KEY1234567' });
-		const { payload } = await jwtVerify(secret, apple.publicKey, { issuer: 'TEAM123456', subject: 'com.example.board.web', audience: 'https://appleid.apple.com', algorithms: ['ES256'] });
+		const { payload } = await jwtVerify(secret, apple.publicKey, {
+			issuer: 'TEAM123456',
+			subject: 'com.example.board.web',
+			audience: 'https://appleid.apple.com',
+			algorithms: ['ES256'],
+		});
 		expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBeGreaterThan(0);
 		expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBeLessThanOrEqual(15_777_000);
 	});

@@ -34,7 +34,16 @@ const post = { boardId: 12, subjectId: null, title: 'Title', content: doc('Body'
 const draft = { boardId: null, subjectId: null, title: '', content: doc('') };
 
 /** Ids that exist elsewhere: the Korean community's, and other members' in this one (set in beforeAll). */
-const other = { koreanPost: 0, koreanComment: 0, koreanBoard: 22, koreanMember: 2001, draftOfAnother: 0, postOfAnother: 0, commentOfAnother: 0, commentElsewhere: 0 };
+const other = {
+	koreanPost: 0,
+	koreanComment: 0,
+	koreanBoard: 22,
+	koreanMember: 2001,
+	draftOfAnother: 0,
+	postOfAnother: 0,
+	commentOfAnother: 0,
+	commentElsewhere: 0,
+};
 
 /** Every write route of the API by method and path under /{domain}/{slug}: a new route must be added here. */
 function samples(): Record<string, RouteSample> {
@@ -53,7 +62,14 @@ function samples(): Record<string, RouteSample> {
 		'DELETE /v1/drafts/:draftId': { caller: 'member', body: 'none' },
 		'PUT /v1/posts/:postId/like': { caller: 'member', body: 'none' },
 		'DELETE /v1/posts/:postId/like': { caller: 'member', body: 'none' },
-		'POST /v1/posts/:postId/comments': { caller: 'member', body: { content: 'gg' }, foreign: [{ content: 'gg', parentId: other.commentElsewhere }, { content: 'gg', parentId: other.koreanComment }] },
+		'POST /v1/posts/:postId/comments': {
+			caller: 'member',
+			body: { content: 'gg' },
+			foreign: [
+				{ content: 'gg', parentId: other.commentElsewhere },
+				{ content: 'gg', parentId: other.koreanComment },
+			],
+		},
 		'PATCH /v1/posts/:postId/comments/:commentId': { caller: 'member', body: { content: 'gg' } },
 		'DELETE /v1/posts/:postId/comments/:commentId': { caller: 'member', body: 'none' },
 		'POST /v1/posts': {
@@ -87,7 +103,10 @@ function samples(): Record<string, RouteSample> {
 
 /** The app's write routes (not GET, not the 404 and 405 answers), as 'METHOD /prefix/rest'. */
 function writeRoutes(): string[] {
-	const routes = api.routes.filter((route) => !['GET', 'ALL'].includes(route.method) && route.handler !== methodNotAllowed && route.handler !== routeNotFound && !route.path.endsWith('*'));
+	const routes = api.routes.filter(
+		(route) =>
+			!['GET', 'ALL'].includes(route.method) && route.handler !== methodNotAllowed && route.handler !== routeNotFound && !route.path.endsWith('*'),
+	);
 	return [...new Set(routes.map((route) => `${route.method} ${route.path.replace('/:domain/:slug', '')}`))].sort();
 }
 
@@ -96,11 +115,30 @@ const BAD_IDS = ['abc', '0', '-1', '1.5', '1e3', '99999999999999999', '900719925
 /** A value no field of any body takes: negative, fractional, beyond 2^53, objects and arrays. */
 const BAD_VALUES: unknown[] = [-1, 0.5, 1e300, 2 ** 53 + 2, { x: 1 }, [[]], null];
 /** Words of a validator that must never reach a client. */
-const INTERNALS = ['regex', 'Expected', 'expected', 'Invalid input', '/^', 'received', 'Received', 'invalid_type', 'too_big', 'unrecognized', 'zod', 'Zod', 'blocks.', '[A-Za-z', 'must be a positive', 'path'];
+const INTERNALS = [
+	'regex',
+	'Expected',
+	'expected',
+	'Invalid input',
+	'/^',
+	'received',
+	'Received',
+	'invalid_type',
+	'too_big',
+	'unrecognized',
+	'zod',
+	'Zod',
+	'blocks.',
+	'[A-Za-z',
+	'must be a positive',
+	'path',
+];
 
 /** The tables' row counts: a refused request changes none. */
 async function rowCounts(): Promise<Record<string, number>> {
-	const tables = await env.DB.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'd1_%' AND name NOT LIKE '%_data' AND name NOT LIKE '%_idx' AND name NOT LIKE '%_content' AND name NOT LIKE '%_docsize' AND name NOT LIKE '%_config' ORDER BY name").all<{ name: string }>();
+	const tables = await env.DB.prepare(
+		"SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'd1_%' AND name NOT LIKE '%_data' AND name NOT LIKE '%_idx' AND name NOT LIKE '%_content' AND name NOT LIKE '%_docsize' AND name NOT LIKE '%_config' ORDER BY name",
+	).all<{ name: string }>();
 	const counts: Record<string, number> = {};
 	for (const { name } of tables.results) counts[name] = (await env.DB.prepare(`SELECT count(*) AS n FROM "${name}"`).first<number>('n')) ?? 0;
 	return counts;
@@ -111,7 +149,9 @@ let made = 0;
 async function newMember(role: 'MEMBER' | 'ADMIN' = 'MEMBER'): Promise<{ cookie: string; userId: number }> {
 	made += 1;
 	const subject = `input-errors-${made}-${crypto.randomUUID()}`;
-	const identity = await env.DB.prepare("INSERT INTO identities (provider, subject, created_at) VALUES ('GOOGLE', ?1, 0) RETURNING id").bind(subject).first<number>('id');
+	const identity = await env.DB.prepare("INSERT INTO identities (provider, subject, created_at) VALUES ('GOOGLE', ?1, 0) RETURNING id")
+		.bind(subject)
+		.first<number>('id');
 	const userId = await env.DB.prepare(
 		"INSERT INTO members (channel_id, identity_id, nickname, role, provider, recent_provider, joined_at, terms_agreed_at, privacy_agreed_at) VALUES (1, ?1, ?2, ?3, 'GOOGLE', 'GOOGLE', 0, 0, 0) RETURNING id",
 	)
@@ -153,12 +193,28 @@ beforeAll(async () => {
 	const postId = await postWhere('board_id = 12 AND deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0');
 	other.koreanPost = await postWhere('deleted_at IS NULL', KOREAN.id);
 	other.koreanComment = (await env.DB.prepare('SELECT id FROM comments WHERE channel_id = 2 ORDER BY id LIMIT 1').first<number>('id')) ?? 0;
-	other.commentElsewhere = (await env.DB.prepare('SELECT id FROM comments WHERE channel_id = 1 AND post_id <> ?1 AND deleted_at IS NULL ORDER BY id LIMIT 1').bind(postId).first<number>('id')) ?? 0;
+	other.commentElsewhere =
+		(await env.DB.prepare('SELECT id FROM comments WHERE channel_id = 1 AND post_id <> ?1 AND deleted_at IS NULL ORDER BY id LIMIT 1')
+			.bind(postId)
+			.first<number>('id')) ?? 0;
 	other.draftOfAnother = (await env.DB.prepare('SELECT id FROM drafts WHERE channel_id = 1 ORDER BY id LIMIT 1').first<number>('id')) ?? 0;
 	other.postOfAnother = postId;
-	other.commentOfAnother = (await env.DB.prepare('SELECT id FROM comments WHERE channel_id = 1 AND post_id = ?1 AND deleted_at IS NULL ORDER BY id LIMIT 1').bind(postId).first<number>('id')) ?? 0;
-	expect(Object.values(other).every((id) => id > 0), JSON.stringify(other)).toBe(true);
-	good = { postId: String(postId), commentId: String(other.commentOfAnother), draftId: String(other.draftOfAnother), userId: '1007', targetType: 'posts', targetId: String(postId) };
+	other.commentOfAnother =
+		(await env.DB.prepare('SELECT id FROM comments WHERE channel_id = 1 AND post_id = ?1 AND deleted_at IS NULL ORDER BY id LIMIT 1')
+			.bind(postId)
+			.first<number>('id')) ?? 0;
+	expect(
+		Object.values(other).every((id) => id > 0),
+		JSON.stringify(other),
+	).toBe(true);
+	good = {
+		postId: String(postId),
+		commentId: String(other.commentOfAnother),
+		draftId: String(other.draftOfAnother),
+		userId: '1007',
+		targetType: 'posts',
+		targetId: String(postId),
+	};
 });
 
 describe('the list of write routes', () => {
@@ -186,13 +242,20 @@ describe('the caller is checked before the input', () => {
 
 	it("answers a banned member's malformed request with the ban, and a member's on an administrator's route with Forbidden", async () => {
 		const banned = await newMember();
-		await env.DB.prepare("INSERT INTO bans (channel_id, member_id, kind, ends_at, created_at) VALUES (1, ?1, 'PERMANENT', NULL, 0)").bind(banned.userId).run();
+		await env.DB.prepare("INSERT INTO bans (channel_id, member_id, kind, ends_at, created_at) VALUES (1, ?1, 'PERMANENT', NULL, 0)")
+			.bind(banned.userId)
+			.run();
 		const member = await newMember();
 		const before = await rowCounts();
 		for (const [route, sample] of Object.entries(samples())) {
 			if (sample.caller !== 'member' && sample.caller !== 'admin') continue;
 			const method = route.slice(0, route.indexOf(' '));
-			const asBanned = await send(method, urlOf(route, { postId: 'abc', commentId: 'x', draftId: 'x', userId: 'x', targetId: 'x' }), banned.cookie, '{"broken":');
+			const asBanned = await send(
+				method,
+				urlOf(route, { postId: 'abc', commentId: 'x', draftId: 'x', userId: 'x', targetId: 'x' }),
+				banned.cookie,
+				'{"broken":',
+			);
 			expect([route, asBanned.status, asBanned.code]).toEqual([route, 403, ResultCodes.Banned.code]);
 			if (sample.caller === 'admin') {
 				const asMember = await send(method, urlOf(route, { postId: 'abc', commentId: 'x', userId: 'x', targetId: 'x' }), member.cookie, '{"broken":');
@@ -211,7 +274,13 @@ describe("a member's bad input", () => {
 		for (let i = 0; i < 60; i += 1) pool.member.push((await newMember()).cookie);
 		for (let i = 0; i < 40; i += 1) pool.admin.push((await newMember('ADMIN')).cookie);
 		for (let i = 0; i < 12; i += 1) {
-			const outcome = await signInIdentity(env.DB, 1, { provider: 'GOOGLE', subject: `input-errors-signup-${i}-${crypto.randomUUID()}` }, '/starfall/global', env.SESSION_SECRET);
+			const outcome = await signInIdentity(
+				env.DB,
+				1,
+				{ provider: 'GOOGLE', subject: `input-errors-signup-${i}-${crypto.randomUUID()}` },
+				'/starfall/global',
+				env.SESSION_SECRET,
+			);
 			if (outcome.kind === 'signup') pool.signup.push(`${cookieName('signup', 'starfall', 'global')}=${outcome.signupToken}`);
 		}
 		let turn = 0;
@@ -231,10 +300,18 @@ describe("a member's bad input", () => {
 			for (const param of params) for (const id of BAD_IDS) tries.push({ what: `${param}=${id}`, ids: { ...good, [param]: id }, body: wellFormed });
 			// Ids of other communities and other members in the path.
 			if (params.length > 0 && route !== 'POST /public/v1/posts/:postId/views') {
-				const foreign: Record<string, string> = { postId: String(other.koreanPost), commentId: String(other.koreanComment), draftId: '999999', userId: String(other.koreanMember), targetId: String(other.koreanPost) };
-				for (const param of params.filter((name) => name in foreign)) tries.push({ what: `foreign ${param}`, ids: { ...good, [param]: foreign[param]! }, body: wellFormed });
+				const foreign: Record<string, string> = {
+					postId: String(other.koreanPost),
+					commentId: String(other.koreanComment),
+					draftId: '999999',
+					userId: String(other.koreanMember),
+					targetId: String(other.koreanPost),
+				};
+				for (const param of params.filter((name) => name in foreign))
+					tries.push({ what: `foreign ${param}`, ids: { ...good, [param]: foreign[param]! }, body: wellFormed });
 				if (/posts\/:postId$/.test(route) && method !== 'POST') tries.push({ what: "another member's post", ids: good, body: wellFormed });
-				if (route.includes(':commentId') && !route.startsWith('POST /admin')) tries.push({ what: "another member's comment", ids: good, body: wellFormed });
+				if (route.includes(':commentId') && !route.startsWith('POST /admin'))
+					tries.push({ what: "another member's comment", ids: good, body: wellFormed });
 			}
 			// Unknown query keys (the view beacon, which reads nothing but its path, ignores them).
 			if (route !== 'POST /public/v1/posts/:postId/views') tries.push({ what: 'a query', ids: { ...good, '?': '' }, body: wellFormed });
@@ -242,7 +319,18 @@ describe("a member's bad input", () => {
 				for (const body of ['', 'GIF89a', 'x'.repeat(11 * 1024 * 1024)]) tries.push({ what: `upload of ${body.length} bytes`, ids: good, body });
 			} else if (sample.body !== 'none') {
 				// Bodies of every bad kind: empty, not JSON, other JSON types, arrays for objects, huge, unknown fields, and each field spoiled.
-				for (const body of ['', '{', 'null', 'true', '42', '"text"', '[]', JSON.stringify([sample.body]), JSON.stringify({ ...sample.body, unknownField: 1 }), JSON.stringify({ ...sample.body, padding: 'x'.repeat(600 * 1024) })]) {
+				for (const body of [
+					'',
+					'{',
+					'null',
+					'true',
+					'42',
+					'"text"',
+					'[]',
+					JSON.stringify([sample.body]),
+					JSON.stringify({ ...sample.body, unknownField: 1 }),
+					JSON.stringify({ ...sample.body, padding: 'x'.repeat(600 * 1024) }),
+				]) {
 					tries.push({ what: `body ${body.slice(0, 40)}`, ids: good, body });
 				}
 				for (const field of Object.keys(sample.body)) {
@@ -251,7 +339,8 @@ describe("a member's bad input", () => {
 						tries.push({ what: `${field}=${JSON.stringify(value)}`, ids: good, body: JSON.stringify({ ...sample.body, [field]: value }) });
 					}
 				}
-				for (const body of sample.foreign ?? []) tries.push({ what: `foreign body ${JSON.stringify(body).slice(0, 80)}`, ids: good, body: JSON.stringify(body) });
+				for (const body of sample.foreign ?? [])
+					tries.push({ what: `foreign body ${JSON.stringify(body).slice(0, 80)}`, ids: good, body: JSON.stringify(body) });
 			}
 			for (const { what, ids, body } of tries) {
 				const query = '?' in ids ? '?unexpected=1' : '';
@@ -267,30 +356,94 @@ describe("a member's bad input", () => {
 	it('answers each field failure that has its own code with that code and its text', async () => {
 		const { cookie } = await newMember();
 		const admin = (await newMember('ADMIN')).cookie;
-		const image = (src: unknown, extra: object = {}) => ({ ...post, requestId: crypto.randomUUID(), content: { type: 'doc', blocks: [{ type: 'image', src, alt: '', ...extra }] } });
-		const video = (videoId: unknown) => ({ ...post, requestId: crypto.randomUUID(), content: { type: 'doc', blocks: [{ type: 'youtube', videoId }] } });
+		const image = (src: unknown, extra: object = {}) => ({
+			...post,
+			requestId: crypto.randomUUID(),
+			content: { type: 'doc', blocks: [{ type: 'image', src, alt: '', ...extra }] },
+		});
+		const video = (videoId: unknown) => ({
+			...post,
+			requestId: crypto.randomUUID(),
+			content: { type: 'doc', blocks: [{ type: 'youtube', videoId }] },
+		});
 		const v1 = `${ORIGIN}/v1/starfall/global`;
 		const adminApi = `${ORIGIN}/admin/v1/starfall/global`;
 		const cases: [string, string, string, string, unknown, ResultCodeName][] = [
 			['an outside image', 'POST', `${v1}/posts`, cookie, image('https://evil.example/cat.png'), 'ImageNotUploaded'],
-			['an image path elsewhere on the site', 'POST', `${v1}/drafts`, cookie, { ...draft, content: image('/v1/starfall/global/me').content }, 'ImageNotUploaded'],
+			[
+				'an image path elsewhere on the site',
+				'POST',
+				`${v1}/drafts`,
+				cookie,
+				{ ...draft, content: image('/v1/starfall/global/me').content },
+				'ImageNotUploaded',
+			],
 			['an image without a source', 'POST', `${v1}/posts`, cookie, image(undefined), 'InvalidImage'],
 			['an image with a negative width', 'POST', `${v1}/posts`, cookie, image('/demo/cat.png', { width: -5 }), 'InvalidImage'],
 			['a bad YouTube id', 'POST', `${v1}/posts`, cookie, video('not-a-video-id-at-all'), 'InvalidVideoUrl'],
-			['a YouTube URL for an id', 'PUT', `${v1}/drafts/${good.draftId}`, cookie, { ...draft, content: video('https://youtu.be/dQw4w9WgXcQ').content }, 'InvalidVideoUrl'],
+			[
+				'a YouTube URL for an id',
+				'PUT',
+				`${v1}/drafts/${good.draftId}`,
+				cookie,
+				{ ...draft, content: video('https://youtu.be/dQw4w9WgXcQ').content },
+				'InvalidVideoUrl',
+			],
 			['no title', 'POST', `${v1}/posts`, cookie, { ...post, title: undefined, requestId: crypto.randomUUID() }, 'TitleRequired'],
-			['a title of 5,000 characters', 'POST', `${v1}/posts`, cookie, { ...post, title: 'x'.repeat(5000), requestId: crypto.randomUUID() }, 'TitleTooLong'],
+			[
+				'a title of 5,000 characters',
+				'POST',
+				`${v1}/posts`,
+				cookie,
+				{ ...post, title: 'x'.repeat(5000), requestId: crypto.randomUUID() },
+				'TitleTooLong',
+			],
 			['no content', 'POST', `${v1}/drafts`, cookie, { ...draft, content: undefined }, 'ContentRequired'],
-			['1,001 blocks', 'POST', `${v1}/posts`, cookie, { ...post, requestId: crypto.randomUUID(), content: { type: 'doc', blocks: Array(1001).fill({ type: 'paragraph', children: [] }) } }, 'ContentTooLarge'],
-			['a text of 10,001 characters', 'POST', `${v1}/posts`, cookie, { ...post, requestId: crypto.randomUUID(), content: doc('y'.repeat(10_001)) }, 'ContentTooLarge'],
+			[
+				'1,001 blocks',
+				'POST',
+				`${v1}/posts`,
+				cookie,
+				{ ...post, requestId: crypto.randomUUID(), content: { type: 'doc', blocks: Array(1001).fill({ type: 'paragraph', children: [] }) } },
+				'ContentTooLarge',
+			],
+			[
+				'a text of 10,001 characters',
+				'POST',
+				`${v1}/posts`,
+				cookie,
+				{ ...post, requestId: crypto.randomUUID(), content: doc('y'.repeat(10_001)) },
+				'ContentTooLarge',
+			],
 			['a comment without content', 'POST', `${v1}/posts/${good.postId}/comments`, cookie, {}, 'CommentRequired'],
 			['no nickname', 'PUT', `${v1}/me/nickname`, cookie, {}, 'NicknameRequired'],
 			['a nickname of 401 characters', 'PUT', `${v1}/me/nickname`, cookie, { nickname: 'n'.repeat(401) }, 'NicknameLength'],
 			['no agreement to withdraw', 'POST', `${v1}/me/withdrawal`, cookie, {}, 'WithdrawalUnconfirmed'],
-			['an unknown report reason', 'POST', `${v1}/reports`, cookie, { targetType: 'POST', targetId: 1, reason: 'RUDE', detail: '' }, 'ReportReasonRequired'],
+			[
+				'an unknown report reason',
+				'POST',
+				`${v1}/reports`,
+				cookie,
+				{ targetType: 'POST', targetId: 1, reason: 'RUDE', detail: '' },
+				'ReportReasonRequired',
+			],
 			['no report reason', 'POST', `${v1}/reports`, cookie, { targetType: 'POST', targetId: 1, detail: '' }, 'ReportReasonRequired'],
-			['OTHER without a detail', 'POST', `${v1}/reports`, cookie, { targetType: 'POST', targetId: 1, reason: 'OTHER', detail: ' ' }, 'ReportDetailRequired'],
-			['a detail of 501 characters', 'POST', `${v1}/reports`, cookie, { targetType: 'POST', targetId: 1, reason: 'SPAM', detail: 'd'.repeat(501) }, 'ReportDetailTooLong'],
+			[
+				'OTHER without a detail',
+				'POST',
+				`${v1}/reports`,
+				cookie,
+				{ targetType: 'POST', targetId: 1, reason: 'OTHER', detail: ' ' },
+				'ReportDetailRequired',
+			],
+			[
+				'a detail of 501 characters',
+				'POST',
+				`${v1}/reports`,
+				cookie,
+				{ targetType: 'POST', targetId: 1, reason: 'SPAM', detail: 'd'.repeat(501) },
+				'ReportDetailTooLong',
+			],
 			['a ban that ended', 'POST', `${adminApi}/members/1007/ban`, admin, { kind: 'TEMPORARY', endsAt: 1000, reason: '' }, 'BanEndInvalid'],
 			['a ban with a negative end', 'POST', `${adminApi}/members/1007/ban`, admin, { kind: 'TEMPORARY', endsAt: -1, reason: '' }, 'BanEndInvalid'],
 			['a temporary ban without an end', 'POST', `${adminApi}/members/1007/ban`, admin, { kind: 'TEMPORARY', reason: '' }, 'BanEndInvalid'],
@@ -310,9 +463,19 @@ describe("a member's bad input", () => {
 
 	it('names at most the top-level field of a failure that has no code of its own', async () => {
 		const { cookie } = await newMember();
-		const answer = await send('POST', `${ORIGIN}/v1/starfall/global/posts`, cookie, { ...post, requestId: crypto.randomUUID(), content: { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'x', bold: 'yes' }] }] } });
-		expect([answer.code, answer.body.header.resultMessage]).toEqual([ResultCodes.InvalidParameter.code, 'The request has an invalid parameter: content.']);
+		const answer = await send('POST', `${ORIGIN}/v1/starfall/global/posts`, cookie, {
+			...post,
+			requestId: crypto.randomUUID(),
+			content: { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'x', bold: 'yes' }] }] },
+		});
+		expect([answer.code, answer.body.header.resultMessage]).toEqual([
+			ResultCodes.InvalidParameter.code,
+			'The request has an invalid parameter: content.',
+		]);
 		const unknown = await send('POST', `${ORIGIN}/v1/starfall/global/posts`, cookie, { ...post, requestId: crypto.randomUUID(), '<script>': 1 });
-		expect([unknown.code, unknown.body.header.resultMessage]).toEqual([ResultCodes.InvalidParameter.code, 'The request has an invalid parameter: an unknown field.']);
+		expect([unknown.code, unknown.body.header.resultMessage]).toEqual([
+			ResultCodes.InvalidParameter.code,
+			'The request has an invalid parameter: an unknown field.',
+		]);
 	});
 });

@@ -44,10 +44,13 @@ async function counts(postId: number): Promise<{ likeCount: number; likes: numbe
 
 /** Everything a like could change, anywhere. */
 async function snapshot() {
-	return env.DB.prepare('SELECT (SELECT count(*) FROM post_likes) AS likes, (SELECT sum(like_count) FROM posts) AS counted, (SELECT content_version FROM channels WHERE id = 1) AS version').first();
+	return env.DB.prepare(
+		'SELECT (SELECT count(*) FROM post_likes) AS likes, (SELECT sum(like_count) FROM posts) AS counted, (SELECT content_version FROM channels WHERE id = 1) AS version',
+	).first();
 }
 
-const like = (postId: number, cookie?: string, channel = MEMBER) => call(`${channel}/posts/${postId}/like`, { method: 'PUT', ...(cookie ? { cookie } : {}) });
+const like = (postId: number, cookie?: string, channel = MEMBER) =>
+	call(`${channel}/posts/${postId}/like`, { method: 'PUT', ...(cookie ? { cookie } : {}) });
 const unlike = (postId: number, cookie?: string) => call(`${MEMBER}/posts/${postId}/like`, { method: 'DELETE', ...(cookie ? { cookie } : {}) });
 const state = (postId: number, cookie?: string) => call(`${MEMBER}/posts/${postId}/like`, { ...(cookie ? { cookie } : {}) });
 const content = (answer: Answer) => answer.body['content'] as LikeState;
@@ -55,7 +58,10 @@ const content = (answer: Answer) => answer.body['content'] as LikeState;
 describe('D1 batches keep changes() of the statement before', () => {
 	it('moves the count only after an INSERT or DELETE that changed a row, in one batch', async () => {
 		const postId = await freshPost();
-		const insert = () => env.DB.prepare('INSERT INTO post_likes (post_id, member_id, channel_id, created_at) VALUES (?1, 1002, 1, 0) ON CONFLICT DO NOTHING').bind(postId);
+		const insert = () =>
+			env.DB.prepare('INSERT INTO post_likes (post_id, member_id, channel_id, created_at) VALUES (?1, 1002, 1, 0) ON CONFLICT DO NOTHING').bind(
+				postId,
+			);
 		const add = () => env.DB.prepare('UPDATE posts SET like_count = like_count + 1 WHERE id = ?1 AND changes() = 1').bind(postId);
 		// A statement that changes many rows first: changes() must not leak across to the guard.
 		const noise = () => env.DB.prepare('UPDATE channels SET list_top = list_top WHERE id > 0');
@@ -121,7 +127,9 @@ describe("the post page's like state", () => {
 		const ask = async (asked = cookie) => {
 			const { db, statements } = recordingDb();
 			const request = new Request(`http://localhost/starfall/global/posts/${postId}`, { headers: { cookie: asked } });
-			const { session, alongside } = await requestSession(db, global, request, (tokenHash) => (tokenHash ? [likedByTokenStatement(db, global.id, tokenHash, postId)] : []));
+			const { session, alongside } = await requestSession(db, global, request, (tokenHash) =>
+				tokenHash ? [likedByTokenStatement(db, global.id, tokenHash, postId)] : [],
+			);
 			const liked = (alongside[0]?.results[0] as { liked: number } | undefined)?.liked ?? null;
 			return { session: session.kind, liked, batches: statements.length, likeRowsRead: statements[1]?.rowsRead ?? 0 };
 		};
@@ -258,13 +266,16 @@ describe('who may like what', () => {
 	});
 
 	it("answers another channel's post as not found", async () => {
-		const korean = await postWhere('deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0 AND board_id IN (SELECT id FROM boards WHERE is_public = 1)', KOREAN.id);
+		const korean = await postWhere(
+			'deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0 AND board_id IN (SELECT id FROM boards WHERE is_public = 1)',
+			KOREAN.id,
+		);
 		await refusedEverywhere(korean, await signIn(LIKER), -4041403);
 		// The same post under its own community, by a Korean member, is fine.
 		expect((await like(korean, await signIn(2007, KOREAN), memberApi(KOREAN))).code).toBe(0);
 	});
 
-	it("answers a private post of someone else as not found; its author and an administrator may like it", async () => {
+	it('answers a private post of someone else as not found; its author and an administrator may like it', async () => {
 		const postId = await freshPost(1007, { isPrivate: true });
 		await refusedEverywhere(postId, await signIn(LIKER), -4041403);
 		expect(content(await like(postId, await signIn(1007)))).toEqual({ liked: true, likeCount: 1 });
@@ -284,7 +295,9 @@ describe('who may like what', () => {
 	});
 
 	it("answers a private board's post as not found to a member", async () => {
-		const postId = await postWhere('deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0 AND board_id IN (SELECT id FROM boards WHERE is_public = 0)');
+		const postId = await postWhere(
+			'deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0 AND board_id IN (SELECT id FROM boards WHERE is_public = 0)',
+		);
 		await refusedEverywhere(postId, await signIn(LIKER), -4041403);
 	});
 
@@ -333,7 +346,12 @@ describe('bad input changes nothing and is answered in the envelope', () => {
 	});
 
 	it('accepts an empty body, as fetch sends for a PUT without one', async () => {
-		const answer = await call(`${MEMBER}/posts/${postId}/like`, { method: 'PUT', cookie: await signIn(AUTHOR), body: '', headers: { 'content-type': 'text/plain' } });
+		const answer = await call(`${MEMBER}/posts/${postId}/like`, {
+			method: 'PUT',
+			cookie: await signIn(AUTHOR),
+			body: '',
+			headers: { 'content-type': 'text/plain' },
+		});
 		expect(answer.code).toBe(0);
 		await unlike(postId, await signIn(AUTHOR));
 	});

@@ -26,12 +26,26 @@ beforeAll(async () => {
 			 VALUES (?1, 'model', 'lists', 'Lists', 'en', 'LIGHT', '#000000', '#ffffff', 'ALL', ?2, ?3, 0)`,
 		).bind(CHANNEL, header, footer),
 		// Board 72 is private: its posts are in its own lists, never in All Posts.
-		...BOARDS.map((id) => env.DB.prepare(`INSERT INTO boards (id, channel_id, name, is_public, created_at) VALUES (?1, ?2, 'Board', ?3, 0)`).bind(id, CHANNEL, id === 72 ? 0 : 1)),
+		...BOARDS.map((id) =>
+			env.DB.prepare(`INSERT INTO boards (id, channel_id, name, is_public, created_at) VALUES (?1, ?2, 'Board', ?3, 0)`).bind(
+				id,
+				CHANNEL,
+				id === 72 ? 0 : 1,
+			),
+		),
 		...Object.entries(SUBJECTS).flatMap(([board, ids]) =>
-			ids.map((id) => env.DB.prepare(`INSERT INTO board_subjects (id, channel_id, board_id, name, sort_order) VALUES (?1, ?2, ?3, 'Subject', 1)`).bind(id, CHANNEL, Number(board))),
+			ids.map((id) =>
+				env.DB.prepare(`INSERT INTO board_subjects (id, channel_id, board_id, name, sort_order) VALUES (?1, ?2, ?3, 'Subject', 1)`).bind(
+					id,
+					CHANNEL,
+					Number(board),
+				),
+			),
 		),
 		env.DB.prepare(`INSERT INTO identities (id, provider, subject, created_at) VALUES (7001, 'GOOGLE', 'lists-1', 0)`),
-		env.DB.prepare(`INSERT INTO members (id, channel_id, identity_id, nickname, role, provider, recent_provider, joined_at) VALUES (7001, ?1, 7001, 'lists', 'ADMIN', 'GOOGLE', 'GOOGLE', 0)`).bind(CHANNEL),
+		env.DB.prepare(
+			`INSERT INTO members (id, channel_id, identity_id, nickname, role, provider, recent_provider, joined_at) VALUES (7001, ?1, 7001, 'lists', 'ADMIN', 'GOOGLE', 'GOOGLE', 0)`,
+		).bind(CHANNEL),
 	]);
 });
 
@@ -129,7 +143,10 @@ describe('lists without renumbering', () => {
 				}
 				rejoin(post, before, kept);
 			}
-			maxWritten = Math.max(maxWritten, statements.reduce((sum, statement) => sum + statement.rowsWritten, 0));
+			maxWritten = Math.max(
+				maxWritten,
+				statements.reduce((sum, statement) => sum + statement.rowsWritten, 0),
+			);
 			// Every change while the lists are short, then every tenth and the last: the pages of six lists each time.
 			if (step < 20 || step % 10 === 9) await expectListsMatch(posts, listKeys);
 		}
@@ -161,9 +178,13 @@ async function expectListsMatch(posts: ModelPost[], listKeys: (post: ModelPost) 
 		}
 	};
 	for (const boardId of BOARDS) {
-		await check(`board:${boardId}`, async (page, count) => (await listBoardPosts(env.DB, CHANNEL, boardId, page, count)).posts.map((post) => post.postId));
+		await check(`board:${boardId}`, async (page, count) =>
+			(await listBoardPosts(env.DB, CHANNEL, boardId, page, count)).posts.map((post) => post.postId),
+		);
 		for (const subjectId of SUBJECTS[boardId]!) {
-			await check(`subject:${subjectId}`, async (page, count) => (await listBoardPosts(env.DB, CHANNEL, boardId, page, count, subjectId)).posts.map((post) => post.postId));
+			await check(`subject:${subjectId}`, async (page, count) =>
+				(await listBoardPosts(env.DB, CHANNEL, boardId, page, count, subjectId)).posts.map((post) => post.postId),
+			);
 		}
 	}
 	await check('channel', async (page, count) => (await listChannelPosts(env.DB, CHANNEL, page, count)).posts.map((post) => post.postId));

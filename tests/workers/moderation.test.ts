@@ -10,7 +10,14 @@ import { POST_VERSION_BUCKETS } from '@/server/channels/channels';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { call, postWhere, publicApi, recordingDb, KOREAN } from './harness';
 
-const memberOf = (userId: number, role: SessionMember['role']): SessionMember => ({ userId, nickname: `member ${userId}`, role, provider: 'GOOGLE', recentProvider: 'GOOGLE', joinedAt: 0 });
+const memberOf = (userId: number, role: SessionMember['role']): SessionMember => ({
+	userId,
+	nickname: `member ${userId}`,
+	role,
+	provider: 'GOOGLE',
+	recentProvider: 'GOOGLE',
+	joinedAt: 0,
+});
 const ADMIN = memberOf(1001, 'ADMIN');
 const MEMBER = memberOf(1007, 'MEMBER');
 
@@ -20,21 +27,33 @@ async function channelState() {
 		`SELECT c.content_version, c.post_versions, c.list_versions, c.listed_count, (SELECT listed_count FROM boards WHERE id = 12) AS board_listed,
 			(SELECT count(*) FROM list_gaps) AS gap_rows, (SELECT coalesce(sum(removed), 0) FROM list_gaps) AS gaps
 		 FROM channels c WHERE c.id = 1`,
-	).first<{ content_version: number; post_versions: string; list_versions: string; listed_count: number; board_listed: number; gap_rows: number; gaps: number }>();
+	).first<{
+		content_version: number;
+		post_versions: string;
+		list_versions: string;
+		listed_count: number;
+		board_listed: number;
+		gap_rows: number;
+		gaps: number;
+	}>();
 }
 
-const bucketOf = (postVersions: string, postId: number) => (JSON.parse(postVersions) as Record<string, number>)[String(postId % POST_VERSION_BUCKETS)] ?? 0;
+const bucketOf = (postVersions: string, postId: number) =>
+	(JSON.parse(postVersions) as Record<string, number>)[String(postId % POST_VERSION_BUCKETS)] ?? 0;
 
 async function newComment(postId: number, content: string): Promise<number> {
 	const { comment } = await createComment(env.DB, 1, MEMBER, postId, { content }, Date.now());
 	return comment.commentId;
 }
 
-const commentCount = async (postId: number) => (await env.DB.prepare('SELECT comment_count FROM posts WHERE id = ?1').bind(postId).first<number>('comment_count'))!;
+const commentCount = async (postId: number) =>
+	(await env.DB.prepare('SELECT comment_count FROM posts WHERE id = ?1').bind(postId).first<number>('comment_count'))!;
 
 describe('hiding a post', () => {
 	it('takes it out of its lists for everyone but administrators, turns its lists and its page cold, and writes a bounded number of rows', async () => {
-		const postId = await postWhere('board_id = 12 AND board_seq IS NOT NULL AND channel_seq IS NOT NULL AND hidden_by_admin = 0 AND deleted_at IS NULL AND is_notice = 0');
+		const postId = await postWhere(
+			'board_id = 12 AND board_seq IS NOT NULL AND channel_seq IS NOT NULL AND hidden_by_admin = 0 AND deleted_at IS NULL AND is_notice = 0',
+		);
 		const before = (await channelState())!;
 		const { db, statements } = recordingDb();
 		await hidePost(db, 1, ADMIN, postId);
@@ -42,7 +61,10 @@ describe('hiding a post', () => {
 		// Its board's list, All Posts and its own page go cold for guests; the layout does not.
 		expect(after.content_version).toBe(before.content_version);
 		const lists = (json: string) => JSON.parse(json) as Record<string, number>;
-		expect([lists(after.list_versions)['b12'], lists(after.list_versions)['all']]).toEqual([(lists(before.list_versions)['b12'] ?? 0) + 1, (lists(before.list_versions)['all'] ?? 0) + 1]);
+		expect([lists(after.list_versions)['b12'], lists(after.list_versions)['all']]).toEqual([
+			(lists(before.list_versions)['b12'] ?? 0) + 1,
+			(lists(before.list_versions)['all'] ?? 0) + 1,
+		]);
 		expect(bucketOf(after.post_versions, postId)).toBe(bucketOf(before.post_versions, postId) + 1);
 		expect([after.listed_count, after.board_listed]).toEqual([before.listed_count - 1, before.board_listed - 1]);
 		expect(after.gaps).toBeGreaterThan(before.gaps);

@@ -26,11 +26,15 @@ describe('My Page lists', () => {
 	});
 
 	it("never lists an administrator's own post in a private board", async () => {
-		const staff = await env.DB.prepare('SELECT p.member_id AS id FROM posts p JOIN boards b ON b.id = p.board_id WHERE p.channel_id = 1 AND b.is_public = 0 AND p.deleted_at IS NULL LIMIT 1').first<{ id: number }>();
+		const staff = await env.DB.prepare(
+			'SELECT p.member_id AS id FROM posts p JOIN boards b ON b.id = p.board_id WHERE p.channel_id = 1 AND b.is_public = 0 AND p.deleted_at IS NULL LIMIT 1',
+		).first<{ id: number }>();
 		expect(staff).not.toBeNull();
 		const listed = await listMyPosts(env.DB, 1, staff!.id, 1);
 		const ids = listed.items.map((post) => post.postId);
-		const { results } = await env.DB.prepare('SELECT p.id FROM posts p JOIN boards b ON b.id = p.board_id WHERE p.member_id = ?1 AND b.is_public = 0').bind(staff!.id).all<{ id: number }>();
+		const { results } = await env.DB.prepare('SELECT p.id FROM posts p JOIN boards b ON b.id = p.board_id WHERE p.member_id = ?1 AND b.is_public = 0')
+			.bind(staff!.id)
+			.all<{ id: number }>();
 		for (const row of results) expect(ids).not.toContain(row.id);
 	});
 });

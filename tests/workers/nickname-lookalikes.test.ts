@@ -20,12 +20,16 @@ async function trySignup(subject: string, nickname: string) {
 	return call(`${MEMBER}/signup`, { method: 'POST', cookie: signup, body: { nickname } });
 }
 
-const claimsOf = async (nickname: string) => (await env.DB.prepare('SELECT count(*) AS n FROM nickname_claims WHERE channel_id = 4 AND nickname = ?1').bind(nickname).first<number>('n')) ?? 0;
-const membersNamed = async (nickname: string) => (await env.DB.prepare('SELECT count(*) AS n FROM members WHERE channel_id = 4 AND nickname = ?1').bind(nickname).first<number>('n')) ?? 0;
+const claimsOf = async (nickname: string) =>
+	(await env.DB.prepare('SELECT count(*) AS n FROM nickname_claims WHERE channel_id = 4 AND nickname = ?1').bind(nickname).first<number>('n')) ?? 0;
+const membersNamed = async (nickname: string) =>
+	(await env.DB.prepare('SELECT count(*) AS n FROM members WHERE channel_id = 4 AND nickname = ?1').bind(nickname).first<number>('n')) ?? 0;
 
 describe('look-alike nicknames', () => {
 	it('the demo administrator of PixelFarm is PixelFarmTeam, with its skeleton stored by the seed', async () => {
-		const admin = await env.DB.prepare("SELECT m.id, m.nickname, m.role, n.nickname_skeleton FROM members m JOIN nickname_claims n ON n.member_id = m.id AND n.released_at IS NULL WHERE m.channel_id = 4 AND m.role = 'ADMIN'").first();
+		const admin = await env.DB.prepare(
+			"SELECT m.id, m.nickname, m.role, n.nickname_skeleton FROM members m JOIN nickname_claims n ON n.member_id = m.id AND n.released_at IS NULL WHERE m.channel_id = 4 AND m.role = 'ADMIN'",
+		).first();
 		expect(admin).toMatchObject({ id: 4001, nickname: 'PixelFarmTeam', role: 'ADMIN', nickname_skeleton: nicknameSkeleton('PixelFarmTeam') });
 		expect(await env.DB.prepare('SELECT count(*) AS n FROM nickname_claims WHERE nickname_skeleton IS NULL').first('n')).toBe(0);
 	});
@@ -56,7 +60,9 @@ describe('look-alike nicknames', () => {
 
 	it('refuses look-alikes of retired names: a changed one and one of a withdrawn member', async () => {
 		// Member 4002 was Parsley_Pip before; member 4040 (TomatoTom) withdrew.
-		expect(await env.DB.prepare("SELECT member_id, released_at IS NOT NULL AS retired FROM nickname_claims WHERE nickname = 'Parsley_Pip'").first()).toEqual({ member_id: 4002, retired: 1 });
+		expect(
+			await env.DB.prepare("SELECT member_id, released_at IS NOT NULL AS retired FROM nickname_claims WHERE nickname = 'Parsley_Pip'").first(),
+		).toEqual({ member_id: 4002, retired: 1 });
 		expect((await trySignup('retired-1', 'ParsIey_Pip')).code).toBe(TAKEN);
 		expect((await trySignup('retired-2', 'TornatoTorn')).code).toBe(TAKEN);
 		const { cookie } = await signUp('retired-3', 'PlainName', FARM);
@@ -71,33 +77,50 @@ describe('look-alike nicknames', () => {
 		expect((await call(`${MEMBER}/me/nickname`, { method: 'PUT', cookie: changed, body: { nickname: 'ParsIey_Pip' } })).code).toBe(-4001424);
 	});
 
-	it.each(['Adm1n', 'ADMlN', 'Adrnin', 'Moderat0r', 'Systern', '0fficial'])('refuses %s, a look-alike of a reserved staff word, as unusable', async (nickname) => {
-		const answer = await trySignup(`reserved-${nickname}`, nickname);
-		expect(answer.code).toBe(-4001424);
-		expect(await claimsOf(nickname)).toBe(0);
-	});
+	it.each(['Adm1n', 'ADMlN', 'Adrnin', 'Moderat0r', 'Systern', '0fficial'])(
+		'refuses %s, a look-alike of a reserved staff word, as unusable',
+		async (nickname) => {
+			const answer = await trySignup(`reserved-${nickname}`, nickname);
+			expect(answer.code).toBe(-4001424);
+			expect(await claimsOf(nickname)).toBe(0);
+		},
+	);
 
 	it('accepts ordinary distinct names and stores their skeleton', async () => {
-		for (const [subject, nickname] of [['distinct-1', 'PixelFarmFan'], ['distinct-2', '픽셀농장팬'], ['distinct-3', 'ピクセル農園'], ['distinct-4', '像素農場迷']]) {
+		for (const [subject, nickname] of [
+			['distinct-1', 'PixelFarmFan'],
+			['distinct-2', '픽셀농장팬'],
+			['distinct-3', 'ピクセル農園'],
+			['distinct-4', '像素農場迷'],
+		]) {
 			const answer = await trySignup(subject!, nickname!);
 			expect(answer.code).toBe(0);
-			expect(await env.DB.prepare('SELECT nickname_skeleton FROM nickname_claims WHERE channel_id = 4 AND nickname = ?1').bind(nickname).first('nickname_skeleton')).toBe(nicknameSkeleton(nickname!));
+			expect(
+				await env.DB.prepare('SELECT nickname_skeleton FROM nickname_claims WHERE channel_id = 4 AND nickname = ?1')
+					.bind(nickname)
+					.first('nickname_skeleton'),
+			).toBe(nicknameSkeleton(nickname!));
 		}
 		// Another community has its own names: PixeIFarmTeam is free in Starfall Global.
-		expect((await nicknameConflict(env.DB, 1, nicknameForms('PixeIFarmTeam'), null))).toBeNull();
+		expect(await nicknameConflict(env.DB, 1, nicknameForms('PixeIFarmTeam'), null)).toBeNull();
 	});
 
 	it('lets exactly one of two racing look-alike sign-ups through', async () => {
 		const [first, second] = await Promise.all([trySignup('racer-1', 'BarnOwlBen'), trySignup('racer-2', 'BarnOw1Ben')]);
 		expect([first.code, second.code].sort()).toEqual([TAKEN, 0]);
-		expect(await claimsOf('BarnOwlBen') + (await claimsOf('BarnOw1Ben'))).toBe(1);
+		expect((await claimsOf('BarnOwlBen')) + (await claimsOf('BarnOw1Ben'))).toBe(1);
 	});
 
 	it('holds the rule in D1 itself: a second claim with a taken skeleton breaks the UNIQUE index, read as the taken name', async () => {
-		const error = await env.DB.prepare('INSERT INTO nickname_claims (channel_id, nickname_key, nickname_skeleton, nickname, member_id, claimed_at) VALUES (4, ?1, ?2, ?3, 4003, 1)')
+		const error = await env.DB.prepare(
+			'INSERT INTO nickname_claims (channel_id, nickname_key, nickname_skeleton, nickname, member_id, claimed_at) VALUES (4, ?1, ?2, ?3, 4003, 1)',
+		)
 			.bind('pixeifarmteam', nicknameSkeleton('PixeIFarmTeam'), 'PixeIFarmTeam')
 			.run()
-			.then(() => null, (caught: unknown) => caught);
+			.then(
+				() => null,
+				(caught: unknown) => caught,
+			);
 		expect(String(error)).toMatch(/UNIQUE constraint failed/);
 		expect(brokenUniqueRule(error)).toBe('nickname');
 	});
@@ -107,12 +130,18 @@ describe('the skeleton backfill (npm run member -- skeletons)', () => {
 	it('fills in claims made before migration 0017 in claim order and reports a look-alike accepted before it', async () => {
 		// As before the migration: the administrator's claim without a skeleton, and an impostor's
 		// claim accepted beside it.
-		await env.DB.prepare("UPDATE nickname_claims SET nickname_skeleton = NULL WHERE channel_id = 4 AND member_id IN (4001, 4003, 4004)").run();
-		await env.DB.prepare("INSERT INTO nickname_claims (channel_id, nickname_key, nickname_skeleton, nickname, member_id, claimed_at, released_at) VALUES (4, 'pixeifarmteam', NULL, 'PixeIFarmTeam', 4005, 2, 3)").run();
+		await env.DB.prepare('UPDATE nickname_claims SET nickname_skeleton = NULL WHERE channel_id = 4 AND member_id IN (4001, 4003, 4004)').run();
+		await env.DB.prepare(
+			"INSERT INTO nickname_claims (channel_id, nickname_key, nickname_skeleton, nickname, member_id, claimed_at, released_at) VALUES (4, 'pixeifarmteam', NULL, 'PixeIFarmTeam', 4005, 2, 3)",
+		).run();
 		const { filled, collisions } = await backfillNicknameSkeletons(env.DB);
 		expect(filled).toBe(3);
-		expect(collisions).toEqual([{ channelId: 4, nickname: 'PixeIFarmTeam', memberId: 4005, lookAlikeOf: { nickname: 'PixelFarmTeam', memberId: 4001 } }]);
-		expect(await env.DB.prepare("SELECT nickname_skeleton FROM nickname_claims WHERE channel_id = 4 AND member_id = 4001").first('nickname_skeleton')).toBe(nicknameSkeleton('PixelFarmTeam'));
+		expect(collisions).toEqual([
+			{ channelId: 4, nickname: 'PixeIFarmTeam', memberId: 4005, lookAlikeOf: { nickname: 'PixelFarmTeam', memberId: 4001 } },
+		]);
+		expect(
+			await env.DB.prepare('SELECT nickname_skeleton FROM nickname_claims WHERE channel_id = 4 AND member_id = 4001').first('nickname_skeleton'),
+		).toBe(nicknameSkeleton('PixelFarmTeam'));
 		// Once filled, the check holds again; a second run fills nothing twice.
 		expect((await trySignup('after-backfill', 'PixelFarrnTeam')).code).toBe(TAKEN);
 		expect((await backfillNicknameSkeletons(env.DB)).filled).toBe(0);

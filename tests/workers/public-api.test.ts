@@ -116,7 +116,10 @@ describe('category pages', () => {
 
 describe('channel settings', () => {
 	it('never answer a link that breaks the URL rule, from the header, footer, banner or board tree', async () => {
-		const channel = await env.DB.prepare('SELECT header_config, footer_config FROM channels WHERE id = 3').first<{ header_config: string; footer_config: string }>();
+		const channel = await env.DB.prepare('SELECT header_config, footer_config FROM channels WHERE id = 3').first<{
+			header_config: string;
+			footer_config: string;
+		}>();
 		const header = JSON.parse(channel?.header_config ?? '{}');
 		const footer = JSON.parse(channel?.footer_config ?? '{}');
 		header.gameBiIcon = 'javascript:alert(1)';
@@ -125,11 +128,9 @@ describe('channel settings', () => {
 		footer.companyCiIcons.push({ key: 'data:image/svg+xml,x', value: 'https://x.example' });
 		footer.snsLinks.push({ key: 'X', value: 'javascript:alert(1)' });
 		await env.DB.batch([
-			env.DB.prepare("UPDATE channels SET header_config = ?1, footer_config = ?2, banner = ?3, pc_header_image = 'javascript:x', content_version = content_version + 1 WHERE id = 3").bind(
-				JSON.stringify(header),
-				JSON.stringify(footer),
-				JSON.stringify({ backgroundColor: '#000', imageUrl: 'data:image/png;base64,AAAA' }),
-			),
+			env.DB.prepare(
+				"UPDATE channels SET header_config = ?1, footer_config = ?2, banner = ?3, pc_header_image = 'javascript:x', content_version = content_version + 1 WHERE id = 3",
+			).bind(JSON.stringify(header), JSON.stringify(footer), JSON.stringify({ backgroundColor: '#000', imageUrl: 'data:image/png;base64,AAAA' })),
 			env.DB.prepare("UPDATE board_tree_nodes SET url = 'javascript:alert(1)' WHERE channel_id = 3 AND type = 'LINK'"),
 		]);
 		const base = 'http://localhost/public/v1/starfall/jp';

@@ -106,7 +106,9 @@ describe('sign-in surface', () => {
 describe('the post page read', () => {
 	it('returns the same post and comments in one query as the two separate reads', async () => {
 		const { getPost, getPostWithComments } = await import('@/server/posts/detail');
-		const row = await env.DB.prepare('SELECT post_id FROM comments WHERE channel_id = 1 AND parent_id IS NOT NULL LIMIT 1').first<{ post_id: number }>();
+		const row = await env.DB.prepare('SELECT post_id FROM comments WHERE channel_id = 1 AND parent_id IS NOT NULL LIMIT 1').first<{
+			post_id: number;
+		}>();
 		const postId = row?.post_id ?? 0;
 		const combined = await getPostWithComments(env.DB, 1, postId, GUEST);
 		expect(combined.post).toEqual(await getPost(env.DB, 1, postId, GUEST));

@@ -19,8 +19,12 @@ import { getDraft, listDrafts } from '@/server/drafts/drafts';
 import { nicknameConflict, nicknameForms } from '@/server/accounts/nickname';
 
 /** A reply of the demo (global community), and the post it is on. */
-const aReply = async () => (await env.DB.prepare('SELECT id FROM comments WHERE channel_id = 1 AND parent_id IS NOT NULL ORDER BY id LIMIT 1').first<{ id: number }>())!.id;
-const postWithReplies = async () => (await env.DB.prepare('SELECT post_id FROM comments WHERE id = ?1').bind(await aReply()).first<{ post_id: number }>())!.post_id;
+const aReply = async () =>
+	(await env.DB.prepare('SELECT id FROM comments WHERE channel_id = 1 AND parent_id IS NOT NULL ORDER BY id LIMIT 1').first<{ id: number }>())!.id;
+const postWithReplies = async () =>
+	(await env.DB.prepare('SELECT post_id FROM comments WHERE id = ?1')
+		.bind(await aReply())
+		.first<{ post_id: number }>())!.post_id;
 
 /** The reads of every screen, each run through the recording D1. */
 const READS: Record<string, (db: D1Database) => Promise<unknown>> = {
@@ -31,7 +35,8 @@ const READS: Record<string, (db: D1Database) => Promise<unknown>> = {
 	'a deep board page': (db) => listBoardPosts(db, 1, 12, 2, 30),
 	'a deep category page': (db) => listBoardPosts(db, 1, 12, 2, 30, 121),
 	'a post with its comments': (db) => getPostWithComments(db, 1, 10, GUEST),
-	"a post with the page of its comments from a comment's thread": async (db) => getPostWithComments(db, 1, await postWithReplies(), GUEST, { from: await aReply() }),
+	"a post with the page of its comments from a comment's thread": async (db) =>
+		getPostWithComments(db, 1, await postWithReplies(), GUEST, { from: await aReply() }),
 	'a page of comments after an item': async (db) => listComments(db, 1, await postWithReplies(), GUEST, await aReply()),
 	"a member's profile and posts": async (db) => listMemberPosts(db, 1, await getProfile(db, 1, 1002), 1),
 	"My Page's posts": (db) => listMyPosts(db, 1, 1002, 1),
@@ -47,9 +52,28 @@ const READS: Record<string, (db: D1Database) => Promise<unknown>> = {
 
 describe('every read the product makes is served by an index', () => {
 	it('creates every table of the data model', async () => {
-		const tables = await env.DB.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite%' ORDER BY name").all<{ name: string }>();
+		const tables = await env.DB.prepare(
+			"SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite%' ORDER BY name",
+		).all<{ name: string }>();
 		expect(tables.results.map((row) => row.name)).toEqual(
-			expect.arrayContaining(['bans', 'board_subjects', 'board_tree_nodes', 'boards', 'channel_providers', 'channels', 'comments', 'drafts', 'identities', 'members', 'nickname_claims', 'post_likes', 'posts', 'reports', 'sessions', 'uploads']),
+			expect.arrayContaining([
+				'bans',
+				'board_subjects',
+				'board_tree_nodes',
+				'boards',
+				'channel_providers',
+				'channels',
+				'comments',
+				'drafts',
+				'identities',
+				'members',
+				'nickname_claims',
+				'post_likes',
+				'posts',
+				'reports',
+				'sessions',
+				'uploads',
+			]),
 		);
 	});
 

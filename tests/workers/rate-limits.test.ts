@@ -14,7 +14,15 @@ import { env } from 'cloudflare:workers';
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { api } from '@functions/app';
 import { withEdgeCache } from '@functions/edge-cache';
-import { clientKey, enforceRateLimit, limitersOf, LIMITERS, RATE_LIMITS, type RateLimitedAction, type RateLimitSubject } from '@/server/platform/rate-limit';
+import {
+	clientKey,
+	enforceRateLimit,
+	limitersOf,
+	LIMITERS,
+	RATE_LIMITS,
+	type RateLimitedAction,
+	type RateLimitSubject,
+} from '@/server/platform/rate-limit';
 import { AppError } from '@/server/platform/errors';
 import { call, memberApi, postWhere, publicApi, signIn, ORIGIN, type Answer } from './harness';
 
@@ -60,7 +68,8 @@ describe('client addresses', () => {
 
 	it('share one budget across a /64, and not with the next /64', async () => {
 		const { limit } = LIMITERS[RATE_LIMITS.signIn.address];
-		const start = (ip: string) => call(`${PUBLIC}/oauth/login`, { method: 'POST', body: { provider: 'GOOGLE' }, headers: { 'cf-connecting-ip': ip } });
+		const start = (ip: string) =>
+			call(`${PUBLIC}/oauth/login`, { method: 'POST', body: { provider: 'GOOGLE' }, headers: { 'cf-connecting-ip': ip } });
 		// Each request from another address of the same /64.
 		const answers = await untilRefused(limit, (i) => start(`2001:db8:aa:1:${(i + 1).toString(16)}::${(i * 7 + 1).toString(16)}`));
 		expect(answers.slice(0, limit).every((answer) => answer.code !== TOO_MANY)).toBe(true);
@@ -73,10 +82,16 @@ describe('members behind one address', () => {
 	it('each get their full budget: the likes of one member do not use up the first like of another', async () => {
 		const { limit } = LIMITERS[RATE_LIMITS.like.member];
 		const ip = '203.0.113.60';
-		const postId = await postWhere('deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0 AND board_id IN (SELECT id FROM boards WHERE is_public = 1)');
+		const postId = await postWhere(
+			'deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0 AND board_id IN (SELECT id FROM boards WHERE is_public = 1)',
+		);
 		const busy = await signIn(1005);
 		for (let i = 0; i < limit; i += 1) {
-			const answer = await call(`${MEMBER}/posts/${postId}/like`, { method: i % 2 === 0 ? 'PUT' : 'DELETE', cookie: busy, headers: { 'cf-connecting-ip': ip } });
+			const answer = await call(`${MEMBER}/posts/${postId}/like`, {
+				method: i % 2 === 0 ? 'PUT' : 'DELETE',
+				cookie: busy,
+				headers: { 'cf-connecting-ip': ip },
+			});
 			expect(answer.code).not.toBe(TOO_MANY);
 		}
 		// The old per-address key would refuse this one: the address had its 30 likes this minute.
@@ -87,7 +102,8 @@ describe('members behind one address', () => {
 	it('each get their full budget, and a member past theirs is refused whatever address they use', async () => {
 		const { limit } = LIMITERS[RATE_LIMITS.nickname.member];
 		const ip = '203.0.113.61';
-		const attempt = (cookie: string, from = ip) => call(`${MEMBER}/me/nickname`, { method: 'PUT', cookie, body: { nickname: 'x' }, headers: { 'cf-connecting-ip': from } });
+		const attempt = (cookie: string, from = ip) =>
+			call(`${MEMBER}/me/nickname`, { method: 'PUT', cookie, body: { nickname: 'x' }, headers: { 'cf-connecting-ip': from } });
 		const [first, second] = [await signIn(1007), await signIn(1008)];
 		// Each is refused only past their own budget (the nickname 'x' is refused after the count, with no D1 query).
 		const firsts = await untilRefused(limit, () => attempt(first));
@@ -105,7 +121,20 @@ describe('members behind one address', () => {
 	});
 
 	it('share a ceiling ten times the budget of a member, which holds however many members come from it', async () => {
-		for (const action of ['nickname', 'post', 'comment', 'like', 'report', 'upload', 'draft', 'account', 'moderation', 'export', 'search', 'profile'] as const) {
+		for (const action of [
+			'nickname',
+			'post',
+			'comment',
+			'like',
+			'report',
+			'upload',
+			'draft',
+			'account',
+			'moderation',
+			'export',
+			'search',
+			'profile',
+		] as const) {
 			const rule: { member?: keyof typeof LIMITERS; address: keyof typeof LIMITERS } = RATE_LIMITS[action];
 			expect(rule.member, action).toBeDefined();
 			expect(LIMITERS[rule.address].limit, action).toBe(10 * LIMITERS[rule.member ?? rule.address].limit);
@@ -147,7 +176,8 @@ describe('read limits', () => {
 		const { limit, periodSeconds } = LIMITERS[RATE_LIMITS.search.member];
 		const ip = '203.0.113.70';
 		const cookie = await signIn(1010);
-		const search = (q: string, who = cookie) => call(`${PUBLIC}/search?q=${encodeURIComponent(q)}`, { cookie: who, headers: { 'cf-connecting-ip': ip } });
+		const search = (q: string, who = cookie) =>
+			call(`${PUBLIC}/search?q=${encodeURIComponent(q)}`, { cookie: who, headers: { 'cf-connecting-ip': ip } });
 		// A keyword the API refuses reads nothing and is not counted.
 		for (let i = 0; i < limit; i += 1) expect((await search('x')).code).toBe(-4001400);
 		const answers = await untilRefused(limit, (i) => search(`term${i}`));
@@ -162,7 +192,9 @@ describe('read limits', () => {
 	it('count the profile reads of a member, page and list alike', async () => {
 		const { limit } = LIMITERS[RATE_LIMITS.profile.member];
 		const cookie = await signIn(1012);
-		const answers = await untilRefused(limit, (i) => call(`${PUBLIC}/users/1002${i % 2 ? '/posts' : ''}`, { cookie, headers: { 'cf-connecting-ip': `198.51.100.${i % 200}` } }));
+		const answers = await untilRefused(limit, (i) =>
+			call(`${PUBLIC}/users/1002${i % 2 ? '/posts' : ''}`, { cookie, headers: { 'cf-connecting-ip': `198.51.100.${i % 200}` } }),
+		);
 		expect(answers.slice(0, limit).every((answer) => answer.code === 0)).toBe(true);
 		expect(answers.at(-1)?.code).toBe(TOO_MANY);
 	});
@@ -171,7 +203,9 @@ describe('read limits', () => {
 		const ip = '203.0.113.71';
 		const read = async (path: string) => {
 			const ctx = createExecutionContext();
-			const response = await withEdgeCache(new Request(`${ORIGIN}${path}`, { headers: { 'cf-connecting-ip': ip } }), env.DB, ctx, async (request) => api.request(request));
+			const response = await withEdgeCache(new Request(`${ORIGIN}${path}`, { headers: { 'cf-connecting-ip': ip } }), env.DB, ctx, async (request) =>
+				api.request(request),
+			);
 			const body = await response.text();
 			await waitOnExecutionContext(ctx);
 			return { status: response.status, state: response.headers.get('x-edge-cache'), retryAfter: response.headers.get('retry-after'), body };

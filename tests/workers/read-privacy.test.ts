@@ -9,7 +9,18 @@ import { env } from 'cloudflare:workers';
 import { api } from '@functions/app';
 import { call, GLOBAL, KOREAN, ORIGIN, signIn } from './harness';
 import {
-	ALLOWED_CANARIES, API_ROUTES, DRAFT_CANARIES, REMOVED_TEXT_CANARIES, REMOVED_TEXT_ROUTE, canariesIn, canarySql, privacyIdsSql, privacyTargets, urlsOf, type Canary, type PrivacyIds,
+	ALLOWED_CANARIES,
+	API_ROUTES,
+	DRAFT_CANARIES,
+	REMOVED_TEXT_CANARIES,
+	REMOVED_TEXT_ROUTE,
+	canariesIn,
+	canarySql,
+	privacyIdsSql,
+	privacyTargets,
+	urlsOf,
+	type Canary,
+	type PrivacyIds,
 } from '../read-routes';
 
 let ids: PrivacyIds;
@@ -45,7 +56,9 @@ describe('the API gives each reader exactly what the visibility rule allows', ()
 	});
 
 	it('the author receives their own private post and draft, and nothing else', async () => {
-		expect(await canariesSeen('/starfall/global', await signIn(ids.privatePostAuthor))).toEqual(sorted([...ALLOWED_CANARIES.author, ...DRAFT_CANARIES]));
+		expect(await canariesSeen('/starfall/global', await signIn(ids.privatePostAuthor))).toEqual(
+			sorted([...ALLOWED_CANARIES.author, ...DRAFT_CANARIES]),
+		);
 	});
 
 	it('an administrator receives what moderation needs, and a deleted post or comment only from the read of removed text', async () => {

@@ -27,14 +27,20 @@ async function cookieOf(memberId: number): Promise<string> {
 }
 async function send(method: string, path: string, memberId: number, body?: unknown): Promise<Answer> {
 	turn += 1;
-	return call(`${MEMBER}${path}`, { method, cookie: await cookieOf(memberId), ...(body === undefined ? {} : { body }), headers: { 'cf-connecting-ip': `replies-test:${turn}` } });
+	return call(`${MEMBER}${path}`, {
+		method,
+		cookie: await cookieOf(memberId),
+		...(body === undefined ? {} : { body }),
+		headers: { 'cf-connecting-ip': `replies-test:${turn}` },
+	});
 }
 const comment = async (postId: number, memberId: number, body: { content: string; parentId?: number }) => {
 	const answer = await send('POST', `/posts/${postId}/comments`, memberId, body);
 	expect(answer.code, JSON.stringify(answer.body)).toBe(0);
 	return (answer.body['content'] as { comment: CommentItem }).comment;
 };
-const nicknameOf = async (memberId: number) => (await env.DB.prepare('SELECT nickname FROM members WHERE id = ?1').bind(memberId).first<string>('nickname'))!;
+const nicknameOf = async (memberId: number) =>
+	(await env.DB.prepare('SELECT nickname FROM members WHERE id = ?1').bind(memberId).first<string>('nickname'))!;
 const tokenHashOf = async (memberId: number) => {
 	const cookie = await cookieOf(memberId);
 	return hashToken(cookie.slice(cookie.indexOf('=') + 1));
@@ -68,7 +74,9 @@ describe("a reply's context", () => {
 		expect(reply).toMatchObject({ parentId: top.commentId, replyTo: { commentId: top.commentId, nickname: first } });
 		expect(replyToReply).toMatchObject({ parentId: top.commentId, replyTo: { commentId: reply.commentId, nickname: second } });
 		// Stored: the reply answered (migration 0024), NULL when it is the thread's own comment.
-		const stored = await env.DB.prepare('SELECT id, reply_to_id FROM comments WHERE post_id = ?1 ORDER BY id').bind(postId).all<{ id: number; reply_to_id: number | null }>();
+		const stored = await env.DB.prepare('SELECT id, reply_to_id FROM comments WHERE post_id = ?1 ORDER BY id')
+			.bind(postId)
+			.all<{ id: number; reply_to_id: number | null }>();
 		expect(stored.results.map((row) => row.reply_to_id)).toEqual([null, null, reply.commentId]);
 		// The API's page, the post page's read and an edit's answer say the same.
 		const page = (await call(`${PUBLIC}/posts/${postId}/comments`)).body['content'] as { comments: CommentItem[] };
@@ -87,7 +95,9 @@ describe("a reply's context", () => {
 		const afterHidden = await comment(postId, 1005, { content: 'answer', parentId: hidden.commentId });
 		expect((await send('DELETE', `/posts/${postId}/comments/${gone.commentId}`, 1004)).code).toBe(0);
 		await env.DB.prepare('UPDATE comments SET hidden_by_admin = 1 WHERE id = ?1').bind(hidden.commentId).run();
-		const replyTo = (items: CommentItem[], id: number) => items.find((item) => item.commentId === id && item.readable)?.readable && (items.find((item) => item.commentId === id) as { replyTo?: unknown }).replyTo;
+		const replyTo = (items: CommentItem[], id: number) =>
+			items.find((item) => item.commentId === id && item.readable)?.readable &&
+			(items.find((item) => item.commentId === id) as { replyTo?: unknown }).replyTo;
 		const guest = await pageRead(postId, GUEST, null);
 		// The deleted reply is not listed: the link goes to its thread's comment, unnamed.
 		expect(replyTo(guest, afterGone.commentId)).toEqual({ commentId: top.commentId, nickname: null });
@@ -98,7 +108,11 @@ describe("a reply's context", () => {
 		// A withdrawn author is not named either (their nickname is gone).
 		const withdrawn = await env.DB.prepare('SELECT id FROM members WHERE withdrawn_at IS NOT NULL LIMIT 1').first<number>('id');
 		if (withdrawn !== null) {
-			const left = (await env.DB.prepare("INSERT INTO comments (channel_id, post_id, parent_id, member_id, content, created_at) VALUES (1, ?1, NULL, ?2, 'old', ?3) RETURNING id").bind(postId, withdrawn, Date.now()).first<number>('id'))!;
+			const left = (await env.DB.prepare(
+				"INSERT INTO comments (channel_id, post_id, parent_id, member_id, content, created_at) VALUES (1, ?1, NULL, ?2, 'old', ?3) RETURNING id",
+			)
+				.bind(postId, withdrawn, Date.now())
+				.first<number>('id'))!;
 			const answer = await comment(postId, 1003, { content: 'to a withdrawn member', parentId: left });
 			expect(answer).toMatchObject({ replyTo: { commentId: left, nickname: null } });
 		}
@@ -111,7 +125,12 @@ describe("the post page marks the member's reported comments", () => {
 		const a = await comment(postId, 1003, { content: 'first' });
 		const b = await comment(postId, 1004, { content: 'second', parentId: a.commentId });
 		turn += 1;
-		const reported = await call(`${MEMBER}/reports`, { method: 'POST', cookie: await cookieOf(1008), body: { targetType: 'COMMENT', targetId: b.commentId, reason: 'SPAM', detail: '' }, headers: { 'cf-connecting-ip': `replies-test:${turn}` } });
+		const reported = await call(`${MEMBER}/reports`, {
+			method: 'POST',
+			cookie: await cookieOf(1008),
+			body: { targetType: 'COMMENT', targetId: b.commentId, reason: 'SPAM', detail: '' },
+			headers: { 'cf-connecting-ip': `replies-test:${turn}` },
+		});
 		expect(reported.code, JSON.stringify(reported.body)).toBe(0);
 		const viewer: Viewer = { kind: 'member', memberId: 1008, admin: false };
 		const marks = (items: CommentItem[]) => items.map((item) => (item as { reported?: true }).reported ?? false);
@@ -133,9 +152,16 @@ describe("the post page marks the member's reported comments", () => {
 		const now = Date.now();
 		for (let thread = 0; thread < 40; thread += 1) rows.push(`(1, ${postId}, NULL, ${1002 + (thread % 30)}, 'c', ${now})`);
 		await env.DB.prepare(`INSERT INTO comments (channel_id, post_id, parent_id, member_id, content, created_at) VALUES ${rows.join(', ')}`).run();
-		const tops = (await env.DB.prepare('SELECT id FROM comments WHERE post_id = ?1 ORDER BY id').bind(postId).all<{ id: number }>()).results.map((row) => row.id);
-		const replies = tops.flatMap((top, i) => [`(1, ${postId}, ${top}, NULL, ${1003 + (i % 30)}, 'r', ${now})`, `(1, ${postId}, ${top}, NULL, ${1004 + (i % 30)}, 'r', ${now})`]);
-		await env.DB.prepare(`INSERT INTO comments (channel_id, post_id, parent_id, reply_to_id, member_id, content, created_at) VALUES ${replies.join(', ')}`).run();
+		const tops = (await env.DB.prepare('SELECT id FROM comments WHERE post_id = ?1 ORDER BY id').bind(postId).all<{ id: number }>()).results.map(
+			(row) => row.id,
+		);
+		const replies = tops.flatMap((top, i) => [
+			`(1, ${postId}, ${top}, NULL, ${1003 + (i % 30)}, 'r', ${now})`,
+			`(1, ${postId}, ${top}, NULL, ${1004 + (i % 30)}, 'r', ${now})`,
+		]);
+		await env.DB.prepare(
+			`INSERT INTO comments (channel_id, post_id, parent_id, reply_to_id, member_id, content, created_at) VALUES ${replies.join(', ')}`,
+		).run();
 		await env.DB.prepare(
 			`INSERT INTO comments (channel_id, post_id, parent_id, reply_to_id, member_id, content, created_at)
 			 SELECT 1, post_id, parent_id, max(id), 1010, 'rr', ?2 FROM comments WHERE post_id = ?1 AND parent_id IS NOT NULL GROUP BY parent_id`,

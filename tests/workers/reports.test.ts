@@ -106,19 +106,38 @@ describe('reporting', () => {
 		expect(onPost.code, JSON.stringify(onPost.body)).toBe(0);
 		expect(onPost.body['content']).toEqual({ reportId: expect.any(Number) });
 		expect(await storedReport(reportIdOf(onPost))).toMatchObject({
-			channel_id: GLOBAL.id, target_type: 'POST', target_id: postId, reporter_id: reporter, reason_code: 'SPAM', reason_text: 'Selling gold in every thread.', created_at: expect.any(Number),
+			channel_id: GLOBAL.id,
+			target_type: 'POST',
+			target_id: postId,
+			reporter_id: reporter,
+			reason_code: 'SPAM',
+			reason_text: 'Selling gold in every thread.',
+			created_at: expect.any(Number),
 		});
 		const commentId = await readableComment(reporter);
 		const onComment = await report(reporter, { targetType: 'COMMENT', targetId: commentId, reason: 'ABUSE', detail: '' });
 		expect(onComment.code).toBe(0);
-		expect(await storedReport(reportIdOf(onComment))).toMatchObject({ target_type: 'COMMENT', target_id: commentId, reporter_id: reporter, reason_code: 'ABUSE', reason_text: '' });
+		expect(await storedReport(reportIdOf(onComment))).toMatchObject({
+			target_type: 'COMMENT',
+			target_id: commentId,
+			reporter_id: reporter,
+			reason_code: 'ABUSE',
+			reason_text: '',
+		});
 	});
 
 	it('writes one row and its index entries, reads a few, and leaves the content version alone', async () => {
 		const version = async () => (await env.DB.prepare('SELECT content_version FROM channels WHERE id = 1').first<number>('content_version'))!;
 		const before = await version();
 		const memberId = await nextReporter();
-		const member: SessionMember = { userId: memberId, nickname: 'reporter', role: 'MEMBER', provider: 'GOOGLE', recentProvider: 'GOOGLE', joinedAt: 0 };
+		const member: SessionMember = {
+			userId: memberId,
+			nickname: 'reporter',
+			role: 'MEMBER',
+			provider: 'GOOGLE',
+			recentProvider: 'GOOGLE',
+			joinedAt: 0,
+		};
 		for (const targetType of ['POST', 'COMMENT'] as const) {
 			const targetId = targetType === 'POST' ? await readablePost(memberId) : await readableComment(memberId);
 			const { db, statements } = recordingDb();
@@ -128,7 +147,9 @@ describe('reporting', () => {
 			expect(statements.reduce((sum, statement) => sum + statement.rowsWritten, 0)).toBeLessThanOrEqual(5);
 			// The tally reads each open report of the target with its reporter's membership and at most
 			// one upheld report (issue 22): the demo target has one or two.
-			const open = (await env.DB.prepare("SELECT count(*) AS n FROM reports WHERE target_type = ?1 AND target_id = ?2 AND status = 'OPEN'").bind(targetType, targetId).first<number>('n'))!;
+			const open = (await env.DB.prepare("SELECT count(*) AS n FROM reports WHERE target_type = ?1 AND target_id = ?2 AND status = 'OPEN'")
+				.bind(targetType, targetId)
+				.first<number>('n'))!;
 			expect(statements.reduce((sum, statement) => sum + statement.rowsRead, 0)).toBeLessThanOrEqual(10 + 3 * open);
 		}
 		expect(await version()).toBe(before);
@@ -206,7 +227,8 @@ describe('a target is reported once per member', () => {
 
 describe('who may report what', () => {
 	const reportPost = (memberId: number | null, targetId: number) => report(memberId, { targetType: 'POST', targetId, reason: 'SPAM', detail: '' });
-	const reportComment = (memberId: number | null, targetId: number) => report(memberId, { targetType: 'COMMENT', targetId, reason: 'SPAM', detail: '' });
+	const reportComment = (memberId: number | null, targetId: number) =>
+		report(memberId, { targetType: 'COMMENT', targetId, reason: 'SPAM', detail: '' });
 
 	it('asks a guest to log in and gives a banned member the ban, storing nothing', async () => {
 		const before = await reportCount();
@@ -222,8 +244,12 @@ describe('who may report what', () => {
 	});
 
 	it('refuses a report of your own post or comment', async () => {
-		const comment = await env.DB.prepare('SELECT id, member_id FROM comments c WHERE channel_id = 1 AND deleted_at IS NULL AND hidden_by_admin = 0 AND member_id BETWEEN 1002 AND 1037 ORDER BY id LIMIT 1').first<{ id: number; member_id: number }>();
-		const post = await env.DB.prepare(`SELECT p.id, p.member_id FROM posts p JOIN boards b ON b.id = p.board_id WHERE p.channel_id = 1 AND ${VISIBLE_POST_SQL} AND p.member_id BETWEEN 1002 AND 1037 ORDER BY p.id LIMIT 1`).first<{ id: number; member_id: number }>();
+		const comment = await env.DB.prepare(
+			'SELECT id, member_id FROM comments c WHERE channel_id = 1 AND deleted_at IS NULL AND hidden_by_admin = 0 AND member_id BETWEEN 1002 AND 1037 ORDER BY id LIMIT 1',
+		).first<{ id: number; member_id: number }>();
+		const post = await env.DB.prepare(
+			`SELECT p.id, p.member_id FROM posts p JOIN boards b ON b.id = p.board_id WHERE p.channel_id = 1 AND ${VISIBLE_POST_SQL} AND p.member_id BETWEEN 1002 AND 1037 ORDER BY p.id LIMIT 1`,
+		).first<{ id: number; member_id: number }>();
 		const ownPost = await reportPost(post!.member_id, post!.id);
 		expect([ownPost.status, ownPost.code]).toEqual([403, -4031451]);
 		expect((await reportComment(comment!.member_id, comment!.id)).code).toBe(-4031451);
@@ -248,7 +274,9 @@ describe('who may report what', () => {
 
 	it('answers private, hidden, deleted and private-board posts, and unknown ids, as not found to a member', async () => {
 		const before = await reportCount();
-		const privateBoardPost = await env.DB.prepare('SELECT id FROM posts WHERE board_id = ?1 ORDER BY id LIMIT 1').bind(ids.privateBoard).first<number>('id');
+		const privateBoardPost = await env.DB.prepare('SELECT id FROM posts WHERE board_id = ?1 ORDER BY id LIMIT 1')
+			.bind(ids.privateBoard)
+			.first<number>('id');
 		for (const postId of [ids.privatePost, ids.hiddenPost, ids.deletedPost, privateBoardPost!, 987654321]) {
 			// Any ordinary member but the private post's author (who reads it) asks.
 			const answer = await reportPost(await nextReporter(ids.privatePostAuthor), postId);
@@ -264,7 +292,9 @@ describe('who may report what', () => {
 		// A visible comment under the hidden post and one under the private post, by another member.
 		const planted: number[] = [];
 		for (const postId of [ids.hiddenPost, ids.privatePost, ids.deletedPost]) {
-			const result = await env.DB.prepare("INSERT INTO comments (channel_id, post_id, member_id, content, created_at) VALUES (1, ?1, ?2, 'under a post you cannot read', 0)")
+			const result = await env.DB.prepare(
+				"INSERT INTO comments (channel_id, post_id, member_id, content, created_at) VALUES (1, ?1, ?2, 'under a post you cannot read', 0)",
+			)
 				.bind(postId, ADMIN)
 				.run();
 			planted.push(result.meta.last_row_id);
@@ -284,7 +314,11 @@ describe('who may report what', () => {
 
 	it('refuses a report sent from another site', async () => {
 		const reporter = await nextReporter();
-		const answer = await report(reporter, { targetType: 'POST', targetId: await readablePost(reporter), reason: 'SPAM', detail: '' }, { headers: { origin: 'https://evil.example' } });
+		const answer = await report(
+			reporter,
+			{ targetType: 'POST', targetId: await readablePost(reporter), reason: 'SPAM', detail: '' },
+			{ headers: { origin: 'https://evil.example' } },
+		);
 		expect(answer.code).toBe(-4031401);
 	});
 });
@@ -312,7 +346,11 @@ describe('bad input changes nothing and is answered in the envelope', () => {
 		['__proto__ keys', { body: '{"targetType":"POST","targetId":1,"reason":"SPAM","detail":"","__proto__":{"reporterId":1}}' }, -4001400],
 		['malformed JSON', { body: '{"targetType":"POST",' }, -4001405],
 		['an empty body', { body: '' }, -4001405],
-		['a form body', { body: 'targetType=POST&targetId=1&reason=SPAM&detail=', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, -4151401],
+		[
+			'a form body',
+			{ body: 'targetType=POST&targetId=1&reason=SPAM&detail=', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+			-4151401,
+		],
 		['a body over 16 KB', { body: JSON.stringify({ ...valid, detail: 'x'.repeat(20_000) }) }, -4131401],
 		['a query string', { body: valid, query: '?targetId=1' }, -4001400],
 		['GET', { method: 'GET' }, -4051401],
@@ -398,8 +436,10 @@ describe("the post page's report state (issue 23, point 14)", () => {
 		};
 		// One round trip: the session's row, the like and the report go to D1 in one batch.
 		expect(await ask()).toMatchObject({ session: 'member', reported: 0, batches: 1, statements: 3 });
-		const comment = await env.DB.prepare(`SELECT c.id FROM comments c WHERE c.post_id = ?1 AND c.member_id <> ?2 AND c.deleted_at IS NULL AND c.hidden_by_admin = 0
-			 AND NOT EXISTS (SELECT 1 FROM reports r WHERE r.target_type = 'COMMENT' AND r.target_id = c.id AND r.reporter_id = ?2) LIMIT 1`)
+		const comment = await env.DB.prepare(
+			`SELECT c.id FROM comments c WHERE c.post_id = ?1 AND c.member_id <> ?2 AND c.deleted_at IS NULL AND c.hidden_by_admin = 0
+			 AND NOT EXISTS (SELECT 1 FROM reports r WHERE r.target_type = 'COMMENT' AND r.target_id = c.id AND r.reporter_id = ?2) LIMIT 1`,
+		)
 			.bind(postId, member)
 			.first<number>('id');
 		// A report of one of the post's comments is not a report of the post.

@@ -45,10 +45,18 @@ async function postAndCommentOf(memberId: number) {
 
 describe('role badge data', () => {
 	it('marks an administrator as admin in the post, list, comment and profile APIs, and a member not', async () => {
-		for (const [memberId, admin] of [[ADMIN, true], [MEMBER, false]] as const) {
+		for (const [memberId, admin] of [
+			[ADMIN, true],
+			[MEMBER, false],
+		] as const) {
 			const { post, commentPost } = await postAndCommentOf(memberId);
 			const detail = await call(`${PUBLIC}/posts/${post}`);
-			expect((detail.body['content'] as { author: Author }).author).toEqual({ userId: memberId, nickname: expect.any(String), withdrawn: false, admin });
+			expect((detail.body['content'] as { author: Author }).author).toEqual({
+				userId: memberId,
+				nickname: expect.any(String),
+				withdrawn: false,
+				admin,
+			});
 			const comments = await call(`${PUBLIC}/posts/${commentPost}/comments`);
 			const items = (comments.body['content'] as { comments: { readable: boolean; author?: Author }[] }).comments;
 			expect(items.find((item) => item.author?.userId === memberId)?.author).toMatchObject({ admin });
@@ -65,7 +73,7 @@ describe('role badge data', () => {
 	});
 
 	it('shows no badge for a withdrawn member, whatever their role was', async () => {
-		const withdrawn = await env.DB.prepare("SELECT id FROM members WHERE channel_id = 4 AND withdrawn_at IS NOT NULL LIMIT 1").first<number>('id');
+		const withdrawn = await env.DB.prepare('SELECT id FROM members WHERE channel_id = 4 AND withdrawn_at IS NOT NULL LIMIT 1').first<number>('id');
 		await env.DB.prepare("UPDATE members SET role = 'ADMIN' WHERE id = ?1").bind(withdrawn).run();
 		expect(await getProfile(env.DB, 4, withdrawn!)).toMatchObject({ withdrawn: true, admin: false });
 		await env.DB.prepare("UPDATE members SET role = 'MEMBER' WHERE id = ?1").bind(withdrawn).run();

@@ -32,7 +32,9 @@ async function found(channelId: number, query: string, type: SearchType): Promis
 
 /** Queries cut from the channel's visible titles and bodies: 2, 3 and 4 to 12 characters. */
 async function sampleQueries(channelId: number, count: number, seed: number): Promise<string[]> {
-	const { results } = await env.DB.prepare('SELECT title, content_text FROM posts WHERE channel_id = ?1 AND channel_seq IS NOT NULL ORDER BY id').bind(channelId).all<{ title: string; content_text: string }>();
+	const { results } = await env.DB.prepare('SELECT title, content_text FROM posts WHERE channel_id = ?1 AND channel_seq IS NOT NULL ORDER BY id')
+		.bind(channelId)
+		.all<{ title: string; content_text: string }>();
 	const rng = random(seed);
 	const queries = new Set<string>();
 	while (queries.size < count) {
@@ -41,7 +43,10 @@ async function sampleQueries(channelId: number, count: number, seed: number): Pr
 		const length = [2, 3, rng.int(4, 12)][queries.size % 3]!;
 		if (text.length < length) continue;
 		const start = rng.int(0, text.length - length);
-		const query = text.slice(start, start + length).join('').trim();
+		const query = text
+			.slice(start, start + length)
+			.join('')
+			.trim();
 		if (Array.from(query).length >= 2) queries.add(query);
 	}
 	return [...queries];
@@ -91,12 +96,16 @@ describe('what search never finds', () => {
 	});
 
 	it("never another community's posts", async () => {
-		const korean = await env.DB.prepare('SELECT title FROM posts WHERE channel_id = 2 AND channel_seq IS NOT NULL ORDER BY id LIMIT 1').first<{ title: string }>();
+		const korean = await env.DB.prepare('SELECT title FROM posts WHERE channel_id = 2 AND channel_seq IS NOT NULL ORDER BY id LIMIT 1').first<{
+			title: string;
+		}>();
 		const query = Array.from(korean!.title).slice(0, 4).join('');
 		expect((await searchPosts(env.DB, KOREAN.id, query, 'TITLE', 1)).totalCount).toBeGreaterThan(0);
 		for (const other of [GLOBAL, JAPANESE, CHINESE]) {
 			const results = await searchPosts(env.DB, other.id, query, 'TITLE', 1);
-			const channels = await Promise.all(results.posts.map((post) => env.DB.prepare('SELECT channel_id FROM posts WHERE id = ?1').bind(post.postId).first<number>('channel_id')));
+			const channels = await Promise.all(
+				results.posts.map((post) => env.DB.prepare('SELECT channel_id FROM posts WHERE id = ?1').bind(post.postId).first<number>('channel_id')),
+			);
 			expect(channels.every((id) => id === other.id)).toBe(true);
 		}
 	});
@@ -105,13 +114,23 @@ describe('what search never finds', () => {
 describe('the index follows every change in its batch', () => {
 	const member = memberApi();
 	const body = (title: string, text: string, isPrivate = false) => ({
-		boardId: 12, subjectId: 121, title, content: { type: 'doc' as const, blocks: [{ type: 'paragraph' as const, children: [{ text }] }] }, isPrivate, isNotice: false,
+		boardId: 12,
+		subjectId: 121,
+		title,
+		content: { type: 'doc' as const, blocks: [{ type: 'paragraph' as const, children: [{ text }] }] },
+		isPrivate,
+		isNotice: false,
 	});
-	const ids = async (q: string, type: SearchType = 'TITLE_AND_CONTENT') => (await searchPosts(env.DB, GLOBAL.id, q, type, 1)).posts.map((post) => post.postId);
+	const ids = async (q: string, type: SearchType = 'TITLE_AND_CONTENT') =>
+		(await searchPosts(env.DB, GLOBAL.id, q, type, 1)).posts.map((post) => post.postId);
 
 	it('write, edit, private, public again, hide and delete', async () => {
 		const cookie = await signIn(AUTHOR);
-		const created = await call(`${member}/posts`, { method: 'POST', cookie, body: { ...body('Zyxwv 검색 테스트', 'ほげほげ 本文です'), requestId: crypto.randomUUID() } });
+		const created = await call(`${member}/posts`, {
+			method: 'POST',
+			cookie,
+			body: { ...body('Zyxwv 검색 테스트', 'ほげほげ 本文です'), requestId: crypto.randomUUID() },
+		});
 		expect(created.code).toBe(0);
 		const postId = (created.body['content'] as { postId: number }).postId;
 		expect(await ids('zyxwv')).toEqual([postId]);
@@ -135,11 +154,20 @@ describe('the index follows every change in its batch', () => {
 
 		const admin = await signIn(ADMIN);
 		const { hidePost } = await import('@/server/moderation/hide');
-		await hidePost(env.DB, GLOBAL.id, { userId: ADMIN, nickname: 'admin', role: 'ADMIN', provider: 'GOOGLE', recentProvider: 'GOOGLE', joinedAt: 0 }, postId);
+		await hidePost(
+			env.DB,
+			GLOBAL.id,
+			{ userId: ADMIN, nickname: 'admin', role: 'ADMIN', provider: 'GOOGLE', recentProvider: 'GOOGLE', joinedAt: 0 },
+			postId,
+		);
 		expect(await ids('qwzrt')).toEqual([]);
 		expect(admin).toBeTruthy();
 
-		const second = await call(`${member}/posts`, { method: 'POST', cookie, body: { ...body('Plmok deleted soon', 'x'), requestId: crypto.randomUUID() } });
+		const second = await call(`${member}/posts`, {
+			method: 'POST',
+			cookie,
+			body: { ...body('Plmok deleted soon', 'x'), requestId: crypto.randomUUID() },
+		});
 		const secondId = (second.body['content'] as { postId: number }).postId;
 		expect(await ids('plmok')).toEqual([secondId]);
 		expect((await call(`${member}/posts/${secondId}`, { method: 'DELETE', cookie })).code).toBe(0);
@@ -148,7 +176,11 @@ describe('the index follows every change in its batch', () => {
 
 	it("a post in a private board is never indexed; ALL finds the author's nickname, a new one, and not a withdrawn one", async () => {
 		const { cookie, userId } = await signUp(`search-${crypto.randomUUID()}`, 'Vbnmq작가');
-		const written = await call(`${member}/posts`, { method: 'POST', cookie, body: { ...body('Nothing about names', 'body'), requestId: crypto.randomUUID() } });
+		const written = await call(`${member}/posts`, {
+			method: 'POST',
+			cookie,
+			body: { ...body('Nothing about names', 'body'), requestId: crypto.randomUUID() },
+		});
 		const postId = (written.body['content'] as { postId: number }).postId;
 		expect(await ids('vbnmq', 'ALL')).toEqual([postId]);
 		expect(await ids('vbnmq', 'TITLE_AND_CONTENT')).toEqual([]);
@@ -160,7 +192,11 @@ describe('the index follows every change in its batch', () => {
 		await withdrawMember(env.DB, GLOBAL.id, userId);
 		expect(await ids('hjkly', 'ALL')).toEqual([]);
 
-		const staff = await call(`${member}/posts`, { method: 'POST', cookie: await signIn(ADMIN), body: { ...body('Staffonly Ghjkq', 'x'), boardId: 17, subjectId: null, requestId: crypto.randomUUID() } });
+		const staff = await call(`${member}/posts`, {
+			method: 'POST',
+			cookie: await signIn(ADMIN),
+			body: { ...body('Staffonly Ghjkq', 'x'), boardId: 17, subjectId: null, requestId: crypto.randomUUID() },
+		});
 		expect(staff.code, JSON.stringify(staff.body)).toBe(0);
 		expect(await ids('ghjkq')).toEqual([]);
 	});
@@ -169,7 +205,13 @@ describe('the index follows every change in its batch', () => {
 		const cookie = await signIn(AUTHOR);
 		const { db, statements } = recordingDb();
 		const { createPost } = await import('@/server/posts/writing');
-		await createPost(db, GLOBAL.id, { userId: AUTHOR, nickname: 'author', role: 'MEMBER', provider: 'GOOGLE', recentProvider: 'GOOGLE', joinedAt: 0 }, { ...body('Bounded index cost', 'a short body for the index'), requestId: crypto.randomUUID() }, Date.now());
+		await createPost(
+			db,
+			GLOBAL.id,
+			{ userId: AUTHOR, nickname: 'author', role: 'MEMBER', provider: 'GOOGLE', recentProvider: 'GOOGLE', joinedAt: 0 },
+			{ ...body('Bounded index cost', 'a short body for the index'), requestId: crypto.randomUUID() },
+			Date.now(),
+		);
 		const indexWrites = statements.filter((s) => /post_search/.test(s.sql)).reduce((sum, s) => sum + s.rowsWritten, 0);
 		// The entry's docsize row and one new segment of a few leaf rows (plus a bounded merge step).
 		expect(indexWrites).toBeLessThanOrEqual(20);
@@ -195,9 +237,15 @@ describe('GET search', () => {
 	it('answers a page with excerpts, and refuses a keyword the SPEC refuses', async () => {
 		const answer = await call(`${pub}/search?q=${encodeURIComponent('raid')}&searchType=TITLE_AND_CONTENT`);
 		expect(answer.code).toBe(0);
-		const content = answer.body['content'] as { posts: { postId: number; title: string; excerpt: string | null }[]; totalCount: number; capped: boolean };
+		const content = answer.body['content'] as {
+			posts: { postId: number; title: string; excerpt: string | null }[];
+			totalCount: number;
+			capped: boolean;
+		};
 		expect(content.totalCount).toBeGreaterThan(0);
-		expect(content.posts.every((post) => post.title.toLowerCase().includes('raid') || (post.excerpt ?? '').toLowerCase().includes('raid'))).toBe(true);
+		expect(content.posts.every((post) => post.title.toLowerCase().includes('raid') || (post.excerpt ?? '').toLowerCase().includes('raid'))).toBe(
+			true,
+		);
 		for (const q of ['', ' ', 'a', '가', 'x'.repeat(21)]) {
 			const refused = await call(`${pub}/search?q=${encodeURIComponent(q)}`);
 			expect(refused.status, q).toBe(400);

@@ -3,7 +3,22 @@ import { env } from 'cloudflare:workers';
 import { boardId, demoSql, DEMO_CHANNELS, NOTICE_ONLY_BOARDS, TEMPLATE_BOARDS } from '../../scripts/seed/demo.mjs';
 import { DocumentSchema, type ContentDocument } from '@/schemas/content';
 
-const TABLES = ['channels', 'channel_providers', 'boards', 'board_subjects', 'board_tree_nodes', 'identities', 'members', 'nickname_claims', 'bans', 'posts', 'comments', 'post_likes', 'reports', 'drafts'];
+const TABLES = [
+	'channels',
+	'channel_providers',
+	'boards',
+	'board_subjects',
+	'board_tree_nodes',
+	'identities',
+	'members',
+	'nickname_claims',
+	'bans',
+	'posts',
+	'comments',
+	'post_likes',
+	'reports',
+	'drafts',
+];
 
 /** A fingerprint of every demo table: row counts and a hash of the rows' text. */
 async function fingerprint(): Promise<Record<string, string>> {
@@ -52,7 +67,16 @@ describe('demo seed', () => {
 				(SELECT count(*) FROM boards WHERE is_public = 0) AS private_boards,
 				(SELECT min(n) FROM (SELECT count(*) AS n FROM posts GROUP BY board_id)) AS fewest_posts_per_board`,
 		).first<Record<string, number>>();
-		expect(row).toMatchObject({ hidden_posts: 5, deleted_posts: 5, private_posts: 5, deleted_comments: 5, hidden_comments: 5, temporary_bans: 5, permanent_bans: 5, private_boards: 5 });
+		expect(row).toMatchObject({
+			hidden_posts: 5,
+			deleted_posts: 5,
+			private_posts: 5,
+			deleted_comments: 5,
+			hidden_comments: 5,
+			temporary_bans: 5,
+			permanent_bans: 5,
+			private_boards: 5,
+		});
 		expect(row?.['replies']).toBeGreaterThan(100);
 		expect(row?.['fewest_posts_per_board']).toBeGreaterThanOrEqual(30);
 	});
@@ -82,7 +106,11 @@ describe('demo seed', () => {
 
 	it('gives each community a bug-report template and a guide outline, as documents the schema accepts', async () => {
 		expect([...TEMPLATE_BOARDS].sort()).toEqual(['bugs', 'guides']);
-		const rows = await env.DB.prepare('SELECT id, channel_id, write_template FROM boards WHERE write_template IS NOT NULL ORDER BY id').all<{ id: number; channel_id: number; write_template: string }>();
+		const rows = await env.DB.prepare('SELECT id, channel_id, write_template FROM boards WHERE write_template IS NOT NULL ORDER BY id').all<{
+			id: number;
+			channel_id: number;
+			write_template: string;
+		}>();
 		const expected = DEMO_CHANNELS.flatMap((channel) => TEMPLATE_BOARDS.map((key) => boardId(channel, key))).sort((a, b) => a - b);
 		expect(rows.results.map((row) => row.id)).toEqual(expected);
 		const templates = new Map<number, ContentDocument>();
@@ -100,7 +128,11 @@ describe('demo seed', () => {
 			// guidance, which publishing drops when left empty (src/schemas/guidance.ts), as it drops the
 			// thanks above them; the device's labels are a list that stays.
 			expect(bugs?.blocks.filter((block) => block.type === 'heading')).toHaveLength(5);
-			expect(bugs?.blocks.map((block) => block.type)).toEqual(['guidance', ...Array.from({ length: 5 }, () => ['heading', 'guidance']).flat(), 'list']);
+			expect(bugs?.blocks.map((block) => block.type)).toEqual([
+				'guidance',
+				...Array.from({ length: 5 }, () => ['heading', 'guidance']).flat(),
+				'list',
+			]);
 			expect(guides?.blocks.some((block) => block.type === 'guidance')).toBe(true);
 			// Changing boards changes templates.
 			expect(guides).not.toEqual(bugs);
@@ -108,12 +140,19 @@ describe('demo seed', () => {
 	});
 
 	it('writes each template in its community language', async () => {
-		const scripts: Record<string, RegExp> = { en: /^[\x20-\x7e’]+$/, ko: /\p{Script=Hangul}/u, ja: /[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han}]/u, zh: /^(?=.*\p{Script=Han})[^\p{Script=Hiragana}\p{Script=Katakana}]+$/u };
+		const scripts: Record<string, RegExp> = {
+			en: /^[\x20-\x7e’]+$/,
+			ko: /\p{Script=Hangul}/u,
+			ja: /[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han}]/u,
+			zh: /^(?=.*\p{Script=Han})[^\p{Script=Hiragana}\p{Script=Katakana}]+$/u,
+		};
 		for (const channel of DEMO_CHANNELS) {
 			const row = await env.DB.prepare('SELECT c.language, b.write_template FROM boards b JOIN channels c ON c.id = b.channel_id WHERE b.id = ?1')
 				.bind(boardId(channel, 'bugs'))
 				.first<{ language: string; write_template: string }>();
-			const headings = (JSON.parse(row?.write_template ?? '{}') as ContentDocument).blocks.flatMap((block) => (block.type === 'heading' ? block.children.map((child) => child.text) : []));
+			const headings = (JSON.parse(row?.write_template ?? '{}') as ContentDocument).blocks.flatMap((block) =>
+				block.type === 'heading' ? block.children.map((child) => child.text) : [],
+			);
 			for (const heading of headings) expect(heading, `${channel.slug}: ${heading}`).toMatch(scripts[row?.language ?? ''] ?? /^$/);
 		}
 	});

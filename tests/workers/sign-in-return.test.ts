@@ -30,23 +30,31 @@ async function pendingSignIn(provider: 'GOOGLE' | 'APPLE' = 'GOOGLE'): Promise<s
 	return token;
 }
 
-const stillPending = async (token: string) => (await env.DB.prepare('SELECT count(*) AS n FROM oauth_transactions WHERE id_hash = ?1').bind(await hashToken(token)).first('n')) === 1;
+const stillPending = async (token: string) =>
+	(await env.DB.prepare('SELECT count(*) AS n FROM oauth_transactions WHERE id_hash = ?1')
+		.bind(await hashToken(token))
+		.first('n')) === 1;
 
 /** The provider's return as the browser sends it (a GET, or Apple's cross-site form POST). */
 async function providerReturn(query: string, cookie: string | null, ip: string, form?: string): Promise<Response> {
 	const headers: Record<string, string> = { 'cf-connecting-ip': ip };
 	if (cookie !== null) headers['cookie'] = `${TRANSACTION_COOKIE}=${cookie}`;
 	if (form === undefined) return signInCallback.request(`${RETURN}${query}`, { headers });
-	return signInCallback.request(RETURN, { method: 'POST', headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded', origin: 'https://appleid.apple.com' }, body: form });
+	return signInCallback.request(RETURN, {
+		method: 'POST',
+		headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded', origin: 'https://appleid.apple.com' },
+		body: form,
+	});
 }
 
-const clearsTransactionCookie = (response: Response) => response.headers.getSetCookie().some((cookie) => cookie.startsWith(`${TRANSACTION_COOKIE}=;`));
+const clearsTransactionCookie = (response: Response) =>
+	response.headers.getSetCookie().some((cookie) => cookie.startsWith(`${TRANSACTION_COOKIE}=;`));
 
 afterEach(() => {
 	delete settable['SITE_ORIGIN'];
 });
 
-describe('the providers\' return', () => {
+describe("the providers' return", () => {
 	it('with another state (another site sending the browser here) leaves the pending sign-in and its cookie', async () => {
 		const token = await pendingSignIn();
 		const forged = await providerReturn('?code=stolen&state=made-up', token, '198.51.100.40');
@@ -64,7 +72,7 @@ describe('the providers\' return', () => {
 		expect(await stillPending(token)).toBe(false);
 	});
 
-	it('with another state in Apple\'s form POST cancels nothing either', async () => {
+	it("with another state in Apple's form POST cancels nothing either", async () => {
 		const token = await pendingSignIn('APPLE');
 		await providerReturn('', token, '198.51.100.41', 'code=stolen&state=made-up');
 		expect(await stillPending(token)).toBe(true);
@@ -72,7 +80,7 @@ describe('the providers\' return', () => {
 		expect(await stillPending(token)).toBe(false);
 	});
 
-	it('without a cookie of the transaction token\'s shape is answered without a D1 query', async () => {
+	it("without a cookie of the transaction token's shape is answered without a D1 query", async () => {
 		const original = env.DB;
 		const { db, statements } = recordingDb(original);
 		settable['DB'] = db;
@@ -88,7 +96,7 @@ describe('the providers\' return', () => {
 		expect(statements).toEqual([]);
 	});
 
-	it('with a cookie of the token\'s shape is counted per client address, and past the limit takes nothing', async () => {
+	it("with a cookie of the token's shape is counted per client address, and past the limit takes nothing", async () => {
 		const rule = RATE_LIMITS.signInReturn;
 		const { limit, periodSeconds } = LIMITERS[rule.address];
 		expect(periodSeconds).toBe(60);
@@ -121,7 +129,7 @@ describe('SITE_ORIGIN', () => {
 		expect((await nickname('https://evil.example')).code).toBe(-4031401);
 	});
 
-	it('builds the providers\' redirect URI, not the request\'s Host', async () => {
+	it("builds the providers' redirect URI, not the request's Host", async () => {
 		const x = {
 			OAUTH_X_ISSUER: 'https://x.example',
 			OAUTH_X_AUTHORIZATION_URL: 'https://x.example/i/oauth2/authorize',
@@ -134,7 +142,11 @@ describe('SITE_ORIGIN', () => {
 		Object.assign(settable, x);
 		try {
 			const redirectUri = async () => {
-				const answer = await call(`${publicApi()}/oauth/login`, { method: 'POST', body: { provider: 'X' }, headers: { origin: String(settable['SITE_ORIGIN'] ?? 'http://localhost') } });
+				const answer = await call(`${publicApi()}/oauth/login`, {
+					method: 'POST',
+					body: { provider: 'X' },
+					headers: { origin: String(settable['SITE_ORIGIN'] ?? 'http://localhost') },
+				});
 				expect(answer.code).toBe(0);
 				return new URL((answer.body['content'] as { authorizationUrl: string }).authorizationUrl).searchParams.get('redirect_uri');
 			};

@@ -27,7 +27,9 @@ let nextMember = 9100;
 async function memberJoined(age: number): Promise<SessionMember> {
 	const nickname = `spam-test-${nextMember++}`;
 	await env.DB.prepare(`INSERT INTO identities (provider, subject, created_at) VALUES ('GOOGLE', ?1, 0)`).bind(nickname).run();
-	const id = await env.DB.prepare(`INSERT INTO members (channel_id, identity_id, nickname, provider, recent_provider, joined_at) SELECT 1, id, ?1, 'GOOGLE', 'GOOGLE', ?2 FROM identities WHERE subject = ?1 RETURNING id`)
+	const id = await env.DB.prepare(
+		`INSERT INTO members (channel_id, identity_id, nickname, provider, recent_provider, joined_at) SELECT 1, id, ?1, 'GOOGLE', 'GOOGLE', ?2 FROM identities WHERE subject = ?1 RETURNING id`,
+	)
 		.bind(nickname, NOW - age)
 		.first<number>('id');
 	return { userId: id!, nickname, role: 'MEMBER', provider: 'GOOGLE', recentProvider: 'GOOGLE', joinedAt: NOW - age };
@@ -40,7 +42,10 @@ function post(blocks: CreatePostInput['content']['blocks'], title = 'Hello from 
 	return { boardId: 12, subjectId: null, title, content: { type: 'doc', blocks }, isPrivate: false, isNotice: false, requestId: crypto.randomUUID() };
 }
 
-const guard = (limits: NewMemberLimits = DEFAULT_NEW_MEMBER_LIMITS, verifyChallenge: (() => Promise<void>) | null = null) => ({ limits, verifyChallenge });
+const guard = (limits: NewMemberLimits = DEFAULT_NEW_MEMBER_LIMITS, verifyChallenge: (() => Promise<void>) | null = null) => ({
+	limits,
+	verifyChallenge,
+});
 
 async function refusal(promise: Promise<unknown>): Promise<{ code: string; limit: unknown }> {
 	try {
@@ -61,14 +66,43 @@ const mentions = (count: number) => Array.from({ length: count }, (_, i) => `@Me
 describe("new members' limits (the defaults: 2 links, 1 image or video, 2 mentions, 3 posts, 20 comments in the first 24 hours)", () => {
 	it('refuses the link, media and mention limits at N + 1 in a post, writing nothing, and accepts N', async () => {
 		const member = await memberJoined(HOUR);
-		expect(await refusal(createPost(env.DB, 1, member, post([paragraph(links(3))]), NOW, guard()))).toEqual({ code: 'NewMemberTooManyLinks', limit: 2 });
+		expect(await refusal(createPost(env.DB, 1, member, post([paragraph(links(3))]), NOW, guard()))).toEqual({
+			code: 'NewMemberTooManyLinks',
+			limit: 2,
+		});
 		// Inline links count by their target; the title counts too.
-		expect((await refusal(createPost(env.DB, 1, member, post([paragraph('one', 'https://a.example/'), paragraph('two', 'https://b.example/')], `see https://c.example`), NOW, guard()))).code).toBe('NewMemberTooManyLinks');
-		expect(await refusal(createPost(env.DB, 1, member, post([paragraph('clips'), video, video]), NOW, guard()))).toEqual({ code: 'NewMemberTooManyImages', limit: 1 });
-		expect(await refusal(createPost(env.DB, 1, member, post([paragraph(`hi ${mentions(3)}`)]), NOW, guard()))).toEqual({ code: 'NewMemberTooManyMentions', limit: 2 });
+		expect(
+			(
+				await refusal(
+					createPost(
+						env.DB,
+						1,
+						member,
+						post([paragraph('one', 'https://a.example/'), paragraph('two', 'https://b.example/')], `see https://c.example`),
+						NOW,
+						guard(),
+					),
+				)
+			).code,
+		).toBe('NewMemberTooManyLinks');
+		expect(await refusal(createPost(env.DB, 1, member, post([paragraph('clips'), video, video]), NOW, guard()))).toEqual({
+			code: 'NewMemberTooManyImages',
+			limit: 1,
+		});
+		expect(await refusal(createPost(env.DB, 1, member, post([paragraph(`hi ${mentions(3)}`)]), NOW, guard()))).toEqual({
+			code: 'NewMemberTooManyMentions',
+			limit: 2,
+		});
 		expect(await countOf('posts', member.userId)).toBe(0);
 		// An e-mail address is no mention, and the same link twice is one.
-		await createPost(env.DB, 1, member, post([paragraph(`${links(2)} https://spam0.example/buy ${mentions(2)} mail me@example.com`), video]), NOW, guard());
+		await createPost(
+			env.DB,
+			1,
+			member,
+			post([paragraph(`${links(2)} https://spam0.example/buy ${mentions(2)} mail me@example.com`), video]),
+			NOW,
+			guard(),
+		);
 		expect(await countOf('posts', member.userId)).toBe(1);
 	});
 
@@ -81,7 +115,9 @@ describe("new members' limits (the defaults: 2 links, 1 image or video, 2 mentio
 		expect((await refusal(createComment(env.DB, 1, member, POST_ID, { content: mentions(3) }, NOW))).code).toBe('NewMemberTooManyMentions');
 		expect(await countOf('comments', member.userId)).toBe(0);
 		const { comment } = await createComment(env.DB, 1, member, POST_ID, { content: `${links(2)} ${mentions(2)}` }, NOW);
-		expect((await refusal(editComment(env.DB, 1, member, POST_ID, comment.commentId, { content: links(3) }, NOW))).code).toBe('NewMemberTooManyLinks');
+		expect((await refusal(editComment(env.DB, 1, member, POST_ID, comment.commentId, { content: links(3) }, NOW))).code).toBe(
+			'NewMemberTooManyLinks',
+		);
 	});
 
 	it('refuses the fourth post and the 21st comment of the first day, deleted ones counted, writing nothing', async () => {
@@ -92,14 +128,19 @@ describe("new members' limits (the defaults: 2 links, 1 image or video, 2 mentio
 		expect(await refusal(createPost(env.DB, 1, member, post([paragraph('post 4')]), NOW, guard()))).toEqual({ code: 'NewMemberPostLimit', limit: 3 });
 		expect(await countOf('posts', member.userId)).toBe(3);
 		for (let i = 0; i < 20; i++) await createComment(env.DB, 1, member, POST_ID, { content: `comment ${i}` }, NOW);
-		expect(await refusal(createComment(env.DB, 1, member, POST_ID, { content: 'comment 21' }, NOW))).toEqual({ code: 'NewMemberCommentLimit', limit: 20 });
+		expect(await refusal(createComment(env.DB, 1, member, POST_ID, { content: 'comment 21' }, NOW))).toEqual({
+			code: 'NewMemberCommentLimit',
+			limit: 20,
+		});
 		expect(await countOf('comments', member.userId)).toBe(20);
 		// A retry of an earlier comment still answers that comment.
 		const requestId = crypto.randomUUID();
 		const other = await memberJoined(HOUR);
 		const small = { ...DEFAULT_NEW_MEMBER_LIMITS, maxComments: 1 };
 		const first = await createComment(env.DB, 1, other, POST_ID, { content: 'once', requestId }, NOW, small);
-		expect((await createComment(env.DB, 1, other, POST_ID, { content: 'once', requestId }, NOW, small)).comment.commentId).toBe(first.comment.commentId);
+		expect((await createComment(env.DB, 1, other, POST_ID, { content: 'once', requestId }, NOW, small)).comment.commentId).toBe(
+			first.comment.commentId,
+		);
 	});
 
 	it("leaves a member older than the period and administrators alone, and follows a community's own limits", async () => {
@@ -111,7 +152,10 @@ describe("new members' limits (the defaults: 2 links, 1 image or video, 2 mentio
 		// A community that allows no links for three days.
 		const strict = { ...DEFAULT_NEW_MEMBER_LIMITS, periodHours: 72, maxLinks: 0 };
 		const twoDays = await memberJoined(48 * HOUR);
-		expect(await refusal(createPost(env.DB, 1, twoDays, post([paragraph(links(1))]), NOW, guard(strict)))).toEqual({ code: 'NewMemberTooManyLinks', limit: 0 });
+		expect(await refusal(createPost(env.DB, 1, twoDays, post([paragraph(links(1))]), NOW, guard(strict)))).toEqual({
+			code: 'NewMemberTooManyLinks',
+			limit: 0,
+		});
 	});
 
 	it("counts with at most the limit's entries of the member's index, in the write's own batch", async () => {
@@ -140,14 +184,21 @@ describe("new members' limits (the defaults: 2 links, 1 image or video, 2 mentio
 			accounts.map(async (member) => {
 				const answers: string[] = [];
 				for (let i = 0; i < 4; i++) {
-					answers.push(await createPost(env.DB, 1, member, post([paragraph(`${links(2)} buy now ${i}`)]), NOW, guard()).then(() => 'ok', (error: unknown) => (isAppError(error) ? error.codeName : 'error')));
+					answers.push(
+						await createPost(env.DB, 1, member, post([paragraph(`${links(2)} buy now ${i}`)]), NOW, guard()).then(
+							() => 'ok',
+							(error: unknown) => (isAppError(error) ? error.codeName : 'error'),
+						),
+					);
 				}
 				return answers;
 			}),
 		);
 		expect(outcomes.flat().filter((outcome) => outcome === 'ok')).toHaveLength(60);
 		expect(outcomes.flat().filter((outcome) => outcome === 'NewMemberPostLimit')).toHaveLength(20);
-		const written = await env.DB.prepare(`SELECT count(*) AS n FROM posts WHERE member_id IN (${accounts.map((member) => member.userId).join(',')})`).first<number>('n');
+		const written = await env.DB.prepare(
+			`SELECT count(*) AS n FROM posts WHERE member_id IN (${accounts.map((member) => member.userId).join(',')})`,
+		).first<number>('n');
 		expect(written).toBe(60);
 	});
 
@@ -163,7 +214,10 @@ describe("new members' limits (the defaults: 2 links, 1 image or video, 2 mentio
 
 /** A token the stand-in issues, as its checkbox gets one for a person. */
 async function tokenFor(config: TurnstileConfig, action: string, sitekey = config.siteKey): Promise<string> {
-	const response = await fetch(`${inject('turnstile').origin}/turnstile/v0/token`, { method: 'POST', body: JSON.stringify({ sitekey, action, hostname: 'localhost' }) });
+	const response = await fetch(`${inject('turnstile').origin}/turnstile/v0/token`, {
+		method: 'POST',
+		body: JSON.stringify({ sitekey, action, hostname: 'localhost' }),
+	});
 	const { token } = (await response.json()) as { token: string };
 	return token;
 }
@@ -172,11 +226,20 @@ describe('Turnstile against the local stand-in', () => {
 	const config = turnstileConfig(inject('turnstile').vars)!;
 
 	it("speaks siteverify's protocol: the answer's shape, and its error codes for a bad secret, a missing or unknown token", async () => {
-		const siteverify = (form: Record<string, string>) => fetch(config.verifyUrl, { method: 'POST', body: new URLSearchParams(form) }).then((response) => response.json() as Promise<Record<string, unknown>>);
+		const siteverify = (form: Record<string, string>) =>
+			fetch(config.verifyUrl, { method: 'POST', body: new URLSearchParams(form) }).then(
+				(response) => response.json() as Promise<Record<string, unknown>>,
+			);
 		const token = await tokenFor(config, 'post');
-		expect(await siteverify({ secret: 'not-the-secret', response: token })).toMatchObject({ success: false, 'error-codes': ['invalid-input-secret'] });
+		expect(await siteverify({ secret: 'not-the-secret', response: token })).toMatchObject({
+			success: false,
+			'error-codes': ['invalid-input-secret'],
+		});
 		expect(await siteverify({ secret: config.secret })).toMatchObject({ success: false, 'error-codes': ['missing-input-response'] });
-		expect(await siteverify({ secret: config.secret, response: 'LOCAL.forged' })).toMatchObject({ success: false, 'error-codes': ['invalid-input-response'] });
+		expect(await siteverify({ secret: config.secret, response: 'LOCAL.forged' })).toMatchObject({
+			success: false,
+			'error-codes': ['invalid-input-response'],
+		});
 		const first = await siteverify({ secret: config.secret, response: token, remoteip: '203.0.113.9', idempotency_key: 'k1' });
 		expect(first).toMatchObject({ success: true, 'error-codes': [], action: 'post', hostname: 'localhost' });
 		expect(typeof first['challenge_ts']).toBe('string');
@@ -224,7 +287,10 @@ describe('Turnstile against the local stand-in', () => {
 	it('is off without a site key or a secret, and a token of another site key does not pass', async () => {
 		expect(turnstileConfig({ TURNSTILE_SITE_KEY: 'key' })).toBeNull();
 		expect(turnstileConfig({ TURNSTILE_SECRET_KEY: 'secret' })).toBeNull();
-		const unknownKey = await fetch(`${inject('turnstile').origin}/turnstile/v0/token`, { method: 'POST', body: JSON.stringify({ sitekey: 'someone-elses-key', action: 'post' }) });
+		const unknownKey = await fetch(`${inject('turnstile').origin}/turnstile/v0/token`, {
+			method: 'POST',
+			body: JSON.stringify({ sitekey: 'someone-elses-key', action: 'post' }),
+		});
 		expect(unknownKey.status).toBe(400);
 		const wrongSecret = { ...config, secret: 'another-sites-secret' };
 		expect((await refusal(verifyChallenge(wrongSecret, await tokenFor(config, 'post'), 'post', null))).code).toBe('ChallengeFailed');

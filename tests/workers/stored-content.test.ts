@@ -35,7 +35,12 @@ describe('the XSS corpus through the drafts API', () => {
 	const check = async (entry: CorpusEntry) => {
 		const { cookie, ip } = await nextWriter();
 		const before = await draftCount();
-		const saved = await call(`${MEMBER}/drafts`, { method: 'POST', cookie, headers: { 'cf-connecting-ip': ip }, body: { boardId: null, subjectId: null, title: 'corpus', content: entry.document } });
+		const saved = await call(`${MEMBER}/drafts`, {
+			method: 'POST',
+			cookie,
+			headers: { 'cf-connecting-ip': ip },
+			body: { boardId: null, subjectId: null, title: 'corpus', content: entry.document },
+		});
 		if (entry.expect.kind === 'refuse') expect([saved.status, CONTENT_REFUSALS.includes(saved.code)]).toEqual([400, true]);
 		if (entry.expect.kind === 'render') expect(saved.code, saved.body.header.resultMessage).toBe(0);
 		if (saved.code !== 0) {
@@ -65,7 +70,15 @@ describe('the XSS corpus through the posts API', () => {
 	const check = async (entry: CorpusEntry) => {
 		const { cookie, ip } = await nextWriter();
 		const before = await postCount();
-		const body = { boardId: 12, subjectId: null, title: 'corpus <script>alert(1)</script>', content: entry.document, isPrivate: false, isNotice: false, requestId: crypto.randomUUID() };
+		const body = {
+			boardId: 12,
+			subjectId: null,
+			title: 'corpus <script>alert(1)</script>',
+			content: entry.document,
+			isPrivate: false,
+			isNotice: false,
+			requestId: crypto.randomUUID(),
+		};
 		const written = await call(`${MEMBER}/posts`, { method: 'POST', cookie, headers: { 'cf-connecting-ip': ip }, body });
 		if (entry.expect.kind === 'refuse') expect([written.status, CONTENT_REFUSALS.includes(written.code)]).toEqual([400, true]);
 		if (written.code !== 0) {

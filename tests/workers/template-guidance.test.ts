@@ -24,11 +24,22 @@ const guidance = (hint: string, text?: string) => ({ type: 'guidance', hint, chi
 const heading = (text: string) => ({ type: 'heading', level: 2, children: [{ text }] });
 
 function postBody(blocks: unknown[], overrides: Record<string, unknown> = {}) {
-	return { boardId: 12, subjectId: null, title: 'Crash on the title screen', content: { type: 'doc', blocks }, isPrivate: false, isNotice: false, requestId: crypto.randomUUID(), ...overrides };
+	return {
+		boardId: 12,
+		subjectId: null,
+		title: 'Crash on the title screen',
+		content: { type: 'doc', blocks },
+		isPrivate: false,
+		isNotice: false,
+		requestId: crypto.randomUUID(),
+		...overrides,
+	};
 }
 
 async function storedPost(postId: number): Promise<{ content: string; content_text: string }> {
-	return (await env.DB.prepare('SELECT content, content_text FROM posts WHERE id = ?1').bind(postId).first<{ content: string; content_text: string }>())!;
+	return (await env.DB.prepare('SELECT content, content_text FROM posts WHERE id = ?1')
+		.bind(postId)
+		.first<{ content: string; content_text: string }>())!;
 }
 
 async function postCount(): Promise<number> {
@@ -55,7 +66,12 @@ describe('publishing a template with guidance', () => {
 		const stored = await storedPost(postId);
 		expect(JSON.parse(stored.content)).toEqual({
 			type: 'doc',
-			blocks: [heading('Summary'), { type: 'paragraph', children: [{ text: 'The game closes when I open the hangar.' }] }, heading('Steps to reproduce'), heading('Actual result')],
+			blocks: [
+				heading('Summary'),
+				{ type: 'paragraph', children: [{ text: 'The game closes when I open the hangar.' }] },
+				heading('Steps to reproduce'),
+				heading('Actual result'),
+			],
 		});
 		// Nor in the search text, nor in the page readers get.
 		expect(stored.content_text).not.toMatch(/Thanks for reporting|one sentence|one step per line|error messages/);
@@ -66,9 +82,17 @@ describe('publishing a template with guidance', () => {
 
 	it('drops guidance on an edit too', async () => {
 		const cookie = await signIn(EDITOR);
-		const created = await call(`${MEMBER}/posts`, { method: 'POST', cookie, body: postBody([heading('Summary'), { type: 'paragraph', children: [{ text: 'First words.' }] }]) });
+		const created = await call(`${MEMBER}/posts`, {
+			method: 'POST',
+			cookie,
+			body: postBody([heading('Summary'), { type: 'paragraph', children: [{ text: 'First words.' }] }]),
+		});
 		const postId = (created.body['content'] as { postId: number }).postId;
-		const edited = await call(`${MEMBER}/posts/${postId}`, { method: 'PUT', cookie, body: { ...postBody(filledReport), requestId: undefined, version: 1 } });
+		const edited = await call(`${MEMBER}/posts/${postId}`, {
+			method: 'PUT',
+			cookie,
+			body: { ...postBody(filledReport), requestId: undefined, version: 1 },
+		});
 		expect(edited.code, JSON.stringify(edited.body)).toBe(0);
 		const content = (await storedPost(postId)).content;
 		expect(content).not.toContain('guidance');
@@ -107,7 +131,11 @@ describe('publishing a template with guidance', () => {
 			// The catalogue's code and message, never the validator's own words.
 			expect(answer.code, JSON.stringify(block)).toBe(expected.code);
 			expect(answer.body['header']).toMatchObject({ resultMessage: expected.message });
-			const draft = await call(`${MEMBER}/drafts`, { method: 'POST', cookie, body: { boardId: 12, subjectId: null, title: 'Draft', content: { type: 'doc', blocks: [block] } } });
+			const draft = await call(`${MEMBER}/drafts`, {
+				method: 'POST',
+				cookie,
+				body: { boardId: 12, subjectId: null, title: 'Draft', content: { type: 'doc', blocks: [block] } },
+			});
 			expect(draft.code, JSON.stringify(block)).toBe(expected.code);
 		}
 		expect(await postCount()).toBe(before);
@@ -125,11 +153,24 @@ describe('publishing a template with guidance', () => {
 	});
 
 	it('writes no more rows for a post with guidance than for the same post without it', async () => {
-		const member = { userId: WRITER, nickname: 'writer', role: 'MEMBER' as const, provider: 'GOOGLE' as const, recentProvider: 'GOOGLE' as const, joinedAt: 0 };
+		const member = {
+			userId: WRITER,
+			nickname: 'writer',
+			role: 'MEMBER' as const,
+			provider: 'GOOGLE' as const,
+			recentProvider: 'GOOGLE' as const,
+			joinedAt: 0,
+		};
 		const rowsOf = async (blocks: unknown[]) => {
 			const { db, statements } = recordingDb();
 			const input = DocumentSchema.parse({ type: 'doc', blocks });
-			await createPost(db, 1, member, { boardId: 12, subjectId: null, title: 'Rows', content: input, isPrivate: false, isNotice: false, requestId: crypto.randomUUID() }, Date.now());
+			await createPost(
+				db,
+				1,
+				member,
+				{ boardId: 12, subjectId: null, title: 'Rows', content: input, isPrivate: false, isNotice: false, requestId: crypto.randomUUID() },
+				Date.now(),
+			);
 			return statements.reduce((sum, statement) => sum + statement.rowsWritten, 0);
 		};
 		// 200 untouched guidance blocks beside the same text: the same rows.
@@ -146,6 +187,10 @@ describe('publishedDocument', () => {
 		const parsed = DocumentSchema.parse({ type: 'doc', blocks: filledReport });
 		expect(publishedDocument(parsed).blocks.map((block) => block.type)).toEqual(['heading', 'paragraph', 'heading', 'heading']);
 		// A guidance block written in a channel file may leave out `children`: the schema makes it empty.
-		expect(DocumentSchema.parse({ type: 'doc', blocks: [{ type: 'guidance', hint: 'Say it.' }] }).blocks[0]).toEqual({ type: 'guidance', hint: 'Say it.', children: [] });
+		expect(DocumentSchema.parse({ type: 'doc', blocks: [{ type: 'guidance', hint: 'Say it.' }] }).blocks[0]).toEqual({
+			type: 'guidance',
+			hint: 'Say it.',
+			children: [],
+		});
 	});
 });

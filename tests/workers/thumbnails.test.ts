@@ -27,10 +27,20 @@ interface Answer {
 }
 
 /** POSTs `body` as the thumbnail of the upload `key`, as the editor does (raw bytes). */
-async function sendThumbnail(key: string, body: BodyInit | null, { cookie, headers = {} }: { cookie?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+async function sendThumbnail(
+	key: string,
+	body: BodyInit | null,
+	{ cookie, headers = {} }: { cookie?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
 	const response = await api.request(`${memberApi()}/uploads/${key}/thumbnail`, {
 		method: 'POST',
-		headers: { origin: ORIGIN, 'content-type': 'image/webp', 'cf-connecting-ip': `thumbnails:${expect.getState().currentTestName}`, ...(cookie ? { cookie } : {}), ...headers },
+		headers: {
+			origin: ORIGIN,
+			'content-type': 'image/webp',
+			'cf-connecting-ip': `thumbnails:${expect.getState().currentTestName}`,
+			...(cookie ? { cookie } : {}),
+			...headers,
+		},
 		body,
 		...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
 	} as RequestInit);
@@ -115,7 +125,14 @@ describe('POST uploads/{key}/thumbnail', () => {
 		const cookie = await signIn(MEMBER);
 		const linked = await sendThumbnail(own.key, images.WEBP_LOSSY, { cookie });
 		const objects = await objectCount();
-		for (const key of [others.key, korean.key, 'AAAAAAAAAAAAAAAAAAAAAA.png', 'not-a-key', '..%2Fescape', uploadKeyOf(linked.content?.src ?? '') ?? '']) {
+		for (const key of [
+			others.key,
+			korean.key,
+			'AAAAAAAAAAAAAAAAAAAAAA.png',
+			'not-a-key',
+			'..%2Fescape',
+			uploadKeyOf(linked.content?.src ?? '') ?? '',
+		]) {
 			const answer = await sendThumbnail(key, images.WEBP_LOSSY, { cookie });
 			expect({ key, status: answer.status, code: answer.code }).toEqual({ key, status: 404, code: -4041410 });
 		}
@@ -137,8 +154,13 @@ describe('POST uploads/{key}/thumbnail', () => {
 	it('asks a guest to log in, refuses another site and other methods, in the envelope', async () => {
 		const upload = await storedUpload(MEMBER);
 		expect((await sendThumbnail(upload.key, images.WEBP_LOSSY)).code).toBe(-4011401);
-		expect((await sendThumbnail(upload.key, images.WEBP_LOSSY, { cookie: await signIn(MEMBER), headers: { origin: 'https://evil.example' } })).code).toBe(-4031401);
-		const response = await api.request(`${memberApi()}/uploads/${upload.key}/thumbnail`, { method: 'PUT', headers: { origin: ORIGIN, cookie: await signIn(MEMBER) } });
+		expect(
+			(await sendThumbnail(upload.key, images.WEBP_LOSSY, { cookie: await signIn(MEMBER), headers: { origin: 'https://evil.example' } })).code,
+		).toBe(-4031401);
+		const response = await api.request(`${memberApi()}/uploads/${upload.key}/thumbnail`, {
+			method: 'PUT',
+			headers: { origin: ORIGIN, cookie: await signIn(MEMBER) },
+		});
 		expect(response.status).toBe(405);
 		expect(await thumbKeyOf(upload.key)).toBeNull();
 	});
@@ -162,11 +184,16 @@ describe("a post's thumbnail", () => {
 	const fields = (content: ContentDocument) => ({ boardId: 12, subjectId: 121, title: 'Screenshots', content, isPrivate: false, isNotice: false });
 	const post = (content: ContentDocument) => ({ ...fields(content), requestId: crypto.randomUUID() });
 	const image = (src: string) => ({ type: 'image' as const, src, alt: '' });
-	const doc = (...blocks: ContentDocument['blocks']): ContentDocument => ({ type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'Look' }] }, ...blocks] });
+	const doc = (...blocks: ContentDocument['blocks']): ContentDocument => ({
+		type: 'doc',
+		blocks: [{ type: 'paragraph', children: [{ text: 'Look' }] }, ...blocks],
+	});
 
 	async function listed(postId: number): Promise<{ thumbnail: string | null; hasImage: boolean; hasVideo: boolean } | undefined> {
 		const answer = await call(`${publicApi()}/posts?boardId=12`);
-		return (answer.body['content'] as { posts: { postId: number; thumbnail: string | null; hasImage: boolean; hasVideo: boolean }[] }).posts.find((row) => row.postId === postId);
+		return (answer.body['content'] as { posts: { postId: number; thumbnail: string | null; hasImage: boolean; hasVideo: boolean }[] }).posts.find(
+			(row) => row.postId === postId,
+		);
 	}
 
 	it("is the first image's small variant (an image without one passed over), or the first video's poster, and changes with an edit", async () => {
@@ -174,13 +201,21 @@ describe("a post's thumbnail", () => {
 		const without = await storedUpload(WRITER);
 		const withThumb = await storedUpload(WRITER);
 		const thumb = await sendThumbnail(withThumb.key, images.WEBP_LOSSY, { cookie });
-		const created = await call(`${memberApi()}/posts`, { method: 'POST', cookie, body: post(doc(image(without.src), image(withThumb.src), { type: 'youtube', videoId: 'dQw4w9WgXcQ' })) });
+		const created = await call(`${memberApi()}/posts`, {
+			method: 'POST',
+			cookie,
+			body: post(doc(image(without.src), image(withThumb.src), { type: 'youtube', videoId: 'dQw4w9WgXcQ' })),
+		});
 		expect(created.code).toBe(0);
 		const postId = (created.body['content'] as { postId: number }).postId;
 		expect(await listed(postId)).toMatchObject({ thumbnail: thumb.content?.src, hasImage: true, hasVideo: true });
 
 		// An edit that puts the video first shows its poster.
-		const edited = await call(`${memberApi()}/posts/${postId}`, { method: 'PUT', cookie, body: { ...fields(doc({ type: 'youtube', videoId: 'dQw4w9WgXcQ' }, image(withThumb.src))), version: 1 } });
+		const edited = await call(`${memberApi()}/posts/${postId}`, {
+			method: 'PUT',
+			cookie,
+			body: { ...fields(doc({ type: 'youtube', videoId: 'dQw4w9WgXcQ' }, image(withThumb.src))), version: 1 },
+		});
 		expect(edited.code).toBe(0);
 		expect(await listed(postId)).toMatchObject({ thumbnail: 'https://i.ytimg.com/vi/dQw4w9WgXcQ/mqdefault.jpg' });
 
@@ -198,12 +233,16 @@ describe("a post's thumbnail", () => {
 		const postId = (created.body['content'] as { postId: number }).postId;
 		// The versions of the board's list and All Posts (search results, which show text, move with any edit).
 		const lists = async () => {
-			const versions = JSON.parse((await env.DB.prepare('SELECT list_versions FROM channels WHERE id = ?1').bind(GLOBAL.id).first<string>('list_versions')) ?? '{}') as Record<string, number>;
+			const versions = JSON.parse(
+				(await env.DB.prepare('SELECT list_versions FROM channels WHERE id = ?1').bind(GLOBAL.id).first<string>('list_versions')) ?? '{}',
+			) as Record<string, number>;
 			return { board: versions['b12'], all: versions['all'] };
 		};
 		// Same title, board and marks; only the picture the row shows changes.
 		const before = await lists();
-		expect((await call(`${memberApi()}/posts/${postId}`, { method: 'PUT', cookie, body: { ...fields(doc(image(withThumb.src))), version: 1 } })).code).toBe(0);
+		expect(
+			(await call(`${memberApi()}/posts/${postId}`, { method: 'PUT', cookie, body: { ...fields(doc(image(withThumb.src))), version: 1 } })).code,
+		).toBe(0);
 		const changed = await lists();
 		expect(changed).toEqual({ board: (before.board ?? 0) + 1, all: (before.all ?? 0) + 1 });
 		// The same picture with other words: the lists stay as they were.
@@ -239,7 +278,9 @@ describe('the cleanup', () => {
 		const oldThumb = uploadKeyOf((await sendThumbnail(old.key, images.WEBP_LOSSY, { cookie })).content?.src ?? '') ?? '';
 		const kept = await storedUpload(OTHER_MEMBER, GLOBAL.id, UNATTACHED_UPLOAD_TTL_MS + 60_000);
 		const keptThumb = uploadKeyOf((await sendThumbnail(kept.key, images.WEBP_LOSSY, { cookie })).content?.src ?? '') ?? '';
-		await env.DB.prepare('UPDATE uploads SET post_id = (SELECT min(id) FROM posts WHERE channel_id = ?1) WHERE r2_key = ?2').bind(GLOBAL.id, kept.key).run();
+		await env.DB.prepare('UPDATE uploads SET post_id = (SELECT min(id) FROM posts WHERE channel_id = ?1) WHERE r2_key = ?2')
+			.bind(GLOBAL.id, kept.key)
+			.run();
 		expect(await env.UPLOADS.head(oldThumb)).not.toBeNull();
 		await removeUnattachedUploads(env.DB, env.UPLOADS, Date.now());
 		expect([await env.UPLOADS.head(old.key), await env.UPLOADS.head(oldThumb)]).toEqual([null, null]);

@@ -15,7 +15,9 @@ describe('an exception that escapes the Worker', () => {
 		for (const path of ['/v1/starfall/global/posts', '/public/v1/starfall/global/boards', '/admin/v1/starfall/global/reports']) {
 			const response = await guarded(new Request(`https://board.example${path}`, { method: 'POST' }), broken);
 			expect(response.status, path).toBe(500);
-			expect(await response.json()).toEqual({ header: { isSuccessful: false, resultCode: -5001500, resultMessage: expect.stringContaining('try again later') } });
+			expect(await response.json()).toEqual({
+				header: { isSuccessful: false, resultCode: -5001500, resultMessage: expect.stringContaining('try again later') },
+			});
 			expect(response.headers.get('cache-control')).toBe('no-store');
 			expect(response.headers.get('content-security-policy')).toBe(STRICT_POLICY);
 			expect(response.headers.get('x-content-type-options')).toBe('nosniff');
@@ -44,6 +46,8 @@ describe('an exception that escapes the Worker', () => {
 	});
 
 	it('is the wall around everything the Worker’s fetch does', () => {
-		expect(workerSource).toMatch(/fetch\(request, env, ctx\) \{\n\t\treturn guarded\(request, async \(\) => \{\n\t\t\tconst upload = await serveUploadFile/);
+		expect(workerSource).toMatch(
+			/fetch\(request, env, ctx\) \{\n\t\treturn guarded\(request, async \(\) => \{\n\t\t\tconst upload = await serveUploadFile/,
+		);
 	});
 });

@@ -14,7 +14,14 @@ import { SECURITY_HEADERS } from '@/lib/security-policy';
 import { IMAGE_MAX_BYTES } from '@/schemas/post-write';
 import { uploadKeyOf, type ContentDocument } from '@/schemas/content';
 import { AppError } from '@/server/platform/errors';
-import { CLEANUP_BATCH, CLEANUP_MAX_BATCHES, CLEANUP_TIME_BUDGET_MS, removeUnattachedUploads, storeUpload, UNATTACHED_UPLOAD_TTL_MS } from '@/server/uploads/uploads';
+import {
+	CLEANUP_BATCH,
+	CLEANUP_MAX_BATCHES,
+	CLEANUP_TIME_BUDGET_MS,
+	removeUnattachedUploads,
+	storeUpload,
+	UNATTACHED_UPLOAD_TTL_MS,
+} from '@/server/uploads/uploads';
 import { IMAGES_PER_DOCUMENT_MAX, UNATTACHED_UPLOADS_MAX, UPLOAD_BYTES_PER_DAY, UPLOADS_PER_DAY } from '@/schemas/post-limits';
 import { RESULT_MESSAGES } from '@/lib/result-codes';
 import { checkUploads, claimUploadsStatements, MAX_UPLOADS_PER_DOCUMENT, uploadKeysOf } from '@/server/uploads/claims';
@@ -40,10 +47,19 @@ interface UploadAnswer {
 }
 
 /** POSTs `body` to the upload route as the editor does (raw bytes). */
-async function upload(body: BodyInit | null, { cookie, headers = {}, channel = GLOBAL }: { cookie?: string; headers?: Record<string, string>; channel?: typeof GLOBAL } = {}): Promise<UploadAnswer> {
+async function upload(
+	body: BodyInit | null,
+	{ cookie, headers = {}, channel = GLOBAL }: { cookie?: string; headers?: Record<string, string>; channel?: typeof GLOBAL } = {},
+): Promise<UploadAnswer> {
 	const response = await api.request(`${memberApi(channel)}/uploads`, {
 		method: 'POST',
-		headers: { origin: ORIGIN, 'content-type': 'image/png', 'cf-connecting-ip': `uploads:${expect.getState().currentTestName}`, ...(cookie ? { cookie } : {}), ...headers },
+		headers: {
+			origin: ORIGIN,
+			'content-type': 'image/png',
+			'cf-connecting-ip': `uploads:${expect.getState().currentTestName}`,
+			...(cookie ? { cookie } : {}),
+			...headers,
+		},
 		body,
 		...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
 	} as RequestInit);
@@ -63,7 +79,10 @@ async function uploadCount(): Promise<number> {
 }
 
 function docShowing(...srcs: string[]): ContentDocument {
-	return { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'Look' }] }, ...srcs.map((src) => ({ type: 'image' as const, src, alt: '' }))] };
+	return {
+		type: 'doc',
+		blocks: [{ type: 'paragraph', children: [{ text: 'Look' }] }, ...srcs.map((src) => ({ type: 'image' as const, src, alt: '' }))],
+	};
 }
 
 async function refusal(promise: Promise<unknown>): Promise<string | undefined> {
@@ -104,8 +123,19 @@ describe('POST uploads', () => {
 		expect(answer.content?.src).toMatch(new RegExp(`^/uploads/[A-Za-z0-9_-]{22}\\.${extension}$`));
 		const stored = await storedBytes(answer.content?.src ?? '');
 		for (const secret of Object.values(images.SECRETS)) expect(images.containsBytes(stored, secret)).toBe(false);
-		const row = await env.DB.prepare('SELECT channel_id, member_id, content_type, size, width, height, post_id, draft_id FROM uploads WHERE id = ?1').bind(answer.content?.uploadId).first();
-		expect(row).toEqual({ channel_id: GLOBAL.id, member_id: MEMBER, content_type: `image/${extension === 'jpg' ? 'jpeg' : extension}`, size: stored.length, width, height, post_id: null, draft_id: null });
+		const row = await env.DB.prepare('SELECT channel_id, member_id, content_type, size, width, height, post_id, draft_id FROM uploads WHERE id = ?1')
+			.bind(answer.content?.uploadId)
+			.first();
+		expect(row).toEqual({
+			channel_id: GLOBAL.id,
+			member_id: MEMBER,
+			content_type: `image/${extension === 'jpg' ? 'jpeg' : extension}`,
+			size: stored.length,
+			width,
+			height,
+			post_id: null,
+			draft_id: null,
+		});
 	});
 
 	it('stores a polyglot (a JPEG that is also an HTML page) without the page', async () => {
@@ -164,7 +194,11 @@ describe('POST uploads', () => {
 
 	it('answers a banned member with the ban', async () => {
 		const answer = await upload(images.PNG, { cookie: await signIn(PERMANENTLY_BANNED) });
-		expect({ status: answer.status, code: answer.code, ban: answer.body['ban'] }).toEqual({ status: 403, code: -4031452, ban: { kind: 'PERMANENT', endsAt: null } });
+		expect({ status: answer.status, code: answer.code, ban: answer.body['ban'] }).toEqual({
+			status: 403,
+			code: -4031452,
+			ban: { kind: 'PERMANENT', endsAt: null },
+		});
 	});
 
 	it('refuses another site (Origin) and other methods in the envelope', async () => {
@@ -206,13 +240,9 @@ describe('the upload quota', () => {
 		const postId = unattached ? null : await postWhere('deleted_at IS NULL');
 		const now = Date.now();
 		const statements = Array.from({ length: count }, (_, i) =>
-			env.DB.prepare("INSERT INTO uploads (channel_id, member_id, r2_key, content_type, size, created_at, post_id) VALUES (1, ?1, ?2, 'image/png', ?3, ?4, ?5)").bind(
-				memberId,
-				`${crypto.randomUUID().replace(/-/g, '').slice(0, 22)}.png`,
-				size,
-				now - endAgo - (count - i) * MINUTE,
-				postId,
-			),
+			env.DB.prepare(
+				"INSERT INTO uploads (channel_id, member_id, r2_key, content_type, size, created_at, post_id) VALUES (1, ?1, ?2, 'image/png', ?3, ?4, ?5)",
+			).bind(memberId, `${crypto.randomUUID().replace(/-/g, '').slice(0, 22)}.png`, size, now - endAgo - (count - i) * MINUTE, postId),
 		);
 		for (let i = 0; i < statements.length; i += 100) await env.DB.batch(statements.slice(i, i + 100));
 	}
@@ -223,9 +253,15 @@ describe('the upload quota', () => {
 
 	it('holds the numbers of post-limits.ts in the trigger of migration 0019 and in the catalogue', () => {
 		expect([UPLOADS_PER_DAY, UPLOAD_BYTES_PER_DAY, UNATTACHED_UPLOADS_MAX]).toEqual([100, 200 * 1024 * 1024, 60]);
-		expect(/WHERE n >= (\d+) OR bytes \+ NEW\.size > (\d+);/.exec(migration0019)?.slice(1)).toEqual([String(UPLOADS_PER_DAY), String(UPLOAD_BYTES_PER_DAY)]);
+		expect(/WHERE n >= (\d+) OR bytes \+ NEW\.size > (\d+);/.exec(migration0019)?.slice(1)).toEqual([
+			String(UPLOADS_PER_DAY),
+			String(UPLOAD_BYTES_PER_DAY),
+		]);
 		expect(/post_id IS NULL AND draft_id IS NULL\) >= (\d+);/.exec(migration0019)?.[1]).toBe(String(UNATTACHED_UPLOADS_MAX));
-		expect(migration0019.match(/NEW\.created_at - (\d+)/g)).toEqual([`NEW.created_at - ${UNATTACHED_UPLOAD_TTL_MS}`, `NEW.created_at - ${UNATTACHED_UPLOAD_TTL_MS}`]);
+		expect(migration0019.match(/NEW\.created_at - (\d+)/g)).toEqual([
+			`NEW.created_at - ${UNATTACHED_UPLOAD_TTL_MS}`,
+			`NEW.created_at - ${UNATTACHED_UPLOAD_TTL_MS}`,
+		]);
 		expect(RESULT_MESSAGES.UploadDailyLimitReached).toContain(`${UPLOADS_PER_DAY} images or 200 MB a day`);
 		expect(RESULT_MESSAGES.UnattachedUploadLimitReached).toContain(`${UNATTACHED_UPLOADS_MAX} uploaded images`);
 		expect(RESULT_MESSAGES.TooManyImages).toContain(`${IMAGES_PER_DOCUMENT_MAX} images`);
@@ -274,7 +310,11 @@ describe('the upload quota', () => {
 		expect({ status: refused.status, code: refused.code }).toEqual({ status: 409, code: -4091442 });
 		expect(await state()).toEqual(before);
 		// Saving a draft that shows one frees a place.
-		const draft = await call(`${memberApi()}/drafts`, { method: 'POST', cookie, body: { boardId: null, subjectId: null, title: 'Album', content: docShowing(last.content?.src ?? '') } });
+		const draft = await call(`${memberApi()}/drafts`, {
+			method: 'POST',
+			cookie,
+			body: { boardId: null, subjectId: null, title: 'Album', content: docShowing(last.content?.src ?? '') },
+		});
 		expect(draft.code).toBe(0);
 		expect((await upload(images.PNG, { cookie })).code).toBe(0);
 		expect((await upload(images.PNG, { cookie })).code).toBe(-4091442);
@@ -282,23 +322,34 @@ describe('the upload quota', () => {
 
 	it("reads only the member's index entries of the last day, never a scan of every member's uploads", async () => {
 		// The trigger's two counts, as the INSERT runs them (NEW.member_id and NEW.created_at bound).
-		const day = ['SELECT count(*) AS n, total(size) AS bytes FROM uploads WHERE member_id = ?1 AND created_at > ?2 - 86400000', [MEMBER, Date.now()]] as const;
-		const unshown = ['SELECT count(*) FROM uploads WHERE member_id = ?1 AND created_at > ?2 - 86400000 AND post_id IS NULL AND draft_id IS NULL', [MEMBER, Date.now()]] as const;
+		const day = [
+			'SELECT count(*) AS n, total(size) AS bytes FROM uploads WHERE member_id = ?1 AND created_at > ?2 - 86400000',
+			[MEMBER, Date.now()],
+		] as const;
+		const unshown = [
+			'SELECT count(*) FROM uploads WHERE member_id = ?1 AND created_at > ?2 - 86400000 AND post_id IS NULL AND draft_id IS NULL',
+			[MEMBER, Date.now()],
+		] as const;
 		const dayPlan = (await queryPlan({ sql: day[0], params: [...day[1]], rowsRead: 0, rowsWritten: 0 })).join('\n');
 		expect(dayPlan).toMatch(/SEARCH uploads USING COVERING INDEX uploads_by_member_day \(member_id=\? AND created_at>\?\)/);
 		const unshownPlan = (await queryPlan({ sql: unshown[0], params: [...unshown[1]], rowsRead: 0, rowsWritten: 0 })).join('\n');
 		expect(unshownPlan).toMatch(/SEARCH uploads USING INDEX uploads_by_member_day \(member_id=\? AND created_at>\?\)/);
 		expect(migration0019).toContain('FROM uploads WHERE member_id = NEW.member_id AND created_at > NEW.created_at - 86400000)');
-		expect(migration0019).toContain('WHERE member_id = NEW.member_id AND created_at > NEW.created_at - 86400000 AND post_id IS NULL AND draft_id IS NULL)');
+		expect(migration0019).toContain(
+			'WHERE member_id = NEW.member_id AND created_at > NEW.created_at - 86400000 AND post_id IS NULL AND draft_id IS NULL)',
+		);
 	});
 
 	it('holds the limits under racing uploads: the trigger counts inside each INSERT', async () => {
 		const { userId } = await newcomer();
 		await plant(userId, UNATTACHED_UPLOADS_MAX - 3, { unattached: true });
 		const [rows, objects] = await state();
-		const outcomes = await Promise.allSettled(Array.from({ length: 8 }, () => storeUpload(env.DB, env.UPLOADS, GLOBAL.id, userId, images.PNG, Date.now())));
+		const outcomes = await Promise.allSettled(
+			Array.from({ length: 8 }, () => storeUpload(env.DB, env.UPLOADS, GLOBAL.id, userId, images.PNG, Date.now())),
+		);
 		expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(3);
-		for (const outcome of outcomes) if (outcome.status === 'rejected') expect((outcome.reason as AppError).codeName).toBe('UnattachedUploadLimitReached');
+		for (const outcome of outcomes)
+			if (outcome.status === 'rejected') expect((outcome.reason as AppError).codeName).toBe('UnattachedUploadLimitReached');
 		expect(await state()).toEqual([(rows ?? 0) + 3, (objects ?? 0) + 3]);
 	});
 
@@ -325,17 +376,29 @@ describe('decompression bombs and images per document', () => {
 		const cookie = await signIn(OTHER_MEMBER);
 		const image = await storedUpload(OTHER_MEMBER);
 		const repeated = (times: number) => docShowing(...Array.from({ length: times }, () => image.src));
-		const post = (content: ContentDocument) => ({ boardId: 12, subjectId: 121, title: 'Gallery', content, isPrivate: false, isNotice: false, requestId: crypto.randomUUID() });
+		const post = (content: ContentDocument) => ({
+			boardId: 12,
+			subjectId: 121,
+			title: 'Gallery',
+			content,
+			isPrivate: false,
+			isNotice: false,
+			requestId: crypto.randomUUID(),
+		});
 		const counts = async () => [
 			(await env.DB.prepare('SELECT count(*) AS n FROM posts').first<{ n: number }>())?.n,
 			(await env.DB.prepare('SELECT count(*) AS n FROM drafts').first<{ n: number }>())?.n,
-			(await env.DB.prepare('SELECT post_id, draft_id FROM uploads WHERE r2_key = ?1').bind(image.key).first()),
+			await env.DB.prepare('SELECT post_id, draft_id FROM uploads WHERE r2_key = ?1').bind(image.key).first(),
 		];
 		const before = await counts();
 		for (const times of [IMAGES_PER_DOCUMENT_MAX + 1, 500]) {
 			const refusedPost = await call(`${memberApi()}/posts`, { method: 'POST', cookie, body: post(repeated(times)) });
 			expect({ status: refusedPost.status, code: refusedPost.code }).toEqual({ status: 400, code: -4001445 });
-			const refusedDraft = await call(`${memberApi()}/drafts`, { method: 'POST', cookie, body: { boardId: null, subjectId: null, title: 'Gallery', content: repeated(times) } });
+			const refusedDraft = await call(`${memberApi()}/drafts`, {
+				method: 'POST',
+				cookie,
+				body: { boardId: null, subjectId: null, title: 'Gallery', content: repeated(times) },
+			});
 			expect({ status: refusedDraft.status, code: refusedDraft.code }).toEqual({ status: 400, code: -4001445 });
 		}
 		expect(await counts()).toEqual(before);
@@ -348,12 +411,32 @@ describe('decompression bombs and images per document', () => {
 	it('refuses the edit of a post to more image blocks than the limit', async () => {
 		const cookie = await signIn(OTHER_MEMBER);
 		const image = await storedUpload(OTHER_MEMBER);
-		const created = await call(`${memberApi()}/posts`, { method: 'POST', cookie, body: { boardId: 12, subjectId: 121, title: 'Edit me', content: docShowing(image.src), isPrivate: false, isNotice: false, requestId: crypto.randomUUID() } });
+		const created = await call(`${memberApi()}/posts`, {
+			method: 'POST',
+			cookie,
+			body: {
+				boardId: 12,
+				subjectId: 121,
+				title: 'Edit me',
+				content: docShowing(image.src),
+				isPrivate: false,
+				isNotice: false,
+				requestId: crypto.randomUUID(),
+			},
+		});
 		const postId = (created.body['content'] as { postId: number }).postId;
 		const edit = await call(`${memberApi()}/posts/${postId}`, {
 			method: 'PUT',
 			cookie,
-			body: { boardId: 12, subjectId: 121, title: 'Edit me', content: docShowing(...Array.from({ length: IMAGES_PER_DOCUMENT_MAX + 1 }, () => image.src)), isPrivate: false, isNotice: false, version: 1 },
+			body: {
+				boardId: 12,
+				subjectId: 121,
+				title: 'Edit me',
+				content: docShowing(...Array.from({ length: IMAGES_PER_DOCUMENT_MAX + 1 }, () => image.src)),
+				isPrivate: false,
+				isNotice: false,
+				version: 1,
+			},
 		});
 		expect(edit.code).toBe(-4001445);
 		expect(await env.DB.prepare('SELECT version FROM posts WHERE id = ?1').bind(postId).first('version')).toBe(1);
@@ -469,10 +552,18 @@ describe('claims', () => {
 	});
 
 	it('keeps an image the edited post shows even after another post of its author claimed it', async () => {
-		const [first, second] = [await postWhere(`member_id = ${OTHER_MEMBER} AND deleted_at IS NULL`), await postWhere(`member_id = ${OTHER_MEMBER} AND deleted_at IS NULL AND id > 100`)];
+		const [first, second] = [
+			await postWhere(`member_id = ${OTHER_MEMBER} AND deleted_at IS NULL`),
+			await postWhere(`member_id = ${OTHER_MEMBER} AND deleted_at IS NULL AND id > 100`),
+		];
 		const image = await storedUpload(OTHER_MEMBER);
-		await env.DB.prepare('UPDATE posts SET content = ?1 WHERE id = ?2').bind(JSON.stringify(docShowing(image.src)), first).run();
-		await env.DB.batch([...claimUploadsStatements(env.DB, GLOBAL.id, [image.key], { postId: first }), ...claimUploadsStatements(env.DB, GLOBAL.id, [image.key], { postId: second })]);
+		await env.DB.prepare('UPDATE posts SET content = ?1 WHERE id = ?2')
+			.bind(JSON.stringify(docShowing(image.src)), first)
+			.run();
+		await env.DB.batch([
+			...claimUploadsStatements(env.DB, GLOBAL.id, [image.key], { postId: first }),
+			...claimUploadsStatements(env.DB, GLOBAL.id, [image.key], { postId: second }),
+		]);
 		expect(await refusal(checkUploads(env.DB, GLOBAL.id, ADMIN, [image.key], first))).toBeUndefined();
 	});
 
@@ -485,10 +576,18 @@ describe('claims', () => {
 	it('claims for a post or a draft just inserted in the same batch, and only in the channel', async () => {
 		const [a, b] = [await storedUpload(MEMBER), await storedUpload(MEMBER)];
 		const korean = await storedUpload(2002, KOREAN.id);
-		const insertDraft = env.DB.prepare("INSERT INTO drafts (channel_id, member_id, title, content, created_at, updated_at) VALUES (?1, ?2, '', '{}', 0, 0)").bind(GLOBAL.id, MEMBER);
-		const [, , draft] = await env.DB.batch([insertDraft, ...claimUploadsStatements(env.DB, GLOBAL.id, [a.key, b.key, korean.key], { draftId: 'last-inserted' }), env.DB.prepare('SELECT last_insert_rowid() AS id')]);
+		const insertDraft = env.DB.prepare(
+			"INSERT INTO drafts (channel_id, member_id, title, content, created_at, updated_at) VALUES (?1, ?2, '', '{}', 0, 0)",
+		).bind(GLOBAL.id, MEMBER);
+		const [, , draft] = await env.DB.batch([
+			insertDraft,
+			...claimUploadsStatements(env.DB, GLOBAL.id, [a.key, b.key, korean.key], { draftId: 'last-inserted' }),
+			env.DB.prepare('SELECT last_insert_rowid() AS id'),
+		]);
 		const draftId = (draft?.results[0] as { id: number }).id;
-		const rows = await env.DB.prepare('SELECT r2_key, draft_id, post_id FROM uploads WHERE r2_key IN (?1, ?2, ?3) ORDER BY id').bind(a.key, b.key, korean.key).all();
+		const rows = await env.DB.prepare('SELECT r2_key, draft_id, post_id FROM uploads WHERE r2_key IN (?1, ?2, ?3) ORDER BY id')
+			.bind(a.key, b.key, korean.key)
+			.all();
 		expect(rows.results).toEqual([
 			{ r2_key: a.key, draft_id: draftId, post_id: null },
 			{ r2_key: b.key, draft_id: draftId, post_id: null },
@@ -499,27 +598,53 @@ describe('claims', () => {
 		expect(await env.DB.prepare('SELECT post_id FROM uploads WHERE r2_key = ?1').bind(a.key).first('post_id')).toBe(postId);
 		// A target that is not a post of the channel (another channel's post, a draft's id) claims nothing.
 		const koreanPost = await postWhere('deleted_at IS NULL', KOREAN.id);
-		const koreanDraft = env.DB.prepare("INSERT INTO drafts (channel_id, member_id, title, content, created_at, updated_at) VALUES (?1, 2002, '', '{}', 0, 0)").bind(KOREAN.id);
-		await env.DB.batch([...claimUploadsStatements(env.DB, GLOBAL.id, [b.key], { postId: koreanPost }), koreanDraft, ...claimUploadsStatements(env.DB, GLOBAL.id, [b.key], { draftId: 'last-inserted' })]);
-		expect(await env.DB.prepare('SELECT post_id, draft_id FROM uploads WHERE r2_key = ?1').bind(b.key).first()).toEqual({ post_id: null, draft_id: draftId });
+		const koreanDraft = env.DB.prepare(
+			"INSERT INTO drafts (channel_id, member_id, title, content, created_at, updated_at) VALUES (?1, 2002, '', '{}', 0, 0)",
+		).bind(KOREAN.id);
+		await env.DB.batch([
+			...claimUploadsStatements(env.DB, GLOBAL.id, [b.key], { postId: koreanPost }),
+			koreanDraft,
+			...claimUploadsStatements(env.DB, GLOBAL.id, [b.key], { draftId: 'last-inserted' }),
+		]);
+		expect(await env.DB.prepare('SELECT post_id, draft_id FROM uploads WHERE r2_key = ?1').bind(b.key).first()).toEqual({
+			post_id: null,
+			draft_id: draftId,
+		});
 	});
 
 	it('writes one row per claimed upload', async () => {
 		const uploads = await Promise.all(Array.from({ length: 10 }, () => storedUpload(MEMBER)));
 		const postId = await postWhere(`member_id = ${MEMBER} AND deleted_at IS NULL`);
 		const { db, statements } = recordingDb();
-		await db.batch(claimUploadsStatements(db, GLOBAL.id, uploads.map((upload) => upload.key), { postId }));
+		await db.batch(
+			claimUploadsStatements(
+				db,
+				GLOBAL.id,
+				uploads.map((upload) => upload.key),
+				{ postId },
+			),
+		);
 		// One row per claimed upload, whatever the size of the community (at most MAX_UPLOADS_PER_DOCUMENT).
 		expect(statements.reduce((sum, statement) => sum + statement.rowsWritten, 0)).toBeLessThanOrEqual(10);
 		expect(claimUploadsStatements(db, GLOBAL.id, [], { postId })).toEqual([]);
 		// The check before it and the claim find the uploads by key, never by a scan.
-		await checkUploads(db, GLOBAL.id, MEMBER, uploads.map((upload) => upload.key), null);
+		await checkUploads(
+			db,
+			GLOBAL.id,
+			MEMBER,
+			uploads.map((upload) => upload.key),
+			null,
+		);
 		for (const statement of statements) expect((await queryPlan(statement)).filter((detail) => /^SCAN uploads/.test(detail))).toEqual([]);
 	});
 
 	it('releases the uploads a draft kept when the draft is deleted', async () => {
 		const upload = await storedUpload(MEMBER);
-		const draft = await env.DB.prepare("INSERT INTO drafts (channel_id, member_id, title, content, created_at, updated_at) VALUES (?1, ?2, '', '{}', 0, 0) RETURNING id").bind(GLOBAL.id, MEMBER).first<{ id: number }>();
+		const draft = await env.DB.prepare(
+			"INSERT INTO drafts (channel_id, member_id, title, content, created_at, updated_at) VALUES (?1, ?2, '', '{}', 0, 0) RETURNING id",
+		)
+			.bind(GLOBAL.id, MEMBER)
+			.first<{ id: number }>();
 		await env.DB.batch(claimUploadsStatements(env.DB, GLOBAL.id, [upload.key], { draftId: draft?.id ?? 0 }));
 		expect(await env.DB.prepare('SELECT draft_id FROM uploads WHERE r2_key = ?1').bind(upload.key).first('draft_id')).toBe(draft?.id);
 		await env.DB.prepare('DELETE FROM drafts WHERE id = ?1').bind(draft?.id).run();
@@ -535,7 +660,7 @@ describe('the scheduled cleanup', () => {
 		expect(workerSource).toMatch(/^\tscheduled: runScheduled,$/m);
 	});
 
-	it("removes old unattached uploads (object and row) while keeping attached, draft-kept and recent ones", async () => {
+	it('removes old unattached uploads (object and row) while keeping attached, draft-kept and recent ones', async () => {
 		const old = UNATTACHED_UPLOAD_TTL_MS + HOUR;
 		const unattached = await storedUpload(MEMBER, GLOBAL.id, old);
 		const attached = await storedUpload(MEMBER, GLOBAL.id, old);
@@ -543,7 +668,8 @@ describe('the scheduled cleanup', () => {
 		const released = await storedUpload(MEMBER, GLOBAL.id, old);
 		const recent = await storedUpload(MEMBER, GLOBAL.id, UNATTACHED_UPLOAD_TTL_MS - HOUR);
 		const postId = await postWhere(`member_id = ${MEMBER} AND deleted_at IS NULL`);
-		const insertDraft = "INSERT INTO drafts (channel_id, member_id, title, content, created_at, updated_at) VALUES (?1, ?2, '', '{}', 0, 0) RETURNING id";
+		const insertDraft =
+			"INSERT INTO drafts (channel_id, member_id, title, content, created_at, updated_at) VALUES (?1, ?2, '', '{}', 0, 0) RETURNING id";
 		const keeper = await env.DB.prepare(insertDraft).bind(GLOBAL.id, MEMBER).first<{ id: number }>();
 		const deleted = await env.DB.prepare(insertDraft).bind(GLOBAL.id, MEMBER).first<{ id: number }>();
 		await env.DB.batch([
@@ -557,7 +683,10 @@ describe('the scheduled cleanup', () => {
 		await runScheduled(createScheduledController({ scheduledTime: Date.now(), cron: '17 * * * *' }), env, ctx);
 		await waitOnExecutionContext(ctx);
 
-		const left = async (key: string) => [(await env.DB.prepare('SELECT COUNT(*) AS n FROM uploads WHERE r2_key = ?1').bind(key).first<{ n: number }>())?.n, (await env.UPLOADS.head(key)) !== null];
+		const left = async (key: string) => [
+			(await env.DB.prepare('SELECT COUNT(*) AS n FROM uploads WHERE r2_key = ?1').bind(key).first<{ n: number }>())?.n,
+			(await env.UPLOADS.head(key)) !== null,
+		];
 		expect(await left(unattached.key)).toEqual([0, false]);
 		expect(await left(released.key)).toEqual([0, false]);
 		expect(await left(attached.key)).toEqual([1, true]);
@@ -569,14 +698,19 @@ describe('the scheduled cleanup', () => {
 	async function plantOrphans(prefix: string, count: number, now: number): Promise<string[]> {
 		const keys = Array.from({ length: count }, (_, i) => `${prefix}${String(i).padStart(22 - prefix.length, '0')}.png`);
 		const statements = keys.map((key, i) =>
-			env.DB.prepare("INSERT INTO uploads (channel_id, member_id, r2_key, content_type, size, created_at) VALUES (1, ?1, ?2, 'image/png', 1, ?3)").bind(MEMBER, key, now - 2 * UNATTACHED_UPLOAD_TTL_MS - (count - i) * (UNATTACHED_UPLOAD_TTL_MS + 1)),
+			env.DB.prepare(
+				"INSERT INTO uploads (channel_id, member_id, r2_key, content_type, size, created_at) VALUES (1, ?1, ?2, 'image/png', 1, ?3)",
+			).bind(MEMBER, key, now - 2 * UNATTACHED_UPLOAD_TTL_MS - (count - i) * (UNATTACHED_UPLOAD_TTL_MS + 1)),
 		);
 		for (const key of keys) await env.UPLOADS.put(key, images.PNG);
 		for (let i = 0; i < statements.length; i += 100) await env.DB.batch(statements.slice(i, i + 100));
 		return keys;
 	}
 
-	const orphansLeft = async (prefix: string) => (await env.DB.prepare('SELECT r2_key FROM uploads WHERE r2_key LIKE ?1 ORDER BY created_at').bind(`${prefix}%`).all<{ r2_key: string }>()).results.map((row) => row.r2_key);
+	const orphansLeft = async (prefix: string) =>
+		(
+			await env.DB.prepare('SELECT r2_key FROM uploads WHERE r2_key LIKE ?1 ORDER BY created_at').bind(`${prefix}%`).all<{ r2_key: string }>()
+		).results.map((row) => row.r2_key);
 
 	it(`removes ${CLEANUP_BATCH} uploads a step, oldest first, reading only those through its index (keyset, no sort)`, async () => {
 		const now = Date.now();
@@ -612,17 +746,25 @@ describe('the scheduled cleanup', () => {
 		const now = Date.now();
 		const keys = await plantOrphans('budget', 35, now);
 		// Steps of 10: a budget of 2 steps removes the oldest 20.
-		expect(await removeUnattachedUploads(env.DB, env.UPLOADS, now, { batchSize: 10, maxBatches: 2 })).toEqual({ removed: 20, batches: 2, done: false });
+		expect(await removeUnattachedUploads(env.DB, env.UPLOADS, now, { batchSize: 10, maxBatches: 2 })).toEqual({
+			removed: 20,
+			batches: 2,
+			done: false,
+		});
 		expect(await orphansLeft('budget')).toEqual(keys.slice(20));
 		// A clock that says a second passes per reading: a 2.5-second budget allows the steps begun before it ran out.
 		let tick = 0;
 		const clock = () => (tick += 1000);
-		expect(await removeUnattachedUploads(env.DB, env.UPLOADS, now, { batchSize: 5, timeBudgetMs: 2500, clock })).toEqual({ removed: 10, batches: 2, done: false });
+		expect(await removeUnattachedUploads(env.DB, env.UPLOADS, now, { batchSize: 5, timeBudgetMs: 2500, clock })).toEqual({
+			removed: 10,
+			batches: 2,
+			done: false,
+		});
 		expect(await orphansLeft('budget')).toEqual(keys.slice(30));
 		expect(await removeUnattachedUploads(env.DB, env.UPLOADS, now, { batchSize: 10 })).toEqual({ removed: 5, batches: 1, done: true });
 	});
 
-	it('reads only each step\'s own candidates, after the last one seen (keyset, not OFFSET)', async () => {
+	it("reads only each step's own candidates, after the last one seen (keyset, not OFFSET)", async () => {
 		const now = Date.now();
 		const keys = await plantOrphans('keyset', 6, now);
 		const { db, statements } = recordingDb();

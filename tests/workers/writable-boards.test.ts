@@ -54,7 +54,10 @@ describe('writable boards', () => {
 		expect(parseTemplate(JSON.stringify({ type: 'doc', blocks: [{ type: 'script', src: 'x' }] }))).toBeNull();
 		expect(parseTemplate(JSON.stringify({ type: 'doc', blocks: [] }))).toBeNull();
 		expect(parseTemplate(null)).toBeNull();
-		expect(parseTemplate(JSON.stringify({ type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'Hi' }] }] }))).toEqual({ type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'Hi' }] }] });
+		expect(parseTemplate(JSON.stringify({ type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'Hi' }] }] }))).toEqual({
+			type: 'doc',
+			blocks: [{ type: 'paragraph', children: [{ text: 'Hi' }] }],
+		});
 	});
 
 	it("reads every board's subjects and template in one query, whatever the number of boards", async () => {
@@ -69,7 +72,9 @@ describe('writable boards', () => {
 	});
 
 	it('offers Write on a board page only where the one looking could write (issue 23, point 13)', async () => {
-		const boards = new Map((await listBoards(env.DB, 1)).map((board) => [board.boardId, { isPublic: board.publicFlag === 'Y', noticeOnly: board.noticeOnly }]));
+		const boards = new Map(
+			(await listBoards(env.DB, 1)).map((board) => [board.boardId, { isPublic: board.publicFlag === 'Y', noticeOnly: board.noticeOnly }]),
+		);
 		const notice = boards.get(BOARDS.notice)!;
 		const general = boards.get(BOARDS.general)!;
 		expect(notice.noticeOnly).toBe(true);

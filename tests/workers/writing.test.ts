@@ -52,7 +52,10 @@ async function contentVersion(): Promise<number> {
 
 /** The edge cache's list versions of channel 1 (channels.list_versions). */
 async function listVersions(): Promise<Record<string, number>> {
-	return JSON.parse((await env.DB.prepare('SELECT list_versions FROM channels WHERE id = 1').first<string>('list_versions'))!) as Record<string, number>;
+	return JSON.parse((await env.DB.prepare('SELECT list_versions FROM channels WHERE id = 1').first<string>('list_versions'))!) as Record<
+		string,
+		number
+	>;
 }
 
 describe('writing a post', () => {
@@ -142,8 +145,12 @@ describe('who may write where', () => {
 		expect((await call(`${MEMBER}/posts`, { method: 'POST', cookie: member, body: postBody({ isNotice: true }) })).code).toBe(-4031403);
 		await env.DB.prepare('UPDATE boards SET notice_only = 1 WHERE id = 11').run();
 		try {
-			expect((await call(`${MEMBER}/posts`, { method: 'POST', cookie: member, body: postBody({ boardId: 11, subjectId: null }) })).code).toBe(-4031431);
-			expect((await call(`${MEMBER}/posts`, { method: 'POST', cookie: admin, body: postBody({ boardId: 11, subjectId: null, isNotice: true }) })).code).toBe(0);
+			expect((await call(`${MEMBER}/posts`, { method: 'POST', cookie: member, body: postBody({ boardId: 11, subjectId: null }) })).code).toBe(
+				-4031431,
+			);
+			expect(
+				(await call(`${MEMBER}/posts`, { method: 'POST', cookie: admin, body: postBody({ boardId: 11, subjectId: null, isNotice: true }) })).code,
+			).toBe(0);
 		} finally {
 			await env.DB.prepare('UPDATE boards SET notice_only = 0 WHERE id = 11').run();
 		}
@@ -160,7 +167,11 @@ describe('who may write where', () => {
 		const { postId } = await write(AUTHOR);
 		const other = await signIn(OTHER);
 		const edit = (cookie: string | undefined, id = postId, channel = MEMBER) =>
-			call(`${channel}/posts/${id}`, { method: 'PUT', ...(cookie ? { cookie } : {}), body: { ...postBody({ title: 'Changed' }), requestId: undefined, version: 1 } });
+			call(`${channel}/posts/${id}`, {
+				method: 'PUT',
+				...(cookie ? { cookie } : {}),
+				body: { ...postBody({ title: 'Changed' }), requestId: undefined, version: 1 },
+			});
 		expect((await edit(undefined)).code).toBe(-4011401);
 		expect((await edit(other)).code).toBe(-4031403);
 		expect((await call(`${MEMBER}/posts/${postId}`, { method: 'DELETE', cookie: other })).code).toBe(-4031403);
@@ -178,13 +189,20 @@ describe('who may write where', () => {
 describe("an administrator and a member's post (issue 22)", () => {
 	const AUTHOR = 1014;
 	const editBody = (overrides: Record<string, unknown>, version: number) => ({ ...postBody(overrides), requestId: undefined, version });
-	const logRows = (postId: number) => env.DB.prepare("SELECT moderator_id, action, target_type, target_id, reason FROM moderation_log WHERE target_type = 'POST' AND target_id = ?1").bind(postId).all();
+	const logRows = (postId: number) =>
+		env.DB.prepare("SELECT moderator_id, action, target_type, target_id, reason FROM moderation_log WHERE target_type = 'POST' AND target_id = ?1")
+			.bind(postId)
+			.all();
 
 	it("refuses an administrator's edit of someone else's post, its move into the staff board and its editor, changing nothing", async () => {
 		const { postId } = await write(AUTHOR);
 		const admin = await signIn(ADMIN);
 		const before = await postRow(postId);
-		for (const overrides of [{ title: 'Rewritten by staff' }, { boardId: 17, subjectId: null }, { content: { type: 'doc', blocks: [paragraph('Not what the member wrote.')] } }]) {
+		for (const overrides of [
+			{ title: 'Rewritten by staff' },
+			{ boardId: 17, subjectId: null },
+			{ content: { type: 'doc', blocks: [paragraph('Not what the member wrote.')] } },
+		]) {
 			const answer = await call(`${MEMBER}/posts/${postId}`, { method: 'PUT', cookie: admin, body: editBody(overrides, 1) });
 			expect([answer.status, answer.code], JSON.stringify(overrides)).toEqual([403, -4031403]);
 		}
@@ -192,16 +210,22 @@ describe("an administrator and a member's post (issue 22)", () => {
 		expect((await logRows(postId)).results).toEqual([]);
 		// An administrator still edits their own post, anywhere they may write.
 		const own = await write(ADMIN, { title: 'Staff note' });
-		expect((await call(`${MEMBER}/posts/${own.postId}`, { method: 'PUT', cookie: admin, body: editBody({ boardId: 17, subjectId: null }, 1) })).code).toBe(0);
+		expect(
+			(await call(`${MEMBER}/posts/${own.postId}`, { method: 'PUT', cookie: admin, body: editBody({ boardId: 17, subjectId: null }, 1) })).code,
+		).toBe(0);
 	});
 
 	it("moves a member's post only to a board the member may write in, by the member's own rights", async () => {
 		const { postId, cookie } = await write(AUTHOR);
 		// The private staff board, and a notice-only board, are not the member's.
-		expect((await call(`${MEMBER}/posts/${postId}`, { method: 'PUT', cookie, body: editBody({ boardId: 17, subjectId: null }, 1) })).code).toBe(-4031404);
+		expect((await call(`${MEMBER}/posts/${postId}`, { method: 'PUT', cookie, body: editBody({ boardId: 17, subjectId: null }, 1) })).code).toBe(
+			-4031404,
+		);
 		await env.DB.prepare('UPDATE boards SET notice_only = 1 WHERE id = 11').run();
 		try {
-			expect((await call(`${MEMBER}/posts/${postId}`, { method: 'PUT', cookie, body: editBody({ boardId: 11, subjectId: null }, 1) })).code).toBe(-4031431);
+			expect((await call(`${MEMBER}/posts/${postId}`, { method: 'PUT', cookie, body: editBody({ boardId: 11, subjectId: null }, 1) })).code).toBe(
+				-4031431,
+			);
 		} finally {
 			await env.DB.prepare('UPDATE boards SET notice_only = 0 WHERE id = 11').run();
 		}
@@ -213,12 +237,20 @@ describe("an administrator and a member's post (issue 22)", () => {
 		const { postId } = await write(AUTHOR);
 		const admin = await signIn(ADMIN);
 		const { db, statements } = recordingDb();
-		await deletePost(db, 1, { userId: ADMIN, nickname: 'admin', role: 'ADMIN', provider: 'GOOGLE', recentProvider: 'GOOGLE', joinedAt: 0 }, postId, Date.now());
+		await deletePost(
+			db,
+			1,
+			{ userId: ADMIN, nickname: 'admin', role: 'ADMIN', provider: 'GOOGLE', recentProvider: 'GOOGLE', joinedAt: 0 },
+			postId,
+			Date.now(),
+		);
 		// One batch: the re-check, the lists, the post, search, the log's row and the content version.
 		const batch = statements.filter((statement) => /moderation_log/.test(statement.sql));
 		expect(batch).toHaveLength(1);
 		expect(statements.reduce((sum, statement) => sum + statement.rowsWritten, 0)).toBeLessThanOrEqual(110);
-		expect((await logRows(postId)).results).toEqual([{ moderator_id: ADMIN, action: 'DELETE_POST', target_type: 'POST', target_id: postId, reason: '' }]);
+		expect((await logRows(postId)).results).toEqual([
+			{ moderator_id: ADMIN, action: 'DELETE_POST', target_type: 'POST', target_id: postId, reason: '' },
+		]);
 		// The author's own deletion, and an administrator's of their own post, are not moderation.
 		const mine = await write(AUTHOR);
 		expect((await call(`${MEMBER}/posts/${mine.postId}`, { method: 'DELETE', cookie: mine.cookie })).code).toBe(0);
@@ -253,11 +285,19 @@ describe('editing', () => {
 
 	it('moves a post to another board and category, and back out of the lists when made private', async () => {
 		const { postId, cookie } = await write(AUTHOR);
-		const move = await call(`${MEMBER}/posts/${postId}`, { method: 'PUT', cookie, body: { ...postBody({ boardId: 13, subjectId: 131 }), requestId: undefined, version: 1 } });
+		const move = await call(`${MEMBER}/posts/${postId}`, {
+			method: 'PUT',
+			cookie,
+			body: { ...postBody({ boardId: 13, subjectId: 131 }), requestId: undefined, version: 1 },
+		});
 		expect(move.code).toBe(0);
 		expect(await listed(`${PUBLIC}/posts?boardId=12`)).not.toContain(postId);
 		expect((await listed(`${PUBLIC}/posts?boardId=13&subjectId=131`))[0]).toBe(postId);
-		const hide = await call(`${MEMBER}/posts/${postId}`, { method: 'PUT', cookie, body: { ...postBody({ boardId: 13, subjectId: 131, isPrivate: true }), requestId: undefined, version: 2 } });
+		const hide = await call(`${MEMBER}/posts/${postId}`, {
+			method: 'PUT',
+			cookie,
+			body: { ...postBody({ boardId: 13, subjectId: 131, isPrivate: true }), requestId: undefined, version: 2 },
+		});
 		expect(hide.code).toBe(0);
 		expect(await listed(`${PUBLIC}/posts?boardId=13`)).not.toContain(postId);
 		expect(await listed(`${PUBLIC}/posts`)).not.toContain(postId);
@@ -275,7 +315,11 @@ describe('deleting', () => {
 		expect((await call(`${PUBLIC}/posts/${postId}`)).body['content']).toMatchObject({ readable: false, state: 'DELETED' });
 		expect(await listed(`${PUBLIC}/posts?boardId=12`)).not.toContain(postId);
 		expect((await call(`${MEMBER}/posts/${postId}`, { method: 'DELETE', cookie })).code).toBe(-4041403);
-		const edit = await call(`${MEMBER}/posts/${postId}`, { method: 'PUT', cookie, body: { ...postBody(), requestId: undefined, version: await version(postId) } });
+		const edit = await call(`${MEMBER}/posts/${postId}`, {
+			method: 'PUT',
+			cookie,
+			body: { ...postBody(), requestId: undefined, version: await version(postId) },
+		});
 		expect(edit.code).toBe(-4041403);
 		expect(await boardCount()).toBe(before - 1);
 	});
@@ -297,8 +341,20 @@ describe('bad input changes nothing and is answered in the envelope', () => {
 		['an unknown field', { method: 'POST', path: '/posts', body: { ...postBody(), memberId: ADMIN } }, -4001400],
 		['a missing request id', { method: 'POST', path: '/posts', body: { ...postBody(), requestId: undefined } }, -4001400],
 		['a body that is not a document', { method: 'POST', path: '/posts', body: postBody({ content: '<p>hi</p>' }) }, -4001400],
-		['a script block', { method: 'POST', path: '/posts', body: postBody({ content: { type: 'doc', blocks: [{ type: 'script', children: [] }] } }) }, -4001400],
-		['a javascript: link', { method: 'POST', path: '/posts', body: postBody({ content: { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'x', link: 'javascript:alert(1)' }] }] } }) }, -4001400],
+		[
+			'a script block',
+			{ method: 'POST', path: '/posts', body: postBody({ content: { type: 'doc', blocks: [{ type: 'script', children: [] }] } }) },
+			-4001400,
+		],
+		[
+			'a javascript: link',
+			{
+				method: 'POST',
+				path: '/posts',
+				body: postBody({ content: { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'x', link: 'javascript:alert(1)' }] }] } }),
+			},
+			-4001400,
+		],
 		['malformed JSON', { method: 'POST', path: '/posts', body: '{"boardId":' }, -4001405],
 		['a form body', { method: 'POST', path: '/posts', body: 'title=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, -4151401],
 		['a body over 512 KB', { method: 'POST', path: '/posts', body: JSON.stringify(postBody({ title: 'x'.repeat(600_000) })) }, -4131401],
@@ -308,14 +364,24 @@ describe('bad input changes nothing and is answered in the envelope', () => {
 	];
 	it.each(cases)('%s', async (_name, request, code) => {
 		const before = await env.DB.prepare('SELECT count(*) AS n, max(version) AS v, sum(length(title)) AS t FROM posts').first();
-		const answer: Answer = await call(`${MEMBER}${request.path}`, { method: request.method, cookie: await signIn(AUTHOR), body: request.body, ...(request.headers ? { headers: request.headers } : {}) });
+		const answer: Answer = await call(`${MEMBER}${request.path}`, {
+			method: request.method,
+			cookie: await signIn(AUTHOR),
+			body: request.body,
+			...(request.headers ? { headers: request.headers } : {}),
+		});
 		expect(answer.code).toBe(code);
 		expect(answer.status).toBeLessThan(500);
 		expect(await env.DB.prepare('SELECT count(*) AS n, max(version) AS v, sum(length(title)) AS t FROM posts').first()).toEqual(before);
 	});
 
 	it('refuses a write from another site', async () => {
-		const answer = await call(`${MEMBER}/posts`, { method: 'POST', cookie: await signIn(AUTHOR), body: postBody(), headers: { origin: 'https://evil.example' } });
+		const answer = await call(`${MEMBER}/posts`, {
+			method: 'POST',
+			cookie: await signIn(AUTHOR),
+			body: postBody(),
+			headers: { origin: 'https://evil.example' },
+		});
 		expect(answer.code).toBe(-4031401);
 	});
 });

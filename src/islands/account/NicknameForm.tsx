@@ -55,7 +55,10 @@ export default function NicknameForm({ mode, apiBase, domain, slug, language, cu
 		const { challengeToken, spamFailureText } = await import('@/lib/spam-failure');
 		try {
 			if (mode === 'signup') {
-				const answer = await accountApi.post<{ content: { redirectUrl: string; user: AuthUser } }>(`${apiBase}/signup`, { nickname, challengeToken: challengeToken() });
+				const answer = await accountApi.post<{ content: { redirectUrl: string; user: AuthUser } }>(`${apiBase}/signup`, {
+					nickname,
+					challengeToken: challengeToken(),
+				});
 				setUser(domain, slug, answer.content.user);
 				location.replace(answer.content.redirectUrl);
 				return;

@@ -5,7 +5,17 @@
  */
 import { createApiClient, resultCodeOf } from '@/lib/api-client';
 import { NICKNAME_MESSAGE_KEYS } from '@/schemas/nickname';
-import { NicknameChangeTooSoon, NicknameCharacters, NicknameLength, NicknameRequired, NicknameTaken, NicknameUnchanged, NicknameUnusable, SignupExpired, TooManyRequests } from '@/lib/result-codes';
+import {
+	NicknameChangeTooSoon,
+	NicknameCharacters,
+	NicknameLength,
+	NicknameRequired,
+	NicknameTaken,
+	NicknameUnchanged,
+	NicknameUnusable,
+	SignupExpired,
+	TooManyRequests,
+} from '@/lib/result-codes';
 import { formatFullDate } from '@/lib/format-date';
 import type { Language } from '@/schemas/channel';
 import { TOAST_STORAGE_KEY } from '@/lib/names';
@@ -34,7 +44,9 @@ export function nicknameErrorText(error: unknown, texts: AccountTexts, language:
 	const code = resultCodeOf(error);
 	if (code === NicknameChangeTooSoon.code) {
 		const retryAt = (error as { body?: { retryAt?: unknown } }).body?.retryAt;
-		return typeof retryAt === 'number' ? texts['nickname.message.tooSoon'].replace('{{date}}', formatFullDate(retryAt, language)) : texts['nickname.message.tooSoonNoDate'];
+		return typeof retryAt === 'number'
+			? texts['nickname.message.tooSoon'].replace('{{date}}', formatFullDate(retryAt, language))
+			: texts['nickname.message.tooSoonNoDate'];
 	}
 	const problem = code === undefined ? undefined : NICKNAME_CODES[code];
 	return problem ? texts[NICKNAME_MESSAGE_KEYS[problem]] : null;

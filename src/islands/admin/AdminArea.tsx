@@ -18,7 +18,21 @@ import { useHydrated } from '@/islands/common/use-hydrated';
 import { fill } from '@/islands/comments/texts';
 import { AUTO_HIDE_MAX, REPORT_MIN_AGE_MAX_HOURS, REPORT_MIN_AGE_RECOMMENDED_HOURS } from '@/schemas/moderation-limits';
 import {
-	adminApi, inForce, type AdminApi, type BansPage, type HistoryPage, type LogEntry, type LogPage, type TargetLabel, type MemberBans, type Person, type QueueGroup, type QueueOrder, type QueuePage, type Settings, type StoredText,
+	adminApi,
+	inForce,
+	type AdminApi,
+	type BansPage,
+	type HistoryPage,
+	type LogEntry,
+	type LogPage,
+	type TargetLabel,
+	type MemberBans,
+	type Person,
+	type QueueGroup,
+	type QueueOrder,
+	type QueuePage,
+	type Settings,
+	type StoredText,
 	type TargetType,
 } from './api';
 import { BanDialog, BanHistoryDialog, ConfirmDialog, type BanOrder } from './dialogs';
@@ -101,15 +115,32 @@ function StoredTextToggle({ type, id, shared }: { type: TargetType; id: number; 
 			setStored(await shared.api.storedText(type, id));
 		} catch (error) {
 			setOpen(false);
-			await shared.act(() => Promise.reject(error), '', () => undefined);
+			await shared.act(
+				() => Promise.reject(error),
+				'',
+				() => undefined,
+			);
 		}
 	};
 	return (
 		<div className="admin-stored">
-			<button className="admin-text-toggle" type="button" aria-expanded={open ? 'true' : 'false'} aria-controls={regionId} onClick={() => void toggle()}>
+			<button
+				className="admin-text-toggle"
+				type="button"
+				aria-expanded={open ? 'true' : 'false'}
+				aria-controls={regionId}
+				onClick={() => void toggle()}
+			>
 				{texts[open ? 'admin.text.hide' : 'admin.text.show']}
 			</button>
-			<div id={regionId} className="admin-stored-text" role="region" aria-label={texts['admin.text.label']} hidden={!open} data-stored-text={`${type}-${id}`}>
+			<div
+				id={regionId}
+				className="admin-stored-text"
+				role="region"
+				aria-label={texts['admin.text.label']}
+				hidden={!open}
+				data-stored-text={`${type}-${id}`}
+			>
 				{stored ? (
 					<>
 						<p className="admin-meta">
@@ -174,10 +205,28 @@ function ReportsTab({ initial, order: initialOrder, shared }: { initial: QueuePa
 	};
 	const confirmFor = (group: QueueGroup, what: 'hide' | 'keepHidden' | 'unhide' | 'dismiss'): Pending => {
 		const type = group.targetType;
-		if (what === 'dismiss') return { title: texts['admin.confirm.dismiss'], confirmLabel: texts['admin.action.dismiss'], run: (reason) => shared.api.dismiss(type, group.targetId, reason), done: texts['admin.done.dismissed'] };
-		if (what === 'unhide') return { title: texts[`admin.confirm.unhide${type}`], confirmLabel: texts['admin.action.unhide'], run: (reason) => shared.api.setHidden(type, group.targetId, false, reason), done: texts['admin.done.shown'] };
+		if (what === 'dismiss')
+			return {
+				title: texts['admin.confirm.dismiss'],
+				confirmLabel: texts['admin.action.dismiss'],
+				run: (reason) => shared.api.dismiss(type, group.targetId, reason),
+				done: texts['admin.done.dismissed'],
+			};
+		if (what === 'unhide')
+			return {
+				title: texts[`admin.confirm.unhide${type}`],
+				confirmLabel: texts['admin.action.unhide'],
+				run: (reason) => shared.api.setHidden(type, group.targetId, false, reason),
+				done: texts['admin.done.shown'],
+			};
 		const title = what === 'keepHidden' ? texts['admin.confirm.keepHidden'] : texts[`admin.confirm.hide${type}`];
-		return { title, confirmLabel: texts[what === 'keepHidden' ? 'admin.action.keepHidden' : 'admin.action.hide'], danger: true, run: (reason) => shared.api.setHidden(type, group.targetId, true, reason), done: texts['admin.done.hidden'] };
+		return {
+			title,
+			confirmLabel: texts[what === 'keepHidden' ? 'admin.action.keepHidden' : 'admin.action.hide'],
+			danger: true,
+			run: (reason) => shared.api.setHidden(type, group.targetId, true, reason),
+			done: texts['admin.done.hidden'],
+		};
 	};
 
 	return (
@@ -188,7 +237,13 @@ function ReportsTab({ initial, order: initialOrder, shared }: { initial: QueuePa
 				</h2>
 				<div className="admin-order" role="group" aria-label={texts['admin.order']}>
 					{(['newest', 'most'] as const).map((key) => (
-						<button key={key} type="button" className="admin-chip" aria-pressed={order === key ? 'true' : 'false'} onClick={() => void changeOrder(key)}>
+						<button
+							key={key}
+							type="button"
+							className="admin-chip"
+							aria-pressed={order === key ? 'true' : 'false'}
+							onClick={() => void changeOrder(key)}
+						>
 							{texts[`admin.order.${key}`]}
 						</button>
 					))}
@@ -199,8 +254,17 @@ function ReportsTab({ initial, order: initialOrder, shared }: { initial: QueuePa
 			) : (
 				<ol className="admin-list" role="list">
 					{data.groups.map((group) => (
-						<li key={`${group.targetType}-${group.targetId}`} className="admin-item report-group" data-target={`${group.targetType}-${group.targetId}`}>
-							<QueueItem group={group} shared={shared} onAction={(what) => setPending(confirmFor(group, what))} onBan={() => group.writer && setBanning(group.writer)} />
+						<li
+							key={`${group.targetType}-${group.targetId}`}
+							className="admin-item report-group"
+							data-target={`${group.targetType}-${group.targetId}`}
+						>
+							<QueueItem
+								group={group}
+								shared={shared}
+								onAction={(what) => setPending(confirmFor(group, what))}
+								onBan={() => group.writer && setBanning(group.writer)}
+							/>
 						</li>
 					))}
 				</ol>
@@ -226,14 +290,30 @@ function ReportsTab({ initial, order: initialOrder, shared }: { initial: QueuePa
 				onClosed={(order) => {
 					const member = banning;
 					setBanning(null);
-					if (member && order) void shared.act(() => shared.api.ban(member.userId, order), fill(texts['admin.done.banned'], { name: member.nickname ?? '' }), reload, texts['admin.ban.isAdmin']);
+					if (member && order)
+						void shared.act(
+							() => shared.api.ban(member.userId, order),
+							fill(texts['admin.done.banned'], { name: member.nickname ?? '' }),
+							reload,
+							texts['admin.ban.isAdmin'],
+						);
 				}}
 			/>
 		</section>
 	);
 }
 
-function QueueItem({ group, shared, onAction, onBan }: { group: QueueGroup; shared: Shared; onAction: (what: 'hide' | 'keepHidden' | 'unhide' | 'dismiss') => void; onBan: () => void }) {
+function QueueItem({
+	group,
+	shared,
+	onAction,
+	onBan,
+}: {
+	group: QueueGroup;
+	shared: Shared;
+	onAction: (what: 'hide' | 'keepHidden' | 'unhide' | 'dismiss') => void;
+	onBan: () => void;
+}) {
 	const { texts, urls } = shared;
 	const link = group.postId === null ? null : group.targetType === 'POST' ? urls.post(group.postId) : urls.post(group.postId, group.targetId);
 	const excerpt = group.excerpt ?? texts['admin.deletedTarget'];
@@ -247,7 +327,8 @@ function QueueItem({ group, shared, onAction, onBan }: { group: QueueGroup; shar
 			</header>
 			<p className="admin-excerpt">{link && !group.deleted ? <a href={link}>{excerpt}</a> : excerpt}</p>
 			<p className="admin-meta">
-				{texts['admin.writer']}: <Name person={group.writer} shared={shared} /> · {fill(texts['admin.reports.last'], { date: shared.date(group.lastReportedAt) })}
+				{texts['admin.writer']}: <Name person={group.writer} shared={shared} /> ·{' '}
+				{fill(texts['admin.reports.last'], { date: shared.date(group.lastReportedAt) })}
 			</p>
 			<ul className="admin-reports" role="list" aria-label={texts['admin.reporter']}>
 				{group.reports.map((report) => (
@@ -260,7 +341,9 @@ function QueueItem({ group, shared, onAction, onBan }: { group: QueueGroup; shar
 					</li>
 				))}
 			</ul>
-			{group.count > group.reports.length && <p className="admin-meta">{fill(texts['admin.reports.more'], { count: group.count - group.reports.length })}</p>}
+			{group.count > group.reports.length && (
+				<p className="admin-meta">{fill(texts['admin.reports.more'], { count: group.count - group.reports.length })}</p>
+			)}
 			<StoredTextToggle type={group.targetType} id={group.targetId} shared={shared} />
 			<div className="admin-actions">
 				{!group.deleted && !group.hidden && (
@@ -310,7 +393,9 @@ function HistoryTab({ initial, shared }: { initial: HistoryPage; shared: Shared 
 								<TargetName type={report.targetType} id={report.targetId} target={report.target} shared={shared} />
 								<span className={`admin-badge${report.status === 'RESOLVED' ? ' danger' : ''}`}>{texts[`admin.history.${report.status}`]}</span>
 								<span className="admin-meta">
-									{report.resolvedBy && <>{fill(texts['admin.history.by'], { name: report.resolvedBy.nickname ?? texts['common.withdrawnMember'] })} · </>}
+									{report.resolvedBy && (
+										<>{fill(texts['admin.history.by'], { name: report.resolvedBy.nickname ?? texts['common.withdrawnMember'] })} · </>
+									)}
 									{shared.date(report.resolvedAt)}
 								</span>
 							</p>
@@ -319,7 +404,13 @@ function HistoryTab({ initial, shared }: { initial: HistoryPage; shared: Shared 
 								{report.reasonText && <span className="admin-quote">{report.reasonText}</span>}
 							</p>
 							<p className="admin-meta">
-								{texts['admin.reporter']}: {report.reporter.nickname === null ? texts['common.withdrawnMember'] : <a href={urls.user(report.reporter.userId)}>{report.reporter.nickname}</a>} · {shared.date(report.createdAt)}
+								{texts['admin.reporter']}:{' '}
+								{report.reporter.nickname === null ? (
+									texts['common.withdrawnMember']
+								) : (
+									<a href={urls.user(report.reporter.userId)}>{report.reporter.nickname}</a>
+								)}{' '}
+								· {shared.date(report.createdAt)}
 							</p>
 							<StoredTextToggle type={report.targetType} id={report.targetId} shared={shared} />
 						</li>
@@ -350,7 +441,12 @@ function BansTab({ initial, shared }: { initial: BansPage; shared: Shared }) {
 			setFound(await shared.api.findMember(nickname.trim()));
 		} catch (error) {
 			if (resultCodeOf(error) === UserNotFound.code || resultCodeOf(error) === InvalidParameter.code) setNotFound(true);
-			else await shared.act(() => Promise.reject(error), '', () => undefined);
+			else
+				await shared.act(
+					() => Promise.reject(error),
+					'',
+					() => undefined,
+				);
 		}
 	};
 	const refresh = async () => {
@@ -361,7 +457,11 @@ function BansTab({ initial, shared }: { initial: BansPage; shared: Shared }) {
 		try {
 			setHistory({ name: person.nickname ?? texts['common.withdrawnMember'], bans: await shared.api.memberBans(person.userId) });
 		} catch (error) {
-			await shared.act(() => Promise.reject(error), '', () => undefined);
+			await shared.act(
+				() => Promise.reject(error),
+				'',
+				() => undefined,
+			);
 		}
 	};
 	const now = Date.now();
@@ -380,7 +480,15 @@ function BansTab({ initial, shared }: { initial: BansPage; shared: Shared }) {
 				<div className="field">
 					<label htmlFor={findId}>{texts['admin.bans.find']}</label>
 					<div className="admin-find-row">
-						<input id={findId} type="search" value={nickname} placeholder={texts['admin.bans.nickname']} maxLength={100} aria-describedby={notFound ? `${findId}-none` : undefined} onChange={(event) => setNickname(event.target.value)} />
+						<input
+							id={findId}
+							type="search"
+							value={nickname}
+							placeholder={texts['admin.bans.nickname']}
+							maxLength={100}
+							aria-describedby={notFound ? `${findId}-none` : undefined}
+							onChange={(event) => setNickname(event.target.value)}
+						/>
 						<button className="button secondary" type="submit">
 							{texts['admin.bans.search']}
 						</button>
@@ -426,7 +534,9 @@ function BansTab({ initial, shared }: { initial: BansPage; shared: Shared }) {
 						<li key={ban.member.userId} className="admin-item" data-banned-member={ban.member.userId}>
 							<p className="admin-item-head">
 								<Name person={ban.member} shared={shared} />
-								<span className="admin-badge danger">{ban.kind === 'PERMANENT' ? texts['admin.bans.permanent'] : fill(texts['admin.bans.until'], { date: shared.date(ban.endsAt ?? 0) })}</span>
+								<span className="admin-badge danger">
+									{ban.kind === 'PERMANENT' ? texts['admin.bans.permanent'] : fill(texts['admin.bans.until'], { date: shared.date(ban.endsAt ?? 0) })}
+								</span>
 								<span className="admin-meta">{fill(texts['admin.bans.since'], { date: shared.date(ban.createdAt) })}</span>
 							</p>
 							{ban.reason && <p className="admin-quote">{ban.reason}</p>}
@@ -451,7 +561,13 @@ function BansTab({ initial, shared }: { initial: BansPage; shared: Shared }) {
 				onClosed={(order: BanOrder | null) => {
 					const member = banning;
 					setBanning(null);
-					if (member && order) void shared.act(() => shared.api.ban(member.userId, order), fill(texts['admin.done.banned'], { name: member.nickname ?? '' }), refresh, texts['admin.ban.isAdmin']);
+					if (member && order)
+						void shared.act(
+							() => shared.api.ban(member.userId, order),
+							fill(texts['admin.done.banned'], { name: member.nickname ?? '' }),
+							refresh,
+							texts['admin.ban.isAdmin'],
+						);
 				}}
 			/>
 			<ConfirmDialog
@@ -465,7 +581,14 @@ function BansTab({ initial, shared }: { initial: BansPage; shared: Shared }) {
 					if (member && reason !== null) void shared.act(() => shared.api.unban(member.userId, reason), texts['admin.done.unbanned'], refresh);
 				}}
 			/>
-			<BanHistoryDialog history={history?.bans ?? null} name={history?.name ?? ''} language={shared.language} texts={texts} now={Date.now} onClosed={() => setHistory(null)} />
+			<BanHistoryDialog
+				history={history?.bans ?? null}
+				name={history?.name ?? ''}
+				language={shared.language}
+				texts={texts}
+				now={Date.now}
+				onClosed={() => setHistory(null)}
+			/>
 		</section>
 	);
 }
@@ -522,7 +645,10 @@ function LogWhat({ entry, shared }: { entry: LogEntry; shared: Shared }) {
 		// The reason holds the values set: `autoHideReports=3 reportMinAgeHours=72` (before issue 22, the first alone).
 		const value = /(?:^|\s)autoHideReports=(\d+)/.exec(entry.reason)?.[1];
 		const hours = /(?:^|\s)reportMinAgeHours=(\d+)/.exec(entry.reason)?.[1];
-		const parts = [fill(texts['admin.settings.value'], { value: value ?? texts['admin.settings.off'] }), ...(hours === undefined ? [] : [fill(texts['admin.settings.minAgeValue'], { hours })])];
+		const parts = [
+			fill(texts['admin.settings.value'], { value: value ?? texts['admin.settings.off'] }),
+			...(hours === undefined ? [] : [fill(texts['admin.settings.minAgeValue'], { hours })]),
+		];
 		return <>{`${texts['admin.log.SETTINGS']}: ${parts.join(', ')}`}</>;
 	}
 	const key = `admin.log.${entry.action}` as AdminTextKey;
@@ -562,10 +688,20 @@ function LogTab({ initial, shared }: { initial: LogPage; shared: Shared }) {
 							{data.entries.map((entry) => (
 								<tr key={entry.entryId} data-log-action={entry.action}>
 									<td className="admin-nowrap">{shared.date(entry.createdAt)}</td>
-									<td>{entry.moderator ? <Name person={entry.moderator} shared={shared} /> : entry.action.startsWith('AUTO_') ? texts['admin.log.automatic'] : texts['admin.log.operator']}</td>
+									<td>
+										{entry.moderator ? (
+											<Name person={entry.moderator} shared={shared} />
+										) : entry.action.startsWith('AUTO_') ? (
+											texts['admin.log.automatic']
+										) : (
+											texts['admin.log.operator']
+										)}
+									</td>
 									<td>
 										<LogWhat entry={entry} shared={shared} />
-										{(entry.targetType === 'POST' || entry.targetType === 'COMMENT') && <StoredTextToggle type={entry.targetType} id={entry.targetId} shared={shared} />}
+										{(entry.targetType === 'POST' || entry.targetType === 'COMMENT') && (
+											<StoredTextToggle type={entry.targetType} id={entry.targetId} shared={shared} />
+										)}
 									</td>
 									<td className="admin-quote-cell">{entry.action === 'SETTINGS' ? '' : entry.reason}</td>
 								</tr>
@@ -603,7 +739,11 @@ function SettingsTab({ initial, shared }: { initial: Settings; shared: Shared })
 			document.getElementById(wrong.threshold ? id : ageId)?.focus();
 			return;
 		}
-		await shared.act(() => shared.api.saveSettings({ autoHideReports: threshold, reportMinAgeHours: typedAge ?? 0 }), texts['admin.done.saved'], () => undefined);
+		await shared.act(
+			() => shared.api.saveSettings({ autoHideReports: threshold, reportMinAgeHours: typedAge ?? 0 }),
+			texts['admin.done.saved'],
+			() => undefined,
+		);
 	};
 	return (
 		<section className="admin-section" aria-labelledby="admin-settings-title">
@@ -707,7 +847,15 @@ export default function AdminArea(props: AdminAreaProps) {
 				return;
 			}
 			// A ban (the API answers it before the role): the page opens the ban dialog.
-			const stillAdmin = code === Banned.code ? false : code === Forbidden.code ? await api.settings().then(() => true, () => false) : true;
+			const stillAdmin =
+				code === Banned.code
+					? false
+					: code === Forbidden.code
+						? await api.settings().then(
+								() => true,
+								() => false,
+							)
+						: true;
 			if (!stillAdmin) {
 				location.reload();
 				return;
@@ -715,7 +863,10 @@ export default function AdminArea(props: AdminAreaProps) {
 			// Anything else (someone else acted first, the target was deleted): say so, then show the list as it is now.
 			// The API's refusal of a field the area checks too (a page older than the API's rules) says the field's text.
 			const fieldText = code === AutoHideThresholdInvalid.code ? texts['admin.settings.invalid'] : null;
-			const message = code === TooManyRequests.code ? texts['common.message.tooManyRequests'] : fieldText ?? (code === Forbidden.code && forbidden ? forbidden : texts['common.message.error']);
+			const message =
+				code === TooManyRequests.code
+					? texts['common.message.tooManyRequests']
+					: (fieldText ?? (code === Forbidden.code && forbidden ? forbidden : texts['common.message.error']));
 			setAlert({ message, after: () => void Promise.resolve(after()).catch(() => undefined) });
 		} finally {
 			setBusy(false);
@@ -750,4 +901,3 @@ export default function AdminArea(props: AdminAreaProps) {
 		</div>
 	);
 }
-

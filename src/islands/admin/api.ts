@@ -128,9 +128,11 @@ export function adminApi(base: string) {
 		storedText: (type: TargetType, id: number) => content<StoredText>(api.get(`${base}/content/${kind(type)}/${id}`)),
 		findMember: (nickname: string) => content<MemberBans>(api.get(`${base}/members`, { nickname })),
 		memberBans: (userId: number) => content<MemberBans>(api.get(`${base}/members/${userId}/bans`)),
-		setHidden: (type: TargetType, id: number, hidden: boolean, reason: string) => api.post(`${base}/${kind(type)}/${id}/${hidden ? 'hide' : 'unhide'}`, { reason }),
+		setHidden: (type: TargetType, id: number, hidden: boolean, reason: string) =>
+			api.post(`${base}/${kind(type)}/${id}/${hidden ? 'hide' : 'unhide'}`, { reason }),
 		dismiss: (type: TargetType, id: number, reason: string) => api.post(`${base}/reports/${kind(type)}/${id}/dismiss`, { reason }),
-		ban: (userId: number, order: { kind: 'TEMPORARY'; endsAt: number; reason: string } | { kind: 'PERMANENT'; reason: string }) => content<MemberBans>(api.post(`${base}/members/${userId}/ban`, order)),
+		ban: (userId: number, order: { kind: 'TEMPORARY'; endsAt: number; reason: string } | { kind: 'PERMANENT'; reason: string }) =>
+			content<MemberBans>(api.post(`${base}/members/${userId}/ban`, order)),
 		unban: (userId: number, reason: string) => content<MemberBans>(api.post(`${base}/members/${userId}/unban`, { reason })),
 	};
 }

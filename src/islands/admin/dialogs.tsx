@@ -143,7 +143,13 @@ export function BanDialog({ open, name, texts, now, onClosed }: BanProps) {
 	};
 
 	return (
-		<Modal open={open} title={fill(texts['admin.ban.title'], { name })} className="ban-dialog" onSubmit={submit} onClosed={() => onClosed(order.current)}>
+		<Modal
+			open={open}
+			title={fill(texts['admin.ban.title'], { name })}
+			className="ban-dialog"
+			onSubmit={submit}
+			onClosed={() => onClosed(order.current)}
+		>
 			<p className="admin-dialog-note">{texts['admin.ban.sessions']}</p>
 			<fieldset className="ban-length">
 				<legend>{texts['admin.ban.length']}</legend>
@@ -209,9 +215,17 @@ export function BanHistoryDialog({ history, name, language, texts, now, onClosed
 					{history.bans.map((ban) => (
 						<li key={ban.createdAt}>
 							<p className="ban-history-head">
-								<strong>{ban.kind === 'PERMANENT' ? texts['admin.bans.permanent'] : fill(texts['admin.bans.until'], { date: formatFullDate(ban.endsAt ?? 0, language) })}</strong>
+								<strong>
+									{ban.kind === 'PERMANENT'
+										? texts['admin.bans.permanent']
+										: fill(texts['admin.bans.until'], { date: formatFullDate(ban.endsAt ?? 0, language) })}
+								</strong>
 								<span className={`admin-badge${inForce(ban, now()) ? ' danger' : ''}`}>
-									{ban.liftedAt !== null ? fill(texts['admin.bans.lifted'], { date: formatFullDate(ban.liftedAt, language) }) : inForce(ban, now()) ? texts['admin.bans.inForce'] : texts['admin.bans.ended']}
+									{ban.liftedAt !== null
+										? fill(texts['admin.bans.lifted'], { date: formatFullDate(ban.liftedAt, language) })
+										: inForce(ban, now())
+											? texts['admin.bans.inForce']
+											: texts['admin.bans.ended']}
 								</span>
 							</p>
 							<p className="admin-meta">{fill(texts['admin.bans.since'], { date: formatFullDate(ban.createdAt, language) })}</p>

@@ -34,8 +34,25 @@ interface Props {
 	children?: ReactNode;
 }
 
-export default function CommentEntry({ comment, channelBase, language, texts, highlighted, justPosted, replyToHref, menuOpen, menuActions, onMenuOpenChange, replyBlockedBy, onReply, editor, children }: Props) {
-	const classes = ['comment', comment.parentId !== null ? 'reply' : null, highlighted ? 'highlighted' : null, justPosted ? 'just-posted' : null].filter(Boolean).join(' ');
+export default function CommentEntry({
+	comment,
+	channelBase,
+	language,
+	texts,
+	highlighted,
+	justPosted,
+	replyToHref,
+	menuOpen,
+	menuActions,
+	onMenuOpenChange,
+	replyBlockedBy,
+	onReply,
+	editor,
+	children,
+}: Props) {
+	const classes = ['comment', comment.parentId !== null ? 'reply' : null, highlighted ? 'highlighted' : null, justPosted ? 'just-posted' : null]
+		.filter(Boolean)
+		.join(' ');
 	const replyTo = comment.readable ? comment.replyTo : undefined;
 	return (
 		<li
@@ -74,11 +91,24 @@ export default function CommentEntry({ comment, channelBase, language, texts, hi
 							)}
 							<time dateTime={isoDate(comment.createdAt)}>{formatFullDate(comment.createdAt, language)}</time>
 							{comment.edited && <span className="edited">{texts['common.edited']}</span>}
-							{comment.state === 'HIDDEN_BY_ADMIN' && <span className="moderation-mark">{texts[comment.autoHidden ? 'comment.hiddenByReportsForAdmin' : 'comment.hiddenForAdmin']}</span>}
-							<CommentMenu commentId={comment.commentId} label={texts['comment.menu.label']} open={menuOpen} actions={menuActions(comment)} onOpenChange={(open) => onMenuOpenChange(comment.commentId, open)} />
+							{comment.state === 'HIDDEN_BY_ADMIN' && (
+								<span className="moderation-mark">{texts[comment.autoHidden ? 'comment.hiddenByReportsForAdmin' : 'comment.hiddenForAdmin']}</span>
+							)}
+							<CommentMenu
+								commentId={comment.commentId}
+								label={texts['comment.menu.label']}
+								open={menuOpen}
+								actions={menuActions(comment)}
+								onOpenChange={(open) => onMenuOpenChange(comment.commentId, open)}
+							/>
 						</div>
 						{replyTo && (
-							<a className="comment-reply-to" href={replyToHref(replyTo.commentId)} data-reply-to-id={replyTo.commentId} data-reply-to-name={replyTo.nickname ?? undefined}>
+							<a
+								className="comment-reply-to"
+								href={replyToHref(replyTo.commentId)}
+								data-reply-to-id={replyTo.commentId}
+								data-reply-to-name={replyTo.nickname ?? undefined}
+							>
 								{replyTo.nickname === null ? texts['comment.replyToComment'] : fill(texts['comment.replyTo'], { nickname: replyTo.nickname })}
 							</a>
 						)}
@@ -102,7 +132,9 @@ export default function CommentEntry({ comment, channelBase, language, texts, hi
 						)}
 					</>
 				) : (
-					<p className="comment-text muted">{comment.state === 'DELETED' ? texts['comment.deleted'] : texts[comment.autoHidden ? 'comment.hiddenByReports' : 'comment.hidden']}</p>
+					<p className="comment-text muted">
+						{comment.state === 'DELETED' ? texts['comment.deleted'] : texts[comment.autoHidden ? 'comment.hiddenByReports' : 'comment.hidden']}
+					</p>
 				)}
 			</div>
 			{children}

@@ -32,7 +32,24 @@ interface Props {
 	children?: ReactNode;
 }
 
-export default function CommentForm({ name, label, text, problem, busy, blockedBy, submitLabel, placeholder, focusOnOpen = false, readOnly = false, texts, onChange, onSubmit, onCancel, context, children }: Props) {
+export default function CommentForm({
+	name,
+	label,
+	text,
+	problem,
+	busy,
+	blockedBy,
+	submitLabel,
+	placeholder,
+	focusOnOpen = false,
+	readOnly = false,
+	texts,
+	onChange,
+	onSubmit,
+	onCancel,
+	context,
+	children,
+}: Props) {
 	const box = useRef<HTMLTextAreaElement>(null);
 	const id = `comment-box-${name}`;
 	const length = commentLength(text);
@@ -93,7 +110,14 @@ export default function CommentForm({ name, label, text, problem, busy, blockedB
 						{texts['common.button.cancel']}
 					</button>
 				)}
-				<button className="button" type="submit" data-action="post" disabled={busy} aria-busy={busy || undefined} aria-disabled={blockedBy ? true : undefined}>
+				<button
+					className="button"
+					type="submit"
+					data-action="post"
+					disabled={busy}
+					aria-busy={busy || undefined}
+					aria-disabled={blockedBy ? true : undefined}
+				>
 					{submitLabel}
 				</button>
 			</div>

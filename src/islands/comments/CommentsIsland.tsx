@@ -24,7 +24,18 @@ import CommentEntry from './CommentEntry';
 import CommentForm from './CommentForm';
 import type { MenuAction } from './CommentMenu';
 import { keepComment, takeKeptComment, type KeptBox, type KeptScope } from './kept-text';
-import { commentLink, groupThreads, mergeItems, removeItem, replyTarget, replyToHref, textProblem, type CommentItem, type ReadableComment, type TextProblem } from './model';
+import {
+	commentLink,
+	groupThreads,
+	mergeItems,
+	removeItem,
+	replyTarget,
+	replyToHref,
+	textProblem,
+	type CommentItem,
+	type ReadableComment,
+	type TextProblem,
+} from './model';
 import { fill, type CommentTexts } from './texts';
 import { loginRequiredDialog, type Wake } from './wake';
 
@@ -124,7 +135,10 @@ export default function CommentsIsland(props: IslandProps) {
 			// A comment that was not sent says so in the title; the box still holds it.
 			if (kept) setAlertTitle(texts['comment.failed.title']);
 			// A new member's limits have their own sentence (loaded on failure, as on the write screen).
-			void import('@/lib/spam-failure').then(({ spamFailureText }) => setAlert(spamFailureText(error, texts) ?? fallback), () => setAlert(fallback));
+			void import('@/lib/spam-failure').then(
+				({ spamFailureText }) => setAlert(spamFailureText(error, texts) ?? fallback),
+				() => setAlert(fallback),
+			);
 		}
 	};
 
@@ -150,7 +164,12 @@ export default function CommentsIsland(props: IslandProps) {
 			showToast(texts['comment.message.posted']);
 		} catch (error) {
 			setDraft((d) => ({ ...d, busy: false }));
-			fail(error, { box: { kind: 'new' }, text: draft.text }, (problem) => setDraft((d) => ({ ...d, problem })), () => void submitNew());
+			fail(
+				error,
+				{ box: { kind: 'new' }, text: draft.text },
+				(problem) => setDraft((d) => ({ ...d, problem })),
+				() => void submitNew(),
+			);
 		}
 	};
 
@@ -159,7 +178,13 @@ export default function CommentsIsland(props: IslandProps) {
 		if (edit) return;
 		const { parentId, targetId, prefix } = replyTarget(target);
 		const to = target.author.nickname ?? texts['common.withdrawnMember'];
-		setReply((current) => ({ parentId, targetId, to, named: target.author.nickname !== null, draft: emptyDraft(current?.parentId === parentId && current.draft.text.trim() !== '' ? current.draft.text : prefix) }));
+		setReply((current) => ({
+			parentId,
+			targetId,
+			to,
+			named: target.author.nickname !== null,
+			draft: emptyDraft(current?.parentId === parentId && current.draft.text.trim() !== '' ? current.draft.text : prefix),
+		}));
 	};
 
 	/** Closes the reply box; the focus goes back to the Reply it came from (or its thread's, when that one is gone). */
@@ -167,7 +192,10 @@ export default function CommentsIsland(props: IslandProps) {
 		const threadId = reply?.parentId;
 		setReply(null);
 		requestAnimationFrame(() =>
-			(document.querySelector<HTMLElement>(`[data-action="reply"][data-comment-id="${targetId}"]`) ?? document.querySelector<HTMLElement>(`[data-action="reply"][data-comment-id="${threadId}"]`))?.focus(),
+			(
+				document.querySelector<HTMLElement>(`[data-action="reply"][data-comment-id="${targetId}"]`) ??
+				document.querySelector<HTMLElement>(`[data-action="reply"][data-comment-id="${threadId}"]`)
+			)?.focus(),
 		);
 	};
 
@@ -193,7 +221,12 @@ export default function CommentsIsland(props: IslandProps) {
 			showToast(texts['comment.message.posted']);
 		} catch (error) {
 			update({ busy: false });
-			fail(error, { box: { kind: 'reply', parentId }, text: replyDraft.text }, (p) => update({ problem: p }), () => void submitReply());
+			fail(
+				error,
+				{ box: { kind: 'reply', parentId }, text: replyDraft.text },
+				(p) => update({ problem: p }),
+				() => void submitReply(),
+			);
 		}
 	};
 
@@ -218,7 +251,12 @@ export default function CommentsIsland(props: IslandProps) {
 			requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-action="menu"][data-comment-id="${commentId}"]`)?.focus());
 		} catch (error) {
 			update({ busy: false });
-			fail(error, { box: { kind: 'edit', commentId }, text: editDraft.text }, (p) => update({ problem: p }), () => void submitEdit());
+			fail(
+				error,
+				{ box: { kind: 'edit', commentId }, text: editDraft.text },
+				(p) => update({ problem: p }),
+				() => void submitEdit(),
+			);
 		}
 	};
 
@@ -241,7 +279,11 @@ export default function CommentsIsland(props: IslandProps) {
 		try {
 			await api.setHidden(commentId, hide, reason);
 			// A moderator's hide or show again: no longer the automatic hide's.
-			setItems((list) => list.map((item) => (item.commentId === commentId && item.readable ? { ...withoutAutoHidden(item), state: hide ? 'HIDDEN_BY_ADMIN' : 'VISIBLE' } : item)));
+			setItems((list) =>
+				list.map((item) =>
+					item.commentId === commentId && item.readable ? { ...withoutAutoHidden(item), state: hide ? 'HIDDEN_BY_ADMIN' : 'VISIBLE' } : item,
+				),
+			);
 			setCount((n) => n + (hide ? -1 : 1));
 			showToast(texts[hide ? 'comment.message.hidden' : 'comment.message.shown']);
 			document.querySelector<HTMLElement>(`[data-action="menu"][data-comment-id="${commentId}"]`)?.focus();
@@ -259,7 +301,10 @@ export default function CommentsIsland(props: IslandProps) {
 			setNextAfter(page.nextAfter);
 			setCount(page.commentCount);
 			const first = page.comments[0];
-			if (first) requestAnimationFrame(() => document.querySelector<HTMLElement>(`#comment-${first.commentId} .comment-author, #comment-${first.commentId} .comment-text`)?.focus());
+			if (first)
+				requestAnimationFrame(() =>
+					document.querySelector<HTMLElement>(`#comment-${first.commentId} .comment-author, #comment-${first.commentId} .comment-text`)?.focus(),
+				);
 		} catch (error) {
 			fail(error, null);
 		} finally {
@@ -281,14 +326,28 @@ export default function CommentsIsland(props: IslandProps) {
 		if (!own(comment)) {
 			// Reported already (the page's mark, or a report made since): says so, and does nothing, as the post's Report does.
 			const done = userId !== null && (comment.reported === true || reportedNow.includes(comment.commentId));
-			actions.push({ key: 'report', label: texts[done ? 'report.reported' : 'comment.menu.report'], done, run: () => (userId === null ? askLogin() : openReportDialog({ type: 'COMMENT', id: comment.commentId }, () => setReportedNow((ids) => [...ids, comment.commentId]))) });
+			actions.push({
+				key: 'report',
+				label: texts[done ? 'report.reported' : 'comment.menu.report'],
+				done,
+				run: () =>
+					userId === null
+						? askLogin()
+						: openReportDialog({ type: 'COMMENT', id: comment.commentId }, () => setReportedNow((ids) => [...ids, comment.commentId])),
+			});
 		}
-		if (own(comment)) actions.push({ key: 'edit', label: texts['comment.menu.edit'], blockedBy: edit ? EDITING_NOTE_ID : undefined, run: () => openEdit(comment) });
+		if (own(comment))
+			actions.push({ key: 'edit', label: texts['comment.menu.edit'], blockedBy: edit ? EDITING_NOTE_ID : undefined, run: () => openEdit(comment) });
 		if (isAdmin && userId !== null) {
 			const hide = comment.state === 'VISIBLE';
-			actions.push({ key: hide ? 'hide' : 'unhide', label: texts[hide ? 'comment.menu.hide' : 'comment.menu.unhide'], run: () => setModerating({ commentId: comment.commentId, hide }) });
+			actions.push({
+				key: hide ? 'hide' : 'unhide',
+				label: texts[hide ? 'comment.menu.hide' : 'comment.menu.unhide'],
+				run: () => setModerating({ commentId: comment.commentId, hide }),
+			});
 		}
-		if (own(comment) || (isAdmin && userId !== null)) actions.push({ key: 'delete', label: texts['comment.menu.delete'], run: () => setDeleting(comment.commentId) });
+		if (own(comment) || (isAdmin && userId !== null))
+			actions.push({ key: 'delete', label: texts['comment.menu.delete'], run: () => setDeleting(comment.commentId) });
 		return actions;
 	};
 
@@ -303,7 +362,10 @@ export default function CommentsIsland(props: IslandProps) {
 		element.scrollIntoView({ block: 'nearest', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
 	}, [posted]);
 
-	const onMenuOpenChange = useCallback((commentId: number, open: boolean) => setMenuFor((current) => (open ? commentId : current === commentId ? null : current)), []);
+	const onMenuOpenChange = useCallback(
+		(commentId: number, open: boolean) => setMenuFor((current) => (open ? commentId : current === commentId ? null : current)),
+		[],
+	);
 
 	// Once: the kept text of an ended session comes back, and the press that woke the island is replayed.
 	const started = useRef(false);
@@ -315,16 +377,36 @@ export default function CommentsIsland(props: IslandProps) {
 		if (kept?.box.kind === 'reply') {
 			const { parentId } = kept.box;
 			const parent = props.items.find((item): item is ReadableComment => item.commentId === parentId && item.readable);
-			if (parent) setReply({ parentId, targetId: parentId, to: parent.author.nickname ?? texts['common.withdrawnMember'], named: parent.author.nickname !== null, draft: emptyDraft(kept.text) });
+			if (parent)
+				setReply({
+					parentId,
+					targetId: parentId,
+					to: parent.author.nickname ?? texts['common.withdrawnMember'],
+					named: parent.author.nickname !== null,
+					draft: emptyDraft(kept.text),
+				});
 		}
 		if (kept?.box.kind === 'edit') {
 			const { commentId } = kept.box;
 			const comment = props.items.find((item): item is ReadableComment => item.commentId === commentId && item.readable);
 			if (comment && own(comment)) setEdit({ commentId, draft: emptyDraft(kept.text) });
 		}
-		if (kept) requestAnimationFrame(() => document.getElementById(kept.box.kind === 'new' ? 'comment-box-new' : kept.box.kind === 'reply' ? `comment-box-reply-${kept.box.parentId}` : `comment-box-edit-${kept.box.commentId}`)?.focus());
+		if (kept)
+			requestAnimationFrame(() =>
+				document
+					.getElementById(
+						kept.box.kind === 'new'
+							? 'comment-box-new'
+							: kept.box.kind === 'reply'
+								? `comment-box-reply-${kept.box.parentId}`
+								: `comment-box-edit-${kept.box.commentId}`,
+					)
+					?.focus(),
+			);
 		const { wake } = props;
-		const target = wake?.commentId ? props.items.find((item): item is ReadableComment => item.commentId === wake.commentId && item.readable) : undefined;
+		const target = wake?.commentId
+			? props.items.find((item): item is ReadableComment => item.commentId === wake.commentId && item.readable)
+			: undefined;
 		if (wake?.action === 'reply' && target) openReply(target);
 		else if (wake?.action === 'menu' && target) setMenuFor(target.commentId);
 		else if (wake?.action === 'more') void loadMore();
@@ -363,7 +445,9 @@ export default function CommentsIsland(props: IslandProps) {
 						onSubmit={() => void submitEdit()}
 						onCancel={() => {
 							setEdit(null);
-							requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-action="menu"][data-comment-id="${comment.commentId}"]`)?.focus());
+							requestAnimationFrame(() =>
+								document.querySelector<HTMLElement>(`[data-action="menu"][data-comment-id="${comment.commentId}"]`)?.focus(),
+							);
 						}}
 					>
 						<p className="comments-note" id={EDITING_NOTE_ID} role="status">
@@ -380,7 +464,10 @@ export default function CommentsIsland(props: IslandProps) {
 	return (
 		<>
 			<h2 id="comments-heading" tabIndex={-1} ref={heading}>
-				{texts['post.comments']} <span className="count" data-comment-count="">{formatCount(count)}</span>
+				{texts['post.comments']}{' '}
+				<span className="count" data-comment-count="">
+					{formatCount(count)}
+				</span>
 			</h2>
 			{!props.startsAtBeginning && (
 				<p className="comments-view-all">
@@ -413,8 +500,16 @@ export default function CommentsIsland(props: IslandProps) {
 										texts={texts}
 										context={
 											<p className="comment-reply-context" data-reply-context={reply.targetId}>
-												<a href={replyToHref(postUrl, items, reply.targetId)}>{reply.named ? fill(texts['comment.reply.context'], { nickname: reply.to }) : texts['comment.reply.contextComment']}</a>
-												<button className="comment-reply-cancel" type="button" aria-label={texts['comment.reply.cancel']} title={texts['comment.reply.cancel']} onClick={() => cancelReply(reply.targetId)}>
+												<a href={replyToHref(postUrl, items, reply.targetId)}>
+													{reply.named ? fill(texts['comment.reply.context'], { nickname: reply.to }) : texts['comment.reply.contextComment']}
+												</a>
+												<button
+													className="comment-reply-cancel"
+													type="button"
+													aria-label={texts['comment.reply.cancel']}
+													title={texts['comment.reply.cancel']}
+													onClick={() => cancelReply(reply.targetId)}
+												>
 													<span aria-hidden="true">×</span>
 												</button>
 											</p>

@@ -22,19 +22,18 @@ export function commentsApi(apis: { public: string; member: string }, postId: nu
 		page: async (after: number) => (await api.get<{ content: CommentPage }>(`${apis.public}/posts/${postId}/comments`, { after })).content,
 		create: async (content: string, parentId: number | null, requestId: string) =>
 			(await api.post<{ content: { comment: CommentItem; commentCount: number } }>(base, { content, parentId, requestId })).content,
-		edit: async (commentId: number, content: string) => (await api.patch<{ content: { comment: CommentItem } }>(`${base}/${commentId}`, { content })).content,
+		edit: async (commentId: number, content: string) =>
+			(await api.patch<{ content: { comment: CommentItem } }>(`${base}/${commentId}`, { content })).content,
 		remove: async (commentId: number) => (await api.delete<{ content: { commentCount: number } }>(`${base}/${commentId}`)).content,
 		/** An administrator's hide or show again, through the admin API (/admin/v1/…). */
-		setHidden: async (commentId: number, hidden: boolean, reason: string) => api.post(`/admin${apis.member}/comments/${commentId}/${hidden ? 'hide' : 'unhide'}`, { reason }),
+		setHidden: async (commentId: number, hidden: boolean, reason: string) =>
+			api.post(`/admin${apis.member}/comments/${commentId}/${hidden ? 'hide' : 'unhide'}`, { reason }),
 	};
 }
 
 export type CommentsApi = ReturnType<typeof commentsApi>;
 
-export type FailureMeaning =
-	| { kind: 'field'; problem: TextProblem }
-	| MemberFailure
-	| { kind: 'generic' };
+export type FailureMeaning = { kind: 'field'; problem: TextProblem } | MemberFailure | { kind: 'generic' };
 
 /** Decides what a failed comment request means; `returnPath` is where login comes back to. */
 export function failureMeaning(error: unknown, channelBase: string, returnPath: string): FailureMeaning {

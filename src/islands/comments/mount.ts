@@ -31,7 +31,12 @@ export function readRenderedItems(root: HTMLElement): CommentItem[] {
 			parentId,
 			state: state === 'HIDDEN_BY_ADMIN' ? 'HIDDEN_BY_ADMIN' : 'VISIBLE',
 			...auto,
-			author: { userId: Number(head.dataset['authorId']), nickname: withdrawn ? null : (head.dataset['authorName'] ?? null), withdrawn, admin: head.dataset['authorAdmin'] !== undefined },
+			author: {
+				userId: Number(head.dataset['authorId']),
+				nickname: withdrawn ? null : (head.dataset['authorName'] ?? null),
+				withdrawn,
+				admin: head.dataset['authorAdmin'] !== undefined,
+			},
 			content: li.querySelector(':scope > .comment-body > [data-comment-text]')?.textContent ?? '',
 			createdAt: Number(head.dataset['createdAt']),
 			edited: head.dataset['edited'] !== undefined,
@@ -74,7 +79,11 @@ export function mountComments(section: HTMLElement, wake: Wake | null): void {
 	};
 	const root = createRoot(container);
 	flushSync(() => root.render(createElement(CommentsIsland, props)));
-	const again = active?.id ? document.getElementById(active.id) : active?.dataset['action'] && active.dataset['commentId'] ? container.querySelector<HTMLElement>(`[data-action="${active.dataset['action']}"][data-comment-id="${active.dataset['commentId']}"]`) : null;
+	const again = active?.id
+		? document.getElementById(active.id)
+		: active?.dataset['action'] && active.dataset['commentId']
+			? container.querySelector<HTMLElement>(`[data-action="${active.dataset['action']}"][data-comment-id="${active.dataset['commentId']}"]`)
+			: null;
 	if (again && !wake) {
 		again.focus();
 		if (selection && again instanceof HTMLTextAreaElement) again.setSelectionRange(selection[0] ?? 0, selection[1] ?? 0);

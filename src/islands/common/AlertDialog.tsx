@@ -21,7 +21,13 @@ export default function AlertDialog({ open, title, message, confirmLabel, cancel
 	const id = useId();
 
 	return (
-		<dialog ref={ref} className="dialog-panel alert-dialog" aria-labelledby={`${id}-title`} aria-describedby={`${id}-message`} onClose={() => onClosed(ref.current?.returnValue === 'confirm')}>
+		<dialog
+			ref={ref}
+			className="dialog-panel alert-dialog"
+			aria-labelledby={`${id}-title`}
+			aria-describedby={`${id}-message`}
+			onClose={() => onClosed(ref.current?.returnValue === 'confirm')}
+		>
 			<h2 id={`${id}-title`}>{title}</h2>
 			<p id={`${id}-message`}>{message}</p>
 			<form method="dialog" className="dialog-actions">

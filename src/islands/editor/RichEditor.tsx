@@ -107,10 +107,25 @@ const THEME = {
 	heading: { h2: 'editor-h2', h3: 'editor-h3' },
 	list: { ul: 'editor-ul', ol: 'editor-ol', listitem: 'editor-li', nested: { listitem: 'editor-nested-li' } },
 	link: 'editor-link',
-	text: { bold: 'editor-bold', italic: 'editor-italic', underline: 'editor-underline', strikethrough: 'editor-strike', underlineStrikethrough: 'editor-underline-strike' },
+	text: {
+		bold: 'editor-bold',
+		italic: 'editor-italic',
+		underline: 'editor-underline',
+		strikethrough: 'editor-strike',
+		underlineStrikethrough: 'editor-underline-strike',
+	},
 };
 
-const EMPTY_TOOLBAR: ToolbarState = { bold: false, italic: false, underline: false, strike: false, link: false, block: 'paragraph', canUndo: false, canRedo: false };
+const EMPTY_TOOLBAR: ToolbarState = {
+	bold: false,
+	italic: false,
+	underline: false,
+	strike: false,
+	link: false,
+	block: 'paragraph',
+	canUndo: false,
+	canRedo: false,
+};
 
 function interpolate(text: string, values: Record<string, string | number>): string {
 	return text.replace(/\{\{(\w+)\}\}/g, (match, name: string) => (name in values ? String(values[name]) : match));
@@ -499,7 +514,10 @@ function EditorShell({ initialDocument, onChange, uploadUrl, texts, labelledBy, 
 		return null;
 	};
 
-	const mediaLabels = useMemo(() => ({ alt: texts['editor.image.alt'], removeImage: texts['editor.image.remove'], removeVideo: texts['editor.video.remove'] }), [texts]);
+	const mediaLabels = useMemo(
+		() => ({ alt: texts['editor.image.alt'], removeImage: texts['editor.image.remove'], removeVideo: texts['editor.video.remove'] }),
+		[texts],
+	);
 
 	return (
 		<MediaLabelsContext.Provider value={mediaLabels}>

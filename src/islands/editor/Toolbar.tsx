@@ -18,7 +18,21 @@ export interface ToolbarState {
 	canRedo: boolean;
 }
 
-export type ToolbarAction = 'bold' | 'italic' | 'underline' | 'strike' | 'link' | 'h2' | 'h3' | 'quote' | 'bullet' | 'number' | 'image' | 'youtube' | 'undo' | 'redo';
+export type ToolbarAction =
+	| 'bold'
+	| 'italic'
+	| 'underline'
+	| 'strike'
+	| 'link'
+	| 'h2'
+	| 'h3'
+	| 'quote'
+	| 'bullet'
+	| 'number'
+	| 'image'
+	| 'youtube'
+	| 'undo'
+	| 'redo';
 
 const ICONS: Record<string, ReactNode> = {
 	link: <path d="M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1.2 1.2M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1.2-1.2" />,
@@ -51,9 +65,24 @@ const ICONS: Record<string, ReactNode> = {
 
 function Glyph({ action }: { action: ToolbarAction }) {
 	const text = { bold: 'B', italic: 'I', underline: 'U', strike: 'S', h2: 'H2', h3: 'H3' }[action as string];
-	if (text) return <span className={`editor-glyph editor-glyph-${action}`} aria-hidden="true">{text}</span>;
+	if (text)
+		return (
+			<span className={`editor-glyph editor-glyph-${action}`} aria-hidden="true">
+				{text}
+			</span>
+		);
 	return (
-		<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
+		<svg
+			viewBox="0 0 24 24"
+			width="20"
+			height="20"
+			aria-hidden="true"
+			fill="none"
+			stroke="currentColor"
+			strokeWidth="1.8"
+			strokeLinecap="round"
+			strokeLinejoin="round"
+		>
 			{ICONS[action]}
 		</svg>
 	);

@@ -69,7 +69,8 @@ const FORMATS = [
 	['strike', 'strikethrough'],
 ] as const satisfies readonly (readonly [keyof Marks, TextFormatType])[];
 
-const sameMarks = (a: Marks, b: Marks) => a.bold === b.bold && a.italic === b.italic && a.underline === b.underline && a.strike === b.strike && a.link === b.link;
+const sameMarks = (a: Marks, b: Marks) =>
+	a.bold === b.bold && a.italic === b.italic && a.underline === b.underline && a.strike === b.strike && a.link === b.link;
 
 /** Appends a run, joining it to the previous one when they look the same. */
 function pushRun(runs: Inline[], text: string, marks: Marks): void {
@@ -178,7 +179,9 @@ function blocksOf(node: LexicalNode): Block[] {
 	if ($isGuidanceNode(node)) {
 		// Past the schema's count of inlines, the writer's text goes on in paragraphs.
 		const hint = node.getHint().slice(0, GUIDANCE_HINT_MAX_LENGTH) || ' ';
-		return inlineGroups(node.getChildren()).map((children, index): Block => (index === 0 ? { type: 'guidance', hint, children } : { type: 'paragraph', children }));
+		return inlineGroups(node.getChildren()).map(
+			(children, index): Block => (index === 0 ? { type: 'guidance', hint, children } : { type: 'paragraph', children }),
+		);
 	}
 	if ($isElementNode(node)) {
 		// A block holding blocks (none of the registered nodes does; a future one might) keeps them as blocks.
@@ -243,7 +246,9 @@ function nodeOf(block: Block): LexicalNode {
 		case 'quote':
 			return $createQuoteNode().append(...inlineNodes(block.children));
 		case 'list':
-			return $createListNode(block.ordered ? 'number' : 'bullet').append(...block.items.map((item) => $createListItemNode().append(...inlineNodes(item))));
+			return $createListNode(block.ordered ? 'number' : 'bullet').append(
+				...block.items.map((item) => $createListItemNode().append(...inlineNodes(item))),
+			);
 		case 'image':
 			return $createImageNode({ src: block.src, alt: block.alt, width: block.width, height: block.height });
 		case 'youtube':

@@ -57,7 +57,20 @@ function dimension(value: unknown): number | undefined {
  * listens on the editable root above it and would otherwise treat Backspace there as deleting
  * the image, or a paste there as a paste into the post.
  */
-const FIELD_EVENTS = ['keydown', 'keyup', 'keypress', 'beforeinput', 'input', 'paste', 'cut', 'copy', 'drop', 'compositionstart', 'compositionupdate', 'compositionend'] as const;
+const FIELD_EVENTS = [
+	'keydown',
+	'keyup',
+	'keypress',
+	'beforeinput',
+	'input',
+	'paste',
+	'cut',
+	'copy',
+	'drop',
+	'compositionstart',
+	'compositionupdate',
+	'compositionend',
+] as const;
 
 function useOwnEvents<T extends HTMLElement>() {
 	const ref = useRef<T>(null);
@@ -93,7 +106,17 @@ function removeNode(editor: LexicalEditor, nodeKey: NodeKey): void {
 	editor.focus();
 }
 
-function MediaFrame({ nodeKey, className, removeLabel, children }: { nodeKey: NodeKey; className: string; removeLabel: string; children: ReactNode }) {
+function MediaFrame({
+	nodeKey,
+	className,
+	removeLabel,
+	children,
+}: {
+	nodeKey: NodeKey;
+	className: string;
+	removeLabel: string;
+	children: ReactNode;
+}) {
 	const [editor] = useLexicalComposerContext();
 	const [isSelected, setSelected, clearSelection] = useLexicalNodeSelection(nodeKey);
 	return (
@@ -116,7 +139,19 @@ function MediaFrame({ nodeKey, className, removeLabel, children }: { nodeKey: No
 	);
 }
 
-function ImageView({ nodeKey, src, alt, width, height }: { nodeKey: NodeKey; src: string; alt: string; width: number | undefined; height: number | undefined }) {
+function ImageView({
+	nodeKey,
+	src,
+	alt,
+	width,
+	height,
+}: {
+	nodeKey: NodeKey;
+	src: string;
+	alt: string;
+	width: number | undefined;
+	height: number | undefined;
+}) {
 	const [editor] = useLexicalComposerContext();
 	const [value, setValue] = useState(alt);
 	const fieldRef = useOwnEvents<HTMLInputElement>();
@@ -243,7 +278,6 @@ export class ImageNode extends MediaBlockNode {
 		return 'content-image';
 	}
 
-
 	getPayload(): ImagePayload {
 		const node = this.getLatest();
 		return { src: node.__src, alt: node.__alt, width: node.__width, height: node.__height };
@@ -269,7 +303,12 @@ function convertImageElement(element: HTMLElement): DOMConversionOutput {
 	const src = imagePathOnSite(image.getAttribute('src') ?? '', typeof location === 'undefined' ? undefined : location.origin);
 	if (!src) return { node: null };
 	return {
-		node: $createImageNode({ src, alt: image.getAttribute('alt') ?? '', width: dimension(image.getAttribute('width')), height: dimension(image.getAttribute('height')) }),
+		node: $createImageNode({
+			src,
+			alt: image.getAttribute('alt') ?? '',
+			width: dimension(image.getAttribute('width')),
+			height: dimension(image.getAttribute('height')),
+		}),
 	};
 }
 
@@ -323,7 +362,6 @@ export class YouTubeNode extends MediaBlockNode {
 	protected figureClass(): string {
 		return 'content-video';
 	}
-
 
 	getVideoId(): string {
 		return this.getLatest().__videoId;

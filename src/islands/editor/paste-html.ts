@@ -55,7 +55,14 @@ function declarations(text: string): Map<string, string> {
 	const found = new Map<string, string>();
 	for (const part of text.split(';')) {
 		const colon = part.indexOf(':');
-		if (colon > 0) found.set(part.slice(0, colon).trim().toLowerCase(), part.slice(colon + 1).trim().toLowerCase());
+		if (colon > 0)
+			found.set(
+				part.slice(0, colon).trim().toLowerCase(),
+				part
+					.slice(colon + 1)
+					.trim()
+					.toLowerCase(),
+			);
 	}
 	return found;
 }

@@ -8,16 +8,7 @@
  * (plainPastedHtml of ./paste-html.ts): Word's list paragraphs (`mso-list`) become real lists,
  * meaningful styles tags.
  */
-import {
-	IS_BOLD,
-	IS_ITALIC,
-	IS_STRIKETHROUGH,
-	IS_UNDERLINE,
-	ParagraphNode,
-	TextNode,
-	type ElementNode,
-	type LexicalEditor,
-} from 'lexical';
+import { IS_BOLD, IS_ITALIC, IS_STRIKETHROUGH, IS_UNDERLINE, ParagraphNode, TextNode, type ElementNode, type LexicalEditor } from 'lexical';
 import { HeadingNode, QuoteNode } from '@lexical/rich-text';
 import { $isListItemNode, ListItemNode, ListNode } from '@lexical/list';
 import { LinkNode } from '@lexical/link';

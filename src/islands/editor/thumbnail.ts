@@ -67,7 +67,12 @@ export async function sendThumbnail(uploadUrl: string, file: Blob, src: string):
 		const headers: Record<string, string> = { Accept: 'application/json', 'Content-Type': thumbnail.type };
 		const userId = $userId.get();
 		if (userId) headers[USER_ID_HEADER] = userId;
-		const response = await fetch(`${uploadUrl}/${encodeURIComponent(key)}/thumbnail`, { method: 'POST', credentials: 'include', headers, body: thumbnail });
+		const response = await fetch(`${uploadUrl}/${encodeURIComponent(key)}/thumbnail`, {
+			method: 'POST',
+			credentials: 'include',
+			headers,
+			body: thumbnail,
+		});
 		// Read to its end, so that the connection is free again (nothing in it is needed).
 		await response.arrayBuffer();
 	} catch {

@@ -104,7 +104,9 @@ export function uploadImage(url: string, file: File, { userId, onProgress, signa
 }
 
 /** Codes after which the form, not the editor, takes over (SPEC §8's forced login and ban). */
-const AUTH_CODES = new Set<number>([LoginRequired, SessionExpired, MembershipRequired, SessionRevoked, IdentityRejected, Banned].map((def) => def.code));
+const AUTH_CODES = new Set<number>(
+	[LoginRequired, SessionExpired, MembershipRequired, SessionRevoked, IdentityRejected, Banned].map((def) => def.code),
+);
 
 /** The editor's text for each refusal of an upload (the limits they name filled in on the server); any other failure is the generic error. */
 const UPLOAD_PROBLEMS: Record<number, keyof EditorTexts> = {

@@ -50,7 +50,14 @@ export default function DeletePostButton({ postId, userId, channelBase, apiBase,
 
 	return (
 		<>
-			<button className="button secondary" type="button" disabled={!hydrated || busy} aria-busy={busy} onClick={() => show({ kind: 'confirm' })} data-delete-post>
+			<button
+				className="button secondary"
+				type="button"
+				disabled={!hydrated || busy}
+				aria-busy={busy}
+				onClick={() => show({ kind: 'confirm' })}
+				data-delete-post
+			>
 				{texts['write.post.delete']}
 			</button>
 			<AlertDialog

@@ -90,7 +90,9 @@ export default function DraftsDialog({ open, drafts, language, texts, version, o
 					{list.drafts.map((draft) => (
 						<li key={draft.draftId} data-draft-id={draft.draftId}>
 							<div className="drafts-item">
-								<span className={draft.title.trim() ? 'drafts-title' : 'drafts-title untitled'}>{draft.title.trim() || texts['write.drafts.untitled']}</span>
+								<span className={draft.title.trim() ? 'drafts-title' : 'drafts-title untitled'}>
+									{draft.title.trim() || texts['write.drafts.untitled']}
+								</span>
 								<time className="drafts-date">{formatFullDate(draft.updatedAt, language)}</time>
 							</div>
 							<button className="button secondary" type="button" onClick={() => onLoad(draft.draftId)}>

@@ -81,7 +81,20 @@ interface DialogState {
 
 type FieldErrors = Partial<Record<'board' | 'title' | 'content', string | undefined>>;
 
-export default function WriteForm({ edit, boards, initial, draftId: openedDraft, admin, userId, channelBase, apiBase, language, storageKey, cancelUrl, texts }: Props) {
+export default function WriteForm({
+	edit,
+	boards,
+	initial,
+	draftId: openedDraft,
+	admin,
+	userId,
+	channelBase,
+	apiBase,
+	language,
+	storageKey,
+	cancelUrl,
+	texts,
+}: Props) {
 	const id = useId();
 	const hydrated = useHydrated();
 	const initialFields = useMemo<FormFields>(() => ({ ...initial, content: initial.content ?? emptyDocument() }), [initial]);
@@ -128,11 +141,14 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 
 	const ask = useCallback(
 		(message: string, confirmLabel = texts['common.button.confirm']) =>
-			new Promise<boolean>((resolve) => setDialog({ open: true, title: texts['write.confirm.title'], message, confirmLabel, cancelLabel: texts['common.button.cancel'], resolve })),
+			new Promise<boolean>((resolve) =>
+				setDialog({ open: true, title: texts['write.confirm.title'], message, confirmLabel, cancelLabel: texts['common.button.cancel'], resolve }),
+			),
 		[texts],
 	);
 	const tell = useCallback(
-		(message: string, title = texts['common.message.alert']) => new Promise<boolean>((resolve) => setDialog({ open: true, title, message, confirmLabel: texts['common.button.confirm'], resolve })),
+		(message: string, title = texts['common.message.alert']) =>
+			new Promise<boolean>((resolve) => setDialog({ open: true, title, message, confirmLabel: texts['common.button.confirm'], resolve })),
 		[texts],
 	);
 
@@ -145,7 +161,8 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 			// An open restore offer holds the earlier work: it is not overwritten before the member chooses.
 			if (finishedRef.current || !touchedRef.current || offerRef.current) return;
 			const current = fieldsRef.current;
-			if (!resume && draftIdRef.current === null && (sameWork(current, baselineRef.current) || (!edit && isBlank(current)))) clearLocalCopy(storageKey);
+			if (!resume && draftIdRef.current === null && (sameWork(current, baselineRef.current) || (!edit && isBlank(current))))
+				clearLocalCopy(storageKey);
 			else writeLocalCopy(storageKey, { fields: current, draftId: draftIdRef.current, savedAt: Date.now(), ...(resume ? { resume } : {}) });
 		},
 		[storageKey, edit],
@@ -162,16 +179,19 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 		[keepLocally],
 	);
 
-	const applyWork = useCallback((work: FormFields, workDraftId: number | null) => {
-		const fitted = fitToBoards(work, boards);
-		touchedRef.current = true;
-		contentWrittenRef.current = true;
-		fieldsRef.current = fitted;
-		draftIdRef.current = workDraftId;
-		setFields(fitted);
-		setDraftId(workDraftId);
-		editorRef.current?.setDocument(fitted.content);
-	}, [boards]);
+	const applyWork = useCallback(
+		(work: FormFields, workDraftId: number | null) => {
+			const fitted = fitToBoards(work, boards);
+			touchedRef.current = true;
+			contentWrittenRef.current = true;
+			fieldsRef.current = fitted;
+			draftIdRef.current = workDraftId;
+			setFields(fitted);
+			setDraftId(workDraftId);
+			editorRef.current?.setDocument(fitted.content);
+		},
+		[boards],
+	);
 
 	// The editor's uploads send the user-id header of SPEC §7, as every call of this member does.
 	useEffect(() => $userId.set(String(userId)), [userId]);
@@ -266,7 +286,11 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 			case 'generic':
 				if (action === 'draft') showToast(texts['write.message.draftFailed']);
 				else if (action === 'load') await tell(texts['write.drafts.failed']);
-				else await tell(texts[edit ? 'write.message.editFailed' : 'write.message.writeFailed'], texts[edit ? 'write.failed.editTitle' : 'write.failed.writeTitle']);
+				else
+					await tell(
+						texts[edit ? 'write.message.editFailed' : 'write.message.writeFailed'],
+						texts[edit ? 'write.failed.editTitle' : 'write.failed.writeTitle'],
+					);
 		}
 	};
 
@@ -298,7 +322,14 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 			return;
 		}
 		setBusy('submit');
-		const body = { boardId: work.boardId, subjectId: work.subjectId, title: work.title, content: work.content, isPrivate: work.isPrivate, isNotice: admin && work.isNotice };
+		const body = {
+			boardId: work.boardId,
+			subjectId: work.subjectId,
+			title: work.title,
+			content: work.content,
+			isPrivate: work.isPrivate,
+			isNotice: admin && work.isNotice,
+		};
 		const urls = pageUrls(channelBase);
 		try {
 			let postId: number;
@@ -309,7 +340,11 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 				// Written from a saved draft: the post replaces it. A draft deleted meanwhile (another tab) is no reason not to post.
 				// A new member's Turnstile token, when the page shows the widget.
 				const challengeToken = (await spamDefence()).challengeToken();
-				const create = (from: number | null) => api.post<{ content: { postId: number } }>(`${apiBase}/posts`, from === null ? { ...body, requestId, challengeToken } : { ...body, requestId, challengeToken, draftId: from });
+				const create = (from: number | null) =>
+					api.post<{ content: { postId: number } }>(
+						`${apiBase}/posts`,
+						from === null ? { ...body, requestId, challengeToken } : { ...body, requestId, challengeToken, draftId: from },
+					);
 				const answer = await create(draftIdRef.current).catch((error: unknown) => {
 					if (draftIdRef.current === null || resultCodeOf(error) !== DraftNotFound.code) throw error;
 					return create(null);
@@ -364,7 +399,10 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 		try {
 			const draft = await drafts.get(loadId);
 			const current = fieldsRef.current;
-			applyWork({ ...current, boardId: draft.boardId ?? current.boardId, subjectId: draft.subjectId, title: draft.title, content: draft.content }, draft.draftId);
+			applyWork(
+				{ ...current, boardId: draft.boardId ?? current.boardId, subjectId: draft.subjectId, title: draft.title, content: draft.content },
+				draft.draftId,
+			);
 			keepLocally();
 			setDraftsOpen(false);
 		} catch (error) {
@@ -423,7 +461,10 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 		if (hasWork() && !(await ask(texts['write.confirm.cancel'], texts['write.button.leave']))) return;
 		finish();
 		const referrer = document.referrer ? new URL(document.referrer) : null;
-		const cameFromCommunity = referrer?.origin === location.origin && referrer.pathname.startsWith(`${channelBase}/`) && !/\/(?:login|oauth|signup|write)\b|\/edit$/.test(referrer.pathname);
+		const cameFromCommunity =
+			referrer?.origin === location.origin &&
+			referrer.pathname.startsWith(`${channelBase}/`) &&
+			!/\/(?:login|oauth|signup|write)\b|\/edit$/.test(referrer.pathname);
 		if (cameFromCommunity && history.length > 1) history.back();
 		else location.assign(cancelUrl);
 	};
@@ -472,117 +513,138 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 			<div className="write-form" data-write-form>
 				{/* Nothing is typed or chosen before the form's code runs, so nothing typed is lost to it. */}
 				<fieldset className="write-fields" disabled={!hydrated}>
-				<div className="write-row">
-					<div className="field">
-						<label htmlFor={`${id}-board`}>{texts['write.field.board']}</label>
-						<select id={`${id}-board`} value={fields.boardId ?? ''} onChange={(event) => void chooseBoard(Number(event.target.value))} aria-invalid={errors.board ? true : undefined} aria-describedby={errors.board ? `${id}-board-error` : undefined}>
-							{fields.boardId === null && <option value="">{texts['write.message.boardRequired']}</option>}
-							{boards.map((candidate) => (
-								<option key={candidate.boardId} value={candidate.boardId}>
-									{candidate.name}
-								</option>
-							))}
-						</select>
-						{boards.length === 0 && <p className="field-hint">{texts['write.message.noBoards']}</p>}
-						{errors.board && (
-							<p id={`${id}-board-error`} className="field-error" role="alert">
-								{errors.board}
-							</p>
-						)}
-					</div>
-					<div className="field">
-						<label htmlFor={`${id}-category`}>{texts['write.field.category']}</label>
-						{board && !board.usesSubjects ? (
-							<p id={`${id}-category`} className="field-hint no-category" data-no-category>
-								{texts['write.message.noCategory']}
-							</p>
-						) : (
-							<select id={`${id}-category`} value={fields.subjectId ?? ''} onChange={(event) => change({ subjectId: event.target.value === '' ? null : Number(event.target.value) })}>
-								<option value="">{texts['board.category.none']}</option>
-								{board?.subjects.map((subject) => (
-									<option key={subject.subjectId} value={subject.subjectId}>
-										{subject.name}
+					<div className="write-row">
+						<div className="field">
+							<label htmlFor={`${id}-board`}>{texts['write.field.board']}</label>
+							<select
+								id={`${id}-board`}
+								value={fields.boardId ?? ''}
+								onChange={(event) => void chooseBoard(Number(event.target.value))}
+								aria-invalid={errors.board ? true : undefined}
+								aria-describedby={errors.board ? `${id}-board-error` : undefined}
+							>
+								{fields.boardId === null && <option value="">{texts['write.message.boardRequired']}</option>}
+								{boards.map((candidate) => (
+									<option key={candidate.boardId} value={candidate.boardId}>
+										{candidate.name}
 									</option>
 								))}
 							</select>
+							{boards.length === 0 && <p className="field-hint">{texts['write.message.noBoards']}</p>}
+							{errors.board && (
+								<p id={`${id}-board-error`} className="field-error" role="alert">
+									{errors.board}
+								</p>
+							)}
+						</div>
+						<div className="field">
+							<label htmlFor={`${id}-category`}>{texts['write.field.category']}</label>
+							{board && !board.usesSubjects ? (
+								<p id={`${id}-category`} className="field-hint no-category" data-no-category>
+									{texts['write.message.noCategory']}
+								</p>
+							) : (
+								<select
+									id={`${id}-category`}
+									value={fields.subjectId ?? ''}
+									onChange={(event) => change({ subjectId: event.target.value === '' ? null : Number(event.target.value) })}
+								>
+									<option value="">{texts['board.category.none']}</option>
+									{board?.subjects.map((subject) => (
+										<option key={subject.subjectId} value={subject.subjectId}>
+											{subject.name}
+										</option>
+									))}
+								</select>
+							)}
+						</div>
+					</div>
+					<div className="field">
+						<div className="label-row">
+							<label htmlFor={`${id}-title`}>{texts['write.field.title']}</label>
+							<span className={count > TITLE_MAX_LENGTH ? 'title-count over' : 'title-count'} data-title-count>
+								{count}/{TITLE_MAX_LENGTH}
+							</span>
+						</div>
+						<input
+							id={`${id}-title`}
+							name="title"
+							value={fields.title}
+							placeholder={texts['write.field.titlePlaceholder']}
+							autoComplete="off"
+							aria-invalid={errors.title || count > TITLE_MAX_LENGTH ? true : undefined}
+							aria-describedby={`${id}-title-message`}
+							onChange={(event) => {
+								change({ title: event.target.value });
+								setErrors((found) => ({ ...found, title: undefined }));
+							}}
+							onKeyDown={(event) => {
+								// Enter in the title (also while composing) never submits the form.
+								if (event.key === 'Enter') event.preventDefault();
+							}}
+						/>
+						<p
+							id={`${id}-title-message`}
+							className={errors.title || count > TITLE_MAX_LENGTH ? 'field-error' : 'field-hint'}
+							role={errors.title ? 'alert' : undefined}
+						>
+							{errors.title ?? texts['write.message.titleTooLong']}
+						</p>
+					</div>
+					<div
+						className="field"
+						onKeyDownCapture={markWritten}
+						onPasteCapture={markWritten}
+						onDropCapture={markWritten}
+						onInputCapture={markWritten}
+						onChangeCapture={markWritten}
+					>
+						<span id={`${id}-body`} className="field-label">
+							{texts['write.field.body']}
+						</span>
+						<RichEditor
+							initialDocument={initial.content}
+							onChange={(doc) => {
+								if (!touchedRef.current) {
+									// The editor's own form of the opening content is what "unchanged" means.
+									baselineRef.current = { ...baselineRef.current, content: doc };
+									fieldsRef.current = { ...fieldsRef.current, content: doc };
+									setFields((current) => ({ ...current, content: doc }));
+									return;
+								}
+								change({ content: doc });
+								setErrors((found) => ({ ...found, content: undefined }));
+							}}
+							uploadUrl={`${apiBase}/uploads`}
+							texts={texts}
+							labelledBy={`${id}-body`}
+							onAuthFailure={(error) => void handleFailure(error, 'submit')}
+							handleRef={editorRef}
+						/>
+						{errors.content && (
+							<p className="field-error" role="alert">
+								{errors.content}
+							</p>
 						)}
 					</div>
-				</div>
-				<div className="field">
-					<div className="label-row">
-						<label htmlFor={`${id}-title`}>{texts['write.field.title']}</label>
-						<span className={count > TITLE_MAX_LENGTH ? 'title-count over' : 'title-count'} data-title-count>
-							{count}/{TITLE_MAX_LENGTH}
-						</span>
-					</div>
-					<input
-						id={`${id}-title`}
-						name="title"
-						value={fields.title}
-						placeholder={texts['write.field.titlePlaceholder']}
-						autoComplete="off"
-						aria-invalid={errors.title || count > TITLE_MAX_LENGTH ? true : undefined}
-						aria-describedby={`${id}-title-message`}
-						onChange={(event) => {
-							change({ title: event.target.value });
-							setErrors((found) => ({ ...found, title: undefined }));
-						}}
-						onKeyDown={(event) => {
-							// Enter in the title (also while composing) never submits the form.
-							if (event.key === 'Enter') event.preventDefault();
-						}}
-					/>
-					<p id={`${id}-title-message`} className={errors.title || count > TITLE_MAX_LENGTH ? 'field-error' : 'field-hint'} role={errors.title ? 'alert' : undefined}>
-						{errors.title ?? texts['write.message.titleTooLong']}
-					</p>
-				</div>
-				<div className="field" onKeyDownCapture={markWritten} onPasteCapture={markWritten} onDropCapture={markWritten} onInputCapture={markWritten} onChangeCapture={markWritten}>
-					<span id={`${id}-body`} className="field-label">
-						{texts['write.field.body']}
-					</span>
-					<RichEditor
-						initialDocument={initial.content}
-						onChange={(doc) => {
-							if (!touchedRef.current) {
-								// The editor's own form of the opening content is what "unchanged" means.
-								baselineRef.current = { ...baselineRef.current, content: doc };
-								fieldsRef.current = { ...fieldsRef.current, content: doc };
-								setFields((current) => ({ ...current, content: doc }));
-								return;
-							}
-							change({ content: doc });
-							setErrors((found) => ({ ...found, content: undefined }));
-						}}
-						uploadUrl={`${apiBase}/uploads`}
-						texts={texts}
-						labelledBy={`${id}-body`}
-						onAuthFailure={(error) => void handleFailure(error, 'submit')}
-						handleRef={editorRef}
-					/>
-					{errors.content && (
-						<p className="field-error" role="alert">
-							{errors.content}
-						</p>
-					)}
-				</div>
-				<div className="write-switches">
-					<label className="check">
-						<input type="checkbox" checked={fields.isPrivate} onChange={(event) => change({ isPrivate: event.target.checked })} />
-						<span>
-							{texts['write.field.private']}
-							<small>{texts['write.field.privateHint']}</small>
-						</span>
-					</label>
-					{admin && (
+					<div className="write-switches">
 						<label className="check">
-							<input type="checkbox" checked={fields.isNotice} onChange={(event) => change({ isNotice: event.target.checked })} />
+							<input type="checkbox" checked={fields.isPrivate} onChange={(event) => change({ isPrivate: event.target.checked })} />
 							<span>
-								{texts['write.field.notice']}
-								<small>{texts['write.field.noticeHint']}</small>
+								{texts['write.field.private']}
+								<small>{texts['write.field.privateHint']}</small>
 							</span>
 						</label>
-					)}
-				</div>
+						{admin && (
+							<label className="check">
+								<input type="checkbox" checked={fields.isNotice} onChange={(event) => change({ isNotice: event.target.checked })} />
+								<span>
+									{texts['write.field.notice']}
+									<small>{texts['write.field.noticeHint']}</small>
+								</span>
+							</label>
+						)}
+					</div>
 				</fieldset>
 				<div className="write-actions">
 					<button className="button secondary" type="button" onClick={() => void cancel()} disabled={!hydrated}>
@@ -592,7 +654,13 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 					<button className="button secondary" type="button" onClick={openDrafts} disabled={!hydrated} data-drafts-button>
 						{texts['write.button.drafts'].replace('{{count}}', String(draftCount ?? 0))}
 					</button>
-					<button className="button secondary" type="button" onClick={() => void saveDraft()} disabled={!hydrated || busy !== null} aria-busy={busy === 'draft'}>
+					<button
+						className="button secondary"
+						type="button"
+						onClick={() => void saveDraft()}
+						disabled={!hydrated || busy !== null}
+						aria-busy={busy === 'draft'}
+					>
 						{texts['write.button.saveDraft']}
 					</button>
 					<button className="button" type="submit" form={`${id}-form`} disabled={!hydrated || busy !== null} aria-busy={busy === 'submit'}>
@@ -602,7 +670,16 @@ export default function WriteForm({ edit, boards, initial, draftId: openedDraft,
 			</div>
 			{draftsShown && (
 				<Suspense fallback={null}>
-					<DraftsDialog open={draftsOpen} drafts={drafts} language={language} texts={texts} version={draftsVersion} onClose={() => setDraftsOpen(false)} onLoad={(loadId) => void loadDraft(loadId)} onDelete={deleteDraft} />
+					<DraftsDialog
+						open={draftsOpen}
+						drafts={drafts}
+						language={language}
+						texts={texts}
+						version={draftsVersion}
+						onClose={() => setDraftsOpen(false)}
+						onLoad={(loadId) => void loadDraft(loadId)}
+						onDelete={deleteDraft}
+					/>
 				</Suspense>
 			)}
 			{dialog && (

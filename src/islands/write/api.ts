@@ -54,7 +54,8 @@ export function draftsApi(api: MemberApi, apiBase: string) {
 		list: async (page: number) => (await api.get<{ content: DraftPage }>(`${apiBase}/drafts`, { page })).content,
 		get: async (draftId: number) => (await api.get<{ content: Draft }>(`${apiBase}/drafts/${draftId}`)).content,
 		create: async (fields: DraftBody) => (await api.post<{ content: { draftId: number; updatedAt: number } }>(`${apiBase}/drafts`, fields)).content,
-		update: async (draftId: number, fields: DraftBody) => (await api.put<{ content: { draftId: number; updatedAt: number } }>(`${apiBase}/drafts/${draftId}`, fields)).content,
+		update: async (draftId: number, fields: DraftBody) =>
+			(await api.put<{ content: { draftId: number; updatedAt: number } }>(`${apiBase}/drafts/${draftId}`, fields)).content,
 		remove: async (draftId: number) => {
 			await api.delete(`${apiBase}/drafts/${draftId}`);
 		},

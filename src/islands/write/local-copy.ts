@@ -34,7 +34,17 @@ function isCopy(value: unknown): value is LocalCopy {
 	const { fields, draftId, savedAt } = value as Partial<LocalCopy>;
 	if (typeof fields !== 'object' || fields === null || !isId(draftId ?? null) || typeof savedAt !== 'number') return false;
 	const { boardId, subjectId, title, content, isPrivate, isNotice } = fields;
-	return isId(boardId) && isId(subjectId) && typeof title === 'string' && typeof isPrivate === 'boolean' && typeof isNotice === 'boolean' && typeof content === 'object' && content !== null && content.type === 'doc' && Array.isArray(content.blocks);
+	return (
+		isId(boardId) &&
+		isId(subjectId) &&
+		typeof title === 'string' &&
+		typeof isPrivate === 'boolean' &&
+		typeof isNotice === 'boolean' &&
+		typeof content === 'object' &&
+		content !== null &&
+		content.type === 'doc' &&
+		Array.isArray(content.blocks)
+	);
 }
 
 export function readLocalCopy(key: string): LocalCopy | null {
@@ -66,10 +76,26 @@ export function clearLocalCopy(key: string): void {
 
 /** Whether a form holds nothing a member would miss: no title and a body without text or media. */
 export function isBlank(fields: FormFields): boolean {
-	return fields.title.trim() === '' && fields.content.blocks.every((block) => ('children' in block ? block.children.every((inline) => inline.text.trim() === '') : block.type === 'list' ? block.items.every((item) => item.every((inline) => inline.text.trim() === '')) : false));
+	return (
+		fields.title.trim() === '' &&
+		fields.content.blocks.every((block) =>
+			'children' in block
+				? block.children.every((inline) => inline.text.trim() === '')
+				: block.type === 'list'
+					? block.items.every((item) => item.every((inline) => inline.text.trim() === ''))
+					: false,
+		)
+	);
 }
 
 /** Whether two forms hold the same work (what the member would lose or get back). */
 export function sameWork(a: FormFields, b: FormFields): boolean {
-	return a.boardId === b.boardId && a.subjectId === b.subjectId && a.title === b.title && a.isPrivate === b.isPrivate && a.isNotice === b.isNotice && JSON.stringify(a.content) === JSON.stringify(b.content);
+	return (
+		a.boardId === b.boardId &&
+		a.subjectId === b.subjectId &&
+		a.title === b.title &&
+		a.isPrivate === b.isPrivate &&
+		a.isNotice === b.isNotice &&
+		JSON.stringify(a.content) === JSON.stringify(b.content)
+	);
 }

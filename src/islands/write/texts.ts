@@ -85,4 +85,9 @@ export type PostActionTexts = Record<(typeof POST_ACTION_TEXT_KEYS)[number], str
  * The texts that name the upload and image limits, filled in on the server with
  * UPLOAD_LIMIT_LABELS of src/schemas/post-limits.ts, so that no label reaches the browser's bundle.
  */
-export const LIMIT_TEXT_KEYS = ['write.message.tooManyImages', 'editor.message.imageResolution', 'editor.message.uploadDailyLimit', 'editor.message.unattachedLimit'] as const;
+export const LIMIT_TEXT_KEYS = [
+	'write.message.tooManyImages',
+	'editor.message.imageResolution',
+	'editor.message.uploadDailyLimit',
+	'editor.message.unattachedLimit',
+] as const;

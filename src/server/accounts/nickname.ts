@@ -29,7 +29,9 @@ const PROBLEM_CODES = {
  * look-alike of one (Adm1n, ADMlN, Adrnin) is a reserved word too. Server only, as the skeleton's
  * table is too large for the islands, which check the words themselves.
  */
-const RESERVED_SKELETONS = new Set(RESERVED_NICKNAMES.flatMap((word) => [word, word.toUpperCase(), word.charAt(0).toUpperCase() + word.slice(1)].map(nicknameSkeleton)));
+const RESERVED_SKELETONS = new Set(
+	RESERVED_NICKNAMES.flatMap((word) => [word, word.toUpperCase(), word.charAt(0).toUpperCase() + word.slice(1)].map(nicknameSkeleton)),
+);
 
 /** The nickname as stored (NFC); throws the result code of the rule of SPEC §5 it breaks. */
 export function checkedNickname(input: string): string {
@@ -56,7 +58,12 @@ export function nicknameForms(nickname: string): NicknameForms {
  * member is NicknameTaken, whichever name it is; one's own current name is NicknameUnchanged, one's
  * own earlier name NicknameUnusable.
  */
-export async function nicknameConflict(db: D1Database, channelId: number, forms: NicknameForms, memberId: number | null): Promise<'NicknameUnchanged' | 'NicknameTaken' | 'NicknameUnusable' | null> {
+export async function nicknameConflict(
+	db: D1Database,
+	channelId: number,
+	forms: NicknameForms,
+	memberId: number | null,
+): Promise<'NicknameUnchanged' | 'NicknameTaken' | 'NicknameUnusable' | null> {
 	const { results: claims } = await db
 		.prepare('SELECT member_id, released_at FROM nickname_claims WHERE channel_id = ?1 AND (nickname_key = ?2 OR nickname_skeleton = ?3)')
 		.bind(channelId, forms.key, forms.skeleton)
@@ -117,7 +124,9 @@ export async function changeNickname(db: D1Database, channelId: number, member: 
 				)
 				.bind(channelId, member.userId, now, COOLDOWN_MS),
 			db
-				.prepare('INSERT INTO nickname_claims (channel_id, nickname_key, nickname_skeleton, nickname, member_id, claimed_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)')
+				.prepare(
+					'INSERT INTO nickname_claims (channel_id, nickname_key, nickname_skeleton, nickname, member_id, claimed_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)',
+				)
 				.bind(channelId, forms.key, forms.skeleton, nickname, member.userId, now),
 			db.prepare('UPDATE members SET nickname = ?3 WHERE id = ?1 AND channel_id = ?2').bind(member.userId, channelId, nickname),
 			...memberSearchStatements(db, channelId, member.userId, nickname),
@@ -157,7 +166,9 @@ export async function backfillNicknameSkeletons(db: D1Database): Promise<{ fille
 	const collisions: SkeletonCollision[] = [];
 	for (;;) {
 		const { results: claims } = await db
-			.prepare('SELECT rowid AS row, channel_id, nickname, member_id FROM nickname_claims WHERE rowid > ?1 AND nickname_skeleton IS NULL ORDER BY rowid LIMIT ?2')
+			.prepare(
+				'SELECT rowid AS row, channel_id, nickname, member_id FROM nickname_claims WHERE rowid > ?1 AND nickname_skeleton IS NULL ORDER BY rowid LIMIT ?2',
+			)
 			.bind(after, SKELETON_BACKFILL_PAGE)
 			.all<{ row: number; channel_id: number; nickname: string; member_id: number }>();
 		if (claims.length === 0) break;
@@ -167,7 +178,9 @@ export async function backfillNicknameSkeletons(db: D1Database): Promise<{ fille
 		const results = await db.batch(
 			claims.map((claim, i) =>
 				db
-					.prepare('UPDATE nickname_claims SET nickname_skeleton = ?2 WHERE rowid = ?1 AND NOT EXISTS (SELECT 1 FROM nickname_claims WHERE channel_id = ?3 AND nickname_skeleton = ?2)')
+					.prepare(
+						'UPDATE nickname_claims SET nickname_skeleton = ?2 WHERE rowid = ?1 AND NOT EXISTS (SELECT 1 FROM nickname_claims WHERE channel_id = ?3 AND nickname_skeleton = ?2)',
+					)
 					.bind(claim.row, skeletons[i], claim.channel_id),
 			),
 		);
@@ -180,7 +193,12 @@ export async function backfillNicknameSkeletons(db: D1Database): Promise<{ fille
 				.prepare('SELECT nickname, member_id FROM nickname_claims WHERE channel_id = ?1 AND nickname_skeleton = ?2')
 				.bind(claim.channel_id, skeletons[i])
 				.first<{ nickname: string; member_id: number }>();
-			collisions.push({ channelId: claim.channel_id, nickname: claim.nickname, memberId: claim.member_id, lookAlikeOf: holder && { nickname: holder.nickname, memberId: holder.member_id } });
+			collisions.push({
+				channelId: claim.channel_id,
+				nickname: claim.nickname,
+				memberId: claim.member_id,
+				lookAlikeOf: holder && { nickname: holder.nickname, memberId: holder.member_id },
+			});
 		}
 	}
 	return { filled, collisions };

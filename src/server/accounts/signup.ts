@@ -15,7 +15,9 @@ import { newMemberSearchStatement } from '@/server/search/search-index';
 /** How long a sign-up may stay between the provider's return and the chosen nickname. */
 export const SIGNUP_TTL_MS = 30 * 60 * 1000;
 
-export type SignInOutcome = { kind: 'member'; memberId: number; sessionToken: string; maxAgeSeconds: number } | { kind: 'signup'; signupToken: string };
+export type SignInOutcome =
+	| { kind: 'member'; memberId: number; sessionToken: string; maxAgeSeconds: number }
+	| { kind: 'signup'; signupToken: string };
 
 /**
  * The provider vouched for `identity`: a member of the channel gets a new session (minted with the
@@ -30,11 +32,16 @@ export async function signInIdentity(
 	now = Date.now(),
 ): Promise<SignInOutcome> {
 	const stored = await db
-		.prepare('INSERT INTO identities (provider, subject, created_at) VALUES (?1, ?2, ?3) ON CONFLICT (provider, subject) DO UPDATE SET provider = excluded.provider RETURNING id')
+		.prepare(
+			'INSERT INTO identities (provider, subject, created_at) VALUES (?1, ?2, ?3) ON CONFLICT (provider, subject) DO UPDATE SET provider = excluded.provider RETURNING id',
+		)
 		.bind(identity.provider, identity.subject, now)
 		.first<{ id: number }>();
 	if (!stored) throw new Error('The identity was not stored');
-	const member = await db.prepare('SELECT id FROM members WHERE channel_id = ?1 AND identity_id = ?2').bind(channelId, stored.id).first<{ id: number }>();
+	const member = await db
+		.prepare('SELECT id FROM members WHERE channel_id = ?1 AND identity_id = ?2')
+		.bind(channelId, stored.id)
+		.first<{ id: number }>();
 	if (member) {
 		const session = await newSession(db, channelId, member.id, secret, now);
 		await db.batch([db.prepare('UPDATE members SET recent_provider = ?2 WHERE id = ?1').bind(member.id, identity.provider), ...session.statements]);
@@ -44,7 +51,9 @@ export async function signInIdentity(
 	await db.batch([
 		db.prepare('DELETE FROM signups WHERE expires_at <= ?1').bind(now),
 		db
-			.prepare('INSERT INTO signups (token_hash, channel_id, identity_id, provider, redirect_url, created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)')
+			.prepare(
+				'INSERT INTO signups (token_hash, channel_id, identity_id, provider, redirect_url, created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)',
+			)
 			.bind(await hashToken(signupToken), channelId, stored.id, identity.provider, redirectUrl, now, now + SIGNUP_TTL_MS),
 	]);
 	return { kind: 'signup', signupToken };
@@ -63,11 +72,19 @@ export async function findSignup(db: D1Database, channelId: number, token: strin
 	if (!token) return null;
 	const tokenHash = await hashToken(token);
 	const row = await db
-		.prepare('SELECT identity_id, provider, redirect_url, terms_agreed_at, privacy_agreed_at FROM signups WHERE token_hash = ?1 AND channel_id = ?2 AND expires_at > ?3')
+		.prepare(
+			'SELECT identity_id, provider, redirect_url, terms_agreed_at, privacy_agreed_at FROM signups WHERE token_hash = ?1 AND channel_id = ?2 AND expires_at > ?3',
+		)
 		.bind(tokenHash, channelId, now)
 		.first<{ identity_id: number; provider: Provider; redirect_url: string; terms_agreed_at: number | null; privacy_agreed_at: number | null }>();
 	if (!row) return null;
-	return { tokenHash, identityId: row.identity_id, provider: row.provider, redirectUrl: row.redirect_url, termsAgreed: row.terms_agreed_at !== null && row.privacy_agreed_at !== null };
+	return {
+		tokenHash,
+		identityId: row.identity_id,
+		provider: row.provider,
+		redirectUrl: row.redirect_url,
+		termsAgreed: row.terms_agreed_at !== null && row.privacy_agreed_at !== null,
+	};
 }
 
 /** Records the agreement to the service terms and the personal-information collection. */
@@ -120,13 +137,17 @@ export async function completeSignup(
 		.catch((error: unknown) => {
 			const rule = brokenUniqueRule(error);
 			if (rule === 'nickname') throw new AppError('NicknameTaken');
-			if (rule === 'membership' || rule === 'active-claim') throw new AppError('Conflict', 'You are already a member of this community. Please log in again.');
+			if (rule === 'membership' || rule === 'active-claim')
+				throw new AppError('Conflict', 'You are already a member of this community. Please log in again.');
 			// The sign-up ran out between reading it and this batch: no member, so no session could be stored.
 			if (error instanceof Error && /NOT NULL constraint failed: sessions\.member_id/i.test(error.message)) throw new AppError('SignupExpired');
 			throw error;
 		});
 	if (results[0]?.meta.changes !== 1) throw new AppError('SignupExpired');
-	const member = await db.prepare('SELECT id FROM members WHERE channel_id = ?1 AND identity_id = ?2').bind(channelId, signup.identityId).first<{ id: number }>();
+	const member = await db
+		.prepare('SELECT id FROM members WHERE channel_id = ?1 AND identity_id = ?2')
+		.bind(channelId, signup.identityId)
+		.first<{ id: number }>();
 	if (!member) throw new Error('The new membership was not stored');
 	return { memberId: member.id, nickname, sessionToken: session.token, maxAgeSeconds: session.maxAgeSeconds, redirectUrl: signup.redirectUrl };
 }

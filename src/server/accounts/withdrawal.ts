@@ -9,8 +9,12 @@ import { memberSearchStatements } from '@/server/search/search-index';
 
 export async function withdrawMember(db: D1Database, channelId: number, memberId: number, now = Date.now()): Promise<void> {
 	await db.batch([
-		db.prepare('UPDATE members SET identity_id = NULL, nickname = NULL, withdrawn_at = ?3 WHERE id = ?1 AND channel_id = ?2').bind(memberId, channelId, now),
-		db.prepare('UPDATE nickname_claims SET released_at = ?3 WHERE channel_id = ?1 AND member_id = ?2 AND released_at IS NULL').bind(channelId, memberId, now),
+		db
+			.prepare('UPDATE members SET identity_id = NULL, nickname = NULL, withdrawn_at = ?3 WHERE id = ?1 AND channel_id = ?2')
+			.bind(memberId, channelId, now),
+		db
+			.prepare('UPDATE nickname_claims SET released_at = ?3 WHERE channel_id = ?1 AND member_id = ?2 AND released_at IS NULL')
+			.bind(channelId, memberId, now),
 		db.prepare('DELETE FROM drafts WHERE member_id = ?1').bind(memberId),
 		endMemberSessions(db, memberId),
 		...memberSearchStatements(db, channelId, memberId, null),

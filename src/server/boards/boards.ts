@@ -41,9 +41,7 @@ function toBoard(row: BoardRow): Board {
 const BOARD_COLUMNS = 'id, name, description, is_public, use_shared, use_subjects, notice_only, listed_count';
 
 export async function listBoards(db: D1Database, channelId: number): Promise<Board[]> {
-	const rows = await all<BoardRow>(
-		db.prepare(`SELECT ${BOARD_COLUMNS} FROM boards WHERE channel_id = ?1 ORDER BY id`).bind(channelId),
-	);
+	const rows = await all<BoardRow>(db.prepare(`SELECT ${BOARD_COLUMNS} FROM boards WHERE channel_id = ?1 ORDER BY id`).bind(channelId));
 	return rows.map(toBoard);
 }
 

@@ -56,7 +56,11 @@ export function canWriteIn(board: { isPublic: boolean; noticeOnly: boolean }, ad
  * on a board a member could write in, so that signing in leads somewhere. The guest's answer
  * depends on the channel and the board alone: guests' pages are cached per URL and shared.
  */
-export function offersWrite(board: { isPublic: boolean; noticeOnly: boolean } | null, hasProviders: boolean, viewer: { admin: boolean } | null): boolean {
+export function offersWrite(
+	board: { isPublic: boolean; noticeOnly: boolean } | null,
+	hasProviders: boolean,
+	viewer: { admin: boolean } | null,
+): boolean {
 	if (viewer) return board === null || canWriteIn(board, viewer.admin);
 	return hasProviders && (board === null || canWriteIn(board, false));
 }
@@ -84,6 +88,13 @@ export async function writableBoards(db: D1Database, channelId: number, admin: b
 		.map((row) => {
 			const usesSubjects = row.use_subjects === 1;
 			const subjects = usesSubjects ? (JSON.parse(row.subjects_json) as [number, string][]).map(([subjectId, name]) => ({ subjectId, name })) : [];
-			return { boardId: row.id, name: row.name, usesSubjects, subjects, template: parseTemplate(row.write_template), noticeOnly: row.notice_only === 1 };
+			return {
+				boardId: row.id,
+				name: row.name,
+				usesSubjects,
+				subjects,
+				template: parseTemplate(row.write_template),
+				noticeOnly: row.notice_only === 1,
+			};
 		});
 }

@@ -53,14 +53,39 @@ export interface ChannelPlan {
 	privacy: { boardId: number; public: boolean }[];
 }
 
-const CHANNEL_COLUMNS = ['domain', 'slug', 'title', 'language', 'theme_type', 'key_color', 'background_color', 'pc_header_color', 'pc_header_image', 'exposure_type', 'exposure_board_id', 'header_config', 'footer_config', 'banner', 'auto_hide_reports', 'new_member_limits'] as const;
+const CHANNEL_COLUMNS = [
+	'domain',
+	'slug',
+	'title',
+	'language',
+	'theme_type',
+	'key_color',
+	'background_color',
+	'pc_header_color',
+	'pc_header_image',
+	'exposure_type',
+	'exposure_board_id',
+	'header_config',
+	'footer_config',
+	'banner',
+	'auto_hide_reports',
+	'new_member_limits',
+] as const;
 const BOARD_COLUMNS = ['key', 'name', 'description', 'is_public', 'use_subjects', 'write_template', 'notice_only'] as const;
 const JSON_COLUMNS = new Set(['header_config', 'footer_config', 'banner', 'write_template', 'new_member_limits']);
 
 /** A JSON column's value with its keys sorted, so that two spellings of one value compare equal. */
 function canonical(value: unknown): string {
 	const sort = (item: unknown): unknown =>
-		Array.isArray(item) ? item.map(sort) : item && typeof item === 'object' ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, sort(v)])) : item;
+		Array.isArray(item)
+			? item.map(sort)
+			: item && typeof item === 'object'
+				? Object.fromEntries(
+						Object.entries(item)
+							.sort(([a], [b]) => (a < b ? -1 : 1))
+							.map(([k, v]) => [k, sort(v)]),
+					)
+				: item;
 	return JSON.stringify(sort(value));
 }
 
@@ -75,11 +100,15 @@ function same(column: string, a: unknown, b: unknown): boolean {
 	return a === b;
 }
 
-const shown = (value: unknown) => (value === null ? 'null' : typeof value === 'string' && value.length > 60 ? `${JSON.stringify(value.slice(0, 57))}…` : JSON.stringify(value));
+const shown = (value: unknown) =>
+	value === null ? 'null' : typeof value === 'string' && value.length > 60 ? `${JSON.stringify(value.slice(0, 57))}…` : JSON.stringify(value);
 
 /** The stored configuration of `domain/slug`, with what uses each board and category. */
 export async function readStoredChannel(db: D1Database, domain: string, slug: string): Promise<StoredChannel | null> {
-	const channel = await db.prepare(`SELECT id, ${CHANNEL_COLUMNS.join(', ')} FROM channels WHERE domain = ?1 AND slug = ?2`).bind(domain, slug).first<ChannelRow>();
+	const channel = await db
+		.prepare(`SELECT id, ${CHANNEL_COLUMNS.join(', ')} FROM channels WHERE domain = ?1 AND slug = ?2`)
+		.bind(domain, slug)
+		.first<ChannelRow>();
 	if (!channel) return null;
 	const [providers, boards, subjects, nodes] = await Promise.all([
 		all<{ provider: string }>(db.prepare('SELECT provider FROM channel_providers WHERE channel_id = ?1 ORDER BY sort_order').bind(channel.id)),
@@ -101,7 +130,13 @@ export async function readStoredChannel(db: D1Database, domain: string, slug: st
 				)
 				.bind(channel.id),
 		),
-		all<NodeRow>(db.prepare('SELECT id, parent_id, sort_order, text, type, board_id, public_flag, url, use_collapsed FROM board_tree_nodes WHERE channel_id = ?1 ORDER BY sort_order, id').bind(channel.id)),
+		all<NodeRow>(
+			db
+				.prepare(
+					'SELECT id, parent_id, sort_order, text, type, board_id, public_flag, url, use_collapsed FROM board_tree_nodes WHERE channel_id = ?1 ORDER BY sort_order, id',
+				)
+				.bind(channel.id),
+		),
 	]);
 	return { rows: { channel, providers: providers.map((row) => row.provider), boards, subjects, nodes } };
 }
@@ -119,7 +154,17 @@ async function nextIds(db: D1Database): Promise<NextIds> {
 /** A tree as comparable text: everything but the nodes' own ids. */
 function treeShape(nodes: NodeRow[]): string {
 	const position = new Map(nodes.map((node, index) => [node.id, index]));
-	return JSON.stringify(nodes.map((node) => [node.parent_id === null ? null : position.get(node.parent_id), node.text, node.type, node.board_id, node.public_flag, node.url, node.use_collapsed]));
+	return JSON.stringify(
+		nodes.map((node) => [
+			node.parent_id === null ? null : position.get(node.parent_id),
+			node.text,
+			node.type,
+			node.board_id,
+			node.public_flag,
+			node.url,
+			node.use_collapsed,
+		]),
+	);
 }
 
 /** How the plan names a category: its key and id, either of which a file can use to name it again. */
@@ -138,12 +183,14 @@ const NODE_FIELDS = [
  * "node "Guides" collapsed false → true" or "+ node LINK "Wiki"" rather than a count of nodes.
  */
 function treeChanges(before: NodeRow[], after: NodeRow[], boardName: (id: number) => string): string[] {
-	const label = (node: NodeRow) => (node.type === 'BOARD' ? `board ${boardName(node.board_id ?? 0)}` : node.type === 'DIVIDER' ? 'divider' : `${node.type} "${node.text}"`);
+	const label = (node: NodeRow) =>
+		node.type === 'BOARD' ? `board ${boardName(node.board_id ?? 0)}` : node.type === 'DIVIDER' ? 'divider' : `${node.type} "${node.text}"`;
 	// Who a node is: its board or link; a category, All Posts and a divider by type and place among their kind.
 	const identities = (nodes: NodeRow[]) => {
 		const seen = new Map<string, number>();
 		return nodes.map((node) => {
-			const base = node.type === 'BOARD' ? `B${node.board_id}` : node.type === 'LINK' ? `L${node.url}` : node.type === 'CATEGORY' ? `C${node.text}` : node.type;
+			const base =
+				node.type === 'BOARD' ? `B${node.board_id}` : node.type === 'LINK' ? `L${node.url}` : node.type === 'CATEGORY' ? `C${node.text}` : node.type;
 			const count = (seen.get(base) ?? 0) + 1;
 			seen.set(base, count);
 			return `${base}#${count}`;
@@ -151,12 +198,14 @@ function treeChanges(before: NodeRow[], after: NodeRow[], boardName: (id: number
 	};
 	const beforeIds = identities(before);
 	const afterIds = identities(after);
-	const parentOf = (nodes: NodeRow[], ids: string[], node: NodeRow) => (node.parent_id === null ? null : ids[nodes.findIndex((other) => other.id === node.parent_id)] ?? null);
+	const parentOf = (nodes: NodeRow[], ids: string[], node: NodeRow) =>
+		node.parent_id === null ? null : (ids[nodes.findIndex((other) => other.id === node.parent_id)] ?? null);
 	const parentLabel = (nodes: NodeRow[], node: NodeRow) => {
 		const parent = nodes.find((other) => other.id === node.parent_id);
 		return parent ? `under ${label(parent)}` : 'at the top';
 	};
-	const value = (field: (typeof NODE_FIELDS)[number][0], node: NodeRow) => (field === 'public_flag' || field === 'use_collapsed' ? node[field] === 1 : node[field]);
+	const value = (field: (typeof NODE_FIELDS)[number][0], node: NodeRow) =>
+		field === 'public_flag' || field === 'use_collapsed' ? node[field] === 1 : node[field];
 	const lines: string[] = [];
 	before.forEach((node, index) => {
 		if (!afterIds.includes(beforeIds[index]!)) lines.push(`- board tree: node ${label(node)} ${parentLabel(before, node)}`);
@@ -169,9 +218,11 @@ function treeChanges(before: NodeRow[], after: NodeRow[], boardName: (id: number
 		}
 		const old = before[at]!;
 		for (const [field, name] of NODE_FIELDS) {
-			if (old[field] !== node[field]) lines.push(`~ board tree: node ${label(old)} ${name} ${shown(value(field, old))} → ${shown(value(field, node))}`);
+			if (old[field] !== node[field])
+				lines.push(`~ board tree: node ${label(old)} ${name} ${shown(value(field, old))} → ${shown(value(field, node))}`);
 		}
-		if (parentOf(before, beforeIds, old) !== parentOf(after, afterIds, node)) lines.push(`~ board tree: node ${label(node)} moved ${parentLabel(after, node)}`);
+		if (parentOf(before, beforeIds, old) !== parentOf(after, afterIds, node))
+			lines.push(`~ board tree: node ${label(node)} moved ${parentLabel(after, node)}`);
 	});
 	// Only the order changed (or a node moved within its parent).
 	const order = (ids: string[]) => ids.filter((id) => beforeIds.includes(id) && afterIds.includes(id)).join(' ');
@@ -217,35 +268,51 @@ export async function planChannel(db: D1Database, file: ChannelFile, now = Date.
 		const owner = await db.prepare('SELECT domain, slug FROM channels WHERE id = ?1').bind(file.id).first<{ domain: string; slug: string }>();
 		// The file's id must be this community's: an id that names another one is a mistake (a copied
 		// file), never silently ignored.
-		if (current) plan.refusals.push(`id: ${file.domain}/${file.slug} has the id ${current.channel.id}, not ${file.id}${owner ? ` (${file.id} is ${owner.domain}/${owner.slug}'s id)` : ''}; give its own id or none`);
+		if (current)
+			plan.refusals.push(
+				`id: ${file.domain}/${file.slug} has the id ${current.channel.id}, not ${file.id}${owner ? ` (${file.id} is ${owner.domain}/${owner.slug}'s id)` : ''}; give its own id or none`,
+			);
 		else if (owner) plan.refusals.push(`id: ${file.id} is ${owner.domain}/${owner.slug}'s id; give a free id or none`);
 	}
 	const currentNodes = new Set(current?.nodes.map((node) => node.id));
 	const newNodeIds = wanted.nodes.map((node) => node.id).filter((id) => !currentNodes.has(id));
 	if (newNodeIds.length > 0) {
-		const clash = await db.prepare(`SELECT id FROM board_tree_nodes WHERE id IN (${newNodeIds.map(Number).join(', ')}) LIMIT 1`).first<{ id: number }>();
+		const clash = await db
+			.prepare(`SELECT id FROM board_tree_nodes WHERE id IN (${newNodeIds.map(Number).join(', ')}) LIMIT 1`)
+			.first<{ id: number }>();
 		if (clash) plan.refusals.push(`tree: the node id ${clash.id} belongs to another community's tree`);
 	}
 	const run = (sql: string, ...params: unknown[]) => plan.statements.push({ sql, params });
-	const boardName = (id: number) => wanted.boards.find((board) => board.id === id)?.key ?? current?.boards.find((board) => board.id === id)?.key ?? String(id);
+	const boardName = (id: number) =>
+		wanted.boards.find((board) => board.id === id)?.key ?? current?.boards.find((board) => board.id === id)?.key ?? String(id);
 
 	// The channel row.
 	if (!current) {
 		plan.changes.push(`+ community ${file.domain}/${file.slug} (id ${channelId})`);
 		const columns = ['id', ...CHANNEL_COLUMNS, 'created_at'] as const;
 		const values = { ...wanted.channel, created_at: now } as Record<string, unknown>;
-		run(`INSERT INTO channels (${columns.join(', ')}) VALUES (${columns.map((_, i) => `?${i + 1}`).join(', ')})`, ...columns.map((column) => values[column]));
+		run(
+			`INSERT INTO channels (${columns.join(', ')}) VALUES (${columns.map((_, i) => `?${i + 1}`).join(', ')})`,
+			...columns.map((column) => values[column]),
+		);
 	} else {
 		const changed = CHANNEL_COLUMNS.filter((column) => !same(column, current.channel[column], wanted.channel[column]));
 		for (const column of changed) plan.changes.push(`~ ${column}: ${shown(current.channel[column])} → ${shown(wanted.channel[column])}`);
-		if (changed.length > 0) run(`UPDATE channels SET ${changed.map((column, i) => `${column} = ?${i + 2}`).join(', ')} WHERE id = ?1`, channelId, ...changed.map((column) => wanted.channel[column]));
+		if (changed.length > 0)
+			run(
+				`UPDATE channels SET ${changed.map((column, i) => `${column} = ?${i + 2}`).join(', ')} WHERE id = ?1`,
+				channelId,
+				...changed.map((column) => wanted.channel[column]),
+			);
 	}
 
 	// Providers, in order.
 	if ((current?.providers ?? []).join(',') !== wanted.providers.join(',')) {
 		plan.changes.push(`~ providers: [${(current?.providers ?? []).join(', ')}] → [${wanted.providers.join(', ')}]`);
 		run('DELETE FROM channel_providers WHERE channel_id = ?1', channelId);
-		wanted.providers.forEach((provider, index) => run('INSERT INTO channel_providers (channel_id, provider, sort_order) VALUES (?1, ?2, ?3)', channelId, provider, index + 1));
+		wanted.providers.forEach((provider, index) =>
+			run('INSERT INTO channel_providers (channel_id, provider, sort_order) VALUES (?1, ?2, ?3)', channelId, provider, index + 1),
+		);
 	}
 
 	// The tree goes first when it changes: its nodes refer to boards that may go.
@@ -275,7 +342,12 @@ export async function planChannel(db: D1Database, file: ChannelFile, now = Date.
 		}
 		const changed = BOARD_COLUMNS.filter((column) => !same(column, before[column], board[column]));
 		for (const column of changed) plan.changes.push(`~ board ${board.key}: ${column} ${shown(before[column])} → ${shown(board[column])}`);
-		if (changed.length > 0) run(`UPDATE boards SET ${changed.map((column, i) => `${column} = ?${i + 2}`).join(', ')} WHERE id = ?1`, board.id, ...changed.map((column) => board[column]));
+		if (changed.length > 0)
+			run(
+				`UPDATE boards SET ${changed.map((column, i) => `${column} = ?${i + 2}`).join(', ')} WHERE id = ?1`,
+				board.id,
+				...changed.map((column) => board[column]),
+			);
 		if (before.is_public !== board.is_public && before.uses > 0) plan.privacy.push({ boardId: board.id, public: board.is_public === 1 });
 	}
 
@@ -288,18 +360,37 @@ export async function planChannel(db: D1Database, file: ChannelFile, now = Date.
 				continue;
 			}
 			plan.changes.push(`+ category "${subject.name}" (${categoryIds(subject)}) on board ${boardName(subject.board_id)}`);
-			run('INSERT INTO board_subjects (id, channel_id, board_id, name, sort_order, enabled, key) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)', subject.id, channelId, subject.board_id, subject.name, subject.sort_order, subject.enabled, subject.key);
+			run(
+				'INSERT INTO board_subjects (id, channel_id, board_id, name, sort_order, enabled, key) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)',
+				subject.id,
+				channelId,
+				subject.board_id,
+				subject.name,
+				subject.sort_order,
+				subject.enabled,
+				subject.key,
+			);
 			continue;
 		}
 		const changed = (['key', 'name', 'sort_order', 'enabled'] as const).filter((column) => before[column] !== subject[column]);
-		for (const column of changed) plan.changes.push(`~ category "${before.name}" (${categoryIds(before)}) on board ${boardName(subject.board_id)}: ${column} ${shown(before[column])} → ${shown(subject[column])}`);
-		if (changed.length > 0) run(`UPDATE board_subjects SET ${changed.map((column, i) => `${column} = ?${i + 2}`).join(', ')} WHERE id = ?1`, subject.id, ...changed.map((column) => subject[column]));
+		for (const column of changed)
+			plan.changes.push(
+				`~ category "${before.name}" (${categoryIds(before)}) on board ${boardName(subject.board_id)}: ${column} ${shown(before[column])} → ${shown(subject[column])}`,
+			);
+		if (changed.length > 0)
+			run(
+				`UPDATE board_subjects SET ${changed.map((column, i) => `${column} = ?${i + 2}`).join(', ')} WHERE id = ?1`,
+				subject.id,
+				...changed.map((column) => subject[column]),
+			);
 	}
 	for (const subject of current?.subjects ?? []) {
 		if (wanted.subjects.some((row) => row.id === subject.id) || !wanted.boards.some((board) => board.id === subject.board_id)) continue;
 		if (subject.uses > 0) {
 			if (subject.enabled === 1) {
-				plan.changes.push(`~ category "${subject.name}" (${categoryIds(subject)}) on board ${boardName(subject.board_id)}: disabled (posts or drafts use it)`);
+				plan.changes.push(
+					`~ category "${subject.name}" (${categoryIds(subject)}) on board ${boardName(subject.board_id)}: disabled (posts or drafts use it)`,
+				);
 				run('UPDATE board_subjects SET enabled = 0 WHERE id = ?1', subject.id);
 			}
 		} else {
@@ -312,7 +403,9 @@ export async function planChannel(db: D1Database, file: ChannelFile, now = Date.
 	for (const board of current?.boards ?? []) {
 		if (wanted.boards.some((row) => row.id === board.id)) continue;
 		if (board.uses > 0) {
-			plan.refusals.push(`board ${board.key} "${board.name}" has posts or drafts and cannot be removed; keep it in the file (make it private with "public": false to hide it)`);
+			plan.refusals.push(
+				`board ${board.key} "${board.name}" has posts or drafts and cannot be removed; keep it in the file (make it private with "public": false to hide it)`,
+			);
 			continue;
 		}
 		plan.changes.push(`- board ${board.key} "${board.name}"`);
@@ -325,7 +418,16 @@ export async function planChannel(db: D1Database, file: ChannelFile, now = Date.
 			run(
 				`INSERT INTO board_tree_nodes (id, channel_id, parent_id, sort_order, text, type, board_id, public_flag, use_shared, url, use_collapsed)
 				 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, ?9, ?10)`,
-				node.id, channelId, node.parent_id, node.sort_order, node.text, node.type, node.board_id, node.public_flag, node.url, node.use_collapsed,
+				node.id,
+				channelId,
+				node.parent_id,
+				node.sort_order,
+				node.text,
+				node.type,
+				node.board_id,
+				node.public_flag,
+				node.url,
+				node.use_collapsed,
 			);
 		}
 	}
@@ -364,7 +466,12 @@ async function moveBoardPosts(db: D1Database, channelId: number, boardId: number
 	);
 	for (const post of posts) {
 		const placement = (boardPublic: boolean) => ({ boardId, subjectId: post.subject_id, boardPublic, isNotice: post.is_notice === 1, visible: true });
-		const plan = planListChange(db, channelId, { placement: placement(!toPublic), positions: { boardPos: post.board_pos, subjectPos: post.subject_pos, channelPos: post.channel_pos } }, placement(toPublic));
+		const plan = planListChange(
+			db,
+			channelId,
+			{ placement: placement(!toPublic), positions: { boardPos: post.board_pos, subjectPos: post.subject_pos, channelPos: post.channel_pos } },
+			placement(toPublic),
+		);
 		const columns = Object.entries(plan.columns).map(([column, expression]) => `${column} = ${expression}`);
 		await db.batch([
 			...plan.statements,

@@ -16,10 +16,16 @@ import { DocumentSchema } from '@/schemas/content';
 import { NewMemberLimitsSchema } from '@/server/spam/new-members';
 
 /** A board's key in the file: lower-case letters, digits and dashes. */
-const BoardKeySchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'must be 1 to 40 lower-case letters, digits or dashes, starting with a letter or digit');
+const BoardKeySchema = z
+	.string()
+	.regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'must be 1 to 40 lower-case letters, digits or dashes, starting with a letter or digit');
 const ColourSchema = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #4f46e5');
 /** A fixed database id. */
-const IdSchema = z.number().int().min(1).max(2 ** 31 - 1);
+const IdSchema = z
+	.number()
+	.int()
+	.min(1)
+	.max(2 ** 31 - 1);
 const Text = (max: number) => z.string().trim().min(1).max(max);
 const LabelledLink = z.strictObject({ key: Text(100), value: SafeLinkSchema });
 
@@ -27,7 +33,12 @@ const LabelledLink = z.strictObject({ key: Text(100), value: SafeLinkSchema });
  * A category: named across applies by its `key` (like a board's; `category-{id}` when the file
  * gives none, as `apply` prints it), or by a fixed `id`, or else by its name.
  */
-const CategorySchema = z.strictObject({ key: BoardKeySchema.optional(), id: IdSchema.optional(), name: Text(50), enabled: z.boolean().default(true) });
+const CategorySchema = z.strictObject({
+	key: BoardKeySchema.optional(),
+	id: IdSchema.optional(),
+	name: Text(50),
+	enabled: z.boolean().default(true),
+});
 
 const BoardSchema = z.strictObject({
 	key: BoardKeySchema,
@@ -54,7 +65,13 @@ const TreeNodeSchema = z.discriminatedUnion('type', [
 	BoardNode,
 	LinkNode,
 	DividerNode,
-	z.strictObject({ ...Fixed, type: z.literal('CATEGORY'), text: Text(50), collapsed: z.boolean().default(true), children: z.array(LeafNode).max(100).default([]) }),
+	z.strictObject({
+		...Fixed,
+		type: z.literal('CATEGORY'),
+		text: Text(50),
+		collapsed: z.boolean().default(true),
+		children: z.array(LeafNode).max(100).default([]),
+	}),
 ]);
 
 export const ChannelFileSchema = z
@@ -63,7 +80,12 @@ export const ChannelFileSchema = z
 		slug: PathSegmentSchema,
 		/** A fixed id for a new community; for one that exists it must be its own (`apply` refuses another). */
 		// Channel ids stay below 2^21: the search index's rowids are channel × 2^32 + id (migrations/0010).
-		id: z.number().int().min(1).max(2 ** 21 - 1).optional(),
+		id: z
+			.number()
+			.int()
+			.min(1)
+			.max(2 ** 21 - 1)
+			.optional(),
 		header: z.strictObject({
 			title: Text(100),
 			language: LanguageSchema,
@@ -82,9 +104,15 @@ export const ChannelFileSchema = z
 			externalLinks: z.array(LabelledLink).max(20).default([]),
 		}),
 		footer: z.strictObject({
-			channels: z.array(z.strictObject({ key: Text(100), value: PathSegmentSchema })).max(50).default([]),
+			channels: z
+				.array(z.strictObject({ key: Text(100), value: PathSegmentSchema }))
+				.max(50)
+				.default([]),
 			company: z.string().max(500).default(''),
-			companyCiIcons: z.array(z.strictObject({ key: SafeLinkSchema, value: SafeLinkSchema })).max(10).default([]),
+			companyCiIcons: z
+				.array(z.strictObject({ key: SafeLinkSchema, value: SafeLinkSchema }))
+				.max(10)
+				.default([]),
 			copyright: z.string().max(200).default(''),
 			policyItems: z.array(LabelledLink).max(10).default([]),
 			snsLinks: z.array(LabelledLink).max(10).default([]),
@@ -108,15 +136,18 @@ export const ChannelFileSchema = z
 			board.categories.forEach((category, at) => {
 				if (names.has(category.name)) problem(['boards', index, 'categories', at, 'name'], `"${category.name}" is another category's name`);
 				names.add(category.name);
-				if (category.key !== undefined && categoryKeys.has(category.key)) problem(['boards', index, 'categories', at, 'key'], `"${category.key}" is the key of another category of this board`);
+				if (category.key !== undefined && categoryKeys.has(category.key))
+					problem(['boards', index, 'categories', at, 'key'], `"${category.key}" is the key of another category of this board`);
 				if (category.key !== undefined) categoryKeys.add(category.key);
 			});
 		});
 		const ids = file.boards.flatMap((board) => (board.id === undefined ? [] : [board.id]));
 		if (new Set(ids).size !== ids.length) problem(['boards'], 'two boards have the same id');
 		const known = (key: string, path: (string | number)[]) => keys.has(key) || problem(path, `no board has the key "${key}"`);
-		if (file.content.exposureType === 'BOARD_SELECTION' && file.content.exposureBoard === null) problem(['content', 'exposureBoard'], 'BOARD_SELECTION needs the board the community opens on');
-		if (file.content.exposureType === 'ALL' && file.content.exposureBoard !== null) problem(['content', 'exposureBoard'], 'must be null when the community opens on All Posts');
+		if (file.content.exposureType === 'BOARD_SELECTION' && file.content.exposureBoard === null)
+			problem(['content', 'exposureBoard'], 'BOARD_SELECTION needs the board the community opens on');
+		if (file.content.exposureType === 'ALL' && file.content.exposureBoard !== null)
+			problem(['content', 'exposureBoard'], 'must be null when the community opens on All Posts');
 		if (file.content.exposureBoard !== null) known(file.content.exposureBoard, ['content', 'exposureBoard']);
 		file.headerConfig.topPinnedTargetBoards.forEach((key, index) => known(key, ['headerConfig', 'topPinnedTargetBoards', index]));
 		if (new Set(file.providers).size !== file.providers.length) problem(['providers'], 'a provider is listed twice');
@@ -141,11 +172,17 @@ export type TreeEntry = ChannelFile['tree'][number];
 
 /** `boards[2].name` from zod's path. */
 function pathText(path: readonly PropertyKey[]): string {
-	return path.reduce<string>((text, part) => (typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${String(part)}` : String(part)), '') || '(file)';
+	return (
+		path.reduce<string>((text, part) => (typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${String(part)}` : String(part)), '') ||
+		'(file)'
+	);
 }
 
 /** The file from its text (JSON, or YAML), or every problem as `path: reason`. */
-export function parseChannelFile(text: string, format: 'json' | 'yaml' = 'json'): { ok: true; file: ChannelFile } | { ok: false; problems: string[] } {
+export function parseChannelFile(
+	text: string,
+	format: 'json' | 'yaml' = 'json',
+): { ok: true; file: ChannelFile } | { ok: false; problems: string[] } {
 	let data: unknown;
 	try {
 		// YAML 1.2 (the core schema: `no` stays text), and a key given twice is an error, as in zod's strict objects.

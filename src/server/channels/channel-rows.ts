@@ -104,7 +104,14 @@ export function configRows(file: ChannelFile, ids: IdSource): ConfigRows {
 	const subjects = file.boards.flatMap((board) =>
 		board.categories.map((category, index): SubjectRow => {
 			const id = ids.subject(board, boardOf(board.key), index);
-			return { id, key: category.key ?? `category-${id}`, board_id: boardOf(board.key), name: category.name, sort_order: index + 1, enabled: category.enabled ? 1 : 0 };
+			return {
+				id,
+				key: category.key ?? `category-${id}`,
+				board_id: boardOf(board.key),
+				name: category.name,
+				sort_order: index + 1,
+				enabled: category.enabled ? 1 : 0,
+			};
 		}),
 	);
 	const publicOf = new Map(file.boards.map((board) => [board.key, board.public]));

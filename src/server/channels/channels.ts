@@ -151,10 +151,7 @@ export function postRemovalVersion(channel: Channel, postId: number): number {
 }
 
 export async function findChannel(db: D1Database, domain: string, slug: string): Promise<Channel | null> {
-	const row = await db
-		.prepare('SELECT * FROM channels WHERE domain = ?1 AND slug = ?2')
-		.bind(domain, slug)
-		.first<ChannelRow>();
+	const row = await db.prepare('SELECT * FROM channels WHERE domain = ?1 AND slug = ?2').bind(domain, slug).first<ChannelRow>();
 	return row ? toChannel(row) : null;
 }
 
@@ -305,9 +302,20 @@ export function touchCache(db: D1Database, channelId: number, touch: CacheTouch)
 		return `?${binds.length}`;
 	};
 	const moved = (column: string, paths: string[]) =>
-		`${column} = json_set(${column}${paths.map((path) => { const at = bind(path); return `, ${at}, coalesce(json_extract(${column}, ${at}), 0) + 1`; }).join('')})`;
+		`${column} = json_set(${column}${paths
+			.map((path) => {
+				const at = bind(path);
+				return `, ${at}, coalesce(json_extract(${column}, ${at}), 0) + 1`;
+			})
+			.join('')})`;
 	const columns: string[] = [];
-	if (lists.length > 0) columns.push(moved('list_versions', lists.map((scope) => `$."${listKey(scope)}"`)));
+	if (lists.length > 0)
+		columns.push(
+			moved(
+				'list_versions',
+				lists.map((scope) => `$."${listKey(scope)}"`),
+			),
+		);
 	if (touch.post) {
 		const bucket = `$."${touch.post.id % POST_VERSION_BUCKETS}"`;
 		columns.push(moved('post_versions', [bucket]));

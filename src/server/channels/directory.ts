@@ -29,5 +29,10 @@ async function readDirectory(db: D1Database): Promise<CommunityListing[]> {
 
 /** Every community, grouped by domain in the order they were created. */
 export function listCommunities(db: D1Database, now = Date.now()): Promise<CommunityListing[]> {
-	return memo.read('all', now, (at) => now - at < DIRECTORY_TTL_MS, () => readDirectory(db));
+	return memo.read(
+		'all',
+		now,
+		(at) => now - at < DIRECTORY_TTL_MS,
+		() => readDirectory(db),
+	);
 }

@@ -22,7 +22,12 @@ const layouts = createMemo<LayoutData>(CHANNEL_MEMO_ENTRIES);
  */
 export function loadLayout(db: D1Database, channel: Channel): Promise<LayoutData> {
 	const lists = listVersion(channel, { kind: 'all' });
-	return layouts.read(`${channel.id}.${channel.contentVersion}`, lists, (version) => version === lists, () => readLayout(db, channel));
+	return layouts.read(
+		`${channel.id}.${channel.contentVersion}`,
+		lists,
+		(version) => version === lists,
+		() => readLayout(db, channel),
+	);
 }
 
 async function readLayout(db: D1Database, channel: Channel): Promise<LayoutData> {

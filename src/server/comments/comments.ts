@@ -60,8 +60,10 @@ export interface ReplyTargetColumns {
  * SQL joins from a comment `c` to the comment it answers `rt` and that one's author `tm`, read by
  * primary key (two rows per reply, none for a top-level comment).
  */
-export const REPLY_TARGET_JOINS = 'LEFT JOIN comments rt ON rt.id = coalesce(c.reply_to_id, c.parent_id) LEFT JOIN members tm ON tm.id = rt.member_id';
-export const REPLY_TARGET_COLUMNS = 'rt.id AS to_id, rt.deleted_at AS to_deleted_at, rt.hidden_by_admin AS to_hidden, tm.nickname AS to_nickname, tm.withdrawn_at AS to_withdrawn_at';
+export const REPLY_TARGET_JOINS =
+	'LEFT JOIN comments rt ON rt.id = coalesce(c.reply_to_id, c.parent_id) LEFT JOIN members tm ON tm.id = rt.member_id';
+export const REPLY_TARGET_COLUMNS =
+	'rt.id AS to_id, rt.deleted_at AS to_deleted_at, rt.hidden_by_admin AS to_hidden, tm.nickname AS to_nickname, tm.withdrawn_at AS to_withdrawn_at';
 
 /** The context of a reply under `parentId` as `viewer` sees it; undefined for a top-level comment. */
 export function replyToOf(parentId: number | null, row: ReplyTargetColumns, viewer: Viewer): ReplyTo | undefined {
@@ -108,8 +110,24 @@ interface CommentRow extends ReplyTargetColumns {
 }
 
 type CommentTuple = [
-	number, number | null, number, string | null, number | null, string, number, number | null, number | null, number, string, number,
-	number | null, number | null, number | null, string | null, number | null, number,
+	number,
+	number | null,
+	number,
+	string | null,
+	number | null,
+	string,
+	number,
+	number | null,
+	number | null,
+	number,
+	string,
+	number,
+	number | null,
+	number | null,
+	number | null,
+	string | null,
+	number | null,
+	number,
 ];
 
 /** A comment `c`'s thread: the expression of the index comments_in_thread_order (migration 0007). */
@@ -191,7 +209,8 @@ export function commentPageParams(start: CommentPageStart, tokenHash: string | n
 function toItem(row: CommentRow, viewer: Viewer): CommentItem {
 	const state = commentState({ deletedAt: row.deleted_at, hiddenByAdmin: row.hidden_by_admin === 1 });
 	const auto = state === 'HIDDEN_BY_ADMIN' && row.auto_hidden === 1 ? { autoHidden: true as const } : {};
-	if (state !== 'VISIBLE' && (state === 'DELETED' || !canReadComment(state, viewer))) return { readable: false, commentId: row.id, parentId: row.parent_id, state, ...auto };
+	if (state !== 'VISIBLE' && (state === 'DELETED' || !canReadComment(state, viewer)))
+		return { readable: false, commentId: row.id, parentId: row.parent_id, state, ...auto };
 	return {
 		readable: true,
 		commentId: row.id,
@@ -216,9 +235,44 @@ export function replyToProperty(parentId: number | null, row: ReplyTargetColumns
 /** The page COMMENT_PAGE_COLUMNS read, as `viewer` sees it. */
 export function commentPageOf(row: CommentPageColumns, viewer: Viewer): CommentPage {
 	const rows = (JSON.parse(row.comments_json) as CommentTuple[]).map(
-		([id, parent_id, member_id, nickname, withdrawn_at, content, created_at, edited_at, deleted_at, hidden_by_admin, role, auto_hidden, to_id, to_deleted_at, to_hidden, to_nickname, to_withdrawn_at, reported]): CommentRow => ({
-			id, parent_id, member_id, nickname, withdrawn_at, content, created_at, edited_at, deleted_at, hidden_by_admin, role, auto_hidden,
-			to_id, to_deleted_at, to_hidden, to_nickname, to_withdrawn_at, reported,
+		([
+			id,
+			parent_id,
+			member_id,
+			nickname,
+			withdrawn_at,
+			content,
+			created_at,
+			edited_at,
+			deleted_at,
+			hidden_by_admin,
+			role,
+			auto_hidden,
+			to_id,
+			to_deleted_at,
+			to_hidden,
+			to_nickname,
+			to_withdrawn_at,
+			reported,
+		]): CommentRow => ({
+			id,
+			parent_id,
+			member_id,
+			nickname,
+			withdrawn_at,
+			content,
+			created_at,
+			edited_at,
+			deleted_at,
+			hidden_by_admin,
+			role,
+			auto_hidden,
+			to_id,
+			to_deleted_at,
+			to_hidden,
+			to_nickname,
+			to_withdrawn_at,
+			reported,
 		}),
 	);
 	// json_group_array keeps the subquery's order in SQLite; sorting again makes it a contract here.

@@ -27,7 +27,14 @@ import { assertReadablePost, readablePostGuard } from '@/server/posts/readable-p
 import { COMMENT_MAX_LENGTH, commentLength, normalizeComment } from '@/schemas/comment-limits';
 import type { CreateCommentInput } from '@/schemas/comment';
 import { REPLY_TARGET_COLUMNS, REPLY_TARGET_JOINS, replyToProperty, type ReadableCommentItem, type ReplyTargetColumns } from './comments';
-import { checkNewMemberComment, DEFAULT_NEW_MEMBER_LIMITS, isNewMember, writeCountGuard, writeCountReached, type NewMemberLimits } from '@/server/spam/new-members';
+import {
+	checkNewMemberComment,
+	DEFAULT_NEW_MEMBER_LIMITS,
+	isNewMember,
+	writeCountGuard,
+	writeCountReached,
+	type NewMemberLimits,
+} from '@/server/spam/new-members';
 
 interface StoredCommentRow extends ReplyTargetColumns {
 	id: number;
@@ -70,7 +77,13 @@ async function storedComment(db: D1Database, channelId: number, postId: number, 
  * wins as it would had the post been read first (nothing about a comment of a post the member may
  * not read is told).
  */
-async function refuse(db: D1Database, channelId: number, member: SessionMember, postId: number, code: 'CommentNotFound' | 'Forbidden'): Promise<never> {
+async function refuse(
+	db: D1Database,
+	channelId: number,
+	member: SessionMember,
+	postId: number,
+	code: 'CommentNotFound' | 'Forbidden',
+): Promise<never> {
 	await assertReadablePost(db, channelId, member, postId);
 	throw new AppError(code);
 }
@@ -112,7 +125,12 @@ function countOf(result: D1Result | undefined): number {
 }
 
 /** A member's earlier comment made by the same request, with the post's count. */
-async function earlierComment(db: D1Database, member: SessionMember, postId: number, requestId: string): Promise<{ comment: ReadableCommentItem; commentCount: number } | null> {
+async function earlierComment(
+	db: D1Database,
+	member: SessionMember,
+	postId: number,
+	requestId: string,
+): Promise<{ comment: ReadableCommentItem; commentCount: number } | null> {
 	const [found, count] = await db.batch([
 		db
 			.prepare(
@@ -157,7 +175,9 @@ export async function createComment(
 	let target: ReplyTargetColumns = { to_id: null, to_deleted_at: null, to_hidden: null, to_nickname: null, to_withdrawn_at: null };
 	if (input.parentId !== undefined && input.parentId !== null) {
 		const parent = await storedComment(db, channelId, postId, input.parentId);
-		const readable = parent !== null && canReadComment(commentState({ deletedAt: parent.deleted_at, hiddenByAdmin: parent.hidden_by_admin === 1 }), memberViewer(member));
+		const readable =
+			parent !== null &&
+			canReadComment(commentState({ deletedAt: parent.deleted_at, hiddenByAdmin: parent.hidden_by_admin === 1 }), memberViewer(member));
 		if (!parent || !readable) {
 			// A retry of a reply whose parent went meanwhile answers the reply the first request wrote.
 			await assertReadablePost(db, channelId, member, postId);
@@ -167,8 +187,21 @@ export async function createComment(
 		}
 		threadId = parent.parent_id ?? parent.id;
 		replyToId = parent.parent_id === null ? null : parent.id;
-		target = { to_id: parent.id, to_deleted_at: null, to_hidden: parent.hidden_by_admin, to_nickname: parent.nickname, to_withdrawn_at: parent.withdrawn_at };
-		guards.push(assertion(db, 'EXISTS (SELECT 1 FROM comments WHERE id = ?1 AND deleted_at IS NULL AND hidden_by_admin = ?2)', parent.id, parent.hidden_by_admin));
+		target = {
+			to_id: parent.id,
+			to_deleted_at: null,
+			to_hidden: parent.hidden_by_admin,
+			to_nickname: parent.nickname,
+			to_withdrawn_at: parent.withdrawn_at,
+		};
+		guards.push(
+			assertion(
+				db,
+				'EXISTS (SELECT 1 FROM comments WHERE id = ?1 AND deleted_at IS NULL AND hidden_by_admin = ?2)',
+				parent.id,
+				parent.hidden_by_admin,
+			),
+		);
 	}
 	const insert = db
 		.prepare(
@@ -189,7 +222,13 @@ export async function createComment(
 		() => assertReadablePost(db, channelId, member, postId),
 	).catch(async (error: unknown) => {
 		// A failed check that is not the post's: the new member's count, when it is reached, tells why.
-		if (!newMember || !isAppError(error) || error.codeName !== 'CommentNotFound' || !(await writeCountReached(db, 'comments', member.userId, limits.maxComments))) throw error;
+		if (
+			!newMember ||
+			!isAppError(error) ||
+			error.codeName !== 'CommentNotFound' ||
+			!(await writeCountReached(db, 'comments', member.userId, limits.maxComments))
+		)
+			throw error;
 		// A retry of the comment that reached the count answers that comment.
 		const earlier = input.requestId === undefined ? null : await earlierComment(db, member, postId, input.requestId).catch(() => null);
 		if (earlier) return earlier;
@@ -203,7 +242,20 @@ export async function createComment(
 		if (!earlier) throw new AppError('Conflict');
 		return earlier;
 	}
-	const row: StoredCommentRow = { id: inserted.id, post_id: postId, parent_id: threadId, member_id: member.userId, content, created_at: now, edited_at: null, deleted_at: null, hidden_by_admin: 0, nickname: member.nickname, withdrawn_at: null, ...target };
+	const row: StoredCommentRow = {
+		id: inserted.id,
+		post_id: postId,
+		parent_id: threadId,
+		member_id: member.userId,
+		content,
+		created_at: now,
+		edited_at: null,
+		deleted_at: null,
+		hidden_by_admin: 0,
+		nickname: member.nickname,
+		withdrawn_at: null,
+		...target,
+	};
 	return { comment: itemOf(row, member), commentCount: countOf(results.at(-1)) };
 }
 
@@ -271,10 +323,25 @@ export async function deleteComment(
 			db.prepare('UPDATE comments SET deleted_at = ?2 WHERE id = ?1 AND deleted_at IS NULL').bind(commentId, now),
 			// Directly after the deletion; a hidden comment was not counted.
 			db
-				.prepare('UPDATE posts SET comment_count = comment_count - 1 WHERE id = ?1 AND changes() = 1 AND (SELECT hidden_by_admin FROM comments WHERE id = ?2) = 0')
+				.prepare(
+					'UPDATE posts SET comment_count = comment_count - 1 WHERE id = ?1 AND changes() = 1 AND (SELECT hidden_by_admin FROM comments WHERE id = ?2) = 0',
+				)
 				.bind(postId, commentId),
 			touchPost(db, channelId, postId, 'removal'),
-			...(moderated ? [logStatement(db, channelId, member.userId, 'DELETE_COMMENT', { type: 'COMMENT', id: commentId }, '', now, `(SELECT deleted_at FROM comments WHERE id = ${Number(commentId)}) = ${Number(now)}`)] : []),
+			...(moderated
+				? [
+						logStatement(
+							db,
+							channelId,
+							member.userId,
+							'DELETE_COMMENT',
+							{ type: 'COMMENT', id: commentId },
+							'',
+							now,
+							`(SELECT deleted_at FROM comments WHERE id = ${Number(commentId)}) = ${Number(now)}`,
+						),
+					]
+				: []),
 			countStatement(db, postId),
 		],
 		() => assertReadablePost(db, channelId, member, postId),

@@ -185,7 +185,10 @@ export async function updateDraft(
 
 /** @throws AppError DraftNotFound unless the member has a draft of that id in this channel */
 export async function assertOwnDraft(db: D1Database, channelId: number, memberId: number, draftId: number): Promise<void> {
-	const owned = await db.prepare('SELECT 1 AS found FROM drafts WHERE id = ?1 AND channel_id = ?2 AND member_id = ?3').bind(draftId, channelId, memberId).first();
+	const owned = await db
+		.prepare('SELECT 1 AS found FROM drafts WHERE id = ?1 AND channel_id = ?2 AND member_id = ?3')
+		.bind(draftId, channelId, memberId)
+		.first();
 	if (!owned) throw new AppError('DraftNotFound');
 }
 

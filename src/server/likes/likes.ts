@@ -32,7 +32,9 @@ export interface LikeState {
 /** The member's like and the post's count, read together. */
 function stateStatement(db: D1Database, memberId: number, postId: number): D1PreparedStatement {
 	return db
-		.prepare('SELECT p.like_count, EXISTS (SELECT 1 FROM post_likes l WHERE l.post_id = p.id AND l.member_id = ?2) AS liked FROM posts p WHERE p.id = ?1')
+		.prepare(
+			'SELECT p.like_count, EXISTS (SELECT 1 FROM post_likes l WHERE l.post_id = p.id AND l.member_id = ?2) AS liked FROM posts p WHERE p.id = ?1',
+		)
 		.bind(postId, memberId);
 }
 
@@ -43,7 +45,14 @@ function stateOf(result: D1Result | undefined): LikeState {
 }
 
 /** Runs one like or unlike, one batch: the post's check, the row's change, the count's guarded change, the answer. */
-async function act(db: D1Database, member: SessionMember, postId: number, guard: D1PreparedStatement, change: D1PreparedStatement, count: D1PreparedStatement): Promise<LikeState> {
+async function act(
+	db: D1Database,
+	member: SessionMember,
+	postId: number,
+	guard: D1PreparedStatement,
+	change: D1PreparedStatement,
+	count: D1PreparedStatement,
+): Promise<LikeState> {
 	// The count's UPDATE must follow the row's change directly: changes() reads the statement before it.
 	const results = await guardedBatch(db, [guard, change, count, stateStatement(db, member.userId, postId)], 'PostNotFound');
 	return stateOf(results[3]);
@@ -56,7 +65,9 @@ export async function likePost(db: D1Database, channelId: number, member: Sessio
 		member,
 		postId,
 		readablePostGuard(db, channelId, member, postId),
-		db.prepare('INSERT INTO post_likes (post_id, member_id, channel_id, created_at) VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING').bind(postId, member.userId, channelId, now),
+		db
+			.prepare('INSERT INTO post_likes (post_id, member_id, channel_id, created_at) VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING')
+			.bind(postId, member.userId, channelId, now),
 		db.prepare('UPDATE posts SET like_count = like_count + 1 WHERE id = ?1 AND changes() = 1').bind(postId),
 	);
 }

@@ -46,10 +46,14 @@ export async function loadAdminPage(astro: Context): Promise<AdminPage | Respons
 	const order: QueueOrder = query.get('order') === 'most' ? 'most' : 'newest';
 	const number = lenientPage(query.get('page'));
 	const initial =
-		tab === 'reports' ? await clamped((n) => listReportQueue(db, channel.id, n, order), number)
-		: tab === 'history' ? await clamped((n) => listClosedReports(db, channel.id, n), number)
-		: tab === 'bans' ? await clamped((n) => listBansInForce(db, channel.id, n), number)
-		: tab === 'log' ? await clamped((n) => listLog(db, channel.id, n), number)
-		: await moderationSettings(db, channel.id);
+		tab === 'reports'
+			? await clamped((n) => listReportQueue(db, channel.id, n, order), number)
+			: tab === 'history'
+				? await clamped((n) => listClosedReports(db, channel.id, n), number)
+				: tab === 'bans'
+					? await clamped((n) => listBansInForce(db, channel.id, n), number)
+					: tab === 'log'
+						? await clamped((n) => listLog(db, channel.id, n), number)
+						: await moderationSettings(db, channel.id);
 	return { page, admin: page.session.member, tab, order, initial };
 }

@@ -51,7 +51,11 @@ export async function loadChannelPage(astro: PageContext, reads?: PageReads): Pr
 		: requestSession(db, channel, astro.request);
 	const [layout, { session, headers, alongside }, themeHash] = await Promise.all([layoutRead, sessionRead, cspHash(themeCss(channel))]);
 	astro.csp?.insertStyleHash(themeHash);
-	const images = imageSourceDirective([channel.header.gameBiIcon, channel.banner?.imageUrl, ...channel.footer.companyCiIcons.map((icon) => icon.key)]);
+	const images = imageSourceDirective([
+		channel.header.gameBiIcon,
+		channel.banner?.imageUrl,
+		...channel.footer.companyCiIcons.map((icon) => icon.key),
+	]);
 	if (images) astro.csp?.insertDirective(images);
 	for (const [name, value] of headers) {
 		if (name === 'Set-Cookie') astro.response.headers.append(name, value);

@@ -12,7 +12,9 @@ export interface MyPage {
  * Login-required: a guest goes to login with this page as redirectUrl. Returns the page's data,
  * or the Response the page answers with instead (not found, redirect).
  */
-export async function loadMyPage(astro: Pick<AstroGlobal, 'params' | 'request' | 'response' | 'locals' | 'csp' | 'url' | 'redirect' | 'rewrite'>): Promise<MyPage | Response> {
+export async function loadMyPage(
+	astro: Pick<AstroGlobal, 'params' | 'request' | 'response' | 'locals' | 'csp' | 'url' | 'redirect' | 'rewrite'>,
+): Promise<MyPage | Response> {
 	const page = await loadChannelPage(astro);
 	if (!page) return astro.rewrite('/404');
 	const login = loginRedirect(page, astro.url);

@@ -14,7 +14,11 @@ import { isSignedIn, type ChannelPage } from './channel-page';
  * Counts the page's read as `action` of its reader (the member, when signed in, and the client
  * address). Answers whether it was refused; if so, the response is already a 429 with Retry-After.
  */
-export async function pageReadRefused(page: ChannelPage, astro: Pick<AstroGlobal, 'request' | 'response'>, action: RateLimitedAction): Promise<boolean> {
+export async function pageReadRefused(
+	page: ChannelPage,
+	astro: Pick<AstroGlobal, 'request' | 'response'>,
+	action: RateLimitedAction,
+): Promise<boolean> {
 	try {
 		await enforceRateLimit(limitersOf(env), action, {
 			channelId: page.channel.id,

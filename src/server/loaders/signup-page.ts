@@ -14,7 +14,9 @@ export interface SignupPage {
  * A member goes on; a browser without a sign-up in progress goes to login. Returns the page's
  * data, or the Response the page answers with instead (not found, redirect).
  */
-export async function loadSignupPage(astro: Pick<AstroGlobal, 'params' | 'request' | 'response' | 'locals' | 'csp' | 'url' | 'redirect' | 'rewrite'>): Promise<SignupPage | Response> {
+export async function loadSignupPage(
+	astro: Pick<AstroGlobal, 'params' | 'request' | 'response' | 'locals' | 'csp' | 'url' | 'redirect' | 'rewrite'>,
+): Promise<SignupPage | Response> {
 	const page = await loadChannelPage(astro);
 	if (!page) return astro.rewrite('/404');
 	const signedIn = memberRedirect(page, astro.url);

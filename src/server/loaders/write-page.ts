@@ -27,12 +27,18 @@ export interface WriteFields {
 
 export type WriteScreen =
 	| {
-			kind: 'form'; page: ChannelPage; member: SessionMember; admin: boolean; boards: WritableBoard[]; fields: WriteFields; edit: { postId: number; version: number } | null;
+			kind: 'form';
+			page: ChannelPage;
+			member: SessionMember;
+			admin: boolean;
+			boards: WritableBoard[];
+			fields: WriteFields;
+			edit: { postId: number; version: number } | null;
 			/** The draft the screen opened with (`?draftId=`, from My Page's drafts): saving a draft overwrites it. */
 			draftId?: number;
 			/** The Turnstile widget a new member passes before posting (docs/spam-defence.md); none for an edit or anyone else. */
 			challenge?: ChallengeWidget | null;
-		}
+	  }
 	/** A banned member: the layout's ban dialog covers the page, and no form is shown. */
 	| { kind: 'banned'; page: ChannelPage }
 	/** No such post (or deleted, or another channel's), or not the reader's to edit. */
@@ -64,15 +70,33 @@ export async function loadWriteScreen(astro: Astro, postId?: string): Promise<Wr
 		if (draftParam !== null) {
 			// One of the member's own drafts, opened as it was saved; any other id is not found.
 			const draftId = IdSchema.safeParse(draftParam);
-			const draft = draftId.success ? await getDraft(db, channel.id, member.userId, draftId.data).catch((error: unknown) => (isAppError(error) ? null : Promise.reject(error))) : null;
+			const draft = draftId.success
+				? await getDraft(db, channel.id, member.userId, draftId.data).catch((error: unknown) => (isAppError(error) ? null : Promise.reject(error)))
+				: null;
 			if (!draft) return { kind: 'refused', page, status: 404 };
 			return {
-				kind: 'form', page, member, admin, boards, edit: null, draftId: draft.draftId, challenge,
+				kind: 'form',
+				page,
+				member,
+				admin,
+				boards,
+				edit: null,
+				draftId: draft.draftId,
+				challenge,
 				fields: { boardId: draft.boardId, subjectId: draft.subjectId, title: draft.title, content: draft.content, isPrivate: false, isNotice: false },
 			};
 		}
 		const board = startingBoard(boards, astro.url.searchParams.get('boardId'));
-		return { kind: 'form', page, member, admin, boards, edit: null, challenge, fields: { boardId: board?.boardId ?? null, subjectId: null, title: '', content: board?.template ?? null, isPrivate: false, isNotice: false } };
+		return {
+			kind: 'form',
+			page,
+			member,
+			admin,
+			boards,
+			edit: null,
+			challenge,
+			fields: { boardId: board?.boardId ?? null, subjectId: null, title: '', content: board?.template ?? null, isPrivate: false, isNotice: false },
+		};
 	}
 
 	const id = IdSchema.safeParse(postId);
@@ -87,7 +111,14 @@ export async function loadWriteScreen(astro: Astro, postId?: string): Promise<Wr
 			admin,
 			boards,
 			edit: { postId: post.postId, version: post.version },
-			fields: { boardId: post.boardId, subjectId: post.subjectId, title: post.title, content: post.content, isPrivate: post.isPrivate, isNotice: post.isNotice },
+			fields: {
+				boardId: post.boardId,
+				subjectId: post.subjectId,
+				title: post.title,
+				content: post.content,
+				isPrivate: post.isPrivate,
+				isNotice: post.isNotice,
+			},
 		};
 	} catch (error) {
 		if (!isAppError(error)) throw error;

@@ -58,17 +58,32 @@ export async function listMyPosts(db: D1Database, channelId: number, memberId: n
 		(
 			await all<SummaryRow>(
 				db
-					.prepare(`SELECT ${SUMMARY_COLUMNS} FROM posts p JOIN members m ON m.id = p.member_id JOIN boards b ON b.id = p.board_id WHERE ${where} ORDER BY p.id DESC LIMIT ?3 OFFSET ?4`)
+					.prepare(
+						`SELECT ${SUMMARY_COLUMNS} FROM posts p JOIN members m ON m.id = p.member_id JOIN boards b ON b.id = p.board_id WHERE ${where} ORDER BY p.id DESC LIMIT ?3 OFFSET ?4`,
+					)
 					.bind(memberId, channelId, PAGE_SIZE, (at - 1) * PAGE_SIZE),
 			)
 		).map(toSummary);
-	return pageOf(page, read, db.prepare(`SELECT count(*) AS count FROM posts p JOIN boards b ON b.id = p.board_id WHERE ${where}`).bind(memberId, channelId).first<{ count: number }>());
+	return pageOf(
+		page,
+		read,
+		db
+			.prepare(`SELECT count(*) AS count FROM posts p JOIN boards b ON b.id = p.board_id WHERE ${where}`)
+			.bind(memberId, channelId)
+			.first<{ count: number }>(),
+	);
 }
 
 export async function listMyLikes(db: D1Database, channelId: number, memberId: number, page: number): Promise<ListPage<PostSummary>> {
 	const from = 'post_likes l JOIN posts p ON p.id = l.post_id JOIN members m ON m.id = p.member_id JOIN boards b ON b.id = p.board_id';
 	const where = `l.member_id = ?1 AND l.channel_id = ?2 AND ${READABLE_POST}`;
 	const read = async (at: number) =>
-		(await all<SummaryRow>(db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM ${from} WHERE ${where} ORDER BY l.created_at DESC LIMIT ?3 OFFSET ?4`).bind(memberId, channelId, PAGE_SIZE, (at - 1) * PAGE_SIZE))).map(toSummary);
+		(
+			await all<SummaryRow>(
+				db
+					.prepare(`SELECT ${SUMMARY_COLUMNS} FROM ${from} WHERE ${where} ORDER BY l.created_at DESC LIMIT ?3 OFFSET ?4`)
+					.bind(memberId, channelId, PAGE_SIZE, (at - 1) * PAGE_SIZE),
+			)
+		).map(toSummary);
 	return pageOf(page, read, db.prepare(`SELECT count(*) AS count FROM ${from} WHERE ${where}`).bind(memberId, channelId).first<{ count: number }>());
 }

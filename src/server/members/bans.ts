@@ -24,21 +24,40 @@ export interface BanOrder {
  * Bans a member; `moderatorId` is the administrator who does it (null: the operator command).
  * @throws AppError UserNotFound when the member is not an active member of the channel
  */
-export async function banMember(db: D1Database, channelId: number, memberId: number, order: BanOrder, now = Date.now(), moderatorId: number | null = null): Promise<void> {
+export async function banMember(
+	db: D1Database,
+	channelId: number,
+	memberId: number,
+	order: BanOrder,
+	now = Date.now(),
+	moderatorId: number | null = null,
+): Promise<void> {
 	if ((order.kind === 'TEMPORARY') !== (order.endsAt !== null) || (order.endsAt !== null && order.endsAt <= now)) {
 		throw new AppError('BanEndInvalid');
 	}
-	const member = await db.prepare('SELECT id FROM members WHERE id = ?1 AND channel_id = ?2 AND withdrawn_at IS NULL').bind(memberId, channelId).first();
+	const member = await db
+		.prepare('SELECT id FROM members WHERE id = ?1 AND channel_id = ?2 AND withdrawn_at IS NULL')
+		.bind(memberId, channelId)
+		.first();
 	if (!member) throw new AppError('UserNotFound');
 	await db.batch([
-		db.prepare('INSERT INTO bans (channel_id, member_id, kind, ends_at, reason, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)').bind(channelId, memberId, order.kind, order.endsAt, order.reason, now),
+		db
+			.prepare('INSERT INTO bans (channel_id, member_id, kind, ends_at, reason, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)')
+			.bind(channelId, memberId, order.kind, order.endsAt, order.reason, now),
 		endMemberSessions(db, memberId),
 		logStatement(db, channelId, moderatorId, 'BAN', { type: 'MEMBER', id: memberId }, order.reason, now),
 	]);
 }
 
 /** Lifts every ban of the member in the channel (logged when there was one to lift). */
-export async function unbanMember(db: D1Database, channelId: number, memberId: number, now = Date.now(), moderatorId: number | null = null, reason = ''): Promise<void> {
+export async function unbanMember(
+	db: D1Database,
+	channelId: number,
+	memberId: number,
+	now = Date.now(),
+	moderatorId: number | null = null,
+	reason = '',
+): Promise<void> {
 	await db.batch([
 		db.prepare('UPDATE bans SET lifted_at = ?3 WHERE member_id = ?1 AND channel_id = ?2 AND lifted_at IS NULL').bind(memberId, channelId, now),
 		logStatement(db, channelId, moderatorId, 'UNBAN', { type: 'MEMBER', id: memberId }, reason, now, 'changes() > 0'),
@@ -61,11 +80,20 @@ export async function memberBanHistory(db: D1Database, channelId: number, member
 		.first<{ id: number; nickname: string | null; role: 'MEMBER' | 'ADMIN'; withdrawn_at: number | null }>();
 	if (!member) throw new AppError('UserNotFound');
 	const bans = await all<{ kind: BanRecord['kind']; ends_at: number | null; reason: string; created_at: number; lifted_at: number | null }>(
-		db.prepare('SELECT kind, ends_at, reason, created_at, lifted_at FROM bans WHERE member_id = ?1 AND channel_id = ?2 ORDER BY created_at, id').bind(memberId, channelId),
+		db
+			.prepare('SELECT kind, ends_at, reason, created_at, lifted_at FROM bans WHERE member_id = ?1 AND channel_id = ?2 ORDER BY created_at, id')
+			.bind(memberId, channelId),
 	);
 	return {
-		member: { userId: member.id, nickname: member.withdrawn_at === null ? member.nickname : null, withdrawn: member.withdrawn_at !== null, admin: member.role === 'ADMIN' },
-		bans: bans.map((ban): BanRecord => ({ kind: ban.kind, endsAt: ban.ends_at, reason: ban.reason, createdAt: ban.created_at, liftedAt: ban.lifted_at })),
+		member: {
+			userId: member.id,
+			nickname: member.withdrawn_at === null ? member.nickname : null,
+			withdrawn: member.withdrawn_at !== null,
+			admin: member.role === 'ADMIN',
+		},
+		bans: bans.map(
+			(ban): BanRecord => ({ kind: ban.kind, endsAt: ban.ends_at, reason: ban.reason, createdAt: ban.created_at, liftedAt: ban.lifted_at }),
+		),
 	};
 }
 
@@ -84,7 +112,12 @@ export interface BanInForce {
  * time (the admin area's Bans tab). A member's bans are few, so the grouping reads only the
  * channel's unlifted bans (migrations/0014's index).
  */
-export async function listBansInForce(db: D1Database, channelId: number, page: number, now = Date.now()): Promise<{ bans: BanInForce[]; page: number; totalCount: number; totalPages: number }> {
+export async function listBansInForce(
+	db: D1Database,
+	channelId: number,
+	page: number,
+	now = Date.now(),
+): Promise<{ bans: BanInForce[]; page: number; totalCount: number; totalPages: number }> {
 	const inForce = `SELECT member_id, max(kind = 'PERMANENT') AS permanent, max(ends_at) AS ends_at, max(created_at) AS created_at
 		FROM bans WHERE channel_id = ?1 AND lifted_at IS NULL AND (ends_at IS NULL OR ends_at > ?2) GROUP BY member_id`;
 	const [rows, count] = await db.batch([
@@ -98,14 +131,24 @@ export async function listBansInForce(db: D1Database, channelId: number, page: n
 			.bind(channelId, now, PAGE_SIZE, (page - 1) * PAGE_SIZE),
 		db.prepare(`SELECT count(*) AS n FROM (${inForce})`).bind(channelId, now),
 	]);
-	type Row = { member_id: number; nickname: string | null; withdrawn_at: number | null; permanent: number; ends_at: number | null; created_at: number; reason: string | null };
-	const bans = ((rows?.results ?? []) as Row[]).map((row): BanInForce => ({
-		member: { userId: row.member_id, nickname: row.withdrawn_at === null ? row.nickname : null },
-		kind: row.permanent ? 'PERMANENT' : 'TEMPORARY',
-		endsAt: row.permanent ? null : row.ends_at,
-		reason: row.reason ?? '',
-		createdAt: row.created_at,
-	}));
+	type Row = {
+		member_id: number;
+		nickname: string | null;
+		withdrawn_at: number | null;
+		permanent: number;
+		ends_at: number | null;
+		created_at: number;
+		reason: string | null;
+	};
+	const bans = ((rows?.results ?? []) as Row[]).map(
+		(row): BanInForce => ({
+			member: { userId: row.member_id, nickname: row.withdrawn_at === null ? row.nickname : null },
+			kind: row.permanent ? 'PERMANENT' : 'TEMPORARY',
+			endsAt: row.permanent ? null : row.ends_at,
+			reason: row.reason ?? '',
+			createdAt: row.created_at,
+		}),
+	);
 	const totalCount = Number((count?.results[0] as { n: number } | undefined)?.n ?? 0);
 	return { bans, page, totalCount, totalPages: Math.max(1, Math.ceil(totalCount / PAGE_SIZE)) };
 }

@@ -44,7 +44,9 @@ export interface ExportSubject {
  */
 export async function claimExport(db: D1Database, channelId: number, memberId: number, now: number): Promise<void> {
 	const claimed = await db
-		.prepare('UPDATE members SET last_export_at = ?3 WHERE id = ?1 AND channel_id = ?2 AND (last_export_at IS NULL OR last_export_at <= ?4 OR last_export_at > ?3)')
+		.prepare(
+			'UPDATE members SET last_export_at = ?3 WHERE id = ?1 AND channel_id = ?2 AND (last_export_at IS NULL OR last_export_at <= ?4 OR last_export_at > ?3)',
+		)
 		.bind(memberId, channelId, now, now - EXPORT_INTERVAL_MS)
 		.run();
 	if (claimed.meta.changes === 1) return;
@@ -109,7 +111,9 @@ async function* sizedRows<T>(db: D1Database, table: 'posts' | 'drafts', columns:
 	for (;;) {
 		const ids = (
 			await db
-				.prepare(`SELECT id, length(CAST(title AS BLOB)) + length(CAST(content AS BLOB)) AS size FROM ${table} WHERE member_id = ?1 AND channel_id = ?2 AND id > ?3 ORDER BY id LIMIT ?4`)
+				.prepare(
+					`SELECT id, length(CAST(title AS BLOB)) + length(CAST(content AS BLOB)) AS size FROM ${table} WHERE member_id = ?1 AND channel_id = ?2 AND id > ?3 ORDER BY id LIMIT ?4`,
+				)
 				.bind(subject.memberId, subject.channel.id, after, EXPORT_PAGE_ROWS.ids)
 				.all<{ id: number; size: number }>()
 		).results;
@@ -135,11 +139,22 @@ async function* sizedRows<T>(db: D1Database, table: 'posts' | 'drafts', columns:
  * as ?2, the last key as ?3 (and ?4 for a second key column) and the page size as ?5; `key` reads
  * the key from a row.
  */
-async function* keysetRows<T>(db: D1Database, sql: string, subject: ExportSubject, size: number, key: (row: T) => [number, number]): AsyncGenerator<T[]> {
+async function* keysetRows<T>(
+	db: D1Database,
+	sql: string,
+	subject: ExportSubject,
+	size: number,
+	key: (row: T) => [number, number],
+): AsyncGenerator<T[]> {
 	let last: [number, number] = [-1, -1];
 	for (;;) {
 		// One more row than the page says whether another page follows, without an empty read at the end.
-		const rows = (await db.prepare(sql).bind(subject.memberId, subject.channel.id, last[0], last[1], size + 1).all<T>()).results;
+		const rows = (
+			await db
+				.prepare(sql)
+				.bind(subject.memberId, subject.channel.id, last[0], last[1], size + 1)
+				.all<T>()
+		).results;
 		const page = rows.slice(0, size);
 		if (page.length > 0) yield page;
 		if (rows.length <= size) return;
@@ -151,9 +166,20 @@ async function* keysetRows<T>(db: D1Database, sql: string, subject: ExportSubjec
 export async function* exportPieces(db: D1Database, subject: ExportSubject, now: number): AsyncGenerator<string> {
 	const { channel, memberId, origin } = subject;
 	const member = await db
-		.prepare('SELECT id, nickname, role, provider, recent_provider, joined_at, terms_agreed_at, privacy_agreed_at FROM members WHERE id = ?1 AND channel_id = ?2')
+		.prepare(
+			'SELECT id, nickname, role, provider, recent_provider, joined_at, terms_agreed_at, privacy_agreed_at FROM members WHERE id = ?1 AND channel_id = ?2',
+		)
 		.bind(memberId, channel.id)
-		.first<{ id: number; nickname: string | null; role: string; provider: string; recent_provider: string; joined_at: number; terms_agreed_at: number | null; privacy_agreed_at: number | null }>();
+		.first<{
+			id: number;
+			nickname: string | null;
+			role: string;
+			provider: string;
+			recent_provider: string;
+			joined_at: number;
+			terms_agreed_at: number | null;
+			privacy_agreed_at: number | null;
+		}>();
 	if (!member) throw new AppError('LoginRequired');
 	const head = {
 		format: 'community-board member export',
@@ -197,7 +223,12 @@ export async function* exportPieces(db: D1Database, subject: ExportSubject, now:
 	);
 	yield* section(
 		'posts',
-		sizedRows<PostRow>(db, 'posts', 'id, board_id, subject_id, title, content, template, is_notice, is_private, hidden_by_admin, like_count, comment_count, view_count, created_at, edited_at, deleted_at', subject),
+		sizedRows<PostRow>(
+			db,
+			'posts',
+			'id, board_id, subject_id, title, content, template, is_notice, is_private, hidden_by_admin, like_count, comment_count, view_count, created_at, edited_at, deleted_at',
+			subject,
+		),
 		(row) => {
 			const content = parseJsonColumn(row.content, 'posts.content');
 			return {
@@ -223,14 +254,32 @@ export async function* exportPieces(db: D1Database, subject: ExportSubject, now:
 	);
 	yield* section(
 		'comments',
-		keysetRows<{ id: number; post_id: number; parent_id: number | null; content: string; created_at: number; edited_at: number | null; deleted_at: number | null; hidden_by_admin: number }>(
+		keysetRows<{
+			id: number;
+			post_id: number;
+			parent_id: number | null;
+			content: string;
+			created_at: number;
+			edited_at: number | null;
+			deleted_at: number | null;
+			hidden_by_admin: number;
+		}>(
 			db,
 			'SELECT id, post_id, parent_id, content, created_at, edited_at, deleted_at, hidden_by_admin FROM comments WHERE member_id = ?1 AND channel_id = ?2 AND id > ?3 AND ?4 = ?4 ORDER BY id LIMIT ?5',
 			subject,
 			EXPORT_PAGE_ROWS.comments,
 			(row) => [row.id, 0],
 		),
-		(row) => ({ commentId: row.id, postId: row.post_id, parentId: row.parent_id, content: row.content, hiddenByAdmin: row.hidden_by_admin === 1, createdAt: iso(row.created_at), editedAt: iso(row.edited_at), deletedAt: iso(row.deleted_at) }),
+		(row) => ({
+			commentId: row.id,
+			postId: row.post_id,
+			parentId: row.parent_id,
+			content: row.content,
+			hiddenByAdmin: row.hidden_by_admin === 1,
+			createdAt: iso(row.created_at),
+			editedAt: iso(row.edited_at),
+			deletedAt: iso(row.deleted_at),
+		}),
 	);
 	yield* section(
 		'likes',
@@ -252,12 +301,34 @@ export async function* exportPieces(db: D1Database, subject: ExportSubject, now:
 			EXPORT_PAGE_ROWS.reports,
 			(row) => [row.id, 0],
 		),
-		(row) => ({ reportId: row.id, targetType: row.target_type, targetId: row.target_id, reason: row.reason_code, detail: row.reason_text, status: row.status, reportedAt: iso(row.created_at) }),
+		(row) => ({
+			reportId: row.id,
+			targetType: row.target_type,
+			targetId: row.target_id,
+			reason: row.reason_code,
+			detail: row.reason_text,
+			status: row.status,
+			reportedAt: iso(row.created_at),
+		}),
 	);
-	yield* section('drafts', sizedRows<DraftRow>(db, 'drafts', 'id, board_id, subject_id, title, content, template, created_at, updated_at', subject), (row) => {
-		const content = parseJsonColumn(row.content, 'drafts.content');
-		return { draftId: row.id, boardId: row.board_id, categoryId: row.subject_id, title: row.title, content, images: imageUrls(content, origin), template: row.template, createdAt: iso(row.created_at), updatedAt: iso(row.updated_at) };
-	});
+	yield* section(
+		'drafts',
+		sizedRows<DraftRow>(db, 'drafts', 'id, board_id, subject_id, title, content, template, created_at, updated_at', subject),
+		(row) => {
+			const content = parseJsonColumn(row.content, 'drafts.content');
+			return {
+				draftId: row.id,
+				boardId: row.board_id,
+				categoryId: row.subject_id,
+				title: row.title,
+				content,
+				images: imageUrls(content, origin),
+				template: row.template,
+				createdAt: iso(row.created_at),
+				updatedAt: iso(row.updated_at),
+			};
+		},
+	);
 	yield '\n}\n';
 }
 

@@ -16,13 +16,32 @@ export type Role = 'MEMBER' | 'ADMIN';
  * Gives a member `role`; `moderatorId` is who did it (null: the operator command). Returns whether
  * it changed anything. @throws AppError UserNotFound when they are not an active member here
  */
-export async function setMemberRole(db: D1Database, channelId: number, memberId: number, role: Role, moderatorId: number | null = null, now = Date.now()): Promise<boolean> {
-	const member = await db.prepare('SELECT role FROM members WHERE id = ?1 AND channel_id = ?2 AND withdrawn_at IS NULL').bind(memberId, channelId).first<{ role: Role }>();
+export async function setMemberRole(
+	db: D1Database,
+	channelId: number,
+	memberId: number,
+	role: Role,
+	moderatorId: number | null = null,
+	now = Date.now(),
+): Promise<boolean> {
+	const member = await db
+		.prepare('SELECT role FROM members WHERE id = ?1 AND channel_id = ?2 AND withdrawn_at IS NULL')
+		.bind(memberId, channelId)
+		.first<{ role: Role }>();
 	if (!member) throw new AppError('UserNotFound');
 	if (member.role === role) return false;
 	await db.batch([
 		db.prepare('UPDATE members SET role = ?3 WHERE id = ?1 AND channel_id = ?2').bind(memberId, channelId, role),
-		logStatement(db, channelId, moderatorId, role === 'ADMIN' ? 'GRANT_ADMIN' : 'REVOKE_ADMIN', { type: 'MEMBER', id: memberId }, '', now, 'changes() = 1'),
+		logStatement(
+			db,
+			channelId,
+			moderatorId,
+			role === 'ADMIN' ? 'GRANT_ADMIN' : 'REVOKE_ADMIN',
+			{ type: 'MEMBER', id: memberId },
+			'',
+			now,
+			'changes() = 1',
+		),
 		bumpContentVersion(db, channelId),
 	]);
 	return true;

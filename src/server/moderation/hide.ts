@@ -61,7 +61,15 @@ export interface ModerationNote {
 type Moderator = number | null;
 
 /** What a change does to the target's open reports, and its log entry. */
-function reportsAndLog(db: D1Database, channelId: number, moderator: Moderator, target: { type: 'POST' | 'COMMENT'; id: number }, hidden: boolean, note: ModerationNote, when?: string): D1PreparedStatement[] {
+function reportsAndLog(
+	db: D1Database,
+	channelId: number,
+	moderator: Moderator,
+	target: { type: 'POST' | 'COMMENT'; id: number },
+	hidden: boolean,
+	note: ModerationNote,
+	when?: string,
+): D1PreparedStatement[] {
 	const now = note.now ?? Date.now();
 	const action = moderator === null ? (`AUTO_HIDE_${target.type}` as const) : (`${hidden ? '' : 'UN'}HIDE_${target.type}` as const);
 	return [
@@ -75,14 +83,24 @@ function reportsAndLog(db: D1Database, channelId: number, moderator: Moderator, 
  * were any). What the automatic hide hid becomes the moderator's hide: its readers' label changes,
  * so the post's cached page and comments go cold (`postId`, the post or the comment's post).
  */
-async function keepHidden(db: D1Database, channelId: number, moderator: number, target: { type: 'POST' | 'COMMENT'; id: number }, note: ModerationNote, auto: { wasAuto: boolean; postId: number }): Promise<void> {
+async function keepHidden(
+	db: D1Database,
+	channelId: number,
+	moderator: number,
+	target: { type: 'POST' | 'COMMENT'; id: number },
+	note: ModerationNote,
+	auto: { wasAuto: boolean; postId: number },
+): Promise<void> {
 	const now = note.now ?? Date.now();
 	const table = target.type === 'POST' ? 'posts' : 'comments';
 	await db.batch([
 		closeReportsStatement(db, channelId, target, 'RESOLVED', moderator, now),
 		logStatement(db, channelId, moderator, `HIDE_${target.type}`, target, note.reason ?? '', now, 'changes() > 0'),
 		...(auto.wasAuto
-			? [db.prepare(`UPDATE ${table} SET auto_hidden = 0 WHERE id = ?1 AND auto_hidden = 1`).bind(target.id), touchPost(db, channelId, auto.postId, 'addition')]
+			? [
+					db.prepare(`UPDATE ${table} SET auto_hidden = 0 WHERE id = ?1 AND auto_hidden = 1`).bind(target.id),
+					touchPost(db, channelId, auto.postId, 'addition'),
+				]
 			: []),
 	]);
 }
@@ -98,12 +116,26 @@ function exemptFromAutoHide(moderator: Moderator, facts: { authorRole: string; i
  * cached read of the channel goes cold.
  * @throws AppError Forbidden (not an administrator), PostNotFound (not of this channel, or deleted)
  */
-export async function setPostHidden(db: D1Database, channelId: number, admin: SessionMember, postId: number, hidden: boolean, note: ModerationNote = {}): Promise<void> {
+export async function setPostHidden(
+	db: D1Database,
+	channelId: number,
+	admin: SessionMember,
+	postId: number,
+	hidden: boolean,
+	note: ModerationNote = {},
+): Promise<void> {
 	requireAdmin(admin);
 	await changePostHidden(db, channelId, admin.userId, postId, hidden, note);
 }
 
-async function changePostHidden(db: D1Database, channelId: number, moderator: Moderator, postId: number, hidden: boolean, note: ModerationNote): Promise<void> {
+async function changePostHidden(
+	db: D1Database,
+	channelId: number,
+	moderator: Moderator,
+	postId: number,
+	hidden: boolean,
+	note: ModerationNote,
+): Promise<void> {
 	const row = await db
 		.prepare(
 			`SELECT p.member_id, p.board_id, p.subject_id, p.is_notice, p.is_private, p.hidden_by_admin, p.version, p.board_pos, p.subject_pos, p.channel_pos,
@@ -116,7 +148,8 @@ async function changePostHidden(db: D1Database, channelId: number, moderator: Mo
 	if (!row) throw new AppError('PostNotFound');
 	if (exemptFromAutoHide(moderator, { authorRole: row.author_role, isNotice: row.is_notice === 1 })) return;
 	if ((row.hidden_by_admin === 1) === hidden) {
-		if (hidden && moderator !== null) await keepHidden(db, channelId, moderator, { type: 'POST', id: postId }, note, { wasAuto: row.auto_hidden === 1, postId });
+		if (hidden && moderator !== null)
+			await keepHidden(db, channelId, moderator, { type: 'POST', id: postId }, note, { wasAuto: row.auto_hidden === 1, postId });
 		return;
 	}
 	const placement = {
@@ -129,12 +162,20 @@ async function changePostHidden(db: D1Database, channelId: number, moderator: Mo
 	const positions = { boardPos: row.board_pos, subjectPos: row.subject_pos, channelPos: row.channel_pos };
 	const before = { ...placement, visible: hidden && row.is_private === 0 };
 	const plan = planListChange(db, channelId, { placement: before, positions }, placement);
-	const columns = Object.entries(plan.columns).map(([column, expression]) => `, ${column} = ${expression}`).join('');
+	const columns = Object.entries(plan.columns)
+		.map(([column, expression]) => `, ${column} = ${expression}`)
+		.join('');
 	await guardedBatch(
 		db,
 		[
 			// The post as read above: an edit, a move or a deletion in between would change its lists.
-			assertion(db, 'EXISTS (SELECT 1 FROM posts WHERE id = ?1 AND version = ?2 AND deleted_at IS NULL AND hidden_by_admin = ?3)', postId, row.version, hidden ? 0 : 1),
+			assertion(
+				db,
+				'EXISTS (SELECT 1 FROM posts WHERE id = ?1 AND version = ?2 AND deleted_at IS NULL AND hidden_by_admin = ?3)',
+				postId,
+				row.version,
+				hidden ? 0 : 1,
+			),
 			...plan.statements,
 			db
 				.prepare(`UPDATE posts SET hidden_by_admin = ?3, auto_hidden = ?4, version = version + 1${columns} WHERE id = ?1 AND channel_id = ?2`)
@@ -163,12 +204,26 @@ export function unhidePost(db: D1Database, channelId: number, admin: SessionMemb
  * page and comments go cold.
  * @throws AppError Forbidden (not an administrator), CommentNotFound (not of this channel, or deleted)
  */
-export async function setCommentHidden(db: D1Database, channelId: number, admin: SessionMember, commentId: number, hidden: boolean, note: ModerationNote = {}): Promise<void> {
+export async function setCommentHidden(
+	db: D1Database,
+	channelId: number,
+	admin: SessionMember,
+	commentId: number,
+	hidden: boolean,
+	note: ModerationNote = {},
+): Promise<void> {
 	requireAdmin(admin);
 	await changeCommentHidden(db, channelId, admin.userId, commentId, hidden, note);
 }
 
-async function changeCommentHidden(db: D1Database, channelId: number, moderator: Moderator, commentId: number, hidden: boolean, note: ModerationNote): Promise<void> {
+async function changeCommentHidden(
+	db: D1Database,
+	channelId: number,
+	moderator: Moderator,
+	commentId: number,
+	hidden: boolean,
+	note: ModerationNote,
+): Promise<void> {
 	const row = await db
 		.prepare(
 			`SELECT c.post_id, c.hidden_by_admin, c.auto_hidden, m.role AS author_role FROM comments c JOIN members m ON m.id = c.member_id
@@ -179,7 +234,8 @@ async function changeCommentHidden(db: D1Database, channelId: number, moderator:
 	if (!row) throw new AppError('CommentNotFound');
 	if (exemptFromAutoHide(moderator, { authorRole: row.author_role, isNotice: false })) return;
 	if ((row.hidden_by_admin === 1) === hidden) {
-		if (hidden && moderator !== null) await keepHidden(db, channelId, moderator, { type: 'COMMENT', id: commentId }, note, { wasAuto: row.auto_hidden === 1, postId: row.post_id });
+		if (hidden && moderator !== null)
+			await keepHidden(db, channelId, moderator, { type: 'COMMENT', id: commentId }, note, { wasAuto: row.auto_hidden === 1, postId: row.post_id });
 		return;
 	}
 	const to = hidden ? 1 : 0;
@@ -190,7 +246,15 @@ async function changeCommentHidden(db: D1Database, channelId: number, moderator:
 		// changes() is the rows the statement before changed: the count moves only when the change did.
 		db.prepare(`UPDATE posts SET comment_count = comment_count ${hidden ? '-' : '+'} 1 WHERE id = ?1 AND changes() = 1`).bind(row.post_id),
 		touchPost(db, channelId, row.post_id, hidden ? 'removal' : 'addition'),
-		...reportsAndLog(db, channelId, moderator, { type: 'COMMENT', id: commentId }, hidden, note, `(SELECT hidden_by_admin FROM comments WHERE id = ${Number(commentId)}) = ${to}`),
+		...reportsAndLog(
+			db,
+			channelId,
+			moderator,
+			{ type: 'COMMENT', id: commentId },
+			hidden,
+			note,
+			`(SELECT hidden_by_admin FROM comments WHERE id = ${Number(commentId)}) = ${to}`,
+		),
 	]);
 }
 

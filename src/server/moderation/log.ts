@@ -5,11 +5,22 @@
 import { PAGE_SIZE } from '@/schemas/params';
 
 export type ModerationAction =
-	| 'HIDE_POST' | 'UNHIDE_POST' | 'HIDE_COMMENT' | 'UNHIDE_COMMENT' | 'BAN' | 'UNBAN' | 'DISMISS_REPORTS' | 'GRANT_ADMIN' | 'REVOKE_ADMIN'
+	| 'HIDE_POST'
+	| 'UNHIDE_POST'
+	| 'HIDE_COMMENT'
+	| 'UNHIDE_COMMENT'
+	| 'BAN'
+	| 'UNBAN'
+	| 'DISMISS_REPORTS'
+	| 'GRANT_ADMIN'
+	| 'REVOKE_ADMIN'
 	// The community's automatic hide at its report threshold (no moderator), and a change of that setting.
-	| 'AUTO_HIDE_POST' | 'AUTO_HIDE_COMMENT' | 'SETTINGS'
+	| 'AUTO_HIDE_POST'
+	| 'AUTO_HIDE_COMMENT'
+	| 'SETTINGS'
 	// An administrator's deletion of someone else's post or comment (migrations/0016).
-	| 'DELETE_POST' | 'DELETE_COMMENT';
+	| 'DELETE_POST'
+	| 'DELETE_COMMENT';
 export type ModerationTarget = 'POST' | 'COMMENT' | 'MEMBER' | 'CHANNEL';
 
 /** Longest reason kept, in characters (a reason is a line or two for the other moderators). */
@@ -96,7 +107,11 @@ export function logStatement(
 }
 
 /** A page of the channel's log, newest first, with the total count. */
-export async function listLog(db: D1Database, channelId: number, page: number): Promise<{ entries: LogEntry[]; page: number; totalCount: number; totalPages: number }> {
+export async function listLog(
+	db: D1Database,
+	channelId: number,
+	page: number,
+): Promise<{ entries: LogEntry[]; page: number; totalCount: number; totalPages: number }> {
 	const [rows, count] = await db.batch([
 		db
 			.prepare(
@@ -108,7 +123,16 @@ export async function listLog(db: D1Database, channelId: number, page: number): 
 			.bind(channelId, PAGE_SIZE, (page - 1) * PAGE_SIZE),
 		db.prepare('SELECT count(*) AS n FROM moderation_log WHERE channel_id = ?1').bind(channelId),
 	]);
-	type Row = TargetLabelRow & { id: number; moderator_id: number | null; nickname: string | null; action: ModerationAction; target_type: ModerationTarget; target_id: number; reason: string; created_at: number };
+	type Row = TargetLabelRow & {
+		id: number;
+		moderator_id: number | null;
+		nickname: string | null;
+		action: ModerationAction;
+		target_type: ModerationTarget;
+		target_id: number;
+		reason: string;
+		created_at: number;
+	};
 	const entries = ((rows?.results ?? []) as Row[]).map((row) => ({
 		entryId: row.id,
 		moderator: row.moderator_id === null ? null : { userId: row.moderator_id, nickname: row.nickname },

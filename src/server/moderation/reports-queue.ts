@@ -42,7 +42,14 @@ export const REPORTS_SHOWN = 20;
  * Statement that closes a target's open reports, for an action's batch (`status` RESOLVED when the
  * target was hidden, DISMISSED when the reports were).
  */
-export function closeReportsStatement(db: D1Database, channelId: number, target: { type: ReportTarget; id: number }, status: 'RESOLVED' | 'DISMISSED', adminId: number, now: number): D1PreparedStatement {
+export function closeReportsStatement(
+	db: D1Database,
+	channelId: number,
+	target: { type: ReportTarget; id: number },
+	status: 'RESOLVED' | 'DISMISSED',
+	adminId: number,
+	now: number,
+): D1PreparedStatement {
 	return db
 		.prepare(
 			`UPDATE reports SET status = ?4, resolved_at = ?5, resolved_by = ?6
@@ -52,7 +59,12 @@ export function closeReportsStatement(db: D1Database, channelId: number, target:
 }
 
 /** A page of the open reports, grouped by target. */
-export async function listReportQueue(db: D1Database, channelId: number, page: number, order: QueueOrder): Promise<{ groups: QueueGroup[]; page: number; totalCount: number; totalPages: number }> {
+export async function listReportQueue(
+	db: D1Database,
+	channelId: number,
+	page: number,
+	order: QueueOrder,
+): Promise<{ groups: QueueGroup[]; page: number; totalCount: number; totalPages: number }> {
 	const [rows, count] = await db.batch([
 		db
 			.prepare(
@@ -77,35 +89,57 @@ export async function listReportQueue(db: D1Database, channelId: number, page: n
 				ORDER BY ${order === 'most' ? 'o.reports DESC, o.last_at DESC' : 'o.last_at DESC'}, o.target_id DESC`,
 			)
 			.bind(channelId, PAGE_SIZE, (page - 1) * PAGE_SIZE),
-		db.prepare("SELECT count(*) AS n FROM (SELECT 1 FROM reports WHERE channel_id = ?1 AND status = 'OPEN' GROUP BY target_type, target_id)").bind(channelId),
+		db
+			.prepare("SELECT count(*) AS n FROM (SELECT 1 FROM reports WHERE channel_id = ?1 AND status = 'OPEN' GROUP BY target_type, target_id)")
+			.bind(channelId),
 	]);
 	type Row = {
-		target_type: ReportTarget; target_id: number; reports: number; last_at: number; post_id: number | null; excerpt: string | null;
-		writer_id: number | null; writer_nickname: string | null; hidden: number; deleted: number; items: string;
+		target_type: ReportTarget;
+		target_id: number;
+		reports: number;
+		last_at: number;
+		post_id: number | null;
+		excerpt: string | null;
+		writer_id: number | null;
+		writer_nickname: string | null;
+		hidden: number;
+		deleted: number;
+		items: string;
 	};
-	const groups = ((rows?.results ?? []) as Row[]).map((row): QueueGroup => ({
-		targetType: row.target_type,
-		targetId: row.target_id,
-		postId: row.post_id,
-		excerpt: row.excerpt,
-		writer: row.writer_id === null ? null : { userId: row.writer_id, nickname: row.writer_nickname },
-		hidden: row.hidden === 1,
-		deleted: row.deleted === 1,
-		count: row.reports,
-		lastReportedAt: row.last_at,
-		reports: (JSON.parse(row.items) as { reporterId: number; nickname: string | null; reasonCode: string; reasonText: string; createdAt: number }[]).map((item) => ({
-			reporter: { userId: item.reporterId, nickname: item.nickname },
-			reasonCode: item.reasonCode,
-			reasonText: item.reasonText,
-			createdAt: item.createdAt,
-		})),
-	}));
+	const groups = ((rows?.results ?? []) as Row[]).map(
+		(row): QueueGroup => ({
+			targetType: row.target_type,
+			targetId: row.target_id,
+			postId: row.post_id,
+			excerpt: row.excerpt,
+			writer: row.writer_id === null ? null : { userId: row.writer_id, nickname: row.writer_nickname },
+			hidden: row.hidden === 1,
+			deleted: row.deleted === 1,
+			count: row.reports,
+			lastReportedAt: row.last_at,
+			reports: (
+				JSON.parse(row.items) as { reporterId: number; nickname: string | null; reasonCode: string; reasonText: string; createdAt: number }[]
+			).map((item) => ({
+				reporter: { userId: item.reporterId, nickname: item.nickname },
+				reasonCode: item.reasonCode,
+				reasonText: item.reasonText,
+				createdAt: item.createdAt,
+			})),
+		}),
+	);
 	const totalCount = Number((count?.results[0] as { n: number } | undefined)?.n ?? 0);
 	return { groups, page, totalCount, totalPages: Math.max(1, Math.ceil(totalCount / PAGE_SIZE)) };
 }
 
 /** Dismisses a target's open reports. @throws AppError ReportsNotFound when it has none */
-export async function dismissReports(db: D1Database, channelId: number, adminId: number, target: { type: ReportTarget; id: number }, reason: string, now = Date.now()): Promise<void> {
+export async function dismissReports(
+	db: D1Database,
+	channelId: number,
+	adminId: number,
+	target: { type: ReportTarget; id: number },
+	reason: string,
+	now = Date.now(),
+): Promise<void> {
 	const [closed] = await db.batch([
 		closeReportsStatement(db, channelId, target, 'DISMISSED', adminId, now),
 		logStatement(db, channelId, adminId, 'DISMISS_REPORTS', target, reason, now, 'changes() > 0'),
@@ -128,7 +162,11 @@ export interface ClosedReport {
 }
 
 /** The history: closed reports, newest closed first. */
-export async function listClosedReports(db: D1Database, channelId: number, page: number): Promise<{ reports: ClosedReport[]; page: number; totalCount: number; totalPages: number }> {
+export async function listClosedReports(
+	db: D1Database,
+	channelId: number,
+	page: number,
+): Promise<{ reports: ClosedReport[]; page: number; totalCount: number; totalPages: number }> {
 	const [rows, count] = await db.batch([
 		db
 			.prepare(
@@ -141,20 +179,35 @@ export async function listClosedReports(db: D1Database, channelId: number, page:
 			.bind(channelId, PAGE_SIZE, (page - 1) * PAGE_SIZE),
 		db.prepare("SELECT count(*) AS n FROM reports WHERE channel_id = ?1 AND status <> 'OPEN'").bind(channelId),
 	]);
-	type Row = TargetLabelRow & { id: number; target_type: ReportTarget; target_id: number; reporter_id: number; nickname: string | null; reason_code: string; reason_text: string; created_at: number; status: 'RESOLVED' | 'DISMISSED'; resolved_at: number; resolved_by: number | null; resolver: string | null };
-	const reports = ((rows?.results ?? []) as Row[]).map((row): ClosedReport => ({
-		reportId: row.id,
-		targetType: row.target_type,
-		targetId: row.target_id,
-		target: targetLabelOf(row),
-		reporter: { userId: row.reporter_id, nickname: row.nickname },
-		reasonCode: row.reason_code,
-		reasonText: row.reason_text,
-		createdAt: row.created_at,
-		status: row.status,
-		resolvedAt: row.resolved_at,
-		resolvedBy: row.resolved_by === null ? null : { userId: row.resolved_by, nickname: row.resolver },
-	}));
+	type Row = TargetLabelRow & {
+		id: number;
+		target_type: ReportTarget;
+		target_id: number;
+		reporter_id: number;
+		nickname: string | null;
+		reason_code: string;
+		reason_text: string;
+		created_at: number;
+		status: 'RESOLVED' | 'DISMISSED';
+		resolved_at: number;
+		resolved_by: number | null;
+		resolver: string | null;
+	};
+	const reports = ((rows?.results ?? []) as Row[]).map(
+		(row): ClosedReport => ({
+			reportId: row.id,
+			targetType: row.target_type,
+			targetId: row.target_id,
+			target: targetLabelOf(row),
+			reporter: { userId: row.reporter_id, nickname: row.nickname },
+			reasonCode: row.reason_code,
+			reasonText: row.reason_text,
+			createdAt: row.created_at,
+			status: row.status,
+			resolvedAt: row.resolved_at,
+			resolvedBy: row.resolved_by === null ? null : { userId: row.resolved_by, nickname: row.resolver },
+		}),
+	);
 	const totalCount = Number((count?.results[0] as { n: number } | undefined)?.n ?? 0);
 	return { reports, page, totalCount, totalPages: Math.max(1, Math.ceil(totalCount / PAGE_SIZE)) };
 }

@@ -29,7 +29,8 @@ export async function moderationSettings(db: D1Database, channelId: number): Pro
 	return { autoHideReports: row?.auto_hide_reports ?? null, reportMinAgeHours: row?.report_min_age_hours ?? REPORT_MIN_AGE_RECOMMENDED_HOURS };
 }
 
-const isWhole = (value: unknown, min: number, max: number): value is number => typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
+const isWhole = (value: unknown, min: number, max: number): value is number =>
+	typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
 
 /**
  * The settings a change leads to, each checked. @throws AppError AutoHideThresholdInvalid (not a whole
@@ -49,10 +50,18 @@ export function settingsNote(settings: ModerationSettings): string {
 }
 
 /** Stores the settings; a change is logged (the new values as the entry's reason), the same ones are not. */
-export async function setModerationSettings(db: D1Database, channelId: number, moderatorId: number | null, settings: ModerationSettings, now = Date.now()): Promise<void> {
+export async function setModerationSettings(
+	db: D1Database,
+	channelId: number,
+	moderatorId: number | null,
+	settings: ModerationSettings,
+	now = Date.now(),
+): Promise<void> {
 	await db.batch([
 		db
-			.prepare('UPDATE channels SET auto_hide_reports = ?2, report_min_age_hours = ?3 WHERE id = ?1 AND (auto_hide_reports IS NOT ?2 OR report_min_age_hours IS NOT ?3)')
+			.prepare(
+				'UPDATE channels SET auto_hide_reports = ?2, report_min_age_hours = ?3 WHERE id = ?1 AND (auto_hide_reports IS NOT ?2 OR report_min_age_hours IS NOT ?3)',
+			)
 			.bind(channelId, settings.autoHideReports, settings.reportMinAgeHours),
 		logStatement(db, channelId, moderatorId, 'SETTINGS', { type: 'CHANNEL', id: channelId }, settingsNote(settings), now, 'changes() > 0'),
 	]);

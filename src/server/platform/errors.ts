@@ -15,7 +15,10 @@ export interface ResultCodeDef extends ResultCode {
 
 /** Every result code with its message, by name. */
 export const ResultCodes = Object.fromEntries(
-	(Object.keys(RESULT_MESSAGES) as ResultCodeName[]).map((name) => [name, { ...(codes as unknown as Record<ResultCodeName, ResultCode>)[name], message: RESULT_MESSAGES[name] }]),
+	(Object.keys(RESULT_MESSAGES) as ResultCodeName[]).map((name) => [
+		name,
+		{ ...(codes as unknown as Record<ResultCodeName, ResultCode>)[name], message: RESULT_MESSAGES[name] },
+	]),
 ) as Record<ResultCodeName, ResultCodeDef>;
 
 export class AppError extends Error {

@@ -21,7 +21,14 @@ export interface Memo<V> {
 	 * response; a failed one leaves the entry); otherwise this request's own `load()`, waited for.
 	 * Stamps are times.
 	 */
-	readRevalidating(key: string, now: number, freshMs: number, staleMs: number, load: () => Promise<V>, background: (work: Promise<unknown>) => void): Promise<V>;
+	readRevalidating(
+		key: string,
+		now: number,
+		freshMs: number,
+		staleMs: number,
+		load: () => Promise<V>,
+		background: (work: Promise<unknown>) => void,
+	): Promise<V>;
 	/** Drops the entry for `key`: the next read loads it again. */
 	forget(key: string): void;
 	readonly size: number;

@@ -173,10 +173,15 @@ export function clientKey(ip: string | null): string {
  * the action has one) and the client address's.
  * @throws AppError TooManyRequests (with `retryAfter` seconds) when any key is over its limit
  */
-export async function enforceRateLimit(limiters: Partial<Record<LimiterName, Limiter>>, action: RateLimitedAction, subject: RateLimitSubject): Promise<void> {
+export async function enforceRateLimit(
+	limiters: Partial<Record<LimiterName, Limiter>>,
+	action: RateLimitedAction,
+	subject: RateLimitSubject,
+): Promise<void> {
 	const rule: RateLimitRule = RATE_LIMITS[action];
 	const counts: { limiter: LimiterName; key: string }[] = [{ limiter: rule.address, key: `${action}:ip:${clientKey(subject.ip)}` }];
-	if (rule.member && subject.memberId !== null) counts.push({ limiter: rule.member, key: `${action}:member:${subject.channelId}:${subject.memberId}` });
+	if (rule.member && subject.memberId !== null)
+		counts.push({ limiter: rule.member, key: `${action}:member:${subject.channelId}:${subject.memberId}` });
 	const outcomes = await Promise.all(
 		counts.map(async ({ limiter, key }) => {
 			const binding = limiters[limiter];

@@ -3,7 +3,10 @@
 /** 256 random bits, base64url: a sign-up or sign-in transaction token (session tokens are signed: sign-in/session-token.ts). */
 export function randomToken(): string {
 	const bytes = crypto.getRandomValues(new Uint8Array(32));
-	return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+	return btoa(String.fromCharCode(...bytes))
+		.replace(/\+/g, '-')
+		.replace(/\//g, '_')
+		.replace(/=+$/, '');
 }
 
 /** Whether `value` has the shape randomToken gives (43 base64url characters): anything else names no row. */

@@ -6,7 +6,14 @@
 import { AppError } from '@/server/platform/errors';
 import { authorOf, type PostAuthor } from './lists';
 import { canReadPost, postStateOfRow, type PostState, type Viewer } from './visibility';
-import { COMMENT_PAGE_COLUMNS, commentPageOf, commentPageParams, type CommentItem, type CommentPageColumns, type CommentPageStart } from '@/server/comments/comments';
+import {
+	COMMENT_PAGE_COLUMNS,
+	commentPageOf,
+	commentPageParams,
+	type CommentItem,
+	type CommentPageColumns,
+	type CommentPageStart,
+} from '@/server/comments/comments';
 
 export type PostView = PostDetail | PostTombstone;
 
@@ -128,14 +135,24 @@ export interface PostWithComments {
 
 /** Where a page of comments starts: the first page, the page holding a comment (`from`), or the page after one (`after`). */
 export function commentPageStartOf(options: { from?: number; after?: number }): CommentPageStart {
-	return options.from !== undefined ? { kind: 'from', commentId: options.from } : options.after !== undefined ? { kind: 'after', commentId: options.after } : { kind: 'first' };
+	return options.from !== undefined
+		? { kind: 'from', commentId: options.from }
+		: options.after !== undefined
+			? { kind: 'after', commentId: options.after }
+			: { kind: 'first' };
 }
 
 /**
  * The post page's one read: the post and a page of its comments (postWithCommentsOf reads its
  * result); with the member's session token, each comment also says whether they reported it.
  */
-export function postWithCommentsStatement(db: D1Database, channelId: number, postId: number, start: CommentPageStart, tokenHash: string | null = null): D1PreparedStatement {
+export function postWithCommentsStatement(
+	db: D1Database,
+	channelId: number,
+	postId: number,
+	start: CommentPageStart,
+	tokenHash: string | null = null,
+): D1PreparedStatement {
 	return db.prepare(`${POST_SQL}, ${COMMENT_PAGE_COLUMNS} ${POST_FROM}`).bind(postId, channelId, ...commentPageParams(start, tokenHash));
 }
 

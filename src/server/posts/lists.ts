@@ -79,7 +79,12 @@ export const SUMMARY_COLUMNS = `p.id, p.board_id, p.subject_id, p.title, p.membe
 
 /** The author as readers see them, from their members row (read in the same query as what they wrote). */
 export function authorOf(memberId: number, nickname: string | null, withdrawnAt: number | null, role: string): PostAuthor {
-	return { userId: memberId, nickname: withdrawnAt ? null : nickname, withdrawn: withdrawnAt !== null, admin: withdrawnAt === null && role === 'ADMIN' };
+	return {
+		userId: memberId,
+		nickname: withdrawnAt ? null : nickname,
+		withdrawn: withdrawnAt !== null,
+		admin: withdrawnAt === null && role === 'ADMIN',
+	};
 }
 
 export function toSummary(row: SummaryRow): PostSummary {
@@ -142,7 +147,14 @@ export async function listBoardPosts(
 }
 
 /** listBoardPosts' one read, for a page that batches it with its session's (boardPostsOf reads the result). */
-export function boardPostsStatement(db: D1Database, channelId: number, boardId: number, page: number, listedCount: number, subjectId?: number): D1PreparedStatement {
+export function boardPostsStatement(
+	db: D1Database,
+	channelId: number,
+	boardId: number,
+	page: number,
+	listedCount: number,
+	subjectId?: number,
+): D1PreparedStatement {
 	const rank = newestRankOf(listedCount, page);
 	const range =
 		subjectId === undefined

@@ -12,7 +12,8 @@ import { readablePostSql } from './visibility';
 const READABLE_POST = `EXISTS (SELECT 1 FROM posts p JOIN boards b ON b.id = p.board_id
 	WHERE p.id = ?1 AND p.channel_id = ?2 AND ${readablePostSql('?3', '?4')})`;
 
-const bindings = (channelId: number, member: SessionMember, postId: number) => [postId, channelId, member.userId, member.role === 'ADMIN' ? 1 : 0] as const;
+const bindings = (channelId: number, member: SessionMember, postId: number) =>
+	[postId, channelId, member.userId, member.role === 'ADMIN' ? 1 : 0] as const;
 
 /** The assertion that fails its batch unless the member may read the post (of this channel) in full. */
 export function readablePostGuard(db: D1Database, channelId: number, member: SessionMember, postId: number): D1PreparedStatement {
@@ -24,6 +25,9 @@ export function readablePostGuard(db: D1Database, channelId: number, member: Ses
  * which of its checks did. @throws AppError PostNotFound when not
  */
 export async function assertReadablePost(db: D1Database, channelId: number, member: SessionMember, postId: number): Promise<void> {
-	const row = await db.prepare(`SELECT ${READABLE_POST} AS ok`).bind(...bindings(channelId, member, postId)).first<{ ok: number }>();
+	const row = await db
+		.prepare(`SELECT ${READABLE_POST} AS ok`)
+		.bind(...bindings(channelId, member, postId))
+		.first<{ ok: number }>();
 	if (row?.ok !== 1) throw new AppError('PostNotFound');
 }

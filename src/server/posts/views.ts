@@ -17,7 +17,9 @@ async function flush(): Promise<void> {
 	const byDb = new Map<D1Database, D1PreparedStatement[]>();
 	for (const entry of batch) {
 		const statement = entry.db
-			.prepare('UPDATE posts SET view_count = view_count + ?1 WHERE id = ?2 AND channel_id = ?3 AND deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0')
+			.prepare(
+				'UPDATE posts SET view_count = view_count + ?1 WHERE id = ?2 AND channel_id = ?3 AND deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0',
+			)
 			.bind(entry.count, entry.postId, entry.channelId);
 		byDb.set(entry.db, [...(byDb.get(entry.db) ?? []), statement]);
 	}

@@ -64,7 +64,12 @@ export interface PostStateColumns {
 
 /** The state of a post read with PostStateColumns. */
 export function postStateOfRow(row: PostStateColumns): PostState {
-	return postState({ deletedAt: row.deleted_at, hiddenByAdmin: row.hidden_by_admin === 1, boardPublic: row.board_public === 1, isPrivate: row.is_private === 1 });
+	return postState({
+		deletedAt: row.deleted_at,
+		hiddenByAdmin: row.hidden_by_admin === 1,
+		boardPublic: row.board_public === 1,
+		isPrivate: row.is_private === 1,
+	});
 }
 
 export function postState(facts: PostStateFacts): PostState {

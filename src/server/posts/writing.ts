@@ -128,7 +128,13 @@ function thumbnailOf(doc: ContentDocument, thumbKeys: Map<string, string | null>
 }
 
 function placementOf(fields: PostFields, board: BoardRow): ListPlacement {
-	return { boardId: board.id, subjectId: fields.subjectId, boardPublic: board.is_public === 1, isNotice: fields.isNotice, visible: !fields.isPrivate };
+	return {
+		boardId: board.id,
+		subjectId: fields.subjectId,
+		boardPublic: board.is_public === 1,
+		isNotice: fields.isNotice,
+		visible: !fields.isPrivate,
+	};
 }
 
 /**
@@ -173,14 +179,43 @@ export async function createPost(
 			 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14${listColumns.map((column) => `, ${plan.columns[column]}`).join('')})`,
 		)
 		.bind(
-			channelId, board.id, input.subjectId, member.userId, fields.title, fields.content, fields.contentText,
-			input.isNotice ? 1 : 0, input.isPrivate ? 1 : 0, fields.hasImage, fields.hasVideo, thumbnail, now, input.requestId,
+			channelId,
+			board.id,
+			input.subjectId,
+			member.userId,
+			fields.title,
+			fields.content,
+			fields.contentText,
+			input.isNotice ? 1 : 0,
+			input.isPrivate ? 1 : 0,
+			fields.hasImage,
+			fields.hasVideo,
+			thumbnail,
+			now,
+			input.requestId,
 		);
 	try {
 		// The claims follow the INSERT at once: they name the post by last_insert_rowid().
 		const claims = claimUploadsStatements(db, channelId, images, { postId: 'last-inserted' });
-		const indexed = postSearchStatements(db, channelId, { memberId: member.userId, requestId: input.requestId }, { title: fields.title, body: fields.contentText });
-		const results = await guardedBatch(db, [...countGuard, ...plan.statements, insert, ...claims, ...indexed, ...fromDraft, touchCache(db, channelId, { boards: [board.id], memberId: member.userId })], 'NewMemberPostLimit');
+		const indexed = postSearchStatements(
+			db,
+			channelId,
+			{ memberId: member.userId, requestId: input.requestId },
+			{ title: fields.title, body: fields.contentText },
+		);
+		const results = await guardedBatch(
+			db,
+			[
+				...countGuard,
+				...plan.statements,
+				insert,
+				...claims,
+				...indexed,
+				...fromDraft,
+				touchCache(db, channelId, { boards: [board.id], memberId: member.userId }),
+			],
+			'NewMemberPostLimit',
+		);
 		return { postId: results[countGuard.length + plan.statements.length]!.meta.last_row_id };
 	} catch (error) {
 		// The same request arrived twice at once: the other one created the post (and may have reached the new member's count).
@@ -273,7 +308,16 @@ function editTouch(
 	db: D1Database,
 	channelId: number,
 	row: StoredPostRow,
-	after: { boardId: number; subjectId: number | null; isNotice: boolean; isPrivate: boolean; title: string; hasImage: number; hasVideo: number; thumbnail: string | null },
+	after: {
+		boardId: number;
+		subjectId: number | null;
+		isNotice: boolean;
+		isPrivate: boolean;
+		title: string;
+		hasImage: number;
+		hasVideo: number;
+		thumbnail: string | null;
+	},
 ): D1PreparedStatement {
 	const listed =
 		row.board_id !== after.boardId ||
@@ -322,8 +366,19 @@ export async function editPost(
 			 WHERE id = ?1 AND channel_id = ?2`,
 		)
 		.bind(
-			postId, channelId, board.id, input.subjectId, fields.title, fields.content, fields.contentText,
-			input.isNotice ? 1 : 0, input.isPrivate ? 1 : 0, fields.hasImage, fields.hasVideo, now, thumbnail,
+			postId,
+			channelId,
+			board.id,
+			input.subjectId,
+			fields.title,
+			fields.content,
+			fields.contentText,
+			input.isNotice ? 1 : 0,
+			input.isPrivate ? 1 : 0,
+			fields.hasImage,
+			fields.hasVideo,
+			now,
+			thumbnail,
 		);
 	await guardedBatch(
 		db,
@@ -333,7 +388,14 @@ export async function editPost(
 			update,
 			...claimUploadsStatements(db, channelId, images, { postId }),
 			...postSearchStatements(db, channelId, postId, { title: fields.title, body: fields.contentText }),
-			editTouch(db, channelId, stored.row, { boardId: board.id, subjectId: input.subjectId, isNotice: input.isNotice, isPrivate: input.isPrivate, ...fields, thumbnail }),
+			editTouch(db, channelId, stored.row, {
+				boardId: board.id,
+				subjectId: input.subjectId,
+				isNotice: input.isNotice,
+				isPrivate: input.isPrivate,
+				...fields,
+				thumbnail,
+			}),
 		],
 		'PostChanged',
 	);
@@ -355,7 +417,9 @@ export async function deletePost(db: D1Database, channelId: number, member: Sess
 		[
 			assertion(db, 'EXISTS (SELECT 1 FROM posts WHERE id = ?1 AND version = ?2 AND deleted_at IS NULL)', postId, stored.row.version),
 			...plan.statements,
-			db.prepare(`UPDATE posts SET deleted_at = ?3, version = version + 1${assignments(plan.columns)} WHERE id = ?1 AND channel_id = ?2`).bind(postId, channelId, now),
+			db
+				.prepare(`UPDATE posts SET deleted_at = ?3, version = version + 1${assignments(plan.columns)} WHERE id = ?1 AND channel_id = ?2`)
+				.bind(postId, channelId, now),
 			...postSearchStatements(db, channelId, postId, null),
 			...(moderated ? [logStatement(db, channelId, member.userId, 'DELETE_POST', { type: 'POST', id: postId }, '', now)] : []),
 			touchCache(db, channelId, { boards: [stored.row.board_id], memberId: stored.row.member_id, post: { id: postId, change: 'removal' } }),
@@ -388,7 +452,16 @@ export async function getEditablePost(db: D1Database, channelId: number, postId:
 	const row = await db
 		.prepare('SELECT id, board_id, subject_id, title, content, is_private, is_notice, version FROM posts WHERE id = ?1 AND channel_id = ?2')
 		.bind(postId, channelId)
-		.first<{ id: number; board_id: number; subject_id: number | null; title: string; content: string; is_private: number; is_notice: number; version: number }>();
+		.first<{
+			id: number;
+			board_id: number;
+			subject_id: number | null;
+			title: string;
+			content: string;
+			is_private: number;
+			is_notice: number;
+			version: number;
+		}>();
 	if (!row) throw new AppError('PostNotFound');
 	return {
 		postId: row.id,

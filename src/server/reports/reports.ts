@@ -123,7 +123,8 @@ export async function createReport(
 	}
 	const counts = results[2]?.results[0] as { threshold: number | null; open: number } | undefined;
 	const hiddenNow = type === 'POST' ? row.post_hidden : row.comment_hidden;
-	if (counts && counts.threshold !== null && counts.open >= counts.threshold && hiddenNow === 0) await autoHide(db, channelId, { type, id: input.targetId }, now);
+	if (counts && counts.threshold !== null && counts.open >= counts.threshold && hiddenNow === 0)
+		await autoHide(db, channelId, { type, id: input.targetId }, now);
 	return { reportId: results[1]!.meta.last_row_id };
 }
 

@@ -49,7 +49,13 @@ export function postSearchStatements(
 					`INSERT INTO post_search (rowid, title, body) SELECT ?1 + id, ?2, ?3 FROM posts
 					 WHERE ${where} AND channel_id = ?6 AND channel_seq IS NOT NULL`,
 				)
-				.bind(base, searchDocument(text.title), searchDocument(text.body), ...(typeof post === 'number' ? [post, null] : [post.memberId, post.requestId]), channelId),
+				.bind(
+					base,
+					searchDocument(text.title),
+					searchDocument(text.body),
+					...(typeof post === 'number' ? [post, null] : [post.memberId, post.requestId]),
+					channelId,
+				),
 		);
 	}
 	return statements;
@@ -59,7 +65,8 @@ export function postSearchStatements(
 export function memberSearchStatements(db: D1Database, channelId: number, memberId: number, nickname: string | null): D1PreparedStatement[] {
 	const [base] = channelRange(channelId);
 	const statements = [db.prepare('DELETE FROM member_search WHERE rowid = ?1').bind(base + memberId)];
-	if (nickname !== null) statements.push(db.prepare('INSERT INTO member_search (rowid, nickname) VALUES (?1, ?2)').bind(base + memberId, searchDocument(nickname)));
+	if (nickname !== null)
+		statements.push(db.prepare('INSERT INTO member_search (rowid, nickname) VALUES (?1, ?2)').bind(base + memberId, searchDocument(nickname)));
 	return statements;
 }
 

@@ -66,11 +66,20 @@ function matchOf(channelId: number, phrase: string, type: SearchType) {
 }
 
 /** The ids of the newest `limit` posts matching `query`, newest first: what the pages of searchPosts list, together (for the recall bench). */
-export async function matchingPostIds(db: D1Database, channelId: number, query: string, type: SearchType, limit = SEARCH_COUNT_CAP): Promise<number[]> {
+export async function matchingPostIds(
+	db: D1Database,
+	channelId: number,
+	query: string,
+	type: SearchType,
+	limit = SEARCH_COUNT_CAP,
+): Promise<number[]> {
 	const phrase = searchPhrase(query);
 	if (phrase === null) return [];
 	const { low, high, expression, extra } = matchOf(channelId, phrase, type);
-	const { results } = await db.prepare(`WITH hits AS (${hitsSql(type)}) SELECT id FROM hits`).bind(expression, low, high, limit, ...extra).all<{ id: number }>();
+	const { results } = await db
+		.prepare(`WITH hits AS (${hitsSql(type)}) SELECT id FROM hits`)
+		.bind(expression, low, high, limit, ...extra)
+		.all<{ id: number }>();
 	return results.map((row) => row.id);
 }
 
@@ -81,7 +90,16 @@ export async function matchingPostIds(db: D1Database, channelId: number, query: 
 export async function searchPosts(db: D1Database, channelId: number, query: string, type: SearchType, page: number): Promise<SearchResults> {
 	const current = searchPageOf(page);
 	const phrase = searchPhrase(query);
-	const empty: SearchResults = { notices: [], posts: [], page: 1, pageSize: PAGE_SIZE, totalCount: 0, totalPages: 1, capped: false, bodies: new Map() };
+	const empty: SearchResults = {
+		notices: [],
+		posts: [],
+		page: 1,
+		pageSize: PAGE_SIZE,
+		totalCount: 0,
+		totalPages: 1,
+		capped: false,
+		bodies: new Map(),
+	};
 	if (phrase === null) return empty;
 	const { low, high, expression, extra } = matchOf(channelId, phrase, type);
 	const offset = (current - 1) * PAGE_SIZE;

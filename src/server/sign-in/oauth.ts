@@ -28,7 +28,10 @@ export class SignInRefused extends Error {
 }
 
 /** How requests to the provider are sent; tests pass one that answers for a forged provider. */
-export type FetchLike = (url: string, options: { method: string; headers: Record<string, string>; body?: unknown; redirect?: unknown; signal?: unknown }) => Promise<Response>;
+export type FetchLike = (
+	url: string,
+	options: { method: string; headers: Record<string, string>; body?: unknown; redirect?: unknown; signal?: unknown },
+) => Promise<Response>;
 
 type HttpOptions = { [oauth.allowInsecureRequests]?: boolean; [oauth.customFetch]?: FetchLike };
 
@@ -139,7 +142,15 @@ export async function completeAuthorization(
 		const client: oauth.Client = { client_id: config.clientId };
 		// State must match exactly; an `iss` parameter must name this provider (mix-up defence).
 		const callback = oauth.validateAuthResponse(as, client, params, expected.state);
-		const response = await oauth.authorizationCodeGrantRequest(as, client, await clientAuth(config), callback, redirectUri, expected.codeVerifier, httpOptions(config, fetchImpl));
+		const response = await oauth.authorizationCodeGrantRequest(
+			as,
+			client,
+			await clientAuth(config),
+			callback,
+			redirectUri,
+			expected.codeVerifier,
+			httpOptions(config, fetchImpl),
+		);
 		if (config.provider === 'X') {
 			const tokens = await oauth.processAuthorizationCodeResponse(as, client, response);
 			return await lookUpXUser(config, tokens.access_token, fetchImpl);
@@ -173,7 +184,14 @@ export async function subjectFromTokenResponse(
 }
 
 async function lookUpXUser(config: XProviderConfig, accessToken: string, fetchImpl?: FetchLike): Promise<string> {
-	const response = await oauth.protectedResourceRequest(accessToken, 'GET', config.userUrl, new Headers({ Accept: 'application/json' }), null, httpOptions(config, fetchImpl));
+	const response = await oauth.protectedResourceRequest(
+		accessToken,
+		'GET',
+		config.userUrl,
+		new Headers({ Accept: 'application/json' }),
+		null,
+		httpOptions(config, fetchImpl),
+	);
 	if (!response.ok) throw new SignInRefused(`X user lookup answered ${response.status}`);
 	const parsed = XUserSchema.safeParse(await response.json().catch(() => null));
 	if (!parsed.success) throw new SignInRefused('X user lookup returned no user id');

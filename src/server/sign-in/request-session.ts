@@ -17,7 +17,13 @@ export interface RequestSession {
 	alongside: D1Result[];
 }
 
-export async function requestSession(db: D1Database, channel: Channel, request: Request, alongside: AlongsideReads = () => [], now = Date.now()): Promise<RequestSession> {
+export async function requestSession(
+	db: D1Database,
+	channel: Channel,
+	request: Request,
+	alongside: AlongsideReads = () => [],
+	now = Date.now(),
+): Promise<RequestSession> {
 	const token = readAuthCookie(request, 'session', channel.domain, channel.slug);
 	const { session, alongside: results } = await resolveSessionWith(db, channel.id, token, sessionSecret(), now, alongside);
 	const headers: RequestSession['headers'] = [];

@@ -22,7 +22,10 @@ function hmacKey(secret: string): Promise<CryptoKey> {
 }
 
 function base64url(bytes: Uint8Array): string {
-	return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+	return btoa(String.fromCharCode(...bytes))
+		.replace(/\+/g, '-')
+		.replace(/\//g, '_')
+		.replace(/=+$/, '');
 }
 
 function fromBase64url(text: string): Uint8Array<ArrayBuffer> | null {

@@ -141,7 +141,13 @@ export async function resolveSessionWith(
 }
 
 /** resolveSessionWith without reads of the page's own. */
-export async function resolveSession(db: D1Database, channelId: number, token: string | null, secret: string | null, now = Date.now()): Promise<SessionState> {
+export async function resolveSession(
+	db: D1Database,
+	channelId: number,
+	token: string | null,
+	secret: string | null,
+	now = Date.now(),
+): Promise<SessionState> {
 	return (await resolveSessionWith(db, channelId, token, secret, now, () => [])).session;
 }
 
@@ -155,7 +161,9 @@ export async function newSession(db: D1Database, channelId: number, member: numb
 	const memberValue = typeof member === 'number' ? member : member.identityId;
 	const statements = [
 		// Sign-in is a good moment to forget this member's sessions that have run out.
-		db.prepare(`DELETE FROM sessions WHERE member_id = ${memberId} AND (expires_at <= ?4 OR idle_expires_at <= ?4)`).bind(null, memberValue, channelId, now),
+		db
+			.prepare(`DELETE FROM sessions WHERE member_id = ${memberId} AND (expires_at <= ?4 OR idle_expires_at <= ?4)`)
+			.bind(null, memberValue, channelId, now),
 		db
 			.prepare(
 				`INSERT INTO sessions (token_hash, member_id, channel_id, created_at, last_seen_at, idle_expires_at, expires_at)

@@ -76,7 +76,17 @@ export async function startSignIn(db: D1Database, channel: Channel, provider: Pr
 				`INSERT INTO oauth_transactions (id_hash, channel_id, provider, state, code_verifier, nonce, redirect_url, created_at, expires_at)
 				 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)`,
 			)
-			.bind(await hashToken(transactionToken), channel.id, provider, start.state, start.codeVerifier, start.nonce, redirectUrl, now, now + OAUTH_COOKIE_SECONDS * 1000),
+			.bind(
+				await hashToken(transactionToken),
+				channel.id,
+				provider,
+				start.state,
+				start.codeVerifier,
+				start.nonce,
+				redirectUrl,
+				now,
+				now + OAUTH_COOKIE_SECONDS * 1000,
+			),
 	]);
 	return { authorizationUrl: start.authorizationUrl.href, transactionToken };
 }
@@ -87,9 +97,17 @@ export async function startSignIn(db: D1Database, channel: Channel, provider: Pr
  * return with another state (a stale one, or one another site sent the browser to) leaves the
  * pending sign-in to the real return.
  */
-export async function consumeTransaction(db: D1Database, channelId: number, transactionToken: string, state: string, now = Date.now()): Promise<Transaction | null> {
+export async function consumeTransaction(
+	db: D1Database,
+	channelId: number,
+	transactionToken: string,
+	state: string,
+	now = Date.now(),
+): Promise<Transaction | null> {
 	const row = await db
-		.prepare('DELETE FROM oauth_transactions WHERE id_hash = ?1 AND channel_id = ?2 AND state = ?3 RETURNING provider, state, code_verifier, nonce, redirect_url, expires_at')
+		.prepare(
+			'DELETE FROM oauth_transactions WHERE id_hash = ?1 AND channel_id = ?2 AND state = ?3 RETURNING provider, state, code_verifier, nonce, redirect_url, expires_at',
+		)
 		.bind(await hashToken(transactionToken), channelId, state)
 		.first<{ provider: Provider; state: string; code_verifier: string; nonce: string | null; redirect_url: string; expires_at: number }>();
 	if (!row || row.expires_at <= now) return null;

@@ -105,7 +105,16 @@ export function checkNewMemberPost(member: SessionMember, limits: NewMemberLimit
 	const inlines = inlinesOf(doc);
 	const linkTargets = inlines.flatMap((inline) => (inline.link === undefined ? [] : [inline.link]));
 	// Text split by inline runs is joined first, so that an address across two runs counts once.
-	const texts = [title, ...doc.blocks.map((block) => (block.type === 'list' ? block.items.map((item) => item.map((inline) => inline.text).join('')).join('\n') : 'children' in block ? block.children.map((inline) => inline.text).join('') : ''))];
+	const texts = [
+		title,
+		...doc.blocks.map((block) =>
+			block.type === 'list'
+				? block.items.map((item) => item.map((inline) => inline.text).join('')).join('\n')
+				: 'children' in block
+					? block.children.map((inline) => inline.text).join('')
+					: '',
+		),
+	];
 	const media = doc.blocks.filter((block) => block.type === 'image' || block.type === 'youtube').length;
 	if (media > limits.maxImages) throw new AppError('NewMemberTooManyImages', undefined, { limit: limits.maxImages });
 	checkCounted(countLinksAndMentions(texts, linkTargets), limits);
@@ -127,6 +136,9 @@ export function writeCountGuard(db: D1Database, table: 'posts' | 'comments', mem
 
 /** The same count asked on its own, after a batch failed, to tell whether the count was the reason. */
 export async function writeCountReached(db: D1Database, table: 'posts' | 'comments', memberId: number, limit: number): Promise<boolean> {
-	const row = await db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE member_id = ?1 LIMIT ?2)`).bind(memberId, limit).first<{ n: number }>();
+	const row = await db
+		.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE member_id = ?1 LIMIT ?2)`)
+		.bind(memberId, limit)
+		.first<{ n: number }>();
 	return (row?.n ?? 0) >= limit;
 }

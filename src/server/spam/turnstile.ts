@@ -41,11 +41,17 @@ export function turnstileConfig(vars: Record<string, unknown> = env as unknown a
 	const siteKey = text('TURNSTILE_SITE_KEY');
 	const secret = text('TURNSTILE_SECRET_KEY');
 	if (!siteKey || !secret) {
-		if (!warned) console.warn('Turnstile is not configured (TURNSTILE_SITE_KEY and TURNSTILE_SECRET_KEY): sign-up and new members’ posts show no challenge');
+		if (!warned)
+			console.warn('Turnstile is not configured (TURNSTILE_SITE_KEY and TURNSTILE_SECRET_KEY): sign-up and new members’ posts show no challenge');
 		warned = true;
 		return null;
 	}
-	return { siteKey, secret, verifyUrl: text('TURNSTILE_VERIFY_URL') ?? DEFAULT_VERIFY_URL, scriptUrl: text('TURNSTILE_SCRIPT_URL') ?? DEFAULT_SCRIPT_URL };
+	return {
+		siteKey,
+		secret,
+		verifyUrl: text('TURNSTILE_VERIFY_URL') ?? DEFAULT_VERIFY_URL,
+		scriptUrl: text('TURNSTILE_SCRIPT_URL') ?? DEFAULT_SCRIPT_URL,
+	};
 }
 
 /** The widget of `config` for a page, or null without one (or with a script URL that is not http(s)). */
@@ -69,7 +75,12 @@ interface SiteverifyAnswer {
  * ChallengeFailed when the token is missing, malformed, spent, expired, of another site key or
  * action, or siteverify cannot be reached: nothing is written without a passed challenge.
  */
-export async function verifyChallenge(config: TurnstileConfig, token: string | null | undefined, action: string, remoteIp: string | null): Promise<void> {
+export async function verifyChallenge(
+	config: TurnstileConfig,
+	token: string | null | undefined,
+	action: string,
+	remoteIp: string | null,
+): Promise<void> {
 	if (typeof token !== 'string' || token.length === 0 || token.length > TOKEN_MAX_LENGTH) throw new AppError('ChallengeFailed');
 	const form = new URLSearchParams({ secret: config.secret, response: token, idempotency_key: crypto.randomUUID() });
 	if (remoteIp) form.set('remoteip', remoteIp);

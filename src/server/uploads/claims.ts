@@ -47,11 +47,19 @@ function tooManyImages(): AppError {
  * Answers each key's thumbnail key (the small variant for lists, or null), read in the same query.
  * @throws AppError ImageNotUploaded for any other key (another member's, another channel's, a removed one)
  */
-export async function checkUploads(db: D1Database, channelId: number, memberId: number, keys: readonly string[], editingPostId: number | null): Promise<Map<string, string | null>> {
+export async function checkUploads(
+	db: D1Database,
+	channelId: number,
+	memberId: number,
+	keys: readonly string[],
+	editingPostId: number | null,
+): Promise<Map<string, string | null>> {
 	if (keys.length === 0) return new Map();
 	if (keys.length > MAX_UPLOADS_PER_DOCUMENT) throw tooManyImages();
 	const { results } = await db
-		.prepare(`SELECT r2_key, member_id, post_id, thumb_key FROM uploads WHERE channel_id = ?1 AND r2_key IN (${keys.map((_, i) => `?${i + 2}`).join(', ')})`)
+		.prepare(
+			`SELECT r2_key, member_id, post_id, thumb_key FROM uploads WHERE channel_id = ?1 AND r2_key IN (${keys.map((_, i) => `?${i + 2}`).join(', ')})`,
+		)
 		.bind(channelId, ...keys)
 		.all<{ r2_key: string; member_id: number; post_id: number | null; thumb_key: string | null }>();
 	const rows = new Map(results.map((row) => [row.r2_key, row]));

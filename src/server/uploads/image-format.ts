@@ -170,12 +170,42 @@ function exifOrientation(tiff: Uint8Array): number {
 /** An APP1 segment holding an EXIF block with only the orientation tag (big-endian TIFF, one IFD entry). */
 function orientationSegment(orientation: number): Uint8Array {
 	return Uint8Array.of(
-		0xff, 0xe1, 0x00, 0x22, // APP1, length 34
-		0x45, 0x78, 0x69, 0x66, 0x00, 0x00, // "Exif\0\0"
-		0x4d, 0x4d, 0x00, 0x2a, 0x00, 0x00, 0x00, 0x08, // "MM", 42, IFD0 at 8
-		0x00, 0x01, // one entry
-		0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01, 0x00, orientation, 0x00, 0x00, // Orientation, SHORT, 1, value
-		0x00, 0x00, 0x00, 0x00, // no next IFD
+		0xff,
+		0xe1,
+		0x00,
+		0x22, // APP1, length 34
+		0x45,
+		0x78,
+		0x69,
+		0x66,
+		0x00,
+		0x00, // "Exif\0\0"
+		0x4d,
+		0x4d,
+		0x00,
+		0x2a,
+		0x00,
+		0x00,
+		0x00,
+		0x08, // "MM", 42, IFD0 at 8
+		0x00,
+		0x01, // one entry
+		0x01,
+		0x12,
+		0x00,
+		0x03,
+		0x00,
+		0x00,
+		0x00,
+		0x01,
+		0x00,
+		orientation,
+		0x00,
+		0x00, // Orientation, SHORT, 1, value
+		0x00,
+		0x00,
+		0x00,
+		0x00, // no next IFD
 	);
 }
 
@@ -270,7 +300,23 @@ function walkJpeg(b: Uint8Array): Walked {
 
 const PNG_CRITICAL = new Set(['IHDR', 'PLTE', 'IDAT', 'IEND']);
 /** Colour, transparency and animation (APNG): everything else (tEXt, zTXt, iTXt, eXIf, tIME, private chunks) is left out. */
-const PNG_KEPT_ANCILLARY = new Set(['tRNS', 'gAMA', 'cHRM', 'sRGB', 'iCCP', 'sBIT', 'bKGD', 'pHYs', 'hIST', 'cICP', 'mDCv', 'cLLi', 'acTL', 'fcTL', 'fdAT']);
+const PNG_KEPT_ANCILLARY = new Set([
+	'tRNS',
+	'gAMA',
+	'cHRM',
+	'sRGB',
+	'iCCP',
+	'sBIT',
+	'bKGD',
+	'pHYs',
+	'hIST',
+	'cICP',
+	'mDCv',
+	'cLLi',
+	'acTL',
+	'fcTL',
+	'fdAT',
+]);
 
 function walkPng(b: Uint8Array): Walked {
 	const kept: Uint8Array[] = [b.subarray(0, 8)];

@@ -20,7 +20,10 @@ export interface StoredUpload {
 /** 128 random bits, base64url (22 characters). */
 function randomKeyBase(): string {
 	const bytes = crypto.getRandomValues(new Uint8Array(16));
-	return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+	return btoa(String.fromCharCode(...bytes))
+		.replace(/\+/g, '-')
+		.replace(/\//g, '_')
+		.replace(/=+$/, '');
 }
 
 /** The refusals of the trigger uploads_quota (migrations/0019), by the message it aborts with. */
@@ -41,13 +44,22 @@ function quotaRefusal(error: unknown): (typeof QUOTA_REFUSALS)[number] | null {
  * @throws AppError ImageResolutionTooHigh past the pixel limits (image-format.ts)
  * @throws AppError UploadDailyLimitReached, UnattachedUploadLimitReached past the quota
  */
-export async function storeUpload(db: D1Database, bucket: R2Bucket, channelId: number, memberId: number, bytes: Uint8Array, now: number): Promise<StoredUpload> {
+export async function storeUpload(
+	db: D1Database,
+	bucket: R2Bucket,
+	channelId: number,
+	memberId: number,
+	bytes: Uint8Array,
+	now: number,
+): Promise<StoredUpload> {
 	const image = cleanImage(bytes);
 	const key = `${randomKeyBase()}.${image.extension}`;
 	let row: { id: number } | null;
 	try {
 		row = await db
-			.prepare('INSERT INTO uploads (channel_id, member_id, r2_key, content_type, size, width, height, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) RETURNING id')
+			.prepare(
+				'INSERT INTO uploads (channel_id, member_id, r2_key, content_type, size, width, height, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) RETURNING id',
+			)
 			.bind(channelId, memberId, key, image.contentType, image.bytes.length, image.width, image.height, now)
 			.first<{ id: number }>();
 	} catch (error) {
@@ -87,7 +99,14 @@ export interface StoredThumbnail {
  * @throws AppError UploadNotFound when `uploadKey` is not this member's upload in this channel
  * @throws AppError ThumbnailExists when the upload has its thumbnail already
  */
-export async function storeThumbnail(db: D1Database, bucket: R2Bucket, channelId: number, memberId: number, uploadKey: string, bytes: Uint8Array): Promise<StoredThumbnail> {
+export async function storeThumbnail(
+	db: D1Database,
+	bucket: R2Bucket,
+	channelId: number,
+	memberId: number,
+	uploadKey: string,
+	bytes: Uint8Array,
+): Promise<StoredThumbnail> {
 	if (bytes.length > THUMBNAIL_MAX_BYTES) throw new AppError('ThumbnailTooLarge');
 	if (!UPLOAD_KEY.test(uploadKey)) throw new AppError('UploadNotFound');
 	let image;
@@ -106,7 +125,10 @@ export async function storeThumbnail(db: D1Database, bucket: R2Bucket, channelId
 		.bind(key, uploadKey, channelId, memberId)
 		.first<{ id: number }>();
 	if (!linked) {
-		const row = await db.prepare('SELECT thumb_key FROM uploads WHERE r2_key = ?1 AND channel_id = ?2 AND member_id = ?3').bind(uploadKey, channelId, memberId).first<{ thumb_key: string | null }>();
+		const row = await db
+			.prepare('SELECT thumb_key FROM uploads WHERE r2_key = ?1 AND channel_id = ?2 AND member_id = ?3')
+			.bind(uploadKey, channelId, memberId)
+			.first<{ thumb_key: string | null }>();
 		throw new AppError(row ? 'ThumbnailExists' : 'UploadNotFound');
 	}
 	try {
@@ -119,7 +141,9 @@ export async function storeThumbnail(db: D1Database, bucket: R2Bucket, channelId
 }
 
 const CONTENT_TYPES: ReadonlySet<string> = new Set(Object.values(IMAGE_TYPES).map((type) => type.contentType));
-const TYPE_BY_EXTENSION: Readonly<Record<string, string>> = Object.fromEntries(Object.values(IMAGE_TYPES).map((type) => [type.extension, type.contentType]));
+const TYPE_BY_EXTENSION: Readonly<Record<string, string>> = Object.fromEntries(
+	Object.values(IMAGE_TYPES).map((type) => [type.extension, type.contentType]),
+);
 
 export interface UploadFile {
 	/** The sniffed type it was stored with (always an image type). */
@@ -137,14 +161,26 @@ export interface UploadFile {
  * The stored upload under `key`, for serving; null for a key that is malformed or unknown.
  * `ifNoneMatch` is the reader's If-None-Match: when it names this object, no body is read.
  */
-export async function readUpload(bucket: R2Bucket, key: string, { head = false, ifNoneMatch = null }: { head?: boolean; ifNoneMatch?: string | null } = {}): Promise<UploadFile | null> {
+export async function readUpload(
+	bucket: R2Bucket,
+	key: string,
+	{ head = false, ifNoneMatch = null }: { head?: boolean; ifNoneMatch?: string | null } = {},
+): Promise<UploadFile | null> {
 	if (!UPLOAD_KEY.test(key)) return null;
-	const object = head ? await bucket.head(key) : await bucket.get(key, ifNoneMatch ? { onlyIf: { etagDoesNotMatch: ifNoneMatch.replace(/^W\//, '').replace(/"/g, '') } } : {});
+	const object = head
+		? await bucket.head(key)
+		: await bucket.get(key, ifNoneMatch ? { onlyIf: { etagDoesNotMatch: ifNoneMatch.replace(/^W\//, '').replace(/"/g, '') } } : {});
 	if (!object) return null;
 	const stored = object.httpMetadata?.contentType ?? '';
 	// The key's extension was made from the same sniffed type; it stands in if the metadata is odd.
 	const contentType = CONTENT_TYPES.has(stored) ? stored : (TYPE_BY_EXTENSION[key.slice(key.lastIndexOf('.') + 1)] ?? 'application/octet-stream');
-	return { contentType, size: object.size, etag: object.httpEtag, body: 'body' in object ? (object as R2ObjectBody).body : null, uploadedAt: object.uploaded.getTime() };
+	return {
+		contentType,
+		size: object.size,
+		etag: object.httpEtag,
+		body: 'body' in object ? (object as R2ObjectBody).body : null,
+		uploadedAt: object.uploaded.getTime(),
+	};
 }
 
 /** How long an upload may wait for a post or a draft to show it before the cleanup removes it. */
@@ -202,7 +238,9 @@ export async function removeUnattachedUploads(
 	let removed = 0;
 	let batches = 0;
 	while (batches < maxBatches && clock() - started < timeBudgetMs) {
-		const { results } = await select.bind(now - UNATTACHED_UPLOAD_TTL_MS, after.createdAt, after.id, batchSize).all<{ id: number; r2_key: string; thumb_key: string | null; created_at: number }>();
+		const { results } = await select
+			.bind(now - UNATTACHED_UPLOAD_TTL_MS, after.createdAt, after.id, batchSize)
+			.all<{ id: number; r2_key: string; thumb_key: string | null; created_at: number }>();
 		if (results.length === 0) return { removed, batches, done: true };
 		batches += 1;
 		const last = results[results.length - 1]!;
@@ -212,7 +250,9 @@ export async function removeUnattachedUploads(
 		const statements: D1PreparedStatement[] = [];
 		for (let i = 0; i < results.length; i += DELETE_CHUNK) {
 			const ids = results.slice(i, i + DELETE_CHUNK).map((row) => row.id);
-			statements.push(db.prepare(`DELETE FROM uploads WHERE id IN (${ids.map(() => '?').join(', ')}) AND post_id IS NULL AND draft_id IS NULL`).bind(...ids));
+			statements.push(
+				db.prepare(`DELETE FROM uploads WHERE id IN (${ids.map(() => '?').join(', ')}) AND post_id IS NULL AND draft_id IS NULL`).bind(...ids),
+			);
 		}
 		const outcomes = await db.batch(statements);
 		removed += outcomes.reduce((sum, outcome) => sum + outcome.meta.changes, 0);
