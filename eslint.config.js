@@ -46,7 +46,7 @@ export default tseslint.config(
 	},
 	{
 		// Islands, stores, browser scripts and the shared lib, schemas and texts run in the browser.
-		files: ['src/islands/**', 'src/stores/**', 'src/scripts/**', 'src/lib/**', 'src/schemas/**', 'src/i18n/**', 'src/directives/**'],
+		files: ['src/islands/**', 'src/stores/**', 'src/page-scripts/**', 'src/lib/**', 'src/schemas/**', 'src/i18n/**', 'src/directives/**'],
 		rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['../*'], message: 'Use the @/ alias.' }, ...SERVER_ONLY] }] },
 	},
 	{

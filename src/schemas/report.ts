@@ -24,12 +24,10 @@ export const CreateReportSchema = z
 		targetId: TargetIdSchema,
 		reason: z.enum(REPORT_REASONS),
 		/** Free text, stored as it is sent (it is only ever shown as text); '' for none. */
-		detail: z
-			.string()
-			.refine((detail) => reportDetailLength(detail) <= REPORT_DETAIL_MAX_LENGTH, {
-				message: `must be at most ${REPORT_DETAIL_MAX_LENGTH} characters`,
-				params: { resultCode: 'ReportDetailTooLong' },
-			}),
+		detail: z.string().refine((detail) => reportDetailLength(detail) <= REPORT_DETAIL_MAX_LENGTH, {
+			message: `must be at most ${REPORT_DETAIL_MAX_LENGTH} characters`,
+			params: { resultCode: 'ReportDetailTooLong' },
+		}),
 	})
 	.refine((report) => !detailRequired(report.reason, report.detail), {
 		path: ['detail'],

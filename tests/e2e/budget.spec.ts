@@ -23,12 +23,10 @@ for (const [name, path] of [
 		);
 		const external = scripts.reduce((sum, script) => sum + script.bytes, 0);
 		const total = external + brotli(inline);
-		test
-			.info()
-			.annotations.push({
-				type: 'js-bytes-brotli',
-				description: `${total} (inline ${brotli(inline)}, files ${external}: ${scripts.map((s) => s.url.split('/').pop()).join(', ') || 'none'})`,
-			});
+		test.info().annotations.push({
+			type: 'js-bytes-brotli',
+			description: `${total} (inline ${brotli(inline)}, files ${external}: ${scripts.map((s) => s.url.split('/').pop()).join(', ') || 'none'})`,
+		});
 		console.log(`${name}: ${total} bytes of JavaScript (brotli) before interaction`);
 		expect(total).toBeLessThanOrEqual(BUDGET_BYTES);
 		// No island runtime (Astro's island client, React, the search island) is fetched until the reader interacts.
@@ -54,12 +52,10 @@ test('the write page loads at most 150 KB of JavaScript (brotli) before the edit
 	const inline = await page.evaluate(() => [...document.querySelectorAll('script:not([src])')].map((script) => script.textContent ?? '').join('\n'));
 	const external = scripts.reduce((sum, script) => sum + script.bytes, 0);
 	const total = external + brotli(inline);
-	test
-		.info()
-		.annotations.push({
-			type: 'js-bytes-brotli',
-			description: `${total} (inline ${brotli(inline)}, files ${external}: ${scripts.map((s) => `${s.url.split('/').pop()} ${s.bytes}`).join(', ')})`,
-		});
+	test.info().annotations.push({
+		type: 'js-bytes-brotli',
+		description: `${total} (inline ${brotli(inline)}, files ${external}: ${scripts.map((s) => `${s.url.split('/').pop()} ${s.bytes}`).join(', ')})`,
+	});
 	console.log(`write page: ${total} bytes of JavaScript (brotli) before the editor is usable`);
 	expect(scripts.some((script) => /RichEditor|WriteForm/.test(script.url))).toBe(true);
 	expect(total).toBeLessThanOrEqual(WRITE_BUDGET_BYTES);

@@ -65,18 +65,16 @@ export async function signInMember(page: Page, channel: Community, memberIndex: 
 		 VALUES ('${await hashToken(token)}', ${memberIdOf(channel, memberIndex)}, ${channel.index}, ${now}, ${now}, ${now + 86_400_000}, ${now + 86_400_000})`,
 	);
 	// A secure cookie is set through an https URL of the host; Chromium sends it to loopback http too.
-	await page
-		.context()
-		.addCookies([
-			{
-				name: `__Host-session_${channel.domain}_${channel.slug}`,
-				value: token,
-				url: 'https://127.0.0.1/',
-				secure: true,
-				httpOnly: true,
-				sameSite: 'Lax',
-			},
-		]);
+	await page.context().addCookies([
+		{
+			name: `__Host-session_${channel.domain}_${channel.slug}`,
+			value: token,
+			url: 'https://127.0.0.1/',
+			secure: true,
+			httpOnly: true,
+			sameSite: 'Lax',
+		},
+	]);
 	await page.goto(redirectPath);
 }
 

@@ -73,7 +73,7 @@ describe('the texts of result codes', () => {
 
 	it('covers every code the islands and page scripts match', () => {
 		const matched = new Set<string>();
-		for (const file of [...sources('src/islands'), ...sources('src/scripts')]) {
+		for (const file of [...sources('src/islands'), ...sources('src/page-scripts')]) {
 			for (const [, names] of readFileSync(file, 'utf8').matchAll(/import \{([^}]+)\} from '(?:@\/lib|\.)\/result-codes'/g)) {
 				for (const name of names!.split(',')) matched.add(name.trim());
 			}

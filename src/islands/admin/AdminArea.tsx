@@ -12,7 +12,7 @@ import { formatFullDate } from '@/lib/format-date';
 import { pageUrls } from '@/lib/urls';
 import { FetchError, resultCodeOf } from '@/lib/api-client';
 import { AutoHideThresholdInvalid, Banned, Forbidden, InvalidParameter, TooManyRequests, UserNotFound } from '@/lib/result-codes';
-import { showToast } from '@/scripts/toast';
+import { showToast } from '@/page-scripts/toast';
 import AlertDialog from '@/islands/common/AlertDialog';
 import { useHydrated } from '@/islands/common/use-hydrated';
 import { fill } from '@/islands/comments/texts';

@@ -11,9 +11,9 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import AlertDialog from '@/islands/common/AlertDialog';
 import { ConfirmDialog } from '@/islands/admin/dialogs';
-import { openBanDialog, openForcedLogin } from '@/scripts/route-error-dialog';
-import { openReportDialog } from '@/scripts/report-dialog';
-import { showToast } from '@/scripts/toast';
+import { openBanDialog, openForcedLogin } from '@/page-scripts/route-error-dialog';
+import { openReportDialog } from '@/page-scripts/report-dialog';
+import { showToast } from '@/page-scripts/toast';
 import { formatCount } from '@/lib/format-date';
 import { pageUrls } from '@/lib/urls';
 import type { Language } from '@/schemas/channel';

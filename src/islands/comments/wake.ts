@@ -1,5 +1,5 @@
 /**
- * What the post page's comments loader (src/scripts/comments-loader.ts) shares with the island,
+ * What the post page's comments loader (src/page-scripts/comments-loader.ts) shares with the island,
  * kept tiny: it is part of the JavaScript every post page loads before any interaction.
  */
 import { keptCommentStorageKey } from '@/lib/names';

@@ -6,8 +6,8 @@
 import { useState } from 'react';
 import AlertDialog from '@/islands/common/AlertDialog';
 import { useHydrated } from '@/islands/common/use-hydrated';
-import { openBanDialog, openForcedLogin } from '@/scripts/route-error-dialog';
-import { showToastOnNextPage } from '@/scripts/toast';
+import { openBanDialog, openForcedLogin } from '@/page-scripts/route-error-dialog';
+import { showToastOnNextPage } from '@/page-scripts/toast';
 import { failureMeaning, memberApi } from './api';
 import type { PostActionTexts } from './texts';
 

@@ -7,9 +7,9 @@
  */
 import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useHydrated } from '@/islands/common/use-hydrated';
-import { showToast, showToastOnNextPage } from '@/scripts/toast';
+import { showToast, showToastOnNextPage } from '@/page-scripts/toast';
 import { $userId } from '@/stores/user';
-import { openBanDialog, openForcedLogin } from '@/scripts/route-error-dialog';
+import { openBanDialog, openForcedLogin } from '@/page-scripts/route-error-dialog';
 import { resultCodeOf } from '@/lib/api-client';
 import { DraftNotFound } from '@/lib/result-codes';
 import { formatFullDate } from '@/lib/format-date';

@@ -46,7 +46,7 @@ function renderBlock(block: Block, labels: ContentLabels): string {
 			const size = block.width && block.height ? ` width="${block.width}" height="${block.height}"` : '';
 			const src = escapeHtml(block.src);
 			// A link to the image file: the full image without JavaScript, the post page's image viewer
-			// (src/scripts/image-viewer.ts) with it. Its name is the image's alt text, or says what it does.
+			// (src/page-scripts/image-viewer.ts) with it. Its name is the image's alt text, or says what it does.
 			const label = block.alt.trim() ? '' : ` aria-label="${escapeHtml(labels.openImage)}"`;
 			return `<figure class="content-image"><a class="content-image-link" href="${src}"${label}><img src="${src}" alt="${escapeHtml(block.alt)}"${size} loading="lazy" decoding="async"></a></figure>`;
 		}

@@ -1,6 +1,6 @@
 /**
  * The post's image viewer (src/components/post/ImageViewer.astro), fetched on the first press of an
- * image (src/scripts/image-viewer-loader.ts). A modal <dialog>: the browser keeps focus inside it,
+ * image (src/page-scripts/image-viewer-loader.ts). A modal <dialog>: the browser keeps focus inside it,
  * Esc closes it, and the page behind neither scrolls nor takes presses. On top of that:
  * - the post's images in order, with a counter ("2 / 5"), previous and next buttons, ← and →;
  * - zoom from 1× to 4×: pinch with two fingers, double-tap or double-click, the zoom button
