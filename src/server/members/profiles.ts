@@ -2,6 +2,7 @@
 import { AppError } from '@/server/platform/errors';
 import { all } from '@/server/platform/db';
 import { PAGE_SIZE } from '@/schemas/params';
+import { pageCount } from '@/lib/paging';
 import { SUMMARY_COLUMNS, toSummary, type PostSummary, type SummaryRow } from '@/server/posts/lists';
 import { listablePostSql } from '@/server/posts/visibility';
 
@@ -72,6 +73,6 @@ export async function listMemberPosts(db: D1Database, channelId: number, profile
 		page,
 		pageSize: PAGE_SIZE,
 		totalCount: profile.postCount,
-		totalPages: Math.max(1, Math.ceil(profile.postCount / PAGE_SIZE)),
+		totalPages: pageCount(profile.postCount, PAGE_SIZE),
 	};
 }

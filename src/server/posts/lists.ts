@@ -7,6 +7,7 @@ import { AppError } from '@/server/platform/errors';
 import type { Board, BoardSubject } from '@/server/boards/boards';
 import type { LayoutData } from '@/server/channels/layout';
 import { PAGE_SIZE } from '@/schemas/params';
+import { pageCount } from '@/lib/paging';
 import { isImageSrc } from '@/schemas/content';
 import { thumbnailUrl } from '@/lib/thumbnails';
 import { canReadBoard, type Viewer } from './visibility';
@@ -107,7 +108,7 @@ export function toSummary(row: SummaryRow): PostSummary {
 }
 
 function pageOf(total: number, page: number) {
-	return { page, pageSize: PAGE_SIZE, totalCount: total, totalPages: Math.max(1, Math.ceil(total / PAGE_SIZE)) };
+	return { page, pageSize: PAGE_SIZE, totalCount: total, totalPages: pageCount(total, PAGE_SIZE) };
 }
 
 /**

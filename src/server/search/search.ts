@@ -14,6 +14,7 @@
  */
 import { searchPhrase } from '@/lib/search-text';
 import { PAGE_SIZE } from '@/schemas/params';
+import { pageCount } from '@/lib/paging';
 import type { SEARCH_TYPES } from '@/schemas/search';
 import { SUMMARY_COLUMNS, toSummary, type PostPage, type SummaryRow } from '@/server/posts/lists';
 import { channelRange } from './search-index';
@@ -124,7 +125,7 @@ export async function searchPosts(db: D1Database, channelId: number, query: stri
 		page: current,
 		pageSize: PAGE_SIZE,
 		totalCount,
-		totalPages: Math.max(1, Math.ceil(totalCount / PAGE_SIZE)),
+		totalPages: pageCount(totalCount, PAGE_SIZE),
 		capped,
 		bodies: new Map(found.map((row) => [row.id, row.content_text])),
 	};
