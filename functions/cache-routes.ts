@@ -7,9 +7,10 @@
  * costs no D1 query. A client-supplied `__v` is dropped like any unknown key. The API prefixes
  * (`/v1/`, `/admin/v1/`) are never read as a channel.
  */
-import type { Channel, ListScope } from '@/server/channels/channels';
+import type { Channel } from '@/server/channels/channels';
+import type { ListScope } from '@/server/content-versions/versions';
 import type { LayoutData } from '@/server/channels/layout';
-import { canReadBoard, GUEST } from '@/server/posts/visibility';
+import { canReadBoard, GUEST } from '@/server/visibility/visibility';
 import { IdSchema, PAGE_SIZE, PageSchema, channelPathOf, lenientPage, type ChannelPath } from '@/schemas/params';
 import { shownPage } from '@/lib/paging';
 import { DEFAULT_SEARCH_TYPE, SEARCH_TYPES, searchKeywordProblem } from '@/schemas/search';

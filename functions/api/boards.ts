@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { ApiEnv } from '@functions/context';
 import { loadLayout } from '@/server/channels/layout';
 import { boardListing, listBoardPosts, listChannelPosts } from '@/server/posts/lists';
-import { canReadBoard, viewerOf, type Viewer } from '@/server/posts/visibility';
+import { canReadBoard, viewerOf, type Viewer } from '@/server/visibility/visibility';
 import type { Board, BoardSubject } from '@/server/boards/boards';
 import { ok } from '@/server/platform/envelope';
 import { AppError } from '@/server/platform/errors';

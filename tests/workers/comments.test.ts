@@ -13,7 +13,7 @@ import { listComments, type CommentItem } from '@/server/comments/comments';
 import { groupThreads } from '@/islands/comments/model';
 import { getPostWithComments } from '@/server/posts/detail';
 import { listMyComments } from '@/server/members/activity';
-import { GUEST, type Viewer } from '@/server/posts/visibility';
+import { GUEST, type Viewer } from '@/server/visibility/visibility';
 import { COMMENT_MAX_LENGTH, COMMENT_PAGE_SIZE } from '@/schemas/comment-limits';
 import type { SessionMember } from '@/server/sign-in/sessions';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { GUEST } from '@/server/posts/visibility';
+import { GUEST } from '@/server/visibility/visibility';
 import { call, postWhere, publicApi, type CallInit } from './harness';
 
 const BASE = publicApi();

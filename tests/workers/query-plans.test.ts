@@ -9,7 +9,7 @@ import { queryPlan, recordingDb, signIn, TEST_SECRET } from './harness';
 import { listBoardPosts, listChannelPosts } from '@/server/posts/lists';
 import { getPostWithComments } from '@/server/posts/detail';
 import { listComments } from '@/server/comments/comments';
-import { GUEST } from '@/server/posts/visibility';
+import { GUEST } from '@/server/visibility/visibility';
 import { getProfile, listMemberPosts } from '@/server/members/profiles';
 import { listMyComments, listMyLikes, listMyPosts } from '@/server/members/activity';
 import { boardTree, listBoards, listSubjects } from '@/server/boards/boards';

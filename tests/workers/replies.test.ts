@@ -10,7 +10,7 @@ import { env } from 'cloudflare:workers';
 import { call, GLOBAL, memberApi, publicApi, recordingDb, signIn, type Answer } from './harness';
 import { listComments, type CommentItem } from '@/server/comments/comments';
 import { getPostWithComments, postWithCommentsOf, postWithCommentsStatement } from '@/server/posts/detail';
-import { GUEST, type Viewer } from '@/server/posts/visibility';
+import { GUEST, type Viewer } from '@/server/visibility/visibility';
 import { hashToken } from '@/server/platform/tokens';
 import { COMMENT_PAGE_SIZE } from '@/schemas/comment-limits';
 

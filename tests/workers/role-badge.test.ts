@@ -10,7 +10,7 @@ import { getPostWithComments } from '@/server/posts/detail';
 import { listChannelPosts } from '@/server/posts/lists';
 import { getProfile, listMemberPosts } from '@/server/members/profiles';
 import { listComments } from '@/server/comments/comments';
-import { GUEST } from '@/server/posts/visibility';
+import { GUEST } from '@/server/visibility/visibility';
 import { setMemberRole } from '@/server/members/roles';
 
 const FARM: ChannelRef = { id: 4, domain: 'pixelfarm', slug: 'main' };

@@ -7,7 +7,7 @@
  * cached page of the community cold, so a member must not be able to do it dozens of times an hour.
  */
 import { AppError } from '@/server/platform/errors';
-import { bumpContentVersion } from '@/server/channels/channels';
+import { bumpContentVersion } from '@/server/content-versions/versions';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { nicknameKey } from '@/lib/nickname-key';
 import { nicknameSkeleton } from '@/lib/nickname-skeleton';

@@ -3,7 +3,7 @@
  * membership), the nickname is retired, sessions and drafts are deleted; posts and comments stay
  * and show the withdrawn-member label.
  */
-import { bumpContentVersion } from '@/server/channels/channels';
+import { bumpContentVersion } from '@/server/content-versions/versions';
 import { endMemberSessions } from '@/server/sign-in/sessions';
 import { memberSearchStatements } from '@/server/search/search-index';
 

@@ -1,12 +1,12 @@
 /**
  * My Page lists: the member's own posts, comments and liked posts, newest first. They show what
- * the member may read (src/server/posts/visibility.ts): their own private posts too, nothing
+ * the member may read (src/server/visibility/visibility.ts): their own private posts too, nothing
  * deleted or hidden, and nothing from private boards (SPEC §6).
  */
 import { all } from '@/server/platform/db';
 import { PAGE_SIZE } from '@/schemas/params';
 import { pageCount } from '@/lib/paging';
-import { LISTABLE_COMMENT_SQL, listablePostSql } from '@/server/posts/visibility';
+import { LISTABLE_COMMENT_SQL, listablePostSql } from '@/server/visibility/visibility';
 import { SUMMARY_COLUMNS, toSummary, type PostSummary, type SummaryRow } from '@/server/posts/lists';
 
 export interface ListPage<T> {

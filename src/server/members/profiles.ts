@@ -4,7 +4,7 @@ import { all } from '@/server/platform/db';
 import { PAGE_SIZE } from '@/schemas/params';
 import { pageCount } from '@/lib/paging';
 import { SUMMARY_COLUMNS, toSummary, type PostSummary, type SummaryRow } from '@/server/posts/lists';
-import { listablePostSql } from '@/server/posts/visibility';
+import { listablePostSql } from '@/server/visibility/visibility';
 
 /** A profile lists what everyone may read of the member's posts. */
 const PROFILE_POST_SQL = listablePostSql('NULL');

@@ -1,11 +1,11 @@
 /**
- * One post as its reader may see it (src/server/posts/visibility.ts): in full with its board,
+ * One post as its reader may see it (src/server/visibility/visibility.ts): in full with its board,
  * category and author, or as a tombstone that tells only its state and board. The post page reads
  * the post and its comments in one D1 query.
  */
 import { AppError } from '@/server/platform/errors';
-import { authorOf, type PostAuthor } from './lists';
-import { canReadPost, postStateOfRow, type PostState, type Viewer } from './visibility';
+import { authorOf, type PostAuthor } from '@/server/visibility/author';
+import { canReadPost, postStateOfRow, type PostState, type Viewer } from '@/server/visibility/visibility';
 import {
 	COMMENT_PAGE_COLUMNS,
 	commentPageOf,

@@ -10,17 +10,9 @@ import { PAGE_SIZE } from '@/schemas/params';
 import { pageCount } from '@/lib/paging';
 import { isImageSrc } from '@/schemas/content';
 import { thumbnailUrl } from '@/lib/thumbnails';
-import { canReadBoard, type Viewer } from './visibility';
+import { canReadBoard, type Viewer } from '@/server/visibility/visibility';
+import { authorOf, type PostAuthor } from '@/server/visibility/author';
 import { rankPositionSql, type PostListKind } from './list-positions';
-
-export interface PostAuthor {
-	userId: number;
-	/** null once the member has withdrawn. */
-	nickname: string | null;
-	withdrawn: boolean;
-	/** An administrator of the community (now): readers see a role badge beside the name. */
-	admin: boolean;
-}
 
 export interface PostSummary {
 	postId: number;
@@ -77,16 +69,6 @@ export interface SummaryRow {
 /** The columns of a list row, over posts p joined with members m. */
 export const SUMMARY_COLUMNS = `p.id, p.board_id, p.subject_id, p.title, p.member_id, m.nickname, m.withdrawn_at, m.role,
 	p.created_at, p.view_count, p.like_count, p.comment_count, p.is_notice, p.has_image, p.has_video, p.thumbnail, p.is_private`;
-
-/** The author as readers see them, from their members row (read in the same query as what they wrote). */
-export function authorOf(memberId: number, nickname: string | null, withdrawnAt: number | null, role: string): PostAuthor {
-	return {
-		userId: memberId,
-		nickname: withdrawnAt ? null : nickname,
-		withdrawn: withdrawnAt !== null,
-		admin: withdrawnAt === null && role === 'ADMIN',
-	};
-}
 
 export function toSummary(row: SummaryRow): PostSummary {
 	return {

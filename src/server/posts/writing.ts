@@ -10,7 +10,7 @@
  */
 import { AppError, isAppError } from '@/server/platform/errors';
 import { assertion, guardedBatch, isUniqueViolation } from '@/server/platform/batch';
-import { touchCache } from '@/server/channels/channels';
+import { touchCache } from '@/server/content-versions/versions';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { DocumentSchema, documentText, isImageSrc, uploadKeyOf, uploadSrc, type ContentDocument } from '@/schemas/content';
 import { postThumbnailOf } from '@/lib/thumbnails';
@@ -20,7 +20,7 @@ import { checkUploads, claimUploadsStatements, uploadKeysOf } from '@/server/upl
 import { planListChange, type ListPlacement, type ListPositions } from './list-positions';
 import { postSearchStatements } from '@/server/search/search-index';
 import { assertOwnDraft, draftDeletionStatement } from '@/server/drafts/drafts';
-import { canReadPost, memberViewer, postStateOfRow, type PostStateColumns } from './visibility';
+import { canReadPost, memberViewer, postStateOfRow, type PostStateColumns } from '@/server/visibility/visibility';
 import { logStatement } from '@/server/moderation/log';
 import { checkNewMemberPost, DEFAULT_NEW_MEMBER_LIMITS, isNewMember, writeCountGuard, type NewMemberLimits } from '@/server/spam/new-members';
 

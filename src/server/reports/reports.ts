@@ -1,6 +1,6 @@
 /**
  * Reporting a post or a comment for the moderators. A member reports what they may read in full
- * (src/server/posts/visibility.ts), never their own, and each target once: the table's
+ * (src/server/visibility/visibility.ts), never their own, and each target once: the table's
  * UNIQUE (target_type, target_id, reporter_id) decides, so two reports sent at once leave one row.
  * A report is one D1 batch that writes one row (plus its index entries); the one that brings its
  * target's open reports to the community's threshold also hides the target (a bounded write).
@@ -17,7 +17,7 @@
 import { AppError } from '@/server/platform/errors';
 import { assertion, guardedBatch, isUniqueViolation } from '@/server/platform/batch';
 import type { SessionMember } from '@/server/sign-in/sessions';
-import { canReadComment, canReadPost, commentState, memberViewer, postState, type Viewer } from '@/server/posts/visibility';
+import { canReadComment, canReadPost, commentState, memberViewer, postState, type Viewer } from '@/server/visibility/visibility';
 import type { CreateReportInput, ReportTargetType } from '@/schemas/report';
 import { autoHide } from '@/server/moderation/hide';
 
@@ -110,7 +110,7 @@ export async function createReport(
 		)
 		.bind(channelId, type, input.targetId, now);
 	// A report below the threshold changes nothing a reader sees, so no content version moves
-	// (src/server/channels/channels.ts) and every cached page stays warm. The report that reaches it
+	// (src/server/content-versions/versions.ts) and every cached page stays warm. The report that reaches it
 	// hides the target (moderation/hide.ts autoHide), with that hide's own invalidation.
 	let results: D1Result[];
 	try {
