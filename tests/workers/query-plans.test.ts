@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { queryPlan, recordingDb, signIn, TEST_SECRET } from './harness';
 import { listBoardPosts, listChannelPosts } from '@/server/posts/lists';
-import { getPostWithComments } from '@/server/posts/detail';
+import { getPostWithComments } from '@/server/loaders/post-page';
 import { listComments } from '@/server/comments/comments';
 import { GUEST } from '@/server/visibility/visibility';
 import { getProfile, listMemberPosts } from '@/server/members/profiles';

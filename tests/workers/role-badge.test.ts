@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { call, publicApi, recordingDb, type ChannelRef } from './harness';
-import { getPostWithComments } from '@/server/posts/detail';
+import { getPostWithComments } from '@/server/loaders/post-page';
 import { listChannelPosts } from '@/server/posts/lists';
 import { getProfile, listMemberPosts } from '@/server/members/profiles';
 import { listComments } from '@/server/comments/comments';

@@ -5,7 +5,7 @@
  */
 import { bumpContentVersion } from '@/server/content-versions/versions';
 import { endMemberSessions } from '@/server/sign-in/sessions';
-import { memberSearchStatements } from '@/server/search/search-index';
+import { memberSearchStatements } from '@/server/search-index/search-index';
 
 export async function withdrawMember(db: D1Database, channelId: number, memberId: number, now = Date.now()): Promise<void> {
 	await db.batch([

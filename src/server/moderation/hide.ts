@@ -22,8 +22,8 @@
 import { AppError } from '@/server/platform/errors';
 import { assertion, guardedBatch } from '@/server/platform/batch';
 import { touchCache, touchPost } from '@/server/content-versions/versions';
-import { planListChange } from '@/server/posts/list-positions';
-import { postSearchStatements } from '@/server/search/search-index';
+import { planListChange } from '@/server/list-positions/list-positions';
+import { postSearchStatements } from '@/server/search-index/search-index';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { logStatement } from './log';
 import { closeReportsStatement } from './reports-queue';

@@ -1,6 +1,6 @@
 /**
  * Post lists. A page is one read of the rows it shows and their authors, newest first from the
- * position list-positions.ts finds for it: at page 1 as at page 2,000, whatever was removed.
+ * position src/server/list-positions/ finds for it: at page 1 as at page 2,000, whatever was removed.
  */
 import { all } from '@/server/platform/db';
 import { AppError } from '@/server/platform/errors';
@@ -12,7 +12,7 @@ import { isImageSrc } from '@/schemas/content';
 import { thumbnailUrl } from '@/lib/thumbnails';
 import { canReadBoard, type Viewer } from '@/server/visibility/visibility';
 import { authorOf, type PostAuthor } from '@/server/visibility/author';
-import { rankPositionSql, type PostListKind } from './list-positions';
+import { rankPositionSql, type PostListKind } from '@/server/list-positions/list-positions';
 
 export interface PostSummary {
 	postId: number;
@@ -104,7 +104,7 @@ export function newestRankOf(total: number, page: number, pageSize = PAGE_SIZE):
 /**
  * The condition that picks a page of a list, newest first, over its position column: page 1 is the
  * top of the list; a deeper page starts at the position of its newest post, found by the Fenwick
- * descent of list-positions.ts inside the same query. `rankParam` holds newestRankOf(…).
+ * descent of src/server/list-positions/ inside the same query. `rankParam` holds newestRankOf(…).
  */
 function pageWhere(kind: PostListKind, seqColumn: string, listParam: string, rankParam: string, page: number): string {
 	// A rank of 0 is a page past the end: nothing, whatever the descent would find.

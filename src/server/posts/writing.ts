@@ -1,6 +1,6 @@
 /**
  * Writing, editing and deleting posts. Each is one D1 batch (one transaction) that writes the post,
- * moves it in its lists (list-positions.ts: a bounded number of rows however large the community)
+ * moves it in its lists (src/server/list-positions/: a bounded number of rows however large the community)
  * and marks what it changed in the edge cache (touchCache: the post's own reads, and its lists when
  * they show the change; one row), so the edge cache and the layout memo never serve the old state.
  * Who may write where: members in public boards, administrators anywhere; notice-only boards and
@@ -17,8 +17,8 @@ import { postThumbnailOf } from '@/lib/thumbnails';
 import { publishedDocument } from '@/schemas/guidance';
 import { TITLE_MAX_LENGTH, titleLength, type CreatePostInput, type EditPostInput, type PostFields } from '@/schemas/post-write';
 import { checkUploads, claimUploadsStatements, uploadKeysOf } from '@/server/uploads/claims';
-import { planListChange, type ListPlacement, type ListPositions } from './list-positions';
-import { postSearchStatements } from '@/server/search/search-index';
+import { planListChange, type ListPlacement, type ListPositions } from '@/server/list-positions/list-positions';
+import { postSearchStatements } from '@/server/search-index/search-index';
 import { assertOwnDraft, draftDeletionStatement } from '@/server/drafts/drafts';
 import { canReadPost, memberViewer, postStateOfRow, type PostStateColumns } from '@/server/visibility/visibility';
 import { logStatement } from '@/server/moderation/log';

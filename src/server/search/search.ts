@@ -1,6 +1,6 @@
 /**
  * Search results (issue 11): the posts of one channel whose searched fields contain the query,
- * newest first, a page at a time. Only posts "All Posts" lists are in the index (search-index.ts),
+ * newest first, a page at a time. Only posts "All Posts" lists are in the index (src/server/search-index/),
  * so what is found is what a guest may read, and a post leaves the results with the batch that
  * hides, deletes or makes it private.
  *
@@ -17,7 +17,7 @@ import { PAGE_SIZE } from '@/schemas/params';
 import { pageCount } from '@/lib/paging';
 import type { SEARCH_TYPES } from '@/schemas/search';
 import { SUMMARY_COLUMNS, toSummary, type PostPage, type SummaryRow } from '@/server/posts/lists';
-import { channelRange } from './search-index';
+import { channelRange } from '@/server/search-index/search-index';
 
 export type SearchType = (typeof SEARCH_TYPES)[number];
 
