@@ -10,7 +10,8 @@
 import type { Channel } from '@/server/channels/channels';
 import type { ListScope } from '@/server/content-versions/versions';
 import type { LayoutData } from '@/server/channels/layout';
-import { canReadBoard, GUEST } from '@/server/visibility/visibility';
+import { GUEST } from '@/server/visibility/visibility';
+import { planBoardPage } from '@/server/posts/board-page';
 import { IdSchema, PAGE_SIZE, PageSchema, channelPathOf, lenientPage, type ChannelPath } from '@/schemas/params';
 import { shownPage } from '@/lib/paging';
 import { DEFAULT_SEARCH_TYPE, SEARCH_TYPES, searchKeywordProblem } from '@/schemas/search';
@@ -45,24 +46,18 @@ interface CacheRoute {
 /** Page 1 is the default and has no key. */
 const pageKey = (shown: number) => (shown === 1 ? null : String(shown));
 
-/** The board a board page shows to a guest, or null when it shows none (unknown, private). */
-function readableBoard({ layout, pathId }: RouteContext) {
-	const board = layout.boards.find((candidate) => candidate.boardId === pathId);
-	return board && canReadBoard(board, GUEST) ? board : null;
-}
-
-/** The category a board page shows, read as the page reads it: one of the board's, or none. */
-function activeSubject(context: RouteContext) {
-	const id = IdSchema.safeParse(context.query.get('subjectId'));
-	return id.success ? context.layout.subjects.find((subject) => subject.boardId === context.pathId && subject.subjectId === id.data) : undefined;
+/** The board page a guest is shown for the URL, read as the page reads it (src/server/posts/board-page.ts). */
+function guestBoardPage({ layout, pathId, query }: RouteContext, page: string | null) {
+	return planBoardPage(layout, { boardId: pathId, subjectId: query.get('subjectId'), page }, GUEST);
 }
 
 const allPostsPage: Normalize = (value, { channel }) => pageKey(shownPage(lenientPage(value), channel.listedCount, PAGE_SIZE));
+/** A board everyone may read keys its page as shown; any other board page shows no list, whatever the page. */
 const boardPage: Normalize = (value, context) => {
-	const board = readableBoard(context);
-	return board ? pageKey(shownPage(lenientPage(value), activeSubject(context)?.postCount ?? board.postCount, PAGE_SIZE)) : null;
+	const plan = guestBoardPage(context, value);
+	return plan.listing ? pageKey(plan.page) : null;
 };
-const boardSubject: Normalize = (_value, context) => (readableBoard(context) ? (activeSubject(context)?.subjectId.toString() ?? null) : null);
+const boardSubject: Normalize = (_value, context) => guestBoardPage(context, null).listing?.subject?.subjectId.toString() ?? null;
 const memberPage: Normalize = (value) => pageKey(lenientPage(value));
 const strictId: Normalize = (value) => {
 	const id = IdSchema.safeParse(value);

@@ -3,14 +3,10 @@
  * position src/server/list-positions/ finds for it: at page 1 as at page 2,000, whatever was removed.
  */
 import { all } from '@/server/platform/db';
-import { AppError } from '@/server/platform/errors';
-import type { Board, BoardSubject } from '@/server/boards/boards';
-import type { LayoutData } from '@/server/channels/layout';
 import { PAGE_SIZE } from '@/schemas/params';
 import { pageCount } from '@/lib/paging';
 import { isImageSrc } from '@/schemas/content';
 import { thumbnailUrl } from '@/lib/thumbnails';
-import { canReadBoard, type Viewer } from '@/server/visibility/visibility';
 import { authorOf, type PostAuthor } from '@/server/visibility/author';
 import { rankPositionSql, type PostListKind } from '@/server/list-positions/list-positions';
 
@@ -176,25 +172,4 @@ export async function listChannelPosts(db: D1Database, channelId: number, page: 
 			.bind(channelId, rank),
 	);
 	return { notices: [], posts: rows.map(toSummary), ...pageOf(listedCount, page) };
-}
-
-export interface BoardListing {
-	board: Board;
-	subject: BoardSubject | null;
-	/** How many posts the list holds (the board's or the category's listed posts). */
-	listedCount: number;
-}
-
-/**
- * The list a reader asks for: a board of the channel from the layout, optionally one of its
- * categories. @throws AppError BoardNotFound, BoardPrivate (to anyone but an administrator), SubjectNotFound
- */
-export function boardListing(layout: LayoutData, boardId: number, subjectId: number | undefined, viewer: Viewer): BoardListing {
-	const board = layout.boards.find((candidate) => candidate.boardId === boardId);
-	if (!board) throw new AppError('BoardNotFound');
-	if (!canReadBoard(board, viewer)) throw new AppError('BoardPrivate');
-	if (subjectId === undefined) return { board, subject: null, listedCount: board.postCount };
-	const subject = layout.subjects.find((candidate) => candidate.boardId === boardId && candidate.subjectId === subjectId);
-	if (!subject) throw new AppError('SubjectNotFound');
-	return { board, subject, listedCount: subject.postCount };
 }
