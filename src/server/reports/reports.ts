@@ -68,6 +68,11 @@ function readable(type: ReportTargetType, row: TargetRow, viewer: Viewer): boole
 	return canReadComment(commentState({ deletedAt: row.comment_deleted_at, hiddenByAdmin: row.comment_hidden === 1 }), viewer);
 }
 
+/** Who may report a post or a comment they read: anyone but its author (the post page offers Report by it). */
+export function mayReport(authorId: number, member: SessionMember): boolean {
+	return authorId !== member.userId;
+}
+
 /**
  * Stores a member's report of a post or a comment of this channel.
  * @throws AppError PostNotFound / CommentNotFound (not of this channel, or not one the member reads
@@ -87,7 +92,7 @@ export async function createReport(
 		.bind(input.targetId, channelId)
 		.first<TargetRow>();
 	if (!row || !readable(type, row, memberViewer(member))) throw new AppError(NOT_FOUND[type]);
-	if (row.author_id === member.userId) throw new AppError('OwnContentNotReportable');
+	if (!mayReport(row.author_id, member)) throw new AppError('OwnContentNotReportable');
 	const insert = db
 		.prepare(
 			`INSERT INTO reports (channel_id, target_type, target_id, reporter_id, reason_code, reason_text, created_at)
