@@ -22,6 +22,7 @@ import { assertion, guardedBatch } from '@/server/platform/batch';
 import { touchPost } from '@/server/content-versions/versions';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { canReadComment, commentState, memberViewer } from '@/server/visibility/visibility';
+import { authorOf } from '@/server/visibility/author';
 import { logStatement } from '@/server/moderation/log';
 import { assertReadablePost, readablePostGuard } from '@/server/visibility/readable-post';
 import { COMMENT_MAX_LENGTH, commentLength, normalizeComment } from '@/schemas/comment-limits';
@@ -108,7 +109,7 @@ function itemOf(row: StoredCommentRow, member: SessionMember): ReadableCommentIt
 		commentId: row.id,
 		parentId: row.parent_id,
 		state: row.hidden_by_admin === 1 ? 'HIDDEN_BY_ADMIN' : 'VISIBLE',
-		author: { userId: member.userId, nickname: member.nickname, withdrawn: false, admin: member.role === 'ADMIN' },
+		author: authorOf(member.userId, member.nickname, null, member.role),
 		content: row.content,
 		createdAt: row.created_at,
 		edited: row.edited_at !== null,
