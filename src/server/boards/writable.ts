@@ -7,7 +7,6 @@
  */
 import { all } from '@/server/platform/db';
 import { AppError } from '@/server/platform/errors';
-import type { SessionMember } from '@/server/sign-in/sessions';
 import { DocumentSchema, type ContentDocument } from '@/schemas/content';
 
 export interface WritableSubject {
@@ -79,7 +78,7 @@ export interface WritingBoard {
 }
 
 /**
- * The board a member writes in (`keepsBoard`: an edit that leaves the post in its board).
+ * The board a member (an administrator or not) writes in (`keepsBoard`: an edit that leaves the post in its board).
  * @throws AppError BoardNotFound (not of this channel), BoardPrivate (a private board, to anyone
  * but an administrator), NoticeOnlyBoard
  */
@@ -87,7 +86,7 @@ export async function boardForWriting(
 	db: D1Database,
 	channelId: number,
 	boardId: number,
-	member: SessionMember,
+	admin: boolean,
 	keepsBoard: boolean,
 ): Promise<WritingBoard> {
 	const board = await db
@@ -95,7 +94,7 @@ export async function boardForWriting(
 		.bind(boardId, channelId)
 		.first<WritingBoard>();
 	if (!board) throw new AppError('BoardNotFound');
-	const refusal = writeRefusal({ isPublic: board.is_public === 1, noticeOnly: board.notice_only === 1 }, member.role === 'ADMIN', keepsBoard);
+	const refusal = writeRefusal({ isPublic: board.is_public === 1, noticeOnly: board.notice_only === 1 }, admin, keepsBoard);
 	if (refusal) throw new AppError(refusal);
 	return board;
 }
