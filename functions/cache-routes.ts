@@ -15,7 +15,7 @@ import { planBoardPage } from '@/server/posts/board-page';
 import { IdSchema, PAGE_SIZE, PageSchema, channelPathOf, lenientPage, type ChannelPath } from '@/schemas/params';
 import { shownPage } from '@/lib/paging';
 import { DEFAULT_SEARCH_TYPE, SEARCH_TYPES, searchKeywordProblem } from '@/schemas/search';
-import { searchPageOf } from '@/server/search/search';
+import { searchPageOf, searchTypeOf } from '@/server/search/search';
 
 /** What a normaliser knows: the channel, its layout and the id in the route's path, if any. */
 interface RouteContext {
@@ -74,7 +74,11 @@ const strictPage: Normalize = (value) => {
 };
 /** A search keyword as the results page reads it (trimmed); one far longer than any the page searches is not cached. */
 const searchKeyword: Normalize = (value) => (value.length > 80 ? undefined : value.trim() || null);
-const searchType: Normalize = (value) => ((SEARCH_TYPES as readonly string[]).includes(value) && value !== DEFAULT_SEARCH_TYPE ? value : null);
+/** The search type as the results page reads it (searchTypeOf); the default has no key. */
+const searchType: Normalize = (value) => {
+	const shown = searchTypeOf(value);
+	return shown === DEFAULT_SEARCH_TYPE ? null : shown;
+};
 const searchPage: Normalize = (value) => pageKey(searchPageOf(lenientPage(value)));
 /** The API refuses what the page shows an alert for: such a request is left to the Worker. */
 const strictKeyword: Normalize = (value) => (searchKeywordProblem(value) === null ? value : undefined);

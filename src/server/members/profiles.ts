@@ -5,6 +5,7 @@ import { PAGE_SIZE } from '@/schemas/params';
 import { pageCount } from '@/lib/paging';
 import { SUMMARY_COLUMNS, toSummary, type PostSummary, type SummaryRow } from '@/server/posts/lists';
 import { listablePostSql } from '@/server/visibility/visibility';
+import { authorOf } from '@/server/visibility/author';
 
 /** A profile lists what everyone may read of the member's posts. */
 const PROFILE_POST_SQL = listablePostSql('NULL');
@@ -34,12 +35,14 @@ export async function getProfile(db: D1Database, channelId: number, userId: numb
 		)
 		.bind(userId, channelId)
 		.first<{ count: number }>();
+	// The name and badge as readers see them beside the member's posts.
+	const shown = authorOf(row.id, row.nickname, row.withdrawn_at, row.role);
 	return {
 		userId: row.id,
-		nickname: row.withdrawn_at ? null : row.nickname,
+		nickname: shown.nickname,
 		joinedAt: row.joined_at,
-		withdrawn: row.withdrawn_at !== null,
-		admin: row.withdrawn_at === null && row.role === 'ADMIN',
+		withdrawn: shown.withdrawn,
+		admin: shown.admin,
 		postCount: count?.count ?? 0,
 	};
 }

@@ -15,7 +15,7 @@
 import { searchPhrase } from '@/lib/search-text';
 import { PAGE_SIZE } from '@/schemas/params';
 import { pageCount } from '@/lib/paging';
-import type { SEARCH_TYPES } from '@/schemas/search';
+import { DEFAULT_SEARCH_TYPE, SEARCH_TYPES } from '@/schemas/search';
 import { SUMMARY_COLUMNS, toSummary, type PostPage, type SummaryRow } from '@/server/posts/lists';
 import { channelRange } from '@/server/search-index/search-index';
 
@@ -34,6 +34,11 @@ export interface SearchResults extends PostPage {
 }
 
 const COLUMNS: Record<Exclude<SearchType, 'ALL'>, string> = { TITLE: 'title', CONTENT: 'body', TITLE_AND_CONTENT: '{title body}' };
+
+/** The search type a results page shows for its `searchType` query value: the default for anything that is none. */
+export function searchTypeOf(raw: string | null): SearchType {
+	return (SEARCH_TYPES as readonly string[]).includes(raw ?? '') ? (raw as SearchType) : DEFAULT_SEARCH_TYPE;
+}
 
 /** The page a search shows, read as its page reads it: 1 to SEARCH_MAX_PAGE. */
 export function searchPageOf(page: number): number {
