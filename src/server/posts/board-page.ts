@@ -19,7 +19,7 @@ export interface BoardCatalog {
 	subjects: readonly BoardSubject[];
 }
 
-export interface BoardListing {
+interface BoardListing {
 	board: Board;
 	subject: BoardSubject | null;
 	/** How many posts the list holds (the board's or the category's listed posts). */
@@ -48,7 +48,7 @@ export interface BoardPageAddress {
 }
 
 /** What a board page shows its reader. */
-export interface BoardPagePlan {
+interface BoardPagePlan {
 	/** The board, or null when the URL names none (the page is not found). */
 	board: Board | null;
 	/** The board's categories. */
