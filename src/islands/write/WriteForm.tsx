@@ -16,7 +16,8 @@ import { DraftNotFound } from '@/lib/result-codes';
 import { formatFullDate } from '@/lib/format-date';
 import { pageUrls } from '@/lib/urls';
 import { TITLE_MAX_LENGTH, titleLength } from '@/schemas/post-limits';
-import type { ContentDocument } from '@/schemas/content';
+import type { OpeningFields } from '@/schemas/post-write';
+import type { CreatedPost, NewPost, PostEdit } from '@/lib/api-types';
 import { publishedDocument } from '@/schemas/guidance';
 import type { Language } from '@/schemas/channel';
 import { RichEditor, documentIsEmpty, emptyDocument, type EditorTexts, type RichEditorHandle } from './editor';
@@ -47,7 +48,7 @@ interface Props {
 	/** The post being edited with the version it was read at; null on the write screen. */
 	edit: { postId: number; version: number } | null;
 	boards: WriteBoard[];
-	initial: Omit<FormFields, 'content'> & { content: ContentDocument | null };
+	initial: OpeningFields;
 	/** The draft the screen opened with: saving a draft overwrites it. */
 	draftId?: number | undefined;
 	admin: boolean;
@@ -255,7 +256,7 @@ export default function WriteForm({
 		const work = { ...written, content: publishedDocument(written.content) };
 		const problems = check(work);
 		dispatch({ type: 'errors', errors: problems });
-		if (Object.keys(problems).length > 0) {
+		if (Object.keys(problems).length > 0 || work.boardId === null) {
 			if (problems.title) document.getElementById(`${id}-title`)?.focus();
 			else if (problems.content) editorRef.current?.focus();
 			return;
@@ -273,16 +274,16 @@ export default function WriteForm({
 		try {
 			let postId: number;
 			if (edit) {
-				await api.put(`${apiBase}/posts/${edit.postId}`, { ...body, version: edit.version });
+				await api.put(`${apiBase}/posts/${edit.postId}`, { ...body, version: edit.version } satisfies PostEdit);
 				postId = edit.postId;
 			} else {
 				// Written from a saved draft: the post replaces it. A draft deleted meanwhile (another tab) is no reason not to post.
 				// A new member's Turnstile token, when the page shows the widget.
 				const challengeToken = (await spamDefence()).challengeToken();
 				const create = (from: number | null) =>
-					api.post<{ content: { postId: number } }>(
+					api.post<{ content: CreatedPost }>(
 						`${apiBase}/posts`,
-						from === null ? { ...body, requestId, challengeToken } : { ...body, requestId, challengeToken, draftId: from },
+						(from === null ? { ...body, requestId, challengeToken } : { ...body, requestId, challengeToken, draftId: from }) satisfies NewPost,
 					);
 				const answer = await create(draftIdRef.current).catch((error: unknown) => {
 					if (draftIdRef.current === null || resultCodeOf(error) !== DraftNotFound.code) throw error;

@@ -9,6 +9,7 @@ import { resultCodeOf } from '@/lib/api-client';
 import { DraftNotFound } from '@/lib/result-codes';
 import { TITLE_MAX_LENGTH, titleLength } from '@/schemas/post-limits';
 import { draftsApi, type DraftBody, type MemberApi } from './api';
+import type { SavedDraft } from '@/lib/api-types';
 import type { WriteFormAction, WriteFormState } from './form-state';
 import type { FormFields } from './local-copy';
 import type { WriteTexts } from './texts';
@@ -82,7 +83,7 @@ export function useDrafts({
 		dispatch({ type: 'busy', busy: 'draft' });
 		const body: DraftBody = { boardId: work.boardId, subjectId: work.subjectId, title: work.title, content: work.content };
 		try {
-			let saved: { draftId: number };
+			let saved: SavedDraft;
 			const existing = draftIdRef.current;
 			try {
 				saved = existing === null ? await drafts.create(body) : await drafts.update(existing, body);
