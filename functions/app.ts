@@ -76,6 +76,14 @@ const adminApi = new Hono<ApiEnv>()
 	.use(limitBody)
 	.route('/', adminRouter);
 
+/**
+ * The three APIs' types, for the islands' contract (src/lib/api-types.ts derives every request and
+ * answer from them, type-only): a route's answer changed here fails `npm run check` in the island.
+ */
+export type PublicApi = typeof publicApi;
+export type MemberApi = typeof memberApi;
+export type AdminApi = typeof adminApi;
+
 export const api = new Hono<ApiEnv>();
 api.onError(errorResponse);
 api.route('/public/v1/:domain/:slug', publicApi);

@@ -6,7 +6,7 @@
  */
 import './zod-config';
 import { z } from 'zod';
-import { DocumentSchema, type ContentDocument } from './content';
+import { DocumentSchema } from './content';
 
 // The limits live apart, without zod, so that the write screen's island checks them without
 // loading zod (about 25 KB of the page's 150 KB budget).
@@ -44,29 +44,28 @@ export type CreatePostInput = z.infer<typeof CreatePostSchema>;
 export const EditPostSchema = PostFieldsSchema.extend({ version: z.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 export type EditPostInput = z.infer<typeof EditPostSchema>;
 
-/** POST drafts and PUT drafts/{draftId}: everything may still be empty. */
-export const DraftFieldsSchema = z.strictObject({
-	boardId: BoardIdSchema.nullable(),
-	subjectId: BoardIdSchema.nullable(),
-	title: z.string().max(4000),
-	content: DocumentSchema,
-});
+/** POST drafts and PUT drafts/{draftId}: a post's text and place, where everything may still be empty (no board chosen yet). */
+export const DraftFieldsSchema = PostFieldsSchema.omit({ isPrivate: true, isNotice: true }).extend({ boardId: BoardIdSchema.nullable() });
 export type DraftFields = z.infer<typeof DraftFieldsSchema>;
 
+/**
+ * The fields as the write form holds them (and its local safety net keeps them): a post's, with the
+ * board perhaps not chosen yet, as a draft keeps it.
+ */
+export type FormFields = Omit<PostFields, 'boardId'> & Pick<DraftFields, 'boardId'>;
+
+/** The fields as the write and edit screens open (src/server/loaders/write-page.ts): a board's template, if any, is the content. */
+export type OpeningFields = Omit<FormFields, 'content'> & { content: PostFields['content'] | null };
+
 /** A draft as the list shows it (GET drafts), shared by the drafts service and the drafts dialog. */
-export interface DraftSummary {
+export interface DraftSummary extends Omit<DraftFields, 'content'> {
 	draftId: number;
-	boardId: number | null;
-	subjectId: number | null;
-	title: string;
 	/** Epoch ms of the last save. */
 	updatedAt: number;
 }
 
 /** A draft as the editor loads it (GET drafts/{draftId}). */
-export interface Draft extends DraftSummary {
-	content: ContentDocument;
-}
+export interface Draft extends DraftSummary, Pick<DraftFields, 'content'> {}
 
 /** A page of the member's drafts, newest first, with their count. */
 export interface DraftPage {

@@ -6,13 +6,8 @@
 import { createApiClient, resultCodeOf } from '@/lib/api-client';
 import { memberFailure, type MemberFailure } from '@/lib/route-errors';
 import { CommentRequired, CommentTooLong } from '@/lib/result-codes';
-import type { CommentItem, TextProblem } from './model';
-
-export interface CommentPage {
-	comments: CommentItem[];
-	nextAfter: number | null;
-	commentCount: number;
-}
+import type { CommentEdit, CommentPage, CreatedComment, EditedComment, NewComment, RemovedComment } from '@/lib/api-types';
+import type { TextProblem } from './model';
 
 /** The Comments API of one post; `userId` null for a guest (public reads only). */
 export function commentsApi(apis: { public: string; member: string }, postId: number, userId: number | null) {
@@ -21,10 +16,10 @@ export function commentsApi(apis: { public: string; member: string }, postId: nu
 	return {
 		page: async (after: number) => (await api.get<{ content: CommentPage }>(`${apis.public}/posts/${postId}/comments`, { after })).content,
 		create: async (content: string, parentId: number | null, requestId: string) =>
-			(await api.post<{ content: { comment: CommentItem; commentCount: number } }>(base, { content, parentId, requestId })).content,
+			(await api.post<{ content: CreatedComment }>(base, { content, parentId, requestId } satisfies NewComment)).content,
 		edit: async (commentId: number, content: string) =>
-			(await api.patch<{ content: { comment: CommentItem } }>(`${base}/${commentId}`, { content })).content,
-		remove: async (commentId: number) => (await api.delete<{ content: { commentCount: number } }>(`${base}/${commentId}`)).content,
+			(await api.patch<{ content: EditedComment }>(`${base}/${commentId}`, { content } satisfies CommentEdit)).content,
+		remove: async (commentId: number) => (await api.delete<{ content: RemovedComment }>(`${base}/${commentId}`)).content,
 		/** An administrator's hide or show again, through the admin API (/admin/v1/…). */
 		setHidden: async (commentId: number, hidden: boolean, reason: string) =>
 			api.post(`/admin${apis.member}/comments/${commentId}/${hidden ? 'hide' : 'unhide'}`, { reason }),

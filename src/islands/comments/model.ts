@@ -6,51 +6,10 @@
  */
 import { COMMENT_MAX_LENGTH, commentLength } from '@/schemas/comment-limits';
 
-export interface CommentAuthor {
-	userId: number;
-	/** null once the member has withdrawn. */
-	nickname: string | null;
-	withdrawn: boolean;
-	/** An administrator of the community: a role badge beside the name. */
-	admin: boolean;
-}
-
-/** A comment the reader may read: VISIBLE, or HIDDEN_BY_ADMIN for an administrator. */
-export interface ReadableComment {
-	readable: true;
-	commentId: number;
-	parentId: number | null;
-	state: 'VISIBLE' | 'HIDDEN_BY_ADMIN';
-	/** Present (true) when hidden by the community's automatic hide, after reports from members. */
-	autoHidden?: true;
-	author: CommentAuthor;
-	content: string;
-	createdAt: number;
-	edited: boolean;
-	/** A reply's context: the comment it answers, and its author unless the reader may not know them. */
-	replyTo?: ReplyTo;
-	/** Present (true) on the post page when the signed-in reader has reported it. */
-	reported?: true;
-}
-
-/** The comment a reply answers (src/server/comments/comments.ts ReplyTo). */
-export interface ReplyTo {
-	commentId: number;
-	/** null: say "a comment" (deleted, hidden from the reader, or its author withdrew). */
-	nickname: string | null;
-}
-
-/** A comment that keeps its place but shows only its state (SPEC §4). */
-export interface CommentTombstone {
-	readable: false;
-	commentId: number;
-	parentId: number | null;
-	state: 'DELETED' | 'HIDDEN_BY_ADMIN';
-	/** Present (true) when hidden by the community's automatic hide, after reports from members. */
-	autoHidden?: true;
-}
-
-export type CommentItem = ReadableComment | CommentTombstone;
+// The comments as the API answers them (functions/api/posts.ts, derived in src/lib/api-types.ts):
+// a readable comment or a tombstone (deleted, or hidden from this reader) that keeps its place.
+import type { CommentItem, ReadableComment } from '@/lib/api-types';
+export type { CommentAuthor, CommentItem, CommentTombstone, ReadableComment, ReplyTo } from '@/lib/api-types';
 
 /** A top-level comment and its replies (one level, as the schema keeps them). */
 export interface CommentThread {

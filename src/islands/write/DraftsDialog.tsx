@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { draftsApi } from './api';
-import type { DraftPage } from '@/schemas/post-write';
+import type { DraftPage } from '@/lib/api-types';
 import { formatFullDate } from '@/lib/format-date';
 import type { Language } from '@/schemas/channel';
 import type { WriteTexts } from './texts';

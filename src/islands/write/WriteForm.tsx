@@ -2,10 +2,11 @@
  * The write and edit screens' form (SPEC §4, §5, §8): board, category ('None' for boards that use
  * categories), title with its live count, the rich editor, the private switch and, for
  * administrators, the notice switch. Around it: board templates (a different template replaces
- * the content, after a confirmation when the member has written something), server drafts, the
- * local safety net (src/islands/write/local-copy.ts) and the submit with SPEC §8's failures.
+ * the content, after a confirmation when the member has written something), server drafts
+ * (./use-drafts.ts), the local safety net (./use-local-copy.ts) and the submit with SPEC §8's
+ * failures. The form's state and its changes are ./form-state.ts.
  */
-import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useReducer, useRef, useState, type FormEvent } from 'react';
 import { useHydrated } from '@/islands/common/use-hydrated';
 import { showToast, showToastOnNextPage } from '@/page-scripts/toast';
 import { $userId } from '@/stores/user';
@@ -15,12 +16,16 @@ import { DraftNotFound } from '@/lib/result-codes';
 import { formatFullDate } from '@/lib/format-date';
 import { pageUrls } from '@/lib/urls';
 import { TITLE_MAX_LENGTH, titleLength } from '@/schemas/post-limits';
-import type { ContentDocument } from '@/schemas/content';
+import type { OpeningFields } from '@/schemas/post-write';
+import type { CreatedPost, NewPost, PostEdit } from '@/lib/api-types';
 import { publishedDocument } from '@/schemas/guidance';
 import type { Language } from '@/schemas/channel';
 import { RichEditor, documentIsEmpty, emptyDocument, type EditorTexts, type RichEditorHandle } from './editor';
-import { draftsApi, failureMeaning, memberApi, type DraftBody } from './api';
-import { clearLocalCopy, isBlank, readLocalCopy, sameWork, writeLocalCopy, type FormFields, type LocalCopy } from './local-copy';
+import { failureMeaning, memberApi } from './api';
+import { fitToBoards, initialWriteForm, writeFormReducer, type FieldErrors, type WriteBoard } from './form-state';
+import { sameWork, type FormFields } from './local-copy';
+import { useDrafts } from './use-drafts';
+import { useLocalCopy } from './use-local-copy';
 import type { WriteTexts } from './texts';
 
 /** The drafts dialog loads when it is first opened: the write page's JavaScript before the editor is usable stays within its budget. */
@@ -39,22 +44,11 @@ const spamDefence = () => import('@/lib/spam-failure');
  */
 const preloadFailureCode = () => void alertDialog().catch(() => undefined);
 
-/** How long after the last change the local safety net saves the form. */
-export const LOCAL_SAVE_DELAY_MS = 1000;
-
-export interface WriteBoard {
-	boardId: number;
-	name: string;
-	usesSubjects: boolean;
-	subjects: { subjectId: number; name: string }[];
-	template: ContentDocument | null;
-}
-
 interface Props {
 	/** The post being edited with the version it was read at; null on the write screen. */
 	edit: { postId: number; version: number } | null;
 	boards: WriteBoard[];
-	initial: Omit<FormFields, 'content'> & { content: ContentDocument | null };
+	initial: OpeningFields;
 	/** The draft the screen opened with: saving a draft overwrites it. */
 	draftId?: number | undefined;
 	admin: boolean;
@@ -79,8 +73,6 @@ interface DialogState {
 	resolve: (confirmed: boolean) => void;
 }
 
-type FieldErrors = Partial<Record<'board' | 'title' | 'content', string | undefined>>;
-
 export default function WriteForm({
 	edit,
 	boards,
@@ -98,43 +90,22 @@ export default function WriteForm({
 	const id = useId();
 	const hydrated = useHydrated();
 	const initialFields = useMemo<FormFields>(() => ({ ...initial, content: initial.content ?? emptyDocument() }), [initial]);
-	const [fields, setFields] = useState<FormFields>(initialFields);
-	const [draftId, setDraftId] = useState<number | null>(openedDraft ?? null);
-	const [errors, setErrors] = useState<FieldErrors>({});
-	const [busy, setBusy] = useState<'submit' | 'draft' | null>(null);
+	const [{ fields, draftId, errors, busy }, dispatch] = useReducer(writeFormReducer, undefined, () =>
+		initialWriteForm(initialFields, openedDraft ?? null),
+	);
 	const [dialog, setDialog] = useState<DialogState | null>(null);
-	const [offer, setOffer] = useState<LocalCopy | null>(null);
-	const [draftCount, setDraftCount] = useState<number | null>(null);
-	const [draftsOpen, setDraftsOpen] = useState(false);
-	// Whether the drafts dialog was ever opened (it is mounted, and its code loaded, from then on).
-	const [draftsShown, setDraftsShown] = useState(false);
-	const openDrafts = () => {
-		setDraftsShown(true);
-		setDraftsOpen(true);
-	};
-	const [draftsVersion, setDraftsVersion] = useState(0);
 
 	const editorRef = useRef<RichEditorHandle>(null);
 	const fieldsRef = useRef(fields);
 	fieldsRef.current = fields;
 	const draftIdRef = useRef(draftId);
 	draftIdRef.current = draftId;
-	const offerRef = useRef(offer);
-	offerRef.current = offer;
-	/** The fields as the page opened, the content as the editor reports it (it may normalise it). */
-	const baselineRef = useRef(initialFields);
 	/** The member has changed something (typed, pasted, chosen); until then nothing is kept locally. */
 	const touchedRef = useRef(false);
 	/** The body holds the member's own work, not just a template (an edited post's body is such work). */
 	const contentWrittenRef = useRef(edit !== null);
-	/** Submitted or cancelled: nothing more is kept. */
-	const finishedRef = useRef(false);
-	/** A forced login is under way: the copy is put back by itself when the member returns. */
-	const resumeRef = useRef(false);
-	const timerRef = useRef<number | undefined>(undefined);
 
 	const api = useMemo(() => memberApi(userId), [userId]);
-	const drafts = useMemo(() => draftsApi(api, apiBase), [api, apiBase]);
 	// One id per write screen: a double click or a retried request creates one post.
 	const requestId = useMemo(() => (typeof crypto === 'undefined' ? '' : crypto.randomUUID()), []);
 	const board = boards.find((candidate) => candidate.boardId === fields.boardId);
@@ -152,33 +123,6 @@ export default function WriteForm({
 		[texts],
 	);
 
-	/** Keeps the form in the browser now (the local safety net); `resume` marks a forced login. */
-	const keepLocally = useCallback(
-		(resumeAfterLogin = false) => {
-			window.clearTimeout(timerRef.current);
-			if (resumeAfterLogin) resumeRef.current = true;
-			const resume = resumeRef.current;
-			// An open restore offer holds the earlier work: it is not overwritten before the member chooses.
-			if (finishedRef.current || !touchedRef.current || offerRef.current) return;
-			const current = fieldsRef.current;
-			if (!resume && draftIdRef.current === null && (sameWork(current, baselineRef.current) || (!edit && isBlank(current))))
-				clearLocalCopy(storageKey);
-			else writeLocalCopy(storageKey, { fields: current, draftId: draftIdRef.current, savedAt: Date.now(), ...(resume ? { resume } : {}) });
-		},
-		[storageKey, edit],
-	);
-
-	const change = useCallback(
-		(next: Partial<FormFields>) => {
-			touchedRef.current = true;
-			preloadFailureCode();
-			setFields((current) => ({ ...current, ...next }));
-			window.clearTimeout(timerRef.current);
-			timerRef.current = window.setTimeout(() => keepLocally(), LOCAL_SAVE_DELAY_MS);
-		},
-		[keepLocally],
-	);
-
 	const applyWork = useCallback(
 		(work: FormFields, workDraftId: number | null) => {
 			const fitted = fitToBoards(work, boards);
@@ -186,65 +130,64 @@ export default function WriteForm({
 			contentWrittenRef.current = true;
 			fieldsRef.current = fitted;
 			draftIdRef.current = workDraftId;
-			setFields(fitted);
-			setDraftId(workDraftId);
+			dispatch({ type: 'work', fields: fitted, draftId: workDraftId });
 			editorRef.current?.setDocument(fitted.content);
 		},
 		[boards],
 	);
 
+	const local = useLocalCopy({ storageKey, editing: edit !== null, hydrated, initialFields, fieldsRef, draftIdRef, touchedRef, applyWork });
+	const { keepLocally, keepSoon } = local;
+
+	const change = useCallback(
+		(next: Partial<FormFields>) => {
+			touchedRef.current = true;
+			preloadFailureCode();
+			dispatch({ type: 'change', fields: next });
+			keepSoon();
+		},
+		[keepSoon],
+	);
+
 	// The editor's uploads send the user-id header of SPEC §7, as every call of this member does.
 	useEffect(() => $userId.set(String(userId)), [userId]);
 
-	// On open, once the editor is up (its handle exists from the render after hydration): a local
-	// copy that differs from what the page shows is offered back (or, after a forced login, put
-	// back at once); the draft count is asked for; leaving the page keeps the form.
-	useEffect(() => {
-		if (!hydrated) return;
-		const copy = readLocalCopy(storageKey);
-		if (copy && !sameWork(copy.fields, initialFields) && !(edit === null && isBlank(copy.fields) && copy.draftId === null)) {
-			if (copy.resume) {
-				applyWork(copy.fields, copy.draftId);
-				writeLocalCopy(storageKey, { ...copy, resume: false });
-			} else {
-				setOffer(copy);
-			}
-		} else if (copy) {
-			clearLocalCopy(storageKey);
-		}
-		drafts.list(1).then(
-			(page) => setDraftCount(page.totalCount),
-			() => setDraftCount(null),
-		);
-		const leave = () => keepLocally();
-		const hidden = () => document.visibilityState === 'hidden' && keepLocally();
-		window.addEventListener('pagehide', leave);
-		document.addEventListener('visibilitychange', hidden);
-		return () => {
-			window.removeEventListener('pagehide', leave);
-			document.removeEventListener('visibilitychange', hidden);
-		};
-	}, [hydrated, storageKey, initialFields, drafts, keepLocally, applyWork, edit]);
-
-	const finish = () => {
-		finishedRef.current = true;
-		window.clearTimeout(timerRef.current);
-		clearLocalCopy(storageKey);
-	};
-
 	const hasWork = (): boolean => {
 		const current = fieldsRef.current;
-		if (edit) return !sameWork(current, baselineRef.current);
+		if (edit) return !sameWork(current, local.baselineRef.current);
 		return current.title.trim() !== '' || (contentWrittenRef.current && !documentIsEmpty(current.content));
 	};
+
+	const currentWork = (): FormFields => {
+		const content = editorRef.current?.getDocument() ?? fieldsRef.current.content;
+		return { ...fieldsRef.current, content };
+	};
+
+	const draftsState = useDrafts({
+		api,
+		apiBase,
+		hydrated,
+		busy,
+		dispatch,
+		fieldsRef,
+		draftIdRef,
+		touchedRef,
+		currentWork,
+		hasWork,
+		applyWork,
+		keepLocally,
+		ask,
+		onFailure: (error, action) => handleFailure(error, action),
+		texts,
+	});
+	const { drafts, saveDraft } = draftsState;
 
 	const returnPath = () => `${location.pathname}${location.search}`;
 
 	const handleFailure = async (error: unknown, action: 'submit' | 'draft' | 'load') => {
 		if (action !== 'load' && !navigator.onLine) {
 			// Offline: the work is kept on this device now and sent (or saved as a draft) once the browser is back online (the same requestId: one post).
-			keepLocally();
-			addEventListener('online', () => void (action === 'submit' ? submit : saveDraft)(), { once: true });
+			local.keepUntilOnline(() => void (action === 'submit' ? submit : saveDraft)());
 			return void (await tell(texts['common.message.offline'], texts['common.message.offlineTitle']));
 		}
 		// A new member's limits and the human check (src/lib/spam-failure.ts, loaded on submit).
@@ -261,11 +204,13 @@ export default function WriteForm({
 				openBanDialog(meaning.endsAt);
 				return;
 			case 'field':
-				setErrors(
-					meaning.field === 'title'
-						? { title: meaning.problem === 'required' ? texts['write.message.titleRequired'] : texts['write.message.titleTooLong'] }
-						: { content: meaning.problem === 'required' ? texts['write.message.contentRequired'] : texts['write.message.tooManyImages'] },
-				);
+				dispatch({
+					type: 'errors',
+					errors:
+						meaning.field === 'title'
+							? { title: meaning.problem === 'required' ? texts['write.message.titleRequired'] : texts['write.message.titleTooLong'] }
+							: { content: meaning.problem === 'required' ? texts['write.message.contentRequired'] : texts['write.message.tooManyImages'] },
+				});
 				return;
 			case 'subject-disabled':
 				await tell(texts['write.message.subjectDisabled']);
@@ -294,11 +239,6 @@ export default function WriteForm({
 		}
 	};
 
-	const currentWork = (): FormFields => {
-		const content = editorRef.current?.getDocument() ?? fieldsRef.current.content;
-		return { ...fieldsRef.current, content };
-	};
-
 	const check = (work: FormFields): FieldErrors => {
 		const found: FieldErrors = {};
 		if (work.boardId === null) found.board = texts['write.message.boardRequired'];
@@ -315,13 +255,13 @@ export default function WriteForm({
 		// The template's guidance left empty is not published, nor any hint (the server does the same).
 		const work = { ...written, content: publishedDocument(written.content) };
 		const problems = check(work);
-		setErrors(problems);
-		if (Object.keys(problems).length > 0) {
+		dispatch({ type: 'errors', errors: problems });
+		if (Object.keys(problems).length > 0 || work.boardId === null) {
 			if (problems.title) document.getElementById(`${id}-title`)?.focus();
 			else if (problems.content) editorRef.current?.focus();
 			return;
 		}
-		setBusy('submit');
+		dispatch({ type: 'busy', busy: 'submit' });
 		const body = {
 			boardId: work.boardId,
 			subjectId: work.subjectId,
@@ -334,16 +274,16 @@ export default function WriteForm({
 		try {
 			let postId: number;
 			if (edit) {
-				await api.put(`${apiBase}/posts/${edit.postId}`, { ...body, version: edit.version });
+				await api.put(`${apiBase}/posts/${edit.postId}`, { ...body, version: edit.version } satisfies PostEdit);
 				postId = edit.postId;
 			} else {
 				// Written from a saved draft: the post replaces it. A draft deleted meanwhile (another tab) is no reason not to post.
 				// A new member's Turnstile token, when the page shows the widget.
 				const challengeToken = (await spamDefence()).challengeToken();
 				const create = (from: number | null) =>
-					api.post<{ content: { postId: number } }>(
+					api.post<{ content: CreatedPost }>(
 						`${apiBase}/posts`,
-						from === null ? { ...body, requestId, challengeToken } : { ...body, requestId, challengeToken, draftId: from },
+						(from === null ? { ...body, requestId, challengeToken } : { ...body, requestId, challengeToken, draftId: from }) satisfies NewPost,
 					);
 				const answer = await create(draftIdRef.current).catch((error: unknown) => {
 					if (draftIdRef.current === null || resultCodeOf(error) !== DraftNotFound.code) throw error;
@@ -351,81 +291,14 @@ export default function WriteForm({
 				});
 				postId = answer.content.postId;
 			}
-			finish();
+			local.finish();
 			// The post page says what happened (the toast of the next page: nothing in the URL, so the cached page is shared).
 			showToastOnNextPage(texts[edit ? 'write.message.edited' : 'write.message.published']);
 			location.assign(urls.post(postId));
 		} catch (error) {
-			setBusy(null);
+			dispatch({ type: 'busy', busy: null });
 			await handleFailure(error, 'submit');
 		}
-	};
-
-	const saveDraft = async () => {
-		if (busy) return;
-		const work = currentWork();
-		if (titleLength(work.title) > TITLE_MAX_LENGTH) {
-			setErrors({ title: texts['write.message.titleTooLong'] });
-			return;
-		}
-		setBusy('draft');
-		const body: DraftBody = { boardId: work.boardId, subjectId: work.subjectId, title: work.title, content: work.content };
-		try {
-			let saved: { draftId: number };
-			const existing = draftIdRef.current;
-			try {
-				saved = existing === null ? await drafts.create(body) : await drafts.update(existing, body);
-			} catch (error) {
-				// Deleted meanwhile (another tab): saved as a new draft instead.
-				if (existing === null || resultCodeOf(error) !== DraftNotFound.code) throw error;
-				saved = await drafts.create(body);
-			}
-			if (saved.draftId !== existing) setDraftCount((count) => (count ?? 0) + 1);
-			draftIdRef.current = saved.draftId;
-			setDraftId(saved.draftId);
-			setDraftsVersion((version) => version + 1);
-			touchedRef.current = true;
-			keepLocally();
-			showToast(texts['write.message.draftSaved']);
-		} catch (error) {
-			await handleFailure(error, 'draft');
-		} finally {
-			setBusy(null);
-		}
-	};
-
-	const loadDraft = async (loadId: number) => {
-		if (hasWork() && !(await ask(texts['write.confirm.loadDraft'], texts['write.drafts.load']))) return;
-		try {
-			const draft = await drafts.get(loadId);
-			const current = fieldsRef.current;
-			applyWork(
-				{ ...current, boardId: draft.boardId ?? current.boardId, subjectId: draft.subjectId, title: draft.title, content: draft.content },
-				draft.draftId,
-			);
-			keepLocally();
-			setDraftsOpen(false);
-		} catch (error) {
-			await handleFailure(error, 'load');
-		}
-	};
-
-	const deleteDraft = async (deleteId: number): Promise<boolean> => {
-		if (!(await ask(texts['write.drafts.confirmDelete'], texts['write.drafts.delete']))) return false;
-		try {
-			await drafts.remove(deleteId);
-		} catch (error) {
-			if (resultCodeOf(error) !== DraftNotFound.code) {
-				await handleFailure(error, 'load');
-				return false;
-			}
-		}
-		setDraftCount((count) => Math.max(0, (count ?? 1) - 1));
-		if (draftIdRef.current === deleteId) {
-			draftIdRef.current = null;
-			setDraftId(null);
-		}
-		return true;
 	};
 
 	const chooseBoard = async (boardId: number) => {
@@ -450,7 +323,7 @@ export default function WriteForm({
 		}
 		const subjectId = next.subjects.some((subject) => subject.subjectId === current.subjectId) ? current.subjectId : null;
 		change({ boardId, subjectId, content });
-		setErrors((found) => ({ ...found, board: undefined }));
+		dispatch({ type: 'fixed', field: 'board' });
 		if (replace) {
 			contentWrittenRef.current = false;
 			editorRef.current?.setDocument(content);
@@ -459,7 +332,7 @@ export default function WriteForm({
 
 	const cancel = async () => {
 		if (hasWork() && !(await ask(texts['write.confirm.cancel'], texts['write.button.leave']))) return;
-		finish();
+		local.finish();
 		const referrer = document.referrer ? new URL(document.referrer) : null;
 		const cameFromCommunity =
 			referrer?.origin === location.origin &&
@@ -467,21 +340,6 @@ export default function WriteForm({
 			!/\/(?:login|oauth|signup|write)\b|\/edit$/.test(referrer.pathname);
 		if (cameFromCommunity && history.length > 1) history.back();
 		else location.assign(cancelUrl);
-	};
-
-	const restore = () => {
-		const copy = offerRef.current;
-		offerRef.current = null;
-		setOffer(null);
-		if (copy) applyWork(copy.fields, copy.draftId);
-		keepLocally();
-	};
-
-	const discard = () => {
-		offerRef.current = null;
-		setOffer(null);
-		clearLocalCopy(storageKey);
-		keepLocally();
 	};
 
 	const markWritten = () => {
@@ -494,14 +352,14 @@ export default function WriteForm({
 
 	return (
 		<>
-			{offer && (
+			{local.offer && (
 				<div className="restore-banner" role="region" aria-label={texts['write.restore.restore']} data-restore-offer>
-					<p>{texts['write.restore.message'].replace('{{date}}', formatFullDate(offer.savedAt, language))}</p>
+					<p>{texts['write.restore.message'].replace('{{date}}', formatFullDate(local.offer.savedAt, language))}</p>
 					<div className="restore-actions">
-						<button className="button" type="button" onClick={restore}>
+						<button className="button" type="button" onClick={local.restore}>
 							{texts['write.restore.restore']}
 						</button>
-						<button className="button secondary" type="button" onClick={discard}>
+						<button className="button secondary" type="button" onClick={local.discard}>
 							{texts['write.restore.discard']}
 						</button>
 					</div>
@@ -576,7 +434,7 @@ export default function WriteForm({
 							aria-describedby={`${id}-title-message`}
 							onChange={(event) => {
 								change({ title: event.target.value });
-								setErrors((found) => ({ ...found, title: undefined }));
+								dispatch({ type: 'fixed', field: 'title' });
 							}}
 							onKeyDown={(event) => {
 								// Enter in the title (also while composing) never submits the form.
@@ -607,13 +465,13 @@ export default function WriteForm({
 							onChange={(doc) => {
 								if (!touchedRef.current) {
 									// The editor's own form of the opening content is what "unchanged" means.
-									baselineRef.current = { ...baselineRef.current, content: doc };
+									local.baselineRef.current = { ...local.baselineRef.current, content: doc };
 									fieldsRef.current = { ...fieldsRef.current, content: doc };
-									setFields((current) => ({ ...current, content: doc }));
+									dispatch({ type: 'change', fields: { content: doc } });
 									return;
 								}
 								change({ content: doc });
-								setErrors((found) => ({ ...found, content: undefined }));
+								dispatch({ type: 'fixed', field: 'content' });
 							}}
 							uploadUrl={`${apiBase}/uploads`}
 							texts={texts}
@@ -651,8 +509,8 @@ export default function WriteForm({
 						{texts['common.button.cancel']}
 					</button>
 					<span className="write-actions-gap" />
-					<button className="button secondary" type="button" onClick={openDrafts} disabled={!hydrated} data-drafts-button>
-						{texts['write.button.drafts'].replace('{{count}}', String(draftCount ?? 0))}
+					<button className="button secondary" type="button" onClick={draftsState.openDrafts} disabled={!hydrated} data-drafts-button>
+						{texts['write.button.drafts'].replace('{{count}}', String(draftsState.draftCount ?? 0))}
 					</button>
 					<button
 						className="button secondary"
@@ -668,17 +526,17 @@ export default function WriteForm({
 					</button>
 				</div>
 			</div>
-			{draftsShown && (
+			{draftsState.draftsShown && (
 				<Suspense fallback={null}>
 					<DraftsDialog
-						open={draftsOpen}
+						open={draftsState.draftsOpen}
 						drafts={drafts}
 						language={language}
 						texts={texts}
-						version={draftsVersion}
-						onClose={() => setDraftsOpen(false)}
-						onLoad={(loadId) => void loadDraft(loadId)}
-						onDelete={deleteDraft}
+						version={draftsState.draftsVersion}
+						onClose={draftsState.closeDrafts}
+						onLoad={(loadId) => void draftsState.loadDraft(loadId)}
+						onDelete={draftsState.deleteDraft}
 					/>
 				</Suspense>
 			)}
@@ -699,11 +557,4 @@ export default function WriteForm({
 			)}
 		</>
 	);
-}
-
-/** Work read back (a draft, a local copy) fitted to the boards the member may write in now. */
-function fitToBoards(work: FormFields, boards: WriteBoard[]): FormFields {
-	const board = boards.find((candidate) => candidate.boardId === work.boardId) ?? boards[0];
-	const subjectId = board?.subjects.some((subject) => subject.subjectId === work.subjectId) ? work.subjectId : null;
-	return { ...work, boardId: board?.boardId ?? null, subjectId };
 }

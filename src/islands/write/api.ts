@@ -6,8 +6,10 @@
 import { createApiClient, resultCodeOf } from '@/lib/api-client';
 import { memberFailure, type MemberFailure, mutationErrorKind } from '@/lib/route-errors';
 import { ContentRequired, DraftLimitReached, PostChanged, TitleRequired, TitleTooLong, TooManyImages } from '@/lib/result-codes';
-import type { ContentDocument } from '@/schemas/content';
-import type { Draft, DraftPage } from '@/schemas/post-write';
+import type { Draft, DraftBody, DraftPage, SavedDraft } from '@/lib/api-types';
+
+/** A draft's fields as POST and PUT drafts take them (src/schemas/post-write.ts DraftFieldsSchema). */
+export type { DraftBody } from '@/lib/api-types';
 
 /** The API client of a signed-in member (the user-id header of SPEC §7). */
 export function memberApi(userId: number) {
@@ -53,18 +55,10 @@ export function draftsApi(api: MemberApi, apiBase: string) {
 	return {
 		list: async (page: number) => (await api.get<{ content: DraftPage }>(`${apiBase}/drafts`, { page })).content,
 		get: async (draftId: number) => (await api.get<{ content: Draft }>(`${apiBase}/drafts/${draftId}`)).content,
-		create: async (fields: DraftBody) => (await api.post<{ content: { draftId: number; updatedAt: number } }>(`${apiBase}/drafts`, fields)).content,
-		update: async (draftId: number, fields: DraftBody) =>
-			(await api.put<{ content: { draftId: number; updatedAt: number } }>(`${apiBase}/drafts/${draftId}`, fields)).content,
+		create: async (fields: DraftBody) => (await api.post<{ content: SavedDraft }>(`${apiBase}/drafts`, fields)).content,
+		update: async (draftId: number, fields: DraftBody) => (await api.put<{ content: SavedDraft }>(`${apiBase}/drafts/${draftId}`, fields)).content,
 		remove: async (draftId: number) => {
 			await api.delete(`${apiBase}/drafts/${draftId}`);
 		},
 	};
-}
-
-export interface DraftBody {
-	boardId: number | null;
-	subjectId: number | null;
-	title: string;
-	content: ContentDocument;
 }

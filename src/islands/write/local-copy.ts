@@ -4,17 +4,10 @@
  * ended session loses nothing. Read defensively: anything that is not a copy this code wrote is
  * ignored.
  */
-import type { ContentDocument } from '@/schemas/content';
+import type { FormFields } from '@/schemas/post-write';
 
-/** The form's fields as the safety net keeps them. */
-export interface FormFields {
-	boardId: number | null;
-	subjectId: number | null;
-	title: string;
-	content: ContentDocument;
-	isPrivate: boolean;
-	isNotice: boolean;
-}
+/** The form's fields as the safety net keeps them (a post's, the board perhaps not chosen yet). */
+export type { FormFields } from '@/schemas/post-write';
 
 export interface LocalCopy {
 	fields: FormFields;

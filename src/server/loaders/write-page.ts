@@ -9,21 +9,11 @@ import { getEditablePost } from '@/server/posts/writing';
 import { getDraft } from '@/server/drafts/drafts';
 import { AppError, isAppError } from '@/server/platform/errors';
 import type { SessionMember } from '@/server/sign-in/sessions';
-import type { ContentDocument } from '@/schemas/content';
+import type { OpeningFields } from '@/schemas/post-write';
 import { IdSchema } from '@/schemas/params';
 import { isNewMember } from '@/server/spam/new-members';
 import { pageChallenge } from './challenge';
 import type { ChallengeWidget } from '@/server/spam/turnstile';
-
-/** The form's fields as the screen opens. */
-export interface WriteFields {
-	boardId: number | null;
-	subjectId: number | null;
-	title: string;
-	content: ContentDocument | null;
-	isPrivate: boolean;
-	isNotice: boolean;
-}
 
 export type WriteScreen =
 	| {
@@ -32,7 +22,8 @@ export type WriteScreen =
 			member: SessionMember;
 			admin: boolean;
 			boards: WritableBoard[];
-			fields: WriteFields;
+			/** The form's fields as the screen opens. */
+			fields: OpeningFields;
 			edit: { postId: number; version: number } | null;
 			/** The draft the screen opened with (`?draftId=`, from My Page's drafts): saving a draft overwrites it. */
 			draftId?: number;
