@@ -6,12 +6,9 @@
  * colours, nested lists and foreign images are normalised away as they arrive (./schema-plugin.ts).
  * Lexical mounts only in the browser; the server render is a still frame of the same size.
  */
-import { lazy, Suspense, useCallback, useEffect, useId, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
+import { lazy, Suspense, useEffect, useId, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
 import {
 	$createParagraphNode,
-	$createRangeSelectionFromDom,
-	$createTextNode,
-	$getNodeByKey,
 	$getRoot,
 	$getSelection,
 	$isNodeSelection,
@@ -28,9 +25,6 @@ import {
 	PASTE_COMMAND,
 	REDO_COMMAND,
 	UNDO_COMMAND,
-	type BaseSelection,
-	type LexicalEditor,
-	type LexicalNode,
 } from 'lexical';
 import { LexicalComposer } from '@lexical/react/LexicalComposer';
 import { useLexicalComposerContext } from '@lexical/react/LexicalComposerContext';
@@ -42,21 +36,23 @@ import { LinkPlugin } from '@lexical/react/LexicalLinkPlugin';
 import { LexicalErrorBoundary } from '@lexical/react/LexicalErrorBoundary';
 import { $createHeadingNode, $createQuoteNode, $isHeadingNode, $isQuoteNode, DRAG_DROP_PASTE, HeadingNode, QuoteNode } from '@lexical/rich-text';
 import { INSERT_ORDERED_LIST_COMMAND, INSERT_UNORDERED_LIST_COMMAND, ListItemNode, ListNode, REMOVE_LIST_COMMAND } from '@lexical/list';
-import { $createLinkNode, $isLinkNode, $toggleLink, LinkNode } from '@lexical/link';
+import { $isLinkNode, LinkNode } from '@lexical/link';
 import { $setBlocksType } from '@lexical/selection';
 import { $generateNodesFromDOM } from '@lexical/html';
 import { $insertGeneratedNodes } from '@lexical/clipboard';
-import { $getNearestNodeOfType, $insertNodeToNearestRoot, mergeRegister } from '@lexical/utils';
+import { $getNearestNodeOfType, mergeRegister } from '@lexical/utils';
 import { youTubeVideoId } from '@/lib/youtube-url';
 import type { ContentDocument } from '@/schemas/content';
-import { $userId } from '@/stores/user';
 import { useHydrated } from '@/islands/common/use-hydrated';
 import { $exportDocument, $importDocument, documentIsEmpty } from './document';
 import { normalizeLink } from './link-url';
-import { $createImageNode, $createYouTubeNode, IMAGE_ACCEPT, ImageNode, MediaLabelsContext, YouTubeNode } from './media-nodes';
+import { $createYouTubeNode, IMAGE_ACCEPT, ImageNode, MediaLabelsContext, YouTubeNode } from './media-nodes';
 import { registerSchemaTransforms, shouldUploadPastedFiles } from './schema-plugin';
 import { GuidanceNode } from './guidance-node';
 import Toolbar, { type ToolbarAction, type ToolbarState } from './Toolbar';
+import { $insertBlock, $selectionFromDom, $stillValid } from './selection';
+import { interpolate, uploadCode, useUploads } from './use-uploads';
+import { useLinkDialog } from './use-link';
 import type { EditorTexts } from './texts';
 import './editor.css';
 
@@ -89,7 +85,6 @@ export interface RichEditorProps {
  * page's JavaScript before the editor is usable has a budget (tests/e2e/budget.spec.ts).
  */
 const PromptDialog = lazy(() => import('./PromptDialog'));
-const uploadCode = () => import('./upload');
 const pasteCode = () => import('./paste-html');
 let preloaded = false;
 function preloadActions(): void {
@@ -127,32 +122,6 @@ const EMPTY_TOOLBAR: ToolbarState = {
 	canRedo: false,
 };
 
-function interpolate(text: string, values: Record<string, string | number>): string {
-	return text.replace(/\{\{(\w+)\}\}/g, (match, name: string) => (name in values ? String(values[name]) : match));
-}
-
-/** Puts a block (image, video) where the caret is, or after the selected block, or at the end. */
-function $insertBlock(node: LexicalNode): void {
-	const selection = $getSelection();
-	if ($isRangeSelection(selection)) {
-		$insertNodeToNearestRoot(node);
-		return;
-	}
-	const selected = $isNodeSelection(selection) ? selection.getNodes().at(-1) : undefined;
-	const top = selected?.getTopLevelElement() ?? selected;
-	if (top && top.getParent() === $getRoot()) top.insertAfter(node);
-	else $getRoot().append(node);
-	if (!node.getNextSibling()) node.insertAfter($createParagraphNode());
-	node.getNextSibling()?.selectStart();
-}
-
-/** A copy of `selection` when every node it names still exists, to restore after an async step. */
-function $stillValid(selection: BaseSelection | null): BaseSelection | null {
-	if (!selection) return null;
-	if ($isRangeSelection(selection)) return $getNodeByKey(selection.anchor.key) && $getNodeByKey(selection.focus.key) ? selection.clone() : null;
-	return selection.getNodes().every((node) => $getNodeByKey(node.getKey())) ? selection.clone() : null;
-}
-
 function $toolbarState(): Omit<ToolbarState, 'canUndo' | 'canRedo'> {
 	const selection = $getSelection();
 	if (!$isRangeSelection(selection)) return { ...EMPTY_TOOLBAR, block: 'other' };
@@ -174,57 +143,21 @@ function $toolbarState(): Omit<ToolbarState, 'canUndo' | 'canRedo'> {
 	};
 }
 
-function currentLinkUrl(editor: LexicalEditor): string {
-	return editor.read(() => {
-		const selection = $getSelection();
-		if (!$isRangeSelection(selection)) return '';
-		const node = selection.anchor.getNode();
-		const link = $isLinkNode(node) ? node : $getNearestNodeOfType(node, LinkNode);
-		return link?.getURL() ?? '';
-	});
-}
-
-interface Upload {
-	id: number;
-	name: string;
-	loaded: number;
-	total: number;
-}
-
-/**
- * The selection the page shows inside the editor, read from the DOM: a key pressed or a button
- * used right after selecting (Shift+Home, then Ctrl+K) comes before the selectionchange event that
- * brings Lexical's own copy up to date. Null unless the editor has the focus (a person on the
- * toolbar by keyboard left the text long before, and Lexical's copy is current; taking the DOM's
- * then would also pull the focus back into the text).
- */
-function $selectionFromDom(editor: LexicalEditor): BaseSelection | null {
-	const dom = window.getSelection();
-	const root = editor.getRootElement();
-	if (!dom?.anchorNode || !root?.contains(dom.anchorNode) || !root.contains(document.activeElement)) return null;
-	return $createRangeSelectionFromDom(dom, editor);
-}
-
-type DialogKind = 'link' | 'youtube' | null;
-
 /** Everything that needs the Lexical editor: the toolbar, shortcuts, paste, uploads, dialogs and the handle. */
 function EditorShell({ initialDocument, onChange, uploadUrl, texts, labelledBy, onAuthFailure, handleRef }: RichEditorProps) {
 	const [editor] = useLexicalComposerContext();
 	const contentId = useId();
 	const [toolbar, setToolbar] = useState<ToolbarState>(EMPTY_TOOLBAR);
-	const [dialog, setDialog] = useState<DialogKind>(null);
-	// Whether a dialog was ever opened (the dialogs are mounted, and their code loaded, from then on).
-	const [dialogsShown, setDialogsShown] = useState(false);
-	const [linkValue, setLinkValue] = useState('');
-	const [uploads, setUploads] = useState<Upload[]>([]);
 	const [message, setMessage] = useState<string | null>(null);
 	const fileInput = useRef<HTMLInputElement>(null);
-	const savedSelection = useRef<BaseSelection | null>(null);
-	const uploadCounter = useRef(0);
+	const { uploads, uploadFiles } = useUploads(editor, { uploadUrl, texts, onAuthFailure, setMessage });
+	const { dialog, setDialog, dialogsShown, linkValue, openDialog, restoreSelection, applyLink, removeLink } = useLinkDialog(
+		editor,
+		texts,
+		toolbar.link,
+	);
 	const onChangeRef = useRef(onChange);
-	const onAuthFailureRef = useRef(onAuthFailure);
 	onChangeRef.current = onChange;
-	onAuthFailureRef.current = onAuthFailure;
 	const lastEmitted = useRef(JSON.stringify(initialDocument ?? null));
 
 	useImperativeHandle(
@@ -260,59 +193,6 @@ function EditorShell({ initialDocument, onChange, uploadUrl, texts, labelledBy, 
 				onChangeRef.current?.(doc);
 			}),
 		[editor],
-	);
-
-	const openDialog = useCallback(
-		(kind: Exclude<DialogKind, null>) => {
-			savedSelection.current = editor.read(() => $selectionFromDom(editor) ?? $getSelection()?.clone() ?? null);
-			if (kind === 'link') setLinkValue(currentLinkUrl(editor));
-			setDialogsShown(true);
-			setDialog(kind);
-		},
-		[editor],
-	);
-
-	const uploadFiles = useCallback(
-		(files: readonly File[]) => {
-			// Where the caret is now: the images go there, once the upload code is in and they are sent.
-			const at = editor.read(() => $getSelection()?.clone() ?? null);
-			uploadCode().then(
-				({ IMAGE_MAX_SIZE_LABEL, imageFileProblem, uploadFailure, uploadImage }) => {
-					const tooLarge = interpolate(texts['editor.message.imageTooLarge'], IMAGE_MAX_SIZE_LABEL);
-					const showProblem = (error: unknown) => {
-						const failure = uploadFailure(error);
-						if (failure === 'auth') onAuthFailureRef.current?.(error);
-						else setMessage(failure === 'too-large' ? tooLarge : texts[failure]);
-					};
-					for (const file of files) {
-						const problem = imageFileProblem(file);
-						if (problem) {
-							setMessage(problem === 'invalid' ? texts['editor.message.invalidImage'] : tooLarge);
-							continue;
-						}
-						setMessage(null);
-						const id = ++uploadCounter.current;
-						setUploads((list) => [...list, { id, name: file.name, loaded: 0, total: file.size }]);
-						uploadImage(uploadUrl, file, {
-							userId: $userId.get(),
-							onProgress: (loaded, total) => setUploads((list) => list.map((upload) => (upload.id === id ? { ...upload, loaded, total } : upload))),
-						})
-							.then((image) => {
-								const alt = file.name.replace(/\.[^.]+$/, '');
-								editor.update(() => {
-									const restored = $stillValid(at);
-									if (restored) $setSelection(restored);
-									$insertBlock($createImageNode({ src: image.src, alt, width: image.width, height: image.height }));
-								});
-							})
-							.catch(showProblem)
-							.finally(() => setUploads((list) => list.filter((upload) => upload.id !== id)));
-					}
-				},
-				() => setMessage(texts['common.message.error']),
-			);
-		},
-		[editor, texts, uploadUrl],
 	);
 
 	useEffect(
@@ -468,39 +348,6 @@ function EditorShell({ initialDocument, onChange, uploadUrl, texts, labelledBy, 
 				editor.dispatchCommand(REDO_COMMAND, undefined);
 				break;
 		}
-	};
-
-	const restoreSelection = () => {
-		const restored = $stillValid(savedSelection.current);
-		if (restored) $setSelection(restored);
-		else if (!$getSelection()) $getRoot().selectEnd();
-	};
-
-	const applyLink = (value: string): string | null => {
-		const url = normalizeLink(value, location.origin);
-		if (!url) return texts['editor.message.invalidUrl'];
-		editor.update(() => {
-			restoreSelection();
-			const selection = $getSelection();
-			if ($isRangeSelection(selection) && selection.isCollapsed() && !toolbar.link) {
-				// Nothing selected: the address itself becomes the linked text.
-				const link = $createLinkNode(url).append($createTextNode(value.trim()));
-				selection.insertNodes([link]);
-				link.selectNext();
-				return;
-			}
-			$toggleLink(url);
-		});
-		editor.focus();
-		return null;
-	};
-
-	const removeLink = () => {
-		editor.update(() => {
-			restoreSelection();
-			$toggleLink(null);
-		});
-		editor.focus();
 	};
 
 	const insertVideo = (value: string): string | null => {

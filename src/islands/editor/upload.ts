@@ -23,15 +23,11 @@ import {
 	UnattachedUploadLimitReached,
 	UploadDailyLimitReached,
 } from '@/lib/result-codes';
+import { IMAGE_MAX_BYTES, IMAGE_MAX_SIZE_LABEL } from '@/schemas/post-limits';
 import type { EditorTexts } from './texts';
 
-/**
- * The largest image and its label for messages: IMAGE_MAX_BYTES and IMAGE_MAX_SIZE_LABEL of
- * src/schemas/post-write.ts (a unit test holds them equal), repeated here because that module
- * loads zod, which would more than double the editor's bundle.
- */
-export const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
-export const IMAGE_MAX_SIZE_LABEL = { size: 10, unit: 'MB' } as const;
+/** The label the editor's message names (the limit is src/schemas/post-limits.ts's, the server's own). */
+export { IMAGE_MAX_SIZE_LABEL };
 
 /** The types the server reads; a file of another (known) type is refused before it is sent. */
 export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
