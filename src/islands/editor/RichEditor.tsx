@@ -49,7 +49,7 @@ import { $insertGeneratedNodes } from '@lexical/clipboard';
 import { $getNearestNodeOfType, $insertNodeToNearestRoot, mergeRegister } from '@lexical/utils';
 import { youTubeVideoId } from '@/lib/youtube-url';
 import type { ContentDocument } from '@/schemas/content';
-import { $userId } from '@/stores/user';
+import { $userId } from '@/stores/session';
 import { useHydrated } from '@/islands/common/use-hydrated';
 import { $exportDocument, $importDocument, documentIsEmpty } from './document';
 import { normalizeLink } from './link-url';

@@ -8,7 +8,6 @@
 import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useHydrated } from '@/islands/common/use-hydrated';
 import { showToast, showToastOnNextPage } from '@/page-scripts/toast';
-import { $userId } from '@/stores/user';
 import { openBanDialog, openForcedLogin } from '@/page-scripts/route-error-dialog';
 import { resultCodeOf } from '@/lib/api-client';
 import { DraftNotFound } from '@/lib/result-codes';
@@ -192,9 +191,6 @@ export default function WriteForm({
 		},
 		[boards],
 	);
-
-	// The editor's uploads send the user-id header of SPEC §7, as every call of this member does.
-	useEffect(() => $userId.set(String(userId)), [userId]);
 
 	// On open, once the editor is up (its handle exists from the render after hydration): a local
 	// copy that differs from what the page shows is offered back (or, after a forced login, put
