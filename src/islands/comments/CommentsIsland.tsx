@@ -83,7 +83,8 @@ export default function CommentsIsland(props: IslandProps) {
 	const isAdmin = session ? member?.role === 'ADMIN' : props.isAdmin;
 	const api = useMemo(() => commentsApi(props.apis, postId, userId), [props.apis, postId, userId]);
 	const postUrl = pageUrls(channelBase).post(postId);
-	const scope: KeptScope | null = userId === null ? null : { domain: props.domain, slug: props.slug, userId, postId };
+	// Kept text belongs to the member the page was rendered for: their session may have ended since (here or in another tab).
+	const scope: KeptScope | null = props.userId === null ? null : { domain: props.domain, slug: props.slug, userId: props.userId, postId };
 
 	const [items, setItems] = useState(props.items);
 	const count = useStore($postCounts, { keys: [String(postId)] })[postId]?.commentCount ?? props.commentCount;
