@@ -52,18 +52,16 @@ async function signInNewMember(page: Page, channel: Community, redirectPath: str
 		`INSERT INTO sessions (token_hash, member_id, channel_id, created_at, last_seen_at, idle_expires_at, expires_at)
 		 VALUES ('${await hashToken(token)}', ${memberId}, ${channel.index}, ${now}, ${now}, ${now + 86_400_000}, ${now + 86_400_000})`,
 	);
-	await page
-		.context()
-		.addCookies([
-			{
-				name: `__Host-session_${channel.domain}_${channel.slug}`,
-				value: token,
-				url: 'https://127.0.0.1/',
-				secure: true,
-				httpOnly: true,
-				sameSite: 'Lax',
-			},
-		]);
+	await page.context().addCookies([
+		{
+			name: `__Host-session_${channel.domain}_${channel.slug}`,
+			value: token,
+			url: 'https://127.0.0.1/',
+			secure: true,
+			httpOnly: true,
+			sameSite: 'Lax',
+		},
+	]);
 	await page.goto(redirectPath);
 	return nickname;
 }
