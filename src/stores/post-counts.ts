@@ -6,7 +6,7 @@
  */
 import { map } from 'nanostores';
 
-export interface PostCounts {
+interface PostCounts {
 	likeCount?: number;
 	commentCount?: number;
 }

@@ -59,7 +59,7 @@ function channelOf(domain: string, slug: string): Channel {
  * Another tab's change. Its sign-out (or ban) always applies; its member applies only to the same
  * member (a new nickname): a page rendered for one member never turns into another's.
  */
-export function receive(next: Session): void {
+function receive(next: Session): void {
 	const current = $session.get();
 	if (!current || current.kind === 'guest') return;
 	if (next.kind === 'guest' || next.member.userId === current.member.userId) $session.set(next);
