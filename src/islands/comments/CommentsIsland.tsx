@@ -87,7 +87,7 @@ export default function CommentsIsland(props: IslandProps) {
 	const scope: KeptScope | null = props.userId === null ? null : { domain: props.domain, slug: props.slug, userId: props.userId, postId };
 
 	const [items, setItems] = useState(props.items);
-	const count = useStore($postCounts, { keys: [String(postId)] })[postId]?.commentCount ?? props.commentCount;
+	const count = useStore($postCounts)[postId]?.commentCount ?? props.commentCount;
 	const setCount = (next: number | ((count: number) => number)) =>
 		setCounts(postId, { commentCount: typeof next === 'number' ? next : next($postCounts.get()[postId]?.commentCount ?? props.commentCount) });
 	const [nextAfter, setNextAfter] = useState(props.nextAfter);
