@@ -7,12 +7,15 @@
  * costs no D1 query. A client-supplied `__v` is dropped like any unknown key. The API prefixes
  * (`/v1/`, `/admin/v1/`) are never read as a channel.
  */
-import type { Channel, ListScope } from '@/server/channels/channels';
+import type { Channel } from '@/server/channels/channels';
+import type { ListScope } from '@/server/content-versions/versions';
 import type { LayoutData } from '@/server/channels/layout';
-import { canReadBoard, GUEST } from '@/server/posts/visibility';
+import { GUEST } from '@/server/visibility/visibility';
+import { planBoardPage } from '@/server/posts/board-page';
 import { IdSchema, PAGE_SIZE, PageSchema, channelPathOf, lenientPage, type ChannelPath } from '@/schemas/params';
+import { shownPage } from '@/lib/paging';
 import { DEFAULT_SEARCH_TYPE, SEARCH_TYPES, searchKeywordProblem } from '@/schemas/search';
-import { SEARCH_MAX_PAGE } from '@/server/search/search';
+import { searchPageOf, searchTypeOf } from '@/server/search/search';
 
 /** What a normaliser knows: the channel, its layout and the id in the route's path, if any. */
 interface RouteContext {
@@ -40,29 +43,22 @@ interface CacheRoute {
 	lists?: 'all' | 'search' | 'pathBoard' | 'queryBoard' | 'member';
 }
 
-const lastPage = (count: number) => Math.max(1, Math.ceil(count / PAGE_SIZE));
-/** Page 1 is the default and has no key; a page past `last` shows `last`. */
-const pageKey = (page: number, last: number) => (Math.min(page, last) === 1 ? null : String(Math.min(page, last)));
+/** Page 1 is the default and has no key. */
+const pageKey = (shown: number) => (shown === 1 ? null : String(shown));
 
-/** The board a board page shows to a guest, or null when it shows none (unknown, private). */
-function readableBoard({ layout, pathId }: RouteContext) {
-	const board = layout.boards.find((candidate) => candidate.boardId === pathId);
-	return board && canReadBoard(board, GUEST) ? board : null;
+/** The board page a guest is shown for the URL, read as the page reads it (src/server/posts/board-page.ts). */
+function guestBoardPage({ layout, pathId, query }: RouteContext, page: string | null) {
+	return planBoardPage(layout, { boardId: pathId, subjectId: query.get('subjectId'), page }, GUEST);
 }
 
-/** The category a board page shows, read as the page reads it: one of the board's, or none. */
-function activeSubject(context: RouteContext) {
-	const id = IdSchema.safeParse(context.query.get('subjectId'));
-	return id.success ? context.layout.subjects.find((subject) => subject.boardId === context.pathId && subject.subjectId === id.data) : undefined;
-}
-
-const allPostsPage: Normalize = (value, { channel }) => pageKey(lenientPage(value), lastPage(channel.listedCount));
+const allPostsPage: Normalize = (value, { channel }) => pageKey(shownPage(lenientPage(value), channel.listedCount, PAGE_SIZE));
+/** A board everyone may read keys its page as shown; any other board page shows no list, whatever the page. */
 const boardPage: Normalize = (value, context) => {
-	const board = readableBoard(context);
-	return board ? pageKey(lenientPage(value), lastPage(activeSubject(context)?.postCount ?? board.postCount)) : null;
+	const plan = guestBoardPage(context, value);
+	return plan.listing ? pageKey(plan.page) : null;
 };
-const boardSubject: Normalize = (_value, context) => (readableBoard(context) ? (activeSubject(context)?.subjectId.toString() ?? null) : null);
-const memberPage: Normalize = (value) => pageKey(lenientPage(value), Number.POSITIVE_INFINITY);
+const boardSubject: Normalize = (_value, context) => guestBoardPage(context, null).listing?.subject?.subjectId.toString() ?? null;
+const memberPage: Normalize = (value) => pageKey(lenientPage(value));
 const strictId: Normalize = (value) => {
 	const id = IdSchema.safeParse(value);
 	return id.success ? String(id.data) : undefined;
@@ -74,12 +70,16 @@ const lenientId: Normalize = (value) => {
 };
 const strictPage: Normalize = (value) => {
 	const page = PageSchema.safeParse(value);
-	return page.success ? pageKey(page.data, Number.POSITIVE_INFINITY) : undefined;
+	return page.success ? pageKey(page.data) : undefined;
 };
 /** A search keyword as the results page reads it (trimmed); one far longer than any the page searches is not cached. */
 const searchKeyword: Normalize = (value) => (value.length > 80 ? undefined : value.trim() || null);
-const searchType: Normalize = (value) => ((SEARCH_TYPES as readonly string[]).includes(value) && value !== DEFAULT_SEARCH_TYPE ? value : null);
-const searchPage: Normalize = (value) => pageKey(lenientPage(value), SEARCH_MAX_PAGE);
+/** The search type as the results page reads it (searchTypeOf); the default has no key. */
+const searchType: Normalize = (value) => {
+	const shown = searchTypeOf(value);
+	return shown === DEFAULT_SEARCH_TYPE ? null : shown;
+};
+const searchPage: Normalize = (value) => pageKey(searchPageOf(lenientPage(value)));
 /** The API refuses what the page shows an alert for: such a request is left to the Worker. */
 const strictKeyword: Normalize = (value) => (searchKeywordProblem(value) === null ? value : undefined);
 const strictSearchType: Normalize = (value) =>

@@ -26,7 +26,8 @@
  *   profiles) is at most GUEST_MAX_AGE_MS old: both levels drop an entry at that age, and a hot
  *   entry is refreshed in the background from REFRESH_AFTER_MS on, so no reader waits for it.
  */
-import { listVersion, postRemovalVersion, postVersion, resolveChannel, type Channel, type ListScope } from '@/server/channels/channels';
+import { resolveChannel, type Channel } from '@/server/channels/channels';
+import { listVersion, postRemovalVersion, postVersion, type ListScope } from '@/server/content-versions/versions';
 import { loadLayout, type LayoutData } from '@/server/channels/layout';
 import { readAuthCookie } from '@/server/sign-in/cookies';
 import { isMintedSessionToken } from '@/server/sign-in/session-token';

@@ -151,7 +151,7 @@ export const CANARY = {
 
 export type Canary = (typeof CANARY)[keyof typeof CANARY];
 
-/** The canaries each kind of reader may receive (src/server/posts/visibility.ts). */
+/** The canaries each kind of reader may receive (src/server/visibility/visibility.ts). */
 export const ALLOWED_CANARIES = {
 	guest: [],
 	member: [],

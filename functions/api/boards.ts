@@ -3,8 +3,9 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { ApiEnv } from '@functions/context';
 import { loadLayout } from '@/server/channels/layout';
-import { boardListing, listBoardPosts, listChannelPosts } from '@/server/posts/lists';
-import { canReadBoard, viewerOf, type Viewer } from '@/server/posts/visibility';
+import { listChannelPosts } from '@/server/posts/lists';
+import { boardListing, listBoardPage } from '@/server/posts/board-page';
+import { canReadBoard, viewerOf, type Viewer } from '@/server/visibility/visibility';
 import type { Board, BoardSubject } from '@/server/boards/boards';
 import { ok } from '@/server/platform/envelope';
 import { AppError } from '@/server/platform/errors';
@@ -62,7 +63,5 @@ export const boardsRouter = new Hono<ApiEnv>()
 			return c.json(ok({ content: await listChannelPosts(db, channel.id, query.page, channel.listedCount) }));
 		}
 		const listing = boardListing(await loadLayout(db, channel), query.boardId, query.subjectId, viewerOf(c.var.session));
-		return c.json(
-			ok({ content: await listBoardPosts(db, channel.id, listing.board.boardId, query.page, listing.listedCount, listing.subject?.subjectId) }),
-		);
+		return c.json(ok({ content: await listBoardPage(db, channel.id, listing, query.page) }));
 	});

@@ -1,14 +1,14 @@
 /**
  * GET posts/{postId}, posts/{postId}/comments (a page in thread order; `?after=` the item it
  * follows) and POST posts/{postId}/views (the view beacon). What a reader gets of a post or
- * comment is decided by src/server/posts/visibility.ts.
+ * comment is decided by src/server/visibility/visibility.ts.
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { ApiEnv } from '@functions/context';
 import { getPost } from '@/server/posts/detail';
 import { listComments } from '@/server/comments/comments';
-import { viewerOf } from '@/server/posts/visibility';
+import { viewerOf } from '@/server/visibility/visibility';
 import { countView } from '@/server/posts/views';
 import { ok } from '@/server/platform/envelope';
 import { IdSchema } from '@/schemas/params';

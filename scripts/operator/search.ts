@@ -1,12 +1,12 @@
 /**
  * `npm run search -- reindex`: builds the search index (migrations/0010) again from the posts and
- * members as they are, with the services' own statements (src/server/search/search-index.ts). The
+ * members as they are, with the services' own statements (src/server/search-index/search-index.ts). The
  * services keep it current on every change; this is for a database that had posts before the
  * migration, or to repair one. Options: --persist-to DIR (another local state folder), --remote
  * (the deployed database; needs `wrangler login`).
  */
 import { parseArgs } from 'node:util';
-import { memberSearchStatements, postSearchStatements } from '@/server/search/search-index';
+import { memberSearchStatements, postSearchStatements } from '@/server/search-index/search-index';
 import { openDatabase } from './database';
 
 const PAGE = 200;

@@ -624,7 +624,7 @@ export function demoSql() {
 const CHANNEL_SPAN = 2 ** 32;
 
 /**
- * The search index's entries of seeded rows, as src/server/search/search-index.ts writes them: a
+ * The search index's entries of seeded rows, as src/server/search-index/search-index.ts writes them: a
  * post while "All Posts" lists it (channel_seq set), a member's nickname until withdrawal.
  */
 export function searchIndexSql(posts, members) {

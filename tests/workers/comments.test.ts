@@ -11,9 +11,9 @@ import { privacyIdsSql, type PrivacyIds } from '../read-routes';
 import { createComment, deleteComment, editComment } from '@/server/comments/writing';
 import { listComments, type CommentItem } from '@/server/comments/comments';
 import { groupThreads } from '@/islands/comments/model';
-import { getPostWithComments } from '@/server/posts/detail';
+import { getPostWithComments } from '@/server/loaders/post-page';
 import { listMyComments } from '@/server/members/activity';
-import { GUEST, type Viewer } from '@/server/posts/visibility';
+import { GUEST, type Viewer } from '@/server/visibility/visibility';
 import { COMMENT_MAX_LENGTH, COMMENT_PAGE_SIZE } from '@/schemas/comment-limits';
 import type { SessionMember } from '@/server/sign-in/sessions';
 

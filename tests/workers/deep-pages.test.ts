@@ -3,7 +3,7 @@ import { env } from 'cloudflare:workers';
 import { listBoardPosts, listChannelPosts } from '@/server/posts/lists';
 import { recordingDb } from './harness';
 import { deletePost } from '@/server/posts/writing';
-import { FENWICK_DEPTH } from '@/server/posts/list-positions';
+import { FENWICK_DEPTH } from '@/server/list-positions/list-positions';
 import type { SessionMember } from '@/server/sign-in/sessions';
 
 /**

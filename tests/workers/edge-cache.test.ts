@@ -8,16 +8,8 @@ import { env } from 'cloudflare:workers';
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { GUEST_MAX_AGE_MS, REFRESH_AFTER_MS, STALE_ANSWER_MS, withEdgeCache } from '@functions/edge-cache';
 import { api } from '@functions/app';
-import {
-	bumpContentVersion,
-	CHANNEL_MEMO_ENTRIES,
-	MEMBER_LIST_BUCKETS,
-	POST_VERSION_BUCKETS,
-	rememberedChannelCount,
-	resolveChannel,
-	touchCache,
-	touchPost,
-} from '@/server/channels/channels';
+import { CHANNEL_MEMO_ENTRIES, rememberedChannelCount, resolveChannel } from '@/server/channels/channels';
+import { bumpContentVersion, MEMBER_LIST_BUCKETS, POST_VERSION_BUCKETS, touchCache, touchPost } from '@/server/content-versions/versions';
 import { createPost, deletePost, editPost } from '@/server/posts/writing';
 import { hideComment, hidePost } from '@/server/moderation/hide';
 import { mintSessionToken } from '@/server/sign-in/session-token';

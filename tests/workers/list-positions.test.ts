@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { createPost, deletePost, editPost } from '@/server/posts/writing';
 import { listBoardPosts, listChannelPosts } from '@/server/posts/lists';
-import { fenwickPath, FENWICK_DEPTH, LIST_CAPACITY } from '@/server/posts/list-positions';
+import { fenwickPath, FENWICK_DEPTH, LIST_CAPACITY } from '@/server/list-positions/list-positions';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { random } from '../../scripts/seed/demo.mjs';
 import { recordingDb } from './harness';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { hideComment, hidePost } from '@/server/moderation/hide';
 import { createComment } from '@/server/comments/writing';
-import { POST_VERSION_BUCKETS } from '@/server/channels/channels';
+import { POST_VERSION_BUCKETS } from '@/server/content-versions/versions';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { call, postWhere, publicApi, recordingDb, KOREAN } from './harness';
 

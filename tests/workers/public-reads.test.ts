@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { GUEST } from '@/server/posts/visibility';
+import { GUEST } from '@/server/visibility/visibility';
 import { call, postWhere, publicApi, type CallInit } from './harness';
 
 const BASE = publicApi();
@@ -105,7 +105,8 @@ describe('sign-in surface', () => {
 
 describe('the post page read', () => {
 	it('returns the same post and comments in one query as the two separate reads', async () => {
-		const { getPost, getPostWithComments } = await import('@/server/posts/detail');
+		const { getPost } = await import('@/server/posts/detail');
+		const { getPostWithComments } = await import('@/server/loaders/post-page');
 		const row = await env.DB.prepare('SELECT post_id FROM comments WHERE channel_id = 1 AND parent_id IS NOT NULL LIMIT 1').first<{
 			post_id: number;
 		}>();

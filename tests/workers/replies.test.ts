@@ -9,8 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { call, GLOBAL, memberApi, publicApi, recordingDb, signIn, type Answer } from './harness';
 import { listComments, type CommentItem } from '@/server/comments/comments';
-import { getPostWithComments, postWithCommentsOf, postWithCommentsStatement } from '@/server/posts/detail';
-import { GUEST, type Viewer } from '@/server/posts/visibility';
+import { getPostWithComments, postWithCommentsOf, postWithCommentsStatement } from '@/server/loaders/post-page';
+import { GUEST, type Viewer } from '@/server/visibility/visibility';
 import { hashToken } from '@/server/platform/tokens';
 import { COMMENT_PAGE_SIZE } from '@/schemas/comment-limits';
 

@@ -6,11 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { call, publicApi, recordingDb, type ChannelRef } from './harness';
-import { getPostWithComments } from '@/server/posts/detail';
+import { getPostWithComments } from '@/server/loaders/post-page';
 import { listChannelPosts } from '@/server/posts/lists';
 import { getProfile, listMemberPosts } from '@/server/members/profiles';
 import { listComments } from '@/server/comments/comments';
-import { GUEST } from '@/server/posts/visibility';
+import { GUEST } from '@/server/visibility/visibility';
 import { setMemberRole } from '@/server/members/roles';
 
 const FARM: ChannelRef = { id: 4, domain: 'pixelfarm', slug: 'main' };

@@ -1,11 +1,11 @@
 /**
- * The visibility rule as SQL (readablePostSql of src/server/posts/visibility.ts), which the batches
+ * The visibility rule as SQL (readablePostSql of src/server/visibility/visibility.ts), which the batches
  * of likes and comments check inside their transaction, against the rule in TypeScript
  * (canReadPost): equal for every post state and every reader, evaluated by D1 itself.
  */
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { canReadPost, postStateOfRow, readablePostSql, type Viewer } from '@/server/posts/visibility';
+import { canReadPost, postStateOfRow, readablePostSql, type Viewer } from '@/server/visibility/visibility';
 
 const AUTHOR = 7;
 const OTHER = 8;

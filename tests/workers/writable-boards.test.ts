@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { recordingDb } from './harness';
-import { offersWrite, parseTemplate, writableBoards } from '@/server/boards/writable';
+import { offersWrite, parseTemplate, writableBoards, writeRefusal } from '@/server/boards/writable';
 import { listBoards } from '@/server/boards/boards';
 import { DocumentSchema } from '@/schemas/content';
 
@@ -90,5 +90,24 @@ describe('writable boards', () => {
 		expect(offersWrite(notice, true, { admin: false })).toBe(false);
 		expect(offersWrite(notice, true, { admin: true })).toBe(true);
 		expect(offersWrite(boards.get(BOARDS.staff)!, true, { admin: true })).toBe(true);
+	});
+
+	it('refuses by one rule what the write screen leaves out and a write is refused for (writeRefusal)', () => {
+		const board = (isPublic: boolean, noticeOnly: boolean) => ({ isPublic, noticeOnly });
+		expect(writeRefusal(board(true, false), false)).toBeNull();
+		expect(writeRefusal(board(false, false), false)).toBe('BoardPrivate');
+		expect(writeRefusal(board(false, true), false)).toBe('BoardPrivate');
+		expect(writeRefusal(board(true, true), false)).toBe('NoticeOnlyBoard');
+		// A member's post already in a notice-only board is edited where it is.
+		expect(writeRefusal(board(true, true), false, true)).toBeNull();
+		expect(writeRefusal(board(false, false), false, true)).toBe('BoardPrivate');
+		for (const [isPublic, noticeOnly] of [
+			[true, false],
+			[false, false],
+			[true, true],
+			[false, true],
+		] as const) {
+			expect(writeRefusal(board(isPublic, noticeOnly), true)).toBeNull();
+		}
 	});
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { deletePost } from '@/server/posts/writing';
+import { deletePost, mayChangePost } from '@/server/posts/writing';
+import type { SessionMember } from '@/server/sign-in/sessions';
 import { call, memberApi, publicApi, recordingDb, signIn, KOREAN, type Answer } from './harness';
 
 const MEMBER = memberApi();
@@ -183,6 +184,23 @@ describe('who may write where', () => {
 		expect((await postRow(postId))?.['title']).toBe('Raid night recap');
 		expect((await edit(await signIn(AUTHOR))).code).toBe(0);
 		expect((await postRow(postId))?.['title']).toBe('Changed');
+	});
+
+	it("decides the post page's Edit and Delete by the rule the services apply (mayChangePost)", () => {
+		const member = (userId: number, role: SessionMember['role']): SessionMember => ({
+			userId,
+			nickname: `m${userId}`,
+			role,
+			provider: 'GOOGLE',
+			recentProvider: 'GOOGLE',
+			joinedAt: 0,
+		});
+		expect(mayChangePost('edit', AUTHOR, member(AUTHOR, 'MEMBER'))).toBe(true);
+		expect(mayChangePost('delete', AUTHOR, member(AUTHOR, 'MEMBER'))).toBe(true);
+		expect(mayChangePost('edit', AUTHOR, member(OTHER, 'MEMBER'))).toBe(false);
+		expect(mayChangePost('delete', AUTHOR, member(OTHER, 'MEMBER'))).toBe(false);
+		expect(mayChangePost('edit', AUTHOR, member(ADMIN, 'ADMIN'))).toBe(false);
+		expect(mayChangePost('delete', AUTHOR, member(ADMIN, 'ADMIN'))).toBe(true);
 	});
 });
 

@@ -7,12 +7,12 @@
  * cached page of the community cold, so a member must not be able to do it dozens of times an hour.
  */
 import { AppError } from '@/server/platform/errors';
-import { bumpContentVersion } from '@/server/channels/channels';
+import { bumpContentVersion } from '@/server/content-versions/versions';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { nicknameKey } from '@/lib/nickname-key';
 import { nicknameSkeleton } from '@/lib/nickname-skeleton';
 import { nicknameProblem, RESERVED_NICKNAMES, type NicknameProblem } from '@/schemas/nickname';
-import { memberSearchStatements } from '@/server/search/search-index';
+import { memberSearchStatements } from '@/server/search-index/search-index';
 
 export const NICKNAME_CHANGE_COOLDOWN_DAYS = 7;
 const COOLDOWN_MS = NICKNAME_CHANGE_COOLDOWN_DAYS * 24 * 60 * 60 * 1000;

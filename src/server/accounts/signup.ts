@@ -10,7 +10,7 @@ import { newSession } from '@/server/sign-in/sessions';
 import { hashToken, randomToken } from '@/server/platform/tokens';
 import type { Provider } from '@/schemas/channel';
 import { brokenUniqueRule, checkedNickname, nicknameConflict, nicknameForms } from './nickname';
-import { newMemberSearchStatement } from '@/server/search/search-index';
+import { newMemberSearchStatement } from '@/server/search-index/search-index';
 
 /** How long a sign-up may stay between the provider's return and the chosen nickname. */
 export const SIGNUP_TTL_MS = 30 * 60 * 1000;

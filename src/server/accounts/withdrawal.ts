@@ -3,9 +3,9 @@
  * membership), the nickname is retired, sessions and drafts are deleted; posts and comments stay
  * and show the withdrawn-member label.
  */
-import { bumpContentVersion } from '@/server/channels/channels';
+import { bumpContentVersion } from '@/server/content-versions/versions';
 import { endMemberSessions } from '@/server/sign-in/sessions';
-import { memberSearchStatements } from '@/server/search/search-index';
+import { memberSearchStatements } from '@/server/search-index/search-index';
 
 export async function withdrawMember(db: D1Database, channelId: number, memberId: number, now = Date.now()): Promise<void> {
 	await db.batch([

@@ -1,9 +1,12 @@
 /**
- * The boards a member may write in, with what the write screen needs of each: its enabled
- * categories and its write template. Public boards for everyone; private boards and notice-only
- * boards (announcements) for administrators alone.
+ * Who may write in a board (writeRefusal), the check of a post's board and category as it is
+ * written (boardForWriting, checkSubject: src/server/posts/writing.ts calls them), and the boards
+ * a member may write in, with what the write screen needs of each: its enabled categories and its
+ * write template. Public boards for everyone; private boards and notice-only boards
+ * (announcements) for administrators alone.
  */
 import { all } from '@/server/platform/db';
+import { AppError } from '@/server/platform/errors';
 import { DocumentSchema, type ContentDocument } from '@/schemas/content';
 
 export interface WritableSubject {
@@ -44,9 +47,67 @@ export function parseTemplate(stored: string | null): ContentDocument | null {
 	}
 }
 
-/** Whether a member (`admin` or not) may write in a board with these flags. */
+/**
+ * Who may write in a board, the one home of the rule: why a member (`admin` or not) may not write
+ * in a board with these flags, or null when they may. Members write in public boards,
+ * administrators anywhere; a notice-only board (announcements) is for administrators, except that
+ * a post already there may be edited where it is (`keepsBoard`) by whoever may edit it.
+ */
+export function writeRefusal(
+	board: { isPublic: boolean; noticeOnly: boolean },
+	admin: boolean,
+	keepsBoard = false,
+): 'BoardPrivate' | 'NoticeOnlyBoard' | null {
+	if (admin) return null;
+	if (!board.isPublic) return 'BoardPrivate';
+	if (board.noticeOnly && !keepsBoard) return 'NoticeOnlyBoard';
+	return null;
+}
+
+/** Whether a member (`admin` or not) may write a new post in a board with these flags. */
 export function canWriteIn(board: { isPublic: boolean; noticeOnly: boolean }, admin: boolean): boolean {
-	return admin || (board.isPublic && !board.noticeOnly);
+	return writeRefusal(board, admin) === null;
+}
+
+/** A board as a post's write reads it. */
+export interface WritingBoard {
+	id: number;
+	is_public: number;
+	use_subjects: number;
+	notice_only: number;
+}
+
+/**
+ * The board a member (an administrator or not) writes in (`keepsBoard`: an edit that leaves the post in its board).
+ * @throws AppError BoardNotFound (not of this channel), BoardPrivate (a private board, to anyone
+ * but an administrator), NoticeOnlyBoard
+ */
+export async function boardForWriting(
+	db: D1Database,
+	channelId: number,
+	boardId: number,
+	admin: boolean,
+	keepsBoard: boolean,
+): Promise<WritingBoard> {
+	const board = await db
+		.prepare('SELECT id, is_public, use_subjects, notice_only FROM boards WHERE id = ?1 AND channel_id = ?2')
+		.bind(boardId, channelId)
+		.first<WritingBoard>();
+	if (!board) throw new AppError('BoardNotFound');
+	const refusal = writeRefusal({ isPublic: board.is_public === 1, noticeOnly: board.notice_only === 1 }, admin, keepsBoard);
+	if (refusal) throw new AppError(refusal);
+	return board;
+}
+
+/** @throws AppError SubjectNotAllowed (the board takes none), SubjectNotFound (not of the board, or disabled) */
+export async function checkSubject(db: D1Database, channelId: number, board: WritingBoard, subjectId: number | null): Promise<void> {
+	if (subjectId === null) return;
+	if (board.use_subjects !== 1) throw new AppError('SubjectNotAllowed');
+	const subject = await db
+		.prepare('SELECT 1 AS found FROM board_subjects WHERE id = ?1 AND board_id = ?2 AND channel_id = ?3 AND enabled = 1')
+		.bind(subjectId, board.id, channelId)
+		.first<{ found: number }>();
+	if (!subject) throw new AppError('SubjectNotFound');
 }
 
 /**

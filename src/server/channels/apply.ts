@@ -12,11 +12,11 @@
  * removed, and a board that has posts or drafts is not removed (the plan refuses). Applying the
  * same file again plans nothing and writes nothing.
  */
-import { bumpContentVersion } from './channels';
+import { bumpContentVersion } from '@/server/content-versions/versions';
 import { configRows, type BoardRow, type ChannelRow, type ConfigRows, type NodeRow, type SubjectRow } from './channel-rows';
 import type { ChannelFile } from './channel-file';
-import { planListChange } from '@/server/posts/list-positions';
-import { postSearchStatements } from '@/server/search/search-index';
+import { planListChange } from '@/server/list-positions/list-positions';
+import { postSearchStatements } from '@/server/search-index/search-index';
 import { all } from '@/server/platform/db';
 
 interface StoredBoard extends BoardRow {

@@ -1,6 +1,7 @@
 /** Everything the main layout shows for a channel, read in one round of parallel queries. */
 import { boardTree, listBoards, listSubjects, type Board, type BoardSubject, type TreeNode } from '@/server/boards/boards';
-import { CHANNEL_MEMO_ENTRIES, layoutFooter, listProviders, listVersion, type Channel } from './channels';
+import { CHANNEL_MEMO_ENTRIES, layoutFooter, listProviders, type Channel } from './channels';
+import { listVersion } from '@/server/content-versions/versions';
 import { createMemo } from '@/server/platform/memo';
 import type { FooterConfig, Provider } from '@/schemas/channel';
 

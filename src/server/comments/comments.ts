@@ -7,13 +7,13 @@
  *   with the post: a page is one range of that index however many comments the post has.
  * - A deleted comment is left out, except a top-level one that still has a reply that is not
  *   deleted: it keeps its place as a tombstone. A hidden one keeps its place and shows its state to
- *   anyone but an administrator (src/server/posts/visibility.ts canReadComment).
+ *   anyone but an administrator (src/server/visibility/visibility.ts canReadComment).
  * - Pages: the first; the one after an item (the API's `after`, which may name an item deleted
  *   since); the one starting at an item's top-level comment (the post page's `?commentId=`).
  */
 import { AppError } from '@/server/platform/errors';
-import { authorOf, type PostAuthor } from '@/server/posts/lists';
-import { canReadComment, canReadPost, commentState, postStateOfRow, type PostStateColumns, type Viewer } from '@/server/posts/visibility';
+import { authorOf, type PostAuthor } from '@/server/visibility/author';
+import { canReadComment, canReadPost, commentState, postStateOfRow, type PostStateColumns, type Viewer } from '@/server/visibility/visibility';
 import { COMMENT_PAGE_SIZE } from '@/schemas/comment-limits';
 
 /** A comment the reader may read in full. */

@@ -3,7 +3,7 @@
  * what was read before it (src/server/platform/batch.ts), the comment's change, the post's
  * `comment_count` and the statement that marks the post's cached pages stale (touchPost).
  *
- * - Who: a member who may read the post in full (src/server/posts/visibility.ts); any other post,
+ * - Who: a member who may read the post in full (src/server/visibility/visibility.ts); any other post,
  *   of this channel or another, deleted or not readable, is PostNotFound. A reply names a comment
  *   of the same post that the member may read and that is not deleted; it is stored under that
  *   comment's top-level comment (replies are one level deep). Only the author edits a comment, and
@@ -19,11 +19,12 @@
  */
 import { AppError, isAppError } from '@/server/platform/errors';
 import { assertion, guardedBatch } from '@/server/platform/batch';
-import { touchPost } from '@/server/channels/channels';
+import { touchPost } from '@/server/content-versions/versions';
 import type { SessionMember } from '@/server/sign-in/sessions';
-import { canReadComment, commentState, memberViewer } from '@/server/posts/visibility';
+import { canReadComment, commentState, memberViewer } from '@/server/visibility/visibility';
+import { authorOf } from '@/server/visibility/author';
 import { logStatement } from '@/server/moderation/log';
-import { assertReadablePost, readablePostGuard } from '@/server/posts/readable-post';
+import { assertReadablePost, readablePostGuard } from '@/server/visibility/readable-post';
 import { COMMENT_MAX_LENGTH, commentLength, normalizeComment } from '@/schemas/comment-limits';
 import type { CreateCommentInput } from '@/schemas/comment';
 import { REPLY_TARGET_COLUMNS, REPLY_TARGET_JOINS, replyToProperty, type ReadableCommentItem, type ReplyTargetColumns } from './comments';
@@ -108,7 +109,7 @@ function itemOf(row: StoredCommentRow, member: SessionMember): ReadableCommentIt
 		commentId: row.id,
 		parentId: row.parent_id,
 		state: row.hidden_by_admin === 1 ? 'HIDDEN_BY_ADMIN' : 'VISIBLE',
-		author: { userId: member.userId, nickname: member.nickname, withdrawn: false, admin: member.role === 'ADMIN' },
+		author: authorOf(member.userId, member.nickname, null, member.role),
 		content: row.content,
 		createdAt: row.created_at,
 		edited: row.edited_at !== null,

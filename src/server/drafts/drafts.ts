@@ -12,6 +12,7 @@
 import { all, parseJsonColumn } from '@/server/platform/db';
 import { AppError } from '@/server/platform/errors';
 import { PAGE_SIZE } from '@/schemas/params';
+import { pageCount } from '@/lib/paging';
 import { BlockSchema, type ContentDocument } from '@/schemas/content';
 import { TITLE_MAX_LENGTH, titleLength, type Draft, type DraftFields, type DraftPage, type DraftSummary } from '@/schemas/post-write';
 
@@ -56,7 +57,7 @@ export async function listDrafts(db: D1Database, channelId: number, memberId: nu
 		db.prepare('SELECT count(*) AS count FROM drafts WHERE member_id = ?1 AND channel_id = ?2').bind(memberId, channelId).first<{ count: number }>(),
 	]);
 	const totalCount = count?.count ?? 0;
-	return { drafts: rows.map(toSummary), totalCount, page, pageSize: PAGE_SIZE, totalPages: Math.max(1, Math.ceil(totalCount / PAGE_SIZE)) };
+	return { drafts: rows.map(toSummary), totalCount, page, pageSize: PAGE_SIZE, totalPages: pageCount(totalCount, PAGE_SIZE) };
 }
 
 /**

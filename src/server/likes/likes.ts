@@ -2,7 +2,7 @@
  * Likes on posts: a member likes a post once (post_likes holds one row per member and post) and
  * `posts.like_count` follows, exactly, however many requests arrive at once.
  *
- * - Who: a member who may read the post in full (src/server/posts/visibility.ts canReadPost with
+ * - Who: a member who may read the post in full (src/server/visibility/visibility.ts canReadPost with
  *   the post's state); any other post, of this channel or another, is PostNotFound. Liking one's
  *   own post is allowed: a like counts each member once, so it adds at most one, and it puts the
  *   post on the member's My Page likes tab like any other.
@@ -21,7 +21,7 @@
 import { AppError } from '@/server/platform/errors';
 import { guardedBatch } from '@/server/platform/batch';
 import type { SessionMember } from '@/server/sign-in/sessions';
-import { assertReadablePost, readablePostGuard } from '@/server/posts/readable-post';
+import { assertReadablePost, readablePostGuard } from '@/server/visibility/readable-post';
 
 /** A member's like of a post and the post's count, as the like button shows them. */
 export interface LikeState {

@@ -1,11 +1,12 @@
 /**
  * My Page lists: the member's own posts, comments and liked posts, newest first. They show what
- * the member may read (src/server/posts/visibility.ts): their own private posts too, nothing
+ * the member may read (src/server/visibility/visibility.ts): their own private posts too, nothing
  * deleted or hidden, and nothing from private boards (SPEC §6).
  */
 import { all } from '@/server/platform/db';
 import { PAGE_SIZE } from '@/schemas/params';
-import { LISTABLE_COMMENT_SQL, listablePostSql } from '@/server/posts/visibility';
+import { pageCount } from '@/lib/paging';
+import { LISTABLE_COMMENT_SQL, listablePostSql } from '@/server/visibility/visibility';
 import { SUMMARY_COLUMNS, toSummary, type PostSummary, type SummaryRow } from '@/server/posts/lists';
 
 export interface ListPage<T> {
@@ -33,7 +34,7 @@ export interface MyComment {
 async function pageOf<T>(page: number, read: (page: number) => Promise<T[]>, count: Promise<{ count: number } | null>): Promise<ListPage<T>> {
 	const [first, counted] = await Promise.all([read(page), count]);
 	const totalCount = counted?.count ?? 0;
-	const totalPages = Math.max(1, Math.ceil(totalCount / PAGE_SIZE));
+	const totalPages = pageCount(totalCount, PAGE_SIZE);
 	if (page > totalPages) return { items: await read(totalPages), page: totalPages, totalCount, totalPages };
 	return { items: first, page, totalCount, totalPages };
 }

@@ -12,6 +12,7 @@ import { endMemberSessions } from '@/server/sign-in/sessions';
 import { logStatement } from '@/server/moderation/log';
 import { nicknameKey } from '@/lib/nickname-key';
 import { PAGE_SIZE } from '@/schemas/params';
+import { pageCount } from '@/lib/paging';
 
 export interface BanOrder {
 	kind: 'TEMPORARY' | 'PERMANENT';
@@ -150,7 +151,7 @@ export async function listBansInForce(
 		}),
 	);
 	const totalCount = Number((count?.results[0] as { n: number } | undefined)?.n ?? 0);
-	return { bans, page, totalCount, totalPages: Math.max(1, Math.ceil(totalCount / PAGE_SIZE)) };
+	return { bans, page, totalCount, totalPages: pageCount(totalCount, PAGE_SIZE) };
 }
 
 /** The active member of the channel who holds `nickname` now (compared by its key), or null. */

@@ -2,8 +2,10 @@
 import { AppError } from '@/server/platform/errors';
 import { all } from '@/server/platform/db';
 import { PAGE_SIZE } from '@/schemas/params';
+import { pageCount } from '@/lib/paging';
 import { SUMMARY_COLUMNS, toSummary, type PostSummary, type SummaryRow } from '@/server/posts/lists';
-import { listablePostSql } from '@/server/posts/visibility';
+import { listablePostSql } from '@/server/visibility/visibility';
+import { authorOf } from '@/server/visibility/author';
 
 /** A profile lists what everyone may read of the member's posts. */
 const PROFILE_POST_SQL = listablePostSql('NULL');
@@ -33,12 +35,14 @@ export async function getProfile(db: D1Database, channelId: number, userId: numb
 		)
 		.bind(userId, channelId)
 		.first<{ count: number }>();
+	// The name and badge as readers see them beside the member's posts.
+	const shown = authorOf(row.id, row.nickname, row.withdrawn_at, row.role);
 	return {
 		userId: row.id,
-		nickname: row.withdrawn_at ? null : row.nickname,
+		nickname: shown.nickname,
 		joinedAt: row.joined_at,
-		withdrawn: row.withdrawn_at !== null,
-		admin: row.withdrawn_at === null && row.role === 'ADMIN',
+		withdrawn: shown.withdrawn,
+		admin: shown.admin,
 		postCount: count?.count ?? 0,
 	};
 }
@@ -72,6 +76,6 @@ export async function listMemberPosts(db: D1Database, channelId: number, profile
 		page,
 		pageSize: PAGE_SIZE,
 		totalCount: profile.postCount,
-		totalPages: Math.max(1, Math.ceil(profile.postCount / PAGE_SIZE)),
+		totalPages: pageCount(profile.postCount, PAGE_SIZE),
 	};
 }

@@ -8,7 +8,7 @@
  */
 import { AppError } from '@/server/platform/errors';
 import { logStatement } from '@/server/moderation/log';
-import { bumpContentVersion } from '@/server/channels/channels';
+import { bumpContentVersion } from '@/server/content-versions/versions';
 
 export type Role = 'MEMBER' | 'ADMIN';
 

@@ -1,7 +1,7 @@
 /**
  * Hiding by an administrator (issue 12 builds the admin area on these): a hidden post or comment
  * keeps its row and its place and shows its state to everyone but administrators
- * (src/server/posts/visibility.ts). Each hide is one D1 batch with the invalidation it needs, so
+ * (src/server/visibility/visibility.ts). Each hide is one D1 batch with the invalidation it needs, so
  * no guest is served the hidden text from the edge cache after the channel row's second:
  * - a post leaves its lists (list-positions.ts, a bounded number of rows) and touchCache marks its
  *   board's list, All Posts, its author's profile and its own page as changed (one row);
@@ -21,9 +21,9 @@
  */
 import { AppError } from '@/server/platform/errors';
 import { assertion, guardedBatch } from '@/server/platform/batch';
-import { touchCache, touchPost } from '@/server/channels/channels';
-import { planListChange } from '@/server/posts/list-positions';
-import { postSearchStatements } from '@/server/search/search-index';
+import { touchCache, touchPost } from '@/server/content-versions/versions';
+import { planListChange } from '@/server/list-positions/list-positions';
+import { postSearchStatements } from '@/server/search-index/search-index';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { logStatement } from './log';
 import { closeReportsStatement } from './reports-queue';

@@ -3,6 +3,7 @@
  * batch, and read newest first by the community's administrators. Nothing changes or removes a row.
  */
 import { PAGE_SIZE } from '@/schemas/params';
+import { pageCount } from '@/lib/paging';
 
 export type ModerationAction =
 	| 'HIDE_POST'
@@ -144,5 +145,5 @@ export async function listLog(
 		createdAt: row.created_at,
 	}));
 	const totalCount = Number((count?.results[0] as { n: number } | undefined)?.n ?? 0);
-	return { entries, page, totalCount, totalPages: Math.max(1, Math.ceil(totalCount / PAGE_SIZE)) };
+	return { entries, page, totalCount, totalPages: pageCount(totalCount, PAGE_SIZE) };
 }

@@ -9,7 +9,7 @@
  * community's administrators alone (functions/api/admin.ts).
  */
 import { AppError } from '@/server/platform/errors';
-import { authorOf, type PostAuthor } from '@/server/posts/lists';
+import { authorOf, type PostAuthor } from '@/server/visibility/author';
 
 export interface RemovedText {
 	targetType: 'POST' | 'COMMENT';

@@ -7,6 +7,7 @@
  */
 import { AppError } from '@/server/platform/errors';
 import { PAGE_SIZE } from '@/schemas/params';
+import { pageCount } from '@/lib/paging';
 import { logStatement, targetLabelJoins, targetLabelOf, TARGET_LABEL_COLUMNS, type TargetLabel, type TargetLabelRow } from './log';
 
 export type ReportTarget = 'POST' | 'COMMENT';
@@ -128,7 +129,7 @@ export async function listReportQueue(
 		}),
 	);
 	const totalCount = Number((count?.results[0] as { n: number } | undefined)?.n ?? 0);
-	return { groups, page, totalCount, totalPages: Math.max(1, Math.ceil(totalCount / PAGE_SIZE)) };
+	return { groups, page, totalCount, totalPages: pageCount(totalCount, PAGE_SIZE) };
 }
 
 /** Dismisses a target's open reports. @throws AppError ReportsNotFound when it has none */
@@ -209,5 +210,5 @@ export async function listClosedReports(
 		}),
 	);
 	const totalCount = Number((count?.results[0] as { n: number } | undefined)?.n ?? 0);
-	return { reports, page, totalCount, totalPages: Math.max(1, Math.ceil(totalCount / PAGE_SIZE)) };
+	return { reports, page, totalCount, totalPages: pageCount(totalCount, PAGE_SIZE) };
 }

@@ -1,19 +1,11 @@
 /**
- * One post as its reader may see it (src/server/posts/visibility.ts): in full with its board,
+ * One post as its reader may see it (src/server/visibility/visibility.ts): in full with its board,
  * category and author, or as a tombstone that tells only its state and board. The post page reads
- * the post and its comments in one D1 query.
+ * the post and its comments in one D1 query (src/server/loaders/post-page.ts).
  */
 import { AppError } from '@/server/platform/errors';
-import { authorOf, type PostAuthor } from './lists';
-import { canReadPost, postStateOfRow, type PostState, type Viewer } from './visibility';
-import {
-	COMMENT_PAGE_COLUMNS,
-	commentPageOf,
-	commentPageParams,
-	type CommentItem,
-	type CommentPageColumns,
-	type CommentPageStart,
-} from '@/server/comments/comments';
+import { authorOf, type PostAuthor } from '@/server/visibility/author';
+import { canReadPost, postStateOfRow, type PostState, type Viewer } from '@/server/visibility/visibility';
 
 export type PostView = PostDetail | PostTombstone;
 
@@ -52,7 +44,8 @@ export interface PostTombstone {
 	autoHidden?: true;
 }
 
-interface PostRow {
+/** A post's row as POST_SQL reads it (the post page adds its comments' columns: src/server/loaders/post-page.ts). */
+export interface PostRow {
 	id: number;
 	board_id: number;
 	board_name: string;
@@ -78,16 +71,19 @@ interface PostRow {
 	is_private: number;
 }
 
-const POST_SQL = `SELECT p.id, p.board_id, b.name AS board_name, b.is_public AS board_public, p.subject_id, s.name AS subject_name,
+/** The columns of one post's read, over POST_FROM. */
+export const POST_SQL = `SELECT p.id, p.board_id, b.name AS board_name, b.is_public AS board_public, p.subject_id, s.name AS subject_name,
 		p.title, p.member_id, m.nickname, m.withdrawn_at, m.role, p.created_at, p.edited_at, p.view_count, p.like_count,
 		p.comment_count, p.is_notice, p.template, p.content, p.deleted_at, p.hidden_by_admin, p.auto_hidden, p.is_private`;
-const POST_FROM = `FROM posts p
+/** One post of the channel (?1 the post, ?2 the channel), with its board, author and category. */
+export const POST_FROM = `FROM posts p
 	JOIN boards b ON b.id = p.board_id
 	JOIN members m ON m.id = p.member_id
 	LEFT JOIN board_subjects s ON s.id = p.subject_id
 	WHERE p.id = ?1 AND p.channel_id = ?2`;
 
-function toView(row: PostRow, viewer: Viewer): PostView {
+/** The post as `viewer` may see it, from its row. */
+export function toView(row: PostRow, viewer: Viewer): PostView {
 	const state = postStateOfRow(row);
 	const auto = state === 'HIDDEN_BY_ADMIN' && row.auto_hidden === 1 ? { autoHidden: true as const } : {};
 	if (state !== 'VISIBLE' && !canReadPost(state, row.member_id, viewer)) {
@@ -120,71 +116,4 @@ export async function getPost(db: D1Database, channelId: number, postId: number,
 	const row = await db.prepare(`${POST_SQL} ${POST_FROM}`).bind(postId, channelId).first<PostRow>();
 	if (!row) throw new AppError('PostNotFound');
 	return toView(row, viewer);
-}
-
-/** The post page's data: the post and one page of its comments. */
-export interface PostWithComments {
-	post: PostView;
-	/** Flat, in thread order (src/server/comments/comments.ts); empty for a post the reader may not read. */
-	comments: CommentItem[];
-	/** The last item's id when more comments follow. */
-	nextAfter: number | null;
-	/** Whether the page is the first one (no comment precedes it). */
-	startsAtBeginning: boolean;
-}
-
-/** Where a page of comments starts: the first page, the page holding a comment (`from`), or the page after one (`after`). */
-export function commentPageStartOf(options: { from?: number; after?: number }): CommentPageStart {
-	return options.from !== undefined
-		? { kind: 'from', commentId: options.from }
-		: options.after !== undefined
-			? { kind: 'after', commentId: options.after }
-			: { kind: 'first' };
-}
-
-/**
- * The post page's one read: the post and a page of its comments (postWithCommentsOf reads its
- * result); with the member's session token, each comment also says whether they reported it.
- */
-export function postWithCommentsStatement(
-	db: D1Database,
-	channelId: number,
-	postId: number,
-	start: CommentPageStart,
-	tokenHash: string | null = null,
-): D1PreparedStatement {
-	return db.prepare(`${POST_SQL}, ${COMMENT_PAGE_COLUMNS} ${POST_FROM}`).bind(postId, channelId, ...commentPageParams(start, tokenHash));
-}
-
-/** The post and its page of comments as `viewer` may see them, from postWithCommentsStatement's result; null when there is no such post. */
-export function postWithCommentsOf(result: D1Result | undefined, viewer: Viewer, start: CommentPageStart): PostWithComments | null {
-	const row = result?.results[0] as (PostRow & CommentPageColumns) | undefined;
-	if (!row) return null;
-	const post = toView(row, viewer);
-	if (!post.readable) return { post, comments: [], nextAfter: null, startsAtBeginning: true };
-	const { comments, nextAfter } = commentPageOf(row, viewer);
-	// After a comment of the post, the page never starts at the beginning.
-	const startsAtBeginning = start.kind === 'after' ? row.anchor_thread === null : row.has_earlier !== 1;
-	return { post, comments, nextAfter, startsAtBeginning };
-}
-
-/**
- * The post and a page of its comments in one D1 query (the post page makes it in the session's
- * round trip): the first page, with `from` the page that starts at that comment's top-level
- * comment (a link to a comment), or with `after` the page after that comment (the next page,
- * without JavaScript); an id that names no comment of the post gives the first page. A post the
- * reader may not read comes without comments.
- * @throws AppError PostNotFound
- */
-export async function getPostWithComments(
-	db: D1Database,
-	channelId: number,
-	postId: number,
-	viewer: Viewer,
-	options: { from?: number; after?: number } = {},
-): Promise<PostWithComments> {
-	const start = commentPageStartOf(options);
-	const found = postWithCommentsOf(await postWithCommentsStatement(db, channelId, postId, start).all(), viewer, start);
-	if (!found) throw new AppError('PostNotFound');
-	return found;
 }

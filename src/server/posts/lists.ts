@@ -1,25 +1,14 @@
 /**
  * Post lists. A page is one read of the rows it shows and their authors, newest first from the
- * position list-positions.ts finds for it: at page 1 as at page 2,000, whatever was removed.
+ * position src/server/list-positions/ finds for it: at page 1 as at page 2,000, whatever was removed.
  */
 import { all } from '@/server/platform/db';
-import { AppError } from '@/server/platform/errors';
-import type { Board, BoardSubject } from '@/server/boards/boards';
-import type { LayoutData } from '@/server/channels/layout';
 import { PAGE_SIZE } from '@/schemas/params';
+import { pageCount } from '@/lib/paging';
 import { isImageSrc } from '@/schemas/content';
 import { thumbnailUrl } from '@/lib/thumbnails';
-import { canReadBoard, type Viewer } from './visibility';
-import { rankPositionSql, type PostListKind } from './list-positions';
-
-export interface PostAuthor {
-	userId: number;
-	/** null once the member has withdrawn. */
-	nickname: string | null;
-	withdrawn: boolean;
-	/** An administrator of the community (now): readers see a role badge beside the name. */
-	admin: boolean;
-}
+import { authorOf, type PostAuthor } from '@/server/visibility/author';
+import { rankPositionSql, type PostListKind } from '@/server/list-positions/list-positions';
 
 export interface PostSummary {
 	postId: number;
@@ -77,16 +66,6 @@ export interface SummaryRow {
 export const SUMMARY_COLUMNS = `p.id, p.board_id, p.subject_id, p.title, p.member_id, m.nickname, m.withdrawn_at, m.role,
 	p.created_at, p.view_count, p.like_count, p.comment_count, p.is_notice, p.has_image, p.has_video, p.thumbnail, p.is_private`;
 
-/** The author as readers see them, from their members row (read in the same query as what they wrote). */
-export function authorOf(memberId: number, nickname: string | null, withdrawnAt: number | null, role: string): PostAuthor {
-	return {
-		userId: memberId,
-		nickname: withdrawnAt ? null : nickname,
-		withdrawn: withdrawnAt !== null,
-		admin: withdrawnAt === null && role === 'ADMIN',
-	};
-}
-
 export function toSummary(row: SummaryRow): PostSummary {
 	return {
 		postId: row.id,
@@ -107,7 +86,7 @@ export function toSummary(row: SummaryRow): PostSummary {
 }
 
 function pageOf(total: number, page: number) {
-	return { page, pageSize: PAGE_SIZE, totalCount: total, totalPages: Math.max(1, Math.ceil(total / PAGE_SIZE)) };
+	return { page, pageSize: PAGE_SIZE, totalCount: total, totalPages: pageCount(total, PAGE_SIZE) };
 }
 
 /**
@@ -121,7 +100,7 @@ export function newestRankOf(total: number, page: number, pageSize = PAGE_SIZE):
 /**
  * The condition that picks a page of a list, newest first, over its position column: page 1 is the
  * top of the list; a deeper page starts at the position of its newest post, found by the Fenwick
- * descent of list-positions.ts inside the same query. `rankParam` holds newestRankOf(…).
+ * descent of src/server/list-positions/ inside the same query. `rankParam` holds newestRankOf(…).
  */
 function pageWhere(kind: PostListKind, seqColumn: string, listParam: string, rankParam: string, page: number): string {
 	// A rank of 0 is a page past the end: nothing, whatever the descent would find.
@@ -193,25 +172,4 @@ export async function listChannelPosts(db: D1Database, channelId: number, page: 
 			.bind(channelId, rank),
 	);
 	return { notices: [], posts: rows.map(toSummary), ...pageOf(listedCount, page) };
-}
-
-export interface BoardListing {
-	board: Board;
-	subject: BoardSubject | null;
-	/** How many posts the list holds (the board's or the category's listed posts). */
-	listedCount: number;
-}
-
-/**
- * The list a reader asks for: a board of the channel from the layout, optionally one of its
- * categories. @throws AppError BoardNotFound, BoardPrivate (to anyone but an administrator), SubjectNotFound
- */
-export function boardListing(layout: LayoutData, boardId: number, subjectId: number | undefined, viewer: Viewer): BoardListing {
-	const board = layout.boards.find((candidate) => candidate.boardId === boardId);
-	if (!board) throw new AppError('BoardNotFound');
-	if (!canReadBoard(board, viewer)) throw new AppError('BoardPrivate');
-	if (subjectId === undefined) return { board, subject: null, listedCount: board.postCount };
-	const subject = layout.subjects.find((candidate) => candidate.boardId === boardId && candidate.subjectId === subjectId);
-	if (!subject) throw new AppError('SubjectNotFound');
-	return { board, subject, listedCount: subject.postCount };
 }

@@ -1,26 +1,27 @@
 /**
  * Writing, editing and deleting posts. Each is one D1 batch (one transaction) that writes the post,
- * moves it in its lists (list-positions.ts: a bounded number of rows however large the community)
+ * moves it in its lists (src/server/list-positions/: a bounded number of rows however large the community)
  * and marks what it changed in the edge cache (touchCache: the post's own reads, and its lists when
  * they show the change; one row), so the edge cache and the layout memo never serve the old state.
- * Who may write where: members in public boards, administrators anywhere; notice-only boards and
- * the notice flag are for administrators. Only the author edits a post (and moves it only to a
+ * Who may write where (src/server/boards/writable.ts): members in public boards, administrators
+ * anywhere; notice-only boards and the notice flag are for administrators. Only the author edits a post (and moves it only to a
  * board they may write in, by their own rights); an administrator hides, shows again and deletes
  * someone else's post, and such a deletion writes its row of the audit log in its batch.
  */
 import { AppError, isAppError } from '@/server/platform/errors';
 import { assertion, guardedBatch, isUniqueViolation } from '@/server/platform/batch';
-import { touchCache } from '@/server/channels/channels';
+import { touchCache } from '@/server/content-versions/versions';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { DocumentSchema, documentText, isImageSrc, uploadKeyOf, uploadSrc, type ContentDocument } from '@/schemas/content';
 import { postThumbnailOf } from '@/lib/thumbnails';
 import { publishedDocument } from '@/schemas/guidance';
 import { TITLE_MAX_LENGTH, titleLength, type CreatePostInput, type EditPostInput, type PostFields } from '@/schemas/post-write';
 import { checkUploads, claimUploadsStatements, uploadKeysOf } from '@/server/uploads/claims';
-import { planListChange, type ListPlacement, type ListPositions } from './list-positions';
-import { postSearchStatements } from '@/server/search/search-index';
+import { boardForWriting, checkSubject, type WritingBoard } from '@/server/boards/writable';
+import { planListChange, type ListPlacement, type ListPositions } from '@/server/list-positions/list-positions';
+import { postSearchStatements } from '@/server/search-index/search-index';
 import { assertOwnDraft, draftDeletionStatement } from '@/server/drafts/drafts';
-import { canReadPost, memberViewer, postStateOfRow, type PostStateColumns } from './visibility';
+import { canReadPost, memberViewer, postStateOfRow, type PostStateColumns } from '@/server/visibility/visibility';
 import { logStatement } from '@/server/moderation/log';
 import { checkNewMemberPost, DEFAULT_NEW_MEMBER_LIMITS, isNewMember, writeCountGuard, type NewMemberLimits } from '@/server/spam/new-members';
 
@@ -39,42 +40,8 @@ const DEFAULT_GUARD: SpamGuard = { limits: DEFAULT_NEW_MEMBER_LIMITS, verifyChal
 /** The longest body, in characters of its plain text (a long guide fits; a dumped log does not). */
 export const CONTENT_MAX_CHARACTERS = 40_000;
 
-interface BoardRow {
-	id: number;
-	is_public: number;
-	use_subjects: number;
-	notice_only: number;
-}
-
 function isAdmin(member: SessionMember): boolean {
 	return member.role === 'ADMIN';
-}
-
-/**
- * The board a member writes in. @throws AppError BoardNotFound (not of this channel), BoardPrivate
- * (a private board, to anyone but an administrator), NoticeOnlyBoard
- */
-async function boardForWriting(db: D1Database, channelId: number, boardId: number, member: SessionMember, keepsBoard: boolean): Promise<BoardRow> {
-	const board = await db
-		.prepare('SELECT id, is_public, use_subjects, notice_only FROM boards WHERE id = ?1 AND channel_id = ?2')
-		.bind(boardId, channelId)
-		.first<BoardRow>();
-	if (!board) throw new AppError('BoardNotFound');
-	if (board.is_public !== 1 && !isAdmin(member)) throw new AppError('BoardPrivate');
-	// A post already in a notice-only board may be edited where it is by whoever may edit it.
-	if (board.notice_only === 1 && !isAdmin(member) && !keepsBoard) throw new AppError('NoticeOnlyBoard');
-	return board;
-}
-
-/** @throws AppError SubjectNotAllowed (the board takes none), SubjectNotFound (not of the board, or disabled) */
-async function checkSubject(db: D1Database, channelId: number, board: BoardRow, subjectId: number | null): Promise<void> {
-	if (subjectId === null) return;
-	if (board.use_subjects !== 1) throw new AppError('SubjectNotAllowed');
-	const subject = await db
-		.prepare('SELECT 1 AS found FROM board_subjects WHERE id = ?1 AND board_id = ?2 AND channel_id = ?3 AND enabled = 1')
-		.bind(subjectId, board.id, channelId)
-		.first<{ found: number }>();
-	if (!subject) throw new AppError('SubjectNotFound');
 }
 
 /** A title as stored: one line, trimmed. */
@@ -127,7 +94,7 @@ function thumbnailOf(doc: ContentDocument, thumbKeys: Map<string, string | null>
 	});
 }
 
-function placementOf(fields: PostFields, board: BoardRow): ListPlacement {
+function placementOf(fields: PostFields, board: WritingBoard): ListPlacement {
 	return {
 		boardId: board.id,
 		subjectId: fields.subjectId,
@@ -157,7 +124,7 @@ export async function createPost(
 	const input = { ...sent, content: publishedDocument(sent.content) };
 	const earlier = await findByRequest(db, member.userId, input.requestId);
 	if (earlier !== null) return { postId: earlier };
-	const board = await boardForWriting(db, channelId, input.boardId, member, false);
+	const board = await boardForWriting(db, channelId, input.boardId, isAdmin(member), false);
 	await checkSubject(db, channelId, board, input.subjectId);
 	const fields = checkFields(input, member, false);
 	checkNewMemberPost(member, guard.limits, now, fields.title, input.content);
@@ -255,11 +222,17 @@ interface StoredPost {
 	positions: ListPositions;
 }
 
-/**
- * What a member does to a post: an edit is its author's alone (an administrator's edit of someone
- * else's words would still show as theirs); a deletion is its author's or an administrator's.
- */
+/** What a member does to a post. */
 type Change = 'edit' | 'delete';
+
+/**
+ * Who may change a post they may read, the one home of the rule (the post page offers Edit and
+ * Delete by it): an edit is its author's alone (an administrator's edit of someone else's words
+ * would still show as theirs); a deletion is its author's or an administrator's.
+ */
+export function mayChangePost(change: Change, authorId: number, member: SessionMember): boolean {
+	return authorId === member.userId || (change === 'delete' && isAdmin(member));
+}
 
 /**
  * The post a member changes: it must be one they may read and be its author, or for a deletion an
@@ -278,7 +251,7 @@ async function postForChange(db: D1Database, channelId: number, postId: number, 
 	if (!row) throw new AppError('PostNotFound');
 	const state = postStateOfRow(row);
 	if (!canReadPost(state, row.member_id, memberViewer(member))) throw new AppError('PostNotFound');
-	if (row.member_id !== member.userId && (change === 'edit' || !isAdmin(member))) throw new AppError('Forbidden');
+	if (!mayChangePost(change, row.member_id, member)) throw new AppError('Forbidden');
 	return {
 		row,
 		placement: {
@@ -351,7 +324,7 @@ export async function editPost(
 	// Only the author gets here, so the board's rules below are the author's own rights.
 	const stored = await postForChange(db, channelId, postId, member, 'edit');
 	if (stored.row.version !== input.version) throw new AppError('PostChanged');
-	const board = await boardForWriting(db, channelId, input.boardId, member, input.boardId === stored.row.board_id);
+	const board = await boardForWriting(db, channelId, input.boardId, isAdmin(member), input.boardId === stored.row.board_id);
 	await checkSubject(db, channelId, board, input.subjectId);
 	const fields = checkFields(input, member, stored.row.is_notice === 1);
 	checkNewMemberPost(member, limits, now, fields.title, input.content);

@@ -1,6 +1,6 @@
 /**
  * Reporting a post or a comment for the moderators. A member reports what they may read in full
- * (src/server/posts/visibility.ts), never their own, and each target once: the table's
+ * (src/server/visibility/visibility.ts), never their own, and each target once: the table's
  * UNIQUE (target_type, target_id, reporter_id) decides, so two reports sent at once leave one row.
  * A report is one D1 batch that writes one row (plus its index entries); the one that brings its
  * target's open reports to the community's threshold also hides the target (a bounded write).
@@ -17,7 +17,7 @@
 import { AppError } from '@/server/platform/errors';
 import { assertion, guardedBatch, isUniqueViolation } from '@/server/platform/batch';
 import type { SessionMember } from '@/server/sign-in/sessions';
-import { canReadComment, canReadPost, commentState, memberViewer, postState, type Viewer } from '@/server/posts/visibility';
+import { canReadComment, canReadPost, commentState, memberViewer, postState, type Viewer } from '@/server/visibility/visibility';
 import type { CreateReportInput, ReportTargetType } from '@/schemas/report';
 import { autoHide } from '@/server/moderation/hide';
 
@@ -68,6 +68,11 @@ function readable(type: ReportTargetType, row: TargetRow, viewer: Viewer): boole
 	return canReadComment(commentState({ deletedAt: row.comment_deleted_at, hiddenByAdmin: row.comment_hidden === 1 }), viewer);
 }
 
+/** Who may report a post or a comment they read: anyone but its author (the post page offers Report by it). */
+export function mayReport(authorId: number, member: SessionMember): boolean {
+	return authorId !== member.userId;
+}
+
 /**
  * Stores a member's report of a post or a comment of this channel.
  * @throws AppError PostNotFound / CommentNotFound (not of this channel, or not one the member reads
@@ -87,7 +92,7 @@ export async function createReport(
 		.bind(input.targetId, channelId)
 		.first<TargetRow>();
 	if (!row || !readable(type, row, memberViewer(member))) throw new AppError(NOT_FOUND[type]);
-	if (row.author_id === member.userId) throw new AppError('OwnContentNotReportable');
+	if (!mayReport(row.author_id, member)) throw new AppError('OwnContentNotReportable');
 	const insert = db
 		.prepare(
 			`INSERT INTO reports (channel_id, target_type, target_id, reporter_id, reason_code, reason_text, created_at)
@@ -110,7 +115,7 @@ export async function createReport(
 		)
 		.bind(channelId, type, input.targetId, now);
 	// A report below the threshold changes nothing a reader sees, so no content version moves
-	// (src/server/channels/channels.ts) and every cached page stays warm. The report that reaches it
+	// (src/server/content-versions/versions.ts) and every cached page stays warm. The report that reaches it
 	// hides the target (moderation/hide.ts autoHide), with that hide's own invalidation.
 	let results: D1Result[];
 	try {

@@ -1,6 +1,6 @@
 /**
  * Search results (issue 11): the posts of one channel whose searched fields contain the query,
- * newest first, a page at a time. Only posts "All Posts" lists are in the index (search-index.ts),
+ * newest first, a page at a time. Only posts "All Posts" lists are in the index (src/server/search-index/),
  * so what is found is what a guest may read, and a post leaves the results with the batch that
  * hides, deletes or makes it private.
  *
@@ -14,9 +14,10 @@
  */
 import { searchPhrase } from '@/lib/search-text';
 import { PAGE_SIZE } from '@/schemas/params';
-import type { SEARCH_TYPES } from '@/schemas/search';
+import { pageCount } from '@/lib/paging';
+import { DEFAULT_SEARCH_TYPE, SEARCH_TYPES } from '@/schemas/search';
 import { SUMMARY_COLUMNS, toSummary, type PostPage, type SummaryRow } from '@/server/posts/lists';
-import { channelRange } from './search-index';
+import { channelRange } from '@/server/search-index/search-index';
 
 export type SearchType = (typeof SEARCH_TYPES)[number];
 
@@ -33,6 +34,11 @@ export interface SearchResults extends PostPage {
 }
 
 const COLUMNS: Record<Exclude<SearchType, 'ALL'>, string> = { TITLE: 'title', CONTENT: 'body', TITLE_AND_CONTENT: '{title body}' };
+
+/** The search type a results page shows for its `searchType` query value: the default for anything that is none. */
+export function searchTypeOf(raw: string | null): SearchType {
+	return (SEARCH_TYPES as readonly string[]).includes(raw ?? '') ? (raw as SearchType) : DEFAULT_SEARCH_TYPE;
+}
 
 /** The page a search shows, read as its page reads it: 1 to SEARCH_MAX_PAGE. */
 export function searchPageOf(page: number): number {
@@ -124,7 +130,7 @@ export async function searchPosts(db: D1Database, channelId: number, query: stri
 		page: current,
 		pageSize: PAGE_SIZE,
 		totalCount,
-		totalPages: Math.max(1, Math.ceil(totalCount / PAGE_SIZE)),
+		totalPages: pageCount(totalCount, PAGE_SIZE),
 		capped,
 		bodies: new Map(found.map((row) => [row.id, row.content_text])),
 	};

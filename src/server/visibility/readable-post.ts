@@ -1,6 +1,6 @@
 /**
  * The post a member acts on (likes, comments): one of this channel they may read in full
- * (src/server/posts/visibility.ts). The check is an assertion at the head of the action's D1
+ * (src/server/visibility/visibility.ts). The check is an assertion at the head of the action's D1
  * batch, so it holds inside the transaction (a deletion, a hide or a move to private a moment
  * before refuses the action) and costs no D1 round trip of its own: an action is one batch.
  */

@@ -1,0 +1,82 @@
+/**
+ * The post page's one read: the post (src/server/posts/detail.ts) and a page of its comments
+ * (src/server/comments/comments.ts) in one D1 query, which the page makes in its session's round trip.
+ */
+import { AppError } from '@/server/platform/errors';
+import type { Viewer } from '@/server/visibility/visibility';
+import { POST_FROM, POST_SQL, toView, type PostRow, type PostView } from '@/server/posts/detail';
+import {
+	COMMENT_PAGE_COLUMNS,
+	commentPageOf,
+	commentPageParams,
+	type CommentItem,
+	type CommentPageColumns,
+	type CommentPageStart,
+} from '@/server/comments/comments';
+
+/** The post page's data: the post and one page of its comments. */
+export interface PostWithComments {
+	post: PostView;
+	/** Flat, in thread order (src/server/comments/comments.ts); empty for a post the reader may not read. */
+	comments: CommentItem[];
+	/** The last item's id when more comments follow. */
+	nextAfter: number | null;
+	/** Whether the page is the first one (no comment precedes it). */
+	startsAtBeginning: boolean;
+}
+
+/** Where a page of comments starts: the first page, the page holding a comment (`from`), or the page after one (`after`). */
+export function commentPageStartOf(options: { from?: number; after?: number }): CommentPageStart {
+	return options.from !== undefined
+		? { kind: 'from', commentId: options.from }
+		: options.after !== undefined
+			? { kind: 'after', commentId: options.after }
+			: { kind: 'first' };
+}
+
+/**
+ * The post page's one read: the post and a page of its comments (postWithCommentsOf reads its
+ * result); with the member's session token, each comment also says whether they reported it.
+ */
+export function postWithCommentsStatement(
+	db: D1Database,
+	channelId: number,
+	postId: number,
+	start: CommentPageStart,
+	tokenHash: string | null = null,
+): D1PreparedStatement {
+	return db.prepare(`${POST_SQL}, ${COMMENT_PAGE_COLUMNS} ${POST_FROM}`).bind(postId, channelId, ...commentPageParams(start, tokenHash));
+}
+
+/** The post and its page of comments as `viewer` may see them, from postWithCommentsStatement's result; null when there is no such post. */
+export function postWithCommentsOf(result: D1Result | undefined, viewer: Viewer, start: CommentPageStart): PostWithComments | null {
+	const row = result?.results[0] as (PostRow & CommentPageColumns) | undefined;
+	if (!row) return null;
+	const post = toView(row, viewer);
+	if (!post.readable) return { post, comments: [], nextAfter: null, startsAtBeginning: true };
+	const { comments, nextAfter } = commentPageOf(row, viewer);
+	// After a comment of the post, the page never starts at the beginning.
+	const startsAtBeginning = start.kind === 'after' ? row.anchor_thread === null : row.has_earlier !== 1;
+	return { post, comments, nextAfter, startsAtBeginning };
+}
+
+/**
+ * The post and a page of its comments in one D1 query (the post page makes it in the session's
+ * round trip): the first page, with `from` the page that starts at that comment's top-level
+ * comment (a link to a comment), or with `after` the page after that comment (the next page,
+ * without JavaScript); an id that names no comment of the post gives the first page. A post the
+ * reader may not read comes without comments.
+ * @throws AppError PostNotFound
+ */
+export async function getPostWithComments(
+	db: D1Database,
+	channelId: number,
+	postId: number,
+	viewer: Viewer,
+	options: { from?: number; after?: number } = {},
+): Promise<PostWithComments> {
+	const start = commentPageStartOf(options);
+	const found = postWithCommentsOf(await postWithCommentsStatement(db, channelId, postId, start).all(), viewer, start);
+	if (!found) throw new AppError('PostNotFound');
+	return found;
+}
