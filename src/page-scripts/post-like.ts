@@ -4,9 +4,10 @@
  * request are kept: when it answers, the latest wish is sent if it differs from what the server
  * now holds, so a double click ends where the member left it. A failure puts back the server's
  * last state and says so (SPEC §8: the generic alert, too many requests, the forced-login alert or
- * the ban dialog).
+ * the ban dialog). The count shown goes through the counts store, so every place that shows it follows.
  */
-import { formatCount } from '@/lib/format-date';
+import { seedCounts, setCounts } from '@/stores/post-counts';
+import { showPostCounts } from './post-counts';
 import { showActionAlert } from './action-alert';
 import { handleActionFailure, memberClient } from './member-action';
 
@@ -17,6 +18,7 @@ interface LikeState {
 
 interface Button {
 	element: HTMLButtonElement;
+	postId: number;
 	/** What the server last said. */
 	confirmed: LikeState;
 	/** What the member last asked for. */
@@ -31,8 +33,11 @@ export function toggleLike(element: HTMLButtonElement): void {
 	let button = buttons.get(element);
 	if (!button) {
 		const liked = element.getAttribute('aria-pressed') === 'true';
-		button = { element, confirmed: { liked, likeCount: Number(element.dataset['count'] ?? 0) }, wanted: liked, sending: false };
+		const postId = Number(element.closest<HTMLElement>('[data-post-id]')?.dataset['postId']);
+		button = { element, postId, confirmed: { liked, likeCount: Number(element.dataset['count'] ?? 0) }, wanted: liked, sending: false };
 		buttons.set(element, button);
+		seedCounts(postId, { likeCount: button.confirmed.likeCount });
+		showPostCounts(postId);
 	}
 	button.wanted = !button.wanted;
 	show(button);
@@ -40,11 +45,11 @@ export function toggleLike(element: HTMLButtonElement): void {
 }
 
 /** The wished state, with the confirmed count moved by the difference. */
-function show({ element, confirmed, wanted }: Button): void {
+function show({ element, postId, confirmed, wanted }: Button): void {
 	const count = confirmed.likeCount + (wanted === confirmed.liked ? 0 : wanted ? 1 : -1);
 	element.setAttribute('aria-pressed', String(wanted));
 	element.dataset['count'] = String(count);
-	for (const shown of document.querySelectorAll('[data-like-count]')) shown.textContent = formatCount(count);
+	setCounts(postId, { likeCount: count });
 }
 
 async function sync(button: Button): Promise<void> {

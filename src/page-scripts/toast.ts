@@ -1,30 +1,34 @@
 /**
- * The toast of the main layout (src/components/layout/Toast.astro, SPEC §2): one at a time, shown
- * 1.5 s, then faded out. A newer message replaces the one showing. A page that navigates away leaves
- * its message in sessionStorage for the next page.
+ * The toast of the main layout (src/components/layout/Toast.astro, SPEC §2) as a view of the toast
+ * queue (src/stores/toasts.ts): the newest message shows 1.5 s, then fades out; a newer one
+ * replaces it. Islands and page scripts show one with showToast, or leave one for the next page.
  */
-import { TOAST_STORAGE_KEY } from '@/lib/names';
+import { $toasts, dismissToast, type Toast } from '@/stores/toasts';
+
+export { showToast, showToastOnNextPage } from '@/stores/toasts';
 
 const SHOW_MS = 1500;
 let timer: number | undefined;
+let shown: number | null = null;
 
-/** Shows `message` in the page's toast; a page without the main layout shows nothing. */
-export function showToast(message: string): void {
+/** Shows the newest toast of the queue and drops the older ones. */
+function show(queue: readonly Toast[]): void {
+	const newest = queue.at(-1);
+	// A page without the main layout shows nothing, and keeps nothing waiting.
 	const toast = document.querySelector<HTMLElement>('[data-toast]');
-	if (!toast) return;
+	for (const older of toast ? queue.slice(0, -1) : queue) dismissToast(older.id);
+	if (!toast || !newest || newest.id === shown) return;
+	shown = newest.id;
 	window.clearTimeout(timer);
-	toast.textContent = message;
+	toast.textContent = newest.message;
 	toast.classList.remove('leaving');
 	toast.hidden = false;
-	timer = window.setTimeout(() => toast.classList.add('leaving'), SHOW_MS);
+	timer = window.setTimeout(() => {
+		toast.classList.add('leaving');
+		dismissToast(newest.id);
+	}, SHOW_MS);
 	toast.addEventListener('transitionend', () => toast.classList.contains('leaving') && (toast.hidden = true), { once: true });
 }
 
-/** Leaves `message` for the toast of the next page (the page shows it as it loads). */
-export function showToastOnNextPage(message: string): void {
-	try {
-		sessionStorage.setItem(TOAST_STORAGE_KEY, message);
-	} catch {
-		// No storage: the page still changes, only without the toast.
-	}
-}
+// Islands rendered on the server import this module too; only a page shows toasts.
+if (typeof document !== 'undefined') $toasts.subscribe(show);

@@ -172,7 +172,7 @@ for (const [channelPath, language] of CASES) {
 			expect(execute(`SELECT id FROM comments WHERE content = '${text}'`)).toHaveLength(1);
 		});
 
-		test('a changed nickname is confirmed by a toast on the reloaded page', async ({ page }) => {
+		test('a changed nickname is confirmed by a toast, and the layout shows it without a reload', async ({ page }) => {
 			const channel = await community(channelPath);
 			const t = texts(language);
 			await signInMember(page, channel, 33, `${channelPath}/mypage`);

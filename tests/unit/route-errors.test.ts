@@ -3,7 +3,6 @@ import { FetchError, ResponseError } from '@/lib/api-client';
 import { memberFailure, mutationErrorKind, postAreaAction, routeErrorAction } from '@/lib/route-errors';
 import { failureMeaning as commentFailure } from '@/islands/comments/api';
 import { failureMeaning as writeFailure } from '@/islands/write/api';
-import { retryDelay } from '@/stores/query';
 
 const failure = (resultCode: number) => new ResponseError({ isSuccessful: false, resultCode, resultMessage: '' }, null);
 const context = { channelBase: '/starfall/global', currentPath: '/starfall/global/posts/5' };
@@ -70,16 +69,5 @@ describe("what a member action's failure means, whatever the action", () => {
 		for (const error of [failure(-4011415), failure(-4011402), banned, failure(-4291401), failure(-5001500), new TypeError('network')]) {
 			expect(commentFailure(error, base, back)).toEqual(writeFailure(error, base, back));
 		}
-	});
-});
-
-describe('read retries (SPEC §9)', () => {
-	it('retries a network failure 3 times, doubling from 1 s', () => {
-		const error = new TypeError('network');
-		expect([1, 2, 3, 4].map((n) => retryDelay(error, n))).toEqual([1000, 2000, 4000, undefined]);
-	});
-
-	it('does not retry an answer with a result code', () => {
-		expect(retryDelay(failure(-4041403), 1)).toBeUndefined();
 	});
 });

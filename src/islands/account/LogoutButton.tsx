@@ -1,7 +1,7 @@
-/** Logout: ends the session on the server, forgets the stored user id and goes to the channel home. */
+/** Logout: ends the session on the server, signs this tab and the channel's others out (the session store) and goes to the channel home. */
 import { accountApi, failureText } from './api';
 import type { AccountTexts } from './texts';
-import { setUser } from '@/stores/user';
+import { changeSession, GUEST } from '@/stores/session';
 import ActionButton from '@/islands/common/ActionButton';
 
 interface Props {
@@ -17,7 +17,7 @@ export default function LogoutButton({ apiBase, domain, slug, homeUrl, label, te
 	const logout = async (): Promise<string | null> => {
 		try {
 			await accountApi.post(`${apiBase}/auth/logout`);
-			setUser(domain, slug, null);
+			changeSession(domain, slug, GUEST);
 			location.replace(homeUrl);
 			return null;
 		} catch (failure) {

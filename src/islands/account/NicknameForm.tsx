@@ -1,13 +1,16 @@
 /**
  * The nickname field of sign-up and of mypage/nickname: the rules of SPEC §5 are checked here
  * with the same schema the server uses, then by the server, whose answer (taken, current, …)
- * shows under the field as well.
+ * shows under the field as well. A new nickname goes into the session store, so the header, the
+ * sidebar and My Page (and the channel's other tabs) show it at once, without a reload.
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { accountApi, failureText, nicknameErrorText, restartWhenSignupExpired, showToastOnNextPage } from './api';
+import { useStore } from '@nanostores/react';
+import { accountApi, failureText, nicknameErrorText, restartWhenSignupExpired } from './api';
 import { withParticles } from '@/i18n/particles';
 import { NICKNAME_MAX, NICKNAME_MESSAGE_KEYS, nicknameProblem } from '@/schemas/nickname';
-import { setUser, type AuthUser } from '@/stores/user';
+import { $session, changeSession, renameMember, type Member } from '@/stores/session';
+import { showToast } from '@/page-scripts/toast';
 import { useHydrated } from '@/islands/common/use-hydrated';
 import type { AccountTexts } from './texts';
 import type { Language } from '@/schemas/channel';
@@ -26,7 +29,10 @@ interface Props {
 	texts: AccountTexts;
 }
 
-export default function NicknameForm({ mode, apiBase, domain, slug, language, current = '', loginUrl, texts }: Props) {
+export default function NicknameForm({ mode, apiBase, domain, slug, language, current: rendered = '', loginUrl, texts }: Props) {
+	// The nickname now: the store's once the page has seeded it (it follows a change made here or in another tab).
+	const session = useStore($session, { ssr: 'initial' });
+	const current = session && session.kind !== 'guest' ? session.member.nickname : rendered;
 	const [nickname, setNickname] = useState(current);
 	const [error, setError] = useState<string | null>(null);
 	const [done, setDone] = useState<string | null>(null);
@@ -55,20 +61,20 @@ export default function NicknameForm({ mode, apiBase, domain, slug, language, cu
 		const { challengeToken, spamFailureText } = await import('@/lib/spam-failure');
 		try {
 			if (mode === 'signup') {
-				const answer = await accountApi.post<{ content: { redirectUrl: string; user: AuthUser } }>(`${apiBase}/signup`, {
+				const answer = await accountApi.post<{ content: { redirectUrl: string; user: Omit<Member, 'role'> } }>(`${apiBase}/signup`, {
 					nickname,
 					challengeToken: challengeToken(),
 				});
-				setUser(domain, slug, answer.content.user);
+				changeSession(domain, slug, { kind: 'member', member: { ...answer.content.user, role: 'MEMBER' } });
 				location.replace(answer.content.redirectUrl);
 				return;
 			}
 			await accountApi.put(`${apiBase}/me/nickname`, { nickname });
 			const changed = withParticles(texts['nickname.changed'].replace('{{nickname}}', nickname));
 			setDone(changed);
-			// The new name shows in the layout and on every page from now on; the reloaded page's toast says what happened.
-			showToastOnNextPage(changed);
-			location.reload();
+			setBusy(false);
+			renameMember(domain, slug, nickname);
+			showToast(changed);
 		} catch (failure) {
 			setBusy(false);
 			if (restartWhenSignupExpired(failure, loginUrl)) {

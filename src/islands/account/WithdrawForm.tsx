@@ -3,8 +3,9 @@
  * stored user id is gone and the channel home shows 'You have withdrawn from the community.'.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { accountApi, failureText, showToastOnNextPage } from './api';
-import { setUser } from '@/stores/user';
+import { accountApi, failureText } from './api';
+import { changeSession, GUEST } from '@/stores/session';
+import { showToastOnNextPage } from '@/stores/toasts';
 import { useHydrated } from '@/islands/common/use-hydrated';
 import type { AccountTexts } from './texts';
 
@@ -35,7 +36,7 @@ export default function WithdrawForm({ apiBase, domain, slug, homeUrl, texts }: 
 		setError(null);
 		try {
 			await accountApi.post(`${apiBase}/me/withdrawal`, { agree });
-			setUser(domain, slug, null);
+			changeSession(domain, slug, GUEST);
 			showToastOnNextPage(texts['withdraw.done']);
 			location.replace(homeUrl);
 		} catch (failure) {

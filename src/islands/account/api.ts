@@ -18,7 +18,6 @@ import {
 } from '@/lib/result-codes';
 import { formatFullDate } from '@/lib/format-date';
 import type { Language } from '@/schemas/channel';
-import { TOAST_STORAGE_KEY } from '@/lib/names';
 import type { AccountTexts } from './texts';
 
 export const accountApi = createApiClient();
@@ -55,13 +54,4 @@ export function nicknameErrorText(error: unknown, texts: AccountTexts, language:
 /** The text for a failure that is about no field: a request made too often, or the generic error. */
 export function failureText(error: unknown, texts: Pick<AccountTexts, 'common.message.error' | 'common.message.tooManyRequests'>): string {
 	return resultCodeOf(error) === TooManyRequests.code ? texts['common.message.tooManyRequests'] : texts['common.message.error'];
-}
-
-/** Leaves a message for the toast of the next page (src/components/layout/Toast.astro). */
-export function showToastOnNextPage(message: string): void {
-	try {
-		sessionStorage.setItem(TOAST_STORAGE_KEY, message);
-	} catch {
-		// No storage: the page still changes, only without the toast.
-	}
 }

@@ -15,6 +15,8 @@ import { AutoHideThresholdInvalid, Banned, Forbidden, TooManyRequests } from '@/
 import { showToast } from '@/page-scripts/toast';
 import AlertDialog from '@/islands/common/AlertDialog';
 import { useHydrated } from '@/islands/common/use-hydrated';
+import { useStore } from '@nanostores/react';
+import { $session } from '@/stores/session';
 import { adminApi, type BansPage, type HistoryPage, type LogPage, type QueueOrder, type QueuePage, type Settings } from './api';
 import type { AdminTexts } from './texts';
 import type { Shared } from './shared';
@@ -41,6 +43,9 @@ export default function AdminArea(props: AdminAreaProps) {
 	const { tab, texts, language } = props;
 	const [busy, setBusy] = useState(false);
 	const hydrated = useHydrated();
+	// Signed out (here or in another tab) or no longer an administrator: nothing here can act any more.
+	const session = useStore($session, { ssr: 'initial' });
+	const locked = session !== null && (session.kind !== 'member' || session.member.role !== 'ADMIN');
 	const [alert, setAlert] = useState<{ message: string; after: () => void } | null>(null);
 	const api = useRef(adminApi(props.api)).current;
 	const urls = pageUrls(props.channelBase);
@@ -97,7 +102,7 @@ export default function AdminArea(props: AdminAreaProps) {
 	return (
 		<div className="admin-area" data-admin-tab={tab} aria-busy={busy ? 'true' : undefined}>
 			{/* Every control works through the island: disabled until it has hydrated, so a press cannot be lost. */}
-			<fieldset className="admin-controls" disabled={!hydrated}>
+			<fieldset className="admin-controls" disabled={!hydrated || locked}>
 				{body}
 			</fieldset>
 			<AlertDialog

@@ -4,11 +4,16 @@
  * "@nickname "), edit one's own one at a time (SPEC §4: while one is edited, no other edit opens
  * and no reply can be sent; the controls say why), delete after a confirm, load the next page in
  * place, copy a comment's link, report someone else's; an administrator also hides a comment or
- * shows it again (issue 12), with a reason for the audit log. The heading's count follows every answer.
+ * shows it again (issue 12), with a reason for the audit log. The count follows every answer, through
+ * the counts store (the post's header shows it too); who may write follows the session store, so a
+ * sign-out in another tab turns the box into a guest's.
  * Failures as SPEC §8: the forced-login alert (the text kept for the member's return), the ban
  * dialog, too many requests, or the generic alert.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useStore } from '@nanostores/react';
+import { $session, activeMember } from '@/stores/session';
+import { $postCounts, setCounts } from '@/stores/post-counts';
 import AlertDialog from '@/islands/common/AlertDialog';
 import { ConfirmDialog } from '@/islands/admin/dialogs';
 import { openBanDialog, openForcedLogin } from '@/page-scripts/route-error-dialog';
@@ -70,13 +75,21 @@ const emptyDraft = (text = ''): Draft => ({ text, problem: null, busy: false });
 const withoutAutoHidden = ({ autoHidden: _auto, ...item }: ReadableComment): ReadableComment => item;
 
 export default function CommentsIsland(props: IslandProps) {
-	const { postId, userId, isAdmin, language, channelBase, texts } = props;
+	const { postId, language, channelBase, texts } = props;
+	// The page's session (the store once the page has seeded it: a guest's page never does).
+	const session = useStore($session);
+	const member = session ? activeMember(session) : null;
+	const userId = session ? (member?.userId ?? null) : props.userId;
+	const isAdmin = session ? member?.role === 'ADMIN' : props.isAdmin;
 	const api = useMemo(() => commentsApi(props.apis, postId, userId), [props.apis, postId, userId]);
 	const postUrl = pageUrls(channelBase).post(postId);
-	const scope: KeptScope | null = userId === null ? null : { domain: props.domain, slug: props.slug, userId, postId };
+	// Kept text belongs to the member the page was rendered for: their session may have ended since (here or in another tab).
+	const scope: KeptScope | null = props.userId === null ? null : { domain: props.domain, slug: props.slug, userId: props.userId, postId };
 
 	const [items, setItems] = useState(props.items);
-	const [count, setCount] = useState(props.commentCount);
+	const count = useStore($postCounts)[postId]?.commentCount ?? props.commentCount;
+	const setCount = (next: number | ((count: number) => number)) =>
+		setCounts(postId, { commentCount: typeof next === 'number' ? next : next($postCounts.get()[postId]?.commentCount ?? props.commentCount) });
 	const [nextAfter, setNextAfter] = useState(props.nextAfter);
 	const [loadingMore, setLoadingMore] = useState(false);
 	const [draft, setDraft] = useState<Draft>(() => emptyDraft(props.initialText));

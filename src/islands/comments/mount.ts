@@ -14,6 +14,8 @@ import type { CommentItem, ReplyTo } from './model';
 import type { CommentTexts } from './texts';
 import type { Wake } from './wake';
 import type { Language } from '@/schemas/channel';
+import { seedCounts } from '@/stores/post-counts';
+import { showPostCounts } from '@/page-scripts/post-counts';
 
 /** The items as the page rendered them (CommentItem.astro's attributes and text). */
 export function readRenderedItems(root: HTMLElement): CommentItem[] {
@@ -77,6 +79,9 @@ export function mountComments(section: HTMLElement, wake: Wake | null): void {
 		initialText: box?.value ?? '',
 		wake,
 	};
+	// The heading's count, and the post header's, follow the counts store from here on.
+	seedCounts(props.postId, { commentCount: props.commentCount });
+	showPostCounts(props.postId);
 	const root = createRoot(container);
 	flushSync(() => root.render(createElement(CommentsIsland, props)));
 	const again = active?.id

@@ -6,10 +6,9 @@
  * (./use-drafts.ts), the local safety net (./use-local-copy.ts) and the submit with SPEC §8's
  * failures. The form's state and its changes are ./form-state.ts.
  */
-import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useReducer, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useCallback, useId, useMemo, useReducer, useRef, useState, type FormEvent } from 'react';
 import { useHydrated } from '@/islands/common/use-hydrated';
 import { showToast, showToastOnNextPage } from '@/page-scripts/toast';
-import { $userId } from '@/stores/user';
 import { openBanDialog, openForcedLogin } from '@/page-scripts/route-error-dialog';
 import { resultCodeOf } from '@/lib/api-client';
 import { DraftNotFound } from '@/lib/result-codes';
@@ -148,9 +147,6 @@ export default function WriteForm({
 		},
 		[keepSoon],
 	);
-
-	// The editor's uploads send the user-id header of SPEC §7, as every call of this member does.
-	useEffect(() => $userId.set(String(userId)), [userId]);
 
 	const hasWork = (): boolean => {
 		const current = fieldsRef.current;
