@@ -371,7 +371,9 @@ function lighthouse(name, url, round) {
 	);
 	if (result.status !== 0 || !existsSync(report)) return null;
 	const lhr = JSON.parse(readFileSync(report, 'utf8'));
-	const scores = Object.fromEntries(CATEGORIES.map((category) => [category, Math.round(lhr.categories[category].score * 100)]));
+	const scores = /** @type {Record<string, number> & { performance: number }} */ (
+		Object.fromEntries(CATEGORIES.map((category) => [category, Math.round(lhr.categories[category].score * 100)]))
+	);
 	// The audits that cost points, so a score below 100 says why.
 	const failing = CATEGORIES.flatMap((category) => lhr.categories[category].auditRefs)
 		.filter((ref) => ref.weight > 0 && lhr.audits[ref.id].score !== null && lhr.audits[ref.id].score < 1)
@@ -465,6 +467,8 @@ const mixedData = lighthouseOnly
 				(row) => row.id,
 			),
 			sessions: await memberSessions(STATE, MIXED.members),
+			/** @type {{ id: number; memberId: number; boardId: number; subjectId: number | null; title: string; version: number }[]} */
+			editable: [],
 		};
 if (mixedData) {
 	// The posts readers read whose authors write in the run: what the edits change.

@@ -12,6 +12,8 @@ const REDIRECT = path.join(ROOT, '.wrangler', 'deploy', 'config.json');
  * must not replace what a running `npm start` serves from dist/: serve that one with
  * serveBuild({ config: path.join(outDir, 'server', 'wrangler.json') }). The build's redirect for
  * `wrangler dev` is put back as it was, so that `npm start` keeps serving dist/.
+ *
+ * @param {{ outDir?: string }} [options]
  */
 export function build({ outDir } = {}) {
 	wrangler(['types'], { quiet: true });

@@ -6,7 +6,9 @@ export const TABLE_END = '<!-- result-codes:end -->';
 
 /** Every code export with its message, by name; throws when one of the two lacks the other. */
 export function resultCodes() {
-	const defs = Object.entries(codes).filter(([, def]) => typeof def === 'object' && def !== null && 'code' in def);
+	const defs = /** @type {[string, { code: number; status: number }][]} */ (
+		Object.entries(codes).filter(([, def]) => typeof def === 'object' && def !== null && 'code' in def)
+	);
 	const names = defs.map(([name]) => name).sort();
 	const messageNames = Object.keys(codes.RESULT_MESSAGES).sort();
 	if (JSON.stringify(names) !== JSON.stringify(messageNames)) throw new Error(`Result codes and messages differ: ${names} / ${messageNames}`);

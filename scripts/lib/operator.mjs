@@ -1,6 +1,6 @@
 /**
  * Runs an operator command written in TypeScript (scripts/operator/) on the services of src/: it
- * is bundled with esbuild, resolving the @/ alias as the Worker's build does, and run on Node.
+ * is bundled with esbuild, resolving the src/ import alias as the Worker's build does, and run on Node.
  */
 import { build } from 'esbuild';
 import path from 'node:path';

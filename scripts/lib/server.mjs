@@ -27,6 +27,8 @@ export function localSessionSecret(persistTo) {
  * dist-bench/server/wrangler.json, scripts/lib/build.mjs) instead of dist/'s. With `pagesDir`,
  * serves that Pages project (npm run build:pages) with `wrangler pages dev` instead. Returns the
  * child process; it stops when the parent stops.
+ *
+ * @param {{ port: number; persistTo: string; vars?: Record<string, string>; stdio?: 'inherit' | 'ignore' | 'pipe'; inspectorPort?: number; root?: string; pagesDir?: string; config?: string }} options
  */
 export function serveBuild({
 	port,

@@ -25,3 +25,13 @@ export declare const NOTICE_ONLY_BOARDS: readonly string[];
 export declare const TEMPLATE_BOARDS: readonly string[];
 /** A demo board's id from its channel and key ('notice', 'general', 'guides', 'fanart', 'videos', 'bugs', 'staff'). */
 export declare function boardId(channel: { index: number }, key: string): number;
+/** The seeded tables' columns, by table (what the bench's seed writes too). */
+export declare const COLUMNS: Record<string, string[]>;
+/** Multi-row INSERTs of `rows` into `table`, each under D1's statement size limit. */
+export declare function insertRows(table: string, columns: readonly string[], rows: readonly unknown[][]): string[];
+/** Statements that remove every row of the given channels (and their identities whose subject is like `identityPattern`). */
+export declare function deleteChannelsSql(channelIds: readonly number[], identityPattern: string): string[];
+/** The search index's entries of seeded posts and members (rows as COLUMNS lists them). */
+export declare function searchIndexSql(posts: readonly unknown[][], members: readonly unknown[][]): string[];
+/** The list positions of every listed post of the channels. */
+export declare function listTopsSql(channelIds: readonly number[]): string[];

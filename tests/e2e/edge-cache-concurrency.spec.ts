@@ -9,10 +9,7 @@ import http from 'node:http';
 import { expect, test } from '@playwright/test';
 import { E2E_PORT } from '../../playwright.config';
 import { execute } from './fixtures';
-import { mintSessionToken } from '../../src/server/sign-in/session-token';
-import { hashToken } from '../../src/server/platform/tokens';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+import { mintSession, sessionCookieName } from './sessions';
 
 const ORIGIN = `http://127.0.0.1:${E2E_PORT}`;
 const READS = 2400;
@@ -22,17 +19,9 @@ const CONNECTIONS = 6;
 
 /** Sessions for demo members of starfall/global, made as the Worker makes them. */
 async function memberCookies(memberIds: number[]): Promise<string[]> {
-	const secret = readFileSync(path.join(process.cwd(), '.wrangler', 'test-state', 'session-secret'), 'utf8').trim();
-	const now = Date.now();
+	const global = { index: 1, domain: 'starfall', slug: 'global' };
 	const cookies: string[] = [];
-	for (const memberId of memberIds) {
-		const token = await mintSessionToken(secret, 1);
-		execute(
-			`INSERT INTO sessions (token_hash, member_id, channel_id, created_at, last_seen_at, idle_expires_at, expires_at)
-			 VALUES ('${await hashToken(token)}', ${memberId}, 1, ${now}, ${now}, ${now + 3_600_000}, ${now + 3_600_000})`,
-		);
-		cookies.push(`__Host-session_starfall_global=${token}`);
-	}
+	for (const memberId of memberIds) cookies.push(`${sessionCookieName(global)}=${await mintSession(global, memberId)}`);
 	return cookies;
 }
 

@@ -1,6 +1,5 @@
 /** Ids of demo rows with particular states, read from the browser tests' own local D1. */
-import path from 'node:path';
-import { query } from '../../scripts/lib/wrangler.mjs';
+import { runSql } from './database';
 
 export interface DemoIds {
 	hiddenPost: number;
@@ -16,18 +15,16 @@ export interface DemoIds {
 }
 
 let cached: DemoIds | undefined;
-const testState = () => path.join(process.cwd(), '.wrangler', 'test-state');
 
 /** A post's stored view count, read from the browser tests' D1. */
 export function viewCount(postId: number): number {
-	const [row] = query(`SELECT view_count AS views FROM posts WHERE id = ${Number(postId)}`, testState()) as { views: number }[];
+	const [row] = runSql(`SELECT view_count AS views FROM posts WHERE id = ${Number(postId)}`) as { views: number }[];
 	return row?.views ?? -1;
 }
 
 export function demoIds(): DemoIds {
 	if (cached) return cached;
-	const persistTo = testState();
-	const [row] = query(
+	const [row] = runSql(
 		`SELECT
 			(SELECT id FROM posts WHERE channel_id = 1 AND hidden_by_admin = 1 LIMIT 1) AS hiddenPost,
 			(SELECT id FROM posts WHERE channel_id = 1 AND deleted_at IS NOT NULL LIMIT 1) AS deletedPost,
@@ -39,7 +36,6 @@ export function demoIds(): DemoIds {
 			(SELECT id FROM posts WHERE channel_id = 1 AND has_image = 1 AND board_seq IS NOT NULL LIMIT 1) AS postWithImage,
 			1002 AS member,
 			(SELECT nickname FROM members WHERE id = 1002) AS memberNickname`,
-		persistTo,
 	) as DemoIds[];
 	if (!row) throw new Error('The browser tests need the seeded .wrangler/test-state database');
 	cached = row;
@@ -48,7 +44,7 @@ export function demoIds(): DemoIds {
 
 /** A member's nickname in the browser tests' D1. */
 export function nicknameOf(memberId: number): string {
-	const [row] = query(`SELECT nickname FROM members WHERE id = ${Number(memberId)}`, testState()) as { nickname: string }[];
+	const [row] = runSql(`SELECT nickname FROM members WHERE id = ${Number(memberId)}`) as { nickname: string }[];
 	if (!row) throw new Error(`No member ${memberId}`);
 	return row.nickname;
 }
@@ -61,7 +57,7 @@ export function nicknameOf(memberId: number): string {
 export function execute(statement: string): unknown[] {
 	for (let attempt = 1; ; attempt += 1) {
 		try {
-			return query(statement, testState());
+			return runSql(statement);
 		} catch (error) {
 			if (attempt >= 4 || !/SQLITE_BUSY|database is locked/i.test(String(error))) throw error;
 		}

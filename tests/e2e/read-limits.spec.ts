@@ -6,11 +6,14 @@
  */
 import { LIMITERS, RATE_LIMITS } from '@/server/platform/rate-limit';
 import { expect, test } from './test';
-import { signInFromLoginPage } from './sign-in-helpers';
+import { execute } from './fixtures';
+import { signInContext } from './sessions';
 
 test('a member past the search or the profile limit gets a page that says to wait, with 429 and Retry-After', async ({ page }) => {
-	await signInFromLoginPage(page, '/starfall/global', 'X', 'rustbucket99', '/starfall/global/boards');
-	await expect(page).toHaveURL(/\/starfall\/global\/boards$/);
+	const [member] = execute("SELECT id FROM members WHERE channel_id = 1 AND nickname = 'rustbucket99'") as { id: number }[];
+	await signInContext(page.context(), { index: 1, domain: 'starfall', slug: 'global' }, member!.id);
+	await page.goto('/starfall/global/boards');
+	await expect(page.locator('[data-member-nickname]').first()).toHaveText('rustbucket99');
 	const { limit, periodSeconds } = LIMITERS[RATE_LIMITS.search.member];
 	const statuses: number[] = [];
 	// The limiter's window follows the clock and may end mid-way: up to three windows' worth go out

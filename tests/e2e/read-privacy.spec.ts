@@ -2,7 +2,7 @@
  * Nothing private leaks through the pages: every page route of tests/read-routes.ts is asked about
  * the demo's private board, private post, hidden post, deleted post and hidden comment (marked with
  * canaries) by a guest, another member, the author, an administrator and a reader of another
- * channel, each signed in through the local provider; each receives exactly what the visibility
+ * channel, each signed in (with a minted session); each receives exactly what the visibility
  * rule allows it. The API has the same test inside workerd (tests/workers/read-privacy.test.ts).
  */
 import { readdirSync } from 'node:fs';
@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import { execute } from './fixtures';
-import { signInFromLoginPage } from './sign-in-helpers';
+import { signInContext, type SessionChannel } from './sessions';
 import {
 	ALLOWED_CANARIES,
 	DRAFT_CANARIES,
@@ -36,11 +36,14 @@ test.beforeAll(() => {
 	for (const statement of canarySql(ids, 1)) execute(statement);
 });
 
-/** Signs the member in through the local provider, from the channel's login page (in any language). */
+/** Signs the member in with a minted session (tests/e2e/sessions.ts) and opens the channel's page `home`. */
 async function signIn(page: Page, memberId: number, home: string): Promise<void> {
-	const [member] = execute(`SELECT nickname, provider FROM members WHERE id = ${Number(memberId)}`) as { nickname: string; provider: string }[];
-	if (!member) throw new Error(`No member ${memberId}`);
-	await signInFromLoginPage(page, home, member.provider, member.nickname);
+	const [channel] = execute(
+		`SELECT c.id AS "index", c.domain, c.slug FROM members m JOIN channels c ON c.id = m.channel_id WHERE m.id = ${Number(memberId)}`,
+	) as SessionChannel[];
+	if (!channel) throw new Error(`No member ${memberId}`);
+	await signInContext(page.context(), channel, memberId);
+	await page.goto(home);
 }
 
 /** Asks every page route with the page's cookies; returns the canaries received. */
@@ -58,7 +61,7 @@ async function canariesSeen(page: Page, base: string): Promise<Canary[]> {
 const sorted = (list: readonly Canary[]) => [...list].sort();
 
 test.describe('the pages give each reader exactly what the visibility rule allows', () => {
-	// Each reader signs in through the provider and then asks some fifty pages.
+	// Each reader asks some fifty pages.
 	test.describe.configure({ timeout: 120_000 });
 
 	test('a guest receives nothing private', async ({ page }) => {

@@ -1,5 +1,6 @@
-/** Signing in through the local identity provider, as a person does it. */
+/** Signing in through the local identity provider, as a person does it (or, for tests about something else, with a minted session). */
 import { expect, type Page } from '@playwright/test';
+import { signInContext } from './sessions';
 
 export type ProviderName = 'Apple' | 'Google' | 'X';
 
@@ -36,18 +37,17 @@ export async function signInAs(page: Page, path: string, provider: ProviderName,
 }
 
 /**
- * Signs in as an ordinary demo member of the community at `channelPath` through its own login page,
- * in whatever language, and waits to be back on `redirectPath`. The member is the seed's seventh
- * (who signs in with the community's providers in turn), whom no other test bans or renames.
+ * Signs in as an ordinary demo member of the community at `channelPath` and lands on
+ * `redirectPath`, with a minted session (tests/e2e/sessions.ts; the sign-in screens are
+ * sign-in.spec.ts's). The member is the seed's seventh, whom no other test bans or renames.
  */
 export async function signInAsDemoMember(page: Page, channelPath: string, redirectPath: string): Promise<void> {
 	const { DEMO_CHANNELS } = await import('../../scripts/seed/demo.mjs');
 	const channel = DEMO_CHANNELS.find((candidate) => `/${candidate.domain}/${candidate.slug}` === channelPath);
 	const index = 6;
-	const provider = channel?.providers[index % channel.providers.length];
-	const nickname = channel?.content.nicknames[index];
-	if (!provider || !nickname) throw new Error(`${channelPath} has no demo member who can sign in`);
-	await signInFromLoginPage(page, channelPath, provider, nickname, redirectPath);
+	if (!channel?.content.nicknames[index]) throw new Error(`${channelPath} has no demo member ${index + 1}`);
+	await signInContext(page.context(), channel, channel.index * 1000 + index + 1);
+	await page.goto(redirectPath);
 	await expect(page).toHaveURL(new RegExp(`${escape(redirectPath)}$`));
 }
 

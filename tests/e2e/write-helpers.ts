@@ -1,11 +1,6 @@
 /** The write screen's browser tests: signing in as a given demo member, and the form's parts. */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { expect, type Page } from '@playwright/test';
-import { execute } from './fixtures';
-import { signInFromLoginPage } from './sign-in-helpers';
-import { mintSessionToken } from '../../src/server/sign-in/session-token';
-import { hashToken } from '../../src/server/platform/tokens';
+import type { Page } from '@playwright/test';
+import { signInContext } from './sessions';
 
 export interface Community {
 	path: string;
@@ -44,37 +39,13 @@ export function memberIdOf(channel: Community, memberIndex: number): number {
 }
 
 /**
- * Signs in as the demo member at `memberIndex` and lands on `redirectPath`: through the community's
- * login page and the local provider, or, for a community without providers (starfall/jp), with a
- * session minted as the Worker mints them (the sign-in itself is proved by sign-in.spec.ts).
+ * Signs in as the demo member at `memberIndex` and lands on `redirectPath`, with a session minted as
+ * the Worker mints them (tests/e2e/sessions.ts): the sign-in itself, through the community's login
+ * page and the local provider, is proved by sign-in.spec.ts and walked by the phone journeys.
  */
 export async function signInMember(page: Page, channel: Community, memberIndex: number, redirectPath: string): Promise<void> {
-	const nickname = channel.nicknames[memberIndex];
-	if (!nickname) throw new Error(`No demo member ${memberIndex}`);
-	if (channel.providers.length > 0) {
-		const provider = channel.providers[memberIndex % channel.providers.length] ?? '';
-		await signInFromLoginPage(page, channel.path, provider, nickname, redirectPath);
-		await expect(page).toHaveURL(new RegExp(`${redirectPath.replace(/[?]/g, '\\?')}$`));
-		return;
-	}
-	const secret = readFileSync(path.join(process.cwd(), '.wrangler', 'test-state', 'session-secret'), 'utf8').trim();
-	const token = await mintSessionToken(secret, channel.index);
-	const now = Date.now();
-	execute(
-		`INSERT INTO sessions (token_hash, member_id, channel_id, created_at, last_seen_at, idle_expires_at, expires_at)
-		 VALUES ('${await hashToken(token)}', ${memberIdOf(channel, memberIndex)}, ${channel.index}, ${now}, ${now}, ${now + 86_400_000}, ${now + 86_400_000})`,
-	);
-	// A secure cookie is set through an https URL of the host; Chromium sends it to loopback http too.
-	await page.context().addCookies([
-		{
-			name: `__Host-session_${channel.domain}_${channel.slug}`,
-			value: token,
-			url: 'https://127.0.0.1/',
-			secure: true,
-			httpOnly: true,
-			sameSite: 'Lax',
-		},
-	]);
+	if (!channel.nicknames[memberIndex]) throw new Error(`No demo member ${memberIndex}`);
+	await signInContext(page.context(), channel, memberIdOf(channel, memberIndex));
 	await page.goto(redirectPath);
 }
 
