@@ -1,5 +1,5 @@
 /**
- * The toast of the main layout (src/components/layout/Toast.astro, SPEC §2): one at a time, shown
+ * The toast of the main layout (src/components/layout/Toast.astro, docs/product-rules.md#global-ui): one at a time, shown
  * 1.5 s, then faded out. A newer message replaces the one showing. A page that navigates away leaves
  * its message in sessionStorage for the next page.
  */

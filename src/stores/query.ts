@@ -1,5 +1,5 @@
 /**
- * Cached API reads for the islands (SPEC §9): data is fresh for 1.5 s by default, board, layout and
+ * Cached API reads for the islands (docs/product-rules.md#limits): data is fresh for 1.5 s by default, board, layout and
  * category reads for 5 minutes, auth status until it is invalidated; entries are kept 5 minutes;
  * no refetch on mount, focus or reconnect. A failed read is retried up to 3 times with a backoff
  * doubling from 1 s to at most 30 s, except when the API answered (a result code is final).

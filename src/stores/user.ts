@@ -1,5 +1,5 @@
 /**
- * The signed-in user as the islands know it (SPEC §4: logged in when auth status returns a user;
+ * The signed-in user as the islands know it (docs/product-rules.md#states: logged in when auth status returns a user;
  * the user id is stored then). Browser only: a module-level store on the Worker would be shared by
  * every request.
  */

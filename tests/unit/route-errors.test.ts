@@ -8,7 +8,7 @@ import { retryDelay } from '@/stores/query';
 const failure = (resultCode: number) => new ResponseError({ isSuccessful: false, resultCode, resultMessage: '' }, null);
 const context = { channelBase: '/starfall/global', currentPath: '/starfall/global/posts/5' };
 
-describe('route-level result codes (SPEC §8)', () => {
+describe('route-level result codes (docs/product-rules.md#errors-and-texts)', () => {
 	it.each([-4041401, -4041402, -4041403, -4041404, -4041405, -4041406, -4041407, -4041408])('%i shows the not-found page', (code) => {
 		expect(routeErrorAction(failure(code), context)).toEqual({ kind: 'not-found' });
 	});
@@ -73,7 +73,7 @@ describe("what a member action's failure means, whatever the action", () => {
 	});
 });
 
-describe('read retries (SPEC §9)', () => {
+describe('read retries (docs/product-rules.md#limits)', () => {
 	it('retries a network failure 3 times, doubling from 1 s', () => {
 		const error = new TypeError('network');
 		expect([1, 2, 3, 4].map((n) => retryDelay(error, n))).toEqual([1000, 2000, 4000, undefined]);

@@ -40,7 +40,7 @@ export interface ReplyTo {
 	nickname: string | null;
 }
 
-/** A comment that keeps its place but shows only its state (SPEC §4). */
+/** A comment that keeps its place but shows only its state (docs/product-rules.md#states). */
 export interface CommentTombstone {
 	readable: false;
 	commentId: number;

@@ -1,9 +1,9 @@
 /**
- * The write and edit screens' form (SPEC §4, §5, §8): board, category ('None' for boards that use
+ * The write and edit screens' form (docs/product-rules.md#states, docs/product-rules.md#validation, docs/product-rules.md#errors-and-texts): board, category ('None' for boards that use
  * categories), title with its live count, the rich editor, the private switch and, for
  * administrators, the notice switch. Around it: board templates (a different template replaces
  * the content, after a confirmation when the member has written something), server drafts, the
- * local safety net (src/islands/write/local-copy.ts) and the submit with SPEC §8's failures.
+ * local safety net (src/islands/write/local-copy.ts) and the submit with the failures of docs/product-rules.md#errors-and-texts.
  */
 import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useHydrated } from '@/islands/common/use-hydrated';
@@ -193,7 +193,7 @@ export default function WriteForm({
 		[boards],
 	);
 
-	// The editor's uploads send the user-id header of SPEC §7, as every call of this member does.
+	// The editor's uploads send the user-id header of docs/product-rules.md#api-calls, as every call of this member does.
 	useEffect(() => $userId.set(String(userId)), [userId]);
 
 	// On open, once the editor is up (its handle exists from the render after hydration): a local
@@ -438,7 +438,7 @@ export default function WriteForm({
 		if (JSON.stringify(next.template) !== JSON.stringify(previousTemplate)) {
 			const written = contentWrittenRef.current && !documentIsEmpty(current.content);
 			if (next.template) {
-				// SPEC §4: a different template discards the current content only after confirmation.
+				// docs/product-rules.md#states: a different template discards the current content only after confirmation.
 				if (written && !(await ask(texts['write.confirm.template'], texts['write.button.useTemplate']))) return;
 				content = next.template;
 				replace = true;

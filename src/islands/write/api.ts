@@ -1,6 +1,6 @@
 /**
  * The write screen's calls to the member API (posts, drafts) and what their failures mean to a
- * person (SPEC §8): a field's own text, the "subject disabled" alert, the edit conflict, the
+ * person (docs/product-rules.md#errors-and-texts): a field's own text, the "subject disabled" alert, the edit conflict, the
  * forced-login alert, the ban dialog, too many requests, or the screen's generic failure.
  */
 import { createApiClient, resultCodeOf } from '@/lib/api-client';
@@ -9,7 +9,7 @@ import { ContentRequired, DraftLimitReached, PostChanged, TitleRequired, TitleTo
 import type { ContentDocument } from '@/schemas/content';
 import type { Draft, DraftPage } from '@/schemas/post-write';
 
-/** The API client of a signed-in member (the user-id header of SPEC §7). */
+/** The API client of a signed-in member (the user-id header of docs/product-rules.md#api-calls). */
 export function memberApi(userId: number) {
 	return createApiClient({ getUserId: () => String(userId) });
 }
