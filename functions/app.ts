@@ -29,7 +29,7 @@ const publicApi = new Hono<ApiEnv>()
 	.use(limitBody)
 	.use(channelMiddleware)
 	.use(sessionMiddleware)
-	// Every request of a banned member is answered with the ban (SPEC §6).
+	// Every request of a banned member is answered with the ban (docs/product-rules.md#roles).
 	.use(async (c, next) => {
 		if (c.var.session.kind === 'banned') throw sessionError(c.var.session);
 		await next();

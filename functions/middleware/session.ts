@@ -35,7 +35,7 @@ export function sessionError(session: Exclude<SessionState, { kind: 'member' }>)
 	}
 }
 
-/** The signed-in member, or the error of SPEC §8 for everyone else (a banned member included). */
+/** The signed-in member, or the error of docs/product-rules.md#errors-and-texts for everyone else (a banned member included). */
 export function requireMember(c: Context<ApiEnv>): SessionMember {
 	const session = c.var.session;
 	if (session.kind !== 'member') throw sessionError(session);

@@ -1,4 +1,4 @@
-/** The README's result-code table, made from the catalogue in src/lib/result-codes.ts. */
+/** The result-code table of docs/api.md, made from the catalogue in src/lib/result-codes.ts. */
 import * as codes from '../../src/lib/result-codes.ts';
 
 export const TABLE_START = '<!-- result-codes:start (npm run codes -- --write) -->';
@@ -26,10 +26,10 @@ export function resultCodeTable() {
 	].join('\n');
 }
 
-/** `readme` with the text between the markers replaced by the current table. */
-export function withResultCodeTable(readme) {
-	const start = readme.indexOf(TABLE_START);
-	const end = readme.indexOf(TABLE_END);
-	if (start < 0 || end < start) throw new Error('The README has no result-code table markers');
-	return `${readme.slice(0, start + TABLE_START.length)}\n${resultCodeTable()}\n${readme.slice(end)}`;
+/** `doc` with the text between the markers replaced by the current table. */
+export function withResultCodeTable(doc) {
+	const start = doc.indexOf(TABLE_START);
+	const end = doc.indexOf(TABLE_END);
+	if (start < 0 || end < start) throw new Error('docs/api.md has no result-code table markers');
+	return `${doc.slice(0, start + TABLE_START.length)}\n${resultCodeTable()}\n${doc.slice(end)}`;
 }

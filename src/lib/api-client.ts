@@ -1,5 +1,5 @@
 /**
- * The browser's client for the JSON API (SPEC §7): credentials included, a base URL, the user-id
+ * The browser's client for the JSON API (docs/product-rules.md#api-calls): credentials included, a base URL, the user-id
  * header once a user id is known, plain-object bodies sent as JSON, array query values repeated,
  * and a non-JSON answer read as null. Failures are thrown as FetchError (any non-OK status) or
  * ResponseError (an OK answer whose header says isSuccessful false); both carry the resultCode

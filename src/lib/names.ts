@@ -1,12 +1,12 @@
 /**
  * Names shared by the server and the browser: the request header and the browser-storage keys.
- * Storage keys follow the SPEC's `app:{domain}-{slug}-…` pattern (SPEC §3).
+ * Storage keys follow the `app:{domain}-{slug}-…` pattern (docs/product-rules.md#data).
  */
 
-/** Sent by the API client once a user id is known (SPEC §7). */
+/** Sent by the API client once a user id is known (docs/product-rules.md#api-calls). */
 export const USER_ID_HEADER = 'X-User-Id';
 
-/** localStorage: the signed-in member's user id in a channel (SPEC §4). */
+/** localStorage: the signed-in member's user id in a channel (docs/product-rules.md#states). */
 export function userIdStorageKey(domain: string, slug: string): string {
 	return `app:${domain}-${slug}-userId`;
 }

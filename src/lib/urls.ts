@@ -1,6 +1,6 @@
 /**
  * Every URL the product builds, for the server, the pages and the islands alike: a channel's page
- * routes (SPEC §2) and its API prefixes (SPEC §7, DESIGN.md). A page or island never spells a path
+ * routes (docs/product-rules.md#routes) and its API prefixes (docs/product-rules.md#api-calls, docs/api.md). A page or island never spells a path
  * by hand.
  */
 
@@ -30,7 +30,7 @@ export function pageUrls(base: string) {
 		board: (boardId: number) => `${base}/boards/${boardId}`,
 		post: (postId: number, commentId?: number) => `${base}/posts/${postId}${commentId === undefined ? '' : `#comment-${commentId}`}`,
 		postEdit: (postId: number) => `${base}/posts/${postId}/edit`,
-		/** SPEC §2: the write link carries the board being read. */
+		/** docs/product-rules.md#routes: the write link carries the board being read. */
 		write: (boardId?: number) => `${base}/write${boardId === undefined ? '' : `?boardId=${boardId}`}`,
 		search: `${base}/search`,
 		user: (userId: number) => `${base}/users/${userId}`,

@@ -1,6 +1,6 @@
 /**
  * What the post page's plain-TypeScript member actions (like, report) share: the API client with
- * the member's user id (SPEC §7), and what a failed request means (SPEC §8): an ended session opens
+ * the member's user id (docs/product-rules.md#api-calls), and what a failed request means (docs/product-rules.md#errors-and-texts): an ended session opens
  * the forced-login alert and a ban the ban dialog, here; too many requests and everything else are
  * for the caller to tell in its own words.
  */

@@ -1,5 +1,5 @@
 /**
- * The root step's auth-status check (SPEC §7) without a framework. The server renders what it knows
+ * The root step's auth-status check (docs/product-rules.md#api-calls) without a framework. The server renders what it knows
  * of the session into the dialog: a member's user id is stored; a banned member, or a session
  * cookie that has ended, opens the dialog at once. A page without a session (possibly from the edge
  * cache) asks auth/status only in a browser that has signed in before (a stored user id), so a

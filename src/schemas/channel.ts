@@ -1,5 +1,5 @@
 /**
- * Shapes of a channel's stored configuration (SPEC §3), parsed at the data layer's edge. Every URL
+ * Shapes of a channel's stored configuration (docs/product-rules.md#data), parsed at the data layer's edge. Every URL
  * follows the rule of post bodies (src/lib/safe-url.ts): an entry whose URL breaks it is left out
  * when read, an icon or banner image becomes none.
  */
@@ -16,7 +16,7 @@ export type Provider = z.infer<typeof ProviderSchema>;
 
 export const YesNoSchema = z.enum(['Y', 'N']);
 
-/** A key/value pair as the SPEC lists them (externalLinks, policyItems, snsLinks, …). */
+/** A key/value pair as docs/product-rules.md#data lists them (externalLinks, policyItems, snsLinks, …). */
 export interface KeyValue {
 	key: string;
 	value: string;
@@ -54,5 +54,5 @@ export type Banner = z.infer<typeof BannerSchema>;
 export const ThemeTypeSchema = z.enum(['LIGHT', 'DARK']);
 export const ExposureTypeSchema = z.string();
 
-/** The social networks the footer shows; other snsLinks keys are ignored (SPEC §2). */
+/** The social networks the footer shows; other snsLinks keys are ignored (docs/product-rules.md#main-layout). */
 export const SNS_KEYS = ['FACEBOOK', 'X', 'LINE'] as const;

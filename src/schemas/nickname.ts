@@ -1,5 +1,5 @@
 /**
- * The nickname rules of SPEC §5, shared by the islands and the API. A nickname is 2 to 30
+ * The nickname rules of docs/product-rules.md#validation, shared by the islands and the API. A nickname is 2 to 30
  * characters (Unicode code points after NFC), with no white space of any kind, no square brackets
  * or curly braces (also full-width ones), no emoji, no invisible or control characters, no mix of
  * Latin with Cyrillic or Greek letters (the usual look-alike trick), and none of the reserved

@@ -1,5 +1,5 @@
 /**
- * The member's session as every island and page script of a page sees it (SPEC §4): a guest, a
+ * The member's session as every island and page script of a page sees it (docs/product-rules.md#states): a guest, a
  * member (user id, nickname, role) or a banned member. `null` until the page's session script has
  * read what the server rendered (src/page-scripts/session-sync.ts), and always on the server, where
  * a module-level store would be shared by every request: an island rendered there shows its props.
@@ -23,7 +23,7 @@ export const GUEST: Session = { kind: 'guest' };
 
 export const $session = atom<Session | null>(null);
 
-/** The signed-in member's user id for the API client's header (SPEC §7): a banned member's too, so the API answers with the ban. */
+/** The signed-in member's user id for the API client's header (docs/product-rules.md#api-calls): a banned member's too, so the API answers with the ban. */
 export const $userId = atom<string | null>(null);
 // Kept in step by hand: `computed` would add its own code to every page of a member.
 $session.listen((session) => $userId.set(session && session.kind !== 'guest' ? String(session.member.userId) : null));
@@ -71,7 +71,7 @@ export function startSession(domain: string, slug: string, rendered: Session): v
 	channelOf(domain, slug);
 }
 
-/** Changes the session here and in the channel's other tabs, and keeps the stored user id (SPEC §4) in step. */
+/** Changes the session here and in the channel's other tabs, and keeps the stored user id (docs/product-rules.md#states) in step. */
 export function changeSession(domain: string, slug: string, next: Session): void {
 	const channel = channelOf(domain, slug);
 	$session.set(next);

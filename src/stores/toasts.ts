@@ -1,5 +1,5 @@
 /**
- * The toasts (SPEC §2): the messages waiting to be shown, oldest first. One shows at a time and a
+ * The toasts (docs/product-rules.md#global-ui): the messages waiting to be shown, oldest first. One shows at a time and a
  * newer one replaces it, so the view (src/page-scripts/toast.ts) shows the last and drops the
  * rest. A page that navigates away leaves its message in sessionStorage, and the next page puts it
  * in the queue as it loads (src/components/layout/Toast.astro, which reads it without this module,

@@ -2,7 +2,9 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 
 test.describe('main layout', () => {
-	test('the header menu follows SPEC order: Home, Board, pinned boards, external links in a new tab', async ({ page }) => {
+	test('the header menu follows the order of docs/product-rules.md#main-layout: Home, Board, pinned boards, external links in a new tab', async ({
+		page,
+	}) => {
 		await page.goto('/starfall/global/boards/12');
 		const items = page.locator('[data-menu-list] a');
 		await expect(items.nth(0)).toHaveText('Home');

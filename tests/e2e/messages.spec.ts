@@ -68,7 +68,7 @@ for (const [channelPath, language] of CASES) {
 			await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
 			await expect(toast(page)).toHaveText(t('write.message.published'));
 			await expect(toast(page)).toHaveAttribute('role', 'status');
-			// SPEC §2: shown 1.5 s, then it fades out.
+			// docs/product-rules.md#global-ui: shown 1.5 s, then it fades out.
 			await page.clock.runFor(1600);
 			await expect(toast(page)).toBeHidden();
 			// One-shot: the toast's message lived in sessionStorage, not in the (edge-cached) page or its URL.
@@ -94,7 +94,7 @@ for (const [channelPath, language] of CASES) {
 			await submit();
 			const alert = page.getByRole('dialog', { name: t('write.failed.writeTitle') });
 			await expect(alert).toContainText(t('write.message.writeFailed'));
-			// SPEC §8's English sentence stays word for word, under a title that says what failed; Korean no longer
+			// The English sentence of docs/product-rules.md#errors-and-texts stays word for word, under a title that says what failed; Korean no longer
 			// says 등록에 실패 (the wording the issue named), and each language says the text is still there.
 			if (language === 'en') await expect(alert).toContainText('Registration failed. Please try again.');
 			await expect(alert).not.toContainText('등록에 실패');

@@ -276,7 +276,11 @@ test('a failed report keeps the dialog and what was typed under the alert', asyn
 	expect(reportsOf(post.postId)).toEqual([]);
 });
 
-test('share shows the canonical URL and copies it with the toast of SPEC §2, for a guest too', async ({ page, context, baseURL }) => {
+test('share shows the canonical URL and copies it with the toast of docs/product-rules.md#global-ui, for a guest too', async ({
+	page,
+	context,
+	baseURL,
+}) => {
 	const channel = await community(GLOBAL);
 	const post = await freshPost(channel, 2);
 	await context.grantPermissions(['clipboard-read', 'clipboard-write']);

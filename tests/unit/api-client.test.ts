@@ -17,7 +17,7 @@ function fakeFetch(response: () => Response, seen: Seen[]): typeof fetch {
 const envelope = (body: object, status = 200) =>
 	new Response(JSON.stringify(body), { status, statusText: status === 200 ? 'OK' : 'Not Found', headers: { 'Content-Type': 'application/json' } });
 
-describe('API client (SPEC §7)', () => {
+describe('API client (docs/product-rules.md#api-calls)', () => {
 	it('repeats array query values and leaves out empty ones', () => {
 		expect(buildUrl('', '/x', { a: [1, 2], b: 'y', c: undefined, d: null })).toBe('/x?a=1&a=2&b=y');
 		expect(buildUrl('https://h', '/x')).toBe('https://h/x');

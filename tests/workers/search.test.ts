@@ -234,7 +234,7 @@ describe('reads', () => {
 
 describe('GET search', () => {
 	const pub = publicApi();
-	it('answers a page with excerpts, and refuses a keyword the SPEC refuses', async () => {
+	it('answers a page with excerpts, and refuses a keyword docs/product-rules.md#validation refuses', async () => {
 		const answer = await call(`${pub}/search?q=${encodeURIComponent('raid')}&searchType=TITLE_AND_CONTENT`);
 		expect(answer.code).toBe(0);
 		const content = answer.body['content'] as {

@@ -116,7 +116,7 @@ describe('writing a post', () => {
 		}
 	});
 
-	it('answers each category rule with its own code (the subject alert codes of SPEC 8)', async () => {
+	it('answers each category rule with its own code (the subject alert codes of docs/product-rules.md#errors-and-texts)', async () => {
 		const admin = await signIn(ADMIN);
 		// The announcements board (11) takes no category.
 		expect((await call(`${MEMBER}/posts`, { method: 'POST', cookie: admin, body: postBody({ boardId: 11, subjectId: 121 }) })).code).toBe(-4001404);

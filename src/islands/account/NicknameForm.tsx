@@ -1,5 +1,5 @@
 /**
- * The nickname field of sign-up and of mypage/nickname: the rules of SPEC §5 are checked here
+ * The nickname field of sign-up and of mypage/nickname: the rules of docs/product-rules.md#validation are checked here
  * with the same schema the server uses, then by the server, whose answer (taken, current, …)
  * shows under the field as well. A new nickname goes into the session store, so the header, the
  * sidebar and My Page (and the channel's other tabs) show it at once, without a reload.

@@ -74,7 +74,7 @@ export interface RichEditorProps {
 	texts: EditorTexts;
 	/** The id of the visible label of the body field (aria-labelledby). */
 	labelledBy: string;
-	/** An upload refused because the session ended / the member is banned: the form runs SPEC §8's forced-login / ban flow. */
+	/** An upload refused because the session ended / the member is banned: the form runs the forced-login / ban flow of docs/product-rules.md#errors-and-texts. */
 	onAuthFailure?: (error: unknown) => void;
 	handleRef?: Ref<RichEditorHandle>;
 }

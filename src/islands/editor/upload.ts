@@ -1,7 +1,7 @@
 /**
  * Image uploads from the editor: the raw file POSTed to the member API's uploads route with
  * XMLHttpRequest (fetch reports no upload progress), with the API client's credentials and
- * headers (SPEC §7). Failures are the API client's FetchError and ResponseError, so callers match
+ * headers (docs/product-rules.md#api-calls). Failures are the API client's FetchError and ResponseError, so callers match
  * result codes the same way as for any other call. The editor loads this module when the writer
  * first picks, pastes or drops a file (or focuses the editor), not with the editor itself: the
  * write page's JavaScript before the editor is usable has a budget (tests/e2e/budget.spec.ts).
@@ -99,7 +99,7 @@ export function uploadImage(url: string, file: File, { userId, onProgress, signa
 	});
 }
 
-/** Codes after which the form, not the editor, takes over (SPEC §8's forced login and ban). */
+/** Codes after which the form, not the editor, takes over (the forced login and ban of docs/product-rules.md#errors-and-texts). */
 const AUTH_CODES = new Set<number>(
 	[LoginRequired, SessionExpired, MembershipRequired, SessionRevoked, IdentityRejected, Banned].map((def) => def.code),
 );

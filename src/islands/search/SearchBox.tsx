@@ -1,5 +1,5 @@
 /**
- * The global search box (SPEC §2): q and searchType, a clear button while there is text, Enter
+ * The global search box (docs/product-rules.md#search-box): q and searchType, a clear button while there is text, Enter
  * ignored during IME composition, and alert modals for an empty or too short keyword, after which
  * focus returns to the input in 300 ms. Submitting navigates to the search page; the box itself
  * makes no call. Pages render it as the plain form of SearchForm.astro, a working GET form, and
@@ -10,7 +10,7 @@ import AlertDialog from '@/islands/common/AlertDialog';
 import { DEFAULT_SEARCH_TYPE, SEARCH_MAX, SEARCH_TYPES, SearchKeywordSchema } from '@/schemas/search';
 import type { SearchTexts } from './texts';
 
-/** SPEC §9: focus goes back to the input 300 ms after a modal closes. */
+/** docs/product-rules.md#limits: focus goes back to the input 300 ms after a modal closes. */
 export const FOCUS_RETURN_MS = 300;
 
 interface Props {
@@ -57,7 +57,7 @@ export default function SearchBox({ action, initialQuery, initialSearchType, tex
 
 	const closed = () => {
 		setAlert(null);
-		// The native dialog hands focus straight back; the SPEC returns it after 300 ms instead.
+		// The native dialog hands focus straight back; the product rules return it after 300 ms instead (docs/product-rules.md#states).
 		if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
 		window.setTimeout(() => inputRef.current?.focus(), FOCUS_RETURN_MS);
 	};

@@ -1,9 +1,9 @@
 /**
- * The write and edit screens' form (SPEC §4, §5, §8): board, category ('None' for boards that use
+ * The write and edit screens' form (docs/product-rules.md#states, docs/product-rules.md#validation, docs/product-rules.md#errors-and-texts): board, category ('None' for boards that use
  * categories), title with its live count, the rich editor, the private switch and, for
  * administrators, the notice switch. Around it: board templates (a different template replaces
  * the content, after a confirmation when the member has written something), server drafts
- * (./use-drafts.ts), the local safety net (./use-local-copy.ts) and the submit with SPEC §8's
+ * (./use-drafts.ts), the local safety net (./use-local-copy.ts) and the submit with docs/product-rules.md#errors-and-texts's
  * failures. The form's state and its changes are ./form-state.ts.
  */
 import { lazy, Suspense, useCallback, useId, useMemo, useReducer, useRef, useState, type FormEvent } from 'react';
@@ -307,7 +307,7 @@ export default function WriteForm({
 		if (JSON.stringify(next.template) !== JSON.stringify(previousTemplate)) {
 			const written = contentWrittenRef.current && !documentIsEmpty(current.content);
 			if (next.template) {
-				// SPEC §4: a different template discards the current content only after confirmation.
+				// docs/product-rules.md#states: a different template discards the current content only after confirmation.
 				if (written && !(await ask(texts['write.confirm.template'], texts['write.button.useTemplate']))) return;
 				content = next.template;
 				replace = true;

@@ -1,6 +1,6 @@
 /**
  * The write screen's calls to the member API (posts, drafts) and what their failures mean to a
- * person (SPEC §8): a field's own text, the "subject disabled" alert, the edit conflict, the
+ * person (docs/product-rules.md#errors-and-texts): a field's own text, the "subject disabled" alert, the edit conflict, the
  * forced-login alert, the ban dialog, too many requests, or the screen's generic failure.
  */
 import { createApiClient, resultCodeOf } from '@/lib/api-client';
@@ -11,7 +11,7 @@ import type { Draft, DraftBody, DraftPage, SavedDraft } from '@/lib/api-types';
 /** A draft's fields as POST and PUT drafts take them (src/schemas/post-write.ts DraftFieldsSchema). */
 export type { DraftBody } from '@/lib/api-types';
 
-/** The API client of a signed-in member (the user-id header of SPEC §7). */
+/** The API client of a signed-in member (the user-id header of docs/product-rules.md#api-calls). */
 export function memberApi(userId: number) {
 	return createApiClient({ getUserId: () => String(userId) });
 }

@@ -1,5 +1,5 @@
 /**
- * Nicknames: the rules of SPEC §5 (src/schemas/nickname.ts), who holds a name, and changing it.
+ * Nicknames: the rules of docs/product-rules.md#validation (src/schemas/nickname.ts), who holds a name, and changing it.
  * Names compare by their key (src/lib/nickname-key.ts) and by their confusable skeleton
  * (src/lib/nickname-skeleton.ts), so a look-alike of a claimed name is that name; every name ever
  * held in a channel stays claimed, so a released one (or a look-alike of it) can never be taken
@@ -33,7 +33,7 @@ const RESERVED_SKELETONS = new Set(
 	RESERVED_NICKNAMES.flatMap((word) => [word, word.toUpperCase(), word.charAt(0).toUpperCase() + word.slice(1)].map(nicknameSkeleton)),
 );
 
-/** The nickname as stored (NFC); throws the result code of the rule of SPEC §5 it breaks. */
+/** The nickname as stored (NFC); throws the result code of the rule of docs/product-rules.md#validation it breaks. */
 export function checkedNickname(input: string): string {
 	const nickname = input.normalize('NFC');
 	const problem = nicknameProblem(nickname);

@@ -74,7 +74,7 @@ export function replyToOf(parentId: number | null, row: ReplyTargetColumns, view
 	return { commentId: listed ? row.to_id : parentId, nickname: named };
 }
 
-/** A comment that keeps its place but shows only its state (SPEC §4). */
+/** A comment that keeps its place but shows only its state (docs/product-rules.md#states). */
 export interface CommentTombstoneItem {
 	readable: false;
 	commentId: number;

@@ -1,5 +1,5 @@
 /**
- * Bans (SPEC §4, §6): a temporary ban ends by itself at its end time, a permanent one when it is
+ * Bans (docs/product-rules.md#states, docs/product-rules.md#roles): a temporary ban ends by itself at its end time, a permanent one when it is
  * lifted. Banning ends the member's sessions; while a ban is in force, every request of the member
  * is answered with -4031452. The operator command `npm run member` (scripts/operator/member.ts) and
  * the admin API (functions/api/admin.ts) run these same functions; each ban and lift writes its row

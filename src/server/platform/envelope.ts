@@ -1,4 +1,4 @@
-/** The response envelope of DESIGN.md: a header, then the payload under the key SPEC §7 reads. */
+/** The response envelope (docs/api.md#conventions): a header, then the payload under the key docs/product-rules.md#api-calls reads. */
 
 export interface EnvelopeHeader {
 	isSuccessful: boolean;

@@ -33,7 +33,7 @@ export interface PostDetail {
 	autoHidden?: true;
 }
 
-/** A post the reader may not read: what the page shows instead of it (SPEC §4). */
+/** A post the reader may not read: what the page shows instead of it (docs/product-rules.md#states). */
 export interface PostTombstone {
 	readable: false;
 	postId: number;
