@@ -9,6 +9,7 @@
  * whose `storage` event tells the other tabs even where BroadcastChannel is missing. Browser only.
  */
 import { atom } from 'nanostores';
+import { $userId } from '@/stores/user-id';
 import { userIdStorageKey } from '@/lib/names';
 
 export interface Member {
@@ -23,8 +24,6 @@ export const GUEST: Session = { kind: 'guest' };
 
 export const $session = atom<Session | null>(null);
 
-/** The signed-in member's user id for the API client's header (docs/product-rules.md#api-calls): a banned member's too, so the API answers with the ban. */
-export const $userId = atom<string | null>(null);
 // Kept in step by hand: `computed` would add its own code to every page of a member.
 $session.listen((session) => $userId.set(session && session.kind !== 'guest' ? String(session.member.userId) : null));
 

@@ -4,7 +4,8 @@
  * is another channel of the same name); the window's storage and its events are stood in for.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { $session, $userId, activeMember, changeSession, GUEST, renameMember, startSession, type Session } from '@/stores/session';
+import { $userId } from '@/stores/user-id';
+import { $session, activeMember, changeSession, GUEST, renameMember, startSession, type Session } from '@/stores/session';
 import { $toasts, dismissToast, showToast, showToastOnNextPage } from '@/stores/toasts';
 import { $postCounts, seedCounts, setCounts } from '@/stores/post-counts';
 import { TOAST_STORAGE_KEY } from '@/lib/names';

@@ -6,7 +6,7 @@
  * upload has succeeded, so the write page's first JavaScript does not carry it. Any failure leaves
  * the upload without a thumbnail, and its post's list row shows the ▣ mark as before.
  */
-import { $userId } from '@/stores/session';
+import { $userId } from '@/stores/user-id';
 import { USER_ID_HEADER } from '@/lib/names';
 import { THUMBNAIL_MAX_BYTES, THUMBNAIL_MAX_SIDE } from '@/lib/thumbnails';
 

@@ -5,7 +5,7 @@
  */
 import { useCallback, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import { $getSelection, $setSelection, type LexicalEditor } from 'lexical';
-import { $userId } from '@/stores/session';
+import { $userId } from '@/stores/user-id';
 import { $createImageNode } from './media-nodes';
 import { $insertBlock, $stillValid } from './selection';
 import type { EditorTexts } from './texts';

@@ -6,8 +6,9 @@
  * (./use-drafts.ts), the local safety net (./use-local-copy.ts) and the submit with docs/product-rules.md#errors-and-texts's
  * failures. The form's state and its changes are ./form-state.ts.
  */
-import { lazy, Suspense, useCallback, useId, useMemo, useReducer, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useReducer, useRef, useState, type FormEvent } from 'react';
 import { useHydrated } from '@/islands/common/use-hydrated';
+import { $userId } from '@/stores/user-id';
 import { showToast, showToastOnNextPage } from '@/page-scripts/toast';
 import { openBanDialog, openForcedLogin } from '@/page-scripts/route-error-dialog';
 import { resultCodeOf } from '@/lib/api-client';
@@ -134,6 +135,10 @@ export default function WriteForm({
 		},
 		[boards],
 	);
+
+	// The editor's uploads send this member's user-id header: the write screen seeds the session's
+	// user id itself, as it loads no session sync (MainLayout's sessionSync).
+	useEffect(() => $userId.set(String(userId)), [userId]);
 
 	const local = useLocalCopy({ storageKey, editing: edit !== null, hydrated, initialFields, fieldsRef, draftIdRef, touchedRef, applyWork });
 	const { keepLocally, keepSoon } = local;
