@@ -14,7 +14,7 @@ import { withSecurityHeaders } from './security-headers';
 const API_PREFIXES = ['/v1/', '/public/v1/', '/admin/v1/'];
 
 /** The answer to `request` when handling it threw `error`. */
-export function unexpectedFailure(request: Request, error: unknown): Response {
+function unexpectedFailure(request: Request, error: unknown): Response {
 	const url = new URL(request.url);
 	console.error('Unhandled Worker error', request.method, url.pathname, error);
 	const def = ResultCodes.Internal;

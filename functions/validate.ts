@@ -70,10 +70,10 @@ export function parseInput<S extends z.ZodType>(
 export const NoQuerySchema = z.strictObject({});
 
 /** The largest body the API reads: member requests are small JSON documents and forms. */
-export const MAX_BODY_BYTES = 16 * 1024;
+const MAX_BODY_BYTES = 16 * 1024;
 
 /** The largest post or draft body: a long post of JSON blocks (the text itself is far less). */
-export const DOCUMENT_BODY_MAX_BYTES = 512 * 1024;
+const DOCUMENT_BODY_MAX_BYTES = 512 * 1024;
 
 function bodyLimitOf(maxSize: number, refusal: ResultCodeName): MiddlewareHandler {
 	return bodyLimit({

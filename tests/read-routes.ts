@@ -134,7 +134,7 @@ export function urlsOf(routes: Record<string, (t: ReadTargets) => string[]>, tar
  * Marks written into the demo data by the privacy tests: a text that no reader outside the
  * allowed ones may ever receive, in any route's answer.
  */
-export const CANARY = {
+const CANARY = {
 	privateTitle: 'CANARY-PRIVATE-TITLE',
 	privateBody: 'CANARY-PRIVATE-BODY',
 	hiddenTitle: 'CANARY-HIDDEN-TITLE',

@@ -61,7 +61,7 @@ async function bannable(db: D1Database, channelId: number, admin: SessionMember,
 const administrator = requireAdministrator;
 
 /** Every answer is the administrator's alone; a change of posts turns the isolate's channel row cold. */
-export const adminOnly = createMiddleware<ApiEnv>(async (c, next) => {
+const adminOnly = createMiddleware<ApiEnv>(async (c, next) => {
 	administrator(c);
 	await next();
 	c.header('Cache-Control', 'private, no-store');

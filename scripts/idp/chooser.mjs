@@ -39,7 +39,7 @@ export function demoMembers(channelPath, provider) {
 }
 
 /** Escapes text for HTML content and quoted attribute values. */
-export const escapeHtml = (/** @type {unknown} */ value) => String(value).replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+const escapeHtml = (/** @type {unknown} */ value) => String(value).replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 const STYLE = `
 body{margin:0;font:15px/1.5 system-ui,-apple-system,'Segoe UI',sans-serif;background:#eef0f4;color:#1c2030;display:grid;place-items:center;min-height:100vh}

@@ -1,8 +1,8 @@
 /** The result-code table of docs/api.md, made from the catalogue in src/lib/result-codes.ts. */
 import * as codes from '../../src/lib/result-codes.ts';
 
-export const TABLE_START = '<!-- result-codes:start (npm run codes -- --write) -->';
-export const TABLE_END = '<!-- result-codes:end -->';
+const TABLE_START = '<!-- result-codes:start (npm run codes -- --write) -->';
+const TABLE_END = '<!-- result-codes:end -->';
 
 /** Every code export with its message, by name; throws when one of the two lacks the other. */
 export function resultCodes() {

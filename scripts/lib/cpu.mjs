@@ -57,7 +57,7 @@ export function processTimes(rootPid) {
 }
 
 /** The CPU milliseconds (user + system) the process tree under `rootPid` has used so far. */
-export function cpuMsOf(rootPid) {
+function cpuMsOf(rootPid) {
 	let ticks = 0;
 	for (const pid of processTree(rootPid)) ticks += stat(pid)?.ticks ?? 0;
 	return (ticks * 1000) / TICKS_PER_SECOND;

@@ -21,7 +21,7 @@ import { buildSync } from 'esbuild';
 import { parse, stringify } from 'smol-toml';
 import { ROOT } from './wrangler.mjs';
 
-export const PAGES_DIR = path.join(ROOT, 'dist-pages');
+const PAGES_DIR = path.join(ROOT, 'dist-pages');
 const ASSETS = path.join(PAGES_DIR, 'assets');
 const COMPANION = path.join(PAGES_DIR, 'companion');
 

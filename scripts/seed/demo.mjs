@@ -41,7 +41,7 @@ export function random(seed) {
 	};
 }
 
-export function sql(value) {
+function sql(value) {
 	if (value === null || value === undefined) return 'NULL';
 	if (typeof value === 'number') return String(value);
 	if (typeof value === 'boolean') return value ? '1' : '0';
@@ -110,7 +110,7 @@ export const DEMO_CHANNELS = [
 	demo(pixelfarmMain, pixelfarm, { shots: FARM_SHOTS, site: 'https://pixelfarm.example' }),
 ];
 
-export const BOARD_KEYS = ['notice', 'general', 'guides', 'fanart', 'videos', 'bugs', 'staff'];
+const BOARD_KEYS = ['notice', 'general', 'guides', 'fanart', 'videos', 'bugs', 'staff'];
 /** Only administrators write in each community's announcements. */
 export const NOTICE_ONLY_BOARDS = ['notice'];
 /** Boards with a write template (in the channel files): a bug-report form and a guide outline. */
@@ -562,7 +562,7 @@ export const COLUMNS = {
 };
 
 /** Tables in the order rows can be inserted; deletes run in the reverse order. */
-export const TABLE_ORDER = Object.keys(COLUMNS);
+const TABLE_ORDER = Object.keys(COLUMNS);
 
 /** Statements that remove every row of the given channels (and their demo identities). */
 export function deleteChannelsSql(channelIds, identityPattern) {

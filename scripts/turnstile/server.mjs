@@ -22,10 +22,10 @@ import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 
 /** The stand-in's site key and secret (`npm start` and the tests pass them to the Worker). */
-export const LOCAL_SITE_KEY = '0xLOCAL-turnstile-site-key';
-export const LOCAL_SECRET = '0xLOCAL-turnstile-secret-key';
+const LOCAL_SITE_KEY = '0xLOCAL-turnstile-site-key';
+const LOCAL_SECRET = '0xLOCAL-turnstile-secret-key';
 /** As Cloudflare's: a token expires 300 seconds after it was issued. */
-export const TOKEN_TTL_MS = 300_000;
+const TOKEN_TTL_MS = 300_000;
 
 const BODY_LIMIT = 64 * 1024;
 

@@ -61,7 +61,7 @@ function envelopeHeader(body: unknown): EnvelopeHeader | undefined {
 	return { isSuccessful, resultCode, resultMessage: typeof resultMessage === 'string' ? resultMessage : '' };
 }
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type QueryValue = string | number | boolean | null | undefined | readonly (string | number | boolean)[];
 
 export interface RequestOptions {

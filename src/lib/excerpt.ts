@@ -2,7 +2,7 @@
 import { documentText, parseStoredDocument } from '@/schemas/content';
 
 /** The length of a meta description that search results show whole. */
-export const EXCERPT_LENGTH = 150;
+const EXCERPT_LENGTH = 150;
 
 /** The text of a stored post body; one that is not a content document is text already (the page shows it as such). */
 export function storedText(stored: string): string {

@@ -79,7 +79,7 @@ const DENIED_FEATURES = [
 ] as const;
 
 // A frame gets a feature only if the page itself has it, hence `self` beside the player.
-export const PERMISSIONS_POLICY = [
+const PERMISSIONS_POLICY = [
 	...PLAYER_FEATURES.map((feature) => `${feature}=(self "${YOUTUBE_PLAYER_ORIGIN}")`),
 	...DENIED_FEATURES.map((feature) => `${feature}=()`),
 ].join(', ');

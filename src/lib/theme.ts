@@ -6,7 +6,7 @@
 const HEX = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
 
 /** WCAG AA's contrast for normal text. */
-export const TEXT_CONTRAST = 4.5;
+const TEXT_CONTRAST = 4.5;
 
 const BLACK = '#000000';
 const WHITE = '#ffffff';
@@ -34,7 +34,7 @@ function channels(hex: string): [number, number, number] {
 }
 
 /** WCAG 2's relative luminance of a hex colour, 0 (black) to 1 (white). */
-export function luminance(hex: string): number {
+function luminance(hex: string): number {
 	const [r, g, b] = channels(hex).map((value) => {
 		const c = value / 255;
 		return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;

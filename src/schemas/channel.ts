@@ -16,12 +16,6 @@ export type Provider = z.infer<typeof ProviderSchema>;
 
 export const YesNoSchema = z.enum(['Y', 'N']);
 
-/** A key/value pair as docs/product-rules.md#data lists them (externalLinks, policyItems, snsLinks, …). */
-export interface KeyValue {
-	key: string;
-	value: string;
-}
-
 /** A label and the link it leads to (externalLinks, policyItems, snsLinks). */
 const LabelledLinkSchema = z.object({ key: z.string().min(1), value: SafeLinkSchema });
 /** A logo image and the link it leads to (companyCiIcons). */
@@ -52,7 +46,6 @@ export const BannerSchema = z.object({ backgroundColor: z.string(), imageUrl: Sa
 export type Banner = z.infer<typeof BannerSchema>;
 
 export const ThemeTypeSchema = z.enum(['LIGHT', 'DARK']);
-export const ExposureTypeSchema = z.string();
 
 /** The social networks the footer shows; other snsLinks keys are ignored (docs/product-rules.md#main-layout). */
 export const SNS_KEYS = ['FACEBOOK', 'X', 'LINE'] as const;

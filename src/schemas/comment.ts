@@ -28,7 +28,6 @@ export type CreateCommentInput = z.infer<typeof CreateCommentSchema>;
 
 /** PATCH comments/{commentId}. */
 export const EditCommentSchema = z.strictObject({ content: z.string() });
-export type EditCommentInput = z.infer<typeof EditCommentSchema>;
 
 /** GET comments: `after` the item a page follows (none for the first page). */
 export const CommentPageQuerySchema = z.strictObject({ after: IdSchema.optional() });

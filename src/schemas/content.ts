@@ -6,7 +6,7 @@ import './zod-config';
 import { z } from 'zod';
 import { SafeLinkSchema } from './link';
 
-export const InlineSchema = z.object({
+const InlineSchema = z.object({
 	text: z.string().max(10000),
 	bold: z.boolean().optional(),
 	italic: z.boolean().optional(),
@@ -52,7 +52,7 @@ export function isImageSrc(src: string): boolean {
 /** The longest guidance hint of a template (src/schemas/guidance.ts), in UTF-16 code units. */
 export const GUIDANCE_HINT_MAX_LENGTH = 500;
 
-export const ImageSrcSchema = z.string().max(2048).refine(isImageSrc, 'must be an image uploaded to this site');
+const ImageSrcSchema = z.string().max(2048).refine(isImageSrc, 'must be an image uploaded to this site');
 
 function blockSchema<S extends z.ZodType<string>>(imageSrc: S) {
 	return z.discriminatedUnion('type', [
@@ -86,7 +86,7 @@ export type ContentDocument = z.infer<typeof DocumentSchema>;
  * (an https URL). Readers of stored rows parse with this, and the renderer shows only the images
  * isImageSrc allows, so an old row neither breaks its page nor makes readers fetch from elsewhere.
  */
-export const StoredDocumentSchema = z.object({ type: z.literal('doc'), blocks: z.array(blockSchema(SafeLinkSchema)).max(1000) });
+const StoredDocumentSchema = z.object({ type: z.literal('doc'), blocks: z.array(blockSchema(SafeLinkSchema)).max(1000) });
 export type StoredDocument = z.infer<typeof StoredDocumentSchema>;
 
 const PARSED_ENTRIES = 32;

@@ -10,7 +10,7 @@ import './zod-config';
 import { z } from 'zod';
 import { nicknameKey } from '@/lib/nickname-key';
 
-export const NICKNAME_MIN = 2;
+const NICKNAME_MIN = 2;
 export const NICKNAME_MAX = 30;
 
 /** What is wrong with a nickname before the server is asked; each has its text in the i18n files. */
@@ -57,5 +57,3 @@ export const NicknameSchema = z
 		const problem = nicknameProblem(value);
 		if (problem) ctx.addIssue({ code: 'custom', message: problem });
 	});
-
-export const NicknameBodySchema = z.strictObject({ nickname: NicknameSchema });

@@ -13,7 +13,7 @@ export const PathSegmentSchema = z
  * Top-level path segments that are never a channel's domain: the API prefixes and the folders of
  * static files. A channel called `v1` would be shadowed by the member API.
  */
-export const RESERVED_DOMAINS: ReadonlySet<string> = new Set(['public', 'v1', 'admin', 'api', 'demo', 'assets', 'static', 'uploads']);
+const RESERVED_DOMAINS: ReadonlySet<string> = new Set(['public', 'v1', 'admin', 'api', 'demo', 'assets', 'static', 'uploads']);
 
 /** A channel's domain: a path segment that is not reserved. */
 export const DomainSchema = PathSegmentSchema.refine((value) => !RESERVED_DOMAINS.has(value), 'is reserved');

@@ -10,12 +10,12 @@ import { DocumentSchema } from './content';
 
 // The limits live apart, without zod, so that the write screen's island checks them without
 // loading zod (about 25 KB of the page's 150 KB budget).
-export { DRAFT_LIMIT, IMAGE_MAX_BYTES, IMAGE_MAX_SIZE_LABEL, TITLE_MAX_LENGTH, titleLength } from './post-limits';
+export { DRAFT_LIMIT, IMAGE_MAX_BYTES, TITLE_MAX_LENGTH, titleLength } from './post-limits';
 
 const BoardIdSchema = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
 /** The fields of a post as the editor has them. */
-export const PostFieldsSchema = z.strictObject({
+const PostFieldsSchema = z.strictObject({
 	boardId: BoardIdSchema,
 	/** null for 'None'. */
 	subjectId: BoardIdSchema.nullable(),

@@ -6,15 +6,7 @@ import './zod-config';
 import { z } from 'zod';
 import { REPORT_DETAIL_MAX_LENGTH, REPORT_REASONS, REPORT_TARGET_TYPES, detailRequired, reportDetailLength } from './report-limits';
 
-export {
-	REPORT_DETAIL_MAX_LENGTH,
-	REPORT_REASONS,
-	REPORT_TARGET_TYPES,
-	detailRequired,
-	reportDetailLength,
-	type ReportReason,
-	type ReportTargetType,
-} from './report-limits';
+export { REPORT_DETAIL_MAX_LENGTH, REPORT_REASONS, reportDetailLength, type ReportTargetType } from './report-limits';
 
 const TargetIdSchema = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 

@@ -7,10 +7,8 @@ import * as z from 'zod/mini';
 
 export const SEARCH_TYPES = ['ALL', 'TITLE', 'CONTENT', 'TITLE_AND_CONTENT'] as const;
 export const DEFAULT_SEARCH_TYPE = 'TITLE_AND_CONTENT';
-export const SEARCH_MIN = 2;
+const SEARCH_MIN = 2;
 export const SEARCH_MAX = 20;
-
-export const SearchTypeSchema = z.enum(SEARCH_TYPES);
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 

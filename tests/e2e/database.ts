@@ -43,7 +43,7 @@ function open(): Connection {
 }
 
 /** The test server's --persist-to folder (scripts/serve-test.mjs). */
-export const testState = () => path.join(process.cwd(), '.wrangler', 'test-state');
+const testState = () => path.join(process.cwd(), '.wrangler', 'test-state');
 
 /** Runs one SQL statement on the browser tests' D1 and returns its rows; throws what D1 throws. */
 export function runSql(sql: string): unknown[] {

@@ -15,7 +15,7 @@ import { boardOf, type Community } from './write-helpers';
 export type Step = (name: string) => Promise<void>;
 
 /** The demo member who writes: the seed's seventh, whom no other test bans or renames (phone-layout.spec.ts signs in as them too). */
-export const WRITER = 6;
+const WRITER = 6;
 
 /** The demo communities, from the seed (the directory at / must list the same). */
 export async function demoCommunities(): Promise<string[]> {

@@ -51,22 +51,6 @@ export async function signInAsDemoMember(page: Page, channelPath: string, redire
 	await expect(page).toHaveURL(new RegExp(`${escape(redirectPath)}$`));
 }
 
-/**
- * Signs in as the demo member `nickname` with `provider` (APPLE, GOOGLE or X) through the
- * community's own login page, which works in any of its languages; returns once back on the site.
- */
-export async function signInFromLoginPage(
-	page: Page,
-	channelPath: string,
-	provider: string,
-	nickname: string,
-	redirectPath = channelPath,
-): Promise<void> {
-	await page.goto(`${channelPath}/login?redirectUrl=${encodeURIComponent(redirectPath)}`);
-	await page.locator(`[data-login-form] button[value="${provider}"]`).click();
-	await chooseMember(page, nickname);
-}
-
 function escape(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -26,7 +26,7 @@ import BansTab from './tabs/BansTab';
 import LogTab from './tabs/LogTab';
 import SettingsTab from './tabs/SettingsTab';
 
-export type AdminTab = 'reports' | 'history' | 'bans' | 'log' | 'settings';
+type AdminTab = 'reports' | 'history' | 'bans' | 'log' | 'settings';
 
 export interface AdminAreaProps {
 	tab: AdminTab;

@@ -19,15 +19,12 @@ import type {
 
 // The shapes the admin API answers with, derived from functions/api/admin.ts (src/lib/api-types.ts).
 export type {
-	BanInForce,
 	BanRecord,
 	BansPage,
-	ClosedReport,
 	HistoryPage,
 	LogEntry,
 	LogPage,
 	MemberBans,
-	Paged,
 	Person,
 	QueueGroup,
 	QueueOrder,

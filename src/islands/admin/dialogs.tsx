@@ -12,7 +12,7 @@ import { inForce, type MemberBans } from './api';
 import type { AdminTexts } from './texts';
 
 /** Longest reason the API keeps (src/server/moderation/log.ts REASON_MAX). */
-export const REASON_MAX = 500;
+const REASON_MAX = 500;
 
 interface ModalProps {
 	open: boolean;

@@ -26,8 +26,6 @@ export function commentsApi(apis: { public: string; member: string }, postId: nu
 	};
 }
 
-export type CommentsApi = ReturnType<typeof commentsApi>;
-
 export type FailureMeaning = { kind: 'field'; problem: TextProblem } | MemberFailure | { kind: 'generic' };
 
 /** Decides what a failed comment request means; `returnPath` is where login comes back to. */

@@ -18,7 +18,7 @@ import { seedCounts } from '@/stores/post-counts';
 import { showPostCounts } from '@/page-scripts/post-counts';
 
 /** The items as the page rendered them (CommentItem.astro's attributes and text). */
-export function readRenderedItems(root: HTMLElement): CommentItem[] {
+function readRenderedItems(root: HTMLElement): CommentItem[] {
 	return [...root.querySelectorAll<HTMLElement>('li[data-comment-id]')].map((li): CommentItem => {
 		const commentId = Number(li.dataset['commentId']);
 		const parentId = li.dataset['parentId'] ? Number(li.dataset['parentId']) : null;

@@ -60,7 +60,7 @@ export const COMMENT_TEXT_KEYS = [
 	'write.confirm.title',
 ] as const;
 
-export type CommentTextKey = (typeof COMMENT_TEXT_KEYS)[number];
+type CommentTextKey = (typeof COMMENT_TEXT_KEYS)[number];
 export type CommentTexts = Record<CommentTextKey, string>;
 
 /** A text with its `{{name}}` placeholders filled. */

@@ -5,7 +5,7 @@
 import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { EditorTexts } from './texts';
 
-export type BlockKind = 'paragraph' | 'h2' | 'h3' | 'quote' | 'bullet' | 'number' | 'other';
+type BlockKind = 'paragraph' | 'h2' | 'h3' | 'quote' | 'bullet' | 'number' | 'other';
 
 export interface ToolbarState {
 	bold: boolean;

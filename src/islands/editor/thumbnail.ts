@@ -18,7 +18,7 @@ function encode(canvas: HTMLCanvasElement, type: string, quality: number): Promi
 }
 
 /** The thumbnail of `file`, or null when the browser cannot decode it or no quality fits. */
-export async function makeThumbnail(file: Blob): Promise<Blob | null> {
+async function makeThumbnail(file: Blob): Promise<Blob | null> {
 	// Turned upright by its EXIF orientation, as the post shows it.
 	const bitmap = await createImageBitmap(file, { imageOrientation: 'from-image' });
 	const scale = Math.min(1, THUMBNAIL_MAX_SIDE / Math.max(bitmap.width, bitmap.height));

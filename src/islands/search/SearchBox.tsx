@@ -11,7 +11,7 @@ import { DEFAULT_SEARCH_TYPE, SEARCH_MAX, SEARCH_TYPES, SearchKeywordSchema } fr
 import type { SearchTexts } from './texts';
 
 /** docs/product-rules.md#limits: focus goes back to the input 300 ms after a modal closes. */
-export const FOCUS_RETURN_MS = 300;
+const FOCUS_RETURN_MS = 300;
 
 interface Props {
 	action: string;

@@ -85,7 +85,7 @@ export function brokenUniqueRule(error: unknown): 'nickname' | 'active-claim' | 
 }
 
 /** When the member may change their nickname next (epoch ms), or null when they may now. */
-export async function nextNicknameChange(db: D1Database, memberId: number, now = Date.now()): Promise<number | null> {
+async function nextNicknameChange(db: D1Database, memberId: number, now = Date.now()): Promise<number | null> {
 	const last = await db
 		.prepare('SELECT max(released_at) AS at FROM nickname_claims WHERE member_id = ?1 AND released_at IS NOT NULL')
 		.bind(memberId)
@@ -150,7 +150,7 @@ export interface SkeletonCollision {
 }
 
 /** How many claims one batch of the backfill reads and updates. */
-export const SKELETON_BACKFILL_PAGE = 100;
+const SKELETON_BACKFILL_PAGE = 100;
 
 /**
  * Fills in the skeleton of the claims made before migration 0017 (SQL cannot compute one), in

@@ -13,7 +13,7 @@ import { brokenUniqueRule, checkedNickname, nicknameConflict, nicknameForms } fr
 import { newMemberSearchStatement } from '@/server/search-index/search-index';
 
 /** How long a sign-up may stay between the provider's return and the chosen nickname. */
-export const SIGNUP_TTL_MS = 30 * 60 * 1000;
+const SIGNUP_TTL_MS = 30 * 60 * 1000;
 
 export type SignInOutcome =
 	| { kind: 'member'; memberId: number; sessionToken: string; maxAgeSeconds: number }

@@ -45,7 +45,7 @@ export async function listBoards(db: D1Database, channelId: number): Promise<Boa
 	return rows.map(toBoard);
 }
 
-export type TreeNodeType = 'ALL' | 'CATEGORY' | 'BOARD' | 'LINK' | 'DIVIDER';
+type TreeNodeType = 'ALL' | 'CATEGORY' | 'BOARD' | 'LINK' | 'DIVIDER';
 
 /** A node in the jsTree-like shape docs/product-rules.md#data names: parent is '#' at the root. */
 export interface TreeNode {

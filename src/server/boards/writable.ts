@@ -9,7 +9,7 @@ import { all } from '@/server/platform/db';
 import { AppError } from '@/server/platform/errors';
 import { DocumentSchema, type ContentDocument } from '@/schemas/content';
 
-export interface WritableSubject {
+interface WritableSubject {
 	subjectId: number;
 	name: string;
 }
@@ -65,7 +65,7 @@ export function writeRefusal(
 }
 
 /** Whether a member (`admin` or not) may write a new post in a board with these flags. */
-export function canWriteIn(board: { isPublic: boolean; noticeOnly: boolean }, admin: boolean): boolean {
+function canWriteIn(board: { isPublic: boolean; noticeOnly: boolean }, admin: boolean): boolean {
 	return writeRefusal(board, admin) === null;
 }
 

@@ -28,7 +28,7 @@ interface StoredSubject extends SubjectRow {
 }
 
 /** What is stored of a channel's configuration, or null when the channel does not exist. */
-export interface StoredChannel {
+interface StoredChannel {
 	rows: Omit<ConfigRows, 'boards' | 'subjects'> & { boards: StoredBoard[]; subjects: StoredSubject[] };
 }
 
@@ -104,7 +104,7 @@ const shown = (value: unknown) =>
 	value === null ? 'null' : typeof value === 'string' && value.length > 60 ? `${JSON.stringify(value.slice(0, 57))}…` : JSON.stringify(value);
 
 /** The stored configuration of `domain/slug`, with what uses each board and category. */
-export async function readStoredChannel(db: D1Database, domain: string, slug: string): Promise<StoredChannel | null> {
+async function readStoredChannel(db: D1Database, domain: string, slug: string): Promise<StoredChannel | null> {
 	const channel = await db
 		.prepare(`SELECT id, ${CHANNEL_COLUMNS.join(', ')} FROM channels WHERE domain = ?1 AND slug = ?2`)
 		.bind(domain, slug)

@@ -66,7 +66,7 @@ export const REPLY_TARGET_COLUMNS =
 	'rt.id AS to_id, rt.deleted_at AS to_deleted_at, rt.hidden_by_admin AS to_hidden, tm.nickname AS to_nickname, tm.withdrawn_at AS to_withdrawn_at';
 
 /** The context of a reply under `parentId` as `viewer` sees it; undefined for a top-level comment. */
-export function replyToOf(parentId: number | null, row: ReplyTargetColumns, viewer: Viewer): ReplyTo | undefined {
+function replyToOf(parentId: number | null, row: ReplyTargetColumns, viewer: Viewer): ReplyTo | undefined {
 	if (parentId === null || row.to_id === null) return undefined;
 	const state = commentState({ deletedAt: row.to_deleted_at, hiddenByAdmin: row.to_hidden === 1 });
 	const listed = state !== 'DELETED' || row.to_id === parentId;
@@ -75,7 +75,7 @@ export function replyToOf(parentId: number | null, row: ReplyTargetColumns, view
 }
 
 /** A comment that keeps its place but shows only its state (docs/product-rules.md#states). */
-export interface CommentTombstoneItem {
+interface CommentTombstoneItem {
 	readable: false;
 	commentId: number;
 	parentId: number | null;

@@ -23,7 +23,7 @@ export interface DraftWriter {
 }
 
 /** The draft a save writes: the one being overwritten, or the row the batch's INSERT has just made. */
-export type DraftTarget = { draftId: number } | { draftId: 'last-inserted' };
+type DraftTarget = { draftId: number } | { draftId: 'last-inserted' };
 
 /**
  * Statements to run in the save's D1 batch, after the draft's own write (for example the claims that

@@ -54,7 +54,7 @@ export interface ListPositions {
 }
 
 /** The list of each kind a post with this placement is in, or null for none. */
-export function listsOf(channelId: number, placement: ListPlacement | null): Record<PostListKind, number | null> {
+function listsOf(channelId: number, placement: ListPlacement | null): Record<PostListKind, number | null> {
 	const listed = placement !== null && placement.visible;
 	return {
 		// A notice is pinned above its board's pages instead of taking a place in its lists.

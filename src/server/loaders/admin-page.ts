@@ -14,7 +14,7 @@ import { moderationSettings } from '@/server/moderation/settings';
 import { lenientPage } from '@/schemas/params';
 
 export const ADMIN_TABS = ['reports', 'history', 'bans', 'log', 'settings'] as const;
-export type AdminTab = (typeof ADMIN_TABS)[number];
+type AdminTab = (typeof ADMIN_TABS)[number];
 
 export interface AdminPage {
 	page: ChannelPage;

@@ -27,8 +27,8 @@ export const EXPORT_INTERVAL_MS = 20 * 60 * 1000;
  * (a row may reach D1's 2 MB), are read by their ids first and then by ranges of at most
  * BODY_BYTES of text (one row at least).
  */
-export const EXPORT_PAGE_ROWS = { comments: 2000, likes: 5000, reports: 2000, nicknames: 1000, ids: 1000 } as const;
-export const BODY_BYTES = 8 * 1024 * 1024;
+const EXPORT_PAGE_ROWS = { comments: 2000, likes: 5000, reports: 2000, nicknames: 1000, ids: 1000 } as const;
+const BODY_BYTES = 8 * 1024 * 1024;
 
 export interface ExportSubject {
 	channel: { id: number; domain: string; slug: string; title: string };
@@ -163,7 +163,7 @@ async function* keysetRows<T>(
 }
 
 /** The export's JSON text, a piece at a time: its head, then each section's pages. */
-export async function* exportPieces(db: D1Database, subject: ExportSubject, now: number): AsyncGenerator<string> {
+async function* exportPieces(db: D1Database, subject: ExportSubject, now: number): AsyncGenerator<string> {
 	const { channel, memberId, origin } = subject;
 	const member = await db
 		.prepare(

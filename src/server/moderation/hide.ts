@@ -116,7 +116,7 @@ function exemptFromAutoHide(moderator: Moderator, facts: { authorRole: string; i
  * cached read of the channel goes cold.
  * @throws AppError Forbidden (not an administrator), PostNotFound (not of this channel, or deleted)
  */
-export async function setPostHidden(
+async function setPostHidden(
 	db: D1Database,
 	channelId: number,
 	admin: SessionMember,
@@ -204,7 +204,7 @@ export function unhidePost(db: D1Database, channelId: number, admin: SessionMemb
  * page and comments go cold.
  * @throws AppError Forbidden (not an administrator), CommentNotFound (not of this channel, or deleted)
  */
-export async function setCommentHidden(
+async function setCommentHidden(
 	db: D1Database,
 	channelId: number,
 	admin: SessionMember,

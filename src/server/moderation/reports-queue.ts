@@ -13,7 +13,7 @@ import { logStatement, targetLabelJoins, targetLabelOf, TARGET_LABEL_COLUMNS, ty
 export type ReportTarget = 'POST' | 'COMMENT';
 export type QueueOrder = 'newest' | 'most';
 
-export interface QueueReport {
+interface QueueReport {
 	reporter: { userId: number; nickname: string | null };
 	reasonCode: string;
 	reasonText: string;
@@ -37,7 +37,7 @@ export interface QueueGroup {
 }
 
 /** Reports shown per target; `count` has them all. */
-export const REPORTS_SHOWN = 20;
+const REPORTS_SHOWN = 20;
 
 /**
  * Statement that closes a target's open reports, for an action's batch (`status` RESOLVED when the

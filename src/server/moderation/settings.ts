@@ -8,8 +8,6 @@ import { AppError } from '@/server/platform/errors';
 import { logStatement } from './log';
 import { AUTO_HIDE_MAX, REPORT_MIN_AGE_MAX_HOURS, REPORT_MIN_AGE_RECOMMENDED_HOURS } from '@/schemas/moderation-limits';
 
-export { AUTO_HIDE_MAX, REPORT_MIN_AGE_MAX_HOURS, REPORT_MIN_AGE_RECOMMENDED_HOURS };
-
 export interface ModerationSettings {
 	autoHideReports: number | null;
 	reportMinAgeHours: number;
@@ -45,7 +43,7 @@ export function checkedSettings(change: SettingsChange, stored: ModerationSettin
 }
 
 /** The audit log's words for the settings (its reason column), e.g. `autoHideReports=3 reportMinAgeHours=72`. */
-export function settingsNote(settings: ModerationSettings): string {
+function settingsNote(settings: ModerationSettings): string {
 	return `autoHideReports=${settings.autoHideReports ?? 'off'} reportMinAgeHours=${settings.reportMinAgeHours}`;
 }
 

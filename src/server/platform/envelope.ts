@@ -1,6 +1,6 @@
 /** The response envelope (docs/api.md#conventions): a header, then the payload under the key docs/product-rules.md#api-calls reads. */
 
-export interface EnvelopeHeader {
+interface EnvelopeHeader {
 	isSuccessful: boolean;
 	resultCode: number;
 	resultMessage: string;

@@ -38,14 +38,14 @@ export interface SpamGuard {
 const DEFAULT_GUARD: SpamGuard = { limits: DEFAULT_NEW_MEMBER_LIMITS, verifyChallenge: null };
 
 /** The longest body, in characters of its plain text (a long guide fits; a dumped log does not). */
-export const CONTENT_MAX_CHARACTERS = 40_000;
+const CONTENT_MAX_CHARACTERS = 40_000;
 
 function isAdmin(member: SessionMember): boolean {
 	return member.role === 'ADMIN';
 }
 
 /** A title as stored: one line, trimmed. */
-export function normalizeTitle(title: string): string {
+function normalizeTitle(title: string): string {
 	return title.replace(/[\r\n\t\u2028\u2029]+/g, ' ').trim();
 }
 

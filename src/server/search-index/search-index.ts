@@ -12,7 +12,7 @@
 import { searchDocument } from '@/lib/search-text';
 
 /** Rowids per channel: post and member ids up to 2^32, channel ids up to 2^21 (exact in a double). */
-export const CHANNEL_SPAN = 2 ** 32;
+const CHANNEL_SPAN = 2 ** 32;
 
 /** The rowid range of a channel's entries. */
 export function channelRange(channelId: number): [number, number] {

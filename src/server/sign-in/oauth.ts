@@ -20,7 +20,7 @@ export interface AuthorizationStart {
 }
 
 /** Why a return from the provider was refused; the message is for the log, never for the browser. */
-export class SignInRefused extends Error {
+class SignInRefused extends Error {
 	constructor(message: string, options?: ErrorOptions) {
 		super(message, options);
 		this.name = 'SignInRefused';

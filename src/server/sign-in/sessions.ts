@@ -23,7 +23,7 @@ export interface SessionMember {
 	joinedAt: number;
 }
 
-export interface BanInfo {
+interface BanInfo {
 	kind: 'TEMPORARY' | 'PERMANENT';
 	/** The end of a temporary ban (epoch ms); null for a permanent one. */
 	endsAt: number | null;

@@ -59,13 +59,13 @@ const ADDRESS = /(?<![\p{L}\p{N}])(?:https?:\/\/|www\.)[^\s<>"'`]+/giu;
 const MENTION = /(?<![\p{L}\p{N}_.@])@([^\s@[\]{}()<>.,!?:;'"`]{2,30})/gu;
 
 /** What a new member's limits count in a text and its links. */
-export interface Counted {
+interface Counted {
 	links: number;
 	mentions: number;
 }
 
 /** The distinct links (written out, or an inline link's target) and @mentions of `texts`. */
-export function countLinksAndMentions(texts: readonly string[], linkTargets: readonly string[] = []): Counted {
+function countLinksAndMentions(texts: readonly string[], linkTargets: readonly string[] = []): Counted {
 	const links = new Set(linkTargets.map((target) => target.toLowerCase()));
 	const mentions = new Set<string>();
 	for (const text of texts) {

@@ -9,11 +9,11 @@
 import { env } from 'cloudflare:workers';
 import { AppError } from '@/server/platform/errors';
 
-export const DEFAULT_VERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
-export const DEFAULT_SCRIPT_URL = 'https://challenges.cloudflare.com/turnstile/v0/api.js';
+const DEFAULT_VERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
+const DEFAULT_SCRIPT_URL = 'https://challenges.cloudflare.com/turnstile/v0/api.js';
 
 /** The longest token siteverify takes (Cloudflare: 2048 characters). */
-export const TOKEN_MAX_LENGTH = 2048;
+const TOKEN_MAX_LENGTH = 2048;
 
 export interface TurnstileConfig {
 	siteKey: string;
