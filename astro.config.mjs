@@ -2,7 +2,6 @@
 import { defineConfig } from 'astro/config';
 import cloudflare from '@astrojs/cloudflare';
 import react from '@astrojs/react';
-import { clientDirectives } from './src/directives/integration.ts';
 import { cspHash, PAGE_POLICY_DIRECTIVES } from './src/lib/security-policy.ts';
 import { DEFAULT_THEME, themeCss } from './src/lib/theme.ts';
 
@@ -12,7 +11,7 @@ const BUILD_ID = Date.now().toString(36);
 export default defineConfig({
 	output: 'server',
 	adapter: cloudflare({ imageService: 'passthrough' }),
-	integrations: [react(), clientDirectives()],
+	integrations: [react()],
 	// Sign-in sessions live in D1's sessions table, not in Astro's KV-backed sessions.
 	session: false,
 	// Links are plain server routes; prefetching every visible link would multiply D1 reads.

@@ -62,7 +62,7 @@ export default tseslint.config(
 	{
 		// Islands, stores, browser scripts and the shared lib, schemas and texts run in the browser.
 		// typescript-eslint's form of the rule, which can let `import type` through.
-		files: ['src/islands/**', 'src/stores/**', 'src/page-scripts/**', 'src/lib/**', 'src/schemas/**', 'src/i18n/**', 'src/directives/**'],
+		files: ['src/islands/**', 'src/stores/**', 'src/page-scripts/**', 'src/lib/**', 'src/schemas/**', 'src/i18n/**'],
 		rules: {
 			'no-restricted-imports': 'off',
 			'@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['../*'], message: 'Use the @/ alias.' }, ...SERVER_ONLY] }],

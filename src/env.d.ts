@@ -1,12 +1,5 @@
 /// <reference types="astro/client" />
 
-declare module 'astro' {
-	interface AstroClientDirectives {
-		/** Hydrate on the first pointer, touch, focus or key event inside the island. */
-		'client:interact'?: boolean;
-	}
-}
-
 declare global {
 	/** Set at build time (astro.config.mjs); part of every edge-cache key. */
 	const __BUILD_ID__: string;
