@@ -32,10 +32,29 @@ const member = (userId: number, nickname: string, role: 'MEMBER' | 'ADMIN' = 'ME
 	member: { userId, nickname, role },
 });
 
+const CHANNEL = 'app:starfall-global-session';
 /** Another tab of the same channel. */
-const otherTab = () => new BroadcastChannel('app:starfall-global-session');
-/** Waits for the messages under way to arrive. */
-const delivered = () => new Promise((resolve) => setTimeout(resolve, 20));
+const otherTab = () => new BroadcastChannel(CHANNEL);
+/**
+ * `tab` posts `message` and this waits until it has been handed to the store's listener: a probe
+ * that joins the channel after the store hears it after the store, so the wait is for that event
+ * (and the turn of the event loop it is dispatched in), not for a stretch of time.
+ */
+function post(tab: BroadcastChannel, message: Session): Promise<void> {
+	const probe = new BroadcastChannel(CHANNEL);
+	const heard = new Promise<void>((resolve) =>
+		probe.addEventListener(
+			'message',
+			() => {
+				probe.close();
+				setImmediate(resolve);
+			},
+			{ once: true },
+		),
+	);
+	tab.postMessage(message);
+	return heard;
+}
 
 beforeAll(() => {
 	vi.stubGlobal('addEventListener', window.addEventListener.bind(window));
@@ -76,11 +95,9 @@ describe('the session store', () => {
 	it("turns signed out when another tab signs out, and takes the same member's new nickname", async () => {
 		startSession('starfall', 'global', member(1011, 'Mira'));
 		const tab = otherTab();
-		tab.postMessage(member(1011, 'Mira the Bold'));
-		await delivered();
+		await post(tab, member(1011, 'Mira the Bold'));
 		expect($session.get()).toEqual(member(1011, 'Mira the Bold'));
-		tab.postMessage(GUEST);
-		await delivered();
+		await post(tab, GUEST);
 		expect($session.get()).toEqual(GUEST);
 		tab.close();
 	});
@@ -88,12 +105,10 @@ describe('the session store', () => {
 	it("never turns into another member's page, nor a guest's page into a member's", async () => {
 		startSession('starfall', 'global', member(1011, 'Mira'));
 		const tab = otherTab();
-		tab.postMessage(member(1099, 'Someone else'));
-		await delivered();
+		await post(tab, member(1099, 'Someone else'));
 		expect($session.get()).toEqual(member(1011, 'Mira'));
 		$session.set(GUEST);
-		tab.postMessage(member(1011, 'Mira'));
-		await delivered();
+		await post(tab, member(1011, 'Mira'));
 		expect($session.get()).toEqual(GUEST);
 		tab.close();
 	});
@@ -109,14 +124,19 @@ describe('the session store', () => {
 	it("tells the channel's other tabs of a change made here, and keeps the stored user id in step", async () => {
 		const tab = otherTab();
 		const heard: Session[] = [];
-		tab.addEventListener('message', (event) => heard.push((event as MessageEvent<Session>).data));
+		const both = new Promise<void>((resolve) =>
+			tab.addEventListener('message', (event) => {
+				heard.push((event as MessageEvent<Session>).data);
+				if (heard.length === 2) resolve();
+			}),
+		);
 		startSession('starfall', 'global', member(1011, 'Mira'));
 		renameMember('starfall', 'global', 'Mira the Bold');
 		expect($session.get()).toEqual(member(1011, 'Mira the Bold'));
 		expect(local.getItem(KEY)).toBe('1011');
 		changeSession('starfall', 'global', GUEST);
 		expect(local.getItem(KEY)).toBeNull();
-		await delivered();
+		await both;
 		expect(heard).toEqual([member(1011, 'Mira the Bold'), GUEST]);
 		tab.close();
 	});
