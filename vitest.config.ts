@@ -2,6 +2,7 @@ import { defineConfig } from 'vitest/config';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { parse } from 'smol-toml';
 
 /** The import aliases of tsconfig.json, for both projects. */
@@ -22,6 +23,9 @@ export default defineConfig({
 	define: { __BUILD_ID__: JSON.stringify('test') },
 	resolve: { alias },
 	test: {
+		// Vitest's default on two cores is one worker, which leaves a core idle while the workers project
+		// waits on workerd; two files at a time halve that project's time (docs/test-speed.md).
+		maxWorkers: Math.max(2, availableParallelism() - 1),
 		projects: [
 			{
 				test: {

@@ -1,65 +1,109 @@
 /**
  * `npm test`: type check, lint, unit tests, API and data tests inside workerd against a real local
  * D1, then the browser tests in headless Chromium against the built site, and the readers' browser
- * tests against the same build laid out for Cloudflare Pages, then a smoke run of the benchmark.
- * Stops at the first failing step.
+ * tests against the same build laid out for Cloudflare Pages, then a smoke run of the operator
+ * scripts and of the benchmark. Stops at the first failing step.
+ *
+ * Steps that do not touch the same files run side by side (docs/test-speed.md): the build and the
+ * unit tests first; then the type check and lint (they read what the build generates:
+ * worker-configuration.d.ts and .astro/) beside the workers tests; then the browser tests alone,
+ * since they keep both cores busy and wait on pages with timeouts; then the Pages smoke beside the
+ * bench smoke, and the scripts smoke on the database the Pages smoke left. A step that runs beside
+ * another prints its output when it ends; one that runs alone prints as it goes.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './lib/wrangler.mjs';
-import { build } from './lib/build.mjs';
 
 const modules = (...parts) => path.join(ROOT, 'node_modules', ...parts);
 const REPORTS = path.join(ROOT, '.test-reports');
-const VITEST_REPORT = path.join(REPORTS, 'vitest.json');
+const VITEST_REPORTS = ['unit', 'workers'].map((project) => path.join(REPORTS, `vitest-${project}.json`));
 const E2E_REPORTS = [path.join(REPORTS, 'e2e.json'), path.join(REPORTS, 'e2e-pages.json')];
-const steps = [
-	// `npm run check` and `npm run lint` themselves, so that CI checks what package.json says they check.
-	{ name: 'type check', run: () => npm('check') },
-	{ name: 'lint', run: () => npm('lint') },
-	{
-		name: 'unit and workers tests',
-		run: () => node(modules('vitest', 'vitest.mjs'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${VITEST_REPORT}`]),
-	},
-	{ name: 'build', run: () => (build(), true) },
-	{ name: 'browser tests', run: () => node(modules('@playwright', 'test', 'cli.js'), ['test']) },
-	// The readers' browser tests again, against the Cloudflare Pages build under `wrangler pages dev`.
-	{ name: 'Pages smoke test', run: () => node(modules('@playwright', 'test', 'cli.js'), ['test', '--config', 'playwright.pages.config.ts']) },
-	// The operator scripts the README names, each once on the demo database the Pages smoke left in
-	// .wrangler/test-state, so that none can rot unnoticed (the bench smoke is next).
-	{ name: 'scripts smoke', run: scriptsSmoke },
-	// The benchmark on a small community (2,000 posts, a second per target, no Lighthouse), so that
-	// `npm run bench` cannot rot unnoticed: it fails on any answer that is not a success.
-	{ name: 'bench smoke', run: () => node(path.join(ROOT, 'scripts', 'bench.mjs'), ['--smoke']) },
-];
-
-/** `npm run <script>`, through the npm that runs this (npm test) or the one on the PATH. */
-function npm(script) {
-	const npmCli = process.env['npm_execpath'];
-	const [command, args] = npmCli ? [process.execPath, [npmCli, 'run', '--silent', script]] : ['npm', ['run', '--silent', script]];
-	const result = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' } });
-	return result.status === 0;
-}
+const VITEST = modules('vitest', 'vitest.mjs');
+const PLAYWRIGHT = modules('@playwright', 'test', 'cli.js');
 
 /**
- * Runs a Node script with the running Node; true when it succeeds.
- *
- * @param {string} script
- * @param {string[]} args
- * @param {'inherit' | 'ignore'} [stdout]
+ * @typedef {{ name: string; after?: string[]; alone?: boolean; run: (out: Output) => Promise<boolean> }} Step
+ * @typedef {{ stdio: 'inherit' | 'pipe'; write: (chunk: Buffer | string) => void }} Output
  */
-function node(script, args, stdout = 'inherit') {
-	const result = spawnSync(process.execPath, [script, ...args], {
-		cwd: ROOT,
-		stdio: ['inherit', stdout, 'inherit'],
-		env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' },
+/** @type {Step[]} */
+const steps = [
+	{ name: 'build', run: (out) => npm('build', out) },
+	{ name: 'unit tests', run: (out) => vitest('unit', out) },
+	// `npm run check` and `npm run lint` themselves, so that CI checks what package.json says they check.
+	{ name: 'type check', after: ['build'], run: (out) => npm('check', out) },
+	{ name: 'lint', after: ['build'], run: (out) => npm('lint', out) },
+	{ name: 'workers tests', after: ['unit tests'], run: (out) => vitest('workers', out) },
+	{
+		name: 'browser tests',
+		after: ['build', 'type check', 'lint', 'workers tests'],
+		alone: true,
+		run: (out) => node(PLAYWRIGHT, ['test'], out),
+	},
+	// The readers' browser tests again, against the Cloudflare Pages build under `wrangler pages dev`.
+	{
+		name: 'Pages smoke test',
+		after: ['browser tests'],
+		run: (out) => node(PLAYWRIGHT, ['test', '--config', 'playwright.pages.config.ts'], out),
+	},
+	// The benchmark on a small community (2,000 posts, a second per target, no Lighthouse), so that
+	// `npm run bench` cannot rot unnoticed: it fails on any answer that is not a success. Its own
+	// port, state folder and build (dist-bench/), so it runs beside the Pages smoke.
+	{ name: 'bench smoke', after: ['browser tests'], run: (out) => node(path.join(ROOT, 'scripts', 'bench.mjs'), ['--smoke'], out) },
+	// The operator scripts the README names, each once on the demo database the Pages smoke left in
+	// .wrangler/test-state, so that none can rot unnoticed.
+	{ name: 'scripts smoke', after: ['Pages smoke test'], run: scriptsSmoke },
+];
+
+const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' };
+
+/**
+ * Runs a command; resolves true when it succeeds. Its output goes to `out`.
+ *
+ * @param {string} command
+ * @param {string[]} args
+ * @param {Output} out
+ * @returns {Promise<boolean>}
+ */
+function run(command, args, out) {
+	return new Promise((resolve) => {
+		const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', out.stdio, out.stdio] });
+		running.add(child);
+		child.stdout?.on('data', out.write);
+		child.stderr?.on('data', out.write);
+		child.on('error', (error) => {
+			out.write(`${error.message}\n`);
+			running.delete(child);
+			resolve(false);
+		});
+		child.on('close', (code) => {
+			running.delete(child);
+			resolve(code === 0);
+		});
 	});
-	return result.status === 0;
+}
+
+/** @type {Set<import('node:child_process').ChildProcess>} */
+const running = new Set();
+
+/** Runs a Node script with the running Node. */
+const node = (/** @type {string} */ script, /** @type {string[]} */ args, /** @type {Output} */ out) => run(process.execPath, [script, ...args], out);
+
+/** `npm run <script>`, through the npm that runs this (npm test) or the one on the PATH. */
+function npm(/** @type {string} */ script, /** @type {Output} */ out) {
+	const npmCli = process.env['npm_execpath'];
+	return npmCli ? run(process.execPath, [npmCli, 'run', '--silent', script], out) : run('npm', ['run', '--silent', script], out);
+}
+
+/** One vitest project, with its own JSON report. */
+function vitest(/** @type {'unit' | 'workers'} */ project, /** @type {Output} */ out) {
+	const report = path.join(REPORTS, `vitest-${project}.json`);
+	return node(VITEST, ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], out);
 }
 
 /** Each README script once, quickly: read-only or idempotent on the test database. */
-function scriptsSmoke() {
+async function scriptsSmoke(/** @type {Output} */ out) {
 	const state = ['--persist-to', path.join('.wrangler', 'test-state')];
 	const runs = [
 		['seed.mjs', '--if-empty', ...state],
@@ -70,20 +114,35 @@ function scriptsSmoke() {
 		// The screenshots' Playwright config and journeys load (the photographs themselves are not taken).
 		['screenshots.mjs', '--list'],
 	];
-	return runs.every(([script = '', ...args]) => {
-		console.log(`  node scripts/${script} ${args.join(' ')}`);
-		return node(path.join(ROOT, 'scripts', script), args, 'ignore');
-	});
+	for (const [script = '', ...args] of runs) {
+		out.write(`  node scripts/${script} ${args.join(' ')}\n`);
+		// Only failures speak: the scripts' own reports are long.
+		const quiet = { stdio: /** @type {const} */ ('pipe'), write: collect() };
+		if (!(await node(path.join(ROOT, 'scripts', script), args, quiet))) {
+			out.write(quiet.write.text());
+			return false;
+		}
+	}
+	return true;
+}
+
+/** A writer that keeps what it is given. */
+function collect() {
+	/** @type {Buffer[]} */
+	const chunks = [];
+	const write = (/** @type {Buffer | string} */ chunk) => void chunks.push(Buffer.from(chunk));
+	write.text = () => Buffer.concat(chunks).toString('utf8');
+	return write;
 }
 
 /** Counts passed and failed tests from the runners' JSON reports. */
 function tally() {
 	let passed = 0;
 	let failed = 0;
-	if (existsSync(VITEST_REPORT)) {
-		const report = JSON.parse(readFileSync(VITEST_REPORT, 'utf8'));
-		passed += report.numPassedTests;
-		failed += report.numFailedTests;
+	for (const report of VITEST_REPORTS.filter((file) => existsSync(file))) {
+		const stats = JSON.parse(readFileSync(report, 'utf8'));
+		passed += stats.numPassedTests;
+		failed += stats.numFailedTests;
 	}
 	for (const report of E2E_REPORTS.filter((file) => existsSync(file))) {
 		const stats = JSON.parse(readFileSync(report, 'utf8')).stats;
@@ -93,18 +152,65 @@ function tally() {
 	return { passed, failed };
 }
 
-rmSync(REPORTS, { recursive: true, force: true });
-for (const step of steps) {
-	console.log(`\n▶ ${step.name}`);
+/**
+ * Runs every step once the steps it comes after have passed. A step marked `alone` starts when
+ * nothing else runs and holds the rest back until it ends; it prints as it goes, the others print
+ * their output when they end. Resolves false at the first failure, after stopping whatever else runs.
+ */
+function runAll() {
 	const started = Date.now();
-	if (!step.run()) {
-		console.error(`\n✖ ${step.name} failed`);
-		const { passed, failed } = tally();
-		console.log(`${passed} passed, ${Math.max(failed, 1)} failed`);
-		process.exit(1);
-	}
-	console.log(`✔ ${step.name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+	const passed = new Set();
+	/** @type {Set<Step>} */
+	const begun = new Set();
+	/** @type {Set<Step>} */
+	const active = new Set();
+	let failed = false;
+	return new Promise((resolve) => {
+		const ready = (/** @type {Step} */ step) => !begun.has(step) && (step.after ?? []).every((name) => passed.has(name));
+		const schedule = () => {
+			for (const step of steps.filter(ready)) {
+				if ([...active].some((other) => other.alone) || (step.alone && active.size > 0)) break;
+				start(step);
+			}
+			if (active.size === 0) resolve(passed.size === steps.length);
+		};
+		const start = (/** @type {Step} */ step) => {
+			begun.add(step);
+			active.add(step);
+			const buffer = collect();
+			/** @type {Output} */
+			const out = step.alone ? { stdio: 'inherit', write: (chunk) => process.stdout.write(chunk) } : { stdio: 'pipe', write: buffer };
+			console.log(`\n▶ ${step.name}${step.alone ? '' : ' (its output follows when it ends)'}`);
+			const stepStarted = Date.now();
+			step
+				.run(out)
+				.catch((/** @type {unknown} */ error) => {
+					out.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+					return false;
+				})
+				.then((ok) => {
+					active.delete(step);
+					if (failed) return;
+					if (!step.alone) process.stdout.write(`\n── ${step.name} ──\n${buffer.text()}`);
+					const seconds = ((Date.now() - stepStarted) / 1000).toFixed(1);
+					if (!ok) {
+						failed = true;
+						console.error(`\n✖ ${step.name} failed (${seconds} s)`);
+						for (const child of running) child.kill('SIGTERM');
+						resolve(false);
+						return;
+					}
+					passed.add(step.name);
+					console.log(`✔ ${step.name} (${seconds} s; ${((Date.now() - started) / 1000).toFixed(0)} s since the start)`);
+					schedule();
+				});
+		};
+		schedule();
+	});
 }
+
+rmSync(REPORTS, { recursive: true, force: true });
+const ok = await runAll();
 const { passed, failed } = tally();
-console.log(`\n${passed} passed, ${failed} failed`);
-process.exit(failed > 0 ? 1 : 0);
+console.log(`\n${passed} passed, ${ok ? failed : Math.max(failed, 1)} failed`);
+process.exit(ok && failed === 0 ? 0 : 1);
