@@ -126,6 +126,14 @@ export default tseslint.config(
 		},
 	},
 	{
+		// axe runs in the page (tests/e2e/axe.ts): the builder's default opens a blank page after each run.
+		files: ['tests/**/*.ts'],
+		ignores: ['tests/e2e/axe.ts'],
+		rules: {
+			'no-restricted-imports': ['error', { paths: [{ name: '@axe-core/playwright', message: 'Use axe(page) from tests/e2e/axe.ts.' }] }],
+		},
+	},
+	{
 		files: ['**/*.astro'],
 		// Astro components may return a Response (redirects, rewrites) from their frontmatter.
 		rules: { 'no-unreachable': 'off' },

@@ -4,12 +4,13 @@
  * tests against the same build laid out for Cloudflare Pages, then a smoke run of the operator
  * scripts and of the benchmark. Stops at the first failing step.
  *
- * Steps that do not touch the same files run side by side (docs/test-speed.md): the build and the
- * unit tests first; then the type check and lint (they read what the build generates:
- * worker-configuration.d.ts and .astro/) beside the workers tests; then the browser tests alone,
- * since they keep both cores busy and wait on pages with timeouts; then the Pages smoke beside the
- * bench smoke, and the scripts smoke on the database the Pages smoke left. A step that runs beside
- * another prints its output when it ends; one that runs alone prints as it goes.
+ * Steps that do not touch the same files run side by side (docs/test-speed.md): the workers tests,
+ * the build and the unit tests first; then the type check and lint (they read what the build
+ * generates: worker-configuration.d.ts and .astro/) beside the workers tests; then the browser tests
+ * alone, since they keep both cores busy by themselves (beside the others, everything took longer);
+ * then the Pages smoke beside the bench smoke, and the scripts smoke on the database the Pages smoke
+ * left. A step that runs beside another prints its output when it ends; one that runs alone prints
+ * as it goes.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -29,15 +30,16 @@ const PLAYWRIGHT = modules('@playwright', 'test', 'cli.js');
  */
 /** @type {Step[]} */
 const steps = [
+	// The longest of the first steps starts first.
+	{ name: 'workers tests', run: (out) => vitest('workers', out) },
 	{ name: 'build', run: (out) => npm('build', out) },
 	{ name: 'unit tests', run: (out) => vitest('unit', out) },
 	// `npm run check` and `npm run lint` themselves, so that CI checks what package.json says they check.
 	{ name: 'type check', after: ['build'], run: (out) => npm('check', out) },
 	{ name: 'lint', after: ['build'], run: (out) => npm('lint', out) },
-	{ name: 'workers tests', after: ['unit tests'], run: (out) => vitest('workers', out) },
 	{
 		name: 'browser tests',
-		after: ['build', 'type check', 'lint', 'workers tests'],
+		after: ['build', 'unit tests', 'type check', 'lint', 'workers tests'],
 		alone: true,
 		run: (out) => node(PLAYWRIGHT, ['test'], out),
 	},

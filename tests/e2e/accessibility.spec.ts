@@ -3,13 +3,11 @@
  * language: a board with its category filter, a post with images and comments, the login page and
  * My Page as a signed-in member.
  */
-import AxeBuilder from '@axe-core/playwright';
+import { axe, WCAG_22_AA } from './axe';
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import { signInAsDemoMember } from './sign-in-helpers';
 import ja from '@/i18n/ja.json' with { type: 'json' };
-
-const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 interface Community {
 	path: string;
@@ -33,7 +31,7 @@ const COMMUNITIES: Community[] = [
 
 /** The WCAG 2.2 AA violations on the page as it is now, one line each, with the offending elements. */
 async function violations(page: Page): Promise<string[]> {
-	const results = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
+	const results = await axe(page).withTags(WCAG_22_AA).analyze();
 	return results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
 

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
 import type { Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe';
 import { expect, test } from './test';
 import { execute } from './fixtures';
 import { community, memberIdOf, signInMember, type Community } from './write-helpers';
@@ -563,7 +563,7 @@ test("an administrator's comment carries the role badge from the island and afte
 			Math.abs(badgeBox.y + badgeBox.height / 2 - (nameBox.y + nameBox.height / 2)) < 6,
 	).toBe(true);
 	// Readable in the dark theme (WCAG AA contrast), and no sideways scrolling at 390 px.
-	const contrast = await new AxeBuilder({ page }).include('[data-role-badge]').withRules(['color-contrast']).analyze();
+	const contrast = await axe(page).include('[data-role-badge]').withRules(['color-contrast']).analyze();
 	expect(contrast.violations).toEqual([]);
 	expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 	// The server renders it too, and the island reads it back when it takes the list over.

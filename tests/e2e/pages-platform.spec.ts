@@ -47,3 +47,26 @@ test('the Workers’ code and configuration are not served as files', async ({ r
 		expect(await response.text(), file).not.toContain('export');
 	}
 });
+
+test('the scripts a page names are served on Pages as JavaScript, and its inlined styles lay it out', async ({ page, request }) => {
+	// A board page: its page scripts and the islands' modules (the stylesheets are inlined in the page).
+	await page.goto('/starfall/global/boards');
+	const assets = await page.evaluate(() => [
+		...[...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].map((link) => link.href),
+		...[...document.querySelectorAll<HTMLScriptElement>('script[src]')].map((script) => script.src),
+		...[...document.querySelectorAll('astro-island')].flatMap((island) => [
+			island.getAttribute('component-url'),
+			island.getAttribute('renderer-url'),
+		]),
+	]);
+	const files = [...new Set(assets.filter((url): url is string => Boolean(url)))];
+	expect(files.length).toBeGreaterThan(0);
+	for (const url of files) {
+		const response = await request.get(url);
+		expect(response.status(), url).toBe(200);
+		expect(response.headers()['content-type'], url).toMatch(/javascript/);
+	}
+	// The styles applied: the top bar sticks to the top and lays its row out as a flex box.
+	expect(await page.locator('.top-bar').evaluate((element) => getComputedStyle(element).position)).toBe('sticky');
+	expect(await page.locator('.top-bar-inner').evaluate((element) => getComputedStyle(element).display)).toBe('flex');
+});

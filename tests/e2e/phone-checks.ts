@@ -3,7 +3,7 @@
  * phone-journeys): the two screen sizes, boxes inside the screen, no sideways scroll, popups inside
  * the viewport, and tap targets of at least 24 px (axe's `target-size`, WCAG 2.2's 2.5.8).
  */
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe';
 import type { Locator, Page } from '@playwright/test';
 
 export const PHONE = { width: 390, height: 844 };
@@ -79,7 +79,7 @@ const POPUPS =
  * the tree's last link) is not counted: the popup is on top, and its own targets are checked.
  */
 export async function targetSizeViolations(page: Page): Promise<string[]> {
-	const results = await new AxeBuilder({ page }).withRules(['target-size']).analyze();
+	const results = await axe(page).withRules(['target-size']).analyze();
 	const found: string[] = [];
 	for (const node of results.violations.flatMap((violation) => violation.nodes)) {
 		// The size check says what covers the target; the offset check then fails for the same cover.

@@ -3,7 +3,7 @@
  * the login-required modal, and Delete on the post page. Each test signs in as its own demo member
  * (rate limits and drafts are per member), and the posts it writes carry a unique mark.
  */
-import AxeBuilder from '@axe-core/playwright';
+import { axe, WCAG_22_AA } from './axe';
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import { execute } from './fixtures';
@@ -385,7 +385,7 @@ for (const channelPath of ['/starfall/global', '/pixelfarm/main']) {
 		await signInMember(page, channel, 27, `${channelPath}/write?boardId=${boardOf(channel, 'general')}`);
 		await expect(page.locator('[data-rich-editor="ready"]')).toBeVisible();
 		const violations = async () =>
-			(await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze()).violations.map(
+			(await axe(page).withTags(WCAG_22_AA).analyze()).violations.map(
 				(violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
 			);
 		expect(await violations()).toEqual([]);
