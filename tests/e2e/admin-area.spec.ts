@@ -110,7 +110,10 @@ test('reports queue: hide a post, dismiss reports, ban a comment’s writer; his
 
 	// Dismiss, by keyboard only: Escape first cancels and changes nothing.
 	const dismiss = group('POST', dismissed.id).getByRole('button', { name: 'Dismiss' });
+	// The controls are disabled until the island has hydrated, and a disabled button takes no focus.
+	await expect(dismiss).toBeEnabled();
 	await dismiss.focus();
+	await expect(dismiss).toBeFocused();
 	await page.keyboard.press('Enter');
 	const dismissDialog = page.getByRole('dialog', { name: 'Dismiss these reports and leave it as it is?' });
 	await expect(dismissDialog).toBeVisible();
@@ -289,7 +292,11 @@ test('automatic hide at the community’s number of reports, shown again from th
 		const group = page.locator(`[data-target="COMMENT-${target!.id}"]`);
 		await expect(group).toContainText('Hidden');
 		const showText = group.getByRole('button', { name: 'Show text' });
+		// The Reports link loads the page again: its controls are disabled until the island has hydrated,
+		// and a disabled button takes no focus (a press then went to the page and opened nothing).
+		await expect(showText).toBeEnabled();
 		await showText.focus();
+		await expect(showText).toBeFocused();
 		await page.keyboard.press('Enter');
 		await expect(group.getByRole('region', { name: 'Text as stored' })).toContainText(target!.content);
 		await expect(group.getByRole('button', { name: 'Hide text' })).toHaveAttribute('aria-expanded', 'true');
