@@ -11,9 +11,9 @@ export const PAGES_E2E_PORT = Number(process.env['PAGES_E2E_PORT'] ?? 8792);
 export default defineConfig({
 	...base,
 	// What a guest reads: boards, posts, navigation, the error pages and the page policy; the scripts
-	// as Pages serves them with the inlined styles applied, and the rate limiters through the companion Worker. The
-	// layout's measurements (layout.spec.ts) run on the Workers build only: the same CSS, and 20 tests
-	// that took a fifth of this run (docs/test-speed.md).
+	// as Pages serves them with the inlined styles applied, and the rate limiters through the companion
+	// Worker. The layout's measurements (layout.spec.ts) run on the Workers build only: the same CSS,
+	// and 20 tests that took a fifth of this run (docs/test-speed.md).
 	testIgnore: [],
 	testMatch: [
 		'**/pages-platform.spec.ts',

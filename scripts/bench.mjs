@@ -30,8 +30,8 @@
  * --lighthouse-only (no autocannon runs), --mixed-only (only the mixed run, on the bench data as it
  * is: no seeding unless there is none, no removal), --search-only (only the search bench below),
  * --smoke (for CI: 2,000 posts in a state folder of its own, .wrangler/bench-smoke, one second per
- * target, one round, no Lighthouse, a mixed run on 100 posts and 10 board pages; exits 1 when a reader's answer is not a success or a write is
- * refused). The build goes to dist-bench/, never to the dist/ a running `npm start` serves.
+ * target, one round, no Lighthouse, a mixed run on 100 posts and 10 board pages; exits 1 when a
+ * reader's answer is not a success or a write is refused). The build goes to dist-bench/, never to the dist/ a running `npm start` serves.
  * The server listens on BENCH_PORT (default 8830).
  * - Search (scripts/operator/bench-search.ts), on the same data after the removal: recall of 200
  *   sampled queries against a plain scan, and per kind of query the database's time and the whole

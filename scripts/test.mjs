@@ -19,7 +19,9 @@ import { ROOT } from './lib/wrangler.mjs';
 
 const modules = (...parts) => path.join(ROOT, 'node_modules', ...parts);
 const REPORTS = path.join(ROOT, '.test-reports');
-const VITEST_REPORTS = ['unit', 'workers'].map((project) => path.join(REPORTS, `vitest-${project}.json`));
+/** Each vitest project's JSON report. */
+const vitestReport = (/** @type {'unit' | 'workers'} */ project) => path.join(REPORTS, `vitest-${project}.json`);
+const VITEST_REPORTS = [vitestReport('unit'), vitestReport('workers')];
 const E2E_REPORTS = [path.join(REPORTS, 'e2e.json'), path.join(REPORTS, 'e2e-pages.json')];
 const VITEST = modules('vitest', 'vitest.mjs');
 const PLAYWRIGHT = modules('@playwright', 'test', 'cli.js');
@@ -100,8 +102,7 @@ function npm(/** @type {string} */ script, /** @type {Output} */ out) {
 
 /** One vitest project, with its own JSON report. */
 function vitest(/** @type {'unit' | 'workers'} */ project, /** @type {Output} */ out) {
-	const report = path.join(REPORTS, `vitest-${project}.json`);
-	return node(VITEST, ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], out);
+	return node(VITEST, ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport(project)}`], out);
 }
 
 /** Each README script once, quickly: read-only or idempotent on the test database. */

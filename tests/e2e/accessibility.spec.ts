@@ -3,8 +3,7 @@
  * language: a board with its category filter, a post with images and comments, the login page and
  * My Page as a signed-in member.
  */
-import { axe, WCAG_22_AA } from './axe';
-import type { Page } from '@playwright/test';
+import { wcagViolations } from './axe';
 import { expect, test } from './test';
 import { signInAsDemoMember } from './sign-in-helpers';
 import ja from '@/i18n/ja.json' with { type: 'json' };
@@ -29,18 +28,12 @@ const COMMUNITIES: Community[] = [
 	{ path: '/pixelfarm/main', look: 'English, dark', boardId: 42, mediaBoardId: 44, signIn: true },
 ];
 
-/** The WCAG 2.2 AA violations on the page as it is now, one line each, with the offending elements. */
-async function violations(page: Page): Promise<string[]> {
-	const results = await axe(page).withTags(WCAG_22_AA).analyze();
-	return results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
-
 for (const community of COMMUNITIES) {
 	test.describe(`WCAG 2.2 AA in ${community.path} (${community.look})`, () => {
 		test('a board page with its category filter has no violation', async ({ page }) => {
 			await page.goto(`${community.path}/boards/${community.boardId}`);
 			await expect(page.locator('.subjects a[aria-current="page"]')).toBeVisible();
-			expect(await violations(page)).toEqual([]);
+			expect(await wcagViolations(page)).toEqual([]);
 		});
 
 		test('a post page with images and comments has no violation', async ({ page }) => {
@@ -49,14 +42,14 @@ for (const community of COMMUNITIES) {
 			expect(href).toBeTruthy();
 			await page.goto(href ?? '');
 			await expect(page.locator('h1')).toBeVisible();
-			expect(await violations(page)).toEqual([]);
+			expect(await wcagViolations(page)).toEqual([]);
 		});
 
 		test('the login page has no violation', async ({ page }) => {
 			await page.goto(`${community.path}/login`);
 			if (!community.signIn) await expect(page.getByText(ja['login.noProviders'])).toBeVisible();
 			else await expect(page.locator('[data-login-form] button').first()).toBeVisible();
-			expect(await violations(page)).toEqual([]);
+			expect(await wcagViolations(page)).toEqual([]);
 		});
 
 		if (!community.signIn) {
@@ -69,7 +62,7 @@ for (const community of COMMUNITIES) {
 			test("a signed-in member's My Page has no violation", async ({ page }) => {
 				await signInAsDemoMember(page, community.path, `${community.path}/mypage`);
 				await expect(page.locator('[data-member-card]')).toBeVisible();
-				expect(await violations(page)).toEqual([]);
+				expect(await wcagViolations(page)).toEqual([]);
 			});
 		}
 	});

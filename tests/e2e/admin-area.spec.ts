@@ -5,7 +5,7 @@
  * Hide / Show again of a comment on the post page, with what readers see of each.
  */
 import path from 'node:path';
-import { axe, WCAG_22_AA } from './axe';
+import { wcagViolations } from './axe';
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import { execute, nicknameOf } from './fixtures';
@@ -15,12 +15,6 @@ const GLOBAL = '/starfall/global';
 const FARM = '/pixelfarm/main';
 const toast = (page: Page) => page.locator('[data-toast]');
 const shots = path.join('test-results', 'admin-area');
-
-/** The WCAG 2.2 AA violations on the page as it is now, one line each. */
-async function violations(page: Page): Promise<string[]> {
-	const results = await axe(page).withTags(WCAG_22_AA).analyze();
-	return results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
 
 /** A visible post of channel 1 on `boardId` that no other test acts on (the `offset`-th newest). */
 function visiblePost(channelId: number, boardId: number, offset: number): { id: number; title: string; member_id: number } {
@@ -91,7 +85,7 @@ test('reports queue: hide a post, dismiss reports, ban a comment’s writer; his
 	await expect(page).toHaveURL(/order=most/);
 	await expect(page.getByRole('button', { name: 'Most reported' })).toHaveAttribute('aria-pressed', 'true');
 	await page.screenshot({ path: path.join(shots, 'queue-desktop.png'), fullPage: true });
-	expect(await violations(page)).toEqual([]);
+	expect(await wcagViolations(page)).toEqual([]);
 
 	// Hide, with a reason: the group leaves the queue, and readers no longer see the post.
 	await group('POST', hidden.id).getByRole('button', { name: 'Hide' }).click();
@@ -145,7 +139,7 @@ test('reports queue: hide a post, dismiss reports, ban a comment’s writer; his
 	await until.fill(chosen);
 	await banDialog.getByLabel('Reason (kept in the moderation log)').fill('Repeated insults');
 	await page.screenshot({ path: path.join(shots, 'ban-dialog.png') });
-	expect(await violations(page)).toEqual([]);
+	expect(await wcagViolations(page)).toEqual([]);
 	await banDialog.getByRole('button', { name: 'Ban' }).click();
 	await expect(toast(page)).toHaveText(`${writer} has been banned.`);
 	expect(execute(`SELECT kind, reason FROM bans WHERE member_id = ${comment!.member_id} AND lifted_at IS NULL`)).toEqual([
@@ -196,7 +190,7 @@ test('reports queue: hide a post, dismiss reports, ban a comment’s writer; his
 	await page.keyboard.press('Enter');
 	await expect(page.locator(`[data-found-member="${comment!.member_id}"]`).getByRole('button', { name: 'Ban', exact: true })).toBeVisible();
 	await page.screenshot({ path: path.join(shots, 'bans-desktop.png'), fullPage: true });
-	expect(await violations(page)).toEqual([]);
+	expect(await wcagViolations(page)).toEqual([]);
 
 	// The audit log: every action, who and why; entries are not editable.
 	await page.getByRole('link', { name: 'Audit log' }).click();
@@ -216,7 +210,7 @@ test('reports queue: hide a post, dismiss reports, ban a comment’s writer; his
 	// Read-only: nothing to type or press but each entry's Show text (issue 22).
 	await expect(page.locator('tbody input, tbody textarea, tbody button:not(.admin-text-toggle)')).toHaveCount(0);
 	await page.screenshot({ path: path.join(shots, 'log-desktop.png'), fullPage: true });
-	expect(await violations(page)).toEqual([]);
+	expect(await wcagViolations(page)).toEqual([]);
 
 	// On a phone the queue reads without sideways scrolling.
 	await page.setViewportSize({ width: 390, height: 844 });
@@ -264,7 +258,7 @@ test('automatic hide at the community’s number of reports, shown again from th
 	await page.getByRole('button', { name: 'Save' }).click();
 	await expect(toast(page)).toHaveText('The settings have been saved.');
 	await page.screenshot({ path: path.join(shots, 'settings-dark.png'), fullPage: true });
-	expect(await violations(page)).toEqual([]);
+	expect(await wcagViolations(page)).toEqual([]);
 
 	try {
 		// One report is there already; a member's report through the post page is the second.
@@ -300,8 +294,7 @@ test('automatic hide at the community’s number of reports, shown again from th
 		await page.keyboard.press('Enter');
 		await expect(group.getByRole('region', { name: 'Text as stored' })).toContainText(target!.content);
 		await expect(group.getByRole('button', { name: 'Hide text' })).toHaveAttribute('aria-expanded', 'true');
-		const stored = await axe(page).include(`[data-target="COMMENT-${target!.id}"] .admin-stored`).withTags(WCAG_22_AA).analyze();
-		expect(stored.violations.map((violation) => violation.id)).toEqual([]);
+		expect(await wcagViolations(page, `[data-target="COMMENT-${target!.id}"] .admin-stored`)).toEqual([]);
 		await expect(group.getByRole('button', { name: 'Keep hidden' })).toBeVisible();
 		await group.getByRole('button', { name: 'Show again' }).click();
 		await page

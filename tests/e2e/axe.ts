@@ -9,9 +9,16 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 
 /** The WCAG 2.2 AA rules, as axe tags them. */
-export const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 /** An axe run on the page, to narrow with include(), withRules() or withTags() and then analyze(). */
 export function axe(page: Page): AxeBuilder {
 	return new AxeBuilder({ page }).setLegacyMode(true);
+}
+
+/** The WCAG 2.2 AA violations on the page as it is now (or in `include`), one line each with the offending elements. */
+export async function wcagViolations(page: Page, include?: string): Promise<string[]> {
+	const run = axe(page).withTags(WCAG_22_AA);
+	const results = await (include ? run.include(include) : run).analyze();
+	return results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }

@@ -9,7 +9,7 @@
  * posts made for each test.
  */
 import type { Locator, Page } from '@playwright/test';
-import { axe, WCAG_22_AA } from './axe';
+import { wcagViolations } from './axe';
 import { expect, test } from './test';
 import { execute } from './fixtures';
 import { boardOf, community, memberIdOf, signInMember, type Community } from './write-helpers';
@@ -114,8 +114,7 @@ test('a reply says whom it answers, in the reply box and in the thread, and the 
 	await expect(replyForm(page).locator('.comment-reply-context')).toContainText(`Replying to @${answerer}`);
 	await expect(replyForm(page).locator('.comment-reply-context a')).toHaveAttribute('href', `#comment-${replyId}`);
 	// The thread, its contexts and the open reply box meet WCAG 2.2 AA at 390 px (target sizes too).
-	const scan = await axe(page).include('[data-comments]').withTags(WCAG_22_AA).analyze();
-	expect(scan.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+	expect(await wcagViolations(page, '[data-comments]')).toEqual([]);
 	const second = mark('Thanks!');
 	const secondBox = section(page).getByRole('textbox', { name: `Reply to ${answerer}` });
 	await expect(secondBox).toBeFocused();
@@ -197,8 +196,7 @@ for (const viewport of [PHONE, { width: 1440, height: 900 }]) {
 		await expect(remove).toBeEnabled();
 		// In the post's header, above the title's bottom and the body, not after the comments.
 		await expect(page.locator('.post-header [data-post-actions]')).toHaveCount(1);
-		const scan = await axe(page).include('.post-header').withTags(WCAG_22_AA).analyze();
-		expect(scan.violations.map((violation) => violation.id)).toEqual([]);
+		expect(await wcagViolations(page, '.post-header')).toEqual([]);
 		const box = async (locator: Locator) => (await locator.boundingBox())!;
 		const [editBox, removeBox, title, comments] = [
 			await box(edit),

@@ -3,7 +3,7 @@
  * the login-required modal, and Delete on the post page. Each test signs in as its own demo member
  * (rate limits and drafts are per member), and the posts it writes carry a unique mark.
  */
-import { axe, WCAG_22_AA } from './axe';
+import { wcagViolations } from './axe';
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import { execute } from './fixtures';
@@ -384,14 +384,10 @@ for (const channelPath of ['/starfall/global', '/pixelfarm/main']) {
 		const channel = await community(channelPath);
 		await signInMember(page, channel, 27, `${channelPath}/write?boardId=${boardOf(channel, 'general')}`);
 		await expect(page.locator('[data-rich-editor="ready"]')).toBeVisible();
-		const violations = async () =>
-			(await axe(page).withTags(WCAG_22_AA).analyze()).violations.map(
-				(violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-			);
-		expect(await violations()).toEqual([]);
+		expect(await wcagViolations(page)).toEqual([]);
 		await page.locator('[data-drafts-button]').click();
 		await expect(page.locator('[data-drafts-dialog]')).toBeVisible();
-		expect(await violations()).toEqual([]);
+		expect(await wcagViolations(page)).toEqual([]);
 	});
 }
 
