@@ -53,6 +53,9 @@ export default defineConfig({
 				test: {
 					name: 'workers',
 					include: ['tests/workers/**/*.test.ts'],
+					// One runtime for the files of a worker, which setup.ts resets before each file (its data,
+					// its modules): a new runtime per file made the project three times slower (docs/test-speed.md).
+					isolate: false,
 					// Seeding and the 41,000-post fixture take seconds on a busy 2-core machine.
 					testTimeout: 30_000,
 					hookTimeout: 60_000,

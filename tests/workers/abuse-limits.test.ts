@@ -4,13 +4,25 @@
  * cooldown, uniqueness that holds under racing requests, cheap made-up sessions and bodies refused
  * before they are read.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { parse } from 'smol-toml';
 import wranglerToml from '../../wrangler.toml?raw';
 import { api } from '@functions/app';
 import { signInCallback } from '@functions/sign-in';
-import { call, memberApi, publicApi, recordingDb, sessionCookie, signIn, signUp, startSignup, ORIGIN, TEST_SECRET } from './harness';
+import {
+	call,
+	memberApi,
+	publicApi,
+	recordingDb,
+	sessionCookie,
+	signIn,
+	signUp,
+	startOfRateWindow,
+	startSignup,
+	ORIGIN,
+	TEST_SECRET,
+} from './harness';
 import { LIMITERS, RATE_LIMITS } from '@/server/platform/rate-limit';
 import { changeNickname, NICKNAME_CHANGE_COOLDOWN_DAYS } from '@/server/accounts/nickname';
 import { completeSignup, findSignup } from '@/server/accounts/signup';
@@ -30,6 +42,8 @@ async function burst(count: number, url: string, init: Parameters<typeof call>[1
 }
 
 describe('rate limits', () => {
+	beforeEach(startOfRateWindow);
+
 	it('uses the limits of wrangler.toml', () => {
 		const config = parse(wranglerToml) as { ratelimits: { name: string; simple: { limit: number; period: number } }[] };
 		expect(Object.fromEntries(config.ratelimits.map(({ name, simple }) => [name, { limit: simple.limit, periodSeconds: simple.period }]))).toEqual(

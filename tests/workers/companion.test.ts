@@ -11,6 +11,7 @@ import { LIMITERS, limitersOf, enforceRateLimit, type LimiterName } from '@/serv
 import { UNATTACHED_UPLOAD_TTL_MS } from '@/server/uploads/uploads';
 import { AppError } from '@/server/platform/errors';
 import * as images from '../fixtures/images';
+import { startOfRateWindow } from './harness';
 
 const companion = () => new Companion(createExecutionContext(), env);
 
@@ -19,6 +20,7 @@ describe('the companion Worker', () => {
 		const worker = companion();
 		const { limit } = LIMITERS.RATE_LIMIT_STRICT;
 		const outcomes: boolean[] = [];
+		await startOfRateWindow();
 		for (let i = 0; i <= limit; i += 1) outcomes.push((await worker.limit('RATE_LIMIT_STRICT', 'companion:strict')).success);
 		expect(outcomes.slice(0, limit).every(Boolean)).toBe(true);
 		expect(outcomes[limit]).toBe(false);
@@ -43,6 +45,7 @@ describe('the companion Worker', () => {
 		const limiters = limitersOf({ RATE_LIMITER: companion() });
 		expect(Object.keys(limiters).sort()).toEqual(Object.keys(LIMITERS).sort());
 		const subject = { channelId: 1, memberId: null, ip: '203.0.113.77' };
+		await startOfRateWindow();
 		for (let i = 0; i < LIMITERS.RATE_LIMIT_STRICT.limit; i += 1) await enforceRateLimit(limiters, 'signup', subject);
 		const refused = await enforceRateLimit(limiters, 'signup', subject).catch((error: unknown) => error);
 		expect(refused).toBeInstanceOf(AppError);

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import migration0006 from '../../migrations/0006_add_draft_limit.sql?raw';
-import { call, GLOBAL, KOREAN, memberApi, recordingDb, signIn, signUp } from './harness';
+import { call, GLOBAL, KOREAN, memberApi, recordingDb, signIn, signUp, startOfRateWindow } from './harness';
 import { createDraft, deleteDraft, getDraft, listDrafts, updateDraft } from '@/server/drafts/drafts';
 import { createPost } from '@/server/posts/writing';
 import type { SessionMember } from '@/server/sign-in/sessions';
@@ -611,6 +611,7 @@ describe('what each action costs', () => {
 	it('limits drafts requests per member, reads included', async () => {
 		const { cookie } = await newMember();
 		const { limit } = LIMITERS.RATE_LIMIT_WRITE;
+		await startOfRateWindow();
 		for (let i = 0; i < limit; i += 1) {
 			const answer = await call(`${MEMBER}/drafts`, { cookie, headers: { 'cf-connecting-ip': `198.51.100.${i}` } });
 			expect(answer.code).toBe(0);

@@ -9,7 +9,7 @@
  * a burst therefore goes on until the refusal comes (at most three windows' worth), and asserts
  * that nothing within the budget was refused.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { api } from '@functions/app';
@@ -24,11 +24,13 @@ import {
 	type RateLimitSubject,
 } from '@/server/platform/rate-limit';
 import { AppError } from '@/server/platform/errors';
-import { call, memberApi, postWhere, publicApi, signIn, ORIGIN, type Answer } from './harness';
+import { call, memberApi, postWhere, publicApi, signIn, startOfRateWindow, ORIGIN, type Answer } from './harness';
 
 const PUBLIC = publicApi();
 const MEMBER = memberApi();
 const TOO_MANY = -4291401;
+
+beforeEach(startOfRateWindow);
 
 /** Sends `send()` until it answers TooManyRequests (at most three windows' worth); returns the codes in order. */
 async function untilRefused(budget: number, send: (i: number) => Promise<Answer>): Promise<Answer[]> {
