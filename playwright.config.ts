@@ -4,6 +4,9 @@ import { defineConfig } from '@playwright/test';
 /** The test server's port (the local identity provider takes the next one); E2E_PORT moves both. */
 export const E2E_PORT = Number(process.env['E2E_PORT'] ?? 8790);
 
+/** The test server: the build on a freshly seeded database, with the local identity provider and Turnstile. */
+export const TEST_SERVER_COMMAND = `node scripts/serve-test.mjs --port ${E2E_PORT} --idp-port ${E2E_PORT + 1}`;
+
 /**
  * Debian's chromium-headless-shell (the headless-only build Playwright itself runs headless tests on)
  * when it is installed, as `.ci/run` does: a new browser context and a page load cost it about a
@@ -34,9 +37,11 @@ export default defineConfig({
 		viewport: { width: 1280, height: 900 },
 	},
 	webServer: {
-		command: `node scripts/serve-test.mjs --port ${E2E_PORT} --idp-port ${E2E_PORT + 1}`,
+		command: TEST_SERVER_COMMAND,
 		url: `http://127.0.0.1:${E2E_PORT}/starfall/global/boards`,
-		reuseExistingServer: false,
+		// `npm test` starts this same command while the type check and lint run, and says so
+		// (scripts/test.mjs); anywhere else a server already on the port is an error, never reused.
+		reuseExistingServer: process.env['E2E_SERVER_STARTED'] === TEST_SERVER_COMMAND,
 		timeout: 120_000,
 		stdout: 'ignore',
 		stderr: 'pipe',

@@ -30,7 +30,8 @@
  * --lighthouse-only (no autocannon runs), --mixed-only (only the mixed run, on the bench data as it
  * is: no seeding unless there is none, no removal), --search-only (only the search bench below),
  * --smoke (for CI: 2,000 posts in a state folder of its own, .wrangler/bench-smoke, one second per
- * target, one round, no Lighthouse, a mixed run on 100 posts and 10 board pages; exits 1 when a
+ * target, one round, no Lighthouse, a mixed run on 100 posts and 10 board pages, the search bench
+ * on 20 queries and 3 runs; exits 1 when a
  * reader's answer is not a success or a write is refused). The build goes to dist-bench/, never to the dist/ a running `npm start` serves.
  * The server listens on BENCH_PORT (default 8830).
  * - Search (scripts/operator/bench-search.ts), on the same data after the removal: recall of 200
@@ -406,7 +407,13 @@ function medianLighthouse(name, url) {
 function searchBench() {
 	const run = spawnSync(
 		process.execPath,
-		[path.join(ROOT, 'scripts', 'bench-search.mjs'), '--persist-to', STATE, '--runs', String(Math.max(20, rounds))],
+		// A smoke run checks that the search bench runs and agrees with a scan, on a few queries.
+		[
+			path.join(ROOT, 'scripts', 'bench-search.mjs'),
+			'--persist-to',
+			STATE,
+			...(smoke ? ['--runs', '3', '--samples', '5'] : ['--runs', String(Math.max(20, rounds))]),
+		],
 		{ cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
 	);
 	const line = run.stdout.split('\n').find((text) => text.startsWith('{'));

@@ -10,7 +10,8 @@
  * alone, since they keep both cores busy by themselves (beside the others, everything took longer);
  * then the Pages smoke beside the bench smoke, and the scripts smoke on the database the Pages smoke
  * left. A step that runs beside another prints its output when it ends; one that runs alone prints
- * as it goes.
+ * as it goes. The browser tests' server (playwright.config.ts) starts once the build is done, beside
+ * the type check and lint: seeding its database and starting wrangler leave a core idle.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -39,11 +40,12 @@ const steps = [
 	// `npm run check` and `npm run lint` themselves, so that CI checks what package.json says they check.
 	{ name: 'type check', after: ['build'], run: (out) => npm('check', out) },
 	{ name: 'lint', after: ['build'], run: (out) => npm('lint', out) },
+	{ name: 'test server', after: ['build'], run: startTestServer },
 	{
 		name: 'browser tests',
-		after: ['build', 'unit tests', 'type check', 'lint', 'workers tests'],
+		after: ['build', 'unit tests', 'type check', 'lint', 'workers tests', 'test server'],
 		alone: true,
-		run: (out) => node(PLAYWRIGHT, ['test'], out),
+		run: browserTests,
 	},
 	// The readers' browser tests again, against the Cloudflare Pages build under `wrangler pages dev`.
 	{
@@ -68,11 +70,12 @@ const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' };
  * @param {string} command
  * @param {string[]} args
  * @param {Output} out
+ * @param {Record<string, string>} [extraEnv]
  * @returns {Promise<boolean>}
  */
-function run(command, args, out) {
+function run(command, args, out, extraEnv = {}) {
 	return new Promise((resolve) => {
-		const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', out.stdio, out.stdio] });
+		const child = spawn(command, args, { cwd: ROOT, env: { ...env, ...extraEnv }, stdio: ['ignore', out.stdio, out.stdio] });
 		running.add(child);
 		child.stdout?.on('data', out.write);
 		child.stderr?.on('data', out.write);
@@ -103,6 +106,60 @@ function npm(/** @type {string} */ script, /** @type {Output} */ out) {
 /** One vitest project, with its own JSON report. */
 function vitest(/** @type {'unit' | 'workers'} */ project, /** @type {Output} */ out) {
 	return node(VITEST, ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport(project)}`], out);
+}
+
+/** The browser tests' server, as playwright.config.ts starts it, until the browser tests end. */
+const E2E_PORT = Number(process.env['E2E_PORT'] ?? 8790);
+const TEST_SERVER_COMMAND = `node scripts/serve-test.mjs --port ${E2E_PORT} --idp-port ${E2E_PORT + 1}`;
+/** @type {{ child: import('node:child_process').ChildProcess; output: ReturnType<typeof collect> } | null} */
+let testServer = null;
+
+/** Starts the test server and resolves once it answers (false when it exits first or takes two minutes). */
+async function startTestServer(/** @type {Output} */ out) {
+	const [command = 'node', ...args] = TEST_SERVER_COMMAND.split(' ');
+	const output = collect();
+	// Its own process group, so that stopping it stops the wrangler and workerd it starts.
+	const child = spawn(command === 'node' ? process.execPath : command, args, { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+	child.stdout?.on('data', output);
+	child.stderr?.on('data', output);
+	testServer = { child, output };
+	let exited = false;
+	child.once('exit', () => (exited = true));
+	const url = `http://127.0.0.1:${E2E_PORT}/starfall/global/boards`;
+	for (const deadline = Date.now() + 120_000; !exited && Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 250))) {
+		const answered = await fetch(url).then(
+			(response) => response.ok,
+			() => false,
+		);
+		if (answered) return true;
+	}
+	out.write(output.text());
+	await stopTestServer();
+	return false;
+}
+
+/** Stops the test server and waits for its processes to end (the Pages smoke then clears its state folder). */
+async function stopTestServer() {
+	if (!testServer) return;
+	const { child } = testServer;
+	testServer = null;
+	if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+	const ended = new Promise((resolve) => child.once('exit', resolve));
+	try {
+		process.kill(-child.pid, 'SIGTERM');
+	} catch {
+		// Already gone.
+	}
+	await ended;
+}
+
+/** The browser tests on the server started above; its output is shown when they fail. */
+async function browserTests(/** @type {Output} */ out) {
+	const server = testServer;
+	const ok = await run(process.execPath, [PLAYWRIGHT, 'test'], out, { E2E_SERVER_STARTED: TEST_SERVER_COMMAND });
+	if (!ok && server) out.write(`\n── the test server's output ──\n${server.output.text()}`);
+	await stopTestServer();
+	return ok;
 }
 
 /** Each README script once, quickly: read-only or idempotent on the test database. */
@@ -213,7 +270,15 @@ function runAll() {
 }
 
 rmSync(REPORTS, { recursive: true, force: true });
+// Interrupted (Ctrl-C, a CI timeout): the test server's process group goes too.
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
+	process.once(signal, () => {
+		if (testServer?.child.pid) process.kill(-testServer.child.pid, 'SIGTERM');
+		process.exit(130);
+	});
+}
 const ok = await runAll();
+await stopTestServer();
 const { passed, failed } = tally();
 console.log(`\n${passed} passed, ${ok ? failed : Math.max(failed, 1)} failed`);
 process.exit(ok && failed === 0 ? 0 : 1);

@@ -1,10 +1,10 @@
 /**
  * The search part of `npm run bench` (issue 11), on the bench's local D1 with the 100,000-post
- * channel: recall of 200 sampled queries (ko, ja, zh, en; 2, 3 and 4 to 12 characters; from titles
+ * channel: recall of 200 sampled queries (50 of each language, or --samples per language: ko, ja, zh, en; 2, 3 and 4 to 12 characters; from titles
  * and bodies; every search type) against a plain scan of the same visible posts, then for each
  * kind of query the time of a results page's reads (p50/p95 over the runs, through the local
  * runtime) and the rows D1 says they read, and the index's size. Prints one JSON line.
- * Usage: main(['--persist-to', dir, '--runs', '20']).
+ * Usage: main(['--persist-to', dir, '--runs', '20', '--samples', '50']).
  */
 import { parseArgs } from 'node:util';
 import { matchingPostIds, searchPosts, SEARCH_COUNT_CAP, SEARCH_MAX_PAGE, type SearchType } from '@/server/search/search';
@@ -47,14 +47,18 @@ function percentile(values: number[], p: number): number {
 }
 
 export async function main(argv: string[]): Promise<number> {
-	const { values } = parseArgs({ args: argv, options: { 'persist-to': { type: 'string' }, runs: { type: 'string', default: '20' } } });
+	const { values } = parseArgs({
+		args: argv,
+		options: { 'persist-to': { type: 'string' }, runs: { type: 'string', default: '20' }, samples: { type: 'string', default: '50' } },
+	});
 	const runs = Math.max(3, Number(values.runs));
+	const perLanguage = Math.max(1, Number(values.samples));
 	const { db, close } = await openDatabase({ remote: false, persistTo: values['persist-to'] });
 	try {
 		const posts = await listedPostsForScan(db, CHANNEL);
 		if (posts.length === 0) throw new Error('The bench channel is empty: run the bench seed first');
 
-		// Recall: 50 queries per language, cut from the posts of that language.
+		// Recall: `perLanguage` queries per language, cut from the posts of that language.
 		const rng = generator(20261123);
 		const byLanguage = new Map<string, typeof posts>();
 		for (const post of posts) {
@@ -65,7 +69,7 @@ export async function main(argv: string[]): Promise<number> {
 		for (const language of ['ko', 'ja', 'zh', 'en']) {
 			const pool = byLanguage.get(language) ?? [];
 			const seen = new Set<string>();
-			while (seen.size < 50 && pool.length > 0) {
+			while (seen.size < perLanguage && pool.length > 0) {
 				const post = pool[rng.int(0, pool.length - 1)]!;
 				const text = Array.from((rng.int(0, 2) === 0 ? post.title : post.content_text).replace(/\s+/g, ' ').trim());
 				const length = [2, 3, rng.int(4, 12)][seen.size % 3]!;
