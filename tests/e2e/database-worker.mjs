@@ -51,6 +51,26 @@ const opening = getPlatformProxy({
 /** @type {number[]} */
 let workerd = [];
 
+/**
+ * The rows of `sql`. The database is a file the test server and the other Playwright worker write
+ * too: a statement that meets their write lock fails at once with SQLITE_BUSY, having changed
+ * nothing, and is tried again after a short wait, as the Worker's own D1 does
+ * (src/server/platform/database.ts).
+ *
+ * @param {D1Database} db
+ * @param {string} sql
+ */
+async function allRows(db, sql) {
+	for (let attempt = 1; ; attempt += 1) {
+		try {
+			return (await db.prepare(sql).all()).results;
+		} catch (error) {
+			if (attempt >= 10 || !/SQLITE_BUSY|database is locked/.test(error instanceof Error ? error.message : String(error))) throw error;
+			await new Promise((resolve) => setTimeout(resolve, 2 ** (attempt + 1)));
+		}
+	}
+}
+
 port.on('message', async (/** @type {{ sql: string } | { close: true }} */ request) => {
 	try {
 		const proxy = await opening;
@@ -61,8 +81,7 @@ port.on('message', async (/** @type {{ sql: string } | { close: true }} */ reque
 		}
 		/** @type {D1Database} */
 		const db = /** @type {any} */ (proxy.env).DB;
-		const { results } = await db.prepare(request.sql).all();
-		answer({ rows: results, workerd });
+		answer({ rows: await allRows(db, request.sql), workerd });
 	} catch (error) {
 		answer({ workerd, error: error instanceof Error ? error.message : String(error) });
 	}
