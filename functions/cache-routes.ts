@@ -98,6 +98,9 @@ const PAGE_ROUTES: CacheRoute[] = [
 	{ path: /^\/posts\/(\d+)\/?$/, query: { commentId: lenientId, commentsAfter: lenientId }, strict: false, showsPost: true },
 	{ path: /^\/users\/(\d+)\/?$/, query: { page: memberPage }, strict: false, lists: 'member' },
 	{ path: /^\/search\/?$/, query: { q: searchKeyword, searchType, page: searchPage }, strict: false, lists: 'search' },
+	// The crawlers' files (docs/seo.md): they show the lists, and the boards (content version) with them.
+	{ path: /^\/(?:sitemap\.xml|sitemaps\/(?:boards|posts-[1-9]\d{0,8})\.xml|feed\.xml)$/, query: {}, strict: false, lists: 'all' },
+	{ path: /^\/boards\/(\d+)\/feed\.xml$/, query: {}, strict: false, lists: 'pathBoard' },
 ];
 
 /** Public API reads under /public/v1/{domain}/{slug}. */

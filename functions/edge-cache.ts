@@ -204,7 +204,12 @@ interface Fill {
 async function fill({ keyText, cache, ctx, ask, now, postVersion }: Fill): Promise<Response> {
 	const response = await ask();
 	const storable =
-		(response.status === 200 || response.status === 301 || response.status === 302) &&
+		// A post's page or read that answers 404 or 410 (missing, removed) is kept too, under the
+		// post's removal version like its 200: a crawler's second ask costs no D1 query.
+		(response.status === 200 ||
+			response.status === 301 ||
+			response.status === 302 ||
+			(postVersion !== null && (response.status === 404 || response.status === 410))) &&
 		!response.headers.has('set-cookie') &&
 		!/private|no-store/.test(response.headers.get('cache-control') ?? '');
 	if (!storable) {

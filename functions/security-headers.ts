@@ -2,15 +2,21 @@
  * Stamps the security headers (src/lib/security-policy.ts) on every answer of the Worker: pages,
  * JSON, redirects, error pages and edge-cache hits alike. A page keeps the Content-Security-Policy
  * Astro wrote for it; any other answer gets the strict policy that lets nothing load, unless
- * `fallbackPolicy` is off.
+ * `fallbackPolicy` is off. A page or JSON answer that search engines must not index (src/lib/seo.ts:
+ * isNoindex of its `path`; a redirect too), and any error, says so with `X-Robots-Tag: noindex`;
+ * images, scripts and the crawlers' own files are left as they are.
  */
 import { DEFAULT_REFERRER_POLICY, SECURITY_HEADERS, STRICT_POLICY } from '@/lib/security-policy';
+import { isNoindex } from '@/lib/seo';
 
-export function withSecurityHeaders(response: Response, { fallbackPolicy = true } = {}): Response {
+export function withSecurityHeaders(response: Response, { fallbackPolicy = true, path }: { fallbackPolicy?: boolean; path?: string } = {}): Response {
 	// The headers of a fetched response (the assets binding, the Cache API) are immutable: copy it.
 	const secured = new Response(response.body, response);
 	for (const [name, value] of Object.entries(SECURITY_HEADERS)) secured.headers.set(name, value);
 	if (!secured.headers.has('Referrer-Policy')) secured.headers.set('Referrer-Policy', DEFAULT_REFERRER_POLICY);
 	if (fallbackPolicy && !secured.headers.has('Content-Security-Policy')) secured.headers.set('Content-Security-Policy', STRICT_POLICY);
+	const type = secured.headers.get('Content-Type');
+	const isDocument = type === null || /^(?:text\/html|application\/json)/.test(type);
+	if (secured.status >= 400 || (isDocument && path !== undefined && isNoindex(path, secured.status))) secured.headers.set('X-Robots-Tag', 'noindex');
 	return secured;
 }

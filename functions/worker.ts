@@ -26,7 +26,7 @@ export default {
 			// policy and Vite serves its own scripts and styles, so a page there would get the policy
 			// that lets nothing load.
 			return withEdgeCache(request, database(env.DB), ctx, async (asked) =>
-				withSecurityHeaders(await handle(asked, env, ctx), { fallbackPolicy: !import.meta.env.DEV }),
+				withSecurityHeaders(await handle(asked, env, ctx), { fallbackPolicy: !import.meta.env.DEV, path: new URL(asked.url).pathname }),
 			);
 		});
 	},

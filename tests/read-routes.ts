@@ -38,9 +38,14 @@ const SEARCHES = [
 	'q=%EA%B3%B5%EC%A7%80&searchType=ALL',
 ];
 
-/** Page routes by their file under src/pages: `[param]` becomes `{param}`, `index` its folder. */
+/** Page routes and endpoints by their file under src/pages: `[param]` becomes `{param}`, `index` its folder. */
 export const PAGE_ROUTES: Record<string, (t: ReadTargets) => string[]> = {
 	'/': () => ['/'],
+	'/robots.txt': () => ['/robots.txt'],
+	'/{domain}/{slug}/sitemap.xml': (t) => [`${t.base}/sitemap.xml`],
+	'/{domain}/{slug}/sitemaps/{file}': (t) => [`${t.base}/sitemaps/boards.xml`, `${t.base}/sitemaps/posts-1.xml`],
+	'/{domain}/{slug}/feed.xml': (t) => [`${t.base}/feed.xml`],
+	'/{domain}/{slug}/boards/{boardId}/feed.xml': (t) => t.boardIds.map((id) => `${t.base}/boards/${id}/feed.xml`),
 	'/404': () => ['/404'],
 	'/500': () => ['/500'],
 	'/{domain}/{slug}': (t) => [t.base],

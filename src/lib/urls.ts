@@ -28,6 +28,13 @@ export function pageUrls(base: string) {
 		home: base,
 		boards: `${base}/boards`,
 		board: (boardId: number) => `${base}/boards/${boardId}`,
+		/** The Atom feeds (docs/seo.md): All Posts, and a public board's. */
+		feed: `${base}/feed.xml`,
+		boardFeed: (boardId: number) => `${base}/boards/${boardId}/feed.xml`,
+		/** The sitemap index of the channel, which names its sitemaps (docs/seo.md). */
+		sitemap: `${base}/sitemap.xml`,
+		boardsSitemap: `${base}/sitemaps/boards.xml`,
+		postsSitemap: (part: number) => `${base}/sitemaps/posts-${part}.xml`,
 		post: (postId: number, commentId?: number) => `${base}/posts/${postId}${commentId === undefined ? '' : `#comment-${commentId}`}`,
 		postEdit: (postId: number) => `${base}/posts/${postId}/edit`,
 		/** docs/product-rules.md#routes: the write link carries the board being read. */

@@ -93,10 +93,11 @@ test.describe('the pages give each reader exactly what the visibility rule allow
 test('the list of read routes names every page route', () => {
 	const pagesDir = path.join(process.cwd(), 'src', 'pages');
 	const routes = (readdirSync(pagesDir, { recursive: true }) as string[])
-		.filter((file) => file.endsWith('.astro'))
+		// Pages, and the endpoints beside them (robots.txt, sitemaps, feeds).
+		.filter((file) => file.endsWith('.astro') || file.endsWith('.ts'))
 		.map((file) => {
 			const route = `/${file
-				.replace(/\.astro$/, '')
+				.replace(/\.(?:astro|ts)$/, '')
 				.split(path.sep)
 				.join('/')}`
 				.replace(/\/index$/, '')

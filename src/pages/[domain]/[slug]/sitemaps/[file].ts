@@ -1,0 +1,30 @@
+/**
+ * A community's sitemaps (docs/seo.md): boards.xml (All Posts and every board a guest reads) and
+ * posts-N.xml (the listed posts of the N-th range of All Posts positions, with their last change).
+ */
+import type { APIRoute } from 'astro';
+import { loadCrawlerChannel, notFound, xmlResponse } from '@/server/loaders/crawler';
+import { postsSitemapCount, publicBoards, sitemapPosts } from '@/server/seo/crawl';
+import { sitemapXml } from '@/server/seo/xml';
+import { absoluteUrl } from '@/lib/seo';
+import { pageUrls } from '@/lib/urls';
+
+const POSTS_FILE = /^posts-([1-9]\d{0,8})\.xml$/;
+
+export const GET: APIRoute = async ({ params, url }) => {
+	const file = params['file'] ?? '';
+	const part = POSTS_FILE.exec(file);
+	if (file !== 'boards.xml' && !part) return notFound();
+	const loaded = await loadCrawlerChannel(params, url);
+	if (!loaded) return notFound();
+	const { db, channel, layout, origin } = loaded;
+	const urls = pageUrls(channel.basePath);
+	if (!part) {
+		const pages = [urls.boards, ...publicBoards(layout).map((board) => urls.board(board.boardId))];
+		return xmlResponse(sitemapXml(pages.map((path) => ({ loc: absoluteUrl(origin, path) }))));
+	}
+	const number = Number(part[1]);
+	if (number > (await postsSitemapCount(db, channel.id))) return notFound();
+	const posts = await sitemapPosts(db, channel.id, number);
+	return xmlResponse(sitemapXml(posts.map((post) => ({ loc: absoluteUrl(origin, urls.post(post.id)), lastmod: post.changedAt }))));
+};

@@ -1,0 +1,40 @@
+/**
+ * What the crawlers' files (robots.txt, sitemaps, feeds: docs/seo.md) load: the channel of the path
+ * and its layout, with no session (they are the same for everyone and cached at the edge), and the
+ * site's origin for their absolute URLs.
+ */
+import { env } from 'cloudflare:workers';
+import { database } from '@/server/platform/database';
+import { resolveChannel, type Channel } from '@/server/channels/channels';
+import { loadLayout, type LayoutData } from '@/server/channels/layout';
+import { siteOrigin } from '@/server/platform/site-origin';
+import { channelPathOf } from '@/schemas/params';
+import { translator, type Translate } from '@/i18n';
+
+export interface CrawlerChannel {
+	db: D1Database;
+	channel: Channel;
+	layout: LayoutData;
+	origin: string;
+	t: Translate;
+}
+
+/** The channel a crawler's file belongs to, or null when the path names none. */
+export async function loadCrawlerChannel(params: Record<string, string | undefined>, url: URL): Promise<CrawlerChannel | null> {
+	const path = channelPathOf(params);
+	if (!path) return null;
+	const db = database(env.DB);
+	const channel = await resolveChannel(db, path.domain, path.slug);
+	if (!channel) return null;
+	return { db, channel, layout: await loadLayout(db, channel), origin: siteOrigin(url), t: translator(channel.language) };
+}
+
+/** An XML answer. */
+export function xmlResponse(body: string, type = 'application/xml'): Response {
+	return new Response(body, { headers: { 'Content-Type': `${type}; charset=utf-8` } });
+}
+
+/** The answer to a crawler's file that is not there. */
+export function notFound(): Response {
+	return new Response('Not found\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+}

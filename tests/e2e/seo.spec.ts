@@ -1,0 +1,177 @@
+/**
+ * Reach (docs/seo.md) as crawlers and link previews meet it: a crawler's walk from robots.txt through
+ * every sitemap to every URL they list, the head of a post with and without an image and of one with
+ * hostile text, the pages that stay out of search engines, and the status of a missing or deleted post.
+ */
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from './test';
+import { demoIds, execute } from './fixtures';
+import { signInContext } from './sessions';
+
+const GLOBAL = { index: 1, domain: 'starfall', slug: 'global' };
+
+/** The <loc> values of a sitemap or sitemap index. */
+const locations = (xml: string) => [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]!.replaceAll('&amp;', '&'));
+
+async function text(request: APIRequestContext, url: string) {
+	const response = await request.get(url);
+	expect(response.status(), url).toBe(200);
+	return response.text();
+}
+
+test('a crawler walks robots.txt, every sitemap and every URL they list: each answers 200, indexable, canonical to itself', async ({
+	request,
+	baseURL,
+}) => {
+	test.setTimeout(240_000);
+	const robots = await request.get('/robots.txt');
+	expect(robots.headers()['content-type']).toBe('text/plain; charset=utf-8');
+	const indexes = [...(await robots.text()).matchAll(/^Sitemap: (.+)$/gm)].map((match) => match[1]!);
+	expect(indexes).toContain(`${baseURL}/starfall/global/sitemap.xml`);
+	const files = (await Promise.all(indexes.map(async (index) => locations(await text(request, index))))).flat();
+	const pages = (await Promise.all(files.map(async (file) => locations(await text(request, file))))).flat();
+	expect(pages.length).toBeGreaterThan(500);
+	expect(new Set(pages).size).toBe(pages.length);
+	// Four at a time: each page is asked once, as a crawler does.
+	const queue = [...pages];
+	const walk = async () => {
+		for (let url = queue.shift(); url; url = queue.shift()) {
+			const response = await request.get(url, { maxRedirects: 0 });
+			expect(response.status(), url).toBe(200);
+			expect(response.headers()['x-robots-tag'], url).toBeUndefined();
+			const html = await response.text();
+			expect(/<link rel="canonical" href="([^"]+)"/.exec(html)?.[1]?.replaceAll('&amp;', '&'), url).toBe(url);
+			expect(html, url).not.toContain('name="robots"');
+		}
+	};
+	await Promise.all([walk(), walk(), walk(), walk()]);
+});
+
+/** The head's meta values and JSON-LD of the page open in `page`. */
+async function head(page: Page) {
+	return page.evaluate(() => {
+		const meta = (key: string) => document.querySelector(`meta[property="${key}"], meta[name="${key}"]`)?.getAttribute('content') ?? null;
+		return {
+			canonical: document.querySelector('link[rel="canonical"]')?.getAttribute('href') ?? null,
+			title: meta('og:title'),
+			description: meta('og:description'),
+			type: meta('og:type'),
+			url: meta('og:url'),
+			siteName: meta('og:site_name'),
+			locale: meta('og:locale'),
+			image: meta('og:image'),
+			card: meta('twitter:card'),
+			robots: meta('robots'),
+			jsonLd: [...document.querySelectorAll('script[type="application/ld+json"]')].map((script) => JSON.parse(script.textContent ?? '')),
+			lang: document.documentElement.lang,
+		};
+	});
+}
+
+test('a post with an image previews with its title, text and image, and carries its structured data', async ({ page, baseURL }) => {
+	const { postWithImage } = demoIds();
+	await page.goto(`/starfall/global/boards/12/posts/${postWithImage}?utm_source=discord`);
+	await expect(page).toHaveURL(new RegExp(`/starfall/global/posts/${postWithImage}`));
+	const found = await head(page);
+	const url = `${baseURL}/starfall/global/posts/${postWithImage}`;
+	expect(found).toMatchObject({ canonical: url, url, type: 'article', locale: 'en_US', card: 'summary_large_image', robots: null, lang: 'en' });
+	expect(found.image).toMatch(new RegExp(`^${baseURL}/(?:uploads|demo)/`));
+	expect(found.description?.length).toBeGreaterThan(40);
+	expect(found.description?.length).toBeLessThanOrEqual(180);
+	const [posting, breadcrumbs] = found.jsonLd;
+	expect(posting).toMatchObject({ '@type': 'DiscussionForumPosting', url, headline: found.title, image: found.image });
+	expect(posting.datePublished).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+	expect(posting.author).toMatchObject({ '@type': 'Person', url: expect.stringMatching(new RegExp(`^${baseURL}/starfall/global/users/\\d+$`)) });
+	// The counts are those the page shows.
+	const likes = Number((await page.locator('[data-like-count]').first().textContent())?.replace(/\D/g, ''));
+	const counts = Object.fromEntries(
+		posting.interactionStatistic.map((counter: { interactionType: string; userInteractionCount: number }) => [
+			counter.interactionType,
+			counter.userInteractionCount,
+		]),
+	);
+	expect(counts['https://schema.org/LikeAction']).toBe(likes);
+	expect(posting.comment.length).toBeGreaterThan(0);
+	expect(posting.comment[0]).toMatchObject({ '@type': 'Comment', author: { '@type': 'Person' } });
+	expect(breadcrumbs['@type']).toBe('BreadcrumbList');
+	expect(breadcrumbs.itemListElement.map((item: { item: string }) => item.item)).toEqual([
+		`${baseURL}/starfall/global/boards`,
+		`${baseURL}/starfall/global/boards/${posting.isPartOf.url.split('/').pop()}`,
+		url,
+	]);
+});
+
+test('a post without an image previews as a small card, in its community’s language', async ({ page }) => {
+	const [row] = execute(
+		'SELECT id FROM posts WHERE channel_id = 2 AND has_image = 0 AND has_video = 0 AND board_seq IS NOT NULL AND deleted_at IS NULL AND hidden_by_admin = 0 LIMIT 1',
+	) as { id: number }[];
+	await page.goto(`/starfall/kr/posts/${row!.id}`);
+	const found = await head(page);
+	expect(found).toMatchObject({ card: 'summary', locale: 'ko_KR', lang: 'ko', type: 'article' });
+	expect(found.jsonLd[0].image).toBeUndefined();
+});
+
+test('a title and body with </script>, quotes and <!-- stay text in the structured data and the preview', async ({ page, context }) => {
+	const hostile = `</script><script>window.pwned = 1</script><!-- "x" 'y' &amp;`;
+	const [row] = execute(
+		'SELECT id FROM posts WHERE channel_id = 1 AND board_seq IS NOT NULL AND deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0 ORDER BY id DESC LIMIT 1',
+	) as { id: number }[];
+	const body = JSON.stringify({ type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: hostile }] }] });
+	execute(`UPDATE posts SET title = '${hostile.replaceAll("'", "''")}', content = '${body.replaceAll("'", "''")}' WHERE id = ${row!.id}`);
+	// Signed in, so that the page is made for this request and not taken from the edge cache.
+	await signInContext(context, GLOBAL, 1002);
+	await page.goto(`/starfall/global/posts/${row!.id}`);
+	const found = await head(page);
+	expect(await page.evaluate(() => (window as { pwned?: number }).pwned)).toBeUndefined();
+	expect(found.jsonLd[0].headline).toBe(hostile);
+	expect(found.jsonLd[0].text).toBe(hostile);
+	expect(found.title).toBe(hostile);
+	expect(found.description).toBe(hostile);
+	expect(found.jsonLd).toHaveLength(2);
+});
+
+test('what stays out of search engines says noindex; a missing post answers 404 and a deleted one 410', async ({ request }) => {
+	const { deletedPost, privatePost } = demoIds();
+	for (const path of [
+		'/starfall/global/search?q=guide',
+		'/starfall/global/login',
+		'/starfall/global/signup',
+		'/starfall/global/write',
+		'/starfall/global/mypage',
+		'/starfall/global/admin',
+		'/starfall/global/users/1002',
+		'/public/v1/starfall/global/boards',
+		'/starfall/global/nothing-here',
+	]) {
+		const response = await request.get(path, { maxRedirects: 0 });
+		expect(response.headers()['x-robots-tag'], path).toBe('noindex');
+	}
+	const missing = await request.get('/starfall/global/posts/99999999');
+	expect([missing.status(), missing.headers()['x-robots-tag']]).toEqual([404, 'noindex']);
+	const deleted = await request.get(`/starfall/global/posts/${deletedPost}`);
+	expect([deleted.status(), deleted.headers()['x-robots-tag']]).toEqual([410, 'noindex']);
+	expect((await request.get(`/starfall/global/posts/${privatePost}`)).status()).toBe(404);
+	// A second ask of a removed post is answered by the edge cache.
+	expect((await request.get(`/starfall/global/posts/${deletedPost}`)).headers()['x-edge-cache']).toBe('HIT');
+	const privateBoard = await request.get('/starfall/global/boards/17');
+	expect(await privateBoard.text()).toContain('<meta name="robots" content="noindex">');
+});
+
+test('list pages name their feeds, and the second read of a sitemap or feed is an edge-cache hit', async ({ page, request, baseURL }) => {
+	await page.goto('/starfall/global/boards/12?page=2&utm_campaign=x');
+	expect(await page.locator('link[rel="canonical"]').getAttribute('href')).toBe(`${baseURL}/starfall/global/boards/12?page=2`);
+	expect(
+		await page.locator('link[rel="alternate"][type="application/atom+xml"]').evaluateAll((links) => links.map((link) => link.getAttribute('href'))),
+	).toEqual([`${baseURL}/starfall/global/boards/12/feed.xml`, `${baseURL}/starfall/global/feed.xml`]);
+	for (const path of [
+		'/starfall/global/feed.xml',
+		'/starfall/global/boards/12/feed.xml',
+		'/starfall/global/sitemap.xml',
+		'/starfall/global/sitemaps/posts-1.xml',
+	]) {
+		await request.get(path);
+		const second = await request.get(path);
+		expect(second.status(), path).toBe(200);
+		expect(second.headers()['x-edge-cache'], path).toBe('HIT');
+	}
+});
