@@ -48,7 +48,7 @@ import { ROOT, migrate, query } from './lib/wrangler.mjs';
 import { localSessionSecret, serveBuild, waitFor } from './lib/server.mjs';
 import { mintSessionToken } from '../src/server/sign-in/session-token.ts';
 import { withServerCpu } from './lib/cpu.mjs';
-import { memberSessions } from './lib/bench-sessions.mjs';
+import { demoMemberCookies, memberSessions } from './lib/bench-sessions.mjs';
 
 const { values } = parseArgs({
 	options: {
@@ -356,7 +356,7 @@ async function mixedRun({ posts, sessions, editable }) {
 	return { readOnly, withWrites, throughputRatio: Number((withWrites.requestsPerSecond / readOnly.requestsPerSecond).toFixed(2)) };
 }
 
-function lighthouse(name, url, round) {
+function lighthouse(name, url, round, headers = {}) {
 	const report = path.join(RESULTS, `lighthouse-${name}-${round}.json`);
 	const result = spawnSync(
 		process.execPath,
@@ -367,6 +367,7 @@ function lighthouse(name, url, round) {
 			'--output=json',
 			`--output-path=${report}`,
 			`--only-categories=${CATEGORIES.join(',')}`,
+			...(Object.keys(headers).length > 0 ? [`--extra-headers=${JSON.stringify(headers)}`] : []),
 			'--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync',
 		],
 		{ cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium' } },
@@ -393,10 +394,10 @@ function lighthouse(name, url, round) {
 
 const lighthouseOnly = values['lighthouse-only'];
 /** The round of the median performance score out of `rounds` Lighthouse runs; null when every run failed. */
-function medianLighthouse(name, url) {
+function medianLighthouse(name, url, headers = {}) {
 	const runs = [];
 	for (let i = 0; i < rounds; i += 1) {
-		const run = lighthouse(name, url, i + 1);
+		const run = lighthouse(name, url, i + 1, headers);
 		if (run) runs.push(run);
 	}
 	runs.sort((a, b) => a.performance - b.performance);
@@ -459,12 +460,34 @@ const targets = {
 	boardPage2000: { path: '/bench/large/boards/91?page=2000' },
 	boardTreeApi: { path: '/public/v1/bench/large/boards/tree' },
 };
+/** @type {Record<string, { path: string; headers?: Record<string, string> }>} */
 const lighthousePages = {
-	postPage: targets.postPage.path,
-	boardFirstPage: targets.boardFirstPage.path,
-	demoPostPage: `/starfall/global/posts/${demoPostId}`,
-	demoBoardPage: '/starfall/global/boards/12',
+	postPage: { path: targets.postPage.path },
+	boardFirstPage: { path: targets.boardFirstPage.path },
+	demoPostPage: { path: `/starfall/global/posts/${demoPostId}` },
+	demoBoardPage: { path: '/starfall/global/boards/12' },
 };
+if (lighthouseOnly) {
+	// Every demo community's post, board, search and My Page (signed in): the SEO and accessibility
+	// scores docs/seo.md reports. The search and My Page carry noindex on purpose, which Lighthouse's
+	// is-crawlable audit counts against SEO.
+	const cookies = await demoMemberCookies(STATE);
+	const pages = query(
+		`SELECT c.domain, c.slug,
+			(SELECT min(p.id) FROM posts p WHERE p.channel_id = c.id AND p.channel_seq IS NOT NULL) AS postId,
+			(SELECT min(b.id) FROM boards b WHERE b.channel_id = c.id AND b.is_public = 1) AS boardId
+		 FROM channels c WHERE c.domain != 'bench' ORDER BY c.id`,
+		STATE,
+	);
+	for (const { domain, slug, postId: demoPost, boardId } of pages) {
+		const base = `/${domain}/${slug}`;
+		lighthousePages[`${domain}-${slug}-post`] = { path: `${base}/posts/${demoPost}` };
+		lighthousePages[`${domain}-${slug}-board`] = { path: `${base}/boards/${boardId}` };
+		lighthousePages[`${domain}-${slug}-search`] = { path: `${base}/search?q=the` };
+		const cookie = cookies.get(base);
+		if (cookie) lighthousePages[`${domain}-${slug}-mypage`] = { path: `${base}/mypage`, headers: { cookie } };
+	}
+}
 const results = { date: new Date().toISOString(), posts: Number(values.posts), durationSeconds: duration, rounds, connections: 10, runs: {} };
 
 // The mixed run's posts and members' sessions, written before the server opens the database.
@@ -526,7 +549,8 @@ try {
 	}
 	if (!values['skip-lighthouse'] && !mixedOnly) {
 		results.lighthouse = {};
-		for (const [name, pagePath] of Object.entries(lighthousePages)) results.lighthouse[name] = medianLighthouse(name, `${ORIGIN}${pagePath}`);
+		for (const [name, page] of Object.entries(lighthousePages))
+			results.lighthouse[name] = medianLighthouse(name, `${ORIGIN}${page.path}`, page.headers);
 	}
 } finally {
 	await stop(server);

@@ -28,3 +28,36 @@ export async function memberSessions(state, count) {
 	);
 	return sessions;
 }
+
+/**
+ * A session of one member (never banned) of each demo community, for Lighthouse's run of My Page:
+ * the Cookie header that signs a request in, by the community's path.
+ *
+ * @param {string} state
+ * @returns {Promise<Map<string, string>>}
+ */
+export async function demoMemberCookies(state) {
+	const members = query(
+		`SELECT c.id AS channelId, c.domain, c.slug, min(m.id) AS memberId FROM channels c
+		 JOIN members m ON m.channel_id = c.id AND m.role = 'MEMBER' AND m.withdrawn_at IS NULL
+		 AND NOT EXISTS (SELECT 1 FROM bans b WHERE b.member_id = m.id)
+		 WHERE c.domain != 'bench' GROUP BY c.id ORDER BY c.id`,
+		state,
+	);
+	const secret = localSessionSecret(state);
+	const now = Date.now();
+	const cookies = new Map();
+	const rows = [];
+	for (const { channelId, domain, slug, memberId } of members) {
+		const token = await mintSessionToken(secret, channelId);
+		cookies.set(`/${domain}/${slug}`, `__Host-session_${domain}_${slug}=${token}`);
+		rows.push(`('${await hashToken(token)}', ${memberId}, ${channelId}, ${now}, ${now}, ${now + 86_400_000}, ${now + 86_400_000})`);
+	}
+	if (rows.length > 0) {
+		query(
+			`INSERT INTO sessions (token_hash, member_id, channel_id, created_at, last_seen_at, idle_expires_at, expires_at) VALUES ${rows.join(', ')}`,
+			state,
+		);
+	}
+	return cookies;
+}
