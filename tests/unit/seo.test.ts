@@ -76,6 +76,21 @@ describe('the XML of sitemaps and feeds', () => {
 		expect(xmlText('한국어 日本語 中文 😀')).toBe('한국어 日本語 中文 😀');
 	});
 
+	it('leaves out the date of a row whose date is broken, and its feed entry, instead of failing the file', () => {
+		const broken = 'unreadable' as unknown as number;
+		expect(sitemapXml([{ loc: 'https://board.example/a', lastmod: broken }])).toContain('<url><loc>https://board.example/a</loc></url>');
+		const feed = atomXml({
+			selfUrl: 'https://board.example/f',
+			pageUrl: 'https://board.example/p',
+			title: 't',
+			language: 'en',
+			siteName: 's',
+			emptyUpdated: 0,
+			entries: [{ url: 'https://board.example/x', title: 'x', authorName: 'n', published: broken, updated: broken, summary: '', image: null }],
+		});
+		expect(feed).not.toContain('<entry>');
+	});
+
 	it('dates every entry in ISO 8601 with its zone', () => {
 		const xml = sitemapXml([{ loc: 'https://board.example/s/g/posts/1?a=1&b=2', lastmod: Date.UTC(2026, 10, 27, 1, 2, 3) }]);
 		expect(xml).toContain('<loc>https://board.example/s/g/posts/1?a=1&amp;b=2</loc><lastmod>2026-11-27T01:02:03.000Z</lastmod>');

@@ -4,6 +4,12 @@
  */
 import { isoDate } from '@/lib/format-date';
 
+/**
+ * Whether `ms` is a time a date can show. A row with a broken date (a column that holds no number)
+ * loses its date here, or its feed entry, rather than failing the whole file for every crawler.
+ */
+const isTime = (ms: unknown): ms is number => typeof ms === 'number' && Number.isFinite(ms) && Math.abs(ms) <= 8.64e15;
+
 /** Text for XML character data or an attribute value. */
 export function xmlText(text: string): string {
 	return (
@@ -25,7 +31,7 @@ export interface SitemapEntry {
 }
 
 function entryXml(tag: 'url' | 'sitemap', { loc, lastmod }: SitemapEntry): string {
-	return `<${tag}><loc>${xmlText(loc)}</loc>${lastmod === undefined ? '' : `<lastmod>${isoDate(lastmod)}</lastmod>`}</${tag}>\n`;
+	return `<${tag}><loc>${xmlText(loc)}</loc>${isTime(lastmod) ? `<lastmod>${isoDate(lastmod)}</lastmod>` : ''}</${tag}>\n`;
 }
 
 /** A sitemap index: the sitemaps of a channel. */
@@ -85,7 +91,8 @@ function atomEntryXml(entry: AtomEntry): string {
 
 /** An Atom feed of a list's newest posts. */
 export function atomXml(feed: AtomFeed): string {
-	const updated = Math.max(feed.emptyUpdated, ...feed.entries.map((entry) => entry.updated));
+	const entries = feed.entries.filter((entry) => isTime(entry.published) && isTime(entry.updated));
+	const updated = Math.max(feed.emptyUpdated, ...entries.map((entry) => entry.updated));
 	return [
 		XML_DECLARATION,
 		`<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="${xmlText(feed.language)}">\n`,
@@ -95,7 +102,7 @@ export function atomXml(feed: AtomFeed): string {
 		`<link rel="alternate" type="text/html" href="${xmlText(feed.pageUrl)}"/>`,
 		`<author><name>${xmlText(feed.siteName)}</name></author>`,
 		`<updated>${isoDate(updated)}</updated>\n`,
-		...feed.entries.map(atomEntryXml),
+		...entries.map(atomEntryXml),
 		'</feed>\n',
 	].join('');
 }
