@@ -37,6 +37,13 @@ test('a crawler walks robots.txt, every sitemap and every URL they list: each an
 	const walk = async () => {
 		for (let url = queue.shift(); url; url = queue.shift()) {
 			const response = await request.get(url, { maxRedirects: 0 });
+			// Other tests remove posts as this one walks: a post that answers 404 or 410 must have left
+			// All Posts since the sitemap was read.
+			const postId = /\/posts\/(\d+)$/.exec(url)?.[1];
+			if (postId && [404, 410].includes(response.status())) {
+				expect(execute(`SELECT id FROM posts WHERE id = ${Number(postId)} AND channel_seq IS NOT NULL`), url).toEqual([]);
+				continue;
+			}
 			expect(response.status(), url).toBe(200);
 			expect(response.headers()['x-robots-tag'], url).toBeUndefined();
 			const html = await response.text();
@@ -115,11 +122,13 @@ test('a post without an image previews as a small card, in its community’s lan
 
 test('a title and body with </script>, quotes and <!-- stay text in the structured data and the preview', async ({ page, context }) => {
 	const hostile = `</script><script>window.pwned = 1</script><!-- "x" 'y' &amp;`;
-	const [row] = execute(
-		'SELECT id FROM posts WHERE channel_id = 1 AND board_seq IS NOT NULL AND deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0 ORDER BY id DESC LIMIT 1',
-	) as { id: number }[];
+	// A post of its own (in no list, so no other test meets it), written as the editor stores one.
 	const body = JSON.stringify({ type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: hostile }] }] });
-	execute(`UPDATE posts SET title = '${hostile.replaceAll("'", "''")}', content = '${body.replaceAll("'", "''")}' WHERE id = ${row!.id}`);
+	const quoted = (text: string) => `'${text.replaceAll("'", "''")}'`;
+	const [row] = execute(
+		`INSERT INTO posts (channel_id, board_id, member_id, title, content, content_text, created_at)
+		 VALUES (1, 12, 1002, ${quoted(hostile)}, ${quoted(body)}, ${quoted(hostile)}, ${Date.now()}) RETURNING id`,
+	) as { id: number }[];
 	// Signed in, so that the page is made for this request and not taken from the edge cache.
 	await signInContext(context, GLOBAL, 1002);
 	await page.goto(`/starfall/global/posts/${row!.id}`);
@@ -130,6 +139,7 @@ test('a title and body with </script>, quotes and <!-- stay text in the structur
 	expect(found.title).toBe(hostile);
 	expect(found.description).toBe(hostile);
 	expect(found.jsonLd).toHaveLength(2);
+	execute(`DELETE FROM posts WHERE id = ${row!.id}`);
 });
 
 test('what stays out of search engines says noindex; a missing post answers 404 and a deleted one 410', async ({ request }) => {
