@@ -76,8 +76,13 @@ async function head(page: Page) {
 }
 
 test('a post with an image previews with its title, text and image, and carries its structured data', async ({ page, baseURL }) => {
-	const { postWithImage } = demoIds();
-	await page.goto(`/starfall/global/boards/12/posts/${postWithImage}?utm_source=discord`);
+	// A demo post with an image and visible comments (other tests add or remove comments on posts of their own).
+	const [picked] = execute(
+		`SELECT p.id, p.board_id AS boardId FROM posts p WHERE p.channel_id = 1 AND p.has_image = 1 AND p.channel_seq IS NOT NULL
+		 AND (SELECT count(*) FROM comments c WHERE c.post_id = p.id AND c.deleted_at IS NULL AND c.hidden_by_admin = 0) >= 2 ORDER BY p.id LIMIT 1`,
+	) as { id: number; boardId: number }[];
+	const postWithImage = picked!.id;
+	await page.goto(`/starfall/global/boards/${picked!.boardId}/posts/${postWithImage}?utm_source=discord`);
 	await expect(page).toHaveURL(new RegExp(`/starfall/global/posts/${postWithImage}`));
 	const found = await head(page);
 	const url = `${baseURL}/starfall/global/posts/${postWithImage}`;
