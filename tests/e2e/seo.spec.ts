@@ -54,6 +54,17 @@ test('a crawler walks robots.txt, every sitemap and every URL they list: each an
 	await Promise.all([walk(), walk(), walk(), walk()]);
 });
 
+/**
+ * How the edge cache answers the second of two asks of `path` in a row. Other tests write in the
+ * same communities meanwhile, and a write that moves a version the key carries makes the second a
+ * miss: callers ask again until a pair falls between writes.
+ */
+async function secondAsk(request: APIRequestContext, path: string) {
+	await request.get(path);
+	const second = await request.get(path);
+	return second.status() >= 500 ? `status ${second.status()}` : second.headers()['x-edge-cache'];
+}
+
 /** The head's meta values and JSON-LD of the page open in `page`. */
 async function head(page: Page) {
 	return page.evaluate(() => {
@@ -168,8 +179,9 @@ test('what stays out of search engines says noindex; a missing post answers 404 
 	const deleted = await request.get(`/starfall/global/posts/${deletedPost}`);
 	expect([deleted.status(), deleted.headers()['x-robots-tag']]).toEqual([410, 'noindex']);
 	expect((await request.get(`/starfall/global/posts/${privatePost}`)).status()).toBe(404);
-	// A second ask of a removed post is answered by the edge cache.
-	expect((await request.get(`/starfall/global/posts/${deletedPost}`)).headers()['x-edge-cache']).toBe('HIT');
+	// A second ask of a removed post is answered by the edge cache (asked in pairs until no other
+	// test's write in the community moved its versions between the two).
+	await expect.poll(async () => secondAsk(request, `/starfall/global/posts/${deletedPost}`)).toBe('HIT');
 	const privateBoard = await request.get('/starfall/global/boards/17');
 	expect(await privateBoard.text()).toContain('<meta name="robots" content="noindex">');
 });
@@ -186,9 +198,6 @@ test('list pages name their feeds, and the second read of a sitemap or feed is a
 		'/starfall/global/sitemap.xml',
 		'/starfall/global/sitemaps/posts-1.xml',
 	]) {
-		await request.get(path);
-		const second = await request.get(path);
-		expect(second.status(), path).toBe(200);
-		expect(second.headers()['x-edge-cache'], path).toBe('HIT');
+		await expect.poll(async () => secondAsk(request, path), { message: path }).toBe('HIT');
 	}
 });
