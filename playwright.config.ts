@@ -1,11 +1,8 @@
 import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
+import { E2E_PORT, TEST_SERVER_COMMAND, TEST_SERVER_READY_URL } from './tests/test-server';
 
-/** The test server's port (the local identity provider takes the next one); E2E_PORT moves both. */
-export const E2E_PORT = Number(process.env['E2E_PORT'] ?? 8790);
-
-/** The test server: the build on a freshly seeded database, with the local identity provider and Turnstile. */
-export const TEST_SERVER_COMMAND = `node scripts/serve-test.mjs --port ${E2E_PORT} --idp-port ${E2E_PORT + 1}`;
+export { E2E_PORT };
 
 /**
  * Debian's chromium-headless-shell (the headless-only build Playwright itself runs headless tests on)
@@ -38,7 +35,7 @@ export default defineConfig({
 	},
 	webServer: {
 		command: TEST_SERVER_COMMAND,
-		url: `http://127.0.0.1:${E2E_PORT}/starfall/global/boards`,
+		url: TEST_SERVER_READY_URL,
 		// `npm test` starts this same command while the type check and lint run, and says so
 		// (scripts/test.mjs); anywhere else a server already on the port is an error, never reused.
 		reuseExistingServer: process.env['E2E_SERVER_STARTED'] === TEST_SERVER_COMMAND,

@@ -17,6 +17,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './lib/wrangler.mjs';
+import { TEST_SERVER_COMMAND, TEST_SERVER_READY_URL } from '../tests/test-server.ts';
 
 const modules = (...parts) => path.join(ROOT, 'node_modules', ...parts);
 const REPORTS = path.join(ROOT, '.test-reports');
@@ -108,10 +109,11 @@ function vitest(/** @type {'unit' | 'workers'} */ project, /** @type {Output} */
 	return node(VITEST, ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport(project)}`], out);
 }
 
-/** The browser tests' server, as playwright.config.ts starts it, until the browser tests end. */
-const E2E_PORT = Number(process.env['E2E_PORT'] ?? 8790);
-const TEST_SERVER_COMMAND = `node scripts/serve-test.mjs --port ${E2E_PORT} --idp-port ${E2E_PORT + 1}`;
-/** @type {{ child: import('node:child_process').ChildProcess; output: ReturnType<typeof collect> } | null} */
+/**
+ * The browser tests' server, as playwright.config.ts starts it (tests/test-server.ts), until the
+ * browser tests end.
+ *
+ * @type {{ child: import('node:child_process').ChildProcess; output: ReturnType<typeof collect> } | null} */
 let testServer = null;
 
 /** Starts the test server and resolves once it answers (false when it exits first or takes two minutes). */
@@ -125,9 +127,8 @@ async function startTestServer(/** @type {Output} */ out) {
 	testServer = { child, output };
 	let exited = false;
 	child.once('exit', () => (exited = true));
-	const url = `http://127.0.0.1:${E2E_PORT}/starfall/global/boards`;
 	for (const deadline = Date.now() + 120_000; !exited && Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 250))) {
-		const answered = await fetch(url).then(
+		const answered = await fetch(TEST_SERVER_READY_URL).then(
 			(response) => response.ok,
 			() => false,
 		);

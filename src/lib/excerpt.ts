@@ -1,5 +1,5 @@
-/** Short plain-text excerpts of posts, for a page's meta description. */
-import { documentText, parseStoredDocument } from '@/schemas/content';
+/** What previews show of a stored post body: its plain text, short excerpts of it, and its first image. */
+import { documentText, isImageSrc, parseStoredDocument } from '@/schemas/content';
 
 /** The length of a meta description that search results show whole. */
 const EXCERPT_LENGTH = 150;
@@ -8,6 +8,12 @@ const EXCERPT_LENGTH = 150;
 export function storedText(stored: string): string {
 	const document = parseStoredDocument(stored);
 	return document ? documentText(document) : stored;
+}
+
+/** The first image of a stored post body that this site serves (a path on it), or null. */
+export function storedFirstImage(stored: string): string | null {
+	for (const block of parseStoredDocument(stored)?.blocks ?? []) if (block.type === 'image' && isImageSrc(block.src)) return block.src;
+	return null;
 }
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });

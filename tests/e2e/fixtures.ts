@@ -51,17 +51,11 @@ export function nicknameOf(memberId: number): string {
 
 /**
  * Runs a statement on the browser tests' D1 (to tamper with a transaction, as an attacker would, or
- * to mark demo rows). The running server holds the same database, so a write can meet its lock: it
- * is tried again a few times before the failure counts.
+ * to mark demo rows). The running server holds the same database, so a write can meet its lock:
+ * runSql's worker tries it again after a short wait (tests/e2e/database-worker.mjs).
  */
 export function execute(statement: string): unknown[] {
-	for (let attempt = 1; ; attempt += 1) {
-		try {
-			return runSql(statement);
-		} catch (error) {
-			if (attempt >= 4 || !/SQLITE_BUSY|database is locked/i.test(String(error))) throw error;
-		}
-	}
+	return runSql(statement);
 }
 
 /** The nickname the seed gave a member of starfall/global: what the local provider lists. */

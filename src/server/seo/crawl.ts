@@ -11,7 +11,7 @@
 import { all } from '@/server/platform/db';
 import type { LayoutData } from '@/server/channels/layout';
 import { canReadBoard, GUEST } from '@/server/visibility/visibility';
-import { isImageSrc, parseStoredDocument } from '@/schemas/content';
+import { storedFirstImage } from '@/lib/excerpt';
 
 /** Posts per sitemap file: a tenth of the 50,000 a sitemap may hold, so that building one reads at most this many rows. */
 export const SITEMAP_POSTS_PER_FILE = 5000;
@@ -74,12 +74,6 @@ interface FeedRow {
 	changed_at: number;
 }
 
-/** The first image of a stored body that this site serves. */
-function firstImage(stored: string): string | null {
-	for (const block of parseStoredDocument(stored)?.blocks ?? []) if (block.type === 'image' && isImageSrc(block.src)) return block.src;
-	return null;
-}
-
 const FEED_COLUMNS = `p.id, p.title, p.content, p.content_text, m.nickname, m.withdrawn_at, p.created_at, coalesce(p.edited_at, p.created_at) AS changed_at
 	FROM posts p JOIN members m ON m.id = p.member_id`;
 
@@ -103,7 +97,7 @@ export async function feedEntries(db: D1Database, channelId: number, boardId: nu
 		id: row.id,
 		title: row.title,
 		text: row.content_text,
-		image: firstImage(row.content),
+		image: storedFirstImage(row.content),
 		authorName: row.withdrawn_at === null ? row.nickname : null,
 		createdAt: row.created_at,
 		changedAt: row.changed_at,

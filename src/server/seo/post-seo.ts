@@ -8,8 +8,8 @@ import type { Channel } from '@/server/channels/channels';
 import type { PostDetail } from '@/server/posts/detail';
 import type { CommentItem } from '@/server/comments/comments';
 import type { PostAuthor } from '@/server/visibility/author';
-import { isImageSrc, parseStoredDocument, documentText } from '@/schemas/content';
-import { excerpt } from '@/lib/excerpt';
+import { parseStoredDocument } from '@/schemas/content';
+import { excerpt, storedFirstImage } from '@/lib/excerpt';
 import { isoDate } from '@/lib/format-date';
 import { absoluteUrl, type PageSeo } from '@/lib/seo';
 import { pageUrls } from '@/lib/urls';
@@ -25,22 +25,9 @@ export interface PostSeoTexts {
 	withdrawn: string;
 }
 
-/** The first image and the videos of a stored body. */
-function mediaOf(stored: string): { image: string | null; videos: string[] } {
-	const document = parseStoredDocument(stored);
-	let image: string | null = null;
-	const videos: string[] = [];
-	for (const block of document?.blocks ?? []) {
-		if (block.type === 'image' && image === null && isImageSrc(block.src)) image = block.src;
-		if (block.type === 'youtube') videos.push(block.videoId);
-	}
-	return { image, videos };
-}
-
-/** The plain text of a stored body (text from before documents is text already). */
-function textOf(stored: string): string {
-	const document = parseStoredDocument(stored);
-	return document ? documentText(document) : stored;
+/** The YouTube videos of a stored body. */
+function videosOf(stored: string): string[] {
+	return (parseStoredDocument(stored)?.blocks ?? []).flatMap((block) => (block.type === 'youtube' ? [block.videoId] : []));
 }
 
 function person(origin: string, channel: Channel, author: PostAuthor, texts: PostSeoTexts) {
@@ -49,13 +36,16 @@ function person(origin: string, channel: Channel, author: PostAuthor, texts: Pos
 		: { '@type': 'Person', name: author.nickname, url: absoluteUrl(origin, pageUrls(channel.basePath).user(author.userId)) };
 }
 
-/** The canonical URL, preview and structured data of a post its reader may read. */
-export function postSeo(origin: string, channel: Channel, post: PostDetail, comments: CommentItem[], texts: PostSeoTexts): PageSeo {
+/**
+ * The canonical URL, preview and structured data of a post its reader may read. `text` is the plain
+ * text of its body (storedText), which the page has made for its description already.
+ */
+export function postSeo(origin: string, channel: Channel, post: PostDetail, text: string, comments: CommentItem[], texts: PostSeoTexts): PageSeo {
 	const urls = pageUrls(channel.basePath);
 	const url = absoluteUrl(origin, urls.post(post.postId));
 	const boardUrl = absoluteUrl(origin, urls.board(post.boardId));
-	const text = textOf(post.content);
-	const { image, videos } = mediaOf(post.content);
+	const image = storedFirstImage(post.content);
+	const videos = videosOf(post.content);
 	const published = isoDate(post.createdAt);
 	const posting = {
 		'@context': 'https://schema.org',
