@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parse } from 'smol-toml';
+import { generateVapidKeys } from './scripts/push/server.mjs';
+import type {} from './tests/workers/mail-setup';
 
 /** The import aliases of tsconfig.json, for both projects. */
 const alias = { '@': fileURLToPath(new URL('./src', import.meta.url)), '@functions': fileURLToPath(new URL('./functions', import.meta.url)) };
@@ -16,6 +18,9 @@ interface RateLimiterConfig {
 }
 const wranglerConfig = parse(readFileSync(new URL('./wrangler.toml', import.meta.url), 'utf8')) as { ratelimits?: RateLimiterConfig[] };
 const ratelimits = Object.fromEntries((wranglerConfig.ratelimits ?? []).map(({ name, ...limiter }) => [name, limiter]));
+
+/** The deployment's VAPID keys in the workers tests: a pair made for the run, as `npm start` makes one. */
+const vapid = generateVapidKeys() as { publicKey: string; privateKey: string };
 
 const migrations = await readD1Migrations(fileURLToPath(new URL('./migrations', import.meta.url)));
 
@@ -39,16 +44,33 @@ export default defineConfig({
 			},
 			{
 				plugins: [
-					cloudflareTest({
+					// A function of `inject`: the mail stand-in's address (tests/workers/mail-setup.ts) is a binding.
+					cloudflareTest(({ inject }) => ({
+						// The queue consumer of the dead-letter test (tests/workers/notifications.test.ts): the product's handler.
+						main: './tests/workers/queue-entry.ts',
 						miniflare: {
 							compatibilityDate: '2026-10-01',
 							compatibilityFlags: ['nodejs_compat'],
 							d1Databases: ['DB'],
 							r2Buckets: ['UPLOADS'],
 							ratelimits,
-							bindings: { TEST_MIGRATIONS: migrations, SESSION_SECRET: 'workers-tests-session-secret-0123456789abcdef' },
+							// The product's producer; the tests keep what it sends (setup.ts) and deliver it themselves.
+							// The probe queue is consumed for real, with retries and a dead-letter queue, as wrangler.toml's.
+							queueProducers: { NOTIFICATIONS: 'community-board-notifications', NOTIFICATIONS_PROBE: 'probe-notifications' },
+							queueConsumers: {
+								'probe-notifications': { maxBatchSize: 5, maxBatchTimeout: 1, maxRetries: 2, deadLetterQueue: 'probe-notifications-dlq' },
+								'probe-notifications-dlq': { maxBatchSize: 5, maxBatchTimeout: 1 },
+							},
+							bindings: {
+								TEST_MIGRATIONS: migrations,
+								SESSION_SECRET: 'workers-tests-session-secret-0123456789abcdef',
+								VAPID_PUBLIC_KEY: vapid.publicKey,
+								VAPID_PRIVATE_KEY: vapid.privateKey,
+								VAPID_SUBJECT: 'mailto:operators@example.com',
+								...inject('mail').vars,
+							},
 						},
-					}),
+					})),
 				],
 				test: {
 					name: 'workers',
@@ -60,8 +82,8 @@ export default defineConfig({
 					testTimeout: 30_000,
 					hookTimeout: 60_000,
 					setupFiles: ['./tests/workers/setup.ts'],
-					// The local Turnstile stand-in, reached over HTTP from workerd (tests/workers/spam-defence.test.ts).
-					globalSetup: ['./tests/workers/turnstile-setup.ts'],
+					// The local Turnstile, Web Push and mail stand-ins, reached over HTTP from workerd (spam-defence, push and email tests).
+					globalSetup: ['./tests/workers/turnstile-setup.ts', './tests/workers/push-setup.ts', './tests/workers/mail-setup.ts'],
 				},
 			},
 		],

@@ -22,6 +22,8 @@ import { reportsRouter } from '@functions/api/reports';
 import { likesRouter } from '@functions/api/likes';
 import { commentsRouter } from '@functions/api/comments';
 import { adminRouter } from '@functions/api/admin';
+import { notificationsRouter } from '@functions/api/notifications';
+import { emailRouter } from '@functions/api/email';
 import { callerCheck, sessionMiddleware, sessionError, type Caller } from '@functions/middleware/session';
 
 const publicApi = new Hono<ApiEnv>()
@@ -65,7 +67,9 @@ const memberApi = new Hono<ApiEnv>()
 	.route('/', likesRouter)
 	.route('/', commentsRouter)
 	.route('/', writingRouter)
-	.route('/', reportsRouter);
+	.route('/', reportsRouter)
+	.route('/', notificationsRouter)
+	.route('/', emailRouter);
 
 /** A community's administrators, checked from the session's current row on every request before its input is read. */
 const adminApi = new Hono<ApiEnv>()

@@ -6,13 +6,19 @@
  * - the limiters of wrangler.toml, which the Pages project calls over its RATE_LIMITER service
  *   binding (RPC, `limitersOf` in src/server/platform/rate-limit.ts); a service binding runs it in
  *   the caller's Cloudflare location, where the limiters count anyway;
- * - the hourly removal of unused uploads (functions/scheduled.ts), on the same D1 and R2.
+ * - the hourly removal of unused uploads and old notifications (functions/scheduled.ts), on the same D1 and R2;
+ * - the notifications queue's consumer (src/server/notifications/consumer.ts): Pages Functions can
+ *   send to a queue but not consume one.
  *
  * The Workers deployment does not use it: functions/worker.ts has the bindings and the cron itself.
  */
 import { WorkerEntrypoint } from 'cloudflare:workers';
 import { LIMITERS, type LimiterName, type RateLimiterService } from '@/server/platform/rate-limit';
 import { runScheduled } from './scheduled';
+import { consumeNotifications } from '@/server/notifications/consumer';
+import { vapidFromEnv } from '@/server/notifications/push';
+import { emailSetupFromEnv } from '@/server/notifications/email';
+import { database } from '@/server/platform/database';
 
 export default class Companion extends WorkerEntrypoint<Env> implements RateLimiterService {
 	/** Counts `key` against the limiter `limiter`; a name that is not one of ours is refused. */
@@ -29,5 +35,9 @@ export default class Companion extends WorkerEntrypoint<Env> implements RateLimi
 
 	override async scheduled(controller: ScheduledController): Promise<void> {
 		await runScheduled(controller, this.env, this.ctx);
+	}
+
+	override async queue(batch: MessageBatch): Promise<void> {
+		await consumeNotifications(batch, database(this.env.DB), vapidFromEnv(this.env), emailSetupFromEnv(this.env));
 	}
 }

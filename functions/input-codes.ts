@@ -36,6 +36,11 @@ export const POST_FIELDS: Readonly<Record<string, FieldCodes>> = {
 	'content.blocks.*.videoId': { invalid: 'InvalidVideoUrl' },
 };
 
+/** An address for notification emails (functions/api/email.ts); its own rules are the service's (EmailAddressInvalid). */
+export const EMAIL_FIELDS: Readonly<Record<string, FieldCodes>> = {
+	address: { tooBig: 'EmailAddressInvalid', invalid: 'EmailAddressInvalid' },
+};
+
 /** A comment (src/schemas/comment.ts); its text's own rules are the service's (CommentRequired, CommentTooLong). */
 export const COMMENT_FIELDS: Readonly<Record<string, FieldCodes>> = {
 	content: { missing: 'CommentRequired' },

@@ -2,12 +2,24 @@
  * The Worker's scheduled handler, run by the Cron Trigger of wrangler.toml (hourly): removes
  * uploads that no post shows and no draft keeps a day after they were made, in steps until none is
  * left or the run's budget is spent (CLEANUP_MAX_BATCHES, CLEANUP_TIME_BUDGET_MS of
- * src/server/uploads/uploads.ts); what a run leaves, the next goes on with.
+ * src/server/uploads/uploads.ts); what a run leaves, the next goes on with. It also keeps each
+ * member's newest notifications (src/server/notifications/notifications.ts) and tells members
+ * whose temporary ban ended (src/server/notifications/deliver.ts).
  */
 import { removeUnattachedUploads } from '@/server/uploads/uploads';
 import { database } from '@/server/platform/database';
+import { pruneNotifications } from '@/server/notifications/notifications';
+import { deliverEndedBans } from '@/server/notifications/deliver';
 
 export async function runScheduled(controller: ScheduledController, env: Env, _ctx: ExecutionContext): Promise<void> {
-	const { removed, batches, done } = await removeUnattachedUploads(database(env.DB), env.UPLOADS, controller.scheduledTime);
+	const db = database(env.DB);
+	const { removed, batches, done } = await removeUnattachedUploads(db, env.UPLOADS, controller.scheduledTime);
 	if (removed > 0) console.info(`Removed ${removed} unattached uploads in ${batches} steps${done ? '' : '; more are left for the next run'}`);
+	const pruned = await pruneNotifications(db);
+	if (pruned > 0) console.info(`Kept the newest notifications of ${pruned} members`);
+	// The temporary bans that ended since the run before (a few runs back, should one have failed).
+	await deliverEndedBans(db, controller.scheduledTime, controller.scheduledTime - BAN_END_LOOKBACK_MS);
 }
+
+/** How far back the cron looks for bans that ended: three runs. */
+const BAN_END_LOOKBACK_MS = 3 * 60 * 60 * 1000;

@@ -6,7 +6,8 @@
  * cache hit with those it was stored with;
  * static assets served before the Worker runs get them from public/_headers. Whatever throws on
  * the way is answered by functions/unexpected-failure.ts. The scheduled
- * handler (the Cron Trigger of wrangler.toml) removes uploads nothing shows.
+ * handler (the Cron Trigger of wrangler.toml) removes uploads nothing shows and old notifications;
+ * the queue handler writes notifications (src/server/notifications/consumer.ts).
  */
 import { handle } from '@astrojs/cloudflare/handler';
 import { withEdgeCache } from './edge-cache';
@@ -15,6 +16,9 @@ import { serveUploadFile } from './upload-files';
 import { runScheduled } from './scheduled';
 import { guarded } from './unexpected-failure';
 import { database } from '@/server/platform/database';
+import { consumeNotifications } from '@/server/notifications/consumer';
+import { vapidFromEnv } from '@/server/notifications/push';
+import { emailSetupFromEnv } from '@/server/notifications/email';
 
 export default {
 	fetch(request, env, ctx) {
@@ -31,4 +35,5 @@ export default {
 		});
 	},
 	scheduled: runScheduled,
+	queue: (batch, env) => consumeNotifications(batch, database(env.DB), vapidFromEnv(env), emailSetupFromEnv(env)),
 } satisfies ExportedHandler<Env>;

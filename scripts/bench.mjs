@@ -49,6 +49,7 @@ import { localSessionSecret, serveBuild, waitFor } from './lib/server.mjs';
 import { mintSessionToken } from '../src/server/sign-in/session-token.ts';
 import { withServerCpu } from './lib/cpu.mjs';
 import { demoMemberCookies, memberSessions } from './lib/bench-sessions.mjs';
+import { commentCost, configWithoutQueues } from './lib/comment-cost.mjs';
 
 const { values } = parseArgs({
 	options: {
@@ -558,6 +559,19 @@ try {
 }
 
 if (!lighthouseOnly && !mixedOnly) {
+	// What a comment costs with the notifications queue and its consumer, and without them (issue 26).
+	const config = path.join(ROOT, OUT_DIR, 'server', 'wrangler.json');
+	const writes = smoke ? 40 : 300;
+	const withoutQueue = await commentCost({ state: STATE, port: PORT + 12, config: configWithoutQueues(config), writes });
+	const withQueue = await commentCost({ state: STATE, port: PORT + 12, config, writes });
+	const cost = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'bench-comment.mjs'), '--persist-to', STATE], { cwd: ROOT, encoding: 'utf8' });
+	const costLine = cost.stdout.split('\n').find((text) => text.startsWith('{'));
+	if (cost.status !== 0 || !costLine) throw new Error(`the comment bench failed:\n${cost.stderr}`);
+	results.comment = { withoutQueue, withQueue, rows: JSON.parse(costLine) };
+	console.log(`comment: ${withoutQueue.cpuMsPerComment} ms CPU without the queue, ${withQueue.cpuMsPerComment} ms with it`);
+}
+
+if (!lighthouseOnly && !mixedOnly) {
 	const removal = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'bench-removal.mjs'), '--persist-to', STATE], {
 		cwd: ROOT,
 		encoding: 'utf8',
@@ -594,6 +608,23 @@ if (results.mixed) {
 		`| members writing | ${withWrites.requestsPerSecond} | ${withWrites.cpuMsPerRequest} | ${withWrites.hitRate} (${withWrites.staleRate}) | ${withWrites.p50Ms} | ${withWrites.p99Ms} | ${withWrites.writes.commentsPerSecond}, ${withWrites.writes.likesPerSecond}, ${withWrites.writes.newPostsPerSecond}, ${withWrites.writes.editsPerSecond} |`,
 	);
 	console.log(`Throughput with writes: ${throughputRatio}× the readers alone. Write answers: ${JSON.stringify(withWrites.writes.outcomes)}`);
+}
+if (results.comment) {
+	const { withoutQueue, withQueue, rows } = results.comment;
+	console.log('\nWhat a comment costs (server CPU per comment, 4 at a time; half mention a member; rows as D1 counts them):');
+	console.log(
+		'| | server CPU ms/comment | request: rows written | request: rows read | consumer: rows written per comment | notifications written |',
+	);
+	console.log('|---|---|---|---|---|---|');
+	console.log(
+		`| before (no queue) | ${withoutQueue.cpuMsPerComment} | ${rows.plain.request.rowsWritten} | ${rows.plain.request.rowsRead} | | ${withoutQueue.notificationsWritten} |`,
+	);
+	console.log(
+		`| now, no mention | ${withQueue.cpuMsPerComment} (both kinds) | ${rows.plain.request.rowsWritten} | ${rows.plain.request.rowsRead} | ${rows.plain.consumer.rowsWritten} | |`,
+	);
+	console.log(
+		`| now, one mention | | ${rows.mention.request.rowsWritten} | ${rows.mention.request.rowsRead} | ${rows.mention.consumer.rowsWritten} | ${withQueue.notificationsWritten} in all |`,
+	);
 }
 if (results.removal) {
 	console.log('\nRemoving a post of the large board (posts service, local D1):');

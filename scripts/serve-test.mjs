@@ -2,8 +2,8 @@
  * Serves the built site for the browser tests: a fresh local D1 in .wrangler/test-state, migrated
  * and seeded with the demo data, so every run starts from the same state, and the local OpenID
  * provider on --idp-port (at http://localhost, a different site from the app at 127.0.0.1, so
- * Apple's form POST is cross-site as in production), and the local Turnstile on --turnstile-port
- * (default: the port + 2).
+ * Apple's form POST is cross-site as in production), the local Turnstile on --turnstile-port
+ * (default: the port + 2) and the local mail capture on the port + 7.
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
@@ -13,6 +13,7 @@ import { ROOT } from './lib/wrangler.mjs';
 import { serveBuild } from './lib/server.mjs';
 import { startIdentityProvider } from './idp/server.mjs';
 import { startTurnstile } from './turnstile/server.mjs';
+import { startMailCapture } from './mail/server.mjs';
 
 const { values } = parseArgs({
 	options: { port: { type: 'string', default: '8790' }, 'idp-port': { type: 'string', default: '8791' }, 'turnstile-port': { type: 'string' } },
@@ -24,4 +25,6 @@ if (seeded.status !== 0) process.exit(seeded.status ?? 1);
 const port = Number(values.port);
 const idp = await startIdentityProvider({ port: Number(values['idp-port']), appOrigins: [`http://127.0.0.1:${port}`, `http://localhost:${port}`] });
 const turnstile = await startTurnstile({ port: Number(values['turnstile-port'] ?? port + 2) });
-serveBuild({ port, persistTo, vars: { ...idp.vars, ...turnstile.vars } });
+// The local mail capture (the port + 7): the browser tests read the confirmation emails it keeps.
+const mail = await startMailCapture({ port: port + 7 });
+serveBuild({ port, persistTo, vars: { ...idp.vars, ...turnstile.vars, ...mail.vars } });

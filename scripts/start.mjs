@@ -9,12 +9,14 @@ import { DEFAULT_STATE, ROOT } from './lib/wrangler.mjs';
 import { serveBuild, waitFor } from './lib/server.mjs';
 import { startIdentityProvider } from './idp/server.mjs';
 import { startTurnstile } from './turnstile/server.mjs';
+import { startMailCapture } from './mail/server.mjs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
 const PORT = Number(process.env.PORT ?? 8788);
 const IDP_PORT = Number(process.env.IDP_PORT ?? PORT + 1);
 const TURNSTILE_PORT = Number(process.env.TURNSTILE_PORT ?? PORT + 2);
+const MAIL_PORT = Number(process.env.MAIL_PORT ?? PORT + 3);
 
 console.log('Building the site…');
 build();
@@ -25,7 +27,9 @@ if (seeded.status !== 0) process.exit(seeded.status ?? 1);
 const idp = await startIdentityProvider({ port: IDP_PORT, appOrigins: [`http://localhost:${PORT}`, `http://127.0.0.1:${PORT}`] });
 // The local Turnstile stand-in: sign-up and a new member's posts show its "I am human" check.
 const turnstile = await startTurnstile({ port: TURNSTILE_PORT });
-serveBuild({ port: PORT, persistTo: DEFAULT_STATE, vars: { ...idp.vars, ...turnstile.vars } });
+// The local mail capture: the confirmation emails of My Page → Settings land there (GET /messages).
+const mail = await startMailCapture({ port: MAIL_PORT });
+serveBuild({ port: PORT, persistTo: DEFAULT_STATE, vars: { ...idp.vars, ...turnstile.vars, ...mail.vars } });
 const origin = `http://localhost:${PORT}`;
 await waitFor(`http://127.0.0.1:${PORT}/`);
 console.log(`
@@ -38,4 +42,5 @@ The demo communities are ready:
   ${origin}/public/v1/starfall/global/boards/tree   the JSON API
 Sign-in goes to the local identity provider at ${idp.origin}: pick a demo member or a new one.
 Sign-up and a new member's posts ask for the local Turnstile check at ${turnstile.origin}.
+Emails (the confirmation of an address for notifications) land at ${mail.origin}/messages.
 Press Ctrl+C to stop.`);

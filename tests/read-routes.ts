@@ -65,6 +65,9 @@ export const PAGE_ROUTES: Record<string, (t: ReadTargets) => string[]> = {
 	'/{domain}/{slug}/users/{userId}': (t) => t.userIds.flatMap((id) => paged(`${t.base}/users/${id}`, t.listPages)),
 	'/{domain}/{slug}/mypage': (t) => ['posts', 'comments', 'likes', 'drafts'].flatMap((tab) => paged(`${t.base}/mypage?tab=${tab}`, t.listPages)),
 	'/{domain}/{slug}/mypage/nickname': (t) => [`${t.base}/mypage/nickname`],
+	'/{domain}/{slug}/email/confirm': (t) => [`${t.base}/email/confirm`, `${t.base}/email/confirm?result=done`],
+	'/{domain}/{slug}/email/unsubscribe': (t) => [`${t.base}/email/unsubscribe`],
+	'/{domain}/{slug}/mypage/notifications': (t) => [`${t.base}/mypage/notifications`, `${t.base}/mypage/notifications?tab=watching`],
 	'/{domain}/{slug}/mypage/settings': (t) => [`${t.base}/mypage/settings`],
 	'/{domain}/{slug}/mypage/withdraw': (t) => [`${t.base}/mypage/withdraw`],
 	'/{domain}/{slug}/admin': (t) =>
@@ -128,6 +131,12 @@ export const API_ROUTES: Record<string, (t: ReadTargets) => string[]> = {
 	'/v1/:domain/:slug/drafts/:draftId': (t) => t.draftIds.map((id) => `${apiBase(t).member}/drafts/${id}`),
 	'/v1/:domain/:slug/me/export': (t) => [`${apiBase(t).member}/me/export`],
 	'/v1/:domain/:slug/posts/:postId/like': (t) => t.posts.map((post) => `${apiBase(t).member}/posts/${post.postId}/like`),
+	'/v1/:domain/:slug/notifications': (t) => [`${apiBase(t).member}/notifications`],
+	'/v1/:domain/:slug/notifications/unread': (t) => [`${apiBase(t).member}/notifications/unread`],
+	'/v1/:domain/:slug/notifications/settings': (t) => [`${apiBase(t).member}/notifications/settings`],
+	'/v1/:domain/:slug/watches': (t) => [`${apiBase(t).member}/watches`],
+	'/v1/:domain/:slug/notifications/email': (t) => [`${apiBase(t).member}/notifications/email`],
+	'/v1/:domain/:slug/members/suggest': (t) => ['CANARY', 'a', '스'].map((q) => `${apiBase(t).member}/members/suggest?q=${encodeURIComponent(q)}`),
 };
 
 /** Every URL of `routes` for the targets. */

@@ -24,7 +24,7 @@ const PostParamSchema = z.object({ postId: IdSchema });
  * that a client sending, say, `{ "liked": false }` to PUT learns it is not read, rather than
  * liking. An empty body (Content-Length: 0, as fetch sends for a bodiless PUT) is fine.
  */
-const noBody = createMiddleware<ApiEnv>(async (c, next) => {
+export const noBody = createMiddleware<ApiEnv>(async (c, next) => {
 	if (c.req.raw.body !== null && (await c.req.text()).length > 0) {
 		throw new AppError('InvalidParameter', 'The request has an invalid parameter: this request takes no body.');
 	}

@@ -6,3 +6,9 @@
 export function waitUntil(promise) {
 	void Promise.resolve(promise).catch(() => undefined);
 }
+
+/**
+ * No bindings on Node: a service that sends to the notifications queue (src/server/notifications/send.ts)
+ * finds none, so a write an operator command makes (a ban, a removal) notifies nobody.
+ */
+export const env = {};

@@ -31,11 +31,18 @@ const NOT_ASSETS = new Set(['.assetsignore', '_headers', '_redirects', '_routes.
 /**
  * The Pages configuration and the companion Worker's, from wrangler.toml (`worker`, parsed). Pages
  * gets the same D1, R2 and variables, no Worker entry, assets, cron or rate limits (it takes none),
- * and the companion as the RATE_LIMITER service; the companion gets the limiters, the cron and
- * the D1 and R2 its cron needs, and no public address.
+ * and the companion as the RATE_LIMITER service, and the notifications queue's producer; the
+ * companion gets the limiters, the cron, the queue's consumers and the D1 and R2 they need, and no
+ * public address.
  */
+/** The VAPID variables of `vars`, or undefined when it has none. */
+function pushVars(vars = {}) {
+	const found = Object.fromEntries(Object.entries(vars).filter(([name]) => name.startsWith('VAPID_')));
+	return Object.keys(found).length > 0 ? found : undefined;
+}
+
 export function pagesConfigs(worker) {
-	const { main: _main, assets: _assets, triggers, ratelimits = [], d1_databases = [], r2_buckets = [], ...rest } = worker;
+	const { main: _main, assets: _assets, triggers, ratelimits = [], d1_databases = [], r2_buckets = [], queues, ...rest } = worker;
 	const databases = d1_databases.map(({ migrations_dir: _dir, ...database }) => database);
 	const companionName = `${worker.name}-companion`;
 	const pages = {
@@ -45,6 +52,8 @@ export function pagesConfigs(worker) {
 		d1_databases: databases.map((database) => ({ ...database, migrations_dir: '../migrations' })),
 		r2_buckets,
 		services: [{ binding: 'RATE_LIMITER', service: companionName }],
+		// Pages Functions send to a queue but cannot consume one: the companion consumes.
+		...(queues?.producers ? { queues: { producers: queues.producers } } : {}),
 	};
 	const companion = {
 		name: companionName,
@@ -57,6 +66,10 @@ export function pagesConfigs(worker) {
 		r2_buckets,
 		ratelimits,
 		...(triggers ? { triggers } : {}),
+		// The consumer, and the producer it sends a fan-out's next page with.
+		...(queues ? { queues } : {}),
+		// The consumer's Web Push needs the VAPID settings (and, as a secret of its own, VAPID_PRIVATE_KEY).
+		...(pushVars(worker.vars) ? { vars: pushVars(worker.vars) } : {}),
 	};
 	return { pages, companion };
 }

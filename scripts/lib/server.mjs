@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, WRANGLER_ENV } from './wrangler.mjs';
+import { generateVapidKeys } from '../push/server.mjs';
 
 const WRANGLER = path.join(ROOT, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
 
@@ -18,6 +19,20 @@ export function localSessionSecret(persistTo) {
 		writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600 });
 	}
 	return readFileSync(file, 'utf8').trim();
+}
+
+/**
+ * The VAPID keys of a local state folder (Web Push, docs/notifications.md#web-push): made once and
+ * kept beside the database, so that browsers subscribed on an earlier run stay subscribed.
+ */
+function localVapidKeys(persistTo) {
+	const file = path.join(persistTo, 'vapid.json');
+	if (!existsSync(file)) {
+		mkdirSync(persistTo, { recursive: true });
+		writeFileSync(file, JSON.stringify(generateVapidKeys()), { mode: 0o600 });
+	}
+	const { publicKey, privateKey } = JSON.parse(readFileSync(file, 'utf8'));
+	return { VAPID_PUBLIC_KEY: publicKey, VAPID_PRIVATE_KEY: privateKey, VAPID_SUBJECT: 'mailto:operators@localhost.example' };
 }
 
 /**
@@ -58,7 +73,7 @@ export function serveBuild({
 		'--show-interactive-dev-session=false',
 	];
 	if (inspectorPort) args.push('--inspector-port', String(inspectorPort));
-	for (const [key, value] of Object.entries({ SESSION_SECRET: localSessionSecret(persistTo), ...vars }))
+	for (const [key, value] of Object.entries({ SESSION_SECRET: localSessionSecret(persistTo), ...localVapidKeys(persistTo), ...vars }))
 		args.push(...(pagesDir ? ['--binding', `${key}=${value}`] : ['--var', `${key}:${value}`]));
 	const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', stdio, stdio], env: { ...process.env, ...WRANGLER_ENV } });
 	const stop = () => child.kill('SIGTERM');

@@ -10,8 +10,12 @@
  * Anything else (http, `javascript:`, `data:`, `//host`, a look-alike) stays text.
  */
 import { isSafeLink } from './safe-url';
+import { mentionSegments, type Mention } from './mentions';
 
-export type CommentSegment = { type: 'text'; text: string } | { type: 'link'; href: string; text: string };
+export type CommentSegment =
+	| { type: 'text'; text: string }
+	| { type: 'link'; href: string; text: string }
+	| { type: 'mention'; userId: number; text: string };
 
 /** Where an address may start and what it runs over (CJK punctuation U+3000–303F and full-width forms end it). */
 const ADDRESS = /(?<![\p{L}\p{N}])https?:\/\/[^\s\p{Cc}<>"'`\u3000-\u303f\uff01-\uff0f\uff1a-\uff20]+/giu;
@@ -38,8 +42,16 @@ function trimAddress(candidate: string): string {
 	}
 }
 
+/**
+ * The text cut into plain text, safe links and the @mentions the server resolved (`mentions`,
+ * src/lib/mentions.ts), in order.
+ */
+export function commentSegments(text: string, mentions: readonly Mention[] = []): CommentSegment[] {
+	return linkSegments(text).flatMap((segment): CommentSegment[] => (segment.type === 'text' ? mentionSegments(segment.text, mentions) : [segment]));
+}
+
 /** The text cut into plain text and safe links, in order; adjacent text is one segment. */
-export function commentSegments(text: string): CommentSegment[] {
+function linkSegments(text: string): CommentSegment[] {
 	const segments: CommentSegment[] = [];
 	const pushText = (value: string) => {
 		if (value === '') return;

@@ -24,6 +24,7 @@ export const DraftNotFound = { code: -4041407, status: 404 } as const satisfies 
 export const RouteNotFound = { code: -4041408, status: 404 } as const satisfies ResultCode;
 export const ReportsNotFound = { code: -4041409, status: 404 } as const satisfies ResultCode;
 export const UploadNotFound = { code: -4041410, status: 404 } as const satisfies ResultCode;
+export const NotificationNotFound = { code: -4041411, status: 404 } as const satisfies ResultCode;
 export const LoginRequired = { code: -4011401, status: 401 } as const satisfies ResultCode;
 export const SessionExpired = { code: -4011402, status: 401 } as const satisfies ResultCode;
 export const MembershipRequired = { code: -4011411, status: 401 } as const satisfies ResultCode;
@@ -31,6 +32,7 @@ export const SessionRevoked = { code: -4011415, status: 401 } as const satisfies
 export const IdentityRejected = { code: -4011416, status: 401 } as const satisfies ResultCode;
 export const SignupExpired = { code: -4011417, status: 401 } as const satisfies ResultCode;
 export const InvalidParameter = { code: -4001400, status: 400 } as const satisfies ResultCode;
+export const EmailAddressInvalid = { code: -4001481, status: 400 } as const satisfies ResultCode;
 export const SubjectNotAllowed = { code: -4001404, status: 400 } as const satisfies ResultCode;
 export const MalformedBody = { code: -4001405, status: 400 } as const satisfies ResultCode;
 export const NicknameRequired = { code: -4001421, status: 400 } as const satisfies ResultCode;
@@ -67,6 +69,9 @@ export const CommentAlreadyReported = { code: -4091452, status: 409 } as const s
 export const DraftLimitReached = { code: -4091441, status: 409 } as const satisfies ResultCode;
 export const UnattachedUploadLimitReached = { code: -4091442, status: 409 } as const satisfies ResultCode;
 export const ThumbnailExists = { code: -4091443, status: 409 } as const satisfies ResultCode;
+export const WatchLimitReached = { code: -4091481, status: 409 } as const satisfies ResultCode;
+export const PushUnavailable = { code: -4091482, status: 409 } as const satisfies ResultCode;
+export const EmailUnavailable = { code: -4091483, status: 409 } as const satisfies ResultCode;
 export const ImageTooLarge = { code: -4131441, status: 413 } as const satisfies ResultCode;
 export const ThumbnailTooLarge = { code: -4131442, status: 413 } as const satisfies ResultCode;
 export const OriginRejected = { code: -4031401, status: 403 } as const satisfies ResultCode;
@@ -87,6 +92,7 @@ export const UnsupportedMediaType = { code: -4151401, status: 415 } as const sat
 export const NicknameChangeTooSoon = { code: -4291421, status: 429 } as const satisfies ResultCode;
 export const TooManyRequests = { code: -4291401, status: 429 } as const satisfies ResultCode;
 export const UploadDailyLimitReached = { code: -4291441, status: 429 } as const satisfies ResultCode;
+export const EmailConfirmationLimit = { code: -4291481, status: 429 } as const satisfies ResultCode;
 export const ProviderUnavailable = { code: -5031401, status: 503 } as const satisfies ResultCode;
 export const Internal = { code: -5001500, status: 500 } as const satisfies ResultCode;
 
@@ -109,6 +115,7 @@ export const RESULT_MESSAGES = {
 	RouteNotFound: 'Page not found. Please go back and try again.',
 	ReportsNotFound: 'There are no open reports of this post or comment.',
 	UploadNotFound: 'This image is not one of your uploads in this community.',
+	NotificationNotFound: 'This notification does not exist. It may have been removed.',
 	ReportMinAgeInvalid: 'Enter a whole number of hours from 0 to 8,760.',
 	LoginRequired: 'Please log in to continue.',
 	SessionExpired: 'Your session has ended. Please log in again.',
@@ -158,6 +165,11 @@ export const RESULT_MESSAGES = {
 	NewMemberPostLimit: 'New members can write only a few posts in their first day. Please try again later.',
 	NewMemberCommentLimit: 'New members can write only a few comments in their first day. Please try again later.',
 	MethodNotAllowed: 'This method is not allowed here.',
+	WatchLimitReached: 'You watch as many posts and boards as one member can. Stop watching some and try again.',
+	PushUnavailable: 'Push notifications are not set up for this community.',
+	EmailAddressInvalid: 'Enter a valid email address.',
+	EmailUnavailable: 'Email notifications are not set up for this community.',
+	EmailConfirmationLimit: 'You asked for 3 confirmation emails today. Please try again tomorrow.',
 	Conflict: 'The request conflicts with the current state. Please reload and try again.',
 	NicknameTaken: 'This nickname is already in use.',
 	PayloadTooLarge: 'The request is too large.',

@@ -23,6 +23,8 @@ export const PAGE_POLICY_DIRECTIVES = [
 	"form-action 'self'",
 	`img-src 'self' ${YOUTUBE_POSTER_ORIGIN}`,
 	"connect-src 'self'",
+	// The notifications' service worker (public/notification-sw.js), registered from mypage/settings.
+	"worker-src 'self'",
 	`frame-src ${YOUTUBE_PLAYER_ORIGIN}`,
 ] as const;
 

@@ -45,6 +45,7 @@ export function pageUrls(base: string) {
 		mypageTab: (tab: string) => `${base}/mypage?tab=${encodeURIComponent(tab)}`,
 		nickname: `${base}/mypage/nickname`,
 		settings: `${base}/mypage/settings`,
+		notifications: `${base}/mypage/notifications`,
 		withdraw: `${base}/mypage/withdraw`,
 		/** The admin area (issue 12), for the community's administrators. */
 		admin: `${base}/admin`,

@@ -190,6 +190,8 @@ test('reports queue: hide a post, dismiss reports, ban a comment’s writer; his
 	await page.keyboard.press('Enter');
 	await expect(page.locator(`[data-found-member="${comment!.member_id}"]`).getByRole('button', { name: 'Ban', exact: true })).toBeVisible();
 	await page.screenshot({ path: path.join(shots, 'bans-desktop.png'), fullPage: true });
+	// The unban's toast has gone (axe would measure its contrast mid-fade).
+	await expect(toast(page)).toBeHidden();
 	expect(await wcagViolations(page)).toEqual([]);
 
 	// The audit log: every action, who and why; entries are not editable.

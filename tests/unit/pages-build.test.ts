@@ -51,6 +51,21 @@ describe('the Pages configuration', () => {
 		expect(companion).not.toHaveProperty('vars');
 	});
 
+	it('sends to the notifications queue from Pages and consumes it in the companion, which has the push settings', () => {
+		const worker = parse(readFileSync('wrangler.toml', 'utf8')) as typeof WORKER & {
+			queues: { producers: { binding: string }[]; consumers: { queue: string; dead_letter_queue?: string }[] };
+		};
+		const made = pagesConfigs(worker);
+		expect(made.pages.queues).toEqual({ producers: worker.queues.producers });
+		expect(made.companion.queues).toEqual(worker.queues);
+		expect(made.companion.queues.consumers.map(({ queue }: { queue: string }) => queue)).toEqual([
+			'community-board-notifications',
+			'community-board-notifications-dlq',
+		]);
+		expect(made.companion.queues.consumers[0].dead_letter_queue).toBe('community-board-notifications-dlq');
+		expect(Object.keys(made.companion.vars ?? {}).sort()).toEqual(['VAPID_PUBLIC_KEY', 'VAPID_SUBJECT']);
+	});
+
 	it('is made from the repository’s wrangler.toml without losing a limiter', () => {
 		const worker = parse(readFileSync('wrangler.toml', 'utf8')) as typeof WORKER;
 		const made = pagesConfigs(worker);

@@ -10,6 +10,10 @@ import { signInIdentity } from '@/server/accounts/signup';
 import { cookieName } from '@/server/sign-in/cookies';
 import type { Provider } from '@/schemas/channel';
 import { LIMITERS } from '@/server/platform/rate-limit';
+import { createExecutionContext, createMessageBatch, getQueueResult, type QueueResult } from 'cloudflare:test';
+import { consumeNotifications } from '@/server/notifications/consumer';
+import { vapidFromEnv } from '@/server/notifications/push';
+import { emailSetupFromEnv } from '@/server/notifications/email';
 
 export const ORIGIN = 'http://localhost';
 
@@ -223,4 +227,43 @@ export async function queryPlan(statement: RecordedStatement, db: D1Database = e
 		.bind(...statement.params)
 		.all<{ detail: string }>();
 	return plan.results.map((row) => row.detail);
+}
+
+/** What the product sent to the notifications queue since the last call (setup.ts keeps it). */
+export function takeSentNotifications(): unknown[] {
+	const store = globalThis as { sentNotifications?: unknown[] };
+	const sent = store.sentNotifications ?? [];
+	store.sentNotifications = [];
+	return sent;
+}
+
+/**
+ * Delivers messages to the product's notifications consumer as the queue would (a batch, each
+ * message with its attempts), and answers what the consumer acknowledged or asked to retry.
+ * Without `messages`, what the product sent since the last call, until nothing more is sent (a
+ * fan-out's next page is a message of its own).
+ */
+export async function deliverNotifications(
+	messages?: { body: unknown; id?: string; attempts?: number }[],
+): Promise<{ results: QueueResult[]; delivered: number }> {
+	const results: QueueResult[] = [];
+	let delivered = 0;
+	let next: { body: unknown; id?: string; attempts?: number }[] = messages ?? takeSentNotifications().map((body) => ({ body }));
+	while (next.length > 0) {
+		const batch = createMessageBatch(
+			'community-board-notifications',
+			next.map((message, index) => ({
+				id: message.id ?? `message-${delivered + index}`,
+				timestamp: Date.now(),
+				attempts: message.attempts ?? 1,
+				body: message.body,
+			})),
+		);
+		const ctx = createExecutionContext();
+		await consumeNotifications(batch, env.DB, vapidFromEnv(env), emailSetupFromEnv(env));
+		results.push(await getQueueResult(batch, ctx));
+		delivered += next.length;
+		next = messages ? [] : takeSentNotifications().map((body) => ({ body }));
+	}
+	return { results, delivered };
 }

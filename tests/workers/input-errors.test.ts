@@ -97,6 +97,17 @@ function samples(): Record<string, RouteSample> {
 		'POST /admin/v1/members/:userId/ban': { caller: 'admin', body: { kind: 'PERMANENT', reason: '' } },
 		'POST /admin/v1/members/:userId/unban': { caller: 'admin', body: { reason: '' } },
 		'PUT /admin/v1/settings': { caller: 'admin', body: { autoHideReports: 5 } },
+		'POST /v1/notifications/read-all': { caller: 'member', body: 'none' },
+		'PUT /v1/notifications/email': { caller: 'member', body: { address: 'reader@example.com' } },
+		'DELETE /v1/notifications/email': { caller: 'member', body: 'none' },
+		'POST /v1/push/subscriptions': { caller: 'member', body: { endpoint: 'https://push.example/1', keys: { p256dh: 'a', auth: 'b' } } },
+		'DELETE /v1/push/subscriptions': { caller: 'member', body: { endpoint: 'https://push.example/1' } },
+		'POST /v1/notifications/:notificationId/read': { caller: 'member', body: 'none' },
+		'PUT /v1/notifications/settings': { caller: 'member', body: { settings: { LIKE: false } } },
+		'PUT /v1/watches/posts/:postId': { caller: 'member', body: 'none' },
+		'DELETE /v1/watches/posts/:postId': { caller: 'member', body: 'none' },
+		'PUT /v1/watches/boards/:boardId': { caller: 'member', body: 'none' },
+		'DELETE /v1/watches/boards/:boardId': { caller: 'member', body: 'none' },
 		'POST /admin/v1/reports/:targetType/:targetId/dismiss': { caller: 'admin', body: { reason: '' } },
 	};
 }
@@ -306,10 +317,14 @@ describe("a member's bad input", () => {
 					draftId: '999999',
 					userId: String(other.koreanMember),
 					targetId: String(other.koreanPost),
+					boardId: String(other.koreanBoard),
+					notificationId: '999999',
 				};
 				for (const param of params.filter((name) => name in foreign))
 					tries.push({ what: `foreign ${param}`, ids: { ...good, [param]: foreign[param]! }, body: wellFormed });
-				if (/posts\/:postId$/.test(route) && method !== 'POST') tries.push({ what: "another member's post", ids: good, body: wellFormed });
+				// Watching another member's post is what watching is for.
+				if (/posts\/:postId$/.test(route) && !route.includes('/watches/') && method !== 'POST')
+					tries.push({ what: "another member's post", ids: good, body: wellFormed });
 				if (route.includes(':commentId') && !route.startsWith('POST /admin'))
 					tries.push({ what: "another member's comment", ids: good, body: wellFormed });
 			}

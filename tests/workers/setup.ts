@@ -35,6 +35,7 @@ await env.DB.prepare('UPDATE channels SET content_version = content_version + ?1
 	.bind(file * 1_000_000)
 	.run();
 countApart(`file${file}:`);
+keepSentNotifications();
 
 /**
  * Drops every view, trigger and table an earlier file created, in one batch, the newest first. A
@@ -67,6 +68,29 @@ async function emptyBucket(bucket: R2Bucket): Promise<void> {
 	for (let listed = await bucket.list(); listed.objects.length > 0; listed = await bucket.list()) {
 		await bucket.delete(listed.objects.map(({ key }) => key));
 	}
+}
+
+/**
+ * Keeps what the product sends to the notifications queue in `globalThis.sentNotifications` (this
+ * file's alone), and sends it on: the tests deliver what was sent to the consumer themselves
+ * (harness.ts `deliverNotifications`), so that a message never lands in another file's database.
+ */
+function keepSentNotifications(): void {
+	const store = globalThis as { sentNotifications?: unknown[]; realNotifications?: Queue };
+	const bindings = env as unknown as { NOTIFICATIONS: Queue };
+	store.realNotifications ??= bindings.NOTIFICATIONS;
+	store.sentNotifications = [];
+	const real = store.realNotifications;
+	bindings.NOTIFICATIONS = {
+		send: async (body: unknown, options?: QueueSendOptions) => {
+			store.sentNotifications?.push(body);
+			return real.send(body, options);
+		},
+		sendBatch: async (messages: Iterable<MessageSendRequest>, options?: QueueSendBatchOptions) => {
+			for (const message of messages) store.sentNotifications?.push(message.body);
+			return real.sendBatch(messages, options);
+		},
+	} as Queue;
 }
 
 /** Puts the rate limiters of the environment behind the file's own key prefix. */

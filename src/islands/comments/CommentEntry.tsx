@@ -112,7 +112,7 @@ export default function CommentEntry({
 								{replyTo.nickname === null ? texts['comment.replyToComment'] : fill(texts['comment.replyTo'], { nickname: replyTo.nickname })}
 							</a>
 						)}
-						{editor ?? <CommentText content={comment.content} />}
+						{editor ?? <CommentText content={comment.content} mentions={comment.mentions} channelBase={channelBase} />}
 						{comment.state === 'VISIBLE' && !editor && (
 							<div className="comment-actions">
 								<button

@@ -1,11 +1,18 @@
 /**
  * A comment box: the new comment, a reply or an edit. A visible count of characters against
  * COMMENT_MAX_LENGTH, the validation text under the box, Post (or Save) and, for a reply or an
- * edit, Cancel. The new-comment box is the same markup as CommentForm.astro.
+ * edit, Cancel. The new-comment box is the same markup as CommentForm.astro. A member's box
+ * suggests members as an @ is typed (src/islands/mentions/): the box becomes the combobox of their
+ * list while it is open, and Enter or Tab picks instead of starting a new line.
  */
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { COMMENT_MAX_LENGTH, commentLength } from '@/schemas/comment-limits';
 import { formatCount } from '@/lib/format-date';
+import type { Mention } from '@/lib/mentions';
+import { mentionAt, withMention } from '@/islands/mentions/candidate';
+import MentionList, { MentionStatus } from '@/islands/mentions/MentionList';
+import type { MentionSource } from '@/islands/mentions/suggestions';
+import { menuKey, useMentionMenu } from '@/islands/mentions/use-mention-menu';
 import { fill, type CommentTexts } from './texts';
 import type { TextProblem } from './model';
 
@@ -23,6 +30,8 @@ interface Props {
 	focusOnOpen?: boolean;
 	/** A guest's box: the page's loader answers any use of it with the login-required modal. */
 	readOnly?: boolean;
+	/** Where a member's @ suggestions come from (one source for the whole island); none for a guest. */
+	mentions?: MentionSource | null;
 	texts: CommentTexts;
 	onChange: (text: string) => void;
 	onSubmit: () => void;
@@ -43,6 +52,7 @@ export default function CommentForm({
 	placeholder,
 	focusOnOpen = false,
 	readOnly = false,
+	mentions = null,
 	texts,
 	onChange,
 	onSubmit,
@@ -53,6 +63,27 @@ export default function CommentForm({
 	const box = useRef<HTMLTextAreaElement>(null);
 	const id = `comment-box-${name}`;
 	const length = commentLength(text);
+	// The caret while the box has the focus (null otherwise, or while a range is selected): the @ it is typing.
+	const [caret, setCaret] = useState<number | null>(null);
+	const candidate = mentions && caret !== null ? mentionAt(text, caret) : null;
+	const menu = useMentionMenu(mentions, candidate);
+	/** Where the caret goes once a picked mention is in the text. */
+	const pickedCaret = useRef<number | null>(null);
+	const readCaret = (element: HTMLTextAreaElement) => setCaret(element.selectionStart === element.selectionEnd ? element.selectionStart : null);
+	const pick = (member: Mention) => {
+		if (!candidate) return;
+		const next = withMention(text, candidate, member.nickname);
+		pickedCaret.current = next.caret;
+		onChange(next.text);
+	};
+
+	useLayoutEffect(() => {
+		const at = pickedCaret.current;
+		if (at === null || !box.current) return;
+		pickedCaret.current = null;
+		box.current.setSelectionRange(at, at);
+		setCaret(at);
+	}, [text]);
 
 	useEffect(() => {
 		if (focusOnOpen) {
@@ -87,14 +118,39 @@ export default function CommentForm({
 				placeholder={placeholder}
 				aria-describedby={describedBy}
 				aria-invalid={problem ? true : undefined}
+				role={menu.open ? 'combobox' : undefined}
+				aria-expanded={menu.open || undefined}
+				aria-controls={menu.open ? menu.listId : undefined}
+				aria-activedescendant={menu.open ? `${menu.listId}-${menu.active}` : undefined}
+				aria-autocomplete={menu.open ? 'list' : undefined}
 				readOnly={readOnly || undefined}
 				data-action="write"
 				value={text}
-				onChange={(event) => onChange(event.target.value)}
+				onChange={(event) => {
+					readCaret(event.target);
+					onChange(event.target.value);
+				}}
+				onSelect={(event) => readCaret(event.currentTarget)}
+				onFocus={(event) => readCaret(event.currentTarget)}
+				onBlur={() => setCaret(null)}
 				onKeyDown={(event) => {
-					if (event.key === 'Escape' && onCancel) onCancel();
+					const composing = event.nativeEvent.isComposing || event.keyCode === 229;
+					if (!composing && menu.onKey(menuKey(event), pick)) event.preventDefault();
+					else if (event.key === 'Escape' && onCancel) onCancel();
 				}}
 			/>
+			{menu.open && (
+				<MentionList
+					id={menu.listId}
+					label={texts['mention.suggestions']}
+					members={menu.members}
+					active={menu.active}
+					anchor={() => box.current?.getBoundingClientRect() ?? null}
+					onPick={pick}
+					onHover={menu.setActive}
+				/>
+			)}
+			{mentions && <MentionStatus text={menu.none ? texts['mention.none'] : null} />}
 			{problem && (
 				<p className="comment-form-error" id={`${id}-error`} role="alert">
 					{problem === 'required' ? texts['comment.message.required'] : texts['comment.message.tooLong']}

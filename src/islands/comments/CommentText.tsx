@@ -1,12 +1,26 @@
-/** A comment's text: plain text with line breaks, its safe addresses as links (the same as CommentText.astro). */
+/** A comment's text: plain text with line breaks, its safe addresses and @mentions as links (the same as CommentText.astro). */
 import { COMMENT_LINK_ATTRIBUTES, commentSegments } from '@/lib/comment-text';
+import type { Mention } from '@/lib/mentions';
+import { pageUrls } from '@/lib/urls';
 
-export default function CommentText({ content }: { content: string }) {
+export default function CommentText({
+	content,
+	mentions = [],
+	channelBase,
+}: {
+	content: string;
+	mentions?: Mention[] | undefined;
+	channelBase: string;
+}) {
 	return (
 		<p className="comment-text" data-comment-text="">
-			{commentSegments(content).map((segment, index) =>
+			{commentSegments(content, mentions).map((segment, index) =>
 				segment.type === 'link' ? (
 					<a key={index} href={segment.href} {...COMMENT_LINK_ATTRIBUTES}>
+						{segment.text}
+					</a>
+				) : segment.type === 'mention' ? (
+					<a key={index} className="mention" href={pageUrls(channelBase).user(segment.userId)}>
 						{segment.text}
 					</a>
 				) : (

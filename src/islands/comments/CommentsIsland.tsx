@@ -43,6 +43,7 @@ import {
 } from './model';
 import { fill, type CommentTexts } from './texts';
 import { loginRequiredDialog, type Wake } from './wake';
+import { mentionSource } from '@/islands/mentions/suggestions';
 
 export interface IslandProps {
 	postId: number;
@@ -82,6 +83,11 @@ export default function CommentsIsland(props: IslandProps) {
 	const userId = session ? (member?.userId ?? null) : props.userId;
 	const isAdmin = session ? member?.role === 'ADMIN' : props.isAdmin;
 	const api = useMemo(() => commentsApi(props.apis, postId, userId), [props.apis, postId, userId]);
+	// The @ suggestions of every box, remembered for the island's life (the member's read limit).
+	const mentions = useMemo(
+		() => (userId === null ? null : mentionSource(`${props.apis.member}/members/suggest`, () => String(userId))),
+		[props.apis.member, userId],
+	);
 	const postUrl = pageUrls(channelBase).post(postId);
 	// Kept text belongs to the member the page was rendered for: their session may have ended since (here or in another tab).
 	const scope: KeptScope | null = props.userId === null ? null : { domain: props.domain, slug: props.slug, userId: props.userId, postId };
@@ -454,6 +460,7 @@ export default function CommentsIsland(props: IslandProps) {
 						submitLabel={texts['comment.button.save']}
 						focusOnOpen
 						texts={texts}
+						mentions={mentions}
 						onChange={(text) => setEdit((e) => e && { ...e, draft: { ...e.draft, text, problem: null } })}
 						onSubmit={() => void submitEdit()}
 						onCancel={() => {
@@ -511,6 +518,7 @@ export default function CommentsIsland(props: IslandProps) {
 										submitLabel={texts['comment.button.post']}
 										focusOnOpen
 										texts={texts}
+										mentions={mentions}
 										context={
 											<p className="comment-reply-context" data-reply-context={reply.targetId}>
 												<a href={replyToHref(postUrl, items, reply.targetId)}>
@@ -562,6 +570,7 @@ export default function CommentsIsland(props: IslandProps) {
 				submitLabel={texts['comment.button.post']}
 				placeholder={userId === null ? texts['comment.write.guestPlaceholder'] : texts['comment.write.placeholder']}
 				readOnly={userId === null}
+				mentions={mentions}
 				texts={texts}
 				onChange={(text) => setDraft((d) => ({ ...d, text, problem: null }))}
 				onSubmit={() => void submitNew()}

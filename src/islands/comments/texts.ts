@@ -58,6 +58,8 @@ export const COMMENT_TEXT_KEYS = [
 	'common.message.offlineTitle',
 	'comment.failed.title',
 	'write.confirm.title',
+	'mention.suggestions',
+	'mention.none',
 ] as const;
 
 type CommentTextKey = (typeof COMMENT_TEXT_KEYS)[number];

@@ -4,6 +4,7 @@
  * shortcuts and IME composition. Its content goes out as the stored document (./document.ts),
  * never as HTML, and only what that document allows stays in the editor: pasted styles, fonts,
  * colours, nested lists and foreign images are normalised away as they arrive (./schema-plugin.ts).
+ * An @ being typed suggests members (src/islands/mentions/, loaded on the first @ written).
  * Lexical mounts only in the browser; the server render is a still frame of the same size.
  */
 import { lazy, Suspense, useEffect, useId, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
@@ -50,11 +51,13 @@ import { $createYouTubeNode, IMAGE_ACCEPT, ImageNode, MediaLabelsContext, YouTub
 import { registerSchemaTransforms, shouldUploadPastedFiles } from './schema-plugin';
 import { GuidanceNode } from './guidance-node';
 import Toolbar, { type ToolbarAction, type ToolbarState } from './Toolbar';
-import { $insertBlock, $selectionFromDom, $stillValid } from './selection';
+import { $insertBlock, $rangeSelection, $selectionFromDom, $stillValid } from './selection';
 import { interpolate, uploadCode, useUploads } from './use-uploads';
 import { useLinkDialog } from './use-link';
 import type { EditorTexts } from './texts';
 import './editor.css';
+// The @ suggestions' popup is styled with the page; its code loads on the first @.
+import '@/islands/mentions/mentions.css';
 
 export interface RichEditorHandle {
 	/** Replaces the whole content (a template or a draft being loaded). */
@@ -69,7 +72,7 @@ export interface RichEditorProps {
 	initialDocument: ContentDocument | null;
 	/** Called after every change with the converted document (the form debounces). */
 	onChange?: (doc: ContentDocument) => void;
-	/** POST /v1/{domain}/{slug}/uploads (apiUrls(channel).member + '/uploads'). */
+	/** POST /v1/{domain}/{slug}/uploads (apiUrls(channel).member + '/uploads'); the @ suggestions ask the same API. */
 	uploadUrl: string;
 	texts: EditorTexts;
 	/** The id of the visible label of the body field (aria-labelledby). */
@@ -86,6 +89,8 @@ export interface RichEditorProps {
  */
 const PromptDialog = lazy(() => import('./PromptDialog'));
 const pasteCode = () => import('./paste-html');
+/** The @ suggestions, loaded once an @ is written (src/islands/mentions/EditorMentions.tsx). */
+const EditorMentions = lazy(() => import('@/islands/mentions/EditorMentions'));
 let preloaded = false;
 function preloadActions(): void {
 	if (preloaded) return;
@@ -149,6 +154,7 @@ function EditorShell({ initialDocument, onChange, uploadUrl, texts, labelledBy, 
 	const contentId = useId();
 	const [toolbar, setToolbar] = useState<ToolbarState>(EMPTY_TOOLBAR);
 	const [message, setMessage] = useState<string | null>(null);
+	const [mentions, setMentions] = useState(false);
 	const fileInput = useRef<HTMLInputElement>(null);
 	const { uploads, uploadFiles } = useUploads(editor, { uploadUrl, texts, onAuthFailure, setMessage });
 	const { dialog, setDialog, dialogsShown, linkValue, openDialog, restoreSelection, applyLink, removeLink } = useLinkDialog(
@@ -190,6 +196,7 @@ function EditorShell({ initialDocument, onChange, uploadUrl, texts, labelledBy, 
 				const json = JSON.stringify(doc);
 				if (json === lastEmitted.current) return;
 				lastEmitted.current = json;
+				if (json.includes('@')) setMentions(true);
 				onChangeRef.current?.(doc);
 			}),
 		[editor],
@@ -428,6 +435,11 @@ function EditorShell({ initialDocument, onChange, uploadUrl, texts, labelledBy, 
 					uploadFiles(files);
 				}}
 			/>
+			{mentions && (
+				<Suspense fallback={null}>
+					<EditorMentions editor={editor} range={$rangeSelection} uploadUrl={uploadUrl} texts={texts} />
+				</Suspense>
+			)}
 			{dialogsShown && (
 				<Suspense fallback={null}>
 					<PromptDialog

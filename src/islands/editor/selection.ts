@@ -10,8 +10,15 @@ import {
 	type BaseSelection,
 	type LexicalEditor,
 	type LexicalNode,
+	type RangeSelection,
 } from 'lexical';
 import { $insertNodeToNearestRoot } from '@lexical/utils';
+
+/** The range selection, or null: for the @ suggestions, which take Lexical's functions from the editor (src/islands/mentions/EditorMentions.tsx). */
+export function $rangeSelection(): RangeSelection | null {
+	const selection = $getSelection();
+	return $isRangeSelection(selection) ? selection : null;
+}
 
 /** Puts a block (image, video) where the caret is, or after the selected block, or at the end. */
 export function $insertBlock(node: LexicalNode): void {

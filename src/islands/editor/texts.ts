@@ -37,6 +37,8 @@ export const EDITOR_TEXT_KEYS = [
 	'common.button.cancel',
 	'common.message.error',
 	'common.message.tooManyRequests',
+	'mention.suggestions',
+	'mention.none',
 ] as const;
 
 export type EditorTexts = Record<(typeof EDITOR_TEXT_KEYS)[number], string>;

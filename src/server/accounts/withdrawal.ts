@@ -1,21 +1,26 @@
 /**
  * Withdrawal (docs/product-rules.md#states): the identity is unlinked from the channel (a later sign-in starts a new
- * membership), the nickname is retired, sessions and drafts are deleted; posts and comments stay
+ * membership), the nickname is retired, sessions, drafts, notifications, watches and push
+ * subscriptions are deleted; posts and comments stay
  * and show the withdrawn-member label.
  */
 import { bumpContentVersion } from '@/server/content-versions/versions';
 import { endMemberSessions } from '@/server/sign-in/sessions';
 import { memberSearchStatements } from '@/server/search-index/search-index';
+import { withdrawalStatements } from '@/server/notifications/notifications';
 
 export async function withdrawMember(db: D1Database, channelId: number, memberId: number, now = Date.now()): Promise<void> {
 	await db.batch([
 		db
-			.prepare('UPDATE members SET identity_id = NULL, nickname = NULL, withdrawn_at = ?3 WHERE id = ?1 AND channel_id = ?2')
+			.prepare(
+				'UPDATE members SET identity_id = NULL, nickname = NULL, notification_email = NULL, notification_email_pending = NULL, notification_email_confirmed_at = NULL, withdrawn_at = ?3 WHERE id = ?1 AND channel_id = ?2',
+			)
 			.bind(memberId, channelId, now),
 		db
 			.prepare('UPDATE nickname_claims SET released_at = ?3 WHERE channel_id = ?1 AND member_id = ?2 AND released_at IS NULL')
 			.bind(channelId, memberId, now),
 		db.prepare('DELETE FROM drafts WHERE member_id = ?1').bind(memberId),
+		...withdrawalStatements(db, memberId),
 		endMemberSessions(db, memberId),
 		...memberSearchStatements(db, channelId, memberId, null),
 		bumpContentVersion(db, channelId),

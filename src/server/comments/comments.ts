@@ -11,6 +11,7 @@
  * - Pages: the first; the one after an item (the API's `after`, which may name an item deleted
  *   since); the one starting at an item's top-level comment (the post page's `?commentId=`).
  */
+import { parseMentions, type Mention } from '@/lib/mentions';
 import { AppError } from '@/server/platform/errors';
 import { authorOf, type PostAuthor } from '@/server/visibility/author';
 import { canReadComment, canReadPost, commentState, postStateOfRow, type PostStateColumns, type Viewer } from '@/server/visibility/visibility';
@@ -34,6 +35,8 @@ export interface ReadableCommentItem {
 	replyTo?: ReplyTo;
 	/** Present (true) on the post page when the signed-in reader has reported this comment. */
 	reported?: true;
+	/** The members its text mentions (src/lib/mentions.ts); absent when none. */
+	mentions?: Mention[];
 }
 
 /**
@@ -107,6 +110,7 @@ interface CommentRow extends ReplyTargetColumns {
 	role: string;
 	auto_hidden: number;
 	reported: number;
+	mentions: string | null;
 }
 
 type CommentTuple = [
@@ -128,6 +132,7 @@ type CommentTuple = [
 	string | null,
 	number | null,
 	number,
+	string | null,
 ];
 
 /** A comment `c`'s thread: the expression of the index comments_in_thread_order (migration 0007). */
@@ -153,7 +158,7 @@ const REPORTED_SQL = `EXISTS (SELECT 1 FROM reports r WHERE r.target_type = 'COM
 	AND r.reporter_id = (SELECT s.member_id FROM sessions s WHERE s.token_hash = ?7 AND s.channel_id = ?2))`;
 
 const PAGE_ROW = `SELECT c.id, c.parent_id, c.member_id, m.nickname, m.withdrawn_at, c.content, c.created_at, c.edited_at, c.deleted_at, c.hidden_by_admin, m.role, c.auto_hidden,
-		${REPLY_TARGET_COLUMNS}, ${REPORTED_SQL} AS reported
+		${REPLY_TARGET_COLUMNS}, ${REPORTED_SQL} AS reported, c.mentions
 	FROM comments c JOIN members m ON m.id = c.member_id ${REPLY_TARGET_JOINS}`;
 
 /**
@@ -171,7 +176,7 @@ const PAGE_ROW = `SELECT c.id, c.parent_id, c.member_id, m.nickname, m.withdrawn
 export const COMMENT_PAGE_COLUMNS = `
 	(SELECT json_group_array(json_array(t.id, t.parent_id, t.member_id, t.nickname, t.withdrawn_at, t.content,
 			t.created_at, t.edited_at, t.deleted_at, t.hidden_by_admin, t.role, t.auto_hidden,
-			t.to_id, t.to_deleted_at, t.to_hidden, t.to_nickname, t.to_withdrawn_at, t.reported))
+			t.to_id, t.to_deleted_at, t.to_hidden, t.to_nickname, t.to_withdrawn_at, t.reported, t.mentions))
 	 FROM (SELECT * FROM (${PAGE_ROW}
 				WHERE c.post_id = ?1 AND ${THREAD} = coalesce(${ANCHOR_THREAD}, 0) AND c.id > ?4 AND ${LISTED_COMMENT_SQL}
 				ORDER BY c.id LIMIT ?5)
@@ -223,7 +228,14 @@ function toItem(row: CommentRow, viewer: Viewer): CommentItem {
 		edited: row.edited_at !== null,
 		...replyToProperty(row.parent_id, row, viewer),
 		...(row.reported === 1 ? { reported: true as const } : {}),
+		...mentionsProperty(row.mentions),
 	};
+}
+
+/** `{ mentions }` when the text mentions members, nothing otherwise (so the item keeps its former shape). */
+export function mentionsProperty(stored: string | null): { mentions?: Mention[] } {
+	const mentions = parseMentions(stored);
+	return mentions.length > 0 ? { mentions } : {};
 }
 
 /** `{ replyTo }` for a reply, nothing for a top-level comment (so the item keeps its former shape). */
@@ -254,6 +266,7 @@ export function commentPageOf(row: CommentPageColumns, viewer: Viewer): CommentP
 			to_nickname,
 			to_withdrawn_at,
 			reported,
+			mentions,
 		]): CommentRow => ({
 			id,
 			parent_id,
@@ -273,6 +286,7 @@ export function commentPageOf(row: CommentPageColumns, viewer: Viewer): CommentP
 			to_nickname,
 			to_withdrawn_at,
 			reported,
+			mentions,
 		}),
 	);
 	// json_group_array keeps the subquery's order in SQLite; sorting again makes it a contract here.

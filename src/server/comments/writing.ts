@@ -27,7 +27,17 @@ import { logStatement } from '@/server/moderation/log';
 import { assertReadablePost, readablePostGuard } from '@/server/visibility/readable-post';
 import { COMMENT_MAX_LENGTH, commentLength, normalizeComment } from '@/schemas/comment-limits';
 import type { CreateCommentInput } from '@/schemas/comment';
-import { REPLY_TARGET_COLUMNS, REPLY_TARGET_JOINS, replyToProperty, type ReadableCommentItem, type ReplyTargetColumns } from './comments';
+import { resolveMentions } from '@/server/notifications/mentions';
+import { notify } from '@/server/notifications/send';
+import { storedMentions } from '@/lib/mentions';
+import {
+	mentionsProperty,
+	REPLY_TARGET_COLUMNS,
+	REPLY_TARGET_JOINS,
+	replyToProperty,
+	type ReadableCommentItem,
+	type ReplyTargetColumns,
+} from './comments';
 import {
 	checkNewMemberComment,
 	DEFAULT_NEW_MEMBER_LIMITS,
@@ -50,6 +60,7 @@ interface StoredCommentRow extends ReplyTargetColumns {
 	/** The comment's author, as a reply to it names them. */
 	nickname: string | null;
 	withdrawn_at: number | null;
+	mentions: string | null;
 }
 
 /** @throws AppError CommentRequired, CommentTooLong */
@@ -64,7 +75,7 @@ function checkedContent(raw: string): string {
 async function storedComment(db: D1Database, channelId: number, postId: number, commentId: number): Promise<StoredCommentRow | null> {
 	const row = await db
 		.prepare(
-			`SELECT c.id, c.post_id, c.parent_id, c.member_id, c.content, c.created_at, c.edited_at, c.deleted_at, c.hidden_by_admin, am.nickname, am.withdrawn_at, ${REPLY_TARGET_COLUMNS}
+			`SELECT c.id, c.post_id, c.parent_id, c.member_id, c.content, c.created_at, c.edited_at, c.deleted_at, c.hidden_by_admin, am.nickname, am.withdrawn_at, c.mentions, ${REPLY_TARGET_COLUMNS}
 			 FROM comments c JOIN members am ON am.id = c.member_id ${REPLY_TARGET_JOINS} WHERE c.id = ?1 AND c.channel_id = ?2`,
 		)
 		.bind(commentId, channelId)
@@ -114,6 +125,7 @@ function itemOf(row: StoredCommentRow, member: SessionMember): ReadableCommentIt
 		createdAt: row.created_at,
 		edited: row.edited_at !== null,
 		...replyToProperty(row.parent_id, row, memberViewer(member)),
+		...mentionsProperty(row.mentions),
 	};
 }
 
@@ -135,7 +147,7 @@ async function earlierComment(
 	const [found, count] = await db.batch([
 		db
 			.prepare(
-				`SELECT c.id, c.post_id, c.parent_id, c.member_id, c.content, c.created_at, c.edited_at, c.deleted_at, c.hidden_by_admin, am.nickname, am.withdrawn_at, ${REPLY_TARGET_COLUMNS}
+				`SELECT c.id, c.post_id, c.parent_id, c.member_id, c.content, c.created_at, c.edited_at, c.deleted_at, c.hidden_by_admin, am.nickname, am.withdrawn_at, c.mentions, ${REPLY_TARGET_COLUMNS}
 				 FROM comments c JOIN members am ON am.id = c.member_id ${REPLY_TARGET_JOINS} WHERE c.member_id = ?1 AND c.request_id = ?2`,
 			)
 			.bind(member.userId, requestId),
@@ -204,12 +216,13 @@ export async function createComment(
 			),
 		);
 	}
+	const mentions = await resolveMentions(db, channelId, [content]);
 	const insert = db
 		.prepare(
-			`INSERT INTO comments (channel_id, post_id, parent_id, member_id, content, created_at, request_id, reply_to_id)
-			 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT DO NOTHING RETURNING id`,
+			`INSERT INTO comments (channel_id, post_id, parent_id, member_id, content, created_at, request_id, reply_to_id, mentions)
+			 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT DO NOTHING RETURNING id`,
 		)
-		.bind(channelId, postId, threadId, member.userId, content, now, input.requestId ?? null, replyToId);
+		.bind(channelId, postId, threadId, member.userId, content, now, input.requestId ?? null, replyToId, storedMentions(mentions));
 	const results = await runGuarded(
 		db,
 		[
@@ -243,6 +256,8 @@ export async function createComment(
 		if (!earlier) throw new AppError('Conflict');
 		return earlier;
 	}
+	// Those it concerns hear of it through the queue (src/server/notifications/deliver.ts).
+	notify({ type: 'comment', channelId, commentId: inserted.id });
 	const row: StoredCommentRow = {
 		id: inserted.id,
 		post_id: postId,
@@ -255,6 +270,7 @@ export async function createComment(
 		hidden_by_admin: 0,
 		nickname: member.nickname,
 		withdrawn_at: null,
+		mentions: storedMentions(mentions),
 		...target,
 	};
 	return { comment: itemOf(row, member), commentCount: countOf(results.at(-1)) };
@@ -279,17 +295,22 @@ export async function editComment(
 	const stored = await storedComment(db, channelId, postId, commentId);
 	if (!stored) return refuse(db, channelId, member, postId, 'CommentNotFound');
 	if (stored.member_id !== member.userId || stored.hidden_by_admin === 1) return refuse(db, channelId, member, postId, 'Forbidden');
+	const mentions = await resolveMentions(db, channelId, [content]);
 	await runGuarded(
 		db,
 		[
 			readablePostGuard(db, channelId, member, postId),
 			assertion(db, 'EXISTS (SELECT 1 FROM comments WHERE id = ?1 AND deleted_at IS NULL AND hidden_by_admin = 0)', commentId),
-			db.prepare('UPDATE comments SET content = ?2, edited_at = ?3 WHERE id = ?1').bind(commentId, content, now),
+			db
+				.prepare('UPDATE comments SET content = ?2, edited_at = ?3, mentions = ?4 WHERE id = ?1')
+				.bind(commentId, content, now, storedMentions(mentions)),
 			touchPost(db, channelId, postId, 'addition'),
 		],
 		() => assertReadablePost(db, channelId, member, postId),
 	);
-	return { comment: itemOf({ ...stored, content, edited_at: now }, member) };
+	// A member mentioned by the edit is told; one mentioned before is not told again.
+	if (mentions.length > 0) notify({ type: 'comment', channelId, commentId, edited: true });
+	return { comment: itemOf({ ...stored, content, edited_at: now, mentions: storedMentions(mentions) }, member) };
 }
 
 /**

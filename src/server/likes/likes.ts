@@ -22,6 +22,7 @@ import { AppError } from '@/server/platform/errors';
 import { guardedBatch } from '@/server/platform/batch';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { assertReadablePost, readablePostGuard } from '@/server/visibility/readable-post';
+import { notify } from '@/server/notifications/send';
 
 /** A member's like of a post and the post's count, as the like button shows them. */
 export interface LikeState {
@@ -52,15 +53,15 @@ async function act(
 	guard: D1PreparedStatement,
 	change: D1PreparedStatement,
 	count: D1PreparedStatement,
-): Promise<LikeState> {
+): Promise<LikeState & { changed: boolean }> {
 	// The count's UPDATE must follow the row's change directly: changes() reads the statement before it.
 	const results = await guardedBatch(db, [guard, change, count, stateStatement(db, member.userId, postId)], 'PostNotFound');
-	return stateOf(results[3]);
+	return { ...stateOf(results[3]), changed: results[1]?.meta.changes === 1 };
 }
 
 /** Likes a post; liking it again changes nothing. @throws AppError PostNotFound */
 export async function likePost(db: D1Database, channelId: number, member: SessionMember, postId: number, now: number): Promise<LikeState> {
-	return act(
+	const { changed, ...state } = await act(
 		db,
 		member,
 		postId,
@@ -70,11 +71,14 @@ export async function likePost(db: D1Database, channelId: number, member: Sessio
 			.bind(postId, member.userId, channelId, now),
 		db.prepare('UPDATE posts SET like_count = like_count + 1 WHERE id = ?1 AND changes() = 1').bind(postId),
 	);
+	// A new like tells the post's author (one row per post, src/server/notifications/deliver.ts); a repeated one tells nobody.
+	if (changed) notify({ type: 'like', channelId, postId, actorId: member.userId });
+	return state;
 }
 
 /** Takes a member's like back; unliking a post not liked changes nothing. @throws AppError PostNotFound */
 export async function unlikePost(db: D1Database, channelId: number, member: SessionMember, postId: number): Promise<LikeState> {
-	return act(
+	const { changed: _changed, ...state } = await act(
 		db,
 		member,
 		postId,
@@ -82,6 +86,7 @@ export async function unlikePost(db: D1Database, channelId: number, member: Sess
 		db.prepare('DELETE FROM post_likes WHERE post_id = ?1 AND member_id = ?2').bind(postId, member.userId),
 		db.prepare('UPDATE posts SET like_count = like_count - 1 WHERE id = ?1 AND changes() = 1').bind(postId),
 	);
+	return state;
 }
 
 /** Whether the member likes the post, and its count. @throws AppError PostNotFound */

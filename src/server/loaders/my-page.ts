@@ -2,6 +2,9 @@
 import type { AstroGlobal } from 'astro';
 import { isSignedIn, loadChannelPage, loginRedirect, type ChannelPage } from './channel-page';
 import type { SessionMember } from '@/server/sign-in/sessions';
+import { vapidFromEnv } from '@/server/notifications/push';
+import { mailerFromEnv } from '@/server/notifications/mailer';
+import { env } from 'cloudflare:workers';
 
 export interface MyPage {
 	page: ChannelPage;
@@ -20,4 +23,14 @@ export async function loadMyPage(
 	const login = loginRedirect(page, astro.url);
 	if (login || !isSignedIn(page.session)) return astro.redirect(login ?? page.channel.basePath, 302);
 	return { page, member: page.session.member };
+}
+
+/** The deployment's VAPID public key when it sends Web Push (all three VAPID settings present), else null. */
+export function pushPublicKey(): string | null {
+	return vapidFromEnv(env)?.publicKey ?? null;
+}
+
+/** Whether the deployment sends notification emails (a mailer configured). */
+export function emailOffered(): boolean {
+	return mailerFromEnv(env) !== null;
 }

@@ -6,6 +6,7 @@
  * of the audit log (moderation/log.ts) in its batch, with the administrator or, for the operator
  * command, none.
  */
+import { notify } from '@/server/notifications/send';
 import { AppError } from '@/server/platform/errors';
 import { all } from '@/server/platform/db';
 import { endMemberSessions } from '@/server/sign-in/sessions';
@@ -41,13 +42,15 @@ export async function banMember(
 		.bind(memberId, channelId)
 		.first();
 	if (!member) throw new AppError('UserNotFound');
-	await db.batch([
+	const [inserted] = await db.batch([
 		db
 			.prepare('INSERT INTO bans (channel_id, member_id, kind, ends_at, reason, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)')
 			.bind(channelId, memberId, order.kind, order.endsAt, order.reason, now),
 		endMemberSessions(db, memberId),
 		logStatement(db, channelId, moderatorId, 'BAN', { type: 'MEMBER', id: memberId }, order.reason, now),
 	]);
+	// A temporary ban is told to the member with its end (they read it once it is over); a permanent one is not.
+	if (order.kind === 'TEMPORARY' && inserted) notify({ type: 'ban', channelId, banId: inserted.meta.last_row_id, ended: false });
 }
 
 /** Lifts every ban of the member in the channel (logged when there was one to lift). */
@@ -59,10 +62,16 @@ export async function unbanMember(
 	moderatorId: number | null = null,
 	reason = '',
 ): Promise<void> {
-	await db.batch([
-		db.prepare('UPDATE bans SET lifted_at = ?3 WHERE member_id = ?1 AND channel_id = ?2 AND lifted_at IS NULL').bind(memberId, channelId, now),
+	const [lifted] = await db.batch([
+		db
+			.prepare('UPDATE bans SET lifted_at = ?3 WHERE member_id = ?1 AND channel_id = ?2 AND lifted_at IS NULL RETURNING id, kind, ends_at')
+			.bind(memberId, channelId, now),
 		logStatement(db, channelId, moderatorId, 'UNBAN', { type: 'MEMBER', id: memberId }, reason, now, 'changes() > 0'),
 	]);
+	// A temporary ban lifted before its end is told as its end.
+	for (const ban of (lifted?.results ?? []) as { id: number; kind: string; ends_at: number | null }[]) {
+		if (ban.kind === 'TEMPORARY' && ban.ends_at !== null && ban.ends_at > now) notify({ type: 'ban', channelId, banId: ban.id, ended: true });
+	}
 }
 
 export interface BanRecord {

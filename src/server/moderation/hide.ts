@@ -27,6 +27,7 @@ import { postSearchStatements } from '@/server/search-index/search-index';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { logStatement } from './log';
 import { closeReportsStatement } from './reports-queue';
+import { notify } from '@/server/notifications/send';
 
 /** @throws AppError Forbidden for anyone but an administrator */
 function requireAdmin(member: SessionMember): void {
@@ -186,6 +187,8 @@ async function changePostHidden(
 		],
 		'Conflict',
 	);
+	// The author is told, never by whom nor after whose report (src/server/notifications/deliver.ts).
+	notify({ type: 'moderation', channelId, target: 'POST', id: postId, hidden, moderatorId: moderator, at: note.now ?? Date.now() });
 }
 
 /** Hides a post from everyone but administrators. @throws AppError Forbidden, PostNotFound */
@@ -256,6 +259,7 @@ async function changeCommentHidden(
 			`(SELECT hidden_by_admin FROM comments WHERE id = ${Number(commentId)}) = ${to}`,
 		),
 	]);
+	notify({ type: 'moderation', channelId, target: 'COMMENT', id: commentId, hidden, moderatorId: moderator, at: note.now ?? Date.now() });
 }
 
 /** Hides a comment from everyone but administrators. @throws AppError Forbidden, CommentNotFound */

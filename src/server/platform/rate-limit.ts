@@ -71,6 +71,10 @@ export const RATE_LIMITS = {
 	search: { member: 'RATE_LIMIT_SEARCH', address: 'RATE_LIMIT_SEARCH_ADDRESS' },
 	/** A member's profile and their posts, read from D1 (page or API; cache hits are not counted). */
 	profile: { member: 'RATE_LIMIT_READ', address: 'RATE_LIMIT_READ_ADDRESS' },
+	/** A member's notifications, unread count and watches read from D1, and the nicknames suggested for an @mention. */
+	notifications: { member: 'RATE_LIMIT_READ', address: 'RATE_LIMIT_READ_ADDRESS' },
+	/** Marking notifications read, watching, the notification settings and push subscriptions. */
+	notificationChange: { member: 'RATE_LIMIT_WRITE', address: 'RATE_LIMIT_WRITE_ADDRESS' },
 } as const satisfies Record<string, RateLimitRule>;
 
 export type RateLimitedAction = keyof typeof RATE_LIMITS;

@@ -6,6 +6,7 @@
  */
 import { isImageSrc, parseStoredDocument, type Block, type Inline } from '@/schemas/content';
 import { youTubePoster } from '@/lib/thumbnails';
+import { mentionSegments, type Mention } from '@/lib/mentions';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -13,8 +14,22 @@ export function escapeHtml(value: string): string {
 	return value.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char);
 }
 
-function renderInline(inline: Inline): string {
-	let html = escapeHtml(inline.text).replace(/\n/g, '<br>');
+/** A text's HTML with its resolved @mentions as links to the members' profiles (src/lib/mentions.ts). */
+function textHtml(text: string, mentions: ContentLabels['mentions']): string {
+	const escape = (value: string) => escapeHtml(value).replace(/\n/g, '<br>');
+	if (!mentions || mentions.list.length === 0) return escape(text);
+	return mentionSegments(text, mentions.list)
+		.map((segment) =>
+			segment.type === 'mention'
+				? `<a class="mention" href="${escapeHtml(mentions.profile(segment.userId))}">${escape(segment.text)}</a>`
+				: escape(segment.text),
+		)
+		.join('');
+}
+
+function renderInline(inline: Inline, mentions: ContentLabels['mentions']): string {
+	// A mention inside a link stays the link's text.
+	let html = textHtml(inline.text, inline.link ? undefined : mentions);
 	if (inline.bold) html = `<strong>${html}</strong>`;
 	if (inline.italic) html = `<em>${html}</em>`;
 	if (inline.underline) html = `<u>${html}</u>`;
@@ -27,19 +42,20 @@ function renderInline(inline: Inline): string {
 	return html;
 }
 
-const renderInlines = (inlines: Inline[]) => inlines.map(renderInline).join('');
+const renderInlines = (inlines: Inline[], mentions: ContentLabels['mentions']): string =>
+	inlines.map((inline) => renderInline(inline, mentions)).join('');
 
 function renderBlock(block: Block, labels: ContentLabels): string {
 	switch (block.type) {
 		case 'paragraph':
-			return `<p>${renderInlines(block.children) || '<br>'}</p>`;
+			return `<p>${renderInlines(block.children, labels.mentions) || '<br>'}</p>`;
 		case 'heading':
-			return `<h${block.level}>${renderInlines(block.children)}</h${block.level}>`;
+			return `<h${block.level}>${renderInlines(block.children, labels.mentions)}</h${block.level}>`;
 		case 'quote':
-			return `<blockquote>${renderInlines(block.children)}</blockquote>`;
+			return `<blockquote>${renderInlines(block.children, labels.mentions)}</blockquote>`;
 		case 'list': {
 			const tag = block.ordered ? 'ol' : 'ul';
-			return `<${tag}>${block.items.map((item) => `<li>${renderInlines(item)}</li>`).join('')}</${tag}>`;
+			return `<${tag}>${block.items.map((item) => `<li>${renderInlines(item, labels.mentions)}</li>`).join('')}</${tag}>`;
 		}
 		case 'image': {
 			if (!isImageSrc(block.src)) return '';
@@ -52,7 +68,7 @@ function renderBlock(block: Block, labels: ContentLabels): string {
 		}
 		case 'guidance':
 			// Never stored by the post services (src/schemas/guidance.ts); a row from elsewhere shows what was written in it, never the hint.
-			return block.children.some((inline) => inline.text.trim() !== '') ? `<p>${renderInlines(block.children)}</p>` : '';
+			return block.children.some((inline) => inline.text.trim() !== '') ? `<p>${renderInlines(block.children, labels.mentions)}</p>` : '';
 		case 'youtube': {
 			const id = escapeHtml(block.videoId);
 			// A facade: the player's iframe (about 1 MB of script) loads only when the reader asks for it.
@@ -73,6 +89,8 @@ export interface ContentLabels {
 	videoTitle?: string;
 	/** The name of an image's link when the image has no alt text. */
 	openImage: string;
+	/** The members the body mentions, and where each one's profile is. */
+	mentions?: { list: readonly Mention[]; profile: (userId: number) => string } | undefined;
 }
 
 export function renderContentHtml(stored: string, labels: ContentLabels): string {

@@ -3,6 +3,7 @@
  * category and author, or as a tombstone that tells only its state and board. The post page reads
  * the post and its comments in one D1 query (src/server/loaders/post-page.ts).
  */
+import { parseMentions, type Mention } from '@/lib/mentions';
 import { AppError } from '@/server/platform/errors';
 import { authorOf, type PostAuthor } from '@/server/visibility/author';
 import { canReadPost, postStateOfRow, type PostState, type Viewer } from '@/server/visibility/visibility';
@@ -31,6 +32,8 @@ export interface PostDetail {
 	state: PostState;
 	/** Present (true) when the post was hidden by the community's automatic hide, after reports from members. */
 	autoHidden?: true;
+	/** The members its body mentions (src/lib/mentions.ts); absent when none. */
+	mentions?: Mention[];
 }
 
 /** A post the reader may not read: what the page shows instead of it (docs/product-rules.md#states). */
@@ -69,18 +72,25 @@ export interface PostRow {
 	hidden_by_admin: number;
 	auto_hidden: number;
 	is_private: number;
+	mentions: string | null;
 }
 
 /** The columns of one post's read, over POST_FROM. */
 export const POST_SQL = `SELECT p.id, p.board_id, b.name AS board_name, b.is_public AS board_public, p.subject_id, s.name AS subject_name,
 		p.title, p.member_id, m.nickname, m.withdrawn_at, m.role, p.created_at, p.edited_at, p.view_count, p.like_count,
-		p.comment_count, p.is_notice, p.template, p.content, p.deleted_at, p.hidden_by_admin, p.auto_hidden, p.is_private`;
+		p.comment_count, p.is_notice, p.template, p.content, p.deleted_at, p.hidden_by_admin, p.auto_hidden, p.is_private, p.mentions`;
 /** One post of the channel (?1 the post, ?2 the channel), with its board, author and category. */
 export const POST_FROM = `FROM posts p
 	JOIN boards b ON b.id = p.board_id
 	JOIN members m ON m.id = p.member_id
 	LEFT JOIN board_subjects s ON s.id = p.subject_id
 	WHERE p.id = ?1 AND p.channel_id = ?2`;
+
+/** `{ mentions }` when the body mentions members, nothing otherwise (so the post keeps its former shape). */
+function mentionsOf(stored: string | null | undefined): { mentions?: Mention[] } {
+	const mentions = parseMentions(stored);
+	return mentions.length > 0 ? { mentions } : {};
+}
 
 /** The post as `viewer` may see it, from its row. */
 export function toView(row: PostRow, viewer: Viewer): PostView {
@@ -108,6 +118,7 @@ export function toView(row: PostRow, viewer: Viewer): PostView {
 		content: row.content,
 		state,
 		...auto,
+		...mentionsOf(row.mentions),
 	};
 }
 

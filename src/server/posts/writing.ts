@@ -8,6 +8,9 @@
  * board they may write in, by their own rights); an administrator hides, shows again and deletes
  * someone else's post, and such a deletion writes its row of the audit log in its batch.
  */
+import { resolveMentions } from '@/server/notifications/mentions';
+import { notify } from '@/server/notifications/send';
+import { storedMentions } from '@/lib/mentions';
 import { AppError, isAppError } from '@/server/platform/errors';
 import { assertion, guardedBatch, isUniqueViolation } from '@/server/platform/batch';
 import { touchCache } from '@/server/content-versions/versions';
@@ -139,11 +142,12 @@ export async function createPost(
 	const fromDraft = input.draftId === undefined ? [] : [draftDeletionStatement(db, channelId, member.userId, input.draftId)];
 	const plan = planListChange(db, channelId, null, placementOf(input, board));
 	const listColumns = Object.keys(plan.columns);
+	const mentions = await resolveMentions(db, channelId, [fields.contentText]);
 	const insert = db
 		.prepare(
 			`INSERT INTO posts (channel_id, board_id, subject_id, member_id, title, content, content_text, is_notice, is_private,
-				has_image, has_video, thumbnail, created_at, request_id${listColumns.map((column) => `, ${column}`).join('')})
-			 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14${listColumns.map((column) => `, ${plan.columns[column]}`).join('')})`,
+				has_image, has_video, thumbnail, created_at, request_id, mentions${listColumns.map((column) => `, ${column}`).join('')})
+			 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15${listColumns.map((column) => `, ${plan.columns[column]}`).join('')})`,
 		)
 		.bind(
 			channelId,
@@ -160,6 +164,7 @@ export async function createPost(
 			thumbnail,
 			now,
 			input.requestId,
+			storedMentions(mentions),
 		);
 	try {
 		// The claims follow the INSERT at once: they name the post by last_insert_rowid().
@@ -183,7 +188,10 @@ export async function createPost(
 			],
 			'NewMemberPostLimit',
 		);
-		return { postId: results[countGuard.length + plan.statements.length]!.meta.last_row_id };
+		const postId = results[countGuard.length + plan.statements.length]!.meta.last_row_id;
+		// Its board's watchers and the members it mentions hear of it through the queue (src/server/notifications/).
+		notify({ type: 'post', channelId, postId });
+		return { postId };
 	} catch (error) {
 		// The same request arrived twice at once: the other one created the post (and may have reached the new member's count).
 		if (isUniqueViolation(error, 'posts.request_id') || (isAppError(error) && error.codeName === 'NewMemberPostLimit')) {
@@ -332,10 +340,11 @@ export async function editPost(
 	const thumbnail = thumbnailOf(input.content, await checkUploads(db, channelId, member.userId, images, postId));
 	const after = { ...placementOf(input, board), visible: stored.row.hidden_by_admin === 0 && !input.isPrivate };
 	const plan = planListChange(db, channelId, stored, after);
+	const mentions = await resolveMentions(db, channelId, [fields.contentText]);
 	const update = db
 		.prepare(
 			`UPDATE posts SET board_id = ?3, subject_id = ?4, title = ?5, content = ?6, content_text = ?7, is_notice = ?8, is_private = ?9,
-				has_image = ?10, has_video = ?11, edited_at = ?12, thumbnail = ?13, version = version + 1${assignments(plan.columns)}
+				has_image = ?10, has_video = ?11, edited_at = ?12, thumbnail = ?13, mentions = ?14, version = version + 1${assignments(plan.columns)}
 			 WHERE id = ?1 AND channel_id = ?2`,
 		)
 		.bind(
@@ -352,6 +361,7 @@ export async function editPost(
 			fields.hasVideo,
 			now,
 			thumbnail,
+			storedMentions(mentions),
 		);
 	await guardedBatch(
 		db,
@@ -372,6 +382,8 @@ export async function editPost(
 		],
 		'PostChanged',
 	);
+	// A member mentioned by the edit is told; one mentioned before is not told again.
+	if (mentions.length > 0) notify({ type: 'post', channelId, postId, edited: true });
 	return { postId, version: input.version + 1 };
 }
 

@@ -1,0 +1,71 @@
+/**
+ * The POSTs of the links in our emails (docs/notifications.md#email), before Astro's pages:
+ *
+ * - POST /{domain}/{slug}/email/confirm?token=…: the confirmation page's button. Confirms the
+ *   pending address the token names, then 303 to the page, which says how it went.
+ * - POST /{domain}/{slug}/email/unsubscribe?token=…: the unsubscribe page's button (303 to the page,
+ *   as above), and a mail client's RFC 8058 one-click unsubscribe: a POST with the body
+ *   `List-Unsubscribe=One-Click` (form-encoded or multipart), without cookies and usually without an
+ *   Origin, answered 200 (400 for a token we did not sign).
+ *
+ * They run here, not in the pages, because Astro's origin check refuses a form POST without this
+ * site's Origin, which a mail provider's one-click request does not carry. The token is the only
+ * authority (signed under SESSION_SECRET for one member and one address: src/server/notifications/email.ts),
+ * so the Origin would add nothing; a token we did not sign is refused without asking D1. Page GETs
+ * never change anything: mail scanners open links.
+ */
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { env } from 'cloudflare:workers';
+import { database } from '@/server/platform/database';
+import { resolveChannel } from '@/server/channels/channels';
+import { channelPathOf } from '@/schemas/params';
+import { confirmNotificationEmail, emailLinkPaths, unsubscribeByToken, type LinkOutcome } from '@/server/notifications/email';
+
+/** A one-click body is 26 bytes; a page's form is hardly more. */
+const MAX_FORM_BYTES = 4 * 1024;
+
+const limitForm = bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => c.text('The request is too large.', 413) });
+
+const NO_STORE = { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' };
+
+/** Back to the link's page, which shows `outcome` (a GET of it changes nothing). */
+function backToPage(path: string, outcome: LinkOutcome): Response {
+	return new Response(null, { status: 303, headers: { ...NO_STORE, Location: `${path}?result=${outcome}` } });
+}
+
+/** The form fields of the body, or an empty set when it is not a form. */
+async function formOf(c: Context): Promise<Record<string, unknown>> {
+	try {
+		return await c.req.parseBody();
+	} catch {
+		return {};
+	}
+}
+
+export const emailLinks = new Hono()
+	.post('/:domain/:slug/email/confirm', limitForm, async (c, next) => {
+		const path = channelPathOf(c.req.param());
+		if (!path) return next();
+		const db = database(env.DB);
+		const channel = await resolveChannel(db, path.domain, path.slug);
+		if (!channel) return next();
+		const outcome = await confirmNotificationEmail(db, channel.id, c.req.query('token') ?? '', Date.now());
+		return backToPage(emailLinkPaths(channel.basePath).confirm, outcome);
+	})
+	.post('/:domain/:slug/email/unsubscribe', limitForm, async (c, next) => {
+		const path = channelPathOf(c.req.param());
+		if (!path) return next();
+		const db = database(env.DB);
+		const channel = await resolveChannel(db, path.domain, path.slug);
+		if (!channel) return next();
+		const form = await formOf(c);
+		const outcome = await unsubscribeByToken(db, channel.id, c.req.query('token') ?? '');
+		if (form['List-Unsubscribe'] === 'One-Click') {
+			return new Response(outcome === 'done' ? 'Unsubscribed.' : 'This unsubscribe link is not valid.', {
+				status: outcome === 'done' ? 200 : 400,
+				headers: { ...NO_STORE, 'Content-Type': 'text/plain; charset=utf-8' },
+			});
+		}
+		return backToPage(emailLinkPaths(channel.basePath).unsubscribe, outcome);
+	});

@@ -1,0 +1,43 @@
+/**
+ * The header's bell on a member's page (Header.astro; loaded by SessionSync.astro, so never on a
+ * guest's page): asks GET /v1/{domain}/{slug}/notifications/unread once the page is shown, again
+ * when the member comes back to the tab, and every REFRESH_MS while the tab is visible, never in a
+ * background tab. The count lives in the notifications store, which the notifications page lowers;
+ * the badge reads "99+" past 99 and the link's label says how many are unread.
+ */
+import { $unreadNotifications } from '@/stores/notifications';
+
+const REFRESH_MS = 60_000;
+
+const bell = document.querySelector<HTMLAnchorElement>('[data-bell]');
+const dialog = document.querySelector<HTMLElement>('[data-route-error-dialog]');
+const badge = bell?.querySelector<HTMLElement>('[data-bell-count]');
+
+if (bell && badge && dialog) {
+	const { label = '', labelUnread = '' } = bell.dataset;
+	const { domain = '', slug = '', userId = '' } = dialog.dataset;
+	$unreadNotifications.subscribe((count) => {
+		const shown = count === null || count <= 0 ? '' : count > 99 ? '99+' : String(count);
+		badge.hidden = shown === '';
+		badge.textContent = shown;
+		bell.setAttribute('aria-label', shown === '' ? label : labelUnread.replace('{{count}}', shown));
+	});
+	const refresh = async () => {
+		try {
+			const response = await fetch(`/v1/${domain}/${slug}/notifications/unread`, { headers: { 'X-User-Id': userId } });
+			const answer = (await response.json()) as { content?: { unread?: unknown } };
+			if (typeof answer.content?.unread === 'number') $unreadNotifications.set(answer.content.unread);
+		} catch {
+			// Offline or signed out meanwhile: the next refresh asks again.
+		}
+	};
+	let timer: ReturnType<typeof setInterval> | undefined;
+	const follow = () => {
+		clearInterval(timer);
+		if (document.visibilityState !== 'visible') return;
+		void refresh();
+		timer = setInterval(() => void refresh(), REFRESH_MS);
+	};
+	document.addEventListener('visibilitychange', follow);
+	follow();
+}

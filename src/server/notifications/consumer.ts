@@ -1,0 +1,61 @@
+/**
+ * The Worker's queue handler for notifications (wrangler.toml `[[queues.consumers]]`; on Pages, the
+ * companion Worker's). Each message is acknowledged when its rows are written; a message whose
+ * delivery throws (the database unreachable, a lock) is retried with a growing delay
+ * (retryDelaySeconds), and the queue moves a message that failed `max_retries` times to the
+ * dead-letter queue. That queue's messages are kept in `notification_dead_letters` for the
+ * operators (docs/notifications.md#runbook). A message of a shape this consumer does not know is
+ * logged and acknowledged: retrying would not change it.
+ */
+import { deliver, eventOf } from './deliver';
+import type { VapidKeys } from './push';
+import type { EmailSetup } from './email';
+
+/** The dead-letter queue is the notifications queue's name with this suffix (wrangler.toml). */
+const DEAD_LETTER_SUFFIX = '-dlq';
+
+/** Seconds before the next delivery of a message that failed `attempts` times: 2, 4, 8, … at most 5 minutes. */
+export function retryDelaySeconds(attempts: number): number {
+	return Math.min(2 ** Math.max(1, attempts), 300);
+}
+
+export async function consumeNotifications(
+	batch: MessageBatch,
+	db: D1Database,
+	vapid: VapidKeys | null = null,
+	email: EmailSetup | null = null,
+	now: () => number = Date.now,
+): Promise<void> {
+	if (batch.queue.endsWith(DEAD_LETTER_SUFFIX)) {
+		await keepDeadLetters(batch, db, now());
+		return;
+	}
+	for (const message of batch.messages) {
+		const event = eventOf(message.body);
+		if (!event) {
+			console.error('Notification message of an unknown shape dropped', message.id);
+			message.ack();
+			continue;
+		}
+		try {
+			await deliver(db, event, now(), vapid, email);
+			message.ack();
+		} catch (error) {
+			console.error(`Notification message ${message.id} failed (attempt ${message.attempts})`, error);
+			message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
+		}
+	}
+}
+
+/** Keeps what the queue gave up on, once per message, for the operators. */
+async function keepDeadLetters(batch: MessageBatch, db: D1Database, now: number): Promise<void> {
+	await db.batch(
+		batch.messages.map((message) =>
+			db
+				.prepare('INSERT INTO notification_dead_letters (message_id, body, attempts, received_at) VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING')
+				.bind(message.id, JSON.stringify(message.body) ?? 'null', message.attempts, now),
+		),
+	);
+	console.error(`${batch.messages.length} notification messages reached the dead-letter queue`);
+	batch.ackAll();
+}

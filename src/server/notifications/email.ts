@@ -1,0 +1,479 @@
+/**
+ * Email for replies and mentions (docs/notifications.md#email): off by default, and only to an
+ * address the member confirmed. No sign-in provider tells us an address (Apple, Google and X
+ * sign-ins give a subject alone), so the member types one in My Page → Settings; a confirmation
+ * link goes there first (double opt-in), and until it is followed nothing else is sent to it.
+ *
+ * - Setting an address stores it as pending (members.notification_email_pending, migration 0026)
+ *   and sends one confirmation email. The address that was confirmed before keeps getting email
+ *   until the new one is confirmed (or the member turns email off).
+ * - The confirmation link (`/{domain}/{slug}/email/confirm?token=…`) is good for 24 hours, for that
+ *   member and that address: the token is `{member}.{expiry}.{address hash}.{HMAC}` under
+ *   SESSION_SECRET, so a forged or altered one is refused without asking D1, and a link to an
+ *   address the member replaced since confirms nothing. Its page only shows a button; the POST
+ *   confirms (mail scanners open links, and a GET must not change anything).
+ * - Every notification email carries an unsubscribe link and RFC 8058's one-click headers
+ *   (`List-Unsubscribe: <https://…/email/unsubscribe?token=…>`, `List-Unsubscribe-Post:
+ *   List-Unsubscribe=One-Click`). That token, `{member}.{address hash}.{HMAC}`, does not expire: it
+ *   turns email off for that member while that address is theirs.
+ * - After each queue message, `emailDelivered` sends one email for each REPLY or MENTION row the
+ *   batch just wrote to a member with a confirmed address: its sentence as the subject, the post's
+ *   title, the comment's opening words, a link to it, and the unsubscribe link; in the community's
+ *   language; at most EMAILS_PER_MESSAGE a message. A failure is logged and not retried (the row
+ *   is written; the bell shows it).
+ *
+ * Abuse: a member could make the site mail a stranger. Each member has at most
+ * CONFIRMATIONS_PER_DAY confirmation emails in 24 hours, counted in their own row (no rows grow),
+ * and a confirmation email says to ignore it if it was not asked for; nothing else ever goes to an
+ * unconfirmed address. The worst case is therefore one person's sign-ups: 20 fresh accounts (sign-up
+ * is rate-limited per address and challenged by Turnstile) × 3 = 60 confirmation emails a day to
+ * one victim, each naming the community and carrying no text of the sender's.
+ *
+ * Addresses accepted: a dot-atom local part (no quoted strings, no comments) and a domain of ASCII
+ * labels (an internationalised domain in its xn-- form), at most 254 characters; the domain is
+ * lower-cased, the local part kept as written.
+ */
+import { translator, type MessageKey, type Translate } from '@/i18n';
+import type { Language } from '@/schemas/channel';
+import type { NotificationKind } from '@/lib/notification-kinds';
+import { notificationPath, notificationSentence } from '@/lib/notification-text';
+import { excerpt, storedText } from '@/lib/excerpt';
+import { AppError, type ResultCodeName } from '@/server/platform/errors';
+import { requireSessionSecret, sessionSecret } from '@/server/sign-in/session-secret';
+import { mailerFromEnv, type Mailer, type MailMessage } from './mailer';
+
+/** The kinds that are emailed. */
+const EMAILED_KINDS = ['REPLY', 'MENTION'] as const satisfies readonly NotificationKind[];
+/** Confirmation emails one member may have sent in 24 hours. */
+export const CONFIRMATIONS_PER_DAY = 3;
+/** How long a confirmation link is good for, and the window the confirmations are counted in. */
+export const CONFIRMATION_TTL_MS = 24 * 60 * 60 * 1000;
+/** The most notification emails one queue message sends. */
+const EMAILS_PER_MESSAGE = 50;
+/** RFC 5321's longest path, less its angle brackets. */
+export const ADDRESS_MAX = 254;
+/** How much of a comment an email quotes (graphemes). */
+const EXCERPT_LENGTH = 200;
+
+/** The catalogue codes of this service's refusals. */
+const REFUSALS = {
+	/** No mailer configured. */
+	unavailable: 'EmailUnavailable',
+	/** Not an address we send to. */
+	address: 'EmailAddressInvalid',
+	/** Past CONFIRMATIONS_PER_DAY. */
+	limit: 'EmailConfirmationLimit',
+} as const satisfies Record<string, ResultCodeName>;
+
+/** The texts of this feature (src/i18n/*.json `email.*`). */
+type EmailText =
+	| 'email.confirm.subject'
+	| 'email.confirm.body'
+	| 'email.confirm.ignore'
+	| 'email.notification.open'
+	| 'email.notification.why'
+	| 'email.notification.unsubscribe';
+
+const say = (t: Translate, key: EmailText, values?: Record<string, unknown>) => t(key as MessageKey, values);
+
+// --- Addresses -------------------------------------------------------------------------------
+
+const LOCAL_PART = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+const DOMAIN_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** `input` as the address we store (the domain lower-cased), or null when we do not send to it. */
+export function normalizeEmailAddress(input: string): string | null {
+	const value = input.trim();
+	if (value.length === 0 || value.length > ADDRESS_MAX) return null;
+	const at = value.lastIndexOf('@');
+	if (at <= 0) return null;
+	const local = value.slice(0, at);
+	const domain = value.slice(at + 1).toLowerCase();
+	if (local.length > 64 || !LOCAL_PART.test(local)) return null;
+	const labels = domain.split('.');
+	if (domain.length > 253 || labels.length < 2 || !labels.every((label) => DOMAIN_LABEL.test(label))) return null;
+	// A top-level domain is never all digits (that would be an IP address).
+	if (/^\d+$/.test(labels.at(-1)!)) return null;
+	return `${local}@${domain}`;
+}
+
+// --- Tokens ----------------------------------------------------------------------------------
+
+const encoder = new TextEncoder();
+const keys = new Map<string, Promise<CryptoKey>>();
+
+function hmacKey(secret: string): Promise<CryptoKey> {
+	let key = keys.get(secret);
+	if (!key) {
+		key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+		keys.set(secret, key);
+	}
+	return key;
+}
+
+function base64url(bytes: Uint8Array): string {
+	return btoa(String.fromCharCode(...bytes))
+		.replace(/\+/g, '-')
+		.replace(/\//g, '_')
+		.replace(/=+$/, '');
+}
+
+function fromBase64url(text: string): Uint8Array<ArrayBuffer> {
+	return Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (char) => char.charCodeAt(0));
+}
+
+/** The first 16 bytes of the address's SHA-256, base64url (22 characters): names it in a link without showing it. */
+async function addressHash(address: string): Promise<string> {
+	const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(address)));
+	return base64url(digest.slice(0, 16));
+}
+
+async function mac(secret: string, text: string): Promise<string> {
+	return base64url(new Uint8Array(await crypto.subtle.sign('HMAC', await hmacKey(secret), encoder.encode(text))));
+}
+
+/** Whether `macText` is the HMAC of `text` (compared by WebCrypto, in time independent of where it differs). */
+async function verifies(secret: string, macText: string, text: string): Promise<boolean> {
+	return crypto.subtle.verify('HMAC', await hmacKey(secret), fromBase64url(macText), encoder.encode(text));
+}
+
+const confirmText = (memberId: number, expires: number, hash: string) => `email-confirm:${memberId}:${expires}:${hash}`;
+const unsubscribeText = (memberId: number, hash: string) => `email-unsubscribe:${memberId}:${hash}`;
+
+const CONFIRM_TOKEN = /^([1-9]\d{0,14})\.([1-9]\d{0,14})\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
+const UNSUBSCRIBE_TOKEN = /^([1-9]\d{0,14})\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
+
+async function confirmToken(secret: string, memberId: number, address: string, expires: number): Promise<string> {
+	const hash = await addressHash(address);
+	return `${memberId}.${expires}.${hash}.${await mac(secret, confirmText(memberId, expires, hash))}`;
+}
+
+export async function unsubscribeToken(secret: string, memberId: number, address: string): Promise<string> {
+	const hash = await addressHash(address);
+	return `${memberId}.${hash}.${await mac(secret, unsubscribeText(memberId, hash))}`;
+}
+
+export type LinkCheck = { kind: 'valid'; memberId: number; hash: string } | { kind: 'expired' } | { kind: 'invalid' };
+
+/** What a confirmation link's token is, by its signature and expiry alone (no D1): for the page's GET, and before the POST reads D1. */
+export async function checkConfirmToken(token: string, now: number, secret: string | null = sessionSecret()): Promise<LinkCheck> {
+	const match = CONFIRM_TOKEN.exec(token);
+	if (!match || !secret) return { kind: 'invalid' };
+	const [, member, expiresText, hash, macText] = match as unknown as [string, string, string, string, string];
+	const memberId = Number(member);
+	const expires = Number(expiresText);
+	if (!(await verifies(secret, macText, confirmText(memberId, expires, hash)))) return { kind: 'invalid' };
+	return expires <= now ? { kind: 'expired' } : { kind: 'valid', memberId, hash };
+}
+
+/** What an unsubscribe link's token is, by its signature alone (no D1). */
+export async function checkUnsubscribeToken(token: string, secret: string | null = sessionSecret()): Promise<LinkCheck> {
+	const match = UNSUBSCRIBE_TOKEN.exec(token);
+	if (!match || !secret) return { kind: 'invalid' };
+	const [, member, hash, macText] = match as unknown as [string, string, string, string];
+	const memberId = Number(member);
+	if (!(await verifies(secret, macText, unsubscribeText(memberId, hash)))) return { kind: 'invalid' };
+	return { kind: 'valid', memberId, hash };
+}
+
+// --- Links -----------------------------------------------------------------------------------
+
+/** The paths of the two links under a community. */
+export const emailLinkPaths = (basePath: string) => ({ confirm: `${basePath}/email/confirm`, unsubscribe: `${basePath}/email/unsubscribe` });
+
+function linkUrl(origin: string, path: string, token: string): string {
+	const url = new URL(path, `${origin}/`);
+	url.searchParams.set('token', token);
+	return url.href;
+}
+
+/** The origin absolute links in a queue-sent email use: SITE_ORIGIN, or null when it is not a usable origin. */
+function configuredSiteOrigin(configured: unknown): string | null {
+	if (typeof configured !== 'string' || configured.trim() === '') return null;
+	const url = URL.parse(configured.trim());
+	if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) return null;
+	return url.origin;
+}
+
+/** What the queue's consumer needs to email: a mailer and the site's origin. */
+export interface EmailSetup {
+	mailer: Mailer;
+	origin: string;
+}
+
+let originMissingLogged = false;
+
+/** The consumer's email setup from the Worker's env, or null (email off, or no SITE_ORIGIN for its links: logged once). */
+export function emailSetupFromEnv(env: object): EmailSetup | null {
+	const mailer = mailerFromEnv(env);
+	if (!mailer) return null;
+	const origin = configuredSiteOrigin((env as { SITE_ORIGIN?: unknown }).SITE_ORIGIN);
+	if (!origin) {
+		if (!originMissingLogged) console.warn('Email is configured but SITE_ORIGIN is not: notification emails are not sent (their links need it)');
+		originMissingLogged = true;
+		return null;
+	}
+	return { mailer, origin };
+}
+
+// --- The member's setting --------------------------------------------------------------------
+
+export interface EmailSetting {
+	/** Where notification emails go (confirmed); null: off. */
+	address: string | null;
+	/** An address waiting for its confirmation. */
+	pending: string | null;
+}
+
+/** The member's email setting. */
+export async function emailSetting(db: D1Database, memberId: number): Promise<EmailSetting> {
+	const row = await db
+		.prepare('SELECT notification_email AS address, notification_email_pending AS pending FROM members WHERE id = ?1')
+		.bind(memberId)
+		.first<EmailSetting>();
+	return { address: row?.address ?? null, pending: row?.pending ?? null };
+}
+
+/** The community the email is about, as the confirmation email names it. */
+export interface EmailChannel {
+	id: number;
+	basePath: string;
+	title: string;
+	language: Language;
+}
+
+/**
+ * Stores `input` as the member's pending address and sends it a confirmation email with a link on
+ * `origin`. An address that is already the confirmed one sends nothing.
+ * @throws AppError (REFUSALS) unavailable (no mailer), address (not one we send to), limit (CONFIRMATIONS_PER_DAY reached)
+ */
+export async function setNotificationEmail(
+	db: D1Database,
+	channel: EmailChannel,
+	memberId: number,
+	input: string,
+	mailer: Mailer | null,
+	now: number,
+	origin: string,
+): Promise<EmailSetting> {
+	if (!mailer) throw new AppError(REFUSALS.unavailable, 'Email is not set up for this community.');
+	const address = normalizeEmailAddress(input);
+	if (!address) throw new AppError(REFUSALS.address, 'The request has an invalid parameter: address.');
+	const current = await emailSetting(db, memberId);
+	if (current.address === address) {
+		if (current.pending !== null) await db.prepare('UPDATE members SET notification_email_pending = NULL WHERE id = ?1').bind(memberId).run();
+		return { address, pending: null };
+	}
+	// One statement: the count, its window and the pending address, or nothing when the count is full.
+	const counted = await db
+		.prepare(
+			`UPDATE members SET notification_email_pending = ?3,
+				notification_email_sends = CASE WHEN notification_email_window > ?4 - ?5 THEN notification_email_sends + 1 ELSE 1 END,
+				notification_email_window = CASE WHEN notification_email_window > ?4 - ?5 THEN notification_email_window ELSE ?4 END
+			 WHERE id = ?1 AND channel_id = ?2 AND withdrawn_at IS NULL
+				AND (notification_email_window <= ?4 - ?5 OR notification_email_sends < ?6)
+			 RETURNING id`,
+		)
+		.bind(memberId, channel.id, address, now, CONFIRMATION_TTL_MS, CONFIRMATIONS_PER_DAY)
+		.first<{ id: number }>();
+	if (!counted) {
+		throw new AppError(REFUSALS.limit, `A member can ask for ${CONFIRMATIONS_PER_DAY} confirmation emails a day. Please try again tomorrow.`);
+	}
+	const secret = requireSessionSecret();
+	const link = linkUrl(origin, emailLinkPaths(channel.basePath).confirm, await confirmToken(secret, memberId, address, now + CONFIRMATION_TTL_MS));
+	const t = translator(channel.language);
+	const text = [say(t, 'email.confirm.body', { title: channel.title }), '', link, '', say(t, 'email.confirm.ignore')].join('\n');
+	await mailer.send({
+		to: address,
+		subject: say(t, 'email.confirm.subject', { title: channel.title }),
+		text,
+		html: htmlOf([say(t, 'email.confirm.body', { title: channel.title }), { href: link }, say(t, 'email.confirm.ignore')], channel.language),
+		headers: { 'Auto-Submitted': 'auto-generated' },
+		fromName: channel.title,
+	});
+	return { address: current.address, pending: address };
+}
+
+/** How a link ended: done, or why not. */
+export type LinkOutcome = 'done' | 'expired' | 'invalid';
+
+/**
+ * Confirms the pending address a confirmation link names (the page's POST). Following the link of
+ * an address already confirmed is done again; one of an address replaced since is invalid.
+ */
+export async function confirmNotificationEmail(db: D1Database, channelId: number, token: string, now: number): Promise<LinkOutcome> {
+	const check = await checkConfirmToken(token, now);
+	if (check.kind !== 'valid') return check.kind;
+	const row = await db
+		.prepare(
+			'SELECT notification_email AS address, notification_email_pending AS pending FROM members WHERE id = ?1 AND channel_id = ?2 AND withdrawn_at IS NULL',
+		)
+		.bind(check.memberId, channelId)
+		.first<EmailSetting>();
+	if (!row) return 'invalid';
+	if (row.pending !== null && (await addressHash(row.pending)) === check.hash) {
+		const moved = await db
+			.prepare(
+				`UPDATE members SET notification_email = notification_email_pending, notification_email_pending = NULL, notification_email_confirmed_at = ?3
+				 WHERE id = ?1 AND notification_email_pending = ?2 RETURNING id`,
+			)
+			.bind(check.memberId, row.pending, now)
+			.first<{ id: number }>();
+		return moved ? 'done' : 'invalid';
+	}
+	return row.address !== null && (await addressHash(row.address)) === check.hash ? 'done' : 'invalid';
+}
+
+/** Turns email off for the member: no address, nothing pending. */
+export async function turnOffEmail(db: D1Database, memberId: number): Promise<EmailSetting> {
+	await db
+		.prepare('UPDATE members SET notification_email = NULL, notification_email_pending = NULL, notification_email_confirmed_at = NULL WHERE id = ?1')
+		.bind(memberId)
+		.run();
+	return { address: null, pending: null };
+}
+
+/**
+ * Turns email off by an unsubscribe link (the page's POST, or a mail client's one-click POST). A
+ * link of an address that is no longer the member's is done already: nothing goes there.
+ */
+export async function unsubscribeByToken(db: D1Database, channelId: number, token: string): Promise<LinkOutcome> {
+	const check = await checkUnsubscribeToken(token);
+	if (check.kind !== 'valid') return check.kind;
+	const row = await db
+		.prepare('SELECT notification_email AS address FROM members WHERE id = ?1 AND channel_id = ?2')
+		.bind(check.memberId, channelId)
+		.first<{ address: string | null }>();
+	if (!row) return 'invalid';
+	if (row.address !== null && (await addressHash(row.address)) === check.hash) {
+		await db
+			.prepare('UPDATE members SET notification_email = NULL, notification_email_confirmed_at = NULL WHERE id = ?1 AND notification_email = ?2')
+			.bind(check.memberId, row.address)
+			.run();
+	}
+	return 'done';
+}
+
+// --- After a queue message -------------------------------------------------------------------
+
+interface EmailRow {
+	id: number;
+	kind: NotificationKind;
+	member_id: number;
+	address: string;
+	post_id: number | null;
+	comment_id: number | null;
+	actor_id: number | null;
+	actor: string | null;
+	domain: string;
+	slug: string;
+	language: Language;
+	channel_title: string;
+	post_title: string | null;
+	comment_content: string | null;
+}
+
+/** A small HTML body: paragraphs of text and links, every value escaped. */
+function htmlOf(parts: (string | { href: string; label?: string } | null)[], language: Language): string {
+	const escape = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+	const body = parts
+		.filter((part) => part !== null)
+		.map((part) =>
+			typeof part === 'string'
+				? `<p>${escape(part).replace(/\n/g, '<br>')}</p>`
+				: `<p><a href="${escape(part.href)}">${escape(part.label ?? part.href)}</a></p>`,
+		)
+		.join('\n');
+	return `<!doctype html><html lang="${language === 'zh' ? 'zh-Hant' : language}"><meta charset="utf-8"><body>\n${body}\n</body></html>`;
+}
+
+/** One notification email. */
+async function notificationEmail(row: EmailRow, origin: string, secret: string): Promise<MailMessage> {
+	const t = translator(row.language);
+	const base = `/${row.domain}/${row.slug}`;
+	const sentence = notificationSentence(
+		{
+			kind: row.kind,
+			actor: row.actor_id === null ? undefined : row.actor,
+			others: 0,
+			target: row.comment_id !== null ? 'COMMENT' : row.post_id !== null ? 'POST' : null,
+			endsAt: null,
+		},
+		t,
+		row.language,
+	);
+	const open = new URL(notificationPath(base, row.post_id, row.comment_id) ?? `${base}/mypage/notifications`, `${origin}/`).href;
+	const unsubscribe = linkUrl(origin, emailLinkPaths(base).unsubscribe, await unsubscribeToken(secret, row.member_id, row.address));
+	const quote = row.comment_content === null ? null : excerpt(storedText(row.comment_content), EXCERPT_LENGTH);
+	const why = say(t, 'email.notification.why', { title: row.channel_title });
+	const text = [
+		sentence,
+		'',
+		...(row.post_title ? [row.post_title] : []),
+		...(quote ? [`“${quote}”`] : []),
+		'',
+		say(t, 'email.notification.open'),
+		open,
+		'',
+		'-- ',
+		why,
+		say(t, 'email.notification.unsubscribe'),
+		unsubscribe,
+	].join('\n');
+	const html = htmlOf(
+		[
+			sentence,
+			row.post_title,
+			quote ? `“${quote}”` : null,
+			{ href: open, label: say(t, 'email.notification.open') },
+			why,
+			{ href: unsubscribe, label: say(t, 'email.notification.unsubscribe') },
+		],
+		row.language,
+	);
+	return {
+		to: row.address,
+		subject: sentence,
+		text,
+		html,
+		headers: {
+			'List-Unsubscribe': `<${unsubscribe}>`,
+			'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+			'Auto-Submitted': 'auto-generated',
+		},
+		fromName: row.channel_title,
+	};
+}
+
+/**
+ * Emails the REPLY and MENTION notifications of `keys` to `recipients` that the batch at `now`
+ * wrote, to the members with a confirmed address. Returns how many emails were sent.
+ */
+export async function emailDelivered(
+	db: D1Database,
+	recipients: readonly number[],
+	keys: readonly string[],
+	now: number,
+	setup: EmailSetup,
+): Promise<number> {
+	if (recipients.length === 0 || keys.length === 0) return 0;
+	const { results } = await db
+		.prepare(
+			`SELECT n.id, n.kind, n.member_id, m.notification_email AS address, n.post_id, n.comment_id, n.actor_id, a.nickname AS actor,
+				c.domain, c.slug, c.language, c.title AS channel_title, p.title AS post_title, k.content AS comment_content
+			 FROM notifications n JOIN members m ON m.id = n.member_id JOIN channels c ON c.id = n.channel_id
+			 LEFT JOIN members a ON a.id = n.actor_id LEFT JOIN posts p ON p.id = n.post_id LEFT JOIN comments k ON k.id = n.comment_id
+			 WHERE n.member_id IN (SELECT value FROM json_each(?1)) AND n.dedupe_key IN (SELECT value FROM json_each(?2)) AND n.updated_at = ?3
+				AND n.kind IN (SELECT value FROM json_each(?4)) AND m.notification_email IS NOT NULL
+			 LIMIT ${EMAILS_PER_MESSAGE}`,
+		)
+		.bind(JSON.stringify(recipients), JSON.stringify(keys), now, JSON.stringify(EMAILED_KINDS))
+		.all<EmailRow>();
+	if (results.length === 0) return 0;
+	const secret = requireSessionSecret();
+	const outcomes = await Promise.allSettled(results.map(async (row) => setup.mailer.send(await notificationEmail(row, setup.origin, secret))));
+	outcomes.forEach((outcome, i) => {
+		if (outcome.status === 'rejected') console.warn(`Email of notification ${results[i]?.id} failed`, outcome.reason);
+	});
+	return outcomes.filter((outcome) => outcome.status === 'fulfilled').length;
+}

@@ -1,0 +1,236 @@
+/**
+ * A member's notifications as they read them (docs/notifications.md#the-list): the unread count
+ * (one row), the list newest first by keyset, opening one (read), "mark all read", and the cron's
+ * pruning to the newest NOTIFICATIONS_KEPT.
+ *
+ * Visibility is checked again when the list is read, as the reader may read now: a notification
+ * whose post or comment was deleted, hidden or moved to a private board since keeps its place but
+ * shows neither title nor text, and links nowhere.
+ */
+import { AppError } from '@/server/platform/errors';
+import type { SessionMember } from '@/server/sign-in/sessions';
+import {
+	NOTIFICATION_SETTINGS,
+	NOTIFICATIONS_KEPT,
+	offBits,
+	settingBit,
+	settingsOf,
+	type NotificationKind,
+	type NotificationSetting,
+} from '@/lib/notification-kinds';
+import { storedText } from '@/lib/excerpt';
+
+/** How many a page of the list shows. */
+const NOTIFICATIONS_PAGE_SIZE = 20;
+/** How much of a comment a notification quotes (code points). */
+const EXCERPT_LENGTH = 100;
+
+export interface NotificationItem {
+	notificationId: number;
+	kind: NotificationKind;
+	unread: boolean;
+	/** When it happened (a like: the latest). */
+	at: number;
+	/** Who did it, when it is a member who is named (never a moderator); withdrawn: nickname null. */
+	actor: { userId: number; nickname: string | null } | null;
+	/** A like: how many others like the post besides `actor`. */
+	others: number;
+	/** The post, when the reader may read it now. */
+	post: { postId: number; title: string } | null;
+	/** The comment it is about (the post page opens at it), when the reader may read it now. */
+	commentId: number | null;
+	/** The comment's opening words, when the reader may read it now. */
+	excerpt: string | null;
+	/** A temporary ban's end. */
+	endsAt: number | null;
+	/** What it is about, whether or not the reader may still read it. */
+	target: 'POST' | 'COMMENT' | null;
+}
+
+export interface NotificationPage {
+	items: NotificationItem[];
+	/** The cursor of the next (older) page, or null at the end. */
+	next: string | null;
+}
+
+interface Row {
+	id: number;
+	kind: NotificationKind;
+	unread: number;
+	updated_at: number;
+	actor_id: number | null;
+	actor_nickname: string | null;
+	post_id: number | null;
+	title: string | null;
+	post_readable: number;
+	like_count: number | null;
+	comment_id: number | null;
+	comment_content: string | null;
+	comment_readable: number;
+	ends_at: number | null;
+}
+
+/** A page's cursor: the last item's time and id. */
+function cursorOf(item: { at: number; notificationId: number }): string {
+	return `${item.at}.${item.notificationId}`;
+}
+
+/** The cursor of `?before=`, or null for the first page. @throws AppError InvalidParameter */
+export function parseCursor(value: string | undefined): { at: number; id: number } | null {
+	if (value === undefined || value === '') return null;
+	const match = /^(\d{1,15})\.(\d{1,15})$/.exec(value);
+	if (!match) throw new AppError('InvalidParameter');
+	return { at: Number(match[1]), id: Number(match[2]) };
+}
+
+/** The member's unread count, as the bell shows it. */
+export async function unreadCount(db: D1Database, memberId: number): Promise<number> {
+	const row = await db.prepare('SELECT unread_notifications AS unread FROM members WHERE id = ?1').bind(memberId).first<{ unread: number }>();
+	return Math.max(0, row?.unread ?? 0);
+}
+
+/** Excerpt of a comment: its first EXCERPT_LENGTH code points on one line. */
+function excerptOf(content: string): string {
+	const text = storedText(content).replace(/\s+/g, ' ').trim();
+	const points = [...text];
+	return points.length > EXCERPT_LENGTH ? `${points.slice(0, EXCERPT_LENGTH).join('')}…` : text;
+}
+
+/** A page of the member's notifications, newest first, each as the member may read it now. */
+export async function listNotifications(
+	db: D1Database,
+	channelId: number,
+	member: SessionMember,
+	cursor: { at: number; id: number } | null,
+	limit = NOTIFICATIONS_PAGE_SIZE,
+): Promise<NotificationPage> {
+	const admin = member.role === 'ADMIN' ? 1 : 0;
+	const { results } = await db
+		.prepare(
+			`SELECT n.id, n.kind, n.updated_at, n.actor_id, n.post_id, n.comment_id, n.ends_at,
+				(n.read_at IS NULL AND n.updated_at > me.notifications_read_before) AS unread,
+				a.nickname AS actor_nickname, p.title, p.like_count,
+				(p.id IS NOT NULL AND p.deleted_at IS NULL AND (?4 = 1 OR (p.hidden_by_admin = 0 AND b.is_public = 1 AND (p.is_private = 0 OR p.member_id = ?1)))) AS post_readable,
+				c.content AS comment_content,
+				(c.id IS NOT NULL AND c.deleted_at IS NULL AND (c.hidden_by_admin = 0 OR ?4 = 1)) AS comment_readable
+			 FROM notifications n JOIN members me ON me.id = n.member_id
+			 LEFT JOIN members a ON a.id = n.actor_id
+			 LEFT JOIN posts p ON p.id = n.post_id AND p.channel_id = ?2
+			 LEFT JOIN boards b ON b.id = p.board_id
+			 LEFT JOIN comments c ON c.id = n.comment_id
+			 WHERE n.member_id = ?1 AND (?5 IS NULL OR n.updated_at < ?5 OR (n.updated_at = ?5 AND n.id < ?6))
+			 ORDER BY n.updated_at DESC, n.id DESC LIMIT ?3`,
+		)
+		.bind(member.userId, channelId, limit + 1, admin, cursor?.at ?? null, cursor?.id ?? 0)
+		.all<Row>();
+	const items = results.slice(0, limit).map((row): NotificationItem => {
+		const postReadable = row.post_readable === 1;
+		const commentReadable = postReadable && row.comment_readable === 1;
+		return {
+			notificationId: row.id,
+			kind: row.kind,
+			unread: row.unread === 1,
+			at: row.updated_at,
+			actor: row.actor_id === null ? null : { userId: row.actor_id, nickname: row.actor_nickname },
+			others: row.kind === 'LIKE' && postReadable ? Math.max(0, (row.like_count ?? 1) - 1) : 0,
+			post: postReadable && row.post_id !== null ? { postId: row.post_id, title: row.title ?? '' } : null,
+			commentId: commentReadable ? row.comment_id : null,
+			excerpt: commentReadable && row.comment_content !== null ? excerptOf(row.comment_content) : null,
+			endsAt: row.ends_at,
+			target: row.comment_id !== null ? 'COMMENT' : row.post_id !== null ? 'POST' : null,
+		};
+	});
+	const last = items.at(-1);
+	return { items, next: results.length > limit && last ? cursorOf(last) : null };
+}
+
+/**
+ * Marks one of the member's notifications read (opening it); the count drops when it was unread.
+ * Another member's, or a missing one, is NotificationNotFound. Returns the unread count.
+ */
+export async function markRead(db: D1Database, memberId: number, notificationId: number, now: number): Promise<number> {
+	const [found, , , count] = await db.batch([
+		db.prepare('SELECT 1 AS found FROM notifications WHERE id = ?1 AND member_id = ?2').bind(notificationId, memberId),
+		db
+			.prepare(
+				`UPDATE notifications SET read_at = ?3 WHERE id = ?1 AND member_id = ?2 AND read_at IS NULL
+				 AND updated_at > (SELECT notifications_read_before FROM members WHERE id = ?2)`,
+			)
+			.bind(notificationId, memberId, now),
+		// Directly after the UPDATE: changes() reads it.
+		db.prepare('UPDATE members SET unread_notifications = max(0, unread_notifications - 1) WHERE id = ?1 AND changes() = 1').bind(memberId),
+		db.prepare('SELECT unread_notifications AS unread FROM members WHERE id = ?1').bind(memberId),
+	]);
+	if (found?.results.length === 0) throw new AppError('NotificationNotFound');
+	return Math.max(0, (count?.results[0] as { unread: number } | undefined)?.unread ?? 0);
+}
+
+/** Marks everything the member has read: one row, whatever their number. */
+export async function markAllRead(db: D1Database, memberId: number, now: number): Promise<void> {
+	await db
+		.prepare('UPDATE members SET notifications_read_before = max(notifications_read_before, ?2), unread_notifications = 0 WHERE id = ?1')
+		.bind(memberId, now)
+		.run();
+}
+
+/**
+ * Keeps the newest NOTIFICATIONS_KEPT of each member who has more (the cron; at most `members` a
+ * run), and sets their counters from what is left. The members past the limit are found by a
+ * partial index, without reading anyone else's row.
+ */
+export async function pruneNotifications(db: D1Database, members = 50): Promise<number> {
+	const { results } = await db
+		.prepare(`SELECT id FROM members WHERE notification_count > ${NOTIFICATIONS_KEPT} LIMIT ?1`)
+		.bind(members)
+		.all<{ id: number }>();
+	if (results.length === 0) return 0;
+	await db.batch(
+		results.flatMap(({ id }) => [
+			db
+				.prepare(
+					`DELETE FROM notifications WHERE member_id = ?1 AND id NOT IN
+					 (SELECT id FROM notifications WHERE member_id = ?1 ORDER BY updated_at DESC, id DESC LIMIT ${NOTIFICATIONS_KEPT})`,
+				)
+				.bind(id),
+			db
+				.prepare(
+					`UPDATE members SET notification_count = (SELECT count(*) FROM notifications WHERE member_id = ?1),
+						unread_notifications = (SELECT count(*) FROM notifications n WHERE n.member_id = ?1 AND n.read_at IS NULL AND n.updated_at > members.notifications_read_before)
+					 WHERE id = ?1`,
+				)
+				.bind(id),
+		]),
+	);
+	return results.length;
+}
+
+/** What withdrawal removes of a member's notifications, watches and push subscriptions (bounded by the limits of each). */
+export function withdrawalStatements(db: D1Database, memberId: number): D1PreparedStatement[] {
+	return [
+		db.prepare('DELETE FROM notifications WHERE member_id = ?1').bind(memberId),
+		db.prepare('DELETE FROM watches WHERE member_id = ?1').bind(memberId),
+		db.prepare('DELETE FROM push_subscriptions WHERE member_id = ?1').bind(memberId),
+		db.prepare('UPDATE members SET unread_notifications = 0, notification_count = 0, notification_email = NULL WHERE id = ?1').bind(memberId),
+	];
+}
+
+/** The member's notification settings: each kind on or off. */
+export async function notificationSettings(db: D1Database, memberId: number): Promise<Record<NotificationSetting, boolean>> {
+	const row = await db.prepare('SELECT notifications_off AS off FROM members WHERE id = ?1').bind(memberId).first<{ off: number }>();
+	return settingsOf(row?.off ?? 0);
+}
+
+/** Saves the settings sent (a setting left out keeps its value), in one statement; answers them all. */
+export async function saveNotificationSettings(
+	db: D1Database,
+	memberId: number,
+	settings: Partial<Record<NotificationSetting, boolean | undefined>>,
+): Promise<Record<NotificationSetting, boolean>> {
+	const on = NOTIFICATION_SETTINGS.filter((setting) => settings[setting] === true).reduce((bits, setting) => bits | settingBit(setting), 0);
+	const off = offBits(settings);
+	const row = await db
+		.prepare('UPDATE members SET notifications_off = (notifications_off & ~?2) | ?3 WHERE id = ?1 RETURNING notifications_off AS off')
+		.bind(memberId, on, off)
+		.first<{ off: number }>();
+	return settingsOf(row?.off ?? off);
+}

@@ -1,0 +1,216 @@
+/**
+ * Notifications in Chromium (issue 26, docs/notifications.md), with the queue's consumer running
+ * under `wrangler dev` as on Cloudflare: two members, A and B. A posts; B comments and mentions A;
+ * A's bell shows 2; A opens it, follows the mention to the comment, and the bell goes down; B
+ * watches the board and is told of A's next post there. A guest's page carries no bell and none of
+ * its code. The bell's refresh runs on Playwright's clock. Members 25 and 26 of the demo's global
+ * community, on posts made for each run.
+ */
+import type { Page } from '@playwright/test';
+import { wcagViolations } from './axe';
+import { expect, test } from './test';
+import { boardOf, community, memberIdOf, signInMember, writeForm } from './write-helpers';
+import { execute } from './fixtures';
+import { E2E_PORT } from '../test-server';
+
+const GLOBAL = '/starfall/global';
+const PHONE = { width: 390, height: 844 };
+const A = 25;
+const B = 26;
+/** The settings test's own member: the tests run side by side. */
+const C = 27;
+
+function mark(label: string): string {
+	return `${label} ${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+}
+
+const bell = (page: Page) => page.locator('[data-bell]');
+const badge = (page: Page) => page.locator('[data-bell-count]');
+
+/** Writes a post in the board through the write screen; answers its id. */
+async function writePost(page: Page, boardId: number, title: string): Promise<number> {
+	await page.goto(`${GLOBAL}/write?boardId=${boardId}`);
+	const form = writeForm(page);
+	await expect(form.board).toHaveValue(String(boardId));
+	await form.title.fill(title);
+	await form.body.click();
+	await page.keyboard.type('Who else saw the sky whales tonight?');
+	await page.getByRole('button', { name: 'Post', exact: true }).click();
+	await page.waitForURL(/\/posts\/\d+$/);
+	return Number(/\/posts\/(\d+)$/.exec(page.url())?.[1]);
+}
+
+/** Lets the bell ask again (its timer, on the page's clock) until the badge shows `text`: the queue's consumer writes a moment after the write. */
+async function expectBadge(page: Page, text: string | null): Promise<void> {
+	await expect(async () => {
+		await page.clock.runFor(60_000);
+		if (text === null) await expect(badge(page)).toBeHidden({ timeout: 1_000 });
+		else await expect(badge(page)).toHaveText(text, { timeout: 1_000 });
+	}).toPass({ timeout: 20_000 });
+}
+
+test('A posts, B mentions A in a comment, A follows the bell to the comment; B watches the board and hears of A’s next post', async ({ browser }) => {
+	const channel = await community(GLOBAL);
+	const general = boardOf(channel, 'guides');
+	const nicknameA = channel.nicknames[A]!;
+	const contextA = await browser.newContext({ viewport: PHONE });
+	const contextB = await browser.newContext();
+	const pageA = await contextA.newPage();
+	const pageB = await contextB.newPage();
+	await pageA.clock.install();
+	await signInMember(pageA, channel, A, `${GLOBAL}/mypage/notifications`);
+	// Whatever A was told before is read.
+	const markAll = pageA.getByRole('button', { name: 'Mark all read' });
+	if (await markAll.isEnabled()) await markAll.click();
+	await expect(markAll).toBeDisabled();
+	const title = mark('Sky whales');
+	const postId = await writePost(pageA, general, title);
+
+	await signInMember(pageB, channel, B, `${GLOBAL}/posts/${postId}`);
+	const comments = pageB.locator('[data-comments]');
+	await expect(comments).toHaveAttribute('data-comments-loader', 'armed');
+	const box = pageB.locator('#comment-box-new');
+	await box.click();
+	const words = mark('Saw them too');
+	await box.fill(`@${nicknameA} ${words}`);
+	await comments.locator('[data-comment-form="new"]').getByRole('button', { name: 'Post', exact: true }).click();
+	const written = comments.locator('li.comment', { hasText: words });
+	await expect(written).toBeVisible();
+	// The mention is a link to A's profile.
+	await expect(written.locator('a.mention')).toHaveText(`@${nicknameA}`);
+	await expect(written.locator('a.mention')).toHaveAttribute('href', new RegExp(`${GLOBAL}/users/\\d+$`));
+
+	// A's bell: a comment on A's post and the mention.
+	await expectBadge(pageA, '2');
+	await expect(bell(pageA)).toHaveAttribute('aria-label', 'Notifications: 2 unread');
+	await bell(pageA).click();
+	await expect(pageA).toHaveURL(`${GLOBAL}/mypage/notifications`);
+	const items = pageA.locator('[data-notification]');
+	const mention = items.filter({ hasText: 'mentioned you' }).filter({ hasText: title });
+	const comment = items.filter({ hasText: 'commented on your post' }).filter({ hasText: title });
+	await expect(mention).toHaveAttribute('data-unread', 'true');
+	await expect(comment).toHaveAttribute('data-unread', 'true');
+	await expect(mention).toContainText(words);
+	expect(await wcagViolations(pageA)).toEqual([]);
+	await mention.getByRole('link').click();
+	await expect(pageA).toHaveURL(new RegExp(`/posts/${postId}\\?commentId=\\d+#comment-\\d+$`));
+	// The post page opens at the comment and marks it.
+	const target = pageA.locator('li.comment:target');
+	await expect(target).toContainText(words);
+	await expectBadge(pageA, '1');
+
+	// B watches the board; A's next post there reaches B.
+	await pageB.goto(`${GLOBAL}/boards/${general}`);
+	const watch = pageB.getByRole('button', { name: 'Watch', exact: true });
+	await expect(watch).toHaveAttribute('aria-pressed', 'false');
+	await watch.click();
+	await expect(watch).toHaveAttribute('aria-pressed', 'true');
+	await pageB.reload();
+	await expect(pageB.getByRole('button', { name: 'Watch', exact: true })).toHaveAttribute('aria-pressed', 'true');
+	const next = mark('More whales');
+	await writePost(pageA, general, next);
+	await expect(async () => {
+		await pageB.goto(`${GLOBAL}/mypage/notifications`);
+		await expect(pageB.locator('[data-notification]').filter({ hasText: 'posted in a board you watch' }).filter({ hasText: next })).toBeVisible({
+			timeout: 1_000,
+		});
+	}).toPass({ timeout: 20_000 });
+	// Stopping: the Watching tab lists the board; Stop watching takes it off.
+	await pageB.goto(`${GLOBAL}/mypage/notifications?tab=watching`);
+	const watched = pageB.locator('[data-watch-item]', { hasText: 'Guides' });
+	await expect(watched).toBeVisible();
+	await watched.getByRole('button', { name: 'Stop watching' }).click();
+	await expect(watched).toHaveCount(0);
+	await contextA.close();
+	await contextB.close();
+});
+
+test('mark all read clears the bell at once; settings turn a kind off', async ({ page }) => {
+	const channel = await community(GLOBAL);
+	await page.clock.install();
+	await signInMember(page, channel, C, `${GLOBAL}/mypage/settings`);
+	const settings = page.locator('[data-notification-settings]');
+	const likes = settings.getByRole('checkbox', { name: 'Likes on my posts' });
+	// The boxes are enabled once the island has hydrated.
+	await expect(likes).toBeEnabled();
+	await expect(likes).toBeChecked();
+	await likes.uncheck();
+	await settings.getByRole('button', { name: 'Save' }).click();
+	await expect(settings.getByRole('status')).toHaveText('Your notification settings are saved.');
+	await page.reload();
+	const again = page.locator('[data-notification-settings]').getByRole('checkbox', { name: 'Likes on my posts' });
+	await expect(again).toBeEnabled();
+	await expect(again).not.toBeChecked();
+	await again.check();
+	await page.locator('[data-notification-settings]').getByRole('button', { name: 'Save' }).click();
+	await expect(page.locator('[data-notification-settings]').getByRole('status')).toHaveText('Your notification settings are saved.');
+	expect(await wcagViolations(page)).toEqual([]);
+	// Something to read: a notification of C's own, written as the consumer writes them.
+	const [post] = execute(
+		`SELECT id FROM posts WHERE channel_id = ${channel.index} AND deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0 ORDER BY id LIMIT 1`,
+	) as { id: number }[];
+	const member = memberIdOf(channel, C);
+	const now = Date.now();
+	execute(
+		`INSERT INTO notifications (channel_id, member_id, kind, dedupe_key, actor_id, post_id, created_at, updated_at)
+		 VALUES (${channel.index}, ${member}, 'LIKE', 'like:e2e-${now}', ${memberIdOf(channel, A)}, ${post!.id}, ${now}, ${now})`,
+	);
+	execute(`UPDATE members SET unread_notifications = unread_notifications + 1 WHERE id = ${member}`);
+	await page.goto(`${GLOBAL}/mypage/notifications`);
+	await expect(badge(page)).toHaveText('1');
+	await expect(page.locator('[data-notification][data-unread]')).toHaveCount(1);
+	await page.getByRole('button', { name: 'Mark all read' }).click();
+	await expect(page.locator('[data-notification][data-unread]')).toHaveCount(0);
+	await expect(page.getByRole('status').filter({ hasText: 'All notifications are marked read.' })).toBeVisible();
+	// The bell follows the store at once, without asking the server.
+	await expect(badge(page)).toBeHidden();
+	await page.reload();
+	await expect(page.locator('[data-notification][data-unread]')).toHaveCount(0);
+	await expect(page.getByRole('button', { name: 'Mark all read' })).toBeDisabled();
+});
+
+test('a guest’s page has no bell and loads none of its code', async ({ page }) => {
+	const scripts: string[] = [];
+	page.on('request', (request) => {
+		if (request.resourceType() === 'script') scripts.push(request.url());
+	});
+	const response = await page.goto(`${GLOBAL}/boards`);
+	const html = (await response?.text()) ?? '';
+	expect(html).not.toContain('data-bell');
+	expect(html).not.toContain('notification');
+	await expect(bell(page)).toHaveCount(0);
+	await page.waitForLoadState('load');
+	expect(scripts.filter((url) => /notification/i.test(url))).toEqual([]);
+});
+
+test('a member turns on email: the confirmation link, opened in the browser, confirms the address', async ({ page, request }) => {
+	const channel = await community(GLOBAL);
+	const address = `member-${Date.now().toString(36)}@example.com`;
+	await signInMember(page, channel, 28, `${GLOBAL}/mypage/settings`);
+	const field = page.getByLabel('Email address');
+	await field.fill(address);
+	const send = page.getByRole('button', { name: 'Send confirmation link' });
+	await expect(send).toBeEnabled();
+	await send.click();
+	await expect(page.getByText('We sent a confirmation link. Open it to start getting emails.')).toBeVisible();
+	// The local mail capture (scripts/mail/server.mjs) holds what the Worker sent.
+	const mail = `http://127.0.0.1:${E2E_PORT + 7}`;
+	let link = '';
+	await expect(async () => {
+		const { messages } = (await (await request.get(`${mail}/messages?to=${encodeURIComponent(address)}`)).json()) as { messages: { text: string }[] };
+		link = /https?:\/\/\S+\/email\/confirm\?token=\S+/.exec(messages[0]?.text ?? '')?.[0] ?? '';
+		expect(link).not.toBe('');
+	}).toPass({ timeout: 10_000 });
+	// Opening the link changes nothing until the member presses Confirm (mail scanners open links too).
+	await page.goto(link);
+	await page.getByRole('button', { name: 'Confirm' }).click();
+	await expect(page.locator('[data-email-result="done"]')).toHaveText(
+		'Your email address is confirmed. Replies and mentions will be emailed to you.',
+	);
+	expect(await wcagViolations(page)).toEqual([]);
+	await page.goto(`${GLOBAL}/mypage/settings`);
+	await expect(page.getByText(address)).toBeVisible();
+	// The same link again confirms nothing new and says so.
+	await page.goto(link);
+	await expect(page.getByRole('button', { name: 'Confirm' }).or(page.locator('[data-email-result]'))).toBeVisible();
+});

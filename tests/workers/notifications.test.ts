@@ -1,0 +1,593 @@
+/**
+ * Notifications (issue 26, docs/notifications.md): what a comment, a post, a like, a hide and a ban
+ * tell whom, through the queue's consumer; duplicates, failures and bad messages; the privacy rule
+ * when written and when read; the bounds of the rows a message writes; the member's API (list,
+ * count, read, settings, watches, suggestions).
+ */
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { env } from 'cloudflare:workers';
+import { call, deliverNotifications, memberApi, recordingDb, signIn, takeSentNotifications, type Answer } from './harness';
+import { createComment, editComment } from '@/server/comments/writing';
+import { createPost } from '@/server/posts/writing';
+import { likePost, unlikePost } from '@/server/likes/likes';
+import { hidePost } from '@/server/moderation/hide';
+import { banMember, unbanMember } from '@/server/members/bans';
+import { withdrawMember } from '@/server/accounts/withdrawal';
+import { deliver, deliverEndedBans } from '@/server/notifications/deliver';
+import { listNotifications, pruneNotifications } from '@/server/notifications/notifications';
+import { MENTIONS_NOTIFIED, NOTIFICATIONS_KEPT, WATCHERS_PER_MESSAGE, WATCHES_KEPT } from '@/lib/notification-kinds';
+import { retryDelaySeconds } from '@/server/notifications/consumer';
+import type { SessionMember } from '@/server/sign-in/sessions';
+
+const CHANNEL = 1;
+const BOARD = 12;
+const ADMIN = 1001;
+const API = memberApi();
+
+interface Demo {
+	id: number;
+	nickname: string;
+}
+let members: Demo[];
+let privateBoard: number;
+
+beforeAll(async () => {
+	const { results } = await env.DB.prepare(
+		`SELECT m.id, m.nickname FROM members m WHERE m.channel_id = ?1 AND m.role = 'MEMBER' AND m.withdrawn_at IS NULL AND m.nickname IS NOT NULL
+		 AND NOT EXISTS (SELECT 1 FROM bans b WHERE b.member_id = m.id AND b.lifted_at IS NULL) ORDER BY m.id LIMIT 40`,
+	)
+		.bind(CHANNEL)
+		.all<Demo>();
+	members = results;
+	privateBoard = (await env.DB.prepare('SELECT id FROM boards WHERE channel_id = ?1 AND is_public = 0 ORDER BY id LIMIT 1')
+		.bind(CHANNEL)
+		.first<{ id: number }>())!.id;
+	// Whatever the seed sent is not this file's.
+	takeSentNotifications();
+});
+
+const session = (member: Demo | number, role: SessionMember['role'] = 'MEMBER'): SessionMember => {
+	const { id, nickname } = typeof member === 'number' ? { id: member, nickname: `member ${member}` } : member;
+	return { userId: id, nickname, role, provider: 'GOOGLE', recentProvider: 'GOOGLE', joinedAt: 0 };
+};
+
+const body = (text: string) => ({ type: 'doc' as const, blocks: [{ type: 'paragraph' as const, children: [{ text }] }] });
+
+async function post(author: Demo, text = 'A post', boardId = BOARD): Promise<number> {
+	const { postId } = await createPost(
+		env.DB,
+		CHANNEL,
+		session(author),
+		{
+			boardId,
+			subjectId: null,
+			title: `Post of ${author.nickname}`,
+			content: body(text),
+			isPrivate: false,
+			isNotice: false,
+			requestId: crypto.randomUUID(),
+		},
+		Date.now(),
+	);
+	return postId;
+}
+
+async function comment(author: Demo, postId: number, content: string, parentId?: number, role: SessionMember['role'] = 'MEMBER'): Promise<number> {
+	const { comment: written } = await createComment(
+		env.DB,
+		CHANNEL,
+		session(author, role),
+		postId,
+		{ content, ...(parentId ? { parentId } : {}) },
+		Date.now(),
+	);
+	return written.commentId;
+}
+
+interface Stored {
+	kind: string;
+	post_id: number | null;
+	comment_id: number | null;
+	actor_id: number | null;
+}
+
+async function notificationsOf(member: Demo | number): Promise<Stored[]> {
+	const id = typeof member === 'number' ? member : member.id;
+	const { results } = await env.DB.prepare('SELECT kind, post_id, comment_id, actor_id FROM notifications WHERE member_id = ?1 ORDER BY id')
+		.bind(id)
+		.all<Stored>();
+	return results;
+}
+
+async function unread(member: Demo): Promise<number> {
+	return (await env.DB.prepare('SELECT unread_notifications AS n FROM members WHERE id = ?1').bind(member.id).first<{ n: number }>())!.n;
+}
+
+async function clear(...list: Demo[]): Promise<void> {
+	await env.DB.batch(
+		list.flatMap((member) => [
+			env.DB.prepare('DELETE FROM notifications WHERE member_id = ?1').bind(member.id),
+			env.DB.prepare('UPDATE members SET unread_notifications = 0, notification_count = 0, notifications_off = 0 WHERE id = ?1').bind(member.id),
+		]),
+	);
+}
+
+async function api(method: string, path: string, member: Demo | number, bodyValue?: unknown): Promise<Answer> {
+	const cookie = await signIn(typeof member === 'number' ? member : member.id);
+	return call(`${API}${path}`, { method, cookie, ...(bodyValue === undefined ? {} : { body: bodyValue }) });
+}
+
+describe('who is told of a comment', () => {
+	it(`the post's author and the member mentioned are told once each; the commenter is not; a second delivery writes nothing`, async () => {
+		const [a, b] = members as [Demo, Demo];
+		await clear(a, b);
+		const postId = await post(a);
+		takeSentNotifications();
+		const commentId = await comment(b, postId, `Nice one @${a.nickname}! and @${b.nickname}`);
+		const sent = takeSentNotifications();
+		expect(sent).toEqual([{ v: 1, type: 'comment', channelId: CHANNEL, commentId }]);
+		const first = await deliverNotifications(sent.map((message) => ({ body: message, id: 'the-message' })));
+		expect(first.results[0]).toMatchObject({ explicitAcks: ['the-message'], retryMessages: [] });
+		expect(await notificationsOf(a)).toEqual([
+			{ kind: 'MENTION', post_id: postId, comment_id: commentId, actor_id: b.id },
+			{ kind: 'COMMENT', post_id: postId, comment_id: commentId, actor_id: b.id },
+		]);
+		expect(await unread(a)).toBe(2);
+		expect(await notificationsOf(b)).toEqual([]);
+		// At least once: the same message again.
+		const recorded = recordingDb();
+		const again = await deliver(recorded.db, sent[0] as never, Date.now());
+		expect(again.rowsWritten).toBe(0);
+		expect(await notificationsOf(a)).toHaveLength(2);
+		expect(await unread(a)).toBe(2);
+	});
+
+	it(`a reply tells the answered comment's author (REPLY) and the post's author (COMMENT); the post's author answered is told once`, async () => {
+		const [a, b, c] = members as [Demo, Demo, Demo];
+		await clear(a, b, c);
+		const postId = await post(a);
+		const first = await comment(b, postId, 'First');
+		const reply = await comment(c, postId, 'Answer', first);
+		const authorReply = await comment(c, postId, 'To the author', await comment(a, postId, 'The author speaks'));
+		await deliverNotifications();
+		expect((await notificationsOf(b)).map((n) => [n.kind, n.comment_id])).toEqual([['REPLY', reply]]);
+		expect((await notificationsOf(a)).map((n) => [n.kind, n.comment_id])).toEqual([
+			['COMMENT', first],
+			['COMMENT', reply],
+			['REPLY', authorReply],
+		]);
+	});
+
+	it('an edit tells only the members it newly mentions', async () => {
+		const [a, b, c, d] = members as [Demo, Demo, Demo, Demo];
+		await clear(a, b, c, d);
+		const postId = await post(a);
+		const commentId = await comment(b, postId, `Hi @${c.nickname}`);
+		await deliverNotifications();
+		await editComment(env.DB, CHANNEL, session(b), postId, commentId, { content: `Hi @${c.nickname} and @${d.nickname}` }, Date.now());
+		await deliverNotifications();
+		expect((await notificationsOf(c)).map((n) => n.kind)).toEqual(['MENTION']);
+		expect((await notificationsOf(d)).map((n) => n.kind)).toEqual(['MENTION']);
+		expect((await notificationsOf(a)).map((n) => n.kind)).toEqual(['COMMENT']);
+	});
+
+	it(`at most ${MENTIONS_NOTIFIED} members of one comment are told; the rest still render as links`, async () => {
+		const [a, b] = members as [Demo, Demo];
+		const mentioned = members.slice(2, 2 + MENTIONS_NOTIFIED + 3);
+		await clear(a, b, ...mentioned);
+		const postId = await post(a);
+		const { comment: written } = await createComment(
+			env.DB,
+			CHANNEL,
+			session(b),
+			postId,
+			{ content: mentioned.map((member) => `@${member.nickname}`).join(' ') },
+			Date.now(),
+		);
+		expect(written.mentions).toHaveLength(mentioned.length);
+		await deliverNotifications();
+		const told = await env.DB.prepare("SELECT count(*) AS n FROM notifications WHERE kind = 'MENTION' AND comment_id = ?1")
+			.bind(written.commentId)
+			.first<{ n: number }>();
+		expect(told?.n).toBe(MENTIONS_NOTIFIED);
+	});
+});
+
+describe('the privacy rule', () => {
+	it('a mention in a private board tells nobody who cannot read it, but tells an administrator', async () => {
+		const [a, b] = members as [Demo, Demo];
+		await clear(a, b);
+		const admin = (await env.DB.prepare('SELECT id, nickname FROM members WHERE id = ?1').bind(ADMIN).first<Demo>())!;
+		await env.DB.prepare('DELETE FROM notifications WHERE member_id = ?1').bind(ADMIN).run();
+		const { postId } = await createPost(
+			env.DB,
+			CHANNEL,
+			session(admin, 'ADMIN'),
+			{
+				boardId: privateBoard,
+				subjectId: null,
+				title: 'Staff only',
+				content: body(`@${a.nickname} @${admin.nickname}`),
+				isPrivate: false,
+				isNotice: false,
+				requestId: crypto.randomUUID(),
+			},
+			Date.now(),
+		);
+		await comment(admin, postId, `@${b.nickname} see this`, undefined, 'ADMIN');
+		await deliverNotifications();
+		expect(await notificationsOf(a)).toEqual([]);
+		expect(await notificationsOf(b)).toEqual([]);
+		// The administrator mentioned themself: nobody is told of their own words.
+		expect(await notificationsOf(ADMIN)).toEqual([]);
+	});
+
+	it('a notification whose post was hidden since shows neither title nor text, and links nowhere', async () => {
+		const [a, b] = members as [Demo, Demo];
+		await clear(a, b);
+		const postId = await post(a);
+		const commentId = await comment(b, postId, 'A secret to be hidden');
+		await deliverNotifications();
+		const before = await listNotifications(env.DB, CHANNEL, session(a), null);
+		expect(before.items[0]).toMatchObject({ kind: 'COMMENT', post: { postId }, commentId, excerpt: 'A secret to be hidden' });
+		await hidePost(env.DB, CHANNEL, session(ADMIN, 'ADMIN'), postId);
+		const after = await listNotifications(env.DB, CHANNEL, session(a), null);
+		const stale = after.items.find((item) => item.kind === 'COMMENT');
+		expect(stale).toMatchObject({ post: null, commentId: null, excerpt: null });
+		expect(JSON.stringify(after)).not.toContain('secret');
+		// The author is told of the hide, never by whom.
+		await deliverNotifications();
+		expect((await notificationsOf(a)).find((n) => n.kind === 'HIDDEN')).toMatchObject({ post_id: postId, actor_id: null });
+	});
+
+	it('a banned, withdrawn or muted member is not told; withdrawal removes what a member had', async () => {
+		const [a, b, c, d] = members.slice(4) as [Demo, Demo, Demo, Demo];
+		await clear(a, b, c, d);
+		const postId = await post(a);
+		await banMember(env.DB, CHANNEL, b.id, { kind: 'TEMPORARY', endsAt: Date.now() + 60_000, reason: '' });
+		await env.DB.prepare('UPDATE members SET notifications_off = 4 WHERE id = ?1').bind(c.id).run(); // MENTION off
+		await comment(d, postId, `@${b.nickname} @${c.nickname}`);
+		await deliverNotifications();
+		expect((await notificationsOf(b)).map((n) => n.kind)).toEqual(['BAN']);
+		expect(await notificationsOf(c)).toEqual([]);
+		await unbanMember(env.DB, CHANNEL, b.id);
+		await deliverNotifications();
+		expect((await notificationsOf(b)).map((n) => n.kind)).toEqual(['BAN', 'BAN_END']);
+		await withdrawMember(env.DB, CHANNEL, a.id);
+		expect(await notificationsOf(a)).toEqual([]);
+		await comment(d, postId, 'After the author left');
+		await deliverNotifications();
+		expect(await notificationsOf(a)).toEqual([]);
+	});
+
+	it('the cron tells a member whose temporary ban ended, once', async () => {
+		const member = members[9]!;
+		await clear(member);
+		const now = Date.now();
+		await env.DB.prepare("INSERT INTO bans (channel_id, member_id, kind, ends_at, reason, created_at) VALUES (?1, ?2, 'TEMPORARY', ?3, '', ?4)")
+			.bind(CHANNEL, member.id, now - 1000, now - 100_000)
+			.run();
+		expect(await deliverEndedBans(env.DB, now, now - 3_600_000)).toBe(1);
+		expect(await deliverEndedBans(env.DB, now, now - 3_600_000)).toBe(0);
+		expect((await notificationsOf(member)).map((n) => n.kind)).toEqual(['BAN_END']);
+	});
+});
+
+describe('likes', () => {
+	it('are one notification per post that a new liker raises again; a repeated like or liker changes nothing', async () => {
+		const [a, b, c, d] = members.slice(10) as [Demo, Demo, Demo, Demo];
+		await clear(a, b, c, d);
+		const postId = await post(a);
+		await likePost(env.DB, CHANNEL, session(b), postId, Date.now());
+		await likePost(env.DB, CHANNEL, session(c), postId, Date.now());
+		await deliverNotifications();
+		expect(await notificationsOf(a)).toEqual([{ kind: 'LIKE', post_id: postId, comment_id: null, actor_id: c.id }]);
+		expect(await unread(a)).toBe(1);
+		const listed = await listNotifications(env.DB, CHANNEL, session(a), null);
+		expect(listed.items[0]).toMatchObject({ kind: 'LIKE', actor: { userId: c.id }, others: 1 });
+		// Read; the same liker again (unlike, like) does not raise it.
+		await api('POST', `/notifications/${listed.items[0]!.notificationId}/read`, a);
+		expect(await unread(a)).toBe(0);
+		await unlikePost(env.DB, CHANNEL, session(c), postId);
+		await likePost(env.DB, CHANNEL, session(c), postId, Date.now());
+		await deliverNotifications();
+		expect(await unread(a)).toBe(0);
+		// A new liker does, still one row.
+		await likePost(env.DB, CHANNEL, session(d), postId, Date.now());
+		await deliverNotifications();
+		expect(await unread(a)).toBe(1);
+		expect(await notificationsOf(a)).toEqual([{ kind: 'LIKE', post_id: postId, comment_id: null, actor_id: d.id }]);
+		// A like taken back before its message arrived tells nobody.
+		await clear(a);
+		await likePost(env.DB, CHANNEL, session(b), await post(a), Date.now());
+		const sent = takeSentNotifications();
+		await unlikePost(env.DB, CHANNEL, session(b), (sent.at(-1) as { postId: number }).postId);
+		await deliverNotifications(sent.map((message) => ({ body: message })));
+		expect((await notificationsOf(a)).filter((n) => n.kind === 'LIKE')).toEqual([]);
+	});
+});
+
+describe('watching', () => {
+	it(`a board's watchers hear of its new posts, a post's of its comments; stopping stops it; an author unwatches their own post`, async () => {
+		const [a, b, c] = members.slice(14) as [Demo, Demo, Demo];
+		await clear(a, b, c);
+		expect((await api('PUT', `/watches/boards/${BOARD}`, b)).body.content).toEqual({ watching: true });
+		const postId = await post(a);
+		await deliverNotifications();
+		expect((await notificationsOf(b)).map((n) => [n.kind, n.post_id])).toEqual([['WATCHED_BOARD', postId]]);
+		expect((await api('PUT', `/watches/posts/${postId}`, c)).body.content).toEqual({ watching: true });
+		await comment(b, postId, 'Hello');
+		await deliverNotifications();
+		expect((await notificationsOf(c)).map((n) => n.kind)).toEqual(['WATCHED_POST']);
+		expect((await notificationsOf(a)).map((n) => n.kind)).toEqual(['COMMENT']);
+		// The author stops watching their post; the board's watcher stops watching the board.
+		expect((await api('DELETE', `/watches/posts/${postId}`, a)).body.content).toEqual({ watching: false });
+		expect((await api('DELETE', `/watches/boards/${BOARD}`, b)).body.content).toEqual({ watching: false });
+		await comment(c, postId, 'Again');
+		await post(a);
+		await deliverNotifications();
+		expect((await notificationsOf(a)).map((n) => n.kind)).toEqual(['COMMENT']);
+		expect((await notificationsOf(b)).map((n) => n.kind)).toEqual(['WATCHED_BOARD']);
+		const listed = await api('GET', '/watches', c);
+		expect(listed.body.content).toEqual({ items: [{ target: 'POST', id: postId, title: `Post of ${a.nickname}`, boardId: BOARD }] });
+	});
+
+	it(`a private board cannot be watched by a member, nor another channel's post`, async () => {
+		const member = members[20]!;
+		expect((await api('PUT', `/watches/boards/${privateBoard}`, member)).code).toBe(-4041402);
+		const otherChannelPost = (await env.DB.prepare('SELECT id FROM posts WHERE channel_id <> 1 ORDER BY id LIMIT 1').first<{ id: number }>())!.id;
+		expect((await api('PUT', `/watches/posts/${otherChannelPost}`, member)).code).toBe(-4041403);
+		expect((await env.DB.prepare('SELECT count(*) AS n FROM watches WHERE member_id = ?1').bind(member.id).first<{ n: number }>())?.n).toBe(0);
+	});
+
+	it(`one member keeps at most ${WATCHES_KEPT} watches: the next is refused and writes nothing; a return to the default needs no row`, async () => {
+		const member = members[22]!;
+		await env.DB.prepare(
+			`WITH RECURSIVE n(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM n WHERE v < ${WATCHES_KEPT})
+			 INSERT INTO watches (member_id, target, target_id, channel_id, watching, created_at) SELECT ?1, 'POST', 1000000 + v, 1, 1, v FROM n`,
+		)
+			.bind(member.id)
+			.run();
+		const refused = await api('PUT', `/watches/boards/${BOARD}`, member);
+		expect(refused.code).toBe(-4091481);
+		const count = async () =>
+			(await env.DB.prepare('SELECT count(*) AS n FROM watches WHERE member_id = ?1').bind(member.id).first<{ n: number }>())?.n;
+		expect(await count()).toBe(WATCHES_KEPT);
+		// Stopping frees a place.
+		await env.DB.prepare('DELETE FROM watches WHERE member_id = ?1 AND target_id = 1000001').bind(member.id).run();
+		expect((await api('PUT', `/watches/boards/${BOARD}`, member)).body.content).toEqual({ watching: true });
+		expect(await count()).toBe(WATCHES_KEPT); // The next tests count the board's watchers.
+		await env.DB.prepare('DELETE FROM watches WHERE member_id = ?1').bind(member.id).run();
+	});
+
+	it(`a board with many watchers is told ${WATCHERS_PER_MESSAGE} a message, each message writing a bounded number of rows`, async () => {
+		const [author] = members.slice(21) as [Demo];
+		// 250 watchers of the board: demo members and members made for the test.
+		const now = Date.now();
+		const made = await env.DB.prepare(
+			`WITH RECURSIVE n(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM n WHERE v < 250)
+			 INSERT INTO members (channel_id, nickname, role, provider, recent_provider, joined_at) SELECT 1, 'watcher' || v, 'MEMBER', 'GOOGLE', 'GOOGLE', ?1 FROM n RETURNING id`,
+		)
+			.bind(now)
+			.all<{ id: number }>();
+		const watchers = made.results.map((row) => row.id);
+		await env.DB.prepare(
+			`INSERT INTO watches (member_id, target, target_id, channel_id, watching, created_at) SELECT value, 'BOARD', ?1, 1, 1, ?2 FROM json_each(?3)`,
+		)
+			.bind(BOARD, now, JSON.stringify(watchers))
+			.run();
+		const postId = await post(author!);
+		const sent = takeSentNotifications();
+		const writes: number[] = [];
+		let next: unknown[] = sent;
+		while (next.length > 0) {
+			const recorded = recordingDb();
+			const result = await deliver(recorded.db, next[0] as never, Date.now());
+			writes.push(result.rowsWritten);
+			next = takeSentNotifications();
+		}
+		const told = await env.DB.prepare("SELECT count(*) AS n FROM notifications WHERE kind = 'WATCHED_BOARD' AND post_id = ?1")
+			.bind(postId)
+			.first<{ n: number }>();
+		expect(told?.n).toBe(watchers.length);
+		expect(writes).toHaveLength(Math.ceil(watchers.length / WATCHERS_PER_MESSAGE));
+		// Each watcher: one notification row (with its two index entries) and one members row (the counters).
+		const perWatcher = 4;
+		for (const written of writes) expect(written).toBeLessThanOrEqual(WATCHERS_PER_MESSAGE * perWatcher);
+		expect(writes.reduce((sum, n) => sum + n, 0)).toBeLessThanOrEqual(watchers.length * perWatcher);
+	});
+});
+
+describe('the queue', () => {
+	it('a message that fails is retried with a growing delay, and delivered later once', async () => {
+		const [a, b] = members.slice(24) as [Demo, Demo];
+		await clear(a, b);
+		const postId = await post(a);
+		await comment(b, postId, 'While the database is away');
+		const [message] = takeSentNotifications().filter((sent) => (sent as { type: string }).type === 'comment');
+		await env.DB.prepare('ALTER TABLE notifications RENAME TO notifications_away').run();
+		let failed;
+		try {
+			failed = await deliverNotifications([{ body: message, id: 'failing', attempts: 3 }]);
+		} finally {
+			await env.DB.prepare('ALTER TABLE notifications_away RENAME TO notifications').run();
+		}
+		// Retried (the test pool does not record the delay it asks: retryDelaySeconds grows with the attempts).
+		expect(failed.results[0]).toMatchObject({ explicitAcks: [], retryMessages: [{ msgId: 'failing' }] });
+		expect([1, 2, 3, 4, 5, 9].map(retryDelaySeconds)).toEqual([2, 4, 8, 16, 32, 300]);
+		expect(await notificationsOf(a)).toEqual([]);
+		const retried = await deliverNotifications([{ body: message, id: 'failing', attempts: 4 }]);
+		expect(retried.results[0]).toMatchObject({ explicitAcks: ['failing'] });
+		expect((await notificationsOf(a)).map((n) => n.kind)).toEqual(['COMMENT']);
+		expect(await unread(a)).toBe(1);
+	});
+
+	it('a message of an unknown shape is dropped (acknowledged), never retried', async () => {
+		const result = await deliverNotifications([
+			{ body: { v: 99, type: 'comment', channelId: 1, commentId: 1 }, id: 'future' },
+			{ body: 'text', id: 'text' },
+			{ body: { v: 1, type: 'nonsense', channelId: 1 }, id: 'nonsense' },
+		]);
+		expect(result.results[0]).toMatchObject({ explicitAcks: ['future', 'text', 'nonsense'], retryMessages: [] });
+	});
+
+	it('a message that keeps failing reaches the dead-letter queue, whose consumer keeps it for the operators', async () => {
+		await env.DB.prepare('ALTER TABLE notifications RENAME TO notifications_away').run();
+		try {
+			const [a, b] = members.slice(26) as [Demo, Demo];
+			const postId = await post(a);
+			const commentId = await comment(b, postId, 'Doomed');
+			// The probe queue: the product's consumer with real retries (2) and a real dead-letter queue (vitest.config.ts).
+			await env.NOTIFICATIONS_PROBE.send({ v: 1, type: 'comment', channelId: CHANNEL, commentId });
+			await expect
+				.poll(
+					async () =>
+						(await env.DB.prepare('SELECT body, attempts FROM notification_dead_letters').all<{ body: string; attempts: number }>()).results,
+					{ timeout: 25_000, interval: 250 },
+				)
+				.toEqual([{ body: JSON.stringify({ v: 1, type: 'comment', channelId: CHANNEL, commentId }), attempts: expect.any(Number) }]);
+		} finally {
+			await env.DB.prepare('ALTER TABLE notifications_away RENAME TO notifications').run();
+		}
+	}, 30_000);
+});
+
+describe('Web Push', () => {
+	const { origin } = inject('push');
+
+	async function browserSubscription(): Promise<{ endpoint: string; keys: { p256dh: string; auth: string } }> {
+		const response = await fetch(`${origin}/subscriptions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+		return response.json();
+	}
+
+	it('a subscribed member gets each new notification in their browser, decrypted as the browser would; a gone subscription is removed', async () => {
+		const [a, b] = members.slice(33) as [Demo, Demo];
+		await clear(a, b);
+		const subscription = await browserSubscription();
+		const subscribed = await api('POST', '/push/subscriptions', a, subscription);
+		expect(subscribed.body.content, JSON.stringify(subscribed.body)).toEqual({ subscribed: true });
+		const postId = await post(a);
+		const commentId = await comment(b, postId, 'Pushed along');
+		await deliverNotifications();
+		const received = await (await fetch(`${subscription.endpoint}/messages`)).json<{ data: unknown }[]>();
+		expect(received.map((message) => message.data)).toEqual([
+			{
+				title: 'Starfall Odyssey Global',
+				body: `${b.nickname} commented on your post`,
+				url: `/starfall/global/posts/${postId}?commentId=${commentId}#comment-${commentId}`,
+				tag: expect.stringMatching(/^notification-\d+$/),
+			},
+		]);
+		// The browser dropped the subscription: the next push meets 410 and the row goes.
+		await fetch(subscription.endpoint, { method: 'DELETE' });
+		await comment(b, postId, 'Pushed again');
+		await deliverNotifications();
+		expect((await env.DB.prepare('SELECT count(*) AS n FROM push_subscriptions WHERE member_id = ?1').bind(a.id).first<{ n: number }>())?.n).toBe(0);
+	});
+
+	it('refuses an endpoint the Worker would not send to, and keeps the newest browsers of a member', async () => {
+		const member = members[35]!;
+		const keys = { p256dh: 'x', auth: 'y' };
+		for (const endpoint of ['http://push.example/1', 'https://user:pass@push.example/1', 'javascript:alert(1)', 'ftp://push.example/1']) {
+			expect((await api('POST', '/push/subscriptions', member, { endpoint, keys })).code, endpoint).toBe(-4001400);
+		}
+		for (let i = 0; i < 12; i += 1) {
+			await api('POST', '/push/subscriptions', member, { endpoint: `https://push.example/${member.id}/${i}`, keys });
+		}
+		const { results } = await env.DB.prepare('SELECT endpoint FROM push_subscriptions WHERE member_id = ?1 ORDER BY id')
+			.bind(member.id)
+			.all<{ endpoint: string }>();
+		expect(results).toHaveLength(10);
+		expect(results[0]?.endpoint).toBe(`https://push.example/${member.id}/2`);
+		expect((await api('DELETE', '/push/subscriptions', member, { endpoint: `https://push.example/${member.id}/2` })).body.content).toEqual({
+			subscribed: false,
+		});
+	});
+});
+
+describe(`the member's API`, () => {
+	it(`lists newest first by keyset, counts, opens one, marks all read; another member's is not found`, async () => {
+		const [a, b] = members.slice(28) as [Demo, Demo];
+		await clear(a, b);
+		const postId = await post(a);
+		for (let i = 0; i < 23; i += 1) await comment(b, postId, `Comment ${i}`);
+		await deliverNotifications();
+		expect((await api('GET', '/notifications/unread', a)).body.content).toEqual({ unread: 23 });
+		const first = await api('GET', '/notifications', a);
+		const page1 = first.body.content as { items: { notificationId: number; excerpt: string; unread: boolean }[]; next: string; unread: number };
+		expect(page1.items).toHaveLength(20);
+		expect(page1.items[0]!.excerpt).toBe('Comment 22');
+		const page2 = (await api('GET', `/notifications?before=${page1.next}`, a)).body.content as typeof page1;
+		expect(page2.items.map((item) => item.excerpt)).toEqual(['Comment 2', 'Comment 1', 'Comment 0']);
+		expect(page2.next).toBeNull();
+		expect((await api('POST', `/notifications/${page1.items[0]!.notificationId}/read`, a)).body.content).toEqual({ unread: 22 });
+		// Opening it again changes nothing.
+		expect((await api('POST', `/notifications/${page1.items[0]!.notificationId}/read`, a)).body.content).toEqual({ unread: 22 });
+		expect((await api('POST', `/notifications/${page1.items[0]!.notificationId}/read`, b)).code).toBe(-4041411);
+		expect((await api('POST', '/notifications/read-all', a)).body.content).toEqual({ unread: 0 });
+		const after = (await api('GET', '/notifications', a)).body.content as typeof page1;
+		expect(after.items.every((item) => !item.unread)).toBe(true);
+		expect(after.unread).toBe(0);
+		// A new one after "mark all read" is unread.
+		await comment(b, postId, 'Later');
+		await deliverNotifications();
+		expect((await api('GET', '/notifications/unread', a)).body.content).toEqual({ unread: 1 });
+		expect((await api('GET', '/notifications?before=x', a)).code).toBe(-4001400);
+	});
+
+	it('settings turn a kind off and on', async () => {
+		const member = members[30]!;
+		const saved = await api('PUT', '/notifications/settings', member, { settings: { LIKE: false, MENTION: false } });
+		expect(saved.body.content).toEqual({
+			settings: { COMMENT: true, REPLY: true, MENTION: false, LIKE: false, WATCHED: true, MODERATION: true, BAN: true },
+		});
+		const again = await api('PUT', '/notifications/settings', member, { settings: { LIKE: true } });
+		expect((again.body.content as { settings: Record<string, boolean> }).settings).toMatchObject({ LIKE: true, MENTION: false });
+		expect((await api('PUT', '/notifications/settings', member, { settings: { SPAM: true } })).code).toBe(-4001400);
+		expect((await api('PUT', '/notifications/settings', member, { settings: { LIKE: 'yes' } })).code).toBe(-4001400);
+	});
+
+	it('suggests members by the start of their nickname, any case, Korean included', async () => {
+		const member = members[31]!;
+		const target = members[5]!;
+		const answer = await api('GET', `/members/suggest?q=${encodeURIComponent(target.nickname.slice(0, 2).toUpperCase())}`, member);
+		expect((answer.body.content as { members: { userId: number }[] }).members.map((m) => m.userId)).toContain(target.id);
+		const korean = await env.DB.prepare(
+			"SELECT member_id AS id, nickname FROM nickname_claims WHERE channel_id = 2 AND released_at IS NULL AND nickname GLOB '*[가-힣]*' LIMIT 1",
+		).first<{
+			id: number;
+			nickname: string;
+		}>();
+		if (korean) {
+			const cookie = await signIn(korean.id, { id: 2, domain: 'starfall', slug: 'kr' });
+			const found = await call(
+				`${memberApi({ id: 2, domain: 'starfall', slug: 'kr' })}/members/suggest?q=${encodeURIComponent(korean.nickname.slice(0, 1))}`,
+				{ cookie },
+			);
+			expect((found.body.content as { members: { userId: number }[] }).members.map((m) => m.userId)).toContain(korean.id);
+		}
+		expect((await api('GET', '/members/suggest', member)).code).toBe(-4001400);
+		expect((await call(`${API}/members/suggest?q=ab`)).code).toBe(-4011401);
+	});
+
+	it(`the cron keeps the newest ${NOTIFICATIONS_KEPT} of a member and sets the counters from them`, async () => {
+		const member = members[32]!;
+		await clear(member);
+		await env.DB.prepare(
+			`WITH RECURSIVE n(v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM n WHERE v < ${NOTIFICATIONS_KEPT + 30})
+			 INSERT INTO notifications (channel_id, member_id, kind, dedupe_key, created_at, updated_at) SELECT 1, ?1, 'LIKE', 'k' || v, v, v FROM n`,
+		)
+			.bind(member.id)
+			.run();
+		await env.DB.prepare('UPDATE members SET notification_count = ?2, unread_notifications = ?2 WHERE id = ?1')
+			.bind(member.id, NOTIFICATIONS_KEPT + 30)
+			.run();
+		expect(await pruneNotifications(env.DB)).toBe(1);
+		const left = await env.DB.prepare('SELECT count(*) AS n, min(updated_at) AS oldest FROM notifications WHERE member_id = ?1')
+			.bind(member.id)
+			.first<{ n: number; oldest: number }>();
+		expect(left).toEqual({ n: NOTIFICATIONS_KEPT, oldest: 31 });
+		expect(await unread(member)).toBe(NOTIFICATIONS_KEPT);
+		expect(await pruneNotifications(env.DB)).toBe(0);
+	});
+});

@@ -1,0 +1,204 @@
+/**
+ * Web Push delivery (src/server/notifications/push.ts) inside workerd, against the local push
+ * service stand-in over HTTP (scripts/push/server.mjs, started by tests/workers/push-setup.ts). The
+ * stand-in checks the VAPID JWT and decrypts the payload as a browser vendor's service and the
+ * browser would, so a message arrives only when signing and encryption are right.
+ */
+import { describe, expect, inject, it } from 'vitest';
+import { MAX_PAYLOAD_BYTES, pushEndpoint, sendWebPush, vapidFromEnv, type PushSubscriptionKeys } from '@/server/notifications/push';
+
+const { origin, vapid, otherVapid } = inject('push');
+
+interface Received {
+	data: unknown;
+	text: string;
+	headers: { ttl: number; urgency: string; topic: string | null };
+}
+
+/** A new subscription at the stand-in, restricted to `applicationServerKey` when given. */
+async function subscribe(applicationServerKey?: string): Promise<PushSubscriptionKeys> {
+	const response = await fetch(`${origin}/subscriptions`, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify(applicationServerKey === undefined ? {} : { applicationServerKey }),
+	});
+	expect(response.status).toBe(201);
+	const { endpoint, keys } = await response.json<{ endpoint: string; keys: { p256dh: string; auth: string } }>();
+	return { endpoint, p256dh: keys.p256dh, auth: keys.auth };
+}
+
+async function received(subscription: PushSubscriptionKeys): Promise<Received[]> {
+	const response = await fetch(`${subscription.endpoint}/messages`);
+	expect(response.status).toBe(200);
+	return response.json<Received[]>();
+}
+
+/** A fetch that sends nothing and counts the calls. */
+function refusingFetch(): { fetcher: typeof fetch; calls: () => number } {
+	let calls = 0;
+	const fetcher = (async () => {
+		calls++;
+		return new Response(null, { status: 201 });
+	}) as unknown as typeof fetch;
+	return { fetcher, calls: () => calls };
+}
+
+/** A fetch that lets `change` rewrite the request on its way to the stand-in. */
+function rewritingFetch(change: (headers: Headers, body: Uint8Array<ArrayBuffer>) => Uint8Array<ArrayBuffer> | void): typeof fetch {
+	return (async (input: RequestInfo | URL, init?: RequestInit) => {
+		const headers = new Headers(init?.headers);
+		const body = new Uint8Array(init?.body as Uint8Array<ArrayBuffer>);
+		return fetch(input, { ...init, headers, body: change(headers, body) ?? body });
+	}) as typeof fetch;
+}
+
+const notification = {
+	title: 'A reply to your post',
+	body: 'kiwi: Agreed — see you there ✓',
+	url: '/starfall/global/posts/10#comment-5',
+	tag: 'post:10',
+};
+
+describe('sendWebPush', () => {
+	it('delivers the payload, encrypted for the subscription and signed with the VAPID key, with its TTL and urgency', async () => {
+		const subscription = await subscribe(vapid.publicKey);
+		expect(await sendWebPush(subscription, notification, vapid, { ttlSeconds: 3600, urgency: 'high' })).toEqual({ kind: 'sent' });
+		const messages = await received(subscription);
+		expect(messages).toHaveLength(1);
+		expect(messages[0]!.data).toEqual(notification);
+		expect(messages[0]!.headers).toEqual({ ttl: 3600, urgency: 'high', topic: null });
+
+		// Each message has keys of its own: a second one arrives too, and a subscription that was not
+		// restricted to a key takes it as well.
+		expect(await sendWebPush(subscription, { ...notification, title: 'Another reply' }, vapid)).toEqual({ kind: 'sent' });
+		expect((await received(subscription)).map(({ data }) => (data as { title: string }).title)).toEqual(['A reply to your post', 'Another reply']);
+		const open = await subscribe();
+		expect(await sendWebPush(open, 'plain text', vapid)).toEqual({ kind: 'sent' });
+		expect((await received(open))[0]).toMatchObject({ data: 'plain text', headers: { ttl: 86_400, urgency: 'normal' } });
+	});
+
+	it('delivers a payload of the largest size and refuses a larger one without a request', async () => {
+		const subscription = await subscribe(vapid.publicKey);
+		// JSON of a string: the text and two quotes; "é" is two bytes of UTF-8.
+		const largest = 'é'.repeat(10) + 'x'.repeat(MAX_PAYLOAD_BYTES - 22);
+		expect(new TextEncoder().encode(JSON.stringify(largest)).length).toBe(MAX_PAYLOAD_BYTES);
+		expect(await sendWebPush(subscription, largest, vapid)).toEqual({ kind: 'sent' });
+		expect((await received(subscription))[0]!.data).toBe(largest);
+
+		const { fetcher, calls } = refusingFetch();
+		expect(await sendWebPush(subscription, largest + 'x', vapid, { fetcher })).toEqual({ kind: 'failed', status: 413 });
+		expect(await sendWebPush(subscription, { ...notification, body: 'x'.repeat(4000) }, vapid, { fetcher })).toEqual({ kind: 'failed', status: 413 });
+		expect(calls()).toBe(0);
+		expect(await received(subscription)).toHaveLength(1);
+	});
+
+	it('is refused by the push service when the VAPID key, the signature or the ciphertext is not right', async () => {
+		const subscription = await subscribe(vapid.publicKey);
+		// Another deployment's key, properly signed: not the key the browser subscribed with.
+		expect(await sendWebPush(subscription, notification, otherVapid)).toEqual({ kind: 'failed', status: 403 });
+		// The JWT signed by the deployment's key, but another key claimed in k: the signature fails.
+		const otherK = rewritingFetch((headers) => {
+			headers.set('Authorization', headers.get('Authorization')!.replace(/k=.*$/, `k=${otherVapid.publicKey}`));
+		});
+		const open = await subscribe();
+		expect(await sendWebPush(open, notification, vapid, { fetcher: otherK })).toEqual({ kind: 'failed', status: 403 });
+		// A changed signature.
+		const badSignature = rewritingFetch((headers) => {
+			headers.set(
+				'Authorization',
+				headers
+					.get('Authorization')!
+					.replace(/\.([\w-])([\w-]*), k=/, (_, first: string, rest: string) => `.${first === 'A' ? 'B' : 'A'}${rest}, k=`),
+			);
+		});
+		expect(await sendWebPush(subscription, notification, vapid, { fetcher: badSignature })).toEqual({ kind: 'failed', status: 403 });
+		// A changed byte of the ciphertext: AES-GCM's tag no longer matches.
+		const badBody = rewritingFetch((_, body) => {
+			const changed = body.slice();
+			changed[100] = changed[100]! ^ 1;
+			return changed;
+		});
+		expect(await sendWebPush(subscription, notification, vapid, { fetcher: badBody })).toEqual({ kind: 'failed', status: 400 });
+		// Another subscription's keys: the browser cannot decrypt it.
+		const other = await subscribe(vapid.publicKey);
+		expect(await sendWebPush({ ...subscription, p256dh: other.p256dh, auth: other.auth }, notification, vapid)).toEqual({
+			kind: 'failed',
+			status: 400,
+		});
+		expect(await received(subscription)).toEqual([]);
+		expect(await received(open)).toEqual([]);
+	});
+
+	it('answers gone for an ended or unknown subscription', async () => {
+		const subscription = await subscribe(vapid.publicKey);
+		expect((await fetch(subscription.endpoint, { method: 'DELETE' })).status).toBe(204);
+		expect(await sendWebPush(subscription, notification, vapid)).toEqual({ kind: 'gone' });
+		expect(await sendWebPush({ ...subscription, endpoint: `${origin}/push/no-such-subscription` }, notification, vapid)).toEqual({ kind: 'gone' });
+	});
+
+	it('answers failed with the status for another answer, and 0 when no answer came', async () => {
+		const subscription = await subscribe(vapid.publicKey);
+		const busy = (async () => new Response('slow down', { status: 429 })) as unknown as typeof fetch;
+		expect(await sendWebPush(subscription, notification, vapid, { fetcher: busy })).toEqual({ kind: 'failed', status: 429 });
+		const redirect = (async () => new Response(null, { status: 307, headers: { Location: 'http://10.0.0.1/' } })) as unknown as typeof fetch;
+		expect(await sendWebPush(subscription, notification, vapid, { fetcher: redirect })).toEqual({ kind: 'failed', status: 307 });
+		const down = (async () => {
+			throw new TypeError('Network connection lost.');
+		}) as unknown as typeof fetch;
+		expect(await sendWebPush(subscription, notification, vapid, { fetcher: down })).toEqual({ kind: 'failed', status: 0 });
+	});
+
+	it('never fetches an endpoint that is not https or a local push service, or that carries credentials', async () => {
+		const subscription = await subscribe(vapid.publicKey);
+		const local = new URL(subscription.endpoint);
+		const { fetcher, calls } = refusingFetch();
+		for (const endpoint of [
+			'http://push.example.com/push/1',
+			'http://10.0.0.1/push/1',
+			'http://169.254.169.254/latest/meta-data',
+			'http://127.0.0.1.nip.io/push/1',
+			'https://user:secret@fcm.googleapis.com/fcm/send/1',
+			`http://user:secret@${local.host}${local.pathname}`,
+			'ftp://fcm.googleapis.com/1',
+			'file:///etc/passwd',
+			'not a url',
+		]) {
+			expect(await sendWebPush({ ...subscription, endpoint }, notification, vapid, { fetcher }), endpoint).toEqual({ kind: 'failed', status: 0 });
+			expect(pushEndpoint(endpoint), endpoint).toBeNull();
+		}
+		// Keys that are not a browser's: nothing is sent either.
+		expect(await sendWebPush({ ...subscription, p256dh: 'AAAA' }, notification, vapid, { fetcher })).toEqual({ kind: 'failed', status: 0 });
+		expect(await sendWebPush({ ...subscription, auth: 'not base64!' }, notification, vapid, { fetcher })).toEqual({ kind: 'failed', status: 0 });
+		expect(calls()).toBe(0);
+
+		// https and the local hosts are fetched.
+		for (const endpoint of ['https://fcm.googleapis.com/fcm/send/1', 'http://localhost:8787/push/1', 'http://[::1]:8787/push/1']) {
+			expect(await sendWebPush({ ...subscription, endpoint }, notification, vapid, { fetcher }), endpoint).toEqual({ kind: 'sent' });
+			expect(pushEndpoint(endpoint)?.href, endpoint).toBe(new URL(endpoint).href);
+		}
+		expect(calls()).toBe(3);
+	});
+
+	it('throws on VAPID keys that are not a P-256 key pair in the documented formats', async () => {
+		const subscription = await subscribe();
+		await expect(sendWebPush(subscription, notification, { ...vapid, privateKey: 'AAAA' })).rejects.toThrow(/VAPID_PUBLIC_KEY/);
+		await expect(sendWebPush(subscription, notification, { ...vapid, publicKey: vapid.privateKey })).rejects.toThrow(/VAPID_PUBLIC_KEY/);
+		await expect(sendWebPush(subscription, notification, { ...vapid, subject: 'push-tests@example.com' })).rejects.toThrow(/VAPID_SUBJECT/);
+		// The private key of another pair: workerd checks that the two belong together.
+		await expect(sendWebPush(subscription, notification, { ...vapid, privateKey: otherVapid.privateKey })).rejects.toThrow(/not a P-256 key pair/);
+		expect(await received(subscription)).toEqual([]);
+	});
+});
+
+describe('vapidFromEnv', () => {
+	it('gives the keys when all three are set, and null when any is missing or empty', () => {
+		const env = { VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey, VAPID_SUBJECT: vapid.subject };
+		expect(vapidFromEnv(env)).toEqual(vapid);
+		expect(vapidFromEnv({ ...env, VAPID_PUBLIC_KEY: ` ${vapid.publicKey}\n` })).toEqual(vapid);
+		expect(vapidFromEnv({})).toBeNull();
+		expect(vapidFromEnv({ ...env, VAPID_PRIVATE_KEY: '' })).toBeNull();
+		expect(vapidFromEnv({ ...env, VAPID_SUBJECT: '  ' })).toBeNull();
+		const { VAPID_PUBLIC_KEY: _, ...withoutPublic } = env;
+		expect(vapidFromEnv(withoutPublic)).toBeNull();
+	});
+});

@@ -1,0 +1,14 @@
+/**
+ * The workers tests' main Worker: the notifications consumer of the product
+ * (src/server/notifications/consumer.ts), which the probe queue of vitest.config.ts delivers to
+ * with real retries and a real dead-letter queue.
+ */
+import { consumeNotifications } from '@/server/notifications/consumer';
+import { vapidFromEnv } from '@/server/notifications/push';
+import { emailSetupFromEnv } from '@/server/notifications/email';
+
+export default {
+	async queue(batch, env) {
+		await consumeNotifications(batch, env.DB, vapidFromEnv(env), emailSetupFromEnv(env));
+	},
+} satisfies ExportedHandler<Env>;
