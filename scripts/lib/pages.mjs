@@ -35,9 +35,9 @@ const NOT_ASSETS = new Set(['.assetsignore', '_headers', '_redirects', '_routes.
  * companion gets the limiters, the cron, the queue's consumers and the D1 and R2 they need, and no
  * public address.
  */
-/** The VAPID variables of `vars`, or undefined when it has none. */
-function pushVars(vars = {}) {
-	const found = Object.fromEntries(Object.entries(vars).filter(([name]) => name.startsWith('VAPID_')));
+/** What the queue's consumer reads of `vars` (Web Push, email and the links' origin), or undefined when it has none. */
+function consumerVars(vars = {}) {
+	const found = Object.fromEntries(Object.entries(vars).filter(([name]) => /^(VAPID_|MAIL_|SITE_ORIGIN$)/.test(name)));
 	return Object.keys(found).length > 0 ? found : undefined;
 }
 
@@ -68,8 +68,9 @@ export function pagesConfigs(worker) {
 		...(triggers ? { triggers } : {}),
 		// The consumer, and the producer it sends a fan-out's next page with.
 		...(queues ? { queues } : {}),
-		// The consumer's Web Push needs the VAPID settings (and, as a secret of its own, VAPID_PRIVATE_KEY).
-		...(pushVars(worker.vars) ? { vars: pushVars(worker.vars) } : {}),
+		// The consumer's Web Push and email need their settings (and, as secrets of its own,
+		// VAPID_PRIVATE_KEY and MAIL_HTTP_TOKEN), and the links' origin.
+		...(consumerVars(worker.vars) ? { vars: consumerVars(worker.vars) } : {}),
 	};
 	return { pages, companion };
 }

@@ -63,7 +63,14 @@ describe('the Pages configuration', () => {
 			'community-board-notifications-dlq',
 		]);
 		expect(made.companion.queues.consumers[0].dead_letter_queue).toBe('community-board-notifications-dlq');
-		expect(Object.keys(made.companion.vars ?? {}).sort()).toEqual(['VAPID_PUBLIC_KEY', 'VAPID_SUBJECT']);
+		expect(Object.keys(made.companion.vars ?? {}).sort()).toEqual([
+			'MAIL_FROM',
+			'MAIL_HTTP_URL',
+			'MAIL_PROVIDER',
+			'SITE_ORIGIN',
+			'VAPID_PUBLIC_KEY',
+			'VAPID_SUBJECT',
+		]);
 	});
 
 	it('is made from the repository’s wrangler.toml without losing a limiter', () => {

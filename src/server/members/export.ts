@@ -167,7 +167,8 @@ async function* exportPieces(db: D1Database, subject: ExportSubject, now: number
 	const { channel, memberId, origin } = subject;
 	const member = await db
 		.prepare(
-			'SELECT id, nickname, role, provider, recent_provider, joined_at, terms_agreed_at, privacy_agreed_at FROM members WHERE id = ?1 AND channel_id = ?2',
+			`SELECT id, nickname, role, provider, recent_provider, joined_at, terms_agreed_at, privacy_agreed_at,
+				notification_email, notification_email_pending, notification_email_confirmed_at FROM members WHERE id = ?1 AND channel_id = ?2`,
 		)
 		.bind(memberId, channel.id)
 		.first<{
@@ -179,6 +180,9 @@ async function* exportPieces(db: D1Database, subject: ExportSubject, now: number
 			joined_at: number;
 			terms_agreed_at: number | null;
 			privacy_agreed_at: number | null;
+			notification_email: string | null;
+			notification_email_pending: string | null;
+			notification_email_confirmed_at: number | null;
 		}>();
 	if (!member) throw new AppError('LoginRequired');
 	const head = {
@@ -195,6 +199,10 @@ async function* exportPieces(db: D1Database, subject: ExportSubject, now: number
 			joinedAt: iso(member.joined_at),
 			termsAgreedAt: iso(member.terms_agreed_at),
 			privacyAgreedAt: iso(member.privacy_agreed_at),
+			// The address for notification emails (docs/notifications.md#email) and when it was confirmed.
+			notificationEmail: member.notification_email,
+			notificationEmailPending: member.notification_email_pending,
+			notificationEmailConfirmedAt: iso(member.notification_email_confirmed_at),
 		},
 	};
 	yield JSON.stringify(head).slice(0, -1);
