@@ -3,22 +3,35 @@
  * under `wrangler dev` as on Cloudflare: two members, A and B. A posts; B comments and mentions A;
  * A's bell shows 2; A opens it, follows the mention to the comment, and the bell goes down; B
  * watches the board and is told of A's next post there. A guest's page carries no bell and none of
- * its code. The bell's refresh runs on Playwright's clock. Members 25 and 26 of the demo's global
+ * its code. The bell's refresh runs on Playwright's clock. Each test makes members of its own in the global
  * community, on posts made for each run.
  */
 import type { Page } from '@playwright/test';
 import { wcagViolations } from './axe';
 import { expect, test } from './test';
-import { boardOf, community, memberIdOf, signInMember, writeForm } from './write-helpers';
+import { boardOf, community, memberIdOf, writeForm } from './write-helpers';
+import { signInContext } from './sessions';
 import { execute } from './fixtures';
 import { E2E_PORT } from '../test-server';
 
 const GLOBAL = '/starfall/global';
 const PHONE = { width: 390, height: 844 };
-const A = 25;
-const B = 26;
-/** The settings test's own member: the tests run side by side. */
-const C = 27;
+/**
+ * A member of the global community made for one test, with a nickname of their own: the demo's
+ * members are written to by other tests running beside these, which would move the counts.
+ */
+function freshMember(label: string): { id: number; nickname: string } {
+	const nickname = `${label}${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+	const now = Date.now();
+	const [member] = execute(
+		`INSERT INTO members (channel_id, nickname, role, provider, recent_provider, joined_at, terms_agreed_at, privacy_agreed_at)
+		 VALUES (1, '${nickname}', 'MEMBER', 'GOOGLE', 'GOOGLE', ${now - 90 * 86_400_000}, ${now}, ${now}) RETURNING id`,
+	) as { id: number }[];
+	execute(
+		`INSERT INTO nickname_claims (channel_id, nickname_key, nickname, member_id, claimed_at) VALUES (1, '${nickname.toLowerCase()}', '${nickname}', ${member!.id}, ${now})`,
+	);
+	return { id: member!.id, nickname };
+}
 
 function mark(label: string): string {
 	return `${label} ${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
@@ -52,21 +65,22 @@ async function expectBadge(page: Page, text: string | null): Promise<void> {
 test('A posts, B mentions A in a comment, A follows the bell to the comment; B watches the board and hears of A’s next post', async ({ browser }) => {
 	const channel = await community(GLOBAL);
 	const general = boardOf(channel, 'guides');
-	const nicknameA = channel.nicknames[A]!;
+	const a = freshMember('Whale');
+	const b = freshMember('Comet');
+	const nicknameA = a.nickname;
 	const contextA = await browser.newContext({ viewport: PHONE });
 	const contextB = await browser.newContext();
 	const pageA = await contextA.newPage();
 	const pageB = await contextB.newPage();
 	await pageA.clock.install();
-	await signInMember(pageA, channel, A, `${GLOBAL}/mypage/notifications`);
-	// Whatever A was told before is read.
-	const markAll = pageA.getByRole('button', { name: 'Mark all read' });
-	if (await markAll.isEnabled()) await markAll.click();
-	await expect(markAll).toBeDisabled();
+	await signInContext(contextA, channel, a.id);
+	await pageA.goto(`${GLOBAL}/mypage/notifications`);
+	await expect(pageA.getByRole('button', { name: 'Mark all read' })).toBeDisabled();
 	const title = mark('Sky whales');
 	const postId = await writePost(pageA, general, title);
 
-	await signInMember(pageB, channel, B, `${GLOBAL}/posts/${postId}`);
+	await signInContext(contextB, channel, b.id);
+	await pageB.goto(`${GLOBAL}/posts/${postId}`);
 	const comments = pageB.locator('[data-comments]');
 	await expect(comments).toHaveAttribute('data-comments-loader', 'armed');
 	const box = pageB.locator('#comment-box-new');
@@ -128,7 +142,9 @@ test('A posts, B mentions A in a comment, A follows the bell to the comment; B w
 test('mark all read clears the bell at once; settings turn a kind off', async ({ page }) => {
 	const channel = await community(GLOBAL);
 	await page.clock.install();
-	await signInMember(page, channel, C, `${GLOBAL}/mypage/settings`);
+	const c = freshMember('Bell');
+	await signInContext(page.context(), channel, c.id);
+	await page.goto(`${GLOBAL}/mypage/settings`);
 	const settings = page.locator('[data-notification-settings]');
 	const likes = settings.getByRole('checkbox', { name: 'Likes on my posts' });
 	// The boxes are enabled once the island has hydrated.
@@ -149,11 +165,11 @@ test('mark all read clears the bell at once; settings turn a kind off', async ({
 	const [post] = execute(
 		`SELECT id FROM posts WHERE channel_id = ${channel.index} AND deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0 ORDER BY id LIMIT 1`,
 	) as { id: number }[];
-	const member = memberIdOf(channel, C);
+	const member = c.id;
 	const now = Date.now();
 	execute(
 		`INSERT INTO notifications (channel_id, member_id, kind, dedupe_key, actor_id, post_id, created_at, updated_at)
-		 VALUES (${channel.index}, ${member}, 'LIKE', 'like:e2e-${now}', ${memberIdOf(channel, A)}, ${post!.id}, ${now}, ${now})`,
+		 VALUES (${channel.index}, ${member}, 'LIKE', 'like:e2e-${now}', ${memberIdOf(channel, 25)}, ${post!.id}, ${now}, ${now})`,
 	);
 	execute(`UPDATE members SET unread_notifications = unread_notifications + 1 WHERE id = ${member}`);
 	await page.goto(`${GLOBAL}/mypage/notifications`);
@@ -186,11 +202,14 @@ test('a guest’s page has no bell and loads none of its code', async ({ page })
 test('a member turns on email: the confirmation link, opened in the browser, confirms the address', async ({ page, request }) => {
 	const channel = await community(GLOBAL);
 	const address = `member-${Date.now().toString(36)}@example.com`;
-	await signInMember(page, channel, 28, `${GLOBAL}/mypage/settings`);
+	const member = freshMember('Mail');
+	await signInContext(page.context(), channel, member.id);
+	await page.goto(`${GLOBAL}/mypage/settings`);
 	const field = page.getByLabel('Email address');
-	await field.fill(address);
 	const send = page.getByRole('button', { name: 'Send confirmation link' });
-	await expect(send).toBeEnabled();
+	// The field and its button work once the island has hydrated.
+	await expect(field).toBeEnabled();
+	await field.fill(address);
 	await send.click();
 	await expect(page.getByText('We sent a confirmation link. Open it to start getting emails.')).toBeVisible();
 	// The local mail capture (scripts/mail/server.mjs) holds what the Worker sent.

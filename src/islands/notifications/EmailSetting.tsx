@@ -118,6 +118,7 @@ export default function EmailSetting({ apiBase, userId, initial, texts }: Props)
 						spellCheck={false}
 						maxLength={ADDRESS_MAX}
 						required
+						disabled={!hydrated}
 						value={address}
 						onChange={(event) => setAddress(event.target.value)}
 						aria-describedby={`${id}-description ${id}-status`}
