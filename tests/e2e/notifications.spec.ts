@@ -233,3 +233,32 @@ test('a member turns on email: the confirmation link, opened in the browser, con
 	await page.goto(link);
 	await expect(page.getByRole('button', { name: 'Confirm' }).or(page.locator('[data-email-result]'))).toBeVisible();
 });
+
+test('the bell asks again when the tab comes back and every minute while it is visible, never in a background tab', async ({ page }) => {
+	const channel = await community(GLOBAL);
+	const member = freshMember('Quiet');
+	await page.clock.install();
+	await signInContext(page.context(), channel, member.id);
+	const asked: string[] = [];
+	page.on('request', (request) => {
+		if (request.url().endsWith('/notifications/unread')) asked.push(request.url());
+	});
+	await page.goto(`${GLOBAL}/boards`);
+	await expect.poll(() => asked.length).toBe(1);
+	await page.clock.runFor(60_000);
+	await expect.poll(() => asked.length).toBe(2);
+	// The tab goes to the background: ten minutes pass without a request.
+	const setVisibility = (state: 'hidden' | 'visible') =>
+		page.evaluate((value) => {
+			Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => value });
+			document.dispatchEvent(new Event('visibilitychange'));
+		}, state);
+	await setVisibility('hidden');
+	await page.clock.runFor(600_000);
+	expect(asked).toHaveLength(2);
+	// Back in front: it asks at once, then every minute again.
+	await setVisibility('visible');
+	await expect.poll(() => asked.length).toBe(3);
+	await page.clock.runFor(60_000);
+	await expect.poll(() => asked.length).toBe(4);
+});
