@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 // Node's own WebSocket is refused by wrangler's inspector proxy; ws (a dependency of wrangler's) is not.
 import WebSocket from 'ws';
-import { ROOT, query } from './lib/wrangler.mjs';
+import { ROOT, migrate, query } from './lib/wrangler.mjs';
 import { localSessionSecret, serveBuild, waitFor } from './lib/server.mjs';
 import { withServerCpu } from './lib/cpu.mjs';
 import { mintSessionToken } from '../src/server/sign-in/session-token.ts';
@@ -38,6 +38,8 @@ const PORT = Number(process.env.BENCH_PORT ?? 8830);
 const INSPECTOR_PORT = PORT + 7;
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 const STATE = path.join(ROOT, '.wrangler', 'bench');
+// Data seeded by an earlier build: bring its schema up to this one's migrations (a missing column answers 500).
+migrate(STATE);
 const requests = Number(values.requests);
 const rounds = Math.max(1, Number(values.rounds));
 

@@ -10,7 +10,7 @@
 import { parseArgs } from 'node:util';
 import { serveBuild, waitFor } from './lib/server.mjs';
 import { memberSessions } from './lib/bench-sessions.mjs';
-import { ROOT, query } from './lib/wrangler.mjs';
+import { ROOT, migrate, query } from './lib/wrangler.mjs';
 import { processTimes } from './lib/cpu.mjs';
 import path from 'node:path';
 
@@ -20,6 +20,8 @@ if (kind !== 'comment' && kind !== 'like') throw new Error('write-probe: comment
 const PORT = Number(process.env.BENCH_PORT ?? 8830) + 11;
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 const STATE = path.join(ROOT, '.wrangler', 'bench');
+// Data seeded by an earlier build: bring its schema up to this one's migrations.
+migrate(STATE);
 const writes = Number(values.writes);
 
 const sessions = await memberSessions(STATE, 50);
