@@ -33,6 +33,7 @@
  * labels (an internationalised domain in its xn-- form), at most 254 characters; the domain is
  * lower-cased, the local part kept as written.
  */
+import { base64url, fromBase64url, hmacKey } from '@/server/sign-in/session-token';
 import { translator, type MessageKey, type Translate } from '@/i18n';
 import type { Language } from '@/schemas/channel';
 import type { NotificationKind } from '@/lib/notification-kinds';
@@ -100,28 +101,6 @@ export function normalizeEmailAddress(input: string): string | null {
 // --- Tokens ----------------------------------------------------------------------------------
 
 const encoder = new TextEncoder();
-const keys = new Map<string, Promise<CryptoKey>>();
-
-function hmacKey(secret: string): Promise<CryptoKey> {
-	let key = keys.get(secret);
-	if (!key) {
-		key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
-		keys.set(secret, key);
-	}
-	return key;
-}
-
-function base64url(bytes: Uint8Array): string {
-	return btoa(String.fromCharCode(...bytes))
-		.replace(/\+/g, '-')
-		.replace(/\//g, '_')
-		.replace(/=+$/, '');
-}
-
-function fromBase64url(text: string): Uint8Array<ArrayBuffer> {
-	return Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (char) => char.charCodeAt(0));
-}
-
 /** The first 16 bytes of the address's SHA-256, base64url (22 characters): names it in a link without showing it. */
 async function addressHash(address: string): Promise<string> {
 	const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(address)));
@@ -134,7 +113,8 @@ async function mac(secret: string, text: string): Promise<string> {
 
 /** Whether `macText` is the HMAC of `text` (compared by WebCrypto, in time independent of where it differs). */
 async function verifies(secret: string, macText: string, text: string): Promise<boolean> {
-	return crypto.subtle.verify('HMAC', await hmacKey(secret), fromBase64url(macText), encoder.encode(text));
+	const bytes = fromBase64url(macText);
+	return bytes !== null && crypto.subtle.verify('HMAC', await hmacKey(secret), bytes, encoder.encode(text));
 }
 
 const confirmText = (memberId: number, expires: number, hash: string) => `email-confirm:${memberId}:${expires}:${hash}`;

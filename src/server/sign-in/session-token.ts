@@ -12,7 +12,8 @@ export const MIN_SECRET_LENGTH = 32;
 const encoder = new TextEncoder();
 const keys = new Map<string, Promise<CryptoKey>>();
 
-function hmacKey(secret: string): Promise<CryptoKey> {
+/** The HMAC-SHA256 key of a secret, imported once per isolate (also for email.ts's link tokens). */
+export function hmacKey(secret: string): Promise<CryptoKey> {
 	let key = keys.get(secret);
 	if (!key) {
 		key = crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
@@ -21,14 +22,16 @@ function hmacKey(secret: string): Promise<CryptoKey> {
 	return key;
 }
 
-function base64url(bytes: Uint8Array): string {
+/** Bytes as base64url without padding. */
+export function base64url(bytes: Uint8Array): string {
 	return btoa(String.fromCharCode(...bytes))
 		.replace(/\+/g, '-')
 		.replace(/\//g, '_')
 		.replace(/=+$/, '');
 }
 
-function fromBase64url(text: string): Uint8Array<ArrayBuffer> | null {
+/** A 32-byte MAC (43 base64url characters) as bytes, or null. */
+export function fromBase64url(text: string): Uint8Array<ArrayBuffer> | null {
 	if (!/^[A-Za-z0-9_-]{43}$/.test(text)) return null;
 	const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
 	return Uint8Array.from(binary, (char) => char.charCodeAt(0));
