@@ -11,7 +11,7 @@ import path from 'node:path';
 import { serveBuild, waitFor } from './server.mjs';
 import { memberSessions } from './bench-sessions.mjs';
 import { query } from './wrangler.mjs';
-import { processTimes } from './cpu.mjs';
+import { withServerCpu } from './cpu.mjs';
 
 /** The build's configuration without its queues, beside it (paths in it are relative to it). */
 export function configWithoutQueues(config) {
@@ -57,24 +57,20 @@ export async function commentCost({ state, port, config, writes }) {
 		// The warm-up's notifications first, so that the measured run starts with an empty queue.
 		await settle(state);
 		const rowsAtStart = notificationRows(state);
-		const before = processTimes(server.pid);
-		const statuses = {};
-		for (let i = 0; i < writes; i += 4) {
-			for (const status of await Promise.all([comment(i), comment(i + 1), comment(i + 2), comment(i + 3)]))
-				statuses[status] = (statuses[status] ?? 0) + 1;
-		}
-		await settle(state);
-		const after = processTimes(server.pid);
+		const { result: statuses, cpuMs } = await withServerCpu(server.pid, async () => {
+			const answers = {};
+			for (let i = 0; i < writes; i += 4) {
+				for (const status of await Promise.all([comment(i), comment(i + 1), comment(i + 2), comment(i + 3)]))
+					answers[status] = (answers[status] ?? 0) + 1;
+			}
+			await settle(state);
+			return answers;
+		});
 		const sent = Object.values(statuses).reduce((sum, n) => sum + n, 0);
-		let cpu = 0;
-		for (const [pid, { userMs, systemMs }] of after) {
-			const was = before.get(pid) ?? { userMs: 0, systemMs: 0 };
-			cpu += userMs - was.userMs + (systemMs - was.systemMs);
-		}
 		return {
 			comments: sent,
 			statuses,
-			cpuMsPerComment: Number((cpu / sent).toFixed(2)),
+			cpuMsPerComment: Number((cpuMs / sent).toFixed(2)),
 			notificationsWritten: notificationRows(state) - rowsAtStart,
 			notificationsBefore: rowsBefore,
 		};

@@ -13,6 +13,7 @@
  * - GET /: the messages as a plain page, newest first, for a person running `npm start`.
  */
 import http from 'node:http';
+import { listen, readBody } from '../lib/stand-in.mjs';
 import { randomBytes } from 'node:crypto';
 
 /** The stand-in's token and sender (`npm start` and the tests pass them to the Worker). */
@@ -20,21 +21,6 @@ const LOCAL_TOKEN = 'local-mail-token';
 const LOCAL_FROM = 'notifications@mail.localhost';
 const BODY_LIMIT = 256 * 1024;
 const MESSAGES_KEPT = 1000;
-
-/**
- * @param {http.IncomingMessage} req
- * @returns {Promise<string>}
- */
-async function readBody(req) {
-	const chunks = [];
-	let size = 0;
-	for await (const chunk of req) {
-		size += chunk.length;
-		if (size > BODY_LIMIT) throw new Error('request body too large');
-		chunks.push(chunk);
-	}
-	return Buffer.concat(chunks).toString('utf8');
-}
 
 /** @param {string} value */
 const escapeHtml = (value) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -54,7 +40,7 @@ export async function startMailCapture({ port = 0, host = '127.0.0.1', token = L
 		try {
 			if (req.method === 'POST' && url.pathname === '/send') {
 				if (req.headers.authorization !== `Bearer ${token}`) return json(401, { error: 'unauthorized' });
-				const body = JSON.parse((await readBody(req)) || 'null');
+				const body = JSON.parse((await readBody(req, BODY_LIMIT)).toString('utf8') || 'null');
 				const fields = ['from', 'to', 'subject', 'text'];
 				if (!body || typeof body !== 'object' || fields.some((field) => typeof body[field] !== 'string' || body[field] === '')) {
 					return json(400, { error: `from, to, subject and text are required` });
@@ -108,14 +94,11 @@ export async function startMailCapture({ port = 0, host = '127.0.0.1', token = L
 			json(400, { error: String(error instanceof Error ? error.message : error) });
 		}
 	});
-	await new Promise((resolve, reject) => server.once('error', reject).listen(port, host, () => resolve(undefined)));
-	const address = server.address();
-	const actualPort = typeof address === 'object' && address ? address.port : port;
-	const origin = `http://${host}:${actualPort}`;
+	const { origin, close } = await listen(server, port, host);
 	return {
 		origin,
 		/** The Worker's variables that point the product at this stand-in. */
 		vars: { MAIL_PROVIDER: 'http', MAIL_HTTP_URL: `${origin}/send`, MAIL_HTTP_TOKEN: token, MAIL_FROM: from },
-		close: () => new Promise((resolve) => server.close(() => resolve(undefined))),
+		close,
 	};
 }

@@ -21,6 +21,7 @@
  * - DELETE /push/:id: ends the subscription (an expired or revoked one): later pushes get 410.
  */
 import http from 'node:http';
+import { listen, readBody } from '../lib/stand-in.mjs';
 import { createDecipheriv, createECDH, createPublicKey, hkdfSync, randomBytes, randomUUID, verify } from 'node:crypto';
 
 /** RFC 8030 §7.2: a push service must take payloads of 4096 bytes; larger ones get 413. */
@@ -44,20 +45,8 @@ class Refusal extends Error {
 	}
 }
 
-/**
- * @param {http.IncomingMessage} req
- * @returns {Promise<Buffer>}
- */
-async function readBody(req) {
-	const chunks = [];
-	let size = 0;
-	for await (const chunk of req) {
-		size += chunk.length;
-		if (size > MAX_BODY) throw new Refusal(413, 'payload too large');
-		chunks.push(chunk);
-	}
-	return Buffer.concat(chunks);
-}
+/** A body past MAX_BODY: 413, as a push service answers it. */
+const tooLarge = () => new Refusal(413, 'payload too large');
 
 /**
  * The VAPID key of a valid `Authorization: vapid t=…, k=…` for `audience`; throws a Refusal.
@@ -189,7 +178,7 @@ export async function startPushService({ port = 0, host = '127.0.0.1', now = Dat
 		const text = (status, body) => res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' }).end(body);
 		try {
 			if (req.method === 'POST' && url.pathname === '/subscriptions') {
-				const input = (await readBody(req)).toString('utf8');
+				const input = (await readBody(req, MAX_BODY, tooLarge)).toString('utf8');
 				const options = input ? JSON.parse(input) : {};
 				const applicationServerKey = typeof options?.applicationServerKey === 'string' ? options.applicationServerKey : null;
 				const ecdh = createECDH('prime256v1');
@@ -218,7 +207,7 @@ export async function startPushService({ port = 0, host = '127.0.0.1', now = Dat
 				const urgency = header('urgency') ?? 'normal';
 				if (!URGENCIES.has(urgency)) throw new Refusal(400, 'Urgency is not very-low, low, normal or high');
 				if (header('content-encoding') !== 'aes128gcm') throw new Refusal(400, 'Content-Encoding is not aes128gcm');
-				const plain = decrypt(await readBody(req), subscription.ecdh, subscription.auth).toString('utf8');
+				const plain = decrypt(await readBody(req, MAX_BODY, tooLarge), subscription.ecdh, subscription.auth).toString('utf8');
 				let data = null;
 				try {
 					data = JSON.parse(plain);
@@ -246,12 +235,7 @@ export async function startPushService({ port = 0, host = '127.0.0.1', now = Dat
 			text(400, String(error instanceof Error ? error.message : error));
 		}
 	});
-	await new Promise((resolve, reject) => server.once('error', reject).listen(port, host, () => resolve(undefined)));
-	const address = server.address();
-	const actualPort = typeof address === 'object' && address ? address.port : port;
-	base = `http://${host}:${actualPort}`;
-	return {
-		origin: base,
-		close: () => new Promise((resolve) => server.close(() => resolve(undefined))),
-	};
+	const { origin, close } = await listen(server, port, host);
+	base = origin;
+	return { origin, close };
 }

@@ -19,6 +19,7 @@
  *   idempotency key may ask again and gets the same answer), for TOKEN_TTL_MS.
  */
 import http from 'node:http';
+import { listen, readBody } from '../lib/stand-in.mjs';
 import { randomBytes } from 'node:crypto';
 
 /** The stand-in's site key and secret (`npm start` and the tests pass them to the Worker). */
@@ -28,21 +29,6 @@ const LOCAL_SECRET = '0xLOCAL-turnstile-secret-key';
 const TOKEN_TTL_MS = 300_000;
 
 const BODY_LIMIT = 64 * 1024;
-
-/**
- * @param {http.IncomingMessage} req
- * @returns {Promise<string>}
- */
-async function readBody(req) {
-	const chunks = [];
-	let size = 0;
-	for await (const chunk of req) {
-		size += chunk.length;
-		if (size > BODY_LIMIT) throw new Error('request body too large');
-		chunks.push(chunk);
-	}
-	return Buffer.concat(chunks).toString('utf8');
-}
 
 /** The widget script: the subset of api.js the product uses. `origin` is the stand-in's own. */
 function widgetScript(origin) {
@@ -234,7 +220,7 @@ export async function startTurnstile({ port = 0, host = '127.0.0.1', sites = { [
 				return;
 			}
 			if (req.method === 'POST' && url.pathname === '/turnstile/v0/token') {
-				const body = JSON.parse((await readBody(req)) || '{}');
+				const body = JSON.parse((await readBody(req, BODY_LIMIT)).toString('utf8') || '{}');
 				const sitekey = typeof body.sitekey === 'string' ? body.sitekey : '';
 				// Cloudflare's 110100: an unknown site key.
 				if (!(sitekey in sites)) return json(400, { error: '110100' });
@@ -251,7 +237,7 @@ export async function startTurnstile({ port = 0, host = '127.0.0.1', sites = { [
 				return json(200, { token });
 			}
 			if (req.method === 'POST' && url.pathname === '/turnstile/v0/siteverify') {
-				const text = await readBody(req);
+				const text = (await readBody(req, BODY_LIMIT)).toString('utf8');
 				const type = req.headers['content-type'] ?? '';
 				let input;
 				try {
@@ -267,12 +253,10 @@ export async function startTurnstile({ port = 0, host = '127.0.0.1', sites = { [
 			json(400, { success: false, 'error-codes': ['bad-request'], messages: [String(error instanceof Error ? error.message : error)] });
 		}
 	});
-	await new Promise((resolve, reject) => server.once('error', reject).listen(port, host, () => resolve(undefined)));
-	const address = server.address();
-	const actualPort = typeof address === 'object' && address ? address.port : port;
-	base = `http://${host}:${actualPort}`;
+	const { origin, close } = await listen(server, port, host);
+	base = origin;
 	return {
-		origin: base,
+		origin,
 		/** The Worker's variables that point the product at this stand-in. */
 		vars: {
 			TURNSTILE_SITE_KEY: Object.keys(sites)[0] ?? LOCAL_SITE_KEY,
@@ -280,6 +264,6 @@ export async function startTurnstile({ port = 0, host = '127.0.0.1', sites = { [
 			TURNSTILE_VERIFY_URL: `${base}/turnstile/v0/siteverify`,
 			TURNSTILE_SCRIPT_URL: `${base}/turnstile/v0/api.js`,
 		},
-		close: () => new Promise((resolve) => server.close(() => resolve(undefined))),
+		close,
 	};
 }

@@ -34,7 +34,7 @@
  * lower-cased, the local part kept as written.
  */
 import { base64url, fromBase64url, hmacKey } from '@/server/sign-in/session-token';
-import { translator, type MessageKey, type Translate } from '@/i18n';
+import { translator } from '@/i18n';
 import type { Language } from '@/schemas/channel';
 import type { NotificationKind } from '@/lib/notification-kinds';
 import { notificationPath, notificationSentence } from '@/lib/notification-text';
@@ -65,17 +65,6 @@ const REFUSALS = {
 	/** Past CONFIRMATIONS_PER_DAY. */
 	limit: 'EmailConfirmationLimit',
 } as const satisfies Record<string, ResultCodeName>;
-
-/** The texts of this feature (src/i18n/*.json `email.*`). */
-type EmailText =
-	| 'email.confirm.subject'
-	| 'email.confirm.body'
-	| 'email.confirm.ignore'
-	| 'email.notification.open'
-	| 'email.notification.why'
-	| 'email.notification.unsubscribe';
-
-const say = (t: Translate, key: EmailText, values?: Record<string, unknown>) => t(key as MessageKey, values);
 
 // --- Addresses -------------------------------------------------------------------------------
 
@@ -262,12 +251,12 @@ export async function setNotificationEmail(
 	const secret = requireSessionSecret();
 	const link = linkUrl(origin, emailLinkPaths(channel.basePath).confirm, await confirmToken(secret, memberId, address, now + CONFIRMATION_TTL_MS));
 	const t = translator(channel.language);
-	const text = [say(t, 'email.confirm.body', { title: channel.title }), '', link, '', say(t, 'email.confirm.ignore')].join('\n');
+	const text = [t('email.confirm.body', { title: channel.title }), '', link, '', t('email.confirm.ignore')].join('\n');
 	await mailer.send({
 		to: address,
-		subject: say(t, 'email.confirm.subject', { title: channel.title }),
+		subject: t('email.confirm.subject', { title: channel.title }),
 		text,
-		html: htmlOf([say(t, 'email.confirm.body', { title: channel.title }), { href: link }, say(t, 'email.confirm.ignore')], channel.language),
+		html: htmlOf([t('email.confirm.body', { title: channel.title }), { href: link }, t('email.confirm.ignore')], channel.language),
 		headers: { 'Auto-Submitted': 'auto-generated' },
 		fromName: channel.title,
 	});
@@ -385,19 +374,19 @@ async function notificationEmail(row: EmailRow, origin: string, secret: string):
 	const open = new URL(notificationPath(base, row.post_id, row.comment_id) ?? `${base}/mypage/notifications`, `${origin}/`).href;
 	const unsubscribe = linkUrl(origin, emailLinkPaths(base).unsubscribe, await unsubscribeToken(secret, row.member_id, row.address));
 	const quote = row.comment_content === null ? null : excerpt(storedText(row.comment_content), EXCERPT_LENGTH);
-	const why = say(t, 'email.notification.why', { title: row.channel_title });
+	const why = t('email.notification.why', { title: row.channel_title });
 	const text = [
 		sentence,
 		'',
 		...(row.post_title ? [row.post_title] : []),
 		...(quote ? [`“${quote}”`] : []),
 		'',
-		say(t, 'email.notification.open'),
+		t('email.notification.open'),
 		open,
 		'',
 		'-- ',
 		why,
-		say(t, 'email.notification.unsubscribe'),
+		t('email.notification.unsubscribe'),
 		unsubscribe,
 	].join('\n');
 	const html = htmlOf(
@@ -405,9 +394,9 @@ async function notificationEmail(row: EmailRow, origin: string, secret: string):
 			sentence,
 			row.post_title,
 			quote ? `“${quote}”` : null,
-			{ href: open, label: say(t, 'email.notification.open') },
+			{ href: open, label: t('email.notification.open') },
 			why,
-			{ href: unsubscribe, label: say(t, 'email.notification.unsubscribe') },
+			{ href: unsubscribe, label: t('email.notification.unsubscribe') },
 		],
 		row.language,
 	);
