@@ -117,8 +117,11 @@ test('A posts, B mentions A in a comment, A follows the bell to the comment; B w
 	await pageB.goto(`${GLOBAL}/boards/${general}`);
 	const watch = pageB.getByRole('button', { name: 'Watch', exact: true });
 	await expect(watch).toHaveAttribute('aria-pressed', 'false');
+	// The button shows the new state at once; the reload waits for the server's answer.
+	const saved = pageB.waitForResponse((response) => response.url().endsWith(`/watches/boards/${general}`) && response.request().method() === 'PUT');
 	await watch.click();
 	await expect(watch).toHaveAttribute('aria-pressed', 'true');
+	expect((await saved).ok()).toBe(true);
 	await pageB.reload();
 	await expect(pageB.getByRole('button', { name: 'Watch', exact: true })).toHaveAttribute('aria-pressed', 'true');
 	const next = mark('More whales');
