@@ -4,6 +4,7 @@ import cloudflare from '@astrojs/cloudflare';
 import react from '@astrojs/react';
 import { cspHash, PAGE_POLICY_DIRECTIVES } from './src/lib/security-policy.ts';
 import { DEFAULT_THEME, themeCss } from './src/lib/theme.ts';
+import { astroMemos } from './scripts/lib/astro-memos.mjs';
 
 /** Changes with every build, so a deployment never serves pages cached by the one before it. */
 const BUILD_ID = Date.now().toString(36);
@@ -32,6 +33,7 @@ export default defineConfig({
 	server: { port: 8788, host: '127.0.0.1' },
 	vite: {
 		define: { __BUILD_ID__: JSON.stringify(BUILD_ID) },
+		plugins: [astroMemos()],
 		// The Cloudflare adapter's `globalThis.process` shim is for the Worker; set on the shared build
 		// options, it also lands at the top of every browser chunk (some 40 bytes each, compressed),
 		// where nothing reads it.

@@ -10,8 +10,7 @@ import { DEFAULT_REFERRER_POLICY, SECURITY_HEADERS, STRICT_POLICY } from '@/lib/
 import { isNoindex } from '@/lib/seo';
 
 export function withSecurityHeaders(response: Response, { fallbackPolicy = true, path }: { fallbackPolicy?: boolean; path?: string } = {}): Response {
-	// The headers of a fetched response (the assets binding, the Cache API) are immutable: copy it.
-	const secured = new Response(response.body, response);
+	const secured = mutable(response);
 	for (const [name, value] of Object.entries(SECURITY_HEADERS)) secured.headers.set(name, value);
 	if (!secured.headers.has('Referrer-Policy')) secured.headers.set('Referrer-Policy', DEFAULT_REFERRER_POLICY);
 	if (fallbackPolicy && !secured.headers.has('Content-Security-Policy')) secured.headers.set('Content-Security-Policy', STRICT_POLICY);
@@ -19,4 +18,17 @@ export function withSecurityHeaders(response: Response, { fallbackPolicy = true,
 	const isDocument = type === null || /^(?:text\/html|application\/json)/.test(type);
 	if (secured.status >= 400 || (isDocument && path !== undefined && isNoindex(path, secured.status))) secured.headers.set('X-Robots-Tag', 'noindex');
 	return secured;
+}
+
+/**
+ * `response` itself when its headers can be changed (a page or JSON the Worker made), else a copy:
+ * the headers of a fetched response (the assets binding, the Cache API) are immutable.
+ */
+export function mutable(response: Response): Response {
+	try {
+		response.headers.set('X-Content-Type-Options', 'nosniff');
+		return response;
+	} catch {
+		return new Response(response.body, response);
+	}
 }

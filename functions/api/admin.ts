@@ -14,11 +14,10 @@ import { AppError } from '@/server/platform/errors';
 import { forgetChannel } from '@/server/channels/channels';
 import { hideComment, hidePost, unhideComment, unhidePost } from '@/server/moderation/hide';
 import { listLog, REASON_MAX } from '@/server/moderation/log';
-import { banMember, listBansInForce, memberBanHistory, memberByNickname, unbanMember } from '@/server/members/bans';
-import { checkedSettings, moderationSettings, setModerationSettings } from '@/server/moderation/settings';
+import { banMemberAsAdministrator, listBansInForce, memberBanHistory, memberByNickname, unbanMemberAsAdministrator } from '@/server/members/bans';
+import { changedSettings, moderationSettings, setModerationSettings } from '@/server/moderation/settings';
 import { removedText } from '@/server/moderation/removed-text';
 import { dismissReports, listClosedReports, listReportQueue } from '@/server/moderation/reports-queue';
-import type { SessionMember } from '@/server/sign-in/sessions';
 import { IdSchema, PageSchema } from '@/schemas/params';
 import { methodNotAllowed } from '@functions/middleware/errors';
 import { rateLimit } from '@functions/middleware/rate-limit';
@@ -42,20 +41,6 @@ const BanSchema = z.discriminatedUnion('kind', [
 	z.strictObject({ kind: z.literal('TEMPORARY'), endsAt: z.number().int().positive().max(8.64e15), reason: Reason }),
 	z.strictObject({ kind: z.literal('PERMANENT'), reason: Reason }),
 ]);
-
-/**
- * The member an administrator may ban: a member of this community who is not an administrator
- * (the role is revoked first, by the operator command) and not the administrator themself.
- * @throws AppError UserNotFound, Forbidden
- */
-async function bannable(db: D1Database, channelId: number, admin: SessionMember, memberId: number): Promise<void> {
-	const row = await db
-		.prepare('SELECT role FROM members WHERE id = ?1 AND channel_id = ?2 AND withdrawn_at IS NULL')
-		.bind(memberId, channelId)
-		.first<{ role: string }>();
-	if (!row) throw new AppError('UserNotFound');
-	if (row.role === 'ADMIN' || memberId === admin.userId) throw new AppError('Forbidden', 'An administrator cannot be banned; revoke the role first.');
-}
 
 /** The session's administrator. @throws AppError LoginRequired (and the other session errors) for a guest, Forbidden for a member */
 const administrator = requireAdministrator;
@@ -107,20 +92,15 @@ export const adminRouter = new Hono<ApiEnv>()
 		rateLimit('moderation'),
 		zvJson(BanSchema, BAN_FIELDS),
 		async (c) => {
-			const admin = administrator(c);
 			const { userId } = c.req.valid('param');
 			const order = c.req.valid('json');
-			await bannable(c.var.db, c.var.channel.id, admin, userId);
-			const now = Date.now();
-			await banMember(
-				c.var.db,
-				c.var.channel.id,
-				userId,
-				{ kind: order.kind, endsAt: order.kind === 'TEMPORARY' ? order.endsAt : null, reason: order.reason },
-				now,
-				admin.userId,
-			);
-			return c.json(ok({ content: await memberBanHistory(c.var.db, c.var.channel.id, userId) }));
+			// The member is checked first (UserNotFound, Forbidden), then the order; the history after the ban comes in its batch.
+			const history = await banMemberAsAdministrator(c.var.db, c.var.channel.id, administrator(c).userId, userId, {
+				kind: order.kind,
+				endsAt: order.kind === 'TEMPORARY' ? order.endsAt : null,
+				reason: order.reason,
+			});
+			return c.json(ok({ content: history }));
 		},
 	)
 	.post(
@@ -130,11 +110,9 @@ export const adminRouter = new Hono<ApiEnv>()
 		rateLimit('moderation'),
 		zvJson(NoteSchema),
 		async (c) => {
-			const admin = administrator(c);
 			const { userId } = c.req.valid('param');
-			await memberBanHistory(c.var.db, c.var.channel.id, userId);
-			await unbanMember(c.var.db, c.var.channel.id, userId, Date.now(), admin.userId, c.req.valid('json').reason);
-			return c.json(ok({ content: await memberBanHistory(c.var.db, c.var.channel.id, userId) }));
+			const history = await unbanMemberAsAdministrator(c.var.db, c.var.channel.id, administrator(c).userId, userId, c.req.valid('json').reason);
+			return c.json(ok({ content: history }));
 		},
 	)
 	.get('/members/:userId/bans', zv('param', MemberParamSchema), zv('query', NoQuerySchema), async (c) =>
@@ -150,7 +128,7 @@ export const adminRouter = new Hono<ApiEnv>()
 	})
 	.get('/settings', zv('query', NoQuerySchema), async (c) => c.json(ok({ content: await moderationSettings(c.var.db, c.var.channel.id) })))
 	.put('/settings', zv('query', NoQuerySchema), rateLimit('moderation'), zvJson(SettingsSchema, SETTINGS_FIELDS), async (c) => {
-		const settings = checkedSettings(c.req.valid('json'), await moderationSettings(c.var.db, c.var.channel.id));
+		const settings = await changedSettings(c.var.db, c.var.channel.id, c.req.valid('json'));
 		await setModerationSettings(c.var.db, c.var.channel.id, administrator(c).userId, settings);
 		return c.json(ok({ content: settings }));
 	})

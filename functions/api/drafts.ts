@@ -7,9 +7,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { ApiEnv } from '@functions/context';
 import { ok } from '@/server/platform/envelope';
-import { createDraft, deleteDraft, getDraft, listDrafts, updateDraft, type AlsoInBatch, type DraftWriter } from '@/server/drafts/drafts';
-import { checkUploads, claimUploadsStatements, uploadKeysOf } from '@/server/uploads/claims';
-import type { ContentDocument } from '@/schemas/content';
+import { createDraft, deleteDraft, getDraft, listDrafts, updateDraft, type DraftWriter } from '@/server/drafts/drafts';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { IdSchema, PageSchema } from '@/schemas/params';
 import { DraftFieldsSchema } from '@/schemas/post-write';
@@ -26,16 +24,6 @@ function writerOf(member: SessionMember): DraftWriter {
 	return { memberId: member.userId, admin: member.role === 'ADMIN' };
 }
 
-/**
- * The draft's images must be the member's own uploads of this channel; the claims, batched with
- * the draft's write, keep them from the cleanup while the draft exists.
- */
-async function checkedClaims(db: D1Database, channelId: number, memberId: number, content: ContentDocument): Promise<AlsoInBatch> {
-	const images = uploadKeysOf(content);
-	await checkUploads(db, channelId, memberId, images, null);
-	return (target) => claimUploadsStatements(db, channelId, images, target);
-}
-
 export const draftsRouter = new Hono<ApiEnv>()
 	.get('/drafts', zv('query', DraftsQuerySchema), rateLimit('draft'), async (c) => {
 		const member = requireMember(c);
@@ -44,9 +32,7 @@ export const draftsRouter = new Hono<ApiEnv>()
 	})
 	.post('/drafts', zv('query', NoQuerySchema), rateLimit('draft'), zvJson(DraftFieldsSchema, POST_FIELDS), async (c) => {
 		const member = requireMember(c);
-		const fields = c.req.valid('json');
-		const claims = await checkedClaims(c.var.db, c.var.channel.id, member.userId, fields.content);
-		return c.json(ok({ content: await createDraft(c.var.db, c.var.channel.id, writerOf(member), fields, claims) }));
+		return c.json(ok({ content: await createDraft(c.var.db, c.var.channel.id, writerOf(member), c.req.valid('json')) }));
 	})
 	.get('/drafts/:draftId', zv('param', DraftParamSchema), zv('query', NoQuerySchema), rateLimit('draft'), async (c) => {
 		const member = requireMember(c);
@@ -61,9 +47,7 @@ export const draftsRouter = new Hono<ApiEnv>()
 		async (c) => {
 			const member = requireMember(c);
 			const { draftId } = c.req.valid('param');
-			const fields = c.req.valid('json');
-			const claims = await checkedClaims(c.var.db, c.var.channel.id, member.userId, fields.content);
-			return c.json(ok({ content: await updateDraft(c.var.db, c.var.channel.id, writerOf(member), draftId, fields, claims) }));
+			return c.json(ok({ content: await updateDraft(c.var.db, c.var.channel.id, writerOf(member), draftId, c.req.valid('json')) }));
 		},
 	)
 	.delete('/drafts/:draftId', zv('param', DraftParamSchema), zv('query', NoQuerySchema), rateLimit('draft'), async (c) => {

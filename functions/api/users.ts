@@ -1,11 +1,12 @@
 /**
- * GET users/{userId} and users/{userId}/posts: a member's public profile and visible posts. Each
- * read that reaches D1 counts against the `profile` rate limit (a guest's edge-cache hit never gets here).
+ * GET users/{userId} and users/{userId}/posts: a member's public profile and visible posts, each
+ * one round trip (src/server/members/profiles.ts, whose reads the profile page shares). Each read
+ * that reaches D1 counts against the `profile` rate limit (a guest's edge-cache hit never gets here).
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { ApiEnv } from '@functions/context';
-import { getProfile, listMemberPosts } from '@/server/members/profiles';
+import { getMemberPosts, getProfile } from '@/server/members/profiles';
 import { ok } from '@/server/platform/envelope';
 import { IdSchema, PageSchema } from '@/schemas/params';
 import { NoQuerySchema, zv } from '@functions/validate';
@@ -19,6 +20,5 @@ export const usersRouter = new Hono<ApiEnv>()
 		return c.json(ok({ content: await getProfile(c.var.db, c.var.channel.id, c.req.valid('param').userId) }));
 	})
 	.get('/users/:userId/posts', zv('param', UserParamSchema), zv('query', PageQuerySchema), rateLimit('profile'), async (c) => {
-		const profile = await getProfile(c.var.db, c.var.channel.id, c.req.valid('param').userId);
-		return c.json(ok({ content: await listMemberPosts(c.var.db, c.var.channel.id, profile, c.req.valid('query').page) }));
+		return c.json(ok({ content: await getMemberPosts(c.var.db, c.var.channel.id, c.req.valid('param').userId, c.req.valid('query').page) }));
 	});

@@ -41,9 +41,10 @@ function localVapidKeys(persistTo) {
  * it serves (this one by default); `config`, the wrangler.json of a build made elsewhere (such as
  * dist-bench/server/wrangler.json, scripts/lib/build.mjs) instead of dist/'s. With `pagesDir`,
  * serves that Pages project (npm run build:pages) with `wrangler pages dev` instead. Returns the
- * child process; it stops when the parent stops.
+ * child process; it stops when the parent stops. With `ownGroup` it leads a process group of its
+ * own (wrangler and workerd), so a CPU measurement of that group counts the server alone.
  *
- * @param {{ port: number; persistTo: string; vars?: Record<string, string>; stdio?: 'inherit' | 'ignore' | 'pipe'; inspectorPort?: number; root?: string; pagesDir?: string; config?: string }} options
+ * @param {{ port: number; persistTo: string; vars?: Record<string, string>; stdio?: 'inherit' | 'ignore' | 'pipe'; inspectorPort?: number; root?: string; pagesDir?: string; config?: string; ownGroup?: boolean }} options
  */
 export function serveBuild({
 	port,
@@ -54,6 +55,7 @@ export function serveBuild({
 	root = ROOT,
 	pagesDir = undefined,
 	config = undefined,
+	ownGroup = false,
 }) {
 	// The Pages project runs beside its companion Worker (its rate limiters and cron, scripts/lib/pages.mjs).
 	const command = pagesDir
@@ -75,8 +77,13 @@ export function serveBuild({
 	if (inspectorPort) args.push('--inspector-port', String(inspectorPort));
 	for (const [key, value] of Object.entries({ SESSION_SECRET: localSessionSecret(persistTo), ...localVapidKeys(persistTo), ...vars }))
 		args.push(...(pagesDir ? ['--binding', `${key}=${value}`] : ['--var', `${key}:${value}`]));
-	const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', stdio, stdio], env: { ...process.env, ...WRANGLER_ENV } });
-	const stop = () => child.kill('SIGTERM');
+	const child = spawn(process.execPath, args, {
+		cwd: root,
+		stdio: ['ignore', stdio, stdio],
+		env: { ...process.env, ...WRANGLER_ENV },
+		detached: ownGroup,
+	});
+	const stop = () => (ownGroup && child.exitCode === null ? process.kill(-child.pid, 'SIGTERM') : child.kill('SIGTERM'));
 	process.on('exit', stop);
 	for (const signal of ['SIGINT', 'SIGTERM']) {
 		process.on(signal, () => {

@@ -19,19 +19,45 @@ export function storedFirstImage(stored: string): string | null {
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 /**
+ * Characters that are each a whole grapheme and never join the one before: printable ASCII and
+ * Latin-1, CJK punctuation (without its combining tone marks), kana (without the combining sound
+ * marks), CJK ideographs, Hangul syllables and full-width forms. Most posts are written in them
+ * alone, and their graphemes are counted without segmenting.
+ */
+const SIMPLE = /^[\x20-\x7E\u00A0-\u00FF\u3000-\u3029\u3030-\u303F\u3041-\u3096\u309B-\u30FF\u4E00-\u9FFF\uAC00-\uD7A3\uFF01-\uFF5E]*$/;
+
+/** How many of `line`'s first `count` graphemes there are (fewer when it is shorter), and their length in code units. */
+function graphemePrefix(line: string, count: number): { graphemes: number; end: number } {
+	// The character after the prefix is checked too: a combining one would join the prefix's last.
+	if (SIMPLE.test(line.slice(0, count + 1))) {
+		const end = Math.min(count, line.length);
+		return { graphemes: end, end };
+	}
+	let graphemesSeen = 0;
+	let end = 0;
+	for (const { segment } of graphemes.segment(line)) {
+		if (graphemesSeen === count) break;
+		graphemesSeen += 1;
+		end += segment.length;
+	}
+	return { graphemes: graphemesSeen, end };
+}
+
+/**
  * `text` on one line, at most `max` characters (graphemes, so no character is cut in half), ending
- * at a space when one is in the last third and with an ellipsis when it was cut.
+ * at a space when one is in the last third and with an ellipsis when it was cut. Only the head of
+ * a long text is read: enough of it to hold `max` graphemes once its whitespace is collapsed.
  */
 export function excerpt(text: string, max = EXCERPT_LENGTH): string {
-	const line = text.replace(/\s+/g, ' ').trim();
-	// Only the first `max` graphemes matter: stop there rather than segment a long body whole.
-	const characters: string[] = [];
-	for (const { segment } of graphemes.segment(line)) {
-		if (characters.length === max) break;
-		characters.push(segment);
+	for (let size = 4 * max + 64; ; size *= 4) {
+		const whole = size >= text.length;
+		const line = (whole ? text : text.slice(0, size)).replace(/\s+/g, ' ').trim();
+		// A head's last grapheme may be cut short (an emoji sequence, a pair): decide on those before it.
+		const { graphemes: counted } = graphemePrefix(line, max + 2);
+		if (!whole && counted < max + 2) continue;
+		if (counted <= max) return line;
+		const head = line.slice(0, graphemePrefix(line, max - 1).end);
+		const space = head.lastIndexOf(' ');
+		return `${space > (head.length * 2) / 3 ? head.slice(0, space) : head.trimEnd()}…`;
 	}
-	if (characters.length < max || characters.join('').length === line.length) return line;
-	const head = characters.slice(0, max - 1).join('');
-	const space = head.lastIndexOf(' ');
-	return `${space > (head.length * 2) / 3 ? head.slice(0, space) : head.trimEnd()}…`;
 }

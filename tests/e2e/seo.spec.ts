@@ -145,8 +145,7 @@ test('a title and body with </script>, quotes and <!-- stay text in the structur
 		`INSERT INTO posts (channel_id, board_id, member_id, title, content, content_text, created_at)
 		 VALUES (1, 12, 1002, ${quoted(hostile)}, ${quoted(body)}, ${quoted(hostile)}, ${Date.now()}) RETURNING id`,
 	) as { id: number }[];
-	// Signed in, so that the page is made for this request and not taken from the edge cache.
-	await signInContext(context, GLOBAL, 1002);
+	// A new post: no edge cache holds its page, so this guest's page is made for this request.
 	await page.goto(`/starfall/global/posts/${row!.id}`);
 	const found = await head(page);
 	expect(await page.evaluate(() => (window as { pwned?: number }).pwned)).toBeUndefined();
@@ -155,6 +154,12 @@ test('a title and body with </script>, quotes and <!-- stay text in the structur
 	expect(found.title).toBe(hostile);
 	expect(found.description).toBe(hostile);
 	expect(found.jsonLd).toHaveLength(2);
+	// The structured data is for crawlers, which read as guests: a signed-in member's page goes without.
+	await signInContext(context, GLOBAL, 1002);
+	await page.reload();
+	const member = await head(page);
+	expect(member.jsonLd).toEqual([]);
+	expect(member.title).toBe(hostile);
 	execute(`DELETE FROM posts WHERE id = ${row!.id}`);
 });
 

@@ -38,3 +38,31 @@ describe('post excerpts', () => {
 		expect(emoji).toBe(`${'👩‍👩‍👧'.repeat(9)}…`);
 	});
 });
+
+describe('post excerpts of long bodies', () => {
+	/** The excerpt as segmenting the whole text would give it (the rule before only the head was read). */
+	function reference(text: string, max: number): string {
+		const line = text.replace(/\s+/g, ' ').trim();
+		const all = Array.from(new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(line), (part) => part.segment);
+		if (all.length <= max) return line;
+		const head = all.slice(0, max - 1).join('');
+		const space = head.lastIndexOf(' ');
+		return `${space > (head.length * 2) / 3 ? head.slice(0, space) : head.trimEnd()}…`;
+	}
+
+	it('reads only a head, with the same result as the whole text, in every script and across long whitespace', () => {
+		const texts = [
+			'word '.repeat(5000),
+			'攻略'.repeat(4000),
+			'공략 가이드 '.repeat(2000),
+			`${' \n\t'.repeat(3000)}after a long run of whitespace ${'x'.repeat(400)}`,
+			`${'a'.repeat(149)}e\u0301${'b'.repeat(500)}`,
+			`${'a'.repeat(148)}👩‍👩‍👧👩‍👩‍👧${'c'.repeat(500)}`,
+			`${'か'.repeat(149)}\u3099${'き'.repeat(300)}`,
+			'e\u0301'.repeat(3000),
+			'🇰🇷'.repeat(2000),
+		];
+		for (const text of texts)
+			for (const max of [10, 149, 150, 151, 180, 5000]) expect(excerpt(text, max), `${text.slice(0, 12)} ${max}`).toBe(reference(text, max));
+	});
+});

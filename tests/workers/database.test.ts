@@ -1,11 +1,12 @@
 /**
  * The Worker's D1 wrapper (src/server/platform/database.ts): statements and batches through it
  * behave as on the binding itself, on the real local D1, and a statement that meets another
- * process's lock (SQLITE_BUSY) is tried again, while any other failure is not.
+ * process's lock (SQLITE_BUSY) is tried again, while any other failure is not; a request's round
+ * trips are counted with their sequential depth.
  */
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { BUSY_ATTEMPTS, database, isBusy, retryWhileBusy } from '@/server/platform/database';
+import { BUSY_ATTEMPTS, asChannelLookup, countRoundTrips, database, isBusy, retryWhileBusy, uncounted } from '@/server/platform/database';
 
 const noWait = async () => {};
 
@@ -59,5 +60,42 @@ describe('database', () => {
 		expect(calls).toBe(1);
 		expect(isBusy(new Error('D1_ERROR', { cause: new Error('database is locked') }))).toBe(true);
 		expect(isBusy('SQLITE_BUSY')).toBe(false);
+	});
+
+	it("counts a request's round trips and how many of them waited one for another", async () => {
+		const db = database(env.DB);
+		const read = () => db.prepare('SELECT 1 AS one').first();
+		const trips = await countRoundTrips(async (counting) => {
+			// Two reads together, one after them, a batch of three after that: four round trips, three deep.
+			await Promise.all([read(), read()]);
+			await read();
+			await db.batch([db.prepare('SELECT 1'), db.prepare('SELECT 2'), db.prepare('SELECT 3')]);
+			// The channel's row, and a read the answer does not wait for, are counted apart or not at all.
+			await asChannelLookup(read);
+			await uncounted(read);
+			return counting;
+		});
+		expect({ count: trips.count, depth: trips.depth, channelLookups: trips.channelLookups }).toEqual({ count: 4, depth: 3, channelLookups: 1 });
+		// Outside a count, nothing is counted and nothing fails.
+		expect(await read()).toEqual({ one: 1 });
+	});
+
+	it('counts nothing once the answer is made, and keeps requests apart', async () => {
+		const db = database(env.DB);
+		const read = () => db.prepare('SELECT 1 AS one').first();
+		const [first, second] = await Promise.all([
+			countRoundTrips(async (counting) => {
+				await read();
+				counting.answered = true;
+				await read();
+				return counting;
+			}),
+			countRoundTrips(async (counting) => {
+				await Promise.all([read(), read(), read()]);
+				return counting;
+			}),
+		]);
+		expect([first.count, first.depth]).toEqual([1, 1]);
+		expect([second.count, second.depth]).toEqual([3, 1]);
 	});
 });

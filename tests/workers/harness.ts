@@ -6,6 +6,8 @@
 import { expect } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { api } from '@functions/app';
+import { countRoundTrips, type RoundTrips } from '@/server/platform/database';
+import { writeBudget } from '../round-trip-budget';
 import { signInIdentity } from '@/server/accounts/signup';
 import { cookieName } from '@/server/sign-in/cookies';
 import type { Provider } from '@/schemas/channel';
@@ -57,6 +59,8 @@ export interface Answer {
 	body: Record<string, unknown> & { header: { isSuccessful: boolean; resultCode: number; resultMessage: string } };
 	cookies: string[];
 	headers: Headers;
+	/** The database round trips the request took (src/server/platform/database.ts). */
+	trips: RoundTrips;
 }
 
 export interface CallInit {
@@ -95,7 +99,16 @@ export async function call(url: string, init: CallInit = {}): Promise<Answer> {
 		body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
 		headers['content-type'] ??= 'application/json';
 	}
-	const response = await api.request(url, { method: init.method ?? 'GET', headers, ...(body === undefined ? {} : { body }) });
+	const { response, trips } = await countRoundTrips(async (trips) => {
+		const answered = await api.request(url, { method: init.method ?? 'GET', headers, ...(body === undefined ? {} : { body }) });
+		trips.answered = true;
+		return { response: answered, trips };
+	});
+	// Every write any test sends keeps to its round-trip budget, refused or not.
+	if ((init.method ?? 'GET') !== 'GET') {
+		const { route, budget } = writeBudget(init.method ?? 'GET', new URL(url).pathname);
+		expect(trips.depth, `${route} → ${response.status}: round trips in sequence (tests/round-trip-budget.ts)`).toBeLessThanOrEqual(budget);
+	}
 	const text = await response.text();
 	const parsed = (text ? JSON.parse(text) : { header: { isSuccessful: response.ok, resultCode: 0, resultMessage: '' } }) as Answer['body'];
 	// A download (the member's export) is a JSON file, not an envelope: it carries no result code.
@@ -105,6 +118,7 @@ export async function call(url: string, init: CallInit = {}): Promise<Answer> {
 		body: parsed,
 		cookies: response.headers.getSetCookie(),
 		headers: response.headers,
+		trips,
 	};
 }
 

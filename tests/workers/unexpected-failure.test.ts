@@ -47,7 +47,7 @@ describe('an exception that escapes the Worker', () => {
 
 	it('is the wall around everything the Worker’s fetch does', () => {
 		expect(workerSource).toMatch(
-			/fetch\(request, env, ctx\) \{\n\t\treturn guarded\(request, async \(\) => \{\n\t\t\tconst upload = await serveUploadFile/,
+			/fetch\(request, env, ctx\) \{\n\t\treturn guarded\(request, \(\) => countRoundTrips\(async \(trips\) => withRoundTrips\(await answer\(request, env, ctx\), trips\)\)\);/,
 		);
 	});
 });

@@ -101,28 +101,29 @@ function tooSoon(nextAt: number, now: number): AppError {
 
 /**
  * Changes a member's nickname; the previous one stays claimed by them for good. Names appear on
- * cached pages, so the channel's content version moves with it. The cooldown holds inside the
- * batch too: two changes racing each other cannot both release a name.
+ * cached pages, so the channel's content version moves with it. The batch itself holds the rules
+ * of claims and cooldown (a name claimed before, or a change inside the cooldown, breaks a
+ * uniqueness rule and the batch changes nothing), so an accepted change takes no read before it;
+ * a refused one takes one read to say why, in the order of the rules: the name, then the cooldown.
+ * Two changes racing each other cannot both release a name.
  * @throws AppError a nickname code, NicknameTaken, or NicknameChangeTooSoon with `retryAt`
  */
 export async function changeNickname(db: D1Database, channelId: number, member: SessionMember, input: string, now = Date.now()): Promise<string> {
 	const nickname = checkedNickname(input);
 	const forms = nicknameForms(nickname);
 	if (forms.key === nicknameKey(member.nickname)) throw new AppError('NicknameUnchanged');
-	const conflict = await nicknameConflict(db, channelId, forms, member.userId);
-	if (conflict) throw new AppError(conflict);
-	const nextAt = await nextNicknameChange(db, member.userId, now);
-	if (nextAt !== null) throw tooSoon(nextAt, now);
 	try {
 		await db.batch([
 			// Releases the current name only outside the cooldown; otherwise the insert below meets the
-			// member's still-active claim and the whole batch fails.
+			// member's still-active claim (every member holds one) and the whole batch fails.
 			db
 				.prepare(
 					`UPDATE nickname_claims SET released_at = ?3 WHERE channel_id = ?1 AND member_id = ?2 AND released_at IS NULL
 					 AND NOT EXISTS (SELECT 1 FROM nickname_claims WHERE member_id = ?2 AND released_at > ?3 - ?4)`,
 				)
 				.bind(channelId, member.userId, now, COOLDOWN_MS),
+			// Meets any claim of the name's key or skeleton, current or retired, of anyone: the primary key
+			// and nickname_claims_by_skeleton are the rules nicknameConflict reads.
 			db
 				.prepare(
 					'INSERT INTO nickname_claims (channel_id, nickname_key, nickname_skeleton, nickname, member_id, claimed_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)',
@@ -134,9 +135,13 @@ export async function changeNickname(db: D1Database, channelId: number, member: 
 		]);
 	} catch (error) {
 		const rule = brokenUniqueRule(error);
+		if (rule !== 'nickname' && rule !== 'active-claim') throw error;
+		const [conflict, nextAt] = await Promise.all([nicknameConflict(db, channelId, forms, member.userId), nextNicknameChange(db, member.userId, now)]);
+		if (conflict) throw new AppError(conflict);
+		if (nextAt !== null) throw tooSoon(nextAt, now);
+		// What broke the rule changed meanwhile (a racing change): say which rule it was.
 		if (rule === 'nickname') throw new AppError('NicknameTaken');
-		if (rule === 'active-claim') throw tooSoon((await nextNicknameChange(db, member.userId, now)) ?? now + COOLDOWN_MS, now);
-		throw error;
+		throw tooSoon(now + COOLDOWN_MS, now);
 	}
 	return nickname;
 }

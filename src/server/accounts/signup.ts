@@ -96,7 +96,10 @@ export async function agreeToTerms(db: D1Database, signup: Signup, now = Date.no
  * Finishes a sign-up: creates the membership with its nickname and agreements and signs it in.
  * Two sign-ups of one identity racing each other (two tabs) leave one membership with one active
  * nickname: the loser's batch breaks a uniqueness rule and changes nothing.
- * With Turnstile, `verifyChallenge` checks the person's token first (ChallengeFailed).
+ * A claimed nickname breaks a uniqueness rule of the batch too, so the batch is all an accepted
+ * sign-up takes, and a refused one reads the claims after it, to say NicknameTaken first as ever.
+ * With Turnstile, `verifyChallenge` checks the person's token first (ChallengeFailed), after the
+ * claims are read: a refused nickname must not spend the token (docs/spam-defence.md).
  * @throws AppError TermsRequired, a nickname code, ChallengeFailed, NicknameTaken when another member won the name,
  * Conflict when the identity became a member meanwhile, SignupExpired when the sign-up is gone
  */
@@ -112,17 +115,23 @@ export async function completeSignup(
 	if (!signup.termsAgreed) throw new AppError('TermsRequired');
 	const nickname = checkedNickname(input);
 	const forms = nicknameForms(nickname);
-	const conflict = await nicknameConflict(db, channelId, forms, null);
-	if (conflict) throw new AppError(conflict);
-	// Last before the batch, so that a refused nickname does not spend the token (docs/spam-defence.md).
-	if (verifyChallenge) await verifyChallenge();
+	const refuseClaimed = async () => {
+		const conflict = await nicknameConflict(db, channelId, forms, null);
+		if (conflict) throw new AppError(conflict);
+	};
+	if (verifyChallenge) {
+		await refuseClaimed();
+		// Last before the batch, so that a refused nickname does not spend the token (docs/spam-defence.md).
+		await verifyChallenge();
+	}
 	const session = await newSession(db, channelId, { identityId: signup.identityId }, secret, now);
 	const results = await db
 		.batch([
 			db
 				.prepare(
 					`INSERT INTO members (channel_id, identity_id, nickname, role, provider, recent_provider, joined_at, terms_agreed_at, privacy_agreed_at)
-					 SELECT ?1, identity_id, ?2, 'MEMBER', provider, provider, ?3, terms_agreed_at, privacy_agreed_at FROM signups WHERE token_hash = ?4`,
+					 SELECT ?1, identity_id, ?2, 'MEMBER', provider, provider, ?3, terms_agreed_at, privacy_agreed_at FROM signups WHERE token_hash = ?4
+					 RETURNING id`,
 				)
 				.bind(channelId, nickname, now, signup.tokenHash),
 			db
@@ -134,20 +143,19 @@ export async function completeSignup(
 			...session.statements,
 			db.prepare('DELETE FROM signups WHERE token_hash = ?1').bind(signup.tokenHash),
 		])
-		.catch((error: unknown) => {
+		.catch(async (error: unknown) => {
 			const rule = brokenUniqueRule(error);
+			const expired = error instanceof Error && /NOT NULL constraint failed: sessions\.member_id/i.test(error.message);
+			// The claims were not read before the batch: a claimed nickname is the first refusal.
+			if (!verifyChallenge && (rule !== null || expired)) await refuseClaimed();
 			if (rule === 'nickname') throw new AppError('NicknameTaken');
 			if (rule === 'membership' || rule === 'active-claim')
 				throw new AppError('Conflict', 'You are already a member of this community. Please log in again.');
 			// The sign-up ran out between reading it and this batch: no member, so no session could be stored.
-			if (error instanceof Error && /NOT NULL constraint failed: sessions\.member_id/i.test(error.message)) throw new AppError('SignupExpired');
+			if (expired) throw new AppError('SignupExpired');
 			throw error;
 		});
-	if (results[0]?.meta.changes !== 1) throw new AppError('SignupExpired');
-	const member = await db
-		.prepare('SELECT id FROM members WHERE channel_id = ?1 AND identity_id = ?2')
-		.bind(channelId, signup.identityId)
-		.first<{ id: number }>();
-	if (!member) throw new Error('The new membership was not stored');
-	return { memberId: member.id, nickname, sessionToken: session.token, maxAgeSeconds: session.maxAgeSeconds, redirectUrl: signup.redirectUrl };
+	const memberId = (results[0]?.results[0] as { id: number } | undefined)?.id;
+	if (memberId === undefined) throw new AppError('SignupExpired');
+	return { memberId, nickname, sessionToken: session.token, maxAgeSeconds: session.maxAgeSeconds, redirectUrl: signup.redirectUrl };
 }

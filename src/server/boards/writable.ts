@@ -1,11 +1,10 @@
 /**
  * Who may write in a board (writeRefusal), the check of a post's board and category as it is
- * written (boardForWriting, checkSubject: src/server/posts/writing.ts calls them), and the boards
+ * written (writingBoardStatement, writingBoardOf: src/server/posts/writing.ts calls them), and the boards
  * a member may write in, with what the write screen needs of each: its enabled categories and its
  * write template. Public boards for everyone; private boards and notice-only boards
  * (announcements) for administrators alone.
  */
-import { all } from '@/server/platform/db';
 import { AppError } from '@/server/platform/errors';
 import { DocumentSchema, type ContentDocument } from '@/schemas/content';
 
@@ -77,37 +76,42 @@ export interface WritingBoard {
 	notice_only: number;
 }
 
-/**
- * The board a member (an administrator or not) writes in (`keepsBoard`: an edit that leaves the post in its board).
- * @throws AppError BoardNotFound (not of this channel), BoardPrivate (a private board, to anyone
- * but an administrator), NoticeOnlyBoard
- */
-export async function boardForWriting(
-	db: D1Database,
-	channelId: number,
-	boardId: number,
-	admin: boolean,
-	keepsBoard: boolean,
-): Promise<WritingBoard> {
-	const board = await db
-		.prepare('SELECT id, is_public, use_subjects, notice_only FROM boards WHERE id = ?1 AND channel_id = ?2')
-		.bind(boardId, channelId)
-		.first<WritingBoard>();
-	if (!board) throw new AppError('BoardNotFound');
-	const refusal = writeRefusal({ isPublic: board.is_public === 1, noticeOnly: board.notice_only === 1 }, admin, keepsBoard);
-	if (refusal) throw new AppError(refusal);
-	return board;
+/** A board as a post's write reads it, with whether the category it names is one of its enabled ones. */
+interface WritingBoardRow extends WritingBoard {
+	subject_found: number;
 }
 
-/** @throws AppError SubjectNotAllowed (the board takes none), SubjectNotFound (not of the board, or disabled) */
-export async function checkSubject(db: D1Database, channelId: number, board: WritingBoard, subjectId: number | null): Promise<void> {
-	if (subjectId === null) return;
-	if (board.use_subjects !== 1) throw new AppError('SubjectNotAllowed');
-	const subject = await db
-		.prepare('SELECT 1 AS found FROM board_subjects WHERE id = ?1 AND board_id = ?2 AND channel_id = ?3 AND enabled = 1')
-		.bind(subjectId, board.id, channelId)
-		.first<{ found: number }>();
-	if (!subject) throw new AppError('SubjectNotFound');
+/**
+ * The read of the board a post is written in and of the category it names (null for none), for
+ * writingBoardOf: one statement, to send with the write's other reads.
+ */
+export function writingBoardStatement(db: D1Database, channelId: number, boardId: number, subjectId: number | null): D1PreparedStatement {
+	return db
+		.prepare(
+			`SELECT b.id, b.is_public, b.use_subjects, b.notice_only,
+				EXISTS (SELECT 1 FROM board_subjects s WHERE s.id = ?3 AND s.board_id = b.id AND s.channel_id = b.channel_id AND s.enabled = 1) AS subject_found
+			 FROM boards b WHERE b.id = ?1 AND b.channel_id = ?2`,
+		)
+		.bind(boardId, channelId, subjectId);
+}
+
+/**
+ * The board a member (an administrator or not) writes in, and its category `subjectId`, from
+ * writingBoardStatement's result (`keepsBoard`: an edit that leaves the post in its board).
+ * @throws AppError BoardNotFound (not of this channel), BoardPrivate (a private board, to anyone
+ * but an administrator), NoticeOnlyBoard; SubjectNotAllowed (the board takes none), SubjectNotFound
+ * (not of the board, or disabled)
+ */
+export function writingBoardOf(result: D1Result | undefined, subjectId: number | null, admin: boolean, keepsBoard: boolean): WritingBoard {
+	const found = result?.results[0] as WritingBoardRow | undefined;
+	if (!found) throw new AppError('BoardNotFound');
+	const refusal = writeRefusal({ isPublic: found.is_public === 1, noticeOnly: found.notice_only === 1 }, admin, keepsBoard);
+	if (refusal) throw new AppError(refusal);
+	if (subjectId !== null) {
+		if (found.use_subjects !== 1) throw new AppError('SubjectNotAllowed');
+		if (found.subject_found !== 1) throw new AppError('SubjectNotFound');
+	}
+	return { id: found.id, is_public: found.is_public, use_subjects: found.use_subjects, notice_only: found.notice_only };
 }
 
 /**
@@ -126,24 +130,27 @@ export function offersWrite(
 	return hasProviders && (board === null || canWriteIn(board, false));
 }
 
+/** The read of the channel's boards for the write screen (writableBoardsOf reads its result): one D1 query, in the session's round trip on a page. */
+export function writableBoardsStatement(db: D1Database, channelId: number): D1PreparedStatement {
+	return db
+		.prepare(
+			`SELECT b.id, b.name, b.is_public, b.use_subjects, b.notice_only, b.write_template,
+				(SELECT json_group_array(json_array(t.id, t.name))
+				 FROM (SELECT s.id, s.name FROM board_subjects s
+				       WHERE s.board_id = b.id AND s.channel_id = b.channel_id AND s.enabled = 1
+				       ORDER BY s.sort_order) t) AS subjects_json
+			 FROM boards b WHERE b.channel_id = ?1 ORDER BY b.id`,
+		)
+		.bind(channelId);
+}
+
 /**
- * The boards of the channel `admin` (an administrator or not) may write in, in board order, each
- * with its enabled subjects; one D1 query. `keepBoardId` (an edited post's board) is kept even when
- * the member could not write a new post there, so that the edit screen shows the stored board.
+ * The boards `admin` (an administrator or not) may write in, in board order, each with its enabled
+ * subjects, from writableBoardsStatement's result. `keepBoardId` (an edited post's board) is kept
+ * even when the member could not write a new post there, so that the edit screen shows the stored board.
  */
-export async function writableBoards(db: D1Database, channelId: number, admin: boolean, keepBoardId?: number): Promise<WritableBoard[]> {
-	const rows = await all<WritableRow>(
-		db
-			.prepare(
-				`SELECT b.id, b.name, b.is_public, b.use_subjects, b.notice_only, b.write_template,
-					(SELECT json_group_array(json_array(t.id, t.name))
-					 FROM (SELECT s.id, s.name FROM board_subjects s
-					       WHERE s.board_id = b.id AND s.channel_id = b.channel_id AND s.enabled = 1
-					       ORDER BY s.sort_order) t) AS subjects_json
-				 FROM boards b WHERE b.channel_id = ?1 ORDER BY b.id`,
-			)
-			.bind(channelId),
-	);
+export function writableBoardsOf(result: D1Result | undefined, admin: boolean, keepBoardId?: number): WritableBoard[] {
+	const rows = (result?.results ?? []) as WritableRow[];
 	return rows
 		.filter((row) => row.id === keepBoardId || canWriteIn({ isPublic: row.is_public === 1, noticeOnly: row.notice_only === 1 }, admin))
 		.map((row) => {
@@ -158,4 +165,9 @@ export async function writableBoards(db: D1Database, channelId: number, admin: b
 				noticeOnly: row.notice_only === 1,
 			};
 		});
+}
+
+/** The boards of the channel `admin` may write in (writableBoardsOf), read now. */
+export async function writableBoards(db: D1Database, channelId: number, admin: boolean, keepBoardId?: number): Promise<WritableBoard[]> {
+	return writableBoardsOf(await writableBoardsStatement(db, channelId).all(), admin, keepBoardId);
 }

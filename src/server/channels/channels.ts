@@ -4,6 +4,7 @@ import { waitUntil } from 'cloudflare:workers';
 import { AppError } from '@/server/platform/errors';
 import { all, parseJsonColumn } from '@/server/platform/db';
 import { createMemo } from '@/server/platform/memo';
+import { asChannelLookup } from '@/server/platform/database';
 import {
 	BannerSchema,
 	FooterConfigSchema,
@@ -77,7 +78,9 @@ function toChannel(row: ChannelRow): Channel {
 }
 
 export async function findChannel(db: D1Database, domain: string, slug: string): Promise<Channel | null> {
-	const row = await db.prepare('SELECT * FROM channels WHERE domain = ?1 AND slug = ?2').bind(domain, slug).first<ChannelRow>();
+	const row = await asChannelLookup(() =>
+		db.prepare('SELECT * FROM channels WHERE domain = ?1 AND slug = ?2').bind(domain, slug).first<ChannelRow>(),
+	);
 	return row ? toChannel(row) : null;
 }
 

@@ -18,16 +18,17 @@
  *   (tests/workers/comments.test.ts measures it).
  */
 import { AppError, isAppError } from '@/server/platform/errors';
-import { assertion, guardedBatch } from '@/server/platform/batch';
+import { assertion, guardedBatch, otherAssertion } from '@/server/platform/batch';
+import { firstRowOf, readTogether } from '@/server/platform/reads';
 import { touchPost } from '@/server/content-versions/versions';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { canReadComment, commentState, memberViewer } from '@/server/visibility/visibility';
 import { authorOf } from '@/server/visibility/author';
 import { logStatement } from '@/server/moderation/log';
-import { assertReadablePost, readablePostGuard } from '@/server/visibility/readable-post';
+import { assertReadablePost, readablePostGuard, readablePostOf, readablePostStatement } from '@/server/visibility/readable-post';
 import { COMMENT_MAX_LENGTH, commentLength, normalizeComment } from '@/schemas/comment-limits';
 import type { CreateCommentInput } from '@/schemas/comment';
-import { resolveMentions } from '@/server/notifications/mentions';
+import { mentionsOf, mentionsStatement, resolveMentions } from '@/server/notifications/mentions';
 import { notify } from '@/server/notifications/send';
 import { storedMentions } from '@/lib/mentions';
 import {
@@ -71,33 +72,50 @@ function checkedContent(raw: string): string {
 	return content;
 }
 
-/** A comment of the post, not deleted; null for another post's, another channel's or a deleted one. */
-async function storedComment(db: D1Database, channelId: number, postId: number, commentId: number): Promise<StoredCommentRow | null> {
-	const row = await db
+/** The read of a comment, for storedCommentOf: to send with a write's other reads. */
+function storedCommentStatement(db: D1Database, channelId: number, commentId: number): D1PreparedStatement {
+	return db
 		.prepare(
 			`SELECT c.id, c.post_id, c.parent_id, c.member_id, c.content, c.created_at, c.edited_at, c.deleted_at, c.hidden_by_admin, am.nickname, am.withdrawn_at, c.mentions, ${REPLY_TARGET_COLUMNS}
 			 FROM comments c JOIN members am ON am.id = c.member_id ${REPLY_TARGET_JOINS} WHERE c.id = ?1 AND c.channel_id = ?2`,
 		)
-		.bind(commentId, channelId)
-		.first<StoredCommentRow>();
+		.bind(commentId, channelId);
+}
+
+/** A comment of the post, not deleted, from storedCommentStatement's result; null for another post's, another channel's or a deleted one. */
+function storedCommentOf(result: D1Result | undefined, postId: number): StoredCommentRow | null {
+	const row = firstRowOf<StoredCommentRow>(result);
 	return !row || row.post_id !== postId || row.deleted_at !== null ? null : row;
 }
 
+/** A comment of the post, not deleted, read now (storedCommentOf). */
+async function storedComment(db: D1Database, channelId: number, postId: number, commentId: number): Promise<StoredCommentRow | null> {
+	return storedCommentOf(await storedCommentStatement(db, channelId, commentId).all(), postId);
+}
+
 /**
- * Refuses a comment's action with `code`, unless the post is the reason: the post is checked inside
- * each batch rather than read first, so a refusal before the batch asks after it, and PostNotFound
- * wins as it would had the post been read first (nothing about a comment of a post the member may
- * not read is told).
+ * The comment an edit or a deletion acts on (null: not of the post, or deleted), read together with
+ * the post's check and `alongside`. The post is checked first, so that PostNotFound wins as it
+ * would had the post been read first (nothing about a comment of a post the member may not read is
+ * told). The batch that follows checks both again: the post by `readablePostGuard`, whose failure
+ * is PostNotFound, and the comment by an `otherAssertion`, whose failure is CommentNotFound.
+ * @throws AppError PostNotFound
  */
-async function refuse(
+async function commentToChange(
 	db: D1Database,
 	channelId: number,
 	member: SessionMember,
 	postId: number,
-	code: 'CommentNotFound' | 'Forbidden',
-): Promise<never> {
-	await assertReadablePost(db, channelId, member, postId);
-	throw new AppError(code);
+	commentId: number,
+	alongside: D1PreparedStatement | null = null,
+): Promise<{ stored: StoredCommentRow | null; alongside: D1Result | undefined }> {
+	const [comment, post, also] = await readTogether(db, [
+		storedCommentStatement(db, channelId, commentId),
+		readablePostStatement(db, channelId, member, postId),
+		alongside,
+	]);
+	readablePostOf(post);
+	return { stored: storedCommentOf(comment, postId), alongside: also };
 }
 
 /**
@@ -292,21 +310,22 @@ export async function editComment(
 ): Promise<{ comment: ReadableCommentItem }> {
 	const content = checkedContent(input.content);
 	checkNewMemberComment(member, limits, now, content);
-	const stored = await storedComment(db, channelId, postId, commentId);
-	if (!stored) return refuse(db, channelId, member, postId, 'CommentNotFound');
-	if (stored.member_id !== member.userId || stored.hidden_by_admin === 1) return refuse(db, channelId, member, postId, 'Forbidden');
-	const mentions = await resolveMentions(db, channelId, [content]);
-	await runGuarded(
+	const { stored, alongside } = await commentToChange(db, channelId, member, postId, commentId, mentionsStatement(db, channelId, [content]));
+	if (!stored) throw new AppError('CommentNotFound');
+	if (stored.member_id !== member.userId || stored.hidden_by_admin === 1) throw new AppError('Forbidden');
+	const mentions = mentionsOf(alongside, [content]);
+	await guardedBatch(
 		db,
 		[
 			readablePostGuard(db, channelId, member, postId),
-			assertion(db, 'EXISTS (SELECT 1 FROM comments WHERE id = ?1 AND deleted_at IS NULL AND hidden_by_admin = 0)', commentId),
+			otherAssertion(db, 'EXISTS (SELECT 1 FROM comments WHERE id = ?1 AND deleted_at IS NULL AND hidden_by_admin = 0)', commentId),
 			db
 				.prepare('UPDATE comments SET content = ?2, edited_at = ?3, mentions = ?4 WHERE id = ?1')
 				.bind(commentId, content, now, storedMentions(mentions)),
 			touchPost(db, channelId, postId, 'addition'),
 		],
-		() => assertReadablePost(db, channelId, member, postId),
+		'PostNotFound',
+		'CommentNotFound',
 	);
 	// A member mentioned by the edit is told; one mentioned before is not told again.
 	if (mentions.length > 0) notify({ type: 'comment', channelId, commentId, edited: true });
@@ -330,18 +349,18 @@ export async function deleteComment(
 	commentId: number,
 	now: number,
 ): Promise<{ commentCount: number }> {
-	const stored = await storedComment(db, channelId, postId, commentId);
-	if (!stored) return refuse(db, channelId, member, postId, 'CommentNotFound');
+	const { stored } = await commentToChange(db, channelId, member, postId, commentId);
+	if (!stored) throw new AppError('CommentNotFound');
 	const admin = member.role === 'ADMIN';
-	if (stored.member_id !== member.userId && !admin) return refuse(db, channelId, member, postId, 'Forbidden');
-	if (!admin && stored.hidden_by_admin === 1) return refuse(db, channelId, member, postId, 'CommentNotFound');
+	if (stored.member_id !== member.userId && !admin) throw new AppError('Forbidden');
+	if (!admin && stored.hidden_by_admin === 1) throw new AppError('CommentNotFound');
 	const moderated = stored.member_id !== member.userId;
-	const results = await runGuarded(
+	const results = await guardedBatch(
 		db,
 		[
 			readablePostGuard(db, channelId, member, postId),
 			// Hidden meanwhile: the author's deletion fails its re-check and is refused as above.
-			...(admin ? [] : [assertion(db, 'EXISTS (SELECT 1 FROM comments WHERE id = ?1 AND hidden_by_admin = 0)', commentId)]),
+			...(admin ? [] : [otherAssertion(db, 'EXISTS (SELECT 1 FROM comments WHERE id = ?1 AND hidden_by_admin = 0)', commentId)]),
 			db.prepare('UPDATE comments SET deleted_at = ?2 WHERE id = ?1 AND deleted_at IS NULL').bind(commentId, now),
 			// Directly after the deletion; a hidden comment was not counted.
 			db
@@ -366,7 +385,8 @@ export async function deleteComment(
 				: []),
 			countStatement(db, postId),
 		],
-		() => assertReadablePost(db, channelId, member, postId),
+		'PostNotFound',
+		'CommentNotFound',
 	);
 	return { commentCount: countOf(results.at(-1)) };
 }

@@ -141,9 +141,10 @@ export interface CacheTouch {
  * boards, All Posts, search and its author's profile (channels.list_versions), and its own reads
  * (as touchPost). One row written (the channel's), whatever the change and the community's size.
  * Everything else keeps its entries: a body-only edit leaves every list, the layout and the other
- * posts' pages as they were. Batch it with the change.
+ * posts' pages as they were. Batch it with the change; `condition` (SQL without parameters, such
+ * as `changes() = 1` right after a write that may change nothing) leaves the row alone unless it holds.
  */
-export function touchCache(db: D1Database, channelId: number, touch: CacheTouch): D1PreparedStatement {
+export function touchCache(db: D1Database, channelId: number, touch: CacheTouch, condition?: string): D1PreparedStatement {
 	const lists: ListScope[] = [];
 	if (touch.boards && touch.boards.length > 0) {
 		lists.push({ kind: 'all' });
@@ -177,5 +178,5 @@ export function touchCache(db: D1Database, channelId: number, touch: CacheTouch)
 		if (touch.post.change === 'removal') columns.push(moved('post_removal_versions', [bucket]));
 	}
 	if (columns.length === 0) throw new Error('touchCache: nothing to touch');
-	return db.prepare(`UPDATE channels SET ${columns.join(', ')} WHERE id = ?1`).bind(...binds);
+	return db.prepare(`UPDATE channels SET ${columns.join(', ')} WHERE id = ?1${condition ? ` AND (${condition})` : ''}`).bind(...binds);
 }

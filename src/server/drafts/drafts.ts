@@ -9,8 +9,12 @@
  * Cost: a save writes one drafts row (and its index entry), a delete removes one; the list and the
  * count read the member's index entries only, at most DRAFT_LIMIT.
  */
-import { all, parseJsonColumn } from '@/server/platform/db';
+import { parseJsonColumn } from '@/server/platform/db';
+import { countOf, pageOffsetSql } from '@/server/platform/page-offset';
+import { memberIdSql, memberIdValue, type MemberRef } from '@/server/sign-in/member-ref';
 import { AppError } from '@/server/platform/errors';
+import { firstRowOf, readTogether } from '@/server/platform/reads';
+import { claimUploadsStatements, uploadKeysOf, uploadsOf, uploadsStatement } from '@/server/uploads/claims';
 import { PAGE_SIZE } from '@/schemas/params';
 import { pageCount } from '@/lib/paging';
 import { BlockSchema, type ContentDocument } from '@/schemas/content';
@@ -26,8 +30,8 @@ export interface DraftWriter {
 type DraftTarget = { draftId: number } | { draftId: 'last-inserted' };
 
 /**
- * Statements to run in the save's D1 batch, after the draft's own write (for example the claims that
- * keep the draft's uploads). The batch is one transaction: they commit with the draft or not at all.
+ * Statements to run in the save's D1 batch, after the draft's own write and its uploads' claims.
+ * The batch is one transaction: they commit with the draft or not at all.
  */
 export type AlsoInBatch = (target: DraftTarget) => D1PreparedStatement[];
 
@@ -43,21 +47,38 @@ function toSummary(row: DraftRow): DraftSummary {
 	return { draftId: row.id, boardId: row.board_id, subjectId: row.subject_id, title: row.title, updatedAt: row.updated_at };
 }
 
+/**
+ * The read of a page of the member's drafts of the channel, newest-updated first, PAGE_SIZE a
+ * page, and their count: two statements (draftPageOf reads their results). `lastPage`: a page past
+ * the end reads the last page (My Page), else nothing. With the member's session (`who` a token),
+ * a page reads it in the session's round trip.
+ */
+export function draftListStatements(db: D1Database, channelId: number, who: MemberRef, page: number, lastPage = false): D1PreparedStatement[] {
+	const where = `member_id = ${memberIdSql(who, '?1')} AND channel_id = ?2`;
+	const countSql = `SELECT count(*) AS count FROM drafts WHERE ${where}`;
+	const member = memberIdValue(who);
+	return [
+		db
+			.prepare(
+				`SELECT id, board_id, subject_id, title, updated_at FROM drafts
+				 WHERE ${where} ORDER BY updated_at DESC, id DESC LIMIT ${PAGE_SIZE} OFFSET ${pageOffsetSql('?3', lastPage && page > 1 ? countSql : undefined)}`,
+			)
+			.bind(member, channelId, page),
+		db.prepare(countSql).bind(member, channelId),
+	];
+}
+
+/** The page draftListStatements read (`lastPage` as they were made with). */
+export function draftPageOf([rows, count]: D1Result[], asked: number, lastPage = false): DraftPage {
+	const totalCount = countOf(count);
+	const totalPages = pageCount(totalCount, PAGE_SIZE);
+	const page = lastPage ? Math.min(asked, totalPages) : asked;
+	return { drafts: ((rows?.results ?? []) as DraftRow[]).map(toSummary), totalCount, page, pageSize: PAGE_SIZE, totalPages };
+}
+
 /** The member's drafts of the channel, newest-updated first, PAGE_SIZE a page, with their total count. */
 export async function listDrafts(db: D1Database, channelId: number, memberId: number, page: number): Promise<DraftPage> {
-	const [rows, count] = await Promise.all([
-		all<DraftRow>(
-			db
-				.prepare(
-					`SELECT id, board_id, subject_id, title, updated_at FROM drafts
-					 WHERE member_id = ?1 AND channel_id = ?2 ORDER BY updated_at DESC, id DESC LIMIT ?3 OFFSET ?4`,
-				)
-				.bind(memberId, channelId, PAGE_SIZE, (page - 1) * PAGE_SIZE),
-		),
-		db.prepare('SELECT count(*) AS count FROM drafts WHERE member_id = ?1 AND channel_id = ?2').bind(memberId, channelId).first<{ count: number }>(),
-	]);
-	const totalCount = count?.count ?? 0;
-	return { drafts: rows.map(toSummary), totalCount, page, pageSize: PAGE_SIZE, totalPages: pageCount(totalCount, PAGE_SIZE) };
+	return draftPageOf(await db.batch(draftListStatements(db, channelId, memberId, page)), page);
 }
 
 /**
@@ -76,50 +97,70 @@ function storedDocument(stored: string): ContentDocument {
 	};
 }
 
+/** The read of one of the member's drafts (draftOf reads its result); with a session's token, in the session's round trip. */
+export function draftStatement(db: D1Database, channelId: number, who: MemberRef, draftId: number): D1PreparedStatement {
+	return db
+		.prepare(
+			`SELECT id, board_id, subject_id, title, content, updated_at FROM drafts WHERE id = ?1 AND channel_id = ?2 AND member_id = ${memberIdSql(who, '?3')}`,
+		)
+		.bind(draftId, channelId, memberIdValue(who));
+}
+
+/** The draft draftStatement read, or null when the member has no draft of that id here. */
+export function draftOf(result: D1Result | undefined): Draft | null {
+	const row = result?.results[0] as (DraftRow & { content: string }) | undefined;
+	return row ? { ...toSummary(row), content: storedDocument(row.content) } : null;
+}
+
 /** One of the member's drafts. @throws AppError DraftNotFound when the member has no draft of that id here */
 export async function getDraft(db: D1Database, channelId: number, memberId: number, draftId: number): Promise<Draft> {
-	const row = await db
-		.prepare('SELECT id, board_id, subject_id, title, content, updated_at FROM drafts WHERE id = ?1 AND channel_id = ?2 AND member_id = ?3')
-		.bind(draftId, channelId, memberId)
-		.first<DraftRow & { content: string }>();
-	if (!row) throw new AppError('DraftNotFound');
-	return { ...toSummary(row), content: storedDocument(row.content) };
+	const draft = draftOf(await draftStatement(db, channelId, memberId, draftId).all());
+	if (!draft) throw new AppError('DraftNotFound');
+	return draft;
 }
 
 function invalid(reason: string): AppError {
 	return new AppError('InvalidParameter', `The request has an invalid parameter: ${reason}.`);
 }
 
-/**
- * Checks what a draft holds: its title's length, and its board and category when it names them.
- * @throws AppError TitleTooLong, or InvalidParameter saying which field is wrong
- */
-async function checkDraftFields(db: D1Database, channelId: number, writer: DraftWriter, fields: DraftFields): Promise<void> {
-	if (titleLength(fields.title) > TITLE_MAX_LENGTH) throw new AppError('TitleTooLong');
-	if (fields.boardId === null) {
-		if (fields.subjectId !== null) throw invalid('subjectId needs a boardId');
-		return;
-	}
-	const board = await db
+/** The read of the board and category a draft names, for checkDraftFields: null when it names no board. */
+function draftBoardStatement(db: D1Database, channelId: number, fields: DraftFields): D1PreparedStatement | null {
+	if (fields.boardId === null) return null;
+	return db
 		.prepare(
 			`SELECT b.is_public, b.notice_only,
 			        (SELECT s.id FROM board_subjects s WHERE s.id = ?3 AND s.board_id = b.id AND s.channel_id = b.channel_id) AS subject_id
 			 FROM boards b WHERE b.id = ?1 AND b.channel_id = ?2`,
 		)
-		.bind(fields.boardId, channelId, fields.subjectId)
-		.first<{ is_public: number; notice_only: number; subject_id: number | null }>();
-	if (!board) throw invalid('boardId is not a board of this community');
-	// Only administrators write in private boards (which only they read) and in notice-only ones.
-	if ((board.is_public === 0 || board.notice_only === 1) && !writer.admin) throw invalid('boardId is a board you cannot write in');
-	// A category disabled since the editor loaded still belongs to the board: the draft keeps it, and
-	// submitting the post answers SubjectNotFound, which tells the member to choose another.
-	if (fields.subjectId !== null && board.subject_id === null) throw invalid('subjectId is not a category of that board');
+		.bind(fields.boardId, channelId, fields.subjectId);
 }
 
 /**
- * Saves a new draft. The count of the member's drafts is checked by the INSERT itself (the trigger
- * drafts_limit of migrations/0006), so the limit holds under racing saves.
- * @throws AppError DraftLimitReached, TitleTooLong, InvalidParameter
+ * Checks what a draft holds: its title's length, and its board and category when it names them
+ * (`board`, draftBoardStatement's result).
+ * @throws AppError TitleTooLong, or InvalidParameter saying which field is wrong
+ */
+function checkDraftFields(board: D1Result | undefined, writer: DraftWriter, fields: DraftFields): void {
+	if (titleLength(fields.title) > TITLE_MAX_LENGTH) throw new AppError('TitleTooLong');
+	if (fields.boardId === null) {
+		if (fields.subjectId !== null) throw invalid('subjectId needs a boardId');
+		return;
+	}
+	const found = firstRowOf<{ is_public: number; notice_only: number; subject_id: number | null }>(board);
+	if (!found) throw invalid('boardId is not a board of this community');
+	// Only administrators write in private boards (which only they read) and in notice-only ones.
+	if ((found.is_public === 0 || found.notice_only === 1) && !writer.admin) throw invalid('boardId is a board you cannot write in');
+	// A category disabled since the editor loaded still belongs to the board: the draft keeps it, and
+	// submitting the post answers SubjectNotFound, which tells the member to choose another.
+	if (fields.subjectId !== null && found.subject_id === null) throw invalid('subjectId is not a category of that board');
+}
+
+/**
+ * Saves a new draft. Its images must be the member's own uploads of this channel; their claims, in
+ * the draft's batch, keep them from the cleanup while the draft exists. What it checks is read in
+ * one round trip before the batch. The count of the member's drafts is checked by the INSERT itself
+ * (the trigger drafts_limit of migrations/0006), so the limit holds under racing saves.
+ * @throws AppError TooManyImages, ImageNotUploaded, TitleTooLong, InvalidParameter, DraftLimitReached
  */
 export async function createDraft(
 	db: D1Database,
@@ -129,7 +170,10 @@ export async function createDraft(
 	alsoInBatch: AlsoInBatch = () => [],
 	now = Date.now(),
 ): Promise<{ draftId: number; updatedAt: number }> {
-	await checkDraftFields(db, channelId, writer, fields);
+	const images = uploadKeysOf(fields.content);
+	const [uploads, board] = await readTogether(db, [uploadsStatement(db, channelId, images), draftBoardStatement(db, channelId, fields)]);
+	uploadsOf(uploads, writer.memberId, images, null);
+	checkDraftFields(board, writer, fields);
 	const insert = db
 		.prepare(
 			`INSERT INTO drafts (channel_id, member_id, board_id, subject_id, title, content, created_at, updated_at)
@@ -138,7 +182,8 @@ export async function createDraft(
 		.bind(channelId, writer.memberId, fields.boardId, fields.subjectId, fields.title, JSON.stringify(fields.content), now);
 	let results: D1Result[];
 	try {
-		results = await db.batch([insert, ...alsoInBatch({ draftId: 'last-inserted' })]);
+		const target = { draftId: 'last-inserted' } as const;
+		results = await db.batch([insert, ...claimUploadsStatements(db, channelId, images, target), ...alsoInBatch(target)]);
 	} catch (error) {
 		if (isDraftLimitAbort(error)) throw new AppError('DraftLimitReached');
 		throw error;
@@ -154,8 +199,10 @@ function isDraftLimitAbort(error: unknown): boolean {
 }
 
 /**
- * Overwrites one of the member's drafts with `fields`.
- * @throws AppError DraftNotFound when the member has no draft of that id here; TitleTooLong, InvalidParameter
+ * Overwrites one of the member's drafts with `fields`, its images checked and claimed as
+ * createDraft's; what it checks is read in one round trip before the batch.
+ * @throws AppError TooManyImages, ImageNotUploaded; DraftNotFound when the member has no draft of
+ * that id here; TitleTooLong, InvalidParameter
  */
 export async function updateDraft(
 	db: D1Database,
@@ -166,10 +213,18 @@ export async function updateDraft(
 	alsoInBatch: AlsoInBatch = () => [],
 	now = Date.now(),
 ): Promise<{ draftId: number; updatedAt: number }> {
-	// Ownership first, so that another member's draft id answers DraftNotFound whatever the body holds,
-	// and so that statements batched with the update never run for a draft that is not the member's.
-	await assertOwnDraft(db, channelId, writer.memberId, draftId);
-	await checkDraftFields(db, channelId, writer, fields);
+	const images = uploadKeysOf(fields.content);
+	const [uploads, owned, board] = await readTogether(db, [
+		uploadsStatement(db, channelId, images),
+		ownDraftStatement(db, channelId, writer.memberId, draftId),
+		draftBoardStatement(db, channelId, fields),
+	]);
+	uploadsOf(uploads, writer.memberId, images, null);
+	// Ownership before the fields, so that another member's draft id answers DraftNotFound whatever
+	// the fields hold, and so that statements batched with the update never run for a draft that is
+	// not the member's.
+	ownDraftOf(owned);
+	checkDraftFields(board, writer, fields);
 	const [updated] = await db.batch([
 		db
 			.prepare(
@@ -177,6 +232,7 @@ export async function updateDraft(
 				 WHERE id = ?1 AND channel_id = ?2 AND member_id = ?3`,
 			)
 			.bind(draftId, channelId, writer.memberId, fields.boardId, fields.subjectId, fields.title, JSON.stringify(fields.content), now),
+		...claimUploadsStatements(db, channelId, images, { draftId }),
 		...alsoInBatch({ draftId }),
 	]);
 	// Deleted in another tab between the check and the write.
@@ -184,18 +240,36 @@ export async function updateDraft(
 	return { draftId, updatedAt: now };
 }
 
-/** @throws AppError DraftNotFound unless the member has a draft of that id in this channel */
-export async function assertOwnDraft(db: D1Database, channelId: number, memberId: number, draftId: number): Promise<void> {
-	const owned = await db
-		.prepare('SELECT 1 AS found FROM drafts WHERE id = ?1 AND channel_id = ?2 AND member_id = ?3')
-		.bind(draftId, channelId, memberId)
-		.first();
-	if (!owned) throw new AppError('DraftNotFound');
+/** The read of whether the member has a draft of that id in this channel, for ownDraftOf: to send with a write's other reads. */
+export function ownDraftStatement(db: D1Database, channelId: number, memberId: number, draftId: number): D1PreparedStatement {
+	return db.prepare('SELECT 1 AS found FROM drafts WHERE id = ?1 AND channel_id = ?2 AND member_id = ?3').bind(draftId, channelId, memberId);
 }
 
-/** The deletion of one of the member's drafts, for a batch: it deletes nothing when the draft is not theirs here. */
-export function draftDeletionStatement(db: D1Database, channelId: number, memberId: number, draftId: number): D1PreparedStatement {
-	return db.prepare('DELETE FROM drafts WHERE id = ?1 AND channel_id = ?2 AND member_id = ?3').bind(draftId, channelId, memberId);
+/** @throws AppError DraftNotFound unless ownDraftStatement found the member's draft */
+export function ownDraftOf(result: D1Result | undefined): void {
+	if (!firstRowOf(result)) throw new AppError('DraftNotFound');
+}
+
+/**
+ * The deletion of one of the member's drafts, for a batch: it deletes nothing when the draft is not
+ * theirs here, nor, given the `requestId` of the post published from it, once the member has a post
+ * of that request (written by the same request sent twice at once).
+ */
+export function draftDeletionStatement(
+	db: D1Database,
+	channelId: number,
+	memberId: number,
+	draftId: number,
+	requestId?: string,
+): D1PreparedStatement {
+	if (requestId === undefined) {
+		return db.prepare('DELETE FROM drafts WHERE id = ?1 AND channel_id = ?2 AND member_id = ?3').bind(draftId, channelId, memberId);
+	}
+	return db
+		.prepare(
+			'DELETE FROM drafts WHERE id = ?1 AND channel_id = ?2 AND member_id = ?3 AND NOT EXISTS (SELECT 1 FROM posts WHERE member_id = ?3 AND request_id = ?4)',
+		)
+		.bind(draftId, channelId, memberId, requestId);
 }
 
 /** Deletes one of the member's drafts. @throws AppError DraftNotFound when the member has no draft of that id here */

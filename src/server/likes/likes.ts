@@ -21,7 +21,7 @@
 import { AppError } from '@/server/platform/errors';
 import { guardedBatch } from '@/server/platform/batch';
 import type { SessionMember } from '@/server/sign-in/sessions';
-import { assertReadablePost, readablePostGuard } from '@/server/visibility/readable-post';
+import { readablePostGuard, readablePostOf, readablePostStatement } from '@/server/visibility/readable-post';
 import { notify } from '@/server/notifications/send';
 
 /** A member's like of a post and the post's count, as the like button shows them. */
@@ -89,11 +89,11 @@ export async function unlikePost(db: D1Database, channelId: number, member: Sess
 	return state;
 }
 
-/** Whether the member likes the post, and its count. @throws AppError PostNotFound */
+/** Whether the member likes the post, and its count: one batch of the post's check and the state. @throws AppError PostNotFound */
 export async function getLikeState(db: D1Database, channelId: number, member: SessionMember, postId: number): Promise<LikeState> {
-	await assertReadablePost(db, channelId, member, postId);
-	const result = await stateStatement(db, member.userId, postId).all();
-	return stateOf(result);
+	const [readable, state] = await db.batch([readablePostStatement(db, channelId, member, postId), stateStatement(db, member.userId, postId)]);
+	readablePostOf(readable);
+	return stateOf(state);
 }
 
 /**

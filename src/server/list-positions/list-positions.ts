@@ -88,26 +88,58 @@ function id(value: number): string {
 	return String(value);
 }
 
+/**
+ * A condition every statement of a plan runs under (an SQL expression over its own parameters, ?1,
+ * ?2…), for a write that may turn out to change nothing: each statement then changes nothing too.
+ */
+export interface PlanCondition {
+	sql: string;
+	values: readonly unknown[];
+}
+
+/** `where` (over `values`) and the condition, its parameters numbered after them. */
+function conditioned(where: string, values: readonly unknown[], condition: PlanCondition | undefined): [sql: string, values: unknown[]] {
+	if (!condition) return [where, [...values]];
+	const shifted = condition.sql.replace(/\?(\d+)/g, (_, n: string) => `?${Number(n) + values.length}`);
+	return [`${where} AND (${shifted})`, [...values, ...condition.values]];
+}
+
+/** Changes a list's counters (`set`, SQL assignments) where `condition` holds. */
+function counterStatement(db: D1Database, table: string, set: string, listId: number, condition: PlanCondition | undefined): D1PreparedStatement {
+	const [where, values] = conditioned('id = ?1', [listId], condition);
+	return db.prepare(`UPDATE ${table} SET ${set} WHERE ${where}`).bind(...values);
+}
+
 /** Adds `delta` gaps at `position` of a list: one statement over the position's Fenwick path. */
-function gapStatement(db: D1Database, kind: PostListKind, listId: number, position: number, delta: 1 | -1): D1PreparedStatement {
+function gapStatement(
+	db: D1Database,
+	kind: PostListKind,
+	listId: number,
+	position: number,
+	delta: 1 | -1,
+	condition: PlanCondition | undefined,
+): D1PreparedStatement {
+	const [where, values] = conditioned('true', [KIND_CODE[kind], listId, delta, JSON.stringify(fenwickPath(position))], condition);
 	return db
 		.prepare(
-			`INSERT INTO list_gaps (kind, list_id, node, removed) SELECT ?1, ?2, value, ?3 FROM json_each(?4) WHERE true
+			`INSERT INTO list_gaps (kind, list_id, node, removed) SELECT ?1, ?2, value, ?3 FROM json_each(?4) WHERE ${where}
 			 ON CONFLICT (kind, list_id, node) DO UPDATE SET removed = removed + excluded.removed`,
 		)
-		.bind(KIND_CODE[kind], listId, delta, JSON.stringify(fenwickPath(position)));
+		.bind(...values);
 }
 
 /**
  * How a post's lists change from `before` (null: a new post) to `after`. A post leaving a list
  * leaves a gap; returning to the same list fills it again; joining a list it has no position in
- * (new, moved to another board or category, or never listed) takes a new top position.
+ * (new, moved to another board or category, or never listed) takes a new top position. With
+ * `condition`, each statement changes nothing unless it holds.
  */
 export function planListChange(
 	db: D1Database,
 	channelId: number,
 	before: { placement: ListPlacement; positions: ListPositions } | null,
 	after: ListPlacement,
+	condition?: PlanCondition,
 ): ListPlan {
 	const plan: ListPlan = { statements: [], columns: {} };
 	const wasIn = listsOf(channelId, before?.placement ?? null);
@@ -122,20 +154,20 @@ export function planListChange(
 		const ownPosition = position !== null && ownerOf(kind, channelId, before?.placement ?? null) === to ? position : null;
 		if (from !== null && position !== null) {
 			plan.statements.push(
-				db.prepare(`UPDATE ${table} SET listed_count = listed_count - 1 WHERE id = ?1`).bind(from),
-				gapStatement(db, kind, from, position, 1),
+				counterStatement(db, table, 'listed_count = listed_count - 1', from, condition),
+				gapStatement(db, kind, from, position, 1, condition),
 			);
 			plan.columns[seq] = 'NULL';
 		}
 		if (to !== null) {
 			if (ownPosition !== null) {
 				plan.statements.push(
-					db.prepare(`UPDATE ${table} SET listed_count = listed_count + 1 WHERE id = ?1`).bind(to),
-					gapStatement(db, kind, to, ownPosition, -1),
+					counterStatement(db, table, 'listed_count = listed_count + 1', to, condition),
+					gapStatement(db, kind, to, ownPosition, -1, condition),
 				);
 				plan.columns[seq] = String(ownPosition);
 			} else {
-				plan.statements.push(db.prepare(`UPDATE ${table} SET list_top = list_top + 1, listed_count = listed_count + 1 WHERE id = ?1`).bind(to));
+				plan.statements.push(counterStatement(db, table, 'list_top = list_top + 1, listed_count = listed_count + 1', to, condition));
 				const top = `(SELECT list_top FROM ${table} WHERE id = ${id(to)})`;
 				plan.columns[seq] = top;
 				plan.columns[pos] = top;

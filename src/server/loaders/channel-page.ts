@@ -36,8 +36,14 @@ type PageContext = Pick<AstroGlobal, 'params' | 'request' | 'response' | 'locals
  * Content-Security-Policy, with the hosts of the images its operator configured: here, because the
  * page's frontmatter runs before Astro writes the header.
  * `reads` are the page's own D1 reads, sent in one batch with the session's row (one round trip).
+ * `readsAllowed`, when given, is asked once the channel is known and before anything is read: the
+ * reads are made only when it answers true (a read limit: src/server/loaders/read-limit.ts).
  */
-export async function loadChannelPage(astro: PageContext, reads?: PageReads): Promise<ChannelPage | null> {
+export async function loadChannelPage(
+	astro: PageContext,
+	reads?: PageReads,
+	readsAllowed?: (channel: Channel) => Promise<boolean>,
+): Promise<ChannelPage | null> {
 	const path = channelPathOf(astro.params);
 	if (!path) return null;
 	const db = database(env.DB);
@@ -46,8 +52,11 @@ export async function loadChannelPage(astro: PageContext, reads?: PageReads): Pr
 	// Page reads may depend on the layout (a board's list size): the session waits for it then,
 	// which costs no round trip while the layout is remembered for the content version.
 	const layoutRead = loadLayout(db, channel);
+	const allowed = reads ? (readsAllowed?.(channel) ?? Promise.resolve(true)) : Promise.resolve(false);
 	const sessionRead = reads
-		? layoutRead.then((layout) => requestSession(db, channel, astro.request, (tokenHash) => reads(db, channel, tokenHash, layout)))
+		? Promise.all([layoutRead, allowed]).then(([layout, reading]) =>
+				requestSession(db, channel, astro.request, reading ? (tokenHash) => reads(db, channel, tokenHash, layout) : undefined),
+			)
 		: requestSession(db, channel, astro.request);
 	const [layout, { session, headers, alongside }, themeHash] = await Promise.all([layoutRead, sessionRead, cspHash(themeCss(channel))]);
 	astro.csp?.insertStyleHash(themeHash);

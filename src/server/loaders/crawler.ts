@@ -17,16 +17,28 @@ export interface CrawlerChannel {
 	layout: LayoutData;
 	origin: string;
 	t: Translate;
+	/** The results of the file's own reads (loadCrawlerChannel's `reads`), in their order. */
+	alongside: D1Result[];
 }
 
-/** The channel a crawler's file belongs to, or null when the path names none. */
-export async function loadCrawlerChannel(params: Record<string, string | undefined>, url: URL): Promise<CrawlerChannel | null> {
+/**
+ * The channel a crawler's file belongs to, or null when the path names none. `reads`, the file's
+ * own reads, go to D1 in one batch, beside the layout's (one round trip, none when the layout is
+ * remembered).
+ */
+export async function loadCrawlerChannel(
+	params: Record<string, string | undefined>,
+	url: URL,
+	reads: (db: D1Database, channel: Channel) => D1PreparedStatement[] = () => [],
+): Promise<CrawlerChannel | null> {
 	const path = channelPathOf(params);
 	if (!path) return null;
 	const db = database(env.DB);
 	const channel = await resolveChannel(db, path.domain, path.slug);
 	if (!channel) return null;
-	return { db, channel, layout: await loadLayout(db, channel), origin: siteOrigin(url), t: translator(channel.language) };
+	const statements = reads(db, channel);
+	const [layout, alongside] = await Promise.all([loadLayout(db, channel), statements.length === 0 ? [] : db.batch(statements)]);
+	return { db, channel, layout, origin: siteOrigin(url), t: translator(channel.language), alongside };
 }
 
 /** An XML answer. */

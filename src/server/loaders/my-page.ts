@@ -1,6 +1,7 @@
 /** What the My Page routes load: the channel page of a signed-in member, or where a guest goes. */
 import type { AstroGlobal } from 'astro';
 import { isSignedIn, loadChannelPage, loginRedirect, type ChannelPage } from './channel-page';
+import type { SessionToken } from '@/server/sign-in/member-ref';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { vapidFromEnv } from '@/server/notifications/push';
 import { mailerFromEnv } from '@/server/notifications/mailer';
@@ -12,13 +13,21 @@ export interface MyPage {
 }
 
 /**
+ * A My Page route's own reads of the member's rows, made in the session's round trip: keyed by the
+ * session (src/server/sign-in/member-ref.ts), and only for a request with a session cookie. Their
+ * results (`page.alongside`) are seen only once the session is known to be a signed-in member's.
+ */
+export type MyPageReads = (db: D1Database, channelId: number, session: SessionToken) => D1PreparedStatement[];
+
+/**
  * Login-required: a guest goes to login with this page as redirectUrl. Returns the page's data,
  * or the Response the page answers with instead (not found, redirect).
  */
 export async function loadMyPage(
 	astro: Pick<AstroGlobal, 'params' | 'request' | 'response' | 'locals' | 'csp' | 'url' | 'redirect' | 'rewrite'>,
+	reads?: MyPageReads,
 ): Promise<MyPage | Response> {
-	const page = await loadChannelPage(astro);
+	const page = await loadChannelPage(astro, reads && ((db, channel, tokenHash) => (tokenHash === null ? [] : reads(db, channel.id, { tokenHash }))));
 	if (!page) return astro.rewrite('/404');
 	const login = loginRedirect(page, astro.url);
 	if (login || !isSignedIn(page.session)) return astro.redirect(login ?? page.channel.basePath, 302);

@@ -1,36 +1,57 @@
 /**
  * The read rate limits of pages (src/server/platform/rate-limit.ts): a page that reads D1 with a key
- * of the reader's choosing (a search term, a member's profile) counts the read against its limits
- * before it reads. A guest's page comes from the edge cache when it can and only a miss gets here,
- * so cache hits are never counted. A refused page answers 429 with Retry-After and is never stored.
+ * of the reader's choosing (a search term, a member's profile) counts the read against its limits.
+ * A guest's page comes from the edge cache when it can and only a miss gets here, so cache hits are
+ * never counted. A refused page answers 429 with Retry-After and is never stored.
  */
 import type { AstroGlobal } from 'astro';
 import { env } from 'cloudflare:workers';
 import { enforceRateLimit, limitersOf, type RateLimitedAction } from '@/server/platform/rate-limit';
 import { isAppError } from '@/server/platform/errors';
-import { isSignedIn, type ChannelPage } from './channel-page';
+import { isSignedIn, loadChannelPage, type ChannelPage, type PageReads } from './channel-page';
+
+/** A page whose reads count against a read limit; a refused one has no results (`alongside` is empty). */
+export interface ReadLimitedPage extends ChannelPage {
+	refused: boolean;
+}
 
 /**
- * Counts the page's read as `action` of its reader (the member, when signed in, and the client
- * address). Answers whether it was refused; if so, the response is already a 429 with Retry-After.
+ * The channel page (loadChannelPage) with its `reads` made in its session's round trip and counted
+ * as `action` of its reader, by the keys and limits of the action's rule: the client address before
+ * anything is read (past its limit, nothing is), and a signed-in member's own key once the session,
+ * read in the same batch, says who they are (past it, the results are dropped: the reads cost no
+ * round trip beyond the session's own). Either refusal answers 429 with Retry-After, never stored.
+ * With no `action` (a request the page answers without reading, such as a malformed id), nothing is
+ * read and nothing is counted.
  */
-export async function pageReadRefused(
-	page: ChannelPage,
-	astro: Pick<AstroGlobal, 'request' | 'response'>,
-	action: RateLimitedAction,
-): Promise<boolean> {
-	try {
-		await enforceRateLimit(limitersOf(env), action, {
-			channelId: page.channel.id,
-			memberId: isSignedIn(page.session) ? page.session.member.userId : null,
-			ip: astro.request.headers.get('cf-connecting-ip'),
-		});
-		return false;
-	} catch (error) {
-		if (!isAppError(error) || error.codeName !== 'TooManyRequests') throw error;
-		astro.response.status = 429;
-		astro.response.headers.set('Retry-After', String(error.details?.['retryAfter'] ?? 60));
-		astro.response.headers.set('Cache-Control', 'no-store');
-		return true;
+export async function loadReadLimitedPage(
+	astro: Pick<AstroGlobal, 'params' | 'request' | 'response' | 'locals' | 'csp'>,
+	action: RateLimitedAction | null,
+	reads: PageReads,
+): Promise<ReadLimitedPage | null> {
+	if (action === null) {
+		const page = await loadChannelPage(astro);
+		return page && { ...page, refused: false };
 	}
+	const limiters = limitersOf(env);
+	const ip = astro.request.headers.get('cf-connecting-ip');
+	/** The Retry-After of each refusal. */
+	const refusals: number[] = [];
+	const refused = (error: unknown): false => {
+		if (!isAppError(error) || error.codeName !== 'TooManyRequests') throw error;
+		refusals.push(Number(error.details?.['retryAfter'] ?? 60));
+		return false;
+	};
+	const page = await loadChannelPage(astro, reads, (channel) =>
+		enforceRateLimit(limiters, action, { channelId: channel.id, memberId: null, ip }, 'address').then(() => true, refused),
+	);
+	if (!page) return null;
+	if (isSignedIn(page.session)) {
+		await enforceRateLimit(limiters, action, { channelId: page.channel.id, memberId: page.session.member.userId, ip }, 'member').catch(refused);
+	}
+	if (refusals.length === 0) return { ...page, refused: false };
+	astro.response.status = 429;
+	astro.response.headers.set('Retry-After', String(Math.max(...refusals)));
+	astro.response.headers.set('Cache-Control', 'no-store');
+	return { ...page, alongside: [], refused: true };
 }

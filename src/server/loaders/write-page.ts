@@ -4,9 +4,9 @@
  */
 import type { AstroGlobal } from 'astro';
 import { isSignedIn, loadChannelPage, loginRedirect, type ChannelPage } from './channel-page';
-import { writableBoards, type WritableBoard } from '@/server/boards/writable';
-import { getEditablePost } from '@/server/posts/writing';
-import { getDraft } from '@/server/drafts/drafts';
+import { writableBoardsOf, writableBoardsStatement, type WritableBoard } from '@/server/boards/writable';
+import { editablePostOf, editablePostStatement } from '@/server/posts/writing';
+import { draftOf, draftStatement } from '@/server/drafts/drafts';
 import { AppError, isAppError } from '@/server/platform/errors';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import type { OpeningFields } from '@/schemas/post-write';
@@ -40,10 +40,20 @@ type Astro = Pick<AstroGlobal, 'params' | 'request' | 'response' | 'locals' | 'c
 /**
  * Login-required: a guest goes to login with this screen (its query included) as redirectUrl.
  * `postId` is the edit screen's path parameter; undefined for the write screen. Returns the
- * screen, or the Response the page answers with instead.
+ * screen, or the Response the page answers with instead. The screen's reads (the boards, and the
+ * draft or the edited post) go to D1 in the session's batch, one round trip: made for any request
+ * with a session cookie, they are looked at once the session is known to be a member's.
  */
 export async function loadWriteScreen(astro: Astro, postId?: string): Promise<WriteScreen | Response> {
-	const page = await loadChannelPage(astro);
+	const editId = postId === undefined ? null : IdSchema.safeParse(postId);
+	const draftParam = postId === undefined ? astro.url.searchParams.get('draftId') : null;
+	// One of the member's own drafts, opened as it was saved; any other id is not found.
+	const draftId = draftParam === null ? null : IdSchema.safeParse(draftParam);
+	const page = await loadChannelPage(astro, (db, channel, tokenHash) => {
+		if (tokenHash === null) return [];
+		if (editId) return editId.success ? [editablePostStatement(db, channel.id, editId.data), writableBoardsStatement(db, channel.id)] : [];
+		return [writableBoardsStatement(db, channel.id), ...(draftId?.success ? [draftStatement(db, channel.id, { tokenHash }, draftId.data)] : [])];
+	});
 	if (!page) return astro.rewrite('/404');
 	// A member's screen, and never a cached guest redirect either.
 	astro.response.headers.set('Cache-Control', 'private, no-store');
@@ -52,18 +62,14 @@ export async function loadWriteScreen(astro: Astro, postId?: string): Promise<Wr
 	if (page.session.kind === 'banned') return { kind: 'banned', page };
 	const { member } = page.session;
 	const admin = member.role === 'ADMIN';
-	const { db, channel } = page;
+	const { channel } = page;
 
-	if (postId === undefined) {
-		const boards = await writableBoards(db, channel.id, admin);
+	if (!editId) {
+		const [boardsResult, draftResult] = page.alongside;
+		const boards = writableBoardsOf(boardsResult, admin);
 		const challenge = isNewMember(member, channel.newMemberLimits, Date.now()) ? pageChallenge(astro) : null;
-		const draftParam = astro.url.searchParams.get('draftId');
-		if (draftParam !== null) {
-			// One of the member's own drafts, opened as it was saved; any other id is not found.
-			const draftId = IdSchema.safeParse(draftParam);
-			const draft = draftId.success
-				? await getDraft(db, channel.id, member.userId, draftId.data).catch((error: unknown) => (isAppError(error) ? null : Promise.reject(error)))
-				: null;
+		if (draftId) {
+			const draft = draftOf(draftResult);
 			if (!draft) return { kind: 'refused', page, status: 404 };
 			return {
 				kind: 'form',
@@ -90,11 +96,11 @@ export async function loadWriteScreen(astro: Astro, postId?: string): Promise<Wr
 		};
 	}
 
-	const id = IdSchema.safeParse(postId);
-	if (!id.success) return { kind: 'refused', page, status: 404 };
+	if (!editId.success) return { kind: 'refused', page, status: 404 };
+	const [postResult, boardsResult] = page.alongside;
 	try {
-		const post = await getEditablePost(db, channel.id, id.data, member);
-		const boards = await writableBoards(db, channel.id, admin, post.boardId);
+		const post = editablePostOf(postResult, member);
+		const boards = writableBoardsOf(boardsResult, admin, post.boardId);
 		return {
 			kind: 'form',
 			page,

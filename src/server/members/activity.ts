@@ -3,9 +3,9 @@
  * the member may read (src/server/visibility/visibility.ts): their own private posts too, nothing
  * deleted or hidden, and nothing from private boards (docs/product-rules.md#roles).
  */
-import { all } from '@/server/platform/db';
 import { PAGE_SIZE } from '@/schemas/params';
-import { pageCount } from '@/lib/paging';
+import { countOf, pageOf, pageOffsetSql } from '@/server/platform/page-offset';
+import { memberIdSql, memberIdValue, type MemberRef } from '@/server/sign-in/member-ref';
 import { LISTABLE_COMMENT_SQL, listablePostSql } from '@/server/visibility/visibility';
 import { SUMMARY_COLUMNS, toSummary, type PostSummary, type SummaryRow } from '@/server/posts/lists';
 
@@ -16,9 +16,6 @@ export interface ListPage<T> {
 	totalCount: number;
 }
 
-/** Every query below binds the member's id as ?1. */
-const READABLE_POST = listablePostSql('?1');
-
 export interface MyComment {
 	commentId: number;
 	postId: number;
@@ -27,64 +24,103 @@ export interface MyComment {
 	createdAt: number;
 }
 
+/** My Page's lists, by their tab. */
+export type MyList = 'posts' | 'comments' | 'likes';
+
+interface ListItems {
+	posts: PostSummary;
+	comments: MyComment;
+	likes: PostSummary;
+}
+
+/** A list's query: `me` is the SQL of the member's id (bound as ?1), the channel is ?2. */
+interface ListQuery {
+	columns: string;
+	/** The rows' FROM, and the count's when it needs fewer joins. */
+	from: string;
+	countFrom?: string;
+	where: (me: string) => string;
+	order: string;
+}
+
+const QUERIES: Record<MyList, ListQuery> = {
+	posts: {
+		columns: SUMMARY_COLUMNS,
+		from: 'posts p JOIN members m ON m.id = p.member_id JOIN boards b ON b.id = p.board_id',
+		countFrom: 'posts p JOIN boards b ON b.id = p.board_id',
+		where: (me) => `p.member_id = ${me} AND p.channel_id = ?2 AND ${listablePostSql(me)}`,
+		order: 'p.id DESC',
+	},
+	comments: {
+		columns: 'c.id, c.post_id, p.title, c.content, c.created_at',
+		from: 'comments c JOIN posts p ON p.id = c.post_id JOIN boards b ON b.id = p.board_id',
+		where: (me) => `c.member_id = ${me} AND c.channel_id = ?2 AND ${LISTABLE_COMMENT_SQL} AND ${listablePostSql(me)}`,
+		order: 'c.id DESC',
+	},
+	likes: {
+		columns: SUMMARY_COLUMNS,
+		from: 'post_likes l JOIN posts p ON p.id = l.post_id JOIN members m ON m.id = p.member_id JOIN boards b ON b.id = p.board_id',
+		where: (me) => `l.member_id = ${me} AND l.channel_id = ?2 AND ${listablePostSql(me)}`,
+		order: 'l.created_at DESC',
+	},
+};
+
+interface CommentRow {
+	id: number;
+	post_id: number;
+	title: string;
+	content: string;
+	created_at: number;
+}
+
+function commentOf(row: CommentRow): MyComment {
+	return { commentId: row.id, postId: row.post_id, postTitle: row.title, content: row.content, createdAt: row.created_at };
+}
+
 /**
- * A page of a list read with its count at once; a page past the end (an old link, a hand-typed
- * number) shows the last page, as a board does, at the cost of a second read.
+ * A page of one of the member's lists and its count, two statements (myListOf reads their
+ * results): a page past the end (an old link, a hand-typed number) reads the last page, as a board
+ * shows it. With the member's session (`who` a token), My Page reads it in the session's round trip.
  */
-async function pageOf<T>(page: number, read: (page: number) => Promise<T[]>, count: Promise<{ count: number } | null>): Promise<ListPage<T>> {
-	const [first, counted] = await Promise.all([read(page), count]);
-	const totalCount = counted?.count ?? 0;
-	const totalPages = pageCount(totalCount, PAGE_SIZE);
-	if (page > totalPages) return { items: await read(totalPages), page: totalPages, totalCount, totalPages };
-	return { items: first, page, totalCount, totalPages };
-}
-
-export async function listMyComments(db: D1Database, channelId: number, memberId: number, page: number): Promise<ListPage<MyComment>> {
-	const where = `c.member_id = ?1 AND c.channel_id = ?2 AND ${LISTABLE_COMMENT_SQL} AND ${READABLE_POST}`;
-	const from = 'comments c JOIN posts p ON p.id = c.post_id JOIN boards b ON b.id = p.board_id';
-	const read = async (at: number) =>
-		(
-			await all<{ id: number; post_id: number; title: string; content: string; created_at: number }>(
-				db
-					.prepare(`SELECT c.id, c.post_id, p.title, c.content, c.created_at FROM ${from} WHERE ${where} ORDER BY c.id DESC LIMIT ?3 OFFSET ?4`)
-					.bind(memberId, channelId, PAGE_SIZE, (at - 1) * PAGE_SIZE),
-			)
-		).map((row) => ({ commentId: row.id, postId: row.post_id, postTitle: row.title, content: row.content, createdAt: row.created_at }));
-	return pageOf(page, read, db.prepare(`SELECT count(*) AS count FROM ${from} WHERE ${where}`).bind(memberId, channelId).first<{ count: number }>());
-}
-
-export async function listMyPosts(db: D1Database, channelId: number, memberId: number, page: number): Promise<ListPage<PostSummary>> {
-	const where = `p.member_id = ?1 AND p.channel_id = ?2 AND ${READABLE_POST}`;
-	const read = async (at: number) =>
-		(
-			await all<SummaryRow>(
-				db
-					.prepare(
-						`SELECT ${SUMMARY_COLUMNS} FROM posts p JOIN members m ON m.id = p.member_id JOIN boards b ON b.id = p.board_id WHERE ${where} ORDER BY p.id DESC LIMIT ?3 OFFSET ?4`,
-					)
-					.bind(memberId, channelId, PAGE_SIZE, (at - 1) * PAGE_SIZE),
-			)
-		).map(toSummary);
-	return pageOf(
-		page,
-		read,
+export function myListStatements(db: D1Database, channelId: number, who: MemberRef, list: MyList, page: number): D1PreparedStatement[] {
+	const query = QUERIES[list];
+	const where = query.where(memberIdSql(who, '?1'));
+	const countSql = `SELECT count(*) AS count FROM ${query.countFrom ?? query.from} WHERE ${where}`;
+	const offset = pageOffsetSql('?3', page > 1 ? countSql : undefined);
+	const member = memberIdValue(who);
+	return [
 		db
-			.prepare(`SELECT count(*) AS count FROM posts p JOIN boards b ON b.id = p.board_id WHERE ${where}`)
-			.bind(memberId, channelId)
-			.first<{ count: number }>(),
-	);
+			.prepare(`SELECT ${query.columns} FROM ${query.from} WHERE ${where} ORDER BY ${query.order} LIMIT ${PAGE_SIZE} OFFSET ${offset}`)
+			.bind(member, channelId, page),
+		db.prepare(countSql).bind(member, channelId),
+	];
 }
 
-export async function listMyLikes(db: D1Database, channelId: number, memberId: number, page: number): Promise<ListPage<PostSummary>> {
-	const from = 'post_likes l JOIN posts p ON p.id = l.post_id JOIN members m ON m.id = p.member_id JOIN boards b ON b.id = p.board_id';
-	const where = `l.member_id = ?1 AND l.channel_id = ?2 AND ${READABLE_POST}`;
-	const read = async (at: number) =>
-		(
-			await all<SummaryRow>(
-				db
-					.prepare(`SELECT ${SUMMARY_COLUMNS} FROM ${from} WHERE ${where} ORDER BY l.created_at DESC LIMIT ?3 OFFSET ?4`)
-					.bind(memberId, channelId, PAGE_SIZE, (at - 1) * PAGE_SIZE),
-			)
-		).map(toSummary);
-	return pageOf(page, read, db.prepare(`SELECT count(*) AS count FROM ${from} WHERE ${where}`).bind(memberId, channelId).first<{ count: number }>());
+/** The page myListStatements read, from their results. */
+export function myListOf<K extends MyList>(list: K, [rows, count]: D1Result[], asked: number): ListPage<ListItems[K]> {
+	const found = rows?.results ?? [];
+	const items = list === 'comments' ? (found as CommentRow[]).map(commentOf) : (found as SummaryRow[]).map(toSummary);
+	return pageOf({ items: items as ListItems[K][] }, countOf(count), asked, true);
+}
+
+async function listMine<K extends MyList>(
+	db: D1Database,
+	channelId: number,
+	memberId: number,
+	list: K,
+	page: number,
+): Promise<ListPage<ListItems[K]>> {
+	return myListOf(list, await db.batch(myListStatements(db, channelId, memberId, list, page)), page);
+}
+
+export function listMyComments(db: D1Database, channelId: number, memberId: number, page: number): Promise<ListPage<MyComment>> {
+	return listMine(db, channelId, memberId, 'comments', page);
+}
+
+export function listMyPosts(db: D1Database, channelId: number, memberId: number, page: number): Promise<ListPage<PostSummary>> {
+	return listMine(db, channelId, memberId, 'posts', page);
+}
+
+export function listMyLikes(db: D1Database, channelId: number, memberId: number, page: number): Promise<ListPage<PostSummary>> {
+	return listMine(db, channelId, memberId, 'likes', page);
 }

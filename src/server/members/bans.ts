@@ -8,12 +8,10 @@
  */
 import { notify } from '@/server/notifications/send';
 import { AppError } from '@/server/platform/errors';
-import { all } from '@/server/platform/db';
-import { endMemberSessions } from '@/server/sign-in/sessions';
 import { logStatement } from '@/server/moderation/log';
 import { nicknameKey } from '@/lib/nickname-key';
 import { PAGE_SIZE } from '@/schemas/params';
-import { pageCount } from '@/lib/paging';
+import { countOf, pageOf, pageOffsetSql } from '@/server/platform/page-offset';
 
 export interface BanOrder {
 	kind: 'TEMPORARY' | 'PERMANENT';
@@ -23,8 +21,49 @@ export interface BanOrder {
 }
 
 /**
+ * SQL over the batch's own rows: the member (?2) is an active member of the channel (?1) whom `by`
+ * (?3: an administrator, who may ban neither an administrator nor themself; null: the operator
+ * command) may ban.
+ */
+const BANNABLE = `EXISTS (SELECT 1 FROM members WHERE id = ?2 AND channel_id = ?1 AND withdrawn_at IS NULL
+	AND (?3 IS NULL OR (role <> 'ADMIN' AND id <> ?3)))`;
+
+/**
+ * The ban's batch, whose rows are written only when the member may be banned (BANNABLE), then the
+ * reads of the member's history after it: whether the ban was written, and the history's rows.
+ */
+async function banBatch(
+	db: D1Database,
+	channelId: number,
+	memberId: number,
+	order: BanOrder,
+	now: number,
+	moderatorId: number | null,
+	by: number | null,
+) {
+	const results = await db.batch([
+		db
+			.prepare(`INSERT INTO bans (channel_id, member_id, kind, ends_at, reason, created_at) SELECT ?1, ?2, ?4, ?5, ?6, ?7 WHERE ${BANNABLE}`)
+			.bind(channelId, memberId, by, order.kind, order.endsAt, order.reason, now),
+		logStatement(db, channelId, moderatorId, 'BAN', { type: 'MEMBER', id: memberId }, order.reason, now, 'changes() > 0'),
+		db.prepare(`DELETE FROM sessions WHERE member_id = ?2 AND ${BANNABLE}`).bind(channelId, memberId, by),
+		...historyStatements(db, channelId, memberId),
+	]);
+	const inserted = results[0];
+	const banned = inserted?.meta.changes === 1;
+	// A temporary ban is told to the member with its end (they read it once it is over); a permanent one is not.
+	if (banned && order.kind === 'TEMPORARY') notify({ type: 'ban', channelId, banId: inserted.meta.last_row_id, ended: false });
+	return { banned, history: results.slice(3) };
+}
+
+/** Whether a ban's order is not one: a temporary ban ends, in the future; a permanent one does not. */
+function invalidEnd(order: BanOrder, now: number): boolean {
+	return (order.kind === 'TEMPORARY') !== (order.endsAt !== null) || (order.endsAt !== null && order.endsAt <= now);
+}
+
+/**
  * Bans a member; `moderatorId` is the administrator who does it (null: the operator command).
- * @throws AppError UserNotFound when the member is not an active member of the channel
+ * @throws AppError BanEndInvalid, then UserNotFound when the member is not an active member of the channel
  */
 export async function banMember(
 	db: D1Database,
@@ -34,23 +73,57 @@ export async function banMember(
 	now = Date.now(),
 	moderatorId: number | null = null,
 ): Promise<void> {
-	if ((order.kind === 'TEMPORARY') !== (order.endsAt !== null) || (order.endsAt !== null && order.endsAt <= now)) {
-		throw new AppError('BanEndInvalid');
-	}
-	const member = await db
-		.prepare('SELECT id FROM members WHERE id = ?1 AND channel_id = ?2 AND withdrawn_at IS NULL')
-		.bind(memberId, channelId)
-		.first();
-	if (!member) throw new AppError('UserNotFound');
-	const [inserted] = await db.batch([
+	if (invalidEnd(order, now)) throw new AppError('BanEndInvalid');
+	const { banned } = await banBatch(db, channelId, memberId, order, now, moderatorId, null);
+	if (!banned) throw new AppError('UserNotFound');
+}
+
+/**
+ * An administrator's ban of a member (the admin API), and the member's ban history after it, in
+ * one round trip. The member must be an active member of this community who is not an
+ * administrator (the role is revoked first, by the operator command) and not the administrator
+ * themself; that is checked before the order.
+ * @throws AppError UserNotFound, Forbidden, then BanEndInvalid
+ */
+export async function banMemberAsAdministrator(
+	db: D1Database,
+	channelId: number,
+	administratorId: number,
+	memberId: number,
+	order: BanOrder,
+	now = Date.now(),
+): Promise<BanHistory> {
+	// An order that is not a ban writes nothing: its batch only reads the member, for the checks before it.
+	const refused = invalidEnd(order, now);
+	const { banned, history: rows } = refused
+		? { banned: false, history: await db.batch(historyStatements(db, channelId, memberId)) }
+		: await banBatch(db, channelId, memberId, order, now, administratorId, administratorId);
+	const history = historyOfRows(rows);
+	if (!history || history.member.withdrawn) throw new AppError('UserNotFound');
+	if (history.member.admin || memberId === administratorId)
+		throw new AppError('Forbidden', 'An administrator cannot be banned; revoke the role first.');
+	if (refused) throw new AppError('BanEndInvalid');
+	if (!banned) throw new Error('The ban of a bannable member was not stored');
+	return history;
+}
+
+/** The lift's batch, then the member's history after it; tells the member of a temporary ban lifted before its end. */
+async function unbanBatch(db: D1Database, channelId: number, memberId: number, now: number, moderatorId: number | null, reason: string) {
+	const [lifted, , ...history] = await db.batch([
 		db
-			.prepare('INSERT INTO bans (channel_id, member_id, kind, ends_at, reason, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)')
-			.bind(channelId, memberId, order.kind, order.endsAt, order.reason, now),
-		endMemberSessions(db, memberId),
-		logStatement(db, channelId, moderatorId, 'BAN', { type: 'MEMBER', id: memberId }, order.reason, now),
+			.prepare(
+				`UPDATE bans SET lifted_at = ?3 WHERE member_id = ?1 AND channel_id = ?2 AND lifted_at IS NULL
+				 AND EXISTS (SELECT 1 FROM members WHERE id = ?1 AND channel_id = ?2) RETURNING id, kind, ends_at`,
+			)
+			.bind(memberId, channelId, now),
+		logStatement(db, channelId, moderatorId, 'UNBAN', { type: 'MEMBER', id: memberId }, reason, now, 'changes() > 0'),
+		...historyStatements(db, channelId, memberId),
 	]);
-	// A temporary ban is told to the member with its end (they read it once it is over); a permanent one is not.
-	if (order.kind === 'TEMPORARY' && inserted) notify({ type: 'ban', channelId, banId: inserted.meta.last_row_id, ended: false });
+	// A temporary ban lifted before its end is told as its end.
+	for (const ban of (lifted?.results ?? []) as { id: number; kind: string; ends_at: number | null }[]) {
+		if (ban.kind === 'TEMPORARY' && ban.ends_at !== null && ban.ends_at > now) notify({ type: 'ban', channelId, banId: ban.id, ended: true });
+	}
+	return history;
 }
 
 /** Lifts every ban of the member in the channel (logged when there was one to lift). */
@@ -62,19 +135,27 @@ export async function unbanMember(
 	moderatorId: number | null = null,
 	reason = '',
 ): Promise<void> {
-	const [lifted] = await db.batch([
-		db
-			.prepare('UPDATE bans SET lifted_at = ?3 WHERE member_id = ?1 AND channel_id = ?2 AND lifted_at IS NULL RETURNING id, kind, ends_at')
-			.bind(memberId, channelId, now),
-		logStatement(db, channelId, moderatorId, 'UNBAN', { type: 'MEMBER', id: memberId }, reason, now, 'changes() > 0'),
-	]);
-	// A temporary ban lifted before its end is told as its end.
-	for (const ban of (lifted?.results ?? []) as { id: number; kind: string; ends_at: number | null }[]) {
-		if (ban.kind === 'TEMPORARY' && ban.ends_at !== null && ban.ends_at > now) notify({ type: 'ban', channelId, banId: ban.id, ended: true });
-	}
+	await unbanBatch(db, channelId, memberId, now, moderatorId, reason);
 }
 
-export interface BanRecord {
+/**
+ * An administrator's lift of a member's bans (the admin API), and the member's ban history after
+ * it, in one round trip. @throws AppError UserNotFound when the member is none of this community (nothing is written)
+ */
+export async function unbanMemberAsAdministrator(
+	db: D1Database,
+	channelId: number,
+	administratorId: number,
+	memberId: number,
+	reason: string,
+	now = Date.now(),
+): Promise<BanHistory> {
+	const history = historyOfRows(await unbanBatch(db, channelId, memberId, now, administratorId, reason));
+	if (!history) throw new AppError('UserNotFound');
+	return history;
+}
+
+interface BanRecord {
 	kind: 'TEMPORARY' | 'PERMANENT';
 	endsAt: number | null;
 	reason: string;
@@ -82,18 +163,33 @@ export interface BanRecord {
 	liftedAt: number | null;
 }
 
-/** A member of the channel and every ban they have had, oldest first. @throws AppError UserNotFound */
-export async function memberBanHistory(db: D1Database, channelId: number, memberId: number) {
-	const member = await db
-		.prepare('SELECT id, nickname, role, withdrawn_at FROM members WHERE id = ?1 AND channel_id = ?2')
-		.bind(memberId, channelId)
-		.first<{ id: number; nickname: string | null; role: 'MEMBER' | 'ADMIN'; withdrawn_at: number | null }>();
-	if (!member) throw new AppError('UserNotFound');
-	const bans = await all<{ kind: BanRecord['kind']; ends_at: number | null; reason: string; created_at: number; lifted_at: number | null }>(
+/** A member of the channel and every ban they have had, oldest first. */
+export interface BanHistory {
+	member: { userId: number; nickname: string | null; withdrawn: boolean; admin: boolean };
+	bans: BanRecord[];
+}
+
+/** The reads of a member's ban history, for a batch: the member, then their bans. */
+function historyStatements(db: D1Database, channelId: number, memberId: number): D1PreparedStatement[] {
+	return [
+		db.prepare('SELECT id, nickname, role, withdrawn_at FROM members WHERE id = ?1 AND channel_id = ?2').bind(memberId, channelId),
 		db
 			.prepare('SELECT kind, ends_at, reason, created_at, lifted_at FROM bans WHERE member_id = ?1 AND channel_id = ?2 ORDER BY created_at, id')
 			.bind(memberId, channelId),
-	);
+	];
+}
+
+/** The history historyStatements read, or null when the member is none of the channel. */
+function historyOfRows([memberRows, banRows]: D1Result[]): BanHistory | null {
+	const member = memberRows?.results[0] as { id: number; nickname: string | null; role: 'MEMBER' | 'ADMIN'; withdrawn_at: number | null } | undefined;
+	if (!member) return null;
+	const bans = (banRows?.results ?? []) as {
+		kind: BanRecord['kind'];
+		ends_at: number | null;
+		reason: string;
+		created_at: number;
+		lifted_at: number | null;
+	}[];
 	return {
 		member: {
 			userId: member.id,
@@ -105,6 +201,13 @@ export async function memberBanHistory(db: D1Database, channelId: number, member
 			(ban): BanRecord => ({ kind: ban.kind, endsAt: ban.ends_at, reason: ban.reason, createdAt: ban.created_at, liftedAt: ban.lifted_at }),
 		),
 	};
+}
+
+/** A member of the channel and every ban they have had, oldest first, in one round trip. @throws AppError UserNotFound */
+export async function memberBanHistory(db: D1Database, channelId: number, memberId: number): Promise<BanHistory> {
+	const history = historyOfRows(await db.batch(historyStatements(db, channelId, memberId)));
+	if (!history) throw new AppError('UserNotFound');
+	return history;
 }
 
 export interface BanInForce {
@@ -128,19 +231,33 @@ export async function listBansInForce(
 	page: number,
 	now = Date.now(),
 ): Promise<{ bans: BanInForce[]; page: number; totalCount: number; totalPages: number }> {
+	return bansInForceOf(await db.batch(bansInForceStatements(db, channelId, page, now)), page);
+}
+
+/** The read of a page of the bans in force and their count (bansInForceOf reads their results); `lastPage`: a page past the end reads the last page (the admin page). */
+export function bansInForceStatements(db: D1Database, channelId: number, page: number, now = Date.now(), lastPage = false): D1PreparedStatement[] {
 	const inForce = `SELECT member_id, max(kind = 'PERMANENT') AS permanent, max(ends_at) AS ends_at, max(created_at) AS created_at
 		FROM bans WHERE channel_id = ?1 AND lifted_at IS NULL AND (ends_at IS NULL OR ends_at > ?2) GROUP BY member_id`;
-	const [rows, count] = await db.batch([
+	const countSql = `SELECT count(*) AS n FROM (${inForce})`;
+	return [
 		db
 			.prepare(
 				`SELECT f.member_id, m.nickname, m.withdrawn_at, f.permanent, f.ends_at, f.created_at,
 					(SELECT reason FROM bans b WHERE b.member_id = f.member_id AND b.channel_id = ?1 AND b.lifted_at IS NULL ORDER BY b.created_at DESC, b.id DESC LIMIT 1) AS reason
 				 FROM (${inForce}) f JOIN members m ON m.id = f.member_id
-				 ORDER BY f.created_at DESC, f.member_id DESC LIMIT ?3 OFFSET ?4`,
+				 ORDER BY f.created_at DESC, f.member_id DESC LIMIT ${PAGE_SIZE} OFFSET ${pageOffsetSql('?3', lastPage && page > 1 ? countSql : undefined)}`,
 			)
-			.bind(channelId, now, PAGE_SIZE, (page - 1) * PAGE_SIZE),
-		db.prepare(`SELECT count(*) AS n FROM (${inForce})`).bind(channelId, now),
-	]);
+			.bind(channelId, now, page),
+		db.prepare(countSql).bind(channelId, now),
+	];
+}
+
+/** The page bansInForceStatements read (`lastPage` as they were made with). */
+export function bansInForceOf(
+	[rows, count]: D1Result[],
+	asked: number,
+	lastPage = false,
+): { bans: BanInForce[]; page: number; totalCount: number; totalPages: number } {
 	type Row = {
 		member_id: number;
 		nickname: string | null;
@@ -159,8 +276,7 @@ export async function listBansInForce(
 			createdAt: row.created_at,
 		}),
 	);
-	const totalCount = Number((count?.results[0] as { n: number } | undefined)?.n ?? 0);
-	return { bans, page, totalCount, totalPages: pageCount(totalCount, PAGE_SIZE) };
+	return pageOf({ bans }, countOf(count), asked, lastPage);
 }
 
 /** The active member of the channel who holds `nickname` now (compared by its key), or null. */

@@ -39,18 +39,20 @@ export interface ExportSubject {
 
 /**
  * Marks the start of an export, or refuses it when the member started one within the interval.
- * One row written.
+ * One row written, in one batch with the read of the start that refuses it (one round trip).
  * @throws AppError TooManyRequests (retryAfter: seconds until the next export may start)
  */
 export async function claimExport(db: D1Database, channelId: number, memberId: number, now: number): Promise<void> {
-	const claimed = await db
-		.prepare(
-			'UPDATE members SET last_export_at = ?3 WHERE id = ?1 AND channel_id = ?2 AND (last_export_at IS NULL OR last_export_at <= ?4 OR last_export_at > ?3)',
-		)
-		.bind(memberId, channelId, now, now - EXPORT_INTERVAL_MS)
-		.run();
-	if (claimed.meta.changes === 1) return;
-	const last = await db.prepare('SELECT last_export_at FROM members WHERE id = ?1').bind(memberId).first<number>('last_export_at');
+	const [claimed, stored] = await db.batch([
+		db
+			.prepare(
+				'UPDATE members SET last_export_at = ?3 WHERE id = ?1 AND channel_id = ?2 AND (last_export_at IS NULL OR last_export_at <= ?4 OR last_export_at > ?3)',
+			)
+			.bind(memberId, channelId, now, now - EXPORT_INTERVAL_MS),
+		db.prepare('SELECT last_export_at FROM members WHERE id = ?1').bind(memberId),
+	]);
+	if (claimed?.meta.changes === 1) return;
+	const last = (stored?.results[0] as { last_export_at: number | null } | undefined)?.last_export_at ?? null;
 	const retryAfter = Math.max(1, Math.ceil(((last ?? now) + EXPORT_INTERVAL_MS - now) / 1000));
 	throw new AppError('TooManyRequests', undefined, { retryAfter });
 }

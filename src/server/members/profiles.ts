@@ -1,14 +1,20 @@
-/** Member profiles as readers see them, and a member's visible posts. */
+/**
+ * Member profiles as readers see them, and a member's visible posts. The profile and a page of its
+ * posts are read in one round trip, by the profile page (in its session's batch) and the API alike:
+ * profileStatements and memberPostsStatement, whose results profileOf and memberPostsOf read.
+ */
 import { AppError } from '@/server/platform/errors';
-import { all } from '@/server/platform/db';
 import { PAGE_SIZE } from '@/schemas/params';
 import { pageCount } from '@/lib/paging';
 import { SUMMARY_COLUMNS, toSummary, type PostSummary, type SummaryRow } from '@/server/posts/lists';
 import { listablePostSql } from '@/server/visibility/visibility';
 import { authorOf } from '@/server/visibility/author';
 
-/** A profile lists what everyone may read of the member's posts. */
-const PROFILE_POST_SQL = listablePostSql('NULL');
+/** A profile lists what everyone may read of the member's posts (?1 the member, ?2 the channel). */
+const PROFILE_POSTS_WHERE = `p.member_id = ?1 AND p.channel_id = ?2 AND ${listablePostSql('NULL')}`;
+
+/** How many posts the profile lists (?1 the member, ?2 the channel). */
+const PROFILE_POST_COUNT_SQL = `SELECT count(*) AS count FROM posts p JOIN boards b ON b.id = p.board_id WHERE ${PROFILE_POSTS_WHERE}`;
 
 export interface MemberProfile {
 	userId: number;
@@ -21,20 +27,26 @@ export interface MemberProfile {
 	postCount: number;
 }
 
-/** @throws AppError UserNotFound, also for a member of another channel */
-export async function getProfile(db: D1Database, channelId: number, userId: number): Promise<MemberProfile> {
-	const row = await db
-		.prepare('SELECT id, nickname, joined_at, withdrawn_at, role FROM members WHERE id = ?1 AND channel_id = ?2')
-		.bind(userId, channelId)
-		.first<{ id: number; nickname: string | null; joined_at: number; withdrawn_at: number | null; role: string }>();
-	if (!row) throw new AppError('UserNotFound');
-	const count = await db
-		.prepare(
-			`SELECT count(*) AS count FROM posts p JOIN boards b ON b.id = p.board_id
-			 WHERE p.member_id = ?1 AND p.channel_id = ?2 AND ${PROFILE_POST_SQL}`,
-		)
-		.bind(userId, channelId)
-		.first<{ count: number }>();
+interface ProfileRow {
+	id: number;
+	nickname: string | null;
+	joined_at: number;
+	withdrawn_at: number | null;
+	role: string;
+}
+
+/** The profile's two reads, for one batch: the member (of this channel only) and the count of their listed posts. */
+export function profileStatements(db: D1Database, channelId: number, userId: number): [D1PreparedStatement, D1PreparedStatement] {
+	return [
+		db.prepare('SELECT id, nickname, joined_at, withdrawn_at, role FROM members WHERE id = ?1 AND channel_id = ?2').bind(userId, channelId),
+		db.prepare(PROFILE_POST_COUNT_SQL).bind(userId, channelId),
+	];
+}
+
+/** The profile from the results of profileStatements, in their order; null when the channel has no such member. */
+export function profileOf(member: D1Result | undefined, count: D1Result | undefined): MemberProfile | null {
+	const row = member?.results[0] as ProfileRow | undefined;
+	if (!row) return null;
 	// The name and badge as readers see them beside the member's posts.
 	const shown = authorOf(row.id, row.nickname, row.withdrawn_at, row.role);
 	return {
@@ -43,8 +55,16 @@ export async function getProfile(db: D1Database, channelId: number, userId: numb
 		joinedAt: row.joined_at,
 		withdrawn: shown.withdrawn,
 		admin: shown.admin,
-		postCount: count?.count ?? 0,
+		postCount: (count?.results[0] as { count: number } | undefined)?.count ?? 0,
 	};
+}
+
+/** @throws AppError UserNotFound, also for a member of another channel */
+export async function getProfile(db: D1Database, channelId: number, userId: number): Promise<MemberProfile> {
+	const [member, count] = await db.batch(profileStatements(db, channelId, userId));
+	const profile = profileOf(member, count);
+	if (!profile) throw new AppError('UserNotFound');
+	return profile;
 }
 
 export interface MemberPostPage {
@@ -56,26 +76,54 @@ export interface MemberPostPage {
 }
 
 /**
- * A page of a member's visible posts (not deleted, hidden or private, and in public boards),
- * newest first. A member's list is short next to a board's, so it pages by offset over the
- * member's own index.
+ * The read of a page of a member's visible posts (not deleted, hidden or private, and in public
+ * boards), newest first, for the batch of profileStatements. A member's list is short next to a
+ * board's, so it pages by offset over the member's own index. `page` is the page asked for; with
+ * `past: 'last'` a page past the end reads the last page instead (as the profile page shows it:
+ * shownPage of src/lib/paging.ts, here from the count inside the same query), else nothing.
  */
-export async function listMemberPosts(db: D1Database, channelId: number, profile: MemberProfile, page: number): Promise<MemberPostPage> {
-	const rows = await all<SummaryRow>(
-		db
-			.prepare(
-				`SELECT ${SUMMARY_COLUMNS}
-				 FROM posts p JOIN members m ON m.id = p.member_id JOIN boards b ON b.id = p.board_id
-				 WHERE p.member_id = ?1 AND p.channel_id = ?2 AND ${PROFILE_POST_SQL}
-				 ORDER BY p.id DESC LIMIT ?3 OFFSET ?4`,
-			)
-			.bind(profile.userId, channelId, PAGE_SIZE, (page - 1) * PAGE_SIZE),
-	);
+export function memberPostsStatement(
+	db: D1Database,
+	channelId: number,
+	userId: number,
+	page: number,
+	past: 'last' | 'none' = 'none',
+): D1PreparedStatement {
+	// Page 1 is never past the end; a deeper page may be, and then the last page's offset is read.
+	const shown = past === 'last' && page > 1 ? `min(?3, max(1, ((${PROFILE_POST_COUNT_SQL}) + ${PAGE_SIZE - 1}) / ${PAGE_SIZE}))` : '?3';
+	return db
+		.prepare(
+			`SELECT ${SUMMARY_COLUMNS}
+			 FROM posts p JOIN members m ON m.id = p.member_id JOIN boards b ON b.id = p.board_id
+			 WHERE ${PROFILE_POSTS_WHERE}
+			 ORDER BY p.id DESC LIMIT ${PAGE_SIZE} OFFSET (${shown} - 1) * ${PAGE_SIZE}`,
+		)
+		.bind(userId, channelId, page);
+}
+
+/** The page `page` (the page shown) of the profile's posts, from memberPostsStatement's result. */
+export function memberPostsOf(result: D1Result | undefined, profile: MemberProfile, page: number): MemberPostPage {
 	return {
-		posts: rows.map(toSummary),
+		posts: ((result?.results ?? []) as SummaryRow[]).map(toSummary),
 		page,
 		pageSize: PAGE_SIZE,
 		totalCount: profile.postCount,
 		totalPages: pageCount(profile.postCount, PAGE_SIZE),
 	};
+}
+
+/** A page of the posts of a profile already read (page past the end: no posts). */
+export async function listMemberPosts(db: D1Database, channelId: number, profile: MemberProfile, page: number): Promise<MemberPostPage> {
+	return memberPostsOf(await memberPostsStatement(db, channelId, profile.userId, page).all(), profile, page);
+}
+
+/**
+ * The member's profile and page `page` of their posts (a page past the end has none), in one round
+ * trip. @throws AppError UserNotFound, also for a member of another channel
+ */
+export async function getMemberPosts(db: D1Database, channelId: number, userId: number, page: number): Promise<MemberPostPage> {
+	const [member, count, posts] = await db.batch([...profileStatements(db, channelId, userId), memberPostsStatement(db, channelId, userId, page)]);
+	const profile = profileOf(member, count);
+	if (!profile) throw new AppError('UserNotFound');
+	return memberPostsOf(posts, profile, page);
 }

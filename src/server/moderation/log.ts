@@ -3,7 +3,7 @@
  * batch, and read newest first by the community's administrators. Nothing changes or removes a row.
  */
 import { PAGE_SIZE } from '@/schemas/params';
-import { pageCount } from '@/lib/paging';
+import { countOf, pageOf, pageOffsetSql } from '@/server/platform/page-offset';
 
 export type ModerationAction =
 	| 'HIDE_POST'
@@ -107,23 +107,29 @@ export function logStatement(
 		.bind(channelId, moderatorId, action, target.type, target.id, reason.slice(0, REASON_MAX), now);
 }
 
-/** A page of the channel's log, newest first, with the total count. */
-export async function listLog(
-	db: D1Database,
-	channelId: number,
-	page: number,
-): Promise<{ entries: LogEntry[]; page: number; totalCount: number; totalPages: number }> {
-	const [rows, count] = await db.batch([
+const LOG_COUNT_SQL = 'SELECT count(*) AS n FROM moderation_log WHERE channel_id = ?1';
+
+/** The read of a page of the channel's log and its count (logPageOf reads their results); `lastPage`: a page past the end reads the last page (the admin page). */
+export function logStatements(db: D1Database, channelId: number, page: number, lastPage = false): D1PreparedStatement[] {
+	return [
 		db
 			.prepare(
 				`SELECT l.id, l.moderator_id, m.nickname, l.action, l.target_type, l.target_id, l.reason, l.created_at, ${TARGET_LABEL_COLUMNS}
 				 FROM moderation_log l LEFT JOIN members m ON m.id = l.moderator_id
 				 ${targetLabelJoins('l.target_type', 'l.target_id')}
-				 WHERE l.channel_id = ?1 ORDER BY l.id DESC LIMIT ?2 OFFSET ?3`,
+				 WHERE l.channel_id = ?1 ORDER BY l.id DESC LIMIT ${PAGE_SIZE} OFFSET ${pageOffsetSql('?2', lastPage && page > 1 ? LOG_COUNT_SQL : undefined)}`,
 			)
-			.bind(channelId, PAGE_SIZE, (page - 1) * PAGE_SIZE),
-		db.prepare('SELECT count(*) AS n FROM moderation_log WHERE channel_id = ?1').bind(channelId),
-	]);
+			.bind(channelId, page),
+		db.prepare(LOG_COUNT_SQL).bind(channelId),
+	];
+}
+
+/** The page logStatements read (`lastPage` as they were made with). */
+export function logPageOf(
+	[rows, count]: D1Result[],
+	asked: number,
+	lastPage = false,
+): { entries: LogEntry[]; page: number; totalCount: number; totalPages: number } {
 	type Row = TargetLabelRow & {
 		id: number;
 		moderator_id: number | null;
@@ -144,6 +150,14 @@ export async function listLog(
 		reason: row.reason,
 		createdAt: row.created_at,
 	}));
-	const totalCount = Number((count?.results[0] as { n: number } | undefined)?.n ?? 0);
-	return { entries, page, totalCount, totalPages: pageCount(totalCount, PAGE_SIZE) };
+	return pageOf({ entries }, countOf(count), asked, lastPage);
+}
+
+/** A page of the channel's log, newest first, with the total count. */
+export async function listLog(
+	db: D1Database,
+	channelId: number,
+	page: number,
+): Promise<{ entries: LogEntry[]; page: number; totalCount: number; totalPages: number }> {
+	return logPageOf(await db.batch(logStatements(db, channelId, page)), page);
 }

@@ -7,7 +7,7 @@
  */
 import { AppError } from '@/server/platform/errors';
 import { PAGE_SIZE } from '@/schemas/params';
-import { pageCount } from '@/lib/paging';
+import { countOf, pageOf, pageOffsetSql } from '@/server/platform/page-offset';
 import { logStatement, targetLabelJoins, targetLabelOf, TARGET_LABEL_COLUMNS, type TargetLabel, type TargetLabelRow } from './log';
 
 export type ReportTarget = 'POST' | 'COMMENT';
@@ -59,20 +59,21 @@ export function closeReportsStatement(
 		.bind(channelId, target.type, target.id, status, now, adminId);
 }
 
-/** A page of the open reports, grouped by target. */
-export async function listReportQueue(
-	db: D1Database,
-	channelId: number,
-	page: number,
-	order: QueueOrder,
-): Promise<{ groups: QueueGroup[]; page: number; totalCount: number; totalPages: number }> {
-	const [rows, count] = await db.batch([
+const QUEUE_COUNT_SQL = "SELECT count(*) AS n FROM (SELECT 1 FROM reports WHERE channel_id = ?1 AND status = 'OPEN' GROUP BY target_type, target_id)";
+
+/**
+ * The read of a page of the open reports, grouped by target, and their count (reportQueueOf reads
+ * their results). `lastPage`: a page past the end reads the last page (the admin page), else nothing.
+ */
+export function reportQueueStatements(db: D1Database, channelId: number, page: number, order: QueueOrder, lastPage = false): D1PreparedStatement[] {
+	return [
 		db
 			.prepare(
 				`WITH open AS (
 					SELECT target_type, target_id, count(*) AS reports, max(created_at) AS last_at
 					FROM reports WHERE channel_id = ?1 AND status = 'OPEN' GROUP BY target_type, target_id
-					ORDER BY ${order === 'most' ? 'reports DESC, last_at DESC' : 'last_at DESC'}, target_id DESC LIMIT ?2 OFFSET ?3
+					ORDER BY ${order === 'most' ? 'reports DESC, last_at DESC' : 'last_at DESC'}, target_id DESC
+					LIMIT ${PAGE_SIZE} OFFSET ${pageOffsetSql('?2', lastPage && page > 1 ? QUEUE_COUNT_SQL : undefined)}
 				)
 				SELECT o.target_type, o.target_id, o.reports, o.last_at,
 					coalesce(p.id, c.post_id) AS post_id,
@@ -89,11 +90,17 @@ export async function listReportQueue(
 				LEFT JOIN members w ON w.id = coalesce(p.member_id, c.member_id)
 				ORDER BY ${order === 'most' ? 'o.reports DESC, o.last_at DESC' : 'o.last_at DESC'}, o.target_id DESC`,
 			)
-			.bind(channelId, PAGE_SIZE, (page - 1) * PAGE_SIZE),
-		db
-			.prepare("SELECT count(*) AS n FROM (SELECT 1 FROM reports WHERE channel_id = ?1 AND status = 'OPEN' GROUP BY target_type, target_id)")
-			.bind(channelId),
-	]);
+			.bind(channelId, page),
+		db.prepare(QUEUE_COUNT_SQL).bind(channelId),
+	];
+}
+
+/** The page reportQueueStatements read (`lastPage` as they were made with). */
+export function reportQueueOf(
+	[rows, count]: D1Result[],
+	asked: number,
+	lastPage = false,
+): { groups: QueueGroup[]; page: number; totalCount: number; totalPages: number } {
 	type Row = {
 		target_type: ReportTarget;
 		target_id: number;
@@ -128,8 +135,17 @@ export async function listReportQueue(
 			})),
 		}),
 	);
-	const totalCount = Number((count?.results[0] as { n: number } | undefined)?.n ?? 0);
-	return { groups, page, totalCount, totalPages: pageCount(totalCount, PAGE_SIZE) };
+	return pageOf({ groups }, countOf(count), asked, lastPage);
+}
+
+/** A page of the open reports, grouped by target. */
+export async function listReportQueue(
+	db: D1Database,
+	channelId: number,
+	page: number,
+	order: QueueOrder,
+): Promise<{ groups: QueueGroup[]; page: number; totalCount: number; totalPages: number }> {
+	return reportQueueOf(await db.batch(reportQueueStatements(db, channelId, page, order)), page);
 }
 
 /** Dismisses a target's open reports. @throws AppError ReportsNotFound when it has none */
@@ -162,24 +178,31 @@ export interface ClosedReport {
 	resolvedBy: { userId: number; nickname: string | null } | null;
 }
 
-/** The history: closed reports, newest closed first. */
-export async function listClosedReports(
-	db: D1Database,
-	channelId: number,
-	page: number,
-): Promise<{ reports: ClosedReport[]; page: number; totalCount: number; totalPages: number }> {
-	const [rows, count] = await db.batch([
+const CLOSED_COUNT_SQL = "SELECT count(*) AS n FROM reports WHERE channel_id = ?1 AND status <> 'OPEN'";
+
+/** The read of a page of the history and its count (closedReportsOf reads their results); `lastPage` as reportQueueStatements'. */
+export function closedReportsStatements(db: D1Database, channelId: number, page: number, lastPage = false): D1PreparedStatement[] {
+	return [
 		db
 			.prepare(
 				`SELECT r.id, r.target_type, r.target_id, r.reporter_id, m.nickname, r.reason_code, r.reason_text, r.created_at, r.status, r.resolved_at, r.resolved_by, a.nickname AS resolver,
 					${TARGET_LABEL_COLUMNS}
 				 FROM reports r JOIN members m ON m.id = r.reporter_id LEFT JOIN members a ON a.id = r.resolved_by
 				 ${targetLabelJoins('r.target_type', 'r.target_id')}
-				 WHERE r.channel_id = ?1 AND r.status <> 'OPEN' ORDER BY r.resolved_at DESC, r.id DESC LIMIT ?2 OFFSET ?3`,
+				 WHERE r.channel_id = ?1 AND r.status <> 'OPEN' ORDER BY r.resolved_at DESC, r.id DESC
+				 LIMIT ${PAGE_SIZE} OFFSET ${pageOffsetSql('?2', lastPage && page > 1 ? CLOSED_COUNT_SQL : undefined)}`,
 			)
-			.bind(channelId, PAGE_SIZE, (page - 1) * PAGE_SIZE),
-		db.prepare("SELECT count(*) AS n FROM reports WHERE channel_id = ?1 AND status <> 'OPEN'").bind(channelId),
-	]);
+			.bind(channelId, page),
+		db.prepare(CLOSED_COUNT_SQL).bind(channelId),
+	];
+}
+
+/** The page closedReportsStatements read (`lastPage` as they were made with). */
+export function closedReportsOf(
+	[rows, count]: D1Result[],
+	asked: number,
+	lastPage = false,
+): { reports: ClosedReport[]; page: number; totalCount: number; totalPages: number } {
 	type Row = TargetLabelRow & {
 		id: number;
 		target_type: ReportTarget;
@@ -209,6 +232,14 @@ export async function listClosedReports(
 			resolvedBy: row.resolved_by === null ? null : { userId: row.resolved_by, nickname: row.resolver },
 		}),
 	);
-	const totalCount = Number((count?.results[0] as { n: number } | undefined)?.n ?? 0);
-	return { reports, page, totalCount, totalPages: pageCount(totalCount, PAGE_SIZE) };
+	return pageOf({ reports }, countOf(count), asked, lastPage);
+}
+
+/** The history: closed reports, newest closed first. */
+export async function listClosedReports(
+	db: D1Database,
+	channelId: number,
+	page: number,
+): Promise<{ reports: ClosedReport[]; page: number; totalCount: number; totalPages: number }> {
+	return closedReportsOf(await db.batch(closedReportsStatements(db, channelId, page)), page);
 }

@@ -19,12 +19,19 @@ export interface SettingsChange {
 	reportMinAgeHours?: unknown;
 }
 
-export async function moderationSettings(db: D1Database, channelId: number): Promise<ModerationSettings> {
-	const row = await db
-		.prepare('SELECT auto_hide_reports, report_min_age_hours FROM channels WHERE id = ?1')
-		.bind(channelId)
-		.first<{ auto_hide_reports: number | null; report_min_age_hours: number }>();
+/** The read of the channel's moderation settings (moderationSettingsOf reads its result). */
+export function moderationSettingsStatement(db: D1Database, channelId: number): D1PreparedStatement {
+	return db.prepare('SELECT auto_hide_reports, report_min_age_hours FROM channels WHERE id = ?1').bind(channelId);
+}
+
+/** The settings moderationSettingsStatement read. */
+export function moderationSettingsOf(result: D1Result | undefined): ModerationSettings {
+	const row = result?.results[0] as { auto_hide_reports: number | null; report_min_age_hours: number } | undefined;
 	return { autoHideReports: row?.auto_hide_reports ?? null, reportMinAgeHours: row?.report_min_age_hours ?? REPORT_MIN_AGE_RECOMMENDED_HOURS };
+}
+
+export async function moderationSettings(db: D1Database, channelId: number): Promise<ModerationSettings> {
+	return moderationSettingsOf(await moderationSettingsStatement(db, channelId).all());
 }
 
 const isWhole = (value: unknown, min: number, max: number): value is number =>
@@ -35,11 +42,21 @@ const isWhole = (value: unknown, min: number, max: number): value is number =>
  * number from 1 to AUTO_HIDE_MAX, nor null), ReportMinAgeInvalid (not a whole number of hours from
  * 0 to REPORT_MIN_AGE_MAX_HOURS)
  */
-export function checkedSettings(change: SettingsChange, stored: ModerationSettings): ModerationSettings {
+function checkedSettings(change: SettingsChange, stored: ModerationSettings): ModerationSettings {
 	const { autoHideReports = stored.autoHideReports, reportMinAgeHours = stored.reportMinAgeHours } = change;
 	if (autoHideReports !== null && !isWhole(autoHideReports, 1, AUTO_HIDE_MAX)) throw new AppError('AutoHideThresholdInvalid');
 	if (!isWhole(reportMinAgeHours, 0, REPORT_MIN_AGE_MAX_HOURS)) throw new AppError('ReportMinAgeInvalid');
 	return { autoHideReports, reportMinAgeHours };
+}
+
+/**
+ * The settings a change leads to (checkedSettings), with a read of the stored ones only when the
+ * change leaves one out (the admin area's form names both).
+ */
+export async function changedSettings(db: D1Database, channelId: number, change: SettingsChange): Promise<ModerationSettings> {
+	if (change.autoHideReports !== undefined && change.reportMinAgeHours !== undefined)
+		return checkedSettings(change, { autoHideReports: null, reportMinAgeHours: REPORT_MIN_AGE_RECOMMENDED_HOURS });
+	return checkedSettings(change, await moderationSettings(db, channelId));
 }
 
 /** The audit log's words for the settings (its reason column), e.g. `autoHideReports=3 reportMinAgeHours=72`. */

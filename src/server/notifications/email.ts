@@ -41,6 +41,7 @@ import { notificationPath, notificationSentence } from '@/lib/notification-text'
 import { excerpt, storedText } from '@/lib/excerpt';
 import { AppError, type ResultCodeName } from '@/server/platform/errors';
 import { requireSessionSecret, sessionSecret } from '@/server/sign-in/session-secret';
+import { memberIdSql, memberIdValue, type MemberRef } from '@/server/sign-in/member-ref';
 import { mailerFromEnv, type Mailer, type MailMessage } from './mailer';
 
 /** The kinds that are emailed. */
@@ -194,13 +195,22 @@ export interface EmailSetting {
 	pending: string | null;
 }
 
+/** The read of the member's email setting (emailSettingOf reads its result); with a session's token, in the session's round trip. */
+export function emailSettingStatement(db: D1Database, who: MemberRef): D1PreparedStatement {
+	return db
+		.prepare(`SELECT notification_email AS address, notification_email_pending AS pending FROM members WHERE id = ${memberIdSql(who, '?1')}`)
+		.bind(memberIdValue(who));
+}
+
+/** The setting emailSettingStatement read. */
+export function emailSettingOf(result: D1Result | undefined): EmailSetting {
+	const row = result?.results[0] as EmailSetting | undefined;
+	return { address: row?.address ?? null, pending: row?.pending ?? null };
+}
+
 /** The member's email setting. */
 export async function emailSetting(db: D1Database, memberId: number): Promise<EmailSetting> {
-	const row = await db
-		.prepare('SELECT notification_email AS address, notification_email_pending AS pending FROM members WHERE id = ?1')
-		.bind(memberId)
-		.first<EmailSetting>();
-	return { address: row?.address ?? null, pending: row?.pending ?? null };
+	return emailSettingOf(await emailSettingStatement(db, memberId).all());
 }
 
 /** The community the email is about, as the confirmation email names it. */
@@ -228,24 +238,29 @@ export async function setNotificationEmail(
 	if (!mailer) throw new AppError(REFUSALS.unavailable, 'Email is not set up for this community.');
 	const address = normalizeEmailAddress(input);
 	if (!address) throw new AppError(REFUSALS.address, 'The request has an invalid parameter: address.');
-	const current = await emailSetting(db, memberId);
-	if (current.address === address) {
-		if (current.pending !== null) await db.prepare('UPDATE members SET notification_email_pending = NULL WHERE id = ?1').bind(memberId).run();
-		return { address, pending: null };
-	}
-	// One statement: the count, its window and the pending address, or nothing when the count is full.
-	const counted = await db
-		.prepare(
-			`UPDATE members SET notification_email_pending = ?3,
-				notification_email_sends = CASE WHEN notification_email_window > ?4 - ?5 THEN notification_email_sends + 1 ELSE 1 END,
-				notification_email_window = CASE WHEN notification_email_window > ?4 - ?5 THEN notification_email_window ELSE ?4 END
-			 WHERE id = ?1 AND channel_id = ?2 AND withdrawn_at IS NULL
-				AND (notification_email_window <= ?4 - ?5 OR notification_email_sends < ?6)
-			 RETURNING id`,
-		)
-		.bind(memberId, channel.id, address, now, CONFIRMATION_TTL_MS, CONFIRMATIONS_PER_DAY)
-		.first<{ id: number }>();
-	if (!counted) {
+	// One batch: the address already confirmed only drops a pending one; another is counted and
+	// stored as pending in one statement (or nothing when the count is full); then the confirmed one.
+	const [, counted, stored] = await db.batch([
+		db
+			.prepare(
+				'UPDATE members SET notification_email_pending = NULL WHERE id = ?1 AND notification_email = ?2 AND notification_email_pending IS NOT NULL',
+			)
+			.bind(memberId, address),
+		db
+			.prepare(
+				`UPDATE members SET notification_email_pending = ?3,
+					notification_email_sends = CASE WHEN notification_email_window > ?4 - ?5 THEN notification_email_sends + 1 ELSE 1 END,
+					notification_email_window = CASE WHEN notification_email_window > ?4 - ?5 THEN notification_email_window ELSE ?4 END
+				 WHERE id = ?1 AND channel_id = ?2 AND withdrawn_at IS NULL AND notification_email IS NOT ?3
+					AND (notification_email_window <= ?4 - ?5 OR notification_email_sends < ?6)
+				 RETURNING id`,
+			)
+			.bind(memberId, channel.id, address, now, CONFIRMATION_TTL_MS, CONFIRMATIONS_PER_DAY),
+		db.prepare('SELECT notification_email AS address FROM members WHERE id = ?1').bind(memberId),
+	]);
+	const current = (stored?.results[0] as { address: string | null } | undefined)?.address ?? null;
+	if (current === address) return { address, pending: null };
+	if (!counted?.results.length) {
 		throw new AppError(REFUSALS.limit, `A member can ask for ${CONFIRMATIONS_PER_DAY} confirmation emails a day. Please try again tomorrow.`);
 	}
 	const secret = requireSessionSecret();
@@ -260,7 +275,7 @@ export async function setNotificationEmail(
 		headers: { 'Auto-Submitted': 'auto-generated' },
 		fromName: channel.title,
 	});
-	return { address: current.address, pending: address };
+	return { address: current, pending: address };
 }
 
 /** How a link ended: done, or why not. */

@@ -8,19 +8,32 @@
 import { MENTION_LOOKUPS, mentionCandidates, type Mention } from '@/lib/mentions';
 import { nicknameKey } from '@/lib/nickname-key';
 
-/** The members `texts` mention, in the order they are first mentioned, each once per written name. */
-export async function resolveMentions(db: D1Database, channelId: number, texts: readonly string[]): Promise<Mention[]> {
+/** The nickname keys `texts` ask to look up (at most MENTION_LOOKUPS). */
+function mentionKeys(texts: readonly string[]): string[] {
 	const candidates = texts.flatMap((text) => mentionCandidates(text));
-	if (candidates.length === 0) return [];
-	const keys = [...new Set(candidates.flat().map((name) => nicknameKey(name.normalize('NFC'))))].slice(0, MENTION_LOOKUPS);
-	const { results } = await db
+	return [...new Set(candidates.flat().map((name) => nicknameKey(name.normalize('NFC'))))].slice(0, MENTION_LOOKUPS);
+}
+
+/**
+ * The read of the members `texts` may mention, for mentionsOf: null when they have no @. One
+ * statement, to send with a write's other reads.
+ */
+export function mentionsStatement(db: D1Database, channelId: number, texts: readonly string[]): D1PreparedStatement | null {
+	const keys = mentionKeys(texts);
+	if (keys.length === 0) return null;
+	return db
 		.prepare(
 			`SELECT c.nickname_key AS key, c.member_id AS id FROM nickname_claims c JOIN members m ON m.id = c.member_id
 			 WHERE c.channel_id = ?1 AND c.released_at IS NULL AND m.withdrawn_at IS NULL AND c.nickname_key IN (SELECT value FROM json_each(?2))`,
 		)
-		.bind(channelId, JSON.stringify(keys))
-		.all<{ key: string; id: number }>();
-	const byKey = new Map(results.map(({ key, id }) => [key, id]));
+		.bind(channelId, JSON.stringify(keys));
+}
+
+/** The members `texts` mention, from mentionsStatement's result: in the order they are first mentioned, each once per written name. */
+export function mentionsOf(result: D1Result | undefined, texts: readonly string[]): Mention[] {
+	const candidates = texts.flatMap((text) => mentionCandidates(text));
+	if (candidates.length === 0) return [];
+	const byKey = new Map(((result?.results ?? []) as { key: string; id: number }[]).map(({ key, id }) => [key, id]));
 	const mentions: Mention[] = [];
 	const seen = new Set<string>();
 	for (const names of candidates) {
@@ -33,6 +46,12 @@ export async function resolveMentions(db: D1Database, channelId: number, texts: 
 		}
 	}
 	return mentions;
+}
+
+/** The members `texts` mention (mentionsOf), read now. */
+export async function resolveMentions(db: D1Database, channelId: number, texts: readonly string[]): Promise<Mention[]> {
+	const statement = mentionsStatement(db, channelId, texts);
+	return mentionsOf(statement ? await statement.all() : undefined, texts);
 }
 
 /** The distinct members of `mentions` that a mention notifies: at most MENTIONS_NOTIFIED, the first ones written. */

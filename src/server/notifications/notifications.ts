@@ -9,6 +9,7 @@
  */
 import { AppError } from '@/server/platform/errors';
 import type { SessionMember } from '@/server/sign-in/sessions';
+import { adminSql, adminValue, memberIdSql, memberIdValue, type MemberRef, type ViewerRef } from '@/server/sign-in/member-ref';
 import {
 	NOTIFICATION_SETTINGS,
 	NOTIFICATIONS_KEPT,
@@ -83,10 +84,19 @@ export function parseCursor(value: string | undefined): { at: number; id: number
 	return { at: Number(match[1]), id: Number(match[2]) };
 }
 
+/** The read of the member's unread count (unreadOf reads its result); with a session's token, in the session's round trip. */
+export function unreadCountStatement(db: D1Database, who: MemberRef): D1PreparedStatement {
+	return db.prepare(`SELECT unread_notifications AS unread FROM members WHERE id = ${memberIdSql(who, '?1')}`).bind(memberIdValue(who));
+}
+
+/** The unread count unreadCountStatement read. */
+export function unreadOf(result: D1Result | undefined): number {
+	return Math.max(0, (result?.results[0] as { unread: number } | undefined)?.unread ?? 0);
+}
+
 /** The member's unread count, as the bell shows it. */
 export async function unreadCount(db: D1Database, memberId: number): Promise<number> {
-	const row = await db.prepare('SELECT unread_notifications AS unread FROM members WHERE id = ?1').bind(memberId).first<{ unread: number }>();
-	return Math.max(0, row?.unread ?? 0);
+	return unreadOf(await unreadCountStatement(db, memberId).all());
 }
 
 /** Excerpt of a comment: its first EXCERPT_LENGTH code points on one line. */
@@ -96,33 +106,40 @@ function excerptOf(content: string): string {
 	return points.length > EXCERPT_LENGTH ? `${points.slice(0, EXCERPT_LENGTH).join('')}…` : text;
 }
 
-/** A page of the member's notifications, newest first, each as the member may read it now. */
-export async function listNotifications(
+/**
+ * The read of a page of the member's notifications, newest first (notificationPageOf reads its
+ * result); with a session's token, in the session's round trip.
+ */
+export function notificationsStatement(
 	db: D1Database,
 	channelId: number,
-	member: SessionMember,
+	who: ViewerRef,
 	cursor: { at: number; id: number } | null,
 	limit = NOTIFICATIONS_PAGE_SIZE,
-): Promise<NotificationPage> {
-	const admin = member.role === 'ADMIN' ? 1 : 0;
-	const { results } = await db
+): D1PreparedStatement {
+	const admin = adminSql(who, '?4');
+	return db
 		.prepare(
 			`SELECT n.id, n.kind, n.updated_at, n.actor_id, n.post_id, n.comment_id, n.ends_at,
 				(n.read_at IS NULL AND n.updated_at > me.notifications_read_before) AS unread,
 				a.nickname AS actor_nickname, p.title, p.like_count,
-				(p.id IS NOT NULL AND p.deleted_at IS NULL AND (?4 = 1 OR (p.hidden_by_admin = 0 AND b.is_public = 1 AND (p.is_private = 0 OR p.member_id = ?1)))) AS post_readable,
+				(p.id IS NOT NULL AND p.deleted_at IS NULL AND (${admin} = 1 OR (p.hidden_by_admin = 0 AND b.is_public = 1 AND (p.is_private = 0 OR p.member_id = me.id)))) AS post_readable,
 				c.content AS comment_content,
-				(c.id IS NOT NULL AND c.deleted_at IS NULL AND (c.hidden_by_admin = 0 OR ?4 = 1)) AS comment_readable
+				(c.id IS NOT NULL AND c.deleted_at IS NULL AND (c.hidden_by_admin = 0 OR ${admin} = 1)) AS comment_readable
 			 FROM notifications n JOIN members me ON me.id = n.member_id
 			 LEFT JOIN members a ON a.id = n.actor_id
 			 LEFT JOIN posts p ON p.id = n.post_id AND p.channel_id = ?2
 			 LEFT JOIN boards b ON b.id = p.board_id
 			 LEFT JOIN comments c ON c.id = n.comment_id
-			 WHERE n.member_id = ?1 AND (?5 IS NULL OR n.updated_at < ?5 OR (n.updated_at = ?5 AND n.id < ?6))
+			 WHERE n.member_id = ${memberIdSql(who, '?1')} AND (?5 IS NULL OR n.updated_at < ?5 OR (n.updated_at = ?5 AND n.id < ?6))
 			 ORDER BY n.updated_at DESC, n.id DESC LIMIT ?3`,
 		)
-		.bind(member.userId, channelId, limit + 1, admin, cursor?.at ?? null, cursor?.id ?? 0)
-		.all<Row>();
+		.bind(memberIdValue(who), channelId, limit + 1, adminValue(who), cursor?.at ?? null, cursor?.id ?? 0);
+}
+
+/** The page notificationsStatement read (with the same `limit`). */
+export function notificationPageOf(result: D1Result | undefined, limit = NOTIFICATIONS_PAGE_SIZE): NotificationPage {
+	const results = (result?.results ?? []) as Row[];
 	const items = results.slice(0, limit).map((row): NotificationItem => {
 		const postReadable = row.post_readable === 1;
 		const commentReadable = postReadable && row.comment_readable === 1;
@@ -142,6 +159,17 @@ export async function listNotifications(
 	});
 	const last = items.at(-1);
 	return { items, next: results.length > limit && last ? cursorOf(last) : null };
+}
+
+/** A page of the member's notifications, newest first, each as the member may read it now. */
+export async function listNotifications(
+	db: D1Database,
+	channelId: number,
+	member: SessionMember,
+	cursor: { at: number; id: number } | null,
+	limit = NOTIFICATIONS_PAGE_SIZE,
+): Promise<NotificationPage> {
+	return notificationPageOf(await notificationsStatement(db, channelId, member, cursor, limit).all(), limit);
 }
 
 /**
@@ -214,10 +242,19 @@ export function withdrawalStatements(db: D1Database, memberId: number): D1Prepar
 	];
 }
 
+/** The read of the member's notification settings (settingsOfResult reads its result); with a session's token, in the session's round trip. */
+export function notificationSettingsStatement(db: D1Database, who: MemberRef): D1PreparedStatement {
+	return db.prepare(`SELECT notifications_off AS off FROM members WHERE id = ${memberIdSql(who, '?1')}`).bind(memberIdValue(who));
+}
+
+/** The settings notificationSettingsStatement read. */
+export function settingsOfResult(result: D1Result | undefined): Record<NotificationSetting, boolean> {
+	return settingsOf((result?.results[0] as { off: number } | undefined)?.off ?? 0);
+}
+
 /** The member's notification settings: each kind on or off. */
 export async function notificationSettings(db: D1Database, memberId: number): Promise<Record<NotificationSetting, boolean>> {
-	const row = await db.prepare('SELECT notifications_off AS off FROM members WHERE id = ?1').bind(memberId).first<{ off: number }>();
-	return settingsOf(row?.off ?? 0);
+	return settingsOfResult(await notificationSettingsStatement(db, memberId).all());
 }
 
 /** Saves the settings sent (a setting left out keeps its value), in one statement; answers them all. */

@@ -12,6 +12,7 @@
 import { AppError, isAppError } from '@/server/platform/errors';
 import { assertion, guardedBatch } from '@/server/platform/batch';
 import type { SessionMember } from '@/server/sign-in/sessions';
+import { adminSql, adminValue, memberIdSql, memberIdValue, type ViewerRef } from '@/server/sign-in/member-ref';
 import { assertReadablePost, readablePostGuard } from '@/server/visibility/readable-post';
 import { WATCHES_KEPT } from '@/lib/notification-kinds';
 
@@ -111,22 +112,35 @@ export async function setWatching(
 	return { watching };
 }
 
-/** What the member watches in this channel (and may still read), newest first, at most WATCHES_KEPT. */
-export async function listWatches(db: D1Database, channelId: number, member: SessionMember): Promise<WatchedItem[]> {
-	const admin = member.role === 'ADMIN' ? 1 : 0;
-	const { results } = await db
+/**
+ * The read of what the member watches in this channel (and may still read), newest first, at most
+ * WATCHES_KEPT (watchesOf reads its result); with a session's token, in the session's round trip.
+ */
+export function watchesStatement(db: D1Database, channelId: number, who: ViewerRef): D1PreparedStatement {
+	const me = memberIdSql(who, '?1');
+	const admin = adminSql(who, '?3');
+	return db
 		.prepare(
 			`SELECT w.target, w.target_id AS id, coalesce(p.title, b.name) AS title, coalesce(p.board_id, b.id) AS board_id
 			 FROM watches w
 			 LEFT JOIN posts p ON w.target = 'POST' AND p.id = w.target_id
 			 LEFT JOIN boards pb ON pb.id = p.board_id
 			 LEFT JOIN boards b ON w.target = 'BOARD' AND b.id = w.target_id
-			 WHERE w.member_id = ?1 AND w.channel_id = ?2 AND w.watching = 1
-			 AND ((w.target = 'POST' AND p.deleted_at IS NULL AND (?3 = 1 OR (p.hidden_by_admin = 0 AND pb.is_public = 1 AND (p.is_private = 0 OR p.member_id = ?1))))
-				OR (w.target = 'BOARD' AND (b.is_public = 1 OR ?3 = 1)))
+			 WHERE w.member_id = ${me} AND w.channel_id = ?2 AND w.watching = 1
+			 AND ((w.target = 'POST' AND p.deleted_at IS NULL AND (${admin} = 1 OR (p.hidden_by_admin = 0 AND pb.is_public = 1 AND (p.is_private = 0 OR p.member_id = w.member_id))))
+				OR (w.target = 'BOARD' AND (b.is_public = 1 OR ${admin} = 1)))
 			 ORDER BY w.created_at DESC LIMIT ${WATCHES_KEPT}`,
 		)
-		.bind(member.userId, channelId, admin)
-		.all<{ target: WatchTarget; id: number; title: string; board_id: number }>();
-	return results.map((row) => ({ target: row.target, id: row.id, title: row.title, boardId: row.board_id }));
+		.bind(memberIdValue(who), channelId, adminValue(who));
+}
+
+/** The watches watchesStatement read. */
+export function watchesOf(result: D1Result | undefined): WatchedItem[] {
+	const rows = (result?.results ?? []) as { target: WatchTarget; id: number; title: string; board_id: number }[];
+	return rows.map((row) => ({ target: row.target, id: row.id, title: row.title, boardId: row.board_id }));
+}
+
+/** What the member watches in this channel (and may still read), newest first, at most WATCHES_KEPT. */
+export async function listWatches(db: D1Database, channelId: number, member: SessionMember): Promise<WatchedItem[]> {
+	return watchesOf(await watchesStatement(db, channelId, member).all());
 }

@@ -1,11 +1,71 @@
 /**
- * The Worker's D1, with one rule for a database that is a local file. Under `wrangler dev` the
+ * The Worker's D1, with one rule for a database that is a local file, and a count of each request's
+ * round trips. Under `wrangler dev` the
  * database is a SQLite file that other processes open too: operator commands (`npm run member`),
  * `wrangler d1 execute`, the browser tests' helpers. A statement or batch that meets their write
  * lock fails at once with SQLITE_BUSY, having changed nothing (a batch is one transaction), and is
  * tried again a few times here instead of failing a reader's request. On Cloudflare a database has
  * one writer and never answers so; the rule then costs nothing.
+ *
+ * Round trips: a statement run or a batch is one round trip to the database, however many rows or
+ * statements it holds. Inside `countRoundTrips` each is counted with its sequential depth: one
+ * more than the deepest round trip that had settled when it began (reads run together share a
+ * depth; a read that waits for another's answer is one deeper). The Worker sends each answer's
+ * figures in its Server-Timing header (functions/round-trips.ts) and tests/e2e/round-trips.spec.ts
+ * holds every route to its budget (docs/performance.md#round-trips).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** What one request asked the database, so far. */
+export interface RoundTrips {
+	/** Statements run and batches sent, the channel lookup not included. */
+	count: number;
+	/** The longest chain of round trips each of which began after the one before had settled. */
+	depth: number;
+	/** The channel's row read from the database (most requests find it in the isolate's memory). */
+	channelLookups: number;
+	/** Set once the answer is made: what runs after it (work handed to waitUntil) is not the answer's. */
+	answered: boolean;
+	/** The depth of the deepest round trip settled so far. */
+	settled: number;
+}
+
+const tally = new AsyncLocalStorage<RoundTrips>();
+/** Set while the channel's row is read: that round trip is counted apart. */
+const lookingUpChannel = new AsyncLocalStorage<boolean>();
+
+/** Runs `work` with the database's round trips counted into the object it is handed. */
+export function countRoundTrips<T>(work: (trips: RoundTrips) => T): T {
+	const trips: RoundTrips = { count: 0, depth: 0, channelLookups: 0, answered: false, settled: 0 };
+	return tally.run(trips, () => work(trips));
+}
+
+/** Runs `work` (a read of the channel's row) with its round trips counted as the channel lookup. */
+export function asChannelLookup<T>(work: () => T): T {
+	return lookingUpChannel.run(true, work);
+}
+
+/** Runs `work` outside the request's count: a read made again in the background, which the answer does not wait for. */
+export function uncounted<T>(work: () => T): T {
+	return tally.exit(work);
+}
+
+/** Counts one round trip of the current request (if it is counted) around `send`. */
+function counted<T>(send: () => Promise<T>): Promise<T> {
+	const trips = tally.getStore();
+	if (!trips || trips.answered) return send();
+	if (lookingUpChannel.getStore()) {
+		trips.channelLookups += 1;
+		return send();
+	}
+	const depth = trips.settled + 1;
+	trips.count += 1;
+	trips.depth = Math.max(trips.depth, depth);
+	return send().finally(() => {
+		trips.settled = Math.max(trips.settled, depth);
+	});
+}
+
 const BUSY = /SQLITE_BUSY|database is locked/;
 /** Tries in all; the waits between them are 4, 8, 16, 32 and 64 ms (124 ms at most). */
 export const BUSY_ATTEMPTS = 6;
@@ -39,7 +99,8 @@ export function database(db: D1Database): D1Database {
 			get(target, key) {
 				if (key === 'prepare') return (query: string) => statement(target.prepare(query));
 				if (key === 'batch') {
-					return <T>(statements: D1PreparedStatement[]) => retryWhileBusy(() => target.batch<T>(statements.map((one) => originals.get(one) ?? one)));
+					return <T>(statements: D1PreparedStatement[]) =>
+						counted(() => retryWhileBusy(() => target.batch<T>(statements.map((one) => originals.get(one) ?? one))));
 				}
 				const value: unknown = Reflect.get(target, key, target);
 				return typeof value === 'function' ? value.bind(target) : value;
@@ -56,7 +117,8 @@ function statement(original: D1PreparedStatement): D1PreparedStatement {
 			if (key === 'bind') return (...values: unknown[]) => statement(target.bind(...values));
 			const value: unknown = Reflect.get(target, key, target);
 			if (typeof value !== 'function') return value;
-			if (EXECUTE.has(key)) return (...args: unknown[]) => retryWhileBusy(() => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+			if (EXECUTE.has(key))
+				return (...args: unknown[]) => counted(() => retryWhileBusy(() => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args)));
 			return value.bind(target);
 		},
 	});

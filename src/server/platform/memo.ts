@@ -11,6 +11,8 @@
  * other one has finished, or resumes in its context. Concurrent misses each read once (as many
  * reads as requests in flight, never more); what settled last is what later requests get.
  */
+import { uncounted } from '@/server/platform/database';
+
 export interface Memo<V> {
 	/** The entry for `key` when `isFresh(its stamp)`, otherwise this request's own `load()`, remembered under `stamp`. */
 	read(key: string, stamp: number, isFresh: (stamp: number) => boolean, load: () => Promise<V>): Promise<V>;
@@ -74,8 +76,9 @@ export function createMemo<V>(maxEntries: number): Memo<V> {
 				if (since === undefined || now - since >= staleMs) {
 					refreshing.set(key, now);
 					const readAt = generation;
+					// Not the request's own round trip: its answer does not wait for it.
 					background(
-						load()
+						uncounted(load)
 							.then((value) => remember(key, value, now, readAt))
 							.catch(() => undefined)
 							.finally(() => refreshing.get(key) === now && refreshing.delete(key)),

@@ -173,18 +173,27 @@ export function clientKey(ip: string | null): string {
 }
 
 /**
+ * Which of an action's keys a count counts: both (the API's, with the session known), or one of
+ * them, for a page that counts the address before its reads and the member once its session,
+ * read with them, says who they are (src/server/loaders/read-limit.ts).
+ */
+export type RateLimitKeys = 'both' | 'address' | 'member';
+
+/**
  * Counts one `action` of `subject` against each of its limiters: the member's (when signed in and
- * the action has one) and the client address's.
+ * the action has one) and the client address's, or only those of `keys`.
  * @throws AppError TooManyRequests (with `retryAfter` seconds) when any key is over its limit
  */
 export async function enforceRateLimit(
 	limiters: Partial<Record<LimiterName, Limiter>>,
 	action: RateLimitedAction,
 	subject: RateLimitSubject,
+	keys: RateLimitKeys = 'both',
 ): Promise<void> {
 	const rule: RateLimitRule = RATE_LIMITS[action];
-	const counts: { limiter: LimiterName; key: string }[] = [{ limiter: rule.address, key: `${action}:ip:${clientKey(subject.ip)}` }];
-	if (rule.member && subject.memberId !== null)
+	const counts: { limiter: LimiterName; key: string }[] = [];
+	if (keys !== 'member') counts.push({ limiter: rule.address, key: `${action}:ip:${clientKey(subject.ip)}` });
+	if (keys !== 'address' && rule.member && subject.memberId !== null)
 		counts.push({ limiter: rule.member, key: `${action}:member:${subject.channelId}:${subject.memberId}` });
 	const outcomes = await Promise.all(
 		counts.map(async ({ limiter, key }) => {

@@ -16,6 +16,12 @@ export function isRandomToken(value: string): boolean {
 
 /** The SHA-256 of a token, hex: what D1 stores, so that a database leak reveals no usable token. */
 export async function hashToken(token: string): Promise<string> {
-	const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token));
-	return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+	const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(token)));
+	let hex = '';
+	for (const byte of digest) hex += HEX[byte];
+	return hex;
 }
+
+const encoder = new TextEncoder();
+/** Each byte's two hex digits (every request hashes its session token). */
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));

@@ -8,7 +8,7 @@
  */
 import { AppError, isAppError } from '@/server/platform/errors';
 import type { Board, BoardSubject } from '@/server/boards/boards';
-import { canReadBoard, type Viewer } from '@/server/visibility/visibility';
+import { canReadBoard, GUEST, type Viewer } from '@/server/visibility/visibility';
 import { IdSchema, PAGE_SIZE, lenientPage } from '@/schemas/params';
 import { shownPage } from '@/lib/paging';
 import { boardPostsOf, boardPostsStatement, listBoardPosts, type PostPage } from './lists';
@@ -82,16 +82,30 @@ export function listBoardPage(db: D1Database, channelId: number, listing: BoardL
 	return listBoardPosts(db, channelId, listing.board.boardId, page, listing.listedCount, listing.subject?.subjectId);
 }
 
-/** The plan's read, for a page that batches it with its session's; none when the plan shows no list. */
-export function boardPageStatements(db: D1Database, channelId: number, plan: BoardPagePlan): D1PreparedStatement[] {
-	const { listing } = plan;
-	return listing ? [boardPostsStatement(db, channelId, listing.board.boardId, plan.page, listing.listedCount, listing.subject?.subjectId)] : [];
+/** Whoever may read every board: the reader a signed-in request's list is read for before its session says who is asking. */
+const ANY_ADMINISTRATOR: Viewer = { kind: 'member', memberId: 0, admin: true };
+
+/**
+ * The board page's read at `address`, for its session's batch, made before the session says who
+ * is asking (none when the page shows no list): the list a guest may read or, for a request with
+ * a session (`signedIn`), the list an administrator may, a private board's too. A list is the same
+ * for every reader who may read it, so the page shows the result to whoever its own plan lists it
+ * for (boardPageList), and to nobody else.
+ */
+export function boardPageStatements(
+	db: D1Database,
+	channelId: number,
+	layout: BoardCatalog,
+	address: BoardPageAddress,
+	signedIn: boolean,
+): D1PreparedStatement[] {
+	const { listing, page } = planBoardPage(layout, address, signedIn ? ANY_ADMINISTRATOR : GUEST);
+	return listing ? [boardPostsStatement(db, channelId, listing.board.boardId, page, listing.listedCount, listing.subject?.subjectId)] : [];
 }
 
 /**
- * The list the plan shows: from `batched`, the result of boardPageStatements for the same list, or
- * read now when there is none (a private board, read once the session says who is asking); null
- * when the plan shows no list.
+ * The list the plan shows: from `batched`, the result of boardPageStatements at the same address,
+ * or read now when there is none; null when the plan shows no list.
  */
 export async function boardPageList(db: D1Database, channelId: number, plan: BoardPagePlan, batched: D1Result | undefined): Promise<PostPage | null> {
 	const { listing } = plan;

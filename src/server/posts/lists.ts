@@ -2,7 +2,6 @@
  * Post lists. A page is one read of the rows it shows and their authors, newest first from the
  * position src/server/list-positions/ finds for it: at page 1 as at page 2,000, whatever was removed.
  */
-import { all } from '@/server/platform/db';
 import { PAGE_SIZE } from '@/schemas/params';
 import { pageCount } from '@/lib/paging';
 import { isImageSrc } from '@/schemas/content';
@@ -160,16 +159,22 @@ export function boardPostsOf(result: D1Result, page: number, listedCount: number
 	return { notices, posts, ...pageOf(listedCount, page) };
 }
 
+/** The read of a page of "All Posts", for a page that batches it with its session's (channelPostsOf reads the result). */
+export function channelPostsStatement(db: D1Database, channelId: number, page: number, listedCount: number): D1PreparedStatement {
+	return db
+		.prepare(
+			`SELECT ${SUMMARY_COLUMNS} FROM posts p JOIN members m ON m.id = p.member_id
+			 WHERE p.channel_id = ?1 AND ${pageWhere('channel', 'p.channel_seq', '?1', '?2', page)}`,
+		)
+		.bind(channelId, newestRankOf(listedCount, page));
+}
+
+/** The page channelPostsStatement read. */
+export function channelPostsOf(result: D1Result | undefined, page: number, listedCount: number): PostPage {
+	return { notices: [], posts: ((result?.results ?? []) as SummaryRow[]).map(toSummary), ...pageOf(listedCount, page) };
+}
+
 /** A page of "All Posts": every listed post of the channel's public boards. */
 export async function listChannelPosts(db: D1Database, channelId: number, page: number, listedCount: number): Promise<PostPage> {
-	const rank = newestRankOf(listedCount, page);
-	const rows = await all<SummaryRow>(
-		db
-			.prepare(
-				`SELECT ${SUMMARY_COLUMNS} FROM posts p JOIN members m ON m.id = p.member_id
-				 WHERE p.channel_id = ?1 AND ${pageWhere('channel', 'p.channel_seq', '?1', '?2', page)}`,
-			)
-			.bind(channelId, rank),
-	);
-	return { notices: [], posts: rows.map(toSummary), ...pageOf(listedCount, page) };
+	return channelPostsOf(await channelPostsStatement(db, channelId, page, listedCount).all(), page, listedCount);
 }

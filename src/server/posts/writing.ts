@@ -8,22 +8,23 @@
  * board they may write in, by their own rights); an administrator hides, shows again and deletes
  * someone else's post, and such a deletion writes its row of the audit log in its batch.
  */
-import { resolveMentions } from '@/server/notifications/mentions';
+import { mentionsOf, mentionsStatement } from '@/server/notifications/mentions';
 import { notify } from '@/server/notifications/send';
 import { storedMentions } from '@/lib/mentions';
 import { AppError, isAppError } from '@/server/platform/errors';
-import { assertion, guardedBatch, isUniqueViolation } from '@/server/platform/batch';
+import { assertion, guardedBatch } from '@/server/platform/batch';
+import { firstRowOf, readTogether } from '@/server/platform/reads';
 import { touchCache } from '@/server/content-versions/versions';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { DocumentSchema, documentText, isImageSrc, uploadKeyOf, uploadSrc, type ContentDocument } from '@/schemas/content';
 import { postThumbnailOf } from '@/lib/thumbnails';
 import { publishedDocument } from '@/schemas/guidance';
 import { TITLE_MAX_LENGTH, titleLength, type CreatePostInput, type EditPostInput, type PostFields } from '@/schemas/post-write';
-import { checkUploads, claimUploadsStatements, uploadKeysOf } from '@/server/uploads/claims';
-import { boardForWriting, checkSubject, type WritingBoard } from '@/server/boards/writable';
+import { claimUploadsStatements, uploadKeysOf, uploadsOf, uploadsStatement } from '@/server/uploads/claims';
+import { writingBoardOf, writingBoardStatement, type WritingBoard } from '@/server/boards/writable';
 import { planListChange, type ListPlacement, type ListPositions } from '@/server/list-positions/list-positions';
 import { postSearchStatements } from '@/server/search-index/search-index';
-import { assertOwnDraft, draftDeletionStatement } from '@/server/drafts/drafts';
+import { draftDeletionStatement, ownDraftOf, ownDraftStatement } from '@/server/drafts/drafts';
 import { canReadPost, memberViewer, postStateOfRow, type PostStateColumns } from '@/server/visibility/visibility';
 import { logStatement } from '@/server/moderation/log';
 import { checkNewMemberPost, DEFAULT_NEW_MEMBER_LIMITS, isNewMember, writeCountGuard, type NewMemberLimits } from '@/server/spam/new-members';
@@ -84,7 +85,7 @@ function checkFields(fields: PostFields, member: SessionMember, wasNotice: boole
 
 /**
  * What the post's list row shows (posts.thumbnail, src/lib/thumbnails.ts): its first upload that has
- * a small variant (`thumbKeys`, read by checkUploads with the uploads it checked), demo image or
+ * a small variant (`thumbKeys`, read with the uploads uploadsOf checked), demo image or
  * video. An upload without a variant (made before thumbnails, or whose variant the browser could
  * not make) is passed over: its full size is no thumbnail.
  */
@@ -108,10 +109,38 @@ function placementOf(fields: PostFields, board: WritingBoard): ListPlacement {
 }
 
 /**
+ * A check made early, because what it finds shapes the reads, whose error is thrown later, in its
+ * turn among the checks (`get`).
+ */
+function early<T>(check: () => T): { value: T | null; get: () => T } {
+	try {
+		const value = check();
+		return { value, get: () => value };
+	} catch (error) {
+		return {
+			value: null,
+			get: () => {
+				throw error;
+			},
+		};
+	}
+}
+
+/** The read of the member's post of a request. */
+function requestStatement(db: D1Database, memberId: number, requestId: string): D1PreparedStatement {
+	return db.prepare('SELECT id FROM posts WHERE member_id = ?1 AND request_id = ?2').bind(memberId, requestId);
+}
+
+/**
  * Creates a post. A second request with the same `requestId` from the same member answers the post
  * the first one created, whatever happened in between. Written from a draft (`draftId`), it deletes
  * that draft in the same batch. A new member's post (src/server/spam/new-members.ts) passes the
  * content limits, the challenge when there is one, and the post count, checked in the batch itself.
+ * Round trips: what the checks need (an earlier post of the request, the board and category, the
+ * uploads, the draft, the members mentioned) is read at once, then the batch writes. The same
+ * request sent twice at once meets no error in the batch of the second: every statement of it is
+ * conditioned on the post of the request not existing yet (or, after the INSERT, on the statement
+ * before it having changed a row), and its last statement reads the post the first one created.
  * @throws AppError DraftNotFound when `draftId` is not the member's draft of this channel;
  * NewMemberTooManyLinks, NewMemberTooManyImages, NewMemberTooManyMentions, ChallengeFailed, NewMemberPostLimit
  */
@@ -125,29 +154,41 @@ export async function createPost(
 ): Promise<{ postId: number }> {
 	// A template's guidance is never published: left empty it goes, filled in it is the writer's paragraph.
 	const input = { ...sent, content: publishedDocument(sent.content) };
-	const earlier = await findByRequest(db, member.userId, input.requestId);
-	if (earlier !== null) return { postId: earlier };
-	const board = await boardForWriting(db, channelId, input.boardId, isAdmin(member), false);
-	await checkSubject(db, channelId, board, input.subjectId);
+	const images = early(() => uploadKeysOf(input.content));
+	const [earlier, boardRead, uploads, draft, mentioned] = await readTogether(db, [
+		requestStatement(db, member.userId, input.requestId),
+		writingBoardStatement(db, channelId, input.boardId, input.subjectId),
+		uploadsStatement(db, channelId, images.value ?? []),
+		input.draftId === undefined ? null : ownDraftStatement(db, channelId, member.userId, input.draftId),
+		mentionsStatement(db, channelId, [documentText(input.content)]),
+	]);
+	const earlierId = firstRowOf<{ id: number }>(earlier)?.id;
+	if (earlierId !== undefined) return { postId: earlierId };
+	const board = writingBoardOf(boardRead, input.subjectId, isAdmin(member), false);
 	const fields = checkFields(input, member, false);
 	checkNewMemberPost(member, guard.limits, now, fields.title, input.content);
-	const images = uploadKeysOf(input.content);
-	const thumbnail = thumbnailOf(input.content, await checkUploads(db, channelId, member.userId, images, null));
+	const keys = images.get();
+	const thumbnail = thumbnailOf(input.content, uploadsOf(uploads, member.userId, keys, null));
 	const newMember = isNewMember(member, guard.limits, now);
 	// Last before the batch: a token is spent only on a post that nothing else refuses.
 	if (newMember && guard.verifyChallenge) await guard.verifyChallenge();
-	const countGuard = newMember ? [writeCountGuard(db, 'posts', member.userId, guard.limits.maxPosts)] : [];
-	// Published from a draft: the draft goes in the post's batch (its uploads stay where the post's claims, earlier in the batch, keep them).
-	if (input.draftId !== undefined) await assertOwnDraft(db, channelId, member.userId, input.draftId);
-	const fromDraft = input.draftId === undefined ? [] : [draftDeletionStatement(db, channelId, member.userId, input.draftId)];
-	const plan = planListChange(db, channelId, null, placementOf(input, board));
+	// Published from a draft: the draft goes in the post's batch (the post's claims keep the uploads it shows).
+	if (draft) ownDraftOf(draft);
+	const mentions = mentionsOf(mentioned, [fields.contentText]);
+	const countGuard = newMember ? [writeCountGuard(db, 'posts', member.userId, guard.limits.maxPosts, input.requestId)] : [];
+	const fromDraft = input.draftId === undefined ? [] : [draftDeletionStatement(db, channelId, member.userId, input.draftId, input.requestId)];
+	const notCreatedYet = {
+		sql: 'NOT EXISTS (SELECT 1 FROM posts WHERE member_id = ?1 AND request_id = ?2)',
+		values: [member.userId, input.requestId],
+	};
+	const plan = planListChange(db, channelId, null, placementOf(input, board), notCreatedYet);
 	const listColumns = Object.keys(plan.columns);
-	const mentions = await resolveMentions(db, channelId, [fields.contentText]);
 	const insert = db
 		.prepare(
 			`INSERT INTO posts (channel_id, board_id, subject_id, member_id, title, content, content_text, is_notice, is_private,
 				has_image, has_video, thumbnail, created_at, request_id, mentions${listColumns.map((column) => `, ${column}`).join('')})
-			 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15${listColumns.map((column) => `, ${plan.columns[column]}`).join('')})`,
+			 SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15${listColumns.map((column) => `, ${plan.columns[column]}`).join('')}
+			 WHERE NOT EXISTS (SELECT 1 FROM posts WHERE member_id = ?4 AND request_id = ?14)`,
 		)
 		.bind(
 			channelId,
@@ -166,46 +207,32 @@ export async function createPost(
 			input.requestId,
 			storedMentions(mentions),
 		);
-	try {
-		// The claims follow the INSERT at once: they name the post by last_insert_rowid().
-		const claims = claimUploadsStatements(db, channelId, images, { postId: 'last-inserted' });
-		const indexed = postSearchStatements(
-			db,
-			channelId,
-			{ memberId: member.userId, requestId: input.requestId },
-			{ title: fields.title, body: fields.contentText },
-		);
-		const results = await guardedBatch(
-			db,
-			[
-				...countGuard,
-				...plan.statements,
-				insert,
-				...claims,
-				...indexed,
-				...fromDraft,
-				touchCache(db, channelId, { boards: [board.id], memberId: member.userId }),
-			],
-			'NewMemberPostLimit',
-		);
-		const postId = results[countGuard.length + plan.statements.length]!.meta.last_row_id;
-		// Its board's watchers and the members it mentions hear of it through the queue (src/server/notifications/).
-		notify({ type: 'post', channelId, postId });
-		return { postId };
-	} catch (error) {
-		// The same request arrived twice at once: the other one created the post (and may have reached the new member's count).
-		if (isUniqueViolation(error, 'posts.request_id') || (isAppError(error) && error.codeName === 'NewMemberPostLimit')) {
-			const created = await findByRequest(db, member.userId, input.requestId);
-			if (created !== null) return { postId: created };
-			if (isAppError(error)) throw new AppError('NewMemberPostLimit', undefined, { limit: guard.limits.maxPosts });
-		}
+	// Each right after the INSERT: the touch changes its row only when the INSERT made the post, and
+	// the claims only when the touch changed its row; they name the post by last_insert_rowid().
+	const touch = touchCache(db, channelId, { boards: [board.id], memberId: member.userId }, 'changes() = 1');
+	const claims = claimUploadsStatements(db, channelId, keys, { postId: 'last-inserted' }, 'changes() = 1');
+	const indexed = postSearchStatements(
+		db,
+		channelId,
+		{ memberId: member.userId, requestId: input.requestId },
+		{ title: fields.title, body: fields.contentText },
+	);
+	const results = await guardedBatch(
+		db,
+		[...countGuard, ...plan.statements, ...fromDraft, insert, touch, ...claims, ...indexed, requestStatement(db, member.userId, input.requestId)],
+		'NewMemberPostLimit',
+	).catch((error: unknown) => {
+		// The count holds whenever the post of the request exists: failed, it is the new member's limit.
+		if (isAppError(error) && error.codeName === 'NewMemberPostLimit')
+			throw new AppError('NewMemberPostLimit', undefined, { limit: guard.limits.maxPosts });
 		throw error;
-	}
-}
-
-async function findByRequest(db: D1Database, memberId: number, requestId: string): Promise<number | null> {
-	const row = await db.prepare('SELECT id FROM posts WHERE member_id = ?1 AND request_id = ?2').bind(memberId, requestId).first<{ id: number }>();
-	return row?.id ?? null;
+	});
+	const postId = firstRowOf<{ id: number }>(results.at(-1))?.id;
+	if (postId === undefined) throw new Error('The post of the request is missing after its batch');
+	// Made by this request (not by the same request sent twice at once): its board's watchers and
+	// the members it mentions hear of it through the queue (src/server/notifications/).
+	if (results[countGuard.length + plan.statements.length + fromDraft.length]?.meta.changes === 1) notify({ type: 'post', channelId, postId });
+	return { postId };
 }
 
 interface StoredPostRow extends PostStateColumns {
@@ -242,20 +269,23 @@ export function mayChangePost(change: Change, authorId: number, member: SessionM
 	return authorId === member.userId || (change === 'delete' && isAdmin(member));
 }
 
-/**
- * The post a member changes: it must be one they may read and be its author, or for a deletion an
- * administrator.
- * @throws AppError PostNotFound (not of this channel, deleted, or not readable), Forbidden
- */
-async function postForChange(db: D1Database, channelId: number, postId: number, member: SessionMember, change: Change): Promise<StoredPost> {
-	const row = await db
+/** The read of a post as a change needs it, with `extraColumns` (from `p`) besides. */
+function storedPostStatement(db: D1Database, channelId: number, postId: number, extraColumns = ''): D1PreparedStatement {
+	return db
 		.prepare(
 			`SELECT p.id, p.member_id, p.board_id, p.subject_id, p.is_notice, p.is_private, p.hidden_by_admin, p.deleted_at, p.version,
-				p.board_pos, p.subject_pos, p.channel_pos, p.title, p.has_image, p.has_video, p.thumbnail, b.is_public AS board_public
+				p.board_pos, p.subject_pos, p.channel_pos, p.title, p.has_image, p.has_video, p.thumbnail, b.is_public AS board_public${extraColumns}
 			 FROM posts p JOIN boards b ON b.id = p.board_id WHERE p.id = ?1 AND p.channel_id = ?2`,
 		)
-		.bind(postId, channelId)
-		.first<StoredPostRow>();
+		.bind(postId, channelId);
+}
+
+/**
+ * The post a member changes, from storedPostStatement's row: it must be one they may read and be
+ * its author, or for a deletion an administrator.
+ * @throws AppError PostNotFound (not of this channel, deleted, or not readable), Forbidden
+ */
+function storedPostOf<Row extends StoredPostRow>(row: Row | null | undefined, member: SessionMember, change: Change): StoredPost & { row: Row } {
 	if (!row) throw new AppError('PostNotFound');
 	const state = postStateOfRow(row);
 	if (!canReadPost(state, row.member_id, memberViewer(member))) throw new AppError('PostNotFound');
@@ -271,6 +301,15 @@ async function postForChange(db: D1Database, channelId: number, postId: number, 
 		},
 		positions: { boardPos: row.board_pos, subjectPos: row.subject_pos, channelPos: row.channel_pos },
 	};
+}
+
+/**
+ * The post a member changes: it must be one they may read and be its author, or for a deletion an
+ * administrator.
+ * @throws AppError PostNotFound (not of this channel, deleted, or not readable), Forbidden
+ */
+async function postForChange(db: D1Database, channelId: number, postId: number, member: SessionMember, change: Change): Promise<StoredPost> {
+	return storedPostOf(await storedPostStatement(db, channelId, postId).first<StoredPostRow>(), member, change);
 }
 
 function assignments(columns: Record<string, string>): string {
@@ -329,18 +368,27 @@ export async function editPost(
 	limits: NewMemberLimits = DEFAULT_NEW_MEMBER_LIMITS,
 ): Promise<{ postId: number; version: number }> {
 	const input = { ...sent, content: publishedDocument(sent.content) };
+	const images = early(() => uploadKeysOf(input.content));
+	const keys = images.value ?? [];
+	// What the checks need, read at once: the post (with its body when the edit shows uploads, which
+	// may be images it shows already), the board and category, the uploads, the members mentioned.
+	const [postRead, boardRead, uploads, mentioned] = await readTogether(db, [
+		storedPostStatement(db, channelId, postId, keys.length > 0 ? ', p.content' : ''),
+		writingBoardStatement(db, channelId, input.boardId, input.subjectId),
+		uploadsStatement(db, channelId, keys),
+		mentionsStatement(db, channelId, [documentText(input.content)]),
+	]);
 	// Only the author gets here, so the board's rules below are the author's own rights.
-	const stored = await postForChange(db, channelId, postId, member, 'edit');
+	const stored = storedPostOf(firstRowOf<StoredPostRow & { content?: string }>(postRead), member, 'edit');
 	if (stored.row.version !== input.version) throw new AppError('PostChanged');
-	const board = await boardForWriting(db, channelId, input.boardId, isAdmin(member), input.boardId === stored.row.board_id);
-	await checkSubject(db, channelId, board, input.subjectId);
+	const board = writingBoardOf(boardRead, input.subjectId, isAdmin(member), input.boardId === stored.row.board_id);
 	const fields = checkFields(input, member, stored.row.is_notice === 1);
 	checkNewMemberPost(member, limits, now, fields.title, input.content);
-	const images = uploadKeysOf(input.content);
-	const thumbnail = thumbnailOf(input.content, await checkUploads(db, channelId, member.userId, images, postId));
+	const edited = { postId, content: stored.row.content ?? null };
+	const thumbnail = thumbnailOf(input.content, uploadsOf(uploads, member.userId, images.get(), edited));
 	const after = { ...placementOf(input, board), visible: stored.row.hidden_by_admin === 0 && !input.isPrivate };
 	const plan = planListChange(db, channelId, stored, after);
-	const mentions = await resolveMentions(db, channelId, [fields.contentText]);
+	const mentions = mentionsOf(mentioned, [fields.contentText]);
 	const update = db
 		.prepare(
 			`UPDATE posts SET board_id = ?3, subject_id = ?4, title = ?5, content = ?6, content_text = ?7, is_notice = ?8, is_private = ?9,
@@ -369,7 +417,7 @@ export async function editPost(
 			assertion(db, 'EXISTS (SELECT 1 FROM posts WHERE id = ?1 AND version = ?2 AND deleted_at IS NULL)', postId, input.version),
 			...plan.statements,
 			update,
-			...claimUploadsStatements(db, channelId, images, { postId }),
+			...claimUploadsStatements(db, channelId, images.get(), { postId }),
 			...postSearchStatements(db, channelId, postId, { title: fields.title, body: fields.contentText }),
 			editTouch(db, channelId, stored.row, {
 				boardId: board.id,
@@ -431,23 +479,17 @@ export interface EditablePost extends PostFields {
 	version: number;
 }
 
-/** The post for the edit screen. @throws AppError PostNotFound, Forbidden */
-export async function getEditablePost(db: D1Database, channelId: number, postId: number, member: SessionMember): Promise<EditablePost> {
-	await postForChange(db, channelId, postId, member, 'edit');
-	const row = await db
-		.prepare('SELECT id, board_id, subject_id, title, content, is_private, is_notice, version FROM posts WHERE id = ?1 AND channel_id = ?2')
-		.bind(postId, channelId)
-		.first<{
-			id: number;
-			board_id: number;
-			subject_id: number | null;
-			title: string;
-			content: string;
-			is_private: number;
-			is_notice: number;
-			version: number;
-		}>();
-	if (!row) throw new AppError('PostNotFound');
+/**
+ * The edit screen's read of a post (editablePostOf reads its result), made before the member is
+ * known: in the session's round trip.
+ */
+export function editablePostStatement(db: D1Database, channelId: number, postId: number): D1PreparedStatement {
+	return storedPostStatement(db, channelId, postId, ', p.content');
+}
+
+/** The post for the edit screen, from editablePostStatement's result. @throws AppError PostNotFound, Forbidden */
+export function editablePostOf(result: D1Result | undefined, member: SessionMember): EditablePost {
+	const { row } = storedPostOf(result?.results[0] as (StoredPostRow & { content: string }) | undefined, member, 'edit');
 	return {
 		postId: row.id,
 		boardId: row.board_id,

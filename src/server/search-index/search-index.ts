@@ -30,7 +30,8 @@ export interface SearchedText {
 /**
  * Statements that make a post's entry agree with its row, to run after the row's write in the
  * same batch: the old entry goes, and when `text` is given and the post is listed, the new one is
- * written. `post` names it by id, or, for a post the batch creates, by its author and request id.
+ * written. `post` names it by id, or, for a post the batch creates, by its author and request id
+ * (then an entry the post has already, written by another request of the same id, is kept).
  */
 export function postSearchStatements(
 	db: D1Database,
@@ -42,7 +43,10 @@ export function postSearchStatements(
 	const statements: D1PreparedStatement[] = [];
 	if (typeof post === 'number') statements.push(db.prepare('DELETE FROM post_search WHERE rowid = ?1').bind(base + post));
 	if (text) {
-		const where = typeof post === 'number' ? 'id = ?4' : 'member_id = ?4 AND request_id = ?5';
+		const where =
+			typeof post === 'number'
+				? 'id = ?4'
+				: 'member_id = ?4 AND request_id = ?5 AND NOT EXISTS (SELECT 1 FROM post_search s WHERE s.rowid = ?1 + posts.id)';
 		statements.push(
 			db
 				.prepare(

@@ -90,26 +90,16 @@ export async function matchingPostIds(
 }
 
 /**
- * Page `page` of the posts matching `query` (2 to 20 characters, already checked) in a channel:
- * one round trip of two reads, the page's rows and the capped count.
+ * The reads of page `page` of the posts matching `query` (2 to 20 characters, already checked) in a
+ * channel, for one batch: the page's rows and the capped count; none for a query with nothing to
+ * search (searchResultsOf then answers no results).
  */
-export async function searchPosts(db: D1Database, channelId: number, query: string, type: SearchType, page: number): Promise<SearchResults> {
-	const current = searchPageOf(page);
+export function searchStatements(db: D1Database, channelId: number, query: string, type: SearchType, page: number): D1PreparedStatement[] {
 	const phrase = searchPhrase(query);
-	const empty: SearchResults = {
-		notices: [],
-		posts: [],
-		page: 1,
-		pageSize: PAGE_SIZE,
-		totalCount: 0,
-		totalPages: 1,
-		capped: false,
-		bodies: new Map(),
-	};
-	if (phrase === null) return empty;
+	if (phrase === null) return [];
 	const { low, high, expression, extra } = matchOf(channelId, phrase, type);
-	const offset = (current - 1) * PAGE_SIZE;
-	const [rows, counted] = await db.batch([
+	const offset = (searchPageOf(page) - 1) * PAGE_SIZE;
+	return [
 		db
 			.prepare(
 				`WITH hits AS (${hitsSql(type)})
@@ -119,19 +109,36 @@ export async function searchPosts(db: D1Database, channelId: number, query: stri
 			)
 			.bind(expression, low, high, offset + PAGE_SIZE, ...extra),
 		db.prepare(`WITH hits AS (${hitsSql(type)}) SELECT count(*) AS n FROM hits`).bind(expression, low, high, SEARCH_COUNT_CAP + 1, ...extra),
-	]);
-	const found = (rows?.results ?? []) as (SummaryRow & { content_text: string })[];
-	const total = Number((counted?.results[0] as { n: number } | undefined)?.n ?? 0);
+	];
+}
+
+/** The results of searchStatements for page `page`, from their results in order (none: no results). */
+export function searchResultsOf(results: D1Result[], page: number): SearchResults {
+	const [rows, counted] = results;
+	if (!rows || !counted) {
+		return { notices: [], posts: [], page: 1, pageSize: PAGE_SIZE, totalCount: 0, totalPages: 1, capped: false, bodies: new Map() };
+	}
+	const found = rows.results as (SummaryRow & { content_text: string })[];
+	const total = Number((counted.results[0] as { n: number } | undefined)?.n ?? 0);
 	const capped = total > SEARCH_COUNT_CAP;
 	const totalCount = Math.min(total, SEARCH_COUNT_CAP);
 	return {
 		notices: [],
 		posts: found.map(toSummary),
-		page: current,
+		page: searchPageOf(page),
 		pageSize: PAGE_SIZE,
 		totalCount,
 		totalPages: pageCount(totalCount, PAGE_SIZE),
 		capped,
 		bodies: new Map(found.map((row) => [row.id, row.content_text])),
 	};
+}
+
+/**
+ * Page `page` of the posts matching `query` (2 to 20 characters, already checked) in a channel:
+ * one round trip of two reads, the page's rows and the capped count.
+ */
+export async function searchPosts(db: D1Database, channelId: number, query: string, type: SearchType, page: number): Promise<SearchResults> {
+	const statements = searchStatements(db, channelId, query, type, page);
+	return searchResultsOf(statements.length === 0 ? [] : await db.batch(statements), page);
 }

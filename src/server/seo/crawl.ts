@@ -23,13 +23,20 @@ export function publicBoards(layout: LayoutData) {
 	return layout.boards.filter((board) => canReadBoard(board, GUEST));
 }
 
+/** The read of postsSitemapCount (postsSitemapCountOf reads its result): the highest All Posts position. */
+export function postsSitemapCountStatement(db: D1Database, channelId: number): D1PreparedStatement {
+	return db.prepare('SELECT max(channel_seq) AS top FROM posts WHERE channel_id = ?1 AND channel_seq IS NOT NULL').bind(channelId);
+}
+
+/** The count of posts sitemaps from postsSitemapCountStatement's result. */
+export function postsSitemapCountOf(result: D1Result | undefined): number {
+	const top = (result?.results[0] as { top: number | null } | undefined)?.top ?? 0;
+	return Math.ceil(top / SITEMAP_POSTS_PER_FILE);
+}
+
 /** How many posts sitemaps the channel has: one per range of SITEMAP_POSTS_PER_FILE All Posts positions up to the highest listed. */
 export async function postsSitemapCount(db: D1Database, channelId: number): Promise<number> {
-	const top = await db
-		.prepare('SELECT max(channel_seq) AS top FROM posts WHERE channel_id = ?1 AND channel_seq IS NOT NULL')
-		.bind(channelId)
-		.first<number | null>('top');
-	return Math.ceil((top ?? 0) / SITEMAP_POSTS_PER_FILE);
+	return postsSitemapCountOf(await postsSitemapCountStatement(db, channelId).all());
 }
 
 export interface SitemapPost {
@@ -38,17 +45,25 @@ export interface SitemapPost {
 	changedAt: number;
 }
 
-/** The listed posts of sitemap `part` (1-based): those at All Posts positions of its range. */
-export function sitemapPosts(db: D1Database, channelId: number, part: number): Promise<SitemapPost[]> {
+/** The read of sitemapPosts (sitemapPostsOf reads its result): the posts at the All Posts positions of part `part`'s range. */
+export function sitemapPostsStatement(db: D1Database, channelId: number, part: number): D1PreparedStatement {
 	const first = (part - 1) * SITEMAP_POSTS_PER_FILE + 1;
-	return all<SitemapPost>(
-		db
-			.prepare(
-				`SELECT id, coalesce(edited_at, created_at) AS changedAt FROM posts
-				 WHERE channel_id = ?1 AND channel_seq BETWEEN ?2 AND ?3 ORDER BY channel_seq`,
-			)
-			.bind(channelId, first, first + SITEMAP_POSTS_PER_FILE - 1),
-	);
+	return db
+		.prepare(
+			`SELECT id, coalesce(edited_at, created_at) AS changedAt FROM posts
+			 WHERE channel_id = ?1 AND channel_seq BETWEEN ?2 AND ?3 ORDER BY channel_seq`,
+		)
+		.bind(channelId, first, first + SITEMAP_POSTS_PER_FILE - 1);
+}
+
+/** The posts of sitemapPostsStatement's result. */
+export function sitemapPostsOf(result: D1Result | undefined): SitemapPost[] {
+	return (result?.results ?? []) as SitemapPost[];
+}
+
+/** The listed posts of sitemap `part` (1-based): those at All Posts positions of its range. */
+export async function sitemapPosts(db: D1Database, channelId: number, part: number): Promise<SitemapPost[]> {
+	return sitemapPostsOf(await sitemapPostsStatement(db, channelId, part).all());
 }
 
 export interface FeedEntry {

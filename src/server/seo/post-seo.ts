@@ -38,13 +38,25 @@ function person(origin: string, channel: Channel, author: PostAuthor, texts: Pos
 
 /**
  * The canonical URL, preview and structured data of a post its reader may read. `text` is the plain
- * text of its body (storedText), which the page has made for its description already.
+ * text of its body (storedText), which the page has made for its description already. The
+ * structured data is for crawlers, which read as guests: a signed-in member's page (never cached,
+ * never crawled) goes without it (`structuredData: false`), and without the work of making it.
  */
-export function postSeo(origin: string, channel: Channel, post: PostDetail, text: string, comments: CommentItem[], texts: PostSeoTexts): PageSeo {
+export function postSeo(
+	origin: string,
+	channel: Channel,
+	post: PostDetail,
+	text: string,
+	comments: CommentItem[],
+	texts: PostSeoTexts,
+	{ structuredData = true }: { structuredData?: boolean } = {},
+): PageSeo {
 	const urls = pageUrls(channel.basePath);
+	const image = storedFirstImage(post.content);
+	const seo: PageSeo = { canonical: urls.post(post.postId), type: 'article', previewText: excerpt(text, PREVIEW_LENGTH), image };
+	if (!structuredData) return seo;
 	const url = absoluteUrl(origin, urls.post(post.postId));
 	const boardUrl = absoluteUrl(origin, urls.board(post.boardId));
-	const image = storedFirstImage(post.content);
 	const videos = videosOf(post.content);
 	const published = isoDate(post.createdAt);
 	const posting = {
@@ -98,11 +110,5 @@ export function postSeo(origin: string, channel: Channel, post: PostDetail, text
 			{ '@type': 'ListItem', position: 3, name: post.title, item: url },
 		],
 	};
-	return {
-		canonical: urls.post(post.postId),
-		type: 'article',
-		previewText: excerpt(text, PREVIEW_LENGTH),
-		image,
-		jsonLd: [posting, breadcrumbs],
-	};
+	return { ...seo, jsonLd: [posting, breadcrumbs] };
 }

@@ -20,14 +20,20 @@ export function readablePostGuard(db: D1Database, channelId: number, member: Ses
 	return assertion(db, READABLE_POST, ...bindings(channelId, member, postId));
 }
 
+/** The read of whether the member may read the post in full, for a batch (readablePostOf checks its result). */
+export function readablePostStatement(db: D1Database, channelId: number, member: SessionMember, postId: number): D1PreparedStatement {
+	return db.prepare(`SELECT ${READABLE_POST} AS ok`).bind(...bindings(channelId, member, postId));
+}
+
+/** Checks readablePostStatement's result. @throws AppError PostNotFound when the member may not read the post */
+export function readablePostOf(result: D1Result | undefined): void {
+	if ((result?.results[0] as { ok: number } | undefined)?.ok !== 1) throw new AppError('PostNotFound');
+}
+
 /**
  * Whether the member may read the post in full, asked on its own: after a batch failed, to tell
  * which of its checks did. @throws AppError PostNotFound when not
  */
 export async function assertReadablePost(db: D1Database, channelId: number, member: SessionMember, postId: number): Promise<void> {
-	const row = await db
-		.prepare(`SELECT ${READABLE_POST} AS ok`)
-		.bind(...bindings(channelId, member, postId))
-		.first<{ ok: number }>();
-	if (row?.ok !== 1) throw new AppError('PostNotFound');
+	readablePostOf(await readablePostStatement(db, channelId, member, postId).all());
 }

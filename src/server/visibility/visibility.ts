@@ -109,10 +109,10 @@ export function canReadComment(state: CommentState, viewer: Viewer): boolean {
 
 /**
  * SQL over a post `p` joined with its board `b`: the post is one a member may find in a list.
- * `memberParam` is the bound parameter holding the member's id (for their own private posts), or
- * `NULL` for what everyone may see.
+ * `memberParam` is the SQL of the member's id (for their own private posts): the bound parameter
+ * holding it, or a session's (src/server/sign-in/member-ref.ts); or `NULL` for what everyone may see.
  */
-export function listablePostSql(memberParam: `?${number}` | 'NULL'): string {
+export function listablePostSql(memberParam: string): string {
 	return `p.deleted_at IS NULL AND p.hidden_by_admin = 0 AND b.is_public = 1 AND (p.is_private = 0 OR p.member_id = ${memberParam})`;
 }
 

@@ -4,7 +4,7 @@
  */
 import type { APIRoute } from 'astro';
 import { loadCrawlerChannel, notFound, xmlResponse } from '@/server/loaders/crawler';
-import { postsSitemapCount, publicBoards, sitemapPosts } from '@/server/seo/crawl';
+import { postsSitemapCountOf, postsSitemapCountStatement, publicBoards, sitemapPostsOf, sitemapPostsStatement } from '@/server/seo/crawl';
 import { sitemapXml } from '@/server/seo/xml';
 import { absoluteUrl } from '@/lib/seo';
 import { pageUrls } from '@/lib/urls';
@@ -15,16 +15,19 @@ export const GET: APIRoute = async ({ params, url }) => {
 	const file = params['file'] ?? '';
 	const part = POSTS_FILE.exec(file);
 	if (file !== 'boards.xml' && !part) return notFound();
-	const loaded = await loadCrawlerChannel(params, url);
+	const number = Number(part?.[1] ?? 0);
+	// A posts sitemap reads how many there are and its range's posts in one batch.
+	const loaded = await loadCrawlerChannel(params, url, (db, channel) =>
+		part ? [postsSitemapCountStatement(db, channel.id), sitemapPostsStatement(db, channel.id, number)] : [],
+	);
 	if (!loaded) return notFound();
-	const { db, channel, layout, origin } = loaded;
+	const { channel, layout, origin, alongside } = loaded;
 	const urls = pageUrls(channel.basePath);
 	if (!part) {
 		const pages = [urls.boards, ...publicBoards(layout).map((board) => urls.board(board.boardId))];
 		return xmlResponse(sitemapXml(pages.map((path) => ({ loc: absoluteUrl(origin, path) }))));
 	}
-	const number = Number(part[1]);
-	if (number > (await postsSitemapCount(db, channel.id))) return notFound();
-	const posts = await sitemapPosts(db, channel.id, number);
-	return xmlResponse(sitemapXml(posts.map((post) => ({ loc: absoluteUrl(origin, urls.post(post.id)), lastmod: post.changedAt }))));
+	const [count, posts] = alongside;
+	if (number > postsSitemapCountOf(count)) return notFound();
+	return xmlResponse(sitemapXml(sitemapPostsOf(posts).map((post) => ({ loc: absoluteUrl(origin, urls.post(post.id)), lastmod: post.changedAt }))));
 };

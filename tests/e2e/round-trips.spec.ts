@@ -1,0 +1,72 @@
+/**
+ * The pages' round-trip budget (docs/performance.md#round-trips): every page route of
+ * tests/read-routes.ts, asked by a guest, by a reader whose session no longer exists (the guest's
+ * page rendered afresh, past the edge cache), by a member, by the author of the private rows and by
+ * an administrator, takes at most ROUND_TRIP_BUDGET.page round trip to D1 in sequence after the
+ * channel lookup, as its Server-Timing header says (functions/round-trips.ts). Each URL is asked
+ * twice and measured the second time: the first may fill the isolate's memory, as the first
+ * request of an isolate does. The API's routes are held to theirs inside workerd
+ * (tests/workers/round-trips.test.ts).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { APIRequestContext } from '@playwright/test';
+import { expect, test } from './test';
+import { execute } from './fixtures';
+import { mintSession, sessionCookieName } from './sessions';
+import { PAGE_ROUTES, privacyIdsSql, privacyTargets, type PrivacyIds } from '../read-routes';
+import { ROUND_TRIP_BUDGET, roundTripsOf } from '../round-trip-budget';
+import { mintSessionToken } from '../../src/server/sign-in/session-token';
+
+const GLOBAL = { index: 1, domain: 'starfall', slug: 'global' };
+
+let ids: PrivacyIds;
+
+test.beforeAll(() => {
+	const [found] = execute(privacyIdsSql(GLOBAL.index)) as PrivacyIds[];
+	if (!found) throw new Error('The browser tests need the seeded .wrangler/test-state database');
+	ids = found;
+});
+
+/** Each page route's deepest sequence of round trips over its URLs, asked with `cookie`. */
+async function depths(request: APIRequestContext, cookie: string | undefined): Promise<Record<string, number>> {
+	const deepest: Record<string, number> = {};
+	const headers = cookie ? { cookie } : {};
+	const targets = privacyTargets(ids, '/starfall/global');
+	for (const [route, urls] of Object.entries(PAGE_ROUTES)) {
+		for (const url of urls(targets)) {
+			await request.get(url, { headers, maxRedirects: 0 });
+			const response = await request.get(url, { headers, maxRedirects: 0 });
+			const trips = roundTripsOf(response.headers()['server-timing'] ?? null);
+			expect(trips, `${url}: its Server-Timing header`).not.toBeNull();
+			deepest[route] = Math.max(deepest[route] ?? 0, trips!.depth);
+		}
+	}
+	return deepest;
+}
+
+function overBudget(found: Record<string, number>): Record<string, number> {
+	return Object.fromEntries(Object.entries(found).filter(([, depth]) => depth > ROUND_TRIP_BUDGET.page));
+}
+
+test.describe('every page keeps to its round-trip budget', () => {
+	// Each reader asks some hundred pages, twice.
+	test.describe.configure({ timeout: 120_000 });
+
+	test('for a guest, and for a reader whose session no longer exists', async ({ request }) => {
+		expect(overBudget(await depths(request, undefined))).toEqual({});
+		const secret = readFileSync(path.join(process.cwd(), '.wrangler', 'test-state', 'session-secret'), 'utf8').trim();
+		const ended = `${sessionCookieName(GLOBAL)}=${await mintSessionToken(secret, GLOBAL.index)}`;
+		expect(overBudget(await depths(request, ended))).toEqual({});
+	});
+
+	for (const reader of ['bystander', 'privatePostAuthor', 'administrator'] as const) {
+		test(`for a signed-in ${reader === 'bystander' ? 'member' : reader === 'administrator' ? 'administrator' : 'author of private rows'}`, async ({
+			request,
+		}) => {
+			const cookie = `${sessionCookieName(GLOBAL)}=${await mintSession(GLOBAL, ids[reader])}`;
+			const found = await depths(request, cookie);
+			expect(overBudget(found)).toEqual({});
+		});
+	}
+});

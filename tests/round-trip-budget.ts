@@ -1,0 +1,30 @@
+/**
+ * How many round trips to D1 in sequence a request may take after the channel lookup (which the
+ * isolate's memory answers for most requests): docs/performance.md#round-trips. Held by
+ * tests/e2e/round-trips.spec.ts for the pages, tests/workers/round-trips.test.ts for the API's
+ * reads, and for the writes by the workers tests' harness (tests/workers/harness.ts), on every
+ * write any of them sends: every write route, accepted and refused (tests/workers/input-errors.test.ts
+ * sends each one its refusals).
+ */
+export const ROUND_TRIP_BUDGET = {
+	/** A page, for every reader: a member's session read goes in the same batch as the page's reads. */
+	page: 1,
+	/** An API read: a guest's is its one batch; a signed-in caller's session is read first. */
+	read: { guest: 1, signedIn: 2 },
+	/** A write: the session, then the write's batch; a refusal may take one read to say why. */
+	write: 3,
+} as const;
+
+/** The route of a write to `path` as a failure names it (no channel, ids as :id), and its budget. */
+export function writeBudget(method: string, path: string): { route: string; budget: number } {
+	const route = `${method} ${path.replace(/^((?:\/public|\/admin)?\/v1)\/[^/]+\/[^/]+/, '$1').replace(/\/\d+(?=\/|$)/g, '/:id')}`;
+	return { route, budget: ROUND_TRIP_BUDGET.write };
+}
+
+/** The figures of an answer's Server-Timing header (functions/round-trips.ts), or null when it has none. */
+export function roundTripsOf(serverTiming: string | null): { trips: number; depth: number; channel: number } | null {
+	if (!serverTiming) return null;
+	const figure = (name: string) => Number(new RegExp(`${name};desc=(\\d+)`).exec(serverTiming)?.[1] ?? NaN);
+	const found = { trips: figure('d1-trips'), depth: figure('d1-depth'), channel: figure('d1-channel') };
+	return Object.values(found).some(Number.isNaN) ? null : found;
+}
