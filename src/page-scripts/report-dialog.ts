@@ -160,9 +160,10 @@ async function submit(parts: Parts): Promise<void> {
 		parts.detail.focus();
 		return;
 	}
+	// The dialog is the same for every member (its HTML is remembered); the action bar names this one.
+	const userId = document.querySelector<HTMLElement>('[data-post-action-bar]')?.dataset['userId'] ?? '';
 	const {
 		api = '',
-		userId = '',
 		channelBase = '',
 		textDone = '',
 		textFailed = '',

@@ -27,12 +27,21 @@ export function channelPathOf(params: { domain?: string | undefined; slug?: stri
 	return parsed.success ? parsed.data : null;
 }
 
+const ID_PATTERN = /^[1-9][0-9]{0,15}$/;
+
 /** A positive database id given as a decimal string; ids beyond 2^53 are refused, not rounded. */
 export const IdSchema = z
 	.string()
-	.regex(/^[1-9][0-9]{0,15}$/, 'must be a positive whole number')
+	.regex(ID_PATTERN, 'must be a positive whole number')
 	.transform(Number)
 	.refine(Number.isSafeInteger, 'is too large');
+
+/** IdSchema's rule without a validator's machinery, for the ids a page reads from its URL on every request: the id, or null. */
+export function parseId(text: string | null | undefined): number | null {
+	if (text === null || text === undefined || !ID_PATTERN.test(text)) return null;
+	const id = Number(text);
+	return Number.isSafeInteger(id) ? id : null;
+}
 
 /** The list page: defaults to 1; anything that is not a positive whole number is refused. */
 export const PageSchema = z

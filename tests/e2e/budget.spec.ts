@@ -1,4 +1,5 @@
 import { expect, test } from './test';
+import type { Page } from '@playwright/test';
 import { brotliCompressSync, constants } from 'node:zlib';
 
 /**
@@ -11,18 +12,28 @@ const BUDGET_BYTES = 15 * 1024;
 
 const brotli = (text: string | Buffer) => brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
 
+/**
+ * The scripts the page fetches from now on, each with its size (brotli), once every body is read:
+ * `settled()` waits for the reads, so that none lands after the sum (or before, from the page before).
+ */
+function scriptsFetched(page: Page): { settled: () => Promise<{ url: string; bytes: number }[]> } {
+	const reads: Promise<{ url: string; bytes: number }>[] = [];
+	page.on('response', (response) => {
+		if (response.request().resourceType() !== 'script') return;
+		reads.push(response.body().then((body) => ({ url: response.url(), bytes: brotli(body) })));
+	});
+	return { settled: () => Promise.all(reads) };
+}
+
 for (const [name, path] of [
 	['post page', '/starfall/global/posts/10'],
 	['board page', '/starfall/global/boards/12'],
 ] as const) {
 	test(`an anonymous ${name} loads at most 15 KB of JavaScript (brotli) before any interaction`, async ({ page }) => {
-		const scripts: { url: string; bytes: number }[] = [];
-		page.on('response', async (response) => {
-			if (response.request().resourceType() !== 'script') return;
-			scripts.push({ url: response.url(), bytes: brotli(await response.body()) });
-		});
+		const fetched = scriptsFetched(page);
 		await page.goto(path);
 		await page.waitForLoadState('networkidle');
+		const scripts = await fetched.settled();
 		const inline = await page.evaluate(
 			(selector) => [...document.querySelectorAll(selector)].map((script) => script.textContent ?? '').join('\n'),
 			INLINE_SCRIPTS,
@@ -47,14 +58,13 @@ test('the write page loads at most 150 KB of JavaScript (brotli) before the edit
 	const { community, signInMember } = await import('./write-helpers');
 	const channel = await community('/starfall/global');
 	await signInMember(page, channel, 25, '/starfall/global/boards/12');
-	const scripts: { url: string; bytes: number }[] = [];
-	page.on('response', async (response) => {
-		if (response.request().resourceType() !== 'script') return;
-		scripts.push({ url: response.url(), bytes: brotli(await response.body()) });
-	});
+	// The board page's own scripts are all in before counting starts.
+	await page.waitForLoadState('networkidle');
+	const fetched = scriptsFetched(page);
 	await page.goto('/starfall/global/write?boardId=12', { waitUntil: 'commit' });
 	await expect(page.locator('[data-rich-editor="ready"] [contenteditable="true"]')).toBeVisible();
 	await page.waitForLoadState('networkidle');
+	const scripts = await fetched.settled();
 	const inline = await page.evaluate(
 		(selector) => [...document.querySelectorAll(selector)].map((script) => script.textContent ?? '').join('\n'),
 		INLINE_SCRIPTS,

@@ -37,6 +37,9 @@ describe('what pages remember in the isolate', () => {
 		expect(translator('ko')('post.comments')).not.toBe(t('post.comments'));
 		expect(t('layout.welcome', { title: 'Starfall' })).toContain('Starfall');
 		expect(t('layout.welcome', { title: 'Pixel' })).toContain('Pixel');
+		// Values for a text with no place for them give the remembered text, as i18next would.
+		expect(t('post.comments', { title: 'Pixel' })).toBe(t('post.comments'));
+		expect(t('search.results.count', { count: 3, query: 'raid' })).toContain('3 posts contain “raid”');
 	});
 
 	it('remembers only tokens that verified, for their own channel and secret', async () => {

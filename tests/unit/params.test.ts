@@ -1,17 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { IdSchema, PathSegmentSchema, lenientPage } from '@/schemas/params';
+import { IdSchema, PathSegmentSchema, lenientPage, parseId } from '@/schemas/params';
 import { newestRankOf } from '@/server/posts/lists';
 
 describe('ids', () => {
 	it('accepts positive whole numbers up to 2^53 - 1', () => {
 		expect(IdSchema.parse('12')).toBe(12);
 		expect(IdSchema.parse(String(Number.MAX_SAFE_INTEGER))).toBe(Number.MAX_SAFE_INTEGER);
+		expect(parseId('12')).toBe(12);
+		expect(parseId(String(Number.MAX_SAFE_INTEGER))).toBe(Number.MAX_SAFE_INTEGER);
 	});
 
 	it('refuses zero, negatives, decimals, words and ids beyond 2^53', () => {
 		for (const raw of ['0', '-1', '1.5', 'abc', '', '9007199254740993', '1e3', ' 1', '01']) {
 			expect(IdSchema.safeParse(raw).success, raw).toBe(false);
+			expect(parseId(raw), raw).toBeNull();
 		}
+		expect(parseId(null)).toBeNull();
+		expect(parseId(undefined)).toBeNull();
 	});
 });
 

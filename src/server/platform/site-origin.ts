@@ -11,7 +11,7 @@ import { env } from 'cloudflare:workers';
  * @throws Error when SITE_ORIGIN is set but is not an http(s) origin: a configuration fault
  */
 export function siteOrigin(requestUrl: string | URL, configured: unknown = (env as { SITE_ORIGIN?: unknown }).SITE_ORIGIN): string {
-	if (typeof configured !== 'string' || configured.trim() === '') return new URL(requestUrl).origin;
+	if (typeof configured !== 'string' || configured.trim() === '') return (requestUrl instanceof URL ? requestUrl : new URL(requestUrl)).origin;
 	const url = URL.parse(configured.trim());
 	if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.origin !== configured.trim().replace(/\/$/, '')) {
 		throw new Error(`SITE_ORIGIN must be an origin like https://board.example, not ${JSON.stringify(configured)}`);

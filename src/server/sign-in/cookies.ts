@@ -36,7 +36,8 @@ export function cookieName(kind: CookieKind, domain: string, slug: string, secur
 export function readAuthCookie(request: Request, kind: CookieKind, domain: string, slug: string): string | null {
 	const header = request.headers.get('cookie');
 	if (!header) return null;
-	return parse(header)[cookieName(kind, domain, slug, isSecureContext(new URL(request.url)))] ?? null;
+	const name = cookieName(kind, domain, slug, request.url.startsWith('https:') || isSecureContext(new URL(request.url)));
+	return parse(header, name)[name] ?? null;
 }
 
 export interface AuthCookieOptions {

@@ -68,7 +68,25 @@ type SessionLookup = { kind: 'guest' } | { kind: 'revoked' } | { kind: 'row'; to
 async function sessionLookup(channelId: number, token: string | null, secret: string | null): Promise<SessionLookup> {
 	if (!token) return { kind: 'guest' };
 	if (!(await isMintedSessionToken(secret, channelId, token))) return { kind: 'revoked' };
-	return { kind: 'row', tokenHash: await hashToken(token) };
+	return { kind: 'row', tokenHash: await tokenHashOf(token) };
+}
+
+/** How many session tokens' hashes an isolate remembers; the oldest goes first. */
+const TOKEN_HASH_ENTRIES = 1024;
+const tokenHashes = new Map<string, string>();
+
+/**
+ * The hash of a session token this deployment minted, remembered: every page a member opens hashes
+ * the same token. Only minted tokens get here (isMintedSessionToken), so made-up ones cannot fill it.
+ */
+async function tokenHashOf(token: string): Promise<string> {
+	let hash = tokenHashes.get(token);
+	if (hash === undefined) {
+		hash = await hashToken(token);
+		if (tokenHashes.size >= TOKEN_HASH_ENTRIES) tokenHashes.delete(tokenHashes.keys().next().value as string);
+		tokenHashes.set(token, hash);
+	}
+	return hash;
 }
 
 /** The read of a session's row with its member and ban. */
