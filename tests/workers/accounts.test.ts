@@ -71,6 +71,23 @@ describe('sessions', () => {
 		expect((await resolveSession(env.DB, 1, token, TEST_SECRET)).kind).toBe('revoked');
 	});
 
+	it("records its use at most hourly, after the answer and in no round trip of the answer's", async () => {
+		const cookie = await signIn(1007);
+		const hash = await hashToken(cookie.split('=')[1] ?? '');
+		const lastSeen = () => env.DB.prepare('SELECT last_seen_at FROM sessions WHERE token_hash = ?1').bind(hash).first<number>('last_seen_at');
+		const longAgo = Date.now() - 2 * 60 * 60 * 1000;
+		await env.DB.prepare('UPDATE sessions SET last_seen_at = ?2 WHERE token_hash = ?1').bind(hash, longAgo).run();
+		const first = await call(`${MEMBER}/me`, { cookie });
+		expect(first.code).toBe(0);
+		expect([first.trips.count, first.trips.depth]).toEqual([1, 1]);
+		await expect.poll(lastSeen).toBeGreaterThan(longAgo);
+		const recorded = await lastSeen();
+		// Within the hour, a request writes nothing.
+		const second = await call(`${MEMBER}/me`, { cookie });
+		expect([second.trips.count, second.trips.depth]).toEqual([1, 1]);
+		expect(await lastSeen()).toBe(recorded);
+	});
+
 	it('ends at the absolute limit however active', async () => {
 		const token = (await signIn(1004)).split('=')[1] ?? null;
 		await env.DB.prepare('UPDATE sessions SET idle_expires_at = ?2 WHERE token_hash = ?1')

@@ -6,7 +6,7 @@
  */
 import type { Channel } from '@/server/channels/channels';
 import { clearAuthCookie, readAuthCookie } from './cookies';
-import { resolveSessionWith, type AlongsideReads, type SessionState } from './sessions';
+import { afterAnswer, resolveSessionWith, type AlongsideReads, type SessionState } from './sessions';
 import { sessionSecret } from './session-secret';
 
 export interface RequestSession {
@@ -25,7 +25,8 @@ export async function requestSession(
 	now = Date.now(),
 ): Promise<RequestSession> {
 	const token = readAuthCookie(request, 'session', channel.domain, channel.slug);
-	const { session, alongside: results } = await resolveSessionWith(db, channel.id, token, sessionSecret(), now, alongside);
+	// The session's own writes (its hourly use, an expired row's removal) go on after the answer.
+	const { session, alongside: results } = await resolveSessionWith(db, channel.id, token, sessionSecret(), now, alongside, afterAnswer);
 	const headers: RequestSession['headers'] = [];
 	if (token) headers.push(['Cache-Control', 'private, no-store']);
 	if (session.kind === 'expired' || session.kind === 'revoked') {

@@ -4,6 +4,8 @@
  * logout, withdrawal and a ban delete it on the server.
  */
 import { hashToken } from '@/server/platform/tokens';
+import { waitUntil } from 'cloudflare:workers';
+import { uncounted } from '@/server/platform/database';
 import { isMintedSessionToken, mintSessionToken } from './session-token';
 import type { Provider } from '@/schemas/channel';
 
@@ -102,19 +104,44 @@ function sessionStatement(db: D1Database, channelId: number, tokenHash: string, 
 		.bind(tokenHash, channelId, now);
 }
 
-/** The session sessionStatement read; an expired one is deleted on sight, and use is recorded at most hourly. */
-async function sessionOfResult(db: D1Database, result: D1Result | undefined, tokenHash: string, now: number): Promise<SessionState> {
+/**
+ * Hands a session's own write (its use recorded, or its row deleted once expired) to what runs it:
+ * a request's `waitUntil`, so that the answer never waits for it, or an await.
+ */
+export type SessionWrite = (write: () => Promise<unknown>) => Promise<void> | void;
+
+/** Runs a session's write before going on (operator commands, tests). */
+const awaited: SessionWrite = async (write) => {
+	await write();
+};
+
+/** Runs a session's write after the request's answer: not one of the answer's round trips. */
+export const afterAnswer: SessionWrite = (write) => waitUntil(uncounted(write));
+
+/**
+ * The session sessionStatement read; an expired one is deleted on sight, and use is recorded at
+ * most hourly (TOUCH_INTERVAL_MS), both through `write`: a page or API read takes no round trip for them.
+ */
+async function sessionOfResult(
+	db: D1Database,
+	result: D1Result | undefined,
+	tokenHash: string,
+	now: number,
+	write: SessionWrite,
+): Promise<SessionState> {
 	const row = (result?.results[0] ?? null) as SessionRow | null;
 	if (!row || row.withdrawn_at !== null || row.nickname === null) return { kind: 'revoked' };
 	if (now >= row.idle_expires_at || now >= row.expires_at) {
-		await db.prepare('DELETE FROM sessions WHERE token_hash = ?1').bind(tokenHash).run();
+		await write(() => db.prepare('DELETE FROM sessions WHERE token_hash = ?1').bind(tokenHash).run());
 		return { kind: 'expired' };
 	}
 	if (now - row.last_seen_at >= TOUCH_INTERVAL_MS) {
-		await db
-			.prepare('UPDATE sessions SET last_seen_at = ?2, idle_expires_at = min(expires_at, ?2 + ?3) WHERE token_hash = ?1')
-			.bind(tokenHash, now, SESSION_IDLE_MS)
-			.run();
+		await write(() =>
+			db
+				.prepare('UPDATE sessions SET last_seen_at = ?2, idle_expires_at = min(expires_at, ?2 + ?3) WHERE token_hash = ?1')
+				.bind(tokenHash, now, SESSION_IDLE_MS)
+				.run(),
+		);
 	}
 	const member: SessionMember = {
 		userId: row.member_id,
@@ -148,13 +175,14 @@ export async function resolveSessionWith(
 	secret: string | null,
 	now: number,
 	alongside: AlongsideReads,
+	write: SessionWrite = awaited,
 ): Promise<{ session: SessionState; alongside: D1Result[] }> {
 	const lookup = await sessionLookup(channelId, token, secret);
 	const tokenHash = lookup.kind === 'row' ? lookup.tokenHash : null;
 	const own = tokenHash === null ? [] : [sessionStatement(db, channelId, tokenHash, now)];
 	const statements = [...own, ...alongside(tokenHash)];
 	const results = statements.length === 0 ? [] : await db.batch(statements);
-	const session = lookup.kind === 'row' ? await sessionOfResult(db, results[0], lookup.tokenHash, now) : { kind: lookup.kind };
+	const session = lookup.kind === 'row' ? await sessionOfResult(db, results[0], lookup.tokenHash, now, write) : { kind: lookup.kind };
 	return { session, alongside: results.slice(own.length) };
 }
 
