@@ -108,7 +108,8 @@ export function layOutPages() {
 		platform: 'neutral',
 		format: 'esm',
 		target: 'es2024',
-		external: ['cloudflare:*'],
+		// The runtime's own modules (the companion has the Worker's flags, nodejs_compat among them).
+		external: ['cloudflare:*', 'node:*'],
 		alias: { '@': path.join(ROOT, 'src'), '@functions': path.join(ROOT, 'functions') },
 		logLevel: 'warning',
 	});
