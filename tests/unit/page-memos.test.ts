@@ -48,7 +48,9 @@ describe('what pages remember in the isolate', () => {
 		expect(await isMintedSessionToken(SECRET, 3, token)).toBe(true);
 		expect(await isMintedSessionToken(SECRET, 4, token)).toBe(false);
 		expect(await isMintedSessionToken(`${SECRET}-other`, 3, token)).toBe(false);
-		expect(await isMintedSessionToken(SECRET, 3, `${token.slice(0, -2)}AA`)).toBe(false);
+		// A character inside the MAC (the last one's low bits are padding: some changes there are the same MAC).
+		const at = token.length - 10;
+		expect(await isMintedSessionToken(SECRET, 3, `${token.slice(0, at)}${token[at] === 'A' ? 'B' : 'A'}${token.slice(at + 1)}`)).toBe(false);
 	});
 
 	it('parses a stored body once and answers the same document again; text that is not a document is null', () => {
