@@ -155,6 +155,10 @@ for (const [channelPath, language] of CASES) {
 			const box = page.locator('#comment-box-new');
 			await box.click();
 			await box.fill(text);
+			// The comments island loads on this first touch: offline before it has, there is no island to
+			// keep the comment. Its counter, which the page's own markup leaves at 0, says it has taken over.
+			await expect(section).toHaveAttribute('data-mounted', '');
+			await expect(section).toContainText(`${text.length} / 1,000`);
 			await context.setOffline(true);
 			await section
 				.locator('[data-comment-form="new"]')
