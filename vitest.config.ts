@@ -67,6 +67,8 @@ export default defineConfig({
 								VAPID_PUBLIC_KEY: vapid.publicKey,
 								VAPID_PRIVATE_KEY: vapid.privateKey,
 								VAPID_SUBJECT: 'mailto:operators@example.com',
+								// The local push service (tests/workers/push-setup.ts) listens on this machine, as under `npm start`.
+								PUSH_ALLOW_LOOPBACK: '1',
 								...inject('mail').vars,
 							},
 						},

@@ -16,7 +16,7 @@ import { WorkerEntrypoint } from 'cloudflare:workers';
 import { LIMITERS, type LimiterName, type RateLimiterService } from '@/server/platform/rate-limit';
 import { runScheduled } from './scheduled';
 import { consumeNotifications } from '@/server/notifications/consumer';
-import { vapidFromEnv } from '@/server/notifications/push';
+import { pushSetupFromEnv } from '@/server/notifications/push';
 import { emailSetupFromEnv } from '@/server/notifications/email';
 import { database } from '@/server/platform/database';
 
@@ -38,6 +38,6 @@ export default class Companion extends WorkerEntrypoint<Env> implements RateLimi
 	}
 
 	override async queue(batch: MessageBatch): Promise<void> {
-		await consumeNotifications(batch, database(this.env.DB), vapidFromEnv(this.env), emailSetupFromEnv(this.env));
+		await consumeNotifications(batch, database(this.env.DB), pushSetupFromEnv(this.env), emailSetupFromEnv(this.env));
 	}
 }

@@ -3,13 +3,15 @@
  * uploads that no post shows and no draft keeps a day after they were made, in steps until none is
  * left or the run's budget is spent (CLEANUP_MAX_BATCHES, CLEANUP_TIME_BUDGET_MS of
  * src/server/uploads/uploads.ts); what a run leaves, the next goes on with. It also keeps each
- * member's newest notifications (src/server/notifications/notifications.ts) and tells members
- * whose temporary ban ended (src/server/notifications/deliver.ts).
+ * member's newest notifications (src/server/notifications/notifications.ts), tells members
+ * whose temporary ban ended (src/server/notifications/deliver.ts), and sends the email digest of
+ * members whose hour of reply and mention emails is over with some held back (email.ts).
  */
 import { removeUnattachedUploads } from '@/server/uploads/uploads';
 import { database } from '@/server/platform/database';
 import { pruneNotifications } from '@/server/notifications/notifications';
 import { deliverEndedBans } from '@/server/notifications/deliver';
+import { emailSetupFromEnv, sendEmailDigests } from '@/server/notifications/email';
 
 export async function runScheduled(controller: ScheduledController, env: Env, _ctx: ExecutionContext): Promise<void> {
 	const db = database(env.DB);
@@ -19,6 +21,11 @@ export async function runScheduled(controller: ScheduledController, env: Env, _c
 	if (pruned > 0) console.info(`Kept the newest notifications of ${pruned} members`);
 	// The temporary bans that ended since the run before (a few runs back, should one have failed).
 	await deliverEndedBans(db, controller.scheduledTime, controller.scheduledTime - BAN_END_LOOKBACK_MS);
+	const email = emailSetupFromEnv(env);
+	if (email) {
+		const digests = await sendEmailDigests(db, email, controller.scheduledTime);
+		if (digests > 0) console.info(`Sent ${digests} email digests`);
+	}
 }
 
 /** How far back the cron looks for bans that ended: three runs. */

@@ -19,7 +19,7 @@ import { guarded } from './unexpected-failure';
 import { countRoundTrips, database } from '@/server/platform/database';
 import { withRoundTrips } from './round-trips';
 import { consumeNotifications } from '@/server/notifications/consumer';
-import { vapidFromEnv } from '@/server/notifications/push';
+import { pushSetupFromEnv } from '@/server/notifications/push';
 import { emailSetupFromEnv } from '@/server/notifications/email';
 
 export default {
@@ -27,7 +27,7 @@ export default {
 		return guarded(request, () => countRoundTrips(async (trips) => withRoundTrips(await answer(request, env, ctx), trips)));
 	},
 	scheduled: runScheduled,
-	queue: (batch, env) => consumeNotifications(batch, database(env.DB), vapidFromEnv(env), emailSetupFromEnv(env)),
+	queue: (batch, env) => consumeNotifications(batch, database(env.DB), pushSetupFromEnv(env), emailSetupFromEnv(env)),
 } satisfies ExportedHandler<Env>;
 
 async function answer(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {

@@ -6,7 +6,7 @@
  */
 import { build } from './lib/build.mjs';
 import { DEFAULT_STATE, ROOT } from './lib/wrangler.mjs';
-import { serveBuild, waitFor } from './lib/server.mjs';
+import { LOCAL_PUSH, serveBuild, waitFor } from './lib/server.mjs';
 import { startIdentityProvider } from './idp/server.mjs';
 import { startTurnstile } from './turnstile/server.mjs';
 import { startMailCapture } from './mail/server.mjs';
@@ -29,7 +29,7 @@ const idp = await startIdentityProvider({ port: IDP_PORT, appOrigins: [`http://l
 const turnstile = await startTurnstile({ port: TURNSTILE_PORT });
 // The local mail capture: the confirmation emails of My Page → Settings land there (GET /messages).
 const mail = await startMailCapture({ port: MAIL_PORT });
-serveBuild({ port: PORT, persistTo: DEFAULT_STATE, vars: { ...idp.vars, ...turnstile.vars, ...mail.vars } });
+serveBuild({ port: PORT, persistTo: DEFAULT_STATE, vars: { ...idp.vars, ...turnstile.vars, ...mail.vars, ...LOCAL_PUSH } });
 const origin = `http://localhost:${PORT}`;
 await waitFor(`http://127.0.0.1:${PORT}/`);
 console.log(`

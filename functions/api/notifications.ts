@@ -36,7 +36,7 @@ import { listWatches, setWatching, type WatchTarget } from '@/server/notificatio
 import { suggestMembers } from '@/server/notifications/mentions';
 import { NICKNAME_MAX } from '@/schemas/nickname';
 import { subscribePush, unsubscribePush } from '@/server/notifications/push-delivery';
-import { vapidFromEnv } from '@/server/notifications/push';
+import { pushSetupFromEnv } from '@/server/notifications/push';
 import { env } from 'cloudflare:workers';
 
 const ListQuerySchema = z.strictObject({ before: z.string().max(40).optional() });
@@ -123,7 +123,7 @@ export const notificationsRouter = new Hono<ApiEnv>()
 	)
 	.post(PUSH, zv('query', NoQuerySchema), rateLimit('notificationChange'), zvJson(PushSubscriptionSchema), async (c) => {
 		const member = requireMember(c);
-		await subscribePush(c.var.db, member.userId, c.req.valid('json'), vapidFromEnv(env), Date.now());
+		await subscribePush(c.var.db, member.userId, c.req.valid('json'), pushSetupFromEnv(env), Date.now());
 		return c.json(ok({ content: { subscribed: true } }));
 	})
 	.delete(PUSH, zv('query', NoQuerySchema), rateLimit('notificationChange'), zvJson(PushEndpointSchema), async (c) => {
@@ -133,7 +133,7 @@ export const notificationsRouter = new Hono<ApiEnv>()
 	})
 	.get(SUGGEST, zv('query', SuggestQuerySchema), rateLimit('notifications'), async (c) => {
 		requireMember(c);
-		return c.json(ok({ content: { members: await suggestMembers(c.var.db, c.var.channel.id, c.req.valid('query').q) } }));
+		return c.json(ok({ content: { members: await suggestMembers(c.var.db, c.var.channel.id, c.req.valid('query').q, Date.now()) } }));
 	})
 	.on(['POST', 'PUT', 'PATCH', 'DELETE'], [LIST, UNREAD, WATCHES, SUGGEST], methodNotAllowed)
 	.on(['GET', 'PUT', 'PATCH', 'DELETE'], [READ_ALL, READ], methodNotAllowed)

@@ -36,6 +36,13 @@ function localVapidKeys(persistTo) {
 }
 
 /**
+ * The local setting that lets Web Push go to a push service on this machine (the stand-in
+ * scripts/push/server.mjs): `npm start` and the browser tests' server set it; a deployment never
+ * does, so its Worker sends only to the browser vendors' push services (src/server/notifications/push-services.ts).
+ */
+export const LOCAL_PUSH = { PUSH_ALLOW_LOOPBACK: '1' };
+
+/**
  * Serves dist/ (built by `astro build`) with the local D1 in `persistTo` and its session secret,
  * and the Worker's V8 inspector on `inspectorPort` when given; `root` is the checkout whose dist/
  * it serves (this one by default); `config`, the wrangler.json of a build made elsewhere (such as

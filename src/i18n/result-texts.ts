@@ -41,6 +41,8 @@ export const RESULT_TEXT_KEYS = {
 	WatchLimitReached: 'watch.limit',
 	EmailAddressInvalid: 'email.setting.invalid',
 	EmailConfirmationLimit: 'email.setting.limit',
+	PushEndpointRefused: 'notifications.pushRefused',
+	PushSubscriptionTaken: 'notifications.pushTaken',
 	CommentAlreadyReported: 'report.alreadyReported.COMMENT',
 	AutoHideThresholdInvalid: 'admin.settings.invalid',
 	PostNotFound: 'post.notFound.title',

@@ -61,3 +61,20 @@ export const MENTIONS_NOTIFIED = 10;
 export const WATCHERS_PER_MESSAGE = 100;
 /** How many posts and boards one member may watch or unwatch by a row (WatchLimit past it). */
 export const WATCHES_KEPT = 500;
+
+// The bounds of what one member can make the site send another (docs/notifications.md#bounds).
+// The per-board author rate and the email budget are also written into migration 0027's indexes.
+
+const HOUR_MS = 60 * 60 * 1000;
+/** How long the per-sender, per-board and email counts look back (and a like's quiet interval): an hour. */
+export const NOTIFICATION_WINDOW_MS = HOUR_MS;
+/** MENTION and REPLY notifications one sender can give one recipient in an hour; past it, none. */
+export const SENDER_NOTIFICATIONS_PER_HOUR = 5;
+/** Reply and mention emails one member gets in an hour; the rest go in one digest after the hour. */
+export const EMAILS_PER_HOUR = 10;
+/** At most one Web Push per member in this time; the notifications between are on the bell only. */
+export const PUSH_INTERVAL_MS = 60 * 1000;
+/** A like's notification of a post is raised again (unread, pushed) at most once in this time. */
+export const LIKE_RAISE_INTERVAL_MS = HOUR_MS;
+/** An author's posts in one board that tell its watchers in an hour; later ones tell them nothing. */
+export const BOARD_POSTS_NOTIFIED_PER_HOUR = 3;

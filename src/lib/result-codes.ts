@@ -33,6 +33,7 @@ export const IdentityRejected = { code: -4011416, status: 401 } as const satisfi
 export const SignupExpired = { code: -4011417, status: 401 } as const satisfies ResultCode;
 export const InvalidParameter = { code: -4001400, status: 400 } as const satisfies ResultCode;
 export const EmailAddressInvalid = { code: -4001481, status: 400 } as const satisfies ResultCode;
+export const PushEndpointRefused = { code: -4001482, status: 400 } as const satisfies ResultCode;
 export const SubjectNotAllowed = { code: -4001404, status: 400 } as const satisfies ResultCode;
 export const MalformedBody = { code: -4001405, status: 400 } as const satisfies ResultCode;
 export const NicknameRequired = { code: -4001421, status: 400 } as const satisfies ResultCode;
@@ -72,6 +73,7 @@ export const ThumbnailExists = { code: -4091443, status: 409 } as const satisfie
 export const WatchLimitReached = { code: -4091481, status: 409 } as const satisfies ResultCode;
 export const PushUnavailable = { code: -4091482, status: 409 } as const satisfies ResultCode;
 export const EmailUnavailable = { code: -4091483, status: 409 } as const satisfies ResultCode;
+export const PushSubscriptionTaken = { code: -4091484, status: 409 } as const satisfies ResultCode;
 export const ImageTooLarge = { code: -4131441, status: 413 } as const satisfies ResultCode;
 export const ThumbnailTooLarge = { code: -4131442, status: 413 } as const satisfies ResultCode;
 export const OriginRejected = { code: -4031401, status: 403 } as const satisfies ResultCode;
@@ -167,6 +169,8 @@ export const RESULT_MESSAGES = {
 	MethodNotAllowed: 'This method is not allowed here.',
 	WatchLimitReached: 'You watch as many posts and boards as one member can. Stop watching some and try again.',
 	PushUnavailable: 'Push notifications are not set up for this community.',
+	PushEndpointRefused: "This browser's push service is not supported here. Please try another browser.",
+	PushSubscriptionTaken: 'This browser is set up for push notifications of another account. Please turn them off there first.',
 	EmailAddressInvalid: 'Enter a valid email address.',
 	EmailUnavailable: 'Email notifications are not set up for this community.',
 	EmailConfirmationLimit: 'You asked for 3 confirmation emails today. Please try again tomorrow.',

@@ -14,7 +14,7 @@ import type { Provider } from '@/schemas/channel';
 import { LIMITERS } from '@/server/platform/rate-limit';
 import { createExecutionContext, createMessageBatch, getQueueResult, type QueueResult } from 'cloudflare:test';
 import { consumeNotifications } from '@/server/notifications/consumer';
-import { vapidFromEnv } from '@/server/notifications/push';
+import { pushSetupFromEnv } from '@/server/notifications/push';
 import { emailSetupFromEnv } from '@/server/notifications/email';
 
 export const ORIGIN = 'http://localhost';
@@ -255,10 +255,11 @@ export function takeSentNotifications(): unknown[] {
  * Delivers messages to the product's notifications consumer as the queue would (a batch, each
  * message with its attempts), and answers what the consumer acknowledged or asked to retry.
  * Without `messages`, what the product sent since the last call, until nothing more is sent (a
- * fan-out's next page is a message of its own).
+ * fan-out's next page is a message of its own). `now`: the consumer's clock (the bounds' windows).
  */
 export async function deliverNotifications(
 	messages?: { body: unknown; id?: string; attempts?: number }[],
+	{ now }: { now?: number } = {},
 ): Promise<{ results: QueueResult[]; delivered: number }> {
 	const results: QueueResult[] = [];
 	let delivered = 0;
@@ -274,7 +275,7 @@ export async function deliverNotifications(
 			})),
 		);
 		const ctx = createExecutionContext();
-		await consumeNotifications(batch, env.DB, vapidFromEnv(env), emailSetupFromEnv(env));
+		await consumeNotifications(batch, env.DB, pushSetupFromEnv(env), emailSetupFromEnv(env), now === undefined ? Date.now : () => now);
 		results.push(await getQueueResult(batch, ctx));
 		delivered += next.length;
 		next = messages ? [] : takeSentNotifications().map((body) => ({ body }));

@@ -5,7 +5,8 @@
  * browser would, so a message arrives only when signing and encryption are right.
  */
 import { describe, expect, inject, it } from 'vitest';
-import { MAX_PAYLOAD_BYTES, pushEndpoint, sendWebPush, vapidFromEnv, type PushSubscriptionKeys } from '@/server/notifications/push';
+import { MAX_PAYLOAD_BYTES, pushSetupFromEnv, sendWebPush, vapidFromEnv, type PushSubscriptionKeys } from '@/server/notifications/push';
+import { pushEndpoint } from '@/server/notifications/push-services';
 
 const { origin, vapid, otherVapid } = inject('push');
 
@@ -52,6 +53,10 @@ function rewritingFetch(change: (headers: Headers, body: Uint8Array<ArrayBuffer>
 	}) as typeof fetch;
 }
 
+/** sendWebPush as the workers tests' Worker sends (PUSH_ALLOW_LOOPBACK = "1"): the stand-in listens on this machine. */
+const send = (...[subscription, payload, keys, options]: Parameters<typeof sendWebPush>) =>
+	sendWebPush(subscription, payload, keys, { allowLoopback: true, ...options });
+
 const notification = {
 	title: 'A reply to your post',
 	body: 'kiwi: Agreed — see you there ✓',
@@ -62,7 +67,7 @@ const notification = {
 describe('sendWebPush', () => {
 	it('delivers the payload, encrypted for the subscription and signed with the VAPID key, with its TTL and urgency', async () => {
 		const subscription = await subscribe(vapid.publicKey);
-		expect(await sendWebPush(subscription, notification, vapid, { ttlSeconds: 3600, urgency: 'high' })).toEqual({ kind: 'sent' });
+		expect(await send(subscription, notification, vapid, { ttlSeconds: 3600, urgency: 'high' })).toEqual({ kind: 'sent' });
 		const messages = await received(subscription);
 		expect(messages).toHaveLength(1);
 		expect(messages[0]!.data).toEqual(notification);
@@ -70,10 +75,10 @@ describe('sendWebPush', () => {
 
 		// Each message has keys of its own: a second one arrives too, and a subscription that was not
 		// restricted to a key takes it as well.
-		expect(await sendWebPush(subscription, { ...notification, title: 'Another reply' }, vapid)).toEqual({ kind: 'sent' });
+		expect(await send(subscription, { ...notification, title: 'Another reply' }, vapid)).toEqual({ kind: 'sent' });
 		expect((await received(subscription)).map(({ data }) => (data as { title: string }).title)).toEqual(['A reply to your post', 'Another reply']);
 		const open = await subscribe();
-		expect(await sendWebPush(open, 'plain text', vapid)).toEqual({ kind: 'sent' });
+		expect(await send(open, 'plain text', vapid)).toEqual({ kind: 'sent' });
 		expect((await received(open))[0]).toMatchObject({ data: 'plain text', headers: { ttl: 86_400, urgency: 'normal' } });
 	});
 
@@ -82,12 +87,12 @@ describe('sendWebPush', () => {
 		// JSON of a string: the text and two quotes; "é" is two bytes of UTF-8.
 		const largest = 'é'.repeat(10) + 'x'.repeat(MAX_PAYLOAD_BYTES - 22);
 		expect(new TextEncoder().encode(JSON.stringify(largest)).length).toBe(MAX_PAYLOAD_BYTES);
-		expect(await sendWebPush(subscription, largest, vapid)).toEqual({ kind: 'sent' });
+		expect(await send(subscription, largest, vapid)).toEqual({ kind: 'sent' });
 		expect((await received(subscription))[0]!.data).toBe(largest);
 
 		const { fetcher, calls } = refusingFetch();
-		expect(await sendWebPush(subscription, largest + 'x', vapid, { fetcher })).toEqual({ kind: 'failed', status: 413 });
-		expect(await sendWebPush(subscription, { ...notification, body: 'x'.repeat(4000) }, vapid, { fetcher })).toEqual({ kind: 'failed', status: 413 });
+		expect(await send(subscription, largest + 'x', vapid, { fetcher })).toEqual({ kind: 'failed', status: 413 });
+		expect(await send(subscription, { ...notification, body: 'x'.repeat(4000) }, vapid, { fetcher })).toEqual({ kind: 'failed', status: 413 });
 		expect(calls()).toBe(0);
 		expect(await received(subscription)).toHaveLength(1);
 	});
@@ -95,13 +100,13 @@ describe('sendWebPush', () => {
 	it('is refused by the push service when the VAPID key, the signature or the ciphertext is not right', async () => {
 		const subscription = await subscribe(vapid.publicKey);
 		// Another deployment's key, properly signed: not the key the browser subscribed with.
-		expect(await sendWebPush(subscription, notification, otherVapid)).toEqual({ kind: 'failed', status: 403 });
+		expect(await send(subscription, notification, otherVapid)).toEqual({ kind: 'failed', status: 403 });
 		// The JWT signed by the deployment's key, but another key claimed in k: the signature fails.
 		const otherK = rewritingFetch((headers) => {
 			headers.set('Authorization', headers.get('Authorization')!.replace(/k=.*$/, `k=${otherVapid.publicKey}`));
 		});
 		const open = await subscribe();
-		expect(await sendWebPush(open, notification, vapid, { fetcher: otherK })).toEqual({ kind: 'failed', status: 403 });
+		expect(await send(open, notification, vapid, { fetcher: otherK })).toEqual({ kind: 'failed', status: 403 });
 		// A changed signature.
 		const badSignature = rewritingFetch((headers) => {
 			headers.set(
@@ -111,17 +116,17 @@ describe('sendWebPush', () => {
 					.replace(/\.([\w-])([\w-]*), k=/, (_, first: string, rest: string) => `.${first === 'A' ? 'B' : 'A'}${rest}, k=`),
 			);
 		});
-		expect(await sendWebPush(subscription, notification, vapid, { fetcher: badSignature })).toEqual({ kind: 'failed', status: 403 });
+		expect(await send(subscription, notification, vapid, { fetcher: badSignature })).toEqual({ kind: 'failed', status: 403 });
 		// A changed byte of the ciphertext: AES-GCM's tag no longer matches.
 		const badBody = rewritingFetch((_, body) => {
 			const changed = body.slice();
 			changed[100] = changed[100]! ^ 1;
 			return changed;
 		});
-		expect(await sendWebPush(subscription, notification, vapid, { fetcher: badBody })).toEqual({ kind: 'failed', status: 400 });
+		expect(await send(subscription, notification, vapid, { fetcher: badBody })).toEqual({ kind: 'failed', status: 400 });
 		// Another subscription's keys: the browser cannot decrypt it.
 		const other = await subscribe(vapid.publicKey);
-		expect(await sendWebPush({ ...subscription, p256dh: other.p256dh, auth: other.auth }, notification, vapid)).toEqual({
+		expect(await send({ ...subscription, p256dh: other.p256dh, auth: other.auth }, notification, vapid)).toEqual({
 			kind: 'failed',
 			status: 400,
 		});
@@ -132,51 +137,75 @@ describe('sendWebPush', () => {
 	it('answers gone for an ended or unknown subscription', async () => {
 		const subscription = await subscribe(vapid.publicKey);
 		expect((await fetch(subscription.endpoint, { method: 'DELETE' })).status).toBe(204);
-		expect(await sendWebPush(subscription, notification, vapid)).toEqual({ kind: 'gone' });
-		expect(await sendWebPush({ ...subscription, endpoint: `${origin}/push/no-such-subscription` }, notification, vapid)).toEqual({ kind: 'gone' });
+		expect(await send(subscription, notification, vapid)).toEqual({ kind: 'gone' });
+		expect(await send({ ...subscription, endpoint: `${origin}/push/no-such-subscription` }, notification, vapid)).toEqual({ kind: 'gone' });
 	});
 
 	it('answers failed with the status for another answer, and 0 when no answer came', async () => {
 		const subscription = await subscribe(vapid.publicKey);
 		const busy = (async () => new Response('slow down', { status: 429 })) as unknown as typeof fetch;
-		expect(await sendWebPush(subscription, notification, vapid, { fetcher: busy })).toEqual({ kind: 'failed', status: 429 });
+		expect(await send(subscription, notification, vapid, { fetcher: busy })).toEqual({ kind: 'failed', status: 429 });
 		const redirect = (async () => new Response(null, { status: 307, headers: { Location: 'http://10.0.0.1/' } })) as unknown as typeof fetch;
-		expect(await sendWebPush(subscription, notification, vapid, { fetcher: redirect })).toEqual({ kind: 'failed', status: 307 });
+		expect(await send(subscription, notification, vapid, { fetcher: redirect })).toEqual({ kind: 'failed', status: 307 });
 		const down = (async () => {
 			throw new TypeError('Network connection lost.');
 		}) as unknown as typeof fetch;
-		expect(await sendWebPush(subscription, notification, vapid, { fetcher: down })).toEqual({ kind: 'failed', status: 0 });
+		expect(await send(subscription, notification, vapid, { fetcher: down })).toEqual({ kind: 'failed', status: 0 });
 	});
 
-	it('never fetches an endpoint that is not https or a local push service, or that carries credentials', async () => {
+	it('fetches only the push services of the list over https on port 443, and this machine only with the local setting', async () => {
 		const subscription = await subscribe(vapid.publicKey);
 		const local = new URL(subscription.endpoint);
 		const { fetcher, calls } = refusingFetch();
 		for (const endpoint of [
-			'http://push.example.com/push/1',
-			'http://10.0.0.1/push/1',
+			// Addresses of the Worker's own network, the cloud's metadata service, a private network.
+			'https://169.254.169.254/latest/meta-data',
 			'http://169.254.169.254/latest/meta-data',
-			'http://127.0.0.1.nip.io/push/1',
+			'https://10.0.0.1/push/1',
+			'https://[fd00::1]:8443/push/1',
+			'https://[::ffff:7f00:1]/push/1',
+			// An https host that is not a push service, one that only looks like one, and a listed one on another port or scheme.
+			'https://push.example.com/push/1',
+			'https://fcm.googleapis.com.evil.example/fcm/send/1',
+			'https://evilnotify.windows.com/w/1',
+			'https://fcm.googleapis.com:8443/fcm/send/1',
+			'http://fcm.googleapis.com/fcm/send/1',
 			'https://user:secret@fcm.googleapis.com/fcm/send/1',
+			'http://127.0.0.1.nip.io/push/1',
 			`http://user:secret@${local.host}${local.pathname}`,
 			'ftp://fcm.googleapis.com/1',
 			'file:///etc/passwd',
 			'not a url',
 		]) {
+			expect(await send({ ...subscription, endpoint }, notification, vapid, { fetcher }), endpoint).toEqual({ kind: 'failed', status: 0 });
+			expect(pushEndpoint(endpoint, true), endpoint).toBeNull();
+		}
+		// This machine, without the local setting (every deployment); 2130706433 is 127.0.0.1 written as one number.
+		for (const endpoint of [subscription.endpoint, 'http://localhost:8787/push/1', 'https://[::1]:8443/push/1', 'https://2130706433/push/1']) {
 			expect(await sendWebPush({ ...subscription, endpoint }, notification, vapid, { fetcher }), endpoint).toEqual({ kind: 'failed', status: 0 });
-			expect(pushEndpoint(endpoint), endpoint).toBeNull();
+			expect(pushEndpoint(endpoint, false), endpoint).toBeNull();
 		}
 		// Keys that are not a browser's: nothing is sent either.
-		expect(await sendWebPush({ ...subscription, p256dh: 'AAAA' }, notification, vapid, { fetcher })).toEqual({ kind: 'failed', status: 0 });
-		expect(await sendWebPush({ ...subscription, auth: 'not base64!' }, notification, vapid, { fetcher })).toEqual({ kind: 'failed', status: 0 });
+		expect(await send({ ...subscription, p256dh: 'AAAA' }, notification, vapid, { fetcher })).toEqual({ kind: 'failed', status: 0 });
+		expect(await send({ ...subscription, auth: 'not base64!' }, notification, vapid, { fetcher })).toEqual({ kind: 'failed', status: 0 });
 		expect(calls()).toBe(0);
 
-		// https and the local hosts are fetched.
-		for (const endpoint of ['https://fcm.googleapis.com/fcm/send/1', 'http://localhost:8787/push/1', 'http://[::1]:8787/push/1']) {
+		// The push services (an explicit :443 is the same port), without the local setting; this machine with it.
+		const services = [
+			'https://fcm.googleapis.com/fcm/send/1',
+			'https://fcm.googleapis.com:443/wp/1',
+			'https://updates.push.services.mozilla.com/wpush/v2/1',
+			'https://wns2-par02p.notify.windows.com/w/?token=1',
+			'https://web.push.apple.com/QGuQyavXutnMH',
+		];
+		for (const endpoint of services) {
 			expect(await sendWebPush({ ...subscription, endpoint }, notification, vapid, { fetcher }), endpoint).toEqual({ kind: 'sent' });
-			expect(pushEndpoint(endpoint)?.href, endpoint).toBe(new URL(endpoint).href);
+			expect(pushEndpoint(endpoint, false)?.href, endpoint).toBe(new URL(endpoint).href);
 		}
-		expect(calls()).toBe(3);
+		for (const endpoint of ['http://localhost:8787/push/1', 'http://[::1]:8787/push/1', 'http://127.0.0.1:8787/push/1']) {
+			expect(await send({ ...subscription, endpoint }, notification, vapid, { fetcher }), endpoint).toEqual({ kind: 'sent' });
+		}
+		expect(calls()).toBe(services.length + 3);
 	});
 
 	it('throws on VAPID keys that are not a P-256 key pair in the documented formats', async () => {
@@ -190,7 +219,7 @@ describe('sendWebPush', () => {
 	});
 });
 
-describe('vapidFromEnv', () => {
+describe('vapidFromEnv and pushSetupFromEnv', () => {
 	it('gives the keys when all three are set, and null when any is missing or empty', () => {
 		const env = { VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey, VAPID_SUBJECT: vapid.subject };
 		expect(vapidFromEnv(env)).toEqual(vapid);
@@ -200,5 +229,14 @@ describe('vapidFromEnv', () => {
 		expect(vapidFromEnv({ ...env, VAPID_SUBJECT: '  ' })).toBeNull();
 		const { VAPID_PUBLIC_KEY: _, ...withoutPublic } = env;
 		expect(vapidFromEnv(withoutPublic)).toBeNull();
+	});
+
+	it('allows this machine only when PUSH_ALLOW_LOOPBACK is "1"', () => {
+		const env = { VAPID_PUBLIC_KEY: vapid.publicKey, VAPID_PRIVATE_KEY: vapid.privateKey, VAPID_SUBJECT: vapid.subject };
+		expect(pushSetupFromEnv(env)).toEqual({ vapid, allowLoopback: false });
+		expect(pushSetupFromEnv({ ...env, PUSH_ALLOW_LOOPBACK: '' })).toEqual({ vapid, allowLoopback: false });
+		expect(pushSetupFromEnv({ ...env, PUSH_ALLOW_LOOPBACK: 'true' })).toEqual({ vapid, allowLoopback: false });
+		expect(pushSetupFromEnv({ ...env, PUSH_ALLOW_LOOPBACK: '1' })).toEqual({ vapid, allowLoopback: true });
+		expect(pushSetupFromEnv({ PUSH_ALLOW_LOOPBACK: '1' })).toBeNull();
 	});
 });

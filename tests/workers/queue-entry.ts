@@ -4,11 +4,11 @@
  * with real retries and a real dead-letter queue.
  */
 import { consumeNotifications } from '@/server/notifications/consumer';
-import { vapidFromEnv } from '@/server/notifications/push';
+import { pushSetupFromEnv } from '@/server/notifications/push';
 import { emailSetupFromEnv } from '@/server/notifications/email';
 
 export default {
 	async queue(batch, env) {
-		await consumeNotifications(batch, env.DB, vapidFromEnv(env), emailSetupFromEnv(env));
+		await consumeNotifications(batch, env.DB, pushSetupFromEnv(env), emailSetupFromEnv(env));
 	},
 } satisfies ExportedHandler<Env>;

@@ -7,7 +7,8 @@
  * blocked, is told so and offered nothing.
  */
 import { useEffect, useId, useState } from 'react';
-import { createApiClient } from '@/lib/api-client';
+import { createApiClient, resultCodeOf } from '@/lib/api-client';
+import { PushEndpointRefused, PushSubscriptionTaken } from '@/lib/result-codes';
 
 type State = 'checking' | 'unsupported' | 'denied' | 'off' | 'on' | 'working';
 
@@ -15,7 +16,8 @@ interface Props {
 	apiBase: string;
 	userId: number;
 	publicKey: string;
-	texts: { label: string; description: string; unsupported: string; denied: string; failed: string };
+	/** `refused`: PushEndpointRefused; `taken`: PushSubscriptionTaken. */
+	texts: { label: string; description: string; unsupported: string; denied: string; failed: string; refused: string; taken: string };
 }
 
 const WORKER = '/notification-sw.js';
@@ -53,7 +55,13 @@ export default function PushToggle({ apiBase, userId, publicKey, texts }: Props)
 		await navigator.serviceWorker.ready;
 		const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) });
 		const { endpoint, keys } = subscription.toJSON();
-		await api.post(`${apiBase}/push/subscriptions`, { endpoint, keys });
+		try {
+			await api.post(`${apiBase}/push/subscriptions`, { endpoint, keys });
+		} catch (error) {
+			// Refused: the browser keeps no subscription the site does not know, so the switch reads off again.
+			await subscription.unsubscribe().catch(() => false);
+			throw error;
+		}
 		setState('on');
 	};
 
@@ -72,8 +80,9 @@ export default function PushToggle({ apiBase, userId, publicKey, texts }: Props)
 		setProblem('');
 		try {
 			await (on ? turnOn() : turnOff());
-		} catch {
-			setProblem(texts.failed);
+		} catch (error) {
+			const code = resultCodeOf(error);
+			setProblem(code === PushEndpointRefused.code ? texts.refused : code === PushSubscriptionTaken.code ? texts.taken : texts.failed);
 			setState(on ? 'off' : 'on');
 		}
 	};

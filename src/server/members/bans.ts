@@ -13,6 +13,10 @@ import { nicknameKey } from '@/lib/nickname-key';
 import { PAGE_SIZE } from '@/schemas/params';
 import { countOf, pageOf, pageOffsetSql } from '@/server/platform/page-offset';
 
+/** SQL: the member `memberSql` is under a ban in force at `nowSql` (a permanent one, or a temporary one not over); by bans_active_by_member. */
+export const activeBanSql = (memberSql: string, nowSql: string) =>
+	`EXISTS (SELECT 1 FROM bans x WHERE x.member_id = ${memberSql} AND x.lifted_at IS NULL AND (x.ends_at IS NULL OR x.ends_at > ${nowSql}))`;
+
 export interface BanOrder {
 	kind: 'TEMPORARY' | 'PERMANENT';
 	/** Required for a temporary ban; epoch ms in the future. */

@@ -8,7 +8,7 @@
  * logged and acknowledged: retrying would not change it.
  */
 import { deliver, eventOf } from './deliver';
-import type { VapidKeys } from './push';
+import type { PushSetup } from './push';
 import type { EmailSetup } from './email';
 
 /** The dead-letter queue is the notifications queue's name with this suffix (wrangler.toml). */
@@ -22,7 +22,7 @@ export function retryDelaySeconds(attempts: number): number {
 export async function consumeNotifications(
 	batch: MessageBatch,
 	db: D1Database,
-	vapid: VapidKeys | null = null,
+	push: PushSetup | null = null,
 	email: EmailSetup | null = null,
 	now: () => number = Date.now,
 ): Promise<void> {
@@ -38,7 +38,7 @@ export async function consumeNotifications(
 			continue;
 		}
 		try {
-			await deliver(db, event, now(), vapid, email);
+			await deliver(db, event, now(), push, email);
 			message.ack();
 		} catch (error) {
 			console.error(`Notification message ${message.id} failed (attempt ${message.attempts})`, error);

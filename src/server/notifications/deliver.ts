@@ -19,14 +19,30 @@
  * - Bounded: a message writes at most (1 + 1 + MENTIONS_NOTIFIED) recipients, or WATCHERS_PER_MESSAGE
  *   watchers, each one notification row and one members row (the counters); more watchers go on in
  *   a `watchers` message of their own (tests/workers/notifications.test.ts measures it).
+ * - Bounded per recipient (docs/notifications.md#bounds; tests/workers/notification-bounds.test.ts):
+ *   one sender's MENTION and REPLY notifications to one member, SENDER_NOTIFICATIONS_PER_HOUR an
+ *   hour (past it, none); a like's row is raised again at most once per LIKE_RAISE_INTERVAL_MS
+ *   (a new liker within it is named, nothing more); an author's posts in one board tell its
+ *   watchers BOARD_POSTS_NOTIFIED_PER_HOUR times an hour (later ones, nothing). Pushes and emails
+ *   have bounds of their own (push-delivery.ts, email.ts).
  */
 import { parseMentions } from '@/lib/mentions';
 import { MESSAGE_VERSION, notify, type NotificationEvent } from './send';
-import { kindBit, MENTIONS_NOTIFIED, WATCHERS_PER_MESSAGE, type NotificationKind } from '@/lib/notification-kinds';
+import {
+	BOARD_POSTS_NOTIFIED_PER_HOUR,
+	kindBit,
+	LIKE_RAISE_INTERVAL_MS,
+	MENTIONS_NOTIFIED,
+	NOTIFICATION_WINDOW_MS,
+	SENDER_NOTIFICATIONS_PER_HOUR,
+	WATCHERS_PER_MESSAGE,
+	type NotificationKind,
+} from '@/lib/notification-kinds';
 import { mentionedMembers } from './mentions';
 import { pushDelivered } from './push-delivery';
-import type { VapidKeys } from './push';
+import type { PushSetup } from './push';
 import { emailDelivered, type EmailSetup } from './email';
+import { activeBanSql } from '@/server/members/bans';
 
 /** One kind of notification to a set of members. */
 interface Delivery {
@@ -69,8 +85,13 @@ function eligibleSql(delivery: Delivery): string {
 		'(r.notifications_off & :bit) = 0',
 		'r.id IS NOT :actor',
 	];
-	if (!delivery.toBanned) {
-		conditions.push('NOT EXISTS (SELECT 1 FROM bans x WHERE x.member_id = r.id AND x.lifted_at IS NULL AND (x.ends_at IS NULL OR x.ends_at > :now))');
+	if (!delivery.toBanned) conditions.push(`NOT ${activeBanSql('r.id', ':now')}`);
+	if (delivery.kind === 'MENTION' || delivery.kind === 'REPLY') {
+		// SENDER_NOTIFICATIONS_PER_HOUR from this sender to this recipient: the partial index of
+		// migration 0027 holds these two kinds alone (its condition is repeated word for word), so
+		// this reads at most the cap's entries.
+		conditions.push(`(SELECT count(*) FROM (SELECT 1 FROM notifications s WHERE s.member_id = r.id AND s.actor_id = :actor AND s.kind IN ('MENTION', 'REPLY')
+			AND s.created_at > :now - ${NOTIFICATION_WINDOW_MS} LIMIT ${SENDER_NOTIFICATIONS_PER_HOUR})) < ${SENDER_NOTIFICATIONS_PER_HOUR}`);
 	}
 	if (delivery.readable) {
 		conditions.push(`EXISTS (SELECT 1 FROM posts p JOIN boards b ON b.id = p.board_id WHERE p.id = :post AND p.channel_id = :channel
@@ -106,8 +127,10 @@ function deliveryStatements(db: D1Database, channelId: number, delivery: Deliver
 		ends: delivery.endsAt ?? null,
 	};
 	const eligible = eligibleSql(delivery);
-	// A like's row counts as unread again when a new liker raises it; a repeated liker (or message) does not.
-	const alreadyCounted = delivery.aggregate ? '((n.read_at IS NULL AND n.updated_at > r.notifications_read_before) OR n.actor_id IS :actor)' : '1';
+	// A like's row counts as unread again when a new liker raises it; a repeated liker (or message)
+	// does not, nor anyone within LIKE_RAISE_INTERVAL_MS of the last raise (likes flipped on and off).
+	const quiet = `n.updated_at > :now - ${LIKE_RAISE_INTERVAL_MS}`;
+	const alreadyCounted = delivery.aggregate ? `((n.read_at IS NULL AND n.updated_at > r.notifications_read_before) OR n.actor_id IS :actor OR ${quiet})` : '1';
 	const counters = named(
 		db,
 		`UPDATE members AS r SET unread_notifications = unread_notifications + 1,
@@ -115,8 +138,11 @@ function deliveryStatements(db: D1Database, channelId: number, delivery: Deliver
 		 WHERE ${eligible} AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.member_id = r.id AND n.dedupe_key = :key AND ${alreadyCounted})`,
 		values,
 	);
+	// A new liker is named at once; the row is raised (its time, unread, a push) only past the quiet interval.
+	const raise = `notifications.updated_at <= excluded.updated_at - ${LIKE_RAISE_INTERVAL_MS}`;
 	const onConflict = delivery.aggregate
-		? 'DO UPDATE SET actor_id = excluded.actor_id, updated_at = excluded.updated_at, read_at = NULL WHERE notifications.actor_id IS NOT excluded.actor_id'
+		? `DO UPDATE SET actor_id = excluded.actor_id, updated_at = CASE WHEN ${raise} THEN excluded.updated_at ELSE notifications.updated_at END,
+			read_at = CASE WHEN ${raise} THEN NULL ELSE notifications.read_at END WHERE notifications.actor_id IS NOT excluded.actor_id`
 		: 'DO NOTHING';
 	const rows = named(
 		db,
@@ -204,15 +230,24 @@ async function planComment(db: D1Database, channelId: number, commentId: number,
 
 async function planPost(db: D1Database, channelId: number, postId: number, edited: boolean, after: number | null): Promise<Plan> {
 	const [facts, watchers] = await db.batch([
+		// `earlier`: the author's posts in this board in the hour before this one (deleted ones too), by
+		// posts_by_board_author, at most BOARD_POSTS_NOTIFIED_PER_HOUR of them. It depends on the posts
+		// alone, so each page of watchers (and a message delivered again) decides alike.
 		db
-			.prepare('SELECT member_id AS actor, board_id, mentions FROM posts WHERE id = ?1 AND channel_id = ?2 AND deleted_at IS NULL')
+			.prepare(
+				`SELECT p.member_id AS actor, p.board_id, p.mentions,
+					(SELECT count(*) FROM (SELECT 1 FROM posts q WHERE q.board_id = p.board_id AND q.member_id = p.member_id
+						AND q.created_at > p.created_at - ${NOTIFICATION_WINDOW_MS} AND q.id < p.id LIMIT ${BOARD_POSTS_NOTIFIED_PER_HOUR})) AS earlier
+				 FROM posts p WHERE p.id = ?1 AND p.channel_id = ?2 AND p.deleted_at IS NULL`,
+			)
 			.bind(postId, channelId),
 		watchersStatement(db, 'BOARD', '(SELECT board_id FROM posts WHERE id = ?2)', postId, after ?? 0),
 	]);
-	const row = facts?.results[0] as { actor: number; board_id: number; mentions: string | null } | undefined;
+	const row = facts?.results[0] as { actor: number; board_id: number; mentions: string | null; earlier: number } | undefined;
 	if (!row) return NOTHING;
 	const base = { actorId: row.actor, postId, commentId: null, boardId: row.board_id, readable: true };
-	const page = watcherPage(watchers, 'post', channelId, postId);
+	// Past the author's BOARD_POSTS_NOTIFIED_PER_HOUR in this board, the watchers are told nothing (the board lists it).
+	const page = row.earlier < BOARD_POSTS_NOTIFIED_PER_HOUR ? watcherPage(watchers, 'post', channelId, postId) : { ids: [], next: null };
 	const toWatchers: Delivery = { ...base, kind: 'WATCHED_BOARD', key: `watch:p${postId}`, recipients: page.ids, onlyIfUntold: true };
 	if (after !== null) return { deliveries: [toWatchers], next: page.next };
 	const mentioned: Delivery = {
@@ -358,7 +393,7 @@ export async function deliver(
 	db: D1Database,
 	event: NotificationEvent,
 	now: number,
-	vapid: VapidKeys | null = null,
+	push: PushSetup | null = null,
 	email: EmailSetup | null = null,
 ): Promise<Delivered> {
 	const { deliveries, next } = await plan(db, event);
@@ -371,11 +406,11 @@ export async function deliver(
 		rowsWritten = results.reduce((sum, result) => sum + (result.meta.rows_written ?? 0), 0);
 		// What the batch wrote goes to the members' browsers (Web Push, when the deployment has VAPID
 		// keys) and, for replies and mentions, to the addresses they confirmed (email, when it has a mailer).
-		if ((vapid || email) && rowsWritten > 0) {
+		if ((push || email) && rowsWritten > 0) {
 			const recipients = [...new Set(deliveries.flatMap((delivery) => delivery.recipients))];
 			const keys = [...new Set(deliveries.map((delivery) => delivery.key))];
 			[pushed, emailed] = await Promise.all([
-				vapid ? pushDelivered(db, recipients, keys, now, vapid) : 0,
+				push ? pushDelivered(db, recipients, keys, now, push) : 0,
 				email ? emailDelivered(db, recipients, keys, now, email) : 0,
 			]);
 		}

@@ -7,6 +7,7 @@
  */
 import { MENTION_LOOKUPS, mentionCandidates, type Mention } from '@/lib/mentions';
 import { nicknameKey } from '@/lib/nickname-key';
+import { activeBanSql } from '@/server/members/bans';
 
 /** The nickname keys `texts` ask to look up (at most MENTION_LOOKUPS). */
 function mentionKeys(texts: readonly string[]): string[] {
@@ -66,18 +67,20 @@ const SUGGESTIONS = 8;
  * The members whose current nickname starts with `prefix` (compared by nickname key, so case and
  * full-width forms do not matter; Korean, Japanese and Chinese nicknames alike), for the @
  * suggestions of the comment box and the editor: a range of the claims' primary key, at most
- * SUGGESTIONS rows, withdrawn members left out.
+ * SUGGESTIONS rows; withdrawn members and members under a ban in force left out (a mention of them
+ * would tell them nothing, and the list must not advertise them).
  */
-export async function suggestMembers(db: D1Database, channelId: number, prefix: string): Promise<Mention[]> {
+export async function suggestMembers(db: D1Database, channelId: number, prefix: string, now: number): Promise<Mention[]> {
 	const key = nicknameKey(prefix.normalize('NFC'));
 	if (key === '') return [];
 	const { results } = await db
 		.prepare(
 			`SELECT c.member_id AS userId, c.nickname FROM nickname_claims c JOIN members m ON m.id = c.member_id
 			 WHERE c.channel_id = ?1 AND c.nickname_key >= ?2 AND c.nickname_key < ?2 || char(1114111) AND c.released_at IS NULL AND m.withdrawn_at IS NULL
+				AND NOT ${activeBanSql('m.id', '?3')}
 			 ORDER BY c.nickname_key LIMIT ${SUGGESTIONS}`,
 		)
-		.bind(channelId, key)
+		.bind(channelId, key, now)
 		.all<Mention>();
 	return results;
 }

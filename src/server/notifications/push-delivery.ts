@@ -4,17 +4,21 @@
  * community's name, the sentence of the notifications page, the post opened at its comment) for
  * public/notification-sw.js to show. A subscription the push service calls gone (404, 410) is
  * deleted; another failure is logged and not retried: the notification row is written, and the
- * bell shows it. At most PUSHES_PER_MESSAGE pushes a message.
+ * bell shows it. At most PUSHES_PER_MESSAGE pushes a message, and one a member per
+ * PUSH_INTERVAL_MS: what comes in between is on the bell alone (a burst of replies is one push).
  *
- * Subscribing (POST …/push/subscriptions) keeps at most SUBSCRIPTIONS_KEPT browsers per member;
- * one endpoint belongs to one member (a browser that signs in as another member moves to them).
+ * Subscribing (POST …/push/subscriptions) takes only a push service's endpoint (push-services.ts)
+ * and keeps at most SUBSCRIPTIONS_KEPT browsers per member; one endpoint belongs to one member, and
+ * moves to another only with its `auth` secret (the same browser, signed in as someone else).
  */
 import { translator } from '@/i18n';
 import type { Language } from '@/schemas/channel';
 import type { NotificationKind } from '@/lib/notification-kinds';
 import { notificationPath, notificationSentence } from '@/lib/notification-text';
 import { AppError } from '@/server/platform/errors';
-import { pushEndpoint, sendWebPush, type VapidKeys } from './push';
+import { PUSH_INTERVAL_MS } from '@/lib/notification-kinds';
+import { sendWebPush, type PushOutcome, type PushSetup } from './push';
+import { pushEndpoint } from './push-services';
 
 /** The most browsers one member keeps subscribed; a new one past it replaces the oldest. */
 const SUBSCRIPTIONS_KEPT = 10;
@@ -23,6 +27,7 @@ const PUSHES_PER_MESSAGE = 200;
 
 interface PushRow {
 	id: number;
+	member_id: number;
 	kind: NotificationKind;
 	post_id: number | null;
 	comment_id: number | null;
@@ -40,31 +45,51 @@ interface PushRow {
 	auth: string;
 }
 
+/** The notifications of `keys` to `recipients` that the batch at `now` (?3) wrote or raised. */
+const WRITTEN = 'n.member_id IN (SELECT value FROM json_each(?1)) AND n.dedupe_key IN (SELECT value FROM json_each(?2)) AND n.updated_at = ?3';
+
 /**
- * Pushes the notifications of `keys` to `recipients` that the batch at `now` wrote or raised.
- * Returns how many pushes were sent.
+ * Pushes the notifications of `keys` to `recipients` that the batch at `now` wrote or raised: one
+ * notification per member (the first), and only to a member not pushed to in the last
+ * PUSH_INTERVAL_MS; the others are on the bell alone. Returns how many pushes were sent.
  */
 export async function pushDelivered(
 	db: D1Database,
 	recipients: readonly number[],
 	keys: readonly string[],
 	now: number,
-	vapid: VapidKeys,
+	push: PushSetup,
 ): Promise<number> {
 	if (recipients.length === 0 || keys.length === 0) return 0;
-	const { results } = await db
-		.prepare(
-			`SELECT n.id, n.kind, n.post_id, n.comment_id, n.actor_id, a.nickname AS actor, p.like_count, n.ends_at,
-				c.domain, c.slug, c.language, c.title AS channel_title, s.id AS subscription, s.endpoint, s.p256dh, s.auth
-			 FROM notifications n JOIN push_subscriptions s ON s.member_id = n.member_id JOIN channels c ON c.id = n.channel_id
-			 LEFT JOIN members a ON a.id = n.actor_id LEFT JOIN posts p ON p.id = n.post_id
-			 WHERE n.member_id IN (SELECT value FROM json_each(?1)) AND n.dedupe_key IN (SELECT value FROM json_each(?2)) AND n.updated_at = ?3
-			 LIMIT ${PUSHES_PER_MESSAGE}`,
-		)
-		.bind(JSON.stringify(recipients), JSON.stringify(keys), now)
-		.all<PushRow>();
+	const bind = [JSON.stringify(recipients), JSON.stringify(keys), now] as const;
+	// One round trip: the members whose turn it is are claimed (their time set to now), then their rows are read.
+	const [claimed, found] = await db.batch([
+		db
+			.prepare(
+				`UPDATE members SET notification_pushed_at = ?3 WHERE notification_pushed_at <= ?3 - ${PUSH_INTERVAL_MS} AND id IN
+				 (SELECT n.member_id FROM notifications n WHERE ${WRITTEN} AND EXISTS (SELECT 1 FROM push_subscriptions s WHERE s.member_id = n.member_id))
+				 RETURNING id`,
+			)
+			.bind(...bind),
+		db
+			.prepare(
+				`SELECT n.id, n.member_id, n.kind, n.post_id, n.comment_id, n.actor_id, a.nickname AS actor, p.like_count, n.ends_at,
+					c.domain, c.slug, c.language, c.title AS channel_title, s.id AS subscription, s.endpoint, s.p256dh, s.auth
+				 FROM notifications n JOIN members m ON m.id = n.member_id AND m.notification_pushed_at = ?3
+				 JOIN push_subscriptions s ON s.member_id = n.member_id JOIN channels c ON c.id = n.channel_id
+				 LEFT JOIN members a ON a.id = n.actor_id LEFT JOIN posts p ON p.id = n.post_id
+				 WHERE ${WRITTEN} ORDER BY n.id LIMIT ${PUSHES_PER_MESSAGE}`,
+			)
+			.bind(...bind),
+	]);
+	const ours = new Set(((claimed?.results ?? []) as { id: number }[]).map((row) => row.id));
+	const first = new Map<number, number>();
+	for (const row of (found?.results ?? []) as PushRow[]) if (ours.has(row.member_id) && !first.has(row.member_id)) first.set(row.member_id, row.id);
+	const rows = ((found?.results ?? []) as PushRow[]).filter((row) => first.get(row.member_id) === row.id);
 	const outcomes = await Promise.all(
-		results.map(async (row) => {
+		rows.map(async (row) => {
+			// Stored before the list of push services, or the local setting turned off since: never sent to again.
+			if (!pushEndpoint(row.endpoint, push.allowLoopback)) return { row, outcome: { kind: 'gone' } as PushOutcome };
 			const base = `/${row.domain}/${row.slug}`;
 			const body = notificationSentence(
 				{
@@ -78,8 +103,8 @@ export async function pushDelivered(
 				row.language,
 			);
 			const url = notificationPath(base, row.post_id, row.comment_id) ?? `${base}/mypage/notifications`;
-			const outcome = await sendWebPush(row, { title: row.channel_title, body, url, tag: `notification-${row.id}` }, vapid);
-			return { row, outcome };
+			const payload = { title: row.channel_title, body, url, tag: `notification-${row.id}` };
+			return { row, outcome: await sendWebPush(row, payload, push.vapid, { allowLoopback: push.allowLoopback }) };
 		}),
 	);
 	const gone = outcomes.filter(({ outcome }) => outcome.kind === 'gone').map(({ row }) => row.subscription);
@@ -92,24 +117,32 @@ export async function pushDelivered(
 	return outcomes.filter(({ outcome }) => outcome.kind === 'sent').length;
 }
 
-/** Subscribes this browser for the member. @throws AppError PushUnavailable (no VAPID keys), InvalidParameter (an endpoint we do not send to) */
+/**
+ * Subscribes this browser for the member. An endpoint another member subscribed moves to this one
+ * only with the same `auth` secret (the same browser, signed in as someone else): knowing an
+ * endpoint alone takes nothing.
+ * @throws AppError PushUnavailable (no VAPID keys), PushEndpointRefused (not a push service we send to),
+ *   PushSubscriptionTaken (another member's endpoint, without its secret)
+ */
 export async function subscribePush(
 	db: D1Database,
 	memberId: number,
 	subscription: { endpoint: string; keys: { p256dh: string; auth: string } },
-	vapid: VapidKeys | null,
+	push: PushSetup | null,
 	now: number,
 ): Promise<void> {
-	if (!vapid) throw new AppError('PushUnavailable');
-	if (!pushEndpoint(subscription.endpoint)) throw new AppError('InvalidParameter', 'The request has an invalid parameter: endpoint.');
-	await db.batch([
+	if (!push) throw new AppError('PushUnavailable');
+	if (!pushEndpoint(subscription.endpoint, push.allowLoopback)) throw new AppError('PushEndpointRefused');
+	const [kept] = await db.batch([
 		db
 			.prepare(
 				`INSERT INTO push_subscriptions (member_id, endpoint, p256dh, auth, created_at) VALUES (?1, ?2, ?3, ?4, ?5)
-				 ON CONFLICT (endpoint) DO UPDATE SET member_id = excluded.member_id, p256dh = excluded.p256dh, auth = excluded.auth, created_at = excluded.created_at`,
+				 ON CONFLICT (endpoint) DO UPDATE SET member_id = excluded.member_id, p256dh = excluded.p256dh, auth = excluded.auth, created_at = excluded.created_at
+				 WHERE push_subscriptions.member_id = excluded.member_id OR push_subscriptions.auth = excluded.auth
+				 RETURNING id`,
 			)
 			.bind(memberId, subscription.endpoint, subscription.keys.p256dh, subscription.keys.auth, now),
-		// The oldest past SUBSCRIPTIONS_KEPT go.
+		// The oldest past SUBSCRIPTIONS_KEPT go (nothing when the row above was refused: the count did not grow).
 		db
 			.prepare(
 				`DELETE FROM push_subscriptions WHERE member_id = ?1 AND id NOT IN
@@ -117,6 +150,7 @@ export async function subscribePush(
 			)
 			.bind(memberId),
 	]);
+	if (!kept?.results.length) throw new AppError('PushSubscriptionTaken');
 }
 
 /** Unsubscribes this browser (the member's own subscription only). */

@@ -17,15 +17,16 @@
  *   contact (mailto: or https:). The browser subscribed with the same public key
  *   (`applicationServerKey`), so the push service takes messages for it from us alone.
  *
- * The endpoint comes from a member's browser, so the Worker never fetches just any URL: https
- * only (plain http for a push service on this machine, the tests' stand-in scripts/push/server.mjs),
- * no credentials in it, no redirects followed, and 10 seconds at most.
+ * The endpoint comes from a member's browser, so the Worker never fetches just any URL: only the
+ * push services of push-services.ts over https (and this machine where the deployment allows it,
+ * for the local stand-in scripts/push/server.mjs), no redirects followed, and 10 seconds at most.
  *
  * Keys (env VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT), as `npx web-push
  * generate-vapid-keys` prints them: the public key is the base64url of the uncompressed P-256 point
  * (65 bytes, 0x04 ‖ x ‖ y), what the browser's `applicationServerKey` takes; the private key the
  * base64url of the 32-byte scalar d. scripts/push/server.mjs's generateVapidKeys() makes a pair.
  */
+import { loopbackAllowed, pushEndpoint } from './push-services';
 
 export interface PushSubscriptionKeys {
 	endpoint: string;
@@ -66,8 +67,6 @@ const FETCH_TIMEOUT_MS = 10_000;
 /** The record size we declare: the single record of at most 4096 bytes. */
 const RECORD_SIZE = 4096;
 
-const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-
 const encoder = new TextEncoder();
 
 /** Bytes over an ArrayBuffer, what WebCrypto and fetch take. */
@@ -82,21 +81,17 @@ export function vapidFromEnv(env: { VAPID_PUBLIC_KEY?: string; VAPID_PRIVATE_KEY
 	return { publicKey, privateKey, subject };
 }
 
-/**
- * The endpoint as a URL when the Worker may send to it: https, or http to this machine (a local
- * push service), without credentials; otherwise null. For the subscribe API to check too.
- */
-export function pushEndpoint(endpoint: string): URL | null {
-	let url: URL;
-	try {
-		url = new URL(endpoint);
-	} catch {
-		return null;
-	}
-	if (url.username !== '' || url.password !== '') return null;
-	if (url.protocol === 'https:') return url;
-	if (url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname)) return url;
-	return null;
+/** What the queue's consumer and the subscribe API need of the deployment's Web Push. */
+export interface PushSetup {
+	vapid: VapidKeys;
+	/** PUSH_ALLOW_LOOPBACK = "1": endpoints on this machine are taken too (push-services.ts). */
+	allowLoopback: boolean;
+}
+
+/** The deployment's Web Push, or null when it has no VAPID keys (no push delivery). */
+export function pushSetupFromEnv(env: Parameters<typeof vapidFromEnv>[0] & { PUSH_ALLOW_LOOPBACK?: string }): PushSetup | null {
+	const vapid = vapidFromEnv(env);
+	return vapid ? { vapid, allowLoopback: loopbackAllowed(env) } : null;
 }
 
 /**
@@ -107,10 +102,10 @@ export async function sendWebPush(
 	subscription: PushSubscriptionKeys,
 	payload: unknown,
 	vapid: VapidKeys,
-	options: { ttlSeconds?: number; urgency?: 'low' | 'normal' | 'high'; fetcher?: typeof fetch } = {},
+	options: { ttlSeconds?: number; urgency?: 'low' | 'normal' | 'high'; fetcher?: typeof fetch; allowLoopback?: boolean } = {},
 ): Promise<PushOutcome> {
 	const signingKey = await importVapidKey(vapid);
-	const url = pushEndpoint(subscription.endpoint);
+	const url = pushEndpoint(subscription.endpoint, options.allowLoopback === true);
 	if (!url) return { kind: 'failed', status: 0 };
 	const clientKey = base64UrlDecode(subscription.p256dh);
 	const authSecret = base64UrlDecode(subscription.auth);
