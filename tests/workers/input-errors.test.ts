@@ -100,7 +100,10 @@ function samples(): Record<string, RouteSample> {
 		'POST /v1/notifications/read-all': { caller: 'member', body: 'none' },
 		'PUT /v1/notifications/email': { caller: 'member', body: { address: 'reader@example.com' } },
 		'DELETE /v1/notifications/email': { caller: 'member', body: 'none' },
-		'POST /v1/push/subscriptions': { caller: 'member', body: { endpoint: 'https://fcm.googleapis.com/fcm/send/1', keys: { p256dh: 'a', auth: 'b' } } },
+		'POST /v1/push/subscriptions': {
+			caller: 'member',
+			body: { endpoint: 'https://fcm.googleapis.com/fcm/send/1', keys: { p256dh: 'a', auth: 'b' } },
+		},
 		'DELETE /v1/push/subscriptions': { caller: 'member', body: { endpoint: 'https://fcm.googleapis.com/fcm/send/1' } },
 		'POST /v1/notifications/:notificationId/read': { caller: 'member', body: 'none' },
 		'PUT /v1/notifications/settings': { caller: 'member', body: { settings: { LIKE: false } } },

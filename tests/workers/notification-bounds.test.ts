@@ -113,7 +113,9 @@ async function mailTo(address: string): Promise<{ subject: string; text: string;
 /** Gives `member` a confirmed address of this run (the double opt-in is email.test.ts's). */
 async function withAddress(member: Demo): Promise<string> {
 	const address = `bounds.${member.id}.${crypto.randomUUID().slice(0, 8)}@example.com`;
-	await env.DB.prepare('UPDATE members SET notification_email = ?2, notification_email_confirmed_at = 1 WHERE id = ?1').bind(member.id, address).run();
+	await env.DB.prepare('UPDATE members SET notification_email = ?2, notification_email_confirmed_at = 1 WHERE id = ?1')
+		.bind(member.id, address)
+		.run();
 	return address;
 }
 
@@ -223,7 +225,9 @@ describe('mentions and replies', () => {
 		await comment(sender, postId, `@${reader.nickname} once more`, t0 + HOUR + 2 * MINUTE);
 		const recorded = recordingDb();
 		for (const event of takeSentNotifications()) await deliver(recorded.db, event as NotificationEvent, t0 + HOUR + 2 * MINUTE);
-		const mention = recorded.statements.find((statement) => statement.sql.includes('INSERT INTO notifications') && statement.params.includes('MENTION'))!;
+		const mention = recorded.statements.find(
+			(statement) => statement.sql.includes('INSERT INTO notifications') && statement.params.includes('MENTION'),
+		)!;
 		expect((await queryPlan(mention)).join(' ')).toMatch(/notifications_by_sender/);
 	});
 });
@@ -319,7 +323,10 @@ describe('watched boards', () => {
 describe('push subscriptions', () => {
 	it('refuse an endpoint that is not a push service over https on port 443 (PushEndpointRefused), and write nothing', async () => {
 		const member = members[24]!;
-		const keys = { p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM', auth: 'tBHItJI5svbpez7KI4CCXg' };
+		const keys = {
+			p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM',
+			auth: 'tBHItJI5svbpez7KI4CCXg',
+		};
 		const subscriptions = () => count('SELECT count(*) AS n FROM push_subscriptions WHERE member_id = ?1', member.id);
 		for (const endpoint of [
 			'https://169.254.169.254/latest/meta-data',
@@ -383,7 +390,8 @@ describe('push subscriptions', () => {
 		const [owner, intruder] = members.slice(27, 29) as [Demo, Demo];
 		const subscription = await browserSubscription();
 		expect((await api('POST', '/push/subscriptions', owner, subscription)).code).toBe(0);
-		const stored = () => env.DB.prepare('SELECT member_id, p256dh, auth FROM push_subscriptions WHERE endpoint = ?1').bind(subscription.endpoint).first();
+		const stored = () =>
+			env.DB.prepare('SELECT member_id, p256dh, auth FROM push_subscriptions WHERE endpoint = ?1').bind(subscription.endpoint).first();
 		const before = await stored();
 		// The intruder's own keys: refused, nothing changes, and the owner's browser still gets the owner's pushes.
 		const intruders = await browserSubscription();

@@ -130,7 +130,9 @@ function deliveryStatements(db: D1Database, channelId: number, delivery: Deliver
 	// A like's row counts as unread again when a new liker raises it; a repeated liker (or message)
 	// does not, nor anyone within LIKE_RAISE_INTERVAL_MS of the last raise (likes flipped on and off).
 	const quiet = `n.updated_at > :now - ${LIKE_RAISE_INTERVAL_MS}`;
-	const alreadyCounted = delivery.aggregate ? `((n.read_at IS NULL AND n.updated_at > r.notifications_read_before) OR n.actor_id IS :actor OR ${quiet})` : '1';
+	const alreadyCounted = delivery.aggregate
+		? `((n.read_at IS NULL AND n.updated_at > r.notifications_read_before) OR n.actor_id IS :actor OR ${quiet})`
+		: '1';
 	const counters = named(
 		db,
 		`UPDATE members AS r SET unread_notifications = unread_notifications + 1,

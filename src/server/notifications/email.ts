@@ -437,7 +437,10 @@ function notificationEmail(row: EmailRow, origin: string, secret: string): Promi
 		t,
 		row.language,
 	);
-	const open = { href: new URL(notificationPath(base, row.post_id, row.comment_id) ?? `${base}/mypage/notifications`, `${origin}/`).href, label: t('email.notification.open') };
+	const open = {
+		href: new URL(notificationPath(base, row.post_id, row.comment_id) ?? `${base}/mypage/notifications`, `${origin}/`).href,
+		label: t('email.notification.open'),
+	};
 	const quote = row.comment_content === null ? null : `“${excerpt(storedText(row.comment_content), EXCERPT_LENGTH)}”`;
 	// The text has a blank line between the sentence and the post's title (the HTML has paragraphs).
 	return composeEmail(row, origin, secret, sentence, [sentence, '', row.post_title, quote], open);
@@ -538,7 +541,9 @@ export async function sendEmailDigests(db: D1Database, setup: EmailSetup, now: n
 				 FROM members m JOIN channels c ON c.id = m.channel_id WHERE m.id IN (${DIGESTS_DUE})`,
 			)
 			.bind(now, limit),
-		db.prepare(`UPDATE members SET notification_emails_count = 0, notification_emails_window = 0 WHERE id IN (${DIGESTS_DUE}) RETURNING id`).bind(now, limit),
+		db
+			.prepare(`UPDATE members SET notification_emails_count = 0, notification_emails_window = 0 WHERE id IN (${DIGESTS_DUE}) RETURNING id`)
+			.bind(now, limit),
 	]);
 	const ours = new Set(((taken?.results ?? []) as { id: number }[]).map((row) => row.id));
 	// A member who turned email off (or withdrew) since has no address: the count is reset, nothing is sent.
