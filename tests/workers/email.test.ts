@@ -7,7 +7,7 @@
  */
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { call, memberApi, signIn, takeSentNotifications } from './harness';
+import { call, memberApi, plainMembers, sessionOf, signIn, takeSentNotifications, type DemoMember } from './harness';
 import { createComment } from '@/server/comments/writing';
 import { createPost } from '@/server/posts/writing';
 import { likePost } from '@/server/likes/likes';
@@ -28,7 +28,6 @@ import {
 	type EmailSetup,
 } from '@/server/notifications/email';
 import { emailLinks } from '@functions/email-links';
-import type { SessionMember } from '@/server/sign-in/sessions';
 
 let CHANNEL: EmailChannel;
 const BOARD = 12;
@@ -36,10 +35,7 @@ const API = memberApi();
 /** The site's origin in the emails' links (the consumer's SITE_ORIGIN). */
 const SITE = 'https://board.example';
 
-interface Demo {
-	id: number;
-	nickname: string;
-}
+type Demo = DemoMember;
 interface Captured {
 	to: string;
 	from: string;
@@ -55,11 +51,7 @@ let setup: EmailSetup;
 const { origin: mailOrigin, vars: mailVars } = inject('mail');
 
 beforeAll(async () => {
-	const { results } = await env.DB.prepare(
-		`SELECT m.id, m.nickname FROM members m WHERE m.channel_id = 1 AND m.role = 'MEMBER' AND m.withdrawn_at IS NULL AND m.nickname IS NOT NULL
-		 AND NOT EXISTS (SELECT 1 FROM bans b WHERE b.member_id = m.id AND b.lifted_at IS NULL) ORDER BY m.id LIMIT 20`,
-	).all<Demo>();
-	members = results;
+	members = await plainMembers(1, 20);
 	const { title } = (await env.DB.prepare('SELECT title FROM channels WHERE id = 1').first<{ title: string }>())!;
 	CHANNEL = { id: 1, basePath: '/starfall/global', title, language: 'en' };
 	const mailer = mailerFromEnv(mailVars);
@@ -78,21 +70,12 @@ async function mailTo(address: string): Promise<Captured[]> {
 	return ((await response.json()) as { messages: Captured[] }).messages;
 }
 
-const session = ({ id, nickname }: Demo): SessionMember => ({
-	userId: id,
-	nickname,
-	role: 'MEMBER',
-	provider: 'GOOGLE',
-	recentProvider: 'GOOGLE',
-	joinedAt: 0,
-});
-
 async function post(author: Demo): Promise<number> {
 	const content = { type: 'doc' as const, blocks: [{ type: 'paragraph' as const, children: [{ text: 'A post' }] }] };
 	const { postId } = await createPost(
 		env.DB,
 		CHANNEL.id,
-		session(author),
+		sessionOf(author),
 		{
 			boardId: BOARD,
 			subjectId: null,
@@ -111,7 +94,7 @@ async function comment(author: Demo, postId: number, content: string, parentId?:
 	const { comment: written } = await createComment(
 		env.DB,
 		CHANNEL.id,
-		session(author),
+		sessionOf(author),
 		postId,
 		{ content, ...(parentId ? { parentId } : {}) },
 		Date.now(),
@@ -370,7 +353,7 @@ describe('notification emails', () => {
 		expect(await deliverAndEmail([a.id], [`mention:c${mention}`])).toBe(1);
 		const plain = await comment(b, postId, 'A comment on your post');
 		expect(await deliverAndEmail([a.id], [`comment:${plain}`])).toBe(0);
-		await likePost(env.DB, CHANNEL.id, session(c), postId, Date.now());
+		await likePost(env.DB, CHANNEL.id, sessionOf(c), postId, Date.now());
 		expect(await deliverAndEmail([a.id], [`like:${postId}`])).toBe(0);
 
 		const mail = (await mailTo(address)).slice(1);

@@ -16,6 +16,7 @@ import { createExecutionContext, createMessageBatch, getQueueResult, type QueueR
 import { consumeNotifications } from '@/server/notifications/consumer';
 import { pushSetupFromEnv } from '@/server/notifications/push';
 import { emailSetupFromEnv } from '@/server/notifications/email';
+import type { SessionMember } from '@/server/sign-in/sessions';
 
 export const ORIGIN = 'http://localhost';
 
@@ -242,6 +243,33 @@ export async function queryPlan(statement: RecordedStatement, db: D1Database = e
 		.all<{ detail: string }>();
 	return plan.results.map((row) => row.detail);
 }
+
+/** A demo member as the notification tests use them. */
+export interface DemoMember {
+	id: number;
+	nickname: string;
+}
+
+/** The channel's plain members (a nickname, not withdrawn, never banned), oldest first, at most `limit`. */
+export async function plainMembers(channelId: number, limit: number): Promise<DemoMember[]> {
+	const { results } = await env.DB.prepare(
+		`SELECT m.id, m.nickname FROM members m WHERE m.channel_id = ?1 AND m.role = 'MEMBER' AND m.withdrawn_at IS NULL AND m.nickname IS NOT NULL
+		 AND NOT EXISTS (SELECT 1 FROM bans b WHERE b.member_id = m.id AND b.lifted_at IS NULL) ORDER BY m.id LIMIT ?2`,
+	)
+		.bind(channelId, limit)
+		.all<DemoMember>();
+	return results;
+}
+
+/** The session a service takes for `member` (a member of long standing: no new-member limits). */
+export const sessionOf = ({ id, nickname }: DemoMember, role: SessionMember['role'] = 'MEMBER'): SessionMember => ({
+	userId: id,
+	nickname,
+	role,
+	provider: 'GOOGLE',
+	recentProvider: 'GOOGLE',
+	joinedAt: 0,
+});
 
 /** What the product sent to the notifications queue since the last call (setup.ts keeps it). */
 export function takeSentNotifications(): unknown[] {

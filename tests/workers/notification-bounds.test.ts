@@ -8,7 +8,18 @@
  */
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { call, memberApi, queryPlan, recordingDb, signIn, takeSentNotifications, type Answer } from './harness';
+import {
+	call,
+	memberApi,
+	plainMembers,
+	queryPlan,
+	recordingDb,
+	sessionOf,
+	signIn,
+	takeSentNotifications,
+	type Answer,
+	type DemoMember,
+} from './harness';
 import { createComment } from '@/server/comments/writing';
 import { createPost, deletePost } from '@/server/posts/writing';
 import { likePost, unlikePost } from '@/server/likes/likes';
@@ -28,7 +39,6 @@ import {
 	PUSH_INTERVAL_MS,
 	SENDER_NOTIFICATIONS_PER_HOUR,
 } from '@/lib/notification-kinds';
-import type { SessionMember } from '@/server/sign-in/sessions';
 
 const CHANNEL = 1;
 const BOARD = 12;
@@ -41,45 +51,27 @@ const SITE = 'https://board.example';
 const { origin: pushOrigin } = inject('push');
 const { origin: mailOrigin, vars: mailVars } = inject('mail');
 
-interface Demo {
-	id: number;
-	nickname: string;
-}
+type Demo = DemoMember;
 let members: Demo[];
 let email: EmailSetup;
 let push: PushSetup;
 
 beforeAll(async () => {
-	const { results } = await env.DB.prepare(
-		`SELECT m.id, m.nickname FROM members m WHERE m.channel_id = ?1 AND m.role = 'MEMBER' AND m.withdrawn_at IS NULL AND m.nickname IS NOT NULL
-		 AND NOT EXISTS (SELECT 1 FROM bans b WHERE b.member_id = m.id AND b.lifted_at IS NULL) ORDER BY m.id LIMIT 40`,
-	)
-		.bind(CHANNEL)
-		.all<Demo>();
-	members = results;
+	members = await plainMembers(CHANNEL, 40);
 	email = { mailer: mailerFromEnv(mailVars)!, origin: SITE };
 	push = pushSetupFromEnv(env)!;
 	takeSentNotifications();
-});
-
-const session = ({ id, nickname }: Demo): SessionMember => ({
-	userId: id,
-	nickname,
-	role: 'MEMBER',
-	provider: 'GOOGLE',
-	recentProvider: 'GOOGLE',
-	joinedAt: 0,
 });
 
 const body = (text: string) => ({ type: 'doc' as const, blocks: [{ type: 'paragraph' as const, children: [{ text }] }] });
 
 async function post(author: Demo, at: number, boardId = BOARD): Promise<number> {
 	const input = { boardId, subjectId: null, title: `Post of ${author.nickname}`, content: body('A post'), isPrivate: false, isNotice: false };
-	return (await createPost(env.DB, CHANNEL, session(author), { ...input, requestId: crypto.randomUUID() }, at)).postId;
+	return (await createPost(env.DB, CHANNEL, sessionOf(author), { ...input, requestId: crypto.randomUUID() }, at)).postId;
 }
 
 async function comment(author: Demo, postId: number, content: string, at: number, parentId?: number): Promise<number> {
-	const { comment: written } = await createComment(env.DB, CHANNEL, session(author), postId, { content, ...(parentId ? { parentId } : {}) }, at);
+	const { comment: written } = await createComment(env.DB, CHANNEL, sessionOf(author), postId, { content, ...(parentId ? { parentId } : {}) }, at);
 	return written.commentId;
 }
 
@@ -265,8 +257,8 @@ describe('Web Push', () => {
 			// Two minutes apart: one push a minute would let each through.
 			const at = t0 + i * 2 * MINUTE;
 			const liker = i % 2 === 0 ? b : c;
-			if (i >= 2) await unlikePost(env.DB, CHANNEL, session(liker), postId);
-			await likePost(env.DB, CHANNEL, session(liker), postId, at);
+			if (i >= 2) await unlikePost(env.DB, CHANNEL, sessionOf(liker), postId);
+			await likePost(env.DB, CHANNEL, sessionOf(liker), postId, at);
 			pushed += (await deliverAt(at)).pushed;
 		}
 		expect(pushed).toBe(1);
@@ -275,7 +267,7 @@ describe('Web Push', () => {
 		// One row, naming the latest liker.
 		expect(await count("SELECT actor_id AS n FROM notifications WHERE member_id = ?1 AND kind = 'LIKE'", author.id)).toBe(c.id);
 		// Once the interval is over, a new liker raises it again: still one row.
-		await likePost(env.DB, CHANNEL, session(d), postId, t0 + LIKE_RAISE_INTERVAL_MS + MINUTE);
+		await likePost(env.DB, CHANNEL, sessionOf(d), postId, t0 + LIKE_RAISE_INTERVAL_MS + MINUTE);
 		expect((await deliverAt(t0 + LIKE_RAISE_INTERVAL_MS + MINUTE)).pushed).toBe(1);
 		expect(await count("SELECT count(*) AS n FROM notifications WHERE member_id = ?1 AND kind = 'LIKE'", author.id)).toBe(1);
 	});
@@ -299,7 +291,7 @@ describe('watched boards', () => {
 		expect(writes.slice(0, BOARD_POSTS_NOTIFIED_PER_HOUR).every((written) => written > 0 && written <= 4)).toBe(true);
 		expect(writes.slice(BOARD_POSTS_NOTIFIED_PER_HOUR)).toEqual([0, 0]);
 		// Deleting a post gives no place back; another author and another board count apart.
-		await deletePost(env.DB, CHANNEL, session(author), posts[0]!, t0 + 5 * MINUTE);
+		await deletePost(env.DB, CHANNEL, sessionOf(author), posts[0]!, t0 + 5 * MINUTE);
 		await post(author, t0 + 6 * MINUTE);
 		await deliverAt(t0 + 6 * MINUTE);
 		expect(await told()).toBe(BOARD_POSTS_NOTIFIED_PER_HOUR);

@@ -6,7 +6,18 @@
  */
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { call, deliverNotifications, memberApi, recordingDb, signIn, takeSentNotifications, type Answer } from './harness';
+import {
+	call,
+	deliverNotifications,
+	memberApi,
+	plainMembers,
+	recordingDb,
+	sessionOf,
+	signIn,
+	takeSentNotifications,
+	type Answer,
+	type DemoMember,
+} from './harness';
 import { createComment, editComment } from '@/server/comments/writing';
 import { createPost } from '@/server/posts/writing';
 import { likePost, unlikePost } from '@/server/likes/likes';
@@ -31,21 +42,12 @@ const BOARD = 12;
 const ADMIN = 1001;
 const API = memberApi();
 
-interface Demo {
-	id: number;
-	nickname: string;
-}
+type Demo = DemoMember;
 let members: Demo[];
 let privateBoard: number;
 
 beforeAll(async () => {
-	const { results } = await env.DB.prepare(
-		`SELECT m.id, m.nickname FROM members m WHERE m.channel_id = ?1 AND m.role = 'MEMBER' AND m.withdrawn_at IS NULL AND m.nickname IS NOT NULL
-		 AND NOT EXISTS (SELECT 1 FROM bans b WHERE b.member_id = m.id AND b.lifted_at IS NULL) ORDER BY m.id LIMIT 40`,
-	)
-		.bind(CHANNEL)
-		.all<Demo>();
-	members = results;
+	members = await plainMembers(CHANNEL, 40);
 	privateBoard = (await env.DB.prepare('SELECT id FROM boards WHERE channel_id = ?1 AND is_public = 0 ORDER BY id LIMIT 1')
 		.bind(CHANNEL)
 		.first<{ id: number }>())!.id;
@@ -53,10 +55,8 @@ beforeAll(async () => {
 	takeSentNotifications();
 });
 
-const session = (member: Demo | number, role: SessionMember['role'] = 'MEMBER'): SessionMember => {
-	const { id, nickname } = typeof member === 'number' ? { id: member, nickname: `member ${member}` } : member;
-	return { userId: id, nickname, role, provider: 'GOOGLE', recentProvider: 'GOOGLE', joinedAt: 0 };
-};
+const session = (member: Demo | number, role: SessionMember['role'] = 'MEMBER'): SessionMember =>
+	sessionOf(typeof member === 'number' ? { id: member, nickname: `member ${member}` } : member, role);
 
 const body = (text: string) => ({ type: 'doc' as const, blocks: [{ type: 'paragraph' as const, children: [{ text }] }] });
 
