@@ -322,7 +322,7 @@ describe('who counts toward the automatic hide, and what it never hides (issue 2
 		);
 	});
 
-	it('accounts made minutes earlier gain nothing from a report a moderator upheld: their next reports hide no member\'s post', async () => {
+	it("accounts made minutes earlier gain nothing from a report a moderator upheld: their next reports hide no member's post", async () => {
 		const cookie = await signIn(ADMIN);
 		const run = crypto.randomUUID().slice(0, 8);
 		// Three accounts made for the purpose and a fourth that writes the bait, all minutes old.
