@@ -227,7 +227,16 @@ function channelRows(channel, ids) {
 			joined,
 			withdrawn,
 		]);
-		rows.nickname_claims.push([channel.index, nicknameKey(nickname), nicknameSkeleton(nickname), nicknameBareSkeleton(nickname), nickname, id, joined, withdrawn]);
+		rows.nickname_claims.push([
+			channel.index,
+			nicknameKey(nickname),
+			nicknameSkeleton(nickname),
+			nicknameBareSkeleton(nickname),
+			nickname,
+			id,
+			joined,
+			withdrawn,
+		]);
 		members.push({ id, joined });
 	});
 	// A changed nickname: member 2's first nickname stays retired.
@@ -528,7 +537,16 @@ export const COLUMNS = {
 		'privacy_agreed_at',
 		'withdrawn_at',
 	],
-	nickname_claims: ['channel_id', 'nickname_key', 'nickname_skeleton', 'nickname_bare_skeleton', 'nickname', 'member_id', 'claimed_at', 'released_at'],
+	nickname_claims: [
+		'channel_id',
+		'nickname_key',
+		'nickname_skeleton',
+		'nickname_bare_skeleton',
+		'nickname',
+		'member_id',
+		'claimed_at',
+		'released_at',
+	],
 	bans: ['id', 'channel_id', 'member_id', 'kind', 'ends_at', 'reason', 'created_at', 'lifted_at'],
 	posts: [
 		'id',
