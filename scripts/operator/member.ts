@@ -11,13 +11,14 @@
  *
  * Options: --persist-to DIR (another local state folder), --remote (the deployed database; needs
  * `wrangler login`). Banning ends the member's sessions at once; a temporary ban lifts itself at
- * its end. `skeletons` fills in the look-alike skeleton of every nickname claimed before migration
- * 0017 (docs/nicknames.md) and lists the names that look like an earlier one.
+ * its end. `skeletons` fills in the look-alike skeletons of every nickname claimed before migrations
+ * 0017 and 0028 (docs/nicknames.md), lists the names that look like an earlier one, and lists the
+ * names in use that today's nickname rules refuse (an invisible character, a stray combining mark).
  */
 import { parseArgs } from 'node:util';
 import { banMember, memberBanHistory, unbanMember, type BanOrder } from '@/server/members/bans';
 import { findChannel } from '@/server/channels/channels';
-import { backfillNicknameSkeletons } from '@/server/accounts/nickname';
+import { backfillNicknameSkeletons, nicknamesRefusedNow } from '@/server/accounts/nickname';
 import { isAppError } from '@/server/platform/errors';
 import { channelPathOf, IdSchema } from '@/schemas/params';
 import { openDatabase } from './database';
@@ -38,19 +39,36 @@ function banOrder(
 	return { kind: 'TEMPORARY', endsAt, reason };
 }
 
-/** `skeletons`: the one-off backfill of migration 0017; exit 1 when look-alikes need a review. */
+/** A name as the operator can read it: invisible characters and combining marks as <U+XXXX>. */
+function shown(nickname: string): string {
+	const escaped = nickname.replace(
+		/[\p{C}\p{M}\p{Default_Ignorable_Code_Point}]/gu,
+		(character) => `<U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`,
+	);
+	return `"${escaped}"`;
+}
+
+/**
+ * `skeletons`: the one-off backfill of migrations 0017 and 0028, then the names in use that today's
+ * rules refuse (read only); exit 1 when look-alikes or such names need a review.
+ */
 async function fillSkeletons(remote: boolean, persistTo: string | undefined): Promise<number> {
 	const database = await openDatabase({ remote, persistTo });
 	try {
 		const { filled, collisions } = await backfillNicknameSkeletons(database.db);
-		console.log(`Filled in the skeleton of ${filled} nickname claim${filled === 1 ? '' : 's'}.`);
+		console.log(`Filled in the skeletons of ${filled} nickname claim${filled === 1 ? '' : 's'}.`);
 		for (const claim of collisions) {
-			const earlier = claim.lookAlikeOf ? `"${claim.lookAlikeOf.nickname}" (member ${claim.lookAlikeOf.memberId})` : 'an earlier claim';
+			const earlier = claim.lookAlikeOf ? `${shown(claim.lookAlikeOf.nickname)} (member ${claim.lookAlikeOf.memberId})` : 'an earlier claim';
 			console.log(
-				`Look-alike: "${claim.nickname}" (member ${claim.memberId}, community ${claim.channelId}) looks like ${earlier}; it keeps no skeleton. Review it.`,
+				`Look-alike: ${shown(claim.nickname)} (member ${claim.memberId}, community ${claim.channelId}) looks like ${earlier}; it is left without that skeleton. Review it.`,
 			);
 		}
-		return collisions.length > 0 ? 1 : 0;
+		const refused = await nicknamesRefusedNow(database.db);
+		for (const name of refused)
+			console.log(
+				`Refused now: ${shown(name.nickname)} (member ${name.memberId}, community ${name.channelId}) breaks a nickname rule (${name.code}). Review it.`,
+			);
+		return collisions.length > 0 || refused.length > 0 ? 1 : 0;
 	} finally {
 		await database.close();
 	}

@@ -4,7 +4,7 @@
  * take turns in English, Korean, Japanese and Chinese (the demo's texts), for the search bench.
  */
 import { nicknameKey } from '../../src/lib/nickname-key.ts';
-import { nicknameSkeleton } from '../../src/lib/nickname-skeleton.ts';
+import { nicknameBareSkeleton, nicknameSkeleton } from '../../src/lib/nickname-skeleton.ts';
 import en from './content/en.mjs';
 import ko from './content/ko.mjs';
 import ja from './content/ja.mjs';
@@ -47,7 +47,7 @@ export function benchSql(postCount) {
 		const nickname = `${en.nicknames[i % en.nicknames.length].slice(0, 24)}${i}`;
 		identities.push([id, 'GOOGLE', `bench-${i}`, created]);
 		members.push([id, channelId, id, nickname, i === 1 ? 'ADMIN' : 'MEMBER', 'GOOGLE', 'GOOGLE', created, created, created, null]);
-		claims.push([channelId, nicknameKey(nickname), nicknameSkeleton(nickname), nickname, id, created, null]);
+		claims.push([channelId, nicknameKey(nickname), nicknameSkeleton(nickname), nicknameBareSkeleton(nickname), nickname, id, created, null]);
 	}
 	const seq = { board: {}, subject: {}, channel: 0 };
 	const posts = [];

@@ -3,7 +3,7 @@
  * fixed clock), so a re-run leaves the database exactly as the first run did.
  */
 import { nicknameKey } from '../../src/lib/nickname-key.ts';
-import { nicknameSkeleton } from '../../src/lib/nickname-skeleton.ts';
+import { nicknameBareSkeleton, nicknameSkeleton } from '../../src/lib/nickname-skeleton.ts';
 import { searchDocument } from '../../src/lib/search-text.ts';
 import { postThumbnailOf } from '../../src/lib/thumbnails.ts';
 import en from './content/en.mjs';
@@ -227,7 +227,16 @@ function channelRows(channel, ids) {
 			joined,
 			withdrawn,
 		]);
-		rows.nickname_claims.push([channel.index, nicknameKey(nickname), nicknameSkeleton(nickname), nickname, id, joined, withdrawn]);
+		rows.nickname_claims.push([
+			channel.index,
+			nicknameKey(nickname),
+			nicknameSkeleton(nickname),
+			nicknameBareSkeleton(nickname),
+			nickname,
+			id,
+			joined,
+			withdrawn,
+		]);
 		members.push({ id, joined });
 	});
 	// A changed nickname: member 2's first nickname stays retired.
@@ -235,6 +244,7 @@ function channelRows(channel, ids) {
 		channel.index,
 		nicknameKey(c.nicknames[40]),
 		nicknameSkeleton(c.nicknames[40]),
+		nicknameBareSkeleton(c.nicknames[40]),
 		c.nicknames[40],
 		members[1].id,
 		members[1].joined - DAY,
@@ -527,7 +537,16 @@ export const COLUMNS = {
 		'privacy_agreed_at',
 		'withdrawn_at',
 	],
-	nickname_claims: ['channel_id', 'nickname_key', 'nickname_skeleton', 'nickname', 'member_id', 'claimed_at', 'released_at'],
+	nickname_claims: [
+		'channel_id',
+		'nickname_key',
+		'nickname_skeleton',
+		'nickname_bare_skeleton',
+		'nickname',
+		'member_id',
+		'claimed_at',
+		'released_at',
+	],
 	bans: ['id', 'channel_id', 'member_id', 'kind', 'ends_at', 'reason', 'created_at', 'lifted_at'],
 	posts: [
 		'id',

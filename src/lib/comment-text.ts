@@ -50,6 +50,25 @@ export function commentSegments(text: string, mentions: readonly Mention[] = [])
 	return linkSegments(text).flatMap((segment): CommentSegment[] => (segment.type === 'text' ? mentionSegments(segment.text, mentions) : [segment]));
 }
 
+/** An address written out in a text: where it starts, the address, and whether it becomes a link. */
+export interface WrittenAddress {
+	start: number;
+	address: string;
+	link: boolean;
+}
+
+/**
+ * Every address `text` writes out, in order, as the rendering cuts it: the one scan behind both the
+ * links a comment shows and what a new member's link limit counts (src/server/spam/new-members.ts),
+ * so that the two cannot end an address at different places.
+ */
+export function writtenAddresses(text: string): WrittenAddress[] {
+	return [...text.matchAll(ADDRESS)].map((match) => {
+		const address = trimAddress(match[0]);
+		return { start: match.index, address, link: /^https:\/\//i.test(address) && isSafeLink(address) };
+	});
+}
+
 /** The text cut into plain text and safe links, in order; adjacent text is one segment. */
 function linkSegments(text: string): CommentSegment[] {
 	const segments: CommentSegment[] = [];
@@ -60,11 +79,9 @@ function linkSegments(text: string): CommentSegment[] {
 		else segments.push({ type: 'text', text: value });
 	};
 	let index = 0;
-	for (const match of text.matchAll(ADDRESS)) {
-		const address = trimAddress(match[0]);
-		const start = match.index;
+	for (const { start, address, link } of writtenAddresses(text)) {
 		pushText(text.slice(index, start));
-		if (/^https:\/\//i.test(address) && isSafeLink(address)) segments.push({ type: 'link', href: address, text: address });
+		if (link) segments.push({ type: 'link', href: address, text: address });
 		else pushText(address);
 		index = start + address.length;
 	}

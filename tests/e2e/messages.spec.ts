@@ -186,6 +186,10 @@ for (const [channelPath, language] of CASES) {
 			const digits = String(Date.now() % 1e6).padStart(6, '0');
 			const renamed = language === 'ko' ? `${[...digits].map((digit) => '가나다라마바사아자차'[Number(digit)]).join('')}곰` : `Pilot${digits}`;
 			const field = page.getByLabel(t('nickname.label'), { exact: true });
+			// A Hangul filler (U+3164) shows as a blank: refused in the community's language (docs/nicknames.md).
+			await field.fill(`${renamed}\u3164`);
+			await page.getByRole('button', { name: t('nickname.submit') }).click();
+			await expect(page.getByText(t('nickname.message.unusable'))).toBeVisible();
 			await field.fill(renamed);
 			await page.getByRole('button', { name: t('nickname.submit') }).click();
 			await expect(page.locator('[data-member-nickname]')).toHaveText(renamed);

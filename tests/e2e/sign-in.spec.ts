@@ -78,6 +78,10 @@ test('a new member agrees to the terms, picks a nickname and goes back to the re
 	await field.fill('new [pilot]');
 	await page.getByRole('button', { name: 'Join the community' }).click();
 	await expect(page.getByText('Spaces, brackets ([,]), braces ({,}), and emojis are not allowed.')).toBeVisible();
+	// An invisible combining grapheme joiner inside a name (docs/nicknames.md).
+	await field.fill('Nova\u034FPilot');
+	await page.getByRole('button', { name: 'Join the community' }).click();
+	await expect(page.getByText('This nickname cannot be used.')).toBeVisible();
 	await field.fill(nicknameOf(1005));
 	await page.getByRole('button', { name: 'Join the community' }).click();
 	await expect(page.getByText('This nickname is already in use.')).toBeVisible();

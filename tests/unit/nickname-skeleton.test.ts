@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nicknameSkeleton, skeleton } from '@/lib/nickname-skeleton';
+import { nicknameBareSkeleton, nicknameSkeleton, skeleton } from '@/lib/nickname-skeleton';
 import { nicknameKey } from '@/lib/nickname-key';
 
 describe('skeleton (UTS #39)', () => {
@@ -74,5 +74,33 @@ describe('nicknameSkeleton', () => {
 		for (const name of ['PixeIFarmTeam', 'G00D', '스타폴운영', 'スターフォール運営', '\u0430dmin']) {
 			expect(nicknameSkeleton(nicknameSkeleton(name))).toBe(nicknameSkeleton(name));
 		}
+	});
+});
+
+describe('nicknameBareSkeleton', () => {
+	it('is the skeleton without the accents of alphabets: names that differ only by them are one', () => {
+		expect(nicknameSkeleton('PixèlFarmTeam')).not.toBe(nicknameSkeleton('PixelFarmTeam'));
+		expect(nicknameBareSkeleton('PixèlFarmTeam')).toBe(nicknameBareSkeleton('PixelFarmTeam'));
+		expect(nicknameBareSkeleton('Adḿin')).toBe(nicknameBareSkeleton('admin'));
+		expect(nicknameBareSkeleton('Pixe\u0323lFarmTeam')).toBe(nicknameBareSkeleton('PixelFarmTeam'));
+		expect(nicknameBareSkeleton('Zoë')).toBe(nicknameBareSkeleton('Zoe'));
+		expect(nicknameBareSkeleton('Ёлка')).toBe(nicknameBareSkeleton('Елка'));
+	});
+
+	it('drops every invisible character: joiners, Hangul fillers, Mongolian selectors', () => {
+		expect(nicknameBareSkeleton('PixelFarm\u034FTeam')).toBe(nicknameBareSkeleton('PixelFarmTeam'));
+		expect(nicknameBareSkeleton('Ad\u180Bmin')).toBe(nicknameBareSkeleton('Admin'));
+		for (const filler of ['\u115F', '\u1160', '\u3164', '\uFFA0'])
+			expect(nicknameBareSkeleton(`운영${filler}자`)).toBe(nicknameBareSkeleton('운영자'));
+	});
+
+	it('keeps the marks of syllabic scripts: kana voicing marks and Indic vowel signs make other names', () => {
+		const names = ['はなな', 'ばなな', 'ぱなな', 'カメラ', 'ガメラ', 'राम', 'रम', 'रीम', 'สมชาย', 'สมชาย่', '별빛', '벌빛'];
+		expect(new Set(names.map(nicknameBareSkeleton)).size).toBe(names.length);
+	});
+
+	it('equals the skeleton for a name without marks or invisible characters', () => {
+		for (const name of ['PixelFarmTeam', '스타폴운영', 'スターフォール運営', '星墜營運團隊'])
+			expect(nicknameBareSkeleton(name)).toBe(nicknameSkeleton(name));
 	});
 });

@@ -3,11 +3,14 @@
  * the write paths, and Turnstile verified against the local stand-in over HTTP (started by
  * tests/workers/turnstile-setup.ts), on sign-up and a new member's posts.
  */
-import { describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { call, memberApi, queryPlan, recordingDb, signUp, startSignup, GLOBAL } from './harness';
 import { createPost, deletePost, editPost } from '@/server/posts/writing';
 import { createComment, editComment } from '@/server/comments/writing';
+import { resolveMentions } from '@/server/notifications/mentions';
+import { commentSegments } from '@/lib/comment-text';
+import { nicknameKey } from '@/lib/nickname-key';
 import { agreeToTerms, completeSignup, findSignup } from '@/server/accounts/signup';
 import { DEFAULT_NEW_MEMBER_LIMITS, type NewMemberLimits } from '@/server/spam/new-members';
 import { turnstileConfig, verifyChallenge, type TurnstileConfig } from '@/server/spam/turnstile';
@@ -60,8 +63,26 @@ async function refusal(promise: Promise<unknown>): Promise<{ code: string; limit
 const countOf = async (table: 'posts' | 'comments', memberId: number) =>
 	(await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE member_id = ?1`).bind(memberId).first<number>('n'))!;
 
-const links = (count: number) => Array.from({ length: count }, (_, i) => `https://spam${i}.example/buy`).join(' and ');
+const links = (count: number, joiner = ' and ') => Array.from({ length: count }, (_, i) => `https://spam${i}.example/buy`).join(joiner);
+/** Mentions of members that exist (created below): only a mention that resolves to a member is one. */
 const mentions = (count: number) => Array.from({ length: count }, (_, i) => `@Member${i}`).join(' ');
+
+/** A member of starfall/global named `nickname`, with the claim a mention resolves by. */
+async function claimedMember(nickname: string): Promise<void> {
+	const member = await memberJoined(100 * HOUR);
+	await env.DB.batch([
+		env.DB.prepare('UPDATE members SET nickname = ?2 WHERE id = ?1').bind(member.userId, nickname),
+		env.DB.prepare('INSERT INTO nickname_claims (channel_id, nickname_key, nickname, member_id, claimed_at) VALUES (1, ?1, ?2, ?3, 0)').bind(
+			nicknameKey(nickname),
+			nickname,
+			member.userId,
+		),
+	]);
+}
+
+beforeAll(async () => {
+	for (let i = 0; i < 6; i++) await claimedMember(`Member${i}`);
+});
 
 describe("new members' limits (the defaults: 2 links, 1 image or video, 2 mentions, 3 posts, 20 comments in the first 24 hours)", () => {
 	it('refuses the link, media and mention limits at N + 1 in a post, writing nothing, and accepts N', async () => {
@@ -118,6 +139,49 @@ describe("new members' limits (the defaults: 2 links, 1 image or video, 2 mentio
 		expect((await refusal(editComment(env.DB, 1, member, POST_ID, comment.commentId, { content: links(3) }, NOW))).code).toBe(
 			'NewMemberTooManyLinks',
 		);
+	});
+
+	it('counts the links the renderer makes: six addresses joined by 、 or ！ are six links, refused at a limit of 2', async () => {
+		const member = await memberJoined(HOUR);
+		for (const joiner of ['、', '！']) {
+			const six = links(6, joiner);
+			// The comment renderer cuts six links out of it; the limit counts the same six.
+			expect(commentSegments(six).filter((segment) => segment.type === 'link')).toHaveLength(6);
+			expect(await refusal(createComment(env.DB, 1, member, POST_ID, { content: six }, NOW))).toEqual({ code: 'NewMemberTooManyLinks', limit: 2 });
+			expect(await refusal(createPost(env.DB, 1, member, post([paragraph(six)]), NOW, guard()))).toEqual({ code: 'NewMemberTooManyLinks', limit: 2 });
+			// The title counts too (three fit in its length).
+			expect(await refusal(createPost(env.DB, 1, member, post([paragraph('clean')], links(3, joiner)), NOW, guard()))).toEqual({
+				code: 'NewMemberTooManyLinks',
+				limit: 2,
+			});
+		}
+		// Two of them, joined the same way, pass.
+		await createComment(env.DB, 1, member, POST_ID, { content: links(2, '、') }, NOW);
+		expect(await countOf('comments', member.userId)).toBe(1);
+		expect(await countOf('posts', member.userId)).toBe(0);
+	});
+
+	it('counts the mentions the renderer links: names starting with < or ", and @names inside <…> or "…"', async () => {
+		const member = await memberJoined(HOUR);
+		const run = String(nextMember);
+		const names = [`<Angle${run}`, `"Quote${run}`, `'Tick${run}`];
+		for (const name of names) await claimedMember(name);
+		for (const text of [names.map((name) => `@${name}`).join(' '), '<@Member0> "@Member1" (@Member2)']) {
+			// The renderer links three members in it; the limit counts the same three.
+			const resolved = await resolveMentions(env.DB, 1, [text]);
+			expect(new Set(commentSegments(text, resolved).flatMap((segment) => (segment.type === 'mention' ? [segment.userId] : []))).size).toBe(3);
+			expect(await refusal(createComment(env.DB, 1, member, POST_ID, { content: text }, NOW))).toEqual({
+				code: 'NewMemberTooManyMentions',
+				limit: 2,
+			});
+			expect(await refusal(createPost(env.DB, 1, member, post([paragraph(text)]), NOW, guard()))).toEqual({
+				code: 'NewMemberTooManyMentions',
+				limit: 2,
+			});
+		}
+		// An @ that names nobody is text, linked to no one, and not counted; two members pass.
+		await createComment(env.DB, 1, member, POST_ID, { content: `@${names[0]} @${names[1]} @Nobody${run} @Nobody2${run}` }, NOW);
+		expect(await countOf('comments', member.userId)).toBe(1);
 	});
 
 	it('refuses the fourth post and the 21st comment of the first day, deleted ones counted, writing nothing', async () => {

@@ -136,9 +136,10 @@ export async function completeSignup(
 				.bind(channelId, nickname, now, signup.tokenHash),
 			db
 				.prepare(
-					'INSERT INTO nickname_claims (channel_id, nickname_key, nickname_skeleton, nickname, member_id, claimed_at) SELECT ?1, ?2, ?6, ?3, id, ?5 FROM members WHERE channel_id = ?1 AND identity_id = ?4',
+					`INSERT INTO nickname_claims (channel_id, nickname_key, nickname_skeleton, nickname_bare_skeleton, nickname, member_id, claimed_at)
+					 SELECT ?1, ?2, ?6, ?7, ?3, id, ?5 FROM members WHERE channel_id = ?1 AND identity_id = ?4`,
 				)
-				.bind(channelId, forms.key, nickname, signup.identityId, now, forms.skeleton),
+				.bind(channelId, forms.key, nickname, signup.identityId, now, forms.skeleton, forms.bareSkeleton),
 			newMemberSearchStatement(db, channelId, signup.identityId, nickname),
 			...session.statements,
 			db.prepare('DELETE FROM signups WHERE token_hash = ?1').bind(signup.tokenHash),

@@ -195,7 +195,6 @@ export async function createComment(
 	limits: NewMemberLimits = DEFAULT_NEW_MEMBER_LIMITS,
 ): Promise<{ comment: ReadableCommentItem; commentCount: number }> {
 	const content = checkedContent(input.content);
-	checkNewMemberComment(member, limits, now, content);
 	const newMember = isNewMember(member, limits, now);
 	// A repeated request id is found by the INSERT itself (it inserts nothing), not by a read before it.
 	const guards = [readablePostGuard(db, channelId, member, postId)];
@@ -235,6 +234,7 @@ export async function createComment(
 		);
 	}
 	const mentions = await resolveMentions(db, channelId, [content]);
+	checkNewMemberComment(member, limits, now, content, mentions);
 	const insert = db
 		.prepare(
 			`INSERT INTO comments (channel_id, post_id, parent_id, member_id, content, created_at, request_id, reply_to_id, mentions)
@@ -309,11 +309,11 @@ export async function editComment(
 	limits: NewMemberLimits = DEFAULT_NEW_MEMBER_LIMITS,
 ): Promise<{ comment: ReadableCommentItem }> {
 	const content = checkedContent(input.content);
-	checkNewMemberComment(member, limits, now, content);
 	const { stored, alongside } = await commentToChange(db, channelId, member, postId, commentId, mentionsStatement(db, channelId, [content]));
 	if (!stored) throw new AppError('CommentNotFound');
 	if (stored.member_id !== member.userId || stored.hidden_by_admin === 1) throw new AppError('Forbidden');
 	const mentions = mentionsOf(alongside, [content]);
+	checkNewMemberComment(member, limits, now, content, mentions);
 	await guardedBatch(
 		db,
 		[

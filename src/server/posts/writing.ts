@@ -166,7 +166,8 @@ export async function createPost(
 	if (earlierId !== undefined) return { postId: earlierId };
 	const board = writingBoardOf(boardRead, input.subjectId, isAdmin(member), false);
 	const fields = checkFields(input, member, false);
-	checkNewMemberPost(member, guard.limits, now, fields.title, input.content);
+	const mentions = mentionsOf(mentioned, [fields.contentText]);
+	checkNewMemberPost(member, guard.limits, now, { title: fields.title, doc: input.content, mentions });
 	const keys = images.get();
 	const thumbnail = thumbnailOf(input.content, uploadsOf(uploads, member.userId, keys, null));
 	const newMember = isNewMember(member, guard.limits, now);
@@ -174,7 +175,6 @@ export async function createPost(
 	if (newMember && guard.verifyChallenge) await guard.verifyChallenge();
 	// Published from a draft: the draft goes in the post's batch (the post's claims keep the uploads it shows).
 	if (draft) ownDraftOf(draft);
-	const mentions = mentionsOf(mentioned, [fields.contentText]);
 	const countGuard = newMember ? [writeCountGuard(db, 'posts', member.userId, guard.limits.maxPosts, input.requestId)] : [];
 	const fromDraft = input.draftId === undefined ? [] : [draftDeletionStatement(db, channelId, member.userId, input.draftId, input.requestId)];
 	const notCreatedYet = {
@@ -383,12 +383,12 @@ export async function editPost(
 	if (stored.row.version !== input.version) throw new AppError('PostChanged');
 	const board = writingBoardOf(boardRead, input.subjectId, isAdmin(member), input.boardId === stored.row.board_id);
 	const fields = checkFields(input, member, stored.row.is_notice === 1);
-	checkNewMemberPost(member, limits, now, fields.title, input.content);
+	const mentions = mentionsOf(mentioned, [fields.contentText]);
+	checkNewMemberPost(member, limits, now, { title: fields.title, doc: input.content, mentions });
 	const edited = { postId, content: stored.row.content ?? null };
 	const thumbnail = thumbnailOf(input.content, uploadsOf(uploads, member.userId, images.get(), edited));
 	const after = { ...placementOf(input, board), visible: stored.row.hidden_by_admin === 0 && !input.isPrivate };
 	const plan = planListChange(db, channelId, stored, after);
-	const mentions = mentionsOf(mentioned, [fields.contentText]);
 	const update = db
 		.prepare(
 			`UPDATE posts SET board_id = ?3, subject_id = ?4, title = ?5, content = ?6, content_text = ?7, is_notice = ?8, is_private = ?9,

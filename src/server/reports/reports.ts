@@ -100,20 +100,19 @@ export async function createReport(
 		)
 		.bind(channelId, type, input.targetId, member.userId, input.reason, input.detail, now);
 	// The target's open reports after this one that count toward the community's threshold for
-	// hiding it by itself (migrations/0014), a read in the same transaction: those of members whose
-	// membership is at least the community's minimum age old, or who had a report upheld before (a
-	// report of theirs resolved by a moderator's hide), so that accounts made for the purpose hide
-	// nothing (migrations/0016). One seek per open report of the target.
+	// hiding it by itself (migrations/0014), a read in the same transaction: those made when the
+	// reporter's membership was at least the community's minimum age old (docs/moderation.md), so
+	// that accounts made for the purpose hide nothing, whatever record they made meanwhile, and a
+	// report made too early never counts later. One seek per open report of the target.
 	const tally = db
 		.prepare(
 			`SELECT ch.auto_hide_reports AS threshold,
 				(SELECT count(*) FROM reports r JOIN members m ON m.id = r.reporter_id
 				 WHERE r.channel_id = ?1 AND r.target_type = ?2 AND r.target_id = ?3 AND r.status = 'OPEN'
-				   AND (m.joined_at <= ?4 - ch.report_min_age_hours * 3600000
-				        OR EXISTS (SELECT 1 FROM reports u WHERE u.reporter_id = r.reporter_id AND u.status = 'RESOLVED' AND u.resolved_by IS NOT NULL))) AS open
+				   AND m.joined_at <= r.created_at - ch.report_min_age_hours * 3600000) AS open
 			 FROM channels ch WHERE ch.id = ?1`,
 		)
-		.bind(channelId, type, input.targetId, now);
+		.bind(channelId, type, input.targetId);
 	// A report below the threshold changes nothing a reader sees, so no content version moves
 	// (src/server/content-versions/versions.ts) and every cached page stays warm. The report that reaches it
 	// hides the target (moderation/hide.ts autoHide), with that hide's own invalidation.

@@ -6,7 +6,8 @@
  * comments in the whole period. A community file sets them (`newMembers`, channel-file.ts); a
  * community that never set them has the defaults below.
  *
- * The content limits are counted from the request alone; the post and comment counts by an
+ * The content limits count what the renderers show: the addresses the comment renderer cuts out
+ * and a post's inline links, and the mentions resolved for the text; the post and comment counts by an
  * assertion in the write's own batch over the member's index (posts_by_member, comments_by_member),
  * reading at most the limit's entries however much the member wrote.
  */
@@ -15,6 +16,8 @@ import { AppError } from '@/server/platform/errors';
 import { assertion } from '@/server/platform/batch';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import type { ContentDocument, Inline } from '@/schemas/content';
+import { writtenAddresses } from '@/lib/comment-text';
+import type { Mention } from '@/lib/mentions';
 
 const Count = (max: number) => z.number().int().min(0).max(max);
 
@@ -53,26 +56,16 @@ export function isNewMember(member: Pick<SessionMember, 'role' | 'joinedAt'>, li
 	return member.role !== 'ADMIN' && now - member.joinedAt < limits.periodHours * 3_600_000;
 }
 
-/** A web address written out in text (as comments turn into links), not inside a word. */
-const ADDRESS = /(?<![\p{L}\p{N}])(?:https?:\/\/|www\.)[^\s<>"'`]+/giu;
-/** An @mention: @ and a nickname's characters, not after a letter or digit (an email address is none). */
-const MENTION = /(?<![\p{L}\p{N}_.@])@([^\s@[\]{}()<>.,!?:;'"`]{2,30})/gu;
-
-/** What a new member's limits count in a text and its links. */
-interface Counted {
-	links: number;
-	mentions: number;
-}
-
-/** The distinct links (written out, or an inline link's target) and @mentions of `texts`. */
-function countLinksAndMentions(texts: readonly string[], linkTargets: readonly string[] = []): Counted {
+/**
+ * The distinct links of `texts` and `linkTargets` (a post's inline links): every address the
+ * comment renderer cuts out of a text (src/lib/comment-text.ts writtenAddresses), whether it becomes
+ * a link there or stays text (an http:// one), so that the count ends an address exactly where the
+ * rendering does.
+ */
+function linkCount(texts: readonly string[], linkTargets: readonly string[] = []): number {
 	const links = new Set(linkTargets.map((target) => target.toLowerCase()));
-	const mentions = new Set<string>();
-	for (const text of texts) {
-		for (const match of text.matchAll(ADDRESS)) links.add(match[0].toLowerCase().replace(/[.,;:!?)\]}]+$/, ''));
-		for (const match of text.matchAll(MENTION)) mentions.add(match[1]!.toLowerCase());
-	}
-	return { links: links.size, mentions: mentions.size };
+	for (const text of texts) for (const { address } of writtenAddresses(text)) links.add(address.toLowerCase());
+	return links.size;
 }
 
 function inlinesOf(doc: ContentDocument): Inline[] {
@@ -90,17 +83,30 @@ function inlinesOf(doc: ContentDocument): Inline[] {
 	});
 }
 
-/** @throws AppError NewMemberTooManyLinks, NewMemberTooManyMentions with the limit in `details.limit` */
-function checkCounted(counted: Counted, limits: NewMemberLimits): void {
-	if (counted.links > limits.maxLinks) throw new AppError('NewMemberTooManyLinks', undefined, { limit: limits.maxLinks });
-	if (counted.mentions > limits.maxMentions) throw new AppError('NewMemberTooManyMentions', undefined, { limit: limits.maxMentions });
+/**
+ * The links counted above and the members `mentions` names: the mentions the server resolved for
+ * the text (src/server/notifications/mentions.ts), the very list the renderers link
+ * (src/lib/mentions.ts mentionSegments) and notify, counted once per member.
+ * @throws AppError NewMemberTooManyLinks, NewMemberTooManyMentions with the limit in `details.limit`
+ */
+function checkCounted(links: number, mentions: readonly Mention[], limits: NewMemberLimits): void {
+	if (links > limits.maxLinks) throw new AppError('NewMemberTooManyLinks', undefined, { limit: limits.maxLinks });
+	if (new Set(mentions.map((mention) => mention.userId)).size > limits.maxMentions)
+		throw new AppError('NewMemberTooManyMentions', undefined, { limit: limits.maxMentions });
 }
 
 /**
- * A new member's post body against the limits (nothing for anyone else).
+ * A new member's post body against the limits (nothing for anyone else), with the members it
+ * mentions as resolved for it.
  * @throws AppError NewMemberTooManyLinks, NewMemberTooManyImages, NewMemberTooManyMentions
  */
-export function checkNewMemberPost(member: SessionMember, limits: NewMemberLimits, now: number, title: string, doc: ContentDocument): void {
+export function checkNewMemberPost(
+	member: SessionMember,
+	limits: NewMemberLimits,
+	now: number,
+	post: { title: string; doc: ContentDocument; mentions: readonly Mention[] },
+): void {
+	const { title, doc } = post;
 	if (!isNewMember(member, limits, now)) return;
 	const inlines = inlinesOf(doc);
 	const linkTargets = inlines.flatMap((inline) => (inline.link === undefined ? [] : [inline.link]));
@@ -117,13 +123,16 @@ export function checkNewMemberPost(member: SessionMember, limits: NewMemberLimit
 	];
 	const media = doc.blocks.filter((block) => block.type === 'image' || block.type === 'youtube').length;
 	if (media > limits.maxImages) throw new AppError('NewMemberTooManyImages', undefined, { limit: limits.maxImages });
-	checkCounted(countLinksAndMentions(texts, linkTargets), limits);
+	checkCounted(linkCount(texts, linkTargets), post.mentions, limits);
 }
 
-/** A new member's comment text against the limits. @throws AppError NewMemberTooManyLinks, NewMemberTooManyMentions */
-export function checkNewMemberComment(member: SessionMember, limits: NewMemberLimits, now: number, text: string): void {
+/**
+ * A new member's comment text against the limits, with the members it mentions as resolved for it.
+ * @throws AppError NewMemberTooManyLinks, NewMemberTooManyMentions
+ */
+export function checkNewMemberComment(member: SessionMember, limits: NewMemberLimits, now: number, text: string, mentions: readonly Mention[]): void {
 	if (!isNewMember(member, limits, now)) return;
-	checkCounted(countLinksAndMentions([text]), limits);
+	checkCounted(linkCount([text]), mentions, limits);
 }
 
 /**
