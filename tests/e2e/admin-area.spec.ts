@@ -345,6 +345,8 @@ test('automatic hide at the community’s number of reports, shown again from th
 		await expect(comment.locator('.moderation-mark')).toHaveCount(0);
 		expect(execute(`SELECT action, reason FROM moderation_log WHERE target_type = 'COMMENT' AND target_id = ${target!.id} ORDER BY id`)).toEqual([
 			{ action: 'AUTO_HIDE_COMMENT', reason: '' },
+			// Show text in the queue: one row for the one read.
+			{ action: 'VIEW_COMMENT_TEXT', reason: '' },
 			{ action: 'UNHIDE_COMMENT', reason: '' },
 			{ action: 'HIDE_COMMENT', reason: 'Off-topic' },
 			{ action: 'UNHIDE_COMMENT', reason: '' },
