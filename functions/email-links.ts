@@ -2,7 +2,8 @@
  * The POSTs of the links in our emails (docs/notifications.md#email), before Astro's pages:
  *
  * - POST /{domain}/{slug}/email/confirm?token=…: the confirmation page's button. Confirms the
- *   pending address the token names, then 303 to the page, which says how it went.
+ *   pending address the token names, then 303 to the page with the outcome signed, which the page
+ *   says only when the signature holds (a `?result=done` anyone wrote shows a neutral page).
  * - POST /{domain}/{slug}/email/unsubscribe?token=…: the unsubscribe page's button (303 to the page,
  *   as above), and a mail client's RFC 8058 one-click unsubscribe: a POST with the body
  *   `List-Unsubscribe=One-Click` (form-encoded or multipart), without cookies and usually without an
@@ -20,7 +21,14 @@ import { env } from 'cloudflare:workers';
 import { database } from '@/server/platform/database';
 import { resolveChannel } from '@/server/channels/channels';
 import { channelPathOf } from '@/schemas/params';
-import { confirmNotificationEmail, emailLinkPaths, unsubscribeByToken, type LinkOutcome } from '@/server/notifications/email';
+import {
+	confirmNotificationEmail,
+	emailLinkPaths,
+	signedOutcome,
+	unsubscribeByToken,
+	type LinkOutcome,
+	type LinkPage,
+} from '@/server/notifications/email';
 
 /** A one-click body is 26 bytes; a page's form is hardly more. */
 const MAX_FORM_BYTES = 4 * 1024;
@@ -29,9 +37,15 @@ const limitForm = bodyLimit({ maxSize: MAX_FORM_BYTES, onError: (c) => c.text('T
 
 const NO_STORE = { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' };
 
-/** Back to the link's page, which shows `outcome` (a GET of it changes nothing). */
-function backToPage(path: string, outcome: LinkOutcome): Response {
-	return new Response(null, { status: 303, headers: { ...NO_STORE, Location: `${path}?result=${outcome}` } });
+/**
+ * Back to the link's page, which shows `outcome` (a GET of it changes nothing): the outcome goes
+ * signed (signedOutcome), so that only this answer, not a link anyone can write, makes the page say
+ * it. Without SESSION_SECRET no token verified either: the page then shows its neutral text.
+ */
+async function backToPage(channelId: number, path: string, page: LinkPage, outcome: LinkOutcome): Promise<Response> {
+	const result = await signedOutcome(page, channelId, outcome, Date.now());
+	const location = result === null ? path : `${path}?result=${encodeURIComponent(result)}`;
+	return new Response(null, { status: 303, headers: { ...NO_STORE, Location: location } });
 }
 
 /** The form fields of the body, or an empty set when it is not a form. */
@@ -51,7 +65,7 @@ export const emailLinks = new Hono()
 		const channel = await resolveChannel(db, path.domain, path.slug);
 		if (!channel) return next();
 		const outcome = await confirmNotificationEmail(db, channel.id, c.req.query('token') ?? '', Date.now());
-		return backToPage(emailLinkPaths(channel.basePath).confirm, outcome);
+		return backToPage(channel.id, emailLinkPaths(channel.basePath).confirm, 'confirm', outcome);
 	})
 	.post('/:domain/:slug/email/unsubscribe', limitForm, async (c, next) => {
 		const path = channelPathOf(c.req.param());
@@ -67,5 +81,5 @@ export const emailLinks = new Hono()
 				headers: { ...NO_STORE, 'Content-Type': 'text/plain; charset=utf-8' },
 			});
 		}
-		return backToPage(emailLinkPaths(channel.basePath).unsubscribe, outcome);
+		return backToPage(channel.id, emailLinkPaths(channel.basePath).unsubscribe, 'unsubscribe', outcome);
 	});

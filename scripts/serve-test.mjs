@@ -3,7 +3,9 @@
  * and seeded with the demo data, so every run starts from the same state, and the local OpenID
  * provider on --idp-port (at http://localhost, a different site from the app at 127.0.0.1, so
  * Apple's form POST is cross-site as in production), the local Turnstile on --turnstile-port
- * (default: the port + 2) and the local mail capture on the port + 7.
+ * (default: the port + 2) and the local mail capture on the port + 7. SITE_ORIGIN is the origin the
+ * browser tests open (their baseURL, http://127.0.0.1:PORT), as a deployment sets its own: the links
+ * in emails are built on it, and no email is sent without it.
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
@@ -25,6 +27,6 @@ if (seeded.status !== 0) process.exit(seeded.status ?? 1);
 const port = Number(values.port);
 const idp = await startIdentityProvider({ port: Number(values['idp-port']), appOrigins: [`http://127.0.0.1:${port}`, `http://localhost:${port}`] });
 const turnstile = await startTurnstile({ port: Number(values['turnstile-port'] ?? port + 2) });
-// The local mail capture (the port + 7): the browser tests read the confirmation emails it keeps.
+// The local mail capture (the port + 7): the browser tests read the emails it keeps.
 const mail = await startMailCapture({ port: port + 7 });
-serveBuild({ port, persistTo, vars: { ...idp.vars, ...turnstile.vars, ...mail.vars, ...LOCAL_PUSH } });
+serveBuild({ port, persistTo, vars: { ...idp.vars, ...turnstile.vars, ...mail.vars, ...LOCAL_PUSH, SITE_ORIGIN: `http://127.0.0.1:${port}` } });

@@ -1,8 +1,9 @@
 /**
  * `npm start`: builds the site, creates, migrates and (the first time) seeds the local D1, starts
- * the local OpenID provider that stands in for Apple, Google and X and the local Turnstile
- * (scripts/turnstile/), then serves the demo
- * communities on http://localhost:8788 through wrangler (workerd).
+ * the local OpenID provider that stands in for Apple, Google and X, the local Turnstile
+ * (scripts/turnstile/) and the local mail capture, then serves the demo communities on
+ * http://localhost:8788 through wrangler (workerd), with SITE_ORIGIN set to that origin (or to the
+ * SITE_ORIGIN of the environment): the links in emails are built on it, and no email is sent without it.
  */
 import { build } from './lib/build.mjs';
 import { DEFAULT_STATE, ROOT } from './lib/wrangler.mjs';
@@ -24,13 +25,18 @@ console.log('Preparing the local database…');
 const seeded = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'seed.mjs'), '--if-empty'], { cwd: ROOT, stdio: 'inherit' });
 if (seeded.status !== 0) process.exit(seeded.status ?? 1);
 
-const idp = await startIdentityProvider({ port: IDP_PORT, appOrigins: [`http://localhost:${PORT}`, `http://127.0.0.1:${PORT}`] });
+// The origin the site is opened at, as a deployment sets it (docs/deploying.md): it builds the links
+// in emails, the sign-in's return and the canonical URLs, and it is the origin writes must come from.
+const origin = process.env.SITE_ORIGIN || `http://localhost:${PORT}`;
+const idp = await startIdentityProvider({
+	port: IDP_PORT,
+	appOrigins: [...new Set([origin, `http://localhost:${PORT}`, `http://127.0.0.1:${PORT}`])],
+});
 // The local Turnstile stand-in: sign-up and a new member's posts show its "I am human" check.
 const turnstile = await startTurnstile({ port: TURNSTILE_PORT });
-// The local mail capture: the confirmation emails of My Page → Settings land there (GET /messages).
+// The local mail capture: the confirmation emails of My Page → Settings, and the reply and mention emails, land there (GET /messages).
 const mail = await startMailCapture({ port: MAIL_PORT });
-serveBuild({ port: PORT, persistTo: DEFAULT_STATE, vars: { ...idp.vars, ...turnstile.vars, ...mail.vars, ...LOCAL_PUSH } });
-const origin = `http://localhost:${PORT}`;
+serveBuild({ port: PORT, persistTo: DEFAULT_STATE, vars: { ...idp.vars, ...turnstile.vars, ...mail.vars, ...LOCAL_PUSH, SITE_ORIGIN: origin } });
 await waitFor(`http://127.0.0.1:${PORT}/`);
 console.log(`
 The demo communities are ready:
@@ -42,5 +48,6 @@ The demo communities are ready:
   ${origin}/public/v1/starfall/global/boards/tree   the JSON API
 Sign-in goes to the local identity provider at ${idp.origin}: pick a demo member or a new one.
 Sign-up and a new member's posts ask for the local Turnstile check at ${turnstile.origin}.
-Emails (the confirmation of an address for notifications) land at ${mail.origin}/messages.
+Open it at ${origin} (SITE_ORIGIN): writes from another address are refused, as in production.
+Emails (the confirmation of an address, replies and mentions) land at ${mail.origin}/messages.
 Press Ctrl+C to stop.`);

@@ -19,6 +19,7 @@ import { requireMember } from '@functions/middleware/session';
 import { checkRateLimit, rateLimit } from '@functions/middleware/rate-limit';
 import { claimExport, exportFileName, exportStream } from '@/server/members/export';
 import { NoQuerySchema, zv, zvJson } from '@functions/validate';
+import { noBody } from '@functions/api/likes';
 import { NICKNAME_FIELDS, TERMS_FIELDS, WITHDRAWAL_FIELDS } from '@functions/input-codes';
 import { turnstileConfig, verifyChallenge } from '@/server/spam/turnstile';
 
@@ -41,8 +42,10 @@ export const accountRouter = new Hono<ApiEnv>()
 		return c.json(ok({ content: member }));
 	})
 	// The member's data as one JSON file, streamed (src/server/members/export.ts): members only,
-	// their own data of this community; at most one export per 20 minutes per member.
-	.get('/me/export', zv('query', NoQuerySchema), async (c) => {
+	// their own data of this community; at most one export per 20 minutes per member. A POST, so
+	// that it passes the Origin check: a GET another site's link or image makes the browser send
+	// would spend the member's slot (docs/export.md).
+	.post('/me/export', zv('query', NoQuerySchema), noBody, async (c) => {
 		const member = requireMember(c);
 		await checkRateLimit(c, 'export');
 		const { channel, db } = c.var;
@@ -93,5 +96,5 @@ export const accountRouter = new Hono<ApiEnv>()
 	})
 	.on(['GET', 'PUT', 'PATCH', 'DELETE'], ['/auth/logout', '/me/withdrawal', '/signup/terms', '/signup'], methodNotAllowed)
 	.on(['POST', 'PATCH', 'DELETE'], '/me', methodNotAllowed)
-	.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/me/export', methodNotAllowed)
+	.on(['GET', 'PUT', 'PATCH', 'DELETE'], '/me/export', methodNotAllowed)
 	.on(['GET', 'POST', 'PATCH', 'DELETE'], '/me/nickname', methodNotAllowed);

@@ -23,6 +23,7 @@ import { methodNotAllowed } from '@functions/middleware/errors';
 import { rateLimit } from '@functions/middleware/rate-limit';
 import { requireAdministrator } from '@functions/middleware/session';
 import { NoQuerySchema, zv, zvJson } from '@functions/validate';
+import { noBody } from '@functions/api/likes';
 import { BAN_FIELDS, SETTINGS_FIELDS } from '@functions/input-codes';
 
 const PostParamSchema = z.object({ postId: IdSchema });
@@ -133,11 +134,11 @@ export const adminRouter = new Hono<ApiEnv>()
 		return c.json(ok({ content: settings }));
 	})
 	// The text of a post or comment as the database keeps it, hidden and deleted ones too, for appeals.
-	.get('/content/:targetType/:targetId', zv('param', TargetParamSchema), zv('query', NoQuerySchema), async (c) => {
+	// A POST: each read writes its row of the audit log, which a GET another site sent must not do.
+	.post('/content/:targetType/:targetId', zv('param', TargetParamSchema), zv('query', NoQuerySchema), rateLimit('moderation'), noBody, async (c) => {
 		const { targetType, targetId } = c.req.valid('param');
-		return c.json(
-			ok({ content: await removedText(c.var.db, c.var.channel.id, { type: targetType === 'posts' ? 'POST' : 'COMMENT', id: targetId }) }),
-		);
+		const target = { type: targetType === 'posts' ? ('POST' as const) : ('COMMENT' as const), id: targetId };
+		return c.json(ok({ content: await removedText(c.var.db, c.var.channel.id, target, administrator(c).userId, Date.now()) }));
 	})
 	.get('/reports', zv('query', QueueQuerySchema), async (c) => {
 		const { page, order } = c.req.valid('query');
@@ -183,4 +184,4 @@ export const adminRouter = new Hono<ApiEnv>()
 	.on(['POST', 'PATCH', 'DELETE'], '/settings', methodNotAllowed)
 	.on(['PUT', 'PATCH', 'DELETE'], '/reports/:targetType/:targetId/dismiss', methodNotAllowed)
 	.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/audit-log', methodNotAllowed)
-	.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/content/:targetType/:targetId', methodNotAllowed);
+	.on(['GET', 'PUT', 'PATCH', 'DELETE'], '/content/:targetType/:targetId', methodNotAllowed);

@@ -2,8 +2,8 @@
  * A member's email for replies and mentions (/v1/{domain}/{slug}/notifications/email;
  * docs/notifications.md#email):
  *
- * - GET: `{ available, address, pending }`: whether the community sends email, the confirmed
- *   address (null: off) and an address waiting for its confirmation;
+ * - GET: `{ available, address, pending }`: whether the community sends email (a mailer and
+ *   SITE_ORIGIN), the confirmed address (null: off) and an address waiting for its confirmation;
  * - PUT `{ address }`: stores it as pending and sends it a confirmation link (at most 3 a day);
  * - DELETE: turns email off (no address, nothing pending).
  *
@@ -21,9 +21,7 @@ import { rateLimit } from '@functions/middleware/rate-limit';
 import { NoQuerySchema, zv, zvJson } from '@functions/validate';
 import { noBody } from '@functions/api/likes';
 import { EMAIL_FIELDS } from '@functions/input-codes';
-import { siteOrigin } from '@/server/platform/site-origin';
-import { mailerFromEnv } from '@/server/notifications/mailer';
-import { ADDRESS_MAX, emailSetting, setNotificationEmail, turnOffEmail } from '@/server/notifications/email';
+import { ADDRESS_MAX, emailSetting, emailSetupFromEnv, setNotificationEmail, turnOffEmail } from '@/server/notifications/email';
 
 /** The address as typed; email.ts says whether it is one we send to. */
 const AddressSchema = z.strictObject({
@@ -39,7 +37,7 @@ export const emailRouter = new Hono<ApiEnv>()
 	.get(EMAIL, zv('query', NoQuerySchema), rateLimit('notifications'), async (c) => {
 		const member = requireMember(c);
 		const setting = await emailSetting(c.var.db, member.userId);
-		return c.json(ok({ content: { available: mailerFromEnv(env) !== null, ...setting } }));
+		return c.json(ok({ content: { available: emailSetupFromEnv(env) !== null, ...setting } }));
 	})
 	.put(EMAIL, zv('query', NoQuerySchema), rateLimit('notificationChange'), zvJson(AddressSchema, EMAIL_FIELDS), async (c) => {
 		const member = requireMember(c);
@@ -48,15 +46,14 @@ export const emailRouter = new Hono<ApiEnv>()
 			c.var.channel,
 			member.userId,
 			c.req.valid('json').address,
-			mailerFromEnv(env),
+			emailSetupFromEnv(env),
 			Date.now(),
-			siteOrigin(c.req.url),
 		);
 		return c.json(ok({ content: { available: true, ...setting } }));
 	})
 	.delete(EMAIL, zv('query', NoQuerySchema), rateLimit('notificationChange'), noBody, async (c) => {
 		const member = requireMember(c);
 		const setting = await turnOffEmail(c.var.db, member.userId);
-		return c.json(ok({ content: { available: mailerFromEnv(env) !== null, ...setting } }));
+		return c.json(ok({ content: { available: emailSetupFromEnv(env) !== null, ...setting } }));
 	})
 	.on(['POST', 'PATCH'], EMAIL, methodNotAllowed);

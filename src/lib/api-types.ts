@@ -87,5 +87,5 @@ export type LogEntry = LogPage['entries'][number];
 export type TargetLabel = LogEntry['target'];
 /** GET and PUT settings. */
 export type Settings = Content<Admin['settings']['$get']>;
-/** GET content/{targetType}/{targetId}: a post's or comment's text as stored, hidden and deleted ones too. */
-export type StoredText = Content<Admin['content'][':targetType'][':targetId']['$get']>;
+/** POST content/{targetType}/{targetId}: a post's or comment's text as stored, hidden and deleted ones too (the read is logged). */
+export type StoredText = Content<Admin['content'][':targetType'][':targetId']['$post']>;

@@ -313,6 +313,10 @@ test('automatic hide at the community’s number of reports, shown again from th
 		}).toPass();
 
 		await page.getByRole('link', { name: 'Audit log' }).click();
+		// Show text left its row: who read which comment's stored text, and when.
+		const read = page.locator('tr[data-log-action="VIEW_COMMENT_TEXT"]').first();
+		await expect(read).toContainText(`Read the stored text of comment “${Array.from(target!.content).slice(0, 20).join('')}`);
+		await expect(read).toContainText(nicknameOf(4001));
 		await expect(
 			page.locator('tr[data-log-action="AUTO_HIDE_COMMENT"]').filter({ hasText: Array.from(target!.content).slice(0, 20).join('') }),
 		).toContainText('Automatic');
@@ -341,6 +345,8 @@ test('automatic hide at the community’s number of reports, shown again from th
 		await expect(comment.locator('.moderation-mark')).toHaveCount(0);
 		expect(execute(`SELECT action, reason FROM moderation_log WHERE target_type = 'COMMENT' AND target_id = ${target!.id} ORDER BY id`)).toEqual([
 			{ action: 'AUTO_HIDE_COMMENT', reason: '' },
+			// Show text in the queue: one row for the one read.
+			{ action: 'VIEW_COMMENT_TEXT', reason: '' },
 			{ action: 'UNHIDE_COMMENT', reason: '' },
 			{ action: 'HIDE_COMMENT', reason: 'Off-topic' },
 			{ action: 'UNHIDE_COMMENT', reason: '' },

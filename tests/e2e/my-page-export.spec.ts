@@ -1,7 +1,9 @@
 /**
  * "Download my data" on My Page's settings (issue 22): the button, by keyboard, downloads one JSON
  * file that parses and holds the member's own profile, posts and comments; a second try within 20
- * minutes says so in words. On a phone, in the dark Pixel Farm theme, the section fits the screen.
+ * minutes says so in words. Following a link to the export's address (as another site could make
+ * the member do) downloads nothing and spends nothing: only the button's POST does. On a phone, in
+ * the dark Pixel Farm theme, the section fits the screen.
  */
 import { readFile } from 'node:fs/promises';
 import { expect, test } from './test';
@@ -34,7 +36,11 @@ test("the button downloads the member's data as a JSON file that parses; again a
 	const [counts] = execute(
 		`SELECT (SELECT count(*) FROM posts WHERE member_id = ${memberId}) AS posts, (SELECT count(*) FROM comments WHERE member_id = ${memberId}) AS comments`,
 	) as { posts: number; comments: number }[];
-	await signInMember(page, channel, 23, '/starfall/global/mypage/settings');
+	// A link to the export's address, followed with the member's cookie: refused in the envelope, the slot unspent.
+	await signInMember(page, channel, 23, '/v1/starfall/global/me/export');
+	expect(JSON.parse((await page.locator('body').textContent()) ?? '')).toMatchObject({ header: { isSuccessful: false, resultCode: -4051401 } });
+	expect(execute(`SELECT last_export_at FROM members WHERE id = ${memberId}`)).toEqual([{ last_export_at: null }]);
+	await page.goto('/starfall/global/mypage/settings');
 	await expect(page.getByRole('heading', { name: 'Your data' })).toBeVisible();
 	const button = page.getByRole('button', { name: 'Download my data' });
 	const box = (await button.boundingBox())!;

@@ -10,7 +10,7 @@ import type { Page } from '@playwright/test';
 import { wcagViolations } from './axe';
 import { expect, test } from './test';
 import { boardOf, community, memberIdOf, writeForm } from './write-helpers';
-import { signInContext } from './sessions';
+import { mintSession, sessionCookieName, signInContext } from './sessions';
 import { execute } from './fixtures';
 import { E2E_PORT } from '../test-server';
 
@@ -202,7 +202,11 @@ test('a guest’s page has no bell and loads none of its code', async ({ page })
 	expect(scripts.filter((url) => /notification/i.test(url))).toEqual([]);
 });
 
-test('a member turns on email: the confirmation link, opened in the browser, confirms the address', async ({ page, request }) => {
+test('a member turns on email: the confirmation link, opened in the browser, confirms the address; a mention is then emailed', async ({
+	page,
+	request,
+	baseURL,
+}) => {
 	const channel = await community(GLOBAL);
 	const address = `member-${Date.now().toString(36)}@example.com`;
 	const member = freshMember('Mail');
@@ -235,6 +239,39 @@ test('a member turns on email: the confirmation link, opened in the browser, con
 	// The same link again confirms nothing new and says so.
 	await page.goto(link);
 	await expect(page.getByRole('button', { name: 'Confirm' }).or(page.locator('[data-email-result]'))).toBeVisible();
+
+	// What the page promised: another member mentions them, and the email arrives, its link on the
+	// site's origin (SITE_ORIGIN, which the test server sets to the tests' baseURL, as `npm start` does).
+	const [target] = execute(
+		`SELECT id FROM posts WHERE channel_id = ${channel.index} AND deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0 ORDER BY id LIMIT 1`,
+	) as { id: number }[];
+	const other = freshMember('Caller');
+	const words = mark('Look here');
+	const written = await request.post(`/v1${GLOBAL}/posts/${target!.id}/comments`, {
+		headers: { cookie: `${sessionCookieName(channel)}=${await mintSession(channel, other.id)}`, origin: baseURL! },
+		data: { content: `@${member.nickname} ${words}` },
+	});
+	expect(written.status()).toBe(200);
+	await expect(async () => {
+		const { messages } = (await (await request.get(`${mail}/messages?to=${encodeURIComponent(address)}`)).json()) as {
+			messages: { subject: string; text: string }[];
+		};
+		const mention = messages.find((message) => message.subject === `${other.nickname} mentioned you`);
+		expect(mention?.text).toContain(words);
+		expect(mention?.text).toContain(`${baseURL}${GLOBAL}/posts/${target!.id}?commentId=`);
+	}).toPass({ timeout: 20_000 });
+});
+
+test('a link that names an outcome the server did not sign shows a neutral page, never "confirmed" or "unsubscribed"', async ({ page }) => {
+	const forged = `done.${Date.now() + 60_000}.${'A'.repeat(43)}`;
+	for (const path of ['confirm', 'unsubscribe']) {
+		for (const result of ['done', forged]) {
+			await page.goto(`${GLOBAL}/email/${path}?result=${encodeURIComponent(result)}`);
+			await expect(page.locator('[data-email-result]')).toHaveAttribute('data-email-result', 'neutral');
+			await expect(page.locator('[data-email-result]')).toHaveText('See where your notification emails go in My Page → Settings.');
+			await expect(page.getByText(/confirmed|unsubscribed/i)).toHaveCount(0);
+		}
+	}
 });
 
 test('the bell asks again when the tab comes back and every minute while it is visible, never in a background tab', async ({ page }) => {

@@ -4,11 +4,12 @@
  * with -4011401, a banned one with the ban, the others with -4031403; and change nothing), what hide and unhide change for readers (lists, search, the post's
  * state) and the audit log they write.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { searchPosts } from '@/server/search/search';
 import { setMemberRole } from '@/server/members/roles';
-import { call, postWhere, publicApi, queryPlan, recordingDb, signIn, KOREAN, ORIGIN } from './harness';
+import { call, postWhere, publicApi, queryPlan, recordingDb, signIn, signUp, startOfRateWindow, KOREAN, ORIGIN } from './harness';
+import { removedText } from '@/server/moderation/removed-text';
 import { listLog, logStatement, TARGET_EXCERPT } from '@/server/moderation/log';
 import { closeReportsStatement, listClosedReports } from '@/server/moderation/reports-queue';
 
@@ -45,8 +46,8 @@ function routes(postId: number, commentId: number): [string, string, unknown][] 
 		['GET', '/settings', undefined],
 		['PUT', '/settings', { autoHideReports: 3 }],
 		['PUT', '/settings', { reportMinAgeHours: 0 }],
-		['GET', `/content/posts/${postId}`, undefined],
-		['GET', `/content/comments/${commentId}`, undefined],
+		['POST', `/content/posts/${postId}`, undefined],
+		['POST', `/content/comments/${commentId}`, undefined],
 	];
 }
 
@@ -174,7 +175,14 @@ describe('hide and unhide, as readers see them', () => {
 });
 
 describe('removed text for appeals (issue 22)', () => {
-	const stored = async (cookie: string, path: string) => call(`${ADMIN_API}/content/${path}`, { cookie });
+	const stored = async (cookie: string, path: string) => call(`${ADMIN_API}/content/${path}`, { method: 'POST', cookie });
+	// An administrator of its own reads: each read counts against the moderation limit, which this
+	// file's other tests spend for ADMIN.
+	let reader: { cookie: string; userId: number };
+	beforeAll(async () => {
+		reader = await signUp('removed-text-reader', 'TextReader');
+		await env.DB.prepare("UPDATE members SET role = 'ADMIN' WHERE id = ?1").bind(reader.userId).run();
+	});
 
 	it("reads the stored text of hidden and author-deleted posts and comments, a withdrawn member's too, for the community's administrators", async () => {
 		const admin = await signIn(ADMIN);
@@ -200,7 +208,7 @@ describe('removed text for appeals (issue 22)', () => {
 		expect((await call(`${ADMIN_API}/comments/${commentId}/hide`, { method: 'POST', cookie: admin, body: { reason: 'insult' } })).code).toBe(0);
 		expect((await call(`${ORIGIN}/v1/starfall/global/posts/${postId}/comments/${commentId}`, { method: 'DELETE', cookie: author })).code).not.toBe(0);
 
-		const post = await stored(admin, `posts/${postId}`);
+		const post = await stored(reader.cookie, `posts/${postId}`);
 		expect(post.code).toBe(0);
 		expect(post.headers.get('cache-control')).toBe('private, no-store');
 		expect(post.body['content']).toMatchObject({
@@ -214,7 +222,7 @@ describe('removed text for appeals (issue 22)', () => {
 			hidden: false,
 			autoHidden: false,
 		});
-		expect((await stored(admin, `comments/${commentId}`)).body['content']).toMatchObject({
+		expect((await stored(reader.cookie, `comments/${commentId}`)).body['content']).toMatchObject({
 			targetType: 'COMMENT',
 			targetId: commentId,
 			postId,
@@ -232,25 +240,88 @@ describe('removed text for appeals (issue 22)', () => {
 		)
 			.bind(Date.now())
 			.first<number>('id'))!;
-		expect((await stored(admin, `posts/${withdrawn}`)).body['content']).toMatchObject({
+		expect((await stored(reader.cookie, `posts/${withdrawn}`)).body['content']).toMatchObject({
 			text: 'Said before leaving',
 			writer: { userId: 1040, nickname: null, withdrawn: true },
 		});
 	});
 
 	it("refuses another community's target, a bad path or query, and other methods, in the envelope", async () => {
-		const admin = await signIn(ADMIN);
+		const admin = reader.cookie;
 		const korean = await postWhere('deleted_at IS NULL', KOREAN.id);
-		expect([(await stored(admin, `posts/${korean}`)).status, (await stored(admin, `posts/${korean}`)).code]).toEqual([404, -4041403]);
-		expect((await stored(admin, 'comments/987654321')).code).toBe(-4041406);
+		expect([(await stored(reader.cookie, `posts/${korean}`)).status, (await stored(reader.cookie, `posts/${korean}`)).code]).toEqual([404, -4041403]);
+		expect((await stored(reader.cookie, 'comments/987654321')).code).toBe(-4041406);
 		for (const path of ['boards/1', 'posts/abc', 'posts/0', 'posts/1?full=1']) {
-			const answer = await stored(admin, path);
+			const answer = await stored(reader.cookie, path);
 			expect([answer.status, answer.code], path).toEqual([400, -4001400]);
 		}
 		const postId = await postWhere('deleted_at IS NULL');
 		expect((await call(`${ADMIN_API}/content/posts/${postId}`, { method: 'DELETE', cookie: admin })).status).toBe(405);
 		// The other community's administrator cannot read this community's text through their own prefix either.
-		expect((await call(`${ORIGIN}/admin/v1/starfall/kr/content/posts/${postId}`, { cookie: await signIn(2001, KOREAN) })).status).toBe(404);
+		expect(
+			(await call(`${ORIGIN}/admin/v1/starfall/kr/content/posts/${postId}`, { method: 'POST', cookie: await signIn(2001, KOREAN) })).status,
+		).toBe(404);
+	});
+
+	it('writes one row of the audit log per read: who, which post or comment, when; a refused read, a GET or another site writes none', async () => {
+		const admin = reader.cookie;
+		const postId = await postWhere('deleted_at IS NOT NULL');
+		const commentId = (await env.DB.prepare('SELECT id FROM comments WHERE channel_id = 1 ORDER BY id LIMIT 1').first<number>('id'))!;
+		const korean = await postWhere('deleted_at IS NULL', KOREAN.id);
+		const rows = () => env.DB.prepare('SELECT count(*) AS n FROM moderation_log').first<number>('n');
+		const before = await rows();
+		const started = Date.now();
+		const { db, statements } = recordingDb();
+		await removedText(db, 1, { type: 'POST', id: postId }, reader.userId, started);
+		// One row and its entry in the log's index, in the read's one batch.
+		expect(statements.reduce((sum, statement) => sum + statement.rowsWritten, 0)).toBe(2);
+		expect((await stored(reader.cookie, `comments/${commentId}`)).code).toBe(0);
+		expect((await stored(reader.cookie, `posts/${postId}`)).code).toBe(0);
+		const written = await env.DB.prepare(
+			'SELECT moderator_id, action, target_type, target_id, reason, created_at FROM moderation_log WHERE id > (SELECT max(id) - 3 FROM moderation_log) ORDER BY id',
+		).all<{ moderator_id: number; action: string; target_type: string; target_id: number; reason: string; created_at: number }>();
+		expect(written.results.map(({ created_at: at, ...row }) => [row, at >= started])).toEqual([
+			[{ moderator_id: reader.userId, action: 'VIEW_POST_TEXT', target_type: 'POST', target_id: postId, reason: '' }, true],
+			[{ moderator_id: reader.userId, action: 'VIEW_COMMENT_TEXT', target_type: 'COMMENT', target_id: commentId, reason: '' }, true],
+			[{ moderator_id: reader.userId, action: 'VIEW_POST_TEXT', target_type: 'POST', target_id: postId, reason: '' }, true],
+		]);
+		expect(await rows()).toBe((before ?? 0) + 3);
+		// The admin area's log names the reads.
+		const log = (await call(`${ADMIN_API}/audit-log`, { cookie: admin })).body['content'] as {
+			entries: { action: string; moderator: { userId: number } }[];
+		};
+		expect(log.entries.slice(0, 2).map((entry) => [entry.action, entry.moderator.userId])).toEqual([
+			['VIEW_POST_TEXT', reader.userId],
+			['VIEW_COMMENT_TEXT', reader.userId],
+		]);
+
+		// Refused: another community's post, a missing comment, a GET (what another site's link sends), another site's POST, a body.
+		expect((await stored(reader.cookie, `posts/${korean}`)).code).toBe(-4041403);
+		expect((await stored(reader.cookie, 'comments/987654321')).code).toBe(-4041406);
+		expect((await call(`${ADMIN_API}/content/posts/${postId}`, { cookie: admin })).code).toBe(-4051401);
+		const foreign = await call(`${ADMIN_API}/content/posts/${postId}`, {
+			method: 'POST',
+			cookie: admin,
+			headers: { origin: 'https://evil.example' },
+		});
+		expect(foreign.code).toBe(-4031401);
+		expect((await call(`${ADMIN_API}/content/posts/${postId}`, { method: 'POST', cookie: admin, body: { all: true } })).code).toBe(-4001400);
+		expect(await rows()).toBe((before ?? 0) + 3);
+	});
+
+	it('holds an administrator to the moderation rate limit: past 30 reads a minute, refused and not logged', async () => {
+		// An administrator of its own, whose moderation this file's other tests have not counted.
+		const { cookie: admin, userId } = await signUp('reveal-rate-limit', 'RevealLimit');
+		await env.DB.prepare("UPDATE members SET role = 'ADMIN' WHERE id = ?1").bind(userId).run();
+		await startOfRateWindow();
+		const postId = await postWhere('deleted_at IS NULL');
+		const rows = () => env.DB.prepare('SELECT count(*) AS n FROM moderation_log').first<number>('n');
+		const before = (await rows()) ?? 0;
+		const codes: number[] = [];
+		for (let i = 0; i < 31; i += 1) codes.push((await stored(admin, `posts/${postId}`)).code);
+		expect(codes.slice(0, 30).every((code) => code === 0)).toBe(true);
+		expect(codes[30]).toBe(-4291401);
+		expect(await rows()).toBe(before + 30);
 	});
 });
 

@@ -3,11 +3,12 @@
  * (scripts/mail/server.mjs, tests/workers/mail-setup.ts) that the product's `http` mailer reaches
  * over HTTP: addresses, the double opt-in (a confirmation link first, nothing else before it), the
  * emails of a reply and a mention (and of no other kind), their one-click unsubscribe, forged and
- * expired links, and the daily cap on confirmation emails.
+ * expired links, the daily cap on confirmation emails, no email at all without SITE_ORIGIN (the links
+ * never follow the request's Host), and the signed outcome a link's page shows.
  */
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { call, memberApi, plainMembers, sessionOf, signIn, takeSentNotifications, type DemoMember } from './harness';
+import { call, memberApi, ORIGIN, plainMembers, sessionOf, signIn, takeSentNotifications, type DemoMember } from './harness';
 import { createComment } from '@/server/comments/writing';
 import { createPost } from '@/server/posts/writing';
 import { likePost } from '@/server/likes/likes';
@@ -17,23 +18,33 @@ import { mailerFromEnv } from '@/server/notifications/mailer';
 import {
 	CONFIRMATION_TTL_MS,
 	CONFIRMATIONS_PER_DAY,
+	OUTCOME_TTL_MS,
 	checkConfirmToken,
 	confirmNotificationEmail,
 	emailDelivered,
+	emailOfferFromEnv,
 	emailSetting,
 	normalizeEmailAddress,
 	setNotificationEmail,
+	signedOutcome,
 	unsubscribeToken,
+	verifiedOutcome,
 	type EmailChannel,
 	type EmailSetup,
+	type LinkOutcome,
+	type LinkPage,
 } from '@/server/notifications/email';
 import { emailLinks } from '@functions/email-links';
 
 let CHANNEL: EmailChannel;
+/** Another community's id. */
+const KOREAN_CHANNEL = 2;
 const BOARD = 12;
 const API = memberApi();
 /** The site's origin in the emails' links (the consumer's SITE_ORIGIN). */
 const SITE = 'https://board.example';
+/** The Worker's env, whose SITE_ORIGIN these tests set and take away. */
+const settable = env as unknown as Record<string, unknown>;
 
 type Demo = DemoMember;
 interface Captured {
@@ -58,6 +69,13 @@ beforeAll(async () => {
 	if (!mailer) throw new Error('the mail stand-in gave no usable variables');
 	setup = { mailer, origin: SITE };
 	takeSentNotifications();
+	// The site's origin, as a deployment (and `npm start`) sets it: the harness's own, so that the API's
+	// Origin check passes. Without it no email goes out (the last describe).
+	settable['SITE_ORIGIN'] = ORIGIN;
+});
+
+afterAll(() => {
+	delete settable['SITE_ORIGIN'];
 });
 
 let addresses = 0;
@@ -125,12 +143,20 @@ function postLink(link: string, body = 'confirm=yes', contentType = 'application
 	return emailLinks.request(`http://localhost${url.pathname}${url.search}`, { method: 'POST', body, headers: { 'content-type': contentType } });
 }
 
+/** Where a link's POST sent the browser back to, and the outcome its signed `?result=` proves there. */
+async function backTo(answer: Response): Promise<{ path: string; outcome: LinkOutcome | null }> {
+	expect(answer.status).toBe(303);
+	const location = new URL(answer.headers.get('location') ?? '', 'http://localhost');
+	const page: LinkPage = location.pathname.endsWith('/unsubscribe') ? 'unsubscribe' : 'confirm';
+	return { path: location.pathname, outcome: await verifiedOutcome(location.searchParams.get('result'), page, CHANNEL.id, Date.now()) };
+}
+
+const CONFIRM_PAGE = '/starfall/global/email/confirm';
+
 async function confirmed(member: Demo): Promise<string> {
 	const address = freshAddress();
 	const link = await requestConfirmation(member, address);
-	const answer = await postLink(link);
-	expect(answer.status).toBe(303);
-	expect(answer.headers.get('location')).toBe('/starfall/global/email/confirm?result=done');
+	expect(await backTo(await postLink(link))).toEqual({ path: CONFIRM_PAGE, outcome: 'done' });
 	return normalized(address);
 }
 
@@ -209,17 +235,15 @@ describe('the double opt-in', () => {
 			headers: { 'Auto-Submitted': 'auto-generated' },
 		});
 		expect(mail!.headers['List-Unsubscribe']).toBeUndefined();
-		expect(link.startsWith('http://localhost/starfall/global/email/confirm?token=')).toBe(true);
+		expect(link.startsWith(`${ORIGIN}/starfall/global/email/confirm?token=`)).toBe(true);
 		const pending = await call(`${API}/notifications/email`, { cookie });
 		expect(pending.body['content']).toEqual({ available: true, address: null, pending: normalized(address) });
 
-		const answer = await postLink(link);
-		expect(answer.status).toBe(303);
-		expect(answer.headers.get('location')).toBe('/starfall/global/email/confirm?result=done');
+		expect(await backTo(await postLink(link))).toEqual({ path: CONFIRM_PAGE, outcome: 'done' });
 		const after = await call(`${API}/notifications/email`, { cookie });
 		expect(after.body['content']).toEqual({ available: true, address: normalized(address), pending: null });
 		// Pressing the button again (a double click) is done again and changes nothing.
-		expect((await postLink(link)).headers.get('location')).toBe('/starfall/global/email/confirm?result=done');
+		expect(await backTo(await postLink(link))).toEqual({ path: CONFIRM_PAGE, outcome: 'done' });
 	});
 
 	it('an unconfirmed address gets no notification emails', async () => {
@@ -241,7 +265,7 @@ describe('the double opt-in', () => {
 		const first = await requestConfirmation(a, freshAddress());
 		const second = freshAddress();
 		await requestConfirmation(a, second);
-		expect((await postLink(first)).headers.get('location')).toBe('/starfall/global/email/confirm?result=invalid');
+		expect(await backTo(await postLink(first))).toEqual({ path: CONFIRM_PAGE, outcome: 'invalid' });
 		expect(await emailSetting(env.DB, a.id)).toEqual({ address: null, pending: normalized(second) });
 	});
 
@@ -262,7 +286,7 @@ describe('the double opt-in', () => {
 		for (const forged of altered) {
 			expect((await checkConfirmToken(forged, Date.now())).kind).toBe('invalid');
 			const answer = await postLink(`http://localhost/starfall/global/email/confirm?token=${encodeURIComponent(forged)}`);
-			expect(answer.headers.get('location')).toBe('/starfall/global/email/confirm?result=invalid');
+			expect(await backTo(answer)).toEqual({ path: CONFIRM_PAGE, outcome: 'invalid' });
 		}
 		// Signed with another secret.
 		expect((await checkConfirmToken(token, Date.now(), 'another-secret-of-at-least-32-characters!')).kind).toBe('invalid');
@@ -293,13 +317,13 @@ describe('the double opt-in', () => {
 		expect((await call(`${API}/notifications/email`, { method: 'PUT', cookie, body: { address: victim } })).code).toBe(-4291481);
 		// A day after the first, the count starts again.
 		const tomorrow = Date.now() + CONFIRMATION_TTL_MS + 1;
-		await expect(setNotificationEmail(env.DB, CHANNEL, a.id, victim, setup.mailer, tomorrow, SITE)).resolves.toEqual({
+		await expect(setNotificationEmail(env.DB, CHANNEL, a.id, victim, setup, tomorrow)).resolves.toEqual({
 			address: null,
 			pending: normalized(victim),
 		});
-		await expect(setNotificationEmail(env.DB, CHANNEL, a.id, victim, setup.mailer, tomorrow, SITE)).resolves.toBeDefined();
-		await expect(setNotificationEmail(env.DB, CHANNEL, a.id, victim, setup.mailer, tomorrow, SITE)).resolves.toBeDefined();
-		await expect(setNotificationEmail(env.DB, CHANNEL, a.id, victim, setup.mailer, tomorrow, SITE)).rejects.toMatchObject({
+		await expect(setNotificationEmail(env.DB, CHANNEL, a.id, victim, setup, tomorrow)).resolves.toBeDefined();
+		await expect(setNotificationEmail(env.DB, CHANNEL, a.id, victim, setup, tomorrow)).resolves.toBeDefined();
+		await expect(setNotificationEmail(env.DB, CHANNEL, a.id, victim, setup, tomorrow)).rejects.toMatchObject({
 			codeName: 'EmailConfirmationLimit',
 		});
 	});
@@ -332,7 +356,7 @@ describe('the double opt-in', () => {
 		expect(mailerFromEnv({ MAIL_PROVIDER: 'http', MAIL_FROM: 'x@example.com', MAIL_HTTP_URL: 'ftp://x', MAIL_HTTP_TOKEN: 't' })).toBeNull();
 		expect(mailerFromEnv({ MAIL_PROVIDER: 'cloudflare', MAIL_FROM: 'x@example.com' })).toBeNull();
 		expect(mailerFromEnv({ ...mailVars, MAIL_FROM: '' })).toBeNull();
-		await expect(setNotificationEmail(env.DB, CHANNEL, a.id, freshAddress(), null, Date.now(), SITE)).rejects.toMatchObject({
+		await expect(setNotificationEmail(env.DB, CHANNEL, a.id, freshAddress(), null, Date.now())).rejects.toMatchObject({
 			codeName: 'EmailUnavailable',
 		});
 	});
@@ -407,9 +431,7 @@ describe('notification emails', () => {
 		await reset(a);
 		const address = await confirmed(a);
 		const link = `${SITE}/starfall/global/email/unsubscribe?token=${encodeURIComponent(await unsubscribeToken(env.SESSION_SECRET, a.id, address))}`;
-		const answer = await postLink(link);
-		expect(answer.status).toBe(303);
-		expect(answer.headers.get('location')).toBe('/starfall/global/email/unsubscribe?result=done');
+		expect(await backTo(await postLink(link))).toEqual({ path: '/starfall/global/email/unsubscribe', outcome: 'done' });
 		expect((await emailSetting(env.DB, a.id)).address).toBeNull();
 		// An unsubscribe token is bound to its address: it says nothing about the next one.
 		const next = await confirmed(a);
@@ -425,5 +447,80 @@ describe('notification emails', () => {
 		const answer = await call(`${API}/notifications/email`, { method: 'DELETE', cookie });
 		expect(answer.body['content']).toEqual({ available: true, address: null, pending: null });
 		expect((await call(`${API}/notifications/email`, { method: 'POST', cookie })).code).toBe(-4051401);
+	});
+});
+
+describe('the links follow SITE_ORIGIN, never the Host a request named', () => {
+	it('a confirmation link is built on SITE_ORIGIN when the request came with another Host', async () => {
+		const [a] = members as [Demo];
+		await reset(a);
+		const address = freshAddress();
+		const answer = await call(`https://attacker.example/v1/starfall/global/notifications/email`, {
+			method: 'PUT',
+			cookie: await signIn(a.id),
+			body: { address },
+		});
+		expect(answer.code).toBe(0);
+		const [mail] = await mailTo(normalized(address));
+		expect(mail!.text).toContain(`${ORIGIN}/starfall/global/email/confirm?token=`);
+		expect(mail!.text).not.toContain('attacker.example');
+	});
+
+	it('without SITE_ORIGIN nothing is sent, not even a confirmation: the API says email is unavailable and changes nothing', async () => {
+		const [a] = members as [Demo];
+		await reset(a);
+		const cookie = await signIn(a.id);
+		const address = freshAddress();
+		delete settable['SITE_ORIGIN'];
+		try {
+			expect(emailOfferFromEnv(env).kind).toBe('noSiteOrigin');
+			expect(emailOfferFromEnv({ ...mailVars }).kind).toBe('noSiteOrigin');
+			expect(emailOfferFromEnv({}).kind).toBe('off');
+			expect(emailOfferFromEnv({ ...mailVars, SITE_ORIGIN: SITE })).toMatchObject({ kind: 'on', setup: { origin: SITE } });
+			const read = await call(`${API}/notifications/email`, { cookie });
+			expect(read.body['content']).toEqual({ available: false, address: null, pending: null });
+			const refused = await call(`${API}/notifications/email`, { method: 'PUT', cookie, body: { address } });
+			expect([refused.status, refused.code]).toEqual([409, -4091483]);
+			expect(await mailTo(normalized(address))).toEqual([]);
+			const row = await env.DB.prepare('SELECT notification_email_pending AS pending, notification_email_sends AS sends FROM members WHERE id = ?1')
+				.bind(a.id)
+				.first();
+			expect(row).toEqual({ pending: null, sends: 0 });
+		} finally {
+			settable['SITE_ORIGIN'] = ORIGIN;
+		}
+	});
+});
+
+describe("a link's page says how it went only from a signed outcome", () => {
+	const now = Date.now();
+
+	it.each(['confirm', 'unsubscribe'] as LinkPage[])('%s: the signed outcome verifies for its page and community, for ten minutes', async (page) => {
+		for (const outcome of ['done', 'expired', 'invalid'] as LinkOutcome[]) {
+			const value = await signedOutcome(page, CHANNEL.id, outcome, now);
+			expect(await verifiedOutcome(value, page, CHANNEL.id, now)).toBe(outcome);
+			expect(await verifiedOutcome(value, page, CHANNEL.id, now + OUTCOME_TTL_MS - 1)).toBe(outcome);
+		}
+	});
+
+	it('a missing, bare, forged, altered, expired, other page or other community outcome proves nothing', async () => {
+		const value = (await signedOutcome('confirm', CHANNEL.id, 'done', now))!;
+		const [outcome, expires, mac] = value.split('.') as [string, string, string];
+		const proves = (candidate: string | null, page: LinkPage = 'confirm', channelId = CHANNEL.id, at = now) =>
+			verifiedOutcome(candidate, page, channelId, at);
+		expect(await proves(null)).toBeNull();
+		expect(await proves('done')).toBeNull();
+		expect(await proves('')).toBeNull();
+		// The MAC's first character, not its last (the last one's low bits are padding).
+		expect(await proves(`${outcome}.${expires}.${mac.startsWith('A') ? 'B' : 'A'}${mac.slice(1)}`)).toBeNull();
+		// Its expiry moved, or its outcome changed, under the same MAC.
+		expect(await proves(`${outcome}.${Number(expires) - 1}.${mac}`)).toBeNull();
+		expect(await proves(`expired.${expires}.${mac}`)).toBeNull();
+		expect(await proves(value, 'unsubscribe')).toBeNull();
+		expect(await proves(value, 'confirm', KOREAN_CHANNEL)).toBeNull();
+		expect(await proves(value, 'confirm', CHANNEL.id, now + OUTCOME_TTL_MS)).toBeNull();
+		expect(await verifiedOutcome(value, 'confirm', CHANNEL.id, now, 'another-secret-of-at-least-32-characters!')).toBeNull();
+		// An expiry further ahead than a signed one can be (a clock far behind) is refused too.
+		expect(await proves(value, 'confirm', CHANNEL.id, now - OUTCOME_TTL_MS)).toBeNull();
 	});
 });

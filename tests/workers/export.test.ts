@@ -1,9 +1,10 @@
 /**
- * A member's data export (GET /v1/{domain}/{slug}/me/export, src/server/members/export.ts): a
+ * A member's data export (POST /v1/{domain}/{slug}/me/export, src/server/members/export.ts): a
  * member with 50,000 comments gets the whole file, streamed, in order, in a bounded number of D1
  * queries; it holds the member's own data of this community only (their hidden and deleted content
  * marked, nothing of another member or another community); a guest gets LoginRequired; a second
- * export within 20 minutes is refused.
+ * export within 20 minutes is refused; a GET (what another site's link or image sends) or a POST
+ * from another site spends nothing.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
@@ -49,6 +50,7 @@ async function insertComments(memberId: number, channelId: number, post: number,
 /** The export over HTTP, as the browser asks for it. */
 const download = (cookie: string | undefined, channel = GLOBAL) =>
 	api.request(`${memberApi(channel)}/me/export`, {
+		method: 'POST',
 		headers: { origin: ORIGIN, 'cf-connecting-ip': `test:${expect.getState().currentTestName}`, ...(cookie ? { cookie } : {}) },
 	});
 
@@ -159,9 +161,9 @@ describe('a member exports their data', () => {
 	});
 
 	it("a guest gets LoginRequired; another community's session is not this one's", async () => {
-		const guest = await call(`${memberApi()}/me/export`);
+		const guest = await call(`${memberApi()}/me/export`, { method: 'POST' });
 		expect([guest.status, guest.code]).toEqual([401, -4011401]);
-		const elsewhere = await call(`${memberApi()}/me/export`, { cookie: otherChannel.cookie });
+		const elsewhere = await call(`${memberApi()}/me/export`, { method: 'POST', cookie: otherChannel.cookie });
 		expect([elsewhere.status, elsewhere.code]).toEqual([401, -4011401]);
 	});
 
@@ -171,7 +173,7 @@ describe('a member exports their data', () => {
 		const first = await download(cookie);
 		expect(first.status).toBe(200);
 		JSON.parse(await first.text());
-		const second = await call(`${memberApi()}/me/export`, { cookie });
+		const second = await call(`${memberApi()}/me/export`, { method: 'POST', cookie });
 		expect([second.status, second.code]).toEqual([429, -4291401]);
 		expect(Number(second.headers.get('retry-after'))).toBeGreaterThan(EXPORT_INTERVAL_MS / 1000 - 60);
 		// The interval past (the stored start moved back), it is allowed again.
@@ -193,9 +195,25 @@ describe('a member exports their data', () => {
 		await expect(claimExport(env.DB, 2, 1009, 1_900_000_000_000)).rejects.toThrow();
 	});
 
-	it('a wrong method or a query is answered in the envelope', async () => {
+	it('a wrong method, a query or a body is answered in the envelope', async () => {
 		const cookie = await signIn(1008);
-		expect((await call(`${memberApi()}/me/export`, { method: 'POST', cookie })).status).toBe(405);
-		expect((await call(`${memberApi()}/me/export?all=1`, { cookie })).status).toBe(400);
+		for (const method of ['PUT', 'PATCH', 'DELETE']) expect((await call(`${memberApi()}/me/export`, { method, cookie })).code, method).toBe(-4051401);
+		expect((await call(`${memberApi()}/me/export?all=1`, { method: 'POST', cookie })).code).toBe(-4001400);
+		expect((await call(`${memberApi()}/me/export`, { method: 'POST', cookie, body: { all: true } })).code).toBe(-4001400);
+	});
+
+	it("a GET, as another site's link or image sends it with the member's cookie, or a POST from another site, spends no slot", async () => {
+		const cookie = await signIn(1010);
+		await env.DB.prepare('UPDATE members SET last_export_at = NULL WHERE id = 1010').run();
+		// A top-level link (SameSite=Lax sends the cookie) or an <img>: no Origin, Sec-Fetch-Site cross-site.
+		const link = await call(`${memberApi()}/me/export`, { cookie, headers: { origin: '', 'sec-fetch-site': 'cross-site' } });
+		expect([link.status, link.code]).toEqual([405, -4051401]);
+		const forged = await call(`${memberApi()}/me/export`, { method: 'POST', cookie, headers: { origin: 'https://evil.example' } });
+		expect([forged.status, forged.code]).toEqual([403, -4031401]);
+		expect(await env.DB.prepare('SELECT last_export_at FROM members WHERE id = 1010').first<number | null>('last_export_at')).toBeNull();
+		// The member's own button still gets the file.
+		const own = await download(cookie);
+		expect(own.status).toBe(200);
+		expect((JSON.parse(await own.text()) as Exported).profile.userId).toBe(1010);
 	});
 });

@@ -53,6 +53,7 @@ function samples(): Record<string, RouteSample> {
 		'POST /v1/auth/logout': { caller: 'anyone', body: 'none' },
 		'PUT /v1/me/nickname': { caller: 'member', body: { nickname: 'x' } },
 		'POST /v1/me/withdrawal': { caller: 'member', body: { agree: false } },
+		'POST /v1/me/export': { caller: 'member', body: 'none' },
 		'POST /v1/signup/terms': { caller: 'signup', body: { terms: true, privacy: true } },
 		'POST /v1/signup': { caller: 'signup', body: { nickname: 'x' } },
 		'POST /v1/uploads': { caller: 'member', body: 'bytes' },
@@ -112,6 +113,7 @@ function samples(): Record<string, RouteSample> {
 		'PUT /v1/watches/boards/:boardId': { caller: 'member', body: 'none' },
 		'DELETE /v1/watches/boards/:boardId': { caller: 'member', body: 'none' },
 		'POST /admin/v1/reports/:targetType/:targetId/dismiss': { caller: 'admin', body: { reason: '' } },
+		'POST /admin/v1/content/:targetType/:targetId': { caller: 'admin', body: 'none' },
 	};
 }
 

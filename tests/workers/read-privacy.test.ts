@@ -10,6 +10,7 @@ import { api } from '@functions/app';
 import { call, GLOBAL, KOREAN, ORIGIN, signIn } from './harness';
 import {
 	ALLOWED_CANARIES,
+	API_POST_READS,
 	API_ROUTES,
 	DRAFT_CANARIES,
 	REMOVED_TEXT_CANARIES,
@@ -32,13 +33,17 @@ beforeAll(async () => {
 	await env.DB.batch(canarySql(ids, GLOBAL.id).map((statement) => env.DB.prepare(statement)));
 });
 
-/** Asks every API read route (or those `routes` names) as the reader with `cookie`; returns the canaries received. */
+/** Asks every API read route (or those `routes` names) as the reader with `cookie`, the POST reads by POST; returns the canaries received. */
 async function canariesSeen(base: string, cookie: string | undefined, routes: (path: string) => boolean = () => true): Promise<Canary[]> {
 	const seen = new Set<Canary>();
-	const chosen = Object.fromEntries(Object.entries(API_ROUTES).filter(([path]) => routes(path)));
-	for (const url of urlsOf(chosen, privacyTargets(ids, base))) {
-		const answer = await call(`${ORIGIN}${url}`, cookie ? { cookie } : {});
-		expect(answer.status, url).toBeLessThan(500);
+	const chosen = (list: typeof API_ROUTES) => Object.fromEntries(Object.entries(list).filter(([path]) => routes(path)));
+	const asked = [
+		...urlsOf(chosen(API_ROUTES), privacyTargets(ids, base)).map((url) => ({ url, method: 'GET' })),
+		...urlsOf(chosen(API_POST_READS), privacyTargets(ids, base)).map((url) => ({ url, method: 'POST' })),
+	];
+	for (const { url, method } of asked) {
+		const answer = await call(`${ORIGIN}${url}`, { method, ...(cookie ? { cookie } : {}) });
+		expect(answer.status, `${method} ${url}`).toBeLessThan(500);
 		for (const canary of canariesIn(JSON.stringify(answer.body))) seen.add(canary);
 	}
 	return [...seen].sort();
@@ -82,11 +87,22 @@ describe('the list of read routes', () => {
 		const listed = new Set(Object.keys(API_ROUTES));
 		const gets = [...new Set(api.routes.filter((route) => route.method === 'GET' && !route.path.endsWith('*')).map((route) => route.path))];
 		const missing: string[] = [];
+		// Asked as an administrator: the admin API answers anyone else before it looks at the method.
+		const cookie = await signIn(ids.administrator);
 		for (const path of gets.filter((candidate) => !listed.has(candidate))) {
 			const concrete = path.replace(':domain', 'starfall').replace(':slug', 'global').replace(/:\w+/g, '1');
-			if ((await call(`${ORIGIN}${concrete}`)).status !== 405) missing.push(path);
+			if ((await call(`${ORIGIN}${concrete}`, { cookie })).status !== 405) missing.push(path);
 		}
 		expect(missing).toEqual([]);
 		expect(gets.filter((path) => listed.has(path)).sort()).toEqual([...listed].sort());
+	});
+
+	it('names POST reads that are POST routes of the API, and answer GET with 405', async () => {
+		const posts = new Set(api.routes.filter((route) => route.method === 'POST').map((route) => route.path));
+		for (const path of Object.keys(API_POST_READS)) {
+			expect(posts.has(path), path).toBe(true);
+			const concrete = path.replace(':domain', 'starfall').replace(':slug', 'global').replace(':targetType', 'posts').replace(/:\w+/g, '1');
+			expect((await call(`${ORIGIN}${concrete}`, { cookie: await signIn(ids.administrator) })).code, path).toBe(-4051401);
+		}
 	});
 });

@@ -1,6 +1,7 @@
 /**
- * "Download my data" (My Page's settings): asks for the member's export (GET …/me/export) and saves
- * the answer as the file the server names; a refusal (too soon, signed out) is said in words.
+ * "Download my data" (My Page's settings): asks for the member's export (POST …/me/export, a POST
+ * so that it passes the API's Origin check: docs/export.md) and saves the answer as the file the
+ * server names; a refusal (too soon, signed out) is said in words.
  */
 import { resultCodeOf, FetchError } from '@/lib/api-client';
 import { TooManyRequests } from '@/lib/result-codes';
@@ -20,7 +21,11 @@ function fileNameOf(disposition: string | null): string {
 export default function ExportButton({ apiBase, label, texts }: Props) {
 	const download = async (): Promise<string | null> => {
 		try {
-			const response = await fetch(`${apiBase}/me/export`, { credentials: 'include', headers: { Accept: 'application/json' } });
+			const response = await fetch(`${apiBase}/me/export`, {
+				method: 'POST',
+				credentials: 'include',
+				headers: { Accept: 'application/json' },
+			});
 			if (!response.ok) throw new FetchError(response.status, response.statusText, await response.json().catch(() => null));
 			const file = await response.blob();
 			const url = URL.createObjectURL(file);

@@ -51,7 +51,8 @@ export function adminApi(base: string) {
 		log: (page: number) => content<LogPage>(api.get(`${base}/audit-log`, { page })),
 		settings: () => content<Settings>(api.get(`${base}/settings`)),
 		saveSettings: (settings: Settings) => content<Settings>(api.put(`${base}/settings`, settings)),
-		storedText: (type: TargetType, id: number) => content<StoredText>(api.get(`${base}/content/${kind(type)}/${id}`)),
+		// A POST: each read writes its row of the audit log.
+		storedText: (type: TargetType, id: number) => content<StoredText>(api.post(`${base}/content/${kind(type)}/${id}`)),
 		findMember: (nickname: string) => content<MemberBans>(api.get(`${base}/members`, { nickname })),
 		memberBans: (userId: number) => content<MemberBans>(api.get(`${base}/members/${userId}/bans`)),
 		setHidden: (type: TargetType, id: number, hidden: boolean, reason: string) =>

@@ -97,6 +97,8 @@ export const ADMIN_TEXT_KEYS = [
 	'admin.log.SETTINGS',
 	'admin.log.DELETE_POST',
 	'admin.log.DELETE_COMMENT',
+	'admin.log.VIEW_POST_TEXT',
+	'admin.log.VIEW_COMMENT_TEXT',
 	'admin.settings.autoHide',
 	'admin.settings.autoHideHint',
 	'admin.settings.invalid',

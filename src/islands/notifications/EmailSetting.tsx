@@ -3,7 +3,7 @@
  * address and asks for a confirmation link (PUT …/notifications/email); email starts when they follow
  * it, so the island shows the confirmed address (where email goes) and the one waiting for its link
  * apart. Turn off (DELETE) forgets both. Mount it only when the community sends email
- * (`mailerFromEnv(env) !== null`).
+ * (`emailOffered() === 'on'`: a mailer and SITE_ORIGIN; with a mailer alone the page says why not).
  *
  * Props:
  * - `apiBase`: the member API of the channel (`apiUrls(channel).member`); `userId`: the member's id;

@@ -4,7 +4,7 @@ import { isSignedIn, loadChannelPage, loginRedirect, type ChannelPage } from './
 import type { SessionToken } from '@/server/sign-in/member-ref';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { vapidFromEnv } from '@/server/notifications/push';
-import { mailerFromEnv } from '@/server/notifications/mailer';
+import { emailOfferFromEnv, type EmailOffer } from '@/server/notifications/email';
 import { env } from 'cloudflare:workers';
 
 export interface MyPage {
@@ -39,7 +39,7 @@ export function pushPublicKey(): string | null {
 	return vapidFromEnv(env)?.publicKey ?? null;
 }
 
-/** Whether the deployment sends notification emails (a mailer configured). */
-export function emailOffered(): boolean {
-	return mailerFromEnv(env) !== null;
+/** Whether the deployment sends notification emails: on, off (no mailer), or not without SITE_ORIGIN (docs/notifications.md#email). */
+export function emailOffered(): EmailOffer['kind'] {
+	return emailOfferFromEnv(env).kind;
 }

@@ -21,7 +21,10 @@ export type ModerationAction =
 	| 'SETTINGS'
 	// An administrator's deletion of someone else's post or comment (migrations/0016).
 	| 'DELETE_POST'
-	| 'DELETE_COMMENT';
+	| 'DELETE_COMMENT'
+	// An administrator's read of a post's or comment's stored text, Show text (migrations/0030).
+	| 'VIEW_POST_TEXT'
+	| 'VIEW_COMMENT_TEXT';
 export type ModerationTarget = 'POST' | 'COMMENT' | 'MEMBER' | 'CHANNEL';
 
 /** Longest reason kept, in characters (a reason is a line or two for the other moderators). */

@@ -7,9 +7,15 @@
  * withdrawn-member label and no nickname. Plain text only (a post's content_text, a comment's
  * text), which the admin area shows as text, never as HTML. The admin API calls it for the
  * community's administrators alone (functions/api/admin.ts).
+ *
+ * Every read is logged: one row of the audit log (VIEW_POST_TEXT, VIEW_COMMENT_TEXT: who, which
+ * target, when), written in the read's own batch and only when the target is the community's, so
+ * that the other administrators see who read what a member took back. One row per read; the API
+ * holds reads to the moderation rate limit (30 a minute per administrator).
  */
 import { AppError } from '@/server/platform/errors';
 import { authorOf, type PostAuthor } from '@/server/visibility/author';
+import { logStatement } from './log';
 
 export interface RemovedText {
 	targetType: 'POST' | 'COMMENT';
@@ -50,9 +56,29 @@ const SQL = {
 		FROM comments c JOIN members m ON m.id = c.member_id WHERE c.id = ?1 AND c.channel_id = ?2`,
 } as const;
 
-/** The stored text of a post or comment of the channel. @throws AppError PostNotFound, CommentNotFound (none in this channel) */
-export async function removedText(db: D1Database, channelId: number, target: { type: 'POST' | 'COMMENT'; id: number }): Promise<RemovedText> {
-	const row = await db.prepare(SQL[target.type]).bind(target.id, channelId).first<Row>();
+/** The audit-log action of reading each kind's text. */
+const VIEW_ACTION = { POST: 'VIEW_POST_TEXT', COMMENT: 'VIEW_COMMENT_TEXT' } as const;
+
+/**
+ * The stored text of a post or comment of the channel, read by `moderatorId` at `now`, and its row
+ * of the audit log, in one batch (nothing is logged when there is no such target).
+ * @throws AppError PostNotFound, CommentNotFound (none in this channel)
+ */
+export async function removedText(
+	db: D1Database,
+	channelId: number,
+	target: { type: 'POST' | 'COMMENT'; id: number },
+	moderatorId: number,
+	now: number,
+): Promise<RemovedText> {
+	// ?1 is the channel and ?5 the target's id in the log's statement.
+	const table = target.type === 'POST' ? 'posts' : 'comments';
+	const exists = `EXISTS (SELECT 1 FROM ${table} WHERE id = ?5 AND channel_id = ?1)`;
+	const [, read] = await db.batch([
+		logStatement(db, channelId, moderatorId, VIEW_ACTION[target.type], target, '', now, exists),
+		db.prepare(SQL[target.type]).bind(target.id, channelId),
+	]);
+	const row = read?.results[0] as Row | undefined;
 	if (!row) throw new AppError(target.type === 'POST' ? 'PostNotFound' : 'CommentNotFound');
 	return {
 		targetType: target.type,

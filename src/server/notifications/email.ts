@@ -28,6 +28,9 @@
  *   hour of a community, however many senders; each sender can add at most
  *   SENDER_NOTIFICATIONS_PER_HOUR of them (deliver.ts).
  *
+ * No email goes out without SITE_ORIGIN, a confirmation included: every link in an email is built on
+ * it, never on the Host a request named (emailOfferFromEnv).
+ *
  * Abuse: a member could make the site mail a stranger. Each member has at most
  * CONFIRMATIONS_PER_DAY confirmation emails in 24 hours, counted in their own row (no rows grow),
  * and a confirmation email says to ignore it if it was not asked for; nothing else ever goes to an
@@ -152,6 +155,50 @@ export async function checkUnsubscribeToken(token: string, secret: string | null
 	return { kind: 'valid', memberId, hash };
 }
 
+// --- A link's outcome ------------------------------------------------------------------------
+
+/** The two pages of our links. */
+export type LinkPage = 'confirm' | 'unsubscribe';
+/** How long the page after a link's button says how it went (a reload within it says it again). */
+export const OUTCOME_TTL_MS = 10 * 60 * 1000;
+const OUTCOME = /^(done|expired|invalid)\.([1-9]\d{0,14})\.([A-Za-z0-9_-]{43})$/;
+const outcomeText = (page: LinkPage, channelId: number, outcome: LinkOutcome, expires: number) =>
+	`email-outcome:${page}:${channelId}:${outcome}:${expires}`;
+
+/**
+ * The `?result=` a link's POST sends the browser back to its page with: `{outcome}.{expiry}.{HMAC}`
+ * under SESSION_SECRET, for that page of that community, good for OUTCOME_TTL_MS; null without a
+ * secret. The page says "confirmed" or "unsubscribed" only when verifiedOutcome accepts it, so a link
+ * another site wrote (`?result=done`) cannot make it say so.
+ */
+export async function signedOutcome(
+	page: LinkPage,
+	channelId: number,
+	outcome: LinkOutcome,
+	now: number,
+	secret: string | null = sessionSecret(),
+): Promise<string | null> {
+	if (!secret) return null;
+	const expires = now + OUTCOME_TTL_MS;
+	return `${outcome}.${expires}.${await mac(secret, outcomeText(page, channelId, outcome, expires))}`;
+}
+
+/** The outcome a `?result=` value proves for the page, or null: missing, forged, altered, another page's or community's, expired. */
+export async function verifiedOutcome(
+	value: string | null,
+	page: LinkPage,
+	channelId: number,
+	now: number,
+	secret: string | null = sessionSecret(),
+): Promise<LinkOutcome | null> {
+	const match = OUTCOME.exec(value ?? '');
+	if (!match || !secret) return null;
+	const [, outcome, expiresText, macText] = match as unknown as [string, LinkOutcome, string, string];
+	const expires = Number(expiresText);
+	if (expires <= now || expires > now + OUTCOME_TTL_MS) return null;
+	return (await verifies(secret, macText, outcomeText(page, channelId, outcome, expires))) ? outcome : null;
+}
+
 // --- Links -----------------------------------------------------------------------------------
 
 /** The paths of the two links under a community. */
@@ -171,25 +218,39 @@ function configuredSiteOrigin(configured: unknown): string | null {
 	return url.origin;
 }
 
-/** What the queue's consumer needs to email: a mailer and the site's origin. */
+/** What sending an email needs: a mailer and the site's origin, which every link in an email is built on. */
 export interface EmailSetup {
 	mailer: Mailer;
 	origin: string;
 }
 
+/**
+ * Whether the deployment emails members: `on` with its setup; `off` without a mailer (email is not
+ * offered at all); `noSiteOrigin` with a mailer but without SITE_ORIGIN. Then nothing is sent, not
+ * even a confirmation: its link would be built on whatever Host the request named, which anyone can
+ * set, and the member is told in Settings why email is unavailable.
+ */
+export type EmailOffer = { kind: 'on'; setup: EmailSetup } | { kind: 'off' } | { kind: 'noSiteOrigin' };
+
 let originMissingLogged = false;
 
-/** The consumer's email setup from the Worker's env, or null (email off, or no SITE_ORIGIN for its links: logged once). */
-export function emailSetupFromEnv(env: object): EmailSetup | null {
+/** The deployment's EmailOffer from the Worker's env (a missing SITE_ORIGIN is logged once). */
+export function emailOfferFromEnv(env: object): EmailOffer {
 	const mailer = mailerFromEnv(env);
-	if (!mailer) return null;
+	if (!mailer) return { kind: 'off' };
 	const origin = configuredSiteOrigin((env as { SITE_ORIGIN?: unknown }).SITE_ORIGIN);
 	if (!origin) {
-		if (!originMissingLogged) console.warn('Email is configured but SITE_ORIGIN is not: notification emails are not sent (their links need it)');
+		if (!originMissingLogged) console.warn('Email is configured but SITE_ORIGIN is not: no email is sent (their links need it)');
 		originMissingLogged = true;
-		return null;
+		return { kind: 'noSiteOrigin' };
 	}
-	return { mailer, origin };
+	return { kind: 'on', setup: { mailer, origin } };
+}
+
+/** The deployment's email setup, or null when it sends no email (EmailOffer). */
+export function emailSetupFromEnv(env: object): EmailSetup | null {
+	const offer = emailOfferFromEnv(env);
+	return offer.kind === 'on' ? offer.setup : null;
 }
 
 // --- The member's setting --------------------------------------------------------------------
@@ -229,19 +290,19 @@ export interface EmailChannel {
 
 /**
  * Stores `input` as the member's pending address and sends it a confirmation email with a link on
- * `origin`. An address that is already the confirmed one sends nothing.
- * @throws AppError (REFUSALS) unavailable (no mailer), address (not one we send to), limit (CONFIRMATIONS_PER_DAY reached)
+ * the setup's origin (SITE_ORIGIN, never the request's Host). An address that is already the
+ * confirmed one sends nothing.
+ * @throws AppError (REFUSALS) unavailable (no setup: no mailer or no SITE_ORIGIN), address (not one we send to), limit (CONFIRMATIONS_PER_DAY reached)
  */
 export async function setNotificationEmail(
 	db: D1Database,
 	channel: EmailChannel,
 	memberId: number,
 	input: string,
-	mailer: Mailer | null,
+	setup: EmailSetup | null,
 	now: number,
-	origin: string,
 ): Promise<EmailSetting> {
-	if (!mailer) throw new AppError(REFUSALS.unavailable, 'Email is not set up for this community.');
+	if (!setup) throw new AppError(REFUSALS.unavailable, 'Email is not set up for this community.');
 	const address = normalizeEmailAddress(input);
 	if (!address) throw new AppError(REFUSALS.address, 'The request has an invalid parameter: address.');
 	// One batch: the address already confirmed only drops a pending one; another is counted and
@@ -270,10 +331,14 @@ export async function setNotificationEmail(
 		throw new AppError(REFUSALS.limit, `A member can ask for ${CONFIRMATIONS_PER_DAY} confirmation emails a day. Please try again tomorrow.`);
 	}
 	const secret = requireSessionSecret();
-	const link = linkUrl(origin, emailLinkPaths(channel.basePath).confirm, await confirmToken(secret, memberId, address, now + CONFIRMATION_TTL_MS));
+	const link = linkUrl(
+		setup.origin,
+		emailLinkPaths(channel.basePath).confirm,
+		await confirmToken(secret, memberId, address, now + CONFIRMATION_TTL_MS),
+	);
 	const t = translator(channel.language);
 	const text = [t('email.confirm.body', { title: channel.title }), '', link, '', t('email.confirm.ignore')].join('\n');
-	await mailer.send({
+	await setup.mailer.send({
 		to: address,
 		subject: t('email.confirm.subject', { title: channel.title }),
 		text,

@@ -61,7 +61,7 @@ export const RATE_LIMITS = {
 	like: { member: 'RATE_LIMIT_WRITE', address: 'RATE_LIMIT_WRITE_ADDRESS' },
 	/** Reporting posts and comments (each report is a row for the moderators). */
 	report: { member: 'RATE_LIMIT_STRICT', address: 'RATE_LIMIT_STRICT_ADDRESS' },
-	/** An administrator's moderation (hide, unhide, ban, dismiss). */
+	/** An administrator's moderation (hide, unhide, ban, dismiss) and reads of removed text (each one an audit-log row). */
 	moderation: { member: 'RATE_LIMIT_WRITE', address: 'RATE_LIMIT_WRITE_ADDRESS' },
 	/** A member's data export (issue 22): the attempts, before the export's own one-per-20-minutes rule (members/export.ts). */
 	export: { member: 'RATE_LIMIT_STRICT', address: 'RATE_LIMIT_STRICT_ADDRESS' },
