@@ -1,6 +1,6 @@
 /**
  * The one rate-limit mechanism for every route that writes, and for the reads that reach D1 with a
- * key of the client's choosing (a search term, a member's profile): Cloudflare's Rate Limiting
+ * key of the client's choosing (a search term, a member's profile, a post or comment id): Cloudflare's Rate Limiting
  * binding. Each action names its limiters (bindings of wrangler.toml, which fix the limit and the
  * period): a signed-in member's request counts against the member's own limit, and every request
  * against a ceiling for its client address, ten times a member's, so that members behind one NAT
@@ -69,6 +69,12 @@ export const RATE_LIMITS = {
 	view: { address: 'RATE_LIMIT_VIEW' },
 	/** A search that reaches D1 (a guest's edge-cache hit never does, and is never counted). */
 	search: { member: 'RATE_LIMIT_SEARCH', address: 'RATE_LIMIT_SEARCH_ADDRESS' },
+	/**
+	 * A post's page, its JSON and its comments read from D1 (a guest's edge-cache miss, or a request
+	 * with a live session cookie, which skips the cache): a made-up post or comment id is a new key
+	 * each time. Per address, before anything is read; a member has no budget of their own here.
+	 */
+	postRead: { address: 'RATE_LIMIT_READ_ADDRESS' },
 	/** A member's profile and their posts, read from D1 (page or API; cache hits are not counted). */
 	profile: { member: 'RATE_LIMIT_READ', address: 'RATE_LIMIT_READ_ADDRESS' },
 	/** A member's notifications, unread count and watches read from D1, and the nicknames suggested for an @mention. */
