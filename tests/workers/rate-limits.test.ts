@@ -239,7 +239,9 @@ describe('read limits', () => {
 	it("count a post's reads that reach D1 per address: made-up post ids use up the budget and are refused past it, and a cached post is still served", async () => {
 		const { limit, periodSeconds } = LIMITERS[RATE_LIMITS.postRead.address];
 		const ip = '203.0.113.73';
-		const postId = await postWhere('deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0 AND board_id IN (SELECT id FROM boards WHERE is_public = 1)');
+		const postId = await postWhere(
+			'deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0 AND board_id IN (SELECT id FROM boards WHERE is_public = 1)',
+		);
 		const posts = '/public/v1/starfall/global/posts';
 		expect((await guestRead(`${posts}/${postId}`, ip)).state).toBe('MISS');
 		// Each made-up id is a new key, so a miss that reads D1: each is counted.
