@@ -3,9 +3,9 @@
  * and public API GETs are stored under a key that holds the build, the channel's content version
  * and, for the reads that show one post (its page, its JSON, its comments), that post's version,
  * so a change is a new key. Two levels: the isolate's memory (a small LRU, no I/O at all) and the
- * Cache API of the data centre. A request with a session cookie this deployment minted, and whose
- * end has not passed, neither reads nor fills the cache, and a response that sets a cookie, is private, or is not a success or
- * a redirect is never stored.
+ * Cache API of the data centre. A request with a session cookie this deployment minted, whose end
+ * has not passed, neither reads nor fills the cache, and a response that sets a cookie, is private,
+ * or is not a success or a redirect is never stored.
  *
  * Freshness, for guests (members always get a fresh answer):
  * - the layout changes (the board tree, categories, settings) or members' names: channels.content_version,
@@ -273,8 +273,8 @@ function serveHit(entry: MemoryEntry, fillRequest: Fill): Promise<Response> | Re
  * A member's request (a session cookie this deployment minted, whose end has not passed) goes to
  * `origin` as it is; a guest's is answered for its canonical URL (functions/cache-routes.ts), so
  * that junk query strings, made-up session cookies and ended ones land on the same entry as
- * everyone else. `now` is the request's
- * time (tests pass it; entries and the channel row age by it).
+ * everyone else. `now` is the request's time (tests pass it; entries, the channel row and session
+ * tokens age by it).
  */
 export async function withEdgeCache(
 	request: Request,
