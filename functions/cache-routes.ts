@@ -12,7 +12,7 @@ import type { ListScope } from '@/server/content-versions/versions';
 import type { LayoutData } from '@/server/channels/layout';
 import { GUEST } from '@/server/visibility/visibility';
 import { planBoardPage } from '@/server/posts/board-page';
-import { IdSchema, PAGE_SIZE, PageSchema, channelPathOf, lenientPage, type ChannelPath } from '@/schemas/params';
+import { IdSchema, PAGE_SIZE, PageSchema, channelPathOf, lenientPage, parseId, type ChannelPath } from '@/schemas/params';
 import { shownPage } from '@/lib/paging';
 import { DEFAULT_SEARCH_TYPE, SEARCH_TYPES, searchKeywordProblem } from '@/schemas/search';
 import { searchPageOf, searchTypeOf } from '@/server/search/search';
@@ -64,10 +64,14 @@ const strictId: Normalize = (value) => {
 	return id.success ? String(id.data) : undefined;
 };
 /** An id a page reads leniently: a valid one is kept, anything else dropped. */
-const lenientId: Normalize = (value) => {
-	const id = IdSchema.safeParse(value);
-	return id.success ? String(id.data) : null;
-};
+const lenientId: Normalize = (value) => parseId(value)?.toString() ?? null;
+/**
+ * The post page's comment ids (`commentId`, then `commentsAfter`): the page reads `commentsAfter`
+ * only without a valid `commentId`, so then it is dropped. An id of the right shape is kept, and
+ * the page sends one that names no comment of the post to the post's own URL without being stored
+ * (src/pages/[domain]/[slug]/posts/[postId].astro): the keys of a post are its comments' ids.
+ */
+const commentAfter: Normalize = (value, { query }) => (parseId(query.get('commentId')) === null ? (parseId(value)?.toString() ?? null) : null);
 const strictPage: Normalize = (value) => {
 	const page = PageSchema.safeParse(value);
 	return page.success ? pageKey(page.data) : undefined;
@@ -95,7 +99,7 @@ const PAGE_ROUTES: CacheRoute[] = [
 	{ path: /^\/boards\/(\d+)\/?$/, query: { page: boardPage, subjectId: boardSubject }, strict: false, lists: 'pathBoard' },
 	{ path: /^\/boards\/\d+\/posts(?:\/\d+)?\/?$/, query: {}, strict: false },
 	{ path: /^\/posts\/?$/, query: {}, strict: false },
-	{ path: /^\/posts\/(\d+)\/?$/, query: { commentId: lenientId, commentsAfter: lenientId }, strict: false, showsPost: true },
+	{ path: /^\/posts\/(\d+)\/?$/, query: { commentId: lenientId, commentsAfter: commentAfter }, strict: false, showsPost: true },
 	{ path: /^\/users\/(\d+)\/?$/, query: { page: memberPage }, strict: false, lists: 'member' },
 	{ path: /^\/search\/?$/, query: { q: searchKeyword, searchType, page: searchPage }, strict: false, lists: 'search' },
 	// The crawlers' files (docs/seo.md): they show the lists, and the boards (content version) with them.

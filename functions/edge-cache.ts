@@ -3,9 +3,9 @@
  * and public API GETs are stored under a key that holds the build, the channel's content version
  * and, for the reads that show one post (its page, its JSON, its comments), that post's version,
  * so a change is a new key. Two levels: the isolate's memory (a small LRU, no I/O at all) and the
- * Cache API of the data centre. A request with a session cookie this deployment minted neither
- * reads nor fills the cache, and a response that sets a cookie, is private, or is not a success or
- * a redirect is never stored.
+ * Cache API of the data centre. A request with a session cookie this deployment minted, whose end
+ * has not passed, neither reads nor fills the cache, and a response that sets a cookie, is private,
+ * or is not a success or a redirect is never stored.
  *
  * Freshness, for guests (members always get a fresh answer):
  * - the layout changes (the board tree, categories, settings) or members' names: channels.content_version,
@@ -30,7 +30,7 @@ import { resolveChannel, type Channel } from '@/server/channels/channels';
 import { listVersion, postRemovalVersion, postVersion, type ListScope } from '@/server/content-versions/versions';
 import { loadLayout, type LayoutData } from '@/server/channels/layout';
 import { readAuthCookie } from '@/server/sign-in/cookies';
-import { isMintedSessionToken } from '@/server/sign-in/session-token';
+import { sessionTokenState } from '@/server/sign-in/session-token';
 import { sessionSecret } from '@/server/sign-in/session-secret';
 import { cacheableRoute, canonicalUrl, listScopeOf, type CacheableRequest } from '@functions/cache-routes';
 
@@ -171,10 +171,15 @@ function guestRequest(request: Request, canonical: string): Request {
 	return new Request(canonical, { method: 'GET', headers });
 }
 
-/** Whether the request carries a session cookie this deployment minted for the channel. */
-async function hasMintedSession(request: Request, channel: Channel): Promise<boolean> {
+/**
+ * Whether the request carries a session cookie this deployment minted for the channel whose end
+ * (the one the token carries: session-token.ts) has not passed at `now`. No D1: a session ended
+ * before that (logged out, idle for a week) is known only to D1, and its cookie is cleared by the
+ * answer that finds it so (src/server/sign-in/request-session.ts).
+ */
+async function hasLiveSession(request: Request, channel: Channel, now: number): Promise<boolean> {
 	const token = readAuthCookie(request, 'session', channel.domain, channel.slug);
-	return token !== null && isMintedSessionToken(sessionSecret(), channel.id, token);
+	return token !== null && (await sessionTokenState(sessionSecret(), channel.id, token, now)) === 'live';
 }
 
 /**
@@ -265,10 +270,11 @@ function serveHit(entry: MemoryEntry, fillRequest: Fill): Promise<Response> | Re
 
 /**
  * Answers `request` from the edge cache when it can, otherwise from `origin`, storing what may be.
- * A member's request (a session cookie this deployment minted) goes to `origin` as it is; a
- * guest's is answered for its canonical URL (functions/cache-routes.ts), so that junk query strings
- * and made-up session cookies land on the same entry as everyone else. `now` is the request's
- * time (tests pass it; entries and the channel row age by it).
+ * A member's request (a session cookie this deployment minted, whose end has not passed) goes to
+ * `origin` as it is; a guest's is answered for its canonical URL (functions/cache-routes.ts), so
+ * that junk query strings, made-up session cookies and ended ones land on the same entry as
+ * everyone else. `now` is the request's time (tests pass it; entries, the channel row and session
+ * tokens age by it).
  */
 export async function withEdgeCache(
 	request: Request,
@@ -281,7 +287,7 @@ export async function withEdgeCache(
 	const route = request.method === 'GET' ? routeOf(url) : null;
 	if (!route) return origin(request);
 	const channel = await resolveChannel(db, route.channel.domain, route.channel.slug, now);
-	if (!channel || (await hasMintedSession(request, channel))) return origin(request);
+	if (!channel || (await hasLiveSession(request, channel, now))) return origin(request);
 	const canonical = await canonicalOf(url, route, channel, () => loadLayout(db, channel));
 	if (canonical === null) return origin(request);
 	const keyText = cacheKey(canonical, channel, listScopeOf(route, canonical), route.postId);

@@ -50,6 +50,7 @@ import { mintSessionToken } from '../src/server/sign-in/session-token.ts';
 import { withServerCpu } from './lib/cpu.mjs';
 import { demoMemberCookies, memberSessions } from './lib/bench-sessions.mjs';
 import { commentCost, configWithoutQueues } from './lib/comment-cost.mjs';
+import { fromOwnAddresses, readerAddress } from './lib/reader-addresses.mjs';
 
 const { values } = parseArgs({
 	options: {
@@ -115,9 +116,12 @@ async function stop(child) {
 	await new Promise((resolve) => child.once('exit', resolve));
 }
 
+/** One autocannon run on `url`, each request from an address of its own (as many readers: scripts/lib/reader-addresses.mjs). */
 function once(url, headers) {
 	return new Promise((resolve, reject) => {
-		autocannon({ url, connections: 10, duration, headers }, (error, result) => (error ? reject(error) : resolve(result)));
+		autocannon({ url, connections: 10, duration, headers, requests: [fromOwnAddresses()] }, (error, result) =>
+			error ? reject(error) : resolve(result),
+		);
 	});
 }
 
@@ -292,13 +296,13 @@ function readers(paths) {
 				connections: 10,
 				duration,
 				requests: [
-					{
-						setupRequest: (request) => ({ ...request, path: paths[Math.floor(Math.random() * paths.length)] }),
+					fromOwnAddresses({
+						pathOf: () => paths[Math.floor(Math.random() * paths.length)],
 						onResponse: (_status, _body, _context, headers) => {
 							const state = headers['x-edge-cache'] ?? headers['X-Edge-Cache'] ?? 'none';
 							states[state] = (states[state] ?? 0) + 1;
 						},
-					},
+					}),
 				],
 			},
 			(error, result) => (error ? reject(error) : resolve({ ...result, edgeCache: states })),
@@ -316,7 +320,11 @@ async function mixedRun({ posts, sessions, editable }) {
 	// (what the writes made cold is made again for the readers-only measure).
 	const warm = async () => {
 		for (let i = 0; i < paths.length; i += 20)
-			await Promise.all(paths.slice(i, i + 20).map(async (pagePath) => (await fetch(`${ORIGIN}${pagePath}`)).arrayBuffer()));
+			await Promise.all(
+				paths
+					.slice(i, i + 20)
+					.map(async (pagePath) => (await fetch(`${ORIGIN}${pagePath}`, { headers: { 'cf-connecting-ip': readerAddress() } })).arrayBuffer()),
+			);
 	};
 	const measure = async (withWrites) => {
 		await warm();

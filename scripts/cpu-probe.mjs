@@ -22,6 +22,7 @@ import WebSocket from 'ws';
 import { ROOT, migrate, query } from './lib/wrangler.mjs';
 import { localSessionSecret, serveBuild, waitFor } from './lib/server.mjs';
 import { withServerCpu } from './lib/cpu.mjs';
+import { fromOwnAddresses } from './lib/reader-addresses.mjs';
 import { mintSessionToken } from '../src/server/sign-in/session-token.ts';
 
 const { values } = parseArgs({
@@ -62,10 +63,13 @@ const targets = {
 };
 const chosen = values.only ? Object.fromEntries(values.only.split(',').map((name) => [name, targets[name]])) : targets;
 
+/** `amount` requests to the target, each from an address of its own (the read limits count per address). */
 function load(target, amount = requests, origin = ORIGIN) {
 	const headers = target.cookie ? { cookie: target.cookie } : {};
 	return new Promise((resolve, reject) => {
-		autocannon({ url: `${origin}${target.path}`, connections: 10, amount, headers }, (error, result) => (error ? reject(error) : resolve(result)));
+		autocannon({ url: `${origin}${target.path}`, connections: 10, amount, headers, requests: [fromOwnAddresses()] }, (error, result) =>
+			error ? reject(error) : resolve(result),
+		);
 	});
 }
 

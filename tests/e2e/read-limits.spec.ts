@@ -2,9 +2,12 @@
  * The read rate limits as a reader meets them (docs/rate-limits.md): past the search limit, the
  * results page answers 429 with Retry-After and a page that says to wait and offers Retry, in the
  * community's layout, on a phone; so does a member's profile past the profile limit. The member is
- * one no other test signs in as, so that their budget is this test's alone.
+ * one no other test signs in as, so that their budget is this test's alone. A guest who makes up
+ * post or comment ids (each a new edge-cache key, so a read of D1) gets the same page past the
+ * limit of post reads, and a made-up comment id is never stored (docs/edge-cache.md).
  */
 import { LIMITERS, RATE_LIMITS } from '@/server/platform/rate-limit';
+import { roundTripsOf } from '../round-trip-budget';
 import { expect, test } from './test';
 import { execute } from './fixtures';
 import { signInContext } from './sessions';
@@ -56,4 +59,61 @@ test('a member past the search or the profile limit gets a page that says to wai
 	if (!profileRefused) throw new Error(`No refusal after ${profileStatuses.length} profiles`);
 	expect(profileRefused.headers()['retry-after']).toBe(String(periodSeconds));
 	expect(await profileRefused.text()).toContain('Please wait a minute and try again.');
+});
+
+test('a comment id that names no comment of the post sends a guest to the post, and none of 100 such answers is stored', async ({ page }) => {
+	const [found] = execute(
+		`SELECT c.post_id AS postId, c.id AS commentId FROM comments c JOIN posts p ON p.id = c.post_id JOIN boards b ON b.id = p.board_id
+		 WHERE c.channel_id = 1 AND c.deleted_at IS NULL AND c.hidden_by_admin = 0 AND p.deleted_at IS NULL AND p.hidden_by_admin = 0
+		 AND p.is_private = 0 AND b.is_public = 1 ORDER BY c.id DESC LIMIT 1`,
+	) as { postId: number; commentId: number }[];
+	const { postId, commentId } = found!;
+	const post = `/starfall/global/posts/${postId}`;
+	const ask = async (query: string) => {
+		const response = await page.request.get(`${post}?${query}`, { maxRedirects: 0 });
+		const trips = roundTripsOf(response.headers()['server-timing'] ?? null);
+		return { status: response.status(), location: response.headers()['location'], cache: response.headers()['x-edge-cache'], trips: trips?.trips };
+	};
+	// Each made-up id is read once (one round trip) and sent to the post; the answer is not kept.
+	for (let i = 0; i < 100; i += 1) {
+		const query = `${i % 2 === 0 ? 'commentId' : 'commentsAfter'}=${900_000_000 + i}`;
+		expect(await ask(query), query).toEqual({ status: 302, location: post, cache: 'BYPASS', trips: 1 });
+	}
+	expect((await ask('commentId=900000000')).cache).toBe('BYPASS');
+	// The post's own comment is a key of its own, kept and answered from the cache after.
+	expect((await ask(`commentId=${commentId}`)).status).toBe(200);
+	expect(await ask(`commentId=${commentId}`)).toMatchObject({ status: 200, cache: 'HIT', trips: 0 });
+	// A reader who follows such a link lands on the post.
+	await page.goto(`${post}?commentId=900000001#comment-900000001`);
+	await expect(page).toHaveURL(new RegExp(`${post}#comment-900000001$`));
+	await expect(page.locator(`article[data-post-id="${postId}"]`)).toBeVisible();
+});
+
+test('a guest past the limit of post reads (made-up post ids) gets a page that says to wait, with 429 and Retry-After', async ({ page }) => {
+	// Hundreds of reads: more time than a test's default on a busy machine.
+	test.setTimeout(240_000);
+	const { limit, periodSeconds } = LIMITERS[RATE_LIMITS.postRead.address];
+	const statuses: number[] = [];
+	// Each made-up post id is a new key, so a read of D1 (the API's, the cheapest to send), ten at a
+	// time: counted until the address is refused, within up to three windows' worth as above.
+	let refused = null;
+	while (!refused && statuses.length < 3 * limit + 1) {
+		const responses = await Promise.all(
+			Array.from({ length: 10 }, (_, i) => page.request.get(`/public/v1/starfall/global/posts/${800_000_000 + statuses.length + i}`)),
+		);
+		statuses.push(...responses.map((response) => response.status()));
+		refused = responses.find((response) => response.status() === 429) ?? null;
+	}
+	// None refused before the limit (a window that ends mid-way lets more through).
+	expect(statuses.every((status) => status === 404 || status === 429)).toBe(true);
+	expect(statuses.filter((status) => status === 404).length).toBeGreaterThanOrEqual(limit);
+	if (!refused) throw new Error(`No refusal after ${statuses.length} made-up posts`);
+	expect(refused.headers()['retry-after']).toBe(String(periodSeconds));
+	// The post page of another made-up id, within the minute: the page that says to wait.
+	const shown = await page.goto('/starfall/global/posts/899999999');
+	expect(shown?.status()).toBe(429);
+	expect(shown?.headers()['cache-control']).toContain('no-store');
+	await expect(page.getByRole('heading', { level: 1 })).toHaveText('Too many requests');
+	await expect(page.getByText('Please wait a minute and try again.')).toBeVisible();
+	await expect(page.getByRole('button', { name: 'Retry' })).toBeVisible();
 });

@@ -3,7 +3,7 @@ import { layoutPathOf, rememberLayoutHtml } from '@/server/channels/layout-html'
 import type { Channel } from '@/server/channels/channels';
 import type { LayoutData } from '@/server/channels/layout';
 import { translator } from '@/i18n';
-import { isMintedSessionToken, mintSessionToken } from '@/server/sign-in/session-token';
+import { mintSessionToken, sessionTokenState } from '@/server/sign-in/session-token';
 import { parseStoredDocument } from '@/schemas/content';
 import { excerpt } from '@/lib/excerpt';
 
@@ -43,14 +43,26 @@ describe('what pages remember in the isolate', () => {
 	});
 
 	it('remembers only tokens that verified, for their own channel and secret', async () => {
+		const now = Date.now();
 		const token = await mintSessionToken(SECRET, 3);
-		expect(await isMintedSessionToken(SECRET, 3, token)).toBe(true);
-		expect(await isMintedSessionToken(SECRET, 3, token)).toBe(true);
-		expect(await isMintedSessionToken(SECRET, 4, token)).toBe(false);
-		expect(await isMintedSessionToken(`${SECRET}-other`, 3, token)).toBe(false);
+		expect(await sessionTokenState(SECRET, 3, token, now)).toBe('live');
+		expect(await sessionTokenState(SECRET, 3, token, now)).toBe('live');
+		expect(await sessionTokenState(SECRET, 4, token, now)).toBe('foreign');
+		expect(await sessionTokenState(`${SECRET}-other`, 3, token, now)).toBe('foreign');
 		// A character inside the MAC (the last one's low bits are padding: some changes there are the same MAC).
 		const at = token.length - 10;
-		expect(await isMintedSessionToken(SECRET, 3, `${token.slice(0, at)}${token[at] === 'A' ? 'B' : 'A'}${token.slice(at + 1)}`)).toBe(false);
+		expect(await sessionTokenState(SECRET, 3, `${token.slice(0, at)}${token[at] === 'A' ? 'B' : 'A'}${token.slice(at + 1)}`, now)).toBe('foreign');
+	});
+
+	it('reads the end a token carries: past it the token has ended, and a changed end or a token without one is not minted', async () => {
+		const now = Date.now();
+		const token = await mintSessionToken(SECRET, 3, now + 60_000);
+		expect(await sessionTokenState(SECRET, 3, token, now + 59_000)).toBe('live');
+		expect(await sessionTokenState(SECRET, 3, token, now + 61_000)).toBe('ended');
+		const [random, end, mac] = token.split('.') as [string, string, string];
+		const later = (parseInt(end, 36) + 3600).toString(36);
+		expect(await sessionTokenState(SECRET, 3, `${random}.${later}.${mac}`, now + 61_000)).toBe('foreign');
+		expect(await sessionTokenState(SECRET, 3, `${random}.${mac}`, now)).toBe('foreign');
 	});
 
 	it('parses a stored body once and answers the same document again; text that is not a document is null', () => {

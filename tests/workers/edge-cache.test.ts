@@ -13,7 +13,7 @@ import { bumpContentVersion, MEMBER_LIST_BUCKETS, POST_VERSION_BUCKETS, touchCac
 import { createPost, deletePost, editPost } from '@/server/posts/writing';
 import { hideComment, hidePost } from '@/server/moderation/hide';
 import { mintSessionToken } from '@/server/sign-in/session-token';
-import type { SessionMember } from '@/server/sign-in/sessions';
+import { resolveSession, SESSION_MAX_MS, type SessionMember } from '@/server/sign-in/sessions';
 import { call, memberApi, postWhere, publicApi, recordingDb, signIn, TEST_SECRET } from './harness';
 
 /** Asks through the edge cache; `origin` counts the Worker's answers and records what it was asked. */
@@ -91,6 +91,40 @@ describe('edge cache', () => {
 		expect(miss.asked[0]?.headers.get('cookie')).toBeNull();
 	});
 
+	it('serves a session cookie whose token has passed its end from the cache, as a guest, without D1', async () => {
+		const url = 'http://localhost/starfall/global/boards/17';
+		const guest = counter('<p>Welcome, guest</p>');
+		await ask(url, guest);
+		const ended = `${SESSION}=${await mintSessionToken(TEST_SECRET, 1, Date.now() - 1000)}`;
+		const answer = await ask(url, guest, { cookie: ended });
+		expect([answer.state, answer.text]).toEqual(['HIT', '<p>Welcome, guest</p>']);
+		expect(guest.calls).toBe(1);
+		// The Worker, asked with such a cookie, knows it ended without reading its row.
+		const { db, statements } = recordingDb();
+		expect((await resolveSession(db, 1, ended.split('=')[1] ?? null, TEST_SECRET)).kind).toBe('expired');
+		expect(statements).toEqual([]);
+	});
+
+	it("reads a member's real session cookie as a guest's once the end its token carries has passed, logged out or not", async () => {
+		const url = 'http://localhost/starfall/global/boards/18';
+		const cookie = await signIn(1015);
+		const member = counter('<p>A page for the member</p>');
+		await ask(url, member, { cookie });
+		expect(member.asked[0]?.headers.get('cookie')).toBe(cookie);
+		expect((await call(`${memberApi()}/auth/logout`, { method: 'POST', cookie })).code).toBe(0);
+		// Logged out, the browser drops the cookie (the answer clears it); one still sent before the
+		// token's end goes to the Worker, which reads that the session is gone and clears it again.
+		await ask(url, member, { cookie });
+		expect(member.calls).toBe(2);
+		// From the end the token carries (the session's own: SESSION_MAX_MS after sign-in), it is a guest's read.
+		const past = Date.now() + SESSION_MAX_MS + 1000;
+		const guest = counter('<p>Welcome, guest</p>');
+		expect((await ask(url, guest, { cookie }, past)).state).toBe('MISS');
+		expect(guest.asked[0]?.headers.get('cookie')).toBeNull();
+		expect((await ask(url, guest, { cookie }, past)).state).toBe('HIT');
+		expect([member.calls, guest.calls]).toEqual([2, 1]);
+	});
+
 	it('keys a page by what it reads: unknown keys, a client __v, junk values and a trailing slash make no new entry', async () => {
 		const board = counter('<h1>Guides</h1>');
 		await ask('http://localhost/starfall/kr/boards/23', board);
@@ -159,7 +193,13 @@ describe('edge cache', () => {
 		expect((await ask('http://localhost/starfall/global/posts/10?commentId=abc', postPage)).state).toBe('HIT');
 		await ask('http://localhost/starfall/global/posts/10?commentId=42', postPage);
 		expect(new URL(postPage.asked[1]?.url ?? '').search).toBe('?commentId=42');
+		// The page reads commentsAfter only without a valid commentId: beside one, it makes no new key.
+		for (const after of [1, 2, 3]) {
+			expect((await ask(`http://localhost/starfall/global/posts/10?commentsAfter=${after}&commentId=42`, postPage)).state).toBe('HIT');
+		}
 		expect(postPage.calls).toBe(2);
+		await ask('http://localhost/starfall/global/posts/10?commentsAfter=7&commentId=x', postPage);
+		expect(new URL(postPage.asked[2]?.url ?? '').search).toBe('?commentsAfter=7');
 		const comments = counter('{"header":{"isSuccessful":true}}');
 		await ask('http://localhost/public/v1/starfall/global/posts/10/comments?after=7', comments);
 		expect(new URL(comments.asked[0]?.url ?? '').search).toBe('?after=7');
@@ -725,5 +765,42 @@ describe('edge cache: a write invalidates only what it changed', () => {
 		>;
 		expect(Object.keys(lists)).toHaveLength(MEMBER_LIST_BUCKETS + 3 + 2);
 		expect(lists['all']).toBe(MEMBER_LIST_BUCKETS + 200);
+	});
+});
+
+/**
+ * Keys a client cannot multiply (docs/edge-cache.md): a comment id of the client's choosing is
+ * stored only when it names a comment of the post, so a post's entries are bounded by its comments
+ * however many ids are made up; each made-up one costs its read, which the read limit counts
+ * (tests/workers/rate-limits.test.ts).
+ */
+describe('edge cache: keys a client cannot multiply', () => {
+	it("stores a comments read only for an after that names one of the post's comments: 100 made-up ones are answered and none is stored", async () => {
+		const row = await env.DB.prepare('SELECT post_id, id FROM comments WHERE channel_id = 1 AND deleted_at IS NULL ORDER BY id LIMIT 1').first<{
+			post_id: number;
+			id: number;
+		}>();
+		const base = `${publicApi()}/posts/${row!.post_id}/comments`;
+		const reads = apiOrigin();
+		const now = Date.now();
+		const made = async (query: string) => {
+			const ctx = createExecutionContext();
+			const response = await withEdgeCache(new Request(`${base}?${query}`), env.DB, ctx, async (request) => reads.answer(request), now);
+			const body = (await response.json()) as { header: { resultCode: number } };
+			await waitOnExecutionContext(ctx);
+			return [response.status, response.headers.get('X-Edge-Cache'), body.header.resultCode];
+		};
+		for (let i = 0; i < 100; i += 1) expect(await made(`after=${900_000_000 + i}`)).toEqual([404, 'BYPASS', -4041406]);
+		// Asked again, a made-up id is read again (and counted), never answered from an entry.
+		expect(await made('after=900000000')).toEqual([404, 'BYPASS', -4041406]);
+		expect(reads.calls).toBe(101);
+		// A made-up post with an after is not stored either; the post's own 404 is (one key per post).
+		expect((await askApi(`${publicApi()}/posts/999999999/comments?after=5`, reads, now)).state).toBe('BYPASS');
+		expect((await askApi(`${publicApi()}/posts/999999999/comments?after=5`, reads, now)).state).toBe('BYPASS');
+		expect((await askApi(`${publicApi()}/posts/999999999/comments`, reads, now)).state).toBe('MISS');
+		expect((await askApi(`${publicApi()}/posts/999999999/comments`, reads, now)).state).toBe('HIT');
+		// One of the post's comments is stored, and answered from the cache after.
+		expect(await made(`after=${row!.id}`)).toEqual([200, 'MISS', 0]);
+		expect(await made(`after=${row!.id}`)).toEqual([200, 'HIT', 0]);
 	});
 });

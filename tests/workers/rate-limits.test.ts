@@ -173,6 +173,17 @@ describe('members behind one address', () => {
 	});
 });
 
+/** A guest's API read from `ip` through the edge cache, with the real API behind it. */
+async function guestRead(path: string, ip: string) {
+	const ctx = createExecutionContext();
+	const response = await withEdgeCache(new Request(`${ORIGIN}${path}`, { headers: { 'cf-connecting-ip': ip } }), env.DB, ctx, async (request) =>
+		api.request(request),
+	);
+	const body = await response.text();
+	await waitOnExecutionContext(ctx);
+	return { status: response.status, state: response.headers.get('x-edge-cache'), retryAfter: response.headers.get('retry-after'), body };
+}
+
 describe('read limits', () => {
 	it('count the searches of a member, answer -4291401 with Retry-After past them, and spare others at the address', async () => {
 		const { limit, periodSeconds } = LIMITERS[RATE_LIMITS.search.member];
@@ -203,15 +214,7 @@ describe('read limits', () => {
 
 	it('never count an edge-cache hit of a guest, and refuse a miss past the limit of the address without storing the refusal', async () => {
 		const ip = '203.0.113.71';
-		const read = async (path: string) => {
-			const ctx = createExecutionContext();
-			const response = await withEdgeCache(new Request(`${ORIGIN}${path}`, { headers: { 'cf-connecting-ip': ip } }), env.DB, ctx, async (request) =>
-				api.request(request),
-			);
-			const body = await response.text();
-			await waitOnExecutionContext(ctx);
-			return { status: response.status, state: response.headers.get('x-edge-cache'), retryAfter: response.headers.get('retry-after'), body };
-		};
+		const read = (path: string) => guestRead(path, ip);
 		const cached = '/public/v1/starfall/global/search?q=star';
 		expect((await read(cached)).state).toBe('MISS');
 		for (let attempt = 0; ; attempt += 1) {
@@ -232,5 +235,26 @@ describe('read limits', () => {
 				break;
 			}
 		}
+	});
+	it("count a post's reads that reach D1 per address: made-up post ids use up the budget and are refused past it, and a cached post is still served", async () => {
+		const { limit, periodSeconds } = LIMITERS[RATE_LIMITS.postRead.address];
+		const ip = '203.0.113.73';
+		const postId = await postWhere(
+			'deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0 AND board_id IN (SELECT id FROM boards WHERE is_public = 1)',
+		);
+		const posts = '/public/v1/starfall/global/posts';
+		expect((await guestRead(`${posts}/${postId}`, ip)).state).toBe('MISS');
+		// Each made-up id is a new key, so a miss that reads D1: each is counted.
+		for (let i = 0; i < 10; i += 1) expect((await guestRead(`${posts}/${800_000_000 + i}`, ip)).status).toBe(404);
+		// What the address has left this minute (the limiter's own calls: no D1): the budget less those eleven reads.
+		expect(await exhaust('postRead', { channelId: 1, memberId: null, ip }, limit)).toBeLessThanOrEqual(limit - 11);
+		// Past it, a made-up id is refused before D1, and the refusal is not stored; so is a made-up post's comments read.
+		const refused = await guestRead(`${posts}/800000100`, ip);
+		expect([refused.status, refused.state, refused.retryAfter]).toEqual([429, 'BYPASS', String(periodSeconds)]);
+		expect(JSON.parse(refused.body).header.resultCode).toBe(TOO_MANY);
+		expect((await guestRead(`${posts}/800000100/comments?after=1`, ip)).status).toBe(429);
+		// The cached post is a hit, not counted and not refused; another address is not held back.
+		expect((await guestRead(`${posts}/${postId}`, ip)).state).toBe('HIT');
+		expect((await guestRead(`${posts}/800000100`, '203.0.113.74')).status).toBe(404);
 	});
 });

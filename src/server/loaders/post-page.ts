@@ -23,6 +23,8 @@ export interface PostWithComments {
 	nextAfter: number | null;
 	/** Whether the page is the first one (no comment precedes it). */
 	startsAtBeginning: boolean;
+	/** Whether the comment the page starts at or after (`from`, `after`) is one of the post's; true for the first page. */
+	anchorFound: boolean;
 }
 
 /** Where a page of comments starts: the first page, the page holding a comment (`from`), or the page after one (`after`). */
@@ -53,11 +55,12 @@ export function postWithCommentsOf(result: D1Result | undefined, viewer: Viewer,
 	const row = result?.results[0] as (PostRow & CommentPageColumns) | undefined;
 	if (!row) return null;
 	const post = toView(row, viewer);
-	if (!post.readable) return { post, comments: [], nextAfter: null, startsAtBeginning: true };
+	const anchorFound = start.kind === 'first' || row.anchor_thread !== null;
+	if (!post.readable) return { post, comments: [], nextAfter: null, startsAtBeginning: true, anchorFound };
 	const { comments, nextAfter } = commentPageOf(row, viewer);
 	// After a comment of the post, the page never starts at the beginning.
 	const startsAtBeginning = start.kind === 'after' ? row.anchor_thread === null : row.has_earlier !== 1;
-	return { post, comments, nextAfter, startsAtBeginning };
+	return { post, comments, nextAfter, startsAtBeginning, anchorFound };
 }
 
 /**

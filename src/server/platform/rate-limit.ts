@@ -1,14 +1,15 @@
 /**
  * The one rate-limit mechanism for every route that writes, and for the reads that reach D1 with a
- * key of the client's choosing (a search term, a member's profile): Cloudflare's Rate Limiting
- * binding. Each action names its limiters (bindings of wrangler.toml, which fix the limit and the
- * period): a signed-in member's request counts against the member's own limit, and every request
- * against a ceiling for its client address, ten times a member's, so that members behind one NAT
- * (a school, a PC bang, a carrier) each get their own budget while one address still cannot send
- * without bound. Where nobody is signed in yet (starting a sign-in, its return, the sign-up steps)
- * the address alone is counted, at the member's limit. An IPv6 client is its /64 (one subscriber
- * usually has a whole /64), an IPv4 client its address. A request over any of its limits is
- * refused with TooManyRequests and a Retry-After of the period. docs/rate-limits.md has the table.
+ * key of the client's choosing (a search term, a member's profile, a post or comment id):
+ * Cloudflare's Rate Limiting binding. Each action names its limiters (bindings of wrangler.toml,
+ * which fix the limit and the period): a signed-in member's request counts against the member's
+ * own limit, and every request against a ceiling for its client address, ten times a member's, so
+ * that members behind one NAT (a school, a PC bang, a carrier) each get their own budget while one
+ * address still cannot send without bound. Where nobody is signed in yet (starting a sign-in, its
+ * return, the sign-up steps) the address alone is counted, at the member's limit. An IPv6 client is
+ * its /64 (one subscriber usually has a whole /64), an IPv4 client its address. A request over any
+ * of its limits is refused with TooManyRequests and a Retry-After of the period.
+ * docs/rate-limits.md has the table.
  */
 import { AppError } from './errors';
 
@@ -69,6 +70,12 @@ export const RATE_LIMITS = {
 	view: { address: 'RATE_LIMIT_VIEW' },
 	/** A search that reaches D1 (a guest's edge-cache hit never does, and is never counted). */
 	search: { member: 'RATE_LIMIT_SEARCH', address: 'RATE_LIMIT_SEARCH_ADDRESS' },
+	/**
+	 * A post's page, its JSON and its comments read from D1 (a guest's edge-cache miss, or a request
+	 * with a live session cookie, which skips the cache): a made-up post or comment id is a new key
+	 * each time. Per address, before anything is read; a member has no budget of their own here.
+	 */
+	postRead: { address: 'RATE_LIMIT_READ_ADDRESS' },
 	/** A member's profile and their posts, read from D1 (page or API; cache hits are not counted). */
 	profile: { member: 'RATE_LIMIT_READ', address: 'RATE_LIMIT_READ_ADDRESS' },
 	/** A member's notifications, unread count and watches read from D1, and the nicknames suggested for an @mention. */

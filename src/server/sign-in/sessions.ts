@@ -1,18 +1,18 @@
 /**
  * Sign-in sessions: a random token in the channel's session cookie, its SHA-256 in D1. A session
  * ends after SESSION_IDLE_MS without use or SESSION_MAX_MS after sign-in, whichever comes first;
- * logout, withdrawal and a ban delete it on the server.
+ * logout, withdrawal and a ban delete it on the server. The token carries the second of those ends
+ * (session-token.ts), so that a token past it is known to have ended without asking D1.
  */
 import { hashToken } from '@/server/platform/tokens';
 import { waitUntil } from 'cloudflare:workers';
 import { uncounted } from '@/server/platform/database';
-import { isMintedSessionToken, mintSessionToken } from './session-token';
+import { mintSessionToken, SESSION_MAX_MS, sessionTokenState } from './session-token';
 import type { Provider } from '@/schemas/channel';
 
 /** A session unused this long has ended. */
 export const SESSION_IDLE_MS = 7 * 24 * 60 * 60 * 1000;
-/** No session outlives this, however active. */
-export const SESSION_MAX_MS = 30 * 24 * 60 * 60 * 1000;
+export { SESSION_MAX_MS };
 /** Use is recorded at most this often, so reads do not each cost a write. */
 const TOUCH_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -64,12 +64,17 @@ const ACTIVE_BAN_SQL = `COALESCE(
 	(SELECT id FROM bans WHERE member_id = m.id AND lifted_at IS NULL AND ends_at IS NULL LIMIT 1),
 	(SELECT id FROM bans WHERE member_id = m.id AND lifted_at IS NULL AND ends_at > ?3 ORDER BY ends_at DESC LIMIT 1))`;
 
-/** What a session cookie's token needs: nothing (no cookie), a refusal without D1 (a token this deployment did not mint), or its row. */
-type SessionLookup = { kind: 'guest' } | { kind: 'revoked' } | { kind: 'row'; tokenHash: string };
+/**
+ * What a session cookie's token needs: nothing (no cookie), an answer without D1 (a token this
+ * deployment did not mint, or one whose end has passed), or its row.
+ */
+type SessionLookup = { kind: 'guest' } | { kind: 'revoked' } | { kind: 'expired' } | { kind: 'row'; tokenHash: string };
 
-async function sessionLookup(channelId: number, token: string | null, secret: string | null): Promise<SessionLookup> {
+async function sessionLookup(channelId: number, token: string | null, secret: string | null, now: number): Promise<SessionLookup> {
 	if (!token) return { kind: 'guest' };
-	if (!(await isMintedSessionToken(secret, channelId, token))) return { kind: 'revoked' };
+	const state = await sessionTokenState(secret, channelId, token, now);
+	if (state === 'foreign') return { kind: 'revoked' };
+	if (state === 'ended') return { kind: 'expired' };
 	return { kind: 'row', tokenHash: await tokenHashOf(token) };
 }
 
@@ -79,7 +84,7 @@ const tokenHashes = new Map<string, string>();
 
 /**
  * The hash of a session token this deployment minted, remembered: every page a member opens hashes
- * the same token. Only minted tokens get here (isMintedSessionToken), so made-up ones cannot fill it.
+ * the same token. Only minted tokens get here (sessionTokenState), so made-up ones cannot fill it.
  */
 async function tokenHashOf(token: string): Promise<string> {
 	let hash = tokenHashes.get(token);
@@ -166,7 +171,8 @@ export type AlongsideReads = (tokenHash: string | null) => D1PreparedStatement[]
 /**
  * Resolves the session cookie's token for the channel, with the `alongside` reads in the same D1
  * batch (one round trip for both; none at all for no cookie and no reads); expired sessions are
- * deleted on sight. A token this deployment did not mint (`secret`) is revoked without reading its row.
+ * deleted on sight. A token this deployment did not mint (`secret`) is revoked, and one past the
+ * end it carries expired, without reading its row.
  */
 export async function resolveSessionWith(
 	db: D1Database,
@@ -177,7 +183,7 @@ export async function resolveSessionWith(
 	alongside: AlongsideReads,
 	write: SessionWrite = awaited,
 ): Promise<{ session: SessionState; alongside: D1Result[] }> {
-	const lookup = await sessionLookup(channelId, token, secret);
+	const lookup = await sessionLookup(channelId, token, secret, now);
 	const tokenHash = lookup.kind === 'row' ? lookup.tokenHash : null;
 	const own = tokenHash === null ? [] : [sessionStatement(db, channelId, tokenHash, now)];
 	const statements = [...own, ...alongside(tokenHash)];
@@ -202,7 +208,7 @@ export async function resolveSession(
  * its identity: the token for the cookie and the statements that store it.
  */
 export async function newSession(db: D1Database, channelId: number, member: number | { identityId: number }, secret: string, now = Date.now()) {
-	const token = await mintSessionToken(secret, channelId);
+	const token = await mintSessionToken(secret, channelId, now + SESSION_MAX_MS);
 	const memberId = typeof member === 'number' ? '?2' : '(SELECT id FROM members WHERE channel_id = ?3 AND identity_id = ?2)';
 	const memberValue = typeof member === 'number' ? member : member.identityId;
 	const statements = [
