@@ -45,7 +45,9 @@ describe('demo seed', () => {
 		const before = await fingerprint();
 		await seed();
 		expect(await fingerprint()).toEqual(before);
-	});
+		// Two whole seeds and two fingerprints of every table: about 15 s alone, past 30 s with the other
+		// tests' workers, the type check and lint busy on both cores. An upper bound, not a timing.
+	}, 120_000);
 
 	it('keeps list counters equal to the posts that carry sequence numbers', async () => {
 		const mismatched = await env.DB.prepare(
