@@ -18,7 +18,15 @@ export interface NotificationFacts {
 	target: 'POST' | 'COMMENT' | null;
 	/** A ban: its end. */
 	endsAt: number | null;
+	/**
+	 * A mention in a comment that also answers the recipient: a reply to their comment, or a comment
+	 * on their post. It is their one notification of that comment (deliver.ts), so it says both.
+	 */
+	mentionIn?: MentionContext;
 }
+
+/** What a comment that mentions the recipient also is to them (mentionInSql in notifications.ts). */
+export type MentionContext = 'REPLY' | 'POST' | null;
 
 export function notificationSentence(facts: NotificationFacts, t: Translate, language: Language): string {
 	const actor = facts.actor === undefined ? t('notifications.someone') : (facts.actor ?? t('common.withdrawnMember'));
@@ -31,6 +39,10 @@ export function notificationSentence(facts: NotificationFacts, t: Translate, lan
 		case 'HIDDEN':
 		case 'SHOWN':
 			return t(`notifications.kind.${facts.kind}.${facts.target === 'COMMENT' ? 'comment' : 'post'}` as MessageKey);
+		case 'MENTION':
+			if (facts.mentionIn === 'REPLY') return t('notifications.kind.MENTION.reply', { actor });
+			if (facts.mentionIn === 'POST') return t('notifications.kind.MENTION.post', { actor });
+			return t('notifications.kind.MENTION', { actor });
 		case 'BAN':
 			return t('notifications.kind.BAN', { date: formatFullDate(facts.endsAt ?? 0, language) });
 		default:

@@ -25,12 +25,16 @@ import { hidePost } from '@/server/moderation/hide';
 import { banMember, unbanMember } from '@/server/members/bans';
 import { withdrawMember } from '@/server/accounts/withdrawal';
 import { deliver, deliverEndedBans } from '@/server/notifications/deliver';
-import { listNotifications, pruneNotifications } from '@/server/notifications/notifications';
+import { listNotifications, pruneNotifications, type NotificationItem } from '@/server/notifications/notifications';
+import { notificationSentence } from '@/lib/notification-text';
+import { translator } from '@/i18n';
+import { LanguageSchema } from '@/schemas/channel';
 import {
 	LIKE_RAISE_INTERVAL_MS,
 	MENTIONS_NOTIFIED,
 	NOTIFICATIONS_KEPT,
 	PUSH_INTERVAL_MS,
+	SENDER_NOTIFICATIONS_PER_HOUR,
 	WATCHERS_PER_MESSAGE,
 	WATCHES_KEPT,
 } from '@/lib/notification-kinds';
@@ -119,13 +123,26 @@ async function clear(...list: Demo[]): Promise<void> {
 	);
 }
 
+/** What the notifications list says of `item`, in each of the four languages. */
+const sentences = (item: NotificationItem) =>
+	Object.fromEntries(
+		LanguageSchema.options.map((language) => [
+			language,
+			notificationSentence(
+				{ kind: item.kind, actor: item.actor?.nickname, others: item.others, target: item.target, endsAt: item.endsAt, mentionIn: item.mentionIn },
+				translator(language),
+				language,
+			),
+		]),
+	);
+
 async function api(method: string, path: string, member: Demo | number, bodyValue?: unknown): Promise<Answer> {
 	const cookie = await signIn(typeof member === 'number' ? member : member.id);
 	return call(`${API}${path}`, { method, cookie, ...(bodyValue === undefined ? {} : { body: bodyValue }) });
 }
 
 describe('who is told of a comment', () => {
-	it(`the post's author and the member mentioned are told once each; the commenter is not; a second delivery writes nothing`, async () => {
+	it(`a comment on A's post that mentions A is one unread notification saying both; the commenter is not told; a second delivery writes nothing`, async () => {
 		const [a, b] = members as [Demo, Demo];
 		await clear(a, b);
 		const postId = await post(a);
@@ -133,20 +150,64 @@ describe('who is told of a comment', () => {
 		const commentId = await comment(b, postId, `Nice one @${a.nickname}! and @${b.nickname}`);
 		const sent = takeSentNotifications();
 		expect(sent).toEqual([{ v: 1, type: 'comment', channelId: CHANNEL, commentId }]);
-		const first = await deliverNotifications(sent.map((message) => ({ body: message, id: 'the-message' })));
-		expect(first.results[0]).toMatchObject({ explicitAcks: ['the-message'], retryMessages: [] });
-		expect(await notificationsOf(a)).toEqual([
-			{ kind: 'MENTION', post_id: postId, comment_id: commentId, actor_id: b.id },
-			{ kind: 'COMMENT', post_id: postId, comment_id: commentId, actor_id: b.id },
-		]);
-		expect(await unread(a)).toBe(2);
-		expect(await notificationsOf(b)).toEqual([]);
-		// At least once: the same message again.
 		const recorded = recordingDb();
-		const again = await deliver(recorded.db, sent[0] as never, Date.now());
-		expect(again.rowsWritten).toBe(0);
-		expect(await notificationsOf(a)).toHaveLength(2);
-		expect(await unread(a)).toBe(2);
+		const first = await deliver(recorded.db, sent[0] as never, Date.now());
+		// One recipient: the notification row with its three index entries, and the members row.
+		expect(first.rowsWritten).toBeLessThanOrEqual(5);
+		expect(await notificationsOf(a)).toEqual([{ kind: 'MENTION', post_id: postId, comment_id: commentId, actor_id: b.id }]);
+		expect(await unread(a)).toBe(1);
+		expect(await notificationsOf(b)).toEqual([]);
+		const [item] = (await listNotifications(env.DB, CHANNEL, session(a), null)).items;
+		expect(item).toMatchObject({ kind: 'MENTION', unread: true, mentionIn: 'POST' });
+		expect(sentences(item!)).toEqual({
+			en: `${b.nickname} mentioned you in a comment on your post`,
+			ja: `${b.nickname}さんがあなたの投稿へのコメントであなたをメンションしました`,
+			ko: `${b.nickname}님이 내 글에 남긴 댓글에서 나를 멘션했습니다`,
+			zh: `${b.nickname} 在您文章的留言中提及了您`,
+		});
+		// At least once: the same message again (through the queue's consumer).
+		const again = await deliverNotifications(sent.map((message) => ({ body: message, id: 'the-message' })));
+		expect(again.results[0]).toMatchObject({ explicitAcks: ['the-message'], retryMessages: [] });
+		expect((await deliver(recordingDb().db, sent[0] as never, Date.now())).rowsWritten).toBe(0);
+		expect(await notificationsOf(a)).toHaveLength(1);
+		expect(await unread(a)).toBe(1);
+	});
+
+	it(`a reply that mentions the member it answers is one notification, "mentioned you in a reply"`, async () => {
+		const [a, b, c] = members as [Demo, Demo, Demo];
+		await clear(a, b, c);
+		const postId = await post(a);
+		const first = await comment(b, postId, 'First');
+		const reply = await comment(c, postId, `@${b.nickname} agreed`, first);
+		await deliverNotifications();
+		expect((await notificationsOf(b)).map((n) => [n.kind, n.comment_id])).toEqual([['MENTION', reply]]);
+		expect(await unread(b)).toBe(1);
+		const [item] = (await listNotifications(env.DB, CHANNEL, session(b), null)).items;
+		expect(sentences(item!)).toEqual({
+			en: `${c.nickname} mentioned you in a reply`,
+			ja: `${c.nickname}さんが返信であなたをメンションしました`,
+			ko: `${c.nickname}님이 답글에서 나를 멘션했습니다`,
+			zh: `${c.nickname} 在回覆中提及了您`,
+		});
+	});
+
+	it(`past the sender's cap of mentions the post's author is still told of the comment, once, as a comment`, async () => {
+		const [a, b] = members as [Demo, Demo];
+		await clear(a, b);
+		const postId = await post(a);
+		// The sender's SENDER_NOTIFICATIONS_PER_HOUR mentions of A in the last hour, as rows.
+		const now = Date.now();
+		await env.DB.batch(
+			Array.from({ length: SENDER_NOTIFICATIONS_PER_HOUR }, (_, i) =>
+				env.DB.prepare(
+					`INSERT INTO notifications (channel_id, member_id, kind, dedupe_key, actor_id, post_id, comment_id, board_id, created_at, updated_at)
+					 VALUES (?1, ?2, 'MENTION', ?3, ?4, ?5, NULL, ?6, ?7, ?7)`,
+				).bind(CHANNEL, a.id, `earlier:${i}`, b.id, postId, BOARD, now - 1000),
+			),
+		);
+		const commentId = await comment(b, postId, `Again @${a.nickname}`);
+		await deliverNotifications();
+		expect((await notificationsOf(a)).filter((n) => n.comment_id === commentId).map((n) => n.kind)).toEqual(['COMMENT']);
 	});
 
 	it(`a reply tells the answered comment's author (REPLY) and the post's author (COMMENT); the post's author answered is told once`, async () => {

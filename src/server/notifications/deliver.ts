@@ -11,8 +11,10 @@
  *   member, never a banned one (but of their ban), never one who turned the kind off, and never one
  *   who may not read the post (a private board, a private post, a hidden one): the rule is SQL over
  *   the recipient's row inside the write batch, so it holds at the moment of writing.
- * - A watcher told of something already for another reason (a mention, a reply) is not told twice;
- *   a post's author watches it by default, and their COMMENT is that watch (unwatching stops it).
+ * - One notification per comment per recipient: a watcher, a replied-to author or the post's author
+ *   told of the comment already for another reason (a mention, a reply) is not told again (the
+ *   mention's text then says it is in a reply or on their post); a post's author watches it by
+ *   default, and their COMMENT is that watch (unwatching stops it).
  * - Idempotent: each row's `dedupe_key` names the event, and the unread counter moves only when
  *   the row is new (or, for a like, when a new liker raises a read row again). A message delivered
  *   twice writes nothing the second time.
@@ -60,7 +62,7 @@ interface Delivery {
 	aggregate?: boolean;
 	/** The ban's own notifications reach the banned member. */
 	toBanned?: boolean;
-	/** A watcher is not told what they were told already for another reason. */
+	/** A recipient is not told of the same post or comment twice (an earlier delivery of the batch told them). */
 	onlyIfUntold?: boolean;
 }
 
@@ -220,11 +222,16 @@ async function planComment(db: D1Database, channelId: number, commentId: number,
 		recipients: mentionedMembers(parseMentions(row.mentions), MENTIONS_NOTIFIED),
 	};
 	if (edited) return { deliveries: [mentioned], next: null };
+	// One notification per comment per recipient: the mention comes first and, when it was written,
+	// is the reply's or the comment's notification too (the list says "mentioned you in a reply", "…in
+	// a comment on your post"); one the per-sender cap held back leaves them to tell.
 	const deliveries = [mentioned];
-	if (row.reply_author !== null) deliveries.push({ ...base, kind: 'REPLY', key: `reply:${commentId}`, recipients: [row.reply_author] });
+	if (row.reply_author !== null) {
+		deliveries.push({ ...base, kind: 'REPLY', key: `reply:${commentId}`, recipients: [row.reply_author], onlyIfUntold: true });
+	}
 	// The author's own post is watched unless they stopped watching it; a reply to them already told them.
 	if (row.author_watch !== 0 && row.reply_author !== row.post_author) {
-		deliveries.push({ ...base, kind: 'COMMENT', key: `comment:${commentId}`, recipients: [row.post_author] });
+		deliveries.push({ ...base, kind: 'COMMENT', key: `comment:${commentId}`, recipients: [row.post_author], onlyIfUntold: true });
 	}
 	deliveries.push(toWatchers);
 	return { deliveries, next: page.next };

@@ -46,7 +46,8 @@ import { base64url, fromBase64url, hmacKey } from '@/server/sign-in/session-toke
 import { translator } from '@/i18n';
 import type { Language } from '@/schemas/channel';
 import { EMAILS_PER_HOUR, NOTIFICATION_WINDOW_MS, type NotificationKind } from '@/lib/notification-kinds';
-import { notificationPath, notificationSentence } from '@/lib/notification-text';
+import { notificationPath, notificationSentence, type MentionContext } from '@/lib/notification-text';
+import { mentionInSql } from './notifications';
 import { excerpt, storedText } from '@/lib/excerpt';
 import { AppError, type ResultCodeName } from '@/server/platform/errors';
 import { requireSessionSecret, sessionSecret } from '@/server/sign-in/session-secret';
@@ -426,6 +427,7 @@ interface EmailRow {
 	channel_title: string;
 	post_title: string | null;
 	comment_content: string | null;
+	mention_in: MentionContext;
 }
 
 /** A small HTML body: paragraphs of text and links, every value escaped. */
@@ -498,6 +500,7 @@ function notificationEmail(row: EmailRow, origin: string, secret: string): Promi
 			others: 0,
 			target: row.comment_id !== null ? 'COMMENT' : row.post_id !== null ? 'POST' : null,
 			endsAt: null,
+			mentionIn: row.mention_in,
 		},
 		t,
 		row.language,
@@ -568,6 +571,7 @@ export async function emailDelivered(
 	const { results } = await db
 		.prepare(
 			`SELECT n.id, n.kind, n.member_id, m.notification_email AS address, n.post_id, n.comment_id, n.actor_id, a.nickname AS actor,
+				${mentionInSql('n', 'k', 'p')} AS mention_in,
 				c.domain, c.slug, c.language, c.title AS channel_title, p.title AS post_title, k.content AS comment_content
 			 FROM notifications n JOIN members m ON m.id = n.member_id JOIN channels c ON c.id = n.channel_id
 			 LEFT JOIN members a ON a.id = n.actor_id LEFT JOIN posts p ON p.id = n.post_id LEFT JOIN comments k ON k.id = n.comment_id

@@ -20,6 +20,7 @@ import {
 	type NotificationSetting,
 } from '@/lib/notification-kinds';
 import { storedText } from '@/lib/excerpt';
+import type { MentionContext } from '@/lib/notification-text';
 
 /** How many a page of the list shows. */
 const NOTIFICATIONS_PAGE_SIZE = 20;
@@ -46,6 +47,8 @@ export interface NotificationItem {
 	endsAt: number | null;
 	/** What it is about, whether or not the reader may still read it. */
 	target: 'POST' | 'COMMENT' | null;
+	/** A mention in a reply to the reader or in a comment on their post (notification-text.ts). */
+	mentionIn: MentionContext;
 }
 
 export interface NotificationPage {
@@ -69,6 +72,7 @@ interface Row {
 	comment_content: string | null;
 	comment_readable: number;
 	ends_at: number | null;
+	mention_in: MentionContext;
 }
 
 /** A page's cursor: the last item's time and id. */
@@ -99,6 +103,17 @@ export async function unreadCount(db: D1Database, memberId: number): Promise<num
 	return unreadOf(await unreadCountStatement(db, memberId).all());
 }
 
+/**
+ * SQL of what a comment that mentions the recipient also is to them (MentionContext): 'REPLY' when it
+ * answers their comment, 'POST' when it is on their post, else NULL. `n` is the notification, `c`
+ * its comment and `p` its post; the replied comment is read by primary key.
+ */
+export function mentionInSql(n: string, c: string, p: string): string {
+	return `CASE WHEN ${n}.kind = 'MENTION' AND ${c}.id IS NOT NULL THEN CASE
+		WHEN (SELECT t.member_id FROM comments t WHERE t.id = coalesce(${c}.reply_to_id, ${c}.parent_id)) = ${n}.member_id THEN 'REPLY'
+		WHEN ${p}.member_id = ${n}.member_id THEN 'POST' END END`;
+}
+
 /** Excerpt of a comment: its first EXCERPT_LENGTH code points on one line. */
 function excerptOf(content: string): string {
 	const text = storedText(content).replace(/\s+/g, ' ').trim();
@@ -125,7 +140,8 @@ export function notificationsStatement(
 				a.nickname AS actor_nickname, p.title, p.like_count,
 				(p.id IS NOT NULL AND p.deleted_at IS NULL AND (${admin} = 1 OR (p.hidden_by_admin = 0 AND b.is_public = 1 AND (p.is_private = 0 OR p.member_id = me.id)))) AS post_readable,
 				c.content AS comment_content,
-				(c.id IS NOT NULL AND c.deleted_at IS NULL AND (c.hidden_by_admin = 0 OR ${admin} = 1)) AS comment_readable
+				(c.id IS NOT NULL AND c.deleted_at IS NULL AND (c.hidden_by_admin = 0 OR ${admin} = 1)) AS comment_readable,
+				${mentionInSql('n', 'c', 'p')} AS mention_in
 			 FROM notifications n JOIN members me ON me.id = n.member_id
 			 LEFT JOIN members a ON a.id = n.actor_id
 			 LEFT JOIN posts p ON p.id = n.post_id AND p.channel_id = ?2
@@ -155,6 +171,7 @@ export function notificationPageOf(result: D1Result | undefined, limit = NOTIFIC
 			excerpt: commentReadable && row.comment_content !== null ? excerptOf(row.comment_content) : null,
 			endsAt: row.ends_at,
 			target: row.comment_id !== null ? 'COMMENT' : row.post_id !== null ? 'POST' : null,
+			mentionIn: row.mention_in,
 		};
 	});
 	const last = items.at(-1);

@@ -14,7 +14,8 @@
 import { translator } from '@/i18n';
 import type { Language } from '@/schemas/channel';
 import type { NotificationKind } from '@/lib/notification-kinds';
-import { notificationPath, notificationSentence } from '@/lib/notification-text';
+import { notificationPath, notificationSentence, type MentionContext } from '@/lib/notification-text';
+import { mentionInSql } from './notifications';
 import { AppError } from '@/server/platform/errors';
 import { PUSH_INTERVAL_MS } from '@/lib/notification-kinds';
 import { sendWebPush, type PushOutcome, type PushSetup } from './push';
@@ -35,6 +36,7 @@ interface PushRow {
 	actor: string | null;
 	like_count: number | null;
 	ends_at: number | null;
+	mention_in: MentionContext;
 	domain: string;
 	slug: string;
 	language: Language;
@@ -74,10 +76,11 @@ export async function pushDelivered(
 		db
 			.prepare(
 				`SELECT n.id, n.member_id, n.kind, n.post_id, n.comment_id, n.actor_id, a.nickname AS actor, p.like_count, n.ends_at,
+					${mentionInSql('n', 'k', 'p')} AS mention_in,
 					c.domain, c.slug, c.language, c.title AS channel_title, s.id AS subscription, s.endpoint, s.p256dh, s.auth
 				 FROM notifications n JOIN members m ON m.id = n.member_id AND m.notification_pushed_at = ?3
 				 JOIN push_subscriptions s ON s.member_id = n.member_id JOIN channels c ON c.id = n.channel_id
-				 LEFT JOIN members a ON a.id = n.actor_id LEFT JOIN posts p ON p.id = n.post_id
+				 LEFT JOIN members a ON a.id = n.actor_id LEFT JOIN posts p ON p.id = n.post_id LEFT JOIN comments k ON k.id = n.comment_id
 				 WHERE ${WRITTEN} ORDER BY n.id LIMIT ${PUSHES_PER_MESSAGE}`,
 			)
 			.bind(...bind),
@@ -98,6 +101,7 @@ export async function pushDelivered(
 					others: row.kind === 'LIKE' ? Math.max(0, (row.like_count ?? 1) - 1) : 0,
 					target: row.comment_id !== null ? 'COMMENT' : row.post_id !== null ? 'POST' : null,
 					endsAt: row.ends_at,
+					mentionIn: row.mention_in,
 				},
 				translator(row.language),
 				row.language,
