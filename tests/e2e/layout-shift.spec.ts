@@ -24,8 +24,8 @@ const COMMUNITIES = ['/starfall/global', '/starfall/kr', '/starfall/jp', '/starf
 const MEMBER = 6;
 
 /** Records every layout shift of each document from its start, before anything is painted. */
-function observeShifts(page: Page): Promise<void> {
-	return page.addInitScript(() => {
+async function observeShifts(page: Page): Promise<void> {
+	await page.addInitScript(() => {
 		const seen: { value: number; hadRecentInput: boolean; sources: string[] }[] = [];
 		const take = (entries: PerformanceEntryList) => {
 			for (const entry of entries as (PerformanceEntry & { value: number; hadRecentInput: boolean; sources: { node?: Node | null }[] })[]) {
