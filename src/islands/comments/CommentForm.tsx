@@ -2,19 +2,22 @@
  * A comment box: the new comment, a reply or an edit. A visible count of characters against
  * COMMENT_MAX_LENGTH, the validation text under the box, Post (or Save) and, for a reply or an
  * edit, Cancel. The new-comment box is the same markup as CommentForm.astro. A member's box
- * suggests members as an @ is typed (src/islands/mentions/): the box becomes the combobox of their
- * list while it is open, and Enter or Tab picks instead of starting a new line.
+ * suggests members as an @ is typed (src/islands/mentions/CommentMentions.tsx, loaded with the
+ * box's first @): the box becomes the combobox of their list while it is open, and Enter or Tab
+ * picks instead of starting a new line.
  */
-import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { COMMENT_MAX_LENGTH, commentLength } from '@/schemas/comment-limits';
 import { formatCount } from '@/lib/format-date';
 import type { Mention } from '@/lib/mentions';
 import { mentionAt, withMention } from '@/islands/mentions/candidate';
-import MentionList, { MentionStatus } from '@/islands/mentions/MentionList';
+import MentionStatus from '@/islands/mentions/MentionStatus';
 import type { MentionSource } from '@/islands/mentions/suggestions';
-import { menuKey, useMentionMenu } from '@/islands/mentions/use-mention-menu';
 import { fill, type CommentTexts } from './texts';
 import type { TextProblem } from './model';
+
+/** The @ suggestions, loaded once an @ is written in a box (as the editor's). */
+const CommentMentions = lazy(() => import('@/islands/mentions/CommentMentions'));
 
 interface Props {
 	/** new, reply-{parentId} or edit-{commentId}: names the box and its parts. */
@@ -66,7 +69,13 @@ export default function CommentForm({
 	// The caret while the box has the focus (null otherwise, or while a range is selected): the @ it is typing.
 	const [caret, setCaret] = useState<number | null>(null);
 	const candidate = mentions && caret !== null ? mentionAt(text, caret) : null;
-	const menu = useMentionMenu(mentions, candidate);
+	// From the first @ on, the suggestions' module is there (and keeps its state, such as a dismissal).
+	const [mentioning, setMentioning] = useState(false);
+	const wantsMentions = mentions !== null && text.includes('@');
+	useEffect(() => {
+		if (wantsMentions) setMentioning(true);
+	}, [wantsMentions]);
+	const [nobody, setNobody] = useState(false);
 	/** Where the caret goes once a picked mention is in the text. */
 	const pickedCaret = useRef<number | null>(null);
 	const readCaret = (element: HTMLTextAreaElement) => setCaret(element.selectionStart === element.selectionEnd ? element.selectionStart : null);
@@ -118,11 +127,6 @@ export default function CommentForm({
 				placeholder={placeholder}
 				aria-describedby={describedBy}
 				aria-invalid={problem ? true : undefined}
-				role={menu.open ? 'combobox' : undefined}
-				aria-expanded={menu.open || undefined}
-				aria-controls={menu.open ? menu.listId : undefined}
-				aria-activedescendant={menu.open ? `${menu.listId}-${menu.active}` : undefined}
-				aria-autocomplete={menu.open ? 'list' : undefined}
 				readOnly={readOnly || undefined}
 				data-action="write"
 				value={text}
@@ -134,23 +138,16 @@ export default function CommentForm({
 				onFocus={(event) => readCaret(event.currentTarget)}
 				onBlur={() => setCaret(null)}
 				onKeyDown={(event) => {
-					const composing = event.nativeEvent.isComposing || event.keyCode === 229;
-					if (!composing && menu.onKey(menuKey(event), pick)) event.preventDefault();
-					else if (event.key === 'Escape' && onCancel) onCancel();
+					// A key the open suggestions took (Escape closing them among them) is prevented there.
+					if (!event.isDefaultPrevented() && event.key === 'Escape' && onCancel) onCancel();
 				}}
 			/>
-			{menu.open && (
-				<MentionList
-					id={menu.listId}
-					label={texts['mention.suggestions']}
-					members={menu.members}
-					active={menu.active}
-					anchor={() => box.current?.getBoundingClientRect() ?? null}
-					onPick={pick}
-					onHover={menu.setActive}
-				/>
+			{mentions && mentioning && (
+				<Suspense fallback={null}>
+					<CommentMentions box={box} source={mentions} candidate={candidate} label={texts['mention.suggestions']} onPick={pick} onNone={setNobody} />
+				</Suspense>
 			)}
-			{mentions && <MentionStatus text={menu.none ? texts['mention.none'] : null} />}
+			{mentions && <MentionStatus text={nobody ? texts['mention.none'] : null} />}
 			{problem && (
 				<p className="comment-form-error" id={`${id}-error`} role="alert">
 					{problem === 'required' ? texts['comment.message.required'] : texts['comment.message.tooLong']}

@@ -15,7 +15,8 @@ import type { LexicalEditor, RangeSelection, TextNode } from 'lexical';
 import type { Mention } from '@/lib/mentions';
 import { $userId } from '@/stores/user-id';
 import { mentionAt, withMention, type MentionCandidate } from './candidate';
-import MentionList, { MentionStatus } from './MentionList';
+import MentionList from './MentionList';
+import MentionStatus from './MentionStatus';
 import { mentionSource } from './suggestions';
 import { menuKey, useMentionMenu } from './use-mention-menu';
 

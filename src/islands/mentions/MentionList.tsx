@@ -97,12 +97,3 @@ export default function MentionList({ id, label, members, active, anchor, onPick
 		</ul>
 	);
 }
-
-/** The polite live region that says when nobody's nickname starts like the @ being typed. */
-export function MentionStatus({ text }: { text: string | null }) {
-	return (
-		<span className="visually-hidden" role="status">
-			{text}
-		</span>
-	);
-}

@@ -1,0 +1,39 @@
+/**
+ * The post page's one module (src/pages/[domain]/[slug]/posts/[postId].astro), besides the
+ * layout's: the action bar's and the comments' loaders, the image viewer's, the view count's beacon
+ * and the YouTube facades. One file instead of one per component (docs/performance.md).
+ */
+import { viewedStorageKey } from '@/lib/names';
+import { PLAYER_FEATURES, YOUTUBE_PLAYER_ORIGIN } from '@/lib/youtube-player';
+import './post-actions-loader';
+import './comments-loader';
+import './image-viewer-loader';
+
+// One view per post per reader session: reloads and back-navigation do not count again.
+const article = document.querySelector<HTMLElement>('[data-view-beacon]');
+const beacon = article?.dataset['viewBeacon'];
+if (beacon) {
+	const key = viewedStorageKey(beacon);
+	try {
+		if (!sessionStorage.getItem(key)) {
+			sessionStorage.setItem(key, '1');
+			navigator.sendBeacon(beacon);
+		}
+	} catch {
+		// Storage can be blocked; counting the view without it is better than not at all.
+		navigator.sendBeacon(beacon);
+	}
+}
+
+// YouTube facades become the player (privacy-enhanced domain) only when the reader asks for it.
+document.addEventListener('click', (event) => {
+	const link = (event.target as Element | null)?.closest<HTMLAnchorElement>('a[data-youtube-id]');
+	const id = link?.dataset['youtubeId'];
+	if (!link || !id || !/^[A-Za-z0-9_-]{11}$/.test(id)) return;
+	event.preventDefault();
+	const frame = document.createElement('iframe');
+	frame.src = `${YOUTUBE_PLAYER_ORIGIN}/embed/${id}?autoplay=1`;
+	frame.title = link.textContent ?? 'YouTube';
+	frame.allow = PLAYER_FEATURES.join('; ');
+	link.replaceWith(frame);
+});
