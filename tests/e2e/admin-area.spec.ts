@@ -259,6 +259,9 @@ test('automatic hide at the community’s number of reports, shown again from th
 	await expect(page.locator('[data-below-recommended]')).toHaveCount(0);
 	await page.getByRole('button', { name: 'Save' }).click();
 	await expect(toast(page)).toHaveText('The settings have been saved.');
+	// The toast fades out after 1.5 s: the check waits until it has gone, since a half-faded toast
+	// measures as low contrast (on a busy machine the screenshot took long enough to catch it fading).
+	await expect(toast(page)).toBeHidden();
 	await page.screenshot({ path: path.join(shots, 'settings-dark.png'), fullPage: true });
 	expect(await wcagViolations(page)).toEqual([]);
 

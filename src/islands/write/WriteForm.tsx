@@ -140,6 +140,12 @@ export default function WriteForm({
 	// user id itself, as it loads no session sync (MainLayout's sessionSync).
 	useEffect(() => $userId.set(String(userId)), [userId]);
 
+	// The spam-defence module is loaded once the form works, while the page is online: a submit made
+	// offline must not be the first to ask for it, since a module that failed to load is not asked for
+	// again, and the post kept for the connection's return would then never be sent.
+	useEffect(() => {
+		if (hydrated) void spamDefence().catch(() => undefined);
+	}, [hydrated]);
 	const local = useLocalCopy({ storageKey, editing: edit !== null, hydrated, initialFields, fieldsRef, draftIdRef, touchedRef, applyWork });
 	const { keepLocally, keepSoon } = local;
 
