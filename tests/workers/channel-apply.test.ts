@@ -9,6 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { applyChannel, planChannel } from '@/server/channels/apply';
+import { forgetChannel } from '@/server/channels/channels';
 import { ChannelFileSchema, type ChannelFile } from '@/server/channels/channel-file';
 import { searchPosts } from '@/server/search/search';
 import farm from '../../channels/pixelfarm-main.json';
@@ -38,9 +39,17 @@ function newCommunity(slug: string): ChannelFile {
 	return file;
 }
 
+/**
+ * Applies a community file as `npm run channel -- apply` does, from outside the Worker: its readers
+ * see the change once their isolate reads the channel row again (within two seconds,
+ * src/server/channels/channels.ts). The tests read right after, so the isolate they share drops its
+ * copy at once: with a stale row (its list count from before), a page of All Posts was read at the
+ * old offsets whenever the previous read fell within the memo's second on a busy machine.
+ */
 async function apply(file: ChannelFile) {
 	const plan = await planChannel(env.DB, file);
 	if (plan.refusals.length === 0) await applyChannel(env.DB, plan);
+	forgetChannel(file.domain, file.slug);
 	return plan;
 }
 
