@@ -4,16 +4,26 @@ import { documentText, isImageSrc, parseStoredDocument } from '@/schemas/content
 /** The length of a meta description that search results show whole. */
 const EXCERPT_LENGTH = 150;
 
-/** The text of a stored post body; one that is not a content document is text already (the page shows it as such). */
+/**
+ * The text of a stored post body as a preview reads it: its paragraphs, headings and lists, one
+ * block a line, without the images and their alt text (a caption spliced between two sentences
+ * would read as part of them). One that is not a content document is text already (the page shows
+ * it as such).
+ */
 export function storedText(stored: string): string {
 	const document = parseStoredDocument(stored);
-	return document ? documentText(document) : stored;
+	return document ? documentText(document, { imageAlts: false }) : stored;
+}
+
+/** The first image block of a stored post body that this site serves (a path on it), or null. */
+export function storedFirstImageBlock(stored: string): { src: string; alt: string; width?: number | undefined; height?: number | undefined } | null {
+	for (const block of parseStoredDocument(stored)?.blocks ?? []) if (block.type === 'image' && isImageSrc(block.src)) return block;
+	return null;
 }
 
 /** The first image of a stored post body that this site serves (a path on it), or null. */
 export function storedFirstImage(stored: string): string | null {
-	for (const block of parseStoredDocument(stored)?.blocks ?? []) if (block.type === 'image' && isImageSrc(block.src)) return block.src;
-	return null;
+	return storedFirstImageBlock(stored)?.src ?? null;
 }
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
@@ -60,4 +70,20 @@ export function excerpt(text: string, max = EXCERPT_LENGTH): string {
 		const space = head.lastIndexOf(' ');
 		return `${space > (head.length * 2) / 3 ? head.slice(0, space) : head.trimEnd()}…`;
 	}
+}
+
+/** The end of a sentence: a full stop, question or exclamation mark before a space, or a CJK one. */
+const SENTENCE_END = /[.!?](?=\s)|[。！？]/g;
+
+/**
+ * A link preview's text (og:description): `excerpt`, but when the text had to be cut, it ends with
+ * the last whole sentence that fits, if that keeps at least half of `max`; otherwise with a cut word
+ * and an ellipsis as `excerpt` does.
+ */
+export function sentenceExcerpt(text: string, max: number): string {
+	const cut = excerpt(text, max);
+	if (!cut.endsWith('…')) return cut;
+	let end = -1;
+	for (const match of cut.matchAll(SENTENCE_END)) end = match.index + 1;
+	return end >= max / 2 ? cut.slice(0, end) : cut;
 }

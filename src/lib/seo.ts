@@ -3,7 +3,7 @@
  * may be indexed, absolute URLs, the Open Graph locale of a channel's language, and JSON-LD that
  * no text of a post can break out of.
  */
-import type { Language } from '@/schemas/channel';
+import { rasterImageType, type Language, type ShareImage } from '@/schemas/channel';
 
 /** The paths under /{domain}/{slug} whose pages are indexed: All Posts, a board's list and a post. */
 const INDEXABLE_PAGE = /^\/[^/]+\/[^/]+\/(?:boards|boards\/\d+|posts\/\d+)\/?$/;
@@ -55,8 +55,8 @@ export interface PageSeo {
 	type?: 'article' | 'website';
 	/** The preview's text (og:description), when it is longer than the meta description. */
 	previewText?: string;
-	/** The page's own image (a path on this site): a large preview card; without one the community's image and a small card. */
-	image?: string | null;
+	/** The page's own preview image (a post's first PNG or JPEG); without one, the community's (previewImageOf). */
+	image?: PreviewImage | null;
 	/** Structured data, each object one `<script type="application/ld+json">`. */
 	jsonLd?: unknown[];
 	feeds?: FeedLink[];
@@ -73,11 +73,51 @@ export function listCanonical(path: string, page: number, subjectId?: number): s
 	return search ? `${path}?${search}` : path;
 }
 
-/** The community's own picture for previews of its pages: its header image, else its banner, else its logo. */
+/** A link preview's image (og:image and its width, height, type and alt). */
+export interface PreviewImage {
+	/** A path on this site, or an https URL. */
+	url: string;
+	type: 'image/png' | 'image/jpeg';
+	/** The size, when known (a community's share image; a post image that recorded it). */
+	width?: number | undefined;
+	height?: number | undefined;
+	alt?: string | undefined;
+}
+
+/** The smallest image Facebook shows in a preview; a smaller one gives way to the community's. */
+const PREVIEW_MIN_SIDE = 200;
+
+/**
+ * A post's image as a preview image: only a PNG or JPEG (an SVG, GIF or WebP is not shown by every
+ * preview), and not one recorded smaller than 200 px on a side. Otherwise null, and the community's
+ * share image stands in (docs/seo.md#share-images).
+ */
+export function postPreviewImage(image: { src: string; alt: string; width?: number | undefined; height?: number | undefined } | null): PreviewImage | null {
+	if (!image) return null;
+	const type = rasterImageType(image.src);
+	if (type === null) return null;
+	if ((image.width ?? PREVIEW_MIN_SIDE) < PREVIEW_MIN_SIDE || (image.height ?? PREVIEW_MIN_SIDE) < PREVIEW_MIN_SIDE) return null;
+	return { url: image.src, type, width: image.width, height: image.height, alt: image.alt || undefined };
+}
+
+/**
+ * The community's own picture for previews of its pages: its share image (a PNG or JPEG of
+ * 1200×630 with its size and alt), else the first of its header image, banner and logo that is a
+ * PNG or JPEG. An SVG is never offered: Facebook, X, LINE and KakaoTalk do not show one.
+ */
 export function communityImage(channel: {
 	pcHeaderImage: string | null;
 	banner: { imageUrl: string } | null;
-	header: { gameBiIcon: string | null };
-}): string | null {
-	return channel.pcHeaderImage ?? channel.banner?.imageUrl ?? channel.header.gameBiIcon ?? null;
+	header: { gameBiIcon: string | null; shareImage?: ShareImage | null };
+}): PreviewImage | null {
+	const share = channel.header.shareImage;
+	if (share) {
+		const type = rasterImageType(share.url);
+		if (type) return { url: share.url, type, width: share.width, height: share.height, alt: share.alt };
+	}
+	for (const url of [channel.pcHeaderImage, channel.banner?.imageUrl, channel.header.gameBiIcon]) {
+		const type = url ? rasterImageType(url) : null;
+		if (url && type) return { url, type };
+	}
+	return null;
 }

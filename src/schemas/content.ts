@@ -113,8 +113,12 @@ export function parseStoredDocument(stored: string): StoredDocument | null {
 	return document;
 }
 
-/** The text of a document without markup, for search and previews. */
-export function documentText(doc: ContentDocument): string {
+/**
+ * The text of a document without markup. Search reads it with each image's alt text (a reader may
+ * look for what a picture shows); previews read it without (`imageAlts: false`), so that no alt is
+ * spliced between two sentences of the body.
+ */
+export function documentText(doc: StoredDocument, { imageAlts = true }: { imageAlts?: boolean } = {}): string {
 	const inlineText = (inlines: Inline[]) => inlines.map((inline) => inline.text).join('');
 	return doc.blocks
 		.map((block) => {
@@ -127,7 +131,7 @@ export function documentText(doc: ContentDocument): string {
 				case 'list':
 					return block.items.map(inlineText).join('\n');
 				case 'image':
-					return block.alt;
+					return imageAlts ? block.alt : '';
 				case 'youtube':
 					return '';
 			}

@@ -1,17 +1,38 @@
 import { describe, expect, it } from 'vitest';
-import { excerpt, storedText } from '@/lib/excerpt';
+import { excerpt, sentenceExcerpt, storedText } from '@/lib/excerpt';
+import { documentText } from '@/schemas/content';
 
 const doc = (blocks: unknown[]) => JSON.stringify({ type: 'doc', blocks });
 
 describe('post excerpts', () => {
-	it('reads the text of a stored document, without markup, links or videos', () => {
+	it('reads the text of a stored document, without markup, links, videos or images and their alt text', () => {
 		const stored = doc([
 			{ type: 'heading', level: 2, children: [{ text: 'Route' }] },
 			{ type: 'paragraph', children: [{ text: 'Take the ' }, { text: 'north gate', bold: true, link: 'https://example.com' }, { text: '.' }] },
 			{ type: 'youtube', videoId: 'dQw4w9WgXcQ' },
 			{ type: 'image', src: '/demo/a.png', alt: 'The gate at dawn' },
 		]);
-		expect(storedText(stored)).toBe('Route\nTake the north gate.\nThe gate at dawn');
+		expect(storedText(stored)).toBe('Route\nTake the north gate.');
+	});
+
+	it('previews a body with an image between two sentences as the two sentences, without the alt text', () => {
+		const stored = doc([
+			{ type: 'paragraph', children: [{ text: 'I painted our flagship last night.' }] },
+			{ type: 'image', src: '/demo/shot-05.svg', alt: 'A battleship under fire', width: 1280, height: 720 },
+			{ type: 'paragraph', children: [{ text: 'The engine glow took longest.' }] },
+		]);
+		expect(excerpt(storedText(stored), 180)).toBe('I painted our flagship last night. The engine glow took longest.');
+		// Search still finds what the picture shows.
+		expect(documentText(JSON.parse(stored))).toContain('A battleship under fire');
+	});
+
+	it('ends a cut preview with the last whole sentence that keeps half its length, else at a word', () => {
+		const text = `${'Sentence one is here. '.repeat(6)}And a last sentence that runs on far too long to fit whole in the preview.`;
+		const cut = sentenceExcerpt(text, 180);
+		expect(cut.endsWith('here.')).toBe(true);
+		expect(cut.length).toBeLessThanOrEqual(180);
+		expect(sentenceExcerpt('一文目です。二文目です。', 180)).toBe('一文目です。二文目です。');
+		expect(sentenceExcerpt(`Short. ${'word '.repeat(60)}`, 100)).toMatch(/word…$/);
 	});
 
 	it('takes a body that is not a document as its text', () => {

@@ -1,6 +1,6 @@
 /** What search engines and link previews read (src/lib/seo.ts, src/server/seo/xml.ts; docs/seo.md). */
 import { describe, expect, it } from 'vitest';
-import { absoluteUrl, communityImage, isNoindex, jsonLdText, listCanonical, ogLocale } from '@/lib/seo';
+import { absoluteUrl, communityImage, isNoindex, jsonLdText, listCanonical, ogLocale, postPreviewImage } from '@/lib/seo';
 import { atomXml, sitemapXml, xmlText } from '@/server/seo/xml';
 
 describe('which answers search engines may index', () => {
@@ -53,12 +53,32 @@ describe('the head of a page', () => {
 		expect(listCanonical('/s/g/boards/12', 2, 121)).toBe('/s/g/boards/12?subjectId=121&page=2');
 	});
 
-	it("takes the community's header image, else its banner, else its logo", () => {
-		const channel = { pcHeaderImage: null, banner: null, header: { gameBiIcon: '/demo/logo.svg' } };
-		expect(communityImage(channel)).toBe('/demo/logo.svg');
-		expect(communityImage({ ...channel, banner: { imageUrl: '/demo/banner.png' } })).toBe('/demo/banner.png');
-		expect(communityImage({ ...channel, pcHeaderImage: '/demo/header.png' })).toBe('/demo/header.png');
+	it("takes the community's share image with its size and alt, else the first PNG or JPEG of its header image, banner and logo, never an SVG", () => {
+		const share = { url: '/demo/share.jpg', width: 1200, height: 630, alt: 'Three ships' };
+		const channel = { pcHeaderImage: null, banner: null, header: { gameBiIcon: '/demo/logo.png', shareImage: null } };
+		expect(communityImage(channel)).toEqual({ url: '/demo/logo.png', type: 'image/png' });
+		expect(communityImage({ ...channel, banner: { imageUrl: '/demo/banner.jpg' } })).toEqual({ url: '/demo/banner.jpg', type: 'image/jpeg' });
+		expect(communityImage({ ...channel, pcHeaderImage: '/demo/header.png' })).toEqual({ url: '/demo/header.png', type: 'image/png' });
+		expect(communityImage({ ...channel, header: { gameBiIcon: '/demo/logo.svg', shareImage: share } })).toEqual({ ...share, type: 'image/jpeg' });
+		// An SVG is shown by no link preview: none is offered.
+		expect(communityImage({ pcHeaderImage: '/demo/h.svg', banner: { imageUrl: '/demo/banner.svg' }, header: { gameBiIcon: '/demo/logo.svg' } })).toBeNull();
 		expect(communityImage({ ...channel, header: { gameBiIcon: null } })).toBeNull();
+	});
+
+	it("offers a post's first image to previews only as a PNG or JPEG of at least 200 px a side", () => {
+		expect(postPreviewImage({ src: '/uploads/a.png', alt: 'A ship', width: 1280, height: 720 })).toEqual({
+			url: '/uploads/a.png',
+			type: 'image/png',
+			width: 1280,
+			height: 720,
+			alt: 'A ship',
+		});
+		expect(postPreviewImage({ src: '/uploads/a.jpg', alt: '' })).toMatchObject({ type: 'image/jpeg', alt: undefined });
+		expect(postPreviewImage({ src: '/demo/shot-01.svg', alt: 'A ship', width: 1280, height: 720 })).toBeNull();
+		expect(postPreviewImage({ src: '/uploads/a.webp', alt: '', width: 1280, height: 720 })).toBeNull();
+		expect(postPreviewImage({ src: '/uploads/a.gif', alt: '', width: 1280, height: 720 })).toBeNull();
+		expect(postPreviewImage({ src: '/uploads/a.png', alt: '', width: 150, height: 720 })).toBeNull();
+		expect(postPreviewImage(null)).toBeNull();
 	});
 
 	it('writes JSON-LD that no text can break out of: </script>, <!--, quotes and line separators', () => {

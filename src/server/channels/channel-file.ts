@@ -10,7 +10,7 @@ import '@/schemas/zod-config';
 import { z } from 'zod';
 import { parse as parseYaml } from 'yaml';
 import { DomainSchema, PathSegmentSchema } from '@/schemas/params';
-import { LanguageSchema, ProviderSchema, ThemeTypeSchema, YesNoSchema } from '@/schemas/channel';
+import { LanguageSchema, ProviderSchema, ShareImageSchema, ThemeTypeSchema, YesNoSchema } from '@/schemas/channel';
 import { SafeLinkSchema } from '@/schemas/link';
 import { DocumentSchema } from '@/schemas/content';
 import { NewMemberLimitsSchema } from '@/server/spam/new-members';
@@ -98,6 +98,8 @@ export const ChannelFileSchema = z
 		content: z.strictObject({ exposureType: z.enum(['ALL', 'BOARD_SELECTION']), exposureBoard: BoardKeySchema.nullable().default(null) }),
 		headerConfig: z.strictObject({
 			gameBiIcon: SafeLinkSchema.nullable().default(null),
+			/** The picture of the community's link previews (docs/seo.md#share-images). */
+			shareImage: ShareImageSchema.strict().nullable().default(null),
 			topPinnedHome: YesNoSchema,
 			topPinnedBoard: YesNoSchema,
 			topPinnedTargetBoards: z.array(BoardKeySchema).max(20).default([]),

@@ -11,7 +11,7 @@
 import { all } from '@/server/platform/db';
 import type { LayoutData } from '@/server/channels/layout';
 import { canReadBoard, GUEST } from '@/server/visibility/visibility';
-import { storedFirstImage } from '@/lib/excerpt';
+import { storedFirstImage, storedText } from '@/lib/excerpt';
 
 /** Posts per sitemap file: a tenth of the 50,000 a sitemap may hold, so that building one reads at most this many rows. */
 export const SITEMAP_POSTS_PER_FILE = 5000;
@@ -69,7 +69,7 @@ export async function sitemapPosts(db: D1Database, channelId: number, part: numb
 export interface FeedEntry {
 	id: number;
 	title: string;
-	/** Plain text of the body. */
+	/** Plain text of the body, without its images' alt text (storedText). */
 	text: string;
 	/** The first image of the body (a path on this site), or null. */
 	image: string | null;
@@ -82,14 +82,13 @@ interface FeedRow {
 	id: number;
 	title: string;
 	content: string;
-	content_text: string;
 	nickname: string | null;
 	withdrawn_at: number | null;
 	created_at: number;
 	changed_at: number;
 }
 
-const FEED_COLUMNS = `p.id, p.title, p.content, p.content_text, m.nickname, m.withdrawn_at, p.created_at, coalesce(p.edited_at, p.created_at) AS changed_at
+const FEED_COLUMNS = `p.id, p.title, p.content, m.nickname, m.withdrawn_at, p.created_at, coalesce(p.edited_at, p.created_at) AS changed_at
 	FROM posts p JOIN members m ON m.id = p.member_id`;
 
 /**
@@ -111,7 +110,7 @@ export async function feedEntries(db: D1Database, channelId: number, boardId: nu
 	return rows.map((row) => ({
 		id: row.id,
 		title: row.title,
-		text: row.content_text,
+		text: storedText(row.content),
 		image: storedFirstImage(row.content),
 		authorName: row.withdrawn_at === null ? row.nickname : null,
 		createdAt: row.created_at,

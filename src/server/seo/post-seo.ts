@@ -1,6 +1,6 @@
 /**
  * What a readable post tells search engines and link previews (docs/seo.md): its canonical URL, a
- * preview of its text and first image, and the structured data of Google's discussion-forum
+ * preview of its text (without images' alt text) and first PNG or JPEG image, and the structured data of Google's discussion-forum
  * documentation: a DiscussionForumPosting with its author, dates, counts and first page of comments,
  * and a BreadcrumbList of community, board and post. Built from what the page read already: no query.
  */
@@ -9,9 +9,9 @@ import type { PostDetail } from '@/server/posts/detail';
 import type { CommentItem } from '@/server/comments/comments';
 import type { PostAuthor } from '@/server/visibility/author';
 import { parseStoredDocument } from '@/schemas/content';
-import { excerpt, storedFirstImage } from '@/lib/excerpt';
+import { excerpt, sentenceExcerpt, storedFirstImageBlock } from '@/lib/excerpt';
 import { isoDate } from '@/lib/format-date';
-import { absoluteUrl, type PageSeo } from '@/lib/seo';
+import { absoluteUrl, postPreviewImage, type PageSeo } from '@/lib/seo';
 import { pageUrls } from '@/lib/urls';
 
 /** The length of a link preview's text (og:description): a phone's preview card shows about this much. */
@@ -52,8 +52,15 @@ export function postSeo(
 	{ structuredData = true }: { structuredData?: boolean } = {},
 ): PageSeo {
 	const urls = pageUrls(channel.basePath);
-	const image = storedFirstImage(post.content);
-	const seo: PageSeo = { canonical: urls.post(post.postId), type: 'article', previewText: excerpt(text, PREVIEW_LENGTH), image };
+	const first = storedFirstImageBlock(post.content);
+	// The preview shows the post's image when it is a PNG or JPEG; the structured data names any first image.
+	const image = first?.src ?? null;
+	const seo: PageSeo = {
+		canonical: urls.post(post.postId),
+		type: 'article',
+		previewText: sentenceExcerpt(text, PREVIEW_LENGTH),
+		image: postPreviewImage(first),
+	};
 	if (!structuredData) return seo;
 	const url = absoluteUrl(origin, urls.post(post.postId));
 	const boardUrl = absoluteUrl(origin, urls.board(post.boardId));
