@@ -30,7 +30,13 @@ const STARFALL_FONTS = {
 const CARDS = [
 	{ file: 'starfall-global', lang: 'en', art: 'shot-01', title: 'Starfall Odyssey', line: 'Season 7: Nebula Drift · Global Community' },
 	{ file: 'starfall-kr', lang: 'ko', art: 'shot-01', title: '스타폴 오디세이', line: '시즌 7: 네뷸라 드리프트 · 한국 커뮤니티' },
-	{ file: 'starfall-jp', lang: 'ja', art: 'shot-01', title: 'スターフォール・オデッセイ', line: 'シーズン7：ネビュラドリフト · 日本公式コミュニティ' },
+	{
+		file: 'starfall-jp',
+		lang: 'ja',
+		art: 'shot-01',
+		title: 'スターフォール・オデッセイ',
+		line: 'シーズン7：ネビュラドリフト · 日本公式コミュニティ',
+	},
 	{ file: 'starfall-tw', lang: 'zh', art: 'shot-01', title: '星墜奧德賽', line: '第七賽季：星雲漂流 · 台灣官方社群' },
 	{ file: 'pixelfarm-main', lang: 'en', art: 'shot-10', title: 'Pixel Farm', line: 'Community · Farm tips, festivals and fan art' },
 ];

@@ -5,7 +5,8 @@ export function imageSize(bytes: Uint8Array): { width: number; height: number } 
 	if (view.getUint16(0) !== 0xffd8) throw new Error('Neither a PNG nor a JPEG');
 	for (let at = 2; at + 9 < bytes.length; at += 2 + view.getUint16(at + 2)) {
 		const marker = bytes[at + 1]!;
-		if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker)) return { width: view.getUint16(at + 7), height: view.getUint16(at + 5) };
+		if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker))
+			return { width: view.getUint16(at + 7), height: view.getUint16(at + 5) };
 	}
 	throw new Error('No frame header in the JPEG');
 }

@@ -74,8 +74,55 @@ export function insertRows(table, columns, rows) {
 }
 
 const YOUTUBE_IDS = ['dQw4w9WgXcQ', 'M7lc1UVf-VE', 'aqz-KE-bpKQ', 'ScMzIvxBSi4', 'jNQXAC9IVRw', 'LXb3EKWsInQ', 'kJQP7kiw5Fk', 'YE7VzlLtp-4'];
-const SPACE_SHOTS = [1, 2, 3, 4, 5, 6, 7, 8];
-const FARM_SHOTS = [9, 10, 11, 12];
+/**
+ * The picture of each fan-art post (public/demo/shot-NN.svg), by the post's place in its board: each
+ * post's title and opening are written for its picture (the four Starfall content files in the same
+ * order), and its alt text is what the picture shows (`shotAlts`).
+ */
+const STARFALL_FANART_SHOTS = [3, 5, 2, 6, 4, 1, 7, 1, 2, 1, 8, 4, 7, 7, 6, 8, 4, 6, 6, 3, 5, 4, 5, 8, 1, 3, 7, 8, 2, 6, 7, 1, 4, 3, 2, 5];
+const FARM_FANART_SHOTS = Array.from({ length: 36 }, (_, index) => 9 + (index % 4));
+
+/**
+ * Which comments and replies of a community's pools suit a post of each board, by their place in the
+ * pool (the four Starfall pools are one list in four languages): a fan-art post is never told that a
+ * bug happens on mobile too, nor praised for a painting it is not.
+ */
+const STARFALL_COMMENTS = {
+	notice: [6, 14, 16, 20, 30, 39, 47, 48, 61, 63, 67, 68, 73],
+	general: [1, 3, 5, 7, 8, 10, 17, 19, 21, 27, 31, 33, 37, 43, 49, 52, 53, 56, 66, 69, 71, 72],
+	guides: [0, 1, 4, 12, 13, 15, 22, 24, 28, 34, 36, 40, 44, 46, 54, 64, 65],
+	fanart: [1, 10, 11, 23, 33, 38, 40, 72],
+	videos: [10, 19, 29, 33, 40, 49, 55, 60, 69, 72],
+	bugs: [2, 7, 9, 18, 25, 26, 28, 42, 44, 51, 57, 59, 70],
+	staff: [0, 27, 28],
+};
+const STARFALL_REPLIES = {
+	notice: [0, 1, 3, 17, 23, 26, 27, 37, 38, 40, 41],
+	general: [0, 1, 4, 5, 9, 12, 14, 15, 16, 29, 30, 33, 36, 38, 41],
+	guides: [2, 3, 5, 6, 7, 11, 22, 23, 24, 25, 31, 33, 35, 39],
+	fanart: [0, 1, 14, 19],
+	videos: [0, 1, 4, 14, 15, 19, 29, 32, 36],
+	bugs: [1, 3, 6, 8, 13, 16, 17, 21, 31],
+	staff: [0, 5, 24, 33, 39],
+};
+const FARM_COMMENTS = {
+	notice: [4, 5, 14, 21, 48, 49, 50, 58, 71],
+	general: [3, 9, 11, 12, 17, 18, 21, 23, 30, 31, 36, 37, 39, 42, 45, 50, 54, 59, 61, 66, 68, 72],
+	guides: [0, 4, 7, 10, 16, 17, 23, 26, 29, 32, 35, 51, 53, 56, 59, 63, 72],
+	fanart: [1, 8, 14, 27, 38, 47, 50, 61, 62, 68],
+	videos: [14, 33, 38, 65, 67, 68],
+	bugs: [2, 13, 19, 22, 26, 28, 40, 41, 52, 60, 64, 69],
+	staff: [0, 26, 45],
+};
+const FARM_REPLIES = {
+	notice: [1, 2, 4, 9, 14, 17, 35, 41],
+	general: [0, 1, 2, 3, 9, 12, 13, 16, 21, 22, 29, 32, 33, 37, 40],
+	guides: [0, 4, 5, 8, 9, 15, 18, 20, 24, 27, 29, 30, 34, 38],
+	fanart: [0, 1, 2, 26, 37],
+	videos: [0, 1, 2, 26, 37],
+	bugs: [1, 4, 6, 10, 11, 14, 17, 28, 31, 39],
+	staff: [2, 12, 16, 27, 30],
+};
 
 /**
  * A demo community: its configuration is its channel file (channels/*.json, what `npm run channel
@@ -83,6 +130,7 @@ const FARM_SHOTS = [9, 10, 11, 12];
  * seed writes its members, posts and comments from the content file in its language.
  */
 function demo(file, content, extra) {
+	const pick = (pool, byBoard) => Object.fromEntries(Object.entries(byBoard).map(([key, places]) => [key, places.map((place) => pool[place])]));
 	const { header } = file;
 	return {
 		index: file.id,
@@ -98,16 +146,21 @@ function demo(file, content, extra) {
 		content,
 		file,
 		...extra,
+		comments: pick(content.comments, extra.comments),
+		replies: pick(content.replies, extra.replies),
 	};
 }
 
+const STARFALL = { fanartShots: STARFALL_FANART_SHOTS, comments: STARFALL_COMMENTS, replies: STARFALL_REPLIES };
+const FARM = { fanartShots: FARM_FANART_SHOTS, comments: FARM_COMMENTS, replies: FARM_REPLIES };
+
 /** The demo communities. Board keys follow the content files; ids are fixed (in the files) so links stay stable. */
 export const DEMO_CHANNELS = [
-	demo(starfallGlobal, en, { shots: SPACE_SHOTS, site: 'https://starfall.example' }),
-	demo(starfallKr, ko, { shots: SPACE_SHOTS, site: 'https://starfall.example/kr' }),
-	demo(starfallJp, ja, { shots: SPACE_SHOTS, site: 'https://starfall.example/jp' }),
-	demo(starfallTw, zh, { shots: SPACE_SHOTS, site: 'https://starfall.example/tw' }),
-	demo(pixelfarmMain, pixelfarm, { shots: FARM_SHOTS, site: 'https://pixelfarm.example' }),
+	demo(starfallGlobal, en, { ...STARFALL, site: 'https://starfall.example' }),
+	demo(starfallKr, ko, { ...STARFALL, site: 'https://starfall.example/kr' }),
+	demo(starfallJp, ja, { ...STARFALL, site: 'https://starfall.example/jp' }),
+	demo(starfallTw, zh, { ...STARFALL, site: 'https://starfall.example/tw' }),
+	demo(pixelfarmMain, pixelfarm, { ...FARM, site: 'https://pixelfarm.example', earlierFanartDraws: 'pool' }),
 ];
 
 const BOARD_KEYS = ['notice', 'general', 'guides', 'fanart', 'videos', 'bugs', 'staff'];
@@ -131,12 +184,9 @@ function postDocument(rng, channel, key, index) {
 	const c = channel.content;
 	const blocks = [];
 	const paragraph = () => ({ type: 'paragraph', children: inline(rng.pick(c.paragraphs[key])) });
+	if (key === 'fanart') return fanartDocument(rng, channel, index);
 	const opener = c.openers?.[key]?.[index];
 	blocks.push(opener ? { type: 'paragraph', children: inline(opener) } : paragraph());
-	if (key === 'fanart') {
-		const shot = rng.pick(channel.shots);
-		blocks.push({ type: 'image', src: `/demo/shot-${String(shot).padStart(2, '0')}.svg`, alt: rng.pick(c.imageAlts), width: 1280, height: 720 });
-	}
 	if (key === 'videos') blocks.push({ type: 'youtube', videoId: rng.pick(YOUTUBE_IDS) });
 	if (key === 'guides' || key === 'notice') {
 		blocks.push({ type: 'heading', level: 2, children: inline(rng.pick(c.headings)) });
@@ -156,6 +206,29 @@ function postDocument(rng, channel, key, index) {
 		blocks.push({ type: 'paragraph', children: [{ text: channel.site, link: channel.site }] });
 	}
 	return { type: 'doc', blocks };
+}
+
+/**
+ * A fan-art post: the opening written for its picture, then the picture, with the alt text of what
+ * it shows. No paragraph of the board's pool follows: it would describe another picture.
+ */
+function fanartDocument(rng, channel, index) {
+	const c = channel.content;
+	// The draws a fan-art post made when its picture, alt text and paragraphs were drawn from pools
+	// (a pool opening too in Pixel Farm, which had none written) are made still and dropped, so every
+	// later draw, and so every post, comment and like after it, stays as it was.
+	const poolOpening = channel.earlierFanartDraws === 'pool';
+	for (let i = 0; i < (poolOpening ? 3 : 2); i += 1) rng.next();
+	const paragraphs = poolOpening ? rng.int(1, 3) : rng.int(0, 1);
+	for (let i = 0; i < paragraphs; i += 1) rng.next();
+	const shot = channel.fanartShots[index];
+	return {
+		type: 'doc',
+		blocks: [
+			{ type: 'paragraph', children: inline(c.openers.fanart[index]) },
+			{ type: 'image', src: `/demo/shot-${String(shot).padStart(2, '0')}.svg`, alt: c.shotAlts[shot], width: 1280, height: 720 },
+		],
+	};
 }
 
 function documentText(doc) {
@@ -400,7 +473,7 @@ function channelRows(channel, ids) {
 				post.id,
 				null,
 				author.id,
-				rng.pick(c.comments),
+				rng.pick(channel.comments[post.key]),
 				at,
 				rng.chance(0.08) ? at + HOUR : null,
 				deleted,
@@ -412,7 +485,18 @@ function channelRows(channel, ids) {
 			const replies = deleted ? Math.max(1, drawn) : drawn;
 			for (let r = 0; r < replies; r += 1) {
 				const replyAt = (last += rng.int(2, 300) * 15_000);
-				rows.comments.push([ids.comment++, channel.index, post.id, id, members[rng.int(0, 38)].id, rng.pick(c.replies), replyAt, null, null, 0]);
+				rows.comments.push([
+					ids.comment++,
+					channel.index,
+					post.id,
+					id,
+					members[rng.int(0, 38)].id,
+					rng.pick(channel.replies[post.key]),
+					replyAt,
+					null,
+					null,
+					0,
+				]);
 				count += 1;
 			}
 		}

@@ -92,7 +92,9 @@ const PREVIEW_MIN_SIDE = 200;
  * preview), and not one recorded smaller than 200 px on a side. Otherwise null, and the community's
  * share image stands in (docs/seo.md#share-images).
  */
-export function postPreviewImage(image: { src: string; alt: string; width?: number | undefined; height?: number | undefined } | null): PreviewImage | null {
+export function postPreviewImage(
+	image: { src: string; alt: string; width?: number | undefined; height?: number | undefined } | null,
+): PreviewImage | null {
 	if (!image) return null;
 	const type = rasterImageType(image.src);
 	if (type === null) return null;

@@ -144,7 +144,13 @@ test('a post without an image previews with its community’s share image, in it
 	) as { id: number }[];
 	await page.goto(`/starfall/kr/posts/${row!.id}`);
 	const found = await head(page);
-	expect(found).toMatchObject({ card: 'summary_large_image', locale: 'ko_KR', lang: 'ko', type: 'article', image: `${baseURL}/demo/share-starfall-kr.jpg` });
+	expect(found).toMatchObject({
+		card: 'summary_large_image',
+		locale: 'ko_KR',
+		lang: 'ko',
+		type: 'article',
+		image: `${baseURL}/demo/share-starfall-kr.jpg`,
+	});
 	expect(found.jsonLd[0].image).toBeUndefined();
 });
 
@@ -223,7 +229,11 @@ test('every demo community previews with a PNG or JPEG share image of the size i
 	page,
 	request,
 }) => {
-	const communities = execute('SELECT id, domain, slug FROM channels WHERE id BETWEEN 1 AND 5 ORDER BY id') as { id: number; domain: string; slug: string }[];
+	const communities = execute('SELECT id, domain, slug FROM channels WHERE id BETWEEN 1 AND 5 ORDER BY id') as {
+		id: number;
+		domain: string;
+		slug: string;
+	}[];
 	expect(communities).toHaveLength(5);
 	for (const { id, domain, slug } of communities) {
 		// A fan-art post: its first image is one of the demo's SVG illustrations.

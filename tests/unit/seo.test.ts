@@ -61,7 +61,9 @@ describe('the head of a page', () => {
 		expect(communityImage({ ...channel, pcHeaderImage: '/demo/header.png' })).toEqual({ url: '/demo/header.png', type: 'image/png' });
 		expect(communityImage({ ...channel, header: { gameBiIcon: '/demo/logo.svg', shareImage: share } })).toEqual({ ...share, type: 'image/jpeg' });
 		// An SVG is shown by no link preview: none is offered.
-		expect(communityImage({ pcHeaderImage: '/demo/h.svg', banner: { imageUrl: '/demo/banner.svg' }, header: { gameBiIcon: '/demo/logo.svg' } })).toBeNull();
+		expect(
+			communityImage({ pcHeaderImage: '/demo/h.svg', banner: { imageUrl: '/demo/banner.svg' }, header: { gameBiIcon: '/demo/logo.svg' } }),
+		).toBeNull();
 		expect(communityImage({ ...channel, header: { gameBiIcon: null } })).toBeNull();
 	});
 
