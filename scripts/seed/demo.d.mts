@@ -11,7 +11,14 @@ export declare const DEMO_CHANNELS: readonly {
 	keyColor: string;
 	backgroundColor: string;
 	pcHeaderColor: string | null;
-	content: { nicknames: readonly string[] };
+	content: {
+		nicknames: readonly string[];
+		/** What each demo illustration (public/demo/shot-NN.svg) shows, by its number. */
+		shotAlts: Readonly<Record<number, string>>;
+	};
+	/** The comments and replies that suit a post of each board. */
+	comments: Readonly<Record<string, readonly string[]>>;
+	replies: Readonly<Record<string, readonly string[]>>;
 }[];
 /** mulberry32: a seeded random generator, the same on every machine. */
 export declare function random(seed: number): {

@@ -167,4 +167,44 @@ describe('demo seed', () => {
 		const rows = await env.DB.prepare('SELECT id FROM boards WHERE notice_only = 1 ORDER BY id').all<{ id: number }>();
 		expect(rows.results.map((row) => row.id)).toEqual(DEMO_CHANNELS.map((channel) => boardId(channel, 'notice')).sort((a, b) => a - b));
 	});
+
+	it('gives each fan-art post an opening written for its picture, the alt text of what the picture shows, and comments that suit a picture', async () => {
+		// What each picture shows, as the English and Pixel Farm openings name it.
+		const named: Record<number, RegExp> = {
+			1: /nebula|three (?:ships|of us)/i,
+			2: /Port Meridian/,
+			3: /crystal|rover/,
+			4: /Shattered Belt/,
+			5: /dreadnought/,
+			6: /hangar|shipyard/,
+			7: /warp gate/,
+			8: /aurora/,
+			9: /sun|dawn|windmill|scarecrow|crop rows/i,
+			10: /barn/i,
+			11: /autumn|pumpkin/i,
+			12: /snow|winter/i,
+		};
+		for (const channel of DEMO_CHANNELS) {
+			const posts = await env.DB.prepare('SELECT id, content FROM posts WHERE board_id = ?1 ORDER BY id')
+				.bind(boardId(channel, 'fanart'))
+				.all<{ id: number; content: string }>();
+			expect(posts.results.length).toBeGreaterThanOrEqual(30);
+			for (const post of posts.results) {
+				const [opening, image, ...rest] = (JSON.parse(post.content) as ContentDocument).blocks;
+				expect([opening?.type, image?.type, rest.length], `post ${post.id}`).toEqual(['paragraph', 'image', 0]);
+				if (opening?.type !== 'paragraph' || image?.type !== 'image') continue;
+				const shot = Number(/shot-(\d+)\.svg$/.exec(image.src)?.[1]);
+				expect(image.alt, `post ${post.id}`).toBe(channel.content.shotAlts[shot]);
+				if (channel.content.shotAlts[1]?.startsWith('Three silver') || shot >= 9) {
+					expect(opening.children[0]?.text, `post ${post.id}, shot ${shot}`).toMatch(named[shot]!);
+				}
+			}
+			const comments = await env.DB.prepare('SELECT c.content, c.parent_id FROM comments c JOIN posts p ON p.id = c.post_id WHERE p.board_id = ?1')
+				.bind(boardId(channel, 'fanart'))
+				.all<{ content: string; parent_id: number | null }>();
+			for (const comment of comments.results) {
+				expect(comment.parent_id === null ? channel.comments['fanart'] : channel.replies['fanart']).toContain(comment.content);
+			}
+		}
+	});
 });
