@@ -91,7 +91,7 @@ const STARFALL_COMMENTS = {
 	notice: [6, 14, 16, 20, 30, 39, 47, 48, 61, 63, 67, 68, 73],
 	general: [1, 3, 5, 7, 8, 10, 17, 19, 21, 27, 31, 33, 37, 43, 49, 52, 53, 56, 66, 69, 71, 72],
 	guides: [0, 1, 4, 12, 13, 15, 22, 24, 28, 34, 36, 40, 44, 46, 54, 64, 65],
-	fanart: [1, 10, 11, 23, 33, 38, 40, 72],
+	fanart: [1, 10, 11, 23, 33, 38, 40, 65, 72],
 	videos: [10, 19, 29, 33, 40, 49, 55, 60, 69, 72],
 	bugs: [2, 7, 9, 18, 25, 26, 28, 42, 44, 51, 57, 59, 70],
 	staff: [0, 27, 28],
@@ -100,7 +100,7 @@ const STARFALL_REPLIES = {
 	notice: [0, 1, 3, 17, 23, 26, 27, 37, 38, 40, 41],
 	general: [0, 1, 4, 5, 9, 12, 14, 15, 16, 29, 30, 33, 36, 38, 41],
 	guides: [2, 3, 5, 6, 7, 11, 22, 23, 24, 25, 31, 33, 35, 39],
-	fanart: [0, 1, 14, 19],
+	fanart: [0, 1, 14, 29],
 	videos: [0, 1, 4, 14, 15, 19, 29, 32, 36],
 	bugs: [1, 3, 6, 8, 13, 16, 17, 21, 31],
 	staff: [0, 5, 24, 33, 39],
@@ -118,7 +118,7 @@ const FARM_REPLIES = {
 	notice: [1, 2, 4, 9, 14, 17, 35, 41],
 	general: [0, 1, 2, 3, 9, 12, 13, 16, 21, 22, 29, 32, 33, 37, 40],
 	guides: [0, 4, 5, 8, 9, 15, 18, 20, 24, 27, 29, 30, 34, 38],
-	fanart: [0, 1, 2, 26, 37],
+	fanart: [1, 2, 26, 37],
 	videos: [0, 1, 2, 26, 37],
 	bugs: [1, 4, 6, 10, 11, 14, 17, 28, 31, 39],
 	staff: [2, 12, 16, 27, 30],
@@ -177,7 +177,7 @@ function inline(text) {
 }
 
 /**
- * A post body: the opening written for the post's title, then paragraphs of the board's pool, with
+ * A post body: the opening written for the post's title (else paragraphs of the board's pool), with
  * headings, lists, images or videos by board.
  */
 function postDocument(rng, channel, key, index) {
@@ -198,10 +198,14 @@ function postDocument(rng, channel, key, index) {
 		}
 		blocks.push({ type: 'list', ordered: key === 'guides', items: items.map(inline) });
 	}
-	// A pool paragraph can describe another bug or another topic, so posts with a written opening
-	// take at most one, and bug reports and free talk none.
+	// A pool paragraph can describe another bug, video or topic than the post's title, so a post with a
+	// written opening takes none: the draw of how many, and of each, is made still and dropped, so
+	// every later draw (and so every post, comment and like after) stays as it was.
 	const extra = opener ? (key === 'bugs' || key === 'general' ? 0 : rng.int(0, 1)) : rng.int(1, 3);
-	for (let i = 0; i < extra; i += 1) blocks.push(paragraph());
+	for (let i = 0; i < extra; i += 1) {
+		const pooled = paragraph();
+		if (!opener) blocks.push(pooled);
+	}
 	if (key === 'general' && rng.chance(0.15)) {
 		blocks.push({ type: 'paragraph', children: [{ text: channel.site, link: channel.site }] });
 	}
@@ -454,6 +458,14 @@ function channelRows(channel, ids) {
 		// Times run forward in the order the comments are shown (by id: each comment, then its
 		// replies): each one a few minutes to a few hours after the one before, the first after the post.
 		let last = post.at;
+		// Each comment and reply of a post says something its others have not (one draw each, as before).
+		const said = new Set();
+		const say = (pool) => {
+			const fresh = pool.filter((text) => !said.has(text));
+			const text = rng.pick(fresh.length > 0 ? fresh : pool);
+			said.add(text);
+			return text;
+		};
 		for (let n = 0; n < commentTotal; n += 1) {
 			const id = ids.comment++;
 			const author = members[rng.int(0, 38)];
@@ -473,7 +485,7 @@ function channelRows(channel, ids) {
 				post.id,
 				null,
 				author.id,
-				rng.pick(channel.comments[post.key]),
+				say(channel.comments[post.key]),
 				at,
 				rng.chance(0.08) ? at + HOUR : null,
 				deleted,
@@ -491,7 +503,7 @@ function channelRows(channel, ids) {
 					post.id,
 					id,
 					members[rng.int(0, 38)].id,
-					rng.pick(channel.replies[post.key]),
+					say(channel.replies[post.key]),
 					replyAt,
 					null,
 					null,
