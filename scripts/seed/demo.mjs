@@ -81,6 +81,13 @@ const YOUTUBE_IDS = ['dQw4w9WgXcQ', 'M7lc1UVf-VE', 'aqz-KE-bpKQ', 'ScMzIvxBSi4',
  */
 const STARFALL_FANART_SHOTS = [3, 5, 2, 6, 4, 1, 7, 1, 2, 1, 8, 4, 7, 7, 6, 8, 4, 6, 6, 3, 5, 4, 5, 8, 1, 3, 7, 8, 2, 6, 7, 1, 4, 3, 2, 5];
 const FARM_FANART_SHOTS = Array.from({ length: 36 }, (_, index) => 9 + (index % 4));
+/**
+ * The category of each fan-art post, by its place in the board's categories: 0 a screenshot (Pixel
+ * Farm: a farm layout), 1 a drawing or painting, -1 none (a screenshot of the village is no farm
+ * layout). No demo picture is a craft or a cosplay, so no post is in that category.
+ */
+const STARFALL_FANART_CATEGORIES = [0, 1, 0, 1, 1, 0, 1, 1, 1, 0, 1, 0, 1, 0, 1, 0, 1, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1, 0, 1, 0, 1, 0, 0, 1, 1, 0];
+const FARM_FANART_CATEGORIES = [0, 0, 0, -1, 0, 1, 0, -1, 0, 0, 1, -1, 1, 1, 0, -1, 0, 1, 0, -1, 1, 0, 0, 1, 0, 0, 1, -1, 0, 0, 1, -1, 0, 0, 0, 1];
 
 /**
  * Which comments and replies of a community's pools suit a post of each board, by their place in the
@@ -151,8 +158,13 @@ function demo(file, content, extra) {
 	};
 }
 
-const STARFALL = { fanartShots: STARFALL_FANART_SHOTS, comments: STARFALL_COMMENTS, replies: STARFALL_REPLIES };
-const FARM = { fanartShots: FARM_FANART_SHOTS, comments: FARM_COMMENTS, replies: FARM_REPLIES };
+const STARFALL = {
+	fanartShots: STARFALL_FANART_SHOTS,
+	fanartCategories: STARFALL_FANART_CATEGORIES,
+	comments: STARFALL_COMMENTS,
+	replies: STARFALL_REPLIES,
+};
+const FARM = { fanartShots: FARM_FANART_SHOTS, fanartCategories: FARM_FANART_CATEGORIES, comments: FARM_COMMENTS, replies: FARM_REPLIES };
 
 /** The demo communities. Board keys follow the content files; ids are fixed (in the files) so links stay stable. */
 export const DEMO_CHANNELS = [
@@ -393,7 +405,9 @@ function channelRows(channel, ids) {
 		const id = ids.post++;
 		const doc = postDocument(rng, channel, key, i);
 		const subjects = subjectsByBoard[key];
-		const subjectId = subjects.length && rng.chance(0.85) ? rng.pick(subjects) : null;
+		const drawn = subjects.length && rng.chance(0.85) ? rng.pick(subjects) : null;
+		// A fan-art post that has a category has the one its picture and text are (the draw is kept).
+		const subjectId = key === 'fanart' && drawn !== null ? (subjects[channel.fanartCategories[i]] ?? null) : drawn;
 		const isNotice = (key === 'notice' && i % 9 === 0) || (key === 'general' && i === 3) ? 1 : 0;
 		// Notices and the staff board are written by the three staff accounts at the top of the list.
 		const authorIndex = isNotice || key === 'notice' || key === 'staff' ? rng.int(0, 2) : rng.int(1, 38);

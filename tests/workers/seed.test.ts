@@ -185,9 +185,14 @@ describe('demo seed', () => {
 			12: /snow|winter/i,
 		};
 		for (const channel of DEMO_CHANNELS) {
-			const posts = await env.DB.prepare('SELECT id, content FROM posts WHERE board_id = ?1 ORDER BY id')
+			const posts = await env.DB.prepare(
+				`SELECT p.id, p.content, s.sort_order AS category FROM posts p LEFT JOIN board_subjects s ON s.id = p.subject_id
+				 WHERE p.board_id = ?1 ORDER BY p.id`,
+			)
 				.bind(boardId(channel, 'fanart'))
-				.all<{ id: number; content: string }>();
+				.all<{ id: number; content: string; category: number | null }>();
+			// No demo picture is a craft or a cosplay (the third category).
+			expect(posts.results.filter((post) => post.category === 3)).toEqual([]);
 			expect(posts.results.length).toBeGreaterThanOrEqual(30);
 			for (const post of posts.results) {
 				const [opening, image, ...rest] = (JSON.parse(post.content) as ContentDocument).blocks;
