@@ -11,7 +11,7 @@
  */
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium } from 'playwright';
+import { chromium } from '@playwright/test';
 import { ROOT } from './lib/wrangler.mjs';
 
 const WIDTH = 1200;

@@ -24,7 +24,7 @@ const ImageLinkSchema = z.object({ key: SafeLinkSchema, value: SafeLinkSchema })
 const ChannelEntrySchema = z.object({ key: z.string().min(1), value: PathSegmentSchema });
 
 /** How a link preview's image ends: PNG or JPEG, the types every preview (Facebook, X, LINE, KakaoTalk, Discord) shows. */
-export const RASTER_IMAGE = /\.(?:png|jpe?g)$/i;
+const RASTER_IMAGE = /\.(?:png|jpe?g)$/i;
 
 /** The MIME type of a PNG or JPEG path (its extension, before any query), or null for any other image. */
 export function rasterImageType(path: string): 'image/png' | 'image/jpeg' | null {
