@@ -382,7 +382,9 @@ test('the admin area speaks the community’s language', async ({ page }) => {
 
 /** Audit-log entries of starfall/global by its administrator (1001) and the operator, with names to wrap. */
 function logEntries(): void {
-	const [post] = execute(`SELECT id FROM posts WHERE channel_id = 1 AND deleted_at IS NULL AND channel_seq IS NOT NULL ORDER BY id DESC LIMIT 1`) as { id: number }[];
+	const [post] = execute(`SELECT id FROM posts WHERE channel_id = 1 AND deleted_at IS NULL AND channel_seq IS NOT NULL ORDER BY id DESC LIMIT 1`) as {
+		id: number;
+	}[];
 	execute(
 		`INSERT INTO moderation_log (channel_id, moderator_id, action, target_type, target_id, reason, created_at) VALUES
 		 (1, 1001, 'BAN', 'MEMBER', 1038, 'Repeated insults after two warnings', 1763700000000),
@@ -516,7 +518,9 @@ test.describe('the ban dialog in a browser set to another time zone and to US da
 		await dialog.getByRole('button', { name: 'Ban' }).click();
 		await expect(toast(page)).toHaveText(`${name} has been banned.`);
 		// The ban ends as that day ends in UTC, not in the browser's Los Angeles.
-		expect(execute(`SELECT ends_at FROM bans WHERE member_id = ${memberId} AND lifted_at IS NULL`)).toEqual([{ ends_at: Date.UTC(year, month, date + 1) }]);
+		expect(execute(`SELECT ends_at FROM bans WHERE member_id = ${memberId} AND lifted_at IS NULL`)).toEqual([
+			{ ends_at: Date.UTC(year, month, date + 1) },
+		]);
 		const listed = page.locator(`[data-banned-member="${memberId}"]`);
 		await expect(listed).toContainText(`Through ${text}`);
 		await listed.getByRole('button', { name: 'Ban history' }).click();

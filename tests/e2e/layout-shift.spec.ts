@@ -152,7 +152,9 @@ test("an operator's banner of another shape than 1920×320 takes the band's rese
 test.describe('a 1440×900 desktop', () => {
 	test.use({ viewport: DESKTOP });
 
-	test("the compact banner of the write page, a post and the admin area is a reserved 120 px box: an operator's banner of another shape moves nothing", async ({ page }) => {
+	test("the compact banner of the write page, a post and the admin area is a reserved 120 px box: an operator's banner of another shape moves nothing", async ({
+		page,
+	}) => {
 		const channel = await community('/starfall/global');
 		await page.route('**/demo/starfall-banner-global.svg', (route) =>
 			route.fulfill({

@@ -88,7 +88,9 @@ export type BanOrder = { kind: 'TEMPORARY'; endsAt: number; reason: string } | {
 /** "Through 2026.12.05" for a ban that ends as its last day ends (the dialog's), "Until 2026.12.06 15:00" for another end. */
 export function banUntil(endsAt: number, language: Language, texts: AdminTexts): string {
 	const last = banLastDay(endsAt, language);
-	return last === null ? fill(texts['admin.bans.until'], { date: formatFullDate(endsAt, language) }) : fill(texts['admin.bans.through'], { date: last });
+	return last === null
+		? fill(texts['admin.bans.until'], { date: formatFullDate(endsAt, language) })
+		: fill(texts['admin.bans.through'], { date: last });
 }
 
 interface BanProps {
@@ -268,9 +270,7 @@ export function BanHistoryDialog({ history, name, language, texts, now, onClosed
 					{history.bans.map((ban) => (
 						<li key={ban.createdAt}>
 							<p className="ban-history-head">
-								<strong>
-									{ban.kind === 'PERMANENT' ? texts['admin.bans.permanent'] : banUntil(ban.endsAt ?? 0, language, texts)}
-								</strong>
+								<strong>{ban.kind === 'PERMANENT' ? texts['admin.bans.permanent'] : banUntil(ban.endsAt ?? 0, language, texts)}</strong>
 								<span className={`admin-badge${inForce(ban, now()) ? ' danger' : ''}`}>
 									{ban.liftedAt !== null
 										? fill(texts['admin.bans.lifted'], { date: formatFullDate(ban.liftedAt, language) })
