@@ -69,6 +69,18 @@ export function dayOf(ms: number, language: Language): string {
 	return parts(ms, language).date;
 }
 
+/**
+ * The moment the calendar day `year.month.day` begins in the channel's time zone (the zone its
+ * dates are shown in). `day` may run past the month's end: day 32 of December is January 1st.
+ */
+export function dayStartOf(year: number, month: number, day: number, language: Language): number {
+	const wall = Date.UTC(year, month - 1, day);
+	const timeZone = TIME_ZONES[language];
+	// The offset at the wall time read as UTC, then at the moment found: right across a change of offset too.
+	const guess = wall - offsetAt(wall, timeZone);
+	return wall - offsetAt(guess, timeZone);
+}
+
 /** HH:mm when `ms` falls on `today` (a dayOf value, default: now), yyyy.MM.dd otherwise. */
 export function formatListDate(ms: number, language: Language, today: string = dayOf(Date.now(), language)): string {
 	const when = parts(ms, language);

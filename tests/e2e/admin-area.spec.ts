@@ -10,6 +10,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import { execute, nicknameOf } from './fixtures';
 import { community, signInMember } from './write-helpers';
+import { DESKTOP, PHONE } from './phone-checks';
 
 const GLOBAL = '/starfall/global';
 const FARM = '/pixelfarm/main';
@@ -132,9 +133,9 @@ test('reports queue: hide a post, dismiss reports, ban a comment’s writer; his
 	await expect(banDialog.getByRole('radio', { name: 'Until a date' })).toBeChecked();
 	const until = banDialog.getByLabel('Last day of the ban');
 	const chosen = await until.inputValue();
-	await until.fill('2020-01-01');
+	await until.fill('2020.01.01');
 	await banDialog.getByRole('button', { name: 'Ban' }).click();
-	await expect(banDialog.getByText('Choose a day from tomorrow on.')).toBeVisible();
+	await expect(banDialog.getByText('Enter a day from tomorrow on, written as 2026.12.05.')).toBeVisible();
 	await expect(until).toHaveAttribute('aria-invalid', 'true');
 	await until.fill(chosen);
 	await banDialog.getByLabel('Reason (kept in the moderation log)').fill('Repeated insults');
@@ -164,7 +165,7 @@ test('reports queue: hide a post, dismiss reports, ban a comment’s writer; his
 	await page.getByRole('link', { name: 'Bans' }).click();
 	const banned = page.locator(`[data-banned-member="${comment!.member_id}"]`);
 	await expect(banned).toContainText('Repeated insults');
-	await expect(banned).toContainText('Until ');
+	await expect(banned).toContainText(`Through ${chosen}`);
 	await banned.getByRole('button', { name: 'Ban history' }).click();
 	const history = page.getByRole('dialog', { name: `Ban history of ${writer}` });
 	await expect(history).toContainText('In force');
@@ -377,4 +378,153 @@ test('the admin area speaks the community’s language', async ({ page }) => {
 			.first(),
 	).toContainText('운영자 명령');
 	await page.screenshot({ path: path.join(shots, 'log-korean.png'), fullPage: true });
+});
+
+/** Audit-log entries of starfall/global by its administrator (1001) and the operator, with names to wrap. */
+function logEntries(): void {
+	const [post] = execute(`SELECT id FROM posts WHERE channel_id = 1 AND deleted_at IS NULL AND channel_seq IS NOT NULL ORDER BY id DESC LIMIT 1`) as {
+		id: number;
+	}[];
+	execute(
+		`INSERT INTO moderation_log (channel_id, moderator_id, action, target_type, target_id, reason, created_at) VALUES
+		 (1, 1001, 'BAN', 'MEMBER', 1038, 'Repeated insults after two warnings', 1763700000000),
+		 (1, 1001, 'HIDE_POST', 'POST', ${post!.id}, '', 1763700100000),
+		 (1, NULL, 'BAN', 'MEMBER', 1039, 'spam', 1763700200000)`,
+	);
+}
+
+/** The texts of `selector` that the page sets on more than one line: a name or a header broken inside itself. */
+function brokenTexts(page: Page, selector: string): Promise<string[]> {
+	return page.locator(selector).evaluateAll((elements) =>
+		elements
+			.filter((element) => {
+				const range = document.createRange();
+				range.selectNodeContents(element);
+				const lines = new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)));
+				return lines.size > 1;
+			})
+			.map((element) => element.textContent ?? ''),
+	);
+}
+
+test.describe('the admin area on a 390×844 phone', () => {
+	test.use({ viewport: PHONE });
+
+	test('the audit log is a list of cards with every name whole; the tab row says it scrolls and shows the active tab', async ({ page }) => {
+		const channel = await community(GLOBAL);
+		logEntries();
+		await signInMember(page, channel, 0, `${GLOBAL}/admin?tab=log`);
+		const rows = page.locator('tr[data-log-action]');
+		await expect(rows.first()).toBeVisible();
+		// No name is broken across lines ("SF / _C / o / m"), the operator's label neither.
+		// Each entry's second cell holds its name alone.
+		expect(await page.locator('tr[data-log-action] td:nth-child(2)').count()).toBeGreaterThanOrEqual(3);
+		expect(await brokenTexts(page, 'tr[data-log-action] td:nth-child(2)')).toEqual([]);
+		// Cards: who and when on one line, what was done under them, the card as wide as the list; nothing scrolls sideways.
+		const card = await rows.first().boundingBox();
+		const list = await page.locator('.admin-table-wrap').boundingBox();
+		expect(card!.width).toBeGreaterThan(list!.width - 2);
+		const who = await rows.first().locator('.admin-log-who').boundingBox();
+		const when = await rows.first().locator('.admin-log-when').boundingBox();
+		const what = await rows.first().locator('.admin-log-what').boundingBox();
+		expect(Math.abs(who!.y - when!.y)).toBeLessThan(8);
+		expect(what!.y).toBeGreaterThanOrEqual(who!.y + who!.height);
+		expect(await page.locator('.admin-table-wrap').evaluate((wrap) => wrap.scrollWidth <= wrap.clientWidth)).toBe(true);
+		// The reason is labelled in the card, as the table's header is gone.
+		const reason = page.locator('tr[data-log-action="BAN"]').filter({ hasText: 'spam' }).first().locator('.admin-log-why');
+		expect(await reason.evaluate((cell) => getComputedStyle(cell, '::before').content)).toBe('"Reason: "');
+
+		// The tab row: wider than the card, scrolled so that the active tab (Audit log, past the phone's edge) is in view, and the side with more tabs faded under a chevron.
+		const frame = page.locator('[data-admin-tabs]');
+		const row = frame.locator('.admin-tabs');
+		const inView = async (name: string) => {
+			const tab = await row.getByRole('link', { name, exact: true }).boundingBox();
+			const box = await frame.boundingBox();
+			return tab!.x >= box!.x - 1 && tab!.x + tab!.width <= box!.x + box!.width + 1 && tab!.x + tab!.width <= PHONE.width;
+		};
+		const cue = (side: '::before' | '::after') => frame.evaluate((element, pseudo) => getComputedStyle(element, pseudo).opacity, side);
+		expect(await row.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
+		await expect(row.getByRole('link', { name: 'Audit log' })).toHaveAttribute('aria-current', 'page');
+		expect(await inView('Audit log')).toBe(true);
+		await expect(frame).toHaveAttribute('data-more-start', '');
+		await expect.poll(() => cue('::before')).toBe('1');
+		await page.screenshot({ path: path.join(shots, 'log-phone.png'), fullPage: true });
+
+		await row.getByRole('link', { name: 'Settings' }).click();
+		await expect(page).toHaveURL(/tab=settings/);
+		expect(await inView('Settings')).toBe(true);
+		await expect(frame).toHaveAttribute('data-more-start', '');
+
+		// The first tab: more at the end, until the row is scrolled there.
+		await page.goto(`${GLOBAL}/admin`);
+		expect(await inView('Reports')).toBe(true);
+		await expect(frame).toHaveAttribute('data-more-end', '');
+		await expect.poll(() => cue('::after')).toBe('1');
+		await expect.poll(() => cue('::before')).toBe('0');
+		await row.evaluate((element) => element.scrollTo({ left: element.scrollWidth }));
+		await expect(frame).not.toHaveAttribute('data-more-end');
+		await expect(frame).toHaveAttribute('data-more-start', '');
+	});
+});
+
+test.describe('the admin area on a 1440×900 desktop', () => {
+	test.use({ viewport: DESKTOP });
+
+	test('the audit log is a table whose names and headers are never broken inside a word', async ({ page }) => {
+		const channel = await community('/starfall/kr');
+		execute(
+			`INSERT INTO moderation_log (channel_id, moderator_id, action, target_type, target_id, reason, created_at) VALUES
+			 (2, 2001, 'BAN', 'MEMBER', 2038, '${'반복적인 욕설과 도배 '.repeat(12)}', 1763700000000), (2, NULL, 'BAN', 'MEMBER', 2039, '도배', 1763700100000)`,
+		);
+		await signInMember(page, channel, 0, '/starfall/kr/admin?tab=log');
+		await expect(page.getByRole('columnheader', { name: '처리자' })).toBeVisible();
+		expect(await brokenTexts(page, '.admin-table th')).toEqual([]);
+		expect(await brokenTexts(page, '.admin-name')).toEqual([]);
+	});
+});
+
+test.describe('the ban dialog in a browser set to another time zone and to US dates', () => {
+	test.use({ timezoneId: 'America/Los_Angeles', locale: 'en-US' });
+
+	test('the day is written as the app writes dates, and the ban picked for it is listed with that day', async ({ page }) => {
+		// Pixel Farm (en: its dates in UTC) and its 39th member, whom no other test signs in as or bans.
+		const channel = await community(FARM);
+		const memberId = channel.index * 1000 + 39;
+		const name = nicknameOf(memberId);
+		execute(`DELETE FROM bans WHERE member_id = ${memberId}`);
+		await signInMember(page, channel, 0, `${FARM}/admin?tab=bans`);
+		await page.getByLabel('Find a member').fill(name);
+		await page.getByRole('button', { name: 'Find', exact: true }).click();
+		await page.locator(`[data-found-member="${memberId}"]`).getByRole('button', { name: 'Ban', exact: true }).click();
+		const dialog = page.getByRole('dialog', { name: `Ban ${name}` });
+		const until = dialog.getByLabel('Last day of the ban');
+		// yyyy.MM.dd as every date of the app, not the browser's 12/05/2026; a week from today by default.
+		await expect(until).toHaveAttribute('type', 'text');
+		await expect(until).toHaveValue(/^\d{4}\.\d{2}\.\d{2}$/);
+		await expect(dialog.getByRole('button', { name: 'Choose on a calendar' })).toBeVisible();
+		await expect(dialog).toContainText('The ban ends when this day ends (UTC).');
+		// Not a calendar day: refused beside the field.
+		await until.fill('2031.02.30');
+		await dialog.getByRole('button', { name: 'Ban' }).click();
+		await expect(until).toHaveAttribute('aria-invalid', 'true');
+		// Ten days from today in the community's time zone (en: UTC), typed with dashes: written back the app's way.
+		const day = new Date(Date.now() + 10 * 86_400_000);
+		const [year, month, date] = [day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate()];
+		const text = `${year}.${String(month + 1).padStart(2, '0')}.${String(date).padStart(2, '0')}`;
+		await until.fill(text.replaceAll('.', '-'));
+		await until.blur();
+		await expect(until).toHaveValue(text);
+		await page.screenshot({ path: path.join(shots, 'ban-dialog-day.png') });
+		await dialog.getByRole('button', { name: 'Ban' }).click();
+		await expect(toast(page)).toHaveText(`${name} has been banned.`);
+		// The ban ends as that day ends in UTC, not in the browser's Los Angeles.
+		expect(execute(`SELECT ends_at FROM bans WHERE member_id = ${memberId} AND lifted_at IS NULL`)).toEqual([
+			{ ends_at: Date.UTC(year, month, date + 1) },
+		]);
+		const listed = page.locator(`[data-banned-member="${memberId}"]`);
+		await expect(listed).toContainText(`Through ${text}`);
+		await listed.getByRole('button', { name: 'Ban history' }).click();
+		await expect(page.getByRole('dialog', { name: `Ban history of ${name}` })).toContainText(`Through ${text}`);
+		execute(`DELETE FROM bans WHERE member_id = ${memberId}`);
+	});
 });

@@ -15,7 +15,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import { execute } from './fixtures';
 import { boardOf, community, memberIdOf, signInMember, type Community } from './write-helpers';
-import { PHONE } from './phone-checks';
+import { DESKTOP, PHONE } from './phone-checks';
 
 test.use({ viewport: PHONE });
 
@@ -147,4 +147,36 @@ test("an operator's banner of another shape than 1920×320 takes the band's rese
 	expect(await shiftsOf(page)).toEqual([]);
 	// The band keeps the 6:1 box its width and height promise (390 × 65 on this phone), the image cut to it.
 	expect(await banner.boundingBox()).toEqual({ x: 0, y: expect.any(Number), width: PHONE.width, height: PHONE.width / 6 });
+});
+
+test.describe('a 1440×900 desktop', () => {
+	test.use({ viewport: DESKTOP });
+
+	test("the compact banner of the write page, a post and the admin area is a reserved 120 px box: an operator's banner of another shape moves nothing", async ({
+		page,
+	}) => {
+		const channel = await community('/starfall/global');
+		await page.route('**/demo/starfall-banner-global.svg', (route) =>
+			route.fulfill({
+				contentType: 'image/svg+xml',
+				body: '<svg xmlns="http://www.w3.org/2000/svg" width="1920" height="480" viewBox="0 0 1920 480"><rect width="1920" height="480" fill="#1d2466"/></svg>',
+			}),
+		);
+		const post = postWithComments(channel);
+		await observeShifts(page);
+		await slowNetwork(page);
+		await signInMember(page, channel, 0, `${channel.path}/mypage`);
+		const shifted: Record<string, { value: number; sources: string[] }[]> = {};
+		for (const [target, ready] of [
+			[`${channel.path}/write?boardId=${boardOf(channel, 'general')}`, '[data-rich-editor="ready"]'],
+			[`${channel.path}/posts/${post.postId}`],
+			[`${channel.path}/admin?tab=log`],
+		] as [string, string?][]) {
+			await loadStill(page, target, ready);
+			const shifts = await shiftsOf(page);
+			if (shifts.length > 0) shifted[target] = shifts;
+			expect((await page.locator('[data-banner]').boundingBox())?.height, target).toBe(120);
+		}
+		expect(shifted, 'layout shifts (value, the elements that moved) by page').toEqual({});
+	});
 });

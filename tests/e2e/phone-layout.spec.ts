@@ -283,6 +283,46 @@ test.describe('a 1440×900 desktop', () => {
 		await expect(page.locator('[data-banner]')).toBeVisible();
 	});
 
+	test('the write page, a post and the admin area start in the first screen: their banner is a 120 px band', async ({ page }) => {
+		const channel = await community('/starfall/global');
+		await signInMember(page, channel, 0, `/starfall/global/write?boardId=${boardOf(channel, 'general')}`);
+		const band = async () => (await page.locator('[data-banner]').boundingBox())!;
+		// The box is the band's own, whatever the image: 120 px tall across the window, the whole image centred in it.
+		expect(await band()).toEqual({ x: 0, y: expect.any(Number), width: DESKTOP.width, height: 120 });
+		const image = (await page.locator('[data-banner] img').boundingBox())!;
+		expect(image.height).toBe(120);
+		expect(image.width).toBe(720);
+		// The editor: its toolbar and at least eight lines of its writing area on the first screen.
+		const editor = page.locator('[data-rich-editor="ready"] [contenteditable="true"]');
+		await expect(editor).toBeVisible();
+		const area = (await editor.boundingBox())!;
+		const line = await editor.evaluate((element) => parseFloat(getComputedStyle(element).lineHeight));
+		expect(area.y + 8 * line).toBeLessThanOrEqual(DESKTOP.height);
+		expect(await scrollsSideways(page)).toBe(false);
+
+		// A post: its title, byline and the first lines of its text.
+		const [post] = execute(
+			`SELECT id FROM posts WHERE channel_id = 1 AND board_id = ${boardOf(channel, 'general')} AND channel_seq IS NOT NULL AND deleted_at IS NULL AND hidden_by_admin = 0 ORDER BY id DESC LIMIT 1`,
+		) as { id: number }[];
+		await page.goto(`/starfall/global/posts/${post!.id}`);
+		expect((await band()).height).toBe(120);
+		const title = (await page.locator('h1.post-title').boundingBox())!;
+		const body = (await page.locator('.post-body').boundingBox())!;
+		const bodyLine = await page.locator('.post-body').evaluate((element) => parseFloat(getComputedStyle(element).lineHeight));
+		expect(title.y).toBeLessThanOrEqual(300);
+		expect(body.y + 6 * bodyLine).toBeLessThanOrEqual(DESKTOP.height);
+
+		// The admin area: its tabs and its first section start in the upper half.
+		await page.goto('/starfall/global/admin');
+		expect((await band()).height).toBe(120);
+		const section = (await page.locator('.admin-section').first().boundingBox())!;
+		expect(section.y).toBeLessThanOrEqual(DESKTOP.height / 2);
+
+		// A board list keeps the full band.
+		await page.goto(`/starfall/global/boards/${boardOf(channel, 'general')}`);
+		expect((await band()).height).toBe(320);
+	});
+
 	test("My Page's menu and tabs sit on one line each, with Log out beside the name", async ({ page }) => {
 		const channel = await community('/starfall/kr');
 		await signInMember(page, channel, MEMBER, '/starfall/kr/mypage');

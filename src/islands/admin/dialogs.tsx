@@ -9,6 +9,7 @@ import { formatFullDate } from '@/lib/format-date';
 import { fill } from '@/islands/comments/texts';
 import { useModalNow } from '@/islands/common/use-modal';
 import { inForce, type MemberBans } from './api';
+import { banEndsAt, banLastDay, dayFromToday, parseDay, pickerValue } from './ban-days';
 import type { AdminTexts } from './texts';
 
 /** Longest reason the API keeps (src/server/moderation/log.ts REASON_MAX). */
@@ -84,20 +85,18 @@ export function ConfirmDialog({ open, title, confirmLabel, danger = false, texts
 
 export type BanOrder = { kind: 'TEMPORARY'; endsAt: number; reason: string } | { kind: 'PERMANENT'; reason: string };
 
-/** A local calendar day as the date input writes it (YYYY-MM-DD). */
-function dayInput(date: Date): string {
-	return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
-}
-
-/** `days` after today, local time. */
-function daysFromToday(days: number, now: number): Date {
-	const date = new Date(now);
-	return new Date(date.getFullYear(), date.getMonth(), date.getDate() + days);
+/** "Through 2026.12.05" for a ban that ends as its last day ends (the dialog's), "Until 2026.12.06 15:00" for another end. */
+export function banUntil(endsAt: number, language: Language, texts: AdminTexts): string {
+	const last = banLastDay(endsAt, language);
+	return last === null
+		? fill(texts['admin.bans.until'], { date: formatFullDate(endsAt, language) })
+		: fill(texts['admin.bans.through'], { date: last });
 }
 
 interface BanProps {
 	open: boolean;
 	name: string;
+	language: Language;
 	texts: AdminTexts;
 	/** The clock of the dialog's defaults and checks (the page's). */
 	now: () => number;
@@ -105,24 +104,30 @@ interface BanProps {
 }
 
 /**
- * The ban form: until a day (the ban ends when that day ends, in the moderator's time zone; from
- * tomorrow on) or permanently, with a reason. The member's sessions end at once (the API's doing).
+ * The ban form: until a day (the ban ends when that day ends in the channel's time zone, the one
+ * its dates are shown in; from tomorrow on) or permanently, with a reason. The day is written as
+ * the app writes dates (2026.12.05) in every language, not in the browser's own order (a date
+ * input showed 12/05/2026 to an English browser); the calendar button opens the browser's date
+ * picker, whose choice is written back the same way. The member's sessions end at once (the API's doing).
  */
-export function BanDialog({ open, name, texts, now, onClosed }: BanProps) {
+export function BanDialog({ open, name, language, texts, now, onClosed }: BanProps) {
 	const [kind, setKind] = useState<'TEMPORARY' | 'PERMANENT'>('TEMPORARY');
 	const [until, setUntil] = useState('');
 	const [reason, setReason] = useState('');
 	const [invalid, setInvalid] = useState(false);
 	const order = useRef<BanOrder | null>(null);
+	const picker = useRef<HTMLInputElement>(null);
 	const id = useId();
 	useEffect(() => {
 		if (!open) return;
 		setKind('TEMPORARY');
-		setUntil(dayInput(daysFromToday(7, now())));
+		setUntil(dayFromToday(7, now(), language));
 		setReason('');
 		setInvalid(false);
 		order.current = null;
-	}, [open, now]);
+	}, [open, now, language]);
+	const parsed = parseDay(until);
+	const tomorrow = dayFromToday(1, now(), language);
 
 	const submit = (event: FormEvent<HTMLFormElement>) => {
 		const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
@@ -131,15 +136,14 @@ export function BanDialog({ open, name, texts, now, onClosed }: BanProps) {
 			order.current = { kind, reason };
 			return;
 		}
-		const [year, month, day] = until.split('-').map(Number);
-		const last = year && month && day ? new Date(year, month - 1, day) : null;
-		if (!last || Number.isNaN(last.getTime()) || last < daysFromToday(1, now())) {
+		// yyyy.MM.dd compares as text.
+		if (parsed === null || parsed < tomorrow) {
 			event.preventDefault();
 			setInvalid(true);
 			document.getElementById(`${id}-until`)?.focus();
 			return;
 		}
-		order.current = { kind, endsAt: new Date(last.getFullYear(), last.getMonth(), last.getDate() + 1).getTime(), reason };
+		order.current = { kind, endsAt: banEndsAt(parsed, language), reason };
 	};
 
 	return (
@@ -159,19 +163,70 @@ export function BanDialog({ open, name, texts, now, onClosed }: BanProps) {
 				</label>
 				<div className="field ban-until">
 					<label htmlFor={`${id}-until`}>{texts['admin.ban.until']}</label>
-					<input
-						id={`${id}-until`}
-						type="date"
-						value={until}
-						min={dayInput(daysFromToday(1, now()))}
-						disabled={kind !== 'TEMPORARY'}
-						aria-invalid={invalid ? 'true' : undefined}
-						aria-describedby={invalid ? `${id}-error` : undefined}
-						onChange={(event) => {
-							setUntil(event.target.value);
-							setInvalid(false);
-						}}
-					/>
+					<div className="ban-until-row">
+						<input
+							id={`${id}-until`}
+							type="text"
+							inputMode="decimal"
+							autoComplete="off"
+							spellCheck={false}
+							maxLength={14}
+							value={until}
+							disabled={kind !== 'TEMPORARY'}
+							aria-invalid={invalid ? 'true' : undefined}
+							aria-describedby={`${id}-hint${invalid ? ` ${id}-error` : ''}`}
+							onChange={(event) => {
+								setUntil(event.target.value);
+								setInvalid(false);
+							}}
+							onBlur={() => {
+								if (parsed !== null) setUntil(parsed);
+							}}
+						/>
+						<button
+							className="button secondary ban-calendar"
+							type="button"
+							disabled={kind !== 'TEMPORARY'}
+							aria-label={texts['admin.ban.calendar']}
+							title={texts['admin.ban.calendar']}
+							onClick={() => {
+								try {
+									picker.current?.showPicker();
+								} catch {
+									document.getElementById(`${id}-until`)?.focus();
+								}
+							}}
+						>
+							<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+								<path
+									fill="none"
+									stroke="currentColor"
+									strokeWidth="2"
+									strokeLinecap="round"
+									d="M5 5h14a1 1 0 0 1 1 1v13a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V6a1 1 0 0 1 1-1zM4 10h16M8 3v4M16 3v4"
+								/>
+							</svg>
+						</button>
+						{/* The browser's calendar, never shown itself (its text would be in the browser's order): the button opens its picker. */}
+						<input
+							ref={picker}
+							className="ban-picker"
+							type="date"
+							tabIndex={-1}
+							aria-hidden="true"
+							value={parsed === null ? '' : pickerValue(parsed)}
+							min={pickerValue(tomorrow)}
+							onChange={(event) => {
+								const picked = parseDay(event.target.value);
+								if (picked === null) return;
+								setUntil(picked);
+								setInvalid(false);
+							}}
+						/>
+					</div>
+					<p className="field-hint" id={`${id}-hint`}>
+						{texts['admin.ban.untilHint']}
+					</p>
 					{invalid && (
 						<p className="field-error" id={`${id}-error`} role="alert">
 							{texts['admin.ban.untilInvalid']}
@@ -215,11 +270,7 @@ export function BanHistoryDialog({ history, name, language, texts, now, onClosed
 					{history.bans.map((ban) => (
 						<li key={ban.createdAt}>
 							<p className="ban-history-head">
-								<strong>
-									{ban.kind === 'PERMANENT'
-										? texts['admin.bans.permanent']
-										: fill(texts['admin.bans.until'], { date: formatFullDate(ban.endsAt ?? 0, language) })}
-								</strong>
+								<strong>{ban.kind === 'PERMANENT' ? texts['admin.bans.permanent'] : banUntil(ban.endsAt ?? 0, language, texts)}</strong>
 								<span className={`admin-badge${inForce(ban, now()) ? ' danger' : ''}`}>
 									{ban.liftedAt !== null
 										? fill(texts['admin.bans.lifted'], { date: formatFullDate(ban.liftedAt, language) })

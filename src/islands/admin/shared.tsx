@@ -46,9 +46,13 @@ export function Pager({ page, totalPages, texts, onGo }: { page: number; totalPa
 }
 
 export function Name({ person, shared }: { person: Person | null; shared: Shared }) {
-	if (!person) return <span>{shared.texts['admin.log.operator']}</span>;
-	if (person.nickname === null) return <span>{shared.texts['common.withdrawnMember']}</span>;
-	return <a href={shared.urls.user(person.userId)}>{person.nickname}</a>;
+	if (!person) return <span className="admin-name">{shared.texts['admin.log.operator']}</span>;
+	if (person.nickname === null) return <span className="admin-name">{shared.texts['common.withdrawnMember']}</span>;
+	return (
+		<a className="admin-name" href={shared.urls.user(person.userId)}>
+			{person.nickname}
+		</a>
+	);
 }
 
 /**

@@ -4,7 +4,7 @@ import { resultCodeOf } from '@/lib/api-client';
 import { InvalidParameter, UserNotFound } from '@/lib/result-codes';
 import { fill } from '@/islands/comments/texts';
 import { inForce, type BansPage, type MemberBans, type Person } from '@/islands/admin/api';
-import { BanDialog, BanHistoryDialog, ConfirmDialog, type BanOrder } from '@/islands/admin/dialogs';
+import { BanDialog, BanHistoryDialog, ConfirmDialog, banUntil, type BanOrder } from '@/islands/admin/dialogs';
 import { type Shared, Pager, Name, usePaged } from '@/islands/admin/shared';
 
 export default function BansTab({ initial, shared }: { initial: BansPage; shared: Shared }) {
@@ -120,7 +120,7 @@ export default function BansTab({ initial, shared }: { initial: BansPage; shared
 							<p className="admin-item-head">
 								<Name person={ban.member} shared={shared} />
 								<span className="admin-badge danger">
-									{ban.kind === 'PERMANENT' ? texts['admin.bans.permanent'] : fill(texts['admin.bans.until'], { date: shared.date(ban.endsAt ?? 0) })}
+									{ban.kind === 'PERMANENT' ? texts['admin.bans.permanent'] : banUntil(ban.endsAt ?? 0, shared.language, texts)}
 								</span>
 								<span className="admin-meta">{fill(texts['admin.bans.since'], { date: shared.date(ban.createdAt) })}</span>
 							</p>
@@ -141,6 +141,7 @@ export default function BansTab({ initial, shared }: { initial: BansPage; shared
 			<BanDialog
 				open={banning !== null}
 				name={banning?.nickname ?? ''}
+				language={shared.language}
 				texts={texts}
 				now={Date.now}
 				onClosed={(order: BanOrder | null) => {

@@ -53,23 +53,23 @@ export default function LogTab({ initial, shared }: { initial: LogPage; shared: 
 						<tbody>
 							{data.entries.map((entry) => (
 								<tr key={entry.entryId} data-log-action={entry.action}>
-									<td className="admin-nowrap">{shared.date(entry.createdAt)}</td>
-									<td>
+									<td className="admin-nowrap admin-log-when">{shared.date(entry.createdAt)}</td>
+									<td className="admin-log-who">
 										{entry.moderator ? (
 											<Name person={entry.moderator} shared={shared} />
-										) : entry.action.startsWith('AUTO_') ? (
-											texts['admin.log.automatic']
 										) : (
-											texts['admin.log.operator']
+											<span className="admin-name">{texts[entry.action.startsWith('AUTO_') ? 'admin.log.automatic' : 'admin.log.operator']}</span>
 										)}
 									</td>
-									<td>
+									<td className="admin-log-what">
 										<LogWhat entry={entry} shared={shared} />
 										{(entry.targetType === 'POST' || entry.targetType === 'COMMENT') && (
 											<StoredTextToggle type={entry.targetType} id={entry.targetId} shared={shared} />
 										)}
 									</td>
-									<td className="admin-quote-cell">{entry.action === 'SETTINGS' ? '' : entry.reason}</td>
+									<td className="admin-quote-cell admin-log-why" data-label={texts['admin.log.why']}>
+										{entry.action === 'SETTINGS' ? '' : entry.reason}
+									</td>
 								</tr>
 							))}
 						</tbody>

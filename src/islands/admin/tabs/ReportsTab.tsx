@@ -117,6 +117,7 @@ export default function ReportsTab({ initial, order: initialOrder, shared }: { i
 			<BanDialog
 				open={banning !== null}
 				name={banning?.nickname ?? ''}
+				language={shared.language}
 				texts={texts}
 				now={Date.now}
 				onClosed={(order) => {
