@@ -39,7 +39,7 @@ export function sessionError(session: Exclude<SessionState, { kind: 'member' }>)
 function bannedMessage(ban: BanInfo): string {
 	const until = ban.endsAt === null ? 'permanently restricted' : `restricted until ${new Date(ban.endsAt).toISOString()}`;
 	const reason = ban.reason.trim() === '' ? 'No reason was given.' : `Reason: ${ban.reason.trim()}`;
-	return `Your access to this community is ${until}. ${reason} You can still read it.`;
+	return `Your access to this community is ${until}; you can still read it. ${reason}`;
 }
 
 /** The signed-in member, or the error of docs/product-rules.md#errors-and-texts for everyone else (a banned member included). */
