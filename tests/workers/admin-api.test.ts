@@ -348,7 +348,9 @@ describe('bans from the admin API', () => {
 		expect((await call(`${ORIGIN}/public/v1/starfall/global/auth/status`, { cookie: theirs })).code).toBe(-4031452);
 		// Reading goes on with the same session; a write is refused with the ban.
 		expect((await call(`${ORIGIN}/public/v1/starfall/global/boards`, { cookie: theirs })).code).toBe(0);
-		const aPost = (await env.DB.prepare('SELECT id FROM posts WHERE channel_id = 1 AND deleted_at IS NULL AND hidden_by_admin = 0 ORDER BY id LIMIT 1').first<{
+		const aPost = (await env.DB.prepare(
+			'SELECT id FROM posts WHERE channel_id = 1 AND deleted_at IS NULL AND hidden_by_admin = 0 ORDER BY id LIMIT 1',
+		).first<{
 			id: number;
 		}>())!.id;
 		expect((await call(`${ORIGIN}/public/v1/starfall/global/posts/${aPost}/comments`, { cookie: theirs })).code).toBe(0);

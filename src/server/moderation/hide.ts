@@ -188,7 +188,16 @@ async function changePostHidden(
 		'Conflict',
 	);
 	// The author is told, never by whom nor after whose report (src/server/notifications/deliver.ts).
-	notify({ type: 'moderation', channelId, target: 'POST', id: postId, hidden, moderatorId: moderator, at: note.now ?? Date.now(), reason: note.reason });
+	notify({
+		type: 'moderation',
+		channelId,
+		target: 'POST',
+		id: postId,
+		hidden,
+		moderatorId: moderator,
+		at: note.now ?? Date.now(),
+		reason: note.reason,
+	});
 }
 
 /** Hides a post from everyone but administrators. @throws AppError Forbidden, PostNotFound */

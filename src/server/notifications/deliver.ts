@@ -318,11 +318,7 @@ function commentKeys(commentId: number): string[] {
  * the comment mentions and the post's watchers; each is sought by the UNIQUE (member, key) index,
  * so the statements write only that one comment's rows (and each recipient's members row).
  */
-function removeCommentNotifications(
-	db: D1Database,
-	commentId: number,
-	facts: { postId: number; members: readonly number[] },
-): D1PreparedStatement[] {
+function removeCommentNotifications(db: D1Database, commentId: number, facts: { postId: number; members: readonly number[] }): D1PreparedStatement[] {
 	const values = { keys: JSON.stringify(commentKeys(commentId)), members: JSON.stringify(facts.members), post: facts.postId };
 	const held = `SELECT value FROM json_each(:members) UNION SELECT member_id FROM watches WHERE target = 'POST' AND target_id = :post AND watching = 1`;
 	const mine = `FROM notifications n WHERE n.member_id = members.id AND n.dedupe_key IN (SELECT value FROM json_each(:keys))`;
@@ -335,11 +331,7 @@ function removeCommentNotifications(
 			 WHERE id IN (${held}) AND EXISTS (SELECT 1 ${mine})`,
 			values,
 		),
-		named(
-			db,
-			`DELETE FROM notifications WHERE member_id IN (${held}) AND dedupe_key IN (SELECT value FROM json_each(:keys))`,
-			values,
-		),
+		named(db, `DELETE FROM notifications WHERE member_id IN (${held}) AND dedupe_key IN (SELECT value FROM json_each(:keys))`, values),
 	];
 }
 
@@ -376,7 +368,11 @@ async function planModeration(db: D1Database, event: Extract<NotificationEvent, 
 		event.hidden && row.comment_id !== null
 			? removeCommentNotifications(db, row.comment_id, {
 					postId: row.post_id,
-					members: [row.post_author, ...(row.reply_author === null ? [] : [row.reply_author]), ...mentionedMembers(parseMentions(row.mentions), MENTIONS_NOTIFIED)],
+					members: [
+						row.post_author,
+						...(row.reply_author === null ? [] : [row.reply_author]),
+						...mentionedMembers(parseMentions(row.mentions), MENTIONS_NOTIFIED),
+					],
 				})
 			: [];
 	if (row.author === event.moderatorId) return { deliveries: [], next: null, before };
