@@ -106,7 +106,7 @@ interface BanProps {
 
 /**
  * The ban form: until a day (the ban ends when that day ends, in the moderator's time zone; from
- * tomorrow on) or permanently, with a reason. The member's sessions end at once (the API's doing).
+ * tomorrow on) or permanently, with a reason, which the member reads (their pages say the ban, docs/moderation.md).
  */
 export function BanDialog({ open, name, texts, now, onClosed }: BanProps) {
 	const [kind, setKind] = useState<'TEMPORARY' | 'PERMANENT'>('TEMPORARY');
@@ -184,6 +184,7 @@ export function BanDialog({ open, name, texts, now, onClosed }: BanProps) {
 				</label>
 			</fieldset>
 			<ReasonField texts={texts} value={reason} onChange={setReason} />
+			<p className="field-hint">{texts['admin.reasonTold']}</p>
 			<div className="dialog-actions">
 				<button className="button secondary" type="submit" value="cancel">
 					{texts['common.button.cancel']}
