@@ -47,8 +47,8 @@ export function openForcedLogin(loginUrl: string): boolean {
 
 /**
  * The ban dialog, for a ban met by an action: a temporary ban shows its end (`endsAt`), null a
- * permanent one, then that the member can still read and whom to ask. Its confirm reloads the page,
- * which then opens with the ban's notice (its reason). False when the page has no dialog.
+ * permanent one, then that the member can still read and whom to ask. Its confirm reloads the page at
+ * its top, which then opens with the ban's notice (its reason). False when the page has no dialog.
  */
 export function openBanDialog(endsAt: number | null): boolean {
 	const box = routeErrorDialog();
@@ -56,6 +56,10 @@ export function openBanDialog(endsAt: number | null): boolean {
 	const { language = 'en', textBanTitle = '', textBanTemporary = '', textBanPermanent = '', textOk = '' } = box.dataset;
 	const message = endsAt === null ? textBanPermanent : textBanTemporary.replace('{{date}}', formatFullDate(endsAt, language as Language));
 	box.querySelector('[data-ban-details]')?.removeAttribute('hidden');
-	open(box, textBanTitle, message, textOk, () => location.reload());
+	open(box, textBanTitle, message, textOk, () => {
+		// At the top, where the reloaded page says the ban.
+		scrollTo(0, 0);
+		location.reload();
+	});
 	return true;
 }

@@ -168,6 +168,11 @@ test('a member banned while reading is told why, until when and whom to ask, kee
 		await expect(notice).toContainText('To ask for a review, contact support@starfall.example.');
 		await expect(page.getByRole('dialog')).toHaveCount(0);
 		await expect(page.locator('li.comment').first()).toBeVisible();
+		// The comment box says why it is closed, and asks no log-in.
+		await expect(box).toHaveAttribute('placeholder', 'Your access is restricted: you can read the comments, but not write one.');
+		await box.click();
+		await expect(page.getByRole('dialog')).toHaveCount(0);
+		await expect(page.getByText('Log in to write a comment.')).toHaveCount(0);
 		await page.goto(`${GLOBAL}/boards/${boardOf(channel, 'general')}`);
 		await expect(notice).toBeVisible();
 		await expect(page.getByRole('dialog')).toHaveCount(0);
