@@ -31,9 +31,10 @@ const publicApi = new Hono<ApiEnv>()
 	.use(limitBody)
 	.use(channelMiddleware)
 	.use(sessionMiddleware)
-	// Every request of a banned member is answered with the ban (docs/product-rules.md#roles).
+	// A banned member still reads (docs/moderation.md#a-banned-member): every other request of theirs is
+	// answered with the ban, and auth/status answers it too (the page's session check).
 	.use(async (c, next) => {
-		if (c.var.session.kind === 'banned') throw sessionError(c.var.session);
+		if (c.var.session.kind === 'banned' && c.req.method !== 'GET' && c.req.method !== 'HEAD') throw sessionError(c.var.session);
 		await next();
 	})
 	.route('/layouts', layoutsRouter)

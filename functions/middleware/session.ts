@@ -8,7 +8,7 @@ import { matchedRoutes } from 'hono/route';
 import type { Context } from 'hono';
 import type { ApiEnv } from '@functions/context';
 import { requestSession } from '@/server/sign-in/request-session';
-import type { SessionMember, SessionState } from '@/server/sign-in/sessions';
+import type { BanInfo, SessionMember, SessionState } from '@/server/sign-in/sessions';
 import { findSignup } from '@/server/accounts/signup';
 import { readAuthCookie } from '@/server/sign-in/cookies';
 import { AppError } from '@/server/platform/errors';
@@ -31,8 +31,15 @@ export function sessionError(session: Exclude<SessionState, { kind: 'member' }>)
 		case 'revoked':
 			return new AppError('SessionRevoked');
 		case 'banned':
-			return new AppError('Banned', undefined, { ban: session.ban });
+			return new AppError('Banned', bannedMessage(session.ban), { ban: session.ban });
 	}
+}
+
+/** Banned's resultMessage with the ban's end (UTC, ISO 8601) or "permanently", and the reason the administrator gave. */
+function bannedMessage(ban: BanInfo): string {
+	const until = ban.endsAt === null ? 'permanently restricted' : `restricted until ${new Date(ban.endsAt).toISOString()}`;
+	const reason = ban.reason.trim() === '' ? 'No reason was given.' : `Reason: ${ban.reason.trim()}`;
+	return `Your access to this community is ${until}; you can still read it. ${reason}`;
 }
 
 /** The signed-in member, or the error of docs/product-rules.md#errors-and-texts for everyone else (a banned member included). */

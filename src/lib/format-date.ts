@@ -58,6 +58,9 @@ function parts(ms: number, language: Language) {
 	return { date: wall.slice(0, 10).replaceAll('-', '.'), time: wall.slice(11, 16) };
 }
 
+/** The name of the time zone a language's dates are shown in, for a date that must say it (a ban's end). */
+export const TIME_ZONE_NAMES: Record<Language, string> = { en: 'UTC', ko: 'KST', ja: 'JST', zh: 'UTC+8' };
+
 /** yyyy.MM.dd HH:mm */
 export function formatFullDate(ms: number, language: Language): string {
 	const { date, time } = parts(ms, language);

@@ -23,6 +23,8 @@ export interface NotificationFacts {
 	 * on their post. It is their one notification of that comment (deliver.ts), so it says both.
 	 */
 	mentionIn?: MentionContext;
+	/** A hide: the community's automatic hide did it (after reports from members), not an administrator. */
+	automatic?: boolean;
 }
 
 /** What a comment that mentions the recipient also is to them (mentionInSql in notifications.ts). */
@@ -37,8 +39,10 @@ export function notificationSentence(facts: NotificationFacts, t: Translate, lan
 			return t(`notifications.kind.LIKE.others.${rule === 'one' ? 'one' : 'other'}`, { actor, count: facts.others });
 		}
 		case 'HIDDEN':
-		case 'SHOWN':
-			return t(`notifications.kind.${facts.kind}.${facts.target === 'COMMENT' ? 'comment' : 'post'}` as MessageKey);
+		case 'SHOWN': {
+			const key = `notifications.kind.${facts.kind}.${facts.target === 'COMMENT' ? 'comment' : 'post'}`;
+			return t((facts.kind === 'HIDDEN' && facts.automatic === true ? `${key}.automatic` : key) as MessageKey);
+		}
 		case 'MENTION':
 			if (facts.mentionIn === 'REPLY') return t('notifications.kind.MENTION.reply', { actor });
 			if (facts.mentionIn === 'POST') return t('notifications.kind.MENTION.post', { actor });

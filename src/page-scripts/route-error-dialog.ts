@@ -2,7 +2,7 @@
  * The dialog of route-level result codes (src/components/layout/RouteErrorDialog.astro, docs/product-rules.md#errors-and-texts),
  * opened by the page's session check and by islands whose request met the same codes: the
  * forced-login alert, whose confirm clears the stored user id and cached data and replaces history
- * with the login route, and the ban dialog, whose confirm goes to the channel home.
+ * with the login route, and the ban dialog, whose confirm reloads the page (a banned member reads on).
  */
 import { formatFullDate } from '@/lib/format-date';
 import { userIdStorageKey } from '@/lib/names';
@@ -45,12 +45,21 @@ export function openForcedLogin(loginUrl: string): boolean {
 	return true;
 }
 
-/** The ban dialog: a temporary ban shows its end (`endsAt`), null a permanent one. False when the page has no dialog. */
+/**
+ * The ban dialog, for a ban met by an action: a temporary ban shows its end (`endsAt`), null a
+ * permanent one, then that the member can still read and whom to ask. Its confirm reloads the page at
+ * its top, which then opens with the ban's notice (its reason). False when the page has no dialog.
+ */
 export function openBanDialog(endsAt: number | null): boolean {
 	const box = routeErrorDialog();
 	if (!box) return false;
-	const { channelBase = '', language = 'en', textBanTitle = '', textBanTemporary = '', textBanPermanent = '', textOk = '' } = box.dataset;
+	const { language = 'en', textBanTitle = '', textBanTemporary = '', textBanPermanent = '', textOk = '' } = box.dataset;
 	const message = endsAt === null ? textBanPermanent : textBanTemporary.replace('{{date}}', formatFullDate(endsAt, language as Language));
-	open(box, textBanTitle, message, textOk, () => location.assign(channelBase));
+	box.querySelector('[data-ban-details]')?.removeAttribute('hidden');
+	open(box, textBanTitle, message, textOk, () => {
+		// At the top, where the reloaded page says the ban.
+		scrollTo(0, 0);
+		location.reload();
+	});
 	return true;
 }

@@ -1,14 +1,14 @@
 /**
  * The session check's work once there is something to check (src/page-scripts/session-status.ts
- * loads it): a banned member or an ended session the server rendered opens the dialog at once; a
+ * loads it): an ended session the server rendered opens the dialog at once; a
  * page without a session (possibly from the edge cache) in a browser that has signed in before asks
  * auth/status. A forced-login code shows the login alert, whose confirm clears the stored user id
- * and cached data and replaces history with the login route; a ban shows the ban dialog, whose
- * confirm goes to the channel home.
+ * and cached data and replaces history with the login route; a ban met by auth/status (a guest's
+ * page, the member banned since) shows the ban dialog, whose confirm reloads the page.
  */
 import { createApiClient, ResponseError } from '@/lib/api-client';
 import { routeErrorAction } from '@/lib/route-errors';
-import { Banned, SessionExpired, SessionRevoked } from '@/lib/result-codes';
+import { SessionExpired, SessionRevoked } from '@/lib/result-codes';
 import { openBanDialog, openForcedLogin } from './route-error-dialog';
 import { apiUrls } from '@/lib/urls';
 
@@ -24,8 +24,7 @@ function failureOf(resultCode: number): ResponseError {
 
 /** The failure to act on, or null when the session is fine. `storedUserId`: a guest page's browser's stored user id. */
 async function sessionFailure(box: HTMLDialogElement, storedUserId: string | null): Promise<{ error: unknown; banEndsAt: number | null } | null> {
-	const { session, banEndsAt, domain = '', slug = '' } = box.dataset;
-	if (session === 'banned') return { error: failureOf(Banned.code), banEndsAt: banEndsAt ? Number(banEndsAt) : null };
+	const { session, domain = '', slug = '' } = box.dataset;
 	if (session === 'expired') return { error: failureOf(SessionExpired.code), banEndsAt: null };
 	if (session === 'revoked') return { error: failureOf(SessionRevoked.code), banEndsAt: null };
 	if (!storedUserId) return null;

@@ -1,7 +1,7 @@
 /**
  * The root step's auth-status check (docs/product-rules.md#api-calls) without a framework. The server renders what it knows
- * of the session into the dialog: a member's user id is stored; a banned member, or a session
- * cookie that has ended, opens the dialog at once. A page without a session (possibly from the edge
+ * of the session into the dialog: a member's user id (a banned member's too) is stored; a session
+ * cookie that has ended opens the dialog at once. A page without a session (possibly from the edge
  * cache) asks auth/status only in a browser that has signed in before (a stored user id), so a
  * guest's page makes no request. The check itself, with its API client and the dialog's texts,
  * loads only when there is something to check (src/page-scripts/session-check.ts): a guest who has
@@ -24,6 +24,7 @@ if (dialog) {
 	} catch {
 		// Storage blocked: the page still knows the member from the server, and a guest has nothing stored.
 	}
-	const ended = session === 'banned' || session === 'expired' || session === 'revoked';
+	// A banned member's page says so itself (BanNotice.astro) and stays readable: no dialog over it.
+	const ended = session === 'expired' || session === 'revoked';
 	if (ended || (session !== 'member' && stored)) void import('./session-check').then(({ checkSession }) => checkSession(dialog, stored));
 }

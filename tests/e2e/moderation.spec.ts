@@ -5,7 +5,10 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import { execute } from './fixtures';
-import { community, signInMember } from './write-helpers';
+import { boardOf, community, freshMember, memberIdOf, signInMember } from './write-helpers';
+import { signInContext } from './sessions';
+import { boxOf, PHONE, scrollsSideways, viewportOf, within } from './phone-checks';
+import { wcagViolations } from './axe';
 
 const GLOBAL = '/starfall/global';
 
@@ -109,5 +112,75 @@ test('readers are told a post was hidden after reports from members, and so is t
 		expect(await send(page, `/admin/v1/starfall/global/posts/${postId}/unhide`, { reason: '' })).toBe(0);
 	} finally {
 		execute('UPDATE channels SET auto_hide_reports = NULL WHERE id = 1');
+	}
+});
+
+test('a member banned while reading is told why, until when and whom to ask, keeps reading, and is never asked to log in (390×844)', async ({
+	browser,
+}) => {
+	const channel = await community(GLOBAL);
+	const member = freshMember('Banned');
+	const [post] = execute(
+		`SELECT p.id FROM posts p JOIN boards b ON b.id = p.board_id WHERE p.channel_id = 1 AND b.is_public = 1 AND p.is_private = 0 AND p.hidden_by_admin = 0
+		 AND p.deleted_at IS NULL AND p.comment_count > 0 ORDER BY p.id DESC LIMIT 1`,
+	) as { id: number }[];
+	const context = await browser.newContext({ viewport: PHONE });
+	const page = await context.newPage();
+	await signInContext(context, channel, member.id);
+	await page.goto(`${GLOBAL}/posts/${post!.id}`);
+	await expect(page.locator('li.comment').first()).toBeVisible();
+
+	// An administrator bans the member, with a reason, while their page is open.
+	const adminContext = await browser.newContext();
+	const admin = await adminContext.newPage();
+	await signInContext(adminContext, channel, memberIdOf(channel, 0));
+	await admin.goto(`${GLOBAL}/posts/${post!.id}`);
+	const endsAt = Date.UTC(2027, 0, 15, 9, 30);
+	const banned = await admin.evaluate(
+		async ([to, body]) => {
+			const answer = await fetch(to as string, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+			return ((await answer.json()) as { header: { resultCode: number } }).header.resultCode;
+		},
+		[`/admin/v1/starfall/global/members/${member.id}/ban`, { kind: 'TEMPORARY', endsAt, reason: 'Insults in three threads' }] as const,
+	);
+	expect(banned).toBe(0);
+	await adminContext.close();
+	try {
+		// Writing explains the ban (no log-in prompt): until when, that reading goes on, whom to ask.
+		const box = page.locator('#comment-box-new');
+		await box.click();
+		await box.fill('Am I still here?');
+		await page.locator('[data-comment-form="new"]').getByRole('button', { name: 'Post', exact: true }).click();
+		const dialog = page.getByRole('dialog', { name: 'Access restricted' });
+		await expect(dialog).toContainText('Your access to this community is restricted until 2027.01.15 09:30.');
+		await expect(dialog).toContainText('You can still read posts and comments here.');
+		await expect(dialog.getByRole('link', { name: 'support@starfall.example' })).toBeVisible();
+		await expect(page.getByText('Please log in to continue.')).toHaveCount(0);
+		expect(within(await boxOf(dialog), viewportOf(page))).toBe(true);
+		await dialog.screenshot({ path: 'test-results/ban-dialog-en-phone.png' });
+		await dialog.getByRole('button', { name: 'OK' }).click();
+
+		// The page again, and every page after: the notice, with the reason; the post and its comments still read.
+		const notice = page.getByRole('region', { name: 'Access restricted' });
+		await expect(notice).toContainText('Your access to this community is restricted until 2027.01.15 09:30 (UTC).');
+		await expect(notice).toContainText('Reason: Insults in three threads');
+		await expect(notice).toContainText('You can still read posts and comments here.');
+		await expect(notice).toContainText('To ask for a review, contact support@starfall.example.');
+		await expect(page.getByRole('dialog')).toHaveCount(0);
+		await expect(page.locator('li.comment').first()).toBeVisible();
+		// The comment box says why it is closed, and asks no log-in.
+		await expect(box).toHaveAttribute('placeholder', 'Your access is restricted: you can read the comments, but not write one.');
+		await box.click();
+		await expect(page.getByRole('dialog')).toHaveCount(0);
+		await expect(page.getByText('Log in to write a comment.')).toHaveCount(0);
+		await page.goto(`${GLOBAL}/boards/${boardOf(channel, 'general')}`);
+		await expect(notice).toBeVisible();
+		await expect(page.getByRole('dialog')).toHaveCount(0);
+		expect(await scrollsSideways(page)).toBe(false);
+		expect(await wcagViolations(page)).toEqual([]);
+		await notice.screenshot({ path: 'test-results/ban-notice-en-phone.png' });
+	} finally {
+		execute(`UPDATE bans SET lifted_at = ${Date.now()} WHERE member_id = ${member.id} AND lifted_at IS NULL`);
+		await context.close();
 	}
 });

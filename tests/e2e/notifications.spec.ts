@@ -11,30 +11,13 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { wcagViolations } from './axe';
 import { expect, test } from './test';
-import { boardOf, community, memberIdOf, writeForm } from './write-helpers';
+import { boardOf, community, freshMember, memberIdOf, writeForm } from './write-helpers';
 import { mintSession, sessionCookieName, signInContext } from './sessions';
 import { execute } from './fixtures';
 import { E2E_PORT } from '../test-server';
 import { boxOf, DESKTOP, PHONE, scrollsSideways, viewportOf, within } from './phone-checks';
 
 const GLOBAL = '/starfall/global';
-/**
- * A member of the global community made for one test, with a nickname of their own: the demo's
- * members are written to by other tests running beside these, which would move the counts.
- */
-function freshMember(label: string, channelId = 1): { id: number; nickname: string } {
-	const nickname = `${label}${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
-	const now = Date.now();
-	const [member] = execute(
-		`INSERT INTO members (channel_id, nickname, role, provider, recent_provider, joined_at, terms_agreed_at, privacy_agreed_at)
-		 VALUES (${channelId}, '${nickname}', 'MEMBER', 'GOOGLE', 'GOOGLE', ${now - 90 * 86_400_000}, ${now}, ${now}) RETURNING id`,
-	) as { id: number }[];
-	execute(
-		`INSERT INTO nickname_claims (channel_id, nickname_key, nickname, member_id, claimed_at) VALUES (${channelId}, '${nickname.toLowerCase()}', '${nickname}', ${member!.id}, ${now})`,
-	);
-	return { id: member!.id, nickname };
-}
-
 function mark(label: string): string {
 	return `${label} ${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 }
@@ -142,6 +125,85 @@ test('A posts, B mentions A in a comment, A follows the bell to the comment; B w
 	await expect(watched).toHaveCount(0);
 	await contextA.close();
 	await contextB.close();
+});
+
+/** An administrator's POST to the admin API from their page (its session and Origin); answers the result code. */
+function adminSend(on: Page, url: string, body: unknown): Promise<number> {
+	return on.evaluate(
+		async ([to, payload]) => {
+			const answer = await fetch(to as string, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+			return ((await answer.json()) as { header: { resultCode: number } }).header.resultCode;
+		},
+		[url, body] as const,
+	);
+}
+
+test('a hidden spam comment leaves its post author’s list and count; the hidden post’s author reads its title, the reason and whom to ask (390×844)', async ({
+	browser,
+}) => {
+	const channel = await community(GLOBAL);
+	const board = boardOf(channel, 'guides');
+	const author = freshMember('Lark');
+	const spammer = freshMember('Gold');
+	const contextA = await browser.newContext({ viewport: PHONE });
+	const pageA = await contextA.newPage();
+	await pageA.clock.install();
+	await signInContext(contextA, channel, author.id);
+	const title = mark('Fishing spots');
+	const postId = await writePost(pageA, board, title);
+	// The spammer's comment, through the API: the author is told, "… commented on your post".
+	const contextSpammer = await browser.newContext();
+	const spamPage = await contextSpammer.newPage();
+	await signInContext(contextSpammer, channel, spammer.id);
+	await spamPage.goto(`${GLOBAL}/posts/${postId}`);
+	const commentId = await spamPage.evaluate(async (to) => {
+		const answer = await fetch(to, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ content: 'Cheap gold, ask me' }),
+		});
+		return ((await answer.json()) as { content: { comment: { commentId: number } } }).content.comment.commentId;
+	}, `/v1/starfall/global/posts/${postId}/comments`);
+	await contextSpammer.close();
+	const contextAdmin = await browser.newContext();
+	const admin = await contextAdmin.newPage();
+	await signInContext(contextAdmin, channel, memberIdOf(channel, 0));
+	await admin.goto(`${GLOBAL}/posts/${postId}`);
+	const notice = (words: string) => pageA.locator('[data-notification]').filter({ hasText: words });
+	await expect(async () => {
+		await pageA.goto(`${GLOBAL}/mypage/notifications`);
+		await expect(notice(`${spammer.nickname} commented on your post`)).toBeVisible({ timeout: 1_000 });
+	}).toPass({ timeout: 20_000 });
+	await expectBadge(pageA, '1');
+
+	// The administrator hides the comment as spam: the row leaves the author's list and the bell.
+	expect(await adminSend(admin, `/admin/v1/starfall/global/comments/${commentId}/hide`, { reason: 'Spam' })).toBe(0);
+	await expect(async () => {
+		await pageA.goto(`${GLOBAL}/mypage/notifications`);
+		await expect(notice('commented on your post')).toHaveCount(0, { timeout: 1_000 });
+	}).toPass({ timeout: 20_000 });
+	await expect(pageA.getByText('This post or comment is no longer available.')).toHaveCount(0);
+	await expectBadge(pageA, null);
+
+	// Then the post, with a reason: its author reads what, why, and whom to ask.
+	expect(await adminSend(admin, `/admin/v1/starfall/global/posts/${postId}/hide`, { reason: 'Links to a gold seller are not allowed.' })).toBe(0);
+	const hidden = notice('An administrator hid your post');
+	await expect(async () => {
+		await pageA.goto(`${GLOBAL}/mypage/notifications`);
+		await expect(hidden).toBeVisible({ timeout: 1_000 });
+	}).toPass({ timeout: 20_000 });
+	await expect(hidden).toContainText(title);
+	await expect(hidden).toContainText('Reason: Links to a gold seller are not allowed.');
+	await expect(hidden).toContainText('To ask for a review, contact support@starfall.example.');
+	await expect(hidden.getByRole('link', { name: 'support@starfall.example' })).toHaveAttribute('href', 'mailto:support@starfall.example');
+	await expect(hidden).not.toContainText('no longer available');
+	expect(await scrollsSideways(pageA)).toBe(false);
+	const link = await boxOf(hidden.getByRole('link', { name: 'support@starfall.example' }));
+	expect(link.height).toBeGreaterThanOrEqual(24);
+	expect(await wcagViolations(pageA)).toEqual([]);
+	await hidden.screenshot({ path: 'test-results/moderation-notice-en-phone.png' });
+	await contextAdmin.close();
+	await contextA.close();
 });
 
 /** A text of src/i18n/{language}.json. */

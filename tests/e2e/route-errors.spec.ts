@@ -28,13 +28,16 @@ test('a guest page asks nothing about the session', async ({ page }) => {
 	expect(asked).toEqual([]);
 });
 
-test('a temporary ban shows its end as yyyy.MM.dd HH:mm and confirm goes to the channel home', async ({ page }) => {
-	await answerAuthStatus(page, -4031452, { ban: { kind: 'TEMPORARY', endsAt: Date.UTC(2027, 5, 30, 15, 0) } });
+test('a temporary ban shows its end as yyyy.MM.dd HH:mm and confirm leaves the reader on the page', async ({ page }) => {
+	await answerAuthStatus(page, -4031452, { ban: { kind: 'TEMPORARY', endsAt: Date.UTC(2027, 5, 30, 15, 0), reason: 'Spam' } });
 	await page.goto('/starfall/global/boards/13');
 	const dialog = page.getByRole('dialog');
 	await expect(dialog).toContainText('Your access to this community is restricted until 2027.06.30 15:00.');
+	const reloaded = page.waitForEvent('load');
 	await dialog.getByRole('button', { name: 'OK' }).click();
-	await expect(page).toHaveURL(/\/starfall\/global\/boards$/);
+	// A banned member still reads: the page is loaded again where it was (a session's page then tells the ban itself).
+	await reloaded;
+	await expect(page).toHaveURL(/\/starfall\/global\/boards\/13$/);
 });
 
 test('a permanent ban shows the permanent message', async ({ page }) => {

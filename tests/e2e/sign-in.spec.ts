@@ -128,17 +128,23 @@ test('withdrawal needs the checkbox and ends with the toast', async ({ page }) =
 	expect(await sessionCookie(page)).toBeUndefined();
 });
 
-test('a temporarily banned member sees the end of the ban, and confirm goes to the channel home', async ({ page }) => {
+test('a temporarily banned member reads the end of the ban, its reason and whom to ask, over a page they can read', async ({ page }) => {
 	await signInAs(page, BOARD, 'Google', nicknameOf(1038));
-	const dialog = page.getByRole('dialog');
-	await expect(dialog).toContainText('Your access to this community is restricted until 2027.06.30 15:00.');
-	await dialog.getByRole('button', { name: 'OK' }).click();
-	await expect(page).toHaveURL(/\/starfall\/global\/boards$/);
+	const notice = page.getByRole('region', { name: 'Access restricted' });
+	await expect(notice).toContainText('Your access to this community is restricted until 2027.06.30 15:00 (UTC).');
+	await expect(notice).toContainText('Reason: Repeated credit-selling spam across several boards after two warnings.');
+	await expect(notice).toContainText('You can still read posts and comments here.');
+	await expect(notice).toContainText('To ask for a review, contact support@starfall.example.');
+	// Nothing covers the page: no dialog, no log-in prompt; the board's posts are there to read.
+	await expect(page.getByRole('dialog')).toHaveCount(0);
+	await expect(page).toHaveURL(new RegExp(`${BOARD}$`));
 });
 
 test('a permanently banned member sees the permanent message', async ({ page }) => {
 	await signInAs(page, BOARD, 'X', nicknameOf(1039));
-	await expect(page.getByRole('dialog')).toContainText('Your access to this community has been permanently restricted.');
+	await expect(page.getByRole('region', { name: 'Access restricted' })).toContainText(
+		'Your access to this community has been permanently restricted.',
+	);
 });
 
 test('the operator command bans a member at once and lifts the ban again', async ({ page }) => {
@@ -154,8 +160,9 @@ test('the operator command bans a member at once and lifts the ban again', async
 		);
 	expect(member('ban', '--days', '3', '--reason', 'e2e').status).toBe(0);
 	await page.reload();
-	// The session ended with the ban: the page asks the member to log in again.
-	await expect(page.getByRole('dialog')).toContainText('Please log in to continue.');
+	// The session stays: the page tells the member of the ban and its reason, and asks nothing.
+	await expect(page.getByRole('region', { name: 'Access restricted' })).toContainText('Reason: e2e');
+	await expect(page.getByRole('dialog')).toHaveCount(0);
 	expect(member('unban').status).toBe(0);
 });
 

@@ -1,6 +1,7 @@
 /** The write screen's browser tests: signing in as a given demo member, and the form's parts. */
 import type { Page } from '@playwright/test';
 import { signInContext } from './sessions';
+import { execute } from './fixtures';
 
 export interface Community {
 	path: string;
@@ -60,4 +61,21 @@ export function writeForm(page: Page, texts = { board: 'Board', category: 'Categ
 		body: form.getByRole('textbox', { name: texts.body, exact: true }),
 		titleCount: form.locator('[data-title-count]'),
 	};
+}
+
+/**
+ * A member of the global community made for one test, with a nickname of their own: the demo's
+ * members are written to by other tests running beside these, which would move the counts.
+ */
+export function freshMember(label: string, channelId = 1): { id: number; nickname: string } {
+	const nickname = `${label}${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+	const now = Date.now();
+	const [member] = execute(
+		`INSERT INTO members (channel_id, nickname, role, provider, recent_provider, joined_at, terms_agreed_at, privacy_agreed_at)
+		 VALUES (${channelId}, '${nickname}', 'MEMBER', 'GOOGLE', 'GOOGLE', ${now - 90 * 86_400_000}, ${now}, ${now}) RETURNING id`,
+	) as { id: number }[];
+	execute(
+		`INSERT INTO nickname_claims (channel_id, nickname_key, nickname, member_id, claimed_at) VALUES (${channelId}, '${nickname.toLowerCase()}', '${nickname}', ${member!.id}, ${now})`,
+	);
+	return { id: member!.id, nickname };
 }

@@ -446,8 +446,6 @@ test('a banned member opening the write screen gets the ban, not the form', asyn
 	const channel = await community(GLOBAL);
 	// The seed's temporarily banned member (the 38th).
 	await signInMember(page, channel, 37, `${GLOBAL}/write?boardId=${boardOf(channel, 'general')}`);
-	const dialog = page.locator('[data-route-error-dialog]');
-	await expect(dialog).toBeVisible();
-	await expect(dialog).toContainText('Your access to this community is restricted until');
+	await expect(page.getByRole('region', { name: 'Access restricted' })).toContainText('Your access to this community is restricted until');
 	await expect(page.locator('[data-write-form]')).toHaveCount(0);
 });

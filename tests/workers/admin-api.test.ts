@@ -326,7 +326,7 @@ describe('removed text for appeals (issue 22)', () => {
 });
 
 describe('bans from the admin API', () => {
-	it('bans a member until a date or for good, ends their sessions, lifts the ban, and keeps the history and the log', async () => {
+	it('bans a member until a date or for good, keeps their sessions (reads pass, the rest tells the ban), lifts the ban, and keeps the history and the log', async () => {
 		const admin = await signIn(ADMIN);
 		const target = 1013;
 		const theirs = await signIn(target);
@@ -337,8 +337,24 @@ describe('bans from the admin API', () => {
 			body: { kind: 'TEMPORARY', endsAt, reason: 'Flooding the board' },
 		});
 		expect(banned.code, JSON.stringify(banned.body)).toBe(0);
-		// The member's session ended with the ban; signing in again meets the ban.
-		expect((await call(`${ORIGIN}/v1/starfall/global/me`, { cookie: theirs })).code).not.toBe(0);
+		// The member's session stays (docs/moderation.md#a-banned-member): they are told of the ban, not
+		// asked to log in again. The answer's text and its `ban` carry the end and the reason.
+		const told = await call(`${ORIGIN}/v1/starfall/global/me`, { cookie: theirs });
+		expect(told.code).toBe(-4031452);
+		expect(told.body['header']).toMatchObject({
+			resultMessage: `Your access to this community is restricted until ${new Date(endsAt).toISOString()}; you can still read it. Reason: Flooding the board`,
+		});
+		expect(told.body['ban']).toEqual({ kind: 'TEMPORARY', endsAt, reason: 'Flooding the board' });
+		expect((await call(`${ORIGIN}/public/v1/starfall/global/auth/status`, { cookie: theirs })).code).toBe(-4031452);
+		// Reading goes on with the same session; a write is refused with the ban.
+		expect((await call(`${ORIGIN}/public/v1/starfall/global/boards`, { cookie: theirs })).code).toBe(0);
+		const aPost = (await env.DB.prepare(
+			'SELECT id FROM posts WHERE channel_id = 1 AND deleted_at IS NULL AND hidden_by_admin = 0 ORDER BY id LIMIT 1',
+		).first<{
+			id: number;
+		}>())!.id;
+		expect((await call(`${ORIGIN}/public/v1/starfall/global/posts/${aPost}/comments`, { cookie: theirs })).code).toBe(0);
+		expect((await call(`${ORIGIN}/public/v1/starfall/global/posts/${aPost}/views`, { method: 'POST', cookie: theirs })).code).toBe(-4031452);
 		const again = await call(`${ORIGIN}/v1/starfall/global/me`, { cookie: await signIn(target) });
 		expect(again.code).toBe(-4031452);
 		expect((await call(`${ADMIN_API}/members/${target}/unban`, { method: 'POST', cookie: admin, body: { reason: 'Appeal accepted' } })).code).toBe(0);

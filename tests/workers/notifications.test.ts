@@ -21,7 +21,7 @@ import {
 import { createComment, editComment } from '@/server/comments/writing';
 import { createPost } from '@/server/posts/writing';
 import { likePost, unlikePost } from '@/server/likes/likes';
-import { hidePost } from '@/server/moderation/hide';
+import { autoHide, hideComment, hidePost } from '@/server/moderation/hide';
 import { banMember, unbanMember } from '@/server/members/bans';
 import { withdrawMember } from '@/server/accounts/withdrawal';
 import { deliver, deliverEndedBans } from '@/server/notifications/deliver';
@@ -638,5 +638,103 @@ describe(`the member's API`, () => {
 		expect(left).toEqual({ n: NOTIFICATIONS_KEPT, oldest: 31 });
 		expect(await unread(member)).toBe(NOTIFICATIONS_KEPT);
 		expect(await pruneNotifications(env.DB)).toBe(0);
+	});
+});
+
+describe('what a moderated member is told (docs/moderation.md#what-a-moderated-member-is-told)', () => {
+	let cast: Demo[];
+	beforeAll(async () => {
+		// The last plain members whose nickname can be mentioned: the tests before this block use the first 40.
+		const claimed = await env.DB.prepare('SELECT member_id AS id FROM nickname_claims WHERE channel_id = ?1 AND released_at IS NULL')
+			.bind(CHANNEL)
+			.all<{ id: number }>();
+		const mentionable = new Set(claimed.results.map((row) => row.id));
+		cast = (await plainMembers(CHANNEL, 1000)).filter((member) => mentionable.has(member.id)).slice(-7);
+	});
+	const admin = () => session(ADMIN, 'ADMIN');
+
+	it("a hide's notification names the author's own post or comment and the administrator's reason", async () => {
+		const [a, b] = cast as [Demo, Demo];
+		await clear(a, b);
+		const postId = await post(a, 'Buy cheap gold');
+		const commentId = await comment(b, postId, 'My own words that were hidden');
+		await deliverNotifications();
+		await clear(a, b);
+		await hidePost(env.DB, CHANNEL, admin(), postId, { reason: 'Advertising is not allowed in this board.' });
+		await hideComment(env.DB, CHANNEL, admin(), commentId, { reason: '' });
+		await deliverNotifications();
+		const [ofPost] = (await listNotifications(env.DB, CHANNEL, session(a), null)).items;
+		expect(ofPost).toMatchObject({
+			kind: 'HIDDEN',
+			target: 'POST',
+			post: null,
+			moderated: { title: `Post of ${a.nickname}`, excerpt: null, reason: 'Advertising is not allowed in this board.', automatic: false },
+		});
+		// The comment's author reads their own words, not the hidden post's title (they may not read the post now).
+		const [ofComment] = (await listNotifications(env.DB, CHANNEL, session(b), null)).items;
+		expect(ofComment).toMatchObject({
+			kind: 'HIDDEN',
+			target: 'COMMENT',
+			moderated: { title: null, excerpt: 'My own words that were hidden', reason: null, automatic: false },
+		});
+		// The automatic hide says so, with no administrator's reason.
+		const other = await post(a, 'Reported post');
+		await autoHide(env.DB, CHANNEL, { type: 'POST', id: other });
+		await deliverNotifications();
+		const [automatic] = (await listNotifications(env.DB, CHANNEL, session(a), null)).items;
+		expect(automatic).toMatchObject({ kind: 'HIDDEN', moderated: { title: `Post of ${a.nickname}`, reason: null, automatic: true } });
+		expect(notificationSentence({ ...automatic!, actor: undefined, automatic: true }, translator('en'), 'en')).toBe(
+			'Your post was hidden after reports from members',
+		);
+	});
+
+	it("hiding a spam comment removes its notifications from the lists and the unread counts, and writes only that comment's rows", async () => {
+		const [author, watcher, mentioned, spammer, other] = cast.slice(2) as [Demo, Demo, Demo, Demo, Demo];
+		await clear(author, watcher, mentioned, spammer, other);
+		const postId = await post(author);
+		await env.DB.prepare("INSERT INTO watches (member_id, target, target_id, channel_id, watching, created_at) VALUES (?1, 'POST', ?2, ?3, 1, 0)")
+			.bind(watcher.id, postId, CHANNEL)
+			.run();
+		const kept = await comment(other, postId, 'A real answer');
+		const spam = await comment(spammer, postId, `@${mentioned.nickname} cheap gold at spam.example`);
+		await deliverNotifications();
+		// What each holds of this post's comments (members of the tests before may also watch the board, and hear of the post).
+		const ofComments = async (member: Demo) =>
+			(await notificationsOf(member)).filter((n) => n.post_id === postId && n.comment_id !== null).map((n) => [n.kind, n.comment_id]);
+		const counters = async () =>
+			(
+				await env.DB.prepare('SELECT unread_notifications AS unread, notification_count AS count FROM members WHERE id IN (?1, ?2, ?3) ORDER BY id')
+					.bind(author.id, watcher.id, mentioned.id)
+					.all<{ unread: number; count: number }>()
+			).results;
+		expect(await ofComments(author)).toEqual([
+			['COMMENT', kept],
+			['COMMENT', spam],
+		]);
+		expect(await ofComments(watcher)).toEqual([
+			['WATCHED_POST', kept],
+			['WATCHED_POST', spam],
+		]);
+		expect(await ofComments(mentioned)).toEqual([['MENTION', spam]]);
+		const before = { counters: await counters(), rows: (await env.DB.prepare('SELECT count(*) AS n FROM notifications').first<{ n: number }>())!.n };
+
+		await hideComment(env.DB, CHANNEL, admin(), spam, { reason: 'Spam' });
+		const [event] = takeSentNotifications();
+		const delivered = await deliver(env.DB, event as Parameters<typeof deliver>[1], Date.now());
+		// The comment's three notifications to others leave (COMMENT, WATCHED_POST, MENTION), the spammer is told of the hide.
+		expect(await ofComments(author)).toEqual([['COMMENT', kept]]);
+		expect((await listNotifications(env.DB, CHANNEL, session(author), null)).items.map((item) => item.commentId)).not.toContain(spam);
+		expect(await ofComments(watcher)).toEqual([['WATCHED_POST', kept]]);
+		expect(await ofComments(mentioned)).toEqual([]);
+		expect(await counters()).toEqual(before.counters.map(({ unread, count }) => ({ unread: unread - 1, count: count - 1 })));
+		expect((await notificationsOf(spammer)).map((n) => n.kind)).toEqual(['HIDDEN']);
+		expect((await env.DB.prepare('SELECT count(*) AS n FROM notifications').first<{ n: number }>())!.n).toBe(before.rows - 3 + 1);
+		// Bound: the rows of that one comment's notifications (3, with up to 3 index entries each) and
+		// their recipients' members rows (3), plus the hide's own notification (row, 2 entries, counter):
+		// at most 3 × 4 + 3 + 4 = 19 rows, however many notifications the community holds.
+		expect(delivered.rowsWritten).toBeGreaterThan(0);
+		expect(delivered.rowsWritten).toBeLessThanOrEqual(19);
+		// Delivered again: nothing is left to remove, nothing is written.
+		expect((await deliver(env.DB, event as Parameters<typeof deliver>[1], Date.now())).rowsWritten).toBe(0);
 	});
 });

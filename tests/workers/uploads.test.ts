@@ -194,7 +194,7 @@ describe('POST uploads', () => {
 
 	it('answers a banned member with the ban', async () => {
 		const answer = await upload(images.PNG, { cookie: await signIn(PERMANENTLY_BANNED) });
-		expect({ status: answer.status, code: answer.code, ban: answer.body['ban'] }).toEqual({
+		expect({ status: answer.status, code: answer.code, ban: answer.body['ban'] }).toMatchObject({
 			status: 403,
 			code: -4031452,
 			ban: { kind: 'PERMANENT', endsAt: null },

@@ -105,10 +105,11 @@ interface BanProps {
 
 /**
  * The ban form: until a day (the ban ends when that day ends in the channel's time zone, the one
- * its dates are shown in; from tomorrow on) or permanently, with a reason. The day is written as
- * the app writes dates (2026.12.05) in every language, not in the browser's own order (a date
- * input showed 12/05/2026 to an English browser); the calendar button opens the browser's date
- * picker, whose choice is written back the same way. The member's sessions end at once (the API's doing).
+ * its dates are shown in; from tomorrow on) or permanently, with a reason, which the member reads
+ * (their pages say the ban, docs/moderation.md). The day is written as the app writes dates
+ * (2026.12.05) in every language, not in the browser's own order (a date input showed 12/05/2026 to
+ * an English browser); the calendar button opens the browser's date picker, whose choice is written
+ * back the same way.
  */
 export function BanDialog({ open, name, language, texts, now, onClosed }: BanProps) {
 	const [kind, setKind] = useState<'TEMPORARY' | 'PERMANENT'>('TEMPORARY');
@@ -239,6 +240,7 @@ export function BanDialog({ open, name, language, texts, now, onClosed }: BanPro
 				</label>
 			</fieldset>
 			<ReasonField texts={texts} value={reason} onChange={setReason} />
+			<p className="field-hint">{texts['admin.reasonTold']}</p>
 			<div className="dialog-actions">
 				<button className="button secondary" type="submit" value="cancel">
 					{texts['common.button.cancel']}

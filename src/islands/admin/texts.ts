@@ -117,6 +117,7 @@ export const ADMIN_TEXT_KEYS = [
 	'admin.deletedTarget',
 	'admin.loading',
 	'admin.reason',
+	'admin.reasonTold',
 	'report.reason.SPAM',
 	'report.reason.ABUSE',
 	'report.reason.CHEATING',

@@ -49,6 +49,8 @@ export interface IslandProps {
 	postId: number;
 	userId: number | null;
 	isAdmin: boolean;
+	/** The page was rendered for a banned member. */
+	banned: boolean;
 	language: Language;
 	domain: string;
 	slug: string;
@@ -82,6 +84,7 @@ export default function CommentsIsland(props: IslandProps) {
 	const member = session ? activeMember(session) : null;
 	const userId = session ? (member?.userId ?? null) : props.userId;
 	const isAdmin = session ? member?.role === 'ADMIN' : props.isAdmin;
+	const banned = session ? session.kind === 'banned' : props.banned;
 	const api = useMemo(() => commentsApi(props.apis, postId, userId), [props.apis, postId, userId]);
 	// The @ suggestions of every box, remembered for the island's life (the member's read limit).
 	const mentions = useMemo(
@@ -568,7 +571,13 @@ export default function CommentsIsland(props: IslandProps) {
 				problem={draft.problem}
 				busy={draft.busy}
 				submitLabel={texts['comment.button.post']}
-				placeholder={userId === null ? texts['comment.write.guestPlaceholder'] : texts['comment.write.placeholder']}
+				placeholder={
+					userId !== null
+						? texts['comment.write.placeholder']
+						: banned
+							? texts['comment.write.bannedPlaceholder']
+							: texts['comment.write.guestPlaceholder']
+				}
 				readOnly={userId === null}
 				mentions={mentions}
 				texts={texts}

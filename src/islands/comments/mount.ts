@@ -66,6 +66,7 @@ export function mountComments(section: HTMLElement, wake: Wake | null): void {
 		postId: Number(data['postId']),
 		userId: data['userId'] ? Number(data['userId']) : null,
 		isAdmin: data['admin'] !== undefined,
+		banned: data['banned'] !== undefined,
 		language: (data['language'] ?? 'en') as Language,
 		domain: data['domain'] ?? '',
 		slug: data['slug'] ?? '',

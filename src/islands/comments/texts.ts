@@ -13,6 +13,7 @@ export const COMMENT_TEXT_KEYS = [
 	'comment.write.label',
 	'comment.write.placeholder',
 	'comment.write.guestPlaceholder',
+	'comment.write.bannedPlaceholder',
 	'comment.button.post',
 	'comment.button.save',
 	'comment.reply.label',

@@ -69,6 +69,7 @@ const CHANNEL_COLUMNS = [
 	'footer_config',
 	'banner',
 	'auto_hide_reports',
+	'moderation_contact',
 	'new_member_limits',
 ] as const;
 const BOARD_COLUMNS = ['key', 'name', 'description', 'is_public', 'use_subjects', 'write_template', 'notice_only'] as const;

@@ -14,6 +14,7 @@ import { LanguageSchema, ProviderSchema, ShareImageSchema, ThemeTypeSchema, YesN
 import { SafeLinkSchema } from '@/schemas/link';
 import { DocumentSchema } from '@/schemas/content';
 import { NewMemberLimitsSchema } from '@/server/spam/new-members';
+import { isModerationContact } from '@/lib/moderation-contact';
 
 /** A board's key in the file: lower-case letters, digits and dashes. */
 const BoardKeySchema = z
@@ -28,6 +29,7 @@ const IdSchema = z
 	.max(2 ** 31 - 1);
 const Text = (max: number) => z.string().trim().min(1).max(max);
 const LabelledLink = z.strictObject({ key: Text(100), value: SafeLinkSchema });
+const ModerationContactSchema = z.string().trim().refine(isModerationContact, 'must be an email address or an https URL of at most 200 characters');
 
 /**
  * A category: named across applies by its `key` (like a board's; `category-{id}` when the file
@@ -121,7 +123,13 @@ export const ChannelFileSchema = z
 		}),
 		banner: z.strictObject({ backgroundColor: ColourSchema, imageUrl: SafeLinkSchema }).nullable().default(null),
 		providers: z.array(ProviderSchema).max(3).default([]),
-		moderation: z.strictObject({ autoHideReports: z.number().int().min(1).max(1000).nullable().default(null) }).default({ autoHideReports: null }),
+		moderation: z
+			.strictObject({
+				autoHideReports: z.number().int().min(1).max(1000).nullable().default(null),
+				/** Where a member asks for a review of a hide or a ban (docs/moderation.md): an email address or an https URL. */
+				contact: ModerationContactSchema.nullable().default(null),
+			})
+			.default({ autoHideReports: null, contact: null }),
 		/** Limits for members in their first day (src/server/spam/new-members.ts); each left out has its default. */
 		newMembers: NewMemberLimitsSchema.prefault({}),
 		boards: z.array(BoardSchema).min(1).max(100),

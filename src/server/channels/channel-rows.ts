@@ -24,6 +24,8 @@ export interface ChannelRow {
 	footer_config: string;
 	banner: string | null;
 	auto_hide_reports: number | null;
+	/** The file's `moderation.contact` (migration 0032), NULL when it names none. */
+	moderation_contact: string | null;
 	/** The file's `newMembers`, as JSON (NULL, the defaults, for a community not applied since migration 0018). */
 	new_member_limits: string | null;
 }
@@ -152,6 +154,7 @@ export function configRows(file: ChannelFile, ids: IdSource): ConfigRows {
 			footer_config: JSON.stringify(file.footer),
 			banner: file.banner === null ? null : JSON.stringify(file.banner),
 			auto_hide_reports: file.moderation.autoHideReports,
+			moderation_contact: file.moderation.contact,
 			new_member_limits: JSON.stringify(file.newMembers),
 		},
 		providers: file.providers,

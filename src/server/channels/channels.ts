@@ -20,6 +20,7 @@ import {
 } from '@/schemas/channel';
 import { pageUrls } from '@/lib/urls';
 import { isSafeLink } from '@/lib/safe-url';
+import { isModerationContact } from '@/lib/moderation-contact';
 import { parseNewMemberLimits, type NewMemberLimits } from '@/server/spam/new-members';
 import { contentVersionsOf, type ContentVersions, type VersionColumns } from '@/server/content-versions/versions';
 
@@ -49,6 +50,8 @@ export interface Channel extends ContentVersions {
 	banner: Banner | null;
 	/** Limits for members in their first day (src/server/spam/new-members.ts). */
 	newMemberLimits: NewMemberLimits;
+	/** Where a member asks for a review of a hide or a ban (the file's `moderation.contact`); null when it names none. */
+	moderationContact: string | null;
 	listedCount: number;
 }
 
@@ -72,6 +75,7 @@ function toChannel(row: ChannelRow): Channel {
 		footer: FooterConfigSchema.parse(parseJsonColumn(row.footer_config, 'channels.footer_config')),
 		banner: row.banner === null ? null : (BannerSchema.safeParse(parseJsonColumn(row.banner, 'channels.banner')).data ?? null),
 		newMemberLimits: parseNewMemberLimits(row.new_member_limits),
+		moderationContact: isModerationContact(row.moderation_contact ?? '') ? row.moderation_contact : null,
 		listedCount: row.listed_count,
 		...contentVersionsOf(row),
 	};

@@ -1,7 +1,8 @@
 /**
  * Bans (docs/product-rules.md#states, docs/product-rules.md#roles): a temporary ban ends by itself at its end time, a permanent one when it is
- * lifted. Banning ends the member's sessions; while a ban is in force, every request of the member
- * is answered with -4031452. The operator command `npm run member` (scripts/operator/member.ts) and
+ * lifted. A ban keeps the member's sessions (docs/moderation.md#a-banned-member): signed in, they
+ * are told at once that they are banned, until when, why and whom to ask, and keep reading; while it
+ * is in force every other request of theirs is answered with -4031452, which carries the ban. The operator command `npm run member` (scripts/operator/member.ts) and
  * the admin API (functions/api/admin.ts) run these same functions; each ban and lift writes its row
  * of the audit log (moderation/log.ts) in its batch, with the administrator or, for the operator
  * command, none.
@@ -50,14 +51,13 @@ async function banBatch(
 			.prepare(`INSERT INTO bans (channel_id, member_id, kind, ends_at, reason, created_at) SELECT ?1, ?2, ?4, ?5, ?6, ?7 WHERE ${BANNABLE}`)
 			.bind(channelId, memberId, by, order.kind, order.endsAt, order.reason, now),
 		logStatement(db, channelId, moderatorId, 'BAN', { type: 'MEMBER', id: memberId }, order.reason, now, 'changes() > 0'),
-		db.prepare(`DELETE FROM sessions WHERE member_id = ?2 AND ${BANNABLE}`).bind(channelId, memberId, by),
 		...historyStatements(db, channelId, memberId),
 	]);
 	const inserted = results[0];
 	const banned = inserted?.meta.changes === 1;
 	// A temporary ban is told to the member with its end (they read it once it is over); a permanent one is not.
 	if (banned && order.kind === 'TEMPORARY') notify({ type: 'ban', channelId, banId: inserted.meta.last_row_id, ended: false });
-	return { banned, history: results.slice(3) };
+	return { banned, history: results.slice(2) };
 }
 
 /** Whether a ban's order is not one: a temporary ban ends, in the future; a permanent one does not. */

@@ -188,7 +188,16 @@ async function changePostHidden(
 		'Conflict',
 	);
 	// The author is told, never by whom nor after whose report (src/server/notifications/deliver.ts).
-	notify({ type: 'moderation', channelId, target: 'POST', id: postId, hidden, moderatorId: moderator, at: note.now ?? Date.now() });
+	notify({
+		type: 'moderation',
+		channelId,
+		target: 'POST',
+		id: postId,
+		hidden,
+		moderatorId: moderator,
+		at: note.now ?? Date.now(),
+		reason: note.reason,
+	});
 }
 
 /** Hides a post from everyone but administrators. @throws AppError Forbidden, PostNotFound */
@@ -259,7 +268,16 @@ async function changeCommentHidden(
 			`(SELECT hidden_by_admin FROM comments WHERE id = ${Number(commentId)}) = ${to}`,
 		),
 	]);
-	notify({ type: 'moderation', channelId, target: 'COMMENT', id: commentId, hidden, moderatorId: moderator, at: note.now ?? Date.now() });
+	notify({
+		type: 'moderation',
+		channelId,
+		target: 'COMMENT',
+		id: commentId,
+		hidden,
+		moderatorId: moderator,
+		at: note.now ?? Date.now(),
+		reason: note.reason,
+	});
 }
 
 /** Hides a comment from everyone but administrators. @throws AppError Forbidden, CommentNotFound */

@@ -45,6 +45,7 @@ import { pushDelivered } from './push-delivery';
 import type { PushSetup } from './push';
 import { emailDelivered, type EmailSetup } from './email';
 import { activeBanSql } from '@/server/members/bans';
+import { REASON_MAX } from '@/server/moderation/log';
 
 /** One kind of notification to a set of members. */
 interface Delivery {
@@ -56,6 +57,8 @@ interface Delivery {
 	commentId: number | null;
 	boardId: number | null;
 	endsAt?: number | null;
+	/** A hide: the reason the administrator typed (REASON_MAX characters at most), null when none. */
+	reason?: string | null;
 	/** The recipient must be able to read the post (and the comment, when there is one). */
 	readable: boolean;
 	/** A like: one row per post that a new liker raises again. */
@@ -127,6 +130,7 @@ function deliveryStatements(db: D1Database, channelId: number, delivery: Deliver
 		key: delivery.key,
 		board: delivery.boardId,
 		ends: delivery.endsAt ?? null,
+		reason: delivery.reason ?? null,
 	};
 	const eligible = eligibleSql(delivery);
 	// A like's row counts as unread again when a new liker raises it; a repeated liker (or message)
@@ -150,18 +154,23 @@ function deliveryStatements(db: D1Database, channelId: number, delivery: Deliver
 		: 'DO NOTHING';
 	const rows = named(
 		db,
-		`INSERT INTO notifications (channel_id, member_id, kind, dedupe_key, actor_id, post_id, comment_id, board_id, ends_at, created_at, updated_at)
-		 SELECT :channel, r.id, :kind, :key, :actor, :post, :comment, :board, :ends, :now, :now FROM members AS r WHERE ${eligible}
+		`INSERT INTO notifications (channel_id, member_id, kind, dedupe_key, actor_id, post_id, comment_id, board_id, ends_at, reason, created_at, updated_at)
+		 SELECT :channel, r.id, :kind, :key, :actor, :post, :comment, :board, :ends, :reason, :now, :now FROM members AS r WHERE ${eligible}
 		 ON CONFLICT (member_id, dedupe_key) ${onConflict}`,
 		values,
 	);
 	return [counters, rows];
 }
 
-/** What one message asks of the consumer: its deliveries, and the message that goes on with the watchers after them. */
+/**
+ * What one message asks of the consumer: its deliveries, the message that goes on with the watchers
+ * after them, and statements that run before the deliveries in the same batch (a hidden comment's
+ * notifications removed).
+ */
 interface Plan {
 	deliveries: Delivery[];
 	next: NotificationEvent | null;
+	before?: D1PreparedStatement[];
 }
 
 const NOTHING: Plan = { deliveries: [], next: null };
@@ -297,20 +306,76 @@ async function planLike(db: D1Database, channelId: number, postId: number, actor
 	};
 }
 
+/** The dedupe keys a comment's notifications to other members carry (COMMENT, REPLY, MENTION, WATCHED_POST). */
+function commentKeys(commentId: number): string[] {
+	return [`comment:${commentId}`, `reply:${commentId}`, `mention:c${commentId}`, `watch:c${commentId}`];
+}
+
+/**
+ * A hidden comment's notifications to other members ("commented on your post", a reply, a mention,
+ * a watcher's) leave their lists and unread counts: the counters first (they read the rows), then
+ * the rows. The members who can hold one are the post's author, the replied-to author, the members
+ * the comment mentions and the post's watchers; each is sought by the UNIQUE (member, key) index,
+ * so the statements write only that one comment's rows (and each recipient's members row).
+ */
+function removeCommentNotifications(db: D1Database, commentId: number, facts: { postId: number; members: readonly number[] }): D1PreparedStatement[] {
+	const values = { keys: JSON.stringify(commentKeys(commentId)), members: JSON.stringify(facts.members), post: facts.postId };
+	const held = `SELECT value FROM json_each(:members) UNION SELECT member_id FROM watches WHERE target = 'POST' AND target_id = :post AND watching = 1`;
+	const mine = `FROM notifications n WHERE n.member_id = members.id AND n.dedupe_key IN (SELECT value FROM json_each(:keys))`;
+	return [
+		named(
+			db,
+			`UPDATE members SET
+				unread_notifications = max(0, unread_notifications - (SELECT count(*) ${mine} AND n.read_at IS NULL AND n.updated_at > members.notifications_read_before)),
+				notification_count = max(0, notification_count - (SELECT count(*) ${mine}))
+			 WHERE id IN (${held}) AND EXISTS (SELECT 1 ${mine})`,
+			values,
+		),
+		named(db, `DELETE FROM notifications WHERE member_id IN (${held}) AND dedupe_key IN (SELECT value FROM json_each(:keys))`, values),
+	];
+}
+
+interface ModeratedRow {
+	author: number;
+	post_id: number;
+	comment_id: number | null;
+	post_author: number;
+	reply_author: number | null;
+	mentions: string | null;
+}
+
 async function planModeration(db: D1Database, event: Extract<NotificationEvent, { type: 'moderation' }>): Promise<Plan> {
 	const row =
 		event.target === 'POST'
 			? await db
 					.prepare(
-						'SELECT member_id AS author, id AS post_id, NULL AS comment_id FROM posts WHERE id = ?1 AND channel_id = ?2 AND deleted_at IS NULL',
+						`SELECT member_id AS author, id AS post_id, NULL AS comment_id, member_id AS post_author, NULL AS reply_author, NULL AS mentions
+						 FROM posts WHERE id = ?1 AND channel_id = ?2 AND deleted_at IS NULL`,
 					)
 					.bind(event.id, event.channelId)
-					.first<{ author: number; post_id: number; comment_id: number | null }>()
+					.first<ModeratedRow>()
 			: await db
-					.prepare('SELECT member_id AS author, post_id, id AS comment_id FROM comments WHERE id = ?1 AND channel_id = ?2 AND deleted_at IS NULL')
+					.prepare(
+						`SELECT c.member_id AS author, c.post_id, c.id AS comment_id, p.member_id AS post_author, c.mentions,
+							(SELECT t.member_id FROM comments t WHERE t.id = coalesce(c.reply_to_id, c.parent_id)) AS reply_author
+						 FROM comments c JOIN posts p ON p.id = c.post_id WHERE c.id = ?1 AND c.channel_id = ?2 AND c.deleted_at IS NULL`,
+					)
 					.bind(event.id, event.channelId)
-					.first<{ author: number; post_id: number; comment_id: number | null }>();
-	if (!row || row.author === event.moderatorId) return NOTHING;
+					.first<ModeratedRow>();
+	if (!row) return NOTHING;
+	// A hidden comment (spam, most often) no longer tells anyone it was written; showing it again does not tell them anew.
+	const before =
+		event.hidden && row.comment_id !== null
+			? removeCommentNotifications(db, row.comment_id, {
+					postId: row.post_id,
+					members: [
+						row.post_author,
+						...(row.reply_author === null ? [] : [row.reply_author]),
+						...mentionedMembers(parseMentions(row.mentions), MENTIONS_NOTIFIED),
+					],
+				})
+			: [];
+	if (row.author === event.moderatorId) return { deliveries: [], next: null, before };
 	const kind = event.hidden ? 'HIDDEN' : 'SHOWN';
 	return {
 		deliveries: [
@@ -323,10 +388,12 @@ async function planModeration(db: D1Database, event: Extract<NotificationEvent, 
 				postId: row.post_id,
 				commentId: row.comment_id,
 				boardId: null,
+				reason: event.hidden && event.reason ? event.reason.slice(0, REASON_MAX) : null,
 				readable: false,
 			},
 		],
 		next: null,
+		before,
 	};
 }
 
@@ -405,8 +472,8 @@ export async function deliver(
 	push: PushSetup | null = null,
 	email: EmailSetup | null = null,
 ): Promise<Delivered> {
-	const { deliveries, next } = await plan(db, event);
-	const statements = deliveries.flatMap((delivery) => deliveryStatements(db, event.channelId, delivery, now));
+	const { deliveries, next, before = [] } = await plan(db, event);
+	const statements = [...before, ...deliveries.flatMap((delivery) => deliveryStatements(db, event.channelId, delivery, now))];
 	let rowsWritten = 0;
 	let pushed = 0;
 	let emailed = 0;

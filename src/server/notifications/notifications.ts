@@ -49,6 +49,13 @@ export interface NotificationItem {
 	target: 'POST' | 'COMMENT' | null;
 	/** A mention in a reply to the reader or in a comment on their post (notification-text.ts). */
 	mentionIn: MentionContext;
+	/**
+	 * A hide or show of the reader's own post or comment: what it was (the post's title and the
+	 * comment's opening words, shown to their author even while hidden, null once deleted), the
+	 * reason the administrator typed (null when none), and whether the automatic hide did it and it
+	 * still waits for a moderator.
+	 */
+	moderated: { title: string | null; excerpt: string | null; reason: string | null; automatic: boolean } | null;
 }
 
 export interface NotificationPage {
@@ -73,6 +80,10 @@ interface Row {
 	comment_readable: number;
 	ends_at: number | null;
 	mention_in: MentionContext;
+	reason: string | null;
+	own_title: string | null;
+	own_comment: string | null;
+	auto_hidden: number | null;
 }
 
 /** A page's cursor: the last item's time and id. */
@@ -135,13 +146,14 @@ export function notificationsStatement(
 	const admin = adminSql(who, '?4');
 	return db
 		.prepare(
-			`SELECT n.id, n.kind, n.updated_at, n.actor_id, n.post_id, n.comment_id, n.ends_at,
+			`SELECT n.id, n.kind, n.updated_at, n.actor_id, n.post_id, n.comment_id, n.ends_at, n.reason,
 				(n.read_at IS NULL AND n.updated_at > me.notifications_read_before) AS unread,
 				a.nickname AS actor_nickname, p.title, p.like_count,
 				(p.id IS NOT NULL AND p.deleted_at IS NULL AND (${admin} = 1 OR (p.hidden_by_admin = 0 AND b.is_public = 1 AND (p.is_private = 0 OR p.member_id = me.id)))) AS post_readable,
 				c.content AS comment_content,
 				(c.id IS NOT NULL AND c.deleted_at IS NULL AND (c.hidden_by_admin = 0 OR ${admin} = 1)) AS comment_readable,
-				${mentionInSql('n', 'c', 'p')} AS mention_in
+				${mentionInSql('n', 'c', 'p')} AS mention_in,
+				${MODERATED_COLUMNS}
 			 FROM notifications n JOIN members me ON me.id = n.member_id
 			 LEFT JOIN members a ON a.id = n.actor_id
 			 LEFT JOIN posts p ON p.id = n.post_id AND p.channel_id = ?2
@@ -152,6 +164,15 @@ export function notificationsStatement(
 		)
 		.bind(memberIdValue(who), channelId, limit + 1, adminValue(who), cursor?.at ?? null, cursor?.id ?? 0);
 }
+
+/**
+ * What a hide or show notification says of the reader's own words (NotificationItem.moderated): their
+ * post's title while it is not deleted (a comment's post: while the reader may read it), their comment's
+ * text while not deleted, and whether the automatic hide holds it now.
+ */
+const MODERATED_COLUMNS = `CASE WHEN n.kind IN ('HIDDEN', 'SHOWN') AND p.deleted_at IS NULL AND p.member_id = me.id THEN p.title END AS own_title,
+	CASE WHEN n.kind IN ('HIDDEN', 'SHOWN') AND c.deleted_at IS NULL AND c.member_id = me.id THEN c.content END AS own_comment,
+	CASE WHEN n.kind = 'HIDDEN' THEN CASE WHEN c.id IS NOT NULL THEN c.auto_hidden ELSE p.auto_hidden END END AS auto_hidden`;
 
 /** The page notificationsStatement read (with the same `limit`). */
 export function notificationPageOf(result: D1Result | undefined, limit = NOTIFICATIONS_PAGE_SIZE): NotificationPage {
@@ -172,6 +193,15 @@ export function notificationPageOf(result: D1Result | undefined, limit = NOTIFIC
 			endsAt: row.ends_at,
 			target: row.comment_id !== null ? 'COMMENT' : row.post_id !== null ? 'POST' : null,
 			mentionIn: row.mention_in,
+			moderated:
+				row.kind === 'HIDDEN' || row.kind === 'SHOWN'
+					? {
+							title: row.own_title ?? (postReadable ? row.title : null),
+							excerpt: row.own_comment === null ? null : excerptOf(row.own_comment),
+							reason: row.reason === null || row.reason.trim() === '' ? null : row.reason,
+							automatic: row.auto_hidden === 1,
+						}
+					: null,
 		};
 	});
 	const last = items.at(-1);

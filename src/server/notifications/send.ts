@@ -2,7 +2,7 @@
  * What a write tells the notifications queue (docs/notifications.md#the-queue). The request that
  * wrote a comment, a post, a like, a hide or a ban sends one small message naming what happened; it
  * never fans out itself. The consumer (deliver.ts) reads the rest from the database when the
- * message arrives, so a message carries ids only and a retry sees the current state (a comment
+ * message arrives, so a message carries ids (and a hide's reason) only and a retry sees the current state (a comment
  * deleted meanwhile notifies nobody).
  *
  * The message is sent after the write's batch committed, without holding up the answer
@@ -21,8 +21,20 @@ export type NotificationEvent =
 	| { type: 'post'; channelId: number; postId: number; edited?: boolean }
 	/** A member liked a post. */
 	| { type: 'like'; channelId: number; postId: number; actorId: number }
-	/** An administrator (or the community's automatic hide) hid or showed a post or a comment. */
-	| { type: 'moderation'; channelId: number; target: 'POST' | 'COMMENT'; id: number; hidden: boolean; moderatorId: number | null; at: number }
+	/**
+	 * An administrator (or the community's automatic hide) hid or showed a post or a comment; `reason`
+	 * is what the administrator typed (at most REASON_MAX characters), told to the author with the hide.
+	 */
+	| {
+			type: 'moderation';
+			channelId: number;
+			target: 'POST' | 'COMMENT';
+			id: number;
+			hidden: boolean;
+			moderatorId: number | null;
+			at: number;
+			reason?: string | undefined;
+	  }
 	/** A temporary ban began (`ended` false) or was lifted (`ended` true). */
 	| { type: 'ban'; channelId: number; banId: number; ended: boolean }
 	/** The next watchers of a comment's post or of a post's board, after member `after` (deliver.ts). */

@@ -1,7 +1,8 @@
 /**
  * Sign-in sessions: a random token in the channel's session cookie, its SHA-256 in D1. A session
  * ends after SESSION_IDLE_MS without use or SESSION_MAX_MS after sign-in, whichever comes first;
- * logout, withdrawal and a ban delete it on the server. The token carries the second of those ends
+ * logout and withdrawal delete it on the server (a ban does not: a banned member keeps reading, and is
+ * told of the ban, docs/moderation.md#a-banned-member). The token carries the second of those ends
  * (session-token.ts), so that a token past it is known to have ended without asking D1.
  */
 import { hashToken } from '@/server/platform/tokens';
@@ -25,10 +26,12 @@ export interface SessionMember {
 	joinedAt: number;
 }
 
-interface BanInfo {
+export interface BanInfo {
 	kind: 'TEMPORARY' | 'PERMANENT';
 	/** The end of a temporary ban (epoch ms); null for a permanent one. */
 	endsAt: number | null;
+	/** What the administrator typed (told to the member); '' when nothing. */
+	reason: string;
 }
 
 /** Who is asking, as far as the channel's session cookie tells. */
@@ -54,6 +57,7 @@ interface SessionRow {
 	withdrawn_at: number | null;
 	ban_kind: 'TEMPORARY' | 'PERMANENT' | null;
 	ban_ends_at: number | null;
+	ban_reason: string | null;
 }
 
 /**
@@ -101,7 +105,7 @@ function sessionStatement(db: D1Database, channelId: number, tokenHash: string, 
 	return db
 		.prepare(
 			`SELECT s.member_id, s.last_seen_at, s.idle_expires_at, s.expires_at, m.nickname, m.role, m.provider, m.recent_provider,
-			        m.joined_at, m.withdrawn_at, b.kind AS ban_kind, b.ends_at AS ban_ends_at
+			        m.joined_at, m.withdrawn_at, b.kind AS ban_kind, b.ends_at AS ban_ends_at, b.reason AS ban_reason
 			 FROM sessions s JOIN members m ON m.id = s.member_id
 			 LEFT JOIN bans b ON b.id = ${ACTIVE_BAN_SQL}
 			 WHERE s.token_hash = ?1 AND s.channel_id = ?2`,
@@ -156,7 +160,7 @@ async function sessionOfResult(
 		recentProvider: row.recent_provider,
 		joinedAt: row.joined_at,
 	};
-	if (row.ban_kind) return { kind: 'banned', member, ban: { kind: row.ban_kind, endsAt: row.ban_ends_at }, tokenHash };
+	if (row.ban_kind) return { kind: 'banned', member, ban: { kind: row.ban_kind, endsAt: row.ban_ends_at, reason: row.ban_reason ?? '' }, tokenHash };
 	return { kind: 'member', member, tokenHash };
 }
 
@@ -230,7 +234,7 @@ export function endSession(db: D1Database, tokenHash: string): D1PreparedStateme
 	return db.prepare('DELETE FROM sessions WHERE token_hash = ?1').bind(tokenHash);
 }
 
-/** Ends every session of a member (ban, withdrawal). */
+/** Ends every session of a member (withdrawal). */
 export function endMemberSessions(db: D1Database, memberId: number): D1PreparedStatement {
 	return db.prepare('DELETE FROM sessions WHERE member_id = ?1').bind(memberId);
 }
