@@ -175,6 +175,10 @@ test('a member banned while reading is told why, until when and whom to ask, kee
 		await expect(page.getByText('Log in to write a comment.')).toHaveCount(0);
 		await page.goto(`${GLOBAL}/boards/${boardOf(channel, 'general')}`);
 		await expect(notice).toBeVisible();
+		// A ban given through a day (the admin dialog's form) reads as that day, as the admin lists show it.
+		execute(`UPDATE bans SET ends_at = ${Date.UTC(2027, 0, 16)} WHERE member_id = ${member.id} AND lifted_at IS NULL`);
+		await page.reload();
+		await expect(notice).toContainText('Your access to this community is restricted through 2027.01.15 (UTC), that day included.');
 		await expect(page.getByRole('dialog')).toHaveCount(0);
 		expect(await scrollsSideways(page)).toBe(false);
 		expect(await wcagViolations(page)).toEqual([]);
