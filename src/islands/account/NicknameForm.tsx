@@ -81,7 +81,9 @@ export default function NicknameForm({ mode, apiBase, domain, slug, language, cu
 				setError(texts['signup.expired']);
 				return;
 			}
-			setError(spamFailureText(failure, texts) ?? nicknameErrorText(failure, texts, language) ?? failureText(failure, texts));
+			// A refused human check is said at the check (''), not at the nickname.
+			const spam = spamFailureText(failure, texts);
+			setError(spam === '' ? null : (spam ?? nicknameErrorText(failure, texts, language) ?? failureText(failure, texts)));
 		}
 	};
 
