@@ -77,7 +77,9 @@ test('A posts, B mentions A in a comment, A follows the bell to the comment; B w
 	await pageA.clock.install();
 	await signInContext(contextA, channel, a.id);
 	await pageA.goto(`${GLOBAL}/mypage/notifications`);
-	await expect(pageA.getByRole('button', { name: 'Mark all read' })).toBeDisabled();
+	// Nothing to mark yet: no Mark all read, and the empty list says where to go next.
+	await expect(pageA.getByRole('button', { name: 'Mark all read' })).toHaveCount(0);
+	await expect(pageA.getByRole('link', { name: 'Browse posts' })).toBeVisible();
 	const title = mark('Sky whales');
 	const postId = await writePost(pageA, general, title);
 

@@ -1,7 +1,7 @@
 /**
  * Spam defence in the browser (docs/spam-defence.md): a person signs up through the local
- * Turnstile's check (a skipped check is said at the check, not at the nickname), and is not asked
- * again in that session; a new member's post with too many links is refused with the sentence that
+ * Turnstile's check (a skipped check is said at the check, not at the nickname), is welcomed, and
+ * is not asked again in that session; a new member's post with too many links is refused with the sentence that
  * says why, and nothing is posted; a new session of the same new member is asked before posting.
  */
 import { expect, test } from './test';
@@ -34,9 +34,15 @@ test('a new member signs up through the human check, is not asked again in that 
 	await expect(page.locator('[data-nickname-message]')).not.toContainText('check');
 	await expect(page).toHaveURL(/\/signup\/nickname$/);
 	await page.frameLocator('.cf-turnstile iframe').getByLabel('I am human').check();
+	// The welcome's 1.5 s run on Playwright's clock.
+	await page.clock.install();
 	await page.getByRole('button', { name: 'Join the community' }).click();
 	await expect(page).toHaveURL(new RegExp(`${BOARD}$`));
 	await expect(page.locator('[data-member-nickname]')).toHaveText(nickname);
+	// Welcomed, with what to do next, on the page the sign-up returned to.
+	await expect(page.locator('[data-toast]')).toHaveText(`Welcome, ${nickname}! Write your first post, or join a conversation in the comments.`);
+	await page.clock.runFor(1600);
+	await expect(page.locator('[data-toast]')).toBeHidden();
 
 	// The same session: the write screen does not ask again.
 	await page.goto(`${HOME}/write?boardId=12`);
