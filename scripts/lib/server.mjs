@@ -40,7 +40,7 @@ function localVapidKeys(persistTo) {
  * scripts/push/server.mjs): `npm start` and the browser tests' server set it; a deployment never
  * does, so its Worker sends only to the browser vendors' push services (src/server/notifications/push-services.ts).
  */
-export const LOCAL_PUSH = { PUSH_ALLOW_LOOPBACK: '1' };
+const LOCAL_PUSH = { PUSH_ALLOW_LOOPBACK: '1' };
 
 /**
  * The Worker's variables of a local run, the same for `npm start` and the browser tests' server

@@ -7,10 +7,9 @@
  * home page says "You're logged out." The toast's 1.5 s run on Playwright's clock. Each test makes
  * a member of its own, with nothing written yet.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
+import { texts } from './texts';
 import { execute } from './fixtures';
 import { community } from './write-helpers';
 import { signInContext } from './sessions';
@@ -20,15 +19,6 @@ const CASES = [
 	['/starfall/global', 'en'],
 	['/starfall/kr', 'ko'],
 ] as const;
-
-function texts(language: string): (key: string) => string {
-	const messages = JSON.parse(readFileSync(path.join('src', 'i18n', `${language}.json`), 'utf8')) as Record<string, string>;
-	return (key) => {
-		const text = messages[key];
-		if (text === undefined) throw new Error(`No text ${key}`);
-		return text;
-	};
-}
 
 /** A member of the community made for this test: no posts, comments, drafts or notifications. */
 async function newcomer(page: Page, channelPath: string): Promise<void> {
@@ -101,7 +91,9 @@ for (const [channelPath, language] of CASES) {
 			execute(`UPDATE channels SET content_version = content_version + 1 WHERE id = ${channel.index}`);
 			await expect(async () => {
 				await page.goto(`${channelPath}/boards/${board!.id}?subjectId=${subject!.id}`);
-				await expect(page.locator('.subjects a[aria-current="page"]')).toHaveAttribute('href', new RegExp(`subjectId=${subject!.id}$`), { timeout: 1 });
+				await expect(page.locator('.subjects a[aria-current="page"]')).toHaveAttribute('href', new RegExp(`subjectId=${subject!.id}$`), {
+					timeout: 1,
+				});
 			}).toPass({ timeout: 20_000 });
 			await expectNextStep(page, t('board.empty'), t('board.emptyAction'), new RegExp(`${channelPath}/write\\?boardId=${board!.id}$`));
 		});

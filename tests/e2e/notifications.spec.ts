@@ -350,7 +350,10 @@ test('under the configuration `npm start` gives the Worker (localVars, SITE_ORIG
 		`SELECT id FROM posts WHERE channel_id = ${channel.index} AND deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0 ORDER BY id LIMIT 1`,
 	) as { id: number }[];
 	const as = async (memberId: number) => ({ cookie: `${sessionCookieName(channel)}=${await mintSession(channel, memberId)}`, origin: baseURL! });
-	const mine = await request.post(`/v1${GLOBAL}/posts/${target!.id}/comments`, { headers: await as(member.id), data: { content: mark('My question') } });
+	const mine = await request.post(`/v1${GLOBAL}/posts/${target!.id}/comments`, {
+		headers: await as(member.id),
+		data: { content: mark('My question') },
+	});
 	expect(mine.status()).toBe(200);
 	const { comment } = ((await mine.json()) as { content: { comment: { commentId: number } } }).content;
 	const other = freshMember('Answer');

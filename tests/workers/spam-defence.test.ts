@@ -354,7 +354,9 @@ describe('Turnstile against the local stand-in', () => {
 		await agreeToTerms(env.DB, (await findSignup(env.DB, 1, signupToken))!);
 		const agreed = (await findSignup(env.DB, 1, signupToken))!;
 		const passed = await tokenFor(config, 'signup');
-		const done = await completeSignup(env.DB, 1, agreed, 'PassedOnce', env.SESSION_SECRET, NOW, () => verifyChallenge(config, passed, 'signup', null));
+		const done = await completeSignup(env.DB, 1, agreed, 'PassedOnce', env.SESSION_SECRET, NOW, () =>
+			verifyChallenge(config, passed, 'signup', null),
+		);
 		const memberOf = async (token: string) => {
 			const state = await resolveSession(env.DB, 1, token, env.SESSION_SECRET, NOW + 60_000);
 			if (state.kind !== 'member') throw new Error(`no member: ${state.kind}`);
@@ -367,7 +369,9 @@ describe('Turnstile against the local stand-in', () => {
 		await createPost(env.DB, 1, signedUp, post([paragraph('first post, same session')]), NOW + 60_000, noToken);
 		expect(await countOf('posts', done.memberId)).toBe(1);
 		// Recorded on the session's own row, in the sign-up's batch: no write of its own.
-		expect(await env.DB.prepare('SELECT count(*) AS n FROM sessions WHERE member_id = ?1 AND human_checked_at = ?2').bind(done.memberId, NOW).first('n')).toBe(1);
+		expect(
+			await env.DB.prepare('SELECT count(*) AS n FROM sessions WHERE member_id = ?1 AND human_checked_at = ?2').bind(done.memberId, NOW).first('n'),
+		).toBe(1);
 
 		// The same member signing in again (another device, or after logging out) is asked as the rules say.
 		const cookie = await signInSubject('turnstile-session-subject');
