@@ -12,7 +12,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { spawnSync } from 'node:child_process';
 import { ROOT } from './lib/wrangler.mjs';
-import { LOCAL_PUSH, serveBuild } from './lib/server.mjs';
+import { localVars, serveBuild } from './lib/server.mjs';
 import { startIdentityProvider } from './idp/server.mjs';
 import { startTurnstile } from './turnstile/server.mjs';
 import { startMailCapture } from './mail/server.mjs';
@@ -29,4 +29,5 @@ const idp = await startIdentityProvider({ port: Number(values['idp-port']), appO
 const turnstile = await startTurnstile({ port: Number(values['turnstile-port'] ?? port + 2) });
 // The local mail capture (the port + 7): the browser tests read the emails it keeps.
 const mail = await startMailCapture({ port: port + 7 });
-serveBuild({ port, persistTo, vars: { ...idp.vars, ...turnstile.vars, ...mail.vars, ...LOCAL_PUSH, SITE_ORIGIN: `http://127.0.0.1:${port}` } });
+// The variables `npm start` gives the Worker (localVars), on this server's origin.
+serveBuild({ port, persistTo, vars: localVars({ idp, turnstile, mail, origin: `http://127.0.0.1:${port}` }) });

@@ -7,7 +7,7 @@
  */
 import { build } from './lib/build.mjs';
 import { DEFAULT_STATE, ROOT } from './lib/wrangler.mjs';
-import { LOCAL_PUSH, serveBuild, waitFor } from './lib/server.mjs';
+import { localVars, serveBuild, waitFor } from './lib/server.mjs';
 import { startIdentityProvider } from './idp/server.mjs';
 import { startTurnstile } from './turnstile/server.mjs';
 import { startMailCapture } from './mail/server.mjs';
@@ -36,7 +36,7 @@ const idp = await startIdentityProvider({
 const turnstile = await startTurnstile({ port: TURNSTILE_PORT });
 // The local mail capture: the confirmation emails of My Page → Settings, and the reply and mention emails, land there (GET /messages).
 const mail = await startMailCapture({ port: MAIL_PORT });
-serveBuild({ port: PORT, persistTo: DEFAULT_STATE, vars: { ...idp.vars, ...turnstile.vars, ...mail.vars, ...LOCAL_PUSH, SITE_ORIGIN: origin } });
+serveBuild({ port: PORT, persistTo: DEFAULT_STATE, vars: localVars({ idp, turnstile, mail, origin }) });
 await waitFor(`http://127.0.0.1:${PORT}/`);
 console.log(`
 The demo communities are ready:

@@ -40,7 +40,20 @@ function localVapidKeys(persistTo) {
  * scripts/push/server.mjs): `npm start` and the browser tests' server set it; a deployment never
  * does, so its Worker sends only to the browser vendors' push services (src/server/notifications/push-services.ts).
  */
-export const LOCAL_PUSH = { PUSH_ALLOW_LOOPBACK: '1' };
+const LOCAL_PUSH = { PUSH_ALLOW_LOOPBACK: '1' };
+
+/**
+ * The Worker's variables of a local run, the same for `npm start` and the browser tests' server
+ * (scripts/serve-test.mjs), so that what the tests prove is what `npm start` does: the stand-ins'
+ * (the identity provider, Turnstile, the mail capture), local Web Push, and SITE_ORIGIN, the origin
+ * the site is opened at. Emails' links are built on it, and no email is sent without it
+ * (docs/notifications.md#email): without it, Settings would offer no email under `npm start`.
+ *
+ * @param {{ idp: { vars: Record<string, string> }; turnstile: { vars: Record<string, string> }; mail: { vars: Record<string, string> }; origin: string }} stand-ins
+ */
+export function localVars({ idp, turnstile, mail, origin }) {
+	return { ...idp.vars, ...turnstile.vars, ...mail.vars, ...LOCAL_PUSH, SITE_ORIGIN: origin };
+}
 
 /**
  * Serves dist/ (built by `astro build`) with the local D1 in `persistTo` and its session secret,

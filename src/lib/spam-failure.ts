@@ -24,18 +24,36 @@ const KEYS = new Map<number, (typeof SPAM_TEXT_KEYS)[number]>([
 	[-4031461 satisfies Code<'ChallengeFailed'>, 'spam.challenge'],
 ]);
 
-/** The sentence for a spam-defence refusal, or null for any other failure. A failed request also resets the widget: its token is spent. */
+/** The place under the page's Turnstile widget where a refused check is said (ChallengeWidget.astro). */
+const checkError = () => document.querySelector<HTMLElement>('[data-challenge-error]');
+
+/**
+ * The sentence for a spam-defence refusal, or null for any other failure. A failed request also
+ * resets the widget: its token is spent. A refused check is said at the check itself, under the
+ * widget, which comes into view: then the answer is '' (nothing more for the form to say).
+ */
 export function spamFailureText(error: unknown, texts: SpamTexts): string | null {
 	const failure = error as { resultCode?: number; body?: { limit?: unknown } } | null;
 	const key = KEYS.get(failure?.resultCode ?? 0);
 	if (!key) return null;
 	(window as { turnstile?: { reset: () => void } }).turnstile?.reset();
 	const limit = failure?.body?.limit;
-	return texts[key].replace('{{count}}', typeof limit === 'number' ? String(limit) : '');
+	const text = texts[key].replace('{{count}}', typeof limit === 'number' ? String(limit) : '');
+	const atCheck = key === 'spam.challenge' ? checkError() : null;
+	if (!atCheck) return text;
+	atCheck.textContent = text;
+	atCheck.hidden = false;
+	atCheck.parentElement?.scrollIntoView({ block: 'center' });
+	return '';
 }
 
 /**
  * The token of the page's Turnstile widget, when the page shows one. Undefined without a widget or
  * before the person passed the check (the server then answers ChallengeFailed when it asks for one).
  */
-export const challengeToken = () => document.querySelector<HTMLInputElement>('[name="cf-turnstile-response"]')?.value || undefined;
+export function challengeToken(): string | undefined {
+	// A new try: the check's earlier refusal is no longer the news.
+	const error = checkError();
+	if (error) error.hidden = true;
+	return document.querySelector<HTMLInputElement>('[name="cf-turnstile-response"]')?.value || undefined;
+}

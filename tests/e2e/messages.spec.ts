@@ -5,10 +5,9 @@
  * returns. The toast's 1.5 s run on Playwright's clock. Members 30 to 33 of pixelfarm/main and
  * starfall/kr are this file's own (33 is renamed).
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
+import { texts } from './texts';
 import { execute } from './fixtures';
 import { boardOf, community, memberIdOf, signInMember, writeForm, type Community } from './write-helpers';
 
@@ -16,15 +15,6 @@ const CASES = [
 	['/pixelfarm/main', 'en'],
 	['/starfall/kr', 'ko'],
 ] as const;
-
-function texts(language: string): (key: string) => string {
-	const messages = JSON.parse(readFileSync(path.join('src', 'i18n', `${language}.json`), 'utf8')) as Record<string, string>;
-	return (key) => {
-		const text = messages[key];
-		if (text === undefined) throw new Error(`No text ${key}`);
-		return text;
-	};
-}
 
 function mark(label: string): string {
 	return `${label} ${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;

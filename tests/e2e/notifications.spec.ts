@@ -60,7 +60,9 @@ test('A posts, B mentions A in a comment, A follows the bell to the comment; B w
 	await pageA.clock.install();
 	await signInContext(contextA, channel, a.id);
 	await pageA.goto(`${GLOBAL}/mypage/notifications`);
-	await expect(pageA.getByRole('button', { name: 'Mark all read' })).toBeDisabled();
+	// Nothing to mark yet: no Mark all read, and the empty list says where to go next.
+	await expect(pageA.getByRole('button', { name: 'Mark all read' })).toHaveCount(0);
+	await expect(pageA.getByRole('link', { name: 'Browse posts' })).toBeVisible();
 	const title = mark('Sky whales');
 	const postId = await writePost(pageA, general, title);
 
@@ -387,6 +389,58 @@ test('a member turns on email: the confirmation link, opened in the browser, con
 		expect(mention?.text).toContain(words);
 		expect(mention?.text).toContain(`${baseURL}${GLOBAL}/posts/${target!.id}?commentId=`);
 	}).toPass({ timeout: 20_000 });
+});
+
+test('under the configuration `npm start` gives the Worker (localVars, SITE_ORIGIN included), a reply to a confirmed address is emailed with a link that opens the reply', async ({
+	page,
+	request,
+	baseURL,
+}) => {
+	// The test server passes the Worker the variables `npm start` does (scripts/lib/server.mjs localVars), on its own origin.
+	const channel = await community(GLOBAL);
+	const address = `reply-${Date.now().toString(36)}@example.com`;
+	const member = freshMember('Letter');
+	// An address the member confirmed (the confirmation link itself is the test above).
+	execute(`UPDATE members SET notification_email = '${address}', notification_email_confirmed_at = ${Date.now()} WHERE id = ${member.id}`);
+	await signInContext(page.context(), channel, member.id);
+	// What Settings promises is offered, not "unavailable".
+	await page.goto(`${GLOBAL}/mypage/settings`);
+	await expect(page.locator('[data-email-unavailable]')).toHaveCount(0);
+	await expect(page.getByText(address)).toBeVisible();
+
+	const [target] = execute(
+		`SELECT id FROM posts WHERE channel_id = ${channel.index} AND deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0 ORDER BY id LIMIT 1`,
+	) as { id: number }[];
+	const as = async (memberId: number) => ({ cookie: `${sessionCookieName(channel)}=${await mintSession(channel, memberId)}`, origin: baseURL! });
+	const mine = await request.post(`/v1${GLOBAL}/posts/${target!.id}/comments`, {
+		headers: await as(member.id),
+		data: { content: mark('My question') },
+	});
+	expect(mine.status()).toBe(200);
+	const { comment } = ((await mine.json()) as { content: { comment: { commentId: number } } }).content;
+	const other = freshMember('Answer');
+	const words = mark('Here is how');
+	const reply = await request.post(`/v1${GLOBAL}/posts/${target!.id}/comments`, {
+		headers: await as(other.id),
+		data: { content: words, parentId: comment.commentId },
+	});
+	expect(reply.status()).toBe(200);
+
+	// The email lands in the local mail capture, as under `npm start` (there at the app's port + 3).
+	const mail = `http://127.0.0.1:${E2E_PORT + 7}`;
+	let link = '';
+	await expect(async () => {
+		const { messages } = (await (await request.get(`${mail}/messages?to=${encodeURIComponent(address)}`)).json()) as {
+			messages: { subject: string; text: string }[];
+		};
+		const replied = messages.find((message) => message.subject === `${other.nickname} replied to your comment`);
+		expect(replied?.text).toContain(words);
+		link = new RegExp(`${baseURL}${GLOBAL}/posts/${target!.id}\\?commentId=\\d+`).exec(replied?.text ?? '')?.[0] ?? '';
+		expect(link).not.toBe('');
+	}).toPass({ timeout: 20_000 });
+	// The link works: it opens the post at the reply.
+	await page.goto(link);
+	await expect(page.getByText(words)).toBeVisible();
 });
 
 test('a link that names an outcome the server did not sign shows a neutral page, never "confirmed" or "unsubscribed"', async ({ page }) => {

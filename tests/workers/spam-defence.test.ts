@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { call, memberApi, queryPlan, recordingDb, signUp, startSignup, GLOBAL } from './harness';
+import { call, memberApi, queryPlan, recordingDb, signInSubject, signUp, startSignup, GLOBAL } from './harness';
 import { createPost, deletePost, editPost } from '@/server/posts/writing';
 import { createComment, editComment } from '@/server/comments/writing';
 import { resolveMentions } from '@/server/notifications/mentions';
@@ -15,7 +15,7 @@ import { agreeToTerms, completeSignup, findSignup } from '@/server/accounts/sign
 import { DEFAULT_NEW_MEMBER_LIMITS, type NewMemberLimits } from '@/server/spam/new-members';
 import { turnstileConfig, verifyChallenge, type TurnstileConfig } from '@/server/spam/turnstile';
 import { isAppError } from '@/server/platform/errors';
-import type { SessionMember } from '@/server/sign-in/sessions';
+import { resolveSession, type SessionMember } from '@/server/sign-in/sessions';
 import type { CreatePostInput } from '@/schemas/post-write';
 import { cookieName } from '@/server/sign-in/cookies';
 
@@ -346,6 +346,43 @@ describe('Turnstile against the local stand-in', () => {
 		const good = await tokenFor(config, 'signup');
 		await completeSignup(env.DB, 1, agreed, 'HumanBeing', env.SESSION_SECRET, NOW, () => verifyChallenge(config, good, 'signup', null));
 		expect(await members()).toBe(1);
+	});
+
+	it('does not ask again in the session of a sign-up that passed the check; a new session is asked as before', async () => {
+		const signupCookie = await startSignup('turnstile-session-subject');
+		const signupToken = signupCookie.split('=')[1]!;
+		await agreeToTerms(env.DB, (await findSignup(env.DB, 1, signupToken))!);
+		const agreed = (await findSignup(env.DB, 1, signupToken))!;
+		const passed = await tokenFor(config, 'signup');
+		const done = await completeSignup(env.DB, 1, agreed, 'PassedOnce', env.SESSION_SECRET, NOW, () =>
+			verifyChallenge(config, passed, 'signup', null),
+		);
+		const memberOf = async (token: string) => {
+			const state = await resolveSession(env.DB, 1, token, env.SESSION_SECRET, NOW + 60_000);
+			if (state.kind !== 'member') throw new Error(`no member: ${state.kind}`);
+			return state.member;
+		};
+		// A post guard whose check would refuse: only a session that is not asked gets through.
+		const noToken = guard(DEFAULT_NEW_MEMBER_LIMITS, () => verifyChallenge(config, undefined, 'post', null));
+		const signedUp = await memberOf(done.sessionToken);
+		expect(signedUp.humanChecked).toBe(true);
+		await createPost(env.DB, 1, signedUp, post([paragraph('first post, same session')]), NOW + 60_000, noToken);
+		expect(await countOf('posts', done.memberId)).toBe(1);
+		// Recorded on the session's own row, in the sign-up's batch: no write of its own.
+		expect(
+			await env.DB.prepare('SELECT count(*) AS n FROM sessions WHERE member_id = ?1 AND human_checked_at = ?2').bind(done.memberId, NOW).first('n'),
+		).toBe(1);
+
+		// The same member signing in again (another device, or after logging out) is asked as the rules say.
+		const cookie = await signInSubject('turnstile-session-subject');
+		const again = await memberOf(cookie.split('=')[1]!);
+		expect(again.humanChecked).toBeUndefined();
+		expect((await refusal(createPost(env.DB, 1, again, post([paragraph('new session')]), NOW + 60_000, noToken))).code).toBe('ChallengeFailed');
+		expect(await countOf('posts', done.memberId)).toBe(1);
+		// A sign-up without a check (a deployment without Turnstile) records none.
+		const plain = await signUp('turnstile-session-plain', 'NoCheckHere');
+		const unchecked = await memberOf(plain.cookie.split('=')[1]!);
+		expect(unchecked.humanChecked).toBeUndefined();
 	});
 
 	it('is off without a site key or a secret, and a token of another site key does not pass', async () => {

@@ -1,7 +1,11 @@
-/** Logout: ends the session on the server, signs this tab and the channel's others out (the session store) and goes to the channel home. */
+/**
+ * Logout: ends the session on the server, signs this tab and the channel's others out (the session
+ * store) and goes to the channel home, whose toast says "You're logged out." (docs/messages.md).
+ */
 import { accountApi, failureText } from './api';
 import type { AccountTexts } from './texts';
 import { changeSession, GUEST } from '@/stores/session';
+import { showToastOnNextPage } from '@/stores/toasts';
 import ActionButton from '@/islands/common/ActionButton';
 
 interface Props {
@@ -10,7 +14,7 @@ interface Props {
 	slug: string;
 	homeUrl: string;
 	label: string;
-	texts: Pick<AccountTexts, 'common.message.error' | 'common.message.tooManyRequests'>;
+	texts: Pick<AccountTexts, 'common.message.error' | 'common.message.tooManyRequests' | 'common.message.loggedOut'>;
 }
 
 export default function LogoutButton({ apiBase, domain, slug, homeUrl, label, texts }: Props) {
@@ -18,6 +22,7 @@ export default function LogoutButton({ apiBase, domain, slug, homeUrl, label, te
 		try {
 			await accountApi.post(`${apiBase}/auth/logout`);
 			changeSession(domain, slug, GUEST);
+			showToastOnNextPage(texts['common.message.loggedOut']);
 			location.replace(homeUrl);
 			return null;
 		} catch (failure) {

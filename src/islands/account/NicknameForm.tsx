@@ -10,7 +10,7 @@ import { accountApi, failureText, nicknameErrorText, restartWhenSignupExpired } 
 import { withParticles } from '@/i18n/particles';
 import { NICKNAME_MAX, NICKNAME_MESSAGE_KEYS, nicknameProblem } from '@/schemas/nickname';
 import { $session, changeSession, renameMember, type Member } from '@/stores/session';
-import { showToast } from '@/page-scripts/toast';
+import { showToast, showToastOnNextPage } from '@/page-scripts/toast';
 import { useHydrated } from '@/islands/common/use-hydrated';
 import type { AccountTexts } from './texts';
 import type { Language } from '@/schemas/channel';
@@ -66,6 +66,8 @@ export default function NicknameForm({ mode, apiBase, domain, slug, language, cu
 					challengeToken: challengeToken(),
 				});
 				changeSession(domain, slug, { kind: 'member', member: { ...answer.content.user, role: 'MEMBER' } });
+				// Welcome, with what to do next, on the page the sign-up returns to (docs/messages.md).
+				showToastOnNextPage(withParticles(texts['signup.welcome'].replace('{{nickname}}', answer.content.user.nickname)));
 				location.replace(answer.content.redirectUrl);
 				return;
 			}
@@ -81,7 +83,9 @@ export default function NicknameForm({ mode, apiBase, domain, slug, language, cu
 				setError(texts['signup.expired']);
 				return;
 			}
-			setError(spamFailureText(failure, texts) ?? nicknameErrorText(failure, texts, language) ?? failureText(failure, texts));
+			// A refused human check is said at the check (''), not at the nickname.
+			const spam = spamFailureText(failure, texts);
+			setError(spam === '' ? null : (spam ?? nicknameErrorText(failure, texts, language) ?? failureText(failure, texts)));
 		}
 	};
 

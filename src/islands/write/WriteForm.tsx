@@ -197,9 +197,9 @@ export default function WriteForm({
 			local.keepUntilOnline(() => void (action === 'submit' ? submit : saveDraft)());
 			return void (await tell(texts['common.message.offline'], texts['common.message.offlineTitle']));
 		}
-		// A new member's limits and the human check (src/lib/spam-failure.ts, loaded on submit).
+		// A new member's limits and the human check (src/lib/spam-failure.ts, loaded on submit); '' when said at the check itself.
 		const spam = (await spamDefence()).spamFailureText(error, texts);
-		if (spam) return void (await tell(spam));
+		if (spam !== null) return void (spam && (await tell(spam)));
 		const meaning = failureMeaning(error, channelBase, returnPath());
 		switch (meaning.kind) {
 			case 'forced-login':

@@ -124,7 +124,8 @@ export async function completeSignup(
 		// Last before the batch, so that a refused nickname does not spend the token (docs/spam-defence.md).
 		await verifyChallenge();
 	}
-	const session = await newSession(db, channelId, { identityId: signup.identityId }, secret, now);
+	// A passed check is recorded on the new session: its write screen does not ask again (docs/spam-defence.md).
+	const session = await newSession(db, channelId, { identityId: signup.identityId }, secret, now, verifyChallenge !== null);
 	const results = await db
 		.batch([
 			db

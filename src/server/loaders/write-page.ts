@@ -67,7 +67,8 @@ export async function loadWriteScreen(astro: Astro, postId?: string): Promise<Wr
 	if (!editId) {
 		const [boardsResult, draftResult] = page.alongside;
 		const boards = writableBoardsOf(boardsResult, admin);
-		const challenge = isNewMember(member, channel.newMemberLimits, Date.now()) ? pageChallenge(astro) : null;
+		// Not in a session whose sign-up passed the check (docs/spam-defence.md).
+		const challenge = isNewMember(member, channel.newMemberLimits, Date.now()) && !member.humanChecked ? pageChallenge(astro) : null;
 		if (draftId) {
 			const draft = draftOf(draftResult);
 			if (!draft) return { kind: 'refused', page, status: 404 };

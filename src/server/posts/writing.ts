@@ -171,8 +171,9 @@ export async function createPost(
 	const keys = images.get();
 	const thumbnail = thumbnailOf(input.content, uploadsOf(uploads, member.userId, keys, null));
 	const newMember = isNewMember(member, guard.limits, now);
-	// Last before the batch: a token is spent only on a post that nothing else refuses.
-	if (newMember && guard.verifyChallenge) await guard.verifyChallenge();
+	// Last before the batch: a token is spent only on a post that nothing else refuses. A session
+	// begun by a sign-up that passed the check is not asked again (docs/spam-defence.md).
+	if (newMember && !member.humanChecked && guard.verifyChallenge) await guard.verifyChallenge();
 	// Published from a draft: the draft goes in the post's batch (the post's claims keep the uploads it shows).
 	if (draft) ownDraftOf(draft);
 	const countGuard = newMember ? [writeCountGuard(db, 'posts', member.userId, guard.limits.maxPosts, input.requestId)] : [];

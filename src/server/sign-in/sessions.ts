@@ -24,6 +24,11 @@ export interface SessionMember {
 	provider: Provider;
 	recentProvider: Provider;
 	joinedAt: number;
+	/**
+	 * The session began with a sign-up that passed the human check (sessions.human_checked_at): the
+	 * write screen does not ask again in this session (docs/spam-defence.md).
+	 */
+	humanChecked?: boolean;
 }
 
 export interface BanInfo {
@@ -54,6 +59,7 @@ interface SessionRow {
 	provider: Provider;
 	recent_provider: Provider;
 	joined_at: number;
+	human_checked_at: number | null;
 	withdrawn_at: number | null;
 	ban_kind: 'TEMPORARY' | 'PERMANENT' | null;
 	ban_ends_at: number | null;
@@ -105,7 +111,7 @@ function sessionStatement(db: D1Database, channelId: number, tokenHash: string, 
 	return db
 		.prepare(
 			`SELECT s.member_id, s.last_seen_at, s.idle_expires_at, s.expires_at, m.nickname, m.role, m.provider, m.recent_provider,
-			        m.joined_at, m.withdrawn_at, b.kind AS ban_kind, b.ends_at AS ban_ends_at, b.reason AS ban_reason
+			        m.joined_at, s.human_checked_at, m.withdrawn_at, b.kind AS ban_kind, b.ends_at AS ban_ends_at, b.reason AS ban_reason
 			 FROM sessions s JOIN members m ON m.id = s.member_id
 			 LEFT JOIN bans b ON b.id = ${ACTIVE_BAN_SQL}
 			 WHERE s.token_hash = ?1 AND s.channel_id = ?2`,
@@ -159,6 +165,7 @@ async function sessionOfResult(
 		provider: row.provider,
 		recentProvider: row.recent_provider,
 		joinedAt: row.joined_at,
+		...(row.human_checked_at !== null && { humanChecked: true }),
 	};
 	if (row.ban_kind) return { kind: 'banned', member, ban: { kind: row.ban_kind, endsAt: row.ban_ends_at, reason: row.ban_reason ?? '' }, tokenHash };
 	return { kind: 'member', member, tokenHash };
@@ -209,9 +216,17 @@ export async function resolveSession(
 
 /**
  * A new session for a member, given by id or, inside the batch that creates the membership, by
- * its identity: the token for the cookie and the statements that store it.
+ * its identity: the token for the cookie and the statements that store it. `humanChecked`: the
+ * sign-up that creates it passed the human check, recorded on the session's own row.
  */
-export async function newSession(db: D1Database, channelId: number, member: number | { identityId: number }, secret: string, now = Date.now()) {
+export async function newSession(
+	db: D1Database,
+	channelId: number,
+	member: number | { identityId: number },
+	secret: string,
+	now = Date.now(),
+	humanChecked = false,
+) {
 	const token = await mintSessionToken(secret, channelId, now + SESSION_MAX_MS);
 	const memberId = typeof member === 'number' ? '?2' : '(SELECT id FROM members WHERE channel_id = ?3 AND identity_id = ?2)';
 	const memberValue = typeof member === 'number' ? member : member.identityId;
@@ -222,10 +237,10 @@ export async function newSession(db: D1Database, channelId: number, member: numb
 			.bind(null, memberValue, channelId, now),
 		db
 			.prepare(
-				`INSERT INTO sessions (token_hash, member_id, channel_id, created_at, last_seen_at, idle_expires_at, expires_at)
-				 VALUES (?1, ${memberId}, ?3, ?4, ?4, ?5, ?6)`,
+				`INSERT INTO sessions (token_hash, member_id, channel_id, created_at, last_seen_at, idle_expires_at, expires_at, human_checked_at)
+				 VALUES (?1, ${memberId}, ?3, ?4, ?4, ?5, ?6, ?7)`,
 			)
-			.bind(await hashToken(token), memberValue, channelId, now, now + SESSION_IDLE_MS, now + SESSION_MAX_MS),
+			.bind(await hashToken(token), memberValue, channelId, now, now + SESSION_IDLE_MS, now + SESSION_MAX_MS, humanChecked ? now : null),
 	];
 	return { token, statements, maxAgeSeconds: Math.floor(SESSION_MAX_MS / 1000) };
 }
