@@ -94,7 +94,8 @@ export function mountComments(section: HTMLElement, wake: Wake | null): void {
 			: null;
 	// A press replayed takes the focus where it leads, except from a box being typed in.
 	if (again && (!wake || again instanceof HTMLTextAreaElement)) {
-		again.focus();
+		// The caret first: the box reads it as it takes the focus, so an "@K" typed before the island suggests at once.
 		if (selection && again instanceof HTMLTextAreaElement) again.setSelectionRange(selection[0] ?? 0, selection[1] ?? 0);
+		again.focus();
 	}
 }
