@@ -176,6 +176,37 @@ for (const [channelPath, language] of CASES) {
 			expect(execute(`SELECT id FROM comments WHERE content = '${text}'`)).toHaveLength(1);
 		});
 
+		test('offline, the alert of a comment kept goes by itself once the comment is sent on reconnecting', async ({ page, context }) => {
+			const channel = await community(channelPath);
+			const t = texts(language);
+			const [post] = execute(
+				`SELECT id FROM posts WHERE channel_id = ${channel.index} AND board_id = ${boardOf(channel, 'general')} AND deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0 ORDER BY id DESC LIMIT 1 OFFSET 1`,
+			) as { id: number }[];
+			await signInMember(page, channel, 31, `${channelPath}/posts/${post?.id}`);
+			const section = page.locator('[data-comments]');
+			await expect(section).toHaveAttribute('data-comments-loader', 'armed');
+			const text = mark('Sent on reconnect');
+			const box = page.locator('#comment-box-new');
+			await box.click();
+			await expect(section).toHaveAttribute('data-mounted', '');
+			await box.fill(text);
+			await context.setOffline(true);
+			await section
+				.locator('[data-comment-form="new"]')
+				.getByRole('button', { name: t('comment.button.post'), exact: true })
+				.click();
+			const alert = page.getByRole('dialog', { name: t('common.message.offlineTitle') });
+			await expect(alert).toContainText(t('common.message.offline'));
+			// The reader leaves the alert open; the connection returns.
+			await context.setOffline(false);
+			await expect(toast(page)).toHaveText(t('comment.message.posted'));
+			await expect(alert).toBeHidden();
+			await expect(section.locator('li.comment .comment-text', { hasText: text })).toBeVisible();
+			// The page is usable again: no modal holds it.
+			expect(await page.evaluate(() => document.querySelectorAll('dialog[open]').length)).toBe(0);
+			expect(execute(`SELECT id FROM comments WHERE content = '${text}'`)).toHaveLength(1);
+		});
+
 		test('a changed nickname is confirmed by a toast, and the layout shows it without a reload', async ({ page }) => {
 			const channel = await community(channelPath);
 			const t = texts(language);

@@ -154,10 +154,13 @@ export default function CommentsIsland(props: IslandProps) {
 		if (kept && resend && !navigator.onLine) {
 			// Kept on this device (it comes back into its box if the page is closed) and sent again, with the same requestId, when the connection returns.
 			if (scope && kept.text.trim() !== '') keepComment(scope, kept);
+			// Back online, the offline alert goes (if the reader has not closed it) and the comment is sent: its toast says so.
 			addEventListener(
 				'online',
 				() => {
 					if (scope) takeKeptComment(scope);
+					setAlert((current) => (current === texts['common.message.offline'] ? null : current));
+					setAlertTitle((title) => (title === texts['common.message.offlineTitle'] ? null : title));
 					resend();
 				},
 				{ once: true },
