@@ -216,6 +216,35 @@ test.describe('before the comments island has loaded', () => {
 	});
 });
 
+test('Reply and the comment menu are 44 px targets on a phone, and the list is no taller for it', async ({ page }) => {
+	const channel = await community(GLOBAL);
+	const post = postWithComment(channel, 31, 30);
+	await page.setViewportSize(PHONE);
+	await signInMember(page, channel, 33, post.path);
+	await armed(page);
+	const comment = item(page, post.text);
+	const measure = async () => {
+		const reply = (await comment.getByRole('button', { name: 'Reply', exact: true }).boundingBox())!;
+		const menu = (await comment.locator('[data-action="menu"]').boundingBox())!;
+		const row = (await comment.locator('.comment-actions').boundingBox())!;
+		return { reply, menu, row };
+	};
+	for (const stage of ['page', 'island']) {
+		if (stage === 'island') {
+			await page.locator('#comment-box-new').click();
+			await expect(section(page)).toHaveAttribute('data-mounted', '');
+		}
+		const { reply, menu, row } = await measure();
+		for (const target of [reply, menu]) {
+			expect(target.width, stage).toBeGreaterThanOrEqual(44);
+			expect(target.height, stage).toBeGreaterThanOrEqual(44);
+		}
+		// The row of Reply keeps the 24 px it had: the target reaches into the space around it.
+		expect(row.height, stage).toBeLessThanOrEqual(25);
+	}
+	await comment.screenshot({ path: 'test-results/replies/targets-390.png' });
+});
+
 test('the comment just posted is marked for a moment, and marked still where motion is reduced', async ({ page }) => {
 	const channel = await community(GLOBAL);
 	// A long post: the comments start far below the first screen.
