@@ -212,7 +212,8 @@ function createViewer(dialog: HTMLDialogElement): Viewer {
 		if (!drag.moved) drag.down = dy > Math.abs(dx);
 		drag.moved = true;
 		// Zoomed, the image pans; at 1×, it follows the finger sideways, as a swipe, or down, to close.
-		offset = scale > 1.01 ? clampOffset({ x: drag.offset.x + dx, y: drag.offset.y + dy }) : drag.down ? { x: 0, y: Math.max(0, dy) } : { x: dx, y: 0 };
+		offset =
+			scale > 1.01 ? clampOffset({ x: drag.offset.x + dx, y: drag.offset.y + dy }) : drag.down ? { x: 0, y: Math.max(0, dy) } : { x: dx, y: 0 };
 		render();
 	});
 

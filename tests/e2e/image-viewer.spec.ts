@@ -215,7 +215,10 @@ for (const size of SIZES) {
 		});
 
 		test('Close sits in the same place for every image, with one image or five', async ({ page, browser }) => {
-			const [five, one] = await Promise.all([postWithImages(browser, '/starfall/global'), postWithImages(browser, '/starfall/global', IMAGES.slice(0, 1))]);
+			const [five, one] = await Promise.all([
+				postWithImages(browser, '/starfall/global'),
+				postWithImages(browser, '/starfall/global', IMAGES.slice(0, 1)),
+			]);
 			const close = viewer(page).getByRole('button', { name: 'Close image viewer' });
 			const places: { x: number; y: number }[] = [];
 			await page.goto(five);
