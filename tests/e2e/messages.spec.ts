@@ -56,6 +56,17 @@ async function writePost(
 	return { title, submit: () => page.getByRole('button', { name: t('write.button.submit'), exact: true }).click() };
 }
 
+/** A recent post of the general board (the `offset`-th newest), opened by member `memberIndex` with the comments loader armed. */
+async function openPost(page: Page, channel: Community, memberIndex: number, offset: number) {
+	const [post] = execute(
+		`SELECT id FROM posts WHERE channel_id = ${channel.index} AND board_id = ${boardOf(channel, 'general')} AND deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0 ORDER BY id DESC LIMIT 1 OFFSET ${offset}`,
+	) as { id: number }[];
+	await signInMember(page, channel, memberIndex, `${channel.path}/posts/${post?.id}`);
+	const section = page.locator('[data-comments]');
+	await expect(section).toHaveAttribute('data-comments-loader', 'armed');
+	return { post, section };
+}
+
 for (const [channelPath, language] of CASES) {
 	test.describe(`${channelPath} (${language})`, () => {
 		test('a published post opens with a toast that says so, once, with nothing added to its address', async ({ page }) => {
@@ -145,12 +156,7 @@ for (const [channelPath, language] of CASES) {
 		test('offline, a comment is kept on this device and posted when the connection returns', async ({ page, context }) => {
 			const channel = await community(channelPath);
 			const t = texts(language);
-			const [post] = execute(
-				`SELECT id FROM posts WHERE channel_id = ${channel.index} AND board_id = ${boardOf(channel, 'general')} AND deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0 ORDER BY id DESC LIMIT 1`,
-			) as { id: number }[];
-			await signInMember(page, channel, 32, `${channelPath}/posts/${post?.id}`);
-			const section = page.locator('[data-comments]');
-			await expect(section).toHaveAttribute('data-comments-loader', 'armed');
+			const { post, section } = await openPost(page, channel, 32, 0);
 			const text = mark('Offline comment');
 			const box = page.locator('#comment-box-new');
 			await box.click();
@@ -179,12 +185,7 @@ for (const [channelPath, language] of CASES) {
 		test('offline, the alert of a comment kept goes by itself once the comment is sent on reconnecting', async ({ page, context }) => {
 			const channel = await community(channelPath);
 			const t = texts(language);
-			const [post] = execute(
-				`SELECT id FROM posts WHERE channel_id = ${channel.index} AND board_id = ${boardOf(channel, 'general')} AND deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0 ORDER BY id DESC LIMIT 1 OFFSET 1`,
-			) as { id: number }[];
-			await signInMember(page, channel, 31, `${channelPath}/posts/${post?.id}`);
-			const section = page.locator('[data-comments]');
-			await expect(section).toHaveAttribute('data-comments-loader', 'armed');
+			const { section } = await openPost(page, channel, 31, 1);
 			const text = mark('Sent on reconnect');
 			const box = page.locator('#comment-box-new');
 			await box.click();
