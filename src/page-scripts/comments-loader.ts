@@ -32,12 +32,40 @@ if (section) {
 	};
 	section.addEventListener('pointerdown', () => (pressing = true), true);
 	for (const type of ['pointerup', 'pointercancel'] as const) document.addEventListener(type, release, true);
+	// Reply before the island: its box opens at once and takes the keys typed while the island loads;
+	// the island then renders its own box over it with that text, the focus and the caret (mount.ts).
+	// It is the island's box without its controls, under the thread, holding what the island's would:
+	// the text already typed in that thread's box, or "@nickname " for a reply to a reply.
+	const openEarlyReply = (button: HTMLElement) => {
+		const li = button.closest<HTMLElement>('li[data-comment-id]');
+		const threadId = li?.dataset['parentId'] ?? li?.dataset['commentId'];
+		const thread = document.getElementById(`comment-${threadId}`);
+		if (!li || !thread) return;
+		const id = `comment-box-reply-${threadId}`;
+		let box = document.getElementById(id) as HTMLTextAreaElement | null;
+		if (!box) {
+			const author = li.querySelector<HTMLElement>(':scope > .comment-body > .comment-head')?.dataset['authorName'];
+			const texts = JSON.parse(section.dataset['texts'] ?? '{}') as Record<string, string>;
+			section.querySelector('[data-comment-form^="reply-"]')?.remove();
+			const form = thread.appendChild(document.createElement('form'));
+			form.className = 'comment-form';
+			form.dataset['commentForm'] = `reply-${threadId}`;
+			box = form.appendChild(document.createElement('textarea'));
+			box.id = id;
+			box.className = 'comment-box';
+			box.value = li.dataset['parentId'] && author ? `@${author} ` : '';
+			box.ariaLabel = (texts['comment.reply.label'] ?? '').replace('{{nickname}}', author ?? texts['common.withdrawnMember'] ?? '');
+		}
+		box.focus();
+		box.setSelectionRange(box.value.length, box.value.length);
+	};
 	const wake = (event: Event) => {
 		const target = actionOf(event);
 		const action = target?.dataset['action'];
 		if ((event.type === 'click' && action && action !== 'write') || event.type === 'submit') {
 			event.preventDefault();
 			replay = { action: event.type === 'submit' ? 'post' : (action ?? ''), commentId: Number(target?.dataset['commentId']) || null };
+			if (action === 'reply' && target) openEarlyReply(target);
 		}
 		if (loading) return;
 		loading = true;

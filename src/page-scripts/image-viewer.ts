@@ -5,7 +5,8 @@
  * - the post's images in order, with a counter ("2 / 5"), previous and next buttons, ← and →;
  * - zoom from 1× to 4×: pinch with two fingers, double-tap or double-click, the zoom button
  *   (1× ⇄ 2×), the wheel or a trackpad's pinch (ctrl+wheel), + and -; a zoomed image pans by drag;
- * - at 1×, a horizontal swipe (any pointer) past a threshold goes to the next or previous image;
+ * - at 1×, a horizontal swipe (any pointer) past a threshold goes to the next or previous image,
+ *   and a swipe down past it closes the viewer (the image follows the finger down until then);
  * - on close, focus returns to the link of the image last shown.
  * Transforms are set through the CSSOM (element.style), which the page's style policy allows, unlike
  * style attributes.
@@ -168,7 +169,8 @@ function createViewer(dialog: HTMLDialogElement): Viewer {
 
 	// Pointers: one drags (pans a zoomed image, swipes one at 1×), two pinch.
 	const pointers = new Map<number, Point>();
-	let drag: { start: Point; offset: Point; moved: boolean; onImage: boolean } | null = null;
+	// `down`: a drag at 1× that went downward first, which closes the viewer instead of swiping.
+	let drag: { start: Point; offset: Point; moved: boolean; onImage: boolean; down?: boolean } | null = null;
 	let pinch: { distance: number; centre: Point; scale: number; offset: Point } | null = null;
 	let lastTap: { at: number; point: Point } | null = null;
 
@@ -207,9 +209,11 @@ function createViewer(dialog: HTMLDialogElement): Viewer {
 		const dx = point.x - drag.start.x;
 		const dy = point.y - drag.start.y;
 		if (!drag.moved && Math.hypot(dx, dy) < TAP_SLOP) return;
+		if (!drag.moved) drag.down = dy > Math.abs(dx);
 		drag.moved = true;
-		// Zoomed, the image pans; at 1×, it follows the finger sideways, as a swipe.
-		offset = scale > 1.01 ? clampOffset({ x: drag.offset.x + dx, y: drag.offset.y + dy }) : { x: dx, y: 0 };
+		// Zoomed, the image pans; at 1×, it follows the finger sideways, as a swipe, or down, to close.
+		offset =
+			scale > 1.01 ? clampOffset({ x: drag.offset.x + dx, y: drag.offset.y + dy }) : drag.down ? { x: 0, y: Math.max(0, dy) } : { x: dx, y: 0 };
 		render();
 	});
 
@@ -236,7 +240,10 @@ function createViewer(dialog: HTMLDialogElement): Viewer {
 			const threshold = Math.min(SWIPE_DISTANCE, stage.clientWidth / 6);
 			offset = { x: 0, y: 0 };
 			render();
-			if (event.type === 'pointerup' && Math.abs(dx) >= threshold) step(dx < 0 ? 1 : -1);
+			if (event.type !== 'pointerup') return;
+			if (ended.down) {
+				if (point.y - ended.start.y >= threshold) dialog.close();
+			} else if (Math.abs(dx) >= threshold) step(dx < 0 ? 1 : -1);
 			return;
 		}
 		if (event.type !== 'pointerup') return;

@@ -30,9 +30,10 @@ const SIZES = [
 
 const posts = new Map<string, Promise<string>>();
 
-/** A post with the five images in `channelPath`'s fan-art board, written once per worker through the API. */
-function postWithImages(browser: Browser, channelPath: string): Promise<string> {
-	let post = posts.get(channelPath);
+/** A post with the five images (or `images`) in `channelPath`'s fan-art board, written once per worker through the API. */
+function postWithImages(browser: Browser, channelPath: string, images: readonly { src: string; alt: string }[] = IMAGES): Promise<string> {
+	const key = `${channelPath} ${images.length}`;
+	let post = posts.get(key);
 	if (!post) {
 		post = (async () => {
 			const channel = await community(channelPath);
@@ -53,7 +54,7 @@ function postWithImages(browser: Browser, channelPath: string): Promise<string> 
 						type: 'doc',
 						blocks: [
 							{ type: 'paragraph', children: [{ text: 'Screenshots from last night.' }] },
-							...IMAGES.map((image) => ({ type: 'image', ...image, width: 1280, height: 720 })),
+							...images.map((image) => ({ type: 'image', ...image, width: 1280, height: 720 })),
 							{ type: 'paragraph', children: [{ text: 'More soon.' }] },
 						],
 					},
@@ -64,7 +65,7 @@ function postWithImages(browser: Browser, channelPath: string): Promise<string> 
 			await context.close();
 			return `${channelPath}/posts/${content.postId}`;
 		})();
-		posts.set(channelPath, post);
+		posts.set(key, post);
 	}
 	return post;
 }
@@ -213,7 +214,51 @@ for (const size of SIZES) {
 			await expect(imageLinks(page).nth(IMAGES.length - 1)).toBeFocused();
 		});
 
+		test('Close sits in the same place for every image, with one image or five', async ({ page, browser }) => {
+			const [five, one] = await Promise.all([
+				postWithImages(browser, '/starfall/global'),
+				postWithImages(browser, '/starfall/global', IMAGES.slice(0, 1)),
+			]);
+			const close = viewer(page).getByRole('button', { name: 'Close image viewer' });
+			const places: { x: number; y: number }[] = [];
+			await page.goto(five);
+			for (const position of [1, 3, 5]) {
+				await imageLinks(page)
+					.nth(position - 1)
+					.click();
+				await expectShowing(page, position);
+				const box = (await close.boundingBox())!;
+				places.push({ x: box.x, y: box.y });
+				await page.keyboard.press('Escape');
+				await expect(viewer(page)).not.toBeVisible();
+			}
+			await page.goto(one);
+			await imageLinks(page).first().click();
+			await expect(viewer(page).locator('[data-image-viewer-counter]')).toBeHidden();
+			const box = (await close.boundingBox())!;
+			places.push({ x: box.x, y: box.y });
+			await page.screenshot({ path: `test-results/image-viewer/one-image-${size.name}.png` });
+			// The top right corner, whatever the image.
+			expect(new Set(places.map((place) => `${place.x},${place.y}`)).size).toBe(1);
+			expect(places[0]!.x + 44).toBeGreaterThan(size.viewport.width - 24);
+			expect(places[0]!.y).toBeLessThan(24);
+		});
+
 		if (size.hasTouch) {
+			test('on a phone a swipe down closes the viewer, a short one springs back', async ({ page, browser }) => {
+				const path = await postWithImages(browser, '/starfall/global');
+				await page.goto(path);
+				await imageLinks(page).nth(2).tap();
+				await expectShowing(page, 3);
+				const middle = { x: size.viewport.width / 2, y: size.viewport.height / 2 };
+				await touchDrag(page, [middle], [{ x: middle.x + 4, y: middle.y + 20 }]);
+				await expectShowing(page, 3);
+				await expect(viewer(page)).toBeVisible();
+				await touchDrag(page, [middle], [{ x: middle.x + 10, y: middle.y + 200 }]);
+				await expect(viewer(page)).not.toBeVisible();
+				await expect(imageLinks(page).nth(2)).toBeFocused();
+			});
+
 			test('on a phone a swipe moves between the images and a pinch zooms', async ({ page, browser }) => {
 				const path = await postWithImages(browser, '/starfall/global');
 				await page.goto(path);

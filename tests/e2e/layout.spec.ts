@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
+import { community, signInMember } from './write-helpers';
 
 test.describe('main layout', () => {
 	test('the header menu follows the order of docs/product-rules.md#main-layout: Home, Board, pinned boards, external links in a new tab', async ({
@@ -205,4 +206,48 @@ test('the Traditional Chinese community renders Chinese texts', async ({ page })
 	await expect(page.locator('html')).toHaveAttribute('lang', 'zh-Hant');
 	await expect(page.locator('h1')).toHaveText('全部文章');
 	await expect(page.locator('[data-guest-welcome] .button')).toHaveText('登入');
+});
+
+test.describe('a signed-in phone header (390×844)', () => {
+	test.use({ viewport: { width: 390, height: 844 }, hasTouch: true });
+
+	for (const channelPath of ['/starfall/global', '/starfall/kr', '/starfall/jp', '/starfall/tw']) {
+		test(`shows the whole search placeholder in ${channelPath}, and the search type once the box is in use`, async ({ page }) => {
+			const channel = await community(channelPath);
+			await signInMember(page, channel, 21, `${channelPath}/boards`);
+			await expect(page.locator('[data-bell]')).toBeVisible();
+			const input = page.locator('.top-bar-search input[name="q"]');
+			// The placeholder's own width, in the box's font, fits the room the box gives it.
+			const fit = await input.evaluate((element: HTMLInputElement) => {
+				const style = getComputedStyle(element);
+				const context = document.createElement('canvas').getContext('2d')!;
+				context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+				const room = element.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+				return { text: context.measureText(element.placeholder).width, room };
+			});
+			expect(fit.text).toBeGreaterThan(0);
+			expect(fit.text).toBeLessThanOrEqual(fit.room);
+			expect(fit.room).toBeGreaterThanOrEqual(48);
+			const type = page.locator('.top-bar-search select[name="searchType"]');
+			await expect(type).toBeHidden();
+			await input.tap();
+			await expect(type).toBeVisible();
+			expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+		});
+	}
+
+	test('the menu arrow is a 44 px target around its 28 px circle', async ({ page }) => {
+		await page.goto('/starfall/global/boards/12');
+		const right = page.locator('[data-menu-arrow="right"]');
+		await expect(right).toBeVisible();
+		const box = (await right.boundingBox())!;
+		expect(box.width).toBeGreaterThanOrEqual(44);
+		expect(box.height).toBeGreaterThanOrEqual(44);
+		expect(box.x + box.width).toBeLessThanOrEqual(390);
+		const circle = await right.evaluate((element) => parseFloat(getComputedStyle(element, '::before').width));
+		expect(circle).toBeLessThanOrEqual(30);
+		const list = page.locator('[data-menu-list]');
+		await right.tap();
+		await expect.poll(() => list.evaluate((element) => element.scrollLeft)).toBeGreaterThan(0);
+	});
 });

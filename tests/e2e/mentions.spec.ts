@@ -9,6 +9,7 @@ import type { Page } from '@playwright/test';
 import { wcagViolations } from './axe';
 import { expect, test } from './test';
 import { community, signInMember } from './write-helpers';
+import { execute } from './fixtures';
 
 const GLOBAL = '/starfall/global';
 const POST = `${GLOBAL}/posts/10`;
@@ -100,6 +101,38 @@ test('the comment box suggests members after an @, picks by keyboard and by clic
 	// Nothing was sent.
 	await expect(page.locator('[data-comment-count]')).toHaveText(count!);
 });
+
+for (const [channelPath, prefix, expected] of [
+	[GLOBAL, 'K', ['KaitoReyes', 'KesslerKid']],
+	['/starfall/kr', '별', ['별똥별수집', '별헤는함장']],
+] as const) {
+	test(`a one-character first @${prefix}, typed before the comments island has taken over, lists its members at once`, async ({ page }) => {
+		const channel = await community(channelPath);
+		const [post] = execute(
+			`SELECT id FROM posts WHERE channel_id = ${channel.index} AND board_id = ${channel.index * 10 + 2} AND deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0 ORDER BY id LIMIT 1`,
+		) as { id: number }[];
+		// The island's module is held until the text is typed, as on a phone where the island arrives after the reader's first keys.
+		let release: () => void = () => undefined;
+		const held = new Promise<void>((resolve) => (release = resolve));
+		await page.route(/\/_astro\/mount\.[\w-]+\.js$/, async (route) => {
+			await held;
+			await route.continue();
+		});
+		await signInMember(page, channel, 33, `${channelPath}/posts/${post!.id}`);
+		await expect(page.locator('[data-comments]')).toHaveAttribute('data-comments-loader', 'armed');
+		await commentBox(page).click();
+		await page.keyboard.type('@');
+		await page.keyboard.insertText(prefix);
+		await expect(page.locator('[data-comments]')).not.toHaveAttribute('data-mounted');
+		release();
+		await expect(page.locator('[data-comments]')).toHaveAttribute('data-mounted', '');
+		await expect(commentBox(page)).toHaveValue(`@${prefix}`);
+		// No further key: the list is there for the one character.
+		for (const nickname of expected) await expect(page.getByRole('listbox').getByRole('option', { name: `@${nickname}`, exact: true })).toBeVisible();
+		await page.keyboard.press('Enter');
+		await expect(commentBox(page)).toHaveValue(`@${expected[0]} `);
+	});
+}
 
 test.describe('on a phone', () => {
 	test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });

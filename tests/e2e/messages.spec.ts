@@ -46,6 +46,17 @@ async function writePost(
 	return { title, submit: () => page.getByRole('button', { name: t('write.button.submit'), exact: true }).click() };
 }
 
+/** A recent post of the general board (the `offset`-th newest), opened by member `memberIndex` with the comments loader armed. */
+async function openPost(page: Page, channel: Community, memberIndex: number, offset: number) {
+	const [post] = execute(
+		`SELECT id FROM posts WHERE channel_id = ${channel.index} AND board_id = ${boardOf(channel, 'general')} AND deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0 ORDER BY id DESC LIMIT 1 OFFSET ${offset}`,
+	) as { id: number }[];
+	await signInMember(page, channel, memberIndex, `${channel.path}/posts/${post?.id}`);
+	const section = page.locator('[data-comments]');
+	await expect(section).toHaveAttribute('data-comments-loader', 'armed');
+	return { post, section };
+}
+
 for (const [channelPath, language] of CASES) {
 	test.describe(`${channelPath} (${language})`, () => {
 		test('a published post opens with a toast that says so, once, with nothing added to its address', async ({ page }) => {
@@ -135,12 +146,7 @@ for (const [channelPath, language] of CASES) {
 		test('offline, a comment is kept on this device and posted when the connection returns', async ({ page, context }) => {
 			const channel = await community(channelPath);
 			const t = texts(language);
-			const [post] = execute(
-				`SELECT id FROM posts WHERE channel_id = ${channel.index} AND board_id = ${boardOf(channel, 'general')} AND deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0 ORDER BY id DESC LIMIT 1`,
-			) as { id: number }[];
-			await signInMember(page, channel, 32, `${channelPath}/posts/${post?.id}`);
-			const section = page.locator('[data-comments]');
-			await expect(section).toHaveAttribute('data-comments-loader', 'armed');
+			const { post, section } = await openPost(page, channel, 32, 0);
 			const text = mark('Offline comment');
 			const box = page.locator('#comment-box-new');
 			await box.click();
@@ -163,6 +169,32 @@ for (const [channelPath, language] of CASES) {
 			await expect(section.locator('li.comment .comment-text', { hasText: text })).toBeVisible();
 			await expect(toast(page)).toHaveText(t('comment.message.posted'));
 			expect(await page.evaluate((name) => localStorage.getItem(name), key)).toBeNull();
+			expect(execute(`SELECT id FROM comments WHERE content = '${text}'`)).toHaveLength(1);
+		});
+
+		test('offline, the alert of a comment kept goes by itself once the comment is sent on reconnecting', async ({ page, context }) => {
+			const channel = await community(channelPath);
+			const t = texts(language);
+			const { section } = await openPost(page, channel, 31, 1);
+			const text = mark('Sent on reconnect');
+			const box = page.locator('#comment-box-new');
+			await box.click();
+			await expect(section).toHaveAttribute('data-mounted', '');
+			await box.fill(text);
+			await context.setOffline(true);
+			await section
+				.locator('[data-comment-form="new"]')
+				.getByRole('button', { name: t('comment.button.post'), exact: true })
+				.click();
+			const alert = page.getByRole('dialog', { name: t('common.message.offlineTitle') });
+			await expect(alert).toContainText(t('common.message.offline'));
+			// The reader leaves the alert open; the connection returns.
+			await context.setOffline(false);
+			await expect(toast(page)).toHaveText(t('comment.message.posted'));
+			await expect(alert).toBeHidden();
+			await expect(section.locator('li.comment .comment-text', { hasText: text })).toBeVisible();
+			// The page is usable again: no modal holds it.
+			expect(await page.evaluate(() => document.querySelectorAll('dialog[open]').length)).toBe(0);
 			expect(execute(`SELECT id FROM comments WHERE content = '${text}'`)).toHaveLength(1);
 		});
 

@@ -148,6 +148,103 @@ test('a reply says whom it answers, in the reply box and in the thread, and the 
 	await guest.close();
 });
 
+test.describe('before the comments island has loaded', () => {
+	test.use({ viewport: PHONE, hasTouch: true });
+
+	test('Reply opens its box at once and keeps every key typed while the island loads, and posts exactly that', async ({ page }) => {
+		const channel = await community(GLOBAL);
+		const post = postWithComment(channel, 31, 30);
+		// The island's module is held until the text has been typed: the island cannot take over sooner, however fast the machine.
+		let release: () => void = () => undefined;
+		const held = new Promise<void>((resolve) => (release = resolve));
+		let asked: () => void = () => undefined;
+		const requested = new Promise<void>((resolve) => (asked = resolve));
+		await page.route(/\/_astro\/mount\.[\w-]+\.js$/, async (route) => {
+			asked();
+			await held;
+			await route.continue();
+		});
+		await signInMember(page, channel, 33, post.path);
+		await armed(page);
+		await item(page, post.text).getByRole('button', { name: 'Reply', exact: true }).tap();
+		await page.keyboard.type('Ultra preset');
+		await requested;
+		await expect(section(page)).not.toHaveAttribute('data-mounted');
+		const early = section(page).getByRole('textbox', { name: `Reply to ${channel.nicknames[30]!}` });
+		await expect(early).toHaveValue('Ultra preset');
+		release();
+		await expect(section(page)).toHaveAttribute('data-mounted', '');
+		// The island's box holds exactly what was typed, keeps the focus and the caret at its end.
+		const box = replyForm(page).locator('textarea');
+		await expect(box).toHaveValue('Ultra preset');
+		await expect(box).toBeFocused();
+		await expect(replyForm(page)).toHaveCount(1);
+		await expect(replyForm(page).locator('.comment-reply-context')).toContainText(`Replying to @${channel.nicknames[30]!}`);
+		await page.keyboard.type('!');
+		await expect(box).toHaveValue('Ultra preset!');
+		await page.keyboard.press('Backspace');
+		await replyForm(page).getByRole('button', { name: 'Post', exact: true }).tap();
+		await expect(page.locator('[data-toast]')).toHaveText('The comment has been posted.');
+		expect(execute(`SELECT content, parent_id AS parentId FROM comments WHERE post_id = ${post.postId} AND parent_id IS NOT NULL`)).toEqual([
+			{ content: 'Ultra preset', parentId: post.commentId },
+		]);
+	});
+
+	test("a reply to a reply starts with its author's name before the island too", async ({ page }) => {
+		const channel = await community(GLOBAL);
+		const post = postWithComment(channel, 31, 30);
+		const [reply] = execute(
+			`INSERT INTO comments (channel_id, post_id, member_id, parent_id, content, created_at) VALUES (${channel.index}, ${post.postId}, ${memberIdOf(channel, 32)}, ${post.commentId}, '${mark('Me too')}', ${Date.now()}) RETURNING id, content`,
+		) as { id: number; content: string }[];
+		let release: () => void = () => undefined;
+		const held = new Promise<void>((resolve) => (release = resolve));
+		await page.route(/\/_astro\/mount\.[\w-]+\.js$/, async (route) => {
+			await held;
+			await route.continue();
+		});
+		await signInMember(page, channel, 33, post.path);
+		await armed(page);
+		await item(page, reply!.content).getByRole('button', { name: 'Reply', exact: true }).tap();
+		await page.keyboard.type('same');
+		const answerer = channel.nicknames[32]!;
+		await expect(section(page).getByRole('textbox', { name: `Reply to ${answerer}` })).toHaveValue(`@${answerer} same`);
+		release();
+		await expect(section(page)).toHaveAttribute('data-mounted', '');
+		await expect(replyForm(page).locator('textarea')).toHaveValue(`@${answerer} same`);
+		await expect(replyForm(page).locator('.comment-reply-context a')).toHaveAttribute('href', `#comment-${reply!.id}`);
+		await expect(replyForm(page)).toHaveAttribute('data-comment-form', `reply-${post.commentId}`);
+	});
+});
+
+test('Reply and the comment menu are 44 px targets on a phone, and the list is no taller for it', async ({ page }) => {
+	const channel = await community(GLOBAL);
+	const post = postWithComment(channel, 31, 30);
+	await page.setViewportSize(PHONE);
+	await signInMember(page, channel, 33, post.path);
+	await armed(page);
+	const comment = item(page, post.text);
+	const measure = async () => {
+		const reply = (await comment.getByRole('button', { name: 'Reply', exact: true }).boundingBox())!;
+		const menu = (await comment.locator('[data-action="menu"]').boundingBox())!;
+		const row = (await comment.locator('.comment-actions').boundingBox())!;
+		return { reply, menu, row };
+	};
+	for (const stage of ['page', 'island']) {
+		if (stage === 'island') {
+			await page.locator('#comment-box-new').click();
+			await expect(section(page)).toHaveAttribute('data-mounted', '');
+		}
+		const { reply, menu, row } = await measure();
+		for (const target of [reply, menu]) {
+			expect(target.width, stage).toBeGreaterThanOrEqual(44);
+			expect(target.height, stage).toBeGreaterThanOrEqual(44);
+		}
+		// The row of Reply keeps the 24 px it had: the target reaches into the space around it.
+		expect(row.height, stage).toBeLessThanOrEqual(25);
+	}
+	await comment.screenshot({ path: 'test-results/replies/targets-390.png' });
+});
+
 test('the comment just posted is marked for a moment, and marked still where motion is reduced', async ({ page }) => {
 	const channel = await community(GLOBAL);
 	// A long post: the comments start far below the first screen.

@@ -26,6 +26,7 @@ import { likePost, unlikePost } from '@/server/likes/likes';
 import { banMember, unbanMember } from '@/server/members/bans';
 import { withdrawMember } from '@/server/accounts/withdrawal';
 import { deliver } from '@/server/notifications/deliver';
+import { SUGGESTION_WINDOW, suggestMembers } from '@/server/notifications/mentions';
 import type { NotificationEvent } from '@/server/notifications/send';
 import { sendEmailDigests, type EmailSetup } from '@/server/notifications/email';
 import { mailerFromEnv } from '@/server/notifications/mailer';
@@ -415,5 +416,41 @@ describe('@ suggestions', () => {
 		expect(await suggested(leaving)).toContain(leaving.id);
 		await withdrawMember(env.DB, CHANNEL, leaving.id);
 		expect(await suggested(leaving)).not.toContain(leaving.id);
+	});
+
+	it('read a bounded window for a one-character prefix, however many released claims share it', async () => {
+		const [asker, renamer] = members.slice(33, 35) as [Demo, Demo];
+		// 300 released claims starting with "z" (every rename and withdrawal leaves one), and one live claim after them.
+		const released = Array.from({ length: 300 }, (_, i) => `(${CHANNEL}, 'zq${String(i).padStart(3, '0')}', 'Zq${i}', ${renamer.id}, 1, 2)`);
+		await env.DB.prepare(
+			`INSERT INTO nickname_claims (channel_id, nickname_key, nickname, member_id, claimed_at, released_at) VALUES ${released.join(', ')}`,
+		).run();
+		// The member's live claim is moved after them for the test (one live claim per member), and back at its end.
+		const live = await env.DB.prepare(`SELECT nickname_key AS key, nickname FROM nickname_claims WHERE member_id = ?1 AND released_at IS NULL`)
+			.bind(renamer.id)
+			.first<{ key: string; nickname: string }>();
+		await env.DB.prepare(`UPDATE nickname_claims SET nickname_key = 'zzlive', nickname = 'ZzLive' WHERE member_id = ?1 AND released_at IS NULL`)
+			.bind(renamer.id)
+			.run();
+		try {
+			const { db, statements } = recordingDb();
+			for (const prefix of ['z', 'Z', 'ｚ', 'zz']) {
+				expect((await suggestMembers(db, CHANNEL, prefix, Date.now())).map((m) => m.nickname)).toContain('ZzLive');
+			}
+			expect((await suggestMembers(db, CHANNEL, 'zq', Date.now())).length).toBe(0);
+			// A window of SUGGESTION_WINDOW live claims of the prefix's index range: its index entries and
+			// rows, their members and their ban probes, 4 × 32 rows at most; the released claims are never read.
+			for (const statement of statements) expect(statement.rowsRead).toBeLessThanOrEqual(4 * SUGGESTION_WINDOW);
+			// Through the API too, with a one-character query.
+			const answer = await api('GET', `/members/suggest?q=z`, asker);
+			expect((answer.body.content as { members: { nickname: string }[] }).members.map((m) => m.nickname)).toContain('ZzLive');
+		} finally {
+			await env.DB.prepare(`DELETE FROM nickname_claims WHERE channel_id = ?1 AND member_id = ?2 AND nickname_key LIKE 'zq%'`)
+				.bind(CHANNEL, renamer.id)
+				.run();
+			await env.DB.prepare(`UPDATE nickname_claims SET nickname_key = ?2, nickname = ?3 WHERE member_id = ?1 AND released_at IS NULL`)
+				.bind(renamer.id, live!.key, live!.nickname)
+				.run();
+		}
 	});
 });

@@ -72,8 +72,26 @@ interface Draft {
 	busy: boolean;
 }
 
+interface ReplyBox {
+	parentId: number;
+	targetId: number;
+	to: string;
+	named: boolean;
+	draft: Draft;
+}
+
 const EDITING_NOTE_ID = 'comments-editing-note';
 const emptyDraft = (text = ''): Draft => ({ text, problem: null, busy: false });
+/** The reply box of a Reply pressed on `target`, holding `text` (the "@nickname " of a reply to a reply when none). */
+function replyBox(target: ReadableComment, texts: CommentTexts, text?: string): ReplyBox {
+	const { parentId, targetId, prefix } = replyTarget(target);
+	const to = target.author.nickname ?? texts['common.withdrawnMember'];
+	return { parentId, targetId, to, named: target.author.nickname !== null, draft: emptyDraft(text ?? prefix) };
+}
+
+const readableItem = (items: readonly CommentItem[], commentId: number | null | undefined) =>
+	commentId ? items.find((item): item is ReadableComment => item.commentId === commentId && item.readable) : undefined;
+
 /** A comment without the automatic hide's mark. */
 const withoutAutoHidden = ({ autoHidden: _auto, ...item }: ReadableComment): ReadableComment => item;
 
@@ -103,7 +121,12 @@ export default function CommentsIsland(props: IslandProps) {
 	const [loadingMore, setLoadingMore] = useState(false);
 	const [draft, setDraft] = useState<Draft>(() => emptyDraft(props.initialText));
 	// A reply box: its thread (`parentId`), the comment it answers (`targetId`) and that one's author (`to`; `named` false for a withdrawn one).
-	const [reply, setReply] = useState<{ parentId: number; targetId: number; to: string; named: boolean; draft: Draft } | null>(null);
+	// A Reply pressed before the island opens it with the island's first render, with what the page's box holds (mount.ts).
+	const [reply, setReply] = useState<ReplyBox | null>(() => {
+		const { wake } = props;
+		const target = wake?.action === 'reply' ? readableItem(props.items, wake.commentId) : undefined;
+		return target ? replyBox(target, texts, wake?.text) : null;
+	});
 	const [edit, setEdit] = useState<{ commentId: number; draft: Draft } | null>(null);
 	const [menuFor, setMenuFor] = useState<number | null>(null);
 	const [deleting, setDeleting] = useState<number | null>(null);
@@ -134,10 +157,13 @@ export default function CommentsIsland(props: IslandProps) {
 		if (kept && resend && !navigator.onLine) {
 			// Kept on this device (it comes back into its box if the page is closed) and sent again, with the same requestId, when the connection returns.
 			if (scope && kept.text.trim() !== '') keepComment(scope, kept);
+			// Back online, the offline alert goes (if the reader has not closed it) and the comment is sent: its toast says so.
 			addEventListener(
 				'online',
 				() => {
 					if (scope) takeKeptComment(scope);
+					setAlert((current) => (current === texts['common.message.offline'] ? null : current));
+					setAlertTitle((title) => (title === texts['common.message.offlineTitle'] ? null : title));
 					resend();
 				},
 				{ once: true },
@@ -198,15 +224,10 @@ export default function CommentsIsland(props: IslandProps) {
 	const openReply = (target: ReadableComment) => {
 		if (userId === null) return askLogin();
 		if (edit) return;
-		const { parentId, targetId, prefix } = replyTarget(target);
-		const to = target.author.nickname ?? texts['common.withdrawnMember'];
-		setReply((current) => ({
-			parentId,
-			targetId,
-			to,
-			named: target.author.nickname !== null,
-			draft: emptyDraft(current?.parentId === parentId && current.draft.text.trim() !== '' ? current.draft.text : prefix),
-		}));
+		setReply((current) => {
+			const next = replyBox(target, texts);
+			return current?.parentId === next.parentId && current.draft.text.trim() !== '' ? { ...next, draft: current.draft } : next;
+		});
 	};
 
 	/** Closes the reply box; the focus goes back to the Reply it came from (or its thread's, when that one is gone). */
@@ -396,23 +417,11 @@ export default function CommentsIsland(props: IslandProps) {
 		started.current = true;
 		const kept = scope ? takeKeptComment(scope) : null;
 		if (kept?.box.kind === 'new') setDraft(emptyDraft(kept.text));
-		if (kept?.box.kind === 'reply') {
-			const { parentId } = kept.box;
-			const parent = props.items.find((item): item is ReadableComment => item.commentId === parentId && item.readable);
-			if (parent)
-				setReply({
-					parentId,
-					targetId: parentId,
-					to: parent.author.nickname ?? texts['common.withdrawnMember'],
-					named: parent.author.nickname !== null,
-					draft: emptyDraft(kept.text),
-				});
-		}
-		if (kept?.box.kind === 'edit') {
-			const { commentId } = kept.box;
-			const comment = props.items.find((item): item is ReadableComment => item.commentId === commentId && item.readable);
-			if (comment && own(comment)) setEdit({ commentId, draft: emptyDraft(kept.text) });
-		}
+		// A reply box the reader opened before the island (and may be typing in) is not replaced.
+		const parent = kept?.box.kind === 'reply' && !reply ? readableItem(props.items, kept.box.parentId) : undefined;
+		if (kept && parent) setReply(replyBox(parent, texts, kept.text));
+		const edited = kept?.box.kind === 'edit' ? readableItem(props.items, kept.box.commentId) : undefined;
+		if (kept && edited && own(edited)) setEdit({ commentId: edited.commentId, draft: emptyDraft(kept.text) });
 		if (kept)
 			requestAnimationFrame(() =>
 				document
@@ -426,11 +435,8 @@ export default function CommentsIsland(props: IslandProps) {
 					?.focus(),
 			);
 		const { wake } = props;
-		const target = wake?.commentId
-			? props.items.find((item): item is ReadableComment => item.commentId === wake.commentId && item.readable)
-			: undefined;
-		if (wake?.action === 'reply' && target) openReply(target);
-		else if (wake?.action === 'menu' && target) setMenuFor(target.commentId);
+		const target = readableItem(props.items, wake?.commentId);
+		if (wake?.action === 'menu' && target) setMenuFor(target.commentId);
 		else if (wake?.action === 'more') void loadMore();
 		else if (wake?.action === 'post') void submitNew();
 	}, []);

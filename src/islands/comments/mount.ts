@@ -60,6 +60,9 @@ export function mountComments(section: HTMLElement, wake: Wake | null): void {
 	section.dataset['mounted'] = '';
 	const data = section.dataset;
 	const box = container.querySelector<HTMLTextAreaElement>('#comment-box-new');
+	// The reply box the loader opened at the press on Reply: its text goes to the island's.
+	const early = container.querySelector<HTMLTextAreaElement>('[data-comment-form^="reply-"] textarea');
+	if (wake?.action === 'reply' && early) wake = { ...wake, text: early.value };
 	const active = document.activeElement instanceof HTMLElement && container.contains(document.activeElement) ? document.activeElement : null;
 	const selection = active instanceof HTMLTextAreaElement ? [active.selectionStart, active.selectionEnd] : null;
 	const props: IslandProps = {
@@ -90,8 +93,10 @@ export function mountComments(section: HTMLElement, wake: Wake | null): void {
 		: active?.dataset['action'] && active.dataset['commentId']
 			? container.querySelector<HTMLElement>(`[data-action="${active.dataset['action']}"][data-comment-id="${active.dataset['commentId']}"]`)
 			: null;
-	if (again && !wake) {
-		again.focus();
+	// A press replayed takes the focus where it leads, except from a box being typed in.
+	if (again && (!wake || again instanceof HTMLTextAreaElement)) {
+		// The caret first: the box reads it as it takes the focus, so an "@K" typed before the island suggests at once.
 		if (selection && again instanceof HTMLTextAreaElement) again.setSelectionRange(selection[0] ?? 0, selection[1] ?? 0);
+		again.focus();
 	}
 }

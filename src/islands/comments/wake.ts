@@ -8,6 +8,8 @@ import { keptCommentStorageKey } from '@/lib/names';
 export interface Wake {
 	action: string;
 	commentId: number | null;
+	/** What was typed into the reply box the page opened before the island (comments-loader.ts), for the island's own. */
+	text?: string;
 }
 
 /** The layout's login-required modal (src/components/layout/LoginRequiredDialog.astro). */

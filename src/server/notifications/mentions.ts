@@ -62,22 +62,32 @@ export function mentionedMembers(mentions: readonly Mention[], limit: number): n
 
 /** How many nicknames the @ suggestions offer. */
 const SUGGESTIONS = 8;
+/** How many live claims of the prefix one suggestion reads at most, before leaving out members under a ban. */
+export const SUGGESTION_WINDOW = 32;
 
 /**
  * The members whose current nickname starts with `prefix` (compared by nickname key, so case and
  * full-width forms do not matter; Korean, Japanese and Chinese nicknames alike), for the @
- * suggestions of the comment box and the editor: a range of the claims' primary key, at most
- * SUGGESTIONS rows; withdrawn members and members under a ban in force left out (a mention of them
- * would tell them nothing, and the list must not advertise them).
+ * suggestions of the comment box and the editor; withdrawn members and members under a ban in force
+ * left out (a mention of them would tell them nothing, and the list must not advertise them).
+ * Bounded whatever the prefix (one character matches much of a large community): the first
+ * SUGGESTION_WINDOW live claims of the prefix's range of the live-claims index (migration 0035; the
+ * released claims every rename and withdrawal leaves are not in it), then at most SUGGESTIONS of
+ * their members. So at most 32 index entries, 32 claims, 32 members and 32 ban probes are read; were
+ * more than 24 of those 32 members under a ban, fewer than 8 names would be offered, and a longer
+ * prefix finds the others.
  */
 export async function suggestMembers(db: D1Database, channelId: number, prefix: string, now: number): Promise<Mention[]> {
 	const key = nicknameKey(prefix.normalize('NFC'));
 	if (key === '') return [];
 	const { results } = await db
 		.prepare(
-			`SELECT c.member_id AS userId, c.nickname FROM nickname_claims c JOIN members m ON m.id = c.member_id
-			 WHERE c.channel_id = ?1 AND c.nickname_key >= ?2 AND c.nickname_key < ?2 || char(1114111) AND c.released_at IS NULL AND m.withdrawn_at IS NULL
-				AND NOT ${activeBanSql('m.id', '?3')}
+			`SELECT c.member_id AS userId, c.nickname FROM (
+				SELECT member_id, nickname, nickname_key FROM nickname_claims INDEXED BY nickname_claims_live
+				WHERE channel_id = ?1 AND nickname_key >= ?2 AND nickname_key < ?2 || char(1114111) AND released_at IS NULL
+				ORDER BY nickname_key LIMIT ${SUGGESTION_WINDOW}
+			 ) c JOIN members m ON m.id = c.member_id
+			 WHERE m.withdrawn_at IS NULL AND NOT ${activeBanSql('m.id', '?3')}
 			 ORDER BY c.nickname_key LIMIT ${SUGGESTIONS}`,
 		)
 		.bind(channelId, key, now)
