@@ -81,7 +81,7 @@ export default function NicknameForm({ mode, apiBase, domain, slug, language, cu
 				setError(texts['signup.expired']);
 				return;
 			}
-			setError(spamFailureText(failure, texts) ?? nicknameErrorText(failure, texts, language) ?? failureText(failure, texts));
+			setError(spamFailureText(failure, texts, language) ?? nicknameErrorText(failure, texts, language) ?? failureText(failure, texts));
 		}
 	};
 

@@ -2,7 +2,7 @@
  * The editor's toolbar: one tab stop (a roving tabindex: the arrow keys, Home and End move between
  * buttons), each button labelled and, where it toggles, `aria-pressed` with the selection's state.
  */
-import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { EditorTexts } from './texts';
 
 type BlockKind = 'paragraph' | 'h2' | 'h3' | 'quote' | 'bullet' | 'number' | 'other';
@@ -101,13 +101,16 @@ interface Props {
 	texts: EditorTexts;
 	controls: string;
 	disabled: boolean;
+	/** A new member's limit of images and videos, said beside the image button (which it describes). */
+	mediaNote?: string | undefined;
 	onAction: (action: ToolbarAction) => void;
 }
 
 const isApple = () => typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
 
-export default function Toolbar({ state, texts, controls, disabled, onAction }: Props) {
+export default function Toolbar({ state, texts, controls, disabled, mediaNote, onAction }: Props) {
 	const [focusIndex, setFocusIndex] = useState(0);
+	const noteId = useId();
 	const buttons = useRef<(HTMLButtonElement | null)[]>([]);
 	const mod = isApple() ? '⌘' : 'Ctrl+';
 	const groups: ButtonSpec[][] = [
@@ -168,6 +171,7 @@ export default function Toolbar({ state, texts, controls, disabled, onAction }: 
 								title={spec.shortcut ? `${spec.label} (${spec.shortcut})` : spec.label}
 								aria-pressed={spec.pressed === undefined ? undefined : spec.pressed}
 								aria-keyshortcuts={spec.shortcut?.replace('⌘', 'Meta+')}
+								aria-describedby={mediaNote && (spec.action === 'image' || spec.action === 'youtube') ? noteId : undefined}
 								disabled={disabled}
 								// aria-disabled, not disabled: the button stays reachable with the arrow keys.
 								aria-disabled={spec.disabled || undefined}
@@ -182,6 +186,11 @@ export default function Toolbar({ state, texts, controls, disabled, onAction }: 
 							</button>
 						);
 					})}
+					{mediaNote && groupIndex === 2 && (
+						<small id={noteId} className="editor-tool-note" data-media-limit>
+							{mediaNote}
+						</small>
+					)}
 				</div>
 			))}
 		</div>
