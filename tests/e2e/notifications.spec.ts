@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { wcagViolations } from './axe';
 import { expect, test } from './test';
-import { boardOf, community, memberIdOf, writeForm } from './write-helpers';
+import { boardOf, community, freshMember as freshCommunityMember, memberIdOf, writeForm } from './write-helpers';
 import { mintSession, sessionCookieName, signInContext } from './sessions';
 import { execute } from './fixtures';
 import { E2E_PORT } from '../test-server';
@@ -22,18 +22,7 @@ const GLOBAL = '/starfall/global';
  * A member of the global community made for one test, with a nickname of their own: the demo's
  * members are written to by other tests running beside these, which would move the counts.
  */
-function freshMember(label: string, channelId = 1): { id: number; nickname: string } {
-	const nickname = `${label}${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
-	const now = Date.now();
-	const [member] = execute(
-		`INSERT INTO members (channel_id, nickname, role, provider, recent_provider, joined_at, terms_agreed_at, privacy_agreed_at)
-		 VALUES (${channelId}, '${nickname}', 'MEMBER', 'GOOGLE', 'GOOGLE', ${now - 90 * 86_400_000}, ${now}, ${now}) RETURNING id`,
-	) as { id: number }[];
-	execute(
-		`INSERT INTO nickname_claims (channel_id, nickname_key, nickname, member_id, claimed_at) VALUES (${channelId}, '${nickname.toLowerCase()}', '${nickname}', ${member!.id}, ${now})`,
-	);
-	return { id: member!.id, nickname };
-}
+const freshMember = (label: string, channelId = 1) => freshCommunityMember(channelId, label);
 
 function mark(label: string): string {
 	return `${label} ${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;

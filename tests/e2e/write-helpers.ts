@@ -1,6 +1,7 @@
 /** The write screen's browser tests: signing in as a given demo member, and the form's parts. */
 import type { Page } from '@playwright/test';
 import { signInContext } from './sessions';
+import { execute } from './fixtures';
 
 export interface Community {
 	path: string;
@@ -60,4 +61,31 @@ export function writeForm(page: Page, texts = { board: 'Board', category: 'Categ
 		body: form.getByRole('textbox', { name: texts.body, exact: true }),
 		titleCount: form.locator('[data-title-count]'),
 	};
+}
+
+/**
+ * A member of the community made for one test, with a nickname of its own (and its claim): the
+ * demo's members are written to by other tests running beside it. `joinedAt` makes them a new
+ * member (now) or not (the default, 90 days ago; docs/spam-defence.md).
+ */
+export function freshMember(channelIndex: number, label: string, joinedAt = Date.now() - 90 * 86_400_000): { id: number; nickname: string } {
+	const nickname = `${label}${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+	const now = Date.now();
+	const [member] = execute(
+		`INSERT INTO members (channel_id, nickname, role, provider, recent_provider, joined_at, terms_agreed_at, privacy_agreed_at)
+		 VALUES (${channelIndex}, '${nickname}', 'MEMBER', 'GOOGLE', 'GOOGLE', ${joinedAt}, ${now}, ${now}) RETURNING id`,
+	) as { id: number }[];
+	if (!member) throw new Error('No member was made');
+	execute(
+		`INSERT INTO nickname_claims (channel_id, nickname_key, nickname, member_id, claimed_at) VALUES (${channelIndex}, '${nickname.toLowerCase()}', '${nickname}', ${member.id}, ${now})`,
+	);
+	return { id: member.id, nickname };
+}
+
+/** Signs in as a member made for the test (`freshMember`) and lands on `redirectPath`; answers the member's id. */
+export async function signInFreshMember(page: Page, channel: Community, label: string, redirectPath: string, joinedAt?: number): Promise<number> {
+	const { id } = freshMember(channel.index, label, joinedAt);
+	await signInContext(page.context(), channel, id);
+	await page.goto(redirectPath);
+	return id;
 }

@@ -5,7 +5,7 @@
  * says whether the confirm button closed it (Escape and Cancel do not). `items` are listed under
  * the message (the write form's empty sections).
  */
-import { useId } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { useModal } from './use-modal';
 
 interface Props {
@@ -21,6 +21,11 @@ interface Props {
 export default function AlertDialog({ open, title, message, confirmLabel, cancelLabel, items, onClosed }: Props) {
 	const ref = useModal(open);
 	const id = useId();
+	const confirm = useRef<HTMLButtonElement>(null);
+	// The confirm button has the focus at each opening, not only the first (autoFocus acts on mounting).
+	useEffect(() => {
+		if (open) confirm.current?.focus();
+	}, [open]);
 
 	return (
 		<dialog
@@ -45,7 +50,7 @@ export default function AlertDialog({ open, title, message, confirmLabel, cancel
 						{cancelLabel}
 					</button>
 				)}
-				<button className="button" type="submit" value="confirm" autoFocus>
+				<button ref={confirm} className="button" type="submit" value="confirm">
 					{confirmLabel}
 				</button>
 			</form>
