@@ -101,7 +101,10 @@ interface Props {
 	texts: EditorTexts;
 	controls: string;
 	disabled: boolean;
-	/** A new member's limit of images and videos, said beside the image button (which it describes). */
+	/**
+	 * A new member's limit of images and videos, said beside the image button (which it describes);
+	 * on a phone, whose toolbar scrolls sideways, in a line under the toolbar.
+	 */
 	mediaNote?: string | undefined;
 	onAction: (action: ToolbarAction) => void;
 }
@@ -152,47 +155,55 @@ export default function Toolbar({ state, texts, controls, disabled, mediaNote, o
 
 	let index = 0;
 	return (
-		<div className="editor-toolbar" role="toolbar" aria-label={texts['editor.toolbar']} aria-controls={controls} onKeyDown={onKeyDown}>
-			{groups.map((group, groupIndex) => (
-				<div className="editor-toolbar-group" key={groupIndex}>
-					{group.map((spec) => {
-						const position = index++;
-						return (
-							<button
-								key={spec.action}
-								ref={(element) => {
-									buttons.current[position] = element;
-								}}
-								type="button"
-								className="editor-tool"
-								data-action={spec.action}
-								tabIndex={position === focusIndex ? 0 : -1}
-								aria-label={spec.label}
-								title={spec.shortcut ? `${spec.label} (${spec.shortcut})` : spec.label}
-								aria-pressed={spec.pressed === undefined ? undefined : spec.pressed}
-								aria-keyshortcuts={spec.shortcut?.replace('⌘', 'Meta+')}
-								aria-describedby={mediaNote && (spec.action === 'image' || spec.action === 'youtube') ? noteId : undefined}
-								disabled={disabled}
-								// aria-disabled, not disabled: the button stays reachable with the arrow keys.
-								aria-disabled={spec.disabled || undefined}
-								// Keep the editor's selection: a click on the toolbar must not take focus from the text first.
-								onMouseDown={(event) => event.preventDefault()}
-								onFocus={() => setFocusIndex(position)}
-								onClick={() => {
-									if (!spec.disabled) onAction(spec.action);
-								}}
-							>
-								<Glyph action={spec.action} />
-							</button>
-						);
-					})}
-					{mediaNote && groupIndex === 2 && (
-						<small id={noteId} className="editor-tool-note" data-media-limit>
-							{mediaNote}
-						</small>
-					)}
-				</div>
-			))}
-		</div>
+		<>
+			<div className="editor-toolbar" role="toolbar" aria-label={texts['editor.toolbar']} aria-controls={controls} onKeyDown={onKeyDown}>
+				{groups.map((group, groupIndex) => (
+					<div className="editor-toolbar-group" key={groupIndex}>
+						{group.map((spec) => {
+							const position = index++;
+							return (
+								<button
+									key={spec.action}
+									ref={(element) => {
+										buttons.current[position] = element;
+									}}
+									type="button"
+									className="editor-tool"
+									data-action={spec.action}
+									tabIndex={position === focusIndex ? 0 : -1}
+									aria-label={spec.label}
+									title={spec.shortcut ? `${spec.label} (${spec.shortcut})` : spec.label}
+									aria-pressed={spec.pressed === undefined ? undefined : spec.pressed}
+									aria-keyshortcuts={spec.shortcut?.replace('⌘', 'Meta+')}
+									aria-describedby={mediaNote && (spec.action === 'image' || spec.action === 'youtube') ? noteId : undefined}
+									disabled={disabled}
+									// aria-disabled, not disabled: the button stays reachable with the arrow keys.
+									aria-disabled={spec.disabled || undefined}
+									// Keep the editor's selection: a click on the toolbar must not take focus from the text first.
+									onMouseDown={(event) => event.preventDefault()}
+									onFocus={() => setFocusIndex(position)}
+									onClick={() => {
+										if (!spec.disabled) onAction(spec.action);
+									}}
+								>
+									<Glyph action={spec.action} />
+								</button>
+							);
+						})}
+						{mediaNote && groupIndex === 2 && (
+							<small id={noteId} className="editor-tool-note" data-media-limit>
+								{mediaNote}
+							</small>
+						)}
+					</div>
+				))}
+			</div>
+			{mediaNote && (
+				<p className="editor-media-note" aria-hidden="true" data-media-limit>
+					<Glyph action="image" />
+					{mediaNote}
+				</p>
+			)}
+		</>
 	);
 }
