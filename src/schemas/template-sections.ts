@@ -45,7 +45,9 @@ function templateSections(template: ContentDocument): Map<string, TemplateSectio
 		if (text === '' || sections.has(text)) return;
 		const under = template.blocks.slice(index + 1, sectionEnd(template.blocks, index));
 		const labels = new Set(
-			under.flatMap((part) => (part.type === 'list' ? part.items.map(textOf) : 'children' in part && part.type !== 'guidance' ? [textOf(part.children)] : [])),
+			under.flatMap((part) =>
+				part.type === 'list' ? part.items.map(textOf) : 'children' in part && part.type !== 'guidance' ? [textOf(part.children)] : [],
+			),
 		);
 		sections.set(text, { guidance: under.filter((part) => part.type === 'guidance').map((part) => ({ ...part, children: [] })), labels });
 	});

@@ -65,7 +65,13 @@ describe("a template's empty sections, named before publishing", () => {
 describe('a post opened for editing gets a line under each empty heading', () => {
 	it("an empty template section gets the template's guidance back; a filled one is left as it is", () => {
 		const published = publishedDocument(
-			doc(heading('Summary'), guidance('What went wrong.', 'Black hull.'), heading('Actual result'), heading('Device and version'), list('Platform:', 'Game version:')),
+			doc(
+				heading('Summary'),
+				guidance('What went wrong.', 'Black hull.'),
+				heading('Actual result'),
+				heading('Device and version'),
+				list('Platform:', 'Game version:'),
+			),
 		);
 		expect(withSectionLines(published, TEMPLATE).blocks).toEqual([
 			heading('Summary'),

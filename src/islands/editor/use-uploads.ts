@@ -86,11 +86,14 @@ export function useUploads(
 							.then((image) => {
 								const alt = file.name.replace(/\.[^.]+$/, '');
 								// Discrete: the image is in the text before the upload stops counting as under way.
-								editor.update(() => {
-									const restored = $stillValid(at);
-									if (restored) $setSelection(restored);
-									$insertBlock($createImageNode({ src: image.src, alt, width: image.width, height: image.height }));
-								}, { discrete: true });
+								editor.update(
+									() => {
+										const restored = $stillValid(at);
+										if (restored) $setSelection(restored);
+										$insertBlock($createImageNode({ src: image.src, alt, width: image.width, height: image.height }));
+									},
+									{ discrete: true },
+								);
 							})
 							.catch(showProblem)
 							.finally(() => {
