@@ -7,6 +7,7 @@ import type { MessageKey, Translate } from '@/i18n';
 import type { Language } from '@/schemas/channel';
 import type { NotificationKind } from './notification-kinds';
 import { formatFullDate } from './format-date';
+import { pluralForm } from './plural';
 
 export interface NotificationFacts {
 	kind: NotificationKind;
@@ -35,8 +36,7 @@ export function notificationSentence(facts: NotificationFacts, t: Translate, lan
 	switch (facts.kind) {
 		case 'LIKE': {
 			if (facts.others <= 0) return t('notifications.kind.LIKE', { actor });
-			const rule = new Intl.PluralRules(language === 'zh' ? 'zh-TW' : language).select(facts.others);
-			return t(`notifications.kind.LIKE.others.${rule === 'one' ? 'one' : 'other'}`, { actor, count: facts.others });
+			return t(`notifications.kind.LIKE.others.${pluralForm(language, facts.others)}`, { actor, count: facts.others });
 		}
 		case 'HIDDEN':
 		case 'SHOWN': {

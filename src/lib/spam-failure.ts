@@ -4,18 +4,25 @@
  * widget's token, read from the field the widget keeps (`cf-turnstile-response`), so that no
  * island bundles the widget (src/components/common/ChallengeWidget.astro shows it).
  *
- * No runtime imports: the write screen loads this module on submit only (its page has no room in
- * its JavaScript budget), and a module without dependencies needs no preload helper. The codes are
- * the catalogue's own, checked by the type checker.
+ * The limits' texts have a singular and a plural form (`.one`, `.other`), chosen for the limit by
+ * the language's plural rules ("up to 1 image or video", "up to 2 images or videos").
+ *
+ * Nothing but ./plural.ts at run time: the write screen loads this module once the writer changes
+ * something (its page has no room in its JavaScript budget). The codes are the catalogue's own,
+ * checked by the type checker.
  */
 import type * as Codes from './result-codes';
+import type { Language } from '@/schemas/channel';
+import { pluralForm } from './plural';
 
-export const SPAM_TEXT_KEYS = ['spam.links', 'spam.images', 'spam.mentions', 'spam.posts', 'spam.comments', 'spam.challenge'] as const;
+const COUNTED = ['spam.links', 'spam.images', 'spam.mentions', 'spam.posts', 'spam.comments'] as const;
+
+export const SPAM_TEXT_KEYS = [...COUNTED.flatMap((key) => [`${key}.one`, `${key}.other`] as const), 'spam.challenge'] as const;
 export type SpamTexts = Record<(typeof SPAM_TEXT_KEYS)[number], string>;
 
 type Code<Name extends keyof typeof Codes> = (typeof Codes)[Name] extends { code: infer C } ? C : never;
 
-const KEYS = new Map<number, (typeof SPAM_TEXT_KEYS)[number]>([
+const KEYS = new Map<number, (typeof COUNTED)[number] | 'spam.challenge'>([
 	[-4031462 satisfies Code<'NewMemberTooManyLinks'>, 'spam.links'],
 	[-4031463 satisfies Code<'NewMemberTooManyImages'>, 'spam.images'],
 	[-4031464 satisfies Code<'NewMemberTooManyMentions'>, 'spam.mentions'],
@@ -32,19 +39,22 @@ const checkError = () => document.querySelector<HTMLElement>('[data-challenge-er
  * resets the widget: its token is spent. A refused check is said at the check itself, under the
  * widget, which comes into view: then the answer is '' (nothing more for the form to say).
  */
-export function spamFailureText(error: unknown, texts: SpamTexts): string | null {
+export function spamFailureText(error: unknown, texts: SpamTexts, language: Language): string | null {
 	const failure = error as { resultCode?: number; body?: { limit?: unknown } } | null;
 	const key = KEYS.get(failure?.resultCode ?? 0);
 	if (!key) return null;
 	(window as { turnstile?: { reset: () => void } }).turnstile?.reset();
+	if (key === 'spam.challenge') {
+		const atCheck = checkError();
+		if (!atCheck) return texts[key];
+		atCheck.textContent = texts[key];
+		atCheck.hidden = false;
+		atCheck.parentElement?.scrollIntoView({ block: 'center' });
+		return '';
+	}
 	const limit = failure?.body?.limit;
-	const text = texts[key].replace('{{count}}', typeof limit === 'number' ? String(limit) : '');
-	const atCheck = key === 'spam.challenge' ? checkError() : null;
-	if (!atCheck) return text;
-	atCheck.textContent = text;
-	atCheck.hidden = false;
-	atCheck.parentElement?.scrollIntoView({ block: 'center' });
-	return '';
+	const count = typeof limit === 'number' ? limit : 0;
+	return texts[`${key}.${pluralForm(language, count)}`].replace('{{count}}', String(count));
 }
 
 /**

@@ -9,7 +9,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './test';
 import { execute } from './fixtures';
-import { boardOf, community, signInMember, writeForm } from './write-helpers';
+import { boardOf, community, signInFreshMember, signInMember, writeForm } from './write-helpers';
 
 const FARM = '/pixelfarm/main';
 const HINTS = [
@@ -56,9 +56,12 @@ function hintContrast(line: Locator): Promise<number> {
 	});
 }
 
-async function openBugReport(page: Page, memberIndex: number, board: 'bugs' | 'guides' = 'bugs') {
+/** The write screen of Pixel Farm's bug reports (or guides) as the demo member at `member`, or as a member made for the test. */
+async function openBugReport(page: Page, member: number | 'fresh', board: 'bugs' | 'guides' = 'bugs') {
 	const channel = await community(FARM);
-	await signInMember(page, channel, memberIndex, `${FARM}/write?boardId=${boardOf(channel, board)}`);
+	const path = `${FARM}/write?boardId=${boardOf(channel, board)}`;
+	if (member === 'fresh') await signInFreshMember(page, channel, 'Hull', path);
+	else await signInMember(page, channel, member, path);
 	const form = writeForm(page);
 	await expect(page.locator('[data-rich-editor="ready"] [contenteditable="true"]')).toBeVisible();
 	return form;
@@ -93,6 +96,10 @@ for (const size of [
 		const title = `Barn door ${Date.now().toString(36)}`;
 		await form.title.fill(title);
 		await page.getByRole('button', { name: 'Post', exact: true }).click();
+		// The sections left empty are named first; the writer publishes anyway.
+		const dialog = page.locator('dialog.alert-dialog[open]');
+		await expect(dialog.locator('li')).toHaveText(['Steps to reproduce', 'Expected result', 'Actual result', 'Device and version']);
+		await dialog.getByRole('button', { name: 'Publish anyway' }).click();
 		await page.waitForURL(/\/posts\/\d+$/);
 		const body = page.locator('.post-body');
 		await expect(body).toContainText('The barn door will not open after the storm.');
@@ -146,4 +153,81 @@ test('a Korean IME composes into a guidance line, which then holds the text and 
 	await expect(summary).toHaveText('앱이 멈춰요');
 	expect(await shownHint(summary)).toBe('');
 	await expect(form.body.locator('p', { hasText: '앱이 멈춰요' })).toHaveCount(1);
+});
+
+test.describe('on a phone (390×844, touch)', () => {
+	test.use({ viewport: { width: 390, height: 844 }, hasTouch: true });
+
+	test('skipped sections are named before publishing, and on Edit a tap under an empty heading writes under it, never into the next heading', async ({
+		page,
+	}) => {
+		const form = await openBugReport(page, 'fresh');
+		const lines = form.body.locator('.editor-guidance');
+		const title = `Hull ${Date.now().toString(36)}`;
+		await form.title.fill(title);
+		for (const [index, text] of [
+			[1, 'The hull turns black after a storm.'],
+			[2, 'Sail into a storm.'],
+			[3, 'The hull stays brown.'],
+		] as const) {
+			await lines.nth(index).click();
+			await page.keyboard.type(text);
+		}
+		// "Actual result" and "Device and version" (its labels left as they are) are left empty.
+		await page.getByRole('button', { name: 'Post', exact: true }).click();
+		const dialog = page.locator('dialog.alert-dialog[open]');
+		await expect(dialog.getByRole('heading')).toHaveText('Some parts are empty');
+		await expect(dialog.locator('li')).toHaveText(['Actual result', 'Device and version']);
+		await expect(dialog.getByRole('button')).toHaveText(['Go back', 'Publish anyway']);
+		const box = (await dialog.boundingBox())!;
+		expect(box.x).toBeGreaterThanOrEqual(0);
+		expect(box.y).toBeGreaterThanOrEqual(0);
+		expect(box.x + box.width).toBeLessThanOrEqual(390);
+		expect(box.y + box.height).toBeLessThanOrEqual(844);
+		// The keyboard: Escape goes back, with the caret in the first empty section.
+		await page.keyboard.press('Escape');
+		await expect(dialog).toHaveCount(0);
+		await page.keyboard.type('Turns');
+		await expect(lines.nth(4)).toHaveText('Turns');
+		for (let i = 0; i < 'Turns'.length; i += 1) await page.keyboard.press('Backspace');
+		await expect(lines.nth(4)).toHaveText('');
+		expect(await page.evaluate(() => location.pathname)).toMatch(/\/write$/);
+
+		// Publish anyway, with the keyboard (the button has the focus).
+		await page.getByRole('button', { name: 'Post', exact: true }).click();
+		await expect(dialog.locator('li')).toHaveText(['Actual result', 'Device and version']);
+		await expect(dialog.getByRole('button', { name: 'Publish anyway' })).toBeFocused();
+		await page.keyboard.press('Enter');
+		await page.waitForURL(/\/posts\/\d+$/);
+		const postPath = new URL(page.url()).pathname;
+
+		// Edit: the empty sections show their hints again, in lines of their own under the headings.
+		await page.goto(`${postPath}/edit`);
+		await expect(page.locator('[data-rich-editor="ready"] [contenteditable="true"]')).toBeVisible();
+		const headings = form.body.locator('h2');
+		await expect(headings).toHaveText(['Summary', 'Steps to reproduce', 'Expected result', 'Actual result', 'Device and version']);
+		await headings.nth(4).scrollIntoViewIfNeeded();
+		const actual = (await headings.nth(3).boundingBox())!;
+		const device = (await headings.nth(4).boundingBox())!;
+		// A tap under "Actual result", halfway to the next heading.
+		await page.touchscreen.tap(actual.x + 40, (actual.y + actual.height + device.y) / 2);
+		await page.keyboard.type('The hull turns black.');
+		await expect(headings).toHaveText(['Summary', 'Steps to reproduce', 'Expected result', 'Actual result', 'Device and version']);
+		await expect(form.body.locator('h2:has-text("Actual result") + p')).toHaveText('The hull turns black.');
+
+		await page.getByRole('button', { name: 'Save changes', exact: true }).click();
+		await expect(dialog.locator('li')).toHaveText(['Device and version']);
+		await dialog.getByRole('button', { name: 'Save anyway' }).click();
+		await page.waitForURL(new RegExp(`${postPath}$`));
+		const body = page.locator('.post-body');
+		await expect(body.locator('h2')).toHaveText(['Summary', 'Steps to reproduce', 'Expected result', 'Actual result', 'Device and version']);
+		await expect(body.locator('h2:has-text("Actual result") + p')).toHaveText('The hull turns black.');
+		// The stored body: a paragraph under the heading, the headings as they were, no guidance.
+		const [row] = execute(`SELECT content FROM posts WHERE title = '${title}'`) as { content: string }[];
+		const blocks = (JSON.parse(row!.content) as { blocks: { type: string; children?: { text: string }[] }[] }).blocks;
+		const at = blocks.findIndex((block) => block.type === 'heading' && block.children?.[0]?.text === 'Actual result');
+		expect(blocks[at + 1]).toEqual({ type: 'paragraph', children: [{ text: 'The hull turns black.' }] });
+		expect(blocks[at + 2]).toEqual({ type: 'heading', level: 2, children: [{ text: 'Device and version' }] });
+		expect(blocks.some((block) => block.type === 'guidance')).toBe(false);
+	});
 });

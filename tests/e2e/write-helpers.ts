@@ -64,18 +64,28 @@ export function writeForm(page: Page, texts = { board: 'Board', category: 'Categ
 }
 
 /**
- * A member of the global community made for one test, with a nickname of their own: the demo's
- * members are written to by other tests running beside these, which would move the counts.
+ * A member of the community made for one test, with a nickname of its own (and its claim): the
+ * demo's members are written to by other tests running beside it, which would move the counts.
+ * `joinedAt` makes them a new member (now) or not (the default, 90 days ago; docs/spam-defence.md).
  */
-export function freshMember(label: string, channelId = 1): { id: number; nickname: string } {
+export function freshMember(label: string, channelId = 1, joinedAt = Date.now() - 90 * 86_400_000): { id: number; nickname: string } {
 	const nickname = `${label}${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 	const now = Date.now();
 	const [member] = execute(
 		`INSERT INTO members (channel_id, nickname, role, provider, recent_provider, joined_at, terms_agreed_at, privacy_agreed_at)
-		 VALUES (${channelId}, '${nickname}', 'MEMBER', 'GOOGLE', 'GOOGLE', ${now - 90 * 86_400_000}, ${now}, ${now}) RETURNING id`,
+		 VALUES (${channelId}, '${nickname}', 'MEMBER', 'GOOGLE', 'GOOGLE', ${joinedAt}, ${now}, ${now}) RETURNING id`,
 	) as { id: number }[];
+	if (!member) throw new Error('No member was made');
 	execute(
-		`INSERT INTO nickname_claims (channel_id, nickname_key, nickname, member_id, claimed_at) VALUES (${channelId}, '${nickname.toLowerCase()}', '${nickname}', ${member!.id}, ${now})`,
+		`INSERT INTO nickname_claims (channel_id, nickname_key, nickname, member_id, claimed_at) VALUES (${channelId}, '${nickname.toLowerCase()}', '${nickname}', ${member.id}, ${now})`,
 	);
-	return { id: member!.id, nickname };
+	return { id: member.id, nickname };
+}
+
+/** Signs in as a member made for the test (`freshMember`) and lands on `redirectPath`; answers the member's id. */
+export async function signInFreshMember(page: Page, channel: Community, label: string, redirectPath: string, joinedAt?: number): Promise<number> {
+	const { id } = freshMember(label, channel.index, joinedAt);
+	await signInContext(page.context(), channel, id);
+	await page.goto(redirectPath);
+	return id;
 }

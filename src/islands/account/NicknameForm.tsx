@@ -84,7 +84,7 @@ export default function NicknameForm({ mode, apiBase, domain, slug, language, cu
 				return;
 			}
 			// A refused human check is said at the check (''), not at the nickname.
-			const spam = spamFailureText(failure, texts);
+			const spam = spamFailureText(failure, texts, language);
 			setError(spam === '' ? null : (spam ?? nicknameErrorText(failure, texts, language) ?? failureText(failure, texts)));
 		}
 	};

@@ -184,7 +184,7 @@ export default function CommentsIsland(props: IslandProps) {
 			if (kept) setAlertTitle(texts['comment.failed.title']);
 			// A new member's limits have their own sentence (loaded on failure, as on the write screen).
 			void import('@/lib/spam-failure').then(
-				({ spamFailureText }) => setAlert(spamFailureText(error, texts) ?? fallback),
+				({ spamFailureText }) => setAlert(spamFailureText(error, texts, language) ?? fallback),
 				() => setAlert(fallback),
 			);
 		}

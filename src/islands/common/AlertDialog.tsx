@@ -2,9 +2,10 @@
  * An alert modal on the native <dialog>: focus moves into it, Escape closes it, and the page
  * behind is inert while it is open. With `cancelLabel` it is a confirm modal (Cancel and Confirm,
  * as the login-required modal). `onClosed` runs after it has closed, however it was closed, and
- * says whether the confirm button closed it (Escape and Cancel do not).
+ * says whether the confirm button closed it (Escape and Cancel do not). `items` are listed under
+ * the message (the write form's empty sections).
  */
-import { useId } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { useModal } from './use-modal';
 
 interface Props {
@@ -13,12 +14,18 @@ interface Props {
 	message: string;
 	confirmLabel: string;
 	cancelLabel?: string | undefined;
+	items?: readonly string[] | undefined;
 	onClosed: (confirmed: boolean) => void;
 }
 
-export default function AlertDialog({ open, title, message, confirmLabel, cancelLabel, onClosed }: Props) {
+export default function AlertDialog({ open, title, message, confirmLabel, cancelLabel, items, onClosed }: Props) {
 	const ref = useModal(open);
 	const id = useId();
+	const confirm = useRef<HTMLButtonElement>(null);
+	// The confirm button has the focus at each opening, not only the first (autoFocus acts on mounting).
+	useEffect(() => {
+		if (open) confirm.current?.focus();
+	}, [open]);
 
 	return (
 		<dialog
@@ -30,13 +37,20 @@ export default function AlertDialog({ open, title, message, confirmLabel, cancel
 		>
 			<h2 id={`${id}-title`}>{title}</h2>
 			<p id={`${id}-message`}>{message}</p>
+			{items && items.length > 0 && (
+				<ul className="alert-dialog-items">
+					{items.map((item, index) => (
+						<li key={index}>{item}</li>
+					))}
+				</ul>
+			)}
 			<form method="dialog" className="dialog-actions">
 				{cancelLabel && (
 					<button className="button secondary" type="submit" value="cancel">
 						{cancelLabel}
 					</button>
 				)}
-				<button className="button" type="submit" value="confirm" autoFocus>
+				<button ref={confirm} className="button" type="submit" value="confirm">
 					{confirmLabel}
 				</button>
 			</form>

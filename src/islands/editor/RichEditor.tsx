@@ -12,6 +12,7 @@ import {
 	$createParagraphNode,
 	$getRoot,
 	$getSelection,
+	$isElementNode,
 	$isNodeSelection,
 	$isRangeSelection,
 	$setSelection,
@@ -36,7 +37,7 @@ import { ListPlugin } from '@lexical/react/LexicalListPlugin';
 import { LinkPlugin } from '@lexical/react/LexicalLinkPlugin';
 import { LexicalErrorBoundary } from '@lexical/react/LexicalErrorBoundary';
 import { $createHeadingNode, $createQuoteNode, $isHeadingNode, $isQuoteNode, DRAG_DROP_PASTE, HeadingNode, QuoteNode } from '@lexical/rich-text';
-import { INSERT_ORDERED_LIST_COMMAND, INSERT_UNORDERED_LIST_COMMAND, ListItemNode, ListNode, REMOVE_LIST_COMMAND } from '@lexical/list';
+import { $isListNode, INSERT_ORDERED_LIST_COMMAND, INSERT_UNORDERED_LIST_COMMAND, ListItemNode, ListNode, REMOVE_LIST_COMMAND } from '@lexical/list';
 import { $isLinkNode, LinkNode } from '@lexical/link';
 import { $setBlocksType } from '@lexical/selection';
 import { $generateNodesFromDOM } from '@lexical/html';
@@ -66,6 +67,17 @@ export interface RichEditorHandle {
 	/** No text, no image, no video. */
 	isEmpty(): boolean;
 	focus(): void;
+	/** Puts the caret in the first line under the document's heading number `index` (0 for the first), making one if none is there. */
+	focusUnder(index: number): void;
+}
+
+/** A new member's limit of images and videos in one post, with its texts (filled in on the server). */
+export interface MediaLimit {
+	max: number;
+	/** Beside the image button: "1 image or video per post for new members". */
+	note: string;
+	/** An image or video past the limit, refused at once. */
+	refused: string;
 }
 
 export interface RichEditorProps {
@@ -79,6 +91,8 @@ export interface RichEditorProps {
 	labelledBy: string;
 	/** An upload refused because the session ended / the member is banned: the form runs the forced-login / ban flow of docs/product-rules.md#errors-and-texts. */
 	onAuthFailure?: (error: unknown) => void;
+	/** A new member's limit (docs/uploads.md); null or left out for anyone else. */
+	mediaLimit?: MediaLimit | null;
 	handleRef?: Ref<RichEditorHandle>;
 }
 
@@ -149,14 +163,14 @@ function $toolbarState(): Omit<ToolbarState, 'canUndo' | 'canRedo'> {
 }
 
 /** Everything that needs the Lexical editor: the toolbar, shortcuts, paste, uploads, dialogs and the handle. */
-function EditorShell({ initialDocument, onChange, uploadUrl, texts, labelledBy, onAuthFailure, handleRef }: RichEditorProps) {
+function EditorShell({ initialDocument, onChange, uploadUrl, texts, labelledBy, onAuthFailure, mediaLimit, handleRef }: RichEditorProps) {
 	const [editor] = useLexicalComposerContext();
 	const contentId = useId();
 	const [toolbar, setToolbar] = useState<ToolbarState>(EMPTY_TOOLBAR);
 	const [message, setMessage] = useState<string | null>(null);
 	const [mentions, setMentions] = useState(false);
 	const fileInput = useRef<HTMLInputElement>(null);
-	const { uploads, uploadFiles } = useUploads(editor, { uploadUrl, texts, onAuthFailure, setMessage });
+	const { uploads, uploadFiles, mediaFull } = useUploads(editor, { uploadUrl, texts, onAuthFailure, mediaLimit, setMessage });
 	const { dialog, setDialog, dialogsShown, linkValue, openDialog, restoreSelection, applyLink, removeLink } = useLinkDialog(
 		editor,
 		texts,
@@ -179,6 +193,16 @@ function EditorShell({ initialDocument, onChange, uploadUrl, texts, labelledBy, 
 				return documentIsEmpty(editor.read(() => $exportDocument()));
 			},
 			focus() {
+				editor.focus();
+			},
+			focusUnder(index) {
+				editor.update(() => {
+					const heading = $getRoot().getChildren().filter($isHeadingNode)[index];
+					if (!heading) return;
+					let line = heading.getNextSibling();
+					if (!$isElementNode(line) || $isHeadingNode(line)) heading.insertAfter((line = $createParagraphNode()));
+					($isListNode(line) ? line.getFirstChild() : line)?.selectEnd();
+				});
 				editor.focus();
 			},
 		}),
@@ -360,6 +384,7 @@ function EditorShell({ initialDocument, onChange, uploadUrl, texts, labelledBy, 
 	const insertVideo = (value: string): string | null => {
 		const videoId = youTubeVideoId(value);
 		if (!videoId) return texts['editor.message.invalidUrl'];
+		if (mediaFull()) return mediaLimit!.refused;
 		editor.update(() => {
 			restoreSelection();
 			$insertBlock($createYouTubeNode(videoId));
@@ -375,7 +400,7 @@ function EditorShell({ initialDocument, onChange, uploadUrl, texts, labelledBy, 
 
 	return (
 		<MediaLabelsContext.Provider value={mediaLabels}>
-			<Toolbar state={toolbar} texts={texts} controls={contentId} disabled={false} onAction={onAction} />
+			<Toolbar state={toolbar} texts={texts} controls={contentId} disabled={false} mediaNote={mediaLimit?.note} onAction={onAction} />
 			<div
 				className="editor-frame"
 				onDragOver={(event) => {

@@ -2,7 +2,7 @@
  * The editor's toolbar: one tab stop (a roving tabindex: the arrow keys, Home and End move between
  * buttons), each button labelled and, where it toggles, `aria-pressed` with the selection's state.
  */
-import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { EditorTexts } from './texts';
 
 type BlockKind = 'paragraph' | 'h2' | 'h3' | 'quote' | 'bullet' | 'number' | 'other';
@@ -101,13 +101,19 @@ interface Props {
 	texts: EditorTexts;
 	controls: string;
 	disabled: boolean;
+	/**
+	 * A new member's limit of images and videos, said beside the image button (which it describes);
+	 * on a phone, whose toolbar scrolls sideways, in a line under the toolbar.
+	 */
+	mediaNote?: string | undefined;
 	onAction: (action: ToolbarAction) => void;
 }
 
 const isApple = () => typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
 
-export default function Toolbar({ state, texts, controls, disabled, onAction }: Props) {
+export default function Toolbar({ state, texts, controls, disabled, mediaNote, onAction }: Props) {
 	const [focusIndex, setFocusIndex] = useState(0);
+	const noteId = useId();
 	const buttons = useRef<(HTMLButtonElement | null)[]>([]);
 	const mod = isApple() ? '⌘' : 'Ctrl+';
 	const groups: ButtonSpec[][] = [
@@ -149,41 +155,55 @@ export default function Toolbar({ state, texts, controls, disabled, onAction }: 
 
 	let index = 0;
 	return (
-		<div className="editor-toolbar" role="toolbar" aria-label={texts['editor.toolbar']} aria-controls={controls} onKeyDown={onKeyDown}>
-			{groups.map((group, groupIndex) => (
-				<div className="editor-toolbar-group" key={groupIndex}>
-					{group.map((spec) => {
-						const position = index++;
-						return (
-							<button
-								key={spec.action}
-								ref={(element) => {
-									buttons.current[position] = element;
-								}}
-								type="button"
-								className="editor-tool"
-								data-action={spec.action}
-								tabIndex={position === focusIndex ? 0 : -1}
-								aria-label={spec.label}
-								title={spec.shortcut ? `${spec.label} (${spec.shortcut})` : spec.label}
-								aria-pressed={spec.pressed === undefined ? undefined : spec.pressed}
-								aria-keyshortcuts={spec.shortcut?.replace('⌘', 'Meta+')}
-								disabled={disabled}
-								// aria-disabled, not disabled: the button stays reachable with the arrow keys.
-								aria-disabled={spec.disabled || undefined}
-								// Keep the editor's selection: a click on the toolbar must not take focus from the text first.
-								onMouseDown={(event) => event.preventDefault()}
-								onFocus={() => setFocusIndex(position)}
-								onClick={() => {
-									if (!spec.disabled) onAction(spec.action);
-								}}
-							>
-								<Glyph action={spec.action} />
-							</button>
-						);
-					})}
-				</div>
-			))}
-		</div>
+		<>
+			<div className="editor-toolbar" role="toolbar" aria-label={texts['editor.toolbar']} aria-controls={controls} onKeyDown={onKeyDown}>
+				{groups.map((group, groupIndex) => (
+					<div className="editor-toolbar-group" key={groupIndex}>
+						{group.map((spec) => {
+							const position = index++;
+							return (
+								<button
+									key={spec.action}
+									ref={(element) => {
+										buttons.current[position] = element;
+									}}
+									type="button"
+									className="editor-tool"
+									data-action={spec.action}
+									tabIndex={position === focusIndex ? 0 : -1}
+									aria-label={spec.label}
+									title={spec.shortcut ? `${spec.label} (${spec.shortcut})` : spec.label}
+									aria-pressed={spec.pressed === undefined ? undefined : spec.pressed}
+									aria-keyshortcuts={spec.shortcut?.replace('⌘', 'Meta+')}
+									aria-describedby={mediaNote && (spec.action === 'image' || spec.action === 'youtube') ? noteId : undefined}
+									disabled={disabled}
+									// aria-disabled, not disabled: the button stays reachable with the arrow keys.
+									aria-disabled={spec.disabled || undefined}
+									// Keep the editor's selection: a click on the toolbar must not take focus from the text first.
+									onMouseDown={(event) => event.preventDefault()}
+									onFocus={() => setFocusIndex(position)}
+									onClick={() => {
+										if (!spec.disabled) onAction(spec.action);
+									}}
+								>
+									<Glyph action={spec.action} />
+								</button>
+							);
+						})}
+						{mediaNote && groupIndex === 2 && (
+							<small id={noteId} className="editor-tool-note" data-media-limit>
+								{mediaNote}
+							</small>
+						)}
+					</div>
+				))}
+			</div>
+			{mediaNote && (
+				<p className="editor-media-note" aria-hidden="true" data-media-limit>
+					<Glyph action="image" />
+					{mediaNote}
+				</p>
+			)}
+		</>
 	);
 }

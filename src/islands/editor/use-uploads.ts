@@ -6,6 +6,7 @@
 import { useCallback, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import { $getSelection, $setSelection, type LexicalEditor } from 'lexical';
 import { $userId } from '@/stores/user-id';
+import { $exportDocument } from './document';
 import { $createImageNode } from './media-nodes';
 import { $insertBlock, $stillValid } from './selection';
 import type { EditorTexts } from './texts';
@@ -30,18 +31,31 @@ export function useUploads(
 		uploadUrl,
 		texts,
 		onAuthFailure,
+		mediaLimit,
 		setMessage,
 	}: {
 		uploadUrl: string;
 		texts: EditorTexts;
 		onAuthFailure: ((error: unknown) => void) | undefined;
+		mediaLimit: { max: number; refused: string } | null | undefined;
 		setMessage: Dispatch<SetStateAction<string | null>>;
 	},
 ) {
 	const [uploads, setUploads] = useState<Upload[]>([]);
 	const uploadCounter = useRef(0);
+	/** Uploads sent and not yet in the text: they count against a new member's limit as if they were. */
+	const sending = useRef(0);
 	const onAuthFailureRef = useRef(onAuthFailure);
 	onAuthFailureRef.current = onAuthFailure;
+
+	/** A new member's post holds (or will, once the uploads under way land) as many images and videos as it may. */
+	const mediaFull = useCallback(
+		() =>
+			!!mediaLimit &&
+			editor.read(() => $exportDocument()).blocks.filter((block) => block.type === 'image' || block.type === 'youtube').length + sending.current >=
+				mediaLimit.max,
+		[editor, mediaLimit],
+	);
 
 	const uploadFiles = useCallback(
 		(files: readonly File[]) => {
@@ -57,11 +71,12 @@ export function useUploads(
 					};
 					for (const file of files) {
 						const problem = imageFileProblem(file);
-						if (problem) {
-							setMessage(problem === 'invalid' ? texts['editor.message.invalidImage'] : tooLarge);
+						if (problem || mediaFull()) {
+							setMessage(problem === 'invalid' ? texts['editor.message.invalidImage'] : problem ? tooLarge : mediaLimit!.refused);
 							continue;
 						}
 						setMessage(null);
+						sending.current += 1;
 						const id = ++uploadCounter.current;
 						setUploads((list) => [...list, { id, name: file.name, loaded: 0, total: file.size }]);
 						uploadImage(uploadUrl, file, {
@@ -70,20 +85,27 @@ export function useUploads(
 						})
 							.then((image) => {
 								const alt = file.name.replace(/\.[^.]+$/, '');
-								editor.update(() => {
-									const restored = $stillValid(at);
-									if (restored) $setSelection(restored);
-									$insertBlock($createImageNode({ src: image.src, alt, width: image.width, height: image.height }));
-								});
+								// Discrete: the image is in the text before the upload stops counting as under way.
+								editor.update(
+									() => {
+										const restored = $stillValid(at);
+										if (restored) $setSelection(restored);
+										$insertBlock($createImageNode({ src: image.src, alt, width: image.width, height: image.height }));
+									},
+									{ discrete: true },
+								);
 							})
 							.catch(showProblem)
-							.finally(() => setUploads((list) => list.filter((upload) => upload.id !== id)));
+							.finally(() => {
+								sending.current -= 1;
+								setUploads((list) => list.filter((upload) => upload.id !== id));
+							});
 					}
 				},
 				() => setMessage(texts['common.message.error']),
 			);
 		},
-		[editor, texts, uploadUrl, setMessage],
+		[editor, texts, uploadUrl, setMessage, mediaFull, mediaLimit],
 	);
-	return { uploads, uploadFiles };
+	return { uploads, uploadFiles, mediaFull };
 }

@@ -10,7 +10,6 @@ import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useReducer, use
 import { useHydrated } from '@/islands/common/use-hydrated';
 import { $userId } from '@/stores/user-id';
 import { showToast, showToastOnNextPage } from '@/page-scripts/toast';
-import { openBanDialog, openForcedLogin } from '@/page-scripts/route-error-dialog';
 import { resultCodeOf } from '@/lib/api-client';
 import { DraftNotFound } from '@/lib/result-codes';
 import { formatFullDate } from '@/lib/format-date';
@@ -20,7 +19,7 @@ import type { OpeningFields } from '@/schemas/post-write';
 import type { CreatedPost, NewPost, PostEdit } from '@/lib/api-types';
 import { publishedDocument } from '@/schemas/guidance';
 import type { Language } from '@/schemas/channel';
-import { RichEditor, documentIsEmpty, emptyDocument, type EditorTexts, type RichEditorHandle } from './editor';
+import { RichEditor, documentIsEmpty, emptyDocument, type EditorTexts, type MediaLimit, type RichEditorHandle } from './editor';
 import { failureMeaning, memberApi } from './api';
 import { fitToBoards, initialWriteForm, writeFormReducer, type FieldErrors, type WriteBoard } from './form-state';
 import { sameWork, type FormFields } from './local-copy';
@@ -38,11 +37,21 @@ const AlertDialog = lazy(alertDialog);
 /** src/lib/spam-failure.ts, loaded when the form is submitted: the write page has no room for it in its JavaScript budget. */
 const spamDefence = () => import('@/lib/spam-failure');
 
+/** The template's empty sections, looked for when the form is submitted (src/schemas/template-sections.ts). */
+const templateSections = () => import('@/schemas/template-sections');
+
+/** The forced-login and ban dialogs, needed only when the server answers so (the layout loads them the same way). */
+const routeDialogs = () => import('@/page-scripts/route-error-dialog');
+
 /**
- * The alert's code, fetched once the member changes something (after the budget's measure, before a
- * connection can drop): a submit that fails offline can still say so (docs/messages.md).
+ * What a submit needs besides the form, fetched once the member changes something (after the
+ * budget's measure, while the page is online): the alert's code, the spam defence's texts and the
+ * template's sections. A submit that fails offline can still say so (docs/messages.md), and a post
+ * kept for the connection's return is not held up by a module that failed to load.
  */
-const preloadFailureCode = () => void alertDialog().catch(() => undefined);
+const preloadFailureCode = () => {
+	for (const load of [alertDialog, spamDefence, templateSections]) void load().catch(() => undefined);
+};
 
 interface Props {
 	/** The post being edited with the version it was read at; null on the write screen. */
@@ -57,6 +66,8 @@ interface Props {
 	/** The member API prefix, /v1/{domain}/{slug}. */
 	apiBase: string;
 	language: Language;
+	/** A new member's limit of images and videos in a post, with its note and refusal (docs/uploads.md); null for anyone else. */
+	mediaLimit: MediaLimit | null;
 	/** localDraftStorageKey of src/lib/names.ts for this member and screen. */
 	storageKey: string;
 	/** Where Cancel goes when there is no page of the community to go back to. */
@@ -70,6 +81,8 @@ interface DialogState {
 	message: string;
 	confirmLabel: string;
 	cancelLabel?: string | undefined;
+	/** A list under the message (the empty sections' headings). */
+	items?: string[] | undefined;
 	resolve: (confirmed: boolean) => void;
 }
 
@@ -83,6 +96,7 @@ export default function WriteForm({
 	channelBase,
 	apiBase,
 	language,
+	mediaLimit,
 	storageKey,
 	cancelUrl,
 	texts,
@@ -111,9 +125,17 @@ export default function WriteForm({
 	const board = boards.find((candidate) => candidate.boardId === fields.boardId);
 
 	const ask = useCallback(
-		(message: string, confirmLabel = texts['common.button.confirm']) =>
+		(message: string, confirmLabel = texts['common.button.confirm'], more: Partial<DialogState> = {}) =>
 			new Promise<boolean>((resolve) =>
-				setDialog({ open: true, title: texts['write.confirm.title'], message, confirmLabel, cancelLabel: texts['common.button.cancel'], resolve }),
+				setDialog({
+					open: true,
+					title: texts['write.confirm.title'],
+					message,
+					confirmLabel,
+					cancelLabel: texts['common.button.cancel'],
+					...more,
+					resolve,
+				}),
 			),
 		[texts],
 	);
@@ -140,12 +162,6 @@ export default function WriteForm({
 	// user id itself, as it loads no session sync (MainLayout's sessionSync).
 	useEffect(() => $userId.set(String(userId)), [userId]);
 
-	// The spam-defence module is loaded once the form works, while the page is online: a submit made
-	// offline must not be the first to ask for it, since a module that failed to load is not asked for
-	// again, and the post kept for the connection's return would then never be sent.
-	useEffect(() => {
-		if (hydrated) void spamDefence().catch(() => undefined);
-	}, [hydrated]);
 	const local = useLocalCopy({ storageKey, editing: edit !== null, hydrated, initialFields, fieldsRef, draftIdRef, touchedRef, applyWork });
 	const { keepLocally, keepSoon } = local;
 
@@ -198,17 +214,17 @@ export default function WriteForm({
 			return void (await tell(texts['common.message.offline'], texts['common.message.offlineTitle']));
 		}
 		// A new member's limits and the human check (src/lib/spam-failure.ts, loaded on submit); '' when said at the check itself.
-		const spam = (await spamDefence()).spamFailureText(error, texts);
+		const spam = (await spamDefence()).spamFailureText(error, texts, language);
 		if (spam !== null) return void (spam && (await tell(spam)));
 		const meaning = failureMeaning(error, channelBase, returnPath());
 		switch (meaning.kind) {
 			case 'forced-login':
 				// The work is kept and put back when the member returns from login.
 				keepLocally(true);
-				if (!openForcedLogin(meaning.loginUrl)) location.replace(meaning.loginUrl);
+				if (!(await routeDialogs().catch(() => null))?.openForcedLogin(meaning.loginUrl)) location.replace(meaning.loginUrl);
 				return;
 			case 'ban':
-				openBanDialog(meaning.endsAt);
+				(await routeDialogs()).openBanDialog(meaning.endsAt);
 				return;
 			case 'field':
 				dispatch({
@@ -268,6 +284,17 @@ export default function WriteForm({
 			else if (problems.content) editorRef.current?.focus();
 			return;
 		}
+		// The template's sections left empty are named first: publish anyway, or go back to the first (docs/template-guidance.md).
+		const empty = board?.template ? (await templateSections().catch(() => null))?.emptySections(written.content, board.template) : undefined;
+		if (
+			empty?.length &&
+			!(await ask(texts['write.emptySections.message'], texts[edit ? 'write.button.saveAnyway' : 'write.button.publishAnyway'], {
+				title: texts['write.emptySections.title'],
+				cancelLabel: texts['write.button.goBack'],
+				items: empty.map((section) => section.heading),
+			}))
+		)
+			return editorRef.current?.focusUnder(empty[0]!.headingIndex);
 		dispatch({ type: 'busy', busy: 'submit' });
 		const body = {
 			boardId: work.boardId,
@@ -481,6 +508,7 @@ export default function WriteForm({
 								dispatch({ type: 'fixed', field: 'content' });
 							}}
 							uploadUrl={`${apiBase}/uploads`}
+							mediaLimit={mediaLimit}
 							texts={texts}
 							labelledBy={`${id}-body`}
 							onAuthFailure={(error) => void handleFailure(error, 'submit')}
@@ -555,6 +583,7 @@ export default function WriteForm({
 						message={dialog.message}
 						confirmLabel={dialog.confirmLabel}
 						cancelLabel={dialog.cancelLabel}
+						items={dialog.items}
 						onClosed={(confirmed) => {
 							setDialog((current) => (current ? { ...current, open: false } : current));
 							dialog.resolve(confirmed);

@@ -12,6 +12,7 @@ import type { SessionMember } from '@/server/sign-in/sessions';
 import type { OpeningFields } from '@/schemas/post-write';
 import { IdSchema } from '@/schemas/params';
 import { isNewMember } from '@/server/spam/new-members';
+import { withSectionLines } from '@/schemas/template-sections';
 import { pageChallenge } from './challenge';
 import type { ChallengeWidget } from '@/server/spam/turnstile';
 
@@ -29,6 +30,8 @@ export type WriteScreen =
 			draftId?: number;
 			/** The Turnstile widget a new member passes before posting (docs/spam-defence.md); none for an edit or anyone else. */
 			challenge?: ChallengeWidget | null;
+			/** How many images and videos a new member's post may show (docs/uploads.md); null for anyone else. */
+			mediaLimit: number | null;
 	  }
 	/** A banned member: the layout's ban dialog covers the page, and no form is shown. */
 	| { kind: 'banned'; page: ChannelPage }
@@ -63,12 +66,14 @@ export async function loadWriteScreen(astro: Astro, postId?: string): Promise<Wr
 	const { member } = page.session;
 	const admin = member.role === 'ADMIN';
 	const { channel } = page;
+	const newMember = isNewMember(member, channel.newMemberLimits, Date.now());
+	const mediaLimit = newMember ? channel.newMemberLimits.maxImages : null;
 
 	if (!editId) {
 		const [boardsResult, draftResult] = page.alongside;
 		const boards = writableBoardsOf(boardsResult, admin);
 		// Not in a session whose sign-up passed the check (docs/spam-defence.md).
-		const challenge = isNewMember(member, channel.newMemberLimits, Date.now()) && !member.humanChecked ? pageChallenge(astro) : null;
+		const challenge = newMember && !member.humanChecked ? pageChallenge(astro) : null;
 		if (draftId) {
 			const draft = draftOf(draftResult);
 			if (!draft) return { kind: 'refused', page, status: 404 };
@@ -81,6 +86,7 @@ export async function loadWriteScreen(astro: Astro, postId?: string): Promise<Wr
 				edit: null,
 				draftId: draft.draftId,
 				challenge,
+				mediaLimit,
 				fields: { boardId: draft.boardId, subjectId: draft.subjectId, title: draft.title, content: draft.content, isPrivate: false, isNotice: false },
 			};
 		}
@@ -93,6 +99,7 @@ export async function loadWriteScreen(astro: Astro, postId?: string): Promise<Wr
 			boards,
 			edit: null,
 			challenge,
+			mediaLimit,
 			fields: { boardId: board?.boardId ?? null, subjectId: null, title: '', content: board?.template ?? null, isPrivate: false, isNotice: false },
 		};
 	}
@@ -102,6 +109,7 @@ export async function loadWriteScreen(astro: Astro, postId?: string): Promise<Wr
 	try {
 		const post = editablePostOf(postResult, member);
 		const boards = writableBoardsOf(boardsResult, admin, post.boardId);
+		const template = boards.find((board) => board.boardId === post.boardId)?.template ?? null;
 		return {
 			kind: 'form',
 			page,
@@ -109,11 +117,13 @@ export async function loadWriteScreen(astro: Astro, postId?: string): Promise<Wr
 			admin,
 			boards,
 			edit: { postId: post.postId, version: post.version },
+			mediaLimit,
 			fields: {
 				boardId: post.boardId,
 				subjectId: post.subjectId,
 				title: post.title,
-				content: post.content,
+				// An empty section of the board's template gets its guidance back, a bare heading a line to write in.
+				content: withSectionLines(post.content, template),
 				isPrivate: post.isPrivate,
 				isNotice: post.isNotice,
 			},

@@ -45,6 +45,7 @@
 import { base64url, fromBase64url, hmacKey } from '@/server/sign-in/session-token';
 import { translator } from '@/i18n';
 import type { Language } from '@/schemas/channel';
+import { pluralForm } from '@/lib/plural';
 import { EMAILS_PER_HOUR, NOTIFICATION_WINDOW_MS, type NotificationKind } from '@/lib/notification-kinds';
 import { notificationPath, notificationSentence, type MentionContext } from '@/lib/notification-text';
 import { mentionInSql } from './notifications';
@@ -625,8 +626,7 @@ export async function sendEmailDigests(db: D1Database, setup: EmailSetup, now: n
 		setup.mailer,
 		due.map((row) => {
 			const t = translator(row.language);
-			const rule = new Intl.PluralRules(row.language === 'zh' ? 'zh-TW' : row.language).select(row.held) === 'one' ? 'one' : 'other';
-			const subject = t(`email.digest.subject.${rule}`, { count: row.held, title: row.channel_title });
+			const subject = t(`email.digest.subject.${pluralForm(row.language, row.held)}`, { count: row.held, title: row.channel_title });
 			const open = { href: new URL(`/${row.domain}/${row.slug}/mypage/notifications`, `${setup.origin}/`).href, label: t('email.digest.open') };
 			return composeEmail(row, setup.origin, secret, subject, [t('email.digest.body', { title: row.channel_title })], open);
 		}),
