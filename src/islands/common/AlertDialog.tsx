@@ -6,7 +6,7 @@
  * the message (the write form's empty sections).
  */
 import { useEffect, useId, useRef } from 'react';
-import { useModal } from './use-modal';
+import { useModalNow } from './use-modal';
 
 interface Props {
 	open: boolean;
@@ -19,7 +19,9 @@ interface Props {
 }
 
 export default function AlertDialog({ open, title, message, confirmLabel, cancelLabel, items, onClosed }: Props) {
-	const ref = useModal(open);
+	// Told at once in the press that closes it (not from the later `close` event): Escape, then Enter on
+	// what opens it again, finds it closed already and opens it again.
+	const modal = useModalNow(open, (value) => onClosed(value === 'confirm'));
 	const id = useId();
 	const confirm = useRef<HTMLButtonElement>(null);
 	// The confirm button has the focus at each opening, not only the first (autoFocus acts on mounting).
@@ -28,13 +30,7 @@ export default function AlertDialog({ open, title, message, confirmLabel, cancel
 	}, [open]);
 
 	return (
-		<dialog
-			ref={ref}
-			className="dialog-panel alert-dialog"
-			aria-labelledby={`${id}-title`}
-			aria-describedby={`${id}-message`}
-			onClose={() => onClosed(ref.current?.returnValue === 'confirm')}
-		>
+		<dialog {...modal} className="dialog-panel alert-dialog" aria-labelledby={`${id}-title`} aria-describedby={`${id}-message`}>
 			<h2 id={`${id}-title`}>{title}</h2>
 			<p id={`${id}-message`}>{message}</p>
 			{items && items.length > 0 && (
