@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, type FormEvent, type SyntheticEvent } from 'react';
 
-export function useModal(open: boolean, onOpened?: () => void) {
+function useModal(open: boolean, onOpened?: () => void) {
 	const ref = useRef<HTMLDialogElement>(null);
 	useEffect(() => {
 		const dialog = ref.current;
