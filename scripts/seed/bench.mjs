@@ -110,6 +110,7 @@ export function benchSql(postCount) {
 				JSON.stringify(footer),
 				null,
 				null,
+				null, // moderation_contact
 				null,
 				seq.channel,
 				1,
