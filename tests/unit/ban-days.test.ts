@@ -1,6 +1,6 @@
 /** The ban dialog's days: the app's yyyy.MM.dd, ended as the day ends in the channel's time zone (docs/moderation.md). */
 import { describe, expect, it } from 'vitest';
-import { addDays, banEndsAt, banLastDay, dayFromToday, parseDay } from '@/islands/admin/ban-days';
+import { addDays, banEndsAt, banLastDay, dayFromToday, parseDay } from '@/lib/ban-days';
 
 describe('ban days', () => {
 	it('reads a day as the app writes it, and the usual other ways, but only a real calendar day', () => {

@@ -9,7 +9,7 @@ import { formatFullDate } from '@/lib/format-date';
 import { fill } from '@/islands/comments/texts';
 import { useModalNow } from '@/islands/common/use-modal';
 import { inForce, type MemberBans } from './api';
-import { banEndsAt, banLastDay, dayFromToday, parseDay, pickerValue } from './ban-days';
+import { banEndsAt, banLastDay, dayFromToday, parseDay, pickerValue } from '@/lib/ban-days';
 import type { AdminTexts } from './texts';
 
 /** Longest reason the API keeps (src/server/moderation/log.ts REASON_MAX). */
