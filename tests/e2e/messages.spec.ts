@@ -5,7 +5,7 @@
  * returns. The toast's 1.5 s run on Playwright's clock. Members 30 to 33 of pixelfarm/main and
  * starfall/kr are this file's own (33 is renamed).
  */
-import type { Page } from '@playwright/test';
+import type { BrowserContext, Locator, Page } from '@playwright/test';
 import { expect, test } from './test';
 import { texts } from './texts';
 import { execute } from './fixtures';
@@ -55,6 +55,18 @@ async function openPost(page: Page, channel: Community, memberIndex: number, off
 	const section = page.locator('[data-comments]');
 	await expect(section).toHaveAttribute('data-comments-loader', 'armed');
 	return { post, section };
+}
+
+/** Goes offline and posts the comment box's text: answers the offline alert, which says the comment is kept. */
+async function postOffline(page: Page, context: BrowserContext, section: Locator, t: ReturnType<typeof texts>) {
+	await context.setOffline(true);
+	await section
+		.locator('[data-comment-form="new"]')
+		.getByRole('button', { name: t('comment.button.post'), exact: true })
+		.click();
+	const alert = page.getByRole('dialog', { name: t('common.message.offlineTitle') });
+	await expect(alert).toContainText(t('common.message.offline'));
+	return alert;
 }
 
 for (const [channelPath, language] of CASES) {
@@ -155,13 +167,7 @@ for (const [channelPath, language] of CASES) {
 			// keep the comment. Its counter, which the page's own markup leaves at 0, says it has taken over.
 			await expect(section).toHaveAttribute('data-mounted', '');
 			await expect(section).toContainText(`${text.length} / 1,000`);
-			await context.setOffline(true);
-			await section
-				.locator('[data-comment-form="new"]')
-				.getByRole('button', { name: t('comment.button.post'), exact: true })
-				.click();
-			const alert = page.getByRole('dialog', { name: t('common.message.offlineTitle') });
-			await expect(alert).toContainText(t('common.message.offline'));
+			const alert = await postOffline(page, context, section, t);
 			const key = `app:${channel.domain}-${channel.slug}-${memberIdOf(channel, 32)}-comment:${post?.id}`;
 			expect(await page.evaluate((name) => localStorage.getItem(name) ?? '', key)).toContain(text);
 			await alert.getByRole('button', { name: t('common.button.confirm') }).click();
@@ -181,13 +187,7 @@ for (const [channelPath, language] of CASES) {
 			await box.click();
 			await expect(section).toHaveAttribute('data-mounted', '');
 			await box.fill(text);
-			await context.setOffline(true);
-			await section
-				.locator('[data-comment-form="new"]')
-				.getByRole('button', { name: t('comment.button.post'), exact: true })
-				.click();
-			const alert = page.getByRole('dialog', { name: t('common.message.offlineTitle') });
-			await expect(alert).toContainText(t('common.message.offline'));
+			const alert = await postOffline(page, context, section, t);
 			// The reader leaves the alert open; the connection returns.
 			await context.setOffline(false);
 			await expect(toast(page)).toHaveText(t('comment.message.posted'));
