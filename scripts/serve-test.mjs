@@ -22,9 +22,13 @@ const { values } = parseArgs({
 });
 const persistTo = path.join(ROOT, '.wrangler', 'test-state');
 rmSync(persistTo, { recursive: true, force: true });
+// Each stage says when it starts, so a server that never answers shows where it stopped.
+const stage = (/** @type {string} */ what) => console.log(`[serve-test ${new Date().toISOString()}] ${what}`);
+stage('migrating and seeding the test database');
 const seeded = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'seed.mjs'), '--persist-to', persistTo], { cwd: ROOT, stdio: 'inherit' });
 if (seeded.status !== 0) process.exit(seeded.status ?? 1);
 const port = Number(values.port);
+stage('starting the stand-ins and wrangler');
 const idp = await startIdentityProvider({ port: Number(values['idp-port']), appOrigins: [`http://127.0.0.1:${port}`, `http://localhost:${port}`] });
 const turnstile = await startTurnstile({ port: Number(values['turnstile-port'] ?? port + 2) });
 // The local mail capture (the port + 7): the browser tests read the emails it keeps.

@@ -116,7 +116,11 @@ function vitest(/** @type {'unit' | 'workers'} */ project, /** @type {Output} */
  * @type {{ child: import('node:child_process').ChildProcess; output: ReturnType<typeof collect> } | null} */
 let testServer = null;
 
-/** Starts the test server and resolves once it answers (false when it exits first or takes two minutes). */
+/**
+ * Starts the test server and resolves once it answers: false when it exits first or takes five
+ * minutes (it seeds a fresh database and starts wrangler beside the type check, lint and the
+ * workers tests, which keep both cores busy; alone it answers in well under a minute).
+ */
 async function startTestServer(/** @type {Output} */ out) {
 	const [command = 'node', ...args] = TEST_SERVER_COMMAND.split(' ');
 	const output = collect();
@@ -127,14 +131,18 @@ async function startTestServer(/** @type {Output} */ out) {
 	testServer = { child, output };
 	let exited = false;
 	child.once('exit', () => (exited = true));
-	for (const deadline = Date.now() + 120_000; !exited && Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 250))) {
+	const started = Date.now();
+	for (const deadline = started + 300_000; !exited && Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 250))) {
 		const answered = await fetch(TEST_SERVER_READY_URL).then(
 			(response) => response.ok,
 			() => false,
 		);
 		if (answered) return true;
 	}
-	out.write(output.text());
+	const seconds = ((Date.now() - started) / 1000).toFixed(0);
+	out.write(
+		`${exited ? `The test server exited after ${seconds} s` : `${TEST_SERVER_READY_URL} did not answer within ${seconds} s`}; its output:\n${output.text()}\n`,
+	);
 	await stopTestServer();
 	return false;
 }

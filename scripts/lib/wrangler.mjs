@@ -13,6 +13,13 @@ const WRANGLER = path.join(ROOT, 'node_modules', 'wrangler', 'bin', 'wrangler.js
  */
 export const WRANGLER_ENV = { WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' };
 
+/**
+ * How long one wrangler command may take before it is stopped and named in an error: a local D1
+ * command that hangs (it starts a workerd of its own) would otherwise hold its caller silently.
+ * Seeding a million posts takes far less per command (each file is one batch).
+ */
+const WRANGLER_TIMEOUT_MS = 10 * 60_000;
+
 /** Runs `wrangler …args` with the running Node; throws when it fails. Returns stdout. */
 export function wrangler(args, { quiet = false } = {}) {
 	const result = spawnSync(process.execPath, [WRANGLER, ...args], {
@@ -21,9 +28,12 @@ export function wrangler(args, { quiet = false } = {}) {
 		env: { ...process.env, ...WRANGLER_ENV, CLOUDFLARE_API_TOKEN: '' },
 		maxBuffer: 256 * 1024 * 1024,
 		stdio: quiet ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'pipe', 'inherit'],
+		timeout: WRANGLER_TIMEOUT_MS,
+		killSignal: 'SIGKILL',
 	});
 	if (result.status !== 0) {
-		throw new Error(`wrangler ${args.join(' ')} failed (${result.status}):\n${result.stdout ?? ''}\n${result.stderr ?? ''}`);
+		const how = result.error ? result.error.message : result.signal ? `stopped by ${result.signal}` : `exit ${result.status}`;
+		throw new Error(`wrangler ${args.join(' ')} failed (${how}):\n${result.stdout ?? ''}\n${result.stderr ?? ''}`);
 	}
 	return result.stdout;
 }
