@@ -83,7 +83,9 @@ function problemsOf(document: string, text: string, files: Set<string>, read: (f
 	// Paths in backticks (`src/lib/urls.ts`, `posts/views.ts`, `harness.ts`) and bare ones in the text.
 	const mentions = new Set<string>();
 	for (const [, code] of prose.matchAll(/`([^`\n]+)`/g)) if (code) mentions.add(code);
-	for (const [, bare] of prose.matchAll(new RegExp(`(?<![\\w/.@-])((?:${TOP.map((top) => top.replace('.', '\\.')).join('|')})/[\\w./[\\]-]*[\\w/\\]])(?![\\w*{}[-]|\\.\\w)`, 'g')))
+	for (const [, bare] of prose.matchAll(
+		new RegExp(`(?<![\\w/.@-])((?:${TOP.map((top) => top.replace('.', '\\.')).join('|')})/[\\w./[\\]-]*[\\w/\\]])(?![\\w*{}[-]|\\.\\w)`, 'g'),
+	))
 		if (bare) mentions.add(bare.split(']').length > bare.split('[').length ? bare.slice(0, -1) : bare);
 	for (const mention of mentions) {
 		const named = mention.replace(/[.,:;]+$/, '').replace(/:\d+(-\d+)?$/, '');
@@ -134,6 +136,13 @@ describe('the paths the documents name', () => {
 		expect(documents.filter((document) => document.startsWith('docs/') && document !== 'docs/README.md' && !linked.has(document))).toEqual([]);
 	});
 
+	it('have titles that say what a page describes, not which tracker issue or point it answered', () => {
+		const titled = documents.flatMap((document) =>
+			[...outsideCode(read(document)).matchAll(/^#{1,6}\s+(.+)$/gm)].map(([, heading]) => `${document}: ${heading}`),
+		);
+		expect(titled.filter((heading) => /\b(issues?|points?)\s+\d/i.test(heading))).toEqual([]);
+	});
+
 	it('finds a wrong path, a wrong link and a missing heading', () => {
 		const sample = [
 			'# A page',
@@ -159,11 +168,15 @@ describe('the docs pages code comments name', () => {
 	const moves = pendingMoves();
 	const code = [...files].filter((file) => /^(src|functions|scripts|tests)\//.test(file) && /\.(ts|tsx|astro|mjs|js|css)$/.test(file));
 
-	it('exist, or are moved by docs-moves.tsv to a page that exists', () => {
+	it('exist, with their headings, or are moved by docs-moves.tsv to a page that exists', () => {
 		const missing = code.flatMap((file) =>
-			[...read(file).matchAll(/\bdocs\/[\w/.-]+\.md/g)]
+			[...read(file).matchAll(/\bdocs\/[\w/.-]+\.md(?:#[\w-]+)?/g)]
 				.map(([named]) => named)
-				.filter((named) => !files.has(named) && !(moves.has(named) && files.has(moves.get(named) ?? '')))
+				.filter((named) => {
+					const [page = '', anchor] = named.split('#');
+					const target = files.has(page) ? page : moves.get(page);
+					return !target || !files.has(target) || (anchor !== undefined && !anchorsOf(read(target)).has(anchor));
+				})
 				.map((named) => `${file}: ${named}`),
 		);
 		expect(missing).toEqual([]);
