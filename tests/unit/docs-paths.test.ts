@@ -12,8 +12,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = path.join(import.meta.dirname, '..', '..');
-/** Top-level folders that are not the project's own (dependencies, build output, local state). */
-const SKIPPED = new Set(['node_modules', '.git', '.wrangler', 'dist', 'dist-pages', 'screenshots', 'test-results', 'playwright-report', '.astro']);
+/** Top-level folders that are not the project's own: git's, and what .gitignore names (dependencies, builds, local state). */
+const SKIPPED = new Set([
+	'.git',
+	...readFileSync(path.join(ROOT, '.gitignore'), 'utf8')
+		.split('\n')
+		.filter((line) => line.trim() && !line.includes('*'))
+		.map((line) => line.trim().replace(/^\/|\/$/g, '')),
+]);
 /** The folders a path in the text starts from. */
 const TOP = ['src', 'functions', 'scripts', 'tests', 'migrations', 'channels', 'public', 'docs', '.ci'];
 
@@ -161,6 +167,24 @@ describe('the paths the documents name', () => {
 			'posts/nowhere.ts: no file ends so',
 			'scripts/nowhere.mjs: no such file',
 		]);
+	});
+});
+
+describe('the tree listings', () => {
+	const folders = (under: string) =>
+		[...files].filter((file) => file !== under && file.startsWith(under) && file.endsWith('/') && !file.slice(under.length, -1).includes('/'));
+
+	it('of docs/reference/architecture.md name every folder of src/, src/server/ and functions/', () => {
+		const text = read('docs/reference/architecture.md');
+		const unnamed = [...folders('src/'), ...folders('functions/')].filter((folder) => !text.includes(`\`${folder}\``));
+		const services = folders('src/server/').filter((folder) => !text.includes(`\`${folder.slice('src/server/'.length)}\``));
+		expect([...unnamed, ...services]).toEqual([]);
+	});
+
+	it("of the README name every folder of src/ and the repository's own top-level folders", () => {
+		const text = read('README.md');
+		const top = folders('').filter((folder) => !folder.startsWith('.'));
+		expect([...folders('src/'), ...top].filter((folder) => !text.includes(`\`${folder}\``))).toEqual([]);
 	});
 });
 
