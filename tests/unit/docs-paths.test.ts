@@ -181,6 +181,13 @@ describe('the tree listings', () => {
 		expect([...unnamed, ...services]).toEqual([]);
 	});
 
+	it('of docs/reference/api.md name every router of functions/api/', () => {
+		const text = read('docs/reference/api.md');
+		const routers = [...files].filter((file) => /^functions\/api\/[\w-]+\.ts$/.test(file)).map((file) => path.posix.basename(file, '.ts'));
+		expect(routers.length).toBeGreaterThan(10);
+		expect(routers.filter((router) => !text.includes(`\`${router}\``))).toEqual([]);
+	});
+
 	it("of the README name every folder of src/ and the repository's own top-level folders", () => {
 		const text = read('README.md');
 		const top = folders('').filter((folder) => !folder.startsWith('.') && folder !== 'src/'); // src/ by its folders
