@@ -3,9 +3,11 @@
  * that exist (docs/README.md, the index, says what each page holds). The README and docs/ are
  * read as a newcomer reads them: a relative link, a `path/like.ts` in backticks and a bare
  * src/…, functions/…, scripts/… or tests/… path in the text are each a promise that the file is
- * there. Code comments point into docs/ too (`docs/reference/product-rules.md#api-calls`): those
- * must name a page that exists, or one that docs-moves.tsv (a pending `old<TAB>new` list of moved
- * pages, applied to the code by hand, then deleted) maps to one that exists.
+ * there. Code comments point into docs/ too (`docs/reference/product-rules.md#api-calls`), in the
+ * source folders and the configuration files at the root: each must name a page and heading that
+ * exist, or a page that docs-moves.tsv (a pending `old<TAB>new` list of moved pages, applied to the
+ * code by hand, then deleted) maps to one that exists. The tree listings of the README,
+ * architecture.md and api.md name every folder and router there is.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -197,7 +199,8 @@ describe('the tree listings', () => {
 
 describe('the docs pages code comments name', () => {
 	const moves = pendingMoves();
-	const code = [...files].filter((file) => /^(src|functions|scripts|tests)\//.test(file) && /\.(ts|tsx|astro|mjs|js|css)$/.test(file));
+	// The source folders and the configuration files at the root (vitest.config.ts, eslint.config.js, …).
+	const code = [...files].filter((file) => /^((src|functions|scripts|tests)\/.*|[\w.-]+)\.(ts|tsx|astro|mjs|js|css)$/.test(file));
 
 	it('exist, with their headings, or are moved by docs-moves.tsv to a page that exists', () => {
 		const missing = code.flatMap((file) =>
