@@ -1,4 +1,4 @@
-/** The result-code table of docs/api.md, made from the catalogue in src/lib/result-codes.ts. */
+/** The result-code table of docs/reference/api.md, made from the catalogue in src/lib/result-codes.ts. */
 import * as codes from '../../src/lib/result-codes.ts';
 
 const TABLE_START = '<!-- result-codes:start (npm run codes -- --write) -->';
@@ -30,6 +30,6 @@ export function resultCodeTable() {
 export function withResultCodeTable(doc) {
 	const start = doc.indexOf(TABLE_START);
 	const end = doc.indexOf(TABLE_END);
-	if (start < 0 || end < start) throw new Error('docs/api.md has no result-code table markers');
+	if (start < 0 || end < start) throw new Error('docs/reference/api.md has no result-code table markers');
 	return `${doc.slice(0, start + TABLE_START.length)}\n${resultCodeTable()}\n${doc.slice(end)}`;
 }

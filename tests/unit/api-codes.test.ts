@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { withResultCodeTable } from '../../scripts/lib/codes-table.mjs';
 
-describe('docs/api.md', () => {
+describe('docs/reference/api.md', () => {
 	it('lists exactly the result codes of src/lib/result-codes.ts', () => {
-		const doc = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
+		const doc = readFileSync(new URL('../../docs/reference/api.md', import.meta.url), 'utf8');
 		expect(doc).toBe(withResultCodeTable(doc));
 	});
 });

@@ -1,5 +1,5 @@
 /**
- * The README (and docs/operators.md) name each demo community's administrator exactly as the seed
+ * The README (and docs/guides/operations.md) name each demo community's administrator exactly as the seed
  * makes them (scripts/seed/demo.mjs: the first of a community's nicknames, role ADMIN, signing in
  * with the community's first provider) and as the local provider lists them
  * (scripts/idp/chooser.mjs: marked "administrator", under that provider only). "The first member
@@ -20,7 +20,7 @@ const administrators = DEMO_CHANNELS.map((channel) => {
 });
 
 const readme = readFileSync('README.md', 'utf8').replace(/\s+/g, ' ');
-const docs = readFileSync('docs/operators.md', 'utf8').replace(/\s+/g, ' ');
+const docs = readFileSync('docs/guides/operations.md', 'utf8').replace(/\s+/g, ' ');
 
 describe('the demo administrators', () => {
 	it('are listed by the local provider as "administrator", first under the community\'s first provider and under no other', () => {
@@ -35,7 +35,7 @@ describe('the demo administrators', () => {
 
 	it.each([
 		['README.md', readme],
-		['docs/operators.md', docs],
+		['docs/guides/operations.md', docs],
 	])('%s names each of them with their community and provider, and not "the first member the local provider lists"', (_, text) => {
 		expect(text.includes('first member the local provider lists'), 'the old, wrong sentence').toBe(false);
 		for (const admin of administrators) {
