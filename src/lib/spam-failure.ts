@@ -34,6 +34,16 @@ const KEYS = new Map<number, (typeof COUNTED)[number] | 'spam.challenge'>([
 /** The place under the page's Turnstile widget where a refused check is said (ChallengeWidget.astro). */
 const checkError = () => document.querySelector<HTMLElement>('[data-challenge-error]');
 
+/** The global function the widget calls with its token (`data-callback` of ChallengeWidget.astro). */
+export const CHALLENGE_PASSED = 'onChallengePassed';
+
+/** Says `text` at the check, under the widget, and brings the check into view. */
+function sayAtCheck(atCheck: HTMLElement, text: string): void {
+	atCheck.textContent = text;
+	atCheck.hidden = false;
+	atCheck.parentElement?.scrollIntoView({ block: 'center' });
+}
+
 /**
  * The sentence for a spam-defence refusal, or null for any other failure. A failed request also
  * resets the widget: its token is spent. A refused check is said at the check itself, under the
@@ -47,9 +57,7 @@ export function spamFailureText(error: unknown, texts: SpamTexts, language: Lang
 	if (key === 'spam.challenge') {
 		const atCheck = checkError();
 		if (!atCheck) return texts[key];
-		atCheck.textContent = texts[key];
-		atCheck.hidden = false;
-		atCheck.parentElement?.scrollIntoView({ block: 'center' });
+		sayAtCheck(atCheck, texts[key]);
 		return '';
 	}
 	const limit = failure?.body?.limit;
@@ -66,4 +74,24 @@ export function challengeToken(): string | undefined {
 	const error = checkError();
 	if (error) error.hidden = true;
 	return document.querySelector<HTMLInputElement>('[name="cf-turnstile-response"]')?.value || undefined;
+}
+
+/**
+ * Sign-up waits for the check instead of sending a form the server would refuse: when the page
+ * shows a widget that has no token yet (the person has not passed the check, or its token is still
+ * on its way from the widget), the check says `text` and `form` is submitted again the moment the
+ * widget hands over its token. So a person who presses the button early is never refused, and never
+ * asked to do a check they just did again. True when the form waits; false when it can be sent now
+ * (a token, or no widget on the page).
+ */
+export function waitForChallenge(form: HTMLFormElement, text: string): boolean {
+	const atCheck = checkError();
+	if (!atCheck || challengeToken()) return false;
+	sayAtCheck(atCheck, text);
+	const global = window as unknown as Record<string, unknown>;
+	global[CHALLENGE_PASSED] = () => {
+		delete global[CHALLENGE_PASSED];
+		form.requestSubmit();
+	};
+	return true;
 }

@@ -1,6 +1,7 @@
 /**
  * Spam defence in the browser (docs/spam-defence.md): a person signs up through the local
- * Turnstile's check (a skipped check is said at the check, not at the nickname), is welcomed, and
+ * Turnstile's check (pressed before the check's token arrived, the sign-up waits for it and is sent
+ * on it; the wait is said at the check, not at the nickname), is welcomed, and
  * is not asked again in that session; a new member's post with too many links is refused with the sentence that
  * says why, and nothing is posted; a new session of the same new member is asked before posting.
  */
@@ -25,19 +26,40 @@ test('a new member signs up through the human check, is not asked again in that 
 	await expect(page).toHaveURL(/\/signup\/nickname$/);
 	const nickname = `Human${Date.now() % 100000}`;
 	await page.getByLabel('Nickname', { exact: true }).fill(nickname);
-	// Without the check, the server refuses and makes no member; the check says so, not the nickname.
-	await page.getByRole('button', { name: 'Join the community' }).click();
+	const signups: string[] = [];
+	page.on('request', (request) => {
+		if (request.method() === 'POST' && request.url().endsWith('/signup')) signups.push(request.url());
+	});
+	// The check's token is held on its way (the stand-in's frame asks for it), until the test lets it go.
+	let releaseToken = () => {};
+	const tokenHeld = new Promise<void>((resolve) => (releaseToken = resolve));
+	await page.route('**/turnstile/v0/token', async (route) => {
+		await tokenHeld;
+		await route.continue();
+	});
+	// Pressed before the check: nothing is sent; the check says what to do, not the nickname.
+	const join = page.getByRole('button', { name: 'Join the community' });
+	await join.click();
 	const checkError = page.locator('.challenge [data-challenge-error]');
-	await expect(checkError).toHaveText('Please complete the check and try again.');
+	const wait = 'Please complete the check above: you will join as soon as it is done.';
+	await expect(checkError).toHaveText(wait);
 	await expect(checkError).toBeInViewport();
 	await expect(page.getByLabel('Nickname', { exact: true })).not.toHaveAttribute('aria-invalid', 'true');
 	await expect(page.locator('[data-nickname-message]')).not.toContainText('check');
-	await expect(page).toHaveURL(/\/signup\/nickname$/);
+	// Ticked, and pressed again before the token arrived (the race a person can run): still nothing
+	// sent, and never "do the check again".
 	await page.frameLocator('.cf-turnstile iframe').getByLabel('I am human').check();
+	await join.click();
+	await expect(checkError).toHaveText(wait);
+	await expect(join).toBeEnabled();
+	expect(signups).toEqual([]);
+	await expect(page).toHaveURL(/\/signup\/nickname$/);
 	// The welcome's 1.5 s run on Playwright's clock.
 	await page.clock.install();
-	await page.getByRole('button', { name: 'Join the community' }).click();
+	// The token arrives: the sign-up is sent on it, once, without another press.
+	releaseToken();
 	await expect(page).toHaveURL(new RegExp(`${BOARD}$`));
+	expect(signups).toHaveLength(1);
 	await expect(page.locator('[data-member-nickname]')).toHaveText(nickname);
 	// Welcomed, with what to do next, on the page the sign-up returned to.
 	await expect(page.locator('[data-toast]')).toHaveText(`Welcome, ${nickname}! Write your first post, or join a conversation in the comments.`);

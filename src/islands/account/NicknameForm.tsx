@@ -49,6 +49,7 @@ export default function NicknameForm({ mode, apiBase, domain, slug, language, cu
 
 	const submit = async (event: FormEvent<HTMLFormElement>) => {
 		event.preventDefault();
+		const form = event.currentTarget;
 		setDone(null);
 		const problem = nicknameProblem(nickname);
 		if (problem) {
@@ -58,7 +59,12 @@ export default function NicknameForm({ mode, apiBase, domain, slug, language, cu
 		setBusy(true);
 		setError(null);
 		// Dynamic everywhere, as on the write screen, so that the module needs no preload helper there.
-		const { challengeToken, spamFailureText } = await import('@/lib/spam-failure');
+		const { challengeToken, spamFailureText, waitForChallenge } = await import('@/lib/spam-failure');
+		// Pressed before the human check gave its token: sent when it does.
+		if (mode === 'signup' && waitForChallenge(form, texts['spam.challengeWait'])) {
+			setBusy(false);
+			return;
+		}
 		try {
 			if (mode === 'signup') {
 				const answer = await accountApi.post<{ content: { redirectUrl: string; user: Omit<Member, 'role'> } }>(`${apiBase}/signup`, {
