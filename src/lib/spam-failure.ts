@@ -22,13 +22,15 @@ export type SpamTexts = Record<(typeof SPAM_TEXT_KEYS)[number], string>;
 
 type Code<Name extends keyof typeof Codes> = (typeof Codes)[Name] extends { code: infer C } ? C : never;
 
+const CHALLENGE_FAILED = -4031461 satisfies Code<'ChallengeFailed'>;
+
 const KEYS = new Map<number, (typeof COUNTED)[number] | 'spam.challenge'>([
 	[-4031462 satisfies Code<'NewMemberTooManyLinks'>, 'spam.links'],
 	[-4031463 satisfies Code<'NewMemberTooManyImages'>, 'spam.images'],
 	[-4031464 satisfies Code<'NewMemberTooManyMentions'>, 'spam.mentions'],
 	[-4291461 satisfies Code<'NewMemberPostLimit'>, 'spam.posts'],
 	[-4291462 satisfies Code<'NewMemberCommentLimit'>, 'spam.comments'],
-	[-4031461 satisfies Code<'ChallengeFailed'>, 'spam.challenge'],
+	[CHALLENGE_FAILED, 'spam.challenge'],
 ]);
 
 /** The place under the page's Turnstile widget where a refused check is said (ChallengeWidget.astro). */
@@ -76,17 +78,26 @@ export function challengeToken(): string | undefined {
 	return document.querySelector<HTMLInputElement>('[name="cf-turnstile-response"]')?.value || undefined;
 }
 
+/** Whether `error` is the server's refusal of the human check (a missing, expired or spent token). */
+export function isChallengeFailure(error: unknown): boolean {
+	return (error as { resultCode?: number } | null)?.resultCode === CHALLENGE_FAILED;
+}
+
 /**
- * Sign-up waits for the check instead of sending a form the server would refuse: when the page
- * shows a widget that has no token yet (the person has not passed the check, or its token is still
- * on its way from the widget), the check says `text` and `form` is submitted again the moment the
- * widget hands over its token. So a person who presses the button early is never refused, and never
- * asked to do a check they just did again. True when the form waits; false when it can be sent now
- * (a token, or no widget on the page).
+ * A sign-up sent before the human check gave its token (the person had not passed it yet, or its
+ * token was still on its way from the widget) is refused with nothing spent. Instead of "complete
+ * the check and try again" and a reset widget (which would throw away the token on its way), the
+ * check says `text` and `form` is submitted again the moment the widget hands over its token (at
+ * once when it has it already). So a person who presses early is never asked to do the check again.
+ * False when the page shows no widget.
  */
-export function waitForChallenge(form: HTMLFormElement, text: string): boolean {
+export function submitOnChallenge(form: HTMLFormElement, text: string): boolean {
 	const atCheck = checkError();
-	if (!atCheck || challengeToken()) return false;
+	if (!atCheck) return false;
+	if (challengeToken()) {
+		form.requestSubmit();
+		return true;
+	}
 	sayAtCheck(atCheck, text);
 	const global = window as unknown as Record<string, unknown>;
 	global[CHALLENGE_PASSED] = () => {

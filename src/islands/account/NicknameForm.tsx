@@ -59,17 +59,13 @@ export default function NicknameForm({ mode, apiBase, domain, slug, language, cu
 		setBusy(true);
 		setError(null);
 		// Dynamic everywhere, as on the write screen, so that the module needs no preload helper there.
-		const { challengeToken, spamFailureText, waitForChallenge } = await import('@/lib/spam-failure');
-		// Pressed before the human check gave its token: sent when it does.
-		if (mode === 'signup' && waitForChallenge(form, texts['spam.challengeWait'])) {
-			setBusy(false);
-			return;
-		}
+		const { challengeToken, isChallengeFailure, spamFailureText, submitOnChallenge } = await import('@/lib/spam-failure');
+		const token = mode === 'signup' ? challengeToken() : undefined;
 		try {
 			if (mode === 'signup') {
 				const answer = await accountApi.post<{ content: { redirectUrl: string; user: Omit<Member, 'role'> } }>(`${apiBase}/signup`, {
 					nickname,
-					challengeToken: challengeToken(),
+					challengeToken: token,
 				});
 				changeSession(domain, slug, { kind: 'member', member: { ...answer.content.user, role: 'MEMBER' } });
 				// Welcome, with what to do next, on the page the sign-up returns to (docs/messages.md).
@@ -87,6 +83,11 @@ export default function NicknameForm({ mode, apiBase, domain, slug, language, cu
 			setBusy(false);
 			if (restartWhenSignupExpired(failure, loginUrl)) {
 				setError(texts['signup.expired']);
+				return;
+			}
+			// Sent before the human check gave its token (the nickname is fine): sent again when it does.
+			if (mode === 'signup' && token === undefined && isChallengeFailure(failure) && submitOnChallenge(form, texts['spam.challengeWait'])) {
+				setError(null);
 				return;
 			}
 			// A refused human check is said at the check (''), not at the nickname.
