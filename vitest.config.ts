@@ -55,11 +55,13 @@ export default defineConfig({
 							r2Buckets: ['UPLOADS'],
 							ratelimits,
 							// The product's producer; the tests keep what it sends (setup.ts) and deliver it themselves.
-							// The probe queue is consumed for real, with retries and a dead-letter queue, as wrangler.toml's.
+							// The probe queue is consumed for real, with a real dead-letter queue, as wrangler.toml's. Delivered
+							// at once (no batch timeout) and moved on its first failure (no retries): the dead-letter test waits
+							// on no timer (the retry and its growing delay are checked on the consumer's answer).
 							queueProducers: { NOTIFICATIONS: 'community-board-notifications', NOTIFICATIONS_PROBE: 'probe-notifications' },
 							queueConsumers: {
-								'probe-notifications': { maxBatchSize: 5, maxBatchTimeout: 1, maxRetries: 2, deadLetterQueue: 'probe-notifications-dlq' },
-								'probe-notifications-dlq': { maxBatchSize: 5, maxBatchTimeout: 1 },
+								'probe-notifications': { maxBatchSize: 5, maxBatchTimeout: 0, maxRetries: 0, deadLetterQueue: 'probe-notifications-dlq' },
+								'probe-notifications-dlq': { maxBatchSize: 5, maxBatchTimeout: 0 },
 							},
 							bindings: {
 								TEST_MIGRATIONS: migrations,

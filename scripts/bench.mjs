@@ -30,16 +30,18 @@
  * --lighthouse-only (no autocannon runs), --mixed-only (only the mixed run, on the bench data as it
  * is: no seeding unless there is none, no removal), --search-only (only the search bench below),
  * --smoke (for CI: 2,000 posts in a state folder of its own, .wrangler/bench-smoke, one second per
- * target, one round, no Lighthouse, a mixed run on 100 posts and 10 board pages, the search bench
- * on 20 queries and 3 runs; exits 1 when a
- * reader's answer is not a success or a write is refused). The build goes to dist-bench/, never to the dist/ a running `npm start` serves.
+ * target, one round, no Lighthouse, a mixed run on 100 posts and 10 board pages, the comment cost
+ * with the queue only and on the same server, the search bench on 20 queries and 3 runs; exits 1
+ * when a reader's answer is not a success or a write is refused). The build goes to dist-bench/,
+ * never to the dist/ a running `npm start` serves; --reuse-build copies dist/ there instead of
+ * building again (`npm test`, which has just built dist/ from the same checkout).
  * The server listens on BENCH_PORT (default 8830).
  * - Search (scripts/operator/bench-search.ts), on the same data after the removal: recall of 200
  *   sampled queries against a plain scan, and per kind of query the database's time and the whole
  *   call's (p50/p95), the rows read, and the index's size.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -62,6 +64,7 @@ const { values } = parseArgs({
 		'mixed-only': { type: 'boolean', default: false },
 		'search-only': { type: 'boolean', default: false },
 		smoke: { type: 'boolean', default: false },
+		'reuse-build': { type: 'boolean', default: false },
 	},
 });
 // A smoke run (CI): a small community of its own, one second per target and one round, no
@@ -109,6 +112,18 @@ async function start() {
 	const child = serveBuild({ port: PORT, persistTo: STATE, stdio: 'ignore', config: path.join(ROOT, OUT_DIR, 'server', 'wrangler.json') });
 	await waitFor(`${ORIGIN}/`);
 	return child;
+}
+
+/** Resolves once `url` answers 200 (a new static asset, once wrangler has reloaded its assets), or throws after a minute. */
+async function waitForSuccess(url) {
+	for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 250))) {
+		const status = await fetch(url).then(
+			async (response) => (await response.arrayBuffer(), response.status),
+			() => 0,
+		);
+		if (status === 200) return;
+	}
+	throw new Error(`${url} did not answer 200 within a minute`);
 }
 
 async function stop(child) {
@@ -453,8 +468,14 @@ if (values['search-only']) {
 	);
 	process.exit(figures.recall.misses.length === 0 ? 0 : 1);
 }
-console.log(`Building into ${OUT_DIR}/…`);
-build({ outDir: OUT_DIR });
+if (values['reuse-build']) {
+	console.log(`Copying dist/ into ${OUT_DIR}/…`);
+	rmSync(path.join(ROOT, OUT_DIR), { recursive: true, force: true });
+	cpSync(path.join(ROOT, 'dist'), path.join(ROOT, OUT_DIR), { recursive: true });
+} else {
+	console.log(`Building into ${OUT_DIR}/…`);
+	build({ outDir: OUT_DIR });
+}
 ensureData();
 const [{ postId }] = query('SELECT max(id) AS postId FROM posts WHERE channel_id = 9 AND board_seq IS NOT NULL', STATE);
 const memberToken = await mintSessionToken(localSessionSecret(STATE), 9);
@@ -519,19 +540,18 @@ if (mixedData) {
 	).filter((post) => members.has(post.memberId));
 }
 
-let server;
-if (!lighthouseOnly && !mixedOnly) {
-	// The ceiling: the post page's own HTML, saved as a static asset and served by the same runtime.
-	rmSync(STATIC_DIR, { recursive: true, force: true });
-	server = await start();
-	const html = await (await fetch(`${ORIGIN}${targets.postPage.path}`)).text();
-	await stop(server);
-	mkdirSync(STATIC_DIR, { recursive: true });
-	writeFileSync(path.join(STATIC_DIR, 'post.html'), html);
-}
-server = await start();
+rmSync(STATIC_DIR, { recursive: true, force: true });
+// The comment cost of a smoke run, on this server, with the mixed run's sessions (written before it starts).
+let smokeComments;
+const server = await start();
 try {
 	if (!lighthouseOnly && !mixedOnly) {
+		// The ceiling: the post page's own HTML, saved as a static asset and served by the same runtime
+		// (wrangler dev watches the assets and takes the new file in: no second start).
+		const html = await (await fetch(`${ORIGIN}${targets.postPage.path}`)).text();
+		mkdirSync(STATIC_DIR, { recursive: true });
+		writeFileSync(path.join(STATIC_DIR, 'post.html'), html);
+		await waitForSuccess(`${ORIGIN}${targets.static.path}`);
 		for (const [name, target] of Object.entries(targets)) {
 			const url = `${ORIGIN}${target.path}`;
 			if (name === 'static') {
@@ -556,6 +576,11 @@ try {
 		results.mixed = await mixedRun(mixedData);
 		console.log(`mixed: ${results.mixed.withWrites.requestsPerSecond} req/s with writes, ${results.mixed.readOnly.requestsPerSecond} without`);
 	}
+	if (smoke) {
+		// The smoke checks that the comment bench runs and every comment succeeds: with the queue as
+		// deployed, on this server (the comparison without the queue, on servers of their own, is the full bench's).
+		smokeComments = await commentCost({ state: STATE, port: PORT, server, sessions: mixedData?.sessions.slice(0, 50), writes: 40 });
+	}
 	if (!values['skip-lighthouse'] && !mixedOnly) {
 		results.lighthouse = {};
 		for (const [name, page] of Object.entries(lighthousePages))
@@ -567,16 +592,17 @@ try {
 }
 
 if (!lighthouseOnly && !mixedOnly) {
-	// What a comment costs with the notifications queue and its consumer, and without them (issue 26).
+	// What a comment costs with the notifications queue and its consumer, and without them.
 	const config = path.join(ROOT, OUT_DIR, 'server', 'wrangler.json');
-	const writes = smoke ? 40 : 300;
-	const withoutQueue = await commentCost({ state: STATE, port: PORT + 12, config: configWithoutQueues(config), writes });
-	const withQueue = await commentCost({ state: STATE, port: PORT + 12, config, writes });
+	const writes = 300;
+	// A smoke run measured it with the queue only, above.
+	const withoutQueue = smokeComments ? null : await commentCost({ state: STATE, port: PORT + 12, config: configWithoutQueues(config), writes });
+	const withQueue = smokeComments ?? (await commentCost({ state: STATE, port: PORT + 12, config, writes }));
 	const cost = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'bench-comment.mjs'), '--persist-to', STATE], { cwd: ROOT, encoding: 'utf8' });
 	const costLine = cost.stdout.split('\n').find((text) => text.startsWith('{'));
 	if (cost.status !== 0 || !costLine) throw new Error(`the comment bench failed:\n${cost.stderr}`);
 	results.comment = { withoutQueue, withQueue, rows: JSON.parse(costLine) };
-	console.log(`comment: ${withoutQueue.cpuMsPerComment} ms CPU without the queue, ${withQueue.cpuMsPerComment} ms with it`);
+	console.log(`comment: ${withoutQueue?.cpuMsPerComment ?? '(not measured)'} ms CPU without the queue, ${withQueue.cpuMsPerComment} ms with it`);
 }
 
 if (!lighthouseOnly && !mixedOnly) {
@@ -624,9 +650,10 @@ if (results.comment) {
 		'| | server CPU ms/comment | request: rows written | request: rows read | consumer: rows written per comment | notifications written |',
 	);
 	console.log('|---|---|---|---|---|---|');
-	console.log(
-		`| before (no queue) | ${withoutQueue.cpuMsPerComment} | ${rows.plain.request.rowsWritten} | ${rows.plain.request.rowsRead} | | ${withoutQueue.notificationsWritten} |`,
-	);
+	if (withoutQueue)
+		console.log(
+			`| before (no queue) | ${withoutQueue.cpuMsPerComment} | ${rows.plain.request.rowsWritten} | ${rows.plain.request.rowsRead} | | ${withoutQueue.notificationsWritten} |`,
+		);
 	console.log(
 		`| now, no mention | ${withQueue.cpuMsPerComment} (both kinds) | ${rows.plain.request.rowsWritten} | ${rows.plain.request.rowsRead} | ${rows.plain.consumer.rowsWritten} | |`,
 	);
@@ -660,6 +687,7 @@ if (smoke) {
 	const problems = [];
 	for (const [name, run] of Object.entries(results.runs))
 		if (run.non2xx > 0 || run.errors > 0) problems.push(`${name}: ${run.non2xx} non-2xx, ${run.errors} errors`);
+	for (const [status, n] of Object.entries(smokeComments?.statuses ?? {})) if (status !== '200') problems.push(`comment bench: ${n} × ${status}`);
 	for (const [name, run] of Object.entries(results.mixed ?? {})) {
 		if (typeof run !== 'object') continue;
 		for (const round of run.rounds) {

@@ -34,8 +34,9 @@ function run(name, statements) {
 migrate(persistTo);
 // Pages cached by the local runtime hold the data being replaced; restart a running server after this.
 const dropLocalCache = () => rmSync(path.join(persistTo, 'v3', 'cache'), { recursive: true, force: true });
-const [{ count }] = query('SELECT count(*) AS count FROM channels', persistTo);
-if (values['if-empty'] && count > 0) {
+// Only --if-empty asks what is there: each wrangler command costs seconds of CPU (a Node start and a workerd).
+const count = values['if-empty'] ? query('SELECT count(*) AS count FROM channels', persistTo)[0].count : 0;
+if (count > 0) {
 	console.log(`The local database already has ${count} channels; keeping its data.`);
 } else {
 	const started = Date.now();

@@ -56,8 +56,12 @@ const steps = [
 	},
 	// The benchmark on a small community (2,000 posts, a second per target, no Lighthouse), so that
 	// `npm run bench` cannot rot unnoticed: it fails on any answer that is not a success. Its own
-	// port, state folder and build (dist-bench/), so it runs beside the Pages smoke.
-	{ name: 'bench smoke', after: ['browser tests'], run: (out) => node(path.join(ROOT, 'scripts', 'bench.mjs'), ['--smoke'], out) },
+	// port, state folder and copy of the build (dist-bench/), so it runs beside the Pages smoke.
+	{
+		name: 'bench smoke',
+		after: ['browser tests'],
+		run: (out) => node(path.join(ROOT, 'scripts', 'bench.mjs'), ['--smoke', '--reuse-build'], out),
+	},
 	// The operator scripts the README names, each once on the demo database the Pages smoke left in
 	// .wrangler/test-state, so that none can rot unnoticed.
 	{ name: 'scripts smoke', after: ['Pages smoke test'], run: scriptsSmoke },

@@ -23,16 +23,20 @@ export function configWithoutQueues(config) {
 
 const notificationRows = (state) => query('SELECT count(*) AS n FROM notifications', state)[0]?.n ?? 0;
 
-export async function commentCost({ state, port, config, writes }) {
+/**
+ * Serves the build under `config` for the run, or measures `server`, already serving on `port`
+ * (its members' `sessions` written before it opened the database).
+ */
+export async function commentCost({ state, port, config = undefined, writes, server: running = undefined, sessions: given = undefined }) {
 	const origin = `http://127.0.0.1:${port}`;
-	const sessions = await memberSessions(state, 50);
+	const sessions = given ?? (await memberSessions(state, 50));
 	const nicknames = query(
 		"SELECT nickname FROM members WHERE channel_id = 9 AND role = 'MEMBER' AND withdrawn_at IS NULL ORDER BY id LIMIT 50 OFFSET 50",
 		state,
 	).map((row) => row.nickname);
 	const posts = query('SELECT id FROM posts WHERE channel_id = 9 AND board_seq IS NOT NULL ORDER BY id DESC LIMIT 1000', state).map((row) => row.id);
 	const rowsBefore = notificationRows(state);
-	const server = serveBuild({ port, persistTo: state, stdio: 'ignore', config });
+	const server = running ?? serveBuild({ port, persistTo: state, stdio: 'ignore', config });
 	let address = 0;
 	const pick = (list) => list[Math.floor(Math.random() * list.length)];
 	async function comment(i) {
@@ -75,8 +79,10 @@ export async function commentCost({ state, port, config, writes }) {
 			notificationsBefore: rowsBefore,
 		};
 	} finally {
-		server.kill('SIGTERM');
-		await new Promise((resolve) => server.once('exit', resolve));
+		if (!running) {
+			server.kill('SIGTERM');
+			await new Promise((resolve) => server.once('exit', resolve));
+		}
 	}
 }
 

@@ -22,17 +22,29 @@ export type SpamTexts = Record<(typeof SPAM_TEXT_KEYS)[number], string>;
 
 type Code<Name extends keyof typeof Codes> = (typeof Codes)[Name] extends { code: infer C } ? C : never;
 
+const CHALLENGE_FAILED = -4031461 satisfies Code<'ChallengeFailed'>;
+
 const KEYS = new Map<number, (typeof COUNTED)[number] | 'spam.challenge'>([
 	[-4031462 satisfies Code<'NewMemberTooManyLinks'>, 'spam.links'],
 	[-4031463 satisfies Code<'NewMemberTooManyImages'>, 'spam.images'],
 	[-4031464 satisfies Code<'NewMemberTooManyMentions'>, 'spam.mentions'],
 	[-4291461 satisfies Code<'NewMemberPostLimit'>, 'spam.posts'],
 	[-4291462 satisfies Code<'NewMemberCommentLimit'>, 'spam.comments'],
-	[-4031461 satisfies Code<'ChallengeFailed'>, 'spam.challenge'],
+	[CHALLENGE_FAILED, 'spam.challenge'],
 ]);
 
 /** The place under the page's Turnstile widget where a refused check is said (ChallengeWidget.astro). */
 const checkError = () => document.querySelector<HTMLElement>('[data-challenge-error]');
+
+/** The global function the widget calls with its token (`data-callback` of ChallengeWidget.astro). */
+export const CHALLENGE_PASSED = 'onChallengePassed';
+
+/** Says `text` at the check, under the widget, and brings the check into view. */
+function sayAtCheck(atCheck: HTMLElement, text: string): void {
+	atCheck.textContent = text;
+	atCheck.hidden = false;
+	atCheck.parentElement?.scrollIntoView({ block: 'center' });
+}
 
 /**
  * The sentence for a spam-defence refusal, or null for any other failure. A failed request also
@@ -47,9 +59,7 @@ export function spamFailureText(error: unknown, texts: SpamTexts, language: Lang
 	if (key === 'spam.challenge') {
 		const atCheck = checkError();
 		if (!atCheck) return texts[key];
-		atCheck.textContent = texts[key];
-		atCheck.hidden = false;
-		atCheck.parentElement?.scrollIntoView({ block: 'center' });
+		sayAtCheck(atCheck, texts[key]);
 		return '';
 	}
 	const limit = failure?.body?.limit;
@@ -66,4 +76,33 @@ export function challengeToken(): string | undefined {
 	const error = checkError();
 	if (error) error.hidden = true;
 	return document.querySelector<HTMLInputElement>('[name="cf-turnstile-response"]')?.value || undefined;
+}
+
+/** Whether `error` is the server's refusal of the human check (a missing, expired or spent token). */
+export function isChallengeFailure(error: unknown): boolean {
+	return (error as { resultCode?: number } | null)?.resultCode === CHALLENGE_FAILED;
+}
+
+/**
+ * A sign-up sent before the human check gave its token (the person had not passed it yet, or its
+ * token was still on its way from the widget) is refused with nothing spent. Instead of "complete
+ * the check and try again" and a reset widget (which would throw away the token on its way), the
+ * check says `text` and `form` is submitted again the moment the widget hands over its token (at
+ * once when it has it already). So a person who presses early is never asked to do the check again.
+ * False when the page shows no widget.
+ */
+export function submitOnChallenge(form: HTMLFormElement, text: string): boolean {
+	const atCheck = checkError();
+	if (!atCheck) return false;
+	if (challengeToken()) {
+		form.requestSubmit();
+		return true;
+	}
+	sayAtCheck(atCheck, text);
+	const global = window as unknown as Record<string, unknown>;
+	global[CHALLENGE_PASSED] = () => {
+		delete global[CHALLENGE_PASSED];
+		form.requestSubmit();
+	};
+	return true;
 }

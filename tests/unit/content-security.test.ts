@@ -295,5 +295,7 @@ describe('1,000 random documents', () => {
 		expect(accepted).toBeGreaterThan(DOCUMENTS * 0.2);
 		expect(accepted).toBeLessThan(DOCUMENTS * 0.9);
 		expect(links).toBeGreaterThan(500);
-	});
+		// About 2 s on an idle machine, past vitest's 5 s default when other work keeps both cores busy:
+		// an upper bound, not a timing.
+	}, 60_000);
 });

@@ -49,6 +49,7 @@ export default function NicknameForm({ mode, apiBase, domain, slug, language, cu
 
 	const submit = async (event: FormEvent<HTMLFormElement>) => {
 		event.preventDefault();
+		const form = event.currentTarget;
 		setDone(null);
 		const problem = nicknameProblem(nickname);
 		if (problem) {
@@ -58,12 +59,13 @@ export default function NicknameForm({ mode, apiBase, domain, slug, language, cu
 		setBusy(true);
 		setError(null);
 		// Dynamic everywhere, as on the write screen, so that the module needs no preload helper there.
-		const { challengeToken, spamFailureText } = await import('@/lib/spam-failure');
+		const { challengeToken, isChallengeFailure, spamFailureText, submitOnChallenge } = await import('@/lib/spam-failure');
+		const token = mode === 'signup' ? challengeToken() : undefined;
 		try {
 			if (mode === 'signup') {
 				const answer = await accountApi.post<{ content: { redirectUrl: string; user: Omit<Member, 'role'> } }>(`${apiBase}/signup`, {
 					nickname,
-					challengeToken: challengeToken(),
+					challengeToken: token,
 				});
 				changeSession(domain, slug, { kind: 'member', member: { ...answer.content.user, role: 'MEMBER' } });
 				// Welcome, with what to do next, on the page the sign-up returns to (docs/messages.md).
@@ -81,6 +83,11 @@ export default function NicknameForm({ mode, apiBase, domain, slug, language, cu
 			setBusy(false);
 			if (restartWhenSignupExpired(failure, loginUrl)) {
 				setError(texts['signup.expired']);
+				return;
+			}
+			// Sent before the human check gave its token (the nickname is fine): sent again when it does.
+			if (mode === 'signup' && token === undefined && isChallengeFailure(failure) && submitOnChallenge(form, texts['spam.challengeWait'])) {
+				setError(null);
 				return;
 			}
 			// A refused human check is said at the check (''), not at the nickname.

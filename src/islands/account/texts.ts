@@ -16,6 +16,7 @@ export const ACCOUNT_TEXT_KEYS = [
 	'signup.terms.privacyText',
 	'signup.terms.required',
 	'signup.nickname.submit',
+	'spam.challengeWait',
 	'signup.expired',
 	'signup.welcome',
 	'nickname.label',
