@@ -239,6 +239,8 @@ describe('read limits', () => {
 	it("count a post's reads that reach D1 per address: made-up post ids use up the budget and are refused past it, and a cached post is still served", async () => {
 		const { limit, periodSeconds } = LIMITERS[RATE_LIMITS.postRead.address];
 		const ip = '203.0.113.73';
+		// It counts up to the limit: the window must not turn mid-way.
+		await startOfRateWindow();
 		const postId = await postWhere(
 			'deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0 AND board_id IN (SELECT id FROM boards WHERE is_public = 1)',
 		);
