@@ -35,7 +35,9 @@ describe('named reads', () => {
 		const found = ROOTS.flatMap(filesUnder).flatMap((file) =>
 			readFileSync(file, 'utf8')
 				.split('\n')
-				.flatMap((line, index) => POSITIONAL.filter(([, pattern]) => pattern.test(line)).map(([what]) => `${file}:${index + 1}: ${what}: ${line.trim()}`)),
+				.flatMap((line, index) =>
+					POSITIONAL.filter(([, pattern]) => pattern.test(line)).map(([what]) => `${file}:${index + 1}: ${what}: ${line.trim()}`),
+				),
 		);
 		expect(found).toEqual([]);
 	});

@@ -83,7 +83,13 @@ function commentOf(row: CommentRow): MyComment {
  * past the end (an old link, a hand-typed number) reads the last page, as a board shows it. With
  * the member's session (`who` a token), My Page reads it in the session's round trip.
  */
-export function myListRead<K extends MyList>(db: D1Database, channelId: number, who: MemberRef, list: K, page: number): ReadGroup<ListPage<ListItems[K]>> {
+export function myListRead<K extends MyList>(
+	db: D1Database,
+	channelId: number,
+	who: MemberRef,
+	list: K,
+	page: number,
+): ReadGroup<ListPage<ListItems[K]>> {
 	const query = QUERIES[list];
 	const where = query.where(memberIdSql(who, '?1'));
 	const countSql = `SELECT count(*) AS count FROM ${query.countFrom ?? query.from} WHERE ${where}`;

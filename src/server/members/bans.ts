@@ -230,12 +230,7 @@ export interface BanInForce {
  * time (the admin area's Bans tab). A member's bans are few, so the grouping reads only the
  * channel's unlifted bans (migrations/0014's index).
  */
-export async function listBansInForce(
-	db: D1Database,
-	channelId: number,
-	page: number,
-	now = Date.now(),
-): Promise<BansInForcePage> {
+export async function listBansInForce(db: D1Database, channelId: number, page: number, now = Date.now()): Promise<BansInForcePage> {
 	return run(db, bansInForceRead(db, channelId, page, now));
 }
 
@@ -262,11 +257,7 @@ export function bansInForceRead(db: D1Database, channelId: number, page: number,
 }
 
 /** The page bansInForceRead read (`lastPage` as they were made with). */
-function bansInForceOf(
-	[rows, count]: readonly D1Result[],
-	asked: number,
-	lastPage = false,
-): BansInForcePage {
+function bansInForceOf([rows, count]: readonly D1Result[], asked: number, lastPage = false): BansInForcePage {
 	type Row = {
 		member_id: number;
 		nickname: string | null;

@@ -133,11 +133,7 @@ export function logPageRead(db: D1Database, channelId: number, page: number, las
 }
 
 /** The page logPageRead read (`lastPage` as they were made with). */
-function logPageOf(
-	[rows, count]: readonly D1Result[],
-	asked: number,
-	lastPage = false,
-): LogPage {
+function logPageOf([rows, count]: readonly D1Result[], asked: number, lastPage = false): LogPage {
 	type Row = TargetLabelRow & {
 		id: number;
 		moderator_id: number | null;
@@ -162,10 +158,6 @@ function logPageOf(
 }
 
 /** A page of the channel's log, newest first, with the total count. */
-export async function listLog(
-	db: D1Database,
-	channelId: number,
-	page: number,
-): Promise<LogPage> {
+export async function listLog(db: D1Database, channelId: number, page: number): Promise<LogPage> {
 	return run(db, logPageRead(db, channelId, page));
 }

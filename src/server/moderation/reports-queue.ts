@@ -101,11 +101,7 @@ export function reportQueueRead(db: D1Database, channelId: number, page: number,
 }
 
 /** The page reportQueueRead read (`lastPage` as they were made with). */
-function reportQueueOf(
-	[rows, count]: readonly D1Result[],
-	asked: number,
-	lastPage = false,
-): QueuePage {
+function reportQueueOf([rows, count]: readonly D1Result[], asked: number, lastPage = false): QueuePage {
 	type Row = {
 		target_type: ReportTarget;
 		target_id: number;
@@ -144,12 +140,7 @@ function reportQueueOf(
 }
 
 /** A page of the open reports, grouped by target. */
-export async function listReportQueue(
-	db: D1Database,
-	channelId: number,
-	page: number,
-	order: QueueOrder,
-): Promise<QueuePage> {
+export async function listReportQueue(db: D1Database, channelId: number, page: number, order: QueueOrder): Promise<QueuePage> {
 	return run(db, reportQueueRead(db, channelId, page, order));
 }
 
@@ -207,11 +198,7 @@ export function closedReportsRead(db: D1Database, channelId: number, page: numbe
 }
 
 /** The page closedReportsRead read (`lastPage` as they were made with). */
-function closedReportsOf(
-	[rows, count]: readonly D1Result[],
-	asked: number,
-	lastPage = false,
-): ClosedReportsPage {
+function closedReportsOf([rows, count]: readonly D1Result[], asked: number, lastPage = false): ClosedReportsPage {
 	type Row = TargetLabelRow & {
 		id: number;
 		target_type: ReportTarget;
@@ -245,10 +232,6 @@ function closedReportsOf(
 }
 
 /** The history: closed reports, newest closed first. */
-export async function listClosedReports(
-	db: D1Database,
-	channelId: number,
-	page: number,
-): Promise<ClosedReportsPage> {
+export async function listClosedReports(db: D1Database, channelId: number, page: number): Promise<ClosedReportsPage> {
 	return run(db, closedReportsRead(db, channelId, page));
 }

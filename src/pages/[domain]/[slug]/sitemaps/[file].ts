@@ -17,9 +17,9 @@ export const GET: APIRoute = async ({ params, url }) => {
 	if (file !== 'boards.xml' && !part) return notFound();
 	const number = Number(part?.[1] ?? 0);
 	// A posts sitemap reads how many there are and its range's posts in one batch.
-	const loaded = await loadCrawlerChannel(params, url, (db, channel) =>
-		({ ...(part && { count: postsSitemapCountRead(db, channel.id), posts: sitemapPostsRead(db, channel.id, number) }) }),
-	);
+	const loaded = await loadCrawlerChannel(params, url, (db, channel) => ({
+		...(part && { count: postsSitemapCountRead(db, channel.id), posts: sitemapPostsRead(db, channel.id, number) }),
+	}));
 	if (!loaded) return notFound();
 	const { channel, layout, origin, read } = loaded;
 	const urls = pageUrls(channel.basePath);
