@@ -36,9 +36,6 @@ interface WritableRow {
 	subjects_json: string;
 }
 
-/** A row of writableBoardsRead: a board of the channel, for writableBoardsOf. */
-export type WritableBoardRow = WritableRow;
-
 /** A stored template, or null when it is missing or no longer a valid document. */
 export function parseTemplate(stored: string | null): ContentDocument | null {
 	if (!stored) return null;
@@ -138,7 +135,7 @@ export function offersWrite(
  * The read of the channel's boards for the write screen (writableBoardsOf keeps those a member may
  * write in): one D1 query, in the session's round trip on a page.
  */
-export function writableBoardsRead(db: D1Database, channelId: number): Read<WritableBoardRow[]> {
+export function writableBoardsRead(db: D1Database, channelId: number): Read<WritableRow[]> {
 	const statement = db
 		.prepare(
 			`SELECT b.id, b.name, b.is_public, b.use_subjects, b.notice_only, b.write_template,
@@ -157,7 +154,7 @@ export function writableBoardsRead(db: D1Database, channelId: number): Read<Writ
  * subjects, from writableBoardsRead's rows. `keepBoardId` (an edited post's board) is kept even
  * when the member could not write a new post there, so that the edit screen shows the stored board.
  */
-export function writableBoardsOf(rows: WritableBoardRow[], admin: boolean, keepBoardId?: number): WritableBoard[] {
+export function writableBoardsOf(rows: WritableRow[], admin: boolean, keepBoardId?: number): WritableBoard[] {
 	return rows
 		.filter((row) => row.id === keepBoardId || canWriteIn({ isPublic: row.is_public === 1, noticeOnly: row.notice_only === 1 }, admin))
 		.map((row) => {

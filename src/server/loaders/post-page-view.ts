@@ -26,7 +26,7 @@ import type { PageSeo } from '@/lib/seo';
 
 type Context = Pick<AstroGlobal, 'params' | 'request' | 'response' | 'locals' | 'csp' | 'url'>;
 
-export interface PostPageView extends Omit<ChannelPage, 'read'> {
+interface PostPageView extends Omit<ChannelPage, 'read'> {
 	/** Whether the read limit refused the page (it answers 429). */
 	refused: boolean;
 	/** The post, or its tombstone when the reader may not read it; null when there is no such post. */

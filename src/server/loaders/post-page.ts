@@ -40,7 +40,7 @@ export function commentPageStartOf(options: { from?: number; after?: number }): 
 }
 
 /** The row of postWithCommentsRead: the post's columns and its page of comments'. */
-export type PostWithCommentsRow = PostRow & CommentPageColumns;
+type PostWithCommentsRow = PostRow & CommentPageColumns;
 
 /**
  * The post page's one read: the post's row with a page of its comments, or null when there is no

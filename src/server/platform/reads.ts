@@ -18,7 +18,7 @@ export interface ReadGroup<T> {
 	readonly parse: (results: readonly D1Result[]) => T;
 }
 
-export type AnyRead<T> = Read<T> | ReadGroup<T>;
+type AnyRead<T> = Read<T> | ReadGroup<T>;
 
 /** A record of reads; a key may be left out (a read not needed: a guest's like). */
 export type Reads = Readonly<Record<string, AnyRead<unknown> | undefined>>;
@@ -90,9 +90,4 @@ export async function readTogether(db: D1Database, reads: readonly (D1PreparedSt
 /** The first row of a result, or null. */
 export function firstRowOf<T>(result: D1Result | undefined): T | null {
 	return (result?.results[0] as T | undefined) ?? null;
-}
-
-/** A read of the first row of `statement`'s result, or null. */
-export function firstRowRead<T>(statement: D1PreparedStatement): Read<T | null> {
-	return read(statement, (result) => firstRowOf<T>(result));
 }
