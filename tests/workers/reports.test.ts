@@ -431,7 +431,10 @@ describe("the post page's report state (issue 23, point 14)", () => {
 			const request = new Request(`http://localhost/starfall/global/posts/${postId}`, { headers: { cookie: asked } });
 			const { session, read } = await requestSession(db, global, request, (tokenHash) =>
 				together({
-					...(tokenHash !== null && { liked: likedByTokenRead(db, global.id, tokenHash, postId), reported: reportedByTokenRead(db, global.id, tokenHash, postId) }),
+					...(tokenHash !== null && {
+						liked: likedByTokenRead(db, global.id, tokenHash, postId),
+						reported: reportedByTokenRead(db, global.id, tokenHash, postId),
+					}),
 				}),
 			);
 			const reported = read?.reported ?? null;

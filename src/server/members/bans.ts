@@ -230,15 +230,23 @@ export interface BanInForce {
  * time (the admin area's Bans tab). A member's bans are few, so the grouping reads only the
  * channel's unlifted bans (migrations/0014's index).
  */
-export async function listBansInForce(db: D1Database, channelId: number, page: number, now = Date.now()): Promise<BansInForcePage> {
+export async function listBansInForce(
+	db: D1Database,
+	channelId: number,
+	page: number,
+	now = Date.now(),
+): Promise<{ bans: BanInForce[]; page: number; totalCount: number; totalPages: number }> {
 	return run(db, bansInForceRead(db, channelId, page, now));
 }
 
-/** A page of the list, with the total count. */
-type BansInForcePage = { bans: BanInForce[]; page: number; totalCount: number; totalPages: number };
-
 /** The read of a page of the bans in force and their count (bansInForceOf reads their results); `lastPage`: a page past the end reads the last page (the admin page). */
-export function bansInForceRead(db: D1Database, channelId: number, page: number, now = Date.now(), lastPage = false): ReadGroup<BansInForcePage> {
+export function bansInForceRead(
+	db: D1Database,
+	channelId: number,
+	page: number,
+	now = Date.now(),
+	lastPage = false,
+): ReadGroup<{ bans: BanInForce[]; page: number; totalCount: number; totalPages: number }> {
 	const inForce = `SELECT member_id, max(kind = 'PERMANENT') AS permanent, max(ends_at) AS ends_at, max(created_at) AS created_at
 		FROM bans WHERE channel_id = ?1 AND lifted_at IS NULL AND (ends_at IS NULL OR ends_at > ?2) GROUP BY member_id`;
 	const countSql = `SELECT count(*) AS n FROM (${inForce})`;
@@ -257,7 +265,11 @@ export function bansInForceRead(db: D1Database, channelId: number, page: number,
 }
 
 /** The page bansInForceRead read (`lastPage` as they were made with). */
-function bansInForceOf([rows, count]: readonly D1Result[], asked: number, lastPage = false): BansInForcePage {
+function bansInForceOf(
+	[rows, count]: readonly D1Result[],
+	asked: number,
+	lastPage = false,
+): { bans: BanInForce[]; page: number; totalCount: number; totalPages: number } {
 	type Row = {
 		member_id: number;
 		nickname: string | null;

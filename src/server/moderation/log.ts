@@ -111,13 +111,15 @@ export function logStatement(
 		.bind(channelId, moderatorId, action, target.type, target.id, reason.slice(0, REASON_MAX), now);
 }
 
-/** A page of the list, with the total count. */
-type LogPage = { entries: LogEntry[]; page: number; totalCount: number; totalPages: number };
-
 const LOG_COUNT_SQL = 'SELECT count(*) AS n FROM moderation_log WHERE channel_id = ?1';
 
 /** The read of a page of the channel's log and its count (logPageOf reads their results); `lastPage`: a page past the end reads the last page (the admin page). */
-export function logPageRead(db: D1Database, channelId: number, page: number, lastPage = false): ReadGroup<LogPage> {
+export function logPageRead(
+	db: D1Database,
+	channelId: number,
+	page: number,
+	lastPage = false,
+): ReadGroup<{ entries: LogEntry[]; page: number; totalCount: number; totalPages: number }> {
 	const statements = [
 		db
 			.prepare(
@@ -133,7 +135,11 @@ export function logPageRead(db: D1Database, channelId: number, page: number, las
 }
 
 /** The page logPageRead read (`lastPage` as they were made with). */
-function logPageOf([rows, count]: readonly D1Result[], asked: number, lastPage = false): LogPage {
+function logPageOf(
+	[rows, count]: readonly D1Result[],
+	asked: number,
+	lastPage = false,
+): { entries: LogEntry[]; page: number; totalCount: number; totalPages: number } {
 	type Row = TargetLabelRow & {
 		id: number;
 		moderator_id: number | null;
@@ -158,6 +164,10 @@ function logPageOf([rows, count]: readonly D1Result[], asked: number, lastPage =
 }
 
 /** A page of the channel's log, newest first, with the total count. */
-export async function listLog(db: D1Database, channelId: number, page: number): Promise<LogPage> {
+export async function listLog(
+	db: D1Database,
+	channelId: number,
+	page: number,
+): Promise<{ entries: LogEntry[]; page: number; totalCount: number; totalPages: number }> {
 	return run(db, logPageRead(db, channelId, page));
 }

@@ -60,16 +60,19 @@ export function closeReportsStatement(
 		.bind(channelId, target.type, target.id, status, now, adminId);
 }
 
-/** A page of the list, with the total count. */
-type QueuePage = { groups: QueueGroup[]; page: number; totalCount: number; totalPages: number };
-
 const QUEUE_COUNT_SQL = "SELECT count(*) AS n FROM (SELECT 1 FROM reports WHERE channel_id = ?1 AND status = 'OPEN' GROUP BY target_type, target_id)";
 
 /**
  * The read of a page of the open reports, grouped by target, and their count (reportQueueOf reads
  * their results). `lastPage`: a page past the end reads the last page (the admin page), else nothing.
  */
-export function reportQueueRead(db: D1Database, channelId: number, page: number, order: QueueOrder, lastPage = false): ReadGroup<QueuePage> {
+export function reportQueueRead(
+	db: D1Database,
+	channelId: number,
+	page: number,
+	order: QueueOrder,
+	lastPage = false,
+): ReadGroup<{ groups: QueueGroup[]; page: number; totalCount: number; totalPages: number }> {
 	const statements = [
 		db
 			.prepare(
@@ -101,7 +104,11 @@ export function reportQueueRead(db: D1Database, channelId: number, page: number,
 }
 
 /** The page reportQueueRead read (`lastPage` as they were made with). */
-function reportQueueOf([rows, count]: readonly D1Result[], asked: number, lastPage = false): QueuePage {
+function reportQueueOf(
+	[rows, count]: readonly D1Result[],
+	asked: number,
+	lastPage = false,
+): { groups: QueueGroup[]; page: number; totalCount: number; totalPages: number } {
 	type Row = {
 		target_type: ReportTarget;
 		target_id: number;
@@ -140,7 +147,12 @@ function reportQueueOf([rows, count]: readonly D1Result[], asked: number, lastPa
 }
 
 /** A page of the open reports, grouped by target. */
-export async function listReportQueue(db: D1Database, channelId: number, page: number, order: QueueOrder): Promise<QueuePage> {
+export async function listReportQueue(
+	db: D1Database,
+	channelId: number,
+	page: number,
+	order: QueueOrder,
+): Promise<{ groups: QueueGroup[]; page: number; totalCount: number; totalPages: number }> {
 	return run(db, reportQueueRead(db, channelId, page, order));
 }
 
@@ -174,13 +186,15 @@ export interface ClosedReport {
 	resolvedBy: { userId: number; nickname: string | null } | null;
 }
 
-/** A page of the list, with the total count. */
-type ClosedReportsPage = { reports: ClosedReport[]; page: number; totalCount: number; totalPages: number };
-
 const CLOSED_COUNT_SQL = "SELECT count(*) AS n FROM reports WHERE channel_id = ?1 AND status <> 'OPEN'";
 
 /** The read of a page of the history and its count (closedReportsOf reads their results); `lastPage` as reportQueueRead'. */
-export function closedReportsRead(db: D1Database, channelId: number, page: number, lastPage = false): ReadGroup<ClosedReportsPage> {
+export function closedReportsRead(
+	db: D1Database,
+	channelId: number,
+	page: number,
+	lastPage = false,
+): ReadGroup<{ reports: ClosedReport[]; page: number; totalCount: number; totalPages: number }> {
 	const statements = [
 		db
 			.prepare(
@@ -198,7 +212,11 @@ export function closedReportsRead(db: D1Database, channelId: number, page: numbe
 }
 
 /** The page closedReportsRead read (`lastPage` as they were made with). */
-function closedReportsOf([rows, count]: readonly D1Result[], asked: number, lastPage = false): ClosedReportsPage {
+function closedReportsOf(
+	[rows, count]: readonly D1Result[],
+	asked: number,
+	lastPage = false,
+): { reports: ClosedReport[]; page: number; totalCount: number; totalPages: number } {
 	type Row = TargetLabelRow & {
 		id: number;
 		target_type: ReportTarget;
@@ -232,6 +250,10 @@ function closedReportsOf([rows, count]: readonly D1Result[], asked: number, last
 }
 
 /** The history: closed reports, newest closed first. */
-export async function listClosedReports(db: D1Database, channelId: number, page: number): Promise<ClosedReportsPage> {
+export async function listClosedReports(
+	db: D1Database,
+	channelId: number,
+	page: number,
+): Promise<{ reports: ClosedReport[]; page: number; totalCount: number; totalPages: number }> {
 	return run(db, closedReportsRead(db, channelId, page));
 }
