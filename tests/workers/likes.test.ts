@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { call, memberApi, postWhere, recordingDb, signIn, KOREAN, type Answer } from './harness';
-import { getLikeState, likedByTokenStatement, likePost, unlikePost, type LikeState } from '@/server/likes/likes';
+import { getLikeState, likedByTokenRead, likePost, unlikePost, type LikeState } from '@/server/likes/likes';
+import { run, together } from '@/server/platform/reads';
 import { resolveChannel } from '@/server/channels/channels';
 import { requestSession } from '@/server/sign-in/request-session';
 import { hashToken } from '@/server/platform/tokens';
@@ -127,26 +128,26 @@ describe("the post page's like state", () => {
 		const ask = async (asked = cookie) => {
 			const { db, statements } = recordingDb();
 			const request = new Request(`http://localhost/starfall/global/posts/${postId}`, { headers: { cookie: asked } });
-			const { session, alongside } = await requestSession(db, global, request, (tokenHash) =>
-				tokenHash ? [likedByTokenStatement(db, global.id, tokenHash, postId)] : [],
+			const { session, read } = await requestSession(db, global, request, (tokenHash) =>
+				together({ ...(tokenHash !== null && { liked: likedByTokenRead(db, global.id, tokenHash, postId) }) }),
 			);
-			const liked = (alongside[0]?.results[0] as { liked: number } | undefined)?.liked ?? null;
+			const liked = read?.liked ?? null;
 			return { session: session.kind, liked, batches: statements.length, likeRowsRead: statements[1]?.rowsRead ?? 0 };
 		};
-		expect(await ask()).toMatchObject({ session: 'member', liked: 0, batches: 2 });
+		expect(await ask()).toMatchObject({ session: 'member', liked: false, batches: 2 });
 		await likePost(env.DB, 1, member, postId, Date.now());
 		const liked = await ask();
-		expect(liked).toMatchObject({ session: 'member', liked: 1, batches: 2 });
+		expect(liked).toMatchObject({ session: 'member', liked: true, batches: 2 });
 		expect(liked.likeRowsRead).toBeLessThanOrEqual(3);
 		// Another member's session does not see it; a guest's page makes no such read.
-		expect(await ask(await signIn(1013))).toMatchObject({ session: 'member', liked: 0 });
+		expect(await ask(await signIn(1013))).toMatchObject({ session: 'member', liked: false });
 		expect(await ask('')).toMatchObject({ session: 'guest', liked: null, batches: 0 });
 		// The same token asked under another channel finds nothing.
 		const hash = await hashToken(cookie.slice(cookie.indexOf('=') + 1));
-		expect(await likedByTokenStatement(env.DB, KOREAN.id, hash, postId).first('liked')).toBe(0);
-		expect(await likedByTokenStatement(env.DB, 1, hash, postId).first('liked')).toBe(1);
+		expect(await run(env.DB, likedByTokenRead(env.DB, KOREAN.id, hash, postId))).toBe(false);
+		expect(await run(env.DB, likedByTokenRead(env.DB, 1, hash, postId))).toBe(true);
 		await unlikePost(env.DB, 1, member, postId);
-		expect((await ask()).liked).toBe(0);
+		expect((await ask()).liked).toBe(false);
 	});
 });
 

@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { call, GLOBAL, memberApi, publicApi, recordingDb, signIn, type Answer } from './harness';
 import { listComments, type CommentItem } from '@/server/comments/comments';
-import { getPostWithComments, postWithCommentsOf, postWithCommentsStatement } from '@/server/loaders/post-page';
+import { getPostWithComments, postWithCommentsOf, postWithCommentsRead } from '@/server/loaders/post-page';
+import { run } from '@/server/platform/reads';
 import { GUEST, type Viewer } from '@/server/visibility/visibility';
 import { hashToken } from '@/server/platform/tokens';
 import { COMMENT_PAGE_SIZE } from '@/schemas/comment-limits';
@@ -58,8 +59,8 @@ async function freshPost(authorId = 1007): Promise<number> {
 
 /** The post page's read of `postId` as the member of `tokenHash` (or a guest) and `viewer`. */
 async function pageRead(postId: number, viewer: Viewer, tokenHash: string | null, db: D1Database = env.DB) {
-	const result = await postWithCommentsStatement(db, GLOBAL.id, postId, { kind: 'first' }, tokenHash).all();
-	return postWithCommentsOf(result, viewer, { kind: 'first' })!.comments;
+	const row = await run(db, postWithCommentsRead(db, GLOBAL.id, postId, { kind: 'first' }, tokenHash));
+	return postWithCommentsOf(row, viewer, { kind: 'first' })!.comments;
 }
 
 describe("a reply's context", () => {
@@ -141,8 +142,8 @@ describe("the post page marks the member's reported comments", () => {
 		expect(marks((await listComments(env.DB, GLOBAL.id, postId, viewer, null)).comments)).toEqual([false, false]);
 		// A session token of another channel finds nothing.
 		const other = await env.DB.prepare('SELECT id FROM channels WHERE id <> 1 LIMIT 1').first<number>('id');
-		const read = await postWithCommentsStatement(env.DB, other!, postId, { kind: 'first' }, await tokenHashOf(1008)).all();
-		expect(read.results).toEqual([]);
+		const read = await run(env.DB, postWithCommentsRead(env.DB, other!, postId, { kind: 'first' }, await tokenHashOf(1008)));
+		expect(read).toBeNull();
 	});
 
 	it('reads a bounded number of rows per page: each item, its author, the answered comment and its author, one report probe', async () => {

@@ -9,8 +9,9 @@ import { call, GLOBAL, KOREAN, memberApi, recordingDb, signIn, type Answer } fro
 import { privacyIdsSql, type PrivacyIds } from '../read-routes';
 import { XSS_CORPUS } from '../fixtures/xss-corpus';
 import { REPORT_DETAIL_MAX_LENGTH, REPORT_REASONS, reportDetailLength } from '@/schemas/report';
-import { createReport, reportedByTokenStatement } from '@/server/reports/reports';
-import { likedByTokenStatement } from '@/server/likes/likes';
+import { createReport, reportedByTokenRead } from '@/server/reports/reports';
+import { likedByTokenRead } from '@/server/likes/likes';
+import { run, together } from '@/server/platform/reads';
 import { resolveChannel } from '@/server/channels/channels';
 import { requestSession } from '@/server/sign-in/request-session';
 import { hashToken } from '@/server/platform/tokens';
@@ -428,14 +429,19 @@ describe("the post page's report state (issue 23, point 14)", () => {
 				return batch(list);
 			};
 			const request = new Request(`http://localhost/starfall/global/posts/${postId}`, { headers: { cookie: asked } });
-			const { session, alongside } = await requestSession(db, global, request, (tokenHash) =>
-				tokenHash ? [likedByTokenStatement(db, global.id, tokenHash, postId), reportedByTokenStatement(db, global.id, tokenHash, postId)] : [],
+			const { session, read } = await requestSession(db, global, request, (tokenHash) =>
+				together({
+					...(tokenHash !== null && {
+						liked: likedByTokenRead(db, global.id, tokenHash, postId),
+						reported: reportedByTokenRead(db, global.id, tokenHash, postId),
+					}),
+				}),
 			);
-			const reported = (alongside[1]?.results[0] as { reported: number } | undefined)?.reported ?? null;
+			const reported = read?.reported ?? null;
 			return { session: session.kind, reported, batches, statements: statements.length, reportRowsRead: statements[2]?.rowsRead ?? 0 };
 		};
 		// One round trip: the session's row, the like and the report go to D1 in one batch.
-		expect(await ask()).toMatchObject({ session: 'member', reported: 0, batches: 1, statements: 3 });
+		expect(await ask()).toMatchObject({ session: 'member', reported: false, batches: 1, statements: 3 });
 		const comment = await env.DB.prepare(
 			`SELECT c.id FROM comments c WHERE c.post_id = ?1 AND c.member_id <> ?2 AND c.deleted_at IS NULL AND c.hidden_by_admin = 0
 			 AND NOT EXISTS (SELECT 1 FROM reports r WHERE r.target_type = 'COMMENT' AND r.target_id = c.id AND r.reporter_id = ?2) LIMIT 1`,
@@ -444,18 +450,18 @@ describe("the post page's report state (issue 23, point 14)", () => {
 			.first<number>('id');
 		// A report of one of the post's comments is not a report of the post.
 		if (comment !== null) expect((await report(member, { targetType: 'COMMENT', targetId: comment, reason: 'SPAM', detail: '' })).status).toBe(200);
-		expect((await ask()).reported).toBe(0);
+		expect((await ask()).reported).toBe(false);
 		expect((await report(member, { targetType: 'POST', targetId: postId, reason: 'SPAM', detail: '' })).status).toBe(200);
 		const after = await ask();
-		expect(after).toMatchObject({ session: 'member', reported: 1, batches: 1, statements: 3 });
+		expect(after).toMatchObject({ session: 'member', reported: true, batches: 1, statements: 3 });
 		// A probe of the session's row and the report's unique index, however many reports the post has.
 		expect(after.reportRowsRead).toBeLessThanOrEqual(3);
 		// Another member's session does not see it; a guest's page makes no such read.
-		expect((await ask(await cookieOf(await nextReporter(member)))).reported).toBe(0);
+		expect((await ask(await cookieOf(await nextReporter(member)))).reported).toBe(false);
 		expect(await ask('')).toMatchObject({ session: 'guest', reported: null, statements: 0 });
 		// The same token asked under another channel finds nothing.
 		const hash = await hashToken(cookie.slice(cookie.indexOf('=') + 1));
-		expect(await reportedByTokenStatement(env.DB, KOREAN.id, hash, postId).first('reported')).toBe(0);
-		expect(await reportedByTokenStatement(env.DB, GLOBAL.id, hash, postId).first('reported')).toBe(1);
+		expect(await run(env.DB, reportedByTokenRead(env.DB, KOREAN.id, hash, postId))).toBe(false);
+		expect(await run(env.DB, reportedByTokenRead(env.DB, GLOBAL.id, hash, postId))).toBe(true);
 	});
 });

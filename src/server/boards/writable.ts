@@ -6,6 +6,7 @@
  * (announcements) for administrators alone.
  */
 import { AppError } from '@/server/platform/errors';
+import { read, run, type Read } from '@/server/platform/reads';
 import { DocumentSchema, type ContentDocument } from '@/schemas/content';
 
 interface WritableSubject {
@@ -31,7 +32,7 @@ interface WritableRow {
 	use_subjects: number;
 	notice_only: number;
 	write_template: string | null;
-	/** The enabled subjects as a JSON array of [id, name], in display order. */
+	/** The enabled subjects as a JSON array of { subjectId, name }, in display order. */
 	subjects_json: string;
 }
 
@@ -130,32 +131,35 @@ export function offersWrite(
 	return hasProviders && (board === null || canWriteIn(board, false));
 }
 
-/** The read of the channel's boards for the write screen (writableBoardsOf reads its result): one D1 query, in the session's round trip on a page. */
-export function writableBoardsStatement(db: D1Database, channelId: number): D1PreparedStatement {
-	return db
+/**
+ * The read of the channel's boards for the write screen (writableBoardsOf keeps those a member may
+ * write in): one D1 query, in the session's round trip on a page.
+ */
+export function writableBoardsRead(db: D1Database, channelId: number): Read<WritableRow[]> {
+	const statement = db
 		.prepare(
 			`SELECT b.id, b.name, b.is_public, b.use_subjects, b.notice_only, b.write_template,
-				(SELECT json_group_array(json_array(t.id, t.name))
+				(SELECT json_group_array(json_object('subjectId', t.id, 'name', t.name))
 				 FROM (SELECT s.id, s.name FROM board_subjects s
 				       WHERE s.board_id = b.id AND s.channel_id = b.channel_id AND s.enabled = 1
 				       ORDER BY s.sort_order) t) AS subjects_json
 			 FROM boards b WHERE b.channel_id = ?1 ORDER BY b.id`,
 		)
 		.bind(channelId);
+	return read(statement, (result) => result.results as WritableRow[]);
 }
 
 /**
  * The boards `admin` (an administrator or not) may write in, in board order, each with its enabled
- * subjects, from writableBoardsStatement's result. `keepBoardId` (an edited post's board) is kept
- * even when the member could not write a new post there, so that the edit screen shows the stored board.
+ * subjects, from writableBoardsRead's rows. `keepBoardId` (an edited post's board) is kept even
+ * when the member could not write a new post there, so that the edit screen shows the stored board.
  */
-export function writableBoardsOf(result: D1Result | undefined, admin: boolean, keepBoardId?: number): WritableBoard[] {
-	const rows = (result?.results ?? []) as WritableRow[];
+export function writableBoardsOf(rows: WritableRow[], admin: boolean, keepBoardId?: number): WritableBoard[] {
 	return rows
 		.filter((row) => row.id === keepBoardId || canWriteIn({ isPublic: row.is_public === 1, noticeOnly: row.notice_only === 1 }, admin))
 		.map((row) => {
 			const usesSubjects = row.use_subjects === 1;
-			const subjects = usesSubjects ? (JSON.parse(row.subjects_json) as [number, string][]).map(([subjectId, name]) => ({ subjectId, name })) : [];
+			const subjects = usesSubjects ? (JSON.parse(row.subjects_json) as { subjectId: number; name: string }[]) : [];
 			return {
 				boardId: row.id,
 				name: row.name,
@@ -169,5 +173,5 @@ export function writableBoardsOf(result: D1Result | undefined, admin: boolean, k
 
 /** The boards of the channel `admin` may write in (writableBoardsOf), read now. */
 export async function writableBoards(db: D1Database, channelId: number, admin: boolean, keepBoardId?: number): Promise<WritableBoard[]> {
-	return writableBoardsOf(await writableBoardsStatement(db, channelId).all(), admin, keepBoardId);
+	return writableBoardsOf(await run(db, writableBoardsRead(db, channelId)), admin, keepBoardId);
 }

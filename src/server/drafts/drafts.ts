@@ -13,7 +13,7 @@ import { parseJsonColumn } from '@/server/platform/db';
 import { countOf, pageOffsetSql } from '@/server/platform/page-offset';
 import { memberIdSql, memberIdValue, type MemberRef } from '@/server/sign-in/member-ref';
 import { AppError } from '@/server/platform/errors';
-import { firstRowOf, readTogether } from '@/server/platform/reads';
+import { firstRowOf, read, readGroup, readTogether, run, type Read, type ReadGroup } from '@/server/platform/reads';
 import { claimUploadsStatements, uploadKeysOf, uploadsOf, uploadsStatement } from '@/server/uploads/claims';
 import { PAGE_SIZE } from '@/schemas/params';
 import { pageCount } from '@/lib/paging';
@@ -48,16 +48,16 @@ function toSummary(row: DraftRow): DraftSummary {
 }
 
 /**
- * The read of a page of the member's drafts of the channel, newest-updated first, PAGE_SIZE a
- * page, and their count: two statements (draftPageOf reads their results). `lastPage`: a page past
- * the end reads the last page (My Page), else nothing. With the member's session (`who` a token),
- * a page reads it in the session's round trip.
+ * A page of the member's drafts of the channel, newest-updated first, PAGE_SIZE a page, read with
+ * their count (two statements sent together). `lastPage`: a page past the end reads the last page
+ * (My Page), else nothing. With the member's session (`who` a token), a page reads it in the
+ * session's round trip.
  */
-export function draftListStatements(db: D1Database, channelId: number, who: MemberRef, page: number, lastPage = false): D1PreparedStatement[] {
+export function draftListRead(db: D1Database, channelId: number, who: MemberRef, page: number, lastPage = false): ReadGroup<DraftPage> {
 	const where = `member_id = ${memberIdSql(who, '?1')} AND channel_id = ?2`;
 	const countSql = `SELECT count(*) AS count FROM drafts WHERE ${where}`;
 	const member = memberIdValue(who);
-	return [
+	const statements = [
 		db
 			.prepare(
 				`SELECT id, board_id, subject_id, title, updated_at FROM drafts
@@ -66,19 +66,17 @@ export function draftListStatements(db: D1Database, channelId: number, who: Memb
 			.bind(member, channelId, page),
 		db.prepare(countSql).bind(member, channelId),
 	];
-}
-
-/** The page draftListStatements read (`lastPage` as they were made with). */
-export function draftPageOf([rows, count]: D1Result[], asked: number, lastPage = false): DraftPage {
-	const totalCount = countOf(count);
-	const totalPages = pageCount(totalCount, PAGE_SIZE);
-	const page = lastPage ? Math.min(asked, totalPages) : asked;
-	return { drafts: ((rows?.results ?? []) as DraftRow[]).map(toSummary), totalCount, page, pageSize: PAGE_SIZE, totalPages };
+	return readGroup(statements, ([rows, count]) => {
+		const totalCount = countOf(count);
+		const totalPages = pageCount(totalCount, PAGE_SIZE);
+		const shown = lastPage ? Math.min(page, totalPages) : page;
+		return { drafts: ((rows?.results ?? []) as DraftRow[]).map(toSummary), totalCount, page: shown, pageSize: PAGE_SIZE, totalPages };
+	});
 }
 
 /** The member's drafts of the channel, newest-updated first, PAGE_SIZE a page, with their total count. */
 export async function listDrafts(db: D1Database, channelId: number, memberId: number, page: number): Promise<DraftPage> {
-	return draftPageOf(await db.batch(draftListStatements(db, channelId, memberId, page)), page);
+	return run(db, draftListRead(db, channelId, memberId, page));
 }
 
 /**
@@ -97,24 +95,22 @@ function storedDocument(stored: string): ContentDocument {
 	};
 }
 
-/** The read of one of the member's drafts (draftOf reads its result); with a session's token, in the session's round trip. */
-export function draftStatement(db: D1Database, channelId: number, who: MemberRef, draftId: number): D1PreparedStatement {
-	return db
+/** One of the member's drafts, or null when they have none of that id here; with a session's token, in the session's round trip. */
+export function draftRead(db: D1Database, channelId: number, who: MemberRef, draftId: number): Read<Draft | null> {
+	const statement = db
 		.prepare(
 			`SELECT id, board_id, subject_id, title, content, updated_at FROM drafts WHERE id = ?1 AND channel_id = ?2 AND member_id = ${memberIdSql(who, '?3')}`,
 		)
 		.bind(draftId, channelId, memberIdValue(who));
-}
-
-/** The draft draftStatement read, or null when the member has no draft of that id here. */
-export function draftOf(result: D1Result | undefined): Draft | null {
-	const row = result?.results[0] as (DraftRow & { content: string }) | undefined;
-	return row ? { ...toSummary(row), content: storedDocument(row.content) } : null;
+	return read(statement, (result) => {
+		const row = result.results[0] as (DraftRow & { content: string }) | undefined;
+		return row ? { ...toSummary(row), content: storedDocument(row.content) } : null;
+	});
 }
 
 /** One of the member's drafts. @throws AppError DraftNotFound when the member has no draft of that id here */
 export async function getDraft(db: D1Database, channelId: number, memberId: number, draftId: number): Promise<Draft> {
-	const draft = draftOf(await draftStatement(db, channelId, memberId, draftId).all());
+	const draft = await run(db, draftRead(db, channelId, memberId, draftId));
 	if (!draft) throw new AppError('DraftNotFound');
 	return draft;
 }

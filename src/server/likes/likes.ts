@@ -20,6 +20,7 @@
  */
 import { AppError } from '@/server/platform/errors';
 import { guardedBatch } from '@/server/platform/batch';
+import { read, type Read } from '@/server/platform/reads';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { readablePostGuard, readablePostOf, readablePostStatement } from '@/server/visibility/readable-post';
 import { notify } from '@/server/notifications/send';
@@ -100,11 +101,12 @@ export async function getLikeState(db: D1Database, channelId: number, member: Se
  * Whether the member of a session (by its token's hash) likes the post: the post page reads it in
  * the session's own round trip, before it knows who the member is, and uses it only for a member.
  */
-export function likedByTokenStatement(db: D1Database, channelId: number, tokenHash: string, postId: number): D1PreparedStatement {
-	return db
+export function likedByTokenRead(db: D1Database, channelId: number, tokenHash: string, postId: number): Read<boolean> {
+	const statement = db
 		.prepare(
 			`SELECT EXISTS (SELECT 1 FROM sessions s JOIN post_likes l ON l.member_id = s.member_id
 			 WHERE s.token_hash = ?1 AND s.channel_id = ?2 AND l.post_id = ?3 AND l.channel_id = ?2) AS liked`,
 		)
 		.bind(tokenHash, channelId, postId);
+	return read(statement, (result) => (result.results[0] as { liked: number } | undefined)?.liked === 1);
 }

@@ -1,5 +1,5 @@
 /**
- * What the admin area loads (issue 12): the channel page of one of its administrators, and the
+ * What the admin area loads: the channel page of one of its administrators, and the
  * first page of the tab asked for, read by the same services as the admin API. Anyone else (a
  * guest, a member, an administrator of another community, a banned one) gets the not-found page,
  * and the answer is never stored by a cache. The tab's reads go to D1 in the session's batch (one
@@ -9,10 +9,10 @@
 import type { AstroGlobal } from 'astro';
 import { loadChannelPage, type ChannelPage } from './channel-page';
 import type { SessionMember } from '@/server/sign-in/sessions';
-import { closedReportsOf, closedReportsStatements, reportQueueOf, reportQueueStatements, type QueueOrder } from '@/server/moderation/reports-queue';
-import { bansInForceOf, bansInForceStatements } from '@/server/members/bans';
-import { logPageOf, logStatements } from '@/server/moderation/log';
-import { moderationSettingsOf, moderationSettingsStatement } from '@/server/moderation/settings';
+import { closedReportsRead, reportQueueRead, type QueueOrder } from '@/server/moderation/reports-queue';
+import { bansInForceRead } from '@/server/members/bans';
+import { logPageRead } from '@/server/moderation/log';
+import { moderationSettingsRead } from '@/server/moderation/settings';
 import { lenientPage } from '@/schemas/params';
 
 export const ADMIN_TABS = ['reports', 'history', 'bans', 'log', 'settings'] as const;
@@ -35,12 +35,15 @@ export async function loadAdminPage(astro: Context): Promise<AdminPage | Respons
 	const number = lenientPage(query.get('page'));
 	// The tab's page (the last one when the one asked for is past the end), read beside the session.
 	const page = await loadChannelPage(astro, (db, channel, tokenHash) => {
-		if (tokenHash === null) return [];
-		if (tab === 'reports') return reportQueueStatements(db, channel.id, number, order, true);
-		if (tab === 'history') return closedReportsStatements(db, channel.id, number, true);
-		if (tab === 'bans') return bansInForceStatements(db, channel.id, number, Date.now(), true);
-		if (tab === 'log') return logStatements(db, channel.id, number, true);
-		return [moderationSettingsStatement(db, channel.id)];
+		if (tokenHash === null) return {};
+		const tabRead = {
+			reports: () => reportQueueRead(db, channel.id, number, order, true),
+			history: () => closedReportsRead(db, channel.id, number, true),
+			bans: () => bansInForceRead(db, channel.id, number, Date.now(), true),
+			log: () => logPageRead(db, channel.id, number, true),
+			settings: () => moderationSettingsRead(db, channel.id),
+		}[tab];
+		return { initial: tabRead() };
 	});
 	astro.response.headers.set('Cache-Control', 'private, no-store');
 	if (!page || page.session.kind !== 'member' || page.session.member.role !== 'ADMIN') {
@@ -48,16 +51,5 @@ export async function loadAdminPage(astro: Context): Promise<AdminPage | Respons
 		notFound.headers.set('Cache-Control', 'private, no-store');
 		return notFound;
 	}
-	const read = page.alongside;
-	const initial =
-		tab === 'reports'
-			? reportQueueOf(read, number, true)
-			: tab === 'history'
-				? closedReportsOf(read, number, true)
-				: tab === 'bans'
-					? bansInForceOf(read, number, true)
-					: tab === 'log'
-						? logPageOf(read, number, true)
-						: moderationSettingsOf(read[0]);
-	return { page, admin: page.session.member, tab, order, initial };
+	return { page, admin: page.session.member, tab, order, initial: page.read.initial };
 }

@@ -12,19 +12,26 @@ import { safeRedirect } from '@/lib/redirect';
 import { loginPageUrl } from '@/lib/urls';
 import { themeCss } from '@/lib/theme';
 import { cspHash, imageSourceDirective } from '@/lib/security-policy';
+import { together, type Reads, type ReadValues } from '@/server/platform/reads';
 
-export interface ChannelPage {
+export interface ChannelPage<R extends Reads = NoReads> {
 	db: D1Database;
 	channel: Channel;
 	layout: LayoutData;
 	t: Translate;
 	session: SessionState;
-	/** The results of the page's reads made beside the session (loadChannelPage's `alongside`). */
-	alongside: D1Result[];
+	/** The values of the page's own reads (loadChannelPage's `reads`), by name. */
+	read: ReadValues<R>;
 }
 
-/** A page's own reads, made in the session's D1 round trip (src/server/sign-in/request-session.ts). */
-export type PageReads = (db: D1Database, channel: Channel, tokenHash: string | null, layout: LayoutData) => D1PreparedStatement[];
+/** The reads of a page that makes none of its own. */
+export type NoReads = Record<never, never>;
+
+/**
+ * A page's own named reads (src/server/platform/reads.ts), made in the session's D1 round trip
+ * (src/server/sign-in/request-session.ts), given the hash of the session cookie's token (or null).
+ */
+export type PageReads<R extends Reads> = (db: D1Database, channel: Channel, tokenHash: string | null, layout: LayoutData) => R;
 
 type PageContext = Pick<AstroGlobal, 'params' | 'request' | 'response' | 'locals' | 'csp'>;
 
@@ -35,15 +42,24 @@ type PageContext = Pick<AstroGlobal, 'params' | 'request' | 'response' | 'locals
  * hash of the channel's theme style (both layouts render `themeCss(channel)`) goes into the page's
  * Content-Security-Policy, with the hosts of the images its operator configured: here, because the
  * page's frontmatter runs before Astro writes the header.
- * `reads` are the page's own D1 reads, sent in one batch with the session's row (one round trip).
- * `readsAllowed`, when given, is asked once the channel is known and before anything is read: the
- * reads are made only when it answers true (a read limit: src/server/loaders/read-limit.ts).
+ * `reads` are the page's own named D1 reads, sent in one batch with the session's row (one round
+ * trip); their values are `page.read`, by name.
  */
-export async function loadChannelPage(
+export async function loadChannelPage<R extends Reads = NoReads>(astro: PageContext, reads?: PageReads<R>): Promise<ChannelPage<R> | null> {
+	const page = await loadChannelPageIf(astro, reads);
+	return page && { ...page, read: page.read ?? ({} as ReadValues<R>) };
+}
+
+/**
+ * loadChannelPage, with `readsAllowed` asked once the channel is known and before anything is
+ * read: the reads are made only when it answers true (a read limit: src/server/loaders/read-limit.ts),
+ * and `read` is null when they were not.
+ */
+export async function loadChannelPageIf<R extends Reads>(
 	astro: PageContext,
-	reads?: PageReads,
+	reads?: PageReads<R>,
 	readsAllowed?: (channel: Channel) => Promise<boolean>,
-): Promise<ChannelPage | null> {
+): Promise<(Omit<ChannelPage<R>, 'read'> & { read: ReadValues<R> | null }) | null> {
 	const path = channelPathOf(astro.params);
 	if (!path) return null;
 	const db = database(env.DB);
@@ -55,10 +71,10 @@ export async function loadChannelPage(
 	const allowed = reads ? (readsAllowed?.(channel) ?? Promise.resolve(true)) : Promise.resolve(false);
 	const sessionRead = reads
 		? Promise.all([layoutRead, allowed]).then(([layout, reading]) =>
-				requestSession(db, channel, astro.request, reading ? (tokenHash) => reads(db, channel, tokenHash, layout) : undefined),
+				requestSession(db, channel, astro.request, reading ? (tokenHash) => together(reads(db, channel, tokenHash, layout)) : undefined),
 			)
 		: requestSession(db, channel, astro.request);
-	const [layout, { session, headers, alongside }, themeHash] = await Promise.all([layoutRead, sessionRead, cspHash(themeCss(channel))]);
+	const [layout, { session, headers, read }, themeHash] = await Promise.all([layoutRead, sessionRead, cspHash(themeCss(channel))]);
 	astro.csp?.insertStyleHash(themeHash);
 	const images = imageSourceDirective([
 		channel.header.gameBiIcon,
@@ -71,7 +87,7 @@ export async function loadChannelPage(
 		else astro.response.headers.set(name, value);
 	}
 	astro.locals.session = session;
-	return { db, channel, layout, t: translator(channel.language), session, alongside };
+	return { db, channel, layout, t: translator(channel.language), session, read };
 }
 
 /** Whether the page is seen by a signed-in member (a banned one included: the ban dialog covers it). */

@@ -10,35 +10,35 @@ import { loadLayout, type LayoutData } from '@/server/channels/layout';
 import { siteOrigin } from '@/server/platform/site-origin';
 import { channelPathOf } from '@/schemas/params';
 import { translator, type Translate } from '@/i18n';
+import { readAll, type Reads, type ReadValues } from '@/server/platform/reads';
 
-export interface CrawlerChannel {
+export interface CrawlerChannel<R extends Reads> {
 	db: D1Database;
 	channel: Channel;
 	layout: LayoutData;
 	origin: string;
 	t: Translate;
-	/** The results of the file's own reads (loadCrawlerChannel's `reads`), in their order. */
-	alongside: D1Result[];
+	/** The values of the file's own named reads (loadCrawlerChannel's `reads`). */
+	read: ReadValues<R>;
 }
 
 /**
  * The channel a crawler's file belongs to, or null when the path names none. `reads`, the file's
- * own reads, go to D1 in one batch, beside the layout's (one round trip, none when the layout is
+ * own named reads, go to D1 in one batch, beside the layout's (one round trip, none when the layout is
  * remembered).
  */
-export async function loadCrawlerChannel(
+export async function loadCrawlerChannel<R extends Reads = Record<never, never>>(
 	params: Record<string, string | undefined>,
 	url: URL,
-	reads: (db: D1Database, channel: Channel) => D1PreparedStatement[] = () => [],
-): Promise<CrawlerChannel | null> {
+	reads?: (db: D1Database, channel: Channel) => R,
+): Promise<CrawlerChannel<R> | null> {
 	const path = channelPathOf(params);
 	if (!path) return null;
 	const db = database(env.DB);
 	const channel = await resolveChannel(db, path.domain, path.slug);
 	if (!channel) return null;
-	const statements = reads(db, channel);
-	const [layout, alongside] = await Promise.all([loadLayout(db, channel), statements.length === 0 ? [] : db.batch(statements)]);
-	return { db, channel, layout, origin: siteOrigin(url), t: translator(channel.language), alongside };
+	const [layout, read] = await Promise.all([loadLayout(db, channel), readAll(db, reads?.(db, channel) ?? ({} as R))]);
+	return { db, channel, layout, origin: siteOrigin(url), t: translator(channel.language), read };
 }
 
 /** An XML answer. */

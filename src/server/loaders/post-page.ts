@@ -1,8 +1,11 @@
 /**
- * The post page's one read: the post (src/server/posts/detail.ts) and a page of its comments
- * (src/server/comments/comments.ts) in one D1 query, which the page makes in its session's round trip.
+ * The post page (src/pages/[domain]/[slug]/posts/[postId].astro): its one read, the post
+ * (src/server/posts/detail.ts) and a page of its comments (src/server/comments/comments.ts) in one
+ * D1 query, which the page makes in its session's round trip (its view model:
+ * src/server/loaders/post-page-view.ts).
  */
 import { AppError } from '@/server/platform/errors';
+import { read, run, type Read } from '@/server/platform/reads';
 import type { Viewer } from '@/server/visibility/visibility';
 import { POST_FROM, POST_SQL, toView, type PostRow, type PostView } from '@/server/posts/detail';
 import {
@@ -36,23 +39,27 @@ export function commentPageStartOf(options: { from?: number; after?: number }): 
 			: { kind: 'first' };
 }
 
+/** The row of postWithCommentsRead: the post's columns and its page of comments'. */
+type PostWithCommentsRow = PostRow & CommentPageColumns;
+
 /**
- * The post page's one read: the post and a page of its comments (postWithCommentsOf reads its
- * result); with the member's session token, each comment also says whether they reported it.
+ * The post page's one read: the post's row with a page of its comments, or null when there is no
+ * such post (postWithCommentsOf makes it what a viewer sees); with the member's session token, each
+ * comment also says whether they reported it.
  */
-export function postWithCommentsStatement(
+export function postWithCommentsRead(
 	db: D1Database,
 	channelId: number,
 	postId: number,
 	start: CommentPageStart,
 	tokenHash: string | null = null,
-): D1PreparedStatement {
-	return db.prepare(`${POST_SQL}, ${COMMENT_PAGE_COLUMNS} ${POST_FROM}`).bind(postId, channelId, ...commentPageParams(start, tokenHash));
+): Read<PostWithCommentsRow | null> {
+	const statement = db.prepare(`${POST_SQL}, ${COMMENT_PAGE_COLUMNS} ${POST_FROM}`).bind(postId, channelId, ...commentPageParams(start, tokenHash));
+	return read(statement, (result) => (result.results[0] as PostWithCommentsRow | undefined) ?? null);
 }
 
-/** The post and its page of comments as `viewer` may see them, from postWithCommentsStatement's result; null when there is no such post. */
-export function postWithCommentsOf(result: D1Result | undefined, viewer: Viewer, start: CommentPageStart): PostWithComments | null {
-	const row = result?.results[0] as (PostRow & CommentPageColumns) | undefined;
+/** The post and its page of comments as `viewer` may see them, from postWithCommentsRead's row; null when there is no such post. */
+export function postWithCommentsOf(row: PostWithCommentsRow | null, viewer: Viewer, start: CommentPageStart): PostWithComments | null {
 	if (!row) return null;
 	const post = toView(row, viewer);
 	const anchorFound = start.kind === 'first' || row.anchor_thread !== null;
@@ -79,7 +86,7 @@ export async function getPostWithComments(
 	options: { from?: number; after?: number } = {},
 ): Promise<PostWithComments> {
 	const start = commentPageStartOf(options);
-	const found = postWithCommentsOf(await postWithCommentsStatement(db, channelId, postId, start).all(), viewer, start);
+	const found = postWithCommentsOf(await run(db, postWithCommentsRead(db, channelId, postId, start)), viewer, start);
 	if (!found) throw new AppError('PostNotFound');
 	return found;
 }

@@ -8,10 +8,15 @@ import type { AstroGlobal } from 'astro';
 import { env } from 'cloudflare:workers';
 import { enforceRateLimit, limitersOf, type RateLimitedAction } from '@/server/platform/rate-limit';
 import { isAppError } from '@/server/platform/errors';
-import { isSignedIn, loadChannelPage, type ChannelPage, type PageReads } from './channel-page';
+import { isSignedIn, loadChannelPageIf, type ChannelPage, type PageReads } from './channel-page';
+import type { Reads, ReadValues } from '@/server/platform/reads';
 
-/** A page whose reads count against a read limit; a refused one has no results (`alongside` is empty). */
-export interface ReadLimitedPage extends ChannelPage {
+/**
+ * A page whose reads count against a read limit. `read` is null when nothing was read: the page
+ * was refused, or it asked for no reads (`action` null).
+ */
+export interface ReadLimitedPage<R extends Reads> extends Omit<ChannelPage<R>, 'read'> {
+	read: ReadValues<R> | null;
 	refused: boolean;
 }
 
@@ -24,14 +29,14 @@ export interface ReadLimitedPage extends ChannelPage {
  * With no `action` (a request the page answers without reading, such as a malformed id), nothing is
  * read and nothing is counted.
  */
-export async function loadReadLimitedPage(
+export async function loadReadLimitedPage<R extends Reads>(
 	astro: Pick<AstroGlobal, 'params' | 'request' | 'response' | 'locals' | 'csp'>,
 	action: RateLimitedAction | null,
-	reads: PageReads,
-): Promise<ReadLimitedPage | null> {
+	reads: PageReads<R>,
+): Promise<ReadLimitedPage<R> | null> {
 	if (action === null) {
-		const page = await loadChannelPage(astro);
-		return page && { ...page, refused: false };
+		const page = await loadChannelPageIf(astro);
+		return page && { ...page, refused: false, read: null };
 	}
 	const limiters = limitersOf(env);
 	const ip = astro.request.headers.get('cf-connecting-ip');
@@ -42,7 +47,7 @@ export async function loadReadLimitedPage(
 		refusals.push(Number(error.details?.['retryAfter'] ?? 60));
 		return false;
 	};
-	const page = await loadChannelPage(astro, reads, (channel) =>
+	const page = await loadChannelPageIf(astro, reads, (channel) =>
 		enforceRateLimit(limiters, action, { channelId: channel.id, memberId: null, ip }, 'address').then(() => true, refused),
 	);
 	if (!page) return null;
@@ -53,5 +58,5 @@ export async function loadReadLimitedPage(
 	astro.response.status = 429;
 	astro.response.headers.set('Retry-After', String(Math.max(...refusals)));
 	astro.response.headers.set('Cache-Control', 'no-store');
-	return { ...page, alongside: [], refused: true };
+	return { ...page, refused: true, read: null };
 }

@@ -4,9 +4,10 @@
  */
 import type { AstroGlobal } from 'astro';
 import { isSignedIn, loadChannelPage, loginRedirect, type ChannelPage } from './channel-page';
-import { writableBoardsOf, writableBoardsStatement, type WritableBoard } from '@/server/boards/writable';
+import { writableBoardsOf, writableBoardsRead, type WritableBoard } from '@/server/boards/writable';
 import { editablePostOf, editablePostStatement } from '@/server/posts/writing';
-import { draftOf, draftStatement } from '@/server/drafts/drafts';
+import { draftRead } from '@/server/drafts/drafts';
+import { read } from '@/server/platform/reads';
 import { AppError, isAppError } from '@/server/platform/errors';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import type { OpeningFields } from '@/schemas/post-write';
@@ -52,11 +53,12 @@ export async function loadWriteScreen(astro: Astro, postId?: string): Promise<Wr
 	const draftParam = postId === undefined ? astro.url.searchParams.get('draftId') : null;
 	// One of the member's own drafts, opened as it was saved; any other id is not found.
 	const draftId = draftParam === null ? null : IdSchema.safeParse(draftParam);
-	const page = await loadChannelPage(astro, (db, channel, tokenHash) => {
-		if (tokenHash === null) return [];
-		if (editId) return editId.success ? [editablePostStatement(db, channel.id, editId.data), writableBoardsStatement(db, channel.id)] : [];
-		return [writableBoardsStatement(db, channel.id), ...(draftId?.success ? [draftStatement(db, channel.id, { tokenHash }, draftId.data)] : [])];
-	});
+	const page = await loadChannelPage(astro, (db, channel, tokenHash) => ({
+		// The edited post's row, which editablePostOf checks once the member is known.
+		...(tokenHash !== null && editId?.success && { post: read(editablePostStatement(db, channel.id, editId.data), (result) => result) }),
+		...(tokenHash !== null && (editId?.success ?? true) && { boards: writableBoardsRead(db, channel.id) }),
+		...(tokenHash !== null && !editId && draftId?.success && { draft: draftRead(db, channel.id, { tokenHash }, draftId.data) }),
+	}));
 	if (!page) return astro.rewrite('/404');
 	// A member's screen, and never a cached guest redirect either.
 	astro.response.headers.set('Cache-Control', 'private, no-store');
@@ -70,12 +72,11 @@ export async function loadWriteScreen(astro: Astro, postId?: string): Promise<Wr
 	const mediaLimit = newMember ? channel.newMemberLimits.maxImages : null;
 
 	if (!editId) {
-		const [boardsResult, draftResult] = page.alongside;
-		const boards = writableBoardsOf(boardsResult, admin);
+		const boards = writableBoardsOf(page.read.boards ?? [], admin);
 		// Not in a session whose sign-up passed the check (docs/spam-defence.md).
 		const challenge = newMember && !member.humanChecked ? pageChallenge(astro) : null;
 		if (draftId) {
-			const draft = draftOf(draftResult);
+			const draft = page.read.draft ?? null;
 			if (!draft) return { kind: 'refused', page, status: 404 };
 			return {
 				kind: 'form',
@@ -105,10 +106,9 @@ export async function loadWriteScreen(astro: Astro, postId?: string): Promise<Wr
 	}
 
 	if (!editId.success) return { kind: 'refused', page, status: 404 };
-	const [postResult, boardsResult] = page.alongside;
 	try {
-		const post = editablePostOf(postResult, member);
-		const boards = writableBoardsOf(boardsResult, admin, post.boardId);
+		const post = editablePostOf(page.read.post, member);
+		const boards = writableBoardsOf(page.read.boards ?? [], admin, post.boardId);
 		const template = boards.find((board) => board.boardId === post.boardId)?.template ?? null;
 		return {
 			kind: 'form',

@@ -5,6 +5,7 @@
  */
 import { PAGE_SIZE } from '@/schemas/params';
 import { countOf, pageOf, pageOffsetSql } from '@/server/platform/page-offset';
+import { readGroup, run, type ReadGroup } from '@/server/platform/reads';
 import { memberIdSql, memberIdValue, type MemberRef } from '@/server/sign-in/member-ref';
 import { LISTABLE_COMMENT_SQL, listablePostSql } from '@/server/visibility/visibility';
 import { SUMMARY_COLUMNS, toSummary, type PostSummary, type SummaryRow } from '@/server/posts/lists';
@@ -78,29 +79,33 @@ function commentOf(row: CommentRow): MyComment {
 }
 
 /**
- * A page of one of the member's lists and its count, two statements (myListOf reads their
- * results): a page past the end (an old link, a hand-typed number) reads the last page, as a board
- * shows it. With the member's session (`who` a token), My Page reads it in the session's round trip.
+ * A page of one of the member's lists, read with its count (two statements sent together): a page
+ * past the end (an old link, a hand-typed number) reads the last page, as a board shows it. With
+ * the member's session (`who` a token), My Page reads it in the session's round trip.
  */
-export function myListStatements(db: D1Database, channelId: number, who: MemberRef, list: MyList, page: number): D1PreparedStatement[] {
+export function myListRead<K extends MyList>(
+	db: D1Database,
+	channelId: number,
+	who: MemberRef,
+	list: K,
+	page: number,
+): ReadGroup<ListPage<ListItems[K]>> {
 	const query = QUERIES[list];
 	const where = query.where(memberIdSql(who, '?1'));
 	const countSql = `SELECT count(*) AS count FROM ${query.countFrom ?? query.from} WHERE ${where}`;
 	const offset = pageOffsetSql('?3', page > 1 ? countSql : undefined);
 	const member = memberIdValue(who);
-	return [
+	const statements = [
 		db
 			.prepare(`SELECT ${query.columns} FROM ${query.from} WHERE ${where} ORDER BY ${query.order} LIMIT ${PAGE_SIZE} OFFSET ${offset}`)
 			.bind(member, channelId, page),
 		db.prepare(countSql).bind(member, channelId),
 	];
-}
-
-/** The page myListStatements read, from their results. */
-export function myListOf<K extends MyList>(list: K, [rows, count]: D1Result[], asked: number): ListPage<ListItems[K]> {
-	const found = rows?.results ?? [];
-	const items = list === 'comments' ? (found as CommentRow[]).map(commentOf) : (found as SummaryRow[]).map(toSummary);
-	return pageOf({ items: items as ListItems[K][] }, countOf(count), asked, true);
+	return readGroup(statements, ([rows, count]) => {
+		const found = rows?.results ?? [];
+		const items = list === 'comments' ? (found as CommentRow[]).map(commentOf) : (found as SummaryRow[]).map(toSummary);
+		return pageOf({ items: items as ListItems[K][] }, countOf(count), page, true);
+	});
 }
 
 async function listMine<K extends MyList>(
@@ -110,7 +115,7 @@ async function listMine<K extends MyList>(
 	list: K,
 	page: number,
 ): Promise<ListPage<ListItems[K]>> {
-	return myListOf(list, await db.batch(myListStatements(db, channelId, memberId, list, page)), page);
+	return run(db, myListRead(db, channelId, memberId, list, page));
 }
 
 export function listMyComments(db: D1Database, channelId: number, memberId: number, page: number): Promise<ListPage<MyComment>> {

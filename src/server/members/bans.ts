@@ -13,6 +13,7 @@ import { logStatement } from '@/server/moderation/log';
 import { nicknameKey } from '@/lib/nickname-key';
 import { PAGE_SIZE } from '@/schemas/params';
 import { countOf, pageOf, pageOffsetSql } from '@/server/platform/page-offset';
+import { readGroup, run, type ReadGroup } from '@/server/platform/reads';
 
 /** SQL: the member `memberSql` is under a ban in force at `nowSql` (a permanent one, or a temporary one not over); by bans_active_by_member. */
 export const activeBanSql = (memberSql: string, nowSql: string) =>
@@ -235,15 +236,21 @@ export async function listBansInForce(
 	page: number,
 	now = Date.now(),
 ): Promise<{ bans: BanInForce[]; page: number; totalCount: number; totalPages: number }> {
-	return bansInForceOf(await db.batch(bansInForceStatements(db, channelId, page, now)), page);
+	return run(db, bansInForceRead(db, channelId, page, now));
 }
 
 /** The read of a page of the bans in force and their count (bansInForceOf reads their results); `lastPage`: a page past the end reads the last page (the admin page). */
-export function bansInForceStatements(db: D1Database, channelId: number, page: number, now = Date.now(), lastPage = false): D1PreparedStatement[] {
+export function bansInForceRead(
+	db: D1Database,
+	channelId: number,
+	page: number,
+	now = Date.now(),
+	lastPage = false,
+): ReadGroup<{ bans: BanInForce[]; page: number; totalCount: number; totalPages: number }> {
 	const inForce = `SELECT member_id, max(kind = 'PERMANENT') AS permanent, max(ends_at) AS ends_at, max(created_at) AS created_at
 		FROM bans WHERE channel_id = ?1 AND lifted_at IS NULL AND (ends_at IS NULL OR ends_at > ?2) GROUP BY member_id`;
 	const countSql = `SELECT count(*) AS n FROM (${inForce})`;
-	return [
+	const statements = [
 		db
 			.prepare(
 				`SELECT f.member_id, m.nickname, m.withdrawn_at, f.permanent, f.ends_at, f.created_at,
@@ -254,11 +261,12 @@ export function bansInForceStatements(db: D1Database, channelId: number, page: n
 			.bind(channelId, now, page),
 		db.prepare(countSql).bind(channelId, now),
 	];
+	return readGroup(statements, (results) => bansInForceOf(results, page, lastPage));
 }
 
-/** The page bansInForceStatements read (`lastPage` as they were made with). */
-export function bansInForceOf(
-	[rows, count]: D1Result[],
+/** The page bansInForceRead read (`lastPage` as they were made with). */
+function bansInForceOf(
+	[rows, count]: readonly D1Result[],
 	asked: number,
 	lastPage = false,
 ): { bans: BanInForce[]; page: number; totalCount: number; totalPages: number } {

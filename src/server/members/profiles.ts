@@ -1,9 +1,10 @@
 /**
  * Member profiles as readers see them, and a member's visible posts. The profile and a page of its
  * posts are read in one round trip, by the profile page (in its session's batch) and the API alike:
- * profileStatements and memberPostsStatement, whose results profileOf and memberPostsOf read.
+ * the named reads profileRead and memberPostsRead (memberPostPageOf makes the posts a page).
  */
 import { AppError } from '@/server/platform/errors';
+import { read, readGroup, readAll, run, type Read, type ReadGroup } from '@/server/platform/reads';
 import { PAGE_SIZE } from '@/schemas/params';
 import { pageCount } from '@/lib/paging';
 import { SUMMARY_COLUMNS, toSummary, type PostSummary, type SummaryRow } from '@/server/posts/lists';
@@ -35,16 +36,21 @@ interface ProfileRow {
 	role: string;
 }
 
-/** The profile's two reads, for one batch: the member (of this channel only) and the count of their listed posts. */
-export function profileStatements(db: D1Database, channelId: number, userId: number): [D1PreparedStatement, D1PreparedStatement] {
-	return [
-		db.prepare('SELECT id, nickname, joined_at, withdrawn_at, role FROM members WHERE id = ?1 AND channel_id = ?2').bind(userId, channelId),
-		db.prepare(PROFILE_POST_COUNT_SQL).bind(userId, channelId),
-	];
+/**
+ * The profile, from two reads sent together: the member (of this channel only) and the count of
+ * their listed posts; null when the channel has no such member.
+ */
+export function profileRead(db: D1Database, channelId: number, userId: number): ReadGroup<MemberProfile | null> {
+	return readGroup(
+		[
+			db.prepare('SELECT id, nickname, joined_at, withdrawn_at, role FROM members WHERE id = ?1 AND channel_id = ?2').bind(userId, channelId),
+			db.prepare(PROFILE_POST_COUNT_SQL).bind(userId, channelId),
+		],
+		([member, count]) => profileOf(member, count),
+	);
 }
 
-/** The profile from the results of profileStatements, in their order; null when the channel has no such member. */
-export function profileOf(member: D1Result | undefined, count: D1Result | undefined): MemberProfile | null {
+function profileOf(member: D1Result | undefined, count: D1Result | undefined): MemberProfile | null {
 	const row = member?.results[0] as ProfileRow | undefined;
 	if (!row) return null;
 	// The name and badge as readers see them beside the member's posts.
@@ -61,8 +67,7 @@ export function profileOf(member: D1Result | undefined, count: D1Result | undefi
 
 /** @throws AppError UserNotFound, also for a member of another channel */
 export async function getProfile(db: D1Database, channelId: number, userId: number): Promise<MemberProfile> {
-	const [member, count] = await db.batch(profileStatements(db, channelId, userId));
-	const profile = profileOf(member, count);
+	const profile = await run(db, profileRead(db, channelId, userId));
 	if (!profile) throw new AppError('UserNotFound');
 	return profile;
 }
@@ -77,21 +82,21 @@ export interface MemberPostPage {
 
 /**
  * The read of a page of a member's visible posts (not deleted, hidden or private, and in public
- * boards), newest first, for the batch of profileStatements. A member's list is short next to a
+ * boards), newest first, for the batch of profileRead (memberPostPageOf makes it a page). A member's list is short next to a
  * board's, so it pages by offset over the member's own index. `page` is the page asked for; with
  * `past: 'last'` a page past the end reads the last page instead (as the profile page shows it:
  * shownPage of src/lib/paging.ts, here from the count inside the same query), else nothing.
  */
-export function memberPostsStatement(
+export function memberPostsRead(
 	db: D1Database,
 	channelId: number,
 	userId: number,
 	page: number,
 	past: 'last' | 'none' = 'none',
-): D1PreparedStatement {
+): Read<PostSummary[]> {
 	// Page 1 is never past the end; a deeper page may be, and then the last page's offset is read.
 	const shown = past === 'last' && page > 1 ? `min(?3, max(1, ((${PROFILE_POST_COUNT_SQL}) + ${PAGE_SIZE - 1}) / ${PAGE_SIZE}))` : '?3';
-	return db
+	const statement = db
 		.prepare(
 			`SELECT ${SUMMARY_COLUMNS}
 			 FROM posts p JOIN members m ON m.id = p.member_id JOIN boards b ON b.id = p.board_id
@@ -99,12 +104,13 @@ export function memberPostsStatement(
 			 ORDER BY p.id DESC LIMIT ${PAGE_SIZE} OFFSET (${shown} - 1) * ${PAGE_SIZE}`,
 		)
 		.bind(userId, channelId, page);
+	return read(statement, (result) => (result.results as SummaryRow[]).map(toSummary));
 }
 
-/** The page `page` (the page shown) of the profile's posts, from memberPostsStatement's result. */
-export function memberPostsOf(result: D1Result | undefined, profile: MemberProfile, page: number): MemberPostPage {
+/** The page `page` (the page shown) of the profile's posts, from memberPostsRead's posts. */
+export function memberPostPageOf(posts: PostSummary[], profile: MemberProfile, page: number): MemberPostPage {
 	return {
-		posts: ((result?.results ?? []) as SummaryRow[]).map(toSummary),
+		posts,
 		page,
 		pageSize: PAGE_SIZE,
 		totalCount: profile.postCount,
@@ -114,7 +120,7 @@ export function memberPostsOf(result: D1Result | undefined, profile: MemberProfi
 
 /** A page of the posts of a profile already read (page past the end: no posts). */
 export async function listMemberPosts(db: D1Database, channelId: number, profile: MemberProfile, page: number): Promise<MemberPostPage> {
-	return memberPostsOf(await memberPostsStatement(db, channelId, profile.userId, page).all(), profile, page);
+	return memberPostPageOf(await run(db, memberPostsRead(db, channelId, profile.userId, page)), profile, page);
 }
 
 /**
@@ -122,8 +128,7 @@ export async function listMemberPosts(db: D1Database, channelId: number, profile
  * trip. @throws AppError UserNotFound, also for a member of another channel
  */
 export async function getMemberPosts(db: D1Database, channelId: number, userId: number, page: number): Promise<MemberPostPage> {
-	const [member, count, posts] = await db.batch([...profileStatements(db, channelId, userId), memberPostsStatement(db, channelId, userId, page)]);
-	const profile = profileOf(member, count);
+	const { profile, posts } = await readAll(db, { profile: profileRead(db, channelId, userId), posts: memberPostsRead(db, channelId, userId, page) });
 	if (!profile) throw new AppError('UserNotFound');
-	return memberPostsOf(posts, profile, page);
+	return memberPostPageOf(posts, profile, page);
 }

@@ -4,6 +4,7 @@
  */
 import { PAGE_SIZE } from '@/schemas/params';
 import { countOf, pageOf, pageOffsetSql } from '@/server/platform/page-offset';
+import { readGroup, run, type ReadGroup } from '@/server/platform/reads';
 
 export type ModerationAction =
 	| 'HIDE_POST'
@@ -113,8 +114,13 @@ export function logStatement(
 const LOG_COUNT_SQL = 'SELECT count(*) AS n FROM moderation_log WHERE channel_id = ?1';
 
 /** The read of a page of the channel's log and its count (logPageOf reads their results); `lastPage`: a page past the end reads the last page (the admin page). */
-export function logStatements(db: D1Database, channelId: number, page: number, lastPage = false): D1PreparedStatement[] {
-	return [
+export function logPageRead(
+	db: D1Database,
+	channelId: number,
+	page: number,
+	lastPage = false,
+): ReadGroup<{ entries: LogEntry[]; page: number; totalCount: number; totalPages: number }> {
+	const statements = [
 		db
 			.prepare(
 				`SELECT l.id, l.moderator_id, m.nickname, l.action, l.target_type, l.target_id, l.reason, l.created_at, ${TARGET_LABEL_COLUMNS}
@@ -125,11 +131,12 @@ export function logStatements(db: D1Database, channelId: number, page: number, l
 			.bind(channelId, page),
 		db.prepare(LOG_COUNT_SQL).bind(channelId),
 	];
+	return readGroup(statements, (results) => logPageOf(results, page, lastPage));
 }
 
-/** The page logStatements read (`lastPage` as they were made with). */
-export function logPageOf(
-	[rows, count]: D1Result[],
+/** The page logPageRead read (`lastPage` as they were made with). */
+function logPageOf(
+	[rows, count]: readonly D1Result[],
 	asked: number,
 	lastPage = false,
 ): { entries: LogEntry[]; page: number; totalCount: number; totalPages: number } {
@@ -162,5 +169,5 @@ export async function listLog(
 	channelId: number,
 	page: number,
 ): Promise<{ entries: LogEntry[]; page: number; totalCount: number; totalPages: number }> {
-	return logPageOf(await db.batch(logStatements(db, channelId, page)), page);
+	return run(db, logPageRead(db, channelId, page));
 }

@@ -8,6 +8,7 @@
 import { AppError } from '@/server/platform/errors';
 import { PAGE_SIZE } from '@/schemas/params';
 import { countOf, pageOf, pageOffsetSql } from '@/server/platform/page-offset';
+import { readGroup, run, type ReadGroup } from '@/server/platform/reads';
 import { logStatement, targetLabelJoins, targetLabelOf, TARGET_LABEL_COLUMNS, type TargetLabel, type TargetLabelRow } from './log';
 
 export type ReportTarget = 'POST' | 'COMMENT';
@@ -65,8 +66,14 @@ const QUEUE_COUNT_SQL = "SELECT count(*) AS n FROM (SELECT 1 FROM reports WHERE 
  * The read of a page of the open reports, grouped by target, and their count (reportQueueOf reads
  * their results). `lastPage`: a page past the end reads the last page (the admin page), else nothing.
  */
-export function reportQueueStatements(db: D1Database, channelId: number, page: number, order: QueueOrder, lastPage = false): D1PreparedStatement[] {
-	return [
+export function reportQueueRead(
+	db: D1Database,
+	channelId: number,
+	page: number,
+	order: QueueOrder,
+	lastPage = false,
+): ReadGroup<{ groups: QueueGroup[]; page: number; totalCount: number; totalPages: number }> {
+	const statements = [
 		db
 			.prepare(
 				`WITH open AS (
@@ -93,11 +100,12 @@ export function reportQueueStatements(db: D1Database, channelId: number, page: n
 			.bind(channelId, page),
 		db.prepare(QUEUE_COUNT_SQL).bind(channelId),
 	];
+	return readGroup(statements, (results) => reportQueueOf(results, page, lastPage));
 }
 
-/** The page reportQueueStatements read (`lastPage` as they were made with). */
-export function reportQueueOf(
-	[rows, count]: D1Result[],
+/** The page reportQueueRead read (`lastPage` as they were made with). */
+function reportQueueOf(
+	[rows, count]: readonly D1Result[],
 	asked: number,
 	lastPage = false,
 ): { groups: QueueGroup[]; page: number; totalCount: number; totalPages: number } {
@@ -145,7 +153,7 @@ export async function listReportQueue(
 	page: number,
 	order: QueueOrder,
 ): Promise<{ groups: QueueGroup[]; page: number; totalCount: number; totalPages: number }> {
-	return reportQueueOf(await db.batch(reportQueueStatements(db, channelId, page, order)), page);
+	return run(db, reportQueueRead(db, channelId, page, order));
 }
 
 /** Dismisses a target's open reports. @throws AppError ReportsNotFound when it has none */
@@ -180,9 +188,14 @@ export interface ClosedReport {
 
 const CLOSED_COUNT_SQL = "SELECT count(*) AS n FROM reports WHERE channel_id = ?1 AND status <> 'OPEN'";
 
-/** The read of a page of the history and its count (closedReportsOf reads their results); `lastPage` as reportQueueStatements'. */
-export function closedReportsStatements(db: D1Database, channelId: number, page: number, lastPage = false): D1PreparedStatement[] {
-	return [
+/** The read of a page of the history and its count (closedReportsOf reads their results); `lastPage` as reportQueueRead'. */
+export function closedReportsRead(
+	db: D1Database,
+	channelId: number,
+	page: number,
+	lastPage = false,
+): ReadGroup<{ reports: ClosedReport[]; page: number; totalCount: number; totalPages: number }> {
+	const statements = [
 		db
 			.prepare(
 				`SELECT r.id, r.target_type, r.target_id, r.reporter_id, m.nickname, r.reason_code, r.reason_text, r.created_at, r.status, r.resolved_at, r.resolved_by, a.nickname AS resolver,
@@ -195,11 +208,12 @@ export function closedReportsStatements(db: D1Database, channelId: number, page:
 			.bind(channelId, page),
 		db.prepare(CLOSED_COUNT_SQL).bind(channelId),
 	];
+	return readGroup(statements, (results) => closedReportsOf(results, page, lastPage));
 }
 
-/** The page closedReportsStatements read (`lastPage` as they were made with). */
-export function closedReportsOf(
-	[rows, count]: D1Result[],
+/** The page closedReportsRead read (`lastPage` as they were made with). */
+function closedReportsOf(
+	[rows, count]: readonly D1Result[],
 	asked: number,
 	lastPage = false,
 ): { reports: ClosedReport[]; page: number; totalCount: number; totalPages: number } {
@@ -241,5 +255,5 @@ export async function listClosedReports(
 	channelId: number,
 	page: number,
 ): Promise<{ reports: ClosedReport[]; page: number; totalCount: number; totalPages: number }> {
-	return closedReportsOf(await db.batch(closedReportsStatements(db, channelId, page)), page);
+	return run(db, closedReportsRead(db, channelId, page));
 }

@@ -5,6 +5,7 @@
  * that number. No record of upheld reports shortens the wait (docs/moderation.md).
  */
 import { AppError } from '@/server/platform/errors';
+import { read, run, type Read } from '@/server/platform/reads';
 import { logStatement } from './log';
 import { AUTO_HIDE_MAX, REPORT_MIN_AGE_MAX_HOURS, REPORT_MIN_AGE_RECOMMENDED_HOURS } from '@/schemas/moderation-limits';
 
@@ -19,19 +20,16 @@ export interface SettingsChange {
 	reportMinAgeHours?: unknown;
 }
 
-/** The read of the channel's moderation settings (moderationSettingsOf reads its result). */
-export function moderationSettingsStatement(db: D1Database, channelId: number): D1PreparedStatement {
-	return db.prepare('SELECT auto_hide_reports, report_min_age_hours FROM channels WHERE id = ?1').bind(channelId);
-}
-
-/** The settings moderationSettingsStatement read. */
-export function moderationSettingsOf(result: D1Result | undefined): ModerationSettings {
-	const row = result?.results[0] as { auto_hide_reports: number | null; report_min_age_hours: number } | undefined;
-	return { autoHideReports: row?.auto_hide_reports ?? null, reportMinAgeHours: row?.report_min_age_hours ?? REPORT_MIN_AGE_RECOMMENDED_HOURS };
+/** The channel's moderation settings. */
+export function moderationSettingsRead(db: D1Database, channelId: number): Read<ModerationSettings> {
+	return read(db.prepare('SELECT auto_hide_reports, report_min_age_hours FROM channels WHERE id = ?1').bind(channelId), (result) => {
+		const row = result.results[0] as { auto_hide_reports: number | null; report_min_age_hours: number } | undefined;
+		return { autoHideReports: row?.auto_hide_reports ?? null, reportMinAgeHours: row?.report_min_age_hours ?? REPORT_MIN_AGE_RECOMMENDED_HOURS };
+	});
 }
 
 export async function moderationSettings(db: D1Database, channelId: number): Promise<ModerationSettings> {
-	return moderationSettingsOf(await moderationSettingsStatement(db, channelId).all());
+	return run(db, moderationSettingsRead(db, channelId));
 }
 
 const isWhole = (value: unknown, min: number, max: number): value is number =>

@@ -8,6 +8,7 @@
  * shows neither title nor text, and links nowhere.
  */
 import { AppError } from '@/server/platform/errors';
+import { read, run, type Read } from '@/server/platform/reads';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { adminSql, adminValue, memberIdSql, memberIdValue, type MemberRef, type ViewerRef } from '@/server/sign-in/member-ref';
 import {
@@ -99,19 +100,15 @@ export function parseCursor(value: string | undefined): { at: number; id: number
 	return { at: Number(match[1]), id: Number(match[2]) };
 }
 
-/** The read of the member's unread count (unreadOf reads its result); with a session's token, in the session's round trip. */
-export function unreadCountStatement(db: D1Database, who: MemberRef): D1PreparedStatement {
-	return db.prepare(`SELECT unread_notifications AS unread FROM members WHERE id = ${memberIdSql(who, '?1')}`).bind(memberIdValue(who));
-}
-
-/** The unread count unreadCountStatement read. */
-export function unreadOf(result: D1Result | undefined): number {
-	return Math.max(0, (result?.results[0] as { unread: number } | undefined)?.unread ?? 0);
+/** The member's unread count, as the bell shows it; with a session's token, in the session's round trip. */
+export function unreadCountRead(db: D1Database, who: MemberRef): Read<number> {
+	const statement = db.prepare(`SELECT unread_notifications AS unread FROM members WHERE id = ${memberIdSql(who, '?1')}`).bind(memberIdValue(who));
+	return read(statement, (result) => Math.max(0, (result.results[0] as { unread: number } | undefined)?.unread ?? 0));
 }
 
 /** The member's unread count, as the bell shows it. */
 export async function unreadCount(db: D1Database, memberId: number): Promise<number> {
-	return unreadOf(await unreadCountStatement(db, memberId).all());
+	return run(db, unreadCountRead(db, memberId));
 }
 
 /**
@@ -133,18 +130,18 @@ function excerptOf(content: string): string {
 }
 
 /**
- * The read of a page of the member's notifications, newest first (notificationPageOf reads its
- * result); with a session's token, in the session's round trip.
+ * A page of the member's notifications, newest first, each as the member may read it now; with a
+ * session's token, in the session's round trip.
  */
-export function notificationsStatement(
+export function notificationsRead(
 	db: D1Database,
 	channelId: number,
 	who: ViewerRef,
 	cursor: { at: number; id: number } | null,
 	limit = NOTIFICATIONS_PAGE_SIZE,
-): D1PreparedStatement {
+): Read<NotificationPage> {
 	const admin = adminSql(who, '?4');
-	return db
+	const statement = db
 		.prepare(
 			`SELECT n.id, n.kind, n.updated_at, n.actor_id, n.post_id, n.comment_id, n.ends_at, n.reason,
 				(n.read_at IS NULL AND n.updated_at > me.notifications_read_before) AS unread,
@@ -163,6 +160,7 @@ export function notificationsStatement(
 			 ORDER BY n.updated_at DESC, n.id DESC LIMIT ?3`,
 		)
 		.bind(memberIdValue(who), channelId, limit + 1, adminValue(who), cursor?.at ?? null, cursor?.id ?? 0);
+	return read(statement, (result) => notificationPageOf(result, limit));
 }
 
 /**
@@ -174,9 +172,9 @@ const MODERATED_COLUMNS = `CASE WHEN n.kind IN ('HIDDEN', 'SHOWN') AND p.deleted
 	CASE WHEN n.kind IN ('HIDDEN', 'SHOWN') AND c.deleted_at IS NULL AND c.member_id = me.id THEN c.content END AS own_comment,
 	CASE WHEN n.kind = 'HIDDEN' THEN CASE WHEN c.id IS NOT NULL THEN c.auto_hidden ELSE p.auto_hidden END END AS auto_hidden`;
 
-/** The page notificationsStatement read (with the same `limit`). */
-export function notificationPageOf(result: D1Result | undefined, limit = NOTIFICATIONS_PAGE_SIZE): NotificationPage {
-	const results = (result?.results ?? []) as Row[];
+/** The page notificationsRead read (with the same `limit`). */
+function notificationPageOf(result: D1Result, limit: number): NotificationPage {
+	const results = result.results as Row[];
 	const items = results.slice(0, limit).map((row): NotificationItem => {
 		const postReadable = row.post_readable === 1;
 		const commentReadable = postReadable && row.comment_readable === 1;
@@ -216,7 +214,7 @@ export async function listNotifications(
 	cursor: { at: number; id: number } | null,
 	limit = NOTIFICATIONS_PAGE_SIZE,
 ): Promise<NotificationPage> {
-	return notificationPageOf(await notificationsStatement(db, channelId, member, cursor, limit).all(), limit);
+	return run(db, notificationsRead(db, channelId, member, cursor, limit));
 }
 
 /**
@@ -289,19 +287,15 @@ export function withdrawalStatements(db: D1Database, memberId: number): D1Prepar
 	];
 }
 
-/** The read of the member's notification settings (settingsOfResult reads its result); with a session's token, in the session's round trip. */
-export function notificationSettingsStatement(db: D1Database, who: MemberRef): D1PreparedStatement {
-	return db.prepare(`SELECT notifications_off AS off FROM members WHERE id = ${memberIdSql(who, '?1')}`).bind(memberIdValue(who));
-}
-
-/** The settings notificationSettingsStatement read. */
-export function settingsOfResult(result: D1Result | undefined): Record<NotificationSetting, boolean> {
-	return settingsOf((result?.results[0] as { off: number } | undefined)?.off ?? 0);
+/** The member's notification settings, each kind on or off; with a session's token, in the session's round trip. */
+export function notificationSettingsRead(db: D1Database, who: MemberRef): Read<Record<NotificationSetting, boolean>> {
+	const statement = db.prepare(`SELECT notifications_off AS off FROM members WHERE id = ${memberIdSql(who, '?1')}`).bind(memberIdValue(who));
+	return read(statement, (result) => settingsOf((result.results[0] as { off: number } | undefined)?.off ?? 0));
 }
 
 /** The member's notification settings: each kind on or off. */
 export async function notificationSettings(db: D1Database, memberId: number): Promise<Record<NotificationSetting, boolean>> {
-	return settingsOfResult(await notificationSettingsStatement(db, memberId).all());
+	return run(db, notificationSettingsRead(db, memberId));
 }
 
 /** Saves the settings sent (a setting left out keeps its value), in one statement; answers them all. */

@@ -11,6 +11,7 @@
  */
 import { AppError, isAppError } from '@/server/platform/errors';
 import { assertion, guardedBatch } from '@/server/platform/batch';
+import { read, run, type Read } from '@/server/platform/reads';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { adminSql, adminValue, memberIdSql, memberIdValue, type ViewerRef } from '@/server/sign-in/member-ref';
 import { assertReadablePost, readablePostGuard } from '@/server/visibility/readable-post';
@@ -32,19 +33,15 @@ export interface WatchedItem {
  * Whether the member of a session (by its token's hash) watches the post or board: the page reads it
  * in the session's own round trip, as the like is read (src/server/likes/likes.ts).
  */
-export function watchingByTokenStatement(db: D1Database, channelId: number, tokenHash: string, target: WatchTarget, id: number): D1PreparedStatement {
+export function watchingByTokenRead(db: D1Database, channelId: number, tokenHash: string, target: WatchTarget, id: number): Read<boolean> {
 	const byDefault = target === 'POST' ? '(SELECT p.member_id = s.member_id FROM posts p WHERE p.id = ?3)' : '0';
-	return db
+	const statement = db
 		.prepare(
 			`SELECT coalesce((SELECT w.watching FROM watches w WHERE w.member_id = s.member_id AND w.target = ?4 AND w.target_id = ?3), ${byDefault}, 0) AS watching
 			 FROM sessions s WHERE s.token_hash = ?1 AND s.channel_id = ?2`,
 		)
 		.bind(tokenHash, channelId, id, target);
-}
-
-/** The watching of a `watchingByTokenStatement` result. */
-export function watchingOf(result: D1Result | undefined): boolean {
-	return (result?.results[0] as { watching: number } | undefined)?.watching === 1;
+	return read(statement, (result) => (result.results[0] as { watching: number } | undefined)?.watching === 1);
 }
 
 const BOARD_READABLE = 'EXISTS (SELECT 1 FROM boards WHERE id = ?1 AND channel_id = ?2 AND (is_public = 1 OR ?3 = 1))';
@@ -113,13 +110,13 @@ export async function setWatching(
 }
 
 /**
- * The read of what the member watches in this channel (and may still read), newest first, at most
- * WATCHES_KEPT (watchesOf reads its result); with a session's token, in the session's round trip.
+ * What the member watches in this channel (and may still read), newest first, at most
+ * WATCHES_KEPT; with a session's token, in the session's round trip.
  */
-export function watchesStatement(db: D1Database, channelId: number, who: ViewerRef): D1PreparedStatement {
+export function watchesRead(db: D1Database, channelId: number, who: ViewerRef): Read<WatchedItem[]> {
 	const me = memberIdSql(who, '?1');
 	const admin = adminSql(who, '?3');
-	return db
+	const statement = db
 		.prepare(
 			`SELECT w.target, w.target_id AS id, coalesce(p.title, b.name) AS title, coalesce(p.board_id, b.id) AS board_id
 			 FROM watches w
@@ -132,15 +129,13 @@ export function watchesStatement(db: D1Database, channelId: number, who: ViewerR
 			 ORDER BY w.created_at DESC LIMIT ${WATCHES_KEPT}`,
 		)
 		.bind(memberIdValue(who), channelId, adminValue(who));
-}
-
-/** The watches watchesStatement read. */
-export function watchesOf(result: D1Result | undefined): WatchedItem[] {
-	const rows = (result?.results ?? []) as { target: WatchTarget; id: number; title: string; board_id: number }[];
-	return rows.map((row) => ({ target: row.target, id: row.id, title: row.title, boardId: row.board_id }));
+	return read(statement, (result) => {
+		const rows = result.results as { target: WatchTarget; id: number; title: string; board_id: number }[];
+		return rows.map((row) => ({ target: row.target, id: row.id, title: row.title, boardId: row.board_id }));
+	});
 }
 
 /** What the member watches in this channel (and may still read), newest first, at most WATCHES_KEPT. */
 export async function listWatches(db: D1Database, channelId: number, member: SessionMember): Promise<WatchedItem[]> {
-	return watchesOf(await watchesStatement(db, channelId, member).all());
+	return run(db, watchesRead(db, channelId, member));
 }

@@ -11,7 +11,8 @@ import type { Board, BoardSubject } from '@/server/boards/boards';
 import { canReadBoard, GUEST, type Viewer } from '@/server/visibility/visibility';
 import { IdSchema, PAGE_SIZE, lenientPage } from '@/schemas/params';
 import { shownPage } from '@/lib/paging';
-import { boardPostsOf, boardPostsStatement, listBoardPosts, type PostPage } from './lists';
+import { boardPostsRead, listBoardPosts, type PostPage } from './lists';
+import type { Read } from '@/server/platform/reads';
 
 /** The boards and categories of a channel with their post counts, as its layout holds them (src/server/channels/layout.ts). */
 export interface BoardCatalog {
@@ -92,23 +93,23 @@ const ANY_ADMINISTRATOR: Viewer = { kind: 'member', memberId: 0, admin: true };
  * for every reader who may read it, so the page shows the result to whoever its own plan lists it
  * for (boardPageList), and to nobody else.
  */
-export function boardPageStatements(
+export function boardPageRead(
 	db: D1Database,
 	channelId: number,
 	layout: BoardCatalog,
 	address: BoardPageAddress,
 	signedIn: boolean,
-): D1PreparedStatement[] {
+): Read<PostPage> | undefined {
 	const { listing, page } = planBoardPage(layout, address, signedIn ? ANY_ADMINISTRATOR : GUEST);
-	return listing ? [boardPostsStatement(db, channelId, listing.board.boardId, page, listing.listedCount, listing.subject?.subjectId)] : [];
+	return listing ? boardPostsRead(db, channelId, listing.board.boardId, page, listing.listedCount, listing.subject?.subjectId) : undefined;
 }
 
 /**
- * The list the plan shows: from `batched`, the result of boardPageStatements at the same address,
- * or read now when there is none; null when the plan shows no list.
+ * The list the plan shows: `batched`, the value of boardPageRead at the same address (the same
+ * page of the same listing), or read now when there is none; null when the plan shows no list.
  */
-export async function boardPageList(db: D1Database, channelId: number, plan: BoardPagePlan, batched: D1Result | undefined): Promise<PostPage | null> {
+export async function boardPageList(db: D1Database, channelId: number, plan: BoardPagePlan, batched: PostPage | undefined): Promise<PostPage | null> {
 	const { listing } = plan;
 	if (!listing) return null;
-	return batched ? boardPostsOf(batched, plan.page, listing.listedCount) : listBoardPage(db, channelId, listing, plan.page);
+	return batched ?? listBoardPage(db, channelId, listing, plan.page);
 }

@@ -4,6 +4,7 @@
  */
 import { PAGE_SIZE } from '@/schemas/params';
 import { pageCount } from '@/lib/paging';
+import { read, run, type Read } from '@/server/platform/reads';
 import { isImageSrc } from '@/schemas/content';
 import { thumbnailUrl } from '@/lib/thumbnails';
 import { authorOf, type PostAuthor } from '@/server/visibility/author';
@@ -121,24 +122,24 @@ export async function listBoardPosts(
 	listedCount: number,
 	subjectId?: number,
 ): Promise<PostPage> {
-	return boardPostsOf(await boardPostsStatement(db, channelId, boardId, page, listedCount, subjectId).all(), page, listedCount);
+	return run(db, boardPostsRead(db, channelId, boardId, page, listedCount, subjectId));
 }
 
-/** listBoardPosts' one read, for a page that batches it with its session's (boardPostsOf reads the result). */
-export function boardPostsStatement(
+/** listBoardPosts' one read, for a page that batches it with its session's. */
+export function boardPostsRead(
 	db: D1Database,
 	channelId: number,
 	boardId: number,
 	page: number,
 	listedCount: number,
 	subjectId?: number,
-): D1PreparedStatement {
+): Read<PostPage> {
 	const rank = newestRankOf(listedCount, page);
 	const range =
 		subjectId === undefined
 			? `p.board_id = ?1 AND p.channel_id = ?2 AND ${pageWhere('board', 'p.board_seq', '?1', '?3', page)}`
 			: `p.subject_id = ?4 AND p.channel_id = ?2 AND ${pageWhere('subject', 'p.subject_seq', '?4', '?3', page)}`;
-	return db
+	const statement = db
 		.prepare(
 			`SELECT * FROM (SELECT ${SUMMARY_COLUMNS}, 1 AS pinned FROM posts p JOIN members m ON m.id = p.member_id
 				WHERE p.board_id = ?1 AND p.channel_id = ?2 AND p.is_notice = 1 AND p.deleted_at IS NULL
@@ -149,32 +150,26 @@ export function boardPostsStatement(
 				WHERE ${range})`,
 		)
 		.bind(...[boardId, channelId, rank], ...(subjectId === undefined ? [] : [subjectId]));
+	return read(statement, (result) => {
+		const rows = result.results as (SummaryRow & { pinned: number })[];
+		const notices = rows.filter((row) => row.pinned === 1).map(toSummary);
+		const posts = rows.filter((row) => row.pinned === 0).map(toSummary);
+		return { notices, posts, ...pageOf(listedCount, page) };
+	});
 }
 
-/** The page boardPostsStatement read. */
-export function boardPostsOf(result: D1Result, page: number, listedCount: number): PostPage {
-	const rows = result.results as (SummaryRow & { pinned: number })[];
-	const notices = rows.filter((row) => row.pinned === 1).map(toSummary);
-	const posts = rows.filter((row) => row.pinned === 0).map(toSummary);
-	return { notices, posts, ...pageOf(listedCount, page) };
-}
-
-/** The read of a page of "All Posts", for a page that batches it with its session's (channelPostsOf reads the result). */
-export function channelPostsStatement(db: D1Database, channelId: number, page: number, listedCount: number): D1PreparedStatement {
-	return db
+/** The read of a page of "All Posts", for a page that batches it with its session's. */
+export function channelPostsRead(db: D1Database, channelId: number, page: number, listedCount: number): Read<PostPage> {
+	const statement = db
 		.prepare(
 			`SELECT ${SUMMARY_COLUMNS} FROM posts p JOIN members m ON m.id = p.member_id
 			 WHERE p.channel_id = ?1 AND ${pageWhere('channel', 'p.channel_seq', '?1', '?2', page)}`,
 		)
 		.bind(channelId, newestRankOf(listedCount, page));
-}
-
-/** The page channelPostsStatement read. */
-export function channelPostsOf(result: D1Result | undefined, page: number, listedCount: number): PostPage {
-	return { notices: [], posts: ((result?.results ?? []) as SummaryRow[]).map(toSummary), ...pageOf(listedCount, page) };
+	return read(statement, (result) => ({ notices: [], posts: (result.results as SummaryRow[]).map(toSummary), ...pageOf(listedCount, page) }));
 }
 
 /** A page of "All Posts": every listed post of the channel's public boards. */
 export async function listChannelPosts(db: D1Database, channelId: number, page: number, listedCount: number): Promise<PostPage> {
-	return channelPostsOf(await channelPostsStatement(db, channelId, page, listedCount).all(), page, listedCount);
+	return run(db, channelPostsRead(db, channelId, page, listedCount));
 }

@@ -16,6 +16,7 @@
  */
 import { AppError } from '@/server/platform/errors';
 import { assertion, guardedBatch, isUniqueViolation } from '@/server/platform/batch';
+import { read, type Read } from '@/server/platform/reads';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { canReadComment, canReadPost, commentState, memberViewer, postState, type Viewer } from '@/server/visibility/visibility';
 import type { CreateReportInput, ReportTargetType } from '@/schemas/report';
@@ -134,14 +135,15 @@ export async function createReport(
 
 /**
  * Whether the member of a session (by its token's hash) has reported the post: the post page reads
- * it in the session's own round trip, as it reads the member's like (likedByTokenStatement), and
+ * it in the session's own round trip, as it reads the member's like (likedByTokenRead), and
  * uses it only for a member. One probe of the UNIQUE (target_type, target_id, reporter_id) index.
  */
-export function reportedByTokenStatement(db: D1Database, channelId: number, tokenHash: string, postId: number): D1PreparedStatement {
-	return db
+export function reportedByTokenRead(db: D1Database, channelId: number, tokenHash: string, postId: number): Read<boolean> {
+	const statement = db
 		.prepare(
 			`SELECT EXISTS (SELECT 1 FROM sessions s JOIN reports r ON r.reporter_id = s.member_id
 			 WHERE s.token_hash = ?1 AND s.channel_id = ?2 AND r.target_type = 'POST' AND r.target_id = ?3 AND r.channel_id = ?2) AS reported`,
 		)
 		.bind(tokenHash, channelId, postId);
+	return read(statement, (result) => (result.results[0] as { reported: number } | undefined)?.reported === 1);
 }

@@ -15,6 +15,7 @@
 import { searchPhrase } from '@/lib/search-text';
 import { PAGE_SIZE } from '@/schemas/params';
 import { pageCount } from '@/lib/paging';
+import { readGroup, run, type ReadGroup } from '@/server/platform/reads';
 import { DEFAULT_SEARCH_TYPE, SEARCH_TYPES } from '@/schemas/search';
 import { SUMMARY_COLUMNS, toSummary, type PostPage, type SummaryRow } from '@/server/posts/lists';
 import { channelRange } from '@/server/search-index/search-index';
@@ -90,16 +91,16 @@ export async function matchingPostIds(
 }
 
 /**
- * The reads of page `page` of the posts matching `query` (2 to 20 characters, already checked) in a
- * channel, for one batch: the page's rows and the capped count; none for a query with nothing to
- * search (searchResultsOf then answers no results).
+ * Page `page` of the posts matching `query` (2 to 20 characters, already checked) in a channel,
+ * from two reads sent together: the page's rows and the capped count; none for a query with
+ * nothing to search (no results then).
  */
-export function searchStatements(db: D1Database, channelId: number, query: string, type: SearchType, page: number): D1PreparedStatement[] {
+export function searchRead(db: D1Database, channelId: number, query: string, type: SearchType, page: number): ReadGroup<SearchResults> {
 	const phrase = searchPhrase(query);
-	if (phrase === null) return [];
+	if (phrase === null) return readGroup([], () => searchResultsOf([], page));
 	const { low, high, expression, extra } = matchOf(channelId, phrase, type);
 	const offset = (searchPageOf(page) - 1) * PAGE_SIZE;
-	return [
+	const statements = [
 		db
 			.prepare(
 				`WITH hits AS (${hitsSql(type)})
@@ -110,10 +111,11 @@ export function searchStatements(db: D1Database, channelId: number, query: strin
 			.bind(expression, low, high, offset + PAGE_SIZE, ...extra),
 		db.prepare(`WITH hits AS (${hitsSql(type)}) SELECT count(*) AS n FROM hits`).bind(expression, low, high, SEARCH_COUNT_CAP + 1, ...extra),
 	];
+	return readGroup(statements, (results) => searchResultsOf(results, page));
 }
 
-/** The results of searchStatements for page `page`, from their results in order (none: no results). */
-export function searchResultsOf(results: D1Result[], page: number): SearchResults {
+/** The results of searchRead for page `page`, from its results (none: no results). */
+function searchResultsOf(results: readonly D1Result[], page: number): SearchResults {
 	const [rows, counted] = results;
 	if (!rows || !counted) {
 		return { notices: [], posts: [], page: 1, pageSize: PAGE_SIZE, totalCount: 0, totalPages: 1, capped: false, bodies: new Map() };
@@ -139,6 +141,5 @@ export function searchResultsOf(results: D1Result[], page: number): SearchResult
  * one round trip of two reads, the page's rows and the capped count.
  */
 export async function searchPosts(db: D1Database, channelId: number, query: string, type: SearchType, page: number): Promise<SearchResults> {
-	const statements = searchStatements(db, channelId, query, type, page);
-	return searchResultsOf(statements.length === 0 ? [] : await db.batch(statements), page);
+	return run(db, searchRead(db, channelId, query, type, page));
 }

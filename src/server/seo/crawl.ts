@@ -9,6 +9,7 @@
  * - a feed reads its FEED_ENTRIES newest posts through its list's index, with their authors.
  */
 import { all } from '@/server/platform/db';
+import { read, run, type Read } from '@/server/platform/reads';
 import type { LayoutData } from '@/server/channels/layout';
 import { canReadBoard, GUEST } from '@/server/visibility/visibility';
 import { storedFirstImage, storedText } from '@/lib/excerpt';
@@ -23,20 +24,17 @@ export function publicBoards(layout: LayoutData) {
 	return layout.boards.filter((board) => canReadBoard(board, GUEST));
 }
 
-/** The read of postsSitemapCount (postsSitemapCountOf reads its result): the highest All Posts position. */
-export function postsSitemapCountStatement(db: D1Database, channelId: number): D1PreparedStatement {
-	return db.prepare('SELECT max(channel_seq) AS top FROM posts WHERE channel_id = ?1 AND channel_seq IS NOT NULL').bind(channelId);
-}
-
-/** The count of posts sitemaps from postsSitemapCountStatement's result. */
-export function postsSitemapCountOf(result: D1Result | undefined): number {
-	const top = (result?.results[0] as { top: number | null } | undefined)?.top ?? 0;
-	return Math.ceil(top / SITEMAP_POSTS_PER_FILE);
-}
-
 /** How many posts sitemaps the channel has: one per range of SITEMAP_POSTS_PER_FILE All Posts positions up to the highest listed. */
+export function postsSitemapCountRead(db: D1Database, channelId: number): Read<number> {
+	return read(db.prepare('SELECT max(channel_seq) AS top FROM posts WHERE channel_id = ?1 AND channel_seq IS NOT NULL').bind(channelId), (result) => {
+		const top = (result.results[0] as { top: number | null } | undefined)?.top ?? 0;
+		return Math.ceil(top / SITEMAP_POSTS_PER_FILE);
+	});
+}
+
+/** How many posts sitemaps the channel has (postsSitemapCountRead). */
 export async function postsSitemapCount(db: D1Database, channelId: number): Promise<number> {
-	return postsSitemapCountOf(await postsSitemapCountStatement(db, channelId).all());
+	return run(db, postsSitemapCountRead(db, channelId));
 }
 
 export interface SitemapPost {
@@ -45,25 +43,21 @@ export interface SitemapPost {
 	changedAt: number;
 }
 
-/** The read of sitemapPosts (sitemapPostsOf reads its result): the posts at the All Posts positions of part `part`'s range. */
-export function sitemapPostsStatement(db: D1Database, channelId: number, part: number): D1PreparedStatement {
+/** The listed posts of sitemap `part` (1-based): those at All Posts positions of its range. */
+export function sitemapPostsRead(db: D1Database, channelId: number, part: number): Read<SitemapPost[]> {
 	const first = (part - 1) * SITEMAP_POSTS_PER_FILE + 1;
-	return db
+	const statement = db
 		.prepare(
 			`SELECT id, coalesce(edited_at, created_at) AS changedAt FROM posts
 			 WHERE channel_id = ?1 AND channel_seq BETWEEN ?2 AND ?3 ORDER BY channel_seq`,
 		)
 		.bind(channelId, first, first + SITEMAP_POSTS_PER_FILE - 1);
+	return read(statement, (result) => result.results as SitemapPost[]);
 }
 
-/** The posts of sitemapPostsStatement's result. */
-export function sitemapPostsOf(result: D1Result | undefined): SitemapPost[] {
-	return (result?.results ?? []) as SitemapPost[];
-}
-
-/** The listed posts of sitemap `part` (1-based): those at All Posts positions of its range. */
+/** The listed posts of sitemap `part` (sitemapPostsRead). */
 export async function sitemapPosts(db: D1Database, channelId: number, part: number): Promise<SitemapPost[]> {
-	return sitemapPostsOf(await sitemapPostsStatement(db, channelId, part).all());
+	return run(db, sitemapPostsRead(db, channelId, part));
 }
 
 export interface FeedEntry {

@@ -9,28 +9,28 @@ import { clearAuthCookie, readAuthCookie } from './cookies';
 import { afterAnswer, resolveSessionWith, type AlongsideReads, type SessionState } from './sessions';
 import { sessionSecret } from './session-secret';
 
-export interface RequestSession {
+export interface RequestSession<T> {
 	session: SessionState;
 	/** Headers the answer must carry: Cache-Control and, for an ended session, the Set-Cookie that clears it. */
 	headers: [name: 'Cache-Control' | 'Set-Cookie', value: string][];
-	/** The results of the `alongside` reads, in their order. */
-	alongside: D1Result[];
+	/** The value of the `alongside` reads (null without them). */
+	read: T | null;
 }
 
-export async function requestSession(
+export async function requestSession<T = never>(
 	db: D1Database,
 	channel: Channel,
 	request: Request,
-	alongside: AlongsideReads = () => [],
+	alongside?: AlongsideReads<T>,
 	now = Date.now(),
-): Promise<RequestSession> {
+): Promise<RequestSession<T>> {
 	const token = readAuthCookie(request, 'session', channel.domain, channel.slug);
 	// The session's own writes (its hourly use, an expired row's removal) go on after the answer.
-	const { session, alongside: results } = await resolveSessionWith(db, channel.id, token, sessionSecret(), now, alongside, afterAnswer);
-	const headers: RequestSession['headers'] = [];
+	const { session, read } = await resolveSessionWith(db, channel.id, token, sessionSecret(), now, alongside, afterAnswer);
+	const headers: RequestSession<T>['headers'] = [];
 	if (token) headers.push(['Cache-Control', 'private, no-store']);
 	if (session.kind === 'expired' || session.kind === 'revoked') {
 		headers.push(['Set-Cookie', clearAuthCookie(new URL(request.url), 'session', channel.domain, channel.slug)]);
 	}
-	return { session, headers, alongside: results };
+	return { session, headers, read };
 }

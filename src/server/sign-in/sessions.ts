@@ -8,6 +8,7 @@
 import { hashToken } from '@/server/platform/tokens';
 import { waitUntil } from 'cloudflare:workers';
 import { uncounted } from '@/server/platform/database';
+import type { ReadGroup } from '@/server/platform/reads';
 import { mintSessionToken, SESSION_MAX_MS, sessionTokenState } from './session-token';
 import type { Provider } from '@/schemas/channel';
 
@@ -172,35 +173,36 @@ async function sessionOfResult(
 }
 
 /**
- * Reads a page makes beside the session, given the hash of the session cookie's token when it has
- * one this deployment minted (a read may join `sessions` on it: the member's own like), else null.
- * Such a read must not tell anything the session's member may not see: the page decides once it
- * knows the session.
+ * Reads a page makes beside the session (a group of named reads: src/server/platform/reads.ts),
+ * given the hash of the session cookie's token when it has one this deployment minted (a read may
+ * join `sessions` on it: the member's own like), else null. Such a read must not tell anything the
+ * session's member may not see: the page decides once it knows the session.
  */
-export type AlongsideReads = (tokenHash: string | null) => D1PreparedStatement[];
+export type AlongsideReads<T> = (tokenHash: string | null) => ReadGroup<T>;
 
 /**
  * Resolves the session cookie's token for the channel, with the `alongside` reads in the same D1
  * batch (one round trip for both; none at all for no cookie and no reads); expired sessions are
  * deleted on sight. A token this deployment did not mint (`secret`) is revoked, and one past the
- * end it carries expired, without reading its row.
+ * end it carries expired, without reading its row. `read` is the value of the reads (null without them).
  */
-export async function resolveSessionWith(
+export async function resolveSessionWith<T>(
 	db: D1Database,
 	channelId: number,
 	token: string | null,
 	secret: string | null,
 	now: number,
-	alongside: AlongsideReads,
+	alongside: AlongsideReads<T> | undefined,
 	write: SessionWrite = awaited,
-): Promise<{ session: SessionState; alongside: D1Result[] }> {
+): Promise<{ session: SessionState; read: T | null }> {
 	const lookup = await sessionLookup(channelId, token, secret, now);
 	const tokenHash = lookup.kind === 'row' ? lookup.tokenHash : null;
 	const own = tokenHash === null ? [] : [sessionStatement(db, channelId, tokenHash, now)];
-	const statements = [...own, ...alongside(tokenHash)];
+	const reads = alongside?.(tokenHash);
+	const statements = [...own, ...(reads?.statements ?? [])];
 	const results = statements.length === 0 ? [] : await db.batch(statements);
 	const session = lookup.kind === 'row' ? await sessionOfResult(db, results[0], lookup.tokenHash, now, write) : { kind: lookup.kind };
-	return { session, alongside: results.slice(own.length) };
+	return { session, read: reads ? reads.parse(results.slice(own.length)) : null };
 }
 
 /** resolveSessionWith without reads of the page's own. */
@@ -211,7 +213,7 @@ export async function resolveSession(
 	secret: string | null,
 	now = Date.now(),
 ): Promise<SessionState> {
-	return (await resolveSessionWith(db, channelId, token, secret, now, () => [])).session;
+	return (await resolveSessionWith(db, channelId, token, secret, now, undefined)).session;
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import type { APIRoute } from 'astro';
 import { loadCrawlerChannel, notFound, xmlResponse } from '@/server/loaders/crawler';
-import { postsSitemapCountOf, postsSitemapCountStatement, publicBoards, sitemapPostsOf, sitemapPostsStatement } from '@/server/seo/crawl';
+import { postsSitemapCountRead, publicBoards, sitemapPostsRead } from '@/server/seo/crawl';
 import { sitemapXml } from '@/server/seo/xml';
 import { absoluteUrl } from '@/lib/seo';
 import { pageUrls } from '@/lib/urls';
@@ -17,17 +17,16 @@ export const GET: APIRoute = async ({ params, url }) => {
 	if (file !== 'boards.xml' && !part) return notFound();
 	const number = Number(part?.[1] ?? 0);
 	// A posts sitemap reads how many there are and its range's posts in one batch.
-	const loaded = await loadCrawlerChannel(params, url, (db, channel) =>
-		part ? [postsSitemapCountStatement(db, channel.id), sitemapPostsStatement(db, channel.id, number)] : [],
-	);
+	const loaded = await loadCrawlerChannel(params, url, (db, channel) => ({
+		...(part && { count: postsSitemapCountRead(db, channel.id), posts: sitemapPostsRead(db, channel.id, number) }),
+	}));
 	if (!loaded) return notFound();
-	const { channel, layout, origin, alongside } = loaded;
+	const { channel, layout, origin, read } = loaded;
 	const urls = pageUrls(channel.basePath);
 	if (!part) {
 		const pages = [urls.boards, ...publicBoards(layout).map((board) => urls.board(board.boardId))];
 		return xmlResponse(sitemapXml(pages.map((path) => ({ loc: absoluteUrl(origin, path) }))));
 	}
-	const [count, posts] = alongside;
-	if (number > postsSitemapCountOf(count)) return notFound();
-	return xmlResponse(sitemapXml(sitemapPostsOf(posts).map((post) => ({ loc: absoluteUrl(origin, urls.post(post.id)), lastmod: post.changedAt }))));
+	if (read.count === undefined || read.posts === undefined || number > read.count) return notFound();
+	return xmlResponse(sitemapXml(read.posts.map((post) => ({ loc: absoluteUrl(origin, urls.post(post.id)), lastmod: post.changedAt }))));
 };
