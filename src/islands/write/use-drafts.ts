@@ -1,37 +1,58 @@
 /**
- * The write form's server drafts as a hook over the form's state (./form-state.ts): the count on
- * the Drafts button, the drafts dialog (opened, and its code loaded, on first use), saving the form
- * as a draft (overwriting the one it came from), loading a draft into the form and deleting one.
- * What the local safety net keeps after each follows from the state (./use-local-copy.ts).
+ * The write form's server drafts as a hook: the count on the Drafts button, the drafts dialog
+ * (opened, and its code loaded, on first use), saving the form as a draft (overwriting the one it
+ * came from), loading a draft into the form and deleting one.
  */
-import { useEffect, useState, type Dispatch } from 'react';
+import { useEffect, useMemo, useState, type Dispatch, type RefObject } from 'react';
 import { showToast } from '@/page-scripts/toast';
 import { resultCodeOf } from '@/lib/api-client';
 import { DraftNotFound } from '@/lib/result-codes';
 import { TITLE_MAX_LENGTH, titleLength } from '@/schemas/post-limits';
-import type { DraftBody, draftsApi } from './api';
+import { draftsApi, type DraftBody, type MemberApi } from './api';
 import type { SavedDraft } from '@/lib/api-types';
 import type { WriteFormAction, WriteFormState } from './form-state';
 import type { FormFields } from './local-copy';
 import type { WriteTexts } from './texts';
 
 interface Options {
-	drafts: ReturnType<typeof draftsApi>;
+	api: MemberApi;
+	/** The member API prefix, /v1/{domain}/{slug}. */
+	apiBase: string;
+	hydrated: boolean;
+	busy: WriteFormState['busy'];
+	dispatch: Dispatch<WriteFormAction>;
+	fieldsRef: RefObject<FormFields>;
+	draftIdRef: RefObject<number | null>;
+	touchedRef: RefObject<boolean>;
 	/** The form's work with the editor's current content. */
 	currentWork: () => FormFields;
 	/** Whether the form holds work that loading a draft would replace. */
-	hasWork: boolean;
+	hasWork: () => boolean;
 	applyWork: (work: FormFields, draftId: number | null) => void;
+	keepLocally: () => void;
 	ask: (message: string, confirmLabel?: string) => Promise<boolean>;
 	onFailure: (error: unknown, action: 'draft' | 'load') => Promise<void>;
 	texts: WriteTexts;
 }
 
-export function useDrafts(
-	state: WriteFormState,
-	dispatch: Dispatch<WriteFormAction>,
-	{ drafts, currentWork, hasWork, applyWork, ask, onFailure, texts }: Options,
-) {
+export function useDrafts({
+	api,
+	apiBase,
+	hydrated,
+	busy,
+	dispatch,
+	fieldsRef,
+	draftIdRef,
+	touchedRef,
+	currentWork,
+	hasWork,
+	applyWork,
+	keepLocally,
+	ask,
+	onFailure,
+	texts,
+}: Options) {
+	const drafts = useMemo(() => draftsApi(api, apiBase), [api, apiBase]);
 	const [draftCount, setDraftCount] = useState<number | null>(null);
 	const [draftsOpen, setDraftsOpen] = useState(false);
 	// Whether the drafts dialog was ever opened (it is mounted, and its code loaded, from then on).
@@ -43,16 +64,17 @@ export function useDrafts(
 	const closeDrafts = () => setDraftsOpen(false);
 	const [draftsVersion, setDraftsVersion] = useState(0);
 
-	// Once the page is up, the draft count is asked for.
+	// On open, the draft count is asked for.
 	useEffect(() => {
+		if (!hydrated) return;
 		drafts.list(1).then(
 			(page) => setDraftCount(page.totalCount),
 			() => setDraftCount(null),
 		);
-	}, [drafts]);
+	}, [hydrated, drafts]);
 
 	const saveDraft = async () => {
-		if (state.busy) return;
+		if (busy) return;
 		const work = currentWork();
 		if (titleLength(work.title) > TITLE_MAX_LENGTH) {
 			dispatch({ type: 'errors', errors: { title: texts['write.message.titleTooLong'] } });
@@ -62,7 +84,7 @@ export function useDrafts(
 		const body: DraftBody = { boardId: work.boardId, subjectId: work.subjectId, title: work.title, content: work.content };
 		try {
 			let saved: SavedDraft;
-			const existing = state.draftId;
+			const existing = draftIdRef.current;
 			try {
 				saved = existing === null ? await drafts.create(body) : await drafts.update(existing, body);
 			} catch (error) {
@@ -71,8 +93,11 @@ export function useDrafts(
 				saved = await drafts.create(body);
 			}
 			if (saved.draftId !== existing) setDraftCount((count) => (count ?? 0) + 1);
-			dispatch({ type: 'saved', draftId: saved.draftId });
+			draftIdRef.current = saved.draftId;
+			dispatch({ type: 'draft', draftId: saved.draftId });
 			setDraftsVersion((version) => version + 1);
+			touchedRef.current = true;
+			keepLocally();
 			showToast(texts['write.message.draftSaved']);
 		} catch (error) {
 			await onFailure(error, 'draft');
@@ -82,14 +107,15 @@ export function useDrafts(
 	};
 
 	const loadDraft = async (loadId: number) => {
-		if (hasWork && !(await ask(texts['write.confirm.loadDraft'], texts['write.drafts.load']))) return;
+		if (hasWork() && !(await ask(texts['write.confirm.loadDraft'], texts['write.drafts.load']))) return;
 		try {
 			const draft = await drafts.get(loadId);
-			const current = state.fields;
+			const current = fieldsRef.current;
 			applyWork(
 				{ ...current, boardId: draft.boardId ?? current.boardId, subjectId: draft.subjectId, title: draft.title, content: draft.content },
 				draft.draftId,
 			);
+			keepLocally();
 			setDraftsOpen(false);
 		} catch (error) {
 			await onFailure(error, 'load');
@@ -107,9 +133,12 @@ export function useDrafts(
 			}
 		}
 		setDraftCount((count) => Math.max(0, (count ?? 1) - 1));
-		if (state.draftId === deleteId) dispatch({ type: 'draft', draftId: null });
+		if (draftIdRef.current === deleteId) {
+			draftIdRef.current = null;
+			dispatch({ type: 'draft', draftId: null });
+		}
 		return true;
 	};
 
-	return { draftCount, draftsOpen, draftsShown, draftsVersion, openDrafts, closeDrafts, saveDraft, loadDraft, deleteDraft };
+	return { drafts, draftCount, draftsOpen, draftsShown, draftsVersion, openDrafts, closeDrafts, saveDraft, loadDraft, deleteDraft };
 }
