@@ -21,14 +21,8 @@ import { env } from 'cloudflare:workers';
 import { database } from '@/server/platform/database';
 import { resolveChannel } from '@/server/channels/channels';
 import { channelPathOf } from '@/schemas/params';
-import {
-	confirmNotificationEmail,
-	emailLinkPaths,
-	signedOutcome,
-	unsubscribeByToken,
-	type LinkOutcome,
-	type LinkPage,
-} from '@/server/notifications/email';
+import { confirmNotificationEmail, unsubscribeByToken } from '@/server/notifications/email';
+import { emailLinkPaths, signedOutcome, type LinkOutcome, type LinkPage } from '@/server/notifications/email-links';
 
 /** A one-click body is 26 bytes; a page's form is hardly more. */
 const MAX_FORM_BYTES = 4 * 1024;

@@ -11,7 +11,8 @@ import { removeUnattachedUploads } from '@/server/uploads/uploads';
 import { database } from '@/server/platform/database';
 import { pruneNotifications } from '@/server/notifications/notifications';
 import { deliverEndedBans } from '@/server/notifications/deliver';
-import { emailSetupFromEnv, sendEmailDigests } from '@/server/notifications/email';
+import { emailSetupFromEnv } from '@/server/notifications/email';
+import { sendEmailDigests } from '@/server/notifications/email-sending';
 
 export async function runScheduled(controller: ScheduledController, env: Env, _ctx: ExecutionContext): Promise<void> {
 	const db = database(env.DB);

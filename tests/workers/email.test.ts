@@ -18,22 +18,24 @@ import { mailerFromEnv } from '@/server/notifications/mailer';
 import {
 	CONFIRMATION_TTL_MS,
 	CONFIRMATIONS_PER_DAY,
-	OUTCOME_TTL_MS,
-	checkConfirmToken,
 	confirmNotificationEmail,
-	emailDelivered,
 	emailOfferFromEnv,
 	emailSetting,
 	normalizeEmailAddress,
 	setNotificationEmail,
+	type EmailChannel,
+	type EmailSetup,
+} from '@/server/notifications/email';
+import {
+	OUTCOME_TTL_MS,
+	checkConfirmToken,
 	signedOutcome,
 	unsubscribeToken,
 	verifiedOutcome,
-	type EmailChannel,
-	type EmailSetup,
 	type LinkOutcome,
 	type LinkPage,
-} from '@/server/notifications/email';
+} from '@/server/notifications/email-links';
+import { emailDelivered } from '@/server/notifications/email-sending';
 import { emailLinks } from '@functions/email-links';
 
 let CHANNEL: EmailChannel;

@@ -1,0 +1,47 @@
+/**
+ * No source file in src/ or functions/ is longer than 450 lines (docs/house-style.md#file-size): a
+ * file that long holds more than one thing, and is split along what it does (a pure reducer, a hook
+ * per concern, one module per stage), not into arbitrary halves.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const MAX_LINES = 450;
+const ROOTS = ['src', 'functions'];
+const SOURCE = /\.(?:ts|tsx|astro|mjs)$/;
+
+/**
+ * TEMPORARY: files another helper is splitting in this same round; the lead empties this list when
+ * their branches are merged. Nothing may be added to it.
+ */
+const PENDING_SPLIT: string[] = [
+	'src/pages/[domain]/[slug]/posts/[postId].astro',
+	'src/islands/comments/CommentsIsland.tsx',
+	// Their split is in this branch's history but reverted: editor.spec's link and video dialogs failed with it.
+	'src/islands/write/WriteForm.tsx',
+	'src/islands/editor/RichEditor.tsx',
+];
+
+const sourceFiles = (): string[] =>
+	ROOTS.flatMap((root) =>
+		readdirSync(root, { recursive: true, withFileTypes: true })
+			.filter((entry) => entry.isFile() && SOURCE.test(entry.name))
+			.map((entry) => path.relative(process.cwd(), path.join(entry.parentPath, entry.name)).split(path.sep).join('/')),
+	);
+
+const lineCount = (file: string): number => readFileSync(file, 'utf8').replace(/\n$/, '').split('\n').length;
+
+describe('file length', () => {
+	const files = sourceFiles();
+
+	it('finds the source files', () => {
+		expect(files.length).toBeGreaterThan(100);
+		expect(files).toContain('src/islands/write/WriteForm.tsx');
+	});
+
+	it(`no file in ${ROOTS.join('/ or ')}/ is over ${MAX_LINES} lines`, () => {
+		const long = files.filter((file) => !PENDING_SPLIT.includes(file) && lineCount(file) > MAX_LINES).map((file) => `${file}: ${lineCount(file)}`);
+		expect(long).toEqual([]);
+	});
+});
