@@ -1,5 +1,5 @@
 /**
- * No source file in src/ or functions/ is longer than 450 lines (docs/house-style.md#file-size): a
+ * No source file in src/ or functions/ is longer than 450 lines (docs/reference/architecture.md#folders): a
  * file that long holds more than one thing, and is split along what it does (a pure reducer, a hook
  * per concern, one module per stage), not into arbitrary halves.
  */
