@@ -72,7 +72,9 @@ const removeMine = () => {
 const insert = (name: string, columns: Record<string, string | number | null>) => {
 	const base = { channel_id: channel.index, post_id: postId, created_at: 1_790_000_000_000 + Object.keys(ids).length * 60_000 };
 	const all = { ...base, ...columns, content: `${MARK} ${columns['content']}` };
-	const values = Object.values(all).map((value) => (value === null ? 'NULL' : typeof value === 'number' ? value : `'${value.replaceAll("'", "''")}'`));
+	const values = Object.values(all).map((value) =>
+		value === null ? 'NULL' : typeof value === 'number' ? value : `'${value.replaceAll("'", "''")}'`,
+	);
 	const [row] = execute(`INSERT INTO comments (${Object.keys(all).join(', ')}) VALUES (${values.join(', ')}) RETURNING id`) as { id: number }[];
 	ids[name] = row!.id;
 };

@@ -35,7 +35,11 @@ describe('initialCommentsState', () => {
 describe('commentsReducer', () => {
 	it('changes only the box a change names', () => {
 		const state = run(start([comment(1)]), { type: 'openReply', target: comment(1), texts });
-		const changed = run(state, { type: 'box', box: 'reply', id: 1, change: { text: 'yes' } }, { type: 'box', box: 'edit', id: 1, change: { text: 'no' } });
+		const changed = run(
+			state,
+			{ type: 'box', box: 'reply', id: 1, change: { text: 'yes' } },
+			{ type: 'box', box: 'edit', id: 1, change: { text: 'no' } },
+		);
 		expect(changed.reply?.draft.text).toBe('yes');
 		expect(changed.edit).toBeNull();
 		expect(run(state, { type: 'box', box: 'reply', id: 9, change: { text: 'other thread' } })).toBe(state);
@@ -99,7 +103,9 @@ describe('commentsReducer', () => {
 	it('brings kept text back into its box: a new comment, a reply, or the reader’s own edit only', () => {
 		const items = [comment(1), comment(2, 1, 77)];
 		expect(run(start(items), { type: 'restore', kept: { box: { kind: 'new' }, text: 'kept' }, userId: 77, texts }).draft.text).toBe('kept');
-		expect(run(start(items), { type: 'restore', kept: { box: { kind: 'reply', parentId: 1 }, text: 'kept' }, userId: 77, texts }).reply).toMatchObject({
+		expect(
+			run(start(items), { type: 'restore', kept: { box: { kind: 'reply', parentId: 1 }, text: 'kept' }, userId: 77, texts }).reply,
+		).toMatchObject({
 			parentId: 1,
 			draft: { text: 'kept' },
 		});
@@ -120,7 +126,10 @@ describe('commentsReducer', () => {
 		const offline = run(start([]), { type: 'alert', title: 'Offline', message: 'You are offline' });
 		expect(run(offline, { type: 'offlineOver', message: 'You are offline', title: 'Offline' })).toMatchObject({ alert: null, alertTitle: null });
 		const other = run(offline, { type: 'alert', message: 'Something else' });
-		expect(run(other, { type: 'offlineOver', message: 'You are offline', title: 'Offline' })).toMatchObject({ alert: 'Something else', alertTitle: null });
+		expect(run(other, { type: 'offlineOver', message: 'You are offline', title: 'Offline' })).toMatchObject({
+			alert: 'Something else',
+			alertTitle: null,
+		});
 		expect(run(other, { type: 'alertClosed' })).toMatchObject({ alert: null, alertTitle: null });
 	});
 

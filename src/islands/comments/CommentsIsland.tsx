@@ -296,7 +296,11 @@ export default function CommentsIsland(props: IslandProps) {
 			});
 		}
 		if (own(comment) || (isAdmin && userId !== null))
-			actions.push({ key: 'delete', label: texts['comment.menu.delete'], run: () => dispatch({ type: 'confirmDelete', commentId: comment.commentId }) });
+			actions.push({
+				key: 'delete',
+				label: texts['comment.menu.delete'],
+				run: () => dispatch({ type: 'confirmDelete', commentId: comment.commentId }),
+			});
 		return actions;
 	};
 

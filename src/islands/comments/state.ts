@@ -24,7 +24,7 @@ export interface Draft {
  * A reply box: its thread (`parentId`), the comment it answers (`targetId`) and that one's author
  * (`to`; `named` false for a withdrawn one).
  */
-export interface ReplyBox {
+interface ReplyBox {
 	parentId: number;
 	targetId: number;
 	to: string;
@@ -78,10 +78,10 @@ export type CommentsAction =
 	| { type: 'alertClosed' }
 	| { type: 'reported'; commentId: number };
 
-export const emptyDraft = (text = ''): Draft => ({ text, problem: null, busy: false });
+const emptyDraft = (text = ''): Draft => ({ text, problem: null, busy: false });
 
 /** The reply box of a Reply pressed on `target`, holding `text` (the "@nickname " of a reply to a reply when none). */
-export function replyBox(target: ReadableComment, texts: CommentTexts, text?: string): ReplyBox {
+function replyBox(target: ReadableComment, texts: CommentTexts, text?: string): ReplyBox {
 	const { parentId, targetId, prefix } = replyTarget(target);
 	const to = target.author.nickname ?? texts['common.withdrawnMember'];
 	return { parentId, targetId, to, named: target.author.nickname !== null, draft: emptyDraft(text ?? prefix) };
@@ -140,7 +140,8 @@ function restore(state: CommentsState, { box, text }: KeptComment, userId: numbe
 	const parent = box.kind === 'reply' && !state.reply ? readableItem(state.items, box.parentId) : undefined;
 	if (parent) return { ...state, reply: replyBox(parent, texts, text) };
 	const edited = box.kind === 'edit' ? readableItem(state.items, box.commentId) : undefined;
-	if (edited && userId !== null && edited.author.userId === userId) return { ...state, edit: { commentId: edited.commentId, draft: emptyDraft(text) } };
+	if (edited && userId !== null && edited.author.userId === userId)
+		return { ...state, edit: { commentId: edited.commentId, draft: emptyDraft(text) } };
 	return state;
 }
 

@@ -27,7 +27,19 @@ interface Props {
 	children?: ReactNode;
 }
 
-export default function SearchFields({ action, query, searchType, texts, inputRef, onSubmit, onQueryChange, onSearchTypeChange, onKeyDown, onClear, children }: Props) {
+export default function SearchFields({
+	action,
+	query,
+	searchType,
+	texts,
+	inputRef,
+	onSubmit,
+	onQueryChange,
+	onSearchTypeChange,
+	onKeyDown,
+	onClear,
+	children,
+}: Props) {
 	const hasText = query.length > 0;
 	return (
 		<form className="search-box" role="search" action={action} method="get" noValidate onSubmit={onSubmit} data-has-text={hasText ? 'true' : 'false'}>
