@@ -153,10 +153,10 @@ for (const viewer of ['guest', 'member', 'administrator'] as const) {
 /** The search box's markup (without the island's closed alert and the options' `selected`: the select's value is compared instead). */
 async function searchMarkup(page: Page): Promise<{ html: string; searchType: string; query: string }> {
 	const html = await markupOf(page, '[data-search-box]', 'dialog');
-	const fields = await page.evaluate(() => ({
-		searchType: document.querySelector<HTMLSelectElement>('[data-search-box] select')!.value,
-		query: document.querySelector<HTMLInputElement>('[data-search-box] input')!.value,
-	}));
+	const fields = {
+		searchType: await page.locator('[data-search-box] select').inputValue(),
+		query: await page.locator('[data-search-box] input').inputValue(),
+	};
 	return { html: html.replace(/ selected=""/g, ''), ...fields };
 }
 

@@ -94,7 +94,7 @@ describe('commentsReducer', () => {
 	it('loads the next page into place', () => {
 		let state = run(start([comment(1)], { nextAfter: 1 }), { type: 'moreLoading' });
 		expect(state.loadingMore).toBe(true);
-		state = run(state, { type: 'moreLoaded', page: { comments: [comment(2)], nextAfter: null } });
+		state = run(state, { type: 'moreLoaded', page: { comments: [comment(2)], nextAfter: null, commentCount: 2 } });
 		expect(state).toMatchObject({ loadingMore: false, nextAfter: null });
 		expect(ids(state)).toEqual([1, 2]);
 		expect(run(state, { type: 'moreLoading' }, { type: 'moreFailed' }).loadingMore).toBe(false);
