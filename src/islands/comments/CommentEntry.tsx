@@ -1,5 +1,5 @@
 /**
- * One comment in the island, the same markup as CommentItem.astro: author, date, edited mark,
+ * One comment, on the page and in the island (./CommentsView.tsx): author, date, edited mark,
  * menu, text and Reply, or its state alone; the edit box in place of the text while it is edited;
  * and for a top-level comment its replies and the reply box of its thread.
  */

@@ -1,7 +1,7 @@
 /**
  * A comment box: the new comment, a reply or an edit. A visible count of characters against
  * COMMENT_MAX_LENGTH, the validation text under the box, Post (or Save) and, for a reply or an
- * edit, Cancel. The new-comment box is the same markup as CommentForm.astro. A member's box
+ * edit, Cancel. The server renders the new-comment box with the section (CommentsView.tsx). A member's box
  * suggests members as an @ is typed (src/islands/mentions/CommentMentions.tsx, loaded with the
  * box's first @): the box becomes the combobox of their list while it is open, and Enter or Tab
  * picks instead of starting a new line.
@@ -147,7 +147,7 @@ export default function CommentForm({
 					<CommentMentions box={box} source={mentions} candidate={candidate} label={texts['mention.suggestions']} onPick={pick} onNone={setNobody} />
 				</Suspense>
 			)}
-			{mentions && <MentionStatus text={nobody ? texts['mention.none'] : null} />}
+			{!readOnly && <MentionStatus text={nobody ? texts['mention.none'] : null} />}
 			{problem && (
 				<p className="comment-form-error" id={`${id}-error`} role="alert">
 					{problem === 'required' ? texts['comment.message.required'] : texts['comment.message.tooLong']}

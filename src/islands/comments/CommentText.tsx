@@ -1,4 +1,4 @@
-/** A comment's text: plain text with line breaks, its safe addresses and @mentions as links (the same as CommentText.astro). */
+/** A comment's text: plain text with line breaks, its safe addresses and @mentions as links. */
 import { COMMENT_LINK_ATTRIBUTES, commentSegments } from '@/lib/comment-text';
 import type { Mention } from '@/lib/mentions';
 import { pageUrls } from '@/lib/urls';

@@ -4,13 +4,14 @@
  * "@nickname "), edit one's own one at a time (docs/product-rules.md#states: while one is edited, no other edit opens
  * and no reply can be sent; the controls say why), delete after a confirm, load the next page in
  * place, copy a comment's link, report someone else's; an administrator also hides a comment or
- * shows it again (issue 12), with a reason for the audit log. The count follows every answer, through
+ * shows it again, with a reason for the audit log. The count follows every answer, through
  * the counts store (the post's header shows it too); who may write follows the session store, so a
  * sign-out in another tab turns the box into a guest's.
  * Failures as docs/product-rules.md#errors-and-texts: the forced-login alert (the text kept for the member's return), the ban
  * dialog, too many requests, or the generic alert.
+ * The state and its changes are ./state.ts's reducer; the markup is ./CommentsView.tsx, the server's too.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { $session, activeMember } from '@/stores/session';
 import { $postCounts, setCounts } from '@/stores/post-counts';
@@ -19,81 +20,34 @@ import { ConfirmDialog } from '@/islands/admin/dialogs';
 import { openBanDialog, openForcedLogin } from '@/page-scripts/route-error-dialog';
 import { openReportDialog } from '@/page-scripts/report-dialog';
 import { showToast } from '@/page-scripts/toast';
-import { formatCount } from '@/lib/format-date';
 import { pageUrls } from '@/lib/urls';
-import type { Language } from '@/schemas/channel';
 import { commentsApi, failureMeaning } from './api';
 import { resultCodeOf } from '@/lib/api-client';
 import { CommentNotFound } from '@/lib/result-codes';
-import CommentEntry from './CommentEntry';
-import CommentForm from './CommentForm';
+import CommentsView, { EDITING_NOTE_ID, type CommentsHandlers } from './CommentsView';
 import type { MenuAction } from './CommentMenu';
+import type { CommentsData } from './data';
 import { keepComment, takeKeptComment, type KeptBox, type KeptScope } from './kept-text';
-import {
-	commentLink,
-	groupThreads,
-	mergeItems,
-	removeItem,
-	replyTarget,
-	replyToHref,
-	textProblem,
-	type CommentItem,
-	type ReadableComment,
-	type TextProblem,
-} from './model';
-import { fill, type CommentTexts } from './texts';
+import { commentLink, textProblem, type ReadableComment, type TextProblem } from './model';
+import { commentsReducer, initialCommentsState, readableItem, type BoxRef, type Draft } from './state';
 import { loginRequiredDialog, type Wake } from './wake';
 import { mentionSource } from '@/islands/mentions/suggestions';
 
-export interface IslandProps {
-	postId: number;
-	userId: number | null;
-	isAdmin: boolean;
-	/** The page was rendered for a banned member. */
-	banned: boolean;
-	language: Language;
-	domain: string;
-	slug: string;
-	channelBase: string;
-	apis: { public: string; member: string };
-	items: CommentItem[];
-	commentCount: number;
-	nextAfter: number | null;
-	startsAtBeginning: boolean;
-	texts: CommentTexts;
+export interface IslandProps extends CommentsData {
 	/** What the reader typed into the page's box before the island took over. */
 	initialText: string;
 	wake: Wake | null;
 }
 
-interface Draft {
-	text: string;
-	problem: TextProblem | null;
-	busy: boolean;
-}
-
-interface ReplyBox {
-	parentId: number;
-	targetId: number;
-	to: string;
-	named: boolean;
-	draft: Draft;
-}
-
-const EDITING_NOTE_ID = 'comments-editing-note';
-const emptyDraft = (text = ''): Draft => ({ text, problem: null, busy: false });
-/** The reply box of a Reply pressed on `target`, holding `text` (the "@nickname " of a reply to a reply when none). */
-function replyBox(target: ReadableComment, texts: CommentTexts, text?: string): ReplyBox {
-	const { parentId, targetId, prefix } = replyTarget(target);
-	const to = target.author.nickname ?? texts['common.withdrawnMember'];
-	return { parentId, targetId, to, named: target.author.nickname !== null, draft: emptyDraft(text ?? prefix) };
-}
-
-const readableItem = (items: readonly CommentItem[], commentId: number | null | undefined) =>
-	commentId ? items.find((item): item is ReadableComment => item.commentId === commentId && item.readable) : undefined;
-
-/** A comment without the automatic hide's mark. */
-const withoutAutoHidden = ({ autoHidden: _auto, ...item }: ReadableComment): ReadableComment => item;
+/** Puts the focus on the element `selector` names, after the next paint (once the render that makes it is on screen). */
+const focusSoon = (...selectors: string[]) =>
+	requestAnimationFrame(() => {
+		for (const selector of selectors) {
+			const element = document.querySelector<HTMLElement>(selector);
+			if (element) return element.focus();
+		}
+	});
+const menuButton = (commentId: number) => `[data-action="menu"][data-comment-id="${commentId}"]`;
 
 export default function CommentsIsland(props: IslandProps) {
 	const { postId, language, channelBase, texts } = props;
@@ -113,32 +67,13 @@ export default function CommentsIsland(props: IslandProps) {
 	// Kept text belongs to the member the page was rendered for: their session may have ended since (here or in another tab).
 	const scope: KeptScope | null = props.userId === null ? null : { domain: props.domain, slug: props.slug, userId: props.userId, postId };
 
-	const [items, setItems] = useState(props.items);
+	// A Reply pressed before the island opens its box with the island's first render, with what the page's box holds (mount.ts).
+	const [state, dispatch] = useReducer(commentsReducer, props, initialCommentsState);
+	const { draft, reply, edit, nextAfter } = state;
 	const count = useStore($postCounts)[postId]?.commentCount ?? props.commentCount;
 	const setCount = (next: number | ((count: number) => number)) =>
 		setCounts(postId, { commentCount: typeof next === 'number' ? next : next($postCounts.get()[postId]?.commentCount ?? props.commentCount) });
-	const [nextAfter, setNextAfter] = useState(props.nextAfter);
-	const [loadingMore, setLoadingMore] = useState(false);
-	const [draft, setDraft] = useState<Draft>(() => emptyDraft(props.initialText));
-	// A reply box: its thread (`parentId`), the comment it answers (`targetId`) and that one's author (`to`; `named` false for a withdrawn one).
-	// A Reply pressed before the island opens it with the island's first render, with what the page's box holds (mount.ts).
-	const [reply, setReply] = useState<ReplyBox | null>(() => {
-		const { wake } = props;
-		const target = wake?.action === 'reply' ? readableItem(props.items, wake.commentId) : undefined;
-		return target ? replyBox(target, texts, wake?.text) : null;
-	});
-	const [edit, setEdit] = useState<{ commentId: number; draft: Draft } | null>(null);
-	const [menuFor, setMenuFor] = useState<number | null>(null);
-	const [deleting, setDeleting] = useState<number | null>(null);
-	const [moderating, setModerating] = useState<{ commentId: number; hide: boolean } | null>(null);
-	const [alert, setAlert] = useState<string | null>(null);
-	/** The alert's title when it says more than "Notice": offline, or a comment that was not posted. */
-	const [alertTitle, setAlertTitle] = useState<string | null>(null);
 	const [highlight] = useState(() => Number(/^#comment-(\d+)$/.exec(location.hash)?.[1]) || null);
-	// The comment the reader has just posted: scrolled to, marked for a moment and given the focus.
-	const [posted, setPosted] = useState<number | null>(null);
-	// The comments reported since the page loaded (the report dialog says so), beside those the page marked.
-	const [reportedNow, setReportedNow] = useState<readonly number[]>([]);
 	const requestIds = useRef(new Map<string, string>());
 	const heading = useRef<HTMLHeadingElement>(null);
 
@@ -148,6 +83,7 @@ export default function CommentsIsland(props: IslandProps) {
 		if (!id) requestIds.current.set(box, (id = crypto.randomUUID()));
 		return id;
 	};
+	const changeBox = (ref: BoxRef, change: Partial<Draft>) => dispatch({ type: 'box', ...ref, change });
 
 	/**
 	 * docs/product-rules.md#errors-and-texts for a failed request; `kept` is the text to keep when the session has ended or the
@@ -162,14 +98,12 @@ export default function CommentsIsland(props: IslandProps) {
 				'online',
 				() => {
 					if (scope) takeKeptComment(scope);
-					setAlert((current) => (current === texts['common.message.offline'] ? null : current));
-					setAlertTitle((title) => (title === texts['common.message.offlineTitle'] ? null : title));
+					dispatch({ type: 'offlineOver', message: texts['common.message.offline'], title: texts['common.message.offlineTitle'] });
 					resend();
 				},
 				{ once: true },
 			);
-			setAlertTitle(texts['common.message.offlineTitle']);
-			setAlert(texts['common.message.offline']);
+			dispatch({ type: 'alert', title: texts['common.message.offlineTitle'], message: texts['common.message.offline'] });
 			return;
 		}
 		const meaning = failureMeaning(error, channelBase, `${location.pathname}${location.search}`);
@@ -181,11 +115,11 @@ export default function CommentsIsland(props: IslandProps) {
 		else {
 			const fallback = meaning.kind === 'too-many' ? texts['common.message.tooManyRequests'] : texts['common.message.error'];
 			// A comment that was not sent says so in the title; the box still holds it.
-			if (kept) setAlertTitle(texts['comment.failed.title']);
+			if (kept) dispatch({ type: 'alert', title: texts['comment.failed.title'] });
 			// A new member's limits have their own sentence (loaded on failure, as on the write screen).
 			void import('@/lib/spam-failure').then(
-				({ spamFailureText }) => setAlert(spamFailureText(error, texts, language) ?? fallback),
-				() => setAlert(fallback),
+				({ spamFailureText }) => dispatch({ type: 'alert', message: spamFailureText(error, texts, language) ?? fallback }),
+				() => dispatch({ type: 'alert', message: fallback }),
 			);
 		}
 	};
@@ -198,106 +132,85 @@ export default function CommentsIsland(props: IslandProps) {
 		}
 	};
 
+	/** A comment or reply answered by the API: in the list, the count updated, the box emptied, the toast shown. */
+	const posted = (box: 'new' | 'reply', answer: Awaited<ReturnType<typeof api.create>>) => {
+		dispatch({ type: 'posted', box, comment: answer.comment });
+		setCount(answer.commentCount);
+		showToast(texts['comment.message.posted']);
+	};
+
 	const submitNew = async () => {
+		const box: BoxRef = { box: 'new' };
 		const problem = textProblem(draft.text);
-		if (problem) return setDraft((d) => ({ ...d, problem }));
-		setDraft((d) => ({ ...d, problem: null, busy: true }));
+		if (problem) return changeBox(box, { problem });
+		changeBox(box, { problem: null, busy: true });
 		try {
-			const { comment, commentCount } = await api.create(draft.text, null, requestIdFor('new'));
+			const answer = await api.create(draft.text, null, requestIdFor('new'));
 			requestIds.current.delete('new');
-			setItems((list) => mergeItems(list, [comment]));
-			setCount(commentCount);
-			setDraft(emptyDraft());
-			setPosted(comment.commentId);
-			showToast(texts['comment.message.posted']);
+			posted('new', answer);
 		} catch (error) {
-			setDraft((d) => ({ ...d, busy: false }));
+			changeBox(box, { busy: false });
 			fail(
 				error,
 				{ box: { kind: 'new' }, text: draft.text },
-				(problem) => setDraft((d) => ({ ...d, problem })),
+				(p) => changeBox(box, { problem: p }),
 				() => void submitNew(),
 			);
 		}
 	};
 
-	const openReply = (target: ReadableComment) => {
-		if (userId === null) return askLogin();
-		if (edit) return;
-		setReply((current) => {
-			const next = replyBox(target, texts);
-			return current?.parentId === next.parentId && current.draft.text.trim() !== '' ? { ...next, draft: current.draft } : next;
-		});
-	};
-
 	/** Closes the reply box; the focus goes back to the Reply it came from (or its thread's, when that one is gone). */
 	const cancelReply = (targetId: number) => {
 		const threadId = reply?.parentId;
-		setReply(null);
-		requestAnimationFrame(() =>
-			(
-				document.querySelector<HTMLElement>(`[data-action="reply"][data-comment-id="${targetId}"]`) ??
-				document.querySelector<HTMLElement>(`[data-action="reply"][data-comment-id="${threadId}"]`)
-			)?.focus(),
-		);
+		dispatch({ type: 'closeReply' });
+		focusSoon(`[data-action="reply"][data-comment-id="${targetId}"]`, `[data-action="reply"][data-comment-id="${threadId}"]`);
 	};
 
 	const submitReply = async () => {
 		if (!reply || edit) return;
 		const { parentId, targetId, draft: replyDraft } = reply;
+		const box: BoxRef = { box: 'reply', id: parentId };
 		const problem = textProblem(replyDraft.text);
-		const update = (change: Partial<Draft>) => setReply((r) => (r && r.parentId === parentId ? { ...r, draft: { ...r.draft, ...change } } : r));
-		if (problem) return update({ problem });
-		update({ problem: null, busy: true });
+		if (problem) return changeBox(box, { problem });
+		changeBox(box, { problem: null, busy: true });
 		try {
 			const requestId = requestIdFor(`reply-${parentId}`);
 			// The reply answered went meanwhile: the text still joins its thread, as a reply to the thread's comment.
-			const { comment, commentCount } = await api.create(replyDraft.text, targetId, requestId).catch((error: unknown) => {
+			const answer = await api.create(replyDraft.text, targetId, requestId).catch((error: unknown) => {
 				if (targetId === parentId || resultCodeOf(error) !== CommentNotFound.code) throw error;
 				return api.create(replyDraft.text, parentId, requestId);
 			});
 			requestIds.current.delete(`reply-${parentId}`);
-			setItems((list) => mergeItems(list, [comment]));
-			setCount(commentCount);
-			setReply(null);
-			setPosted(comment.commentId);
-			showToast(texts['comment.message.posted']);
+			posted('reply', answer);
 		} catch (error) {
-			update({ busy: false });
+			changeBox(box, { busy: false });
 			fail(
 				error,
 				{ box: { kind: 'reply', parentId }, text: replyDraft.text },
-				(p) => update({ problem: p }),
+				(p) => changeBox(box, { problem: p }),
 				() => void submitReply(),
 			);
 		}
 	};
 
-	const openEdit = (comment: ReadableComment) => {
-		if (edit) return;
-		setReply((r) => (r && r.draft.text.trim() !== '' && r.draft.text !== `@${r.to} ` ? r : null));
-		setEdit({ commentId: comment.commentId, draft: emptyDraft(comment.content) });
-	};
-
 	const submitEdit = async () => {
 		if (!edit) return;
 		const { commentId, draft: editDraft } = edit;
+		const box: BoxRef = { box: 'edit', id: commentId };
 		const problem = textProblem(editDraft.text);
-		const update = (change: Partial<Draft>) => setEdit((e) => (e && e.commentId === commentId ? { ...e, draft: { ...e.draft, ...change } } : e));
-		if (problem) return update({ problem });
-		update({ problem: null, busy: true });
+		if (problem) return changeBox(box, { problem });
+		changeBox(box, { problem: null, busy: true });
 		try {
 			const { comment } = await api.edit(commentId, editDraft.text);
-			setItems((list) => mergeItems(list, [comment]));
-			setEdit(null);
+			dispatch({ type: 'edited', comment });
 			showToast(texts['comment.message.edited']);
-			requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-action="menu"][data-comment-id="${commentId}"]`)?.focus());
+			focusSoon(menuButton(commentId));
 		} catch (error) {
-			update({ busy: false });
+			changeBox(box, { busy: false });
 			fail(
 				error,
 				{ box: { kind: 'edit', commentId }, text: editDraft.text },
-				(p) => update({ problem: p }),
+				(p) => changeBox(box, { problem: p }),
 				() => void submitEdit(),
 			);
 		}
@@ -306,10 +219,8 @@ export default function CommentsIsland(props: IslandProps) {
 	const remove = async (commentId: number) => {
 		try {
 			const { commentCount } = await api.remove(commentId);
-			setItems((list) => removeItem(list, commentId));
+			dispatch({ type: 'removed', commentId });
 			setCount(commentCount);
-			setEdit((e) => (e?.commentId === commentId ? null : e));
-			setReply((r) => (r?.parentId === commentId && !items.some((item) => item.parentId === commentId) ? null : r));
 			showToast(texts['comment.message.deleted']);
 			heading.current?.focus();
 		} catch (error) {
@@ -321,37 +232,27 @@ export default function CommentsIsland(props: IslandProps) {
 	const moderate = async (commentId: number, hide: boolean, reason: string) => {
 		try {
 			await api.setHidden(commentId, hide, reason);
-			// A moderator's hide or show again: no longer the automatic hide's.
-			setItems((list) =>
-				list.map((item) =>
-					item.commentId === commentId && item.readable ? { ...withoutAutoHidden(item), state: hide ? 'HIDDEN_BY_ADMIN' : 'VISIBLE' } : item,
-				),
-			);
+			dispatch({ type: 'moderated', commentId, hide });
 			setCount((n) => n + (hide ? -1 : 1));
 			showToast(texts[hide ? 'comment.message.hidden' : 'comment.message.shown']);
-			document.querySelector<HTMLElement>(`[data-action="menu"][data-comment-id="${commentId}"]`)?.focus();
+			document.querySelector<HTMLElement>(menuButton(commentId))?.focus();
 		} catch (error) {
 			fail(error, null);
 		}
 	};
 
 	const loadMore = async () => {
-		if (nextAfter === null || loadingMore) return;
-		setLoadingMore(true);
+		if (nextAfter === null || state.loadingMore) return;
+		dispatch({ type: 'moreLoading' });
 		try {
 			const page = await api.page(nextAfter);
-			setItems((list) => mergeItems(list, page.comments));
-			setNextAfter(page.nextAfter);
+			dispatch({ type: 'moreLoaded', page });
 			setCount(page.commentCount);
 			const first = page.comments[0];
-			if (first)
-				requestAnimationFrame(() =>
-					document.querySelector<HTMLElement>(`#comment-${first.commentId} .comment-author, #comment-${first.commentId} .comment-text`)?.focus(),
-				);
+			if (first) focusSoon(`#comment-${first.commentId} .comment-author, #comment-${first.commentId} .comment-text`);
 		} catch (error) {
+			dispatch({ type: 'moreFailed' });
 			fail(error, null);
-		} finally {
-			setLoadingMore(false);
 		}
 	};
 
@@ -360,7 +261,7 @@ export default function CommentsIsland(props: IslandProps) {
 			await navigator.clipboard.writeText(new URL(commentLink(postUrl, commentId), location.origin).href);
 			showToast(texts['comment.message.copied']);
 		} catch {
-			setAlert(texts['common.message.error']);
+			dispatch({ type: 'alert', message: texts['common.message.error'] });
 		}
 	};
 
@@ -368,7 +269,7 @@ export default function CommentsIsland(props: IslandProps) {
 		const actions: MenuAction[] = [{ key: 'copy-link', label: texts['comment.menu.copyLink'], run: () => void copyLink(comment.commentId) }];
 		if (!own(comment)) {
 			// Reported already (the page's mark, or a report made since): says so, and does nothing, as the post's Report does.
-			const done = userId !== null && (comment.reported === true || reportedNow.includes(comment.commentId));
+			const done = userId !== null && (comment.reported === true || state.reportedNow.includes(comment.commentId));
 			actions.push({
 				key: 'report',
 				label: texts[done ? 'report.reported' : 'comment.menu.report'],
@@ -376,21 +277,30 @@ export default function CommentsIsland(props: IslandProps) {
 				run: () =>
 					userId === null
 						? askLogin()
-						: openReportDialog({ type: 'COMMENT', id: comment.commentId }, () => setReportedNow((ids) => [...ids, comment.commentId])),
+						: openReportDialog({ type: 'COMMENT', id: comment.commentId }, () => dispatch({ type: 'reported', commentId: comment.commentId })),
 			});
 		}
 		if (own(comment))
-			actions.push({ key: 'edit', label: texts['comment.menu.edit'], blockedBy: edit ? EDITING_NOTE_ID : undefined, run: () => openEdit(comment) });
+			actions.push({
+				key: 'edit',
+				label: texts['comment.menu.edit'],
+				blockedBy: edit ? EDITING_NOTE_ID : undefined,
+				run: () => dispatch({ type: 'openEdit', comment }),
+			});
 		if (isAdmin && userId !== null) {
 			const hide = comment.state === 'VISIBLE';
 			actions.push({
 				key: hide ? 'hide' : 'unhide',
 				label: texts[hide ? 'comment.menu.hide' : 'comment.menu.unhide'],
-				run: () => setModerating({ commentId: comment.commentId, hide }),
+				run: () => dispatch({ type: 'confirmModerate', target: { commentId: comment.commentId, hide } }),
 			});
 		}
 		if (own(comment) || (isAdmin && userId !== null))
-			actions.push({ key: 'delete', label: texts['comment.menu.delete'], run: () => setDeleting(comment.commentId) });
+			actions.push({
+				key: 'delete',
+				label: texts['comment.menu.delete'],
+				run: () => dispatch({ type: 'confirmDelete', commentId: comment.commentId }),
+			});
 		return actions;
 	};
 
@@ -398,17 +308,14 @@ export default function CommentsIsland(props: IslandProps) {
 	// scroll-padding-top), marked for a moment (comments.css), and takes the focus, so a keyboard or
 	// screen reader is where the comment is; the toast (role="status") says it was posted.
 	useEffect(() => {
-		if (posted === null) return;
-		const element = document.getElementById(`comment-${posted}`);
+		if (state.posted === null) return;
+		const element = document.getElementById(`comment-${state.posted}`);
 		if (!element) return;
 		element.focus({ preventScroll: true });
 		element.scrollIntoView({ block: 'nearest', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
-	}, [posted]);
+	}, [state.posted]);
 
-	const onMenuOpenChange = useCallback(
-		(commentId: number, open: boolean) => setMenuFor((current) => (open ? commentId : current === commentId ? null : current)),
-		[],
-	);
+	const onMenuOpenChange = useCallback((commentId: number, open: boolean) => dispatch({ type: 'menu', commentId, open }), []);
 
 	// Once: the kept text of an ended session comes back, and the press that woke the island is replayed.
 	const started = useRef(false);
@@ -416,215 +323,87 @@ export default function CommentsIsland(props: IslandProps) {
 		if (started.current) return;
 		started.current = true;
 		const kept = scope ? takeKeptComment(scope) : null;
-		if (kept?.box.kind === 'new') setDraft(emptyDraft(kept.text));
-		// A reply box the reader opened before the island (and may be typing in) is not replaced.
-		const parent = kept?.box.kind === 'reply' && !reply ? readableItem(props.items, kept.box.parentId) : undefined;
-		if (kept && parent) setReply(replyBox(parent, texts, kept.text));
-		const edited = kept?.box.kind === 'edit' ? readableItem(props.items, kept.box.commentId) : undefined;
-		if (kept && edited && own(edited)) setEdit({ commentId: edited.commentId, draft: emptyDraft(kept.text) });
-		if (kept)
-			requestAnimationFrame(() =>
-				document
-					.getElementById(
-						kept.box.kind === 'new'
-							? 'comment-box-new'
-							: kept.box.kind === 'reply'
-								? `comment-box-reply-${kept.box.parentId}`
-								: `comment-box-edit-${kept.box.commentId}`,
-					)
-					?.focus(),
+		if (kept) {
+			dispatch({ type: 'restore', kept, userId, texts });
+			const { box } = kept;
+			focusSoon(
+				box.kind === 'new' ? '#comment-box-new' : box.kind === 'reply' ? `#comment-box-reply-${box.parentId}` : `#comment-box-edit-${box.commentId}`,
 			);
+		}
 		const { wake } = props;
 		const target = readableItem(props.items, wake?.commentId);
-		if (wake?.action === 'menu' && target) setMenuFor(target.commentId);
+		if (wake?.action === 'menu' && target) dispatch({ type: 'menu', commentId: target.commentId, open: true });
 		else if (wake?.action === 'more') void loadMore();
 		else if (wake?.action === 'post') void submitNew();
 	}, []);
 
-	const threads = groupThreads(items);
-	const replyBlockedBy = edit ? EDITING_NOTE_ID : undefined;
-	const entry = (comment: CommentItem, children?: React.ReactNode) => (
-		<CommentEntry
-			key={comment.commentId}
-			comment={comment}
-			channelBase={channelBase}
-			language={language}
-			texts={texts}
-			highlighted={comment.commentId === highlight}
-			justPosted={comment.commentId === posted}
-			replyToHref={(commentId) => replyToHref(postUrl, items, commentId)}
-			menuOpen={menuFor === comment.commentId}
-			menuActions={menuActions}
-			onMenuOpenChange={onMenuOpenChange}
-			replyBlockedBy={replyBlockedBy}
-			onReply={openReply}
-			editor={
-				edit?.commentId === comment.commentId ? (
-					<CommentForm
-						name={`edit-${comment.commentId}`}
-						label={texts['comment.edit.label']}
-						text={edit.draft.text}
-						problem={edit.draft.problem}
-						busy={edit.draft.busy}
-						submitLabel={texts['comment.button.save']}
-						focusOnOpen
-						texts={texts}
-						mentions={mentions}
-						onChange={(text) => setEdit((e) => e && { ...e, draft: { ...e.draft, text, problem: null } })}
-						onSubmit={() => void submitEdit()}
-						onCancel={() => {
-							setEdit(null);
-							requestAnimationFrame(() =>
-								document.querySelector<HTMLElement>(`[data-action="menu"][data-comment-id="${comment.commentId}"]`)?.focus(),
-							);
-						}}
-					>
-						<p className="comments-note" id={EDITING_NOTE_ID} role="status">
-							{texts['comment.message.editing']}
-						</p>
-					</CommentForm>
-				) : null
-			}
-		>
-			{children}
-		</CommentEntry>
-	);
+	const handlers: CommentsHandlers = {
+		menuActions,
+		onMenuOpenChange,
+		onReply: (target) => (userId === null ? askLogin() : dispatch({ type: 'openReply', target, texts })),
+		onDraftChange: (text) => changeBox({ box: 'new' }, { text, problem: null }),
+		onDraftSubmit: () => void submitNew(),
+		onReplyChange: (text) => reply && changeBox({ box: 'reply', id: reply.parentId }, { text, problem: null }),
+		onReplySubmit: () => void submitReply(),
+		onReplyCancel: cancelReply,
+		onEditChange: (text) => edit && changeBox({ box: 'edit', id: edit.commentId }, { text, problem: null }),
+		onEditSubmit: () => void submitEdit(),
+		onEditCancel: (commentId) => {
+			dispatch({ type: 'closeEdit' });
+			focusSoon(menuButton(commentId));
+		},
+		onMore: () => void loadMore(),
+	};
 
 	return (
 		<>
-			<h2 id="comments-heading" tabIndex={-1} ref={heading}>
-				{texts['post.comments']}{' '}
-				<span className="count" data-comment-count="">
-					{formatCount(count)}
-				</span>
-			</h2>
-			{!props.startsAtBeginning && (
-				<p className="comments-view-all">
-					<a href={`${postUrl}#comments`}>{texts['comment.viewAll']}</a>
-				</p>
-			)}
-			{threads.length === 0 ? (
-				<p className="no-comments">{texts['post.noComments']}</p>
-			) : (
-				<ol className="comments" role="list">
-					{threads.map(({ comment, replies }) =>
-						entry(
-							comment,
-							<>
-								{replies.length > 0 && (
-									<ol className="replies" role="list">
-										{replies.map((item) => entry(item))}
-									</ol>
-								)}
-								{reply && reply.parentId === comment.commentId && (
-									<CommentForm
-										name={`reply-${comment.commentId}`}
-										label={fill(texts['comment.reply.label'], { nickname: reply.to })}
-										text={reply.draft.text}
-										problem={reply.draft.problem}
-										busy={reply.draft.busy}
-										blockedBy={replyBlockedBy}
-										submitLabel={texts['comment.button.post']}
-										focusOnOpen
-										texts={texts}
-										mentions={mentions}
-										context={
-											<p className="comment-reply-context" data-reply-context={reply.targetId}>
-												<a href={replyToHref(postUrl, items, reply.targetId)}>
-													{reply.named ? fill(texts['comment.reply.context'], { nickname: reply.to }) : texts['comment.reply.contextComment']}
-												</a>
-												<button
-													className="comment-reply-cancel"
-													type="button"
-													aria-label={texts['comment.reply.cancel']}
-													title={texts['comment.reply.cancel']}
-													onClick={() => cancelReply(reply.targetId)}
-												>
-													<span aria-hidden="true">×</span>
-												</button>
-											</p>
-										}
-										onChange={(text) => setReply((r) => r && { ...r, draft: { ...r.draft, text, problem: null } })}
-										onSubmit={() => void submitReply()}
-										onCancel={() => cancelReply(reply.targetId)}
-									/>
-								)}
-							</>,
-						),
-					)}
-				</ol>
-			)}
-			{nextAfter !== null && (
-				<p className="comments-more">
-					<a
-						className="button secondary"
-						href={`${postUrl}?commentsAfter=${nextAfter}#comments`}
-						data-action="more"
-						aria-busy={loadingMore || undefined}
-						onClick={(event) => {
-							event.preventDefault();
-							void loadMore();
-						}}
-					>
-						{texts['comment.more']}
-					</a>
-				</p>
-			)}
-			<CommentForm
-				name="new"
-				label={texts['comment.write.label']}
-				text={draft.text}
-				problem={draft.problem}
-				busy={draft.busy}
-				submitLabel={texts['comment.button.post']}
-				placeholder={
-					userId !== null
-						? texts['comment.write.placeholder']
-						: banned
-							? texts['comment.write.bannedPlaceholder']
-							: texts['comment.write.guestPlaceholder']
-				}
-				readOnly={userId === null}
-				mentions={mentions}
+			<CommentsView
+				state={state}
+				commentCount={count}
+				postUrl={postUrl}
+				channelBase={channelBase}
+				language={language}
 				texts={texts}
-				onChange={(text) => setDraft((d) => ({ ...d, text, problem: null }))}
-				onSubmit={() => void submitNew()}
+				startsAtBeginning={props.startsAtBeginning}
+				userId={userId}
+				banned={banned}
+				highlight={highlight}
+				mentions={mentions}
+				handlers={handlers}
+				heading={heading}
 			/>
 			<AlertDialog
-				open={deleting !== null}
+				open={state.deleting !== null}
 				title={texts['write.confirm.title']}
 				message={texts['comment.confirm.delete']}
 				confirmLabel={texts['comment.menu.delete']}
 				cancelLabel={texts['common.button.cancel']}
 				onClosed={(confirmed) => {
-					const commentId = deleting;
-					setDeleting(null);
+					const commentId = state.deleting;
+					dispatch({ type: 'confirmDelete', commentId: null });
 					if (confirmed && commentId !== null) void remove(commentId);
 				}}
 			/>
 			{isAdmin && (
 				<ConfirmDialog
-					open={moderating !== null}
-					title={moderating?.hide === false ? texts['admin.confirm.unhideCOMMENT'] : texts['admin.confirm.hideCOMMENT']}
-					confirmLabel={moderating?.hide === false ? texts['comment.menu.unhide'] : texts['comment.menu.hide']}
-					danger={moderating?.hide !== false}
+					open={state.moderating !== null}
+					title={state.moderating?.hide === false ? texts['admin.confirm.unhideCOMMENT'] : texts['admin.confirm.hideCOMMENT']}
+					confirmLabel={state.moderating?.hide === false ? texts['comment.menu.unhide'] : texts['comment.menu.hide']}
+					danger={state.moderating?.hide !== false}
 					texts={texts}
 					onClosed={(reason) => {
-						const target = moderating;
-						setModerating(null);
+						const target = state.moderating;
+						dispatch({ type: 'confirmModerate', target: null });
 						if (target && reason !== null) void moderate(target.commentId, target.hide, reason);
 					}}
 				/>
 			)}
 			<AlertDialog
-				open={alert !== null}
-				title={alertTitle ?? texts['common.message.alert']}
-				message={alert ?? ''}
+				open={state.alert !== null}
+				title={state.alertTitle ?? texts['common.message.alert']}
+				message={state.alert ?? ''}
 				confirmLabel={texts['common.button.confirm']}
-				onClosed={() => {
-					setAlert(null);
-					setAlertTitle(null);
-				}}
+				onClosed={() => dispatch({ type: 'alertClosed' })}
 			/>
 		</>
 	);

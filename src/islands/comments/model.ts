@@ -9,7 +9,7 @@ import { COMMENT_MAX_LENGTH, commentLength } from '@/schemas/comment-limits';
 // The comments as the API answers them (functions/api/posts.ts, derived in src/lib/api-types.ts):
 // a readable comment or a tombstone (deleted, or hidden from this reader) that keeps its place.
 import type { CommentItem, ReadableComment } from '@/lib/api-types';
-export type { CommentItem, ReadableComment, ReplyTo } from '@/lib/api-types';
+export type { CommentItem, ReadableComment } from '@/lib/api-types';
 
 /** A top-level comment and its replies (one level, as the schema keeps them). */
 export interface CommentThread {

@@ -4,7 +4,7 @@
  * under its anchor (the comment box, or the editor's caret line), above it when there is more room
  * there, always inside the visible viewport (an on-screen keyboard shrinks it), scrolling past its
  * height. A press picks without taking the focus from the field. Its styles (./mentions.css) come
- * with the page: CommentForm.astro's and the editor's.
+ * with the page: the comments section's (CommentList.astro) and the editor's.
  */
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import type { Mention } from '@/lib/mentions';

@@ -113,27 +113,28 @@ interface CommentRow extends ReplyTargetColumns {
 	mentions: string | null;
 }
 
-type CommentTuple = [
-	number,
-	number | null,
-	number,
-	string | null,
-	number | null,
-	string,
-	number,
-	number | null,
-	number | null,
-	number,
-	string,
-	number,
-	number | null,
-	number | null,
-	number | null,
-	string | null,
-	number | null,
-	number,
-	string | null,
-];
+/** The columns of a page's row, each named in its JSON object (COMMENT_PAGE_COLUMNS) as in CommentRow. */
+const COMMENT_ROW_FIELDS = [
+	'id',
+	'parent_id',
+	'member_id',
+	'nickname',
+	'withdrawn_at',
+	'content',
+	'created_at',
+	'edited_at',
+	'deleted_at',
+	'hidden_by_admin',
+	'role',
+	'auto_hidden',
+	'to_id',
+	'to_deleted_at',
+	'to_hidden',
+	'to_nickname',
+	'to_withdrawn_at',
+	'reported',
+	'mentions',
+] as const satisfies readonly (keyof CommentRow)[];
 
 /** A comment `c`'s thread: the expression of the index comments_in_thread_order (migration 0007). */
 const THREAD = 'coalesce(c.parent_id, c.id)';
@@ -163,7 +164,7 @@ const PAGE_ROW = `SELECT c.id, c.parent_id, c.member_id, m.nickname, m.withdrawn
 
 /**
  * Columns to select beside a post ?1's row, in one query with it:
- * - `comments_json`: a JSON array of up to ?5 listed comments in thread order after the key
+ * - `comments_json`: a JSON array of up to ?5 listed comments, each an object named by COMMENT_ROW_FIELDS, in thread order after the key
  *   (thread of the anchor ?3, ?4): ?4 = ?3 reads the items after the anchor, ?4 = 0 its whole
  *   thread on; an anchor of NULL (or not of the post) reads from the start;
  * - `anchor_thread`: the anchor's thread, NULL when ?3 names no comment of the post;
@@ -174,9 +175,7 @@ const PAGE_ROW = `SELECT c.id, c.parent_id, c.member_id, m.nickname, m.withdrawn
  * post's other comments.
  */
 export const COMMENT_PAGE_COLUMNS = `
-	(SELECT json_group_array(json_array(t.id, t.parent_id, t.member_id, t.nickname, t.withdrawn_at, t.content,
-			t.created_at, t.edited_at, t.deleted_at, t.hidden_by_admin, t.role, t.auto_hidden,
-			t.to_id, t.to_deleted_at, t.to_hidden, t.to_nickname, t.to_withdrawn_at, t.reported, t.mentions))
+	(SELECT json_group_array(json_object(${COMMENT_ROW_FIELDS.map((field) => `'${field}', t.${field}`).join(', ')}))
 	 FROM (SELECT * FROM (${PAGE_ROW}
 				WHERE c.post_id = ?1 AND ${THREAD} = coalesce(${ANCHOR_THREAD}, 0) AND c.id > ?4 AND ${LISTED_COMMENT_SQL}
 				ORDER BY c.id LIMIT ?5)
@@ -246,49 +245,7 @@ export function replyToProperty(parentId: number | null, row: ReplyTargetColumns
 
 /** The page COMMENT_PAGE_COLUMNS read, as `viewer` sees it. */
 export function commentPageOf(row: CommentPageColumns, viewer: Viewer): CommentPage {
-	const rows = (JSON.parse(row.comments_json) as CommentTuple[]).map(
-		([
-			id,
-			parent_id,
-			member_id,
-			nickname,
-			withdrawn_at,
-			content,
-			created_at,
-			edited_at,
-			deleted_at,
-			hidden_by_admin,
-			role,
-			auto_hidden,
-			to_id,
-			to_deleted_at,
-			to_hidden,
-			to_nickname,
-			to_withdrawn_at,
-			reported,
-			mentions,
-		]): CommentRow => ({
-			id,
-			parent_id,
-			member_id,
-			nickname,
-			withdrawn_at,
-			content,
-			created_at,
-			edited_at,
-			deleted_at,
-			hidden_by_admin,
-			role,
-			auto_hidden,
-			to_id,
-			to_deleted_at,
-			to_hidden,
-			to_nickname,
-			to_withdrawn_at,
-			reported,
-			mentions,
-		}),
-	);
+	const rows = JSON.parse(row.comments_json) as CommentRow[];
 	// json_group_array keeps the subquery's order in SQLite; sorting again makes it a contract here.
 	rows.sort((a, b) => (a.parent_id ?? a.id) - (b.parent_id ?? b.id) || a.id - b.id);
 	const page = rows.slice(0, COMMENT_PAGE_SIZE);
