@@ -74,7 +74,6 @@ export function mountComments(section: HTMLElement, wake: Wake | null): void {
 		domain: data['domain'] ?? '',
 		slug: data['slug'] ?? '',
 		channelBase: data['channelBase'] ?? '',
-		apis: { public: data['publicApi'] ?? '', member: data['memberApi'] ?? '' },
 		items: readRenderedItems(container),
 		commentCount: Number(container.querySelector('[data-comment-count]')?.textContent?.replace(/\D/g, '') ?? 0),
 		nextAfter: data['nextAfter'] ? Number(data['nextAfter']) : null,
