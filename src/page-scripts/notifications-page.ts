@@ -8,7 +8,7 @@
 import { $unreadNotifications } from '@/stores/notifications';
 import { memberClient } from './page-client';
 
-const api = memberClient(document.querySelector<HTMLElement>('[data-route-error-dialog]')?.dataset['userId'] ?? '');
+const api = memberClient();
 const section = document.querySelector<HTMLElement>('[data-notifications]');
 
 if (section) {

@@ -4,8 +4,8 @@
  */
 import { createApiClient, type ApiClient } from '@/lib/api-client';
 
-/** The API client of this page's channel for the signed-in member `userId`. */
-export function memberClient(userId: string): ApiClient {
-	const { domain = '', slug = '' } = document.querySelector<HTMLElement>('[data-route-error-dialog]')?.dataset ?? {};
-	return createApiClient({ channel: { domain, slug }, getUserId: () => userId });
+/** The API client of this page's channel for the signed-in member `userId` (by default the one the dialog names). */
+export function memberClient(userId?: string): ApiClient {
+	const { domain = '', slug = '', userId: pageUserId = '' } = document.querySelector<HTMLElement>('[data-route-error-dialog]')?.dataset ?? {};
+	return createApiClient({ channel: { domain, slug }, getUserId: () => userId ?? pageUserId });
 }
