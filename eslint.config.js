@@ -30,7 +30,10 @@ const SERVER_ONLY = [
  * refused. `fetch` may be called only by the files named in RAW_FETCH_FILES.
  */
 const RAW_FETCH = [
-	{ selector: "CallExpression[callee.name='fetch']", message: 'Call the API through src/lib/api-client.ts (createApiClient / memberRoutes), not fetch.' },
+	{
+		selector: "CallExpression[callee.name='fetch']",
+		message: 'Call the API through src/lib/api-client.ts (createApiClient / memberRoutes), not fetch.',
+	},
 	{
 		selector: "CallExpression > MemberExpression.callee[property.name='fetch'][object.name=/^(window|globalThis|self)$/]",
 		message: 'Call the API through src/lib/api-client.ts (createApiClient / memberRoutes), not fetch.',
@@ -39,7 +42,7 @@ const RAW_FETCH = [
 /** What an answer typed by hand looked like: the client's answer is the route's own type (src/lib/api-types.ts). */
 const HAND_TYPED_ANSWERS = [
 	{
-		selector: "CallExpression[callee.property.name=/^(get|post|put|patch|delete|request|json)$/] > TSTypeParameterInstantiation > TSTypeLiteral",
+		selector: 'CallExpression[callee.property.name=/^(get|post|put|patch|delete|request|json)$/] > TSTypeParameterInstantiation > TSTypeLiteral',
 		message: "A call's answer type comes from the route (src/lib/api-types.ts), never an inline object type.",
 	},
 	{

@@ -100,11 +100,17 @@ type EndpointOf<A extends ApiName, P extends string, V extends Verb> = P extends
 	: never;
 
 /** The `:name` segments of a route path. */
-type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}` ? Name | ParamNames<`/${Rest}`> : P extends `${string}:${infer Name}` ? Name : never;
+type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+	? Name | ParamNames<`/${Rest}`>
+	: P extends `${string}:${infer Name}`
+		? Name
+		: never;
 export type PathParams<P extends string> = { [K in ParamNames<P>]: string | number };
 
 /** What a call sends: the path's parameters, the query and JSON body the route's validators take, an abort signal. */
-type CallInput<E> = (E extends { input: infer I } ? (I extends { json: infer J } ? { json: J } : unknown) & (I extends { query: infer Q } ? { query?: { [K in keyof Q]?: QueryValue } } : unknown) : unknown) & {
+type CallInput<E> = (E extends { input: infer I }
+	? (I extends { json: infer J } ? { json: J } : unknown) & (I extends { query: infer Q } ? { query?: { [K in keyof Q]?: QueryValue } } : unknown)
+	: unknown) & {
 	signal?: AbortSignal;
 	/** The request outlives the page (a notification opened by the link it follows). */
 	keepalive?: boolean;
@@ -125,7 +131,12 @@ type RouteCaller<A extends ApiName, V extends Verb> = <P extends PathOf<A, V>>(p
 export type RoutesClient<A extends ApiName> = { [V in Verb]: RouteCaller<A, V> };
 
 /** The URL of a route: its API's prefix for `channel`, and the path with each `:name` replaced by its value. */
-export function apiUrl<A extends ApiName, P extends PathOf<A>>(channel: ChannelRef, api: A, path: P, ...param: [ParamNames<P>] extends [never] ? [] : [PathParams<P>]): string {
+export function apiUrl<A extends ApiName, P extends PathOf<A>>(
+	channel: ChannelRef,
+	api: A,
+	path: P,
+	...param: [ParamNames<P>] extends [never] ? [] : [PathParams<P>]
+): string {
 	return urlOf(channel, api, path, param[0]);
 }
 
@@ -196,8 +207,23 @@ export function createApiClient({ channel, getUserId, fetch: fetchImpl }: ApiCli
 	const routes = <A extends ApiName>(api: A): RoutesClient<A> => {
 		const call =
 			(method: Method) =>
-			(path: string, input: { param?: Record<string, string | number>; query?: Record<string, QueryValue>; json?: unknown; signal?: AbortSignal; keepalive?: boolean } = {}) =>
-				request(urlOf(channel, api, path, input.param), { method, query: input.query, body: input.json, signal: input.signal, keepalive: input.keepalive });
+			(
+				path: string,
+				input: {
+					param?: Record<string, string | number>;
+					query?: Record<string, QueryValue>;
+					json?: unknown;
+					signal?: AbortSignal;
+					keepalive?: boolean;
+				} = {},
+			) =>
+				request(urlOf(channel, api, path, input.param), {
+					method,
+					query: input.query,
+					body: input.json,
+					signal: input.signal,
+					keepalive: input.keepalive,
+				});
 		return { get: call('GET'), post: call('POST'), put: call('PUT'), patch: call('PATCH'), delete: call('DELETE') } as unknown as RoutesClient<A>;
 	};
 

@@ -163,17 +163,12 @@ async function submit(parts: Parts): Promise<void> {
 	}
 	// The dialog is the same for every member (its HTML is remembered); the action bar names this one.
 	const userId = document.querySelector<HTMLElement>('[data-post-action-bar]')?.dataset['userId'] ?? '';
-	const {
-		channelBase = '',
-		textDone = '',
-		textFailed = '',
-		textAlreadyPost = '',
-		textAlreadyComment = '',
-		textTooMany = '',
-	} = parts.dialog.dataset;
+	const { channelBase = '', textDone = '', textFailed = '', textAlreadyPost = '', textAlreadyComment = '', textTooMany = '' } = parts.dialog.dataset;
 	setBusy(parts, true);
 	try {
-		await memberClient(userId).member.post('/reports', { json: { targetType: target.type, targetId: target.id, reason, detail: parts.detail.value } });
+		await memberClient(userId).member.post('/reports', {
+			json: { targetType: target.type, targetId: target.id, reason, detail: parts.detail.value },
+		});
 		parts.dialog.close();
 		markReported(target);
 		showToast(textDone);

@@ -27,13 +27,25 @@ function showState(button: HTMLButtonElement, watching: boolean): void {
 /** PUT (watch) or DELETE (stop watching) the board or post. */
 export function sendWatch(api: ApiClient, target: { boardId: number } | { postId: number }, watching: boolean): Promise<WatchState> {
 	if ('boardId' in target)
-		return watching ? api.member.put('/watches/boards/:boardId', { param: target }) : api.member.delete('/watches/boards/:boardId', { param: target });
+		return watching
+			? api.member.put('/watches/boards/:boardId', { param: target })
+			: api.member.delete('/watches/boards/:boardId', { param: target });
 	return watching ? api.member.put('/watches/posts/:postId', { param: target }) : api.member.delete('/watches/posts/:postId', { param: target });
 }
 
 export async function toggleWatch(button: HTMLButtonElement): Promise<void> {
 	if (sending.has(button)) return;
-	const { watchTarget, targetId, userId = '', channelBase = '', textFailed = '', textTooMany = '', textLimit = '', toastOn = '', toastOff = '' } = button.dataset;
+	const {
+		watchTarget,
+		targetId,
+		userId = '',
+		channelBase = '',
+		textFailed = '',
+		textTooMany = '',
+		textLimit = '',
+		toastOn = '',
+		toastOff = '',
+	} = button.dataset;
 	const watching = button.getAttribute('aria-pressed') !== 'true';
 	showState(button, watching);
 	sending.add(button);

@@ -3,13 +3,7 @@
  * Every call carries the session cookie; the API checks the administrator role on each.
  */
 import { createApiClient } from '@/lib/api-client';
-import type {
-	BanOrder,
-	BanRecord,
-	QueueOrder,
-	Settings,
-	TargetType,
-} from '@/lib/api-types';
+import type { BanOrder, BanRecord, QueueOrder, Settings, TargetType } from '@/lib/api-types';
 import type { ChannelRef } from '@/lib/urls';
 
 // The shapes the admin API answers with, derived from functions/api/admin.ts (src/lib/api-types.ts).
@@ -53,10 +47,16 @@ export function adminApi(channel: ChannelRef) {
 		memberBans: (userId: number) => admin.get('/members/:userId/bans', { param: { userId } }),
 		setHidden: (type: TargetType, id: number, hidden: boolean, reason: string) => {
 			const json = { reason };
-			if (type === 'POST') return hidden ? admin.post('/posts/:postId/hide', { param: { postId: id }, json }) : admin.post('/posts/:postId/unhide', { param: { postId: id }, json });
-			return hidden ? admin.post('/comments/:commentId/hide', { param: { commentId: id }, json }) : admin.post('/comments/:commentId/unhide', { param: { commentId: id }, json });
+			if (type === 'POST')
+				return hidden
+					? admin.post('/posts/:postId/hide', { param: { postId: id }, json })
+					: admin.post('/posts/:postId/unhide', { param: { postId: id }, json });
+			return hidden
+				? admin.post('/comments/:commentId/hide', { param: { commentId: id }, json })
+				: admin.post('/comments/:commentId/unhide', { param: { commentId: id }, json });
 		},
-		dismiss: (type: TargetType, id: number, reason: string) => admin.post('/reports/:targetType/:targetId/dismiss', { param: targetId(type, id), json: { reason } }),
+		dismiss: (type: TargetType, id: number, reason: string) =>
+			admin.post('/reports/:targetType/:targetId/dismiss', { param: targetId(type, id), json: { reason } }),
 		ban: (userId: number, order: BanOrder) => admin.post('/members/:userId/ban', { param: { userId }, json: order }),
 		unban: (userId: number, reason: string) => admin.post('/members/:userId/unban', { param: { userId }, json: { reason } }),
 	};

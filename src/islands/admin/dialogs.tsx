@@ -83,7 +83,6 @@ export function ConfirmDialog({ open, title, confirmLabel, danger = false, texts
 	);
 }
 
-
 /** "Through 2026.12.05" for a ban that ends as its last day ends (the dialog's), "Until 2026.12.06 15:00" for another end. */
 export function banUntil(endsAt: number, language: Language, texts: AdminTexts): string {
 	const last = banLastDay(endsAt, language);

@@ -105,10 +105,7 @@ export default function CommentsIsland(props: IslandProps) {
 	const banned = session ? session.kind === 'banned' : props.banned;
 	const api = useMemo(() => commentsApi(channel, postId, userId), [channel, postId, userId]);
 	// The @ suggestions of every box, remembered for the island's life (the member's read limit).
-	const mentions = useMemo(
-		() => (userId === null ? null : mentionSource(channel, () => String(userId))),
-		[channel, userId],
-	);
+	const mentions = useMemo(() => (userId === null ? null : mentionSource(channel, () => String(userId))), [channel, userId]);
 	const postUrl = pageUrls(channelBase).post(postId);
 	// Kept text belongs to the member the page was rendered for: their session may have ended since (here or in another tab).
 	const scope: KeptScope | null = props.userId === null ? null : { domain: props.domain, slug: props.slug, userId: props.userId, postId };

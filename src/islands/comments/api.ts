@@ -15,8 +15,10 @@ export function commentsApi(channel: ChannelRef, postId: number, userId: number 
 	const param = { postId };
 	return {
 		page: (after: number) => api.public.get('/posts/:postId/comments', { param, query: { after } }),
-		create: (content: string, parentId: number | null, requestId: string) => api.member.post('/posts/:postId/comments', { param, json: { content, parentId, requestId } }),
-		edit: (commentId: number, content: string) => api.member.patch('/posts/:postId/comments/:commentId', { param: { postId, commentId }, json: { content } }),
+		create: (content: string, parentId: number | null, requestId: string) =>
+			api.member.post('/posts/:postId/comments', { param, json: { content, parentId, requestId } }),
+		edit: (commentId: number, content: string) =>
+			api.member.patch('/posts/:postId/comments/:commentId', { param: { postId, commentId }, json: { content } }),
 		remove: (commentId: number) => api.member.delete('/posts/:postId/comments/:commentId', { param: { postId, commentId } }),
 		/** An administrator's hide or show again, through the admin API (/admin/v1/…). */
 		setHidden: (commentId: number, hidden: boolean, reason: string) =>

@@ -75,10 +75,7 @@ export default function EmailSetting({ domain, slug, userId, initial, texts }: P
 
 	const send = async (event: FormEvent) => {
 		event.preventDefault();
-		const sent = await run(
-			() => api.put('/notifications/email', { json: { address: address.trim() } }),
-			texts.sent,
-		);
+		const sent = await run(() => api.put('/notifications/email', { json: { address: address.trim() } }), texts.sent);
 		if (sent) setAddress('');
 	};
 

@@ -314,7 +314,9 @@ export default function WriteForm({
 				// A new member's Turnstile token, when the page shows the widget.
 				const challengeToken = (await spamDefence()).challengeToken();
 				const create = (from: number | null) =>
-					api.post('/posts', { json: from === null ? { ...body, requestId, challengeToken } : { ...body, requestId, challengeToken, draftId: from } });
+					api.post('/posts', {
+						json: from === null ? { ...body, requestId, challengeToken } : { ...body, requestId, challengeToken, draftId: from },
+					});
 				const answer = await create(draftIdRef.current).catch((error: unknown) => {
 					if (draftIdRef.current === null || resultCodeOf(error) !== DraftNotFound.code) throw error;
 					return create(null);
