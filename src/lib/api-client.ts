@@ -3,7 +3,7 @@
  * call names its API (public, member, admin) and one of that router's own route paths, and the
  * path, its parameters, the query, the JSON body and the answer are all typed from the routers
  * (functions/app.ts), type-only. It sends credentials, the user-id header once a user id is known,
- * plain-object bodies as JSON and array query values repeated, and resolves to the envelope's
+ * bodies as JSON and array query values repeated, and resolves to the envelope's
  * `content` (undefined for a non-JSON answer). Failures are thrown as FetchError (any non-OK status) or
  * ResponseError (an OK answer whose header says isSuccessful false); both carry the resultCode
  * when the body is an envelope, so route handlers can match on it.
@@ -73,7 +73,7 @@ export type QueryValue = string | number | boolean | null | undefined | readonly
 interface RequestOptions {
 	method?: Method;
 	query?: Record<string, QueryValue> | undefined;
-	/** A plain object or array is sent as JSON; FormData, Blob and strings go as they are. */
+	/** Sent as JSON. */
 	body?: unknown;
 	signal?: AbortSignal | undefined;
 	keepalive?: boolean | undefined;
@@ -85,11 +85,11 @@ interface Apis {
 	member: MemberApi;
 	admin: AdminApi;
 }
-export type ApiName = keyof Apis;
+type ApiName = keyof Apis;
 type Routes<A extends ApiName> = ExtractSchema<Apis[A]>;
 type Verb = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /** The route paths of API `A` (after /{api}/v1/{domain}/{slug}) that answer method `V`. */
-export type PathOf<A extends ApiName, V extends Verb = Verb> = {
+type PathOf<A extends ApiName, V extends Verb = Verb> = {
 	[P in keyof Routes<A>]: [Extract<keyof Routes<A>[P], `$${V}`>] extends [never] ? never : P;
 }[keyof Routes<A>] &
 	string;
@@ -105,7 +105,7 @@ type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer R
 	: P extends `${string}:${infer Name}`
 		? Name
 		: never;
-export type PathParams<P extends string> = { [K in ParamNames<P>]: string | number };
+type PathParams<P extends string> = { [K in ParamNames<P>]: string | number };
 
 /** What a call sends: the path's parameters, the query and JSON body the route's validators take, an abort signal. */
 type CallInput<E> = (E extends { input: infer I }
@@ -120,8 +120,6 @@ type Input<A extends ApiName, P extends string, V extends Verb> = CallInput<Endp
 /** The route's answer: its envelope's `content` (src/server/platform/envelope.ts), or nothing when it has none. */
 export type AnswerOf<A extends ApiName, P extends string, V extends Verb> =
 	EndpointOf<A, P, V> extends infer E ? (E extends { output: { content: infer C } } ? C : E extends { output: unknown } ? void : never) : never;
-/** The JSON body a route takes, as its zod validator reads it. */
-export type BodyOf<A extends ApiName, P extends string, V extends Verb> = EndpointOf<A, P, V> extends { input: { json: infer J } } ? J : never;
 
 /** Every input optional (no parameter, no required body): the call may leave it out. */
 type Args<I> = {} extends I ? [input?: I] : [input: I];
@@ -153,7 +151,7 @@ export interface ApiClientOptions {
 }
 
 /** Builds `path?query` with array values repeated (`a=1&a=2`) and empty values left out. */
-export function buildUrl(baseUrl: string, path: string, query?: Record<string, QueryValue>): string {
+export function buildUrl(path: string, query?: Record<string, QueryValue>): string {
 	const params = new URLSearchParams();
 	for (const [key, value] of Object.entries(query ?? {})) {
 		if (value === undefined || value === null) continue;
@@ -161,14 +159,7 @@ export function buildUrl(baseUrl: string, path: string, query?: Record<string, Q
 		else params.append(key, String(value));
 	}
 	const search = params.toString();
-	return `${baseUrl}${path}${search ? `?${search}` : ''}`;
-}
-
-function isPlainBody(body: unknown): boolean {
-	if (body === null || typeof body !== 'object') return false;
-	if (Array.isArray(body)) return true;
-	const proto = Object.getPrototypeOf(body);
-	return proto === Object.prototype || proto === null;
+	return `${path}${search ? `?${search}` : ''}`;
 }
 
 /**
@@ -180,16 +171,12 @@ export function createApiClient({ channel, getUserId, fetch: fetchImpl }: ApiCli
 		const headers = new Headers({ Accept: 'application/json' });
 		const userId = getUserId?.();
 		if (userId) headers.set(USER_ID_HEADER, userId);
-		let body: BodyInit | undefined;
+		let body: string | undefined;
 		if (options.body !== undefined) {
-			if (isPlainBody(options.body)) {
-				headers.set('Content-Type', 'application/json');
-				body = JSON.stringify(options.body);
-			} else {
-				body = options.body as BodyInit;
-			}
+			headers.set('Content-Type', 'application/json');
+			body = JSON.stringify(options.body);
 		}
-		const response = await (fetchImpl ?? fetch)(buildUrl('', url, options.query), {
+		const response = await (fetchImpl ?? fetch)(buildUrl(url, options.query), {
 			method: options.method ?? 'GET',
 			credentials: 'include',
 			headers,

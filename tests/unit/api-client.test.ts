@@ -22,8 +22,8 @@ const envelope = (body: object, status = 200) =>
 
 describe('API client (docs/product-rules.md#api-calls)', () => {
 	it('repeats array query values and leaves out empty ones', () => {
-		expect(buildUrl('', '/x', { a: [1, 2], b: 'y', c: undefined, d: null })).toBe('/x?a=1&a=2&b=y');
-		expect(buildUrl('https://h', '/x')).toBe('https://h/x');
+		expect(buildUrl('/x', { a: [1, 2], b: 'y', c: undefined, d: null })).toBe('/x?a=1&a=2&b=y');
+		expect(buildUrl('/x')).toBe('/x');
 	});
 
 	it('sends credentials, the user-id header once known, and plain objects as JSON', async () => {
