@@ -16,9 +16,12 @@
  */
 import { useId, useState, type FormEvent } from 'react';
 import { memberRoutes, resultCodeOf } from '@/lib/api-client';
-import type { EmailSetting as Setting } from '@/lib/api-types';
+import type { EmailSetting } from '@/lib/api-types';
 import { useHydrated } from '@/islands/common/use-hydrated';
 import { EmailAddressInvalid, EmailConfirmationLimit } from '@/lib/result-codes';
+
+/** What the island shows: the API's answer, as the page renders it too. */
+type Setting = Pick<EmailSetting, 'address' | 'pending'>;
 
 interface Props {
 	domain: string;
