@@ -122,6 +122,7 @@ export type AnswerOf<A extends ApiName, P extends string, V extends Verb> =
 	EndpointOf<A, P, V> extends infer E ? (E extends { output: { content: infer C } } ? C : E extends { output: unknown } ? void : never) : never;
 
 /** Every input optional (no parameter, no required body): the call may leave it out. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{} extends I`: every field of I is optional.
 type Args<I> = {} extends I ? [input?: I] : [input: I];
 
 type RouteCaller<A extends ApiName, V extends Verb> = <P extends PathOf<A, V>>(path: P, ...input: Args<Input<A, P, V>>) => Promise<AnswerOf<A, P, V>>;

@@ -7,7 +7,7 @@
 import type { ApiClient } from '@/lib/api-client';
 import type { LikeState } from '@/lib/api-types';
 
-export async function refusedCalls(api: ApiClient): Promise<LikeState> {
+export async function refusedCalls(api: ApiClient): Promise<[LikeState, number]> {
 	// @ts-expect-error: a path the member API does not have.
 	await api.member.get('/posts/:postId/likes', { param: { postId: 1 } });
 	// @ts-expect-error: a path spelled by hand rather than the route's own.
@@ -23,7 +23,7 @@ export async function refusedCalls(api: ApiClient): Promise<LikeState> {
 	// @ts-expect-error: a body that is not the route's (the nickname is required).
 	await api.member.put('/me/nickname', { json: {} });
 	// @ts-expect-error: a field the answer does not have.
-	(await api.member.get('/notifications/unread')).count;
+	const count: number = (await api.member.get('/notifications/unread')).count;
 	// The answer is the route's content, typed.
-	return api.member.put('/posts/:postId/like', { param: { postId: 1 } });
+	return [await api.member.put('/posts/:postId/like', { param: { postId: 1 } }), count];
 }
