@@ -24,6 +24,45 @@ const SERVER_ONLY = [
 	{ group: ['cloudflare:*'], message: 'Browser code has no Cloudflare bindings.' },
 ];
 
+/**
+ * Browser code calls the API through src/lib/api-client.ts only (docs/api-contract.md): its paths,
+ * bodies and answers are typed from the routers, so a hand-made request or a hand-typed answer is
+ * refused. `fetch` may be called only by the files named in RAW_FETCH_FILES.
+ */
+const RAW_FETCH = [
+	{
+		selector: "CallExpression[callee.name='fetch']",
+		message: 'Call the API through src/lib/api-client.ts (createApiClient / memberRoutes), not fetch.',
+	},
+	{
+		selector: "CallExpression > MemberExpression.callee[property.name='fetch'][object.name=/^(window|globalThis|self)$/]",
+		message: 'Call the API through src/lib/api-client.ts (createApiClient / memberRoutes), not fetch.',
+	},
+];
+/** What an answer typed by hand looked like: the client's answer is the route's own type (src/lib/api-types.ts). */
+const HAND_TYPED_ANSWERS = [
+	{
+		selector: 'CallExpression[callee.property.name=/^(get|post|put|patch|delete|request|json)$/] > TSTypeParameterInstantiation > TSTypeLiteral',
+		message: "A call's answer type comes from the route (src/lib/api-types.ts), never an inline object type.",
+	},
+	{
+		selector: "TSAsExpression[typeAnnotation.type='TSTypeLiteral'] > AwaitExpression > CallExpression[callee.property.name='json']",
+		message: "An answer's shape comes from the route (src/lib/api-types.ts), never a cast of response.json().",
+	},
+	{
+		selector: ':matches(TSInterfaceDeclaration, TSTypeAliasDeclaration)[id.name=/(Answer|Response)$/]',
+		message: "An answer's shape is derived from the routers in src/lib/api-types.ts, not declared in browser code.",
+	},
+];
+/** The two streams that are not JSON calls, and so may use fetch themselves. */
+const RAW_FETCH_FILES = [
+	// The data export: a file download, read as a Blob with its Content-Disposition, not an envelope.
+	'src/islands/account/ExportButton.tsx',
+	// The thumbnail's image bytes with their own Content-Type (the image itself goes by XMLHttpRequest, for its progress).
+	'src/islands/editor/thumbnail.ts',
+];
+const BROWSER_CALLERS = ['src/islands/**/*.{ts,tsx}', 'src/page-scripts/**/*.ts', 'src/**/*.astro/*.ts'];
+
 export default tseslint.config(
 	{
 		ignores: [
@@ -132,6 +171,15 @@ export default tseslint.config(
 		rules: {
 			'no-restricted-imports': ['error', { paths: [{ name: '@axe-core/playwright', message: 'Use axe(page) from tests/e2e/axe.ts.' }] }],
 		},
+	},
+	{
+		files: BROWSER_CALLERS,
+		ignores: RAW_FETCH_FILES,
+		rules: { 'no-restricted-syntax': ['error', ...RAW_FETCH, ...HAND_TYPED_ANSWERS] },
+	},
+	{
+		files: RAW_FETCH_FILES,
+		rules: { 'no-restricted-syntax': ['error', ...HAND_TYPED_ANSWERS] },
 	},
 	{
 		files: ['**/*.astro'],

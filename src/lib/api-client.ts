@@ -1,11 +1,17 @@
 /**
- * The browser's client for the JSON API (docs/product-rules.md#api-calls): credentials included, a base URL, the user-id
- * header once a user id is known, plain-object bodies sent as JSON, array query values repeated,
- * and a non-JSON answer read as null. Failures are thrown as FetchError (any non-OK status) or
+ * The browser's client for the JSON API (docs/product-rules.md#api-calls, docs/api-contract.md): a
+ * call names its API (public, member, admin) and one of that router's own route paths, and the
+ * path, its parameters, the query, the JSON body and the answer are all typed from the routers
+ * (functions/app.ts), type-only. It sends credentials, the user-id header once a user id is known,
+ * bodies as JSON and array query values repeated, and resolves to the envelope's
+ * `content` (undefined for a non-JSON answer). Failures are thrown as FetchError (any non-OK status) or
  * ResponseError (an OK answer whose header says isSuccessful false); both carry the resultCode
  * when the body is an envelope, so route handlers can match on it.
  */
-import { USER_ID_HEADER } from './names';
+import type { ExtractSchema } from 'hono/types';
+import type { AdminApi, MemberApi, PublicApi } from '@functions/app';
+import { USER_ID_HEADER } from '@/lib/names';
+import { apiUrls, type ChannelRef } from '@/lib/urls';
 
 export interface EnvelopeHeader {
 	isSuccessful: boolean;
@@ -64,25 +70,89 @@ function envelopeHeader(body: unknown): EnvelopeHeader | undefined {
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type QueryValue = string | number | boolean | null | undefined | readonly (string | number | boolean)[];
 
-export interface RequestOptions {
+interface RequestOptions {
 	method?: Method;
-	query?: Record<string, QueryValue>;
-	/** A plain object or array is sent as JSON; FormData, Blob and strings go as they are. */
+	query?: Record<string, QueryValue> | undefined;
+	/** Sent as JSON. */
 	body?: unknown;
+	signal?: AbortSignal | undefined;
+	keepalive?: boolean | undefined;
+}
+
+/** The three APIs of a channel (functions/app.ts), by the name of their prefix in src/lib/urls.ts apiUrls. */
+interface Apis {
+	public: PublicApi;
+	member: MemberApi;
+	admin: AdminApi;
+}
+type ApiName = keyof Apis;
+type Routes<A extends ApiName> = ExtractSchema<Apis[A]>;
+type Verb = 'get' | 'post' | 'put' | 'patch' | 'delete';
+/** The route paths of API `A` (after /{api}/v1/{domain}/{slug}) that answer method `V`. */
+type PathOf<A extends ApiName, V extends Verb = Verb> = {
+	[P in keyof Routes<A>]: [Extract<keyof Routes<A>[P], `$${V}`>] extends [never] ? never : P;
+}[keyof Routes<A>] &
+	string;
+type EndpointOf<A extends ApiName, P extends string, V extends Verb> = P extends keyof Routes<A>
+	? `$${V}` extends keyof Routes<A>[P]
+		? Routes<A>[P][`$${V}`]
+		: never
+	: never;
+
+/** The `:name` segments of a route path. */
+type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+	? Name | ParamNames<`/${Rest}`>
+	: P extends `${string}:${infer Name}`
+		? Name
+		: never;
+type PathParams<P extends string> = { [K in ParamNames<P>]: string | number };
+
+/** What a call sends: the path's parameters, the query and JSON body the route's validators take, an abort signal. */
+type CallInput<E> = (E extends { input: infer I }
+	? (I extends { json: infer J } ? { json: J } : unknown) & (I extends { query: infer Q } ? { query?: { [K in keyof Q]?: QueryValue } } : unknown)
+	: unknown) & {
 	signal?: AbortSignal;
-	headers?: Record<string, string>;
+	/** The request outlives the page (a notification opened by the link it follows). */
+	keepalive?: boolean;
+};
+type Input<A extends ApiName, P extends string, V extends Verb> = CallInput<EndpointOf<A, P, V>> &
+	([ParamNames<P>] extends [never] ? { param?: never } : { param: PathParams<P> });
+/** The route's answer: its envelope's `content` (src/server/platform/envelope.ts), or nothing when it has none. */
+export type AnswerOf<A extends ApiName, P extends string, V extends Verb> =
+	EndpointOf<A, P, V> extends infer E ? (E extends { output: { content: infer C } } ? C : E extends { output: unknown } ? void : never) : never;
+
+/** Every input optional (no parameter, no required body): the call may leave it out. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{} extends I`: every field of I is optional.
+type Args<I> = {} extends I ? [input?: I] : [input: I];
+
+type RouteCaller<A extends ApiName, V extends Verb> = <P extends PathOf<A, V>>(path: P, ...input: Args<Input<A, P, V>>) => Promise<AnswerOf<A, P, V>>;
+/** One API's routes, by method: `member.put('/posts/:postId/like', { param: { postId } })`. */
+export type RoutesClient<A extends ApiName> = { [V in Verb]: RouteCaller<A, V> };
+
+/** The URL of a route: its API's prefix for `channel`, and the path with each `:name` replaced by its value. */
+export function apiUrl<A extends ApiName, P extends PathOf<A>>(
+	channel: ChannelRef,
+	api: A,
+	path: P,
+	...param: [ParamNames<P>] extends [never] ? [] : [PathParams<P>]
+): string {
+	return urlOf(channel, api, path, param[0]);
+}
+
+function urlOf(channel: ChannelRef, api: ApiName, path: string, values: Record<string, string | number> = {}): string {
+	return apiUrls(channel)[api] + path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(values[name])));
 }
 
 export interface ApiClientOptions {
-	/** The origin the API lives on: the site's own ({host}) by default. */
-	baseUrl?: string;
+	/** The channel whose APIs are called. */
+	channel: ChannelRef;
 	/** The known user id, sent as the user-id header. */
 	getUserId?: () => string | null | undefined;
 	fetch?: typeof fetch;
 }
 
 /** Builds `path?query` with array values repeated (`a=1&a=2`) and empty values left out. */
-export function buildUrl(baseUrl: string, path: string, query?: Record<string, QueryValue>): string {
+export function buildUrl(path: string, query?: Record<string, QueryValue>): string {
 	const params = new URLSearchParams();
 	for (const [key, value] of Object.entries(query ?? {})) {
 		if (value === undefined || value === null) continue;
@@ -90,53 +160,62 @@ export function buildUrl(baseUrl: string, path: string, query?: Record<string, Q
 		else params.append(key, String(value));
 	}
 	const search = params.toString();
-	return `${baseUrl}${path}${search ? `?${search}` : ''}`;
+	return `${path}${search ? `?${search}` : ''}`;
 }
 
-function isPlainBody(body: unknown): boolean {
-	if (body === null || typeof body !== 'object') return false;
-	if (Array.isArray(body)) return true;
-	const proto = Object.getPrototypeOf(body);
-	return proto === Object.prototype || proto === null;
-}
-
-export function createApiClient({ baseUrl = '', getUserId, fetch: fetchImpl }: ApiClientOptions = {}) {
-	async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
-		const headers = new Headers(options.headers);
-		headers.set('Accept', 'application/json');
+/**
+ * The client of a channel's three APIs: `api.member.get('/drafts/:draftId', { param: { draftId } })`
+ * resolves to the route's `content`, typed from the router; the path is one of the router's own.
+ */
+export function createApiClient({ channel, getUserId, fetch: fetchImpl }: ApiClientOptions) {
+	async function request(url: string, options: RequestOptions): Promise<unknown> {
+		const headers = new Headers({ Accept: 'application/json' });
 		const userId = getUserId?.();
 		if (userId) headers.set(USER_ID_HEADER, userId);
-		let body: BodyInit | undefined;
+		let body: string | undefined;
 		if (options.body !== undefined) {
-			if (isPlainBody(options.body)) {
-				headers.set('Content-Type', 'application/json');
-				body = JSON.stringify(options.body);
-			} else {
-				body = options.body as BodyInit;
-			}
+			headers.set('Content-Type', 'application/json');
+			body = JSON.stringify(options.body);
 		}
-		const response = await (fetchImpl ?? fetch)(buildUrl(baseUrl, path, options.query), {
+		const response = await (fetchImpl ?? fetch)(buildUrl(url, options.query), {
 			method: options.method ?? 'GET',
 			credentials: 'include',
 			headers,
 			...(body === undefined ? {} : { body }),
 			...(options.signal ? { signal: options.signal } : {}),
+			...(options.keepalive ? { keepalive: true } : {}),
 		});
 		const parsed = await readJson(response);
 		if (!response.ok) throw new FetchError(response.status, response.statusText, parsed);
 		const header = envelopeHeader(parsed);
 		if (header && !header.isSuccessful) throw new ResponseError(header, parsed);
-		return parsed as T;
+		return (parsed as { content?: unknown } | null)?.content;
 	}
 
-	return {
-		request,
-		get: <T>(path: string, query?: Record<string, QueryValue>) => request<T>(path, query ? { query } : {}),
-		post: <T>(path: string, body?: unknown) => request<T>(path, { method: 'POST', body }),
-		put: <T>(path: string, body?: unknown) => request<T>(path, { method: 'PUT', body }),
-		patch: <T>(path: string, body?: unknown) => request<T>(path, { method: 'PATCH', body }),
-		delete: <T>(path: string, body?: unknown) => request<T>(path, { method: 'DELETE', body }),
+	const routes = <A extends ApiName>(api: A): RoutesClient<A> => {
+		const call =
+			(method: Method) =>
+			(
+				path: string,
+				input: {
+					param?: Record<string, string | number>;
+					query?: Record<string, QueryValue>;
+					json?: unknown;
+					signal?: AbortSignal;
+					keepalive?: boolean;
+				} = {},
+			) =>
+				request(urlOf(channel, api, path, input.param), {
+					method,
+					query: input.query,
+					body: input.json,
+					signal: input.signal,
+					keepalive: input.keepalive,
+				});
+		return { get: call('GET'), post: call('POST'), put: call('PUT'), patch: call('PATCH'), delete: call('DELETE') } as unknown as RoutesClient<A>;
 	};
+
+	return { public: routes('public'), member: routes('member'), admin: routes('admin') };
 }
 
 export type ApiClient = ReturnType<typeof createApiClient>;
@@ -150,4 +229,9 @@ async function readJson(response: Response): Promise<unknown> {
 	} catch {
 		return null;
 	}
+}
+
+/** The member API of `channel` for the signed-in member `userId` (the user-id header of docs/product-rules.md#api-calls). */
+export function memberRoutes(channel: ChannelRef, userId: number | string): RoutesClient<'member'> {
+	return createApiClient({ channel, getUserId: () => String(userId) }).member;
 }

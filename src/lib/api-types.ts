@@ -9,6 +9,7 @@
  */
 import type { hc, InferRequestType, InferResponseType } from 'hono/client';
 import type { AdminApi, MemberApi, PublicApi } from '@functions/app';
+import type { AnswerOf } from '@/lib/api-client';
 
 /** The typed clients of the three APIs, as types only (the paths after /{api}/v1/{domain}/{slug}). */
 type Public = ReturnType<typeof hc<PublicApi>>;
@@ -89,3 +90,23 @@ export type TargetLabel = LogEntry['target'];
 export type Settings = Content<Admin['settings']['$get']>;
 /** POST content/{targetType}/{targetId}: a post's or comment's text as stored, hidden and deleted ones too (the read is logged). */
 export type StoredText = Content<Admin['content'][':targetType'][':targetId']['$post']>;
+
+// Likes, watching and notifications (functions/api/likes.ts, functions/api/notifications.ts).
+
+/** PUT and DELETE posts/{postId}/like: the member's like and the post's count. */
+export type LikeState = AnswerOf<'member', '/posts/:postId/like', 'put'>;
+/** PUT and DELETE watches/posts/{postId} (and watches/boards/{boardId}). */
+export type WatchState = AnswerOf<'member', '/watches/posts/:postId', 'put'>;
+/** PUT notifications/settings: each kind of notification on or off. */
+export type NotificationSwitches = AnswerOf<'member', '/notifications/settings', 'put'>['settings'];
+/** PUT and DELETE notifications/email: the address notifications are mailed to, and one waiting for confirmation. */
+export type EmailSetting = AnswerOf<'member', '/notifications/email', 'put'>;
+/** GET members/suggest: the members an @ may mention. */
+export type MentionSuggestions = AnswerOf<'member', '/members/suggest', 'get'>;
+
+// The account and uploads (functions/api/account.ts, functions/api/uploads.ts).
+
+/** POST signup: the new member and where the sign-up returns to. */
+export type SignedUp = AnswerOf<'member', '/signup', 'post'>;
+/** POST uploads: the stored image. */
+export type UploadedImage = AnswerOf<'member', '/uploads', 'post'>;

@@ -1,18 +1,12 @@
 /**
- * What the post page's plain-TypeScript member actions (like, report) share: the API client with
- * the member's user id (docs/product-rules.md#api-calls), and what a failed request means (docs/product-rules.md#errors-and-texts): an ended session opens
+ * What the post page's plain-TypeScript member actions (like, report) share: what a failed request means (docs/product-rules.md#errors-and-texts): an ended session opens
  * the forced-login alert and a ban the ban dialog, here; too many requests and everything else are
  * for the caller to tell in its own words.
  */
-import { createApiClient, resultCodeOf, type ApiClient } from '@/lib/api-client';
+import { resultCodeOf } from '@/lib/api-client';
 import { routeErrorAction } from '@/lib/route-errors';
 import { TooManyRequests } from '@/lib/result-codes';
 import { openBanDialog, openForcedLogin } from './route-error-dialog';
-
-/** The API client of the signed-in member `userId`. */
-export function memberClient(userId: string): ApiClient {
-	return createApiClient({ getUserId: () => userId });
-}
 
 /** What is left for the caller after a failure: nothing (a route dialog opened), too many requests, or its own failure text. */
 export type FailureOutcome = { kind: 'handled' } | { kind: 'too-many' } | { kind: 'other'; code: number | undefined };

@@ -6,6 +6,7 @@
  * the badge reads "99+" past 99 and the link's label says how many are unread.
  */
 import { $unreadNotifications } from '@/stores/notifications';
+import { createApiClient } from '@/lib/api-client';
 
 const REFRESH_MS = 60_000;
 
@@ -16,6 +17,7 @@ const badge = bell?.querySelector<HTMLElement>('[data-bell-count]');
 if (bell && badge && dialog) {
 	const { label = '', labelUnread = '' } = bell.dataset;
 	const { domain = '', slug = '', userId = '' } = dialog.dataset;
+	const api = createApiClient({ channel: { domain, slug }, getUserId: () => userId });
 	$unreadNotifications.subscribe((count) => {
 		const shown = count === null || count <= 0 ? '' : count > 99 ? '99+' : String(count);
 		badge.hidden = shown === '';
@@ -24,11 +26,9 @@ if (bell && badge && dialog) {
 	});
 	const refresh = async () => {
 		try {
-			const response = await fetch(`/v1/${domain}/${slug}/notifications/unread`, { headers: { 'X-User-Id': userId } });
-			const answer = (await response.json()) as { content?: { unread?: unknown } };
-			if (typeof answer.content?.unread === 'number') $unreadNotifications.set(answer.content.unread);
+			$unreadNotifications.set((await api.member.get('/notifications/unread')).unread);
 		} catch {
-			// Offline or signed out meanwhile: the next refresh asks again.
+			// Offline, signed out meanwhile, or a failure: the next refresh asks again.
 		}
 	};
 	let timer: ReturnType<typeof setInterval> | undefined;

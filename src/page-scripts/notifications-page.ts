@@ -6,13 +6,13 @@
  * post or board and takes it off the list.
  */
 import { $unreadNotifications } from '@/stores/notifications';
+import { memberClient } from './page-client';
 
-const dialog = document.querySelector<HTMLElement>('[data-route-error-dialog]');
-const headers = { 'X-User-Id': dialog?.dataset['userId'] ?? '' };
+const api = memberClient();
 const section = document.querySelector<HTMLElement>('[data-notifications]');
 
 if (section) {
-	const { api = '', allRead = '' } = section.dataset;
+	const { allRead = '' } = section.dataset;
 	$unreadNotifications.set(Number(section.dataset['unread'] ?? 0));
 	const markAll = section.querySelector<HTMLButtonElement>('[data-mark-all]');
 	const showRead = (item: HTMLElement) => {
@@ -25,13 +25,13 @@ if (section) {
 		if (!item || item.dataset['unread'] !== 'true') return;
 		showRead(item);
 		$unreadNotifications.set(Math.max(0, ($unreadNotifications.get() ?? 1) - 1));
-		void fetch(`${api}/notifications/${item.dataset['notification']}/read`, { method: 'POST', headers, keepalive: true }).catch(() => undefined);
+		const notificationId = item.dataset['notification'] ?? '';
+		void api.member.post('/notifications/:notificationId/read', { param: { notificationId }, keepalive: true }).catch(() => undefined);
 	});
 	markAll?.addEventListener('click', async () => {
 		markAll.disabled = true;
 		try {
-			const response = await fetch(`${api}/notifications/read-all`, { method: 'POST', headers });
-			if (!response.ok) throw new Error(String(response.status));
+			await api.member.post('/notifications/read-all');
 			for (const item of section.querySelectorAll<HTMLElement>('[data-notification][data-unread]')) showRead(item);
 			$unreadNotifications.set(0);
 			const status = section.querySelector<HTMLElement>('[data-notifications-status]');
@@ -47,7 +47,13 @@ watches?.addEventListener('click', async (event) => {
 	const button = (event.target as Element).closest<HTMLButtonElement>('[data-stop-watching]');
 	if (!button) return;
 	button.disabled = true;
-	const response = await fetch(button.dataset['stopWatching'] ?? '', { method: 'DELETE', headers }).catch(() => null);
-	if (response?.ok) button.closest('[data-watch-item]')?.remove();
-	else button.disabled = false;
+	const target = Number(button.dataset['targetId']);
+	try {
+		await (button.dataset['stopWatching'] === 'BOARD'
+			? api.member.delete('/watches/boards/:boardId', { param: { boardId: target } })
+			: api.member.delete('/watches/posts/:postId', { param: { postId: target } }));
+		button.closest('[data-watch-item]')?.remove();
+	} catch {
+		button.disabled = false;
+	}
 });

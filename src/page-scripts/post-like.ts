@@ -6,15 +6,12 @@
  * last state and says so (docs/product-rules.md#errors-and-texts: the generic alert, too many requests, the forced-login alert or
  * the ban dialog). The count shown goes through the counts store, so every place that shows it follows.
  */
+import type { LikeState } from '@/lib/api-types';
 import { seedCounts, setCounts } from '@/stores/post-counts';
 import { showPostCounts } from './post-counts';
 import { showActionAlert } from './action-alert';
-import { handleActionFailure, memberClient } from './member-action';
-
-interface LikeState {
-	liked: boolean;
-	likeCount: number;
-}
+import { handleActionFailure } from './member-action';
+import { memberClient } from './page-client';
 
 interface Button {
 	element: HTMLButtonElement;
@@ -53,13 +50,13 @@ function show({ element, postId, confirmed, wanted }: Button): void {
 }
 
 async function sync(button: Button): Promise<void> {
-	const { url = '', userId = '', channelBase = '', textFailed = '', textTooMany = '' } = button.element.dataset;
+	const { userId = '', channelBase = '', textFailed = '', textTooMany = '' } = button.element.dataset;
 	const api = memberClient(userId);
 	button.sending = true;
 	try {
 		while (button.wanted !== button.confirmed.liked) {
-			const answer = button.wanted ? await api.put<{ content: LikeState }>(url) : await api.delete<{ content: LikeState }>(url);
-			button.confirmed = answer.content;
+			const like = { param: { postId: button.postId } };
+			button.confirmed = button.wanted ? await api.member.put('/posts/:postId/like', like) : await api.member.delete('/posts/:postId/like', like);
 		}
 	} catch (error) {
 		button.wanted = button.confirmed.liked;

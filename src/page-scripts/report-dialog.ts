@@ -18,7 +18,8 @@ import {
 	type ReportTargetType,
 } from '@/schemas/report-limits';
 import { showActionAlert } from './action-alert';
-import { handleActionFailure, memberClient } from './member-action';
+import { handleActionFailure } from './member-action';
+import { memberClient } from './page-client';
 import { showToast } from './toast';
 
 /** What is reported: a post or a comment, by id. */
@@ -162,18 +163,12 @@ async function submit(parts: Parts): Promise<void> {
 	}
 	// The dialog is the same for every member (its HTML is remembered); the action bar names this one.
 	const userId = document.querySelector<HTMLElement>('[data-post-action-bar]')?.dataset['userId'] ?? '';
-	const {
-		api = '',
-		channelBase = '',
-		textDone = '',
-		textFailed = '',
-		textAlreadyPost = '',
-		textAlreadyComment = '',
-		textTooMany = '',
-	} = parts.dialog.dataset;
+	const { channelBase = '', textDone = '', textFailed = '', textAlreadyPost = '', textAlreadyComment = '', textTooMany = '' } = parts.dialog.dataset;
 	setBusy(parts, true);
 	try {
-		await memberClient(userId).post(`${api}/reports`, { targetType: target.type, targetId: target.id, reason, detail: parts.detail.value });
+		await memberClient(userId).member.post('/reports', {
+			json: { targetType: target.type, targetId: target.id, reason, detail: parts.detail.value },
+		});
 		parts.dialog.close();
 		markReported(target);
 		showToast(textDone);

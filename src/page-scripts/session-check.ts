@@ -10,7 +10,6 @@ import { createApiClient, ResponseError } from '@/lib/api-client';
 import { routeErrorAction } from '@/lib/route-errors';
 import { SessionExpired, SessionRevoked } from '@/lib/result-codes';
 import { openBanDialog, openForcedLogin } from './route-error-dialog';
-import { apiUrls } from '@/lib/urls';
 
 interface BanInfo {
 	kind: 'TEMPORARY' | 'PERMANENT';
@@ -28,9 +27,9 @@ async function sessionFailure(box: HTMLDialogElement, storedUserId: string | nul
 	if (session === 'expired') return { error: failureOf(SessionExpired.code), banEndsAt: null };
 	if (session === 'revoked') return { error: failureOf(SessionRevoked.code), banEndsAt: null };
 	if (!storedUserId) return null;
-	const api = createApiClient({ getUserId: () => storedUserId });
+	const api = createApiClient({ channel: { domain, slug }, getUserId: () => storedUserId });
 	try {
-		await api.get(`${apiUrls({ domain, slug }).public}/auth/status`);
+		await api.public.get('/auth/status');
 		return null;
 	} catch (error) {
 		const body = (error as { body?: { ban?: BanInfo } }).body;

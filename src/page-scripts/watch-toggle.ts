@@ -1,16 +1,19 @@
 /**
  * The Watch toggle of a post and of a board (src/components/common/WatchButton.astro), for members:
  * a click shows the new state at once, in words ("Watching") and `aria-pressed`, and sends PUT
- * (watch) or DELETE (stop) to the button's `data-url`; the answer's state stays and a toast says
+ * (watch) or DELETE (stop) to watches/posts/{postId} or watches/boards/{boardId} (the button's
+ * `data-watch-target` and `data-target-id`); the answer's state stays and a toast says
  * what will (or will no longer) arrive. A failure puts the state back and says why (the action
  * alert: too many requests, the watch limit, or the generic error; an ended session or a ban opens
  * its dialog).
  */
 import { WatchLimitReached } from '@/lib/result-codes';
-import { resultCodeOf } from '@/lib/api-client';
+import { resultCodeOf, type ApiClient } from '@/lib/api-client';
+import type { WatchState } from '@/lib/api-types';
 import { showToast } from './toast';
 import { showActionAlert } from './action-alert';
-import { handleActionFailure, memberClient } from './member-action';
+import { handleActionFailure } from './member-action';
+import { memberClient } from './page-client';
 
 const sending = new WeakSet<HTMLButtonElement>();
 
@@ -21,17 +24,36 @@ function showState(button: HTMLButtonElement, watching: boolean): void {
 	if (label) label.textContent = (watching ? button.dataset['textOn'] : button.dataset['textOff']) ?? '';
 }
 
+/** PUT (watch) or DELETE (stop watching) the board or post. */
+export function sendWatch(api: ApiClient, target: { boardId: number } | { postId: number }, watching: boolean): Promise<WatchState> {
+	if ('boardId' in target)
+		return watching
+			? api.member.put('/watches/boards/:boardId', { param: target })
+			: api.member.delete('/watches/boards/:boardId', { param: target });
+	return watching ? api.member.put('/watches/posts/:postId', { param: target }) : api.member.delete('/watches/posts/:postId', { param: target });
+}
+
 export async function toggleWatch(button: HTMLButtonElement): Promise<void> {
 	if (sending.has(button)) return;
-	const { url = '', userId = '', channelBase = '', textFailed = '', textTooMany = '', textLimit = '', toastOn = '', toastOff = '' } = button.dataset;
+	const {
+		watchTarget,
+		targetId,
+		userId = '',
+		channelBase = '',
+		textFailed = '',
+		textTooMany = '',
+		textLimit = '',
+		toastOn = '',
+		toastOff = '',
+	} = button.dataset;
 	const watching = button.getAttribute('aria-pressed') !== 'true';
 	showState(button, watching);
 	sending.add(button);
 	try {
 		const api = memberClient(userId);
-		const answer = watching ? await api.put<{ content: { watching: boolean } }>(url) : await api.delete<{ content: { watching: boolean } }>(url);
-		showState(button, answer.content.watching);
-		showToast(answer.content.watching ? toastOn : toastOff);
+		const state = await sendWatch(api, watchTarget === 'board' ? { boardId: Number(targetId) } : { postId: Number(targetId) }, watching);
+		showState(button, state.watching);
+		showToast(state.watching ? toastOn : toastOff);
 	} catch (error) {
 		showState(button, !watching);
 		const outcome = handleActionFailure(error, channelBase);

@@ -63,6 +63,13 @@ export type ContractIsConcrete = [
 	Assert<Concrete<Contract.TargetLabel>>,
 	Assert<Concrete<Contract.Settings>>,
 	Assert<Concrete<Contract.StoredText>>,
+	Assert<Concrete<Contract.LikeState>>,
+	Assert<Concrete<Contract.WatchState>>,
+	Assert<Concrete<Contract.NotificationSwitches>>,
+	Assert<Concrete<Contract.EmailSetting>>,
+	Assert<Concrete<Contract.MentionSuggestions>>,
+	Assert<Concrete<Contract.SignedUp>>,
+	Assert<Concrete<Contract.UploadedImage>>,
 	Assert<Concrete<FormFields>>,
 	Assert<Concrete<OpeningFields>>,
 ];

@@ -106,7 +106,7 @@ describe('mentionSource', () => {
 
 	it('asks with q and the user-id header, and remembers the answer by query', async () => {
 		const fetch = vi.fn(async () => answer([{ userId: 7, nickname: 'NightWarden' }]));
-		const source = mentionSource('/v1/starfall/global/members/suggest', () => '1007', fetch);
+		const source = mentionSource({ domain: 'starfall', slug: 'global' }, () => '1007', fetch);
 		expect(source.known('Ni')).toBeNull();
 		expect(await source.ask('Ni', new AbortController().signal)).toEqual([{ userId: 7, nickname: 'NightWarden' }]);
 		const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
@@ -124,7 +124,7 @@ describe('mentionSource', () => {
 				{ userId: 8, nickname: 'Nia' },
 			]),
 		);
-		const source = mentionSource('/suggest', () => '1', fetch);
+		const source = mentionSource({ domain: 'd', slug: 's' }, () => '1', fetch);
 		await source.ask('N', new AbortController().signal);
 		expect(source.known('Nig')).toEqual([{ userId: 7, nickname: 'NightWarden' }]);
 		expect(source.known('Nx')).toEqual([]);
@@ -133,13 +133,13 @@ describe('mentionSource', () => {
 
 	it('asks again for a longer query when the shorter one filled all 8 places', async () => {
 		const fetch = vi.fn(async () => answer(eight));
-		const source = mentionSource('/suggest', () => '1', fetch);
+		const source = mentionSource({ domain: 'd', slug: 's' }, () => '1', fetch);
 		await source.ask('N', new AbortController().signal);
 		expect(source.known('No')).toBeNull();
 	});
 
 	it('answers a query that folds to nothing without asking', () => {
-		const source = mentionSource('/suggest', () => '1', vi.fn());
+		const source = mentionSource({ domain: 'd', slug: 's' }, () => '1', vi.fn());
 		expect(source.known('\u200b')).toEqual([]);
 	});
 
@@ -150,7 +150,7 @@ describe('mentionSource', () => {
 			controller.abort();
 			throw new DOMException('aborted', 'AbortError');
 		});
-		const source = mentionSource('/suggest', () => '1', fetch as unknown as typeof globalThis.fetch);
+		const source = mentionSource({ domain: 'd', slug: 's' }, () => '1', fetch as unknown as typeof globalThis.fetch);
 		await expect(source.ask('Ni', controller.signal)).rejects.toThrow('aborted');
 		expect(source.known('Ni')).toBeNull();
 	});

@@ -3,12 +3,13 @@
  * so that it passes the API's Origin check: docs/export.md) and saves the answer as the file the
  * server names; a refusal (too soon, signed out) is said in words.
  */
-import { resultCodeOf, FetchError } from '@/lib/api-client';
+import { apiUrl, resultCodeOf, FetchError } from '@/lib/api-client';
 import { TooManyRequests } from '@/lib/result-codes';
 import ActionButton from '@/islands/common/ActionButton';
 
 interface Props {
-	apiBase: string;
+	domain: string;
+	slug: string;
 	label: string;
 	texts: Record<'common.message.error' | 'settings.exportTooSoon', string>;
 }
@@ -18,10 +19,10 @@ function fileNameOf(disposition: string | null): string {
 	return /filename="([^"]+)"/.exec(disposition ?? '')?.[1] ?? 'my-data.json';
 }
 
-export default function ExportButton({ apiBase, label, texts }: Props) {
+export default function ExportButton({ domain, slug, label, texts }: Props) {
 	const download = async (): Promise<string | null> => {
 		try {
-			const response = await fetch(`${apiBase}/me/export`, {
+			const response = await fetch(apiUrl({ domain, slug }, 'member', '/me/export'), {
 				method: 'POST',
 				credentials: 'include',
 				headers: { Accept: 'application/json' },

@@ -9,7 +9,6 @@ import { showToastOnNextPage } from '@/stores/toasts';
 import ActionButton from '@/islands/common/ActionButton';
 
 interface Props {
-	apiBase: string;
 	domain: string;
 	slug: string;
 	homeUrl: string;
@@ -17,10 +16,10 @@ interface Props {
 	texts: Pick<AccountTexts, 'common.message.error' | 'common.message.tooManyRequests' | 'common.message.loggedOut'>;
 }
 
-export default function LogoutButton({ apiBase, domain, slug, homeUrl, label, texts }: Props) {
+export default function LogoutButton({ domain, slug, homeUrl, label, texts }: Props) {
 	const logout = async (): Promise<string | null> => {
 		try {
-			await accountApi.post(`${apiBase}/auth/logout`);
+			await accountApi(domain, slug).post('/auth/logout');
 			changeSession(domain, slug, GUEST);
 			showToastOnNextPage(texts['common.message.loggedOut']);
 			location.replace(homeUrl);

@@ -9,7 +9,7 @@ import { useStore } from '@nanostores/react';
 import { accountApi, failureText, nicknameErrorText, restartWhenSignupExpired } from './api';
 import { withParticles } from '@/i18n/particles';
 import { NICKNAME_MAX, NICKNAME_MESSAGE_KEYS, nicknameProblem } from '@/schemas/nickname';
-import { $session, changeSession, renameMember, type Member } from '@/stores/session';
+import { $session, changeSession, renameMember } from '@/stores/session';
 import { showToast, showToastOnNextPage } from '@/page-scripts/toast';
 import { useHydrated } from '@/islands/common/use-hydrated';
 import type { AccountTexts } from './texts';
@@ -17,7 +17,6 @@ import type { Language } from '@/schemas/channel';
 
 interface Props {
 	mode: 'signup' | 'change';
-	apiBase: string;
 	domain: string;
 	slug: string;
 	/** The channel's language, for dates in messages. */
@@ -29,7 +28,7 @@ interface Props {
 	texts: AccountTexts;
 }
 
-export default function NicknameForm({ mode, apiBase, domain, slug, language, current: rendered = '', loginUrl, texts }: Props) {
+export default function NicknameForm({ mode, domain, slug, language, current: rendered = '', loginUrl, texts }: Props) {
 	// The nickname now: the store's once the page has seeded it (it follows a change made here or in another tab).
 	const session = useStore($session, { ssr: 'initial' });
 	const current = session && session.kind !== 'guest' ? session.member.nickname : rendered;
@@ -63,17 +62,14 @@ export default function NicknameForm({ mode, apiBase, domain, slug, language, cu
 		const token = mode === 'signup' ? challengeToken() : undefined;
 		try {
 			if (mode === 'signup') {
-				const answer = await accountApi.post<{ content: { redirectUrl: string; user: Omit<Member, 'role'> } }>(`${apiBase}/signup`, {
-					nickname,
-					challengeToken: token,
-				});
-				changeSession(domain, slug, { kind: 'member', member: { ...answer.content.user, role: 'MEMBER' } });
+				const answer = await accountApi(domain, slug).post('/signup', { json: { nickname, challengeToken: token } });
+				changeSession(domain, slug, { kind: 'member', member: { ...answer.user, role: 'MEMBER' } });
 				// Welcome, with what to do next, on the page the sign-up returns to (docs/messages.md).
-				showToastOnNextPage(withParticles(texts['signup.welcome'].replace('{{nickname}}', answer.content.user.nickname)));
-				location.replace(answer.content.redirectUrl);
+				showToastOnNextPage(withParticles(texts['signup.welcome'].replace('{{nickname}}', answer.user.nickname)));
+				location.replace(answer.redirectUrl);
 				return;
 			}
-			await accountApi.put(`${apiBase}/me/nickname`, { nickname });
+			await accountApi(domain, slug).put('/me/nickname', { json: { nickname } });
 			const changed = withParticles(texts['nickname.changed'].replace('{{nickname}}', nickname));
 			setDone(changed);
 			setBusy(false);

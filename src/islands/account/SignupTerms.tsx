@@ -8,13 +8,14 @@ import { useHydrated } from '@/islands/common/use-hydrated';
 import type { AccountTexts } from './texts';
 
 interface Props {
-	apiBase: string;
+	domain: string;
+	slug: string;
 	nextUrl: string;
 	loginUrl: string;
 	texts: AccountTexts;
 }
 
-export default function SignupTerms({ apiBase, nextUrl, loginUrl, texts }: Props) {
+export default function SignupTerms({ domain, slug, nextUrl, loginUrl, texts }: Props) {
 	const [terms, setTerms] = useState(false);
 	const [privacy, setPrivacy] = useState(false);
 	const [busy, setBusy] = useState(false);
@@ -41,7 +42,7 @@ export default function SignupTerms({ apiBase, nextUrl, loginUrl, texts }: Props
 		setBusy(true);
 		setError(null);
 		try {
-			await accountApi.post(`${apiBase}/signup/terms`, { terms, privacy });
+			await accountApi(domain, slug).post('/signup/terms', { json: { terms, privacy } });
 			location.assign(nextUrl);
 		} catch (failure) {
 			setBusy(false);

@@ -10,14 +10,13 @@ import { useHydrated } from '@/islands/common/use-hydrated';
 import type { AccountTexts } from './texts';
 
 interface Props {
-	apiBase: string;
 	domain: string;
 	slug: string;
 	homeUrl: string;
 	texts: AccountTexts;
 }
 
-export default function WithdrawForm({ apiBase, domain, slug, homeUrl, texts }: Props) {
+export default function WithdrawForm({ domain, slug, homeUrl, texts }: Props) {
 	const [agree, setAgree] = useState(false);
 	const [busy, setBusy] = useState(false);
 	const [error, setError] = useState<string | null>(null);
@@ -35,7 +34,7 @@ export default function WithdrawForm({ apiBase, domain, slug, homeUrl, texts }: 
 		setBusy(true);
 		setError(null);
 		try {
-			await accountApi.post(`${apiBase}/me/withdrawal`, { agree });
+			await accountApi(domain, slug).post('/me/withdrawal', { json: { agree } });
 			changeSession(domain, slug, GUEST);
 			showToastOnNextPage(texts['withdraw.done']);
 			location.replace(homeUrl);

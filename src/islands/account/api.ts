@@ -20,7 +20,8 @@ import { formatFullDate } from '@/lib/format-date';
 import type { Language } from '@/schemas/channel';
 import type { AccountTexts } from './texts';
 
-export const accountApi = createApiClient();
+/** The member API of the channel, for the account islands (the session cookie says who). */
+export const accountApi = (domain: string, slug: string) => createApiClient({ channel: { domain, slug } }).member;
 
 const NICKNAME_CODES: Record<number, keyof typeof NICKNAME_MESSAGE_KEYS> = {
 	[NicknameRequired.code]: 'required',

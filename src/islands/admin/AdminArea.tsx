@@ -11,6 +11,8 @@ import type { Language } from '@/schemas/channel';
 import { formatFullDate } from '@/lib/format-date';
 import { pageUrls } from '@/lib/urls';
 import { FetchError, resultCodeOf } from '@/lib/api-client';
+import type { ChannelRef } from '@/lib/urls';
+import type { AdminTab } from '@/server/loaders/admin-page';
 import { AutoHideThresholdInvalid, Banned, Forbidden, TooManyRequests } from '@/lib/result-codes';
 import { showToast } from '@/page-scripts/toast';
 import AlertDialog from '@/islands/common/AlertDialog';
@@ -26,11 +28,9 @@ import BansTab from './tabs/BansTab';
 import LogTab from './tabs/LogTab';
 import SettingsTab from './tabs/SettingsTab';
 
-type AdminTab = 'reports' | 'history' | 'bans' | 'log' | 'settings';
-
 export interface AdminAreaProps {
 	tab: AdminTab;
-	api: string;
+	channel: ChannelRef;
 	channelBase: string;
 	loginUrl: string;
 	language: Language;
@@ -47,7 +47,7 @@ export default function AdminArea(props: AdminAreaProps) {
 	const session = useStore($session, { ssr: 'initial' });
 	const locked = session !== null && (session.kind !== 'member' || session.member.role !== 'ADMIN');
 	const [alert, setAlert] = useState<{ message: string; after: () => void } | null>(null);
-	const api = useRef(adminApi(props.api)).current;
+	const api = useRef(adminApi(props.channel)).current;
 	const urls = pageUrls(props.channelBase);
 
 	const act: Shared['act'] = async (action, done, after, forbidden) => {

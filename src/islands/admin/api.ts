@@ -3,22 +3,12 @@
  * Every call carries the session cookie; the API checks the administrator role on each.
  */
 import { createApiClient } from '@/lib/api-client';
-import type {
-	BanOrder,
-	BanRecord,
-	BansPage,
-	HistoryPage,
-	LogPage,
-	MemberBans,
-	QueueOrder,
-	QueuePage,
-	Settings,
-	StoredText,
-	TargetType,
-} from '@/lib/api-types';
+import type { BanOrder, BanRecord, QueueOrder, Settings, TargetType } from '@/lib/api-types';
+import type { ChannelRef } from '@/lib/urls';
 
 // The shapes the admin API answers with, derived from functions/api/admin.ts (src/lib/api-types.ts).
 export type {
+	BanOrder,
 	BanRecord,
 	BansPage,
 	HistoryPage,
@@ -40,26 +30,35 @@ export function inForce(ban: BanRecord, now: number): boolean {
 	return ban.liftedAt === null && (ban.endsAt === null || ban.endsAt > now);
 }
 
-export function adminApi(base: string) {
-	const api = createApiClient();
-	const content = async <T>(promise: Promise<{ content: T }>) => (await promise).content;
-	const kind = (type: TargetType) => (type === 'POST' ? 'posts' : 'comments');
+/** The admin API of `channel` (functions/api/admin.ts), each call answering its route's content. */
+export function adminApi(channel: ChannelRef) {
+	const { admin } = createApiClient({ channel });
+	const targetId = (type: TargetType, id: number) => ({ targetType: type === 'POST' ? 'posts' : 'comments', targetId: id });
 	return {
-		queue: (page: number, order: QueueOrder) => content<QueuePage>(api.get(`${base}/reports`, { page, order })),
-		history: (page: number) => content<HistoryPage>(api.get(`${base}/reports/history`, { page })),
-		bans: (page: number) => content<BansPage>(api.get(`${base}/bans`, { page })),
-		log: (page: number) => content<LogPage>(api.get(`${base}/audit-log`, { page })),
-		settings: () => content<Settings>(api.get(`${base}/settings`)),
-		saveSettings: (settings: Settings) => content<Settings>(api.put(`${base}/settings`, settings)),
+		queue: (page: number, order: QueueOrder) => admin.get('/reports', { query: { page, order } }),
+		history: (page: number) => admin.get('/reports/history', { query: { page } }),
+		bans: (page: number) => admin.get('/bans', { query: { page } }),
+		log: (page: number) => admin.get('/audit-log', { query: { page } }),
+		settings: () => admin.get('/settings'),
+		saveSettings: (settings: Settings) => admin.put('/settings', { json: settings }),
 		// A POST: each read writes its row of the audit log.
-		storedText: (type: TargetType, id: number) => content<StoredText>(api.post(`${base}/content/${kind(type)}/${id}`)),
-		findMember: (nickname: string) => content<MemberBans>(api.get(`${base}/members`, { nickname })),
-		memberBans: (userId: number) => content<MemberBans>(api.get(`${base}/members/${userId}/bans`)),
-		setHidden: (type: TargetType, id: number, hidden: boolean, reason: string) =>
-			api.post(`${base}/${kind(type)}/${id}/${hidden ? 'hide' : 'unhide'}`, { reason }),
-		dismiss: (type: TargetType, id: number, reason: string) => api.post(`${base}/reports/${kind(type)}/${id}/dismiss`, { reason }),
-		ban: (userId: number, order: BanOrder) => content<MemberBans>(api.post(`${base}/members/${userId}/ban`, order)),
-		unban: (userId: number, reason: string) => content<MemberBans>(api.post(`${base}/members/${userId}/unban`, { reason })),
+		storedText: (type: TargetType, id: number) => admin.post('/content/:targetType/:targetId', { param: targetId(type, id) }),
+		findMember: (nickname: string) => admin.get('/members', { query: { nickname } }),
+		memberBans: (userId: number) => admin.get('/members/:userId/bans', { param: { userId } }),
+		setHidden: (type: TargetType, id: number, hidden: boolean, reason: string) => {
+			const json = { reason };
+			if (type === 'POST')
+				return hidden
+					? admin.post('/posts/:postId/hide', { param: { postId: id }, json })
+					: admin.post('/posts/:postId/unhide', { param: { postId: id }, json });
+			return hidden
+				? admin.post('/comments/:commentId/hide', { param: { commentId: id }, json })
+				: admin.post('/comments/:commentId/unhide', { param: { commentId: id }, json });
+		},
+		dismiss: (type: TargetType, id: number, reason: string) =>
+			admin.post('/reports/:targetType/:targetId/dismiss', { param: targetId(type, id), json: { reason } }),
+		ban: (userId: number, order: BanOrder) => admin.post('/members/:userId/ban', { param: { userId }, json: order }),
+		unban: (userId: number, reason: string) => admin.post('/members/:userId/unban', { param: { userId }, json: { reason } }),
 	};
 }
 

@@ -8,7 +8,7 @@ import type { Language } from '@/schemas/channel';
 import { formatFullDate } from '@/lib/format-date';
 import { fill } from '@/islands/comments/texts';
 import { useModalNow } from '@/islands/common/use-modal';
-import { inForce, type MemberBans } from './api';
+import { inForce, type BanOrder, type MemberBans } from './api';
 import { banEndsAt, banLastDay, dayFromToday, parseDay, pickerValue } from '@/lib/ban-days';
 import type { AdminTexts } from './texts';
 
@@ -82,8 +82,6 @@ export function ConfirmDialog({ open, title, confirmLabel, danger = false, texts
 		</Modal>
 	);
 }
-
-export type BanOrder = { kind: 'TEMPORARY'; endsAt: number; reason: string } | { kind: 'PERMANENT'; reason: string };
 
 /** "Through 2026.12.05" for a ban that ends as its last day ends (the dialog's), "Until 2026.12.06 15:00" for another end. */
 export function banUntil(endsAt: number, language: Language, texts: AdminTexts): string {

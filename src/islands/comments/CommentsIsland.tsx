@@ -50,19 +50,17 @@ const focusSoon = (...selectors: string[]) =>
 const menuButton = (commentId: number) => `[data-action="menu"][data-comment-id="${commentId}"]`;
 
 export default function CommentsIsland(props: IslandProps) {
-	const { postId, language, channelBase, texts } = props;
+	const { postId, language, channelBase, texts, domain, slug } = props;
+	const channel = useMemo(() => ({ domain, slug }), [domain, slug]);
 	// The page's session (the store once the page has seeded it: a guest's page never does).
 	const session = useStore($session);
 	const member = session ? activeMember(session) : null;
 	const userId = session ? (member?.userId ?? null) : props.userId;
 	const isAdmin = session ? member?.role === 'ADMIN' : props.isAdmin;
 	const banned = session ? session.kind === 'banned' : props.banned;
-	const api = useMemo(() => commentsApi(props.apis, postId, userId), [props.apis, postId, userId]);
+	const api = useMemo(() => commentsApi(channel, postId, userId), [channel, postId, userId]);
 	// The @ suggestions of every box, remembered for the island's life (the member's read limit).
-	const mentions = useMemo(
-		() => (userId === null ? null : mentionSource(`${props.apis.member}/members/suggest`, () => String(userId))),
-		[props.apis.member, userId],
-	);
+	const mentions = useMemo(() => (userId === null ? null : mentionSource(channel, () => String(userId))), [channel, userId]);
 	const postUrl = pageUrls(channelBase).post(postId);
 	// Kept text belongs to the member the page was rendered for: their session may have ended since (here or in another tab).
 	const scope: KeptScope | null = props.userId === null ? null : { domain: props.domain, slug: props.slug, userId: props.userId, postId };

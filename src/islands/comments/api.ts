@@ -6,23 +6,25 @@
 import { createApiClient, resultCodeOf } from '@/lib/api-client';
 import { memberFailure, type MemberFailure } from '@/lib/route-errors';
 import { CommentRequired, CommentTooLong } from '@/lib/result-codes';
-import type { CommentEdit, CommentPage, CreatedComment, EditedComment, NewComment, RemovedComment } from '@/lib/api-types';
+import type { ChannelRef } from '@/lib/urls';
 import type { TextProblem } from './model';
 
 /** The Comments API of one post; `userId` null for a guest (public reads only). */
-export function commentsApi(apis: { public: string; member: string }, postId: number, userId: number | null) {
-	const api = createApiClient({ getUserId: () => (userId === null ? null : String(userId)) });
-	const base = `${apis.member}/posts/${postId}/comments`;
+export function commentsApi(channel: ChannelRef, postId: number, userId: number | null) {
+	const api = createApiClient({ channel, getUserId: () => (userId === null ? null : String(userId)) });
+	const param = { postId };
 	return {
-		page: async (after: number) => (await api.get<{ content: CommentPage }>(`${apis.public}/posts/${postId}/comments`, { after })).content,
-		create: async (content: string, parentId: number | null, requestId: string) =>
-			(await api.post<{ content: CreatedComment }>(base, { content, parentId, requestId } satisfies NewComment)).content,
-		edit: async (commentId: number, content: string) =>
-			(await api.patch<{ content: EditedComment }>(`${base}/${commentId}`, { content } satisfies CommentEdit)).content,
-		remove: async (commentId: number) => (await api.delete<{ content: RemovedComment }>(`${base}/${commentId}`)).content,
+		page: (after: number) => api.public.get('/posts/:postId/comments', { param, query: { after } }),
+		create: (content: string, parentId: number | null, requestId: string) =>
+			api.member.post('/posts/:postId/comments', { param, json: { content, parentId, requestId } }),
+		edit: (commentId: number, content: string) =>
+			api.member.patch('/posts/:postId/comments/:commentId', { param: { postId, commentId }, json: { content } }),
+		remove: (commentId: number) => api.member.delete('/posts/:postId/comments/:commentId', { param: { postId, commentId } }),
 		/** An administrator's hide or show again, through the admin API (/admin/v1/…). */
-		setHidden: async (commentId: number, hidden: boolean, reason: string) =>
-			api.post(`/admin${apis.member}/comments/${commentId}/${hidden ? 'hide' : 'unhide'}`, { reason }),
+		setHidden: (commentId: number, hidden: boolean, reason: string) =>
+			hidden
+				? api.admin.post('/comments/:commentId/hide', { param: { commentId }, json: { reason } })
+				: api.admin.post('/comments/:commentId/unhide', { param: { commentId }, json: { reason } }),
 	};
 }
 

@@ -21,7 +21,6 @@ export interface CommentsData {
 	domain: string;
 	slug: string;
 	channelBase: string;
-	apis: { public: string; member: string };
 	items: CommentItem[];
 	commentCount: number;
 	nextAfter: number | null;
@@ -49,8 +48,6 @@ export function sectionAttributes(data: CommentsData): Record<`data-${string}`, 
 		'data-domain': data.domain,
 		'data-slug': data.slug,
 		'data-channel-base': data.channelBase,
-		'data-public-api': data.apis.public,
-		'data-member-api': data.apis.member,
 		'data-next-after': data.nextAfter ?? undefined,
 		'data-starts-at-beginning': flag(data.startsAtBeginning),
 		'data-texts': JSON.stringify(data.texts),
@@ -71,7 +68,6 @@ export function readCommentsData(section: HTMLElement): CommentsData {
 		domain: data['domain'] ?? '',
 		slug: data['slug'] ?? '',
 		channelBase: data['channelBase'] ?? '',
-		apis: { public: data['publicApi'] ?? '', member: data['memberApi'] ?? '' },
 		items: list.items,
 		commentCount: list.commentCount,
 		nextAfter: data['nextAfter'] ? Number(data['nextAfter']) : null,

@@ -7,6 +7,7 @@
  * An @ being typed suggests members (src/islands/mentions/, loaded on the first @ written).
  * Lexical mounts only in the browser; the server render is a still frame of the same size.
  */
+import type { ChannelRef } from '@/lib/urls';
 import { lazy, Suspense, useEffect, useId, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
 import {
 	$createParagraphNode,
@@ -84,8 +85,8 @@ export interface RichEditorProps {
 	initialDocument: ContentDocument | null;
 	/** Called after every change with the converted document (the form debounces). */
 	onChange?: (doc: ContentDocument) => void;
-	/** POST /v1/{domain}/{slug}/uploads (apiUrls(channel).member + '/uploads'); the @ suggestions ask the same API. */
-	uploadUrl: string;
+	/** The channel whose member API takes the uploads (POST uploads) and suggests the @ mentions. */
+	channel: ChannelRef;
 	texts: EditorTexts;
 	/** The id of the visible label of the body field (aria-labelledby). */
 	labelledBy: string;
@@ -163,14 +164,14 @@ function $toolbarState(): Omit<ToolbarState, 'canUndo' | 'canRedo'> {
 }
 
 /** Everything that needs the Lexical editor: the toolbar, shortcuts, paste, uploads, dialogs and the handle. */
-function EditorShell({ initialDocument, onChange, uploadUrl, texts, labelledBy, onAuthFailure, mediaLimit, handleRef }: RichEditorProps) {
+function EditorShell({ initialDocument, onChange, channel, texts, labelledBy, onAuthFailure, mediaLimit, handleRef }: RichEditorProps) {
 	const [editor] = useLexicalComposerContext();
 	const contentId = useId();
 	const [toolbar, setToolbar] = useState<ToolbarState>(EMPTY_TOOLBAR);
 	const [message, setMessage] = useState<string | null>(null);
 	const [mentions, setMentions] = useState(false);
 	const fileInput = useRef<HTMLInputElement>(null);
-	const { uploads, uploadFiles, mediaFull } = useUploads(editor, { uploadUrl, texts, onAuthFailure, mediaLimit, setMessage });
+	const { uploads, uploadFiles, mediaFull } = useUploads(editor, { channel, texts, onAuthFailure, mediaLimit, setMessage });
 	const { dialog, setDialog, dialogsShown, linkValue, openDialog, restoreSelection, applyLink, removeLink } = useLinkDialog(
 		editor,
 		texts,
@@ -462,7 +463,7 @@ function EditorShell({ initialDocument, onChange, uploadUrl, texts, labelledBy, 
 			/>
 			{mentions && (
 				<Suspense fallback={null}>
-					<EditorMentions editor={editor} range={$rangeSelection} uploadUrl={uploadUrl} texts={texts} />
+					<EditorMentions editor={editor} range={$rangeSelection} channel={channel} texts={texts} />
 				</Suspense>
 			)}
 			{dialogsShown && (

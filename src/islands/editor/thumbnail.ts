@@ -8,6 +8,8 @@
  */
 import { $userId } from '@/stores/user-id';
 import { USER_ID_HEADER } from '@/lib/names';
+import { apiUrl } from '@/lib/api-client';
+import type { ChannelRef } from '@/lib/urls';
 import { THUMBNAIL_MAX_BYTES, THUMBNAIL_MAX_SIDE } from '@/lib/thumbnails';
 
 /** Qualities tried in turn until the picture fits THUMBNAIL_MAX_BYTES (the first almost always does). */
@@ -56,10 +58,10 @@ async function makeThumbnail(file: Blob): Promise<Blob | null> {
 }
 
 /**
- * Makes and sends the thumbnail of `file`, the image just uploaded to `uploadUrl` and stored at
+ * Makes and sends the thumbnail of `file`, the image just uploaded to the channel's uploads and stored at
  * `src` (`/uploads/{key}`). Never throws: a thumbnail is a nicety of lists.
  */
-export async function sendThumbnail(uploadUrl: string, file: Blob, src: string): Promise<void> {
+export async function sendThumbnail(channel: ChannelRef, file: Blob, src: string): Promise<void> {
 	try {
 		const thumbnail = await makeThumbnail(file);
 		if (!thumbnail) return;
@@ -67,7 +69,7 @@ export async function sendThumbnail(uploadUrl: string, file: Blob, src: string):
 		const headers: Record<string, string> = { Accept: 'application/json', 'Content-Type': thumbnail.type };
 		const userId = $userId.get();
 		if (userId) headers[USER_ID_HEADER] = userId;
-		const response = await fetch(`${uploadUrl}/${encodeURIComponent(key)}/thumbnail`, {
+		const response = await fetch(apiUrl(channel, 'member', '/uploads/:key/thumbnail', { key }), {
 			method: 'POST',
 			credentials: 'include',
 			headers,

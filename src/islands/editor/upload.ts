@@ -6,7 +6,9 @@
  * first picks, pastes or drops a file (or focuses the editor), not with the editor itself: the
  * write page's JavaScript before the editor is usable has a budget (tests/e2e/budget.spec.ts).
  */
-import { FetchError, ResponseError, resultCodeOf, type EnvelopeHeader } from '@/lib/api-client';
+import { apiUrl, FetchError, ResponseError, resultCodeOf, type EnvelopeHeader } from '@/lib/api-client';
+import type { UploadedImage } from '@/lib/api-types';
+import type { ChannelRef } from '@/lib/urls';
 import { USER_ID_HEADER } from '@/lib/names';
 import {
 	Banned,
@@ -32,13 +34,6 @@ export { IMAGE_MAX_SIZE_LABEL };
 /** The types the server reads; a file of another (known) type is refused before it is sent. */
 export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
 
-export interface UploadedImage {
-	uploadId: string;
-	src: string;
-	width: number;
-	height: number;
-}
-
 /** Why a file is refused before any upload, or null when it may go. An unknown type goes: the server sniffs the bytes. */
 export function imageFileProblem(file: File): 'invalid' | 'too-large' | null {
 	if (file.type !== '' && !(IMAGE_TYPES as readonly string[]).includes(file.type)) return 'invalid';
@@ -61,10 +56,11 @@ export interface UploadOptions {
 	signal?: AbortSignal;
 }
 
-export function uploadImage(url: string, file: File, { userId, onProgress, signal }: UploadOptions = {}): Promise<UploadedImage> {
+/** POSTs the image's bytes to the channel's uploads route (XMLHttpRequest, for the progress), then its thumbnail. */
+export function uploadImage(channel: ChannelRef, file: File, { userId, onProgress, signal }: UploadOptions = {}): Promise<UploadedImage> {
 	return new Promise((resolve, reject) => {
 		const request = new XMLHttpRequest();
-		request.open('POST', url);
+		request.open('POST', apiUrl(channel, 'member', '/uploads'));
 		request.withCredentials = true;
 		request.responseType = 'text';
 		request.setRequestHeader('Accept', 'application/json');
@@ -90,7 +86,7 @@ export function uploadImage(url: string, file: File, { userId, onProgress, signa
 			resolve(content);
 			// The small picture post lists show (docs/thumbnails.md), made and sent after the original;
 			// its code is a chunk of its own, loaded only now.
-			void import('./thumbnail').then((thumbnail) => thumbnail.sendThumbnail(url, file, content.src));
+			void import('./thumbnail').then((thumbnail) => thumbnail.sendThumbnail(channel, file, content.src));
 		};
 		request.onerror = () => reject(new TypeError('The upload did not reach the server.'));
 		request.onabort = () => reject(new DOMException('The upload was cancelled.', 'AbortError'));

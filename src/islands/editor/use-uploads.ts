@@ -3,6 +3,7 @@
  * their progress shown, and put in as images where the caret was. The upload code (./upload.ts)
  * is a chunk of its own, loaded when first needed.
  */
+import type { ChannelRef } from '@/lib/urls';
 import { useCallback, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import { $getSelection, $setSelection, type LexicalEditor } from 'lexical';
 import { $userId } from '@/stores/user-id';
@@ -28,13 +29,13 @@ interface Upload {
 export function useUploads(
 	editor: LexicalEditor,
 	{
-		uploadUrl,
+		channel,
 		texts,
 		onAuthFailure,
 		mediaLimit,
 		setMessage,
 	}: {
-		uploadUrl: string;
+		channel: ChannelRef;
 		texts: EditorTexts;
 		onAuthFailure: ((error: unknown) => void) | undefined;
 		mediaLimit: { max: number; refused: string } | null | undefined;
@@ -79,7 +80,7 @@ export function useUploads(
 						sending.current += 1;
 						const id = ++uploadCounter.current;
 						setUploads((list) => [...list, { id, name: file.name, loaded: 0, total: file.size }]);
-						uploadImage(uploadUrl, file, {
+						uploadImage(channel, file, {
 							userId: $userId.get(),
 							onProgress: (loaded, total) => setUploads((list) => list.map((upload) => (upload.id === id ? { ...upload, loaded, total } : upload))),
 						})
@@ -105,7 +106,7 @@ export function useUploads(
 				() => setMessage(texts['common.message.error']),
 			);
 		},
-		[editor, texts, uploadUrl, setMessage, mediaFull, mediaLimit],
+		[editor, texts, channel, setMessage, mediaFull, mediaLimit],
 	);
 	return { uploads, uploadFiles, mediaFull };
 }

@@ -13,6 +13,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 // the editor's, and the write page would load that split before the editor is usable.
 import type { LexicalEditor, RangeSelection, TextNode } from 'lexical';
 import type { Mention } from '@/lib/mentions';
+import type { ChannelRef } from '@/lib/urls';
 import { $userId } from '@/stores/user-id';
 import { mentionAt, withMention, type MentionCandidate } from './candidate';
 import MentionList from './MentionList';
@@ -24,8 +25,8 @@ interface Props {
 	editor: LexicalEditor;
 	/** Lexical's range selection, or null (src/islands/editor/selection.ts `$rangeSelection`). */
 	range: () => RangeSelection | null;
-	/** The editor's uploads route, /v1/{domain}/{slug}/uploads: the suggestions are the same API's members/suggest. */
-	uploadUrl: string;
+	/** The channel whose member API suggests the members (members/suggest). */
+	channel: ChannelRef;
 	texts: { 'mention.suggestions': string; 'mention.none': string };
 }
 
@@ -56,8 +57,8 @@ function caretRect(root: HTMLElement | null): DOMRect | null {
 /** What the editor's root says as a text box and not as a combobox (ARIA allows neither on a combobox). */
 const TEXTBOX_ONLY = ['aria-multiline', 'aria-placeholder'] as const;
 
-export default function EditorMentions({ editor, range, uploadUrl, texts }: Props) {
-	const source = useMemo(() => mentionSource(uploadUrl.replace(/uploads$/, 'members/suggest'), () => $userId.get()), [uploadUrl]);
+export default function EditorMentions({ editor, range, channel, texts }: Props) {
+	const source = useMemo(() => mentionSource(channel, () => $userId.get()), [channel]);
 	const [candidate, setCandidate] = useState<NodeCandidate | null>(() => editor.getEditorState().read(() => $candidate(range)));
 	const menu = useMentionMenu(source, candidate);
 	const { open, listId, active } = menu;

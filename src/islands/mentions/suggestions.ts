@@ -1,5 +1,5 @@
 /**
- * The members an @ being typed may mention, from the member API (GET {memberApi}/members/suggest?q=,
+ * The members an @ being typed may mention, from the member API (GET members/suggest?q=,
  * docs/notifications.md): nicknames that start with the query, compared by nickname key (case and
  * full-width forms fold), at most SUGGESTIONS. The read limit is 60 a minute per member, so one
  * source per island remembers every answer for the island's life, and a longer query whose shorter
@@ -9,6 +9,7 @@
 import { createApiClient } from '@/lib/api-client';
 import { nicknameKey } from '@/lib/nickname-key';
 import type { Mention } from '@/lib/mentions';
+import type { ChannelRef } from '@/lib/urls';
 
 /** How many members the API suggests at most (src/server/notifications/mentions.ts SUGGESTIONS). */
 const SUGGESTIONS = 8;
@@ -29,11 +30,11 @@ export interface MentionSource {
 }
 
 /**
- * A source that asks `url` (the member API's members/suggest) with the member's user-id header.
+ * A source that asks the member API of `channel` (members/suggest) with the member's user-id header.
  * `fetch` is for the unit tests.
  */
-export function mentionSource(url: string, getUserId: () => string | null, fetchImpl?: typeof fetch): MentionSource {
-	const api = createApiClient({ getUserId, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
+export function mentionSource(channel: ChannelRef, getUserId: () => string | null, fetchImpl?: typeof fetch): MentionSource {
+	const api = createApiClient({ channel, getUserId, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
 	/** Answers by the query's nickname key. */
 	const answers = new Map<string, Mention[]>();
 	return {
@@ -46,9 +47,9 @@ export function mentionSource(url: string, getUserId: () => string | null, fetch
 			return null;
 		},
 		async ask(query, signal) {
-			const { content } = await api.request<{ content: { members: Mention[] } }>(url, { query: { q: query }, signal });
-			answers.set(keyOf(query), content.members);
-			return content.members;
+			const { members } = await api.member.get('/members/suggest', { query: { q: query }, signal });
+			answers.set(keyOf(query), members);
+			return members;
 		},
 	};
 }

@@ -6,7 +6,7 @@
  * (`emailOffered() === 'on'`: a mailer and SITE_ORIGIN; with a mailer alone the page says why not).
  *
  * Props:
- * - `apiBase`: the member API of the channel (`apiUrls(channel).member`); `userId`: the member's id;
+ * - `domain`, `slug`: the channel, whose member API it calls; `userId`: the member's id;
  * - `initial`: `emailSetting(page.db, member.userId)` as the page rendered it;
  * - `texts`: resolved strings (`pick(t, EMAIL_SETTING_TEXT_KEYS)` mapped to these names): `label`
  *   (the heading line), `description`, `address` (the field's label), `send` (the button), `active`
@@ -15,17 +15,17 @@
  *   `failed` (anything else).
  */
 import { useId, useState, type FormEvent } from 'react';
-import { createApiClient, resultCodeOf } from '@/lib/api-client';
+import { memberRoutes, resultCodeOf } from '@/lib/api-client';
+import type { EmailSetting } from '@/lib/api-types';
 import { useHydrated } from '@/islands/common/use-hydrated';
 import { EmailAddressInvalid, EmailConfirmationLimit } from '@/lib/result-codes';
 
-interface Setting {
-	address: string | null;
-	pending: string | null;
-}
+/** What the island shows: the API's answer, as the page renders it too. */
+type Setting = Pick<EmailSetting, 'address' | 'pending'>;
 
 interface Props {
-	apiBase: string;
+	domain: string;
+	slug: string;
 	userId: number;
 	initial: Setting;
 	texts: {
@@ -47,7 +47,7 @@ interface Props {
 /** RFC 5321's longest path; the server says whether the rest of it is an address it sends to. */
 const ADDRESS_MAX = 254;
 
-export default function EmailSetting({ apiBase, userId, initial, texts }: Props) {
+export default function EmailSetting({ domain, slug, userId, initial, texts }: Props) {
 	const [setting, setSetting] = useState<Setting>(initial);
 	// Its buttons work through the island: disabled until it has hydrated.
 	const hydrated = useHydrated();
@@ -56,7 +56,7 @@ export default function EmailSetting({ apiBase, userId, initial, texts }: Props)
 	const [problem, setProblem] = useState(false);
 	const [working, setWorking] = useState(false);
 	const id = useId();
-	const api = createApiClient({ getUserId: () => String(userId) });
+	const api = memberRoutes({ domain, slug }, userId);
 
 	const run = async (action: () => Promise<Setting>, done: string) => {
 		setWorking(true);
@@ -78,14 +78,11 @@ export default function EmailSetting({ apiBase, userId, initial, texts }: Props)
 
 	const send = async (event: FormEvent) => {
 		event.preventDefault();
-		const sent = await run(
-			async () => (await api.put<{ content: Setting }>(`${apiBase}/notifications/email`, { address: address.trim() })).content,
-			texts.sent,
-		);
+		const sent = await run(() => api.put('/notifications/email', { json: { address: address.trim() } }), texts.sent);
 		if (sent) setAddress('');
 	};
 
-	const turnOff = () => void run(async () => (await api.delete<{ content: Setting }>(`${apiBase}/notifications/email`)).content, texts.offDone);
+	const turnOff = () => void run(() => api.delete('/notifications/email'), texts.offDone);
 
 	return (
 		<div className="email-setting" data-email-setting>

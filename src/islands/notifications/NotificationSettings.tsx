@@ -5,37 +5,36 @@
  * any form.
  */
 import { useId, useState, type FormEvent } from 'react';
-import { createApiClient } from '@/lib/api-client';
+import { memberRoutes } from '@/lib/api-client';
+import type { NotificationSwitches } from '@/lib/api-types';
 import { useHydrated } from '@/islands/common/use-hydrated';
 import { NOTIFICATION_SETTINGS, type NotificationSetting } from '@/lib/notification-kinds';
 
-type Settings = Record<NotificationSetting, boolean>;
-
 interface Props {
-	apiBase: string;
+	domain: string;
+	slug: string;
 	userId: number;
-	initial: Settings;
+	initial: NotificationSwitches;
 	legend: string;
 	labels: Record<NotificationSetting, string>;
 	texts: { save: string; saved: string; failed: string };
 }
 
-export default function NotificationSettings({ apiBase, userId, initial, legend, labels, texts }: Props) {
-	const [settings, setSettings] = useState<Settings>(initial);
+export default function NotificationSettings({ domain, slug, userId, initial, legend, labels, texts }: Props) {
+	const [settings, setSettings] = useState<NotificationSwitches>(initial);
 	const [status, setStatus] = useState('');
 	const [saving, setSaving] = useState(false);
 	const id = useId();
 	// A box changed before hydration would be forgotten by it: the boxes wait for the island.
 	const hydrated = useHydrated();
-	const api = createApiClient({ getUserId: () => String(userId) });
+	const api = memberRoutes({ domain, slug }, userId);
 
 	const save = async (event: FormEvent) => {
 		event.preventDefault();
 		setSaving(true);
 		setStatus('');
 		try {
-			const answer = await api.put<{ content: { settings: Settings } }>(`${apiBase}/notifications/settings`, { settings });
-			setSettings(answer.content.settings);
+			setSettings((await api.put('/notifications/settings', { json: { settings } })).settings);
 			setStatus(texts.saved);
 		} catch {
 			setStatus(texts.failed);

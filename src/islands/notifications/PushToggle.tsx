@@ -7,13 +7,14 @@
  * blocked, is told so and offered nothing.
  */
 import { useEffect, useId, useState } from 'react';
-import { createApiClient, resultCodeOf } from '@/lib/api-client';
+import { memberRoutes, resultCodeOf } from '@/lib/api-client';
 import { PushEndpointRefused, PushSubscriptionTaken } from '@/lib/result-codes';
 
 type State = 'checking' | 'unsupported' | 'denied' | 'off' | 'on' | 'working';
 
 interface Props {
-	apiBase: string;
+	domain: string;
+	slug: string;
 	userId: number;
 	publicKey: string;
 	/** `refused`: PushEndpointRefused; `taken`: PushSubscriptionTaken. */
@@ -32,11 +33,11 @@ function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
 
 const supported = () => typeof navigator !== 'undefined' && 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window;
 
-export default function PushToggle({ apiBase, userId, publicKey, texts }: Props) {
+export default function PushToggle({ domain, slug, userId, publicKey, texts }: Props) {
 	const [state, setState] = useState<State>('checking');
 	const [problem, setProblem] = useState('');
 	const id = useId();
-	const api = createApiClient({ getUserId: () => String(userId) });
+	const api = memberRoutes({ domain, slug }, userId);
 
 	useEffect(() => {
 		if (!supported()) return setState('unsupported');
@@ -54,9 +55,10 @@ export default function PushToggle({ apiBase, userId, publicKey, texts }: Props)
 		const registration = await navigator.serviceWorker.register(WORKER);
 		await navigator.serviceWorker.ready;
 		const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) });
-		const { endpoint, keys } = subscription.toJSON();
+		// A subscription the browser just made always has its endpoint and both keys.
+		const { endpoint = '', keys: { p256dh = '', auth = '' } = {} } = subscription.toJSON();
 		try {
-			await api.post(`${apiBase}/push/subscriptions`, { endpoint, keys });
+			await api.post('/push/subscriptions', { json: { endpoint, keys: { p256dh, auth } } });
 		} catch (error) {
 			// Refused: the browser keeps no subscription the site does not know, so the switch reads off again.
 			await subscription.unsubscribe().catch(() => false);
@@ -69,7 +71,7 @@ export default function PushToggle({ apiBase, userId, publicKey, texts }: Props)
 		const registration = await navigator.serviceWorker.getRegistration(WORKER);
 		const subscription = await registration?.pushManager.getSubscription();
 		if (subscription) {
-			await api.delete(`${apiBase}/push/subscriptions`, { endpoint: subscription.endpoint });
+			await api.delete('/push/subscriptions', { json: { endpoint: subscription.endpoint } });
 			await subscription.unsubscribe();
 		}
 		setState('off');

@@ -8,7 +8,8 @@ import AlertDialog from '@/islands/common/AlertDialog';
 import { useHydrated } from '@/islands/common/use-hydrated';
 import { openBanDialog, openForcedLogin } from '@/page-scripts/route-error-dialog';
 import { showToastOnNextPage } from '@/stores/toasts';
-import { failureMeaning, memberApi } from './api';
+import { memberRoutes } from '@/lib/api-client';
+import { failureMeaning } from './api';
 import type { PostActionTexts } from './texts';
 
 interface Props {
@@ -16,13 +17,14 @@ interface Props {
 	userId: number;
 	channelBase: string;
 	/** The member API prefix, /v1/{domain}/{slug}. */
-	apiBase: string;
+	domain: string;
+	slug: string;
 	texts: PostActionTexts;
 }
 
 type Step = { kind: 'idle' } | { kind: 'confirm' } | { kind: 'alert'; message: string };
 
-export default function DeletePostButton({ postId, userId, channelBase, apiBase, texts }: Props) {
+export default function DeletePostButton({ postId, userId, channelBase, domain, slug, texts }: Props) {
 	const [step, setStep] = useState<Step>({ kind: 'idle' });
 	const [shown, setShown] = useState<Exclude<Step, { kind: 'idle' }>>({ kind: 'confirm' });
 	const [busy, setBusy] = useState(false);
@@ -36,7 +38,7 @@ export default function DeletePostButton({ postId, userId, channelBase, apiBase,
 	const remove = async () => {
 		setBusy(true);
 		try {
-			await memberApi(userId).delete(`${apiBase}/posts/${postId}`);
+			await memberRoutes({ domain, slug }, userId).delete('/posts/:postId', { param: { postId } });
 			showToastOnNextPage(texts['write.post.deleted']);
 			location.reload();
 		} catch (error) {

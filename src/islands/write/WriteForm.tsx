@@ -16,7 +16,7 @@ import { formatFullDate } from '@/lib/format-date';
 import { pageUrls } from '@/lib/urls';
 import { TITLE_MAX_LENGTH, titleLength } from '@/schemas/post-limits';
 import type { OpeningFields } from '@/schemas/post-write';
-import type { CreatedPost, NewPost, PostEdit } from '@/lib/api-types';
+import type { ChannelRef } from '@/lib/urls';
 import { publishedDocument } from '@/schemas/guidance';
 import type { Language } from '@/schemas/channel';
 import { RichEditor, documentIsEmpty, emptyDocument, type EditorTexts, type MediaLimit, type RichEditorHandle } from './editor';
@@ -63,8 +63,8 @@ interface Props {
 	admin: boolean;
 	userId: number;
 	channelBase: string;
-	/** The member API prefix, /v1/{domain}/{slug}. */
-	apiBase: string;
+	/** The channel whose member API the form calls. */
+	channel: ChannelRef;
 	language: Language;
 	/** A new member's limit of images and videos in a post, with its note and refusal (docs/uploads.md); null for anyone else. */
 	mediaLimit: MediaLimit | null;
@@ -94,7 +94,7 @@ export default function WriteForm({
 	admin,
 	userId,
 	channelBase,
-	apiBase,
+	channel,
 	language,
 	mediaLimit,
 	storageKey,
@@ -119,7 +119,7 @@ export default function WriteForm({
 	/** The body holds the member's own work, not just a template (an edited post's body is such work). */
 	const contentWrittenRef = useRef(edit !== null);
 
-	const api = useMemo(() => memberApi(userId), [userId]);
+	const api = useMemo(() => memberApi(channel, userId), [channel, userId]);
 	// One id per write screen: a double click or a retried request creates one post.
 	const requestId = useMemo(() => (typeof crypto === 'undefined' ? '' : crypto.randomUUID()), []);
 	const board = boards.find((candidate) => candidate.boardId === fields.boardId);
@@ -188,7 +188,6 @@ export default function WriteForm({
 
 	const draftsState = useDrafts({
 		api,
-		apiBase,
 		hydrated,
 		busy,
 		dispatch,
@@ -308,22 +307,21 @@ export default function WriteForm({
 		try {
 			let postId: number;
 			if (edit) {
-				await api.put(`${apiBase}/posts/${edit.postId}`, { ...body, version: edit.version } satisfies PostEdit);
+				await api.put('/posts/:postId', { param: { postId: edit.postId }, json: { ...body, version: edit.version } });
 				postId = edit.postId;
 			} else {
 				// Written from a saved draft: the post replaces it. A draft deleted meanwhile (another tab) is no reason not to post.
 				// A new member's Turnstile token, when the page shows the widget.
 				const challengeToken = (await spamDefence()).challengeToken();
 				const create = (from: number | null) =>
-					api.post<{ content: CreatedPost }>(
-						`${apiBase}/posts`,
-						(from === null ? { ...body, requestId, challengeToken } : { ...body, requestId, challengeToken, draftId: from }) satisfies NewPost,
-					);
+					api.post('/posts', {
+						json: from === null ? { ...body, requestId, challengeToken } : { ...body, requestId, challengeToken, draftId: from },
+					});
 				const answer = await create(draftIdRef.current).catch((error: unknown) => {
 					if (draftIdRef.current === null || resultCodeOf(error) !== DraftNotFound.code) throw error;
 					return create(null);
 				});
-				postId = answer.content.postId;
+				postId = answer.postId;
 			}
 			local.finish();
 			// The post page says what happened (the toast of the next page: nothing in the URL, so the cached page is shared).
@@ -507,7 +505,7 @@ export default function WriteForm({
 								change({ content: doc });
 								dispatch({ type: 'fixed', field: 'content' });
 							}}
-							uploadUrl={`${apiBase}/uploads`}
+							channel={channel}
 							mediaLimit={mediaLimit}
 							texts={texts}
 							labelledBy={`${id}-body`}

@@ -3,20 +3,18 @@
  * person (docs/product-rules.md#errors-and-texts): a field's own text, the "subject disabled" alert, the edit conflict, the
  * forced-login alert, the ban dialog, too many requests, or the screen's generic failure.
  */
-import { createApiClient, resultCodeOf } from '@/lib/api-client';
+import { memberRoutes, resultCodeOf, type RoutesClient } from '@/lib/api-client';
 import { memberFailure, type MemberFailure, mutationErrorKind } from '@/lib/route-errors';
 import { ContentRequired, DraftLimitReached, PostChanged, TitleRequired, TitleTooLong, TooManyImages } from '@/lib/result-codes';
-import type { Draft, DraftBody, DraftPage, SavedDraft } from '@/lib/api-types';
+import type { DraftBody } from '@/lib/api-types';
 
 /** A draft's fields as POST and PUT drafts take them (src/schemas/post-write.ts DraftFieldsSchema). */
 export type { DraftBody } from '@/lib/api-types';
 
-/** The API client of a signed-in member (the user-id header of docs/product-rules.md#api-calls). */
-export function memberApi(userId: number) {
-	return createApiClient({ getUserId: () => String(userId) });
-}
+/** The member API of `channel` for the signed-in member (the user-id header of docs/product-rules.md#api-calls). */
+export const memberApi = memberRoutes;
 
-export type MemberApi = ReturnType<typeof memberApi>;
+export type MemberApi = RoutesClient<'member'>;
 
 /** What the form does with a failed request. */
 export type FailureMeaning =
@@ -50,15 +48,15 @@ export function failureMeaning(error: unknown, channelBase: string, returnPath: 
 	}
 }
 
-/** The drafts routes of the member API under `apiBase` (/v1/{domain}/{slug}). */
-export function draftsApi(api: MemberApi, apiBase: string) {
+/** The drafts routes of the member API. */
+export function draftsApi(api: MemberApi) {
 	return {
-		list: async (page: number) => (await api.get<{ content: DraftPage }>(`${apiBase}/drafts`, { page })).content,
-		get: async (draftId: number) => (await api.get<{ content: Draft }>(`${apiBase}/drafts/${draftId}`)).content,
-		create: async (fields: DraftBody) => (await api.post<{ content: SavedDraft }>(`${apiBase}/drafts`, fields)).content,
-		update: async (draftId: number, fields: DraftBody) => (await api.put<{ content: SavedDraft }>(`${apiBase}/drafts/${draftId}`, fields)).content,
+		list: (page: number) => api.get('/drafts', { query: { page } }),
+		get: (draftId: number) => api.get('/drafts/:draftId', { param: { draftId } }),
+		create: (fields: DraftBody) => api.post('/drafts', { json: fields }),
+		update: (draftId: number, fields: DraftBody) => api.put('/drafts/:draftId', { param: { draftId }, json: fields }),
 		remove: async (draftId: number) => {
-			await api.delete(`${apiBase}/drafts/${draftId}`);
+			await api.delete('/drafts/:draftId', { param: { draftId } });
 		},
 	};
 }

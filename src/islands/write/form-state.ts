@@ -3,15 +3,10 @@
  * the field errors shown and the request under way. Pure: WriteForm.tsx holds it with useReducer.
  */
 import type { FormFields } from './local-copy';
-import type { ContentDocument } from '@/schemas/content';
+import type { WritableBoard } from '@/server/boards/writable';
 
-export interface WriteBoard {
-	boardId: number;
-	name: string;
-	usesSubjects: boolean;
-	subjects: { subjectId: number; name: string }[];
-	template: ContentDocument | null;
-}
+/** A board the member may write in, as the write page's loader gives it (src/server/boards/writable.ts). */
+export type WriteBoard = Pick<WritableBoard, 'boardId' | 'name' | 'usesSubjects' | 'subjects' | 'template'>;
 
 export type FieldErrors = Partial<Record<'board' | 'title' | 'content', string | undefined>>;
 

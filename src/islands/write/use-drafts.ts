@@ -16,8 +16,6 @@ import type { WriteTexts } from './texts';
 
 interface Options {
 	api: MemberApi;
-	/** The member API prefix, /v1/{domain}/{slug}. */
-	apiBase: string;
 	hydrated: boolean;
 	busy: WriteFormState['busy'];
 	dispatch: Dispatch<WriteFormAction>;
@@ -37,7 +35,6 @@ interface Options {
 
 export function useDrafts({
 	api,
-	apiBase,
 	hydrated,
 	busy,
 	dispatch,
@@ -52,7 +49,7 @@ export function useDrafts({
 	onFailure,
 	texts,
 }: Options) {
-	const drafts = useMemo(() => draftsApi(api, apiBase), [api, apiBase]);
+	const drafts = useMemo(() => draftsApi(api), [api]);
 	const [draftCount, setDraftCount] = useState<number | null>(null);
 	const [draftsOpen, setDraftsOpen] = useState(false);
 	// Whether the drafts dialog was ever opened (it is mounted, and its code loaded, from then on).

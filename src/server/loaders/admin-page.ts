@@ -16,7 +16,8 @@ import { moderationSettingsRead } from '@/server/moderation/settings';
 import { lenientPage } from '@/schemas/params';
 
 export const ADMIN_TABS = ['reports', 'history', 'bans', 'log', 'settings'] as const;
-type AdminTab = (typeof ADMIN_TABS)[number];
+/** A tab of the admin area (src/islands/admin/AdminArea.tsx shows the same ones). */
+export type AdminTab = (typeof ADMIN_TABS)[number];
 
 export interface AdminPage {
 	page: ChannelPage;

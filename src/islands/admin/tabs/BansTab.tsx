@@ -3,8 +3,8 @@ import { useState } from 'react';
 import { resultCodeOf } from '@/lib/api-client';
 import { InvalidParameter, UserNotFound } from '@/lib/result-codes';
 import { fill } from '@/islands/comments/texts';
-import { inForce, type BansPage, type MemberBans, type Person } from '@/islands/admin/api';
-import { BanDialog, BanHistoryDialog, ConfirmDialog, banUntil, type BanOrder } from '@/islands/admin/dialogs';
+import { inForce, type BanOrder, type BansPage, type MemberBans, type Person } from '@/islands/admin/api';
+import { BanDialog, BanHistoryDialog, ConfirmDialog, banUntil } from '@/islands/admin/dialogs';
 import { type Shared, Pager, Name, usePaged } from '@/islands/admin/shared';
 
 export default function BansTab({ initial, shared }: { initial: BansPage; shared: Shared }) {
