@@ -13,7 +13,7 @@ import type { LayoutData } from '@/server/channels/layout';
 import { GUEST } from '@/server/visibility/visibility';
 import { planBoardPage } from '@/server/posts/board-page';
 import { IdSchema, PAGE_SIZE, PageSchema, channelPathOf, lenientPage, parseId, type ChannelPath } from '@/schemas/params';
-import { shownPage } from '@/lib/paging';
+import { shownPage } from '@/server/platform/paging';
 import { DEFAULT_SEARCH_TYPE, SEARCH_TYPES, searchKeywordProblem } from '@/schemas/search';
 import { searchPageOf, searchTypeOf } from '@/server/search/search';
 

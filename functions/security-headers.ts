@@ -1,13 +1,13 @@
 /**
- * Stamps the security headers (src/lib/security-policy.ts) on every answer of the Worker: pages,
+ * Stamps the security headers (src/server/platform/security-policy.ts) on every answer of the Worker: pages,
  * JSON, redirects, error pages and edge-cache hits alike. A page keeps the Content-Security-Policy
  * Astro wrote for it; any other answer gets the strict policy that lets nothing load, unless
- * `fallbackPolicy` is off. A page or JSON answer that search engines must not index (src/lib/seo.ts:
+ * `fallbackPolicy` is off. A page or JSON answer that search engines must not index (src/server/seo/page-seo.ts:
  * isNoindex of its `path`; a redirect too), and any error, says so with `X-Robots-Tag: noindex`;
  * images, scripts and the crawlers' own files are left as they are.
  */
-import { DEFAULT_REFERRER_POLICY, SECURITY_HEADERS, STRICT_POLICY } from '@/lib/security-policy';
-import { isNoindex } from '@/lib/seo';
+import { DEFAULT_REFERRER_POLICY, SECURITY_HEADERS, STRICT_POLICY } from '@/server/platform/security-policy';
+import { isNoindex } from '@/server/seo/page-seo';
 
 export function withSecurityHeaders(response: Response, { fallbackPolicy = true, path }: { fallbackPolicy?: boolean; path?: string } = {}): Response {
 	const secured = mutable(response);

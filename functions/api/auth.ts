@@ -11,7 +11,7 @@ import { ok } from '@/server/platform/envelope';
 import { AppError } from '@/server/platform/errors';
 import { authCookie, OAUTH_COOKIE_SECONDS } from '@/server/sign-in/cookies';
 import { startSignIn } from '@/server/sign-in/transactions';
-import { safeRedirect } from '@/lib/redirect';
+import { safeRedirect } from '@/server/sign-in/redirect';
 import { loginPageUrl } from '@/lib/urls';
 import { ProviderSchema } from '@/schemas/channel';
 import { USER_ID_HEADER } from '@/lib/names';

@@ -9,7 +9,7 @@ import type { ApiEnv } from '@functions/context';
 import { ok } from '@/server/platform/envelope';
 import { AppError } from '@/server/platform/errors';
 import { searchPosts } from '@/server/search/search';
-import { matchExcerpt } from '@/lib/search-text';
+import { matchExcerpt } from '@/server/search-index/search-text';
 import { DEFAULT_SEARCH_TYPE, SEARCH_TYPES, searchKeywordProblem } from '@/schemas/search';
 import { PageSchema } from '@/schemas/params';
 import { zv } from '@functions/validate';

@@ -8,8 +8,8 @@ import {
 	PAGE_POLICY_DIRECTIVES,
 	SECURITY_HEADERS,
 	STRICT_POLICY,
-} from '@/lib/security-policy';
-import { DEFAULT_THEME, themeCss } from '@/lib/theme';
+} from '@/server/platform/security-policy';
+import { DEFAULT_THEME, themeCss } from '@/server/channels/theme';
 
 /** The headers public/_headers gives every static asset (its `/*` rule). */
 function staticAssetHeaders(): Record<string, string> {

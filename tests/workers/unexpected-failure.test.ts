@@ -4,7 +4,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { guarded } from '@functions/unexpected-failure';
-import { STRICT_POLICY } from '@/lib/security-policy';
+import { STRICT_POLICY } from '@/server/platform/security-policy';
 import workerSource from '../../functions/worker.ts?raw';
 
 const broken = () => Promise.reject(new Error('D1_ERROR: storage unavailable'));

@@ -10,7 +10,7 @@ import { api } from '@functions/app';
 import { serveUploadFile, UPLOAD_HEADERS, YOUNG_UPLOAD_CACHE_CONTROL } from '@functions/upload-files';
 import { withSecurityHeaders } from '@functions/security-headers';
 import { runScheduled } from '@functions/scheduled';
-import { SECURITY_HEADERS } from '@/lib/security-policy';
+import { SECURITY_HEADERS } from '@/server/platform/security-policy';
 import { IMAGE_MAX_BYTES } from '@/schemas/post-write';
 import { uploadKeyOf, type ContentDocument } from '@/schemas/content';
 import { AppError } from '@/server/platform/errors';

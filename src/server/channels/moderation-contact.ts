@@ -3,7 +3,7 @@
  * the community file's `moderation.contact`, an email address or an https address. One rule for the
  * file's check and for the pages that link it.
  */
-import { isHttpsUrl } from './safe-url';
+import { isHttpsUrl } from '@/lib/safe-url';
 
 /** A plain email address: no spaces, angle brackets, quotes or a second @. */
 const EMAIL = /^[^\s@<>"'()\\,;:]{1,64}@[a-z0-9-]+(\.[a-z0-9-]+)+$/i;

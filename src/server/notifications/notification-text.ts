@@ -5,9 +5,9 @@
  */
 import type { MessageKey, Translate } from '@/i18n';
 import type { Language } from '@/schemas/channel';
-import type { NotificationKind } from './notification-kinds';
-import { formatFullDate } from './format-date';
-import { pluralForm } from './plural';
+import type { NotificationKind } from '@/lib/notification-kinds';
+import { formatFullDate } from '@/lib/format-date';
+import { pluralForm } from '@/lib/plural';
 
 export interface NotificationFacts {
 	kind: NotificationKind;

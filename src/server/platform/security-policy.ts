@@ -5,8 +5,8 @@
  * act in all of them: the policy is the second wall behind escaping.
  */
 // Relative, not through the alias: astro.config.mjs loads this module before any alias exists.
-import { PLAYER_FEATURES, YOUTUBE_PLAYER_ORIGIN } from './youtube-player';
-import { YOUTUBE_POSTER_ORIGIN } from './thumbnails';
+import { PLAYER_FEATURES, YOUTUBE_PLAYER_ORIGIN } from '@/lib/youtube-player';
+import { YOUTUBE_POSTER_ORIGIN } from '@/lib/thumbnails';
 
 /**
  * A page's directives besides script-src and style-src, which Astro writes with the hashes of the

@@ -10,7 +10,7 @@ import { AppError, isAppError } from '@/server/platform/errors';
 import type { Board, BoardSubject } from '@/server/boards/boards';
 import { canReadBoard, GUEST, type Viewer } from '@/server/visibility/visibility';
 import { IdSchema, PAGE_SIZE, lenientPage } from '@/schemas/params';
-import { shownPage } from '@/lib/paging';
+import { shownPage } from '@/server/platform/paging';
 import { boardPostsOf, boardPostsStatement, listBoardPosts, type PostPage } from './lists';
 
 /** The boards and categories of a channel with their post counts, as its layout holds them (src/server/channels/layout.ts). */

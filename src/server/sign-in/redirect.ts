@@ -3,7 +3,7 @@
  * else (another site, another channel, a protocol-relative or malformed URL, the sign-in routes
  * themselves) falls back to the channel home, so there is no open redirect.
  */
-import { isSitePath } from './safe-url';
+import { isSitePath } from '@/lib/safe-url';
 
 const SIGN_IN_ROUTES = /^\/(?:login|oauth|signup)(?:[/?#]|$)/;
 
