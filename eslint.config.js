@@ -106,9 +106,37 @@ export default tseslint.config(
 			],
 		},
 	},
-	{
+	...[
+		{
+			// The Worker's shell (entry, edge cache, headers, cron) runs around everything and mounts nothing of the API itself (src/fetch.ts does).
+			room: 'functions/shell/**',
+			walls: [
+				{
+					group: ['@functions/api/*', '@functions/api/**', '@functions/callbacks/*'],
+					message: 'The shell runs around the API and the callbacks; src/fetch.ts mounts them.',
+				},
+			],
+		},
+		{
+			// The API is mounted by src/fetch.ts; it never reaches back into the shell or the callbacks.
+			room: 'functions/api/**',
+			walls: [
+				{ group: ['@functions/shell/*', '@functions/callbacks/*'], message: 'The API knows nothing of the Worker shell or the non-API routes.' },
+			],
+		},
+		{
+			// The providers' return and the email links may use the API's helpers, never its routers.
+			room: 'functions/callbacks/**',
+			walls: [
+				{
+					group: ['@functions/shell/*', '@functions/api/routers/*', '@functions/api/app'],
+					message: 'A callback route is not part of the API or the shell.',
+				},
+			],
+		},
+	].map(({ room, walls }) => ({
 		// The API reads through services; page loaders belong to pages.
-		files: ['functions/**'],
+		files: [room],
 		rules: {
 			'no-restricted-imports': [
 				'error',
@@ -120,11 +148,12 @@ export default tseslint.config(
 							group: ['@/islands/*', '@/islands/**', '@/stores/*', '@/components/*', '@/components/**'],
 							message: 'The API must not load browser or page code.',
 						},
+						...walls,
 					],
 				},
 			],
 		},
-	},
+	})),
 	{
 		// axe runs in the page (tests/e2e/axe.ts): the builder's default opens a blank page after each run.
 		files: ['tests/**/*.ts'],

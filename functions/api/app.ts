@@ -4,27 +4,27 @@
  */
 import { Hono } from 'hono';
 import type { ApiEnv } from './context';
-import { limitBody } from '@functions/validate';
-import { channelMiddleware } from '@functions/middleware/channel';
-import { errorResponse, methodNotAllowed, routeNotFound } from '@functions/middleware/errors';
-import { originCheck } from '@functions/middleware/origin';
-import { layoutsRouter } from '@functions/api/layouts';
-import { boardsRouter } from '@functions/api/boards';
-import { searchRouter } from '@functions/api/search';
-import { postsRouter } from '@functions/api/posts';
-import { usersRouter } from '@functions/api/users';
-import { authRouter } from '@functions/api/auth';
-import { accountRouter } from '@functions/api/account';
-import { writingRouter } from '@functions/api/writing';
-import { uploadsRouter } from '@functions/api/uploads';
-import { draftsRouter } from '@functions/api/drafts';
-import { reportsRouter } from '@functions/api/reports';
-import { likesRouter } from '@functions/api/likes';
-import { commentsRouter } from '@functions/api/comments';
-import { adminRouter } from '@functions/api/admin';
-import { notificationsRouter } from '@functions/api/notifications';
-import { emailRouter } from '@functions/api/email';
-import { callerCheck, sessionMiddleware, sessionError, type Caller } from '@functions/middleware/session';
+import { limitBody } from '@functions/api/validate';
+import { channelMiddleware } from '@functions/api/middleware/channel';
+import { errorResponse, methodNotAllowed, routeNotFound } from '@functions/api/middleware/errors';
+import { originCheck } from '@functions/api/middleware/origin';
+import { layoutsRouter } from '@functions/api/routers/layouts';
+import { boardsRouter } from '@functions/api/routers/boards';
+import { searchRouter } from '@functions/api/routers/search';
+import { postsRouter } from '@functions/api/routers/posts';
+import { usersRouter } from '@functions/api/routers/users';
+import { authRouter } from '@functions/api/routers/auth';
+import { accountRouter } from '@functions/api/routers/account';
+import { writingRouter } from '@functions/api/routers/writing';
+import { uploadsRouter } from '@functions/api/routers/uploads';
+import { draftsRouter } from '@functions/api/routers/drafts';
+import { reportsRouter } from '@functions/api/routers/reports';
+import { likesRouter } from '@functions/api/routers/likes';
+import { commentsRouter } from '@functions/api/routers/comments';
+import { adminRouter } from '@functions/api/routers/admin';
+import { notificationsRouter } from '@functions/api/routers/notifications';
+import { emailRouter } from '@functions/api/routers/email';
+import { callerCheck, sessionMiddleware, sessionError, type Caller } from '@functions/api/middleware/session';
 
 const publicApi = new Hono<ApiEnv>()
 	.use(originCheck)

@@ -36,7 +36,7 @@ export const POST_FIELDS: Readonly<Record<string, FieldCodes>> = {
 	'content.blocks.*.videoId': { invalid: 'InvalidVideoUrl' },
 };
 
-/** An address for notification emails (functions/api/email.ts); its own rules are the service's (EmailAddressInvalid). */
+/** An address for notification emails (functions/api/routers/email.ts); its own rules are the service's (EmailAddressInvalid). */
 export const EMAIL_FIELDS: Readonly<Record<string, FieldCodes>> = {
 	address: { tooBig: 'EmailAddressInvalid', invalid: 'EmailAddressInvalid' },
 };

@@ -1,7 +1,7 @@
 /**
  * Input validation for the API: Hono's validator middleware with a zod schema per target, so a
  * handler reads typed input with `c.req.valid(target)`. A failure answers its field's catalogue
- * code (functions/input-codes.ts), else InvalidParameter naming at most the top-level field; a body
+ * code (functions/api/input-codes.ts), else InvalidParameter naming at most the top-level field; a body
  * that is too large, not JSON, or malformed has its own code.
  */
 import type { Context, MiddlewareHandler } from 'hono';
@@ -9,7 +9,7 @@ import { validator } from 'hono/validator';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import { AppError, ResultCodes, type ResultCodeName } from '@/server/platform/errors';
-import { fieldCode, type FieldCodes } from '@functions/input-codes';
+import { fieldCode, type FieldCodes } from '@functions/api/input-codes';
 import { IMAGE_MAX_BYTES } from '@/schemas/post-write';
 import { THUMBNAIL_MAX_BYTES } from '@/lib/thumbnails';
 
@@ -28,7 +28,7 @@ const FIELD_NAME = /^[A-Za-z][A-Za-z0-9]{0,39}$/;
 
 /**
  * The refusal of an input that breaks its schema: the catalogue code of the failing field
- * (functions/input-codes.ts) with the catalogue's text; InvalidParameter says at most which
+ * (functions/api/input-codes.ts) with the catalogue's text; InvalidParameter says at most which
  * top-level field. Never the validator's own words, patterns or deep paths.
  */
 function refusalOf(issue: z.core.$ZodIssue | undefined, value: unknown, what: string, fields: Readonly<Record<string, FieldCodes>>): AppError {
@@ -53,7 +53,7 @@ function refusalOf(issue: z.core.$ZodIssue | undefined, value: unknown, what: st
 
 /**
  * Parses `value` with `schema`; a failure is the 4xx of its field's catalogue code (`fields`, from
- * functions/input-codes.ts), or InvalidParameter naming the field.
+ * functions/api/input-codes.ts), or InvalidParameter naming the field.
  */
 export function parseInput<S extends z.ZodType>(
 	schema: S,
@@ -131,7 +131,7 @@ export function zv<T extends 'query' | 'param', S extends z.ZodType>(target: T, 
 
 /**
  * Validates a JSON body with `schema` (415 unless it is JSON, MalformedBody when it does not parse);
- * `fields` names the catalogue code of each field's failure (functions/input-codes.ts).
+ * `fields` names the catalogue code of each field's failure (functions/api/input-codes.ts).
  */
 export function zvJson<S extends z.ZodType>(schema: S, fields: Readonly<Record<string, FieldCodes>> = {}) {
 	return validator('json', async (_value, c): Promise<z.output<S>> => parseInput(schema, await jsonOf(c), 'body', fields));

@@ -13,7 +13,7 @@
  */
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { isFormRequest } from '@functions/validate';
+import { isFormRequest } from '@functions/api/validate';
 import { env } from 'cloudflare:workers';
 import { database } from '@/server/platform/database';
 import { resolveChannel, type Channel } from '@/server/channels/channels';

@@ -6,11 +6,11 @@
  * - the limiters of wrangler.toml, which the Pages project calls over its RATE_LIMITER service
  *   binding (RPC, `limitersOf` in src/server/platform/rate-limit.ts); a service binding runs it in
  *   the caller's Cloudflare location, where the limiters count anyway;
- * - the hourly removal of unused uploads and old notifications (functions/scheduled.ts), on the same D1 and R2;
+ * - the hourly removal of unused uploads and old notifications (functions/shell/scheduled.ts), on the same D1 and R2;
  * - the notifications queue's consumer (src/server/notifications/consumer.ts): Pages Functions can
  *   send to a queue but not consume one.
  *
- * The Workers deployment does not use it: functions/worker.ts has the bindings and the cron itself.
+ * The Workers deployment does not use it: functions/shell/worker.ts has the bindings and the cron itself.
  */
 import { WorkerEntrypoint } from 'cloudflare:workers';
 import { LIMITERS, type LimiterName, type RateLimiterService } from '@/server/platform/rate-limit';

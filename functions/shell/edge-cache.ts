@@ -32,7 +32,7 @@ import { loadLayout, type LayoutData } from '@/server/channels/layout';
 import { readAuthCookie } from '@/server/sign-in/cookies';
 import { sessionTokenState } from '@/server/sign-in/session-token';
 import { sessionSecret } from '@/server/sign-in/session-secret';
-import { cacheableRoute, canonicalUrl, listScopeOf, type CacheableRequest } from '@functions/cache-routes';
+import { cacheableRoute, canonicalUrl, listScopeOf, type CacheableRequest } from '@functions/shell/cache-routes';
 
 /** The oldest answer a guest gets: what no version in the key covers (like counts) is this fresh. */
 export const GUEST_MAX_AGE_MS = 60_000;
@@ -271,7 +271,7 @@ function serveHit(entry: MemoryEntry, fillRequest: Fill): Promise<Response> | Re
 /**
  * Answers `request` from the edge cache when it can, otherwise from `origin`, storing what may be.
  * A member's request (a session cookie this deployment minted, whose end has not passed) goes to
- * `origin` as it is; a guest's is answered for its canonical URL (functions/cache-routes.ts), so
+ * `origin` as it is; a guest's is answered for its canonical URL (functions/shell/cache-routes.ts), so
  * that junk query strings, made-up session cookies and ended ones land on the same entry as
  * everyone else. `now` is the request's time (tests pass it; entries, the channel row and session
  * tokens age by it).

@@ -1,6 +1,6 @@
 /**
  * GET and HEAD /uploads/{key}: the uploaded images, answered by the Worker before the edge cache
- * and Astro (functions/worker.ts). The bytes come from R2 with the type sniffed when they were
+ * and Astro (functions/shell/worker.ts). The bytes come from R2 with the type sniffed when they were
  * stored; the headers keep a browser from reading them as anything but that image (nosniff, a
  * sandboxing policy that lets nothing load or run even if the file is opened on its own; only
  * inline styles, which the browser's own image viewer uses, and no script can run in a sandbox

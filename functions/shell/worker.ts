@@ -1,14 +1,14 @@
 /**
  * The Worker's entry (wrangler `main`): uploaded images are answered from R2 first
- * (functions/upload-files.ts), then anonymous reads from the edge cache; everything else goes to
+ * (functions/shell/upload-files.ts), then anonymous reads from the edge cache; everything else goes to
  * Astro's Cloudflare handler, which serves static assets and runs src/fetch.ts (the JSON API, then
- * the pages). Every answer leaves with the security headers (functions/security-headers.ts), a
+ * the pages). Every answer leaves with the security headers (functions/shell/security-headers.ts), a
  * cache hit with those it was stored with;
  * static assets served before the Worker runs get them from public/_headers. Whatever throws on
- * the way is answered by functions/unexpected-failure.ts. The scheduled
+ * the way is answered by functions/shell/unexpected-failure.ts. The scheduled
  * handler (the Cron Trigger of wrangler.toml) removes uploads nothing shows and old notifications;
  * the queue handler writes notifications (src/server/notifications/consumer.ts). Each answer says
- * in its Server-Timing header how many round trips to the database it took (functions/round-trips.ts).
+ * in its Server-Timing header how many round trips to the database it took (functions/shell/round-trips.ts).
  */
 import { handle } from '@astrojs/cloudflare/handler';
 import { withEdgeCache } from './edge-cache';

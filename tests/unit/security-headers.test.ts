@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { withSecurityHeaders } from '@functions/security-headers';
+import { withSecurityHeaders } from '@functions/shell/security-headers';
 import {
 	cspHash,
 	DEFAULT_REFERRER_POLICY,

@@ -34,7 +34,7 @@ import {
 	type LinkOutcome,
 	type LinkPage,
 } from '@/server/notifications/email';
-import { emailLinks } from '@functions/email-links';
+import { emailLinks } from '@functions/callbacks/email-links';
 
 let CHANNEL: EmailChannel;
 /** Another community's id. */

@@ -5,7 +5,7 @@
 import { createMiddleware } from 'hono/factory';
 import type { Context } from 'hono';
 import { env } from 'cloudflare:workers';
-import type { ApiEnv } from '@functions/context';
+import type { ApiEnv } from '@functions/api/context';
 import { enforceRateLimit, limitersOf, type RateLimitedAction } from '@/server/platform/rate-limit';
 
 /** Counts the request as `action` of its member and client IP. @throws AppError TooManyRequests */

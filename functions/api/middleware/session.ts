@@ -6,13 +6,13 @@
 import { createMiddleware } from 'hono/factory';
 import { matchedRoutes } from 'hono/route';
 import type { Context } from 'hono';
-import type { ApiEnv } from '@functions/context';
+import type { ApiEnv } from '@functions/api/context';
 import { requestSession } from '@/server/sign-in/request-session';
 import type { BanInfo, SessionMember, SessionState } from '@/server/sign-in/sessions';
 import { findSignup } from '@/server/accounts/signup';
 import { readAuthCookie } from '@/server/sign-in/cookies';
 import { AppError } from '@/server/platform/errors';
-import { methodNotAllowed, routeNotFound } from '@functions/middleware/errors';
+import { methodNotAllowed, routeNotFound } from '@functions/api/middleware/errors';
 
 export const sessionMiddleware = createMiddleware<ApiEnv>(async (c, next) => {
 	const { session, headers } = await requestSession(c.var.db, c.var.channel, c.req.raw);

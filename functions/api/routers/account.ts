@@ -1,11 +1,11 @@
 /**
  * Member actions on the account (/v1/{domain}/{slug}): logout, the member's own data, nickname
  * change, withdrawal, and the two steps of sign-up (terms, then nickname), which run on the sign-up
- * cookie instead of a session (checked by functions/app.ts before the input, `c.var.signup`).
+ * cookie instead of a session (checked by functions/api/app.ts before the input, `c.var.signup`).
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { ApiEnv } from '@functions/context';
+import type { ApiEnv } from '@functions/api/context';
 import { ok } from '@/server/platform/envelope';
 import { AppError } from '@/server/platform/errors';
 import { authCookie, clearAuthCookie } from '@/server/sign-in/cookies';
@@ -14,13 +14,13 @@ import { agreeToTerms, completeSignup } from '@/server/accounts/signup';
 import { changeNickname } from '@/server/accounts/nickname';
 import { withdrawMember } from '@/server/accounts/withdrawal';
 import { requireSessionSecret } from '@/server/sign-in/session-secret';
-import { methodNotAllowed } from '@functions/middleware/errors';
-import { requireMember } from '@functions/middleware/session';
-import { checkRateLimit, rateLimit } from '@functions/middleware/rate-limit';
+import { methodNotAllowed } from '@functions/api/middleware/errors';
+import { requireMember } from '@functions/api/middleware/session';
+import { checkRateLimit, rateLimit } from '@functions/api/middleware/rate-limit';
 import { claimExport, exportFileName, exportStream } from '@/server/members/export';
-import { NoQuerySchema, zv, zvJson } from '@functions/validate';
-import { noBody } from '@functions/api/likes';
-import { NICKNAME_FIELDS, TERMS_FIELDS, WITHDRAWAL_FIELDS } from '@functions/input-codes';
+import { NoQuerySchema, zv, zvJson } from '@functions/api/validate';
+import { noBody } from '@functions/api/routers/likes';
+import { NICKNAME_FIELDS, TERMS_FIELDS, WITHDRAWAL_FIELDS } from '@functions/api/input-codes';
 import { turnstileConfig, verifyChallenge } from '@/server/spam/turnstile';
 
 const TermsBodySchema = z.strictObject({ terms: z.boolean(), privacy: z.boolean() });

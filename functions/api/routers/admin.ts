@@ -2,13 +2,13 @@
  * The admin API of a community (/admin/v1/{domain}/{slug}, issue 12): for its administrators
  * only, checked on every request from the session's current row (a revoked or banned
  * administrator is refused at once), never cached, and every mutation passes the Origin check and
- * the moderation rate limit. Anyone else is refused before the input is read (functions/app.ts):
+ * the moderation rate limit. Anyone else is refused before the input is read (functions/api/app.ts):
  * a guest with -4011401, a banned member with the ban, any other member with -4031403.
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { createMiddleware } from 'hono/factory';
-import type { ApiEnv } from '@functions/context';
+import type { ApiEnv } from '@functions/api/context';
 import { ok } from '@/server/platform/envelope';
 import { AppError } from '@/server/platform/errors';
 import { forgetChannel } from '@/server/channels/channels';
@@ -19,12 +19,12 @@ import { changedSettings, moderationSettings, setModerationSettings } from '@/se
 import { removedText } from '@/server/moderation/removed-text';
 import { dismissReports, listClosedReports, listReportQueue } from '@/server/moderation/reports-queue';
 import { IdSchema, PageSchema } from '@/schemas/params';
-import { methodNotAllowed } from '@functions/middleware/errors';
-import { rateLimit } from '@functions/middleware/rate-limit';
-import { requireAdministrator } from '@functions/middleware/session';
-import { NoQuerySchema, zv, zvJson } from '@functions/validate';
-import { noBody } from '@functions/api/likes';
-import { BAN_FIELDS, SETTINGS_FIELDS } from '@functions/input-codes';
+import { methodNotAllowed } from '@functions/api/middleware/errors';
+import { rateLimit } from '@functions/api/middleware/rate-limit';
+import { requireAdministrator } from '@functions/api/middleware/session';
+import { NoQuerySchema, zv, zvJson } from '@functions/api/validate';
+import { noBody } from '@functions/api/routers/likes';
+import { BAN_FIELDS, SETTINGS_FIELDS } from '@functions/api/input-codes';
 
 const PostParamSchema = z.object({ postId: IdSchema });
 const CommentParamSchema = z.object({ commentId: IdSchema });

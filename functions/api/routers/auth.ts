@@ -5,7 +5,7 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { ApiEnv } from '@functions/context';
+import type { ApiEnv } from '@functions/api/context';
 import { loadLayout } from '@/server/channels/layout';
 import { ok } from '@/server/platform/envelope';
 import { AppError } from '@/server/platform/errors';
@@ -15,12 +15,12 @@ import { safeRedirect } from '@/server/sign-in/redirect';
 import { loginPageUrl } from '@/lib/urls';
 import { ProviderSchema } from '@/schemas/channel';
 import { USER_ID_HEADER } from '@/lib/names';
-import { methodNotAllowed } from '@functions/middleware/errors';
-import { sessionError } from '@functions/middleware/session';
-import { checkRateLimit } from '@functions/middleware/rate-limit';
+import { methodNotAllowed } from '@functions/api/middleware/errors';
+import { sessionError } from '@functions/api/middleware/session';
+import { checkRateLimit } from '@functions/api/middleware/rate-limit';
 import { siteOrigin } from '@/server/platform/site-origin';
-import { NoQuerySchema, isFormRequest, zv, zvJsonOrForm } from '@functions/validate';
-import { LOGIN_FIELDS } from '@functions/input-codes';
+import { NoQuerySchema, isFormRequest, zv, zvJsonOrForm } from '@functions/api/validate';
+import { LOGIN_FIELDS } from '@functions/api/input-codes';
 
 const ProvidersQuerySchema = z.strictObject({ callbackUrl: z.string().max(2048).optional() });
 const LoginBodySchema = z.strictObject({ provider: ProviderSchema, redirectUrl: z.string().max(2048).optional() });

@@ -1,7 +1,7 @@
 /** GET boards, boards/tree, boards/{boardId}, board-subjects and board post lists (docs/product-rules.md#api-calls). */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { ApiEnv } from '@functions/context';
+import type { ApiEnv } from '@functions/api/context';
 import { loadLayout } from '@/server/channels/layout';
 import { listChannelPosts } from '@/server/posts/lists';
 import { boardListing, listBoardPage } from '@/server/posts/board-page';
@@ -10,7 +10,7 @@ import type { Board, BoardSubject } from '@/server/boards/boards';
 import { ok } from '@/server/platform/envelope';
 import { AppError } from '@/server/platform/errors';
 import { IdSchema, PageSchema } from '@/schemas/params';
-import { NoQuerySchema, zv } from '@functions/validate';
+import { NoQuerySchema, zv } from '@functions/api/validate';
 
 const BoardParamSchema = z.object({ boardId: IdSchema });
 const SubjectsQuerySchema = z.strictObject({ boardId: IdSchema.optional() });

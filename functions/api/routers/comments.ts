@@ -2,20 +2,20 @@
  * Members write comments (/v1/{domain}/{slug}/posts/{postId}/comments): POST writes a comment or a
  * reply, PATCH comments/{commentId} edits one, DELETE comments/{commentId} deletes one. The rules
  * live in src/server/comments/writing.ts; reading comments is the public API's
- * (functions/api/posts.ts).
+ * (functions/api/routers/posts.ts).
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { ApiEnv } from '@functions/context';
+import type { ApiEnv } from '@functions/api/context';
 import { createComment, deleteComment, editComment } from '@/server/comments/writing';
 import { ok } from '@/server/platform/envelope';
 import { IdSchema } from '@/schemas/params';
 import { CommentParamSchema, CreateCommentSchema, EditCommentSchema } from '@/schemas/comment';
-import { methodNotAllowed } from '@functions/middleware/errors';
-import { requireMember } from '@functions/middleware/session';
-import { rateLimit } from '@functions/middleware/rate-limit';
-import { NoQuerySchema, zv, zvJson } from '@functions/validate';
-import { COMMENT_FIELDS } from '@functions/input-codes';
+import { methodNotAllowed } from '@functions/api/middleware/errors';
+import { requireMember } from '@functions/api/middleware/session';
+import { rateLimit } from '@functions/api/middleware/rate-limit';
+import { NoQuerySchema, zv, zvJson } from '@functions/api/validate';
+import { COMMENT_FIELDS } from '@functions/api/input-codes';
 
 const PostParamSchema = z.object({ postId: IdSchema });
 

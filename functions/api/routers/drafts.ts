@@ -5,17 +5,17 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { ApiEnv } from '@functions/context';
+import type { ApiEnv } from '@functions/api/context';
 import { ok } from '@/server/platform/envelope';
 import { createDraft, deleteDraft, getDraft, listDrafts, updateDraft, type DraftWriter } from '@/server/drafts/drafts';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { IdSchema, PageSchema } from '@/schemas/params';
 import { DraftFieldsSchema } from '@/schemas/post-write';
-import { methodNotAllowed } from '@functions/middleware/errors';
-import { requireMember } from '@functions/middleware/session';
-import { rateLimit } from '@functions/middleware/rate-limit';
-import { NoQuerySchema, zv, zvJson } from '@functions/validate';
-import { POST_FIELDS } from '@functions/input-codes';
+import { methodNotAllowed } from '@functions/api/middleware/errors';
+import { requireMember } from '@functions/api/middleware/session';
+import { rateLimit } from '@functions/api/middleware/rate-limit';
+import { NoQuerySchema, zv, zvJson } from '@functions/api/validate';
+import { POST_FIELDS } from '@functions/api/input-codes';
 
 const DraftParamSchema = z.object({ draftId: IdSchema });
 const DraftsQuerySchema = z.strictObject({ page: PageSchema.default(1) });

@@ -7,20 +7,20 @@
  * - PUT `{ address }`: stores it as pending and sends it a confirmation link (at most 3 a day);
  * - DELETE: turns email off (no address, nothing pending).
  *
- * The links in the emails (confirm, unsubscribe) are pages, not this API: functions/email-links.ts
+ * The links in the emails (confirm, unsubscribe) are pages, not this API: functions/callbacks/email-links.ts
  * and src/pages/[domain]/[slug]/email/.
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { env } from 'cloudflare:workers';
-import type { ApiEnv } from '@functions/context';
+import type { ApiEnv } from '@functions/api/context';
 import { ok } from '@/server/platform/envelope';
-import { methodNotAllowed } from '@functions/middleware/errors';
-import { requireMember } from '@functions/middleware/session';
-import { rateLimit } from '@functions/middleware/rate-limit';
-import { NoQuerySchema, zv, zvJson } from '@functions/validate';
-import { noBody } from '@functions/api/likes';
-import { EMAIL_FIELDS } from '@functions/input-codes';
+import { methodNotAllowed } from '@functions/api/middleware/errors';
+import { requireMember } from '@functions/api/middleware/session';
+import { rateLimit } from '@functions/api/middleware/rate-limit';
+import { NoQuerySchema, zv, zvJson } from '@functions/api/validate';
+import { noBody } from '@functions/api/routers/likes';
+import { EMAIL_FIELDS } from '@functions/api/input-codes';
 import { ADDRESS_MAX, emailSetting, emailSetupFromEnv, setNotificationEmail, turnOffEmail } from '@/server/notifications/email';
 
 /** The address as typed; email.ts says whether it is one we send to. */

@@ -7,15 +7,15 @@
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { z } from 'zod';
-import type { ApiEnv } from '@functions/context';
+import type { ApiEnv } from '@functions/api/context';
 import { ok } from '@/server/platform/envelope';
 import { AppError } from '@/server/platform/errors';
 import { getLikeState, likePost, unlikePost } from '@/server/likes/likes';
 import { IdSchema } from '@/schemas/params';
-import { methodNotAllowed } from '@functions/middleware/errors';
-import { requireMember } from '@functions/middleware/session';
-import { rateLimit } from '@functions/middleware/rate-limit';
-import { NoQuerySchema, zv } from '@functions/validate';
+import { methodNotAllowed } from '@functions/api/middleware/errors';
+import { requireMember } from '@functions/api/middleware/session';
+import { rateLimit } from '@functions/api/middleware/rate-limit';
+import { NoQuerySchema, zv } from '@functions/api/validate';
 
 const PostParamSchema = z.object({ postId: IdSchema });
 

@@ -14,14 +14,14 @@
  */
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
-import type { ApiEnv } from '@functions/context';
+import type { ApiEnv } from '@functions/api/context';
 import { ok } from '@/server/platform/envelope';
 import { IdSchema } from '@/schemas/params';
-import { methodNotAllowed } from '@functions/middleware/errors';
-import { requireMember } from '@functions/middleware/session';
-import { rateLimit } from '@functions/middleware/rate-limit';
-import { NoQuerySchema, zv, zvJson } from '@functions/validate';
-import { noBody } from '@functions/api/likes';
+import { methodNotAllowed } from '@functions/api/middleware/errors';
+import { requireMember } from '@functions/api/middleware/session';
+import { rateLimit } from '@functions/api/middleware/rate-limit';
+import { NoQuerySchema, zv, zvJson } from '@functions/api/validate';
+import { noBody } from '@functions/api/routers/likes';
 import {
 	listNotifications,
 	markAllRead,

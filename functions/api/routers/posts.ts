@@ -8,7 +8,7 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { ApiEnv } from '@functions/context';
+import type { ApiEnv } from '@functions/api/context';
 import { getPost } from '@/server/posts/detail';
 import { listComments } from '@/server/comments/comments';
 import { viewerOf } from '@/server/visibility/visibility';
@@ -16,8 +16,8 @@ import { countView } from '@/server/posts/views';
 import { ok } from '@/server/platform/envelope';
 import { IdSchema } from '@/schemas/params';
 import { CommentPageQuerySchema } from '@/schemas/comment';
-import { NoQuerySchema, zv } from '@functions/validate';
-import { rateLimit } from '@functions/middleware/rate-limit';
+import { NoQuerySchema, zv } from '@functions/api/validate';
+import { rateLimit } from '@functions/api/middleware/rate-limit';
 
 const PostParamSchema = z.object({ postId: IdSchema });
 

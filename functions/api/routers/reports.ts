@@ -4,15 +4,15 @@
  * routes nothing here forgets the channel or bumps its content version.
  */
 import { Hono } from 'hono';
-import type { ApiEnv } from '@functions/context';
+import type { ApiEnv } from '@functions/api/context';
 import { createReport } from '@/server/reports/reports';
 import { ok } from '@/server/platform/envelope';
 import { CreateReportSchema } from '@/schemas/report';
-import { methodNotAllowed } from '@functions/middleware/errors';
-import { requireMember } from '@functions/middleware/session';
-import { rateLimit } from '@functions/middleware/rate-limit';
-import { NoQuerySchema, zv, zvJson } from '@functions/validate';
-import { REPORT_FIELDS } from '@functions/input-codes';
+import { methodNotAllowed } from '@functions/api/middleware/errors';
+import { requireMember } from '@functions/api/middleware/session';
+import { rateLimit } from '@functions/api/middleware/rate-limit';
+import { NoQuerySchema, zv, zvJson } from '@functions/api/validate';
+import { REPORT_FIELDS } from '@functions/api/input-codes';
 
 export const reportsRouter = new Hono<ApiEnv>()
 	.post('/reports', zv('query', NoQuerySchema), rateLimit('report'), zvJson(CreateReportSchema, REPORT_FIELDS), async (c) => {

@@ -5,15 +5,15 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { ApiEnv } from '@functions/context';
+import type { ApiEnv } from '@functions/api/context';
 import { ok } from '@/server/platform/envelope';
 import { AppError } from '@/server/platform/errors';
 import { searchPosts } from '@/server/search/search';
 import { matchExcerpt } from '@/server/search-index/search-text';
 import { DEFAULT_SEARCH_TYPE, SEARCH_TYPES, searchKeywordProblem } from '@/schemas/search';
 import { PageSchema } from '@/schemas/params';
-import { zv } from '@functions/validate';
-import { checkRateLimit } from '@functions/middleware/rate-limit';
+import { zv } from '@functions/api/validate';
+import { checkRateLimit } from '@functions/api/middleware/rate-limit';
 
 const SearchQuerySchema = z.strictObject({
 	q: z.string().max(400),

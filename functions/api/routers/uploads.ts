@@ -1,6 +1,6 @@
 /**
  * POST uploads: an image for a post or draft, sent as the raw bytes of the body (not multipart).
- * The body limit (functions/validate.ts) refuses more than IMAGE_MAX_BYTES with ImageTooLarge
+ * The body limit (functions/api/validate.ts) refuses more than IMAGE_MAX_BYTES with ImageTooLarge
  * before it is buffered; the type is sniffed from the bytes, never taken from Content-Type.
  * Answers `{ uploadId, src, width, height }`, src being `/uploads/{key}`.
  *
@@ -10,14 +10,14 @@
  */
 import { Hono } from 'hono';
 import { env } from 'cloudflare:workers';
-import type { ApiEnv } from '@functions/context';
+import type { ApiEnv } from '@functions/api/context';
 import { ok } from '@/server/platform/envelope';
 import { AppError } from '@/server/platform/errors';
 import { storeThumbnail, storeUpload } from '@/server/uploads/uploads';
-import { methodNotAllowed } from '@functions/middleware/errors';
-import { requireMember } from '@functions/middleware/session';
-import { rateLimit } from '@functions/middleware/rate-limit';
-import { NoQuerySchema, zv } from '@functions/validate';
+import { methodNotAllowed } from '@functions/api/middleware/errors';
+import { requireMember } from '@functions/api/middleware/session';
+import { rateLimit } from '@functions/api/middleware/rate-limit';
+import { NoQuerySchema, zv } from '@functions/api/validate';
 import { z } from 'zod';
 
 const UploadParamSchema = z.object({ key: z.string() });

@@ -5,12 +5,12 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { ApiEnv } from '@functions/context';
+import type { ApiEnv } from '@functions/api/context';
 import { getMemberPosts, getProfile } from '@/server/members/profiles';
 import { ok } from '@/server/platform/envelope';
 import { IdSchema, PageSchema } from '@/schemas/params';
-import { NoQuerySchema, zv } from '@functions/validate';
-import { rateLimit } from '@functions/middleware/rate-limit';
+import { NoQuerySchema, zv } from '@functions/api/validate';
+import { rateLimit } from '@functions/api/middleware/rate-limit';
 
 const UserParamSchema = z.object({ userId: IdSchema });
 const PageQuerySchema = z.strictObject({ page: PageSchema.default(1) });

@@ -5,17 +5,17 @@
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { z } from 'zod';
-import type { ApiEnv } from '@functions/context';
+import type { ApiEnv } from '@functions/api/context';
 import { createPost, deletePost, editPost } from '@/server/posts/writing';
 import { ok } from '@/server/platform/envelope';
 import { forgetChannel } from '@/server/channels/channels';
 import { IdSchema } from '@/schemas/params';
 import { CreatePostSchema, EditPostSchema } from '@/schemas/post-write';
-import { methodNotAllowed } from '@functions/middleware/errors';
-import { requireMember } from '@functions/middleware/session';
-import { rateLimit } from '@functions/middleware/rate-limit';
-import { NoQuerySchema, zv, zvJson } from '@functions/validate';
-import { POST_FIELDS } from '@functions/input-codes';
+import { methodNotAllowed } from '@functions/api/middleware/errors';
+import { requireMember } from '@functions/api/middleware/session';
+import { rateLimit } from '@functions/api/middleware/rate-limit';
+import { NoQuerySchema, zv, zvJson } from '@functions/api/validate';
+import { POST_FIELDS } from '@functions/api/input-codes';
 import { turnstileConfig, verifyChallenge } from '@/server/spam/turnstile';
 
 const PostParamSchema = z.object({ postId: IdSchema });

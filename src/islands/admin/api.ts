@@ -1,5 +1,5 @@
 /**
- * The admin area's calls (the admin API, functions/api/admin.ts) and the shapes it answers with.
+ * The admin area's calls (the admin API, functions/api/routers/admin.ts) and the shapes it answers with.
  * Every call carries the session cookie; the API checks the administrator role on each.
  */
 import { createApiClient } from '@/lib/api-client';
@@ -17,7 +17,7 @@ import type {
 	TargetType,
 } from '@/lib/api-types';
 
-// The shapes the admin API answers with, derived from functions/api/admin.ts (src/lib/api-types.ts).
+// The shapes the admin API answers with, derived from functions/api/routers/admin.ts (src/lib/api-types.ts).
 export type {
 	BanRecord,
 	BansPage,

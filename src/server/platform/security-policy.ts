@@ -1,6 +1,6 @@
 /**
  * The site's security policies, in one place for astro.config.mjs (the pages' Content-Security-
- * Policy), the Worker (functions/security-headers.ts) and public/_headers (static assets, kept
+ * Policy), the Worker (functions/shell/security-headers.ts) and public/_headers (static assets, kept
  * equal by a unit test). Every community shares one origin, so a script injected into one could
  * act in all of them: the policy is the second wall behind escaping.
  */
