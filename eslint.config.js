@@ -69,6 +69,32 @@ export default tseslint.config(
 		},
 	},
 	{
+		// A page script is one page's part; islands and stores share through stores and src/islands/common, which page scripts use too.
+		files: ['src/islands/**', 'src/stores/**'],
+		rules: {
+			'@typescript-eslint/no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{ group: ['../*'], message: 'Use the @/ alias.' },
+						...SERVER_ONLY,
+						{
+							group: ['@/page-scripts/*', '@/page-scripts/**'],
+							message: 'Islands and stores never load a page script: show toasts through src/stores/toasts.ts, dialogs through src/islands/common.',
+						},
+					],
+				},
+			],
+			'no-restricted-syntax': [
+				'error',
+				{
+					selector: 'ImportExpression[source.value=/^@\\/page-scripts\\//]',
+					message: 'Islands and stores never load a page script, not even lazily: use src/stores/toasts.ts or src/islands/common.',
+				},
+			],
+		},
+	},
+	{
 		// Pages, layouts and components read data through the loaders and services, never from a binding.
 		files: ['src/pages/**', 'src/layouts/**', 'src/components/**'],
 		rules: {
@@ -134,26 +160,29 @@ export default tseslint.config(
 				},
 			],
 		},
-	].map(({ room, walls }) => ({
-		// The API reads through services; page loaders belong to pages.
-		files: [room],
-		rules: {
-			'no-restricted-imports': [
-				'error',
-				{
-					patterns: [
-						{ group: ['../*'], message: 'Use the @functions/ alias.' },
-						{ group: ['@/server/loaders/*'], message: 'Page loaders are for pages; the API calls services.' },
-						{
-							group: ['@/islands/*', '@/islands/**', '@/stores/*', '@/components/*', '@/components/**'],
-							message: 'The API must not load browser or page code.',
-						},
-						...walls,
-					],
-				},
-			],
-		},
-	})),
+	].map(
+		/** @returns {import('eslint').Linter.Config} */
+		({ room, walls }) => ({
+			// The API reads through services; page loaders belong to pages.
+			files: [room],
+			rules: {
+				'no-restricted-imports': [
+					'error',
+					{
+						patterns: [
+							{ group: ['../*'], message: 'Use the @functions/ alias.' },
+							{ group: ['@/server/loaders/*'], message: 'Page loaders are for pages; the API calls services.' },
+							{
+								group: ['@/islands/*', '@/islands/**', '@/stores/*', '@/components/*', '@/components/**'],
+								message: 'The API must not load browser or page code.',
+							},
+							...walls,
+						],
+					},
+				],
+			},
+		}),
+	),
 	{
 		// axe runs in the page (tests/e2e/axe.ts): the builder's default opens a blank page after each run.
 		files: ['tests/**/*.ts'],

@@ -7,9 +7,9 @@
  * the ban dialog). The count shown goes through the counts store, so every place that shows it follows.
  */
 import { seedCounts, setCounts } from '@/stores/post-counts';
-import { showPostCounts } from './post-counts';
-import { showActionAlert } from './action-alert';
-import { handleActionFailure, memberClient } from './member-action';
+import { showPostCounts } from '@/islands/common/post-counts';
+import { showActionAlert } from '@/islands/common/action-alert';
+import { handleActionFailure, memberClient } from '@/islands/common/member-action';
 
 interface LikeState {
 	liked: boolean;

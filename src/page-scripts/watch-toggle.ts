@@ -8,9 +8,9 @@
  */
 import { WatchLimitReached } from '@/lib/result-codes';
 import { resultCodeOf } from '@/lib/api-client';
-import { showToast } from './toast';
-import { showActionAlert } from './action-alert';
-import { handleActionFailure, memberClient } from './member-action';
+import { showToast } from '@/stores/toasts';
+import { showActionAlert } from '@/islands/common/action-alert';
+import { handleActionFailure, memberClient } from '@/islands/common/member-action';
 
 const sending = new WeakSet<HTMLButtonElement>();
 

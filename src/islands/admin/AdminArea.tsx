@@ -12,7 +12,7 @@ import { formatFullDate } from '@/lib/format-date';
 import { pageUrls } from '@/lib/urls';
 import { FetchError, resultCodeOf } from '@/lib/api-client';
 import { AutoHideThresholdInvalid, Banned, Forbidden, TooManyRequests } from '@/lib/result-codes';
-import { showToast } from '@/page-scripts/toast';
+import { showToast } from '@/stores/toasts';
 import AlertDialog from '@/islands/common/AlertDialog';
 import { useHydrated } from '@/islands/common/use-hydrated';
 import { useStore } from '@nanostores/react';

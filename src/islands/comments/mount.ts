@@ -15,7 +15,7 @@ import type { CommentTexts } from './texts';
 import type { Wake } from './wake';
 import type { Language } from '@/schemas/channel';
 import { seedCounts } from '@/stores/post-counts';
-import { showPostCounts } from '@/page-scripts/post-counts';
+import { showPostCounts } from '@/islands/common/post-counts';
 
 /** The items as the page rendered them (CommentItem.astro's attributes and text). */
 function readRenderedItems(root: HTMLElement): CommentItem[] {

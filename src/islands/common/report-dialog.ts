@@ -19,7 +19,7 @@ import {
 } from '@/schemas/report-limits';
 import { showActionAlert } from './action-alert';
 import { handleActionFailure, memberClient } from './member-action';
-import { showToast } from './toast';
+import { showToast } from '@/stores/toasts';
 
 /** What is reported: a post or a comment, by id. */
 export interface ReportTarget {
