@@ -24,6 +24,12 @@ const SERVER_ONLY = [
 	{ group: ['cloudflare:*'], message: 'Browser code has no Cloudflare bindings.' },
 ];
 
+/** `role === 'ADMIN'` has one home, isAdmin of src/lib/roles.ts. */
+const ADMIN_SPELLED = {
+	selector: "BinaryExpression[operator=/^[!=]==$/] > Literal[value='ADMIN']",
+	message: "Ask isAdmin (src/lib/roles.ts) instead of comparing a role with 'ADMIN'.",
+};
+
 export default tseslint.config(
 	{
 		ignores: [
@@ -91,6 +97,7 @@ export default tseslint.config(
 					selector: 'ImportExpression[source.value=/^@\\/page-scripts\\//]',
 					message: 'Islands and stores never load a page script, not even lazily: use src/stores/toasts.ts or src/islands/common.',
 				},
+				ADMIN_SPELLED,
 			],
 		},
 	},
@@ -183,6 +190,11 @@ export default tseslint.config(
 			},
 		}),
 	),
+	{
+		files: ['src/**/*.{ts,tsx,astro}', 'functions/**/*.ts'],
+		ignores: ['src/lib/roles.ts', 'src/islands/**', 'src/stores/**'],
+		rules: { 'no-restricted-syntax': ['error', ADMIN_SPELLED] },
+	},
 	{
 		// axe runs in the page (tests/e2e/axe.ts): the builder's default opens a blank page after each run.
 		files: ['tests/**/*.ts'],

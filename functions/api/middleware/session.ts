@@ -3,6 +3,7 @@
  * has ended. `requireMember` is the guard of member actions; `callerCheck` puts the guard of every
  * route of an API before anything reads the request's input.
  */
+import { isAdmin } from '@/lib/roles';
 import { createMiddleware } from 'hono/factory';
 import { matchedRoutes } from 'hono/route';
 import type { Context } from 'hono';
@@ -53,7 +54,7 @@ export function requireMember(c: Context<ApiEnv>): SessionMember {
 export function requireAdministrator(c: { var: ApiEnv['Variables'] }): SessionMember {
 	const session = c.var.session;
 	if (session.kind !== 'member') throw sessionError(session);
-	if (session.member.role !== 'ADMIN') throw new AppError('Forbidden');
+	if (!isAdmin(session.member)) throw new AppError('Forbidden');
 	return session.member;
 }
 

@@ -3,6 +3,7 @@
  * (src/server/drafts/drafts.ts). Reads are rate-limited too: each reads D1 for one member, and a
  * loop of them costs as much as a loop of saves.
  */
+import { isAdmin } from '@/lib/roles';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { ApiEnv } from '@functions/api/context';
@@ -21,7 +22,7 @@ const DraftParamSchema = z.object({ draftId: IdSchema });
 const DraftsQuerySchema = z.strictObject({ page: PageSchema.default(1) });
 
 function writerOf(member: SessionMember): DraftWriter {
-	return { memberId: member.userId, admin: member.role === 'ADMIN' };
+	return { memberId: member.userId, admin: isAdmin(member) };
 }
 
 export const draftsRouter = new Hono<ApiEnv>()

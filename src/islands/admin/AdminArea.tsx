@@ -6,6 +6,7 @@
  * the role was revoked reloads the page (which then answers not found); a session that ended goes
  * to login.
  */
+import { isAdmin } from '@/lib/roles';
 import { useRef, useState, type ReactNode } from 'react';
 import type { Language } from '@/schemas/channel';
 import { formatFullDate } from '@/lib/format-date';
@@ -45,7 +46,7 @@ export default function AdminArea(props: AdminAreaProps) {
 	const hydrated = useHydrated();
 	// Signed out (here or in another tab) or no longer an administrator: nothing here can act any more.
 	const session = useStore($session, { ssr: 'initial' });
-	const locked = session !== null && (session.kind !== 'member' || session.member.role !== 'ADMIN');
+	const locked = session !== null && (session.kind !== 'member' || !isAdmin(session.member));
 	const [alert, setAlert] = useState<{ message: string; after: () => void } | null>(null);
 	const api = useRef(adminApi(props.api)).current;
 	const urls = pageUrls(props.channelBase);

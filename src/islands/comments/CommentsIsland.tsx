@@ -10,6 +10,7 @@
  * Failures as docs/product-rules.md#errors-and-texts: the forced-login alert (the text kept for the member's return), the ban
  * dialog, too many requests, or the generic alert.
  */
+import * as roles from '@/lib/roles';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { $session, activeMember } from '@/stores/session';
@@ -101,7 +102,7 @@ export default function CommentsIsland(props: IslandProps) {
 	const session = useStore($session);
 	const member = session ? activeMember(session) : null;
 	const userId = session ? (member?.userId ?? null) : props.userId;
-	const isAdmin = session ? member?.role === 'ADMIN' : props.isAdmin;
+	const isAdmin = session ? member !== null && roles.isAdmin(member) : props.isAdmin;
 	const banned = session ? session.kind === 'banned' : props.banned;
 	const api = useMemo(() => commentsApi(props.apis, postId, userId), [props.apis, postId, userId]);
 	// The @ suggestions of every box, remembered for the island's life (the member's read limit).

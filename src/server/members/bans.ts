@@ -7,6 +7,7 @@
  * of the audit log (moderation/log.ts) in its batch, with the administrator or, for the operator
  * command, none.
  */
+import { isAdmin } from '@/lib/roles';
 import { notify } from '@/server/notifications/send';
 import { AppError } from '@/server/platform/errors';
 import { logStatement } from '@/server/moderation/log';
@@ -199,7 +200,7 @@ function historyOfRows([memberRows, banRows]: D1Result[]): BanHistory | null {
 			userId: member.id,
 			nickname: member.withdrawn_at === null ? member.nickname : null,
 			withdrawn: member.withdrawn_at !== null,
-			admin: member.role === 'ADMIN',
+			admin: isAdmin(member),
 		},
 		bans: bans.map(
 			(ban): BanRecord => ({ kind: ban.kind, endsAt: ban.ends_at, reason: ban.reason, createdAt: ban.created_at, liftedAt: ban.lifted_at }),

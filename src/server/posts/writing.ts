@@ -8,6 +8,7 @@
  * board they may write in, by their own rights); an administrator hides, shows again and deletes
  * someone else's post, and such a deletion writes its row of the audit log in its batch.
  */
+import { isAdmin } from '@/lib/roles';
 import { mentionsOf, mentionsStatement } from '@/server/notifications/mentions';
 import { notify } from '@/server/notifications/send';
 import { storedMentions } from '@/lib/mentions';
@@ -43,10 +44,6 @@ const DEFAULT_GUARD: SpamGuard = { limits: DEFAULT_NEW_MEMBER_LIMITS, verifyChal
 
 /** The longest body, in characters of its plain text (a long guide fits; a dumped log does not). */
 const CONTENT_MAX_CHARACTERS = 40_000;
-
-function isAdmin(member: SessionMember): boolean {
-	return member.role === 'ADMIN';
-}
 
 /** A title as stored: one line, trimmed. */
 function normalizeTitle(title: string): string {
