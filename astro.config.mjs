@@ -2,8 +2,8 @@
 import { defineConfig } from 'astro/config';
 import cloudflare from '@astrojs/cloudflare';
 import react from '@astrojs/react';
-import { cspHash, PAGE_POLICY_DIRECTIVES } from './src/lib/security-policy.ts';
-import { DEFAULT_THEME, themeCss } from './src/lib/theme.ts';
+import { cspHash, PAGE_POLICY_DIRECTIVES } from './src/server/platform/security-policy.ts';
+import { DEFAULT_THEME, themeCss } from './src/server/channels/theme.ts';
 import { astroMemos } from './scripts/lib/astro-memos.mjs';
 
 /** Changes with every build, so a deployment never serves pages cached by the one before it. */

@@ -63,6 +63,17 @@ const RAW_FETCH_FILES = [
 ];
 const BROWSER_CALLERS = ['src/islands/**/*.{ts,tsx}', 'src/page-scripts/**/*.ts', 'src/**/*.astro/*.ts'];
 
+/** Islands and stores never load a page script, not even lazily. */
+const NO_LAZY_PAGE_SCRIPT = {
+	selector: 'ImportExpression[source.value=/^@\\/page-scripts\\//]',
+	message: 'Islands and stores never load a page script, not even lazily: use src/stores/toasts.ts or src/islands/common.',
+};
+/** `role === 'ADMIN'` has one home, isAdmin of src/lib/roles.ts. */
+const ADMIN_SPELLED = {
+	selector: "BinaryExpression[operator=/^[!=]==$/] > Literal[value='ADMIN']",
+	message: "Ask isAdmin (src/lib/roles.ts) instead of comparing a role with 'ADMIN'.",
+};
+
 export default tseslint.config(
 	{
 		ignores: [
@@ -108,6 +119,26 @@ export default tseslint.config(
 		},
 	},
 	{
+		// A page script is one page's part; islands and stores share through stores and src/islands/common, which page scripts use too.
+		files: ['src/islands/**', 'src/stores/**'],
+		rules: {
+			'@typescript-eslint/no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{ group: ['../*'], message: 'Use the @/ alias.' },
+						...SERVER_ONLY,
+						{
+							group: ['@/page-scripts/*', '@/page-scripts/**'],
+							message: 'Islands and stores never load a page script: show toasts through src/stores/toasts.ts, dialogs through src/islands/common.',
+						},
+					],
+				},
+			],
+			'no-restricted-syntax': ['error', NO_LAZY_PAGE_SCRIPT, ADMIN_SPELLED],
+		},
+	},
+	{
 		// Pages, layouts and components read data through the loaders and services, never from a binding.
 		files: ['src/pages/**', 'src/layouts/**', 'src/components/**'],
 		rules: {
@@ -145,24 +176,61 @@ export default tseslint.config(
 			],
 		},
 	},
-	{
-		// The API reads through services; page loaders belong to pages.
-		files: ['functions/**'],
-		rules: {
-			'no-restricted-imports': [
-				'error',
+	...[
+		{
+			// The Worker's shell (entry, edge cache, headers, cron) runs around everything and mounts nothing of the API itself (src/fetch.ts does).
+			room: 'functions/shell/**',
+			walls: [
 				{
-					patterns: [
-						{ group: ['../*'], message: 'Use the @functions/ alias.' },
-						{ group: ['@/server/loaders/*'], message: 'Page loaders are for pages; the API calls services.' },
-						{
-							group: ['@/islands/*', '@/islands/**', '@/stores/*', '@/components/*', '@/components/**'],
-							message: 'The API must not load browser or page code.',
-						},
-					],
+					group: ['@functions/api/*', '@functions/api/**', '@functions/callbacks/*'],
+					message: 'The shell runs around the API and the callbacks; src/fetch.ts mounts them.',
 				},
 			],
 		},
+		{
+			// The API is mounted by src/fetch.ts; it never reaches back into the shell or the callbacks.
+			room: 'functions/api/**',
+			walls: [
+				{ group: ['@functions/shell/*', '@functions/callbacks/*'], message: 'The API knows nothing of the Worker shell or the non-API routes.' },
+			],
+		},
+		{
+			// The providers' return and the email links may use the API's helpers, never its routers.
+			room: 'functions/callbacks/**',
+			walls: [
+				{
+					group: ['@functions/shell/*', '@functions/api/routers/*', '@functions/api/app'],
+					message: 'A callback route is not part of the API or the shell.',
+				},
+			],
+		},
+	].map(
+		/** @returns {import('eslint').Linter.Config} */
+		({ room, walls }) => ({
+			// The API reads through services; page loaders belong to pages.
+			files: [room],
+			rules: {
+				'no-restricted-imports': [
+					'error',
+					{
+						patterns: [
+							{ group: ['../*'], message: 'Use the @functions/ alias.' },
+							{ group: ['@/server/loaders/*'], message: 'Page loaders are for pages; the API calls services.' },
+							{
+								group: ['@/islands/*', '@/islands/**', '@/stores/*', '@/components/*', '@/components/**'],
+								message: 'The API must not load browser or page code.',
+							},
+							...walls,
+						],
+					},
+				],
+			},
+		}),
+	),
+	{
+		files: ['src/**/*.{ts,tsx,astro}', 'functions/**/*.ts'],
+		ignores: ['src/lib/roles.ts', 'src/islands/**', 'src/stores/**'],
+		rules: { 'no-restricted-syntax': ['error', ADMIN_SPELLED] },
 	},
 	{
 		// axe runs in the page (tests/e2e/axe.ts): the builder's default opens a blank page after each run.
@@ -172,14 +240,21 @@ export default tseslint.config(
 			'no-restricted-imports': ['error', { paths: [{ name: '@axe-core/playwright', message: 'Use axe(page) from tests/e2e/axe.ts.' }] }],
 		},
 	},
+	// One no-restricted-syntax per file (a later block replaces an earlier one's): each block lists
+	// every selector its files answer to.
 	{
 		files: BROWSER_CALLERS,
 		ignores: RAW_FETCH_FILES,
-		rules: { 'no-restricted-syntax': ['error', ...RAW_FETCH, ...HAND_TYPED_ANSWERS] },
+		rules: { 'no-restricted-syntax': ['error', ...RAW_FETCH, ...HAND_TYPED_ANSWERS, ADMIN_SPELLED] },
+	},
+	{
+		files: ['src/islands/**/*.{ts,tsx}'],
+		ignores: RAW_FETCH_FILES,
+		rules: { 'no-restricted-syntax': ['error', ...RAW_FETCH, ...HAND_TYPED_ANSWERS, NO_LAZY_PAGE_SCRIPT, ADMIN_SPELLED] },
 	},
 	{
 		files: RAW_FETCH_FILES,
-		rules: { 'no-restricted-syntax': ['error', ...HAND_TYPED_ANSWERS] },
+		rules: { 'no-restricted-syntax': ['error', ...HAND_TYPED_ANSWERS, NO_LAZY_PAGE_SCRIPT, ADMIN_SPELLED] },
 	},
 	{
 		files: ['**/*.astro'],

@@ -1,13 +1,13 @@
 /**
  * The request pipeline of Astro's handler (advanced routing): the JSON API of functions/ first,
- * then the providers' return (functions/sign-in.ts), then Astro's pages, rendered whole. The edge cache and static assets are answered before this (functions/worker.ts).
+ * then the providers' return (functions/callbacks/sign-in.ts), then Astro's pages, rendered whole. The edge cache and static assets are answered before this (functions/shell/worker.ts).
  */
 import { Hono } from 'hono';
 import { astro } from 'astro/hono';
 import { FetchState } from 'astro/fetch';
-import { api } from '@functions/app';
-import { signInCallback } from '@functions/sign-in';
-import { emailLinks } from '@functions/email-links';
+import { api } from '@functions/api/app';
+import { signInCallback } from '@functions/callbacks/sign-in';
+import { emailLinks } from '@functions/callbacks/email-links';
 
 const app = new Hono<{ Variables: { fetchState: FetchState } }>();
 app.route('/', api);

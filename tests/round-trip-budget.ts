@@ -21,7 +21,7 @@ export function writeBudget(method: string, path: string): { route: string; budg
 	return { route, budget: ROUND_TRIP_BUDGET.write };
 }
 
-/** The figures of an answer's Server-Timing header (functions/round-trips.ts), or null when it has none. */
+/** The figures of an answer's Server-Timing header (functions/shell/round-trips.ts), or null when it has none. */
 export function roundTripsOf(serverTiming: string | null): { trips: number; depth: number; channel: number } | null {
 	if (!serverTiming) return null;
 	const figure = (name: string) => Number(new RegExp(`${name};desc=(\\d+)`).exec(serverTiming)?.[1] ?? NaN);

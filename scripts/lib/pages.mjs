@@ -6,14 +6,14 @@
  *   dist-pages/assets/              the static assets (dist/client), with _headers
  *   dist-pages/assets/_worker.js/   the same Worker (dist/server), index.js its entry
  *   dist-pages/assets/_routes.json  the static files the Worker never sees
- *   dist-pages/companion/           the companion Worker (functions/companion.ts, bundled) and its
+ *   dist-pages/companion/           the companion Worker (functions/shell/companion.ts, bundled) and its
  *                                   wrangler.toml: the rate limiters and the hourly cron
  *
  * The Worker is the Workers build's own: uploads, the edge cache, Astro's handler and the security
  * headers, with the static assets through the ASSETS binding that Pages gives an advanced-mode
  * Worker. What Pages lacks, Rate Limiting bindings and Cron Triggers, the companion Worker carries:
  * the Pages project reaches its limiters over the RATE_LIMITER service binding, and its cron runs
- * the removal of unused uploads (functions/scheduled.ts) on the same D1 and R2.
+ * the removal of unused uploads (functions/shell/scheduled.ts) on the same D1 and R2.
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -102,7 +102,7 @@ export function layOutPages() {
 	const { pages, companion } = pagesConfigs(parse(readFileSync(path.join(ROOT, 'wrangler.toml'), 'utf8')));
 	writeFileSync(path.join(PAGES_DIR, 'wrangler.toml'), `${GENERATED}${stringify(pages)}\n`);
 	buildSync({
-		entryPoints: [path.join(ROOT, 'functions', 'companion.ts')],
+		entryPoints: [path.join(ROOT, 'functions', 'shell', 'companion.ts')],
 		outfile: path.join(COMPANION, 'index.js'),
 		bundle: true,
 		platform: 'neutral',

@@ -4,7 +4,7 @@
  * take turns in English, Korean, Japanese and Chinese (the demo's texts), for the search bench.
  */
 import { nicknameKey } from '../../src/lib/nickname-key.ts';
-import { nicknameBareSkeleton, nicknameSkeleton } from '../../src/lib/nickname-skeleton.ts';
+import { nicknameBareSkeleton, nicknameSkeleton } from '../../src/server/accounts/nickname-skeleton.ts';
 import en from './content/en.mjs';
 import ko from './content/ko.mjs';
 import ja from './content/ja.mjs';

@@ -3,8 +3,8 @@
  * fixed clock), so a re-run leaves the database exactly as the first run did.
  */
 import { nicknameKey } from '../../src/lib/nickname-key.ts';
-import { nicknameBareSkeleton, nicknameSkeleton } from '../../src/lib/nickname-skeleton.ts';
-import { searchDocument } from '../../src/lib/search-text.ts';
+import { nicknameBareSkeleton, nicknameSkeleton } from '../../src/server/accounts/nickname-skeleton.ts';
+import { searchDocument } from '../../src/server/search-index/search-text.ts';
 import { postThumbnailOf } from '../../src/lib/thumbnails.ts';
 import en from './content/en.mjs';
 import ko from './content/ko.mjs';

@@ -9,7 +9,7 @@
  * when the body is an envelope, so route handlers can match on it.
  */
 import type { ExtractSchema } from 'hono/types';
-import type { AdminApi, MemberApi, PublicApi } from '@functions/app';
+import type { AdminApi, MemberApi, PublicApi } from '@functions/api/app';
 import { USER_ID_HEADER } from '@/lib/names';
 import { apiUrls, type ChannelRef } from '@/lib/urls';
 

@@ -1,6 +1,6 @@
 /**
  * The contract between the API and the islands: every answer and body an island reads or sends,
- * derived from the routers' own types (functions/app.ts PublicApi, MemberApi, AdminApi) through
+ * derived from the routers' own types (functions/api/app.ts PublicApi, MemberApi, AdminApi) through
  * Hono's typed client, type-only: nothing of this module or the server reaches the browser. A
  * route whose answer changes fails `npm run check` in the island that reads it (docs/api-contract.md).
  *
@@ -8,7 +8,7 @@
  * re-export them under the names the components use.
  */
 import type { hc, InferRequestType, InferResponseType } from 'hono/client';
-import type { AdminApi, MemberApi, PublicApi } from '@functions/app';
+import type { AdminApi, MemberApi, PublicApi } from '@functions/api/app';
 import type { AnswerOf } from '@/lib/api-client';
 
 /** The typed clients of the three APIs, as types only (the paths after /{api}/v1/{domain}/{slug}). */
@@ -22,7 +22,7 @@ type Content<Route> = InferResponseType<Route, 200> extends infer Answer ? (Answ
 /** The JSON body a route takes, as its validator (a zod schema) outputs it. */
 type Body<Route> = InferRequestType<Route> extends { json: infer J } ? J : never;
 
-// Comments (functions/api/posts.ts reads them, functions/api/comments.ts writes them).
+// Comments (functions/api/routers/posts.ts reads them, functions/api/routers/comments.ts writes them).
 
 /** GET posts/{postId}/comments: a page of comments in thread order. */
 export type CommentPage = Content<Public['posts'][':postId']['comments']['$get']>;
@@ -44,7 +44,7 @@ export type EditedComment = Content<Member['posts'][':postId']['comments'][':com
 /** DELETE posts/{postId}/comments/{commentId}. */
 export type RemovedComment = Content<Member['posts'][':postId']['comments'][':commentId']['$delete']>;
 
-// Posts and drafts (functions/api/writing.ts, functions/api/drafts.ts).
+// Posts and drafts (functions/api/routers/writing.ts, functions/api/routers/drafts.ts).
 
 /** POST posts. */
 export type NewPost = Body<Member['posts']['$post']>;
@@ -59,7 +59,7 @@ export type Draft = Content<Member['drafts'][':draftId']['$get']>;
 export type DraftBody = Body<Member['drafts']['$post']>;
 export type SavedDraft = Content<Member['drafts']['$post']>;
 
-// The admin area (functions/api/admin.ts).
+// The admin area (functions/api/routers/admin.ts).
 
 /** GET reports: the queue of reported posts and comments, a group per target. */
 export type QueuePage = Content<Admin['reports']['$get']>;

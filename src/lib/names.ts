@@ -14,6 +14,9 @@ export function userIdStorageKey(domain: string, slug: string): string {
 /** sessionStorage: a message for the toast of the next page. */
 export const TOAST_STORAGE_KEY = 'app:toast';
 
+/** The document's event for a new toast in the queue: the layout loads the toast's view with the first (src/page-scripts/toast-loader.ts). */
+export const TOAST_EVENT = 'app:toast';
+
 /** sessionStorage: that this reader session has counted a view of the post behind `beaconUrl`. */
 export function viewedStorageKey(beaconUrl: string): string {
 	return `app:viewed:${beaconUrl}`;

@@ -12,7 +12,7 @@ export const THUMBNAIL_MAX_BYTES = 64 * 1024;
 /** The types a thumbnail is taken in: what every browser's canvas encodes small. */
 export const THUMBNAIL_TYPES = ['image/webp', 'image/jpeg'] as const;
 
-/** YouTube's image host, which serves every video's posters (the pages' img-src allows it, src/lib/security-policy.ts). */
+/** YouTube's image host, which serves every video's posters (the pages' img-src allows it, src/server/platform/security-policy.ts). */
 export const YOUTUBE_POSTER_ORIGIN = 'https://i.ytimg.com';
 
 const VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;

@@ -6,7 +6,7 @@
  * post or board and takes it off the list.
  */
 import { $unreadNotifications } from '@/stores/notifications';
-import { memberClient } from './page-client';
+import { memberClient } from '@/islands/common/page-client';
 
 const api = memberClient();
 const section = document.querySelector<HTMLElement>('[data-notifications]');

@@ -6,7 +6,7 @@ const modules = {
 	like: () => import('@/page-scripts/post-like'),
 	watch: () => import('@/page-scripts/watch-toggle'),
 	share: () => import('@/page-scripts/share-dialog'),
-	report: () => import('@/page-scripts/report-dialog'),
+	report: () => import('@/islands/common/report-dialog'),
 };
 type Action = keyof typeof modules;
 const actionOf = (target: EventTarget | null) => {

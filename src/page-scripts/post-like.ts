@@ -8,10 +8,10 @@
  */
 import type { LikeState } from '@/lib/api-types';
 import { seedCounts, setCounts } from '@/stores/post-counts';
-import { showPostCounts } from './post-counts';
-import { showActionAlert } from './action-alert';
-import { handleActionFailure } from './member-action';
-import { memberClient } from './page-client';
+import { showPostCounts } from '@/islands/common/post-counts';
+import { showActionAlert } from '@/islands/common/action-alert';
+import { handleActionFailure } from '@/islands/common/member-action';
+import { memberClient } from '@/islands/common/page-client';
 
 interface Button {
 	element: HTMLButtonElement;

@@ -9,7 +9,7 @@
 import { createApiClient, ResponseError } from '@/lib/api-client';
 import { routeErrorAction } from '@/lib/route-errors';
 import { SessionExpired, SessionRevoked } from '@/lib/result-codes';
-import { openBanDialog, openForcedLogin } from './route-error-dialog';
+import { openBanDialog, openForcedLogin } from '@/islands/common/route-error-dialog';
 
 interface BanInfo {
 	kind: 'TEMPORARY' | 'PERMANENT';

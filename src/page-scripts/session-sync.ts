@@ -6,6 +6,7 @@
  * loads. A new nickname shows in all of them at once, and a sign-out in another tab turns them to
  * signed out without a reload.
  */
+import { isAdmin } from '@/lib/roles';
 import { $session, startSession, type Session } from '@/stores/session';
 import { pageUrls } from '@/lib/urls';
 
@@ -15,7 +16,7 @@ const dialog = document.querySelector<HTMLElement>('[data-route-error-dialog]');
 function renderedSession(data: DOMStringMap): Session {
 	const { session, userId, nickname = '', role, banEndsAt } = data;
 	if (!userId || (session !== 'member' && session !== 'banned')) return { kind: 'guest' };
-	const member = { userId: Number(userId), nickname, role: role === 'ADMIN' ? ('ADMIN' as const) : ('MEMBER' as const) };
+	const member = { userId: Number(userId), nickname, role: isAdmin({ role }) ? ('ADMIN' as const) : ('MEMBER' as const) };
 	return session === 'banned' ? { kind: 'banned', member, banEndsAt: banEndsAt ? Number(banEndsAt) : null } : { kind: 'member', member };
 }
 

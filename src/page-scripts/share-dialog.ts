@@ -4,7 +4,7 @@
  * share sheet (`navigator.share`), Share…. The URL is built from the page's own origin and the
  * post's path, so a cached page never carries another host's address.
  */
-import { showToast } from './toast';
+import { showToast } from '@/stores/toasts';
 
 const prepared = new WeakSet<HTMLDialogElement>();
 

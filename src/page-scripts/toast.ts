@@ -1,11 +1,10 @@
 /**
  * The toast of the main layout (src/components/layout/Toast.astro, docs/product-rules.md#global-ui) as a view of the toast
  * queue (src/stores/toasts.ts): the newest message shows 1.5 s, then fades out; a newer one
- * replaces it. Islands and page scripts show one with showToast, or leave one for the next page.
+ * replaces it. Islands and page scripts show one with the store's showToast; the layout's
+ * src/page-scripts/toast-loader.ts loads this view with the first.
  */
 import { $toasts, dismissToast, type Toast } from '@/stores/toasts';
-
-export { showToast, showToastOnNextPage } from '@/stores/toasts';
 
 const SHOW_MS = 1500;
 let timer: number | undefined;
@@ -30,5 +29,4 @@ function show(queue: readonly Toast[]): void {
 	toast.addEventListener('transitionend', () => toast.classList.contains('leaving') && (toast.hidden = true), { once: true });
 }
 
-// Islands rendered on the server import this module too; only a page shows toasts.
-if (typeof document !== 'undefined') $toasts.subscribe(show);
+$toasts.subscribe(show);

@@ -10,10 +10,10 @@
 import { WatchLimitReached } from '@/lib/result-codes';
 import { resultCodeOf, type ApiClient } from '@/lib/api-client';
 import type { WatchState } from '@/lib/api-types';
-import { showToast } from './toast';
-import { showActionAlert } from './action-alert';
-import { handleActionFailure } from './member-action';
-import { memberClient } from './page-client';
+import { showToast } from '@/stores/toasts';
+import { showActionAlert } from '@/islands/common/action-alert';
+import { handleActionFailure } from '@/islands/common/member-action';
+import { memberClient } from '@/islands/common/page-client';
 
 const sending = new WeakSet<HTMLButtonElement>();
 

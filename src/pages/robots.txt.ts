@@ -6,7 +6,7 @@
 import type { APIRoute } from 'astro';
 import { loadDirectory } from '@/server/loaders/directory-page';
 import { siteOrigin } from '@/server/platform/site-origin';
-import { absoluteUrl } from '@/lib/seo';
+import { absoluteUrl } from '@/server/seo/page-seo';
 import { pageUrls } from '@/lib/urls';
 
 export const GET: APIRoute = async ({ url }) => {

@@ -1,12 +1,13 @@
 /**
  * The toasts (docs/product-rules.md#global-ui): the messages waiting to be shown, oldest first. One shows at a time and a
  * newer one replaces it, so the view (src/page-scripts/toast.ts) shows the last and drops the
- * rest. A page that navigates away leaves its message in sessionStorage, and the next page puts it
- * in the queue as it loads (src/components/layout/Toast.astro, which reads it without this module,
- * so that a page without a message loads none of it). Browser only.
+ * rest. Islands and page scripts show a toast here; the layout loads the view with the first one
+ * (TOAST_EVENT), so that a page nobody touches loads none of it. A page that navigates away leaves
+ * its message in sessionStorage, and the next page puts it in the queue as it loads
+ * (src/page-scripts/toast-loader.ts, which reads it without this module). Browser only.
  */
 import { atom } from 'nanostores';
-import { TOAST_STORAGE_KEY } from '@/lib/names';
+import { TOAST_EVENT, TOAST_STORAGE_KEY } from '@/lib/names';
 
 export interface Toast {
 	id: number;
@@ -20,6 +21,8 @@ let lastId = 0;
 /** Puts `message` in the queue; the page's toast shows it. */
 export function showToast(message: string): void {
 	$toasts.set([...$toasts.get(), { id: ++lastId, message }]);
+	// Without a document (the Worker renders islands too) there is no page to show it on.
+	globalThis.document?.dispatchEvent(new Event(TOAST_EVENT));
 }
 
 /** Takes the toast `id` out of the queue (it has been shown, or a newer one replaced it). */

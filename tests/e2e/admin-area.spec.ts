@@ -310,7 +310,7 @@ test('automatic hide at the community’s number of reports, shown again from th
 		await expect(toast(page)).toHaveText('Shown to readers again.');
 		await expect(group).toHaveCount(0);
 		// Shown again is an addition: a guest may be answered the page before it once while the edge
-		// cache makes it again (functions/edge-cache.ts), then the comment is back.
+		// cache makes it again (functions/shell/edge-cache.ts), then the comment is back.
 		await expect(async () => {
 			await guest.reload();
 			await expect(guest.locator(`#comment-${target!.id}`)).toContainText(target!.content, { timeout: 1000 });

@@ -3,7 +3,7 @@
  * tests/read-routes.ts, asked by a guest, by a reader whose session no longer exists (the guest's
  * page rendered afresh, past the edge cache), by a member, by the author of the private rows and by
  * an administrator, takes at most ROUND_TRIP_BUDGET.page round trip to D1 in sequence after the
- * channel lookup, as its Server-Timing header says (functions/round-trips.ts). Each URL is asked
+ * channel lookup, as its Server-Timing header says (functions/shell/round-trips.ts). Each URL is asked
  * twice and measured the second time: the first may fill the isolate's memory, as the first
  * request of an isolate does. The API's routes are held to theirs inside workerd
  * (tests/workers/round-trips.test.ts).

@@ -5,7 +5,7 @@
  *
  * A community has one theme (its community file's `header.themeType`); for the other one the
  * community is switched as an operator's community file would switch it, in the run's own
- * database: the theme type, with that theme's default page and header colours (src/lib/theme.ts),
+ * database: the theme type, with that theme's default page and header colours (src/server/channels/theme.ts),
  * and the content version moved so that no cached page of the old theme is served.
  */
 import { readFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ const SIZES = [
 	{ name: 'desktop', viewport: DESKTOP, hasTouch: false },
 ] as const;
 const THEMES = ['LIGHT', 'DARK'] as const;
-/** The default page and header colours of each theme (src/lib/theme.ts), for a community shown in the theme it was not made for. */
+/** The default page and header colours of each theme (src/server/channels/theme.ts), for a community shown in the theme it was not made for. */
 const DEFAULT_COLOURS = { LIGHT: { background: '#f5f6fb', header: '#ffffff' }, DARK: { background: '#15191d', header: '#1d2327' } };
 
 const COMMUNITIES = await demoCommunities();

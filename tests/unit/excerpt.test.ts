@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { excerpt, sentenceExcerpt, storedText } from '@/lib/excerpt';
+import { excerpt, sentenceExcerpt, storedText } from '@/server/platform/excerpt';
 import { documentText } from '@/schemas/content';
 
 const doc = (blocks: unknown[]) => JSON.stringify({ type: 'doc', blocks });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nicknameBareSkeleton, nicknameSkeleton, skeleton } from '@/lib/nickname-skeleton';
+import { nicknameBareSkeleton, nicknameSkeleton, skeleton } from '@/server/accounts/nickname-skeleton';
 import { nicknameKey } from '@/lib/nickname-key';
 
 describe('skeleton (UTS #39)', () => {

@@ -5,7 +5,7 @@ import type { LayoutData } from '@/server/channels/layout';
 import { translator } from '@/i18n';
 import { mintSessionToken, sessionTokenState } from '@/server/sign-in/session-token';
 import { parseStoredDocument } from '@/schemas/content';
-import { excerpt } from '@/lib/excerpt';
+import { excerpt } from '@/server/platform/excerpt';
 
 const SECRET = 'a-session-secret-of-at-least-32-characters';
 

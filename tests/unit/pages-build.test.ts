@@ -10,7 +10,7 @@ import { pagesConfigs } from '../../scripts/lib/pages.mjs';
 
 const WORKER = {
 	name: 'board',
-	main: './functions/worker.ts',
+	main: './functions/shell/worker.ts',
 	compatibility_date: '2026-10-01',
 	compatibility_flags: ['nodejs_compat'],
 	assets: { directory: './dist/client', binding: 'ASSETS' },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageCount, shownPage } from '@/lib/paging';
+import { pageCount, shownPage } from '@/server/platform/paging';
 
 describe('page counts', () => {
 	it('counts the pages a list fills, a partial last page included', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeRedirect } from '@/lib/redirect';
+import { safeRedirect } from '@/server/sign-in/redirect';
 import { loginPageUrl } from '@/lib/urls';
 
 const BASE = '/starfall/global';

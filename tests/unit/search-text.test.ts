@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { highlightParts, matchExcerpt, normalizeSearchText, searchDocument, searchPhrase } from '@/lib/search-text';
+import { highlightParts, matchExcerpt, normalizeSearchText, searchDocument, searchPhrase } from '@/server/search-index/search-text';
 
 describe('normalizeSearchText', () => {
 	it('folds full-width forms, case and white space', () => {

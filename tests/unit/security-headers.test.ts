@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { withSecurityHeaders } from '@functions/security-headers';
+import { withSecurityHeaders } from '@functions/shell/security-headers';
 import {
 	cspHash,
 	DEFAULT_REFERRER_POLICY,
@@ -8,8 +8,8 @@ import {
 	PAGE_POLICY_DIRECTIVES,
 	SECURITY_HEADERS,
 	STRICT_POLICY,
-} from '@/lib/security-policy';
-import { DEFAULT_THEME, themeCss } from '@/lib/theme';
+} from '@/server/platform/security-policy';
+import { DEFAULT_THEME, themeCss } from '@/server/channels/theme';
 
 /** The headers public/_headers gives every static asset (its `/*` rule). */
 function staticAssetHeaders(): Record<string, string> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { DEMO_CHANNELS } from '../../scripts/seed/demo.mjs';
-import { contrastRatio, mix, readableOn, safeColor, SURFACES, textSafe, themeCss } from '@/lib/theme';
+import { contrastRatio, mix, readableOn, safeColor, SURFACES, textSafe, themeCss } from '@/server/channels/theme';
 
 /** The custom properties of `themeCss`'s one :root rule. */
 function properties(css: string): Record<string, string> {

@@ -8,8 +8,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { parse } from 'smol-toml';
 import wranglerToml from '../../wrangler.toml?raw';
-import { api } from '@functions/app';
-import { signInCallback } from '@functions/sign-in';
+import { api } from '@functions/api/app';
+import { signInCallback } from '@functions/callbacks/sign-in';
 import {
 	call,
 	memberApi,

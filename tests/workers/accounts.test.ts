@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { api } from '@functions/app';
+import { api } from '@functions/api/app';
 import { call, memberApi, publicApi, sessionCookie, signIn, signInSubject, signUp, startSignup, ORIGIN, TEST_SECRET } from './harness';
 import { signInIdentity } from '@/server/accounts/signup';
 import { banMember, unbanMember } from '@/server/members/bans';

@@ -1,5 +1,5 @@
 /**
- * The admin API (functions/api/admin.ts, issue 12): who may use each route (a guest, a member, an
+ * The admin API (functions/api/routers/admin.ts, issue 12): who may use each route (a guest, a member, an
  * administrator of another community, a revoked and a banned administrator are refused: a guest
  * with -4011401, a banned one with the ban, the others with -4031403; and change nothing), what hide and unhide change for readers (lists, search, the post's
  * state) and the audit log they write.

@@ -1,5 +1,5 @@
 /**
- * The admin area's reads and settings (functions/api/admin.ts, issue 12): the bans in force, a
+ * The admin area's reads and settings (functions/api/routers/admin.ts, issue 12): the bans in force, a
  * member found by nickname, the community's automatic hide at a number of reports (the report that
  * reaches it hides the target with no moderator and leaves the reports open; a moderator keeps it
  * hidden or shows it again), and what each writes to the audit log and costs in rows.

@@ -1,12 +1,12 @@
 /**
- * The companion Worker of the Pages build (functions/companion.ts): the rate limiters that the
+ * The companion Worker of the Pages build (functions/shell/companion.ts): the rate limiters that the
  * Pages project calls over RPC, and the hourly cron it carries for Pages, on the real local
  * bindings of wrangler.toml.
  */
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import Companion from '@functions/companion';
+import Companion from '@functions/shell/companion';
 import { LIMITERS, limitersOf, enforceRateLimit, type LimiterName } from '@/server/platform/rate-limit';
 import { UNATTACHED_UPLOAD_TTL_MS } from '@/server/uploads/uploads';
 import { AppError } from '@/server/platform/errors';

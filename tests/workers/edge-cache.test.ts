@@ -1,13 +1,13 @@
 /**
- * The edge cache (functions/edge-cache.ts): what it stores, for whom, and under which key. The
+ * The edge cache (functions/shell/edge-cache.ts): what it stores, for whom, and under which key. The
  * Worker behind it is a counter, so each test sees how often the Worker really had to answer and
  * what it was asked.
  */
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
-import { GUEST_MAX_AGE_MS, REFRESH_AFTER_MS, STALE_ANSWER_MS, withEdgeCache } from '@functions/edge-cache';
-import { api } from '@functions/app';
+import { GUEST_MAX_AGE_MS, REFRESH_AFTER_MS, STALE_ANSWER_MS, withEdgeCache } from '@functions/shell/edge-cache';
+import { api } from '@functions/api/app';
 import { CHANNEL_MEMO_ENTRIES, rememberedChannelCount, resolveChannel } from '@/server/channels/channels';
 import { bumpContentVersion, MEMBER_LIST_BUCKETS, POST_VERSION_BUCKETS, touchCache, touchPost } from '@/server/content-versions/versions';
 import { createPost, deletePost, editPost } from '@/server/posts/writing';

@@ -36,7 +36,7 @@ import {
 	type LinkPage,
 } from '@/server/notifications/email-links';
 import { emailDelivered } from '@/server/notifications/email-sending';
-import { emailLinks } from '@functions/email-links';
+import { emailLinks } from '@functions/callbacks/email-links';
 
 let CHANNEL: EmailChannel;
 /** Another community's id. */

@@ -8,7 +8,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { api } from '@functions/app';
+import { api } from '@functions/api/app';
 import { EXPORT_INTERVAL_MS, claimExport, exportStream } from '@/server/members/export';
 import { GLOBAL, KOREAN, ORIGIN, call, memberApi, queryPlan, recordingDb, signIn, signUp } from './harness';
 

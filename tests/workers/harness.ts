@@ -5,7 +5,7 @@
  */
 import { expect } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { api } from '@functions/app';
+import { api } from '@functions/api/app';
 import { countRoundTrips, type RoundTrips } from '@/server/platform/database';
 import { writeBudget } from '../round-trip-budget';
 import { signInIdentity } from '@/server/accounts/signup';

@@ -12,8 +12,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { api } from '@functions/app';
-import { methodNotAllowed, routeNotFound } from '@functions/middleware/errors';
+import { api } from '@functions/api/app';
+import { methodNotAllowed, routeNotFound } from '@functions/api/middleware/errors';
 import { RESULT_MESSAGES, type ResultCodeName } from '@/lib/result-codes';
 import { ResultCodes } from '@/server/platform/errors';
 import { signInIdentity } from '@/server/accounts/signup';

@@ -8,7 +8,7 @@ import { requestSession } from '@/server/sign-in/request-session';
 import { hashToken } from '@/server/platform/tokens';
 import { listMyLikes } from '@/server/members/activity';
 import type { SessionMember } from '@/server/sign-in/sessions';
-import { api } from '@functions/app';
+import { api } from '@functions/api/app';
 
 const MEMBER = memberApi();
 const ADMIN = 1001;

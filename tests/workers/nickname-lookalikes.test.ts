@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { call, memberApi, signIn, signUp, startSignup, type ChannelRef } from './harness';
 import { backfillNicknameSkeletons, brokenUniqueRule, nicknameConflict, nicknameForms, nicknamesRefusedNow } from '@/server/accounts/nickname';
-import { nicknameBareSkeleton, nicknameSkeleton } from '@/lib/nickname-skeleton';
+import { nicknameBareSkeleton, nicknameSkeleton } from '@/server/accounts/nickname-skeleton';
 
 const FARM: ChannelRef = { id: 4, domain: 'pixelfarm', slug: 'main' };
 const MEMBER = memberApi(FARM);

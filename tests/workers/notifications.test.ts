@@ -26,7 +26,7 @@ import { banMember, unbanMember } from '@/server/members/bans';
 import { withdrawMember } from '@/server/accounts/withdrawal';
 import { deliver, deliverEndedBans } from '@/server/notifications/deliver';
 import { listNotifications, pruneNotifications, type NotificationItem } from '@/server/notifications/notifications';
-import { notificationSentence } from '@/lib/notification-text';
+import { notificationSentence } from '@/server/notifications/notification-text';
 import { translator } from '@/i18n';
 import { LanguageSchema } from '@/schemas/channel';
 import {

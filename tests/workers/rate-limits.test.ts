@@ -12,8 +12,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
-import { api } from '@functions/app';
-import { withEdgeCache } from '@functions/edge-cache';
+import { api } from '@functions/api/app';
+import { withEdgeCache } from '@functions/shell/edge-cache';
 import {
 	clientKey,
 	enforceRateLimit,

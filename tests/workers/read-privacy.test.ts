@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { api } from '@functions/app';
+import { api } from '@functions/api/app';
 import { call, GLOBAL, KOREAN, ORIGIN, signIn } from './harness';
 import {
 	ALLOWED_CANARIES,

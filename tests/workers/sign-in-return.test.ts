@@ -1,12 +1,12 @@
 /**
- * The providers' return (functions/sign-in.ts) against strangers, and the configured site origin:
+ * The providers' return (functions/callbacks/sign-in.ts) against strangers, and the configured site origin:
  * a return without a cookie of the transaction token's shape costs no D1 query, returns are
  * counted per client address, a return with another state cancels no pending sign-in, and with
  * SITE_ORIGIN set the redirect URIs and the Origin check follow it, not the request's Host.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { signInCallback } from '@functions/sign-in';
+import { signInCallback } from '@functions/callbacks/sign-in';
 import { hashToken, randomToken } from '@/server/platform/tokens';
 import { cookieName } from '@/server/sign-in/cookies';
 import { LIMITERS, RATE_LIMITS } from '@/server/platform/rate-limit';

@@ -10,7 +10,7 @@ import { XSS_CORPUS, type CorpusEntry } from '../fixtures/xss-corpus';
 import { allowListProblems } from '../fixtures/html-allow-list';
 import { renderContentHtml } from '@/server/posts/content-html';
 
-/** The codes a refused body answers (functions/input-codes.ts): its field's own, or InvalidParameter. */
+/** The codes a refused body answers (functions/api/input-codes.ts): its field's own, or InvalidParameter. */
 const CONTENT_REFUSALS: number[] = [-4001400, -4001434, -4001441, -4001442, -4001443];
 
 const MEMBER = memberApi();

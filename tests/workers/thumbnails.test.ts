@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { api } from '@functions/app';
+import { api } from '@functions/api/app';
 import { uploadKeyOf, type ContentDocument } from '@/schemas/content';
 import { removeUnattachedUploads, storeThumbnail, UNATTACHED_UPLOAD_TTL_MS } from '@/server/uploads/uploads';
 import { AppError } from '@/server/platform/errors';

@@ -1,11 +1,11 @@
 /**
- * The Worker's last wall (functions/unexpected-failure.ts): what no other part caught is answered
+ * The Worker's last wall (functions/shell/unexpected-failure.ts): what no other part caught is answered
  * in the API's envelope or as the generic error page, with the security headers, never cached.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { guarded } from '@functions/unexpected-failure';
-import { STRICT_POLICY } from '@/lib/security-policy';
-import workerSource from '../../functions/worker.ts?raw';
+import { guarded } from '@functions/shell/unexpected-failure';
+import { STRICT_POLICY } from '@/server/platform/security-policy';
+import workerSource from '../../functions/shell/worker.ts?raw';
 
 const broken = () => Promise.reject(new Error('D1_ERROR: storage unavailable'));
 

@@ -6,11 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
-import { api } from '@functions/app';
-import { serveUploadFile, UPLOAD_HEADERS, YOUNG_UPLOAD_CACHE_CONTROL } from '@functions/upload-files';
-import { withSecurityHeaders } from '@functions/security-headers';
-import { runScheduled } from '@functions/scheduled';
-import { SECURITY_HEADERS } from '@/lib/security-policy';
+import { api } from '@functions/api/app';
+import { serveUploadFile, UPLOAD_HEADERS, YOUNG_UPLOAD_CACHE_CONTROL } from '@functions/shell/upload-files';
+import { withSecurityHeaders } from '@functions/shell/security-headers';
+import { runScheduled } from '@functions/shell/scheduled';
+import { SECURITY_HEADERS } from '@/server/platform/security-policy';
 import { IMAGE_MAX_BYTES } from '@/schemas/post-write';
 import { uploadKeyOf, type ContentDocument } from '@/schemas/content';
 import { AppError } from '@/server/platform/errors';
@@ -30,7 +30,7 @@ import * as images from '../fixtures/images';
 import { objectCount, storedUpload } from './upload-helpers';
 import { parse } from 'smol-toml';
 import wranglerToml from '../../wrangler.toml?raw';
-import workerSource from '../../functions/worker.ts?raw';
+import workerSource from '../../functions/shell/worker.ts?raw';
 import migration0019 from '../../migrations/0019_add_upload_quota.sql?raw';
 
 const MEMBER = 1002;

@@ -10,7 +10,7 @@ import { accountApi, failureText, nicknameErrorText, restartWhenSignupExpired } 
 import { withParticles } from '@/i18n/particles';
 import { NICKNAME_MAX, NICKNAME_MESSAGE_KEYS, nicknameProblem } from '@/schemas/nickname';
 import { $session, changeSession, renameMember } from '@/stores/session';
-import { showToast, showToastOnNextPage } from '@/page-scripts/toast';
+import { showToast, showToastOnNextPage } from '@/stores/toasts';
 import { useHydrated } from '@/islands/common/use-hydrated';
 import type { AccountTexts } from './texts';
 import type { Language } from '@/schemas/channel';

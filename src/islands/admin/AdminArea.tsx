@@ -6,6 +6,7 @@
  * the role was revoked reloads the page (which then answers not found); a session that ended goes
  * to login.
  */
+import { isAdmin } from '@/lib/roles';
 import { useRef, useState, type ReactNode } from 'react';
 import type { Language } from '@/schemas/channel';
 import { formatFullDate } from '@/lib/format-date';
@@ -14,7 +15,7 @@ import { FetchError, resultCodeOf } from '@/lib/api-client';
 import type { ChannelRef } from '@/lib/urls';
 import type { AdminTab } from '@/server/loaders/admin-page';
 import { AutoHideThresholdInvalid, Banned, Forbidden, TooManyRequests } from '@/lib/result-codes';
-import { showToast } from '@/page-scripts/toast';
+import { showToast } from '@/stores/toasts';
 import AlertDialog from '@/islands/common/AlertDialog';
 import { useHydrated } from '@/islands/common/use-hydrated';
 import { useStore } from '@nanostores/react';
@@ -45,7 +46,7 @@ export default function AdminArea(props: AdminAreaProps) {
 	const hydrated = useHydrated();
 	// Signed out (here or in another tab) or no longer an administrator: nothing here can act any more.
 	const session = useStore($session, { ssr: 'initial' });
-	const locked = session !== null && (session.kind !== 'member' || session.member.role !== 'ADMIN');
+	const locked = session !== null && (session.kind !== 'member' || !isAdmin(session.member));
 	const [alert, setAlert] = useState<{ message: string; after: () => void } | null>(null);
 	const api = useRef(adminApi(props.channel)).current;
 	const urls = pageUrls(props.channelBase);

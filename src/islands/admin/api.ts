@@ -1,12 +1,12 @@
 /**
- * The admin area's calls (the admin API, functions/api/admin.ts) and the shapes it answers with.
+ * The admin area's calls (the admin API, functions/api/routers/admin.ts) and the shapes it answers with.
  * Every call carries the session cookie; the API checks the administrator role on each.
  */
 import { createApiClient } from '@/lib/api-client';
 import type { BanOrder, BanRecord, QueueOrder, Settings, TargetType } from '@/lib/api-types';
 import type { ChannelRef } from '@/lib/urls';
 
-// The shapes the admin API answers with, derived from functions/api/admin.ts (src/lib/api-types.ts).
+// The shapes the admin API answers with, derived from functions/api/routers/admin.ts (src/lib/api-types.ts).
 export type {
 	BanOrder,
 	BanRecord,

@@ -11,15 +11,16 @@
  * dialog, too many requests, or the generic alert.
  * The state and its changes are ./state.ts's reducer; the markup is ./CommentsView.tsx, the server's too.
  */
+import * as roles from '@/lib/roles';
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { $session, activeMember } from '@/stores/session';
 import { $postCounts, setCounts } from '@/stores/post-counts';
 import AlertDialog from '@/islands/common/AlertDialog';
 import { ConfirmDialog } from '@/islands/admin/dialogs';
-import { openBanDialog, openForcedLogin } from '@/page-scripts/route-error-dialog';
-import { openReportDialog } from '@/page-scripts/report-dialog';
-import { showToast } from '@/page-scripts/toast';
+import { openBanDialog, openForcedLogin } from '@/islands/common/route-error-dialog';
+import { openReportDialog } from '@/islands/common/report-dialog';
+import { showToast } from '@/stores/toasts';
 import { pageUrls } from '@/lib/urls';
 import { commentsApi, failureMeaning } from './api';
 import { resultCodeOf } from '@/lib/api-client';
@@ -56,7 +57,7 @@ export default function CommentsIsland(props: IslandProps) {
 	const session = useStore($session);
 	const member = session ? activeMember(session) : null;
 	const userId = session ? (member?.userId ?? null) : props.userId;
-	const isAdmin = session ? member?.role === 'ADMIN' : props.isAdmin;
+	const isAdmin = session ? member !== null && roles.isAdmin(member) : props.isAdmin;
 	const banned = session ? session.kind === 'banned' : props.banned;
 	const api = useMemo(() => commentsApi(channel, postId, userId), [channel, postId, userId]);
 	// The @ suggestions of every box, remembered for the island's life (the member's read limit).

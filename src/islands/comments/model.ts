@@ -6,7 +6,7 @@
  */
 import { COMMENT_MAX_LENGTH, commentLength } from '@/schemas/comment-limits';
 
-// The comments as the API answers them (functions/api/posts.ts, derived in src/lib/api-types.ts):
+// The comments as the API answers them (functions/api/routers/posts.ts, derived in src/lib/api-types.ts):
 // a readable comment or a tombstone (deleted, or hidden from this reader) that keeps its place.
 import type { CommentItem, ReadableComment } from '@/lib/api-types';
 export type { CommentItem, ReadableComment } from '@/lib/api-types';

@@ -13,7 +13,7 @@ import CommentsIsland, { type IslandProps } from './CommentsIsland';
 import { readCommentsData } from './data';
 import type { Wake } from './wake';
 import { seedCounts } from '@/stores/post-counts';
-import { showPostCounts } from '@/page-scripts/post-counts';
+import { showPostCounts } from '@/islands/common/post-counts';
 
 export function mountComments(section: HTMLElement, wake: Wake | null): void {
 	const container = section.querySelector<HTMLElement>('[data-comments-root]');

@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import AlertDialog from '@/islands/common/AlertDialog';
 import { useHydrated } from '@/islands/common/use-hydrated';
-import { openBanDialog, openForcedLogin } from '@/page-scripts/route-error-dialog';
+import { openBanDialog, openForcedLogin } from '@/islands/common/route-error-dialog';
 import { showToastOnNextPage } from '@/stores/toasts';
 import { memberRoutes } from '@/lib/api-client';
 import { failureMeaning } from './api';

@@ -9,7 +9,7 @@
 import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useReducer, useRef, useState, type FormEvent } from 'react';
 import { useHydrated } from '@/islands/common/use-hydrated';
 import { $userId } from '@/stores/user-id';
-import { showToast, showToastOnNextPage } from '@/page-scripts/toast';
+import { showToast, showToastOnNextPage } from '@/stores/toasts';
 import { resultCodeOf } from '@/lib/api-client';
 import { DraftNotFound } from '@/lib/result-codes';
 import { formatFullDate } from '@/lib/format-date';
@@ -41,7 +41,7 @@ const spamDefence = () => import('@/lib/spam-failure');
 const templateSections = () => import('@/schemas/template-sections');
 
 /** The forced-login and ban dialogs, needed only when the server answers so (the layout loads them the same way). */
-const routeDialogs = () => import('@/page-scripts/route-error-dialog');
+const routeDialogs = () => import('@/islands/common/route-error-dialog');
 
 /**
  * What a submit needs besides the form, fetched once the member changes something (after the

@@ -4,7 +4,7 @@
  * came from), loading a draft into the form and deleting one.
  */
 import { useEffect, useMemo, useState, type Dispatch, type RefObject } from 'react';
-import { showToast } from '@/page-scripts/toast';
+import { showToast } from '@/stores/toasts';
 import { resultCodeOf } from '@/lib/api-client';
 import { DraftNotFound } from '@/lib/result-codes';
 import { TITLE_MAX_LENGTH, titleLength } from '@/schemas/post-limits';

@@ -1,7 +1,7 @@
 /**
  * Nicknames: the rules of docs/product-rules.md#validation (src/schemas/nickname.ts), who holds a name, and changing it.
  * Names compare by their key (src/lib/nickname-key.ts), by their confusable skeleton and by that
- * skeleton without accents and invisible characters (src/lib/nickname-skeleton.ts), so a look-alike
+ * skeleton without accents and invisible characters (src/server/accounts/nickname-skeleton.ts), so a look-alike
  * of a claimed name is that name; every name ever
  * held in a channel stays claimed, so a released one (or a look-alike of it) can never be taken
  * again. A member may change their nickname once every NICKNAME_CHANGE_COOLDOWN_DAYS days: a change releases a name for good and turns every
@@ -11,7 +11,7 @@ import { AppError, isAppError } from '@/server/platform/errors';
 import { bumpContentVersion } from '@/server/content-versions/versions';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { nicknameKey } from '@/lib/nickname-key';
-import { bareSkeleton, nicknameBareSkeleton, nicknameSkeleton } from '@/lib/nickname-skeleton';
+import { bareSkeleton, nicknameBareSkeleton, nicknameSkeleton } from '@/server/accounts/nickname-skeleton';
 import { nicknameProblem, RESERVED_NICKNAMES, type NicknameProblem } from '@/schemas/nickname';
 import { memberSearchStatements } from '@/server/search-index/search-index';
 

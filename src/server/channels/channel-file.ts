@@ -14,7 +14,7 @@ import { LanguageSchema, ProviderSchema, ShareImageSchema, ThemeTypeSchema, YesN
 import { SafeLinkSchema } from '@/schemas/link';
 import { DocumentSchema } from '@/schemas/content';
 import { NewMemberLimitsSchema } from '@/server/spam/new-members';
-import { isModerationContact } from '@/lib/moderation-contact';
+import { isModerationContact } from '@/server/channels/moderation-contact';
 
 /** A board's key in the file: lower-case letters, digits and dashes. */
 const BoardKeySchema = z

@@ -20,7 +20,7 @@ import {
 } from '@/schemas/channel';
 import { pageUrls } from '@/lib/urls';
 import { isSafeLink } from '@/lib/safe-url';
-import { isModerationContact } from '@/lib/moderation-contact';
+import { isModerationContact } from '@/server/channels/moderation-contact';
 import { parseNewMemberLimits, type NewMemberLimits } from '@/server/spam/new-members';
 import { contentVersionsOf, type ContentVersions, type VersionColumns } from '@/server/content-versions/versions';
 

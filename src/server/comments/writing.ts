@@ -17,6 +17,7 @@
  *   an edit or a deletion the same or fewer, however many comments the post has
  *   (tests/workers/comments.test.ts measures it).
  */
+import { isAdmin } from '@/lib/roles';
 import { AppError, isAppError } from '@/server/platform/errors';
 import { assertion, guardedBatch, otherAssertion } from '@/server/platform/batch';
 import { firstRowOf, readTogether } from '@/server/platform/reads';
@@ -351,7 +352,7 @@ export async function deleteComment(
 ): Promise<{ commentCount: number }> {
 	const { stored } = await commentToChange(db, channelId, member, postId, commentId);
 	if (!stored) throw new AppError('CommentNotFound');
-	const admin = member.role === 'ADMIN';
+	const admin = isAdmin(member);
 	if (stored.member_id !== member.userId && !admin) throw new AppError('Forbidden');
 	if (!admin && stored.hidden_by_admin === 1) throw new AppError('CommentNotFound');
 	const moderated = stored.member_id !== member.userId;

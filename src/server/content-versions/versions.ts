@@ -1,6 +1,6 @@
 /**
  * Content versions: the counters in a channel's row that key its cached pages and API reads
- * (functions/edge-cache.ts), and the statements that move them in the batch of each change. The
+ * (functions/shell/edge-cache.ts), and the statements that move them in the batch of each change. The
  * content version moves with what every page shows (the layout, members' names); a list's version
  * with the posts it shows; a post's bucket with its page and comments. A change moves only what it
  * touched, and everything else keeps its entries.
@@ -112,7 +112,7 @@ export function bumpContentVersion(db: D1Database, channelId: number): D1Prepare
  * hidden. Batch it with the change. It moves the counter of the post's bucket in the channel row
  * (one row written), which every isolate sees within the two seconds it answers its copy of that
  * row. An addition (a comment written or edited) lets guests be answered the page before it for
- * a few seconds while it is made again (functions/edge-cache.ts); a `removal` (a deletion, a
+ * a few seconds while it is made again (functions/shell/edge-cache.ts); a `removal` (a deletion, a
  * hide) also moves the bucket's removal counter, which keys the entries, so what was taken away is
  * never answered again. Lists and profiles keep their entries; the counts they show are allowed
  * to be up to a minute old.

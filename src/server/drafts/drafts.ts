@@ -16,7 +16,7 @@ import { AppError } from '@/server/platform/errors';
 import { firstRowOf, read, readGroup, readTogether, run, type Read, type ReadGroup } from '@/server/platform/reads';
 import { claimUploadsStatements, uploadKeysOf, uploadsOf, uploadsStatement } from '@/server/uploads/claims';
 import { PAGE_SIZE } from '@/schemas/params';
-import { pageCount } from '@/lib/paging';
+import { pageCount } from '@/server/platform/paging';
 import { BlockSchema, type ContentDocument } from '@/schemas/content';
 import { TITLE_MAX_LENGTH, titleLength, type Draft, type DraftFields, type DraftPage, type DraftSummary } from '@/schemas/post-write';
 

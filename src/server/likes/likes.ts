@@ -16,7 +16,7 @@
  *   rows however many likes the post has (tests/workers/likes.test.ts measures it).
  * - Cache: a like invalidates nothing (neither the channel's content version, which would turn the
  *   whole community's cache cold for one count, nor the post's): guests see a count at most a
- *   minute old (GUEST_MAX_AGE_MS of functions/edge-cache.ts), members see it at once.
+ *   minute old (GUEST_MAX_AGE_MS of functions/shell/edge-cache.ts), members see it at once.
  */
 import { AppError } from '@/server/platform/errors';
 import { guardedBatch } from '@/server/platform/batch';

@@ -6,6 +6,7 @@
  * round trip): they are made for any signed-in reader and thrown away unless the session is an
  * administrator's.
  */
+import { isAdmin } from '@/lib/roles';
 import type { AstroGlobal } from 'astro';
 import { loadChannelPage, type ChannelPage } from './channel-page';
 import type { SessionMember } from '@/server/sign-in/sessions';
@@ -47,7 +48,7 @@ export async function loadAdminPage(astro: Context): Promise<AdminPage | Respons
 		return { initial: tabRead() };
 	});
 	astro.response.headers.set('Cache-Control', 'private, no-store');
-	if (!page || page.session.kind !== 'member' || page.session.member.role !== 'ADMIN') {
+	if (!page || page.session.kind !== 'member' || !isAdmin(page.session.member)) {
 		const notFound = await astro.rewrite('/404');
 		notFound.headers.set('Cache-Control', 'private, no-store');
 		return notFound;

@@ -5,7 +5,7 @@
  */
 import type { AstroGlobal } from 'astro';
 import { challengeWidget, turnstileConfig, type ChallengeWidget } from '@/server/spam/turnstile';
-import { challengeSources } from '@/lib/security-policy';
+import { challengeSources } from '@/server/platform/security-policy';
 
 export function pageChallenge(astro: Pick<AstroGlobal, 'csp'>): ChallengeWidget | null {
 	const widget = challengeWidget(turnstileConfig());

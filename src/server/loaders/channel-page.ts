@@ -8,10 +8,10 @@ import type { SessionState } from '@/server/sign-in/sessions';
 import { requestSession } from '@/server/sign-in/request-session';
 import { translator, type Translate } from '@/i18n';
 import { channelPathOf } from '@/schemas/params';
-import { safeRedirect } from '@/lib/redirect';
+import { safeRedirect } from '@/server/sign-in/redirect';
 import { loginPageUrl } from '@/lib/urls';
-import { themeCss } from '@/lib/theme';
-import { cspHash, imageSourceDirective } from '@/lib/security-policy';
+import { themeCss } from '@/server/channels/theme';
+import { cspHash, imageSourceDirective } from '@/server/platform/security-policy';
 import { together, type Reads, type ReadValues } from '@/server/platform/reads';
 
 export interface ChannelPage<R extends Reads = NoReads> {

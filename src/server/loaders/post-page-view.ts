@@ -13,16 +13,16 @@ import { watchingByTokenRead } from '@/server/notifications/watches';
 import { reportedByTokenRead } from '@/server/reports/reports';
 import type { PostDetail, PostTombstone, PostView } from '@/server/posts/detail';
 import type { CommentItem } from '@/server/comments/comments';
-import { isAdmin, viewerOf } from '@/server/visibility/visibility';
+import { isAdminViewer, viewerOf } from '@/server/visibility/visibility';
 import { renderContentHtml } from '@/server/posts/content-html';
 import { mayChangePost } from '@/server/posts/writing';
 import { postSeo } from '@/server/seo/post-seo';
 import { siteOrigin } from '@/server/platform/site-origin';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { parseId } from '@/schemas/params';
-import { excerpt, storedText } from '@/lib/excerpt';
+import { excerpt, storedText } from '@/server/platform/excerpt';
 import { pageUrls } from '@/lib/urls';
-import type { PageSeo } from '@/lib/seo';
+import type { PageSeo } from '@/server/seo/page-seo';
 
 type Context = Pick<AstroGlobal, 'params' | 'request' | 'response' | 'locals' | 'csp' | 'url'>;
 
@@ -161,7 +161,7 @@ export async function loadPostPage(astro: Context & Pick<AstroGlobal, 'rewrite'>
 		boardHref: post ? pageUrls(channel.basePath).board(post.boardId) : channel.basePath,
 		member,
 		actor,
-		admin: isAdmin(viewer),
+		admin: isAdminViewer(viewer),
 		liked: mine && read?.liked === true,
 		reported: mine && read?.reported === true,
 		watching: mine && read?.watching === true,

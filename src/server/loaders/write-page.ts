@@ -2,6 +2,7 @@
  * What the write and edit screens load: the member, the boards they may write in (with categories
  * and templates), the board to start in and, for an edit, the post's stored fields and version.
  */
+import { isAdmin } from '@/lib/roles';
 import type { AstroGlobal } from 'astro';
 import { isSignedIn, loadChannelPage, loginRedirect, type ChannelPage } from './channel-page';
 import { writableBoardsOf, writableBoardsRead, type WritableBoard } from '@/server/boards/writable';
@@ -66,7 +67,7 @@ export async function loadWriteScreen(astro: Astro, postId?: string): Promise<Wr
 	if (login || !isSignedIn(page.session)) return astro.redirect(login ?? page.channel.basePath, 302);
 	if (page.session.kind === 'banned') return { kind: 'banned', page };
 	const { member } = page.session;
-	const admin = member.role === 'ADMIN';
+	const admin = isAdmin(member);
 	const { channel } = page;
 	const newMember = isNewMember(member, channel.newMemberLimits, Date.now());
 	const mediaLimit = newMember ? channel.newMemberLimits.maxImages : null;

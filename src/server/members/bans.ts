@@ -3,10 +3,11 @@
  * lifted. A ban keeps the member's sessions (docs/moderation.md#a-banned-member): signed in, they
  * are told at once that they are banned, until when, why and whom to ask, and keep reading; while it
  * is in force every other request of theirs is answered with -4031452, which carries the ban. The operator command `npm run member` (scripts/operator/member.ts) and
- * the admin API (functions/api/admin.ts) run these same functions; each ban and lift writes its row
+ * the admin API (functions/api/routers/admin.ts) run these same functions; each ban and lift writes its row
  * of the audit log (moderation/log.ts) in its batch, with the administrator or, for the operator
  * command, none.
  */
+import { isAdmin } from '@/lib/roles';
 import { notify } from '@/server/notifications/send';
 import { AppError } from '@/server/platform/errors';
 import { logStatement } from '@/server/moderation/log';
@@ -200,7 +201,7 @@ function historyOfRows([memberRows, banRows]: D1Result[]): BanHistory | null {
 			userId: member.id,
 			nickname: member.withdrawn_at === null ? member.nickname : null,
 			withdrawn: member.withdrawn_at !== null,
-			admin: member.role === 'ADMIN',
+			admin: isAdmin(member),
 		},
 		bans: bans.map(
 			(ban): BanRecord => ({ kind: ban.kind, endsAt: ban.ends_at, reason: ban.reason, createdAt: ban.created_at, liftedAt: ban.lifted_at }),

@@ -6,7 +6,7 @@
 import { AppError } from '@/server/platform/errors';
 import { read, readGroup, readAll, run, type Read, type ReadGroup } from '@/server/platform/reads';
 import { PAGE_SIZE } from '@/schemas/params';
-import { pageCount } from '@/lib/paging';
+import { pageCount } from '@/server/platform/paging';
 import { SUMMARY_COLUMNS, toSummary, type PostSummary, type SummaryRow } from '@/server/posts/lists';
 import { listablePostSql } from '@/server/visibility/visibility';
 import { authorOf } from '@/server/visibility/author';
@@ -85,7 +85,7 @@ export interface MemberPostPage {
  * boards), newest first, for the batch of profileRead (memberPostPageOf makes it a page). A member's list is short next to a
  * board's, so it pages by offset over the member's own index. `page` is the page asked for; with
  * `past: 'last'` a page past the end reads the last page instead (as the profile page shows it:
- * shownPage of src/lib/paging.ts, here from the count inside the same query), else nothing.
+ * shownPage of src/server/platform/paging.ts, here from the count inside the same query), else nothing.
  */
 export function memberPostsRead(
 	db: D1Database,

@@ -6,6 +6,7 @@
  * beside their name on every page that shows it (posts, lists, comments, profile), so a change turns
  * the community's cached pages cold: a rare operator's act, never a member's.
  */
+import { isAdmin } from '@/lib/roles';
 import { AppError } from '@/server/platform/errors';
 import { logStatement } from '@/server/moderation/log';
 import { bumpContentVersion } from '@/server/content-versions/versions';
@@ -36,7 +37,7 @@ export async function setMemberRole(
 			db,
 			channelId,
 			moderatorId,
-			role === 'ADMIN' ? 'GRANT_ADMIN' : 'REVOKE_ADMIN',
+			isAdmin({ role }) ? 'GRANT_ADMIN' : 'REVOKE_ADMIN',
 			{ type: 'MEMBER', id: memberId },
 			'',
 			now,

@@ -19,6 +19,7 @@
  * (`auto_hidden`) so that readers are told it was hidden after reports from members; a moderator's
  * hide, Keep hidden included, makes it the moderator's (and readers are told so).
  */
+import { isAdmin } from '@/lib/roles';
 import { AppError } from '@/server/platform/errors';
 import { assertion, guardedBatch } from '@/server/platform/batch';
 import { touchCache, touchPost } from '@/server/content-versions/versions';
@@ -31,7 +32,7 @@ import { notify } from '@/server/notifications/send';
 
 /** @throws AppError Forbidden for anyone but an administrator */
 function requireAdmin(member: SessionMember): void {
-	if (member.role !== 'ADMIN') throw new AppError('Forbidden');
+	if (!isAdmin(member)) throw new AppError('Forbidden');
 }
 
 interface PostRow {
@@ -108,7 +109,7 @@ async function keepHidden(
 
 /** The automatic hide leaves an administrator's post or comment, and a notice, as they are. */
 function exemptFromAutoHide(moderator: Moderator, facts: { authorRole: string; isNotice: boolean }): boolean {
-	return moderator === null && (facts.authorRole === 'ADMIN' || facts.isNotice);
+	return moderator === null && (isAdmin({ role: facts.authorRole }) || facts.isNotice);
 }
 
 /**

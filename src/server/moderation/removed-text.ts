@@ -6,7 +6,7 @@
  * post for its staff; a withdrawn member's posts and comments stay too (docs/product-rules.md#states), shown with the
  * withdrawn-member label and no nickname. Plain text only (a post's content_text, a comment's
  * text), which the admin area shows as text, never as HTML. The admin API calls it for the
- * community's administrators alone (functions/api/admin.ts).
+ * community's administrators alone (functions/api/routers/admin.ts).
  *
  * Every read is logged: one row of the audit log (VIEW_POST_TEXT, VIEW_COMMENT_TEXT: who, which
  * target, when), written in the read's own batch and only when the target is the community's, so

@@ -20,8 +20,8 @@ import {
 	type NotificationKind,
 	type NotificationSetting,
 } from '@/lib/notification-kinds';
-import { storedText } from '@/lib/excerpt';
-import type { MentionContext } from '@/lib/notification-text';
+import { storedText } from '@/server/platform/excerpt';
+import type { MentionContext } from '@/server/notifications/notification-text';
 
 /** How many a page of the list shows. */
 const NOTIFICATIONS_PAGE_SIZE = 20;

@@ -14,7 +14,7 @@
 import { translator } from '@/i18n';
 import type { Language } from '@/schemas/channel';
 import type { NotificationKind } from '@/lib/notification-kinds';
-import { notificationPath, notificationSentence, type MentionContext } from '@/lib/notification-text';
+import { notificationPath, notificationSentence, type MentionContext } from '@/server/notifications/notification-text';
 import { mentionInSql } from './notifications';
 import { AppError } from '@/server/platform/errors';
 import { PUSH_INTERVAL_MS } from '@/lib/notification-kinds';

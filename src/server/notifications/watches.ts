@@ -9,6 +9,7 @@
  * - Bounded: at most WATCHES_KEPT rows per member (WatchLimitReached past it, checked inside the
  *   write's batch), so withdrawal's deletion and My Page's list stay bounded; one watch writes one row.
  */
+import { isAdmin } from '@/lib/roles';
 import { AppError, isAppError } from '@/server/platform/errors';
 import { assertion, guardedBatch } from '@/server/platform/batch';
 import { read, run, type Read } from '@/server/platform/reads';
@@ -48,7 +49,7 @@ const BOARD_READABLE = 'EXISTS (SELECT 1 FROM boards WHERE id = ?1 AND channel_i
 
 /** The assertion that the member may list the board (of this channel). */
 function readableBoardGuard(db: D1Database, channelId: number, member: SessionMember, boardId: number): D1PreparedStatement {
-	return assertion(db, BOARD_READABLE, boardId, channelId, member.role === 'ADMIN' ? 1 : 0);
+	return assertion(db, BOARD_READABLE, boardId, channelId, isAdmin(member) ? 1 : 0);
 }
 
 /** Asked after a refused batch: whether the target is the reason. @throws AppError PostNotFound, BoardNotFound */
@@ -56,7 +57,7 @@ async function assertReadableTarget(db: D1Database, channelId: number, member: S
 	if (target === 'POST') return assertReadablePost(db, channelId, member, id);
 	const row = await db
 		.prepare(`SELECT ${BOARD_READABLE} AS ok`)
-		.bind(id, channelId, member.role === 'ADMIN' ? 1 : 0)
+		.bind(id, channelId, isAdmin(member) ? 1 : 0)
 		.first<{ ok: number }>();
 	if (row?.ok !== 1) throw new AppError('BoardNotFound');
 }

@@ -1,6 +1,6 @@
 /**
  * Failures the API answers with a result code (src/lib/result-codes.ts) and pages with their error
- * screen. Services throw `AppError`; one handler (functions/middleware/errors.ts) turns it into the
+ * screen. Services throw `AppError`; one handler (functions/api/middleware/errors.ts) turns it into the
  * envelope, and anything else is logged and answered as Internal.
  */
 import * as codes from '@/lib/result-codes';

@@ -1,11 +1,11 @@
 /** Paged lists read in one statement: the OFFSET of a page, the last page for one past the end. */
 import { PAGE_SIZE } from '@/schemas/params';
-import { pageCount } from '@/lib/paging';
+import { pageCount } from '@/server/platform/paging';
 
 /**
  * SQL for the OFFSET of page `pageParam` (bound to the page's number, from 1) of a list PAGE_SIZE a
  * page. With `countSql` (the list's count: a scalar query over the statement's own parameters) a
- * page past the end reads the last page instead, as the pages show it (shownPage, src/lib/paging.ts),
+ * page past the end reads the last page instead, as the pages show it (shownPage, src/server/platform/paging.ts),
  * in the same statement rather than a second read once the count is known.
  */
 export function pageOffsetSql(pageParam: `?${number}`, countSql?: string): string {

@@ -100,7 +100,7 @@ export interface Limiter {
 }
 
 /**
- * The Pages companion Worker's RPC interface (functions/companion.ts). Cloudflare Pages offers no
+ * The Pages companion Worker's RPC interface (functions/shell/companion.ts). Cloudflare Pages offers no
  * Rate Limiting binding, so a Pages deployment reaches the same limiters through a service binding
  * to that small Worker, named RATE_LIMITER in its configuration (scripts/lib/pages.mjs).
  */

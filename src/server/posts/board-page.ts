@@ -1,16 +1,16 @@
 /**
  * A board's list, the one home of its query: which board, category and page a request shows, and
- * the read of that page. The board page and the edge cache's key for it (functions/cache-routes.ts)
+ * the read of that page. The board page and the edge cache's key for it (functions/shell/cache-routes.ts)
  * read the URL as planBoardPage does, leniently: an unknown category shows the whole board and a
  * page past the last shows the last, so a mistyped link still leads somewhere. The API
- * (functions/api/boards.ts) takes boardListing's answer as it is: what names no board or category
+ * (functions/api/routers/boards.ts) takes boardListing's answer as it is: what names no board or category
  * is refused.
  */
 import { AppError, isAppError } from '@/server/platform/errors';
 import type { Board, BoardSubject } from '@/server/boards/boards';
 import { canReadBoard, GUEST, type Viewer } from '@/server/visibility/visibility';
 import { IdSchema, PAGE_SIZE, lenientPage } from '@/schemas/params';
-import { shownPage } from '@/lib/paging';
+import { shownPage } from '@/server/platform/paging';
 import { boardPostsRead, listBoardPosts, type PostPage } from './lists';
 import type { Read } from '@/server/platform/reads';
 

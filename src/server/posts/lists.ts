@@ -3,7 +3,7 @@
  * position src/server/list-positions/ finds for it: at page 1 as at page 2,000, whatever was removed.
  */
 import { PAGE_SIZE } from '@/schemas/params';
-import { pageCount } from '@/lib/paging';
+import { pageCount } from '@/server/platform/paging';
 import { read, run, type Read } from '@/server/platform/reads';
 import { isImageSrc } from '@/schemas/content';
 import { thumbnailUrl } from '@/lib/thumbnails';

@@ -7,16 +7,13 @@ import { AppError } from '@/server/platform/errors';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { documentText, isImageSrc, uploadKeyOf, uploadSrc, type ContentDocument } from '@/schemas/content';
 import { postThumbnailOf } from '@/lib/thumbnails';
+import { isAdmin } from '@/lib/roles';
 import { TITLE_MAX_LENGTH, titleLength, type PostFields } from '@/schemas/post-write';
 import type { WritingBoard } from '@/server/boards/writable';
 import type { ListPlacement } from '@/server/list-positions/list-positions';
 
 /** The longest body, in characters of its plain text (a long guide fits; a dumped log does not). */
 const CONTENT_MAX_CHARACTERS = 40_000;
-
-export function isAdmin(member: SessionMember): boolean {
-	return member.role === 'ADMIN';
-}
 
 /** A title as stored: one line, trimmed. */
 function normalizeTitle(title: string): string {

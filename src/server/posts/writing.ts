@@ -8,6 +8,7 @@
  * board they may write in, by their own rights); an administrator hides, shows again and deletes
  * someone else's post, and such a deletion writes its row of the audit log in its batch.
  */
+import { isAdmin } from '@/lib/roles';
 import { mentionsOf, mentionsStatement } from '@/server/notifications/mentions';
 import { notify } from '@/server/notifications/send';
 import { storedMentions } from '@/lib/mentions';
@@ -40,7 +41,7 @@ export interface SpamGuard {
 
 const DEFAULT_GUARD: SpamGuard = { limits: DEFAULT_NEW_MEMBER_LIMITS, verifyChallenge: null };
 
-import { checkFields, early, isAdmin, placementOf, thumbnailOf } from './post-fields';
+import { checkFields, early, placementOf, thumbnailOf } from './post-fields';
 
 /** The read of the member's post of a request. */
 function requestStatement(db: D1Database, memberId: number, requestId: string): D1PreparedStatement {

@@ -9,7 +9,7 @@
  * table's docsize, and its terms go to a new segment of its index (a row per 4 KB of terms), later
  * merged in steps of bounded size; tests/workers/search.test.ts states the bound.
  */
-import { searchDocument } from '@/lib/search-text';
+import { searchDocument } from '@/server/search-index/search-text';
 
 /** Rowids per channel: post and member ids up to 2^32, channel ids up to 2^21 (exact in a double). */
 const CHANNEL_SPAN = 2 ** 32;

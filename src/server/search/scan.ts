@@ -3,7 +3,7 @@
  * searched fields contain the query, found by a plain scan of the rows (normalised as the index
  * normalises them, then String.includes, which is instr), newest first.
  */
-import { normalizeSearchText } from '@/lib/search-text';
+import { normalizeSearchText } from '@/server/search-index/search-text';
 import type { SearchType } from './search';
 
 export interface ScannedPost {

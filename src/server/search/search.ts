@@ -12,9 +12,9 @@
  * its last one; the count stops at SEARCH_COUNT_CAP, and a query found more often shows "1,000+"
  * with the newest SEARCH_COUNT_CAP matches in SEARCH_MAX_PAGE pages.
  */
-import { searchPhrase } from '@/lib/search-text';
+import { searchPhrase } from '@/server/search-index/search-text';
 import { PAGE_SIZE } from '@/schemas/params';
-import { pageCount } from '@/lib/paging';
+import { pageCount } from '@/server/platform/paging';
 import { readGroup, run, type ReadGroup } from '@/server/platform/reads';
 import { DEFAULT_SEARCH_TYPE, SEARCH_TYPES } from '@/schemas/search';
 import { SUMMARY_COLUMNS, toSummary, type PostPage, type SummaryRow } from '@/server/posts/lists';

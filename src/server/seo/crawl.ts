@@ -12,7 +12,7 @@ import { all } from '@/server/platform/db';
 import { read, run, type Read } from '@/server/platform/reads';
 import type { LayoutData } from '@/server/channels/layout';
 import { canReadBoard, GUEST } from '@/server/visibility/visibility';
-import { storedFirstImage, storedText } from '@/lib/excerpt';
+import { storedFirstImage, storedText } from '@/server/platform/excerpt';
 
 /** Posts per sitemap file: a tenth of the 50,000 a sitemap may hold, so that building one reads at most this many rows. */
 export const SITEMAP_POSTS_PER_FILE = 5000;

@@ -2,8 +2,8 @@
 import type { Channel } from '@/server/channels/channels';
 import { feedEntries } from '@/server/seo/crawl';
 import { atomXml } from '@/server/seo/xml';
-import { excerpt } from '@/lib/excerpt';
-import { absoluteUrl } from '@/lib/seo';
+import { excerpt } from '@/server/platform/excerpt';
+import { absoluteUrl } from '@/server/seo/page-seo';
 import { htmlLang, type Translate } from '@/i18n';
 import { pageUrls } from '@/lib/urls';
 

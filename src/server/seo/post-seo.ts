@@ -9,9 +9,9 @@ import type { PostDetail } from '@/server/posts/detail';
 import type { CommentItem } from '@/server/comments/comments';
 import type { PostAuthor } from '@/server/visibility/author';
 import { parseStoredDocument } from '@/schemas/content';
-import { excerpt, sentenceExcerpt, storedFirstImageBlock } from '@/lib/excerpt';
+import { excerpt, sentenceExcerpt, storedFirstImageBlock } from '@/server/platform/excerpt';
 import { isoDate } from '@/lib/format-date';
-import { absoluteUrl, postPreviewImage, type PageSeo } from '@/lib/seo';
+import { absoluteUrl, postPreviewImage, type PageSeo } from '@/server/seo/page-seo';
 import { pageUrls } from '@/lib/urls';
 
 /** The length of a link preview's text (og:description): a phone's preview card shows about this much. */

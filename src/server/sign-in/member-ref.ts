@@ -5,6 +5,7 @@
  * the hash of the session cookie's token. Such a read may return a member's rows for a session
  * that has ended: the page looks at the session before it shows any of them.
  */
+import { isAdmin } from '@/lib/roles';
 import type { SessionMember } from './sessions';
 
 /** The session a page's read is made for: the hash of its cookie's token. */
@@ -42,5 +43,5 @@ export function adminSql(who: ViewerRef, param: `?${number}`): string {
 
 /** What adminSql's parameter is bound to: 1 or 0, or the session's token hash. */
 export function adminValue(who: ViewerRef): number | string {
-	return isToken(who) ? who.tokenHash : who.role === 'ADMIN' ? 1 : 0;
+	return isToken(who) ? who.tokenHash : isAdmin(who) ? 1 : 0;
 }

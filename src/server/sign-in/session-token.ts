@@ -4,7 +4,7 @@
  * bound to the channel, under the deployment's SESSION_SECRET. A token this deployment did not mint
  * is refused without asking D1, so a made-up session cookie costs one HMAC and cannot push a request
  * past the edge cache; nor can a minted one whose end has passed, which the edge cache reads
- * without D1 (functions/edge-cache.ts). Whether a minted token's session still lives before its end
+ * without D1 (functions/shell/edge-cache.ts). Whether a minted token's session still lives before its end
  * (not logged out, not idle for a week) is D1's answer (sessions.ts). This module has no imports,
  * so that Node scripts (the benchmark) can mint tokens too.
  */

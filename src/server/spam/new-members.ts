@@ -11,6 +11,7 @@
  * assertion in the write's own batch over the member's index (posts_by_member, comments_by_member),
  * reading at most the limit's entries however much the member wrote.
  */
+import { isAdmin } from '@/lib/roles';
 import { z } from 'zod';
 import { AppError } from '@/server/platform/errors';
 import { assertion } from '@/server/platform/batch';
@@ -53,7 +54,7 @@ export function parseNewMemberLimits(json: string | null): NewMemberLimits {
 
 /** Whether the limits apply to `member` at `now`: a member, not an administrator, within the period from joining. */
 export function isNewMember(member: Pick<SessionMember, 'role' | 'joinedAt'>, limits: NewMemberLimits, now: number): boolean {
-	return member.role !== 'ADMIN' && now - member.joinedAt < limits.periodHours * 3_600_000;
+	return !isAdmin(member) && now - member.joinedAt < limits.periodHours * 3_600_000;
 }
 
 /**

@@ -2,6 +2,8 @@
  * What readers see of the member who wrote a post or a comment: a withdrawn member's name is never
  * shown, and an administrator (now) carries a role badge beside the name.
  */
+import { isAdmin } from '@/lib/roles';
+
 export interface PostAuthor {
 	userId: number;
 	/** null once the member has withdrawn. */
@@ -17,6 +19,6 @@ export function authorOf(memberId: number, nickname: string | null, withdrawnAt:
 		userId: memberId,
 		nickname: withdrawnAt ? null : nickname,
 		withdrawn: withdrawnAt !== null,
-		admin: withdrawnAt === null && role === 'ADMIN',
+		admin: withdrawnAt === null && isAdmin({ role }),
 	};
 }

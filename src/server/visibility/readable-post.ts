@@ -4,6 +4,7 @@
  * batch, so it holds inside the transaction (a deletion, a hide or a move to private a moment
  * before refuses the action) and costs no D1 round trip of its own: an action is one batch.
  */
+import { isAdmin } from '@/lib/roles';
 import { AppError } from '@/server/platform/errors';
 import { assertion } from '@/server/platform/batch';
 import type { SessionMember } from '@/server/sign-in/sessions';
@@ -12,8 +13,7 @@ import { readablePostSql } from './visibility';
 const READABLE_POST = `EXISTS (SELECT 1 FROM posts p JOIN boards b ON b.id = p.board_id
 	WHERE p.id = ?1 AND p.channel_id = ?2 AND ${readablePostSql('?3', '?4')})`;
 
-const bindings = (channelId: number, member: SessionMember, postId: number) =>
-	[postId, channelId, member.userId, member.role === 'ADMIN' ? 1 : 0] as const;
+const bindings = (channelId: number, member: SessionMember, postId: number) => [postId, channelId, member.userId, isAdmin(member) ? 1 : 0] as const;
 
 /** The assertion that fails its batch unless the member may read the post (of this channel) in full. */
 export function readablePostGuard(db: D1Database, channelId: number, member: SessionMember, postId: number): D1PreparedStatement {

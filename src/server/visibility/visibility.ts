@@ -14,6 +14,7 @@
  * - Lists (profiles, My Page, search) show what a member may read: visible posts, plus the
  *   member's own private posts on their My Page; never posts of private boards (docs/product-rules.md#roles).
  */
+import { isAdmin } from '@/lib/roles';
 import type { SessionMember, SessionState } from '@/server/sign-in/sessions';
 
 export type Viewer = { kind: 'guest' } | { kind: 'member'; memberId: number; admin: boolean };
@@ -32,16 +33,17 @@ export function viewerOf(session: SessionState): Viewer {
 
 /** The reader a signed-in member is, for services that act for one (writing, likes, reports). */
 export function memberViewer(member: SessionMember): Viewer {
-	return { kind: 'member', memberId: member.userId, admin: member.role === 'ADMIN' };
+	return { kind: 'member', memberId: member.userId, admin: isAdmin(member) };
 }
 
-export function isAdmin(viewer: Viewer): boolean {
+/** Whether the reader is an administrator (the viewer's side of isAdmin). */
+export function isAdminViewer(viewer: Viewer): boolean {
 	return viewer.kind === 'member' && viewer.admin;
 }
 
 /** Whether the reader may list a board's posts. */
 export function canReadBoard(board: { publicFlag: 'Y' | 'N' }, viewer: Viewer): boolean {
-	return board.publicFlag === 'Y' || isAdmin(viewer);
+	return board.publicFlag === 'Y' || isAdminViewer(viewer);
 }
 
 /** The states of a post (docs/product-rules.md#states), in the order they win when several hold. */
@@ -88,10 +90,10 @@ export function canReadPost(state: PostState, authorId: number, viewer: Viewer):
 		case 'DELETED':
 			return false;
 		case 'PRIVATE':
-			return isAdmin(viewer) || (viewer.kind === 'member' && viewer.memberId === authorId);
+			return isAdminViewer(viewer) || (viewer.kind === 'member' && viewer.memberId === authorId);
 		case 'HIDDEN_BY_ADMIN':
 		case 'BOARD_PRIVATE':
-			return isAdmin(viewer);
+			return isAdminViewer(viewer);
 	}
 }
 
@@ -104,7 +106,7 @@ export function commentState(facts: { deletedAt: number | null; hiddenByAdmin: b
 
 /** Whether the reader may read a comment (of a post they may read) in full. */
 export function canReadComment(state: CommentState, viewer: Viewer): boolean {
-	return state === 'VISIBLE' || (state === 'HIDDEN_BY_ADMIN' && isAdmin(viewer));
+	return state === 'VISIBLE' || (state === 'HIDDEN_BY_ADMIN' && isAdminViewer(viewer));
 }
 
 /**

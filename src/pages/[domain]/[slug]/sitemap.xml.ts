@@ -3,7 +3,7 @@ import type { APIRoute } from 'astro';
 import { loadCrawlerChannel, notFound, xmlResponse } from '@/server/loaders/crawler';
 import { postsSitemapCount } from '@/server/seo/crawl';
 import { sitemapIndexXml } from '@/server/seo/xml';
-import { absoluteUrl } from '@/lib/seo';
+import { absoluteUrl } from '@/server/seo/page-seo';
 import { pageUrls } from '@/lib/urls';
 
 export const GET: APIRoute = async ({ params, url }) => {

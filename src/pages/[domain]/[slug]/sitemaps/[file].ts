@@ -6,7 +6,7 @@ import type { APIRoute } from 'astro';
 import { loadCrawlerChannel, notFound, xmlResponse } from '@/server/loaders/crawler';
 import { postsSitemapCountRead, publicBoards, sitemapPostsRead } from '@/server/seo/crawl';
 import { sitemapXml } from '@/server/seo/xml';
-import { absoluteUrl } from '@/lib/seo';
+import { absoluteUrl } from '@/server/seo/page-seo';
 import { pageUrls } from '@/lib/urls';
 
 const POSTS_FILE = /^posts-([1-9]\d{0,8})\.xml$/;

@@ -1,0 +1,96 @@
+/**
+ * Resolves the channel's session cookie into `c.var.session`, and clears a cookie whose session
+ * has ended. `requireMember` is the guard of member actions; `callerCheck` puts the guard of every
+ * route of an API before anything reads the request's input.
+ */
+import { isAdmin } from '@/lib/roles';
+import { createMiddleware } from 'hono/factory';
+import { matchedRoutes } from 'hono/route';
+import type { Context } from 'hono';
+import type { ApiEnv } from '@functions/api/context';
+import { requestSession } from '@/server/sign-in/request-session';
+import type { BanInfo, SessionMember, SessionState } from '@/server/sign-in/sessions';
+import { findSignup } from '@/server/accounts/signup';
+import { readAuthCookie } from '@/server/sign-in/cookies';
+import { AppError } from '@/server/platform/errors';
+import { methodNotAllowed, routeNotFound } from '@functions/api/middleware/errors';
+
+export const sessionMiddleware = createMiddleware<ApiEnv>(async (c, next) => {
+	const { session, headers } = await requestSession(c.var.db, c.var.channel, c.req.raw);
+	c.set('session', session);
+	for (const [name, value] of headers) c.header(name, value, { append: name === 'Set-Cookie' });
+	await next();
+});
+
+/** The error for a request that has no usable session, or that of a banned member. */
+export function sessionError(session: Exclude<SessionState, { kind: 'member' }>): AppError {
+	switch (session.kind) {
+		case 'guest':
+			return new AppError('LoginRequired');
+		case 'expired':
+			return new AppError('SessionExpired');
+		case 'revoked':
+			return new AppError('SessionRevoked');
+		case 'banned':
+			return new AppError('Banned', bannedMessage(session.ban), { ban: session.ban });
+	}
+}
+
+/** Banned's resultMessage with the ban's end (UTC, ISO 8601) or "permanently", and the reason the administrator gave. */
+function bannedMessage(ban: BanInfo): string {
+	const until = ban.endsAt === null ? 'permanently restricted' : `restricted until ${new Date(ban.endsAt).toISOString()}`;
+	const reason = ban.reason.trim() === '' ? 'No reason was given.' : `Reason: ${ban.reason.trim()}`;
+	return `Your access to this community is ${until}; you can still read it. ${reason}`;
+}
+
+/** The signed-in member, or the error of docs/product-rules.md#errors-and-texts for everyone else (a banned member included). */
+export function requireMember(c: Context<ApiEnv>): SessionMember {
+	const session = c.var.session;
+	if (session.kind !== 'member') throw sessionError(session);
+	return session.member;
+}
+
+/** The session's administrator of this community. @throws AppError the session's error (a guest, a banned one), Forbidden for a member */
+export function requireAdministrator(c: { var: ApiEnv['Variables'] }): SessionMember {
+	const session = c.var.session;
+	if (session.kind !== 'member') throw sessionError(session);
+	if (!isAdmin(session.member)) throw new AppError('Forbidden');
+	return session.member;
+}
+
+/**
+ * Who may call a route: a signed-in member, an administrator of the community, the browser of a
+ * sign-up in progress (its cookie; the sign-up is then `c.var.signup`), or anyone.
+ */
+export type Caller = 'member' | 'administrator' | 'signup' | 'anyone';
+
+/** The path of the route that answers the request, or undefined for a routing answer (404, 405). */
+function answeringRoute(c: Context): string | undefined {
+	return matchedRoutes(c).find((route) => route.method !== 'ALL' && route.handler !== methodNotAllowed && route.handler !== routeNotFound)?.path;
+}
+
+/**
+ * The order of every API: authentication, then authorisation, then the input. Put after the session
+ * middleware and before the routes, this checks the caller `callerOf` names for the route (by its
+ * path under /{domain}/{slug}) before any validator reads the path parameters, the query or the
+ * body: a guest's request is answered LoginRequired (a banned member's with the ban, a member's on
+ * an administrator's route Forbidden) however malformed it is. A path or method that no route
+ * answers keeps its 404 or 405.
+ */
+export function callerCheck(callerOf: (routePath: string) => Caller) {
+	return createMiddleware<ApiEnv>(async (c, next) => {
+		const route = answeringRoute(c);
+		if (route !== undefined) {
+			const caller = callerOf(route.replace(/^.*?\/:domain\/:slug/, ''));
+			if (caller === 'member') requireMember(c);
+			else if (caller === 'administrator') requireAdministrator(c);
+			else if (caller === 'signup') {
+				const { channel, db } = c.var;
+				const signup = await findSignup(db, channel.id, readAuthCookie(c.req.raw, 'signup', channel.domain, channel.slug));
+				if (!signup) throw new AppError('SignupExpired');
+				c.set('signup', signup);
+			}
+		}
+		await next();
+	});
+}
