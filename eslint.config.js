@@ -8,7 +8,7 @@ import globals from 'globals';
  * Modules that only the Worker may load: services, loaders, the API and the runtime's bindings.
  * Their types are another matter: `import type` is erased from the bundle, so the browser may read
  * the server's types (src/lib/api-types.ts derives the islands' contract from the API's; see
- * docs/api-contract.md). A value import stays forbidden.
+ * docs/reference/api-contract.md). A value import stays forbidden.
  */
 const SERVER_ONLY = [
 	{
@@ -25,7 +25,7 @@ const SERVER_ONLY = [
 ];
 
 /**
- * Browser code calls the API through src/lib/api-client.ts only (docs/api-contract.md): its paths,
+ * Browser code calls the API through src/lib/api-client.ts only (docs/reference/api-contract.md): its paths,
  * bodies and answers are typed from the routers, so a hand-made request or a hand-typed answer is
  * refused. `fetch` may be called only by the files named in RAW_FETCH_FILES.
  */

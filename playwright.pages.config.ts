@@ -2,7 +2,7 @@ import { defineConfig } from '@playwright/test';
 import base from './playwright.config';
 
 /**
- * The Pages smoke test (issue 12): the readers' browser tests against the Cloudflare Pages build
+ * The Pages smoke test: the readers' browser tests against the Cloudflare Pages build
  * (npm run build:pages) served by `wrangler pages dev` with the same kind of local D1. Run by
  * `npm test` after the main browser tests, on its own port.
  */
@@ -13,7 +13,7 @@ export default defineConfig({
 	// What a guest reads: boards, posts, navigation, the error pages and the page policy; the scripts
 	// as Pages serves them with the inlined styles applied, and the rate limiters through the companion
 	// Worker. The layout's measurements (layout.spec.ts) run on the Workers build only: the same CSS,
-	// and 20 tests that took a fifth of this run (docs/test-speed.md).
+	// and 20 tests that took a fifth of this run (docs/guides/testing.md).
 	testIgnore: [],
 	testMatch: [
 		'**/pages-platform.spec.ts',

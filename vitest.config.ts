@@ -29,7 +29,7 @@ export default defineConfig({
 	resolve: { alias },
 	test: {
 		// Vitest's default on two cores is one worker, which leaves a core idle while the workers project
-		// waits on workerd; two files at a time keep both busy (one quiet run: 113 s → 64 s; docs/test-speed.md).
+		// waits on workerd; two files at a time keep both busy (one quiet run: 113 s → 64 s; docs/guides/testing.md).
 		maxWorkers: Math.max(2, availableParallelism() - 1),
 		projects: [
 			{
@@ -80,7 +80,7 @@ export default defineConfig({
 					name: 'workers',
 					include: ['tests/workers/**/*.test.ts'],
 					// One runtime for the files of a worker, which setup.ts resets before each file (its data,
-					// its modules): a new runtime per file made the project three times slower (docs/test-speed.md).
+					// its modules): a new runtime per file made the project three times slower (docs/guides/testing.md).
 					isolate: false,
 					// Seeding and the 41,000-post fixture take seconds on a busy 2-core machine.
 					testTimeout: 30_000,

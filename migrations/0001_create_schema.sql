@@ -1,4 +1,4 @@
--- The whole data model of docs/product-rules.md#data and the states of docs/product-rules.md#states. Every row of community data carries
+-- The whole data model of docs/reference/product-rules.md#data and the states of docs/reference/product-rules.md#states. Every row of community data carries
 -- channel_id, and every list the product shows has an index that serves it without scanning a table.
 -- Times are Unix epoch milliseconds (UTC). Flags are 0/1 integers; the API speaks Y/N where the product rules do.
 

@@ -1,4 +1,4 @@
--- Writing posts (issue 9).
+-- Writing posts.
 --
 -- Lists without renumbering. A post takes a position in each list it joins (its board's, its
 -- category's and "All Posts") when it first joins it: one more than the list's top (list_top), so

@@ -1,4 +1,4 @@
--- Uploads attach to what shows them (issue 9, src/server/uploads/claims.ts).
+-- Uploads attach to what shows them (src/server/uploads/claims.ts).
 --
 -- An upload is stored under a random key (r2_key: 128 random bits, base64url, and the extension of
 -- the type sniffed from its bytes), the same in R2 and in its URL, /uploads/{key}. Its UNIQUE

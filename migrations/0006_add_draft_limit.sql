@@ -1,4 +1,4 @@
--- Drafts (issue 9).
+-- Drafts.
 --
 -- A member's drafts of a channel, newest-updated first, and their count, from one index: the list
 -- and the count read index entries of that member alone, and withdrawal still finds them by member.

@@ -1,4 +1,4 @@
--- Comments and replies (issue 10).
+-- Comments and replies.
 --
 -- A post's comments are read a page at a time in thread order: a top-level comment, then its
 -- replies oldest first, then the next top-level comment. Replies are one level deep, so a comment's

@@ -1,4 +1,4 @@
--- The edge cache while members talk (issue 10).
+-- The edge cache while members talk.
 --
 -- channels.content_version turns every cached page of a community cold: it moves when lists change
 -- (a post written, edited, deleted or hidden, a nickname, a withdrawal). A comment changes one

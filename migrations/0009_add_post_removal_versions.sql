@@ -1,4 +1,4 @@
--- Comments reach guests without a cold page (issue 10).
+-- Comments reach guests without a cold page.
 --
 -- channels.post_versions moves for every change of a post's page (a comment written, edited,
 -- deleted or hidden). A cached page of an older version may still be answered for a few seconds

@@ -1,4 +1,4 @@
--- Search (issue 11): exact substring search from two characters, in every script.
+-- Search: exact substring search from two characters, in every script.
 --
 -- post_search holds exactly the posts "All Posts" lists (visible, in a public board: those with a
 -- channel_seq), so a search finds nothing a guest may not read, and the services keep it so in the

@@ -1,4 +1,4 @@
--- The audit log of moderation (issue 12): every action of a community's administrators (and of
+-- The audit log of moderation: every action of a community's administrators (and of
 -- the operator commands, moderator_id NULL), who, what, on which target, why and when. Rows are
 -- only ever added: no route or service changes or removes one (a community's removal aside).
 CREATE TABLE moderation_log (

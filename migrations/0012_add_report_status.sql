@@ -1,4 +1,4 @@
--- The reports queue of the admin area (issue 12): a report is OPEN until an administrator acts on
+-- The reports queue of the admin area: a report is OPEN until an administrator acts on
 -- its target: RESOLVED when the target is hidden, DISMISSED when the reports are dismissed. Resolved
 -- reports leave the queue and stay as its history, with who closed them and when.
 ALTER TABLE reports ADD COLUMN status TEXT NOT NULL DEFAULT 'OPEN' CHECK (status IN ('OPEN', 'RESOLVED', 'DISMISSED'));

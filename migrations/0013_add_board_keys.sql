@@ -1,4 +1,4 @@
--- Communities set up from a file (issue 12, npm run channel -- apply): the file names each board by
+-- Communities set up from a file (npm run channel -- apply): the file names each board by
 -- a key of its own, unique in its community, so that applying it again finds the same board.
 -- Boards made before have a key from their id.
 ALTER TABLE boards ADD COLUMN key TEXT;

@@ -1,4 +1,4 @@
--- Moderation settings and reads of the admin area (issue 12).
+-- Moderation settings and reads of the admin area.
 -- A community may hide a post or comment by itself when it reaches this many open reports (NULL:
 -- never). The reports stay open, so the target stays in the queue until a moderator keeps it hidden
 -- (resolving them) or shows it again.

@@ -1,4 +1,4 @@
--- One member keeps a community's guest cache cold (issue 22, point 8).
+-- One member keeps a community's guest cache cold.
 --
 -- channels.content_version was in every cache key of a community and moved for every new post and
 -- edit. It now moves only for what every page shows: the layout (the board tree, categories,

@@ -1,4 +1,4 @@
--- Moderation that cannot be abused (issue 22).
+-- Moderation that cannot be abused.
 --
 -- Reports count toward a community's automatic hide only from members whose membership is at least
 -- this many hours old, or who had a report upheld before (a report of theirs RESOLVED by a

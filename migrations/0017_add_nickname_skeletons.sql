@@ -1,4 +1,4 @@
--- Look-alike nicknames (issue 22, point 4): every claim, current or retired, keeps the confusable
+-- Look-alike nicknames: every claim, current or retired, keeps the confusable
 -- skeleton of its name (UTS #39, src/lib/nickname-skeleton.ts), and no two claims of a channel share
 -- one, so PixeIFarmTeam cannot be taken beside PixelFarmTeam, even by two sign-ups racing each other.
 -- SQL cannot compute a skeleton: claims made before this migration keep NULL (which the index lets

@@ -1,4 +1,4 @@
--- Upload quotas (issue 22, src/server/uploads/uploads.ts).
+-- Upload quotas (src/server/uploads/uploads.ts).
 --
 -- One member's uploads of the last 24 hours, with their sizes, from one index: the quota's count
 -- and bytes read these index entries alone (at most 100 of them), never the member's older uploads.

@@ -1,4 +1,4 @@
--- Thumbnails of media posts in lists (issue 23, point 8; docs/thumbnails.md).
+-- Thumbnails of media posts in lists (docs/reference/thumbnails.md).
 --
 -- thumb_key: the R2 key of the small variant the editor made of this upload in the browser
 -- (at most 320 px a side, at most 64 KB, JPEG or WebP), served like any upload at /uploads/{key}.

@@ -1,4 +1,4 @@
--- Whom a reply answers (issue 23, point 15).
+-- Whom a reply answers.
 --
 -- Replies stay one level deep: parent_id is always the thread's top-level comment. A reply to a
 -- reply is stored under that comment as before, and reply_to_id now names the reply it answered,

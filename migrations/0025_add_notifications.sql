@@ -1,4 +1,4 @@
--- Notifications, mentions and watching (issue 26; docs/notifications.md).
+-- Notifications, mentions and watching (docs/reference/notifications.md).
 --
 -- A write that concerns other members (a comment, a post, a like, a moderator's hide or show, a
 -- ban) sends one message to the notifications queue; its consumer writes these rows in batches
@@ -60,7 +60,7 @@ ALTER TABLE posts ADD COLUMN mentions TEXT;
 ALTER TABLE comments ADD COLUMN mentions TEXT;
 
 -- Messages the queue gave up on after its retries (the dead-letter queue's consumer writes them
--- here for the operators: docs/notifications.md#runbook).
+-- here for the operators: docs/reference/notifications.md#runbook).
 CREATE TABLE notification_dead_letters (
 	id INTEGER PRIMARY KEY,
 	message_id TEXT NOT NULL UNIQUE,

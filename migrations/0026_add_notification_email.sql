@@ -1,4 +1,4 @@
--- Email for replies and mentions (docs/notifications.md#email; src/server/notifications/email.ts).
+-- Email for replies and mentions (docs/reference/notifications.md#email; src/server/notifications/email.ts).
 --
 -- Off by default, and only to an address the member confirmed: no sign-in provider tells us one,
 -- so the member types it in My Page → Settings, and a confirmation link goes there first (double

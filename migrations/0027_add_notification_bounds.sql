@@ -1,4 +1,4 @@
--- The bounds of what one member can make the site send another (docs/notifications.md#bounds;
+-- The bounds of what one member can make the site send another (docs/reference/notifications.md#bounds;
 -- src/lib/notification-kinds.ts holds the numbers, and the two written here must stay equal to them).
 
 -- MENTION and REPLY notifications from one sender to one recipient are counted over the last hour

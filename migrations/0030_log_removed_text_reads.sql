@@ -1,5 +1,5 @@
 -- An administrator's read of a post's or comment's stored text (Show text in the admin area,
--- docs/moderation.md) writes a row of the audit log: VIEW_POST_TEXT, VIEW_COMMENT_TEXT.
+-- docs/reference/moderation.md) writes a row of the audit log: VIEW_POST_TEXT, VIEW_COMMENT_TEXT.
 -- SQLite changes a CHECK only by building the table again (as migrations 0014 and 0016 did).
 CREATE TABLE moderation_log_new (
 	id INTEGER PRIMARY KEY,

@@ -1,4 +1,4 @@
--- What a moderated member is told (docs/moderation.md#what-a-moderated-member-is-told).
+-- What a moderated member is told (docs/reference/moderation.md#what-a-moderated-member-is-told).
 --
 -- The community file's `moderation.contact`: where a member asks for a review of a hide or a ban
 -- (an email address or an https address), NULL when the file names none.

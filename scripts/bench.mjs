@@ -499,7 +499,7 @@ const lighthousePages = {
 };
 if (lighthouseOnly) {
 	// Every demo community's post, board, search and My Page (signed in): the SEO and accessibility
-	// scores docs/seo.md reports. The search and My Page carry noindex on purpose, which Lighthouse's
+	// scores docs/reference/seo.md reports. The search and My Page carry noindex on purpose, which Lighthouse's
 	// is-crawlable audit counts against SEO.
 	const cookies = await demoMemberCookies(STATE);
 	const pages = query(

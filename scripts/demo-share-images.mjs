@@ -1,5 +1,5 @@
 /**
- * Makes the demo communities' share images (docs/seo.md#share-images): one 1200×630 JPEG each in
+ * Makes the demo communities' share images (docs/reference/seo.md#share-images): one 1200×630 JPEG each in
  * public/demo/, the picture Facebook, X, LINE, KakaoTalk and Discord show for a link to the
  * community. Each is drawn as HTML over one of the demo's illustrations, with the community's title
  * and season line in its own language, and photographed by Chromium (the one the browser tests

@@ -12,7 +12,7 @@
  *   npm run peer-bench -- --peer-bench DIR   # elsewhere; compare.mjs's own options follow too
  *
  * The results (a Markdown table on stdout, everything in bench-results/peer-<time>.json) are
- * compared in docs/performance.md.
+ * compared in docs/decisions/performance.md.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';

@@ -25,7 +25,7 @@ console.log('Preparing the local database…');
 const seeded = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'seed.mjs'), '--if-empty'], { cwd: ROOT, stdio: 'inherit' });
 if (seeded.status !== 0) process.exit(seeded.status ?? 1);
 
-// The origin the site is opened at, as a deployment sets it (docs/deploying.md): it builds the links
+// The origin the site is opened at, as a deployment sets it (docs/guides/deploying.md): it builds the links
 // in emails, the sign-in's return and the canonical URLs, and it is the origin writes must come from.
 const origin = process.env.SITE_ORIGIN || `http://localhost:${PORT}`;
 const idp = await startIdentityProvider({

@@ -4,7 +4,7 @@
  * tests against the same build laid out for Cloudflare Pages, then a smoke run of the operator
  * scripts and of the benchmark. Stops at the first failing step.
  *
- * Steps that do not touch the same files run side by side (docs/test-speed.md): the workers tests,
+ * Steps that do not touch the same files run side by side (docs/guides/testing.md): the workers tests,
  * the build and the unit tests first; then the type check and lint (they read what the build
  * generates: worker-configuration.d.ts and .astro/) beside the workers tests; then the browser tests
  * alone, since they keep both cores busy by themselves (beside the others, everything took longer);

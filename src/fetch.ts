@@ -16,7 +16,7 @@ app.route('/', signInCallback);
 app.route('/', emailLinks);
 // Pages are rendered whole, then sent, not streamed: every read a page makes is in its frontmatter,
 // before the first byte either way, so streaming would gain no time and costs CPU on every page
-// (Astro's async iterator, a ReadableStream over it, a chunk per flush: docs/performance.md). The
+// (Astro's async iterator, a ReadableStream over it, a chunk per flush: docs/decisions/performance.md). The
 // answer then has a Content-Length, and its Server-Timing counts every round trip the render made.
 app.use(async (context, next) => {
 	const state = new FetchState(context.req.raw);

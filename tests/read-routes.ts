@@ -86,7 +86,7 @@ function apiBase(t: ReadTargets) {
 }
 
 /**
- * The admin area's read of a post's or comment's stored text, for appeals (issue 22): the one route
+ * The admin area's read of a post's or comment's stored text, for appeals: the one route
  * that answers deleted text, to the community's administrators alone (REMOVED_TEXT_CANARIES); a
  * POST, since each read writes its row of the audit log (API_POST_READS).
  */

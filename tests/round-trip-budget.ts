@@ -1,6 +1,6 @@
 /**
  * How many round trips to D1 in sequence a request may take after the channel lookup (which the
- * isolate's memory answers for most requests): docs/performance.md#round-trips. Held by
+ * isolate's memory answers for most requests): docs/decisions/performance.md#round-trips. Held by
  * tests/e2e/round-trips.spec.ts for the pages, tests/workers/round-trips.test.ts for the API's
  * reads, and for the writes by the workers tests' harness (tests/workers/harness.ts), on every
  * write any of them sends: every write route, accepted and refused (tests/workers/input-errors.test.ts

@@ -31,7 +31,7 @@ const publicApi = new Hono<ApiEnv>()
 	.use(limitBody)
 	.use(channelMiddleware)
 	.use(sessionMiddleware)
-	// A banned member still reads (docs/moderation.md#a-banned-member): every other request of theirs is
+	// A banned member still reads (docs/reference/moderation.md#a-banned-member): every other request of theirs is
 	// answered with the ban, and auth/status answers it too (the page's session check).
 	.use(async (c, next) => {
 		if (c.var.session.kind === 'banned' && c.req.method !== 'GET' && c.req.method !== 'HEAD') throw sessionError(c.var.session);

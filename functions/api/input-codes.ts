@@ -3,7 +3,7 @@
  * its schema, so that a client learns the failure by its own code and text, never by the
  * validator's words. One table per kind of input; a field not listed, and any failure of the
  * input's shape (an array for an object, an unknown field), answers InvalidParameter naming at most
- * the field (a top-level key of the route's schema, as docs/api-errors.md lists them).
+ * the field (a top-level key of the route's schema, as docs/reference/api-errors.md lists them).
  *
  * A new code slots in with one entry: the field's path (`*` stands for any array index) and which
  * of its failures the code answers. A refinement may also name its code itself, with

@@ -89,7 +89,7 @@ const LARGER_BODIES: readonly { pattern: RegExp; limit: MiddlewareHandler }[] = 
 	{ pattern: /^\/(?:posts|drafts)(?:\/[^/]+)?$/, limit: bodyLimitOf(DOCUMENT_BODY_MAX_BYTES, 'PayloadTooLarge') },
 	// The image itself plus room for nothing else: uploads are raw bytes, not multipart.
 	{ pattern: /^\/uploads$/, limit: bodyLimitOf(IMAGE_MAX_BYTES, 'ImageTooLarge') },
-	// An upload's small variant for lists (issue 23, docs/thumbnails.md).
+	// An upload's small variant for lists (docs/reference/thumbnails.md).
 	{ pattern: /^\/uploads\/[^/]+\/thumbnail$/, limit: bodyLimitOf(THUMBNAIL_MAX_BYTES, 'ThumbnailTooLarge') },
 ];
 

@@ -1,5 +1,5 @@
 /**
- * The POSTs of the links in our emails (docs/notifications.md#email), before Astro's pages:
+ * The POSTs of the links in our emails (docs/reference/notifications.md#email), before Astro's pages:
  *
  * - POST /{domain}/{slug}/email/confirm?token=…: the confirmation page's button. Confirms the
  *   pending address the token names, then 303 to the page with the outcome signed, which the page

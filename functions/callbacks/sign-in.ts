@@ -1,5 +1,5 @@
 /**
- * /{domain}/{slug}/oauth, the providers' return (docs/product-rules.md#routes): Google and X come back with a GET,
+ * /{domain}/{slug}/oauth, the providers' return (docs/reference/product-rules.md#routes): Google and X come back with a GET,
  * Apple with a cross-site form POST (response_mode=form_post). It runs before Astro's pages, so
  * Astro's origin check does not turn Apple's POST away; that POST is the one deliberate exception
  * to the Origin check, and the transaction (state, PKCE verifier, nonce, bound to the browser by

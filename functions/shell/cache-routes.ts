@@ -102,7 +102,7 @@ const PAGE_ROUTES: CacheRoute[] = [
 	{ path: /^\/posts\/(\d+)\/?$/, query: { commentId: lenientId, commentsAfter: commentAfter }, strict: false, showsPost: true },
 	{ path: /^\/users\/(\d+)\/?$/, query: { page: memberPage }, strict: false, lists: 'member' },
 	{ path: /^\/search\/?$/, query: { q: searchKeyword, searchType, page: searchPage }, strict: false, lists: 'search' },
-	// The crawlers' files (docs/seo.md): they show the lists, and the boards (content version) with them.
+	// The crawlers' files (docs/reference/seo.md): they show the lists, and the boards (content version) with them.
 	{ path: /^\/(?:sitemap\.xml|sitemaps\/(?:boards|posts-[1-9]\d{0,8})\.xml|feed\.xml)$/, query: {}, strict: false, lists: 'all' },
 	{ path: /^\/boards\/(\d+)\/feed\.xml$/, query: {}, strict: false, lists: 'pathBoard' },
 ];

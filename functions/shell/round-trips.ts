@@ -7,7 +7,7 @@
  * `d1-trips` counts statements and batches, `d1-depth` the longest chain of them that waited one for
  * another, and `d1-channel` the read of the channel's row (most requests find it in the isolate's
  * memory), which the other two leave out (src/server/platform/database.ts). They count what was
- * asked before the answer's headers; the routes' budgets are in docs/performance.md#round-trips.
+ * asked before the answer's headers; the routes' budgets are in docs/decisions/performance.md#round-trips.
  * A hit of the edge cache carries the figures of its own request, never those it was stored with.
  */
 import type { RoundTrips } from '@/server/platform/database';

@@ -3,7 +3,7 @@
  * or a page could answer, a fault in the edge cache) is logged and answered the way the API and
  * the pages answer their own failures, never cached and with the security headers, instead of the
  * platform's bare error page. The API's paths get the Internal envelope (-5001500); everything
- * else a page saying 'Something went wrong' / 'Please try again' (docs/product-rules.md#errors-and-texts) with a Retry link.
+ * else a page saying 'Something went wrong' / 'Please try again' (docs/reference/product-rules.md#errors-and-texts) with a Retry link.
  */
 import { ResultCodes } from '@/server/platform/errors';
 import { failure } from '@/server/platform/envelope';

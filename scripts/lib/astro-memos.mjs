@@ -1,6 +1,6 @@
 /**
  * A Vite plugin for the server build: two pure functions Astro runs on every page render, for
- * answers that are the same every time, get a bounded memo in the isolate (docs/performance.md):
+ * answers that are the same every time, get a bounded memo in the isolate (docs/decisions/performance.md):
  * - `generateCspDigest` (astro/dist/core/encryption.js) hashes every inline style and script of a
  *   page for its Content-Security-Policy, though they are the build's own; with
  *   `inlineStylesheets: 'always'` that is some 20 KB of CSS hashed per page view;

@@ -1,9 +1,9 @@
 /**
- * What a comment costs the server, for `npm run bench` (docs/notifications.md#cost): the server's
+ * What a comment costs the server, for `npm run bench` (docs/reference/notifications.md#cost): the server's
  * CPU milliseconds per comment (POST …/comments on the bench's large community, 4 at a time, each
  * member and address its own), with the notifications queue and its consumer as deployed, and
  * without them (the same build under a configuration with no queue: the write sends no message,
- * as before issue 26). With the queue, the CPU is taken once the consumer has written every
+ * as a deployment without notifications does). With the queue, the CPU is taken once the consumer has written every
  * notification, so it includes the consumer's work. Half the comments mention another member.
  */
 import { readFileSync, writeFileSync } from 'node:fs';

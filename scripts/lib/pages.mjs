@@ -1,5 +1,5 @@
 /**
- * The Cloudflare Pages build (issue 12): the Worker build (`dist/`, made by `astro build`) laid
+ * The Cloudflare Pages build: the Worker build (`dist/`, made by `astro build`) laid
  * out as a Pages project in advanced mode, in `dist-pages/`:
  *
  *   dist-pages/wrangler.toml        the Pages configuration: bindings, variables, compatibility

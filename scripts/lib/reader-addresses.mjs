@@ -1,6 +1,6 @@
 /**
  * Readers from addresses of their own, for the load the benchmarks send. The read limits count
- * per client address (CF-Connecting-IP, which the local runtime keeps as sent: docs/rate-limits.md),
+ * per client address (CF-Connecting-IP, which the local runtime keeps as sent: docs/reference/rate-limits.md),
  * a post's page and reads among them, and a benchmark's thousands of reads a minute stand for many
  * readers: from one address they would be refused after 600. The members' writes have their own
  * addresses (scripts/bench.mjs); these are in 10.128.0.0/9, apart from those.

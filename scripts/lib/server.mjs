@@ -22,7 +22,7 @@ export function localSessionSecret(persistTo) {
 }
 
 /**
- * The VAPID keys of a local state folder (Web Push, docs/notifications.md#web-push): made once and
+ * The VAPID keys of a local state folder (Web Push, docs/reference/notifications.md#web-push): made once and
  * kept beside the database, so that browsers subscribed on an earlier run stay subscribed.
  */
 function localVapidKeys(persistTo) {
@@ -47,7 +47,7 @@ const LOCAL_PUSH = { PUSH_ALLOW_LOOPBACK: '1' };
  * (scripts/serve-test.mjs), so that what the tests prove is what `npm start` does: the stand-ins'
  * (the identity provider, Turnstile, the mail capture), local Web Push, and SITE_ORIGIN, the origin
  * the site is opened at. Emails' links are built on it, and no email is sent without it
- * (docs/notifications.md#email): without it, Settings would offer no email under `npm start`.
+ * (docs/reference/notifications.md#email): without it, Settings would offer no email under `npm start`.
  *
  * @param {{ idp: { vars: Record<string, string> }; turnstile: { vars: Record<string, string> }; mail: { vars: Record<string, string> }; origin: string }} stand-ins
  */

@@ -1,5 +1,5 @@
 /**
- * The rows part of the comment bench (`npm run bench`, docs/notifications.md#cost): writes a comment
+ * The rows part of the comment bench (`npm run bench`, docs/reference/notifications.md#cost): writes a comment
  * through the comments service on the bench's local D1, without a mention and with one, and then
  * delivers its notification message through the consumer (src/server/notifications/deliver.ts), and
  * reports what D1 says each cost. The request is what the member waits for; the consumer's rows are

@@ -1,5 +1,5 @@
 /**
- * The search part of `npm run bench` (issue 11), on the bench's local D1 with the 100,000-post
+ * The search part of `npm run bench`, on the bench's local D1 with the 100,000-post
  * channel: recall of 200 sampled queries (50 of each language, or --samples per language: ko, ja, zh, en; 2, 3 and 4 to 12 characters; from titles
  * and bodies; every search type) against a plain scan of the same visible posts, then for each
  * kind of query the time of a results page's reads (p50/p95 over the runs, through the local

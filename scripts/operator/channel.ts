@@ -1,5 +1,5 @@
 /**
- * `npm run channel`: operator commands for a community (issue 12), on the services of src/ and the
+ * `npm run channel`: operator commands for a community, on the services of src/ and the
  * local D1 or, with --remote, the deployed one.
  *
  *   npm run channel -- apply channels/starfall-global.json [--dry-run]

@@ -12,7 +12,7 @@
  * Options: --persist-to DIR (another local state folder), --remote (the deployed database; needs
  * `wrangler login`). Banning ends the member's sessions at once; a temporary ban lifts itself at
  * its end. `skeletons` fills in the look-alike skeletons of every nickname claimed before migrations
- * 0017 and 0028 (docs/nicknames.md), lists the names that look like an earlier one, and lists the
+ * 0017 and 0028 (docs/reference/nicknames.md), lists the names that look like an earlier one, and lists the
  * names in use that today's nickname rules refuse (an invisible character, a stray combining mark).
  */
 import { parseArgs } from 'node:util';

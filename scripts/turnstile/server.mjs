@@ -1,7 +1,7 @@
 /**
  * A local stand-in for Cloudflare Turnstile, as scripts/idp/ stands in for the sign-in providers:
  * `npm start`, the browser tests and the workers tests run the product's real Turnstile code
- * against it (docs/spam-defence.md).
+ * against it (docs/reference/spam-defence.md).
  *
  * - GET /turnstile/v0/api.js: the widget script, the subset of Cloudflare's api.js the product
  *   uses: `turnstile.render(container, { sitekey, action, language, callback, 'expired-callback',

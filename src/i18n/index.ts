@@ -1,6 +1,6 @@
 /**
  * Texts: i18next with the bundled en, ja, ko and zh (Traditional) files; the channel's language
- * picks the locale and en fills any gap. Keys are flat and dotted, as docs/product-rules.md#errors-and-texts names them.
+ * picks the locale and en fills any gap. Keys are flat and dotted, as docs/reference/product-rules.md#errors-and-texts names them.
  * Islands get resolved strings as props (see `pick`), so i18next never ships to the browser.
  * Korean particle pairs ({이/가}) take the form of the word before them once the values are in
  * (src/i18n/particles.ts).

@@ -1,5 +1,5 @@
 /**
- * Korean particles that follow the word before them (docs/messages.md). A Korean text writes the
+ * Korean particles that follow the word before them (docs/reference/messages.md). A Korean text writes the
  * two forms of a particle in braces, the form after a final consonant first: `{이/가}`, `{을/를}`,
  * `{은/는}`, `{과/와}`, `{으로/로}`, `{이에요/예요}`. Once the text's values are filled in, each pair
  * becomes the form the preceding word takes: 닉네임이 Ash{으로/로} → Ash로, ‘던전’{이/가} → ‘던전’이.

@@ -1,5 +1,5 @@
 /**
- * The browser's client for the JSON API (docs/product-rules.md#api-calls, docs/api-contract.md): a
+ * The browser's client for the JSON API (docs/reference/product-rules.md#api-calls, docs/reference/api-contract.md): a
  * call names its API (public, member, admin) and one of that router's own route paths, and the
  * path, its parameters, the query, the JSON body and the answer are all typed from the routers
  * (functions/app.ts), type-only. It sends credentials, the user-id header once a user id is known,
@@ -231,7 +231,7 @@ async function readJson(response: Response): Promise<unknown> {
 	}
 }
 
-/** The member API of `channel` for the signed-in member `userId` (the user-id header of docs/product-rules.md#api-calls). */
+/** The member API of `channel` for the signed-in member `userId` (the user-id header of docs/reference/product-rules.md#api-calls). */
 export function memberRoutes(channel: ChannelRef, userId: number | string): RoutesClient<'member'> {
 	return createApiClient({ channel, getUserId: () => String(userId) }).member;
 }

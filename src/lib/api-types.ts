@@ -2,7 +2,7 @@
  * The contract between the API and the islands: every answer and body an island reads or sends,
  * derived from the routers' own types (functions/api/app.ts PublicApi, MemberApi, AdminApi) through
  * Hono's typed client, type-only: nothing of this module or the server reaches the browser. A
- * route whose answer changes fails `npm run check` in the island that reads it (docs/api-contract.md).
+ * route whose answer changes fails `npm run check` in the island that reads it (docs/reference/api-contract.md).
  *
  * Islands import these with `import type`, mostly through their own api.ts and model.ts, which
  * re-export them under the names the components use.

@@ -2,7 +2,7 @@
  * The days of a temporary ban, as the app writes dates (yyyy.MM.dd) and in the channel's time zone
  * (src/lib/format-date.ts: en UTC, ko Seoul, ja Tokyo, zh Taipei), whatever the moderator's
  * browser is set to: the day picked in the ban dialog is the day every list shows, for the
- * moderators and the member alike (docs/moderation.md, "A ban's last day").
+ * moderators and the member alike (docs/reference/moderation.md, "A ban's last day").
  */
 import type { Language } from '@/schemas/channel';
 import { dayOf, dayStartOf } from '@/lib/format-date';

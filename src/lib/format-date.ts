@@ -1,5 +1,5 @@
 /**
- * Dates as docs/product-rules.md#limits shows them: HH:mm for today, yyyy.MM.dd otherwise, yyyy.MM.dd HH:mm in full.
+ * Dates as docs/reference/product-rules.md#limits shows them: HH:mm for today, yyyy.MM.dd otherwise, yyyy.MM.dd HH:mm in full.
  * A channel's dates are shown in its language's home time zone (en: UTC), the same for every
  * reader, so that a cached page never disagrees with itself.
  */

@@ -1,5 +1,5 @@
 /**
- * @mentions in the text of a post or a comment (docs/notifications.md#mentions). The text keeps what
+ * @mentions in the text of a post or a comment (docs/reference/notifications.md#mentions). The text keeps what
  * the member wrote ("@NightWarden"); when it is written, the server resolves each @ to the member
  * whose current nickname it is and stores the pairs (`mentions`, [[memberId, "NightWarden"], …]),
  * so the mention stays a link to that member after a nickname change. Rendering finds the written

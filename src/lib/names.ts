@@ -1,12 +1,12 @@
 /**
  * Names shared by the server and the browser: the request header and the browser-storage keys.
- * Storage keys follow the `app:{domain}-{slug}-…` pattern (docs/product-rules.md#data).
+ * Storage keys follow the `app:{domain}-{slug}-…` pattern (docs/reference/product-rules.md#data).
  */
 
-/** Sent by the API client once a user id is known (docs/product-rules.md#api-calls). */
+/** Sent by the API client once a user id is known (docs/reference/product-rules.md#api-calls). */
 export const USER_ID_HEADER = 'X-User-Id';
 
-/** localStorage: the signed-in member's user id in a channel (docs/product-rules.md#states). */
+/** localStorage: the signed-in member's user id in a channel (docs/reference/product-rules.md#states). */
 export function userIdStorageKey(domain: string, slug: string): string {
 	return `app:${domain}-${slug}-userId`;
 }

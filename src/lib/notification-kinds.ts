@@ -1,5 +1,5 @@
 /**
- * The kinds of notification (docs/notifications.md) and the setting each belongs to. A member turns
+ * The kinds of notification (docs/reference/notifications.md) and the setting each belongs to. A member turns
  * a setting off in mypage/settings; `members.notifications_off` keeps one bit per setting that is
  * off, so a new setting is on for everyone until they turn it off.
  */
@@ -62,7 +62,7 @@ export const WATCHERS_PER_MESSAGE = 100;
 /** How many posts and boards one member may watch or unwatch by a row (WatchLimit past it). */
 export const WATCHES_KEPT = 500;
 
-// The bounds of what one member can make the site send another (docs/notifications.md#bounds).
+// The bounds of what one member can make the site send another (docs/reference/notifications.md#bounds).
 // The per-board author rate and the email budget are also written into migration 0027's indexes.
 
 const HOUR_MS = 60 * 60 * 1000;

@@ -1,9 +1,9 @@
 /**
- * The API's result codes, one export each: the codes of docs/product-rules.md#errors-and-texts keep their meaning, the others follow
+ * The API's result codes, one export each: the codes of docs/reference/product-rules.md#errors-and-texts keep their meaning, the others follow
  * its pattern (minus, the HTTP status, four digits). The server answers with them
  * (src/server/platform/errors.ts) and the browser matches failures by them; a browser bundle keeps
  * only the codes it imports, and none of the messages unless it imports RESULT_MESSAGES. The
- * table in docs/api.md is generated from this module (`npm run codes`) and a unit test keeps the two
+ * table in docs/reference/api.md is generated from this module (`npm run codes`) and a unit test keeps the two
  * equal. No imports, so that Node scripts can load it as it is.
  */
 

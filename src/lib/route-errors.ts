@@ -1,5 +1,5 @@
 /**
- * What a route does with an API failure (docs/product-rules.md#errors-and-texts): the not-found page, the forced-login alert, the
+ * What a route does with an API failure (docs/reference/product-rules.md#errors-and-texts): the not-found page, the forced-login alert, the
  * ban dialog, or the generic error with Retry. Pure, so pages and islands decide the same way.
  */
 import { resultCodeOf } from './api-client';

@@ -1,5 +1,5 @@
 /**
- * What a refusal of the spam defence (docs/spam-defence.md) says to a person: the new-member
+ * What a refusal of the spam defence (docs/reference/spam-defence.md) says to a person: the new-member
  * limits with their number (the API sends it as `limit`), and the failed Turnstile check; and the
  * widget's token, read from the field the widget keeps (`cf-turnstile-response`), so that no
  * island bundles the widget (src/components/common/ChallengeWidget.astro shows it).

@@ -1,5 +1,5 @@
 /**
- * The thumbnails of media posts in lists (issue 23, point 8; docs/thumbnails.md). A post keeps in
+ * The thumbnails of media posts in lists (docs/reference/thumbnails.md). A post keeps in
  * posts.thumbnail what its list row shows, chosen when it is written: the small variant of its first
  * uploaded image that has one, a demo image as it is, or a YouTube video's poster. No imports, so
  * that the seed (Node) and the editor's lazily loaded thumbnail code can read the limits as they are.

@@ -1,6 +1,6 @@
 /**
  * Every URL the product builds, for the server, the pages and the islands alike: a channel's page
- * routes (docs/product-rules.md#routes) and its API prefixes (docs/product-rules.md#api-calls, docs/api.md). A page or island never spells a path
+ * routes (docs/reference/product-rules.md#routes) and its API prefixes (docs/reference/product-rules.md#api-calls, docs/reference/api.md). A page or island never spells a path
  * by hand.
  */
 
@@ -28,16 +28,16 @@ export function pageUrls(base: string) {
 		home: base,
 		boards: `${base}/boards`,
 		board: (boardId: number) => `${base}/boards/${boardId}`,
-		/** The Atom feeds (docs/seo.md): All Posts, and a public board's. */
+		/** The Atom feeds (docs/reference/seo.md): All Posts, and a public board's. */
 		feed: `${base}/feed.xml`,
 		boardFeed: (boardId: number) => `${base}/boards/${boardId}/feed.xml`,
-		/** The sitemap index of the channel, which names its sitemaps (docs/seo.md). */
+		/** The sitemap index of the channel, which names its sitemaps (docs/reference/seo.md). */
 		sitemap: `${base}/sitemap.xml`,
 		boardsSitemap: `${base}/sitemaps/boards.xml`,
 		postsSitemap: (part: number) => `${base}/sitemaps/posts-${part}.xml`,
 		post: (postId: number, commentId?: number) => `${base}/posts/${postId}${commentId === undefined ? '' : `#comment-${commentId}`}`,
 		postEdit: (postId: number) => `${base}/posts/${postId}/edit`,
-		/** docs/product-rules.md#routes: the write link carries the board being read. */
+		/** docs/reference/product-rules.md#routes: the write link carries the board being read. */
 		write: (boardId?: number) => `${base}/write${boardId === undefined ? '' : `?boardId=${boardId}`}`,
 		search: `${base}/search`,
 		user: (userId: number) => `${base}/users/${userId}`,
@@ -47,7 +47,7 @@ export function pageUrls(base: string) {
 		settings: `${base}/mypage/settings`,
 		notifications: `${base}/mypage/notifications`,
 		withdraw: `${base}/mypage/withdraw`,
-		/** The admin area (issue 12), for the community's administrators. */
+		/** The admin area, for the community's administrators. */
 		admin: `${base}/admin`,
 		login: (redirectUrl: string, error?: LoginError) => loginPageUrl(base, redirectUrl, error),
 		signup: `${base}/signup`,

@@ -1,5 +1,5 @@
 /**
- * The admin area's tab row on a narrow screen (docs/phone-layout.md, "The admin area on a phone"):
+ * The admin area's tab row on a narrow screen (docs/reference/phone-layout.md, "The admin area on a phone"):
  * the row scrolls sideways, so the active tab is brought into view when the page opens (Audit log
  * and Settings sit past a phone's edge), and the frame says on which side more tabs are
  * (`data-more-start`, `data-more-end`: a fade and a chevron, CSS in src/styles/admin.css). Only the

@@ -2,7 +2,7 @@
  * The post page's comments before the island: nothing loads until the reader's first focus, press
  * or key inside the comments section; then the comments island takes the section over and replays
  * the press that woke it. A guest who reaches for a member's action (the box, Post, Reply) gets
- * the login-required modal (docs/product-rules.md#global-ui) instead, before and after the island, decided from the page
+ * the login-required modal (docs/reference/product-rules.md#global-ui) instead, before and after the island, decided from the page
  * itself: the server renders a member's page with their user id, the shared guest page without. A
  * member who comes back to a comment kept from an ended session gets the island at once.
  */

@@ -1,6 +1,6 @@
 /**
  * Every page of the main layout (src/layouts/MainLayout.astro) runs this one module: the scripts of
- * the layout's parts in one file instead of one each (docs/performance.md: the guest's JavaScript).
+ * the layout's parts in one file instead of one each (docs/decisions/performance.md: the guest's JavaScript).
  * Each part does nothing on a page without its element (a member's page has no login-required modal).
  */
 import './header-menu';

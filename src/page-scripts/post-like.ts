@@ -3,7 +3,7 @@
  * count at once, then sends PUT or DELETE /v1/{domain}/{slug}/posts/{postId}/like. Clicks during a
  * request are kept: when it answers, the latest wish is sent if it differs from what the server
  * now holds, so a double click ends where the member left it. A failure puts back the server's
- * last state and says so (docs/product-rules.md#errors-and-texts: the generic alert, too many requests, the forced-login alert or
+ * last state and says so (docs/reference/product-rules.md#errors-and-texts: the generic alert, too many requests, the forced-login alert or
  * the ban dialog). The count shown goes through the counts store, so every place that shows it follows.
  */
 import type { LikeState } from '@/lib/api-types';

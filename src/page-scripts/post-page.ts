@@ -1,7 +1,7 @@
 /**
  * The post page's one module (src/pages/[domain]/[slug]/posts/[postId].astro), besides the
  * layout's: the action bar's and the comments' loaders, the image viewer's, the view count's beacon
- * and the YouTube facades. One file instead of one per component (docs/performance.md).
+ * and the YouTube facades. One file instead of one per component (docs/decisions/performance.md).
  */
 import { viewedStorageKey } from '@/lib/names';
 import { PLAYER_FEATURES, YOUTUBE_PLAYER_ORIGIN } from '@/lib/youtube-player';

@@ -1,4 +1,4 @@
-/** docs/product-rules.md#limits: the loading spinner (MainLayout's `[data-route-spinner]`) appears only after 200 ms of route loading. */
+/** docs/reference/product-rules.md#limits: the loading spinner (MainLayout's `[data-route-spinner]`) appears only after 200 ms of route loading. */
 export function showSpinnerWhileLoading(): void {
 	const spinner = document.querySelector<HTMLElement>('[data-route-spinner]');
 	let timer: number | undefined;

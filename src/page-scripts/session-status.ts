@@ -1,11 +1,11 @@
 /**
- * The root step's auth-status check (docs/product-rules.md#api-calls) without a framework. The server renders what it knows
+ * The root step's auth-status check (docs/reference/product-rules.md#api-calls) without a framework. The server renders what it knows
  * of the session into the dialog: a member's user id (a banned member's too) is stored; a session
  * cookie that has ended opens the dialog at once. A page without a session (possibly from the edge
  * cache) asks auth/status only in a browser that has signed in before (a stored user id), so a
  * guest's page makes no request. The check itself, with its API client and the dialog's texts,
  * loads only when there is something to check (src/page-scripts/session-check.ts): a guest who has
- * never signed in loads none of it (docs/performance.md).
+ * never signed in loads none of it (docs/decisions/performance.md).
  */
 import { userIdStorageKey } from '@/lib/names';
 

@@ -1,6 +1,6 @@
 /**
  * The share dialog (src/components/post/PostActions.astro): the post's canonical URL in a read-only
- * field, Copy ('URL has been copied.' in the toast, docs/product-rules.md#global-ui) and, where the browser has a system
+ * field, Copy ('URL has been copied.' in the toast, docs/reference/product-rules.md#global-ui) and, where the browser has a system
  * share sheet (`navigator.share`), Share…. The URL is built from the page's own origin and the
  * post's path, so a cached page never carries another host's address.
  */

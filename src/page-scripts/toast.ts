@@ -1,5 +1,5 @@
 /**
- * The toast of the main layout (src/components/layout/Toast.astro, docs/product-rules.md#global-ui) as a view of the toast
+ * The toast of the main layout (src/components/layout/Toast.astro, docs/reference/product-rules.md#global-ui) as a view of the toast
  * queue (src/stores/toasts.ts): the newest message shows 1.5 s, then fades out; a newer one
  * replaces it. Islands and page scripts show one with the store's showToast; the layout's
  * src/page-scripts/toast-loader.ts loads this view with the first.

@@ -1,5 +1,5 @@
 /**
- * /robots.txt (docs/seo.md): crawlers may read every page (the pages that must stay out of search
+ * /robots.txt (docs/reference/seo.md): crawlers may read every page (the pages that must stay out of search
  * engines say so themselves, with X-Robots-Tag), not the JSON API; and each community's sitemap
  * index, as an absolute URL on the site's origin.
  */

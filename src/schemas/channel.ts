@@ -1,5 +1,5 @@
 /**
- * Shapes of a channel's stored configuration (docs/product-rules.md#data), parsed at the data layer's edge. Every URL
+ * Shapes of a channel's stored configuration (docs/reference/product-rules.md#data), parsed at the data layer's edge. Every URL
  * follows the rule of post bodies (src/lib/safe-url.ts): an entry whose URL breaks it is left out
  * when read, an icon or banner image becomes none.
  */
@@ -34,7 +34,7 @@ export function rasterImageType(path: string): 'image/png' | 'image/jpeg' | null
 }
 
 /**
- * The community's picture for link previews (docs/seo.md#share-images): a PNG or JPEG of 1.91:1,
+ * The community's picture for link previews (docs/reference/seo.md#share-images): a PNG or JPEG of 1.91:1,
  * 1200×630 recommended, at least 600×315, with the text a screen reader says for it.
  */
 export const ShareImageSchema = z.object({
@@ -71,5 +71,5 @@ export type Banner = z.infer<typeof BannerSchema>;
 
 export const ThemeTypeSchema = z.enum(['LIGHT', 'DARK']);
 
-/** The social networks the footer shows; other snsLinks keys are ignored (docs/product-rules.md#main-layout). */
+/** The social networks the footer shows; other snsLinks keys are ignored (docs/reference/product-rules.md#main-layout). */
 export const SNS_KEYS = ['FACEBOOK', 'X', 'LINE'] as const;

@@ -1,5 +1,5 @@
 /**
- * Template guidance (issue 23, point 12; docs/template-guidance.md). A board's write template may
+ * Template guidance (docs/reference/template-guidance.md). A board's write template may
  * hold guidance blocks, `{ "type": "guidance", "hint": "What went wrong, in one sentence." }`: the
  * editor shows the hint greyed in an empty line, like a form field's placeholder, and what the
  * writer types goes into that line. Publishing keeps what the writer wrote there as a paragraph and

@@ -1,9 +1,9 @@
 /**
- * The nickname rules of docs/product-rules.md#validation, shared by the islands and the API. A nickname is 2 to 30
+ * The nickname rules of docs/reference/product-rules.md#validation, shared by the islands and the API. A nickname is 2 to 30
  * characters (Unicode code points after NFC), with no white space of any kind, no square brackets
  * or curly braces (also full-width ones), no emoji, no invisible, ignorable or control characters
  * (Unicode's Default_Ignorable_Code_Point: joiners, the combining grapheme joiner, Hangul fillers,
- * variation selectors), no combining mark that its letter's script does not need (docs/nicknames.md),
+ * variation selectors), no combining mark that its letter's script does not need (docs/reference/nicknames.md),
  * no mix of Latin with Cyrillic or Greek letters (the usual look-alike trick), and none of the
  * reserved staff words. Whether it is free is the server's question (src/server/accounts.ts): names compare
  * by `nicknameKey`, so case, full-width forms and invisible characters make no new name.

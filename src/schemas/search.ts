@@ -1,5 +1,5 @@
 /**
- * The search form (docs/product-rules.md#search-box, docs/product-rules.md#validation): keyword of 2 to 20 characters and a search type.
+ * The search form (docs/reference/product-rules.md#search-box, docs/reference/product-rules.md#validation): keyword of 2 to 20 characters and a search type.
  * Written with zod/mini because the search island loads it: the full zod would add about 60 KB.
  */
 import './zod-config';
@@ -20,7 +20,7 @@ function characterCount(text: string, stop: number): number {
 }
 
 /**
- * What is wrong with a keyword (docs/product-rules.md#validation), as the message key of docs/product-rules.md#errors-and-texts, or null when it may be
+ * What is wrong with a keyword (docs/reference/product-rules.md#validation), as the message key of docs/reference/product-rules.md#errors-and-texts, or null when it may be
  * searched: required after trimming, then 2 to 20 characters as a person counts them (a Korean
  * syllable, a kanji, an emoji with its skin tone are one each). The box and the results page
  * both ask this.
@@ -32,7 +32,7 @@ export function searchKeywordProblem(raw: string): 'search.message.required' | '
 	return count < SEARCH_MIN || count > SEARCH_MAX ? 'alert.message.minLength' : null;
 }
 
-/** The keyword check, with the message keys of docs/product-rules.md#validation as error messages. */
+/** The keyword check, with the message keys of docs/reference/product-rules.md#validation as error messages. */
 export const SearchKeywordSchema = z.pipe(
 	z.string().check(z.trim()),
 	z.string().check(

@@ -1,5 +1,5 @@
 /**
- * A board template's sections (docs/template-guidance.md): each heading of the template with what
+ * A board template's sections (docs/reference/template-guidance.md): each heading of the template with what
  * lies under it, up to the next heading of the same or a higher level. Two uses:
  *
  * - Before publishing, the write form names the sections the writer left empty

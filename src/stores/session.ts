@@ -1,5 +1,5 @@
 /**
- * The member's session as every island and page script of a page sees it (docs/product-rules.md#states): a guest, a
+ * The member's session as every island and page script of a page sees it (docs/reference/product-rules.md#states): a guest, a
  * member (user id, nickname, role) or a banned member. `null` until the page's session script has
  * read what the server rendered (src/page-scripts/session-sync.ts), and always on the server, where
  * a module-level store would be shared by every request: an island rendered there shows its props.
@@ -70,7 +70,7 @@ export function startSession(domain: string, slug: string, rendered: Session): v
 	channelOf(domain, slug);
 }
 
-/** Changes the session here and in the channel's other tabs, and keeps the stored user id (docs/product-rules.md#states) in step. */
+/** Changes the session here and in the channel's other tabs, and keeps the stored user id (docs/reference/product-rules.md#states) in step. */
 export function changeSession(domain: string, slug: string, next: Session): void {
 	const channel = channelOf(domain, slug);
 	$session.set(next);

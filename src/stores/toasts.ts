@@ -1,5 +1,5 @@
 /**
- * The toasts (docs/product-rules.md#global-ui): the messages waiting to be shown, oldest first. One shows at a time and a
+ * The toasts (docs/reference/product-rules.md#global-ui): the messages waiting to be shown, oldest first. One shows at a time and a
  * newer one replaces it, so the view (src/page-scripts/toast.ts) shows the last and drops the
  * rest. Islands and page scripts show a toast here; the layout loads the view with the first one
  * (TOAST_EVENT), so that a page nobody touches loads none of it. A page that navigates away leaves

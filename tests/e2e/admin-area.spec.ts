@@ -1,5 +1,5 @@
 /**
- * The admin area in Chromium (issue 12): who gets it, each action of the reports queue (hide,
+ * The admin area in Chromium: who gets it, each action of the reports queue (hide,
  * dismiss, ban the writer), closed reports, bans (ban, history, lift, finding a member), the audit
  * log, the automatic hide at a number of reports undone from the queue, and an administrator's
  * Hide / Show again of a comment on the post page, with what readers see of each.
@@ -200,7 +200,7 @@ test('reports queue: hide a post, dismiss reports, ban a comment’s writer; his
 	const rows = page.locator('tbody tr');
 	await expect(rows.first()).toHaveAttribute('data-log-action', 'UNBAN');
 	const entry = (action: string, text: string) => page.locator(`tr[data-log-action="${action}"]`).filter({ hasText: text }).first();
-	// Targets by title and nickname, not by id (issue 23, point 16), each linked.
+	// Targets by title and nickname, not by id, each linked.
 	await expect(entry('HIDE_POST', `Hid post “${hidden.title}”`)).toContainText('Phishing');
 	await expect(entry('HIDE_POST', `Hid post “${hidden.title}”`)).toContainText(admin);
 	await expect(entry('HIDE_POST', `Hid post “${hidden.title}”`).getByRole('link', { name: `Hid post “${hidden.title}”` })).toHaveAttribute(
@@ -210,7 +210,7 @@ test('reports queue: hide a post, dismiss reports, ban a comment’s writer; his
 	await expect(entry('DISMISS_REPORTS', `“${dismissed.title}”`)).toContainText('Not a spoiler');
 	await expect(entry('BAN', `Banned member ${nicknameOf(comment!.member_id)}`)).toContainText('Repeated insults');
 	await expect(page.locator('tbody')).not.toContainText(`#${hidden.id}`);
-	// Read-only: nothing to type or press but each entry's Show text (issue 22).
+	// Read-only: nothing to type or press but each entry's Show text.
 	await expect(page.locator('tbody input, tbody textarea, tbody button:not(.admin-text-toggle)')).toHaveCount(0);
 	await page.screenshot({ path: path.join(shots, 'log-desktop.png'), fullPage: true });
 	expect(await wcagViolations(page)).toEqual([]);
@@ -244,7 +244,7 @@ test('automatic hide at the community’s number of reports, shown again from th
 	await expect(page.getByText('Enter a whole number from 1 to 1,000, or leave it empty.')).toBeVisible();
 	await expect(threshold).toBeFocused();
 	await threshold.fill('2');
-	// Beside it, how old a membership must be for its reports to count, with the recommended floor (issue 22).
+	// Beside it, how old a membership must be for its reports to count, with the recommended floor.
 	const age = page.getByLabel('Count reports from members who joined at least this many hours ago');
 	await expect(age).toHaveValue('72');
 	await expect(page.getByText('Recommended: at least 72 hours (3 days).', { exact: false })).toBeVisible();
@@ -283,7 +283,7 @@ test('automatic hide at the community’s number of reports, shown again from th
 		expect(execute(`SELECT hidden_by_admin AS hidden FROM comments WHERE id = ${target!.id}`)).toEqual([{ hidden: 1 }]);
 		const guest = await browser.newPage(baseURL ? { baseURL } : {});
 		await guest.goto(`${FARM}/posts/${target!.post_id}`);
-		// Readers are told the members' reports hid it, not the administrator (issue 22).
+		// Readers are told the members' reports hid it, not the administrator.
 		await expect(guest.locator(`#comment-${target!.id}`)).toContainText('This comment has been hidden after reports from members.');
 		await expect(guest.getByText(target!.content)).toHaveCount(0);
 

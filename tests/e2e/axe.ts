@@ -3,7 +3,7 @@
  * mode) instead of axe's default for Playwright, which runs each frame's part and then opens a new
  * blank page to put the results together: the same rules and results on these pages, which embed no
  * frame until a video is played, at half the CPU (a target-size check on a post page took 660 ms of
- * CPU the default way and 340 ms this way; docs/test-speed.md).
+ * CPU the default way and 340 ms this way; docs/guides/testing.md).
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';

@@ -4,8 +4,8 @@ import { brotliCompressSync, constants } from 'node:zlib';
 
 /**
  * Budget: an anonymous post page (and a board page) loads at most 8 KB (brotli) of JavaScript before
- * any interaction (it was 15 KB until the page reached 8.5 KB; docs/performance.md). Inline scripts
- * count; the structured data (`application/ld+json`, docs/seo.md) is data that no browser runs, and does not.
+ * any interaction (it was 15 KB until the page reached 8.5 KB; docs/decisions/performance.md). Inline scripts
+ * count; the structured data (`application/ld+json`, docs/reference/seo.md) is data that no browser runs, and does not.
  */
 const INLINE_SCRIPTS = 'script:not([src]):not([type="application/ld+json"])';
 const BUDGET_BYTES = 8 * 1024;

@@ -1,5 +1,5 @@
 /**
- * An operator sets up a community from a file (issue 12): `npm run channel -- apply FILE` on the
+ * An operator sets up a community from a file: `npm run channel -- apply FILE` on the
  * browser tests' database prints what it creates, a second run prints no changes, an invalid file
  * is refused with the field and the reason (exit code 2) and changes nothing, and the new
  * community's pages render in Chromium in its language and theme, and it can be signed into
@@ -34,7 +34,7 @@ function newFile(slug: string): Record<string, unknown> {
 	};
 	delete file['id'];
 	file['slug'] = slug;
-	// Signed into through the local provider (which accepts every community's return, issue 22).
+	// Signed into through the local provider (which accepts every community's return).
 	file['providers'] = ['GOOGLE'];
 	file.header['title'] = 'スターフォール 攻略コミュニティ';
 	file.header['keyColor'] = '#7c3aed';
@@ -76,7 +76,7 @@ test('a community file creates a working community; again changes nothing; an in
 		expect(refused.err).toContain('nothing was changed');
 		expect(channels()).toEqual(before);
 
-		// A copied file that still gives another community's id: refused, exit 2 (issue 22).
+		// A copied file that still gives another community's id: refused, exit 2.
 		const copied = path.join(DIR, `${slug}-copied.json`);
 		writeFileSync(copied, JSON.stringify({ ...JSON.parse(readFileSync(path.join('channels', 'starfall-jp.json'), 'utf8')), id: 1 }));
 		const clash = applyFile(copied);

@@ -330,7 +330,7 @@ test("a member reports another's comment once, a second report is told so, and t
 		execute(`SELECT reason_code FROM reports WHERE target_type = 'COMMENT' AND target_id = ${row?.id}`) as { reason_code: string }[];
 	expect(reports()).toEqual([{ reason_code: 'SPOILER' }]);
 
-	// Reported: the menu says so and offers no second report (issue 23; tests/e2e/replies.spec.ts for a later visit).
+	// Reported: the menu says so and offers no second report (tests/e2e/replies.spec.ts for a later visit).
 	await expect((await openMenu(page, theirs)).getByRole('menuitem', { name: 'Reported' })).toHaveAttribute('aria-disabled', 'true');
 	await page.keyboard.press('Escape');
 

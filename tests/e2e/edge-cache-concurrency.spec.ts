@@ -3,7 +3,7 @@
  * reads of cached pages over several keep-alive connections, while members' comments make some of
  * them STALE (answered while they are made again in the background), must all answer 200. A
  * promise, stream or body that one request made and another awaits answers 500 "Cannot perform I/O
- * on behalf of a different request" (issue 22, point 0); this reads enough to meet such a moment.
+ * on behalf of a different request"; this reads enough to meet such a moment.
  */
 import http from 'node:http';
 import { expect, test } from '@playwright/test';

@@ -1,5 +1,5 @@
 /**
- * The post's image viewer in Chromium (issue 23, point 7), on a post a demo member writes through the
+ * The post's image viewer in Chromium, on a post a demo member writes through the
  * API with five images (the third without alt text), read by a guest at 390×844 (with touch) and
  * 1440×900: a press on an image opens it full screen at that image, the viewer's script is fetched
  * only then, arrows and swipes move between the post's images, pinch, the zoom button and double-click

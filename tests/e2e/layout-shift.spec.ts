@@ -8,7 +8,7 @@
  *
  * The network is slowed to a phone's, so the page's HTML arrives in parts, as it does on a phone: a
  * page the browser would paint half-read (the sidebar first, then the main column above it pushing
- * it down: docs/phone-layout.md, "Nothing moves while a page loads") is caught every time, not now
+ * it down: docs/reference/phone-layout.md, "Nothing moves while a page loads") is caught every time, not now
  * and then. No shift at all is allowed, not a small sum: none of these pages has a reason to move.
  */
 import type { Page } from '@playwright/test';

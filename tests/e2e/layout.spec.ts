@@ -3,7 +3,7 @@ import { expect, test } from './test';
 import { community, signInMember } from './write-helpers';
 
 test.describe('main layout', () => {
-	test('the header menu follows the order of docs/product-rules.md#main-layout: Home, Board, pinned boards, external links in a new tab', async ({
+	test('the header menu follows the order of docs/reference/product-rules.md#main-layout: Home, Board, pinned boards, external links in a new tab', async ({
 		page,
 	}) => {
 		await page.goto('/starfall/global/boards/12');

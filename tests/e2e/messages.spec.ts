@@ -1,5 +1,5 @@
 /**
- * Messages that say what happened (issue 23, point 11), in English and Korean: the toast after
+ * Messages that say what happened, in English and Korean: the toast after
  * publishing and after a nickname change, the alert of a post that could not be published, and the
  * offline state, which keeps the post or comment on this device and sends it when the connection
  * returns. The toast's 1.5 s run on Playwright's clock. Members 30 to 33 of pixelfarm/main and
@@ -81,7 +81,7 @@ for (const [channelPath, language] of CASES) {
 			await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
 			await expect(toast(page)).toHaveText(t('write.message.published'));
 			await expect(toast(page)).toHaveAttribute('role', 'status');
-			// docs/product-rules.md#global-ui: shown 1.5 s, then it fades out.
+			// docs/reference/product-rules.md#global-ui: shown 1.5 s, then it fades out.
 			await page.clock.runFor(1600);
 			await expect(toast(page)).toBeHidden();
 			// One-shot: the toast's message lived in sessionStorage, not in the (edge-cached) page or its URL.
@@ -107,7 +107,7 @@ for (const [channelPath, language] of CASES) {
 			await submit();
 			const alert = page.getByRole('dialog', { name: t('write.failed.writeTitle') });
 			await expect(alert).toContainText(t('write.message.writeFailed'));
-			// The English sentence of docs/product-rules.md#errors-and-texts stays word for word, under a title that says what failed; Korean no longer
+			// The English sentence of docs/reference/product-rules.md#errors-and-texts stays word for word, under a title that says what failed; Korean no longer
 			// says 등록에 실패 (the wording the issue named), and each language says the text is still there.
 			if (language === 'en') await expect(alert).toContainText('Registration failed. Please try again.');
 			await expect(alert).not.toContainText('등록에 실패');
@@ -208,7 +208,7 @@ for (const [channelPath, language] of CASES) {
 			const digits = String(Date.now() % 1e6).padStart(6, '0');
 			const renamed = language === 'ko' ? `${[...digits].map((digit) => '가나다라마바사아자차'[Number(digit)]).join('')}곰` : `Pilot${digits}`;
 			const field = page.getByLabel(t('nickname.label'), { exact: true });
-			// A Hangul filler (U+3164) shows as a blank: refused in the community's language (docs/nicknames.md).
+			// A Hangul filler (U+3164) shows as a blank: refused in the community's language (docs/reference/nicknames.md).
 			await field.fill(`${renamed}\u3164`);
 			await page.getByRole('button', { name: t('nickname.submit') }).click();
 			await expect(page.getByText(t('nickname.message.unusable'))).toBeVisible();

@@ -1,5 +1,5 @@
 /**
- * An administrator hides a post from its page and shows it again (issue 12): the confirm dialog
+ * An administrator hides a post from its page and shows it again: the confirm dialog
  * with a reason, the readers' view of each effect, and the audit log's entry.
  */
 import type { Page } from '@playwright/test';
@@ -63,7 +63,7 @@ test('a member sees no moderation control', async ({ page }) => {
 	await expect(page.locator('[data-moderate-post]')).toHaveCount(0);
 });
 
-test("an administrator deletes a member's post but is offered no Edit, and cannot open its editor (issue 22)", async ({ page }) => {
+test("an administrator deletes a member's post but is offered no Edit, and cannot open its editor", async ({ page }) => {
 	const channel = await community(GLOBAL);
 	const [post] = execute(
 		`SELECT id FROM posts WHERE channel_id = 1 AND board_id = 12 AND channel_seq IS NOT NULL AND hidden_by_admin = 0 AND deleted_at IS NULL AND member_id <> 1001 ORDER BY id DESC LIMIT 1 OFFSET 5`,

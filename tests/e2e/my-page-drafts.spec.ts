@@ -1,5 +1,5 @@
 /**
- * My Page's drafts tab (issue 11): the member's drafts, newest first, each opening the write
+ * My Page's drafts tab: the member's drafts, newest first, each opening the write
  * screen with it; saving there overwrites that draft rather than adding one.
  */
 import { expect, test } from './test';

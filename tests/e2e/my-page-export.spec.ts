@@ -1,5 +1,5 @@
 /**
- * "Download my data" on My Page's settings (issue 22): the button, by keyboard, downloads one JSON
+ * "Download my data" on My Page's settings: the button, by keyboard, downloads one JSON
  * file that parses and holds the member's own profile, posts and comments; a second try within 20
  * minutes says so in words. Following a link to the export's address (as another site could make
  * the member do) downloads nothing and spends nothing: only the button's POST does. On a phone, in

@@ -1,5 +1,5 @@
 /**
- * A new member's limit of images and videos in one post (docs/uploads.md, docs/spam-defence.md),
+ * A new member's limit of images and videos in one post (docs/reference/uploads.md, docs/reference/spam-defence.md),
  * on a phone: the write screen says it beside the image button before anything is uploaded, in the
  * community's language and in the plural form its count takes; an image or a video past it is
  * refused at once, with nothing sent to the server, which keeps its own check at Publish. Pixel

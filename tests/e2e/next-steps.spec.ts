@@ -1,5 +1,5 @@
 /**
- * What the screens say where a person could get stuck (docs/messages.md#empty-lists), on a phone
+ * What the screens say where a person could get stuck (docs/reference/messages.md#empty-lists), on a phone
  * (390×844) in English and Korean: every empty list says what to do next with a link; the
  * notifications page says "Notifications" once as its title (and once in the menu), offers "Mark
  * all read" only with something to mark, and Settings names notifications for what they are (알림,

@@ -1,5 +1,5 @@
 /**
- * Notifications in Chromium (issue 26, docs/notifications.md), with the queue's consumer running
+ * Notifications in Chromium (docs/reference/notifications.md), with the queue's consumer running
  * under `wrangler dev` as on Cloudflare: two members, A and B. A posts; B comments and mentions A;
  * A's bell shows 2; A opens it, follows the mention to the comment, and the bell goes down; B
  * watches the board and is told of A's next post there. A guest's page carries no bell and none of

@@ -1,5 +1,5 @@
 /**
- * Issue 23's "done when": on a 390×844 phone, in every demo community (the seed's list, which the
+ * What a phone reader and writer can do: on a 390×844 phone, in every demo community (the seed's list, which the
  * directory must show), a reader's journey (directory → community → board drawer → post → image
  * viewer → comments → search) and, where the community offers a sign-in, a writer's (login → write
  * page → a post → a comment), both in one test per community. At every step: no sideways scroll,

@@ -1,5 +1,5 @@
 /**
- * The phone as the first target (issue 23, points 3, 4, 5 and 17), at 390×844 in each demo
+ * The phone as the first target, at 390×844 in each demo
  * community: nothing wider than the screen, My Page's tabs whole and within reach with Log out in
  * sight, the write page's text area in the first screen, the banner's wordmark whole, tap targets of
  * at least 24 px, and a focus ring that stands out in the light and the dark theme.

@@ -1,5 +1,5 @@
 /**
- * Finding one's way on a phone (issue 23, points 1, 2 and 6), in every demo community at 390×844:
+ * Finding one's way on a phone, in every demo community at 390×844:
  * the board drawer, the active board in the sideways top menu, the footer's channel switcher kept
  * on the screen, and a link to a comment landing below the sticky header. At 1440×900 the sidebar
  * shows and the drawer's button does not.

@@ -8,7 +8,7 @@ test.use({ viewport: { width: 390, height: 844 } });
 const COMMUNITIES = [
 	{ path: '/starfall/global', boardId: 12, mediaBoardId: 14, videoBoardId: 15 },
 	{ path: '/starfall/kr', boardId: 22, mediaBoardId: 24, videoBoardId: 25 },
-	// starfall/jp offers no sign-in, so its guests are offered no Write (issue 23, point 13).
+	// starfall/jp offers no sign-in, so its guests are offered no Write.
 	{ path: '/starfall/jp', boardId: 32, mediaBoardId: 34, videoBoardId: 35, noSignIn: true },
 	{ path: '/starfall/tw', boardId: 52, mediaBoardId: 54, videoBoardId: 55 },
 	{ path: '/pixelfarm/main', boardId: 42, mediaBoardId: 44, videoBoardId: 45 },

@@ -191,7 +191,7 @@ test('a member reports a post once: Report then reads Reported, disabled, on lat
 	await expect(page.locator('[data-toast]')).toHaveText('It has been reported.');
 	await expect(dialog).toBeHidden();
 	expect(reportsOf(post.postId)).toEqual([{ reason_code: 'SPAM', reason_text: 'A link to a fake giveaway.' }]);
-	// Remembered (issue 23, point 14): at once, and on a later visit.
+	// Remembered: at once, and on a later visit.
 	await expect(report).toHaveText('Reported');
 	await expect(report).toBeDisabled();
 	// aria-disabled, not disabled: the closed dialog gives focus back to it, so a keyboard user keeps their place.
@@ -276,7 +276,7 @@ test('a failed report keeps the dialog and what was typed under the alert', asyn
 	expect(reportsOf(post.postId)).toEqual([]);
 });
 
-test('share shows the canonical URL and copies it with the toast of docs/product-rules.md#global-ui, for a guest too', async ({
+test('share shows the canonical URL and copies it with the toast of docs/reference/product-rules.md#global-ui, for a guest too', async ({
 	page,
 	context,
 	baseURL,

@@ -1,10 +1,10 @@
 /**
- * The read rate limits as a reader meets them (docs/rate-limits.md): past the search limit, the
+ * The read rate limits as a reader meets them (docs/reference/rate-limits.md): past the search limit, the
  * results page answers 429 with Retry-After and a page that says to wait and offers Retry, in the
  * community's layout, on a phone; so does a member's profile past the profile limit. The member is
  * one no other test signs in as, so that their budget is this test's alone. A guest who makes up
  * post or comment ids (each a new edge-cache key, so a read of D1) gets the same page past the
- * limit of post reads, and a made-up comment id is never stored (docs/edge-cache.md).
+ * limit of post reads, and a made-up comment id is never stored (docs/reference/edge-cache.md).
  */
 import { LIMITERS, RATE_LIMITS } from '@/server/platform/rate-limit';
 import { roundTripsOf } from '../round-trip-budget';

@@ -1,8 +1,8 @@
 /**
- * Small reading fixes of issue 23 as a person sees them: no "None" category (point 9), the
- * site-wide not-found page leads to the directory (point 10), and Write only where the one looking
- * could write (point 13). The report button that stays "Reported" (point 14) is in
- * post-actions.spec.ts, the named targets of the audit log (point 16) in admin-area.spec.ts.
+ * What readers see, as a person sees it (docs/reference/what-readers-see.md): no "None" category,
+ * the site-wide not-found page leads to the directory, and Write only where the one looking could
+ * write. The report button that stays "Reported" is in post-actions.spec.ts, the named targets of
+ * the audit log in admin-area.spec.ts.
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';

@@ -65,7 +65,7 @@ test.describe('the post view', () => {
 		await expect(page.locator('.post-crumbs')).not.toContainText('None');
 	});
 
-	test('shows the states of docs/product-rules.md#states instead of the body', async ({ page }) => {
+	test('shows the states of docs/reference/product-rules.md#states instead of the body', async ({ page }) => {
 		const ids = demoIds();
 		await page.goto(`/starfall/global/posts/${ids.hiddenPost}`);
 		await expect(page.getByText('The post has been hidden by the administrator.')).toBeVisible();

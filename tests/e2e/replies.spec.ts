@@ -1,5 +1,5 @@
 /**
- * Replies and the post's own controls in Chromium (issue 23, point 15): a reply says whom it
+ * Replies and the post's own controls in Chromium: a reply says whom it
  * answers, in the reply box ("Replying to @nickname", with its own cancel) and in the thread ("In
  * reply to @nickname", a link to that comment), rendered by the server too, for a guest without
  * JavaScript; the comment just posted is scrolled into view below the sticky header, focused and

@@ -1,5 +1,5 @@
 /**
- * The pages' round-trip budget (docs/performance.md#round-trips): every page route of
+ * The pages' round-trip budget (docs/decisions/performance.md#round-trips): every page route of
  * tests/read-routes.ts, asked by a guest, by a reader whose session no longer exists (the guest's
  * page rendered afresh, past the edge cache), by a member, by the author of the private rows and by
  * an administrator, takes at most ROUND_TRIP_BUDGET.page round trip to D1 in sequence after the

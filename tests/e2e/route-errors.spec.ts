@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 
 /**
- * The browser side of the route-level codes of docs/product-rules.md#errors-and-texts. The server side of sessions and bans is the
+ * The browser side of the route-level codes of docs/reference/product-rules.md#errors-and-texts. The server side of sessions and bans is the
  * sign-in issue's; here the auth-status answer is given to the page as the API will send it.
  */
 async function answerAuthStatus(page: Page, resultCode: number, extra: object = {}) {

@@ -1,7 +1,7 @@
 /**
- * Search in Chromium (issue 11): the box leads to the results page in each demo language, the
+ * Search in Chromium: the box leads to the results page in each demo language, the
  * matches are marked as text (a title holding a script tag is shown, never run), a hidden post is
- * never found, and the keyword rules of docs/product-rules.md#validation hold on the server when the box's rules could not run.
+ * never found, and the keyword rules of docs/reference/product-rules.md#validation hold on the server when the box's rules could not run.
  */
 import { expect, test } from './test';
 import { signInAsDemoMember } from './sign-in-helpers';
@@ -74,7 +74,7 @@ test('a hidden post is never found, though its own title is searched', async ({ 
 	await expect(page.locator(`[data-post-id="${hiddenPost}"]`)).toHaveCount(0);
 });
 
-test('the server answers a keyword the box would refuse with the texts of docs/product-rules.md#validation and searches nothing', async ({
+test('the server answers a keyword the box would refuse with the texts of docs/reference/product-rules.md#validation and searches nothing', async ({
 	page,
 }) => {
 	await page.goto('/starfall/global/search?q=a');

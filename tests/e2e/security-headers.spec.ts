@@ -66,7 +66,7 @@ function expectPagePolicy(response: APIResponse): Map<string, string[]> {
 	expect(directives.get('object-src')).toEqual(["'none'"]);
 	expect(directives.get('base-uri')).toEqual(["'none'"]);
 	expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
-	// YouTube's image host for video posters (docs/thumbnails.md), a fixed host no writer chooses.
+	// YouTube's image host for video posters (docs/reference/thumbnails.md), a fixed host no writer chooses.
 	expect(directives.get('img-src')).toEqual(["'self'", 'https://i.ytimg.com']);
 	expect(directives.get('connect-src')).toEqual(["'self'"]);
 	expect(directives.get('frame-src')).toEqual([PLAYER]);

@@ -1,5 +1,5 @@
 /**
- * Reach (docs/seo.md) as crawlers and link previews meet it: a crawler's walk from robots.txt through
+ * Reach (docs/reference/seo.md) as crawlers and link previews meet it: a crawler's walk from robots.txt through
  * every sitemap to every URL they list, the head of a post with and without an image and of one with
  * hostile text, the pages that stay out of search engines, and the status of a missing or deleted post.
  */
@@ -36,7 +36,7 @@ test('a crawler walks robots.txt, every sitemap and every URL they list: each an
 	// Four at a time: each page is asked once, as a crawler does. A search engine's crawler comes from
 	// many addresses: each ask from one of its own (CF-Connecting-IP, which the local runtime keeps as
 	// sent), so that a thousand posts in a minute are not refused by the read limit per address
-	// (docs/rate-limits.md), which the other tests' reads from this machine share.
+	// (docs/reference/rate-limits.md), which the other tests' reads from this machine share.
 	const queue = [...pages];
 	let asked = 0;
 	const crawlerAddress = () => ((asked += 1), `10.200.${(asked >> 8) & 255}.${asked & 255}`);

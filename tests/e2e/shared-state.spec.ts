@@ -1,5 +1,5 @@
 /**
- * State shared between a page's islands and scripts (src/stores/, docs/shared-state.md), as a
+ * State shared between a page's islands and scripts (src/stores/, docs/reference/shared-state.md), as a
  * person sees it: a new nickname shows in the sidebar and on My Page at once, in every tab of the
  * community; a sign-out in one tab turns the others' comment box, header and sidebar to signed out;
  * a comment posted or deleted moves the count in the post's header too, and a like moves the count

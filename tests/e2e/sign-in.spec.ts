@@ -78,7 +78,7 @@ test('a new member agrees to the terms, picks a nickname and goes back to the re
 	await field.fill('new [pilot]');
 	await page.getByRole('button', { name: 'Join the community' }).click();
 	await expect(page.getByText('Spaces, brackets ([,]), braces ({,}), and emojis are not allowed.')).toBeVisible();
-	// An invisible combining grapheme joiner inside a name (docs/nicknames.md).
+	// An invisible combining grapheme joiner inside a name (docs/reference/nicknames.md).
 	await field.fill('Nova\u034FPilot');
 	await page.getByRole('button', { name: 'Join the community' }).click();
 	await expect(page.getByText('This nickname cannot be used.')).toBeVisible();
@@ -87,7 +87,7 @@ test('a new member agrees to the terms, picks a nickname and goes back to the re
 	await expect(page.getByText('This nickname is already in use.')).toBeVisible();
 	const nickname = `Newcomer${Date.now() % 100000}`;
 	await field.fill(nickname);
-	// The local Turnstile's check (docs/spam-defence.md): the sign-up that creates the membership asks for it.
+	// The local Turnstile's check (docs/reference/spam-defence.md): the sign-up that creates the membership asks for it.
 	await page.frameLocator('.cf-turnstile iframe').getByLabel('I am human').check();
 	await page.getByRole('button', { name: 'Join the community' }).click();
 	await expect(page).toHaveURL(new RegExp(`${BOARD}\\?page=2$`));

@@ -1,5 +1,5 @@
 /**
- * Spam defence in the browser (docs/spam-defence.md): a person signs up through the local
+ * Spam defence in the browser (docs/reference/spam-defence.md): a person signs up through the local
  * Turnstile's check (pressed before the check's token arrived, the sign-up is sent again on it; the
  * wait is said at the check, not at the nickname), is welcomed, and
  * is not asked again in that session; a new member's post with too many links is refused with the sentence that

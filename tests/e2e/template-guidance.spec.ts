@@ -1,5 +1,5 @@
 /**
- * Template guidance in Chromium (issue 23, point 12; docs/template-guidance.md): the bug-report
+ * Template guidance in Chromium (docs/reference/template-guidance.md): the bug-report
  * board's template shows its guidance as greyed hints in empty lines, which are not text of the
  * post; a writer who fills in only one part publishes that part and the template's headings, and
  * no hint; a body of nothing but guidance is refused with "Please enter the content."; a Korean IME

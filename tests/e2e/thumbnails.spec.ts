@@ -1,5 +1,5 @@
 /**
- * Media boards show thumbnails (issue 23, point 8; docs/thumbnails.md). A member uploads a photo on
+ * Media boards show thumbnails (docs/reference/thumbnails.md). A member uploads a photo on
  * the fan-art board: the editor makes a small WebP of it in the browser and sends it after the
  * original, and the board's list shows that picture, a few KB, in place of the ▣ mark; an upload
  * whose thumbnail never arrived keeps the mark. Video posts show their YouTube poster in the list and
@@ -175,7 +175,7 @@ test("video posts show the video's poster in the list and in the post's facade",
 	expect(image?.width).toBeCloseTo(box?.width ?? 0, 0);
 	expect(image?.height).toBeCloseTo(box?.height ?? 0, 0);
 	await expect(facade.locator('.youtube-label')).toBeVisible();
-	// Its title is the post's (the video's own is not fetched: docs/thumbnails.md).
+	// Its title is the post's (the video's own is not fetched: docs/reference/thumbnails.md).
 	const postTitle = (await page.locator('h1.post-title').textContent())?.trim() ?? '';
 	await expect(facade.locator('.youtube-title')).toHaveText(postTitle);
 	await facade.scrollIntoViewIfNeeded();

@@ -66,7 +66,7 @@ export function writeForm(page: Page, texts = { board: 'Board', category: 'Categ
 /**
  * A member of the community made for one test, with a nickname of its own (and its claim): the
  * demo's members are written to by other tests running beside it, which would move the counts.
- * `joinedAt` makes them a new member (now) or not (the default, 90 days ago; docs/spam-defence.md).
+ * `joinedAt` makes them a new member (now) or not (the default, 90 days ago; docs/reference/spam-defence.md).
  */
 export function freshMember(label: string, channelId = 1, joinedAt = Date.now() - 90 * 86_400_000): { id: number; nickname: string } {
 	const nickname = `${label}${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;

@@ -37,7 +37,7 @@ test('a member writes a post, finds it in its board, All Posts and the post page
 	await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
 	await expect(page.locator('.post-body')).toContainText('Where do I find the sky whales?');
 	await expect(page.locator('[data-post-category]')).toHaveText('Questions');
-	// docs/product-rules.md#routes: the Write link carries the board being read, on its posts too.
+	// docs/reference/product-rules.md#routes: the Write link carries the board being read, on its posts too.
 	await expect(page.locator('[data-member-card]').getByRole('link', { name: 'Write' })).toHaveAttribute('href', `${GLOBAL}/write?boardId=${general}`);
 
 	for (const list of [`${GLOBAL}/boards/${general}`, `${GLOBAL}/boards`]) {

@@ -1,6 +1,6 @@
 /**
  * The API client's paths, parameters and bodies come from the routers (src/lib/api-client.ts,
- * docs/api-contract.md): `npm run check` compiles this file, nothing runs it. Each line marked
+ * docs/reference/api-contract.md): `npm run check` compiles this file, nothing runs it. Each line marked
  * `@ts-expect-error` is a call the type checker must refuse; were the client to take any string
  * path or any body, the mark would be unused and the check would fail.
  */

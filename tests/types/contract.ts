@@ -1,5 +1,5 @@
 /**
- * The islands' contract with the API (src/lib/api-types.ts, docs/api-contract.md) checked by the
+ * The islands' contract with the API (src/lib/api-types.ts, docs/reference/api-contract.md) checked by the
  * type checker: `npm run check` compiles this file (tsconfig.json includes tests/), nothing runs it.
  * Every derived type must be a real shape: not `any`, `unknown` or `never`, and no `any` inside,
  * which is what a route whose answer is no longer typed (a handler that stops returning `c.json`

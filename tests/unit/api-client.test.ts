@@ -20,7 +20,7 @@ const ok = { isSuccessful: true, resultCode: 0, resultMessage: '' };
 const envelope = (body: object, status = 200) =>
 	new Response(JSON.stringify(body), { status, statusText: status === 200 ? 'OK' : 'Not Found', headers: { 'Content-Type': 'application/json' } });
 
-describe('API client (docs/product-rules.md#api-calls)', () => {
+describe('API client (docs/reference/product-rules.md#api-calls)', () => {
 	it('repeats array query values and leaves out empty ones', () => {
 		expect(buildUrl('/x', { a: [1, 2], b: 'y', c: undefined, d: null })).toBe('/x?a=1&a=2&b=y');
 		expect(buildUrl('/x')).toBe('/x');

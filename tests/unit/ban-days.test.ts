@@ -1,4 +1,4 @@
-/** The ban dialog's days: the app's yyyy.MM.dd, ended as the day ends in the channel's time zone (docs/moderation.md). */
+/** The ban dialog's days: the app's yyyy.MM.dd, ended as the day ends in the channel's time zone (docs/reference/moderation.md). */
 import { describe, expect, it } from 'vitest';
 import { addDays, banEndsAt, banLastDay, dayFromToday, parseDay } from '@/lib/ban-days';
 

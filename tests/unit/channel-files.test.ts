@@ -89,7 +89,7 @@ describe('a community file', () => {
 		]);
 	});
 
-	it('gives new members the defaults for each limit it leaves out (docs/spam-defence.md)', () => {
+	it('gives new members the defaults for each limit it leaves out (docs/reference/spam-defence.md)', () => {
 		const file = demo();
 		delete file['newMembers'];
 		expect(parseChannelFile(JSON.stringify(file))).toMatchObject({

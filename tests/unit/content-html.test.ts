@@ -49,7 +49,7 @@ describe('renderContentHtml', () => {
 		expect(html).not.toContain('<iframe');
 	});
 
-	it("gives a YouTube facade the video's poster from YouTube's image host and the post's title, escaped (issue 23)", () => {
+	it("gives a YouTube facade the video's poster from YouTube's image host and the post's title, escaped", () => {
 		const html = renderContentHtml(doc([{ type: 'youtube', videoId: 'dQw4w9WgXcQ' }]), { ...labels, videoTitle: 'Raid <b>"night"</b>' });
 		expect(html).toContain(
 			'<img class="youtube-poster" src="https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg" alt="" width="480" height="360" loading="lazy" decoding="async" referrerpolicy="no-referrer">',

@@ -1,5 +1,5 @@
 /**
- * The demo communities' own pictures (docs/seo.md#share-images): each community's banner speaks its
+ * The demo communities' own pictures (docs/reference/seo.md#share-images): each community's banner speaks its
  * language, and its share image is a PNG or JPEG of the size its file declares, small enough for a
  * preview, with an alt in its language.
  */

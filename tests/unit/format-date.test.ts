@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dayOf, formatCount, formatFullDate, formatListDate } from '@/lib/format-date';
 
-describe('dates (docs/product-rules.md#limits)', () => {
+describe('dates (docs/reference/product-rules.md#limits)', () => {
 	const at = Date.UTC(2026, 10, 21, 9, 5);
 
 	it('shows HH:mm for the same day and yyyy.MM.dd otherwise', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { NICKNAME_MESSAGE_KEYS, NicknameSchema, nicknameProblem, type NicknameProblem } from '@/schemas/nickname';
 import en from '@/i18n/en.json';
 
-/** docs/product-rules.md#validation, rule by rule: the value, and the rule it breaks (null: allowed). */
+/** docs/reference/product-rules.md#validation, rule by rule: the value, and the rule it breaks (null: allowed). */
 const CASES: [string, string, NicknameProblem | null][] = [
 	['an empty value', '', 'required'],
 	['only spaces', '   ', 'required'],
@@ -55,12 +55,12 @@ const CASES: [string, string, NicknameProblem | null][] = [
 	['Korean', '별빛조종사', null],
 ];
 
-describe('nickname rules (docs/product-rules.md#validation)', () => {
+describe('nickname rules (docs/reference/product-rules.md#validation)', () => {
 	it.each(CASES)('%s (%j) → %s', (_, value, expected) => {
 		expect(nicknameProblem(value)).toBe(expected);
 	});
 
-	it('gives every broken rule its message in docs/product-rules.md#validation', () => {
+	it('gives every broken rule its message in docs/reference/product-rules.md#validation', () => {
 		const messages = Object.fromEntries(Object.entries(NICKNAME_MESSAGE_KEYS).map(([problem, key]) => [problem, en[key]]));
 		expect(messages).toEqual({
 			required: 'Enter your nickname.',

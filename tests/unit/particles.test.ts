@@ -1,5 +1,5 @@
 /**
- * Korean particles follow the final sound of the word before them (issue 23, point 11): the
+ * Korean particles follow the final sound of the word before them: the
  * translator picks 이 or 가, 을 or 를, (으)로 from the filled-in value, instead of writing "이(가)".
  */
 import { describe, expect, it } from 'vitest';

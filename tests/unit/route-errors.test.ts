@@ -7,7 +7,7 @@ import { failureMeaning as writeFailure } from '@/islands/write/api';
 const failure = (resultCode: number) => new ResponseError({ isSuccessful: false, resultCode, resultMessage: '' }, null);
 const context = { channelBase: '/starfall/global', currentPath: '/starfall/global/posts/5' };
 
-describe('route-level result codes (docs/product-rules.md#errors-and-texts)', () => {
+describe('route-level result codes (docs/reference/product-rules.md#errors-and-texts)', () => {
 	it.each([-4041401, -4041402, -4041403, -4041404, -4041405, -4041406, -4041407, -4041408])('%i shows the not-found page', (code) => {
 		expect(routeErrorAction(failure(code), context)).toEqual({ kind: 'not-found' });
 	});

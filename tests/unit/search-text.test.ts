@@ -73,7 +73,7 @@ describe('matchExcerpt', () => {
 	});
 });
 
-describe('searchKeywordProblem (docs/product-rules.md#validation, counted as a person counts)', () => {
+describe('searchKeywordProblem (docs/reference/product-rules.md#validation, counted as a person counts)', () => {
 	it('requires a keyword and takes 2 to 20 characters', async () => {
 		const { searchKeywordProblem, SearchKeywordSchema } = await import('@/schemas/search');
 		expect(searchKeywordProblem('  ')).toBe('search.message.required');

@@ -1,4 +1,4 @@
-/** What search engines and link previews read (src/server/seo/page-seo.ts, src/server/seo/xml.ts; docs/seo.md). */
+/** What search engines and link previews read (src/server/seo/page-seo.ts, src/server/seo/xml.ts; docs/reference/seo.md). */
 import { describe, expect, it } from 'vitest';
 import { absoluteUrl, communityImage, isNoindex, jsonLdText, listCanonical, ogLocale, postPreviewImage } from '@/server/seo/page-seo';
 import { atomXml, sitemapXml, xmlText } from '@/server/seo/xml';

@@ -1,5 +1,5 @@
 /**
- * src/lib is what server and browser share (docs/architecture.md#folders): every module in it is
+ * src/lib is what server and browser share (docs/reference/architecture.md#folders): every module in it is
  * reached from browser code, following imports from the islands, the stores, the page scripts and
  * the `<script>` blocks of Astro components. A module only the Worker uses belongs under src/server
  * (ESLint's wall keeps src/lib from importing the server, so the browser can load all of it).

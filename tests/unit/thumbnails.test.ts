@@ -1,4 +1,4 @@
-/** What a post's list row shows for its first image or video (src/lib/thumbnails.ts; issue 23, point 8). */
+/** What a post's list row shows for its first image or video (src/lib/thumbnails.ts). */
 import { describe, expect, it } from 'vitest';
 import { postThumbnailOf, thumbnailUrl, youTubePoster } from '@/lib/thumbnails';
 import { isImageSrc } from '@/schemas/content';

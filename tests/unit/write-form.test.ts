@@ -16,7 +16,7 @@ const fields = (overrides: Partial<FormFields> = {}): FormFields => ({
 
 const failure = (resultCode: number, body: unknown = null) => new ResponseError({ isSuccessful: false, resultCode, resultMessage: '' }, body);
 
-describe('what a failed write means to the member (docs/product-rules.md#errors-and-texts)', () => {
+describe('what a failed write means to the member (docs/reference/product-rules.md#errors-and-texts)', () => {
 	const meaning = (error: unknown) => failureMeaning(error, '/starfall/global', '/starfall/global/write?boardId=12');
 
 	it.each([-4011401, -4011402, -4011411, -4011415, -4011416])('%i is the forced login, back to this editor', (code) => {

@@ -233,7 +233,7 @@ describe('bans', () => {
 		const before = await signIn(1009);
 		const endsAt = Date.now() + 3_600_000;
 		await banMember(env.DB, 1, 1009, { kind: 'TEMPORARY', endsAt, reason: 'test' });
-		// The session stays: the member is told of the ban, not asked to log in (docs/moderation.md#a-banned-member).
+		// The session stays: the member is told of the ban, not asked to log in (docs/reference/moderation.md#a-banned-member).
 		expect((await call(`${PUBLIC}/auth/status`, { cookie: before })).code).toBe(-4031452);
 		const cookie = await signIn(1009);
 		const status = await call(`${PUBLIC}/auth/status`, { cookie });

@@ -1,5 +1,5 @@
 /**
- * The admin API (functions/api/routers/admin.ts, issue 12): who may use each route (a guest, a member, an
+ * The admin API (functions/api/routers/admin.ts): who may use each route (a guest, a member, an
  * administrator of another community, a revoked and a banned administrator are refused: a guest
  * with -4011401, a banned one with the ban, the others with -4031403; and change nothing), what hide and unhide change for readers (lists, search, the post's
  * state) and the audit log they write.
@@ -174,7 +174,7 @@ describe('hide and unhide, as readers see them', () => {
 	});
 });
 
-describe('removed text for appeals (issue 22)', () => {
+describe('removed text for appeals', () => {
 	const stored = async (cookie: string, path: string) => call(`${ADMIN_API}/content/${path}`, { method: 'POST', cookie });
 	// An administrator of its own reads: each read counts against the moderation limit, which this
 	// file's other tests spend for ADMIN.
@@ -337,7 +337,7 @@ describe('bans from the admin API', () => {
 			body: { kind: 'TEMPORARY', endsAt, reason: 'Flooding the board' },
 		});
 		expect(banned.code, JSON.stringify(banned.body)).toBe(0);
-		// The member's session stays (docs/moderation.md#a-banned-member): they are told of the ban, not
+		// The member's session stays (docs/reference/moderation.md#a-banned-member): they are told of the ban, not
 		// asked to log in again. The answer's text and its `ban` carry the end and the reason.
 		const told = await call(`${ORIGIN}/v1/starfall/global/me`, { cookie: theirs });
 		expect(told.code).toBe(-4031452);
@@ -504,7 +504,7 @@ describe('granting and revoking the role', () => {
 	});
 });
 
-describe('the audit log and the history name their targets (issue 23, point 16)', () => {
+describe('the audit log and the history name their targets', () => {
 	type Label = { postId: number | null; title: string | null; excerpt: string | null; nickname: string | null };
 	it("labels posts by title, comments by excerpt and their post's title, members by nickname, in the page's own query", async () => {
 		const admin = await signIn(ADMIN);

@@ -1,5 +1,5 @@
 /**
- * The admin area's reads and settings (functions/api/routers/admin.ts, issue 12): the bans in force, a
+ * The admin area's reads and settings (functions/api/routers/admin.ts): the bans in force, a
  * member found by nickname, the community's automatic hide at a number of reports (the report that
  * reaches it hides the target with no moderator and leaves the reports open; a moderator keeps it
  * hidden or shows it again), and what each writes to the audit log and costs in rows.
@@ -90,7 +90,7 @@ describe('bans in force and finding a member', () => {
 describe('automatic hide at a number of reports', () => {
 	it('stores the threshold and the minimum age, logs a change once, and refuses a bad one with its code, changing nothing', async () => {
 		const cookie = await signIn(ADMIN);
-		// Off by default; reports count from members of three days (issue 22).
+		// Off by default; reports count from members of three days.
 		expect((await call(`${ADMIN_API}/settings`, { cookie })).body['content']).toEqual({ autoHideReports: null, reportMinAgeHours: 72 });
 		const before = (await logEntries(cookie)).totalCount;
 		const refusals: [unknown, number][] = [
@@ -226,7 +226,7 @@ describe('automatic hide at a number of reports', () => {
 	});
 });
 
-describe('who counts toward the automatic hide, and what it never hides (issue 22)', () => {
+describe('who counts toward the automatic hide, and what it never hides', () => {
 	const HOUR = 3_600_000;
 	const MINUTE = 60_000;
 	/** Twenty accounts made ten minutes before each report, as a raid would make them. */

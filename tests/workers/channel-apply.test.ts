@@ -1,5 +1,5 @@
 /**
- * Communities from their files (src/server/channels/apply.ts, issue 12): the demo files match the
+ * Communities from their files (src/server/channels/apply.ts): the demo files match the
  * seeded communities exactly; a new file makes a community whose API and lists work (its pages:
  * tests/e2e/channel-apply.spec.ts); applying it
  * again writes nothing; an update keeps ids (a renamed category keeps its posts); a board made
@@ -86,7 +86,7 @@ describe('channel files', () => {
 		expect(statements.reduce((sum, statement) => sum + statement.rowsWritten, 0)).toBe(0);
 	});
 
-	it("stores a community's limits for new members, which its API then holds a new member to (docs/spam-defence.md)", async () => {
+	it("stores a community's limits for new members, which its API then holds a new member to (docs/reference/spam-defence.md)", async () => {
 		const file = newCommunity('limits');
 		await apply(file);
 		const stored = () =>

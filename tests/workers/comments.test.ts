@@ -197,7 +197,7 @@ describe('writing, replying, editing and deleting', () => {
 		expect(guestPage.comments[0]).toEqual({ readable: false, commentId: hidden, parentId: null, state: 'HIDDEN_BY_ADMIN' });
 		const adminPage = await listComments(env.DB, 1, postId, ADMIN_VIEWER, null);
 		expect(adminPage.comments[0]).toMatchObject({ readable: true, commentId: hidden, state: 'HIDDEN_BY_ADMIN', content: 'seeded' });
-		// Its author may no longer delete it (issue 22); an administrator may, and the count, which never held it, stays.
+		// Its author may no longer delete it; an administrator may, and the count, which never held it, stays.
 		expect((await remove(postId, hidden, 1009)).code).toBe(-4041406);
 		expect((await remove(postId, hidden, ADMIN)).body['content']).toEqual({ commentCount: 1 });
 		expect(await counts(postId)).toEqual({ commentCount: 1, counted: 1 });
@@ -325,7 +325,7 @@ describe('who may comment, edit and delete', () => {
 		expect((await post(postId, ADMIN, { content: 'mod note', parentId: hidden })).code).toBe(0);
 	});
 
-	it("refuses the author's deletion of a hidden comment as a hidden post's is refused, and keeps it for the moderators (issue 22)", async () => {
+	it("refuses the author's deletion of a hidden comment as a hidden post's is refused, and keeps it for the moderators", async () => {
 		const postId = await freshPost();
 		const hidden = await insertComment(postId, 1027, { hidden: true });
 		const hiddenPost = await freshPost(1027, { hidden: true });

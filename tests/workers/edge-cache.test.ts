@@ -585,7 +585,7 @@ async function editThrough(memberId: number, postId: number, boardId: number, ti
 }
 
 /**
- * What a post's change invalidates (issue 22, point 8): only what it changed. Reads step over the
+ * What a post's change invalidates: only what it changed. Reads step over the
  * second the isolate trusts its channel row, so each read after a write sees the new versions.
  */
 describe('edge cache: a write invalidates only what it changed', () => {
@@ -769,7 +769,7 @@ describe('edge cache: a write invalidates only what it changed', () => {
 });
 
 /**
- * Keys a client cannot multiply (docs/edge-cache.md): a comment id of the client's choosing is
+ * Keys a client cannot multiply (docs/reference/edge-cache.md): a comment id of the client's choosing is
  * stored only when it names a comment of the post, so a post's entries are bounded by its comments
  * however many ids are made up; each made-up one costs its read, which the read limit counts
  * (tests/workers/rate-limits.test.ts).

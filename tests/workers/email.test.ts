@@ -1,5 +1,5 @@
 /**
- * Email for replies and mentions (docs/notifications.md#email), against the local mail stand-in
+ * Email for replies and mentions (docs/reference/notifications.md#email), against the local mail stand-in
  * (scripts/mail/server.mjs, tests/workers/mail-setup.ts) that the product's `http` mailer reaches
  * over HTTP: addresses, the double opt-in (a confirmation link first, nothing else before it), the
  * emails of a reply and a mention (and of no other kind), their one-click unsubscribe, forged and

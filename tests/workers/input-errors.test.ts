@@ -1,5 +1,5 @@
 /**
- * Errors in the right order and words (issue 22, point 11), on every route that writes, taken from
+ * Errors in the right order and words, on every route that writes, taken from
  * the app's own routes so that a new one is covered (or this test fails until it is listed here):
  * - a guest's request, however malformed, is answered with the caller's error (LoginRequired; the
  *   sign-up steps SignupExpired) before any input is read; a banned member's with the ban; a

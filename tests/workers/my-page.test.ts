@@ -1,5 +1,5 @@
 /**
- * My Page's lists (docs/product-rules.md#roles) page properly at any depth: a page past the end shows the last page,
+ * My Page's lists (docs/reference/product-rules.md#roles) page properly at any depth: a page past the end shows the last page,
  * as a board does, and never anything of a private board.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Look-alike nicknames (issue 22, point 4): a name whose confusable skeleton (UTS #39) equals that
+ * Look-alike nicknames: a name whose confusable skeleton (UTS #39) equals that
  * of any claimed name, current or retired, is refused at sign-up and at a change with the taken
  * code, race-free through the UNIQUE index on the skeleton; so is one that differs only by accents
  * or invisible characters (the bare skeleton, migration 0028), and invisible characters and stray

@@ -1,5 +1,5 @@
 /**
- * The bounds of what one member (or a few) can make the site send another (docs/notifications.md#bounds),
+ * The bounds of what one member (or a few) can make the site send another (docs/reference/notifications.md#bounds),
  * through the queue's consumer at times the tests choose: the email budget and its digest (read
  * back from the local mail capture), the per-sender cap of mentions and replies, one push a minute
  * (read back from the local push service), a like's quiet interval, the per-board author rate,

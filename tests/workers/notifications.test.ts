@@ -1,5 +1,5 @@
 /**
- * Notifications (issue 26, docs/notifications.md): what a comment, a post, a like, a hide and a ban
+ * Notifications (docs/reference/notifications.md): what a comment, a post, a like, a hide and a ban
  * tell whom, through the queue's consumer; duplicates, failures and bad messages; the privacy rule
  * when written and when read; the bounds of the rows a message writes; the member's API (list,
  * count, read, settings, watches, suggestions).
@@ -643,7 +643,7 @@ describe(`the member's API`, () => {
 	});
 });
 
-describe('what a moderated member is told (docs/moderation.md#what-a-moderated-member-is-told)', () => {
+describe('what a moderated member is told (docs/reference/moderation.md#what-a-moderated-member-is-told)', () => {
 	let cast: Demo[];
 	beforeAll(async () => {
 		// The last plain members whose nickname can be mentioned: the tests before this block use the first 40.

@@ -1,5 +1,5 @@
 /**
- * Who the rate limits count (src/server/platform/rate-limit.ts, docs/rate-limits.md): a signed-in
+ * Who the rate limits count (src/server/platform/rate-limit.ts, docs/reference/rate-limits.md): a signed-in
  * member by the member, with a ceiling per client address ten times theirs; the address alone only
  * where nobody is signed in; an IPv6 client by its /64. And the read limits: searches and profiles
  * that reach D1 are counted per member and per address, while a guest's edge-cache hit is not.

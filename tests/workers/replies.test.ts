@@ -1,5 +1,5 @@
 /**
- * A reply's context and a member's comment reports on the post page (issue 23, point 15): each
+ * A reply's context and a member's comment reports on the post page: each
  * reply names the comment it answers (`replyTo`: the reply it was written to, stored in
  * reply_to_id by migration 0024, or its thread's top-level comment), in the API's answers and the
  * post page's read alike; the post page marks the comments the signed-in member has reported.

@@ -414,7 +414,7 @@ describe('the XSS corpus as report details', () => {
 	});
 });
 
-describe("the post page's report state (issue 23, point 14)", () => {
+describe("the post page's report state", () => {
 	it("reads whether the session's member reported the post in the session's own batch, with the like", async () => {
 		const member = await nextReporter();
 		const postId = await readablePost(member);

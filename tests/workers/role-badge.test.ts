@@ -1,5 +1,5 @@
 /**
- * The role badge (issue 22, point 4): every read that shows an author says whether they are an
+ * The role badge: every read that shows an author says whether they are an
  * administrator of the community, from the members row the read already joins (no extra query),
  * so that readers can tell PixelFarmTeam from a look-alike.
  */

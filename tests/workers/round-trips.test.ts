@@ -1,5 +1,5 @@
 /**
- * The API's round-trip budget (docs/performance.md#round-trips): every read route of
+ * The API's round-trip budget (docs/decisions/performance.md#round-trips): every read route of
  * tests/read-routes.ts, asked as a guest, a reader whose session has ended, a member, the author of
  * the private rows and an administrator, takes at most its budget of round trips to D1 in sequence
  * after the channel lookup; every write route is held to its own in tests/workers/input-errors.test.ts

@@ -1,5 +1,5 @@
 /**
- * Search (issue 11) on the real local D1: exact substring recall against a plain scan of the same
+ * Search on the real local D1: exact substring recall against a plain scan of the same
  * visible posts, in the four demo languages and every search type; the index following every
  * change in the change's own batch; isolation between channels; the API's validation; and the
  * rows a search reads and a write adds.
@@ -234,7 +234,7 @@ describe('reads', () => {
 
 describe('GET search', () => {
 	const pub = publicApi();
-	it('answers a page with excerpts, and refuses a keyword docs/product-rules.md#validation refuses', async () => {
+	it('answers a page with excerpts, and refuses a keyword docs/reference/product-rules.md#validation refuses', async () => {
 		const answer = await call(`${pub}/search?q=${encodeURIComponent('raid')}&searchType=TITLE_AND_CONTENT`);
 		expect(answer.code).toBe(0);
 		const content = answer.body['content'] as {

@@ -100,7 +100,7 @@ describe('demo seed', () => {
 		expect(row).toEqual({ miscounted: 0, deep_replies: 0 });
 	});
 
-	it('dates comments forward within each thread: after the post, replies after their parent, each after the one shown before it (issue 23, point 18)', async () => {
+	it('dates comments forward within each thread: after the post, replies after their parent, each after the one shown before it', async () => {
 		const row = await env.DB.prepare(
 			`SELECT
 				(SELECT count(*) FROM comments c JOIN posts p ON p.id = c.post_id WHERE c.created_at <= p.created_at) AS before_post,

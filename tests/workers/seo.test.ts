@@ -1,5 +1,5 @@
 /**
- * The crawlers' files (docs/seo.md): robots.txt, the sitemaps and the Atom feeds, from their routes
+ * The crawlers' files (docs/reference/seo.md): robots.txt, the sitemaps and the Atom feeds, from their routes
  * as a crawler reads them, and the reads behind them with their bounds. What a guest cannot read is
  * never in them: a hidden, deleted or private post, or a post or feed of a private board.
  */

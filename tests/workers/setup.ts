@@ -1,6 +1,6 @@
 /**
  * Gives every test file a fresh start, as a runtime of its own would. The workers project runs its
- * files without isolation (docs/test-speed.md: a third of the time): the files of one vitest worker
+ * files without isolation (docs/guides/testing.md: a third of the time): the files of one vitest worker
  * share a runtime, its storage and its memory. So before each file:
  * - `vi.resetModules()` makes the file import the product's modules afresh, without what an
  *   earlier file left in their memory (the isolate's channel memo and edge-cache entries);

@@ -1,5 +1,5 @@
 /**
- * Spam defence (issue 22 point 5, docs/spam-defence.md): the community's limits for new members in
+ * Spam defence (docs/reference/spam-defence.md): the community's limits for new members in
  * the write paths, and Turnstile verified against the local stand-in over HTTP (started by
  * tests/workers/turnstile-setup.ts), on sign-up and a new member's posts.
  */

@@ -1,5 +1,5 @@
 /**
- * Template guidance (issue 23, point 12; src/schemas/guidance.ts): a post never publishes a
+ * Template guidance (src/schemas/guidance.ts): a post never publishes a
  * template's guidance. The server drops every guidance block left empty and keeps what the writer
  * wrote in one as a paragraph, on create and on edit, whatever the browser sent; a body of nothing
  * but guidance is ContentRequired; a malformed guidance block is InvalidParameter (a hint too

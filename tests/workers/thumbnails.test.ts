@@ -1,5 +1,5 @@
 /**
- * Thumbnails of media posts (issue 23, point 8; docs/thumbnails.md) inside workerd, on the real
+ * Thumbnails of media posts (docs/reference/thumbnails.md) inside workerd, on the real
  * local D1 and R2: the route that links an upload's small variant to it, everything it refuses (and
  * that a refusal writes nothing), the rows it writes, the thumbnail a post's list row then shows, and
  * the cleanup taking the variant with its upload.

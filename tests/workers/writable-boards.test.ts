@@ -71,7 +71,7 @@ describe('writable boards', () => {
 		expect(boards.every((board) => board.boardId >= 21 && board.boardId <= 27)).toBe(true);
 	});
 
-	it('offers Write on a board page only where the one looking could write (issue 23, point 13)', async () => {
+	it('offers Write on a board page only where the one looking could write', async () => {
 		const boards = new Map(
 			(await listBoards(env.DB, 1)).map((board) => [board.boardId, { isPublic: board.publicFlag === 'Y', noticeOnly: board.noticeOnly }]),
 		);

@@ -116,7 +116,7 @@ describe('writing a post', () => {
 		}
 	});
 
-	it('answers each category rule with its own code (the subject alert codes of docs/product-rules.md#errors-and-texts)', async () => {
+	it('answers each category rule with its own code (the subject alert codes of docs/reference/product-rules.md#errors-and-texts)', async () => {
 		const admin = await signIn(ADMIN);
 		// The announcements board (11) takes no category.
 		expect((await call(`${MEMBER}/posts`, { method: 'POST', cookie: admin, body: postBody({ boardId: 11, subjectId: 121 }) })).code).toBe(-4001404);
@@ -179,7 +179,7 @@ describe('who may write where', () => {
 		expect((await edit(await signIn(TEMPORARILY_BANNED))).code).toBe(-4031452);
 		// The same id under the Korean community is not found there.
 		expect((await edit(await signIn(2007, KOREAN), postId, memberApi(KOREAN))).code).toBe(-4041403);
-		// An administrator may not rewrite a member's post either (issue 22): they hide or delete it.
+		// An administrator may not rewrite a member's post either: they hide or delete it.
 		expect((await edit(await signIn(ADMIN))).code).toBe(-4031403);
 		expect((await postRow(postId))?.['title']).toBe('Raid night recap');
 		expect((await edit(await signIn(AUTHOR))).code).toBe(0);
@@ -204,7 +204,7 @@ describe('who may write where', () => {
 	});
 });
 
-describe("an administrator and a member's post (issue 22)", () => {
+describe("an administrator and a member's post", () => {
 	const AUTHOR = 1014;
 	const editBody = (overrides: Record<string, unknown>, version: number) => ({ ...postBody(overrides), requestId: undefined, version });
 	const logRows = (postId: number) =>

@@ -43,7 +43,7 @@ function bannedMessage(ban: BanInfo): string {
 	return `Your access to this community is ${until}; you can still read it. ${reason}`;
 }
 
-/** The signed-in member, or the error of docs/product-rules.md#errors-and-texts for everyone else (a banned member included). */
+/** The signed-in member, or the error of docs/reference/product-rules.md#errors-and-texts for everyone else (a banned member included). */
 export function requireMember(c: Context<ApiEnv>): SessionMember {
 	const session = c.var.session;
 	if (session.kind !== 'member') throw sessionError(session);

@@ -44,7 +44,7 @@ export const accountRouter = new Hono<ApiEnv>()
 	// The member's data as one JSON file, streamed (src/server/members/export.ts): members only,
 	// their own data of this community; at most one export per 20 minutes per member. A POST, so
 	// that it passes the Origin check: a GET another site's link or image makes the browser send
-	// would spend the member's slot (docs/export.md).
+	// would spend the member's slot (docs/reference/export.md).
 	.post('/me/export', zv('query', NoQuerySchema), noBody, async (c) => {
 		const member = requireMember(c);
 		await checkRateLimit(c, 'export');

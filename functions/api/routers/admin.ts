@@ -1,5 +1,5 @@
 /**
- * The admin API of a community (/admin/v1/{domain}/{slug}, issue 12): for its administrators
+ * The admin API of a community (/admin/v1/{domain}/{slug}): for its administrators
  * only, checked on every request from the session's current row (a revoked or banned
  * administrator is refused at once), never cached, and every mutation passes the Origin check and
  * the moderation rate limit. Anyone else is refused before the input is read (functions/api/app.ts):

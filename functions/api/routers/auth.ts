@@ -1,5 +1,5 @@
 /**
- * GET auth/status, oauth/providers and oauth/providers/exists, and POST oauth/login (docs/product-rules.md#api-calls).
+ * GET auth/status, oauth/providers and oauth/providers/exists, and POST oauth/login (docs/reference/product-rules.md#api-calls).
  * oauth/login takes JSON (answering the authorization URL) or the login page's plain form
  * (answering with a redirect to the provider); either way it sets the transaction cookie.
  */

@@ -1,4 +1,4 @@
-/** GET boards, boards/tree, boards/{boardId}, board-subjects and board post lists (docs/product-rules.md#api-calls). */
+/** GET boards, boards/tree, boards/{boardId}, board-subjects and board post lists (docs/reference/product-rules.md#api-calls). */
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { ApiEnv } from '@functions/api/context';

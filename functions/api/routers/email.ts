@@ -1,6 +1,6 @@
 /**
  * A member's email for replies and mentions (/v1/{domain}/{slug}/notifications/email;
- * docs/notifications.md#email):
+ * docs/reference/notifications.md#email):
  *
  * - GET: `{ available, address, pending }`: whether the community sends email (a mailer and
  *   SITE_ORIGIN), the confirmed address (null: off) and an address waiting for its confirmation;

@@ -1,4 +1,4 @@
-/** GET /public/v1/{domain}/{slug}/layouts/{header,content,footer} (docs/product-rules.md#api-calls). */
+/** GET /public/v1/{domain}/{slug}/layouts/{header,content,footer} (docs/reference/product-rules.md#api-calls). */
 import { Hono } from 'hono';
 import type { ApiEnv } from '@functions/api/context';
 import { layoutContent, layoutFooter, layoutHeader } from '@/server/channels/channels';

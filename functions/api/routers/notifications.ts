@@ -1,5 +1,5 @@
 /**
- * A member's notifications, watches and @ suggestions (/v1/{domain}/{slug}/…; docs/notifications.md):
+ * A member's notifications, watches and @ suggestions (/v1/{domain}/{slug}/…; docs/reference/notifications.md):
  *
  * - GET notifications (`?before=` the cursor of the next page): a page, newest first, and the unread count;
  * - GET notifications/unread: the count alone (the bell);

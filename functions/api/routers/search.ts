@@ -1,5 +1,5 @@
 /**
- * GET search: a page of the posts that contain the query (issue 11), as the results page shows them.
+ * GET search: a page of the posts that contain the query, as the results page shows them.
  * A search that reaches D1 counts against the `search` rate limit (a guest's edge-cache hit never
  * gets here); a refused keyword costs nothing and is not counted.
  */

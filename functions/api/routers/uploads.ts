@@ -5,7 +5,7 @@
  * Answers `{ uploadId, src, width, height }`, src being `/uploads/{key}`.
  *
  * POST uploads/{key}/thumbnail: the small variant of that upload, made by the editor in the browser
- * (raw JPEG or WebP bytes, at most 64 KB and 320 px a side; issue 23, docs/thumbnails.md). Only the
+ * (raw JPEG or WebP bytes, at most 64 KB and 320 px a side, docs/reference/thumbnails.md). Only the
  * upload's own member sets it, once. Answers `{ src, width, height, size }`.
  */
 import { Hono } from 'hono';

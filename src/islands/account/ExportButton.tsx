@@ -1,6 +1,6 @@
 /**
  * "Download my data" (My Page's settings): asks for the member's export (POST …/me/export, a POST
- * so that it passes the API's Origin check: docs/export.md) and saves the answer as the file the
+ * so that it passes the API's Origin check: docs/reference/export.md) and saves the answer as the file the
  * server names; a refusal (too soon, signed out) is said in words.
  */
 import { apiUrl, resultCodeOf, FetchError } from '@/lib/api-client';

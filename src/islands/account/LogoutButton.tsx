@@ -1,6 +1,6 @@
 /**
  * Logout: ends the session on the server, signs this tab and the channel's others out (the session
- * store) and goes to the channel home, whose toast says "You're logged out." (docs/messages.md).
+ * store) and goes to the channel home, whose toast says "You're logged out." (docs/reference/messages.md).
  */
 import { accountApi, failureText } from './api';
 import type { AccountTexts } from './texts';

@@ -1,5 +1,5 @@
 /**
- * The nickname field of sign-up and of mypage/nickname: the rules of docs/product-rules.md#validation are checked here
+ * The nickname field of sign-up and of mypage/nickname: the rules of docs/reference/product-rules.md#validation are checked here
  * with the same schema the server uses, then by the server, whose answer (taken, current, …)
  * shows under the field as well. A new nickname goes into the session store, so the header, the
  * sidebar and My Page (and the channel's other tabs) show it at once, without a reload.
@@ -64,7 +64,7 @@ export default function NicknameForm({ mode, domain, slug, language, current: re
 			if (mode === 'signup') {
 				const answer = await accountApi(domain, slug).post('/signup', { json: { nickname, challengeToken: token } });
 				changeSession(domain, slug, { kind: 'member', member: { ...answer.user, role: 'MEMBER' } });
-				// Welcome, with what to do next, on the page the sign-up returns to (docs/messages.md).
+				// Welcome, with what to do next, on the page the sign-up returns to (docs/reference/messages.md).
 				showToastOnNextPage(withParticles(texts['signup.welcome'].replace('{{nickname}}', answer.user.nickname)));
 				location.replace(answer.redirectUrl);
 				return;

@@ -1,5 +1,5 @@
 /**
- * Withdrawal (docs/product-rules.md#validation): possible only with 'I will leave the community.' ticked. After it the
+ * Withdrawal (docs/reference/product-rules.md#validation): possible only with 'I will leave the community.' ticked. After it the
  * stored user id is gone and the channel home shows 'You have withdrawn from the community.'.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';

@@ -1,7 +1,7 @@
 /**
  * The account islands' calls to the member API and what their failures mean to a person: each
  * nickname rule has its own text, an ended sign-up goes back to login, anything else is the
- * generic service error (docs/product-rules.md#errors-and-texts).
+ * generic service error (docs/reference/product-rules.md#errors-and-texts).
  */
 import { createApiClient, resultCodeOf } from '@/lib/api-client';
 import { NICKNAME_MESSAGE_KEYS } from '@/schemas/nickname';

@@ -1,5 +1,5 @@
 /**
- * The admin area of a community (issue 12): one island per tab, over the admin API. The page
+ * The admin area of a community: one island per tab, over the admin API. The page
  * renders the tab's first page on the server (the same services the API runs) and this island
  * takes it over: paging, the order of the reports queue, and every action, each confirmed in a
  * dialog with an optional reason for the audit log, then the list read again. A refusal because

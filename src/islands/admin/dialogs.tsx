@@ -104,7 +104,7 @@ interface BanProps {
 /**
  * The ban form: until a day (the ban ends when that day ends in the channel's time zone, the one
  * its dates are shown in; from tomorrow on) or permanently, with a reason, which the member reads
- * (their pages say the ban, docs/moderation.md). The day is written as the app writes dates
+ * (their pages say the ban, docs/reference/moderation.md). The day is written as the app writes dates
  * (2026.12.05) in every language, not in the browser's own order (a date input showed 12/05/2026 to
  * an English browser); the calendar button opens the browser's date picker, whose choice is written
  * back the same way.

@@ -1,6 +1,6 @@
 /**
  * The comments island's calls (the Comments API) and what their failures mean to a person
- * (docs/product-rules.md#errors-and-texts): the box's own validation text, the forced-login alert, the ban dialog, too many requests, or
+ * (docs/reference/product-rules.md#errors-and-texts): the box's own validation text, the forced-login alert, the ban dialog, too many requests, or
  * the generic alert.
  */
 import { createApiClient, resultCodeOf } from '@/lib/api-client';

@@ -1,5 +1,5 @@
 /**
- * The alert of the post page's member actions (the alert modal of docs/product-rules.md#global-ui, the generic error alert of docs/product-rules.md#errors-and-texts): a
+ * The alert of the post page's member actions (the alert modal of docs/reference/product-rules.md#global-ui, the generic error alert of docs/reference/product-rules.md#errors-and-texts): a
  * message with Confirm on the native <dialog> rendered by src/components/post/ActionAlert.astro.
  * It opens above any other open dialog (the report dialog keeps its input behind it), and focus
  * returns to what had it before.

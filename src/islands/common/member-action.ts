@@ -1,5 +1,5 @@
 /**
- * What the post page's plain-TypeScript member actions (like, report) share: what a failed request means (docs/product-rules.md#errors-and-texts): an ended session opens
+ * What the post page's plain-TypeScript member actions (like, report) share: what a failed request means (docs/reference/product-rules.md#errors-and-texts): an ended session opens
  * the forced-login alert and a ban the ban dialog, here; too many requests and everything else are
  * for the caller to tell in its own words.
  */

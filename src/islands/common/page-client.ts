@@ -1,6 +1,6 @@
 /**
  * The API client of a page script: the page's channel, as the layout's route-error dialog
- * (RouteErrorDialog.astro) names it, and the signed-in member's user id (docs/product-rules.md#api-calls).
+ * (RouteErrorDialog.astro) names it, and the signed-in member's user id (docs/reference/product-rules.md#api-calls).
  */
 import { createApiClient, type ApiClient } from '@/lib/api-client';
 

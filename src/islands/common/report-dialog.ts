@@ -56,7 +56,7 @@ export function openReportDialog(target: ReportTarget, onReported?: () => void):
 	dialog.showModal();
 }
 
-/** The login-required modal of the layout (docs/product-rules.md#global-ui); its confirm comes back to this page. */
+/** The login-required modal of the layout (docs/reference/product-rules.md#global-ui); its confirm comes back to this page. */
 function openLoginRequired(): void {
 	const modal = document.querySelector<HTMLDialogElement>('[data-login-required-dialog]');
 	if (!modal || modal.open) return;

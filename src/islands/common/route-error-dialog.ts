@@ -1,5 +1,5 @@
 /**
- * The dialog of route-level result codes (src/components/layout/RouteErrorDialog.astro, docs/product-rules.md#errors-and-texts),
+ * The dialog of route-level result codes (src/components/layout/RouteErrorDialog.astro, docs/reference/product-rules.md#errors-and-texts),
  * opened by the page's session check and by islands whose request met the same codes: the
  * forced-login alert, whose confirm clears the stored user id and cached data and replaces history
  * with the login route, and the ban dialog, whose confirm reloads the page (a banned member reads on).

@@ -90,9 +90,9 @@ export interface RichEditorProps {
 	texts: EditorTexts;
 	/** The id of the visible label of the body field (aria-labelledby). */
 	labelledBy: string;
-	/** An upload refused because the session ended / the member is banned: the form runs the forced-login / ban flow of docs/product-rules.md#errors-and-texts. */
+	/** An upload refused because the session ended / the member is banned: the form runs the forced-login / ban flow of docs/reference/product-rules.md#errors-and-texts. */
 	onAuthFailure?: (error: unknown) => void;
-	/** A new member's limit (docs/uploads.md); null or left out for anyone else. */
+	/** A new member's limit (docs/reference/uploads.md); null or left out for anyone else. */
 	mediaLimit?: MediaLimit | null;
 	handleRef?: Ref<RichEditorHandle>;
 }

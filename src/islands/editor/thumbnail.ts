@@ -1,6 +1,6 @@
 /**
- * The small variant of an uploaded image that post lists show (issue 23, point 8;
- * docs/thumbnails.md), made in the browser right after the upload: the picture drawn on a canvas at
+ * The small variant of an uploaded image that post lists show (point 8;
+ * docs/reference/thumbnails.md), made in the browser right after the upload: the picture drawn on a canvas at
  * most THUMBNAIL_MAX_SIDE px a side and encoded as WebP (JPEG where the browser's canvas cannot
  * encode WebP, as Safari's), then POSTed to the upload's thumbnail route. Loaded by import() once an
  * upload has succeeded, so the write page's first JavaScript does not carry it. Any failure leaves

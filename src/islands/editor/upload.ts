@@ -1,7 +1,7 @@
 /**
  * Image uploads from the editor: the raw file POSTed to the member API's uploads route with
  * XMLHttpRequest (fetch reports no upload progress), with the API client's credentials and
- * headers (docs/product-rules.md#api-calls). Failures are the API client's FetchError and ResponseError, so callers match
+ * headers (docs/reference/product-rules.md#api-calls). Failures are the API client's FetchError and ResponseError, so callers match
  * result codes the same way as for any other call. The editor loads this module when the writer
  * first picks, pastes or drops a file (or focuses the editor), not with the editor itself: the
  * write page's JavaScript before the editor is usable has a budget (tests/e2e/budget.spec.ts).
@@ -84,7 +84,7 @@ export function uploadImage(channel: ChannelRef, file: File, { userId, onProgres
 				return;
 			}
 			resolve(content);
-			// The small picture post lists show (docs/thumbnails.md), made and sent after the original;
+			// The small picture post lists show (docs/reference/thumbnails.md), made and sent after the original;
 			// its code is a chunk of its own, loaded only now.
 			void import('./thumbnail').then((thumbnail) => thumbnail.sendThumbnail(channel, file, content.src));
 		};
@@ -95,7 +95,7 @@ export function uploadImage(channel: ChannelRef, file: File, { userId, onProgres
 	});
 }
 
-/** Codes after which the form, not the editor, takes over (the forced login and ban of docs/product-rules.md#errors-and-texts). */
+/** Codes after which the form, not the editor, takes over (the forced login and ban of docs/reference/product-rules.md#errors-and-texts). */
 const AUTH_CODES = new Set<number>(
 	[LoginRequired, SessionExpired, MembershipRequired, SessionRevoked, IdentityRejected, Banned].map((def) => def.code),
 );

@@ -1,6 +1,6 @@
 /**
  * The members an @ being typed may mention, from the member API (GET members/suggest?q=,
- * docs/notifications.md): nicknames that start with the query, compared by nickname key (case and
+ * docs/reference/notifications.md): nicknames that start with the query, compared by nickname key (case and
  * full-width forms fold), at most SUGGESTIONS. The read limit is 60 a minute per member, so one
  * source per island remembers every answer for the island's life, and a longer query whose shorter
  * prefix already had fewer than SUGGESTIONS answers is answered here, from those, without asking.

@@ -1,5 +1,5 @@
 /**
- * mypage/settings' email for replies and mentions (docs/notifications.md#email). The member types an
+ * mypage/settings' email for replies and mentions (docs/reference/notifications.md#email). The member types an
  * address and asks for a confirmation link (PUT …/notifications/email); email starts when they follow
  * it, so the island shows the confirmed address (where email goes) and the one waiting for its link
  * apart. Turn off (DELETE) forgets both. Mount it only when the community sends email

@@ -1,5 +1,5 @@
 /**
- * mypage/settings' Web Push switch for this browser (docs/notifications.md#web-push). The browser
+ * mypage/settings' Web Push switch for this browser (docs/reference/notifications.md#web-push). The browser
  * asks for permission only when the member turns it on; then the service worker
  * (public/notification-sw.js) is registered, the browser's push service gives a subscription for the
  * deployment's VAPID public key, and the Worker keeps it (POST …/push/subscriptions). Turning it

@@ -1,5 +1,5 @@
 /**
- * The global search box (docs/product-rules.md#search-box): q and searchType, a clear button while there is text, Enter
+ * The global search box (docs/reference/product-rules.md#search-box): q and searchType, a clear button while there is text, Enter
  * ignored during IME composition, and alert modals for an empty or too short keyword, after which
  * focus returns to the input in 300 ms. Submitting navigates to the search page; the box itself
  * makes no call. Its markup is ./SearchFields.tsx, which pages render as plain HTML, a working GET
@@ -11,7 +11,7 @@ import { SearchKeywordSchema } from '@/schemas/search';
 import SearchFields, { searchTypeOf } from './SearchFields';
 import type { SearchTexts } from './texts';
 
-/** docs/product-rules.md#limits: focus goes back to the input 300 ms after a modal closes. */
+/** docs/reference/product-rules.md#limits: focus goes back to the input 300 ms after a modal closes. */
 const FOCUS_RETURN_MS = 300;
 
 interface Props {
@@ -56,7 +56,7 @@ export default function SearchBox({ action, initialQuery, initialSearchType, tex
 
 	const closed = () => {
 		setAlert(null);
-		// The native dialog hands focus straight back; the product rules return it after 300 ms instead (docs/product-rules.md#states).
+		// The native dialog hands focus straight back; the product rules return it after 300 ms instead (docs/reference/product-rules.md#states).
 		if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
 		window.setTimeout(() => inputRef.current?.focus(), FOCUS_RETURN_MS);
 	};

@@ -1,6 +1,6 @@
 /**
  * The post page's Delete (the author and administrators): a confirm, the DELETE call, then 'The post
- * has been deleted.' and the page again, now showing the deleted state. Failures as docs/product-rules.md#errors-and-texts: the
+ * has been deleted.' and the page again, now showing the deleted state. Failures as docs/reference/product-rules.md#errors-and-texts: the
  * forced-login alert, the ban dialog, too many requests, or the generic alert.
  */
 import { useState } from 'react';

@@ -1,5 +1,5 @@
 /**
- * The member's server drafts (docs/product-rules.md#data: a draft list with its total count): a modal listing them a
+ * The member's server drafts (docs/reference/product-rules.md#data: a draft list with its total count): a modal listing them a
  * page at a time, newest first, each with Load and Delete. Keyboard-usable: the native <dialog>
  * keeps focus inside, Escape closes it, and focus returns to the button that opened it.
  */

@@ -1,9 +1,9 @@
 /**
- * The write and edit screens' form (docs/product-rules.md#states, docs/product-rules.md#validation, docs/product-rules.md#errors-and-texts): board, category ('None' for boards that use
+ * The write and edit screens' form (docs/reference/product-rules.md#states, docs/reference/product-rules.md#validation, docs/reference/product-rules.md#errors-and-texts): board, category ('None' for boards that use
  * categories), title with its live count, the rich editor, the private switch and, for
  * administrators, the notice switch. Around it: board templates (a different template replaces
  * the content, after a confirmation when the member has written something), server drafts
- * (./use-drafts.ts), the local safety net (./use-local-copy.ts) and the submit with docs/product-rules.md#errors-and-texts's
+ * (./use-drafts.ts), the local safety net (./use-local-copy.ts) and the submit with docs/reference/product-rules.md#errors-and-texts's
  * failures. The form's state and its changes are ./form-state.ts.
  */
 import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useReducer, useRef, useState, type FormEvent } from 'react';
@@ -46,7 +46,7 @@ const routeDialogs = () => import('@/islands/common/route-error-dialog');
 /**
  * What a submit needs besides the form, fetched once the member changes something (after the
  * budget's measure, while the page is online): the alert's code, the spam defence's texts and the
- * template's sections. A submit that fails offline can still say so (docs/messages.md), and a post
+ * template's sections. A submit that fails offline can still say so (docs/reference/messages.md), and a post
  * kept for the connection's return is not held up by a module that failed to load.
  */
 const preloadFailureCode = () => {
@@ -66,7 +66,7 @@ interface Props {
 	/** The channel whose member API the form calls. */
 	channel: ChannelRef;
 	language: Language;
-	/** A new member's limit of images and videos in a post, with its note and refusal (docs/uploads.md); null for anyone else. */
+	/** A new member's limit of images and videos in a post, with its note and refusal (docs/reference/uploads.md); null for anyone else. */
 	mediaLimit: MediaLimit | null;
 	/** localDraftStorageKey of src/lib/names.ts for this member and screen. */
 	storageKey: string;
@@ -283,7 +283,7 @@ export default function WriteForm({
 			else if (problems.content) editorRef.current?.focus();
 			return;
 		}
-		// The template's sections left empty are named first: publish anyway, or go back to the first (docs/template-guidance.md).
+		// The template's sections left empty are named first: publish anyway, or go back to the first (docs/reference/template-guidance.md).
 		const empty = board?.template ? (await templateSections().catch(() => null))?.emptySections(written.content, board.template) : undefined;
 		if (
 			empty?.length &&
@@ -343,7 +343,7 @@ export default function WriteForm({
 		if (JSON.stringify(next.template) !== JSON.stringify(previousTemplate)) {
 			const written = contentWrittenRef.current && !documentIsEmpty(current.content);
 			if (next.template) {
-				// docs/product-rules.md#states: a different template discards the current content only after confirmation.
+				// docs/reference/product-rules.md#states: a different template discards the current content only after confirmation.
 				if (written && !(await ask(texts['write.confirm.template'], texts['write.button.useTemplate']))) return;
 				content = next.template;
 				replace = true;

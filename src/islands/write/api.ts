@@ -1,6 +1,6 @@
 /**
  * The write screen's calls to the member API (posts, drafts) and what their failures mean to a
- * person (docs/product-rules.md#errors-and-texts): a field's own text, the "subject disabled" alert, the edit conflict, the
+ * person (docs/reference/product-rules.md#errors-and-texts): a field's own text, the "subject disabled" alert, the edit conflict, the
  * forced-login alert, the ban dialog, too many requests, or the screen's generic failure.
  */
 import { memberRoutes, resultCodeOf, type RoutesClient } from '@/lib/api-client';
@@ -11,7 +11,7 @@ import type { DraftBody } from '@/lib/api-types';
 /** A draft's fields as POST and PUT drafts take them (src/schemas/post-write.ts DraftFieldsSchema). */
 export type { DraftBody } from '@/lib/api-types';
 
-/** The member API of `channel` for the signed-in member (the user-id header of docs/product-rules.md#api-calls). */
+/** The member API of `channel` for the signed-in member (the user-id header of docs/reference/product-rules.md#api-calls). */
 export const memberApi = memberRoutes;
 
 export type MemberApi = RoutesClient<'member'>;

@@ -1,5 +1,5 @@
 /**
- * Nicknames: the rules of docs/product-rules.md#validation (src/schemas/nickname.ts), who holds a name, and changing it.
+ * Nicknames: the rules of docs/reference/product-rules.md#validation (src/schemas/nickname.ts), who holds a name, and changing it.
  * Names compare by their key (src/lib/nickname-key.ts), by their confusable skeleton and by that
  * skeleton without accents and invisible characters (src/server/accounts/nickname-skeleton.ts), so a look-alike
  * of a claimed name is that name; every name ever
@@ -34,7 +34,7 @@ const RESERVED_SKELETONS = new Set(
 	RESERVED_NICKNAMES.flatMap((word) => [word, word.toUpperCase(), word.charAt(0).toUpperCase() + word.slice(1)].map(nicknameBareSkeleton)),
 );
 
-/** The nickname as stored (NFC); throws the result code of the rule of docs/product-rules.md#validation it breaks. */
+/** The nickname as stored (NFC); throws the result code of the rule of docs/reference/product-rules.md#validation it breaks. */
 export function checkedNickname(input: string): string {
 	const nickname = input.normalize('NFC');
 	const problem = nicknameProblem(nickname);

@@ -99,7 +99,7 @@ export async function agreeToTerms(db: D1Database, signup: Signup, now = Date.no
  * A claimed nickname breaks a uniqueness rule of the batch too, so the batch is all an accepted
  * sign-up takes, and a refused one reads the claims after it, to say NicknameTaken first as ever.
  * With Turnstile, `verifyChallenge` checks the person's token first (ChallengeFailed), after the
- * claims are read: a refused nickname must not spend the token (docs/spam-defence.md).
+ * claims are read: a refused nickname must not spend the token (docs/reference/spam-defence.md).
  * @throws AppError TermsRequired, a nickname code, ChallengeFailed, NicknameTaken when another member won the name,
  * Conflict when the identity became a member meanwhile, SignupExpired when the sign-up is gone
  */
@@ -121,10 +121,10 @@ export async function completeSignup(
 	};
 	if (verifyChallenge) {
 		await refuseClaimed();
-		// Last before the batch, so that a refused nickname does not spend the token (docs/spam-defence.md).
+		// Last before the batch, so that a refused nickname does not spend the token (docs/reference/spam-defence.md).
 		await verifyChallenge();
 	}
-	// A passed check is recorded on the new session: its write screen does not ask again (docs/spam-defence.md).
+	// A passed check is recorded on the new session: its write screen does not ask again (docs/reference/spam-defence.md).
 	const session = await newSession(db, channelId, { identityId: signup.identityId }, secret, now, verifyChallenge !== null);
 	const results = await db
 		.batch([

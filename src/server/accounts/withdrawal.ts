@@ -1,5 +1,5 @@
 /**
- * Withdrawal (docs/product-rules.md#states): the identity is unlinked from the channel (a later sign-in starts a new
+ * Withdrawal (docs/reference/product-rules.md#states): the identity is unlinked from the channel (a later sign-in starts a new
  * membership), the nickname is retired, sessions, drafts, notifications, watches and push
  * subscriptions are deleted; posts and comments stay
  * and show the withdrawn-member label.

@@ -47,7 +47,7 @@ export async function listBoards(db: D1Database, channelId: number): Promise<Boa
 
 type TreeNodeType = 'ALL' | 'CATEGORY' | 'BOARD' | 'LINK' | 'DIVIDER';
 
-/** A node in the jsTree-like shape docs/product-rules.md#data names: parent is '#' at the root. */
+/** A node in the jsTree-like shape docs/reference/product-rules.md#data names: parent is '#' at the root. */
 export interface TreeNode {
 	id: string;
 	parent: string;

@@ -1,5 +1,5 @@
 /**
- * Creating or updating a community from its file (issue 12, `npm run channel -- apply FILE`).
+ * Creating or updating a community from its file (`npm run channel -- apply FILE`).
  * `planChannel` compares the file's rows (channel-rows.ts) with the stored ones and says, line by
  * line, what would change, and which changes it refuses; `applyChannel` writes the plan: one
  * batch for the configuration (with the channel's content version, so no cached page outlives

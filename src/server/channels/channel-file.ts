@@ -1,5 +1,5 @@
 /**
- * A community described in one file (issue 12, `npm run channel -- apply FILE`): what an operator
+ * A community described in one file (`npm run channel -- apply FILE`): what an operator
  * writes to create or update a community, validated strictly (an entry that the app would leave
  * out when reading, like a link that breaks the URL rule, is refused here), with every board named
  * by a key of the file's own rather than a database id. The demo communities are such files
@@ -100,7 +100,7 @@ export const ChannelFileSchema = z
 		content: z.strictObject({ exposureType: z.enum(['ALL', 'BOARD_SELECTION']), exposureBoard: BoardKeySchema.nullable().default(null) }),
 		headerConfig: z.strictObject({
 			gameBiIcon: SafeLinkSchema.nullable().default(null),
-			/** The picture of the community's link previews (docs/seo.md#share-images). */
+			/** The picture of the community's link previews (docs/reference/seo.md#share-images). */
 			shareImage: ShareImageSchema.strict().nullable().default(null),
 			topPinnedHome: YesNoSchema,
 			topPinnedBoard: YesNoSchema,
@@ -126,7 +126,7 @@ export const ChannelFileSchema = z
 		moderation: z
 			.strictObject({
 				autoHideReports: z.number().int().min(1).max(1000).nullable().default(null),
-				/** Where a member asks for a review of a hide or a ban (docs/moderation.md): an email address or an https URL. */
+				/** Where a member asks for a review of a hide or a ban (docs/reference/moderation.md): an email address or an https URL. */
 				contact: ModerationContactSchema.nullable().default(null),
 			})
 			.default({ autoHideReports: null, contact: null }),

@@ -1,4 +1,4 @@
-/** Channels: lookup by domain and slug, and the layout data of docs/product-rules.md#data (header, content, footer). */
+/** Channels: lookup by domain and slug, and the layout data of docs/reference/product-rules.md#data (header, content, footer). */
 import type { ChannelRow as ConfiguredChannelRow } from './channel-rows';
 import { waitUntil } from 'cloudflare:workers';
 import { AppError } from '@/server/platform/errors';
@@ -95,7 +95,7 @@ export async function getChannel(db: D1Database, domain: string, slug: string): 
 	return channel;
 }
 
-/** GET layouts/header: the channel header of docs/product-rules.md#data with the header config and the banner. */
+/** GET layouts/header: the channel header of docs/reference/product-rules.md#data with the header config and the banner. */
 export function layoutHeader(channel: Channel) {
 	return {
 		title: channel.title,
@@ -115,7 +115,7 @@ export function layoutContent(channel: Channel) {
 	return { exposureType: channel.exposureType, boardId: channel.exposureBoardId };
 }
 
-/** GET layouts/footer: the footer config, social links limited to the networks docs/product-rules.md#main-layout names. */
+/** GET layouts/footer: the footer config, social links limited to the networks docs/reference/product-rules.md#main-layout names. */
 export function layoutFooter(channel: Channel): FooterConfig {
 	const sns = new Set<string>(SNS_KEYS);
 	return { ...channel.footer, snsLinks: channel.footer.snsLinks.filter((link) => sns.has(link.key)) };
@@ -131,7 +131,7 @@ export async function listProviders(db: D1Database, channelId: number): Promise<
 	});
 }
 
-/** Where the channel's index route sends a reader, or null for the not-found page (docs/product-rules.md#routes). */
+/** Where the channel's index route sends a reader, or null for the not-found page (docs/reference/product-rules.md#routes). */
 export function indexTarget(channel: Channel): string | null {
 	if (channel.exposureType === 'BOARD_SELECTION' && channel.exposureBoardId !== null) {
 		return pageUrls(channel.basePath).board(channel.exposureBoardId);

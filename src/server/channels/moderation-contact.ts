@@ -1,5 +1,5 @@
 /**
- * Where a member asks for a review of a hide or a ban (docs/moderation.md#what-a-moderated-member-is-told):
+ * Where a member asks for a review of a hide or a ban (docs/reference/moderation.md#what-a-moderated-member-is-told):
  * the community file's `moderation.contact`, an email address or an https address. One rule for the
  * file's check and for the pages that link it.
  */

@@ -1,5 +1,5 @@
 /**
- * The CSS custom properties of a channel's theme (docs/product-rules.md#the-product: key, background and header colours),
+ * The CSS custom properties of a channel's theme (docs/reference/product-rules.md#the-product: key, background and header colours),
  * with text colours derived from them so that every text meets WCAG 2.2 AA (4.5:1).
  */
 

@@ -77,7 +77,7 @@ function replyToOf(parentId: number | null, row: ReplyTargetColumns, viewer: Vie
 	return { commentId: listed ? row.to_id : parentId, nickname: named };
 }
 
-/** A comment that keeps its place but shows only its state (docs/product-rules.md#states). */
+/** A comment that keeps its place but shows only its state (docs/reference/product-rules.md#states). */
 interface CommentTombstoneItem {
 	readable: false;
 	commentId: number;

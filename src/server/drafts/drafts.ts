@@ -1,5 +1,5 @@
 /**
- * Server drafts (docs/product-rules.md#states): a member keeps up to DRAFT_LIMIT unfinished posts per community, lists
+ * Server drafts (docs/reference/product-rules.md#states): a member keeps up to DRAFT_LIMIT unfinished posts per community, lists
  * them newest-updated first, loads, overwrites and deletes them. A draft is its author's alone: every
  * query is bound to the channel and the member, so another member's or another channel's draft id
  * reads as no draft at all. A draft may be unfinished in every way (no board, no title, an empty

@@ -1,5 +1,5 @@
 /**
- * The Turnstile widget on a page that asks for it (docs/spam-defence.md): the deployment's widget,
+ * The Turnstile widget on a page that asks for it (docs/reference/spam-defence.md): the deployment's widget,
  * with the page's Content-Security-Policy widened to its script and frame; null (and the policy
  * unchanged) when the deployment has no Turnstile keys.
  */

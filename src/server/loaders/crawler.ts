@@ -1,5 +1,5 @@
 /**
- * What the crawlers' files (robots.txt, sitemaps, feeds: docs/seo.md) load: the channel of the path
+ * What the crawlers' files (robots.txt, sitemaps, feeds: docs/reference/seo.md) load: the channel of the path
  * and its layout, with no session (they are the same for everyone and cached at the edge), and the
  * site's origin for their absolute URLs.
  */

@@ -41,7 +41,7 @@ export function pushPublicKey(): string | null {
 	return vapidFromEnv(env)?.publicKey ?? null;
 }
 
-/** Whether the deployment sends notification emails: on, off (no mailer), or not without SITE_ORIGIN (docs/notifications.md#email). */
+/** Whether the deployment sends notification emails: on, off (no mailer), or not without SITE_ORIGIN (docs/reference/notifications.md#email). */
 export function emailOffered(): EmailOffer['kind'] {
 	return emailOfferFromEnv(env).kind;
 }

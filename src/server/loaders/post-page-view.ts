@@ -87,7 +87,7 @@ export async function loadPostPage(astro: Context & Pick<AstroGlobal, 'rewrite'>
 	const found = postWithCommentsOf(read?.post ?? null, viewer, start);
 	// A comment id that names no comment of a post the reader may read is sent to the post's own URL,
 	// and that answer is not stored: the edge cache keeps only the post's own comments' ids in its keys
-	// (docs/edge-cache.md), however many made-up ids a client sends.
+	// (docs/reference/edge-cache.md), however many made-up ids a client sends.
 	if (postId !== null && !refused && start.kind !== 'first' && !(found?.post.readable && found.anchorFound)) {
 		const headers = new Headers(astro.response.headers);
 		headers.set('Location', pageUrls(channel.basePath).post(postId));
@@ -141,7 +141,7 @@ export async function loadPostPage(astro: Context & Pick<AstroGlobal, 'rewrite'>
 		startsAtBeginning: found?.startsAtBeginning ?? true,
 		title: refused ? t('error.tooManyRequests.title') : readable ? readable.title : t('post.notFound.title'),
 		description: refused ? t('error.tooManyRequests.desc') : !post ? t('post.notFound.desc') : post.readable ? excerpt(bodyText) : stateText(post),
-		// A visible post is indexed, with its preview and structured data (docs/seo.md); the structured
+		// A visible post is indexed, with its preview and structured data (docs/reference/seo.md); the structured
 		// data is for crawlers, which read as guests.
 		seo:
 			readable?.state === 'VISIBLE'

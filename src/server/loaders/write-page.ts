@@ -30,9 +30,9 @@ export type WriteScreen =
 			edit: { postId: number; version: number } | null;
 			/** The draft the screen opened with (`?draftId=`, from My Page's drafts): saving a draft overwrites it. */
 			draftId?: number;
-			/** The Turnstile widget a new member passes before posting (docs/spam-defence.md); none for an edit or anyone else. */
+			/** The Turnstile widget a new member passes before posting (docs/reference/spam-defence.md); none for an edit or anyone else. */
 			challenge?: ChallengeWidget | null;
-			/** How many images and videos a new member's post may show (docs/uploads.md); null for anyone else. */
+			/** How many images and videos a new member's post may show (docs/reference/uploads.md); null for anyone else. */
 			mediaLimit: number | null;
 	  }
 	/** A banned member: the layout's ban dialog covers the page, and no form is shown. */
@@ -74,7 +74,7 @@ export async function loadWriteScreen(astro: Astro, postId?: string): Promise<Wr
 
 	if (!editId) {
 		const boards = writableBoardsOf(page.read.boards ?? [], admin);
-		// Not in a session whose sign-up passed the check (docs/spam-defence.md).
+		// Not in a session whose sign-up passed the check (docs/reference/spam-defence.md).
 		const challenge = newMember && !member.humanChecked ? pageChallenge(astro) : null;
 		if (draftId) {
 			const draft = page.read.draft ?? null;

@@ -1,7 +1,7 @@
 /**
  * My Page lists: the member's own posts, comments and liked posts, newest first. They show what
  * the member may read (src/server/visibility/visibility.ts): their own private posts too, nothing
- * deleted or hidden, and nothing from private boards (docs/product-rules.md#roles).
+ * deleted or hidden, and nothing from private boards (docs/reference/product-rules.md#roles).
  */
 import { PAGE_SIZE } from '@/schemas/params';
 import { countOf, pageOf, pageOffsetSql } from '@/server/platform/page-offset';

@@ -1,6 +1,6 @@
 /**
- * Bans (docs/product-rules.md#states, docs/product-rules.md#roles): a temporary ban ends by itself at its end time, a permanent one when it is
- * lifted. A ban keeps the member's sessions (docs/moderation.md#a-banned-member): signed in, they
+ * Bans (docs/reference/product-rules.md#states, docs/reference/product-rules.md#roles): a temporary ban ends by itself at its end time, a permanent one when it is
+ * lifted. A ban keeps the member's sessions (docs/reference/moderation.md#a-banned-member): signed in, they
  * are told at once that they are banned, until when, why and whom to ask, and keep reading; while it
  * is in force every other request of theirs is answered with -4031452, which carries the ban. The operator command `npm run member` (scripts/operator/member.ts) and
  * the admin API (functions/api/routers/admin.ts) run these same functions; each ban and lift writes its row

@@ -1,5 +1,5 @@
 /**
- * A member's data export (issue 22): everything a member wrote and did in one community, as one
+ * A member's data export: everything a member wrote and did in one community, as one
  * JSON file, streamed. The file is written as it is read: each table is read by keyset (its id,
  * ascending) a page at a time, and each page is turned into JSON and handed to the response before
  * the next is read, so memory holds one page whatever the member's history, and the number of D1
@@ -201,7 +201,7 @@ async function* exportPieces(db: D1Database, subject: ExportSubject, now: number
 			joinedAt: iso(member.joined_at),
 			termsAgreedAt: iso(member.terms_agreed_at),
 			privacyAgreedAt: iso(member.privacy_agreed_at),
-			// The address for notification emails (docs/notifications.md#email) and when it was confirmed.
+			// The address for notification emails (docs/reference/notifications.md#email) and when it was confirmed.
 			notificationEmail: member.notification_email,
 			notificationEmailPending: member.notification_email_pending,
 			notificationEmailConfirmedAt: iso(member.notification_email_confirmed_at),

@@ -1,5 +1,5 @@
 /**
- * A member's role in a community (issue 12): an administrator moderates it (the admin API). The
+ * A member's role in a community: an administrator moderates it (the admin API). The
  * role is read from the member's row on every request, so a grant or a revocation holds from the
  * next request on. The operator command `npm run channel -- admin grant|revoke` runs this; each
  * change writes its row of the audit log in its batch. Readers see an administrator's role badge

@@ -1,5 +1,5 @@
 /**
- * Hiding by an administrator (issue 12 builds the admin area on these): a hidden post or comment
+ * Hiding by an administrator: a hidden post or comment
  * keeps its row and its place and shows its state to everyone but administrators
  * (src/server/visibility/visibility.ts). Each hide is one D1 batch with the invalidation it needs, so
  * no guest is served the hidden text from the edge cache after the channel row's second:

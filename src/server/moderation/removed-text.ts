@@ -3,7 +3,7 @@
  * the queue's and the log's entries whose target is gone from readers): the stored text of hidden
  * and author-deleted posts and comments as well as visible ones. A deletion keeps the row and its
  * text (src/server/posts/writing.ts, src/server/comments/writing.ts), as Discourse keeps a deleted
- * post for its staff; a withdrawn member's posts and comments stay too (docs/product-rules.md#states), shown with the
+ * post for its staff; a withdrawn member's posts and comments stay too (docs/reference/product-rules.md#states), shown with the
  * withdrawn-member label and no nickname. Plain text only (a post's content_text, a comment's
  * text), which the admin area shows as text, never as HTML. The admin API calls it for the
  * community's administrators alone (functions/api/routers/admin.ts).

@@ -1,5 +1,5 @@
 /**
- * The reports queue of the admin area (issue 12, migration 0012): a community's open reports
+ * The reports queue of the admin area (migration 0012): a community's open reports
  * grouped by their target (a post or a comment), with how many, why, by whom and the target's
  * writer; newest or most-reported first, a page at a time. Acting on a target closes its open
  * reports: hiding it resolves them (in the hide's batch, hide.ts), dismissing them closes them as

@@ -2,7 +2,7 @@
  * A community's moderation settings (migrations/0014 and 0016), set by its administrators in the
  * admin area: the number of open reports at which a post or comment hides itself (null: never), and
  * how old a membership must be (in hours) when a report is made for that report to count toward
- * that number. No record of upheld reports shortens the wait (docs/moderation.md).
+ * that number. No record of upheld reports shortens the wait (docs/reference/moderation.md).
  */
 import { AppError } from '@/server/platform/errors';
 import { read, run, type Read } from '@/server/platform/reads';

@@ -4,7 +4,7 @@
  * delivery throws (the database unreachable, a lock) is retried with a growing delay
  * (retryDelaySeconds), and the queue moves a message that failed `max_retries` times to the
  * dead-letter queue. That queue's messages are kept in `notification_dead_letters` for the
- * operators (docs/notifications.md#runbook). A message of a shape this consumer does not know is
+ * operators (docs/reference/notifications.md#runbook). A message of a shape this consumer does not know is
  * logged and acknowledged: retrying would not change it.
  */
 import { deliver, eventOf } from './deliver';

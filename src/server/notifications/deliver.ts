@@ -1,5 +1,5 @@
 /**
- * The notifications queue's consumer (docs/notifications.md#the-queue): turns one message of
+ * The notifications queue's consumer (docs/reference/notifications.md#the-queue): turns one message of
  * send.ts into notification rows. Per message, one read batch (what happened, who is concerned)
  * and one write batch (the rows), so a message is all or nothing.
  *
@@ -21,7 +21,7 @@
  * - Bounded: a message writes at most (1 + 1 + MENTIONS_NOTIFIED) recipients, or WATCHERS_PER_MESSAGE
  *   watchers, each one notification row and one members row (the counters); more watchers go on in
  *   a `watchers` message of their own (tests/workers/notifications.test.ts measures it).
- * - Bounded per recipient (docs/notifications.md#bounds; tests/workers/notification-bounds.test.ts):
+ * - Bounded per recipient (docs/reference/notifications.md#bounds; tests/workers/notification-bounds.test.ts):
  *   one sender's MENTION and REPLY notifications to one member, SENDER_NOTIFICATIONS_PER_HOUR an
  *   hour (past it, none); a like's row is raised again at most once per LIKE_RAISE_INTERVAL_MS
  *   (a new liker within it is named, nothing more); an author's posts in one board tell its

@@ -1,7 +1,7 @@
 /**
  * How one delivery of ./deliver.ts becomes rows: the SQL that says who among its recipients may be
  * told (at the moment of writing, inside the write batch), and its two statements, the counters
- * and the notification rows. The bounds per recipient (docs/notifications.md#bounds) are here.
+ * and the notification rows. The bounds per recipient (docs/reference/notifications.md#bounds) are here.
  */
 import {
 	kindBit,

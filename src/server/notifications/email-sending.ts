@@ -1,5 +1,5 @@
 /**
- * Notification emails, to the confirmed address of ./email.ts (docs/notifications.md#email):
+ * Notification emails, to the confirmed address of ./email.ts (docs/reference/notifications.md#email):
  * - After each queue message, `emailDelivered` sends one email for each REPLY or MENTION row the
  *   batch just wrote to a member with a confirmed address: its sentence as the subject, the post's
  *   title, the comment's opening words, a link to it, and the unsubscribe link; in the community's

@@ -1,5 +1,5 @@
 /**
- * Email for replies and mentions (docs/notifications.md#email): off by default, and only to an
+ * Email for replies and mentions (docs/reference/notifications.md#email): off by default, and only to an
  * address the member confirmed. No sign-in provider tells us an address (Apple, Google and X
  * sign-ins give a subject alone), so the member types one in My Page → Settings; a confirmation
  * link goes there first (double opt-in), and until it is followed nothing else is sent to it.

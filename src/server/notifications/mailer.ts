@@ -1,6 +1,6 @@
 /**
  * Sending an email, behind one small interface so that an operator can switch provider
- * (docs/notifications.md#email). `mailerFromEnv` picks the provider from the deployment's
+ * (docs/reference/notifications.md#email). `mailerFromEnv` picks the provider from the deployment's
  * configuration; without a complete one there is no mailer, and members are not offered email.
  *
  * - `MAIL_PROVIDER = "cloudflare"`: Cloudflare Email Service through a `send_email` binding named

@@ -1,5 +1,5 @@
 /**
- * What a notification says (docs/notifications.md#kinds), one home for the notifications page and
+ * What a notification says (docs/reference/notifications.md#kinds), one home for the notifications page and
  * the push messages: the kind's sentence in the channel's language, with the member who did it,
  * and a like's count of others by the language's plural rules.
  */

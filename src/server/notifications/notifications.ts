@@ -1,5 +1,5 @@
 /**
- * A member's notifications as they read them (docs/notifications.md#the-list): the unread count
+ * A member's notifications as they read them (docs/reference/notifications.md#the-list): the unread count
  * (one row), the list newest first by keyset, opening one (read), "mark all read", and the cron's
  * pruning to the newest NOTIFICATIONS_KEPT.
  *

@@ -1,5 +1,5 @@
 /**
- * Web Push for what a queue message just wrote (docs/notifications.md#web-push): each new or raised
+ * Web Push for what a queue message just wrote (docs/reference/notifications.md#web-push): each new or raised
  * notification goes to every browser its member subscribed, as `{ title, body, url, tag }` (the
  * community's name, the sentence of the notifications page, the post opened at its comment) for
  * public/notification-sw.js to show. A subscription the push service calls gone (404, 410) is

@@ -1,5 +1,5 @@
 /**
- * Where the Worker sends Web Push (docs/notifications.md#web-push): the one list of push services.
+ * Where the Worker sends Web Push (docs/reference/notifications.md#web-push): the one list of push services.
  * A subscription's endpoint comes from a member's browser, and the queue's consumer POSTs to it with
  * every notification, so an endpoint of the member's choosing would make the Worker a request
  * forwarder to any host (a cloud metadata address, a private network, another site). Only the

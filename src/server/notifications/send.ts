@@ -1,5 +1,5 @@
 /**
- * What a write tells the notifications queue (docs/notifications.md#the-queue). The request that
+ * What a write tells the notifications queue (docs/reference/notifications.md#the-queue). The request that
  * wrote a comment, a post, a like, a hide or a ban sends one small message naming what happened; it
  * never fans out itself. The consumer (deliver.ts) reads the rest from the database when the
  * message arrives, so a message carries ids (and a hide's reason) only and a retry sees the current state (a comment

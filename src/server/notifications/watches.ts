@@ -1,5 +1,5 @@
 /**
- * Watching a post or a board (docs/notifications.md#watching): a watcher hears of each new comment
+ * Watching a post or a board (docs/reference/notifications.md#watching): a watcher hears of each new comment
  * on the post, or each new post in the board. A member watches their own posts without a row; a row
  * says what differs from that default (1: watching, 0: stopped watching their own post), so a post
  * written writes no watch row and a return to the default deletes the row.

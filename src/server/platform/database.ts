@@ -12,7 +12,7 @@
  * more than the deepest round trip that had settled when it began (reads run together share a
  * depth; a read that waits for another's answer is one deeper). The Worker sends each answer's
  * figures in its Server-Timing header (functions/shell/round-trips.ts) and tests/e2e/round-trips.spec.ts
- * holds every route to its budget (docs/performance.md#round-trips).
+ * holds every route to its budget (docs/decisions/performance.md#round-trips).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 

@@ -1,4 +1,4 @@
-/** The response envelope (docs/api.md#conventions): a header, then the payload under the key docs/product-rules.md#api-calls reads. */
+/** The response envelope (docs/reference/api.md#conventions): a header, then the payload under the key docs/reference/product-rules.md#api-calls reads. */
 
 interface EnvelopeHeader {
 	isSuccessful: boolean;

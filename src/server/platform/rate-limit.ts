@@ -9,7 +9,7 @@
  * return, the sign-up steps) the address alone is counted, at the member's limit. An IPv6 client is
  * its /64 (one subscriber usually has a whole /64), an IPv4 client its address. A request over any
  * of its limits is refused with TooManyRequests and a Retry-After of the period.
- * docs/rate-limits.md has the table.
+ * docs/reference/rate-limits.md has the table.
  */
 import { AppError } from './errors';
 
@@ -64,7 +64,7 @@ export const RATE_LIMITS = {
 	report: { member: 'RATE_LIMIT_STRICT', address: 'RATE_LIMIT_STRICT_ADDRESS' },
 	/** An administrator's moderation (hide, unhide, ban, dismiss) and reads of removed text (each one an audit-log row). */
 	moderation: { member: 'RATE_LIMIT_WRITE', address: 'RATE_LIMIT_WRITE_ADDRESS' },
-	/** A member's data export (issue 22): the attempts, before the export's own one-per-20-minutes rule (members/export.ts). */
+	/** A member's data export: the attempts, before the export's own one-per-20-minutes rule (members/export.ts). */
 	export: { member: 'RATE_LIMIT_STRICT', address: 'RATE_LIMIT_STRICT_ADDRESS' },
 	/** The view beacon: per address (a beacon refused loses one view count, nothing a reader sees). */
 	view: { address: 'RATE_LIMIT_VIEW' },

@@ -2,7 +2,7 @@
  * Named reads. A read is one value: the D1 statement(s) it sends and the function that turns their
  * result(s) into its typed value. A page or a service asks for a record of reads
  * (`{ post: postRead(…), liked: likedRead(…) }`), they go to D1 in one batch (one round trip:
- * docs/performance.md#round-trips), and the answer is the record of their values, by name
+ * docs/decisions/performance.md#round-trips), and the answer is the record of their values, by name
  * (`read.post`, `read.liked`), typed from the record: nothing is taken from a batch by position.
  */
 

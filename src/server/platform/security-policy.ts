@@ -12,7 +12,7 @@ import { YOUTUBE_POSTER_ORIGIN } from '@/lib/thumbnails';
  * A page's directives besides script-src and style-src, which Astro writes with the hashes of the
  * build's inline scripts and styles (and the page's theme style, src/server/loaders/channel-page.ts).
  * Images come only from this origin and YouTube's image host (a video's poster, by its id:
- * docs/thumbnails.md): a post may not make readers' browsers call a host its writer chose. A community's own configured images widen it on its pages (imageSourceDirective). `form-action 'self'` is widened on the login page alone, to the origins of its providers'
+ * docs/reference/thumbnails.md): a post may not make readers' browsers call a host its writer chose. A community's own configured images widen it on its pages (imageSourceDirective). `form-action 'self'` is widened on the login page alone, to the origins of its providers'
  * authorization endpoints (the form's 303 goes there, and Chromium checks redirects of a form).
  */
 export const PAGE_POLICY_DIRECTIVES = [
@@ -49,7 +49,7 @@ export function imageSourceDirective(urls: readonly (string | null | undefined)[
 
 /**
  * The sources a page that shows the Turnstile widget (sign-up's nickname step, a new member's write
- * screen; docs/spam-defence.md) adds for the widget's origin: its script and its challenge frame.
+ * screen; docs/reference/spam-defence.md) adds for the widget's origin: its script and its challenge frame.
  * Every other page keeps the policy above.
  */
 export function challengeSources(origin: string): { scripts: string[]; directive: `frame-src ${string}` } {

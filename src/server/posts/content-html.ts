@@ -72,7 +72,7 @@ function renderBlock(block: Block, labels: ContentLabels): string {
 		case 'youtube': {
 			const id = escapeHtml(block.videoId);
 			// A facade: the player's iframe (about 1 MB of script) loads only when the reader asks for it.
-			// Its poster is the video's own picture from YouTube's image host (docs/thumbnails.md).
+			// Its poster is the video's own picture from YouTube's image host (docs/reference/thumbnails.md).
 			const poster = `<img class="youtube-poster" src="${youTubePoster(id, 'hq')}" alt="" width="480" height="360" loading="lazy" decoding="async" referrerpolicy="no-referrer">`;
 			const title = labels.videoTitle ? `<span class="youtube-title">${escapeHtml(labels.videoTitle)}</span> ` : '';
 			return `<figure class="content-video"><a class="youtube-facade" href="https://www.youtube.com/watch?v=${id}" data-youtube-id="${id}" target="_blank" rel="noopener noreferrer">${poster}${title}<span class="youtube-play" aria-hidden="true"></span><span class="youtube-label">${escapeHtml(labels.playVideo)}</span></a></figure>`;
@@ -84,7 +84,7 @@ export interface ContentLabels {
 	playVideo: string;
 	/**
 	 * The title a video's facade shows over its poster, as YouTube's player does: the post's title
-	 * (the video's own title is not fetched from YouTube; docs/thumbnails.md).
+	 * (the video's own title is not fetched from YouTube; docs/reference/thumbnails.md).
 	 */
 	videoTitle?: string;
 	/** The name of an image's link when the image has no alt text. */

@@ -36,7 +36,7 @@ export interface PostDetail {
 	mentions?: Mention[];
 }
 
-/** A post the reader may not read: what the page shows instead of it (docs/product-rules.md#states). */
+/** A post the reader may not read: what the page shows instead of it (docs/reference/product-rules.md#states). */
 export interface PostTombstone {
 	readable: false;
 	postId: number;

@@ -89,7 +89,7 @@ export async function createPost(
 	const thumbnail = thumbnailOf(input.content, uploadsOf(uploads, member.userId, keys, null));
 	const newMember = isNewMember(member, guard.limits, now);
 	// Last before the batch: a token is spent only on a post that nothing else refuses. A session
-	// begun by a sign-up that passed the check is not asked again (docs/spam-defence.md).
+	// begun by a sign-up that passed the check is not asked again (docs/reference/spam-defence.md).
 	if (newMember && !member.humanChecked && guard.verifyChallenge) await guard.verifyChallenge();
 	// Published from a draft: the draft goes in the post's batch (the post's claims keep the uploads it shows).
 	if (draft) ownDraftOf(draft);

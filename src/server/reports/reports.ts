@@ -102,7 +102,7 @@ export async function createReport(
 		.bind(channelId, type, input.targetId, member.userId, input.reason, input.detail, now);
 	// The target's open reports after this one that count toward the community's threshold for
 	// hiding it by itself (migrations/0014), a read in the same transaction: those made when the
-	// reporter's membership was at least the community's minimum age old (docs/moderation.md), so
+	// reporter's membership was at least the community's minimum age old (docs/reference/moderation.md), so
 	// that accounts made for the purpose hide nothing, whatever record they made meanwhile, and a
 	// report made too early never counts later. One seek per open report of the target.
 	const tally = db

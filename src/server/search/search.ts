@@ -1,5 +1,5 @@
 /**
- * Search results (issue 11): the posts of one channel whose searched fields contain the query,
+ * Search results: the posts of one channel whose searched fields contain the query,
  * newest first, a page at a time. Only posts "All Posts" lists are in the index (src/server/search-index/),
  * so what is found is what a guest may read, and a post leaves the results with the batch that
  * hides, deletes or makes it private.

@@ -1,5 +1,5 @@
 /**
- * What crawlers and feed readers are given of a channel (docs/seo.md): the sitemaps and the Atom
+ * What crawlers and feed readers are given of a channel (docs/reference/seo.md): the sitemaps and the Atom
  * feeds. Everything here is what a guest can read: a post is in them while it is listed in All Posts
  * (visible, not private, in a board everyone reads: src/server/list-positions/), and a board while
  * everyone may read it. Every read is bounded whatever the size of the community:

@@ -1,4 +1,4 @@
-/** The Atom feed of a list (docs/seo.md): its newest posts, as feed readers show them. */
+/** The Atom feed of a list (docs/reference/seo.md): its newest posts, as feed readers show them. */
 import type { Channel } from '@/server/channels/channels';
 import { feedEntries } from '@/server/seo/crawl';
 import { atomXml } from '@/server/seo/xml';

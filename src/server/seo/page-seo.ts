@@ -1,5 +1,5 @@
 /**
- * What search engines, link previews and feed readers read of a page (docs/seo.md): which answers
+ * What search engines, link previews and feed readers read of a page (docs/reference/seo.md): which answers
  * may be indexed, absolute URLs, the Open Graph locale of a channel's language, and JSON-LD that
  * no text of a post can break out of.
  */
@@ -90,7 +90,7 @@ const PREVIEW_MIN_SIDE = 200;
 /**
  * A post's image as a preview image: only a PNG or JPEG (an SVG, GIF or WebP is not shown by every
  * preview), and not one recorded smaller than 200 px on a side. Otherwise null, and the community's
- * share image stands in (docs/seo.md#share-images).
+ * share image stands in (docs/reference/seo.md#share-images).
  */
 export function postPreviewImage(
 	image: { src: string; alt: string; width?: number | undefined; height?: number | undefined } | null,

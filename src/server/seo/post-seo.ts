@@ -1,5 +1,5 @@
 /**
- * What a readable post tells search engines and link previews (docs/seo.md): its canonical URL, a
+ * What a readable post tells search engines and link previews (docs/reference/seo.md): its canonical URL, a
  * preview of its text (without images' alt text) and first PNG or JPEG image, and the structured data of Google's discussion-forum
  * documentation: a DiscussionForumPosting with its author, dates, counts and first page of comments,
  * and a BreadcrumbList of community, board and post. Built from what the page read already: no query.

@@ -1,5 +1,5 @@
 /**
- * The XML of the crawlers' files (docs/seo.md): sitemaps (sitemaps.org 0.9) and Atom feeds (RFC
+ * The XML of the crawlers' files (docs/reference/seo.md): sitemaps (sitemaps.org 0.9) and Atom feeds (RFC
  * 4287). Every text is escaped, and characters XML 1.0 cannot carry are dropped.
  */
 import { isoDate } from '@/lib/format-date';

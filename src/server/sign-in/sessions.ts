@@ -2,7 +2,7 @@
  * Sign-in sessions: a random token in the channel's session cookie, its SHA-256 in D1. A session
  * ends after SESSION_IDLE_MS without use or SESSION_MAX_MS after sign-in, whichever comes first;
  * logout and withdrawal delete it on the server (a ban does not: a banned member keeps reading, and is
- * told of the ban, docs/moderation.md#a-banned-member). The token carries the second of those ends
+ * told of the ban, docs/reference/moderation.md#a-banned-member). The token carries the second of those ends
  * (session-token.ts), so that a token past it is known to have ended without asking D1.
  */
 import { hashToken } from '@/server/platform/tokens';
@@ -27,7 +27,7 @@ export interface SessionMember {
 	joinedAt: number;
 	/**
 	 * The session began with a sign-up that passed the human check (sessions.human_checked_at): the
-	 * write screen does not ask again in this session (docs/spam-defence.md).
+	 * write screen does not ask again in this session (docs/reference/spam-defence.md).
 	 */
 	humanChecked?: boolean;
 }

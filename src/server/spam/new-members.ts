@@ -1,5 +1,5 @@
 /**
- * Limits for new members (issue 22 point 5; docs/spam-defence.md), after Discourse's new-user
+ * Limits for new members (docs/reference/spam-defence.md), after Discourse's new-user
  * limits and NodeBB's posting delays: for `periodHours` after joining a community, a member (not an
  * administrator) may put at most `maxLinks` links and `maxMentions` @mentions in a post or comment,
  * `maxImages` images and videos in a post, and write at most `maxPosts` posts and `maxComments`

@@ -1,5 +1,5 @@
 /**
- * Cloudflare Turnstile (docs/spam-defence.md): the challenge a person passes on sign-up and before
+ * Cloudflare Turnstile (docs/reference/spam-defence.md): the challenge a person passes on sign-up and before
  * a new member's posts. The page shows the widget (TURNSTILE_SCRIPT_URL) with TURNSTILE_SITE_KEY;
  * its token comes with the request, and the server asks the siteverify endpoint
  * (TURNSTILE_VERIFY_URL) with the secret TURNSTILE_SECRET_KEY before it writes anything. A token is

@@ -88,8 +88,8 @@ export interface StoredThumbnail {
 }
 
 /**
- * Stores the small variant the editor made of the upload `uploadKey` (issue 23, point 8;
- * docs/thumbnails.md) and links it to that upload's row, which a post's list row then shows. Only
+ * Stores the small variant the editor made of the upload `uploadKey` (point 8;
+ * docs/reference/thumbnails.md) and links it to that upload's row, which a post's list row then shows. Only
  * the member who made the upload, in its channel, gives it a thumbnail, and only once: the row's
  * thumb_key is set by one UPDATE that requires it to be unset (racing requests: one wins, the other
  * is refused and writes no object). The row first, then the object, as storeUpload does. Writes one
@@ -245,7 +245,7 @@ export async function removeUnattachedUploads(
 		batches += 1;
 		const last = results[results.length - 1]!;
 		after = { createdAt: last.created_at, id: last.id };
-		// With their thumbnails (issue 23): at most 2 × 200 keys, within R2's 1,000 a call.
+		// With their thumbnails: at most 2 × 200 keys, within R2's 1,000 a call.
 		await bucket.delete(results.flatMap((row) => (row.thumb_key ? [row.r2_key, row.thumb_key] : [row.r2_key])));
 		const statements: D1PreparedStatement[] = [];
 		for (let i = 0; i < results.length; i += DELETE_CHUNK) {

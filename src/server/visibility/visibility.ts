@@ -5,14 +5,14 @@
  *
  * - A public board's posts are listed for everyone; a private board's only for administrators.
  * - A post is read in full while it is visible: not deleted, not hidden by an administrator, not
- *   private, in a public board. Otherwise a reader gets only its state (docs/product-rules.md#states) and its board,
+ *   private, in a public board. Otherwise a reader gets only its state (docs/reference/product-rules.md#states) and its board,
  *   never its title, author, dates or counts. Two readers see more: the author reads their own
  *   private post, and an administrator reads hidden and private posts and the posts of private
  *   boards, which is what moderation needs. Nobody reads a deleted post.
  * - A comment is read in full while it is not deleted and not hidden; a hidden one is read in full
  *   by administrators only. Otherwise it keeps its place (and its replies) with its state alone.
  * - Lists (profiles, My Page, search) show what a member may read: visible posts, plus the
- *   member's own private posts on their My Page; never posts of private boards (docs/product-rules.md#roles).
+ *   member's own private posts on their My Page; never posts of private boards (docs/reference/product-rules.md#roles).
  */
 import { isAdmin } from '@/lib/roles';
 import type { SessionMember, SessionState } from '@/server/sign-in/sessions';
@@ -46,7 +46,7 @@ export function canReadBoard(board: { publicFlag: 'Y' | 'N' }, viewer: Viewer): 
 	return board.publicFlag === 'Y' || isAdminViewer(viewer);
 }
 
-/** The states of a post (docs/product-rules.md#states), in the order they win when several hold. */
+/** The states of a post (docs/reference/product-rules.md#states), in the order they win when several hold. */
 export type PostState = 'VISIBLE' | 'DELETED' | 'HIDDEN_BY_ADMIN' | 'BOARD_PRIVATE' | 'PRIVATE';
 
 export interface PostStateFacts {

@@ -8,7 +8,7 @@ import { type Shared, Pager, Name, StoredTextToggle, usePaged, type Target, targ
 function LogWhat({ entry, shared }: { entry: LogEntry; shared: Shared }) {
 	const { texts, urls } = shared;
 	if (entry.action === 'SETTINGS') {
-		// The reason holds the values set: `autoHideReports=3 reportMinAgeHours=72` (before issue 22, the first alone).
+		// The reason holds the values set: `autoHideReports=3 reportMinAgeHours=72` (before, the first alone).
 		const value = /(?:^|\s)autoHideReports=(\d+)/.exec(entry.reason)?.[1];
 		const hours = /(?:^|\s)reportMinAgeHours=(\d+)/.exec(entry.reason)?.[1];
 		const parts = [

@@ -1,4 +1,4 @@
-/** The Atom feed of a community's All Posts (docs/seo.md). */
+/** The Atom feed of a community's All Posts (docs/reference/seo.md). */
 import type { APIRoute } from 'astro';
 import { loadCrawlerChannel, notFound, xmlResponse } from '@/server/loaders/crawler';
 import { listFeed } from '@/server/seo/feeds';

@@ -1,4 +1,4 @@
-/** A community's sitemap index (docs/seo.md): its boards' sitemap and one posts sitemap per range of All Posts positions. */
+/** A community's sitemap index (docs/reference/seo.md): its boards' sitemap and one posts sitemap per range of All Posts positions. */
 import type { APIRoute } from 'astro';
 import { loadCrawlerChannel, notFound, xmlResponse } from '@/server/loaders/crawler';
 import { postsSitemapCount } from '@/server/seo/crawl';

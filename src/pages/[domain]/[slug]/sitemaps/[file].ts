@@ -1,5 +1,5 @@
 /**
- * A community's sitemaps (docs/seo.md): boards.xml (All Posts and every board a guest reads) and
+ * A community's sitemaps (docs/reference/seo.md): boards.xml (All Posts and every board a guest reads) and
  * posts-N.xml (the listed posts of the N-th range of All Posts positions, with their last change).
  */
 import type { APIRoute } from 'astro';

@@ -1,4 +1,4 @@
-/** The Atom feed of a board everyone may read (docs/seo.md); any other board has none. */
+/** The Atom feed of a board everyone may read (docs/reference/seo.md); any other board has none. */
 import type { APIRoute } from 'astro';
 import { loadCrawlerChannel, notFound, xmlResponse } from '@/server/loaders/crawler';
 import { listFeed } from '@/server/seo/feeds';
