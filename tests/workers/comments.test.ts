@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { call, GLOBAL, KOREAN, memberApi, publicApi, recordingDb, signIn, signUp, startOfRateWindow, type Answer } from './harness';
+import { call, GLOBAL, KOREAN, memberApi, publicApi, recordingDb, signIn, signUp, startOfRateWindow, type Answer, memberOf } from './harness';
 import { privacyIdsSql, type PrivacyIds } from '../read-routes';
 import { createComment, deleteComment, editComment } from '@/server/comments/writing';
 import { listComments, type CommentItem } from '@/server/comments/comments';
@@ -15,7 +15,6 @@ import { getPostWithComments } from '@/server/loaders/post-page';
 import { listMyComments } from '@/server/members/activity';
 import { GUEST, type Viewer } from '@/server/visibility/visibility';
 import { COMMENT_MAX_LENGTH, COMMENT_PAGE_SIZE } from '@/schemas/comment-limits';
-import type { SessionMember } from '@/server/sign-in/sessions';
 
 const MEMBER = memberApi();
 const PUBLIC = publicApi();
@@ -32,14 +31,6 @@ beforeAll(async () => {
 });
 
 /** A member as the session gives it to the services. */
-const memberOf = (userId: number, role: SessionMember['role'] = 'MEMBER'): SessionMember => ({
-	userId,
-	nickname: `member ${userId}`,
-	role,
-	provider: 'GOOGLE',
-	recentProvider: 'GOOGLE',
-	joinedAt: 0,
-});
 
 const cookies = new Map<number, string>();
 async function cookieOf(memberId: number): Promise<string> {

@@ -271,6 +271,10 @@ export const sessionOf = ({ id, nickname }: DemoMember, role: SessionMember['rol
 	joinedAt: 0,
 });
 
+/** The session a service takes for member `userId`, named `member {userId}` (no new-member limits). */
+export const memberOf = (userId: number, role: SessionMember['role'] = 'MEMBER'): SessionMember =>
+	sessionOf({ id: userId, nickname: `member ${userId}` }, role);
+
 /** What the product sent to the notifications queue since the last call (setup.ts keeps it). */
 export function takeSentNotifications(): unknown[] {
 	const store = globalThis as { sentNotifications?: unknown[] };

@@ -1,13 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { call, memberApi, postWhere, recordingDb, signIn, KOREAN, type Answer } from './harness';
+import { call, memberApi, postWhere, recordingDb, signIn, KOREAN, type Answer, memberOf } from './harness';
 import { getLikeState, likedByTokenRead, likePost, unlikePost, type LikeState } from '@/server/likes/likes';
 import { run, together } from '@/server/platform/reads';
 import { resolveChannel } from '@/server/channels/channels';
 import { requestSession } from '@/server/sign-in/request-session';
 import { hashToken } from '@/server/platform/tokens';
 import { listMyLikes } from '@/server/members/activity';
-import type { SessionMember } from '@/server/sign-in/sessions';
 import { api } from '@functions/api/app';
 
 const MEMBER = memberApi();
@@ -15,14 +14,6 @@ const ADMIN = 1001;
 const TEMPORARILY_BANNED = 1038;
 
 /** A member as the session gives it to the services. */
-const memberOf = (userId: number, role: SessionMember['role'] = 'MEMBER'): SessionMember => ({
-	userId,
-	nickname: `member ${userId}`,
-	role,
-	provider: 'GOOGLE',
-	recentProvider: 'GOOGLE',
-	joinedAt: 0,
-});
 
 /** A new visible post of the free board (12) by `authorId`, with no likes. */
 async function freshPost(authorId = 1007, overrides: { isPrivate?: boolean; boardId?: number } = {}): Promise<number> {

@@ -7,17 +7,8 @@ import { env } from 'cloudflare:workers';
 import { hideComment, hidePost } from '@/server/moderation/hide';
 import { createComment } from '@/server/comments/writing';
 import { POST_VERSION_BUCKETS } from '@/server/content-versions/versions';
-import type { SessionMember } from '@/server/sign-in/sessions';
-import { call, postWhere, publicApi, recordingDb, KOREAN } from './harness';
+import { call, postWhere, publicApi, recordingDb, KOREAN, memberOf } from './harness';
 
-const memberOf = (userId: number, role: SessionMember['role']): SessionMember => ({
-	userId,
-	nickname: `member ${userId}`,
-	role,
-	provider: 'GOOGLE',
-	recentProvider: 'GOOGLE',
-	joinedAt: 0,
-});
 const ADMIN = memberOf(1001, 'ADMIN');
 const MEMBER = memberOf(1007, 'MEMBER');
 
