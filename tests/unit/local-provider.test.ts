@@ -3,14 +3,26 @@
  * community made later by `npm run channel -- apply` as well as the demo ones, by the return
  * path's pattern, and still refuses any other redirect URI (another origin, another path, a query).
  */
+import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isCommunityRedirectUri, startIdentityProvider } from '../../scripts/idp/server.mjs';
 
 const APP = ['http://127.0.0.1:8860', 'http://localhost:8860'];
-const PORT = 8861;
+let PORT = 0;
 let idp: { close: () => Promise<void> };
 
+/** A port nothing listens on now (the system's pick), so that a running test server cannot hold it. */
+function freePort(): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const probe = createServer().listen(0, '127.0.0.1', () => {
+			const address = probe.address();
+			probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+		});
+	});
+}
+
 beforeAll(async () => {
+	PORT = await freePort();
 	idp = await startIdentityProvider({ port: PORT, appOrigins: APP });
 });
 afterAll(async () => idp.close());
