@@ -61,7 +61,7 @@ describe('the write form state', () => {
 
 describe('what the member has done, read from the state (no copies in refs)', () => {
 	const opened = initialWriteForm(fields(), null);
-	const typed = { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'Typed' }] }] } as const;
+	const typed: FormFields['content'] = { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'Typed' }] }] };
 
 	it("before any change, the editor's content is its form of the opening content: the baseline moves with it and nothing is touched", () => {
 		const normalised = writeFormReducer(opened, { type: 'edited', content: typed });
