@@ -24,7 +24,16 @@ describe('the write form state', () => {
 	const opened = initialWriteForm(fields(), 7);
 
 	it('opens with the page fields, the opened draft, no errors and nothing under way', () => {
-		expect(opened).toEqual({ fields: fields(), draftId: 7, errors: {}, busy: null, touched: false, written: false, baseline: fields(), pending: null });
+		expect(opened).toEqual({
+			fields: fields(),
+			draftId: 7,
+			errors: {},
+			busy: null,
+			touched: false,
+			written: false,
+			baseline: fields(),
+			pending: null,
+		});
 		expect(initialWriteForm(fields(), null, true).written).toBe(true);
 	});
 
@@ -35,7 +44,13 @@ describe('the write form state', () => {
 
 	it('work read back replaces the fields and the draft it is kept as', () => {
 		const work = fields({ boardId: 3, title: 'From a draft' });
-		expect(writeFormReducer(opened, { type: 'work', fields: work, draftId: 9 })).toEqual({ ...opened, fields: work, draftId: 9, touched: true, written: true });
+		expect(writeFormReducer(opened, { type: 'work', fields: work, draftId: 9 })).toEqual({
+			...opened,
+			fields: work,
+			draftId: 9,
+			touched: true,
+			written: true,
+		});
 		expect(writeFormReducer(opened, { type: 'draft', draftId: null }).draftId).toBeNull();
 	});
 
@@ -69,7 +84,7 @@ describe('what the member has done, read from the state (no copies in refs)', ()
 		expect(hasWork(normalised, true)).toBe(false);
 	});
 
-	it('once the member wrote in the body, the editor\'s content is a change: its error goes and the baseline stays', () => {
+	it("once the member wrote in the body, the editor's content is a change: its error goes and the baseline stays", () => {
 		const written = writeFormReducer({ ...opened, errors: { content: 'Required' } }, { type: 'written' });
 		expect(written).toMatchObject({ touched: true, written: true });
 		const edited = writeFormReducer(written, { type: 'edited', content: typed });
