@@ -107,6 +107,15 @@ describe('what the member has done, read from the state (no copies in refs)', ()
 		expect(writeFormReducer(waiting, { type: 'pending', pending: null }).pending).toBeNull();
 	});
 
+	it('an action that changes nothing answers the same state, so the form does not render again on every key', () => {
+		const written = writeFormReducer(opened, { type: 'written' });
+		expect(writeFormReducer(written, { type: 'written' })).toBe(written);
+		expect(writeFormReducer(opened, { type: 'template' })).toBe(opened);
+		expect(writeFormReducer(opened, { type: 'pending', pending: null })).toBe(opened);
+		expect(writeFormReducer(opened, { type: 'fixed', field: 'title' })).toBe(opened);
+		expect(writeFormReducer(opened, { type: 'busy', busy: null })).toBe(opened);
+	});
+
 	it('a new post has work with a title, or with a body the member wrote; an edited one when it differs from how it opened', () => {
 		const blank = initialWriteForm(fields({ title: ' ' }), null);
 		expect(hasWork(blank, false)).toBe(false);

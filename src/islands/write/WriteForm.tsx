@@ -324,7 +324,9 @@ export default function WriteForm({
 		else location.assign(cancelUrl);
 	};
 
+	// Every key in the body, and in the editor's dialogs (their events pass through here): said once.
 	const markWritten = () => {
+		if (state.touched && state.written) return;
 		preloadFailureCode();
 		dispatch({ type: 'written' });
 	};

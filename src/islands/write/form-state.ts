@@ -72,10 +72,11 @@ export function writeFormReducer(state: WriteFormState, action: WriteFormAction)
 				? { ...state, fields, errors: { ...state.errors, content: undefined } }
 				: { ...state, fields, baseline: { ...state.baseline, content: action.content } };
 		}
+		// Said on every key in the body (and in the editor's dialogs): the same state when nothing changes, so nothing renders again.
 		case 'written':
-			return { ...state, touched: true, written: true };
+			return state.touched && state.written ? state : { ...state, touched: true, written: true };
 		case 'template':
-			return { ...state, written: false };
+			return state.written ? { ...state, written: false } : state;
 		case 'work':
 			return { ...state, fields: action.fields, draftId: action.draftId, touched: true, written: true };
 		case 'saved':
@@ -83,13 +84,13 @@ export function writeFormReducer(state: WriteFormState, action: WriteFormAction)
 		case 'draft':
 			return { ...state, draftId: action.draftId };
 		case 'pending':
-			return { ...state, pending: action.pending };
+			return state.pending === action.pending ? state : { ...state, pending: action.pending };
 		case 'errors':
 			return { ...state, errors: action.errors };
 		case 'fixed':
-			return { ...state, errors: { ...state.errors, [action.field]: undefined } };
+			return state.errors[action.field] === undefined ? state : { ...state, errors: { ...state.errors, [action.field]: undefined } };
 		case 'busy':
-			return { ...state, busy: action.busy };
+			return state.busy === action.busy ? state : { ...state, busy: action.busy };
 	}
 }
 
