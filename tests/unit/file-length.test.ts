@@ -18,8 +18,6 @@ const SOURCE = /\.(?:ts|tsx|astro|mjs)$/;
 const PENDING_SPLIT: string[] = [
 	'src/pages/[domain]/[slug]/posts/[postId].astro',
 	'src/islands/comments/CommentsIsland.tsx',
-	// Its split is in this branch's history but reverted: editor.spec's link and video dialogs failed with it.
-	'src/islands/write/WriteForm.tsx',
 ];
 
 const sourceFiles = (): string[] =>

@@ -1,45 +1,14 @@
 /**
- * The write form's parts as WriteForm.tsx shows them: the restore offer, the board and category,
+ * The write form's parts as WriteForm.tsx shows them: the board and category,
  * the title with its live count, the private and notice switches, and the actions. They show the
  * form's state and say what the member did; WriteForm.tsx decides what follows.
  */
-import { formatFullDate } from '@/lib/format-date';
 import { TITLE_MAX_LENGTH, titleLength } from '@/schemas/post-limits';
-import type { Language } from '@/schemas/channel';
 import type { FieldErrors, WriteBoard, WriteFormState } from './form-state';
 import type { FormFields } from './local-copy';
 import type { WriteTexts } from './texts';
 
 type Change = (next: Partial<FormFields>) => void;
-
-/** A local copy that differs from what the page shows, offered back. */
-export function RestoreBanner({
-	savedAt,
-	language,
-	texts,
-	onRestore,
-	onDiscard,
-}: {
-	savedAt: number;
-	language: Language;
-	texts: WriteTexts;
-	onRestore: () => void;
-	onDiscard: () => void;
-}) {
-	return (
-		<div className="restore-banner" role="region" aria-label={texts['write.restore.restore']} data-restore-offer>
-			<p>{texts['write.restore.message'].replace('{{date}}', formatFullDate(savedAt, language))}</p>
-			<div className="restore-actions">
-				<button className="button" type="button" onClick={onRestore}>
-					{texts['write.restore.restore']}
-				</button>
-				<button className="button secondary" type="button" onClick={onDiscard}>
-					{texts['write.restore.discard']}
-				</button>
-			</div>
-		</div>
-	);
-}
 
 /** The board and, when the board uses them, its category. */
 export function BoardFields({

@@ -26,10 +26,13 @@ import { useDrafts } from './use-drafts';
 import { useLocalCopy } from './use-local-copy';
 import type { WriteTexts } from './texts';
 import { useAsk } from './use-ask';
-import { BoardFields, RestoreBanner, TitleField, WriteActions, WriteSwitches } from './WriteFields';
+import { BoardFields, TitleField, WriteActions, WriteSwitches } from './WriteFields';
 
 /** The drafts dialog loads when it is first opened: the write page's JavaScript before the editor is usable stays within its budget. */
 const DraftsDialog = lazy(() => import('./DraftsDialog'));
+
+/** The offer of a copy kept on this device, loaded when there is one to offer, for the same budget. */
+const RestoreBanner = lazy(() => import('./RestoreBanner'));
 
 /** The confirmations and alerts (a template replacing written work, Cancel, a failure) load the first time one is needed, for the same budget. */
 const alertDialog = () => import('@/islands/common/AlertDialog');
@@ -336,7 +339,9 @@ export default function WriteForm({
 	return (
 		<>
 			{local.offer && (
-				<RestoreBanner savedAt={local.offer.savedAt} language={language} texts={texts} onRestore={local.restore} onDiscard={local.discard} />
+				<Suspense fallback={null}>
+					<RestoreBanner savedAt={local.offer.savedAt} language={language} texts={texts} onRestore={local.restore} onDiscard={local.discard} />
+				</Suspense>
 			)}
 			{/* The fields are not inside this form: the editor's own dialogs (link, video) are forms, and
 			    forms must not nest. The submit button names it. */}
