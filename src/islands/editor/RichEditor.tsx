@@ -9,26 +9,7 @@
  */
 import type { ChannelRef } from '@/lib/urls';
 import { lazy, Suspense, useEffect, useId, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
-import {
-	$createParagraphNode,
-	$getRoot,
-	$getSelection,
-	$isElementNode,
-	$isNodeSelection,
-	$isRangeSelection,
-	$setSelection,
-	CAN_REDO_COMMAND,
-	CAN_UNDO_COMMAND,
-	COMMAND_PRIORITY_HIGH,
-	COMMAND_PRIORITY_LOW,
-	FORMAT_TEXT_COMMAND,
-	KEY_BACKSPACE_COMMAND,
-	KEY_DELETE_COMMAND,
-	KEY_DOWN_COMMAND,
-	PASTE_COMMAND,
-	REDO_COMMAND,
-	UNDO_COMMAND,
-} from 'lexical';
+import { $createParagraphNode, $getRoot, $isElementNode } from 'lexical';
 import { LexicalComposer } from '@lexical/react/LexicalComposer';
 import { useLexicalComposerContext } from '@lexical/react/LexicalComposerContext';
 import { RichTextPlugin } from '@lexical/react/LexicalRichTextPlugin';
@@ -37,26 +18,23 @@ import { HistoryPlugin } from '@lexical/react/LexicalHistoryPlugin';
 import { ListPlugin } from '@lexical/react/LexicalListPlugin';
 import { LinkPlugin } from '@lexical/react/LexicalLinkPlugin';
 import { LexicalErrorBoundary } from '@lexical/react/LexicalErrorBoundary';
-import { $createHeadingNode, $createQuoteNode, $isHeadingNode, $isQuoteNode, DRAG_DROP_PASTE, HeadingNode, QuoteNode } from '@lexical/rich-text';
-import { $isListNode, INSERT_ORDERED_LIST_COMMAND, INSERT_UNORDERED_LIST_COMMAND, ListItemNode, ListNode, REMOVE_LIST_COMMAND } from '@lexical/list';
-import { $isLinkNode, LinkNode } from '@lexical/link';
-import { $setBlocksType } from '@lexical/selection';
-import { $generateNodesFromDOM } from '@lexical/html';
-import { $insertGeneratedNodes } from '@lexical/clipboard';
-import { $getNearestNodeOfType, mergeRegister } from '@lexical/utils';
+import { $isHeadingNode, HeadingNode, QuoteNode } from '@lexical/rich-text';
+import { $isListNode, ListItemNode, ListNode } from '@lexical/list';
+import { LinkNode } from '@lexical/link';
 import { youTubeVideoId } from '@/lib/youtube-url';
 import type { ContentDocument } from '@/schemas/content';
 import { useHydrated } from '@/islands/common/use-hydrated';
 import { $exportDocument, $importDocument, documentIsEmpty } from './document';
 import { normalizeLink } from './link-url';
 import { $createYouTubeNode, IMAGE_ACCEPT, ImageNode, MediaLabelsContext, YouTubeNode } from './media-nodes';
-import { registerSchemaTransforms, shouldUploadPastedFiles } from './schema-plugin';
 import { GuidanceNode } from './guidance-node';
 import Toolbar, { type ToolbarAction, type ToolbarState } from './Toolbar';
-import { $insertBlock, $rangeSelection, $selectionFromDom, $stillValid } from './selection';
+import { $insertBlock, $rangeSelection } from './selection';
 import { interpolate, uploadCode, useUploads } from './use-uploads';
 import { useLinkDialog } from './use-link';
 import type { EditorTexts } from './texts';
+import { registerEditorCommands, pasteCode } from './editor-commands';
+import { $toolbarState, EMPTY_TOOLBAR, runToolbarAction } from './toolbar-actions';
 import './editor.css';
 // The @ suggestions' popup is styled with the page; its code loads on the first @.
 import '@/islands/mentions/mentions.css';
@@ -103,7 +81,6 @@ export interface RichEditorProps {
  * page's JavaScript before the editor is usable has a budget (tests/e2e/budget.spec.ts).
  */
 const PromptDialog = lazy(() => import('./PromptDialog'));
-const pasteCode = () => import('./paste-html');
 /** The @ suggestions, loaded once an @ is written (src/islands/mentions/EditorMentions.tsx). */
 const EditorMentions = lazy(() => import('@/islands/mentions/EditorMentions'));
 let preloaded = false;
@@ -130,38 +107,6 @@ const THEME = {
 		underlineStrikethrough: 'editor-underline-strike',
 	},
 };
-
-const EMPTY_TOOLBAR: ToolbarState = {
-	bold: false,
-	italic: false,
-	underline: false,
-	strike: false,
-	link: false,
-	block: 'paragraph',
-	canUndo: false,
-	canRedo: false,
-};
-
-function $toolbarState(): Omit<ToolbarState, 'canUndo' | 'canRedo'> {
-	const selection = $getSelection();
-	if (!$isRangeSelection(selection)) return { ...EMPTY_TOOLBAR, block: 'other' };
-	const anchor = selection.anchor.getNode();
-	const top = anchor.getKey() === 'root' ? null : anchor.getTopLevelElement();
-	const list = $getNearestNodeOfType(anchor, ListNode);
-	let block: ToolbarState['block'] = 'paragraph';
-	if (list) block = list.getListType() === 'number' ? 'number' : 'bullet';
-	else if ($isHeadingNode(top)) block = top.getTag() === 'h2' ? 'h2' : top.getTag() === 'h3' ? 'h3' : 'other';
-	else if ($isQuoteNode(top)) block = 'quote';
-	const inLink = selection.getNodes().some((node) => $isLinkNode(node) || $isLinkNode(node.getParent()));
-	return {
-		bold: selection.hasFormat('bold'),
-		italic: selection.hasFormat('italic'),
-		underline: selection.hasFormat('underline'),
-		strike: selection.hasFormat('strikethrough'),
-		link: inLink,
-		block,
-	};
-}
 
 /** Everything that needs the Lexical editor: the toolbar, shortcuts, paste, uploads, dialogs and the handle. */
 function EditorShell({ initialDocument, onChange, channel, texts, labelledBy, onAuthFailure, mediaLimit, handleRef }: RichEditorProps) {
@@ -228,159 +173,12 @@ function EditorShell({ initialDocument, onChange, channel, texts, labelledBy, on
 	);
 
 	useEffect(
-		() =>
-			mergeRegister(
-				editor.registerCommand(
-					CAN_UNDO_COMMAND,
-					(canUndo) => {
-						setToolbar((state) => ({ ...state, canUndo }));
-						return false;
-					},
-					COMMAND_PRIORITY_LOW,
-				),
-				editor.registerCommand(
-					CAN_REDO_COMMAND,
-					(canRedo) => {
-						setToolbar((state) => ({ ...state, canRedo }));
-						return false;
-					},
-					COMMAND_PRIORITY_LOW,
-				),
-				// Ctrl/Cmd+Shift+X (strike) and Ctrl/Cmd+K (link); Lexical has B, I, U, Z, Shift+Z and Y.
-				editor.registerCommand(
-					KEY_DOWN_COMMAND,
-					(event) => {
-						if (event.isComposing || event.keyCode === 229) return false;
-						const mod = event.ctrlKey || event.metaKey;
-						if (!mod || event.altKey) return false;
-						const key = event.key.toLowerCase();
-						if (key === 'x' && event.shiftKey) {
-							event.preventDefault();
-							editor.dispatchCommand(FORMAT_TEXT_COMMAND, 'strikethrough');
-							return true;
-						}
-						if (key === 'k' && !event.shiftKey) {
-							event.preventDefault();
-							openDialog('link');
-							return true;
-						}
-						return false;
-					},
-					COMMAND_PRIORITY_HIGH,
-				),
-				// A selected image or video goes with Backspace or Delete, like a character.
-				...[KEY_BACKSPACE_COMMAND, KEY_DELETE_COMMAND].map((command) =>
-					editor.registerCommand(
-						command,
-						(event) => {
-							const selection = $getSelection();
-							if (!$isNodeSelection(selection)) return false;
-							event.preventDefault();
-							const nodes = selection.getNodes();
-							const next = nodes.at(-1)?.getNextSibling() ?? nodes[0]?.getPreviousSibling() ?? null;
-							for (const node of nodes) node.remove();
-							if (next) next.selectStart();
-							else $getRoot().selectEnd();
-							return true;
-						},
-						COMMAND_PRIORITY_LOW,
-					),
-				),
-				editor.registerCommand(
-					DRAG_DROP_PASTE,
-					(files) => {
-						uploadFiles(files);
-						return true;
-					},
-					COMMAND_PRIORITY_LOW,
-				),
-				editor.registerCommand(
-					PASTE_COMMAND,
-					(event) => {
-						if (!(event instanceof ClipboardEvent) || !event.clipboardData) return false;
-						const files = [...event.clipboardData.files];
-						if (shouldUploadPastedFiles(event.clipboardData)) {
-							event.preventDefault();
-							uploadFiles(files);
-							return true;
-						}
-						const html = event.clipboardData.getData('text/html');
-						if (!html || event.clipboardData.types.includes('application/x-lexical-editor')) return false;
-						event.preventDefault();
-						// Pasted where the caret was, once the paste cleaner is in (loaded on focus, so at once as a rule).
-						const at = editor.read(() => $getSelection()?.clone() ?? null);
-						pasteCode().then(
-							({ plainPastedDocument }) =>
-								editor.update(() => {
-									const restored = $stillValid(at);
-									if (restored) $setSelection(restored);
-									const nodes = $generateNodesFromDOM(editor, plainPastedDocument(html));
-									const selection = $getSelection();
-									if (selection) $insertGeneratedNodes(editor, nodes, selection);
-								}),
-							() => setMessage(texts['common.message.error']),
-						);
-						return true;
-					},
-					COMMAND_PRIORITY_HIGH,
-				),
-				registerSchemaTransforms(editor, typeof location === 'undefined' ? undefined : location.origin),
-			),
+		() => registerEditorCommands(editor, { setToolbar, openDialog, uploadFiles, pasteFailed: () => setMessage(texts['common.message.error']) }),
 		[editor, openDialog, uploadFiles, texts],
 	);
 
-	const setBlock = (kind: 'h2' | 'h3' | 'quote') => {
-		editor.update(() => {
-			const selection = $getSelection();
-			if (!$isRangeSelection(selection)) return;
-			const off = toolbar.block === kind;
-			$setBlocksType(selection, () => (off ? $createParagraphNode() : kind === 'quote' ? $createQuoteNode() : $createHeadingNode(kind)));
-		});
-	};
-
-	const onAction = (action: ToolbarAction) => {
-		// The toolbar acts on what the person sees selected, even if Lexical has not caught up yet.
-		editor.update(() => {
-			const current = $selectionFromDom(editor);
-			if (current) $setSelection(current);
-		});
-		switch (action) {
-			case 'bold':
-			case 'italic':
-			case 'underline':
-				editor.dispatchCommand(FORMAT_TEXT_COMMAND, action);
-				break;
-			case 'strike':
-				editor.dispatchCommand(FORMAT_TEXT_COMMAND, 'strikethrough');
-				break;
-			case 'link':
-				openDialog('link');
-				return;
-			case 'h2':
-			case 'h3':
-			case 'quote':
-				setBlock(action);
-				break;
-			case 'bullet':
-				editor.dispatchCommand(toolbar.block === 'bullet' ? REMOVE_LIST_COMMAND : INSERT_UNORDERED_LIST_COMMAND, undefined);
-				break;
-			case 'number':
-				editor.dispatchCommand(toolbar.block === 'number' ? REMOVE_LIST_COMMAND : INSERT_ORDERED_LIST_COMMAND, undefined);
-				break;
-			case 'image':
-				fileInput.current?.click();
-				return;
-			case 'youtube':
-				openDialog('youtube');
-				return;
-			case 'undo':
-				editor.dispatchCommand(UNDO_COMMAND, undefined);
-				break;
-			case 'redo':
-				editor.dispatchCommand(REDO_COMMAND, undefined);
-				break;
-		}
-	};
+	const onAction = (action: ToolbarAction) =>
+		runToolbarAction(editor, action, toolbar.block, { openDialog, chooseImage: () => fileInput.current?.click() });
 
 	const insertVideo = (value: string): string | null => {
 		const videoId = youTubeVideoId(value);

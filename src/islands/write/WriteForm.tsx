@@ -6,13 +6,12 @@
  * (./use-drafts.ts), the local safety net (./use-local-copy.ts) and the submit with docs/reference/product-rules.md#errors-and-texts's
  * failures. The form's state and its changes are ./form-state.ts.
  */
-import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useReducer, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useReducer, useRef, type FormEvent } from 'react';
 import { useHydrated } from '@/islands/common/use-hydrated';
 import { $userId } from '@/stores/user-id';
 import { showToast, showToastOnNextPage } from '@/stores/toasts';
 import { resultCodeOf } from '@/lib/api-client';
 import { DraftNotFound } from '@/lib/result-codes';
-import { formatFullDate } from '@/lib/format-date';
 import { pageUrls } from '@/lib/urls';
 import { TITLE_MAX_LENGTH, titleLength } from '@/schemas/post-limits';
 import type { OpeningFields } from '@/schemas/post-write';
@@ -20,15 +19,20 @@ import type { ChannelRef } from '@/lib/urls';
 import { publishedDocument } from '@/schemas/guidance';
 import type { Language } from '@/schemas/channel';
 import { RichEditor, documentIsEmpty, emptyDocument, type EditorTexts, type MediaLimit, type RichEditorHandle } from './editor';
-import { failureMeaning, memberApi } from './api';
-import { fitToBoards, initialWriteForm, writeFormReducer, type FieldErrors, type WriteBoard } from './form-state';
-import { sameWork, type FormFields } from './local-copy';
+import { draftsApi, failureMeaning, memberApi } from './api';
+import { fitToBoards, hasWork, initialWriteForm, writeFormReducer, type FieldErrors, type WriteBoard } from './form-state';
+import type { FormFields } from './local-copy';
 import { useDrafts } from './use-drafts';
 import { useLocalCopy } from './use-local-copy';
 import type { WriteTexts } from './texts';
+import { useAsk } from './use-ask';
+import { BoardFields, TitleField, WriteActions, WriteSwitches } from './WriteFields';
 
 /** The drafts dialog loads when it is first opened: the write page's JavaScript before the editor is usable stays within its budget. */
 const DraftsDialog = lazy(() => import('./DraftsDialog'));
+
+/** The offer of a copy kept on this device, loaded when there is one to offer, for the same budget. */
+const RestoreBanner = lazy(() => import('./RestoreBanner'));
 
 /** The confirmations and alerts (a template replacing written work, Cancel, a failure) load the first time one is needed, for the same budget. */
 const alertDialog = () => import('@/islands/common/AlertDialog');
@@ -75,17 +79,6 @@ interface Props {
 	texts: WriteTexts & EditorTexts;
 }
 
-interface DialogState {
-	open: boolean;
-	title: string;
-	message: string;
-	confirmLabel: string;
-	cancelLabel?: string | undefined;
-	/** A list under the message (the empty sections' headings). */
-	items?: string[] | undefined;
-	resolve: (confirmed: boolean) => void;
-}
-
 export default function WriteForm({
 	edit,
 	boards,
@@ -104,54 +97,22 @@ export default function WriteForm({
 	const id = useId();
 	const hydrated = useHydrated();
 	const initialFields = useMemo<FormFields>(() => ({ ...initial, content: initial.content ?? emptyDocument() }), [initial]);
-	const [{ fields, draftId, errors, busy }, dispatch] = useReducer(writeFormReducer, undefined, () =>
-		initialWriteForm(initialFields, openedDraft ?? null),
-	);
-	const [dialog, setDialog] = useState<DialogState | null>(null);
+	const [state, dispatch] = useReducer(writeFormReducer, undefined, () => initialWriteForm(initialFields, openedDraft ?? null, edit !== null));
+	const { fields, errors, busy, pending } = state;
 
 	const editorRef = useRef<RichEditorHandle>(null);
-	const fieldsRef = useRef(fields);
-	fieldsRef.current = fields;
-	const draftIdRef = useRef(draftId);
-	draftIdRef.current = draftId;
-	/** The member has changed something (typed, pasted, chosen); until then nothing is kept locally. */
-	const touchedRef = useRef(false);
-	/** The body holds the member's own work, not just a template (an edited post's body is such work). */
-	const contentWrittenRef = useRef(edit !== null);
 
 	const api = useMemo(() => memberApi(channel, userId), [channel, userId]);
+	const draftsRoutes = useMemo(() => draftsApi(api), [api]);
 	// One id per write screen: a double click or a retried request creates one post.
 	const requestId = useMemo(() => (typeof crypto === 'undefined' ? '' : crypto.randomUUID()), []);
 	const board = boards.find((candidate) => candidate.boardId === fields.boardId);
 
-	const ask = useCallback(
-		(message: string, confirmLabel = texts['common.button.confirm'], more: Partial<DialogState> = {}) =>
-			new Promise<boolean>((resolve) =>
-				setDialog({
-					open: true,
-					title: texts['write.confirm.title'],
-					message,
-					confirmLabel,
-					cancelLabel: texts['common.button.cancel'],
-					...more,
-					resolve,
-				}),
-			),
-		[texts],
-	);
-	const tell = useCallback(
-		(message: string, title = texts['common.message.alert']) =>
-			new Promise<boolean>((resolve) => setDialog({ open: true, title, message, confirmLabel: texts['common.button.confirm'], resolve })),
-		[texts],
-	);
+	const { dialog, ask, tell, closed } = useAsk(texts);
 
 	const applyWork = useCallback(
 		(work: FormFields, workDraftId: number | null) => {
 			const fitted = fitToBoards(work, boards);
-			touchedRef.current = true;
-			contentWrittenRef.current = true;
-			fieldsRef.current = fitted;
-			draftIdRef.current = workDraftId;
 			dispatch({ type: 'work', fields: fitted, draftId: workDraftId });
 			editorRef.current?.setDocument(fitted.content);
 		},
@@ -162,54 +123,45 @@ export default function WriteForm({
 	// user id itself, as it loads no session sync (MainLayout's sessionSync).
 	useEffect(() => $userId.set(String(userId)), [userId]);
 
-	const local = useLocalCopy({ storageKey, editing: edit !== null, hydrated, initialFields, fieldsRef, draftIdRef, touchedRef, applyWork });
-	const { keepLocally, keepSoon } = local;
+	const local = useLocalCopy(state, dispatch, { storageKey, editing: edit !== null, hydrated, initialFields, applyWork });
+	const { keepLocally } = local;
 
-	const change = useCallback(
-		(next: Partial<FormFields>) => {
-			touchedRef.current = true;
-			preloadFailureCode();
-			dispatch({ type: 'change', fields: next });
-			keepSoon();
-		},
-		[keepSoon],
-	);
-
-	const hasWork = (): boolean => {
-		const current = fieldsRef.current;
-		if (edit) return !sameWork(current, local.baselineRef.current);
-		return current.title.trim() !== '' || (contentWrittenRef.current && !documentIsEmpty(current.content));
+	const change = (next: Partial<FormFields>) => {
+		preloadFailureCode();
+		dispatch({ type: 'change', fields: next });
 	};
 
-	const currentWork = (): FormFields => {
-		const content = editorRef.current?.getDocument() ?? fieldsRef.current.content;
-		return { ...fieldsRef.current, content };
-	};
+	const currentWork = (): FormFields => ({ ...fields, content: editorRef.current?.getDocument() ?? fields.content });
+	const unsaved = hasWork(state, edit !== null);
 
-	const draftsState = useDrafts({
-		api,
-		hydrated,
-		busy,
-		dispatch,
-		fieldsRef,
-		draftIdRef,
-		touchedRef,
+	const draftsState = useDrafts(state, dispatch, {
+		drafts: draftsRoutes,
 		currentWork,
-		hasWork,
+		hasWork: unsaved,
 		applyWork,
-		keepLocally,
 		ask,
 		onFailure: (error, action) => handleFailure(error, action),
 		texts,
 	});
-	const { drafts, saveDraft } = draftsState;
+	const { saveDraft } = draftsState;
+
+	// A request that failed offline goes again once the browser is back online (the same requestId: one post).
+	useEffect(() => {
+		if (!pending) return;
+		const send = () => {
+			dispatch({ type: 'pending', pending: null });
+			void (pending === 'submit' ? submit : saveDraft)();
+		};
+		addEventListener('online', send, { once: true });
+		return () => removeEventListener('online', send);
+	});
 
 	const returnPath = () => `${location.pathname}${location.search}`;
 
 	const handleFailure = async (error: unknown, action: 'submit' | 'draft' | 'load') => {
 		if (action !== 'load' && !navigator.onLine) {
 			// Offline: the work is kept on this device now and sent (or saved as a draft) once the browser is back online (the same requestId: one post).
-			local.keepUntilOnline(() => void (action === 'submit' ? submit : saveDraft)());
+			local.keepUntilOnline(action);
 			return void (await tell(texts['common.message.offline'], texts['common.message.offlineTitle']));
 		}
 		// A new member's limits and the human check (src/lib/spam-failure.ts, loaded on submit); '' when said at the check itself.
@@ -317,8 +269,8 @@ export default function WriteForm({
 					api.post('/posts', {
 						json: from === null ? { ...body, requestId, challengeToken } : { ...body, requestId, challengeToken, draftId: from },
 					});
-				const answer = await create(draftIdRef.current).catch((error: unknown) => {
-					if (draftIdRef.current === null || resultCodeOf(error) !== DraftNotFound.code) throw error;
+				const answer = await create(state.draftId).catch((error: unknown) => {
+					if (state.draftId === null || resultCodeOf(error) !== DraftNotFound.code) throw error;
 					return create(null);
 				});
 				postId = answer.postId;
@@ -334,14 +286,14 @@ export default function WriteForm({
 	};
 
 	const chooseBoard = async (boardId: number) => {
-		const current = fieldsRef.current;
+		const current = fields;
 		const next = boards.find((candidate) => candidate.boardId === boardId);
 		if (!next) return;
 		const previousTemplate = board?.template ?? null;
 		let content = current.content;
 		let replace = false;
 		if (JSON.stringify(next.template) !== JSON.stringify(previousTemplate)) {
-			const written = contentWrittenRef.current && !documentIsEmpty(current.content);
+			const written = state.written && !documentIsEmpty(current.content);
 			if (next.template) {
 				// docs/reference/product-rules.md#states: a different template discards the current content only after confirmation.
 				if (written && !(await ask(texts['write.confirm.template'], texts['write.button.useTemplate']))) return;
@@ -357,13 +309,13 @@ export default function WriteForm({
 		change({ boardId, subjectId, content });
 		dispatch({ type: 'fixed', field: 'board' });
 		if (replace) {
-			contentWrittenRef.current = false;
+			dispatch({ type: 'template' });
 			editorRef.current?.setDocument(content);
 		}
 	};
 
 	const cancel = async () => {
-		if (hasWork() && !(await ask(texts['write.confirm.cancel'], texts['write.button.leave']))) return;
+		if (unsaved && !(await ask(texts['write.confirm.cancel'], texts['write.button.leave']))) return;
 		local.finish();
 		const referrer = document.referrer ? new URL(document.referrer) : null;
 		const cameFromCommunity =
@@ -374,28 +326,21 @@ export default function WriteForm({
 		else location.assign(cancelUrl);
 	};
 
+	// Every key in the body, and in the editor's dialogs (their events pass through here): said once.
 	const markWritten = () => {
-		touchedRef.current = true;
-		contentWrittenRef.current = true;
+		if (state.touched && state.written) return;
+		preloadFailureCode();
+		dispatch({ type: 'written' });
 	};
 
-	const count = titleLength(fields.title);
 	const submitLabel = edit ? texts['write.button.save'] : texts['write.button.submit'];
 
 	return (
 		<>
 			{local.offer && (
-				<div className="restore-banner" role="region" aria-label={texts['write.restore.restore']} data-restore-offer>
-					<p>{texts['write.restore.message'].replace('{{date}}', formatFullDate(local.offer.savedAt, language))}</p>
-					<div className="restore-actions">
-						<button className="button" type="button" onClick={local.restore}>
-							{texts['write.restore.restore']}
-						</button>
-						<button className="button secondary" type="button" onClick={local.discard}>
-							{texts['write.restore.discard']}
-						</button>
-					</div>
-				</div>
+				<Suspense fallback={null}>
+					<RestoreBanner savedAt={local.offer.savedAt} language={language} texts={texts} onRestore={local.restore} onDiscard={local.discard} />
+				</Suspense>
 			)}
 			{/* The fields are not inside this form: the editor's own dialogs (link, video) are forms, and
 			    forms must not nest. The submit button names it. */}
@@ -403,84 +348,26 @@ export default function WriteForm({
 			<div className="write-form" data-write-form>
 				{/* Nothing is typed or chosen before the form's code runs, so nothing typed is lost to it. */}
 				<fieldset className="write-fields" disabled={!hydrated}>
-					<div className="write-row">
-						<div className="field">
-							<label htmlFor={`${id}-board`}>{texts['write.field.board']}</label>
-							<select
-								id={`${id}-board`}
-								value={fields.boardId ?? ''}
-								onChange={(event) => void chooseBoard(Number(event.target.value))}
-								aria-invalid={errors.board ? true : undefined}
-								aria-describedby={errors.board ? `${id}-board-error` : undefined}
-							>
-								{fields.boardId === null && <option value="">{texts['write.message.boardRequired']}</option>}
-								{boards.map((candidate) => (
-									<option key={candidate.boardId} value={candidate.boardId}>
-										{candidate.name}
-									</option>
-								))}
-							</select>
-							{boards.length === 0 && <p className="field-hint">{texts['write.message.noBoards']}</p>}
-							{errors.board && (
-								<p id={`${id}-board-error`} className="field-error" role="alert">
-									{errors.board}
-								</p>
-							)}
-						</div>
-						<div className="field">
-							<label htmlFor={`${id}-category`}>{texts['write.field.category']}</label>
-							{board && !board.usesSubjects ? (
-								<p id={`${id}-category`} className="field-hint no-category" data-no-category>
-									{texts['write.message.noCategory']}
-								</p>
-							) : (
-								<select
-									id={`${id}-category`}
-									value={fields.subjectId ?? ''}
-									onChange={(event) => change({ subjectId: event.target.value === '' ? null : Number(event.target.value) })}
-								>
-									<option value="">{texts['board.category.none']}</option>
-									{board?.subjects.map((subject) => (
-										<option key={subject.subjectId} value={subject.subjectId}>
-											{subject.name}
-										</option>
-									))}
-								</select>
-							)}
-						</div>
-					</div>
-					<div className="field">
-						<div className="label-row">
-							<label htmlFor={`${id}-title`}>{texts['write.field.title']}</label>
-							<span className={count > TITLE_MAX_LENGTH ? 'title-count over' : 'title-count'} data-title-count>
-								{count}/{TITLE_MAX_LENGTH}
-							</span>
-						</div>
-						<input
-							id={`${id}-title`}
-							name="title"
-							value={fields.title}
-							placeholder={texts['write.field.titlePlaceholder']}
-							autoComplete="off"
-							aria-invalid={errors.title || count > TITLE_MAX_LENGTH ? true : undefined}
-							aria-describedby={`${id}-title-message`}
-							onChange={(event) => {
-								change({ title: event.target.value });
-								dispatch({ type: 'fixed', field: 'title' });
-							}}
-							onKeyDown={(event) => {
-								// Enter in the title (also while composing) never submits the form.
-								if (event.key === 'Enter') event.preventDefault();
-							}}
-						/>
-						<p
-							id={`${id}-title-message`}
-							className={errors.title || count > TITLE_MAX_LENGTH ? 'field-error' : 'field-hint'}
-							role={errors.title ? 'alert' : undefined}
-						>
-							{errors.title ?? texts['write.message.titleTooLong']}
-						</p>
-					</div>
+					<BoardFields
+						id={id}
+						fields={fields}
+						errors={errors}
+						boards={boards}
+						board={board}
+						texts={texts}
+						onChooseBoard={(boardId) => void chooseBoard(boardId)}
+						onChange={change}
+					/>
+					<TitleField
+						id={id}
+						title={fields.title}
+						error={errors.title}
+						texts={texts}
+						onChange={(title) => {
+							change({ title });
+							dispatch({ type: 'fixed', field: 'title' });
+						}}
+					/>
 					<div
 						className="field"
 						onKeyDownCapture={markWritten}
@@ -494,17 +381,8 @@ export default function WriteForm({
 						</span>
 						<RichEditor
 							initialDocument={initial.content}
-							onChange={(doc) => {
-								if (!touchedRef.current) {
-									// The editor's own form of the opening content is what "unchanged" means.
-									local.baselineRef.current = { ...local.baselineRef.current, content: doc };
-									fieldsRef.current = { ...fieldsRef.current, content: doc };
-									dispatch({ type: 'change', fields: { content: doc } });
-									return;
-								}
-								change({ content: doc });
-								dispatch({ type: 'fixed', field: 'content' });
-							}}
+							// Before the member changes anything, the editor's own form of the opening content is what "unchanged" means.
+							onChange={(content) => dispatch({ type: 'edited', content })}
 							channel={channel}
 							mediaLimit={mediaLimit}
 							texts={texts}
@@ -518,52 +396,25 @@ export default function WriteForm({
 							</p>
 						)}
 					</div>
-					<div className="write-switches">
-						<label className="check">
-							<input type="checkbox" checked={fields.isPrivate} onChange={(event) => change({ isPrivate: event.target.checked })} />
-							<span>
-								{texts['write.field.private']}
-								<small>{texts['write.field.privateHint']}</small>
-							</span>
-						</label>
-						{admin && (
-							<label className="check">
-								<input type="checkbox" checked={fields.isNotice} onChange={(event) => change({ isNotice: event.target.checked })} />
-								<span>
-									{texts['write.field.notice']}
-									<small>{texts['write.field.noticeHint']}</small>
-								</span>
-							</label>
-						)}
-					</div>
+					<WriteSwitches fields={fields} admin={admin} texts={texts} onChange={change} />
 				</fieldset>
-				<div className="write-actions">
-					<button className="button secondary" type="button" onClick={() => void cancel()} disabled={!hydrated}>
-						{texts['common.button.cancel']}
-					</button>
-					<span className="write-actions-gap" />
-					<button className="button secondary" type="button" onClick={draftsState.openDrafts} disabled={!hydrated} data-drafts-button>
-						{texts['write.button.drafts'].replace('{{count}}', String(draftsState.draftCount ?? 0))}
-					</button>
-					<button
-						className="button secondary"
-						type="button"
-						onClick={() => void saveDraft()}
-						disabled={!hydrated || busy !== null}
-						aria-busy={busy === 'draft'}
-					>
-						{texts['write.button.saveDraft']}
-					</button>
-					<button className="button" type="submit" form={`${id}-form`} disabled={!hydrated || busy !== null} aria-busy={busy === 'submit'}>
-						{submitLabel}
-					</button>
-				</div>
+				<WriteActions
+					formId={`${id}-form`}
+					hydrated={hydrated}
+					busy={busy}
+					draftCount={draftsState.draftCount}
+					submitLabel={submitLabel}
+					texts={texts}
+					onCancel={() => void cancel()}
+					onOpenDrafts={draftsState.openDrafts}
+					onSaveDraft={() => void saveDraft()}
+				/>
 			</div>
 			{draftsState.draftsShown && (
 				<Suspense fallback={null}>
 					<DraftsDialog
 						open={draftsState.draftsOpen}
-						drafts={drafts}
+						drafts={draftsRoutes}
 						language={language}
 						texts={texts}
 						version={draftsState.draftsVersion}
@@ -582,10 +433,7 @@ export default function WriteForm({
 						confirmLabel={dialog.confirmLabel}
 						cancelLabel={dialog.cancelLabel}
 						items={dialog.items}
-						onClosed={(confirmed) => {
-							setDialog((current) => (current ? { ...current, open: false } : current));
-							dialog.resolve(confirmed);
-						}}
+						onClosed={closed}
 					/>
 				</Suspense>
 			)}

@@ -1,55 +1,37 @@
 /**
- * The write form's server drafts as a hook: the count on the Drafts button, the drafts dialog
- * (opened, and its code loaded, on first use), saving the form as a draft (overwriting the one it
- * came from), loading a draft into the form and deleting one.
+ * The write form's server drafts as a hook over the form's state (./form-state.ts): the count on
+ * the Drafts button, the drafts dialog (opened, and its code loaded, on first use), saving the form
+ * as a draft (overwriting the one it came from), loading a draft into the form and deleting one.
+ * What the local safety net keeps after each follows from the state (./use-local-copy.ts).
  */
-import { useEffect, useMemo, useState, type Dispatch, type RefObject } from 'react';
+import { useEffect, useState, type Dispatch } from 'react';
 import { showToast } from '@/stores/toasts';
 import { resultCodeOf } from '@/lib/api-client';
 import { DraftNotFound } from '@/lib/result-codes';
 import { TITLE_MAX_LENGTH, titleLength } from '@/schemas/post-limits';
-import { draftsApi, type DraftBody, type MemberApi } from './api';
+import type { DraftBody, draftsApi } from './api';
 import type { SavedDraft } from '@/lib/api-types';
 import type { WriteFormAction, WriteFormState } from './form-state';
 import type { FormFields } from './local-copy';
 import type { WriteTexts } from './texts';
 
 interface Options {
-	api: MemberApi;
-	hydrated: boolean;
-	busy: WriteFormState['busy'];
-	dispatch: Dispatch<WriteFormAction>;
-	fieldsRef: RefObject<FormFields>;
-	draftIdRef: RefObject<number | null>;
-	touchedRef: RefObject<boolean>;
+	drafts: ReturnType<typeof draftsApi>;
 	/** The form's work with the editor's current content. */
 	currentWork: () => FormFields;
 	/** Whether the form holds work that loading a draft would replace. */
-	hasWork: () => boolean;
+	hasWork: boolean;
 	applyWork: (work: FormFields, draftId: number | null) => void;
-	keepLocally: () => void;
 	ask: (message: string, confirmLabel?: string) => Promise<boolean>;
 	onFailure: (error: unknown, action: 'draft' | 'load') => Promise<void>;
 	texts: WriteTexts;
 }
 
-export function useDrafts({
-	api,
-	hydrated,
-	busy,
-	dispatch,
-	fieldsRef,
-	draftIdRef,
-	touchedRef,
-	currentWork,
-	hasWork,
-	applyWork,
-	keepLocally,
-	ask,
-	onFailure,
-	texts,
-}: Options) {
-	const drafts = useMemo(() => draftsApi(api), [api]);
+export function useDrafts(
+	state: WriteFormState,
+	dispatch: Dispatch<WriteFormAction>,
+	{ drafts, currentWork, hasWork, applyWork, ask, onFailure, texts }: Options,
+) {
 	const [draftCount, setDraftCount] = useState<number | null>(null);
 	const [draftsOpen, setDraftsOpen] = useState(false);
 	// Whether the drafts dialog was ever opened (it is mounted, and its code loaded, from then on).
@@ -61,17 +43,16 @@ export function useDrafts({
 	const closeDrafts = () => setDraftsOpen(false);
 	const [draftsVersion, setDraftsVersion] = useState(0);
 
-	// On open, the draft count is asked for.
+	// Once the page is up, the draft count is asked for.
 	useEffect(() => {
-		if (!hydrated) return;
 		drafts.list(1).then(
 			(page) => setDraftCount(page.totalCount),
 			() => setDraftCount(null),
 		);
-	}, [hydrated, drafts]);
+	}, [drafts]);
 
 	const saveDraft = async () => {
-		if (busy) return;
+		if (state.busy) return;
 		const work = currentWork();
 		if (titleLength(work.title) > TITLE_MAX_LENGTH) {
 			dispatch({ type: 'errors', errors: { title: texts['write.message.titleTooLong'] } });
@@ -81,7 +62,7 @@ export function useDrafts({
 		const body: DraftBody = { boardId: work.boardId, subjectId: work.subjectId, title: work.title, content: work.content };
 		try {
 			let saved: SavedDraft;
-			const existing = draftIdRef.current;
+			const existing = state.draftId;
 			try {
 				saved = existing === null ? await drafts.create(body) : await drafts.update(existing, body);
 			} catch (error) {
@@ -90,11 +71,8 @@ export function useDrafts({
 				saved = await drafts.create(body);
 			}
 			if (saved.draftId !== existing) setDraftCount((count) => (count ?? 0) + 1);
-			draftIdRef.current = saved.draftId;
-			dispatch({ type: 'draft', draftId: saved.draftId });
+			dispatch({ type: 'saved', draftId: saved.draftId });
 			setDraftsVersion((version) => version + 1);
-			touchedRef.current = true;
-			keepLocally();
 			showToast(texts['write.message.draftSaved']);
 		} catch (error) {
 			await onFailure(error, 'draft');
@@ -104,15 +82,14 @@ export function useDrafts({
 	};
 
 	const loadDraft = async (loadId: number) => {
-		if (hasWork() && !(await ask(texts['write.confirm.loadDraft'], texts['write.drafts.load']))) return;
+		if (hasWork && !(await ask(texts['write.confirm.loadDraft'], texts['write.drafts.load']))) return;
 		try {
 			const draft = await drafts.get(loadId);
-			const current = fieldsRef.current;
+			const current = state.fields;
 			applyWork(
 				{ ...current, boardId: draft.boardId ?? current.boardId, subjectId: draft.subjectId, title: draft.title, content: draft.content },
 				draft.draftId,
 			);
-			keepLocally();
 			setDraftsOpen(false);
 		} catch (error) {
 			await onFailure(error, 'load');
@@ -130,12 +107,9 @@ export function useDrafts({
 			}
 		}
 		setDraftCount((count) => Math.max(0, (count ?? 1) - 1));
-		if (draftIdRef.current === deleteId) {
-			draftIdRef.current = null;
-			dispatch({ type: 'draft', draftId: null });
-		}
+		if (state.draftId === deleteId) dispatch({ type: 'draft', draftId: null });
 		return true;
 	};
 
-	return { drafts, draftCount, draftsOpen, draftsShown, draftsVersion, openDrafts, closeDrafts, saveDraft, loadDraft, deleteDraft };
+	return { draftCount, draftsOpen, draftsShown, draftsVersion, openDrafts, closeDrafts, saveDraft, loadDraft, deleteDraft };
 }

@@ -1,11 +1,13 @@
 /**
- * The write form's local safety net (src/islands/write/local-copy.ts) as a hook: the form is kept on
- * this device a moment after each change and when the page is left or hidden; on open, a kept copy
- * that differs from what the page shows is offered back (or, after a forced login, put back at
- * once); offline, the work is kept and sent once the browser is back online.
+ * The write form's local safety net (src/islands/write/local-copy.ts) as a hook over the form's
+ * state (./form-state.ts): the form is kept on this device a moment after each change and when the
+ * page is left or hidden; on open, a kept copy that differs from what the page shows is offered
+ * back (or, after a forced login, put back at once); offline, the work is kept and the request
+ * waits in the state for the connection's return.
  */
-import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useRef, useState, type Dispatch } from 'react';
 import { clearLocalCopy, isBlank, readLocalCopy, sameWork, writeLocalCopy, type FormFields, type LocalCopy } from './local-copy';
+import type { WriteFormAction, WriteFormState } from './form-state';
 
 /** How long after the last change the local safety net saves the form. */
 const LOCAL_SAVE_DELAY_MS = 1000;
@@ -15,52 +17,64 @@ interface Options {
 	/** Editing a post: a blank form is still a change to keep. */
 	editing: boolean;
 	hydrated: boolean;
+	/** The fields the page opened with: a kept copy that equals them is not offered. */
 	initialFields: FormFields;
-	fieldsRef: RefObject<FormFields>;
-	draftIdRef: RefObject<number | null>;
-	/** The member has changed something (typed, pasted, chosen); until then nothing is kept locally. */
-	touchedRef: RefObject<boolean>;
 	/** Puts work read back into the form. */
 	applyWork: (work: FormFields, draftId: number | null) => void;
 }
 
-export function useLocalCopy({ storageKey, editing, hydrated, initialFields, fieldsRef, draftIdRef, touchedRef, applyWork }: Options) {
+export function useLocalCopy(
+	state: WriteFormState,
+	dispatch: Dispatch<WriteFormAction>,
+	{ storageKey, editing, hydrated, initialFields, applyWork }: Options,
+) {
 	const [offer, setOffer] = useState<LocalCopy | null>(null);
-	const offerRef = useRef(offer);
-	offerRef.current = offer;
-	/** The fields as the page opened, the content as the editor reports it (it may normalise it). */
-	const baselineRef = useRef(initialFields);
-	/** Submitted or cancelled: nothing more is kept. */
+	/** Submitted or cancelled: nothing more is kept (a page being left may still say pagehide). */
 	const finishedRef = useRef(false);
 	/** A forced login is under way: the copy is put back by itself when the member returns. */
 	const resumeRef = useRef(false);
-	const timerRef = useRef<number | undefined>(undefined);
+	const { fields, draftId, touched, baseline } = state;
 
 	/** Keeps the form in the browser now (the local safety net); `resume` marks a forced login. */
 	const keepLocally = useCallback(
 		(resumeAfterLogin = false) => {
-			window.clearTimeout(timerRef.current);
 			if (resumeAfterLogin) resumeRef.current = true;
 			const resume = resumeRef.current;
 			// An open restore offer holds the earlier work: it is not overwritten before the member chooses.
-			if (finishedRef.current || !touchedRef.current || offerRef.current) return;
-			const current = fieldsRef.current;
-			if (!resume && draftIdRef.current === null && (sameWork(current, baselineRef.current) || (!editing && isBlank(current))))
-				clearLocalCopy(storageKey);
-			else writeLocalCopy(storageKey, { fields: current, draftId: draftIdRef.current, savedAt: Date.now(), ...(resume ? { resume } : {}) });
+			if (finishedRef.current || !touched || offer) return;
+			if (!resume && draftId === null && (sameWork(fields, baseline) || (!editing && isBlank(fields)))) clearLocalCopy(storageKey);
+			else writeLocalCopy(storageKey, { fields, draftId, savedAt: Date.now(), ...(resume ? { resume } : {}) });
 		},
-		[storageKey, editing, fieldsRef, draftIdRef, touchedRef],
+		[storageKey, editing, fields, draftId, touched, baseline, offer],
 	);
 
-	/** Keeps the form once the member has paused for LOCAL_SAVE_DELAY_MS. */
-	const keepSoon = useCallback(() => {
-		window.clearTimeout(timerRef.current);
-		timerRef.current = window.setTimeout(() => keepLocally(), LOCAL_SAVE_DELAY_MS);
-	}, [keepLocally]);
+	// Once the member has paused for LOCAL_SAVE_DELAY_MS after a change, the form is kept.
+	useEffect(() => {
+		if (!touched) return;
+		const timer = window.setTimeout(() => keepLocally(), LOCAL_SAVE_DELAY_MS);
+		return () => window.clearTimeout(timer);
+	}, [fields, touched, keepLocally]);
+
+	// Saved as, loaded from or restored with a server draft, or an offer answered: kept at once.
+	const answered = offer === null;
+	useEffect(() => keepLocally(), [draftId, answered]);
+
+	// Leaving or hiding the page keeps the form as it is now.
+	useEffect(() => {
+		if (!hydrated) return;
+		const leave = () => keepLocally();
+		const hidden = () => document.visibilityState === 'hidden' && keepLocally();
+		window.addEventListener('pagehide', leave);
+		document.addEventListener('visibilitychange', hidden);
+		return () => {
+			window.removeEventListener('pagehide', leave);
+			document.removeEventListener('visibilitychange', hidden);
+		};
+	}, [hydrated, keepLocally]);
 
 	// On open, once the editor is up (its handle exists from the render after hydration): a local
 	// copy that differs from what the page shows is offered back (or, after a forced login, put
-	// back at once); leaving the page keeps the form.
+	// back at once).
 	useEffect(() => {
 		if (!hydrated) return;
 		const copy = readLocalCopy(storageKey);
@@ -74,43 +88,29 @@ export function useLocalCopy({ storageKey, editing, hydrated, initialFields, fie
 		} else if (copy) {
 			clearLocalCopy(storageKey);
 		}
-		const leave = () => keepLocally();
-		const hidden = () => document.visibilityState === 'hidden' && keepLocally();
-		window.addEventListener('pagehide', leave);
-		document.addEventListener('visibilitychange', hidden);
-		return () => {
-			window.removeEventListener('pagehide', leave);
-			document.removeEventListener('visibilitychange', hidden);
-		};
-	}, [hydrated, storageKey, initialFields, keepLocally, applyWork, editing]);
+	}, [hydrated, storageKey, initialFields, applyWork, editing]);
 
 	/** Submitted or cancelled: the copy goes and nothing more is kept. */
 	const finish = () => {
 		finishedRef.current = true;
-		window.clearTimeout(timerRef.current);
 		clearLocalCopy(storageKey);
 	};
 
-	/** Offline: the work is kept on this device now and `send` runs once the browser is back online. */
-	const keepUntilOnline = (send: () => void) => {
+	/** Offline: the work is kept on this device now and `action` is sent again once the browser is back online. */
+	const keepUntilOnline = (action: 'submit' | 'draft') => {
 		keepLocally();
-		addEventListener('online', send, { once: true });
+		dispatch({ type: 'pending', pending: action });
 	};
 
 	const restore = () => {
-		const copy = offerRef.current;
-		offerRef.current = null;
 		setOffer(null);
-		if (copy) applyWork(copy.fields, copy.draftId);
-		keepLocally();
+		if (offer) applyWork(offer.fields, offer.draftId);
 	};
 
 	const discard = () => {
-		offerRef.current = null;
 		setOffer(null);
 		clearLocalCopy(storageKey);
-		keepLocally();
 	};
 
-	return { offer, baselineRef, keepLocally, keepSoon, keepUntilOnline, finish, restore, discard };
+	return { offer, keepLocally, keepUntilOnline, finish, restore, discard };
 }
