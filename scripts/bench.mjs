@@ -36,6 +36,13 @@
  * never to the dist/ a running `npm start` serves; --reuse-build copies dist/ there instead of
  * building again (`npm test`, which has just built dist/ from the same checkout).
  * The server listens on BENCH_PORT (default 8830).
+ * --latency (only the latency run, on the bench data as it is, like --mixed-only): the site served with
+ * a delay added to every D1 round trip, --primary-ms (default 150) to the primary and --replica-ms
+ * (default 10) to a replica, in the bench's copy of the build only (scripts/lib/d1-latency.mjs), and
+ * the time to first byte (p50, p95) of a guest's cache hit and miss, a member's post page, a comment, a
+ * like and a search, --requests (default 40) of each one at a time, with and without replicas, beside
+ * the targets, and what Smart Placement would change (scripts/lib/latency-bench.mjs). Saved to
+ * bench-results/latest-latency.json. A smoke run ends with a small one (20 and 2 ms, 3 requests each).
  * - Search (scripts/operator/bench-search.ts), on the same data after the removal: recall of 200
  *   sampled queries against a plain scan, and per kind of query the database's time and the whole
  *   call's (p50/p95), the rows read, and the index's size.
@@ -53,6 +60,7 @@ import { withServerCpu } from './lib/cpu.mjs';
 import { demoMemberCookies, memberSessions } from './lib/bench-sessions.mjs';
 import { commentCost, configWithoutQueues } from './lib/comment-cost.mjs';
 import { fromOwnAddresses, readerAddress } from './lib/reader-addresses.mjs';
+import { latencyProblems, latencyRun, printLatency } from './lib/latency-bench.mjs';
 
 const { values } = parseArgs({
 	options: {
@@ -63,6 +71,10 @@ const { values } = parseArgs({
 		'lighthouse-only': { type: 'boolean', default: false },
 		'mixed-only': { type: 'boolean', default: false },
 		'search-only': { type: 'boolean', default: false },
+		latency: { type: 'boolean', default: false },
+		'primary-ms': { type: 'string', default: '150' },
+		'replica-ms': { type: 'string', default: '10' },
+		requests: { type: 'string', default: '40' },
 		smoke: { type: 'boolean', default: false },
 		'reuse-build': { type: 'boolean', default: false },
 	},
@@ -87,15 +99,18 @@ const RESULTS = path.join(ROOT, 'bench-results');
  */
 const OUT_DIR = 'dist-bench';
 const STATIC_DIR = path.join(ROOT, OUT_DIR, 'client', '__bench');
+/** The bench build's Worker configuration. */
+const CONFIG = path.join(ROOT, OUT_DIR, 'server', 'wrangler.json');
 const duration = Number(values.duration);
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const rounds = Math.max(1, Number(values.rounds));
 
 const mixedOnly = values['mixed-only'];
+const latencyOnly = values.latency;
 
 function ensureData() {
 	const seeded = existsSync(STATE) && query("SELECT listed_count AS n FROM channels WHERE domain = 'bench' AND slug = 'large'", STATE)[0]?.n;
-	if (seeded === Number(values.posts) || ((mixedOnly || values['search-only']) && seeded > 0)) {
+	if (seeded === Number(values.posts) || ((mixedOnly || latencyOnly || values['search-only']) && seeded > 0)) {
 		// Data seeded by an earlier build: bring its schema up to this one's migrations.
 		migrate(STATE);
 		return;
@@ -109,7 +124,7 @@ function ensureData() {
 }
 
 async function start() {
-	const child = serveBuild({ port: PORT, persistTo: STATE, stdio: 'ignore', config: path.join(ROOT, OUT_DIR, 'server', 'wrangler.json') });
+	const child = serveBuild({ port: PORT, persistTo: STATE, stdio: 'ignore', config: CONFIG });
 	await waitFor(`${ORIGIN}/`);
 	return child;
 }
@@ -477,6 +492,25 @@ if (values['reuse-build']) {
 	build({ outDir: OUT_DIR });
 }
 ensureData();
+if (latencyOnly) {
+	const latency = await latencyRun({
+		state: STATE,
+		port: PORT,
+		config: CONFIG,
+		primaryMs: Number(values['primary-ms']),
+		replicaMs: Number(values['replica-ms']),
+		count: Math.max(1, Number(values.requests)),
+		sessions: await memberSessions(STATE, MIXED.members),
+	});
+	writeFileSync(
+		path.join(RESULTS, 'latest-latency.json'),
+		JSON.stringify({ date: new Date().toISOString(), posts: Number(values.posts), ...latency }, null, 2) + '\n',
+	);
+	printLatency(latency);
+	const problems = latencyProblems(latency);
+	console.log(problems.length === 0 ? '\nSaved to bench-results/latest-latency.json' : `\nProblems:\n${problems.join('\n')}`);
+	process.exit(problems.length === 0 ? 0 : 1);
+}
 const [{ postId }] = query('SELECT max(id) AS postId FROM posts WHERE channel_id = 9 AND board_seq IS NOT NULL', STATE);
 const memberToken = await mintSessionToken(localSessionSecret(STATE), 9);
 // A demo post with images on /starfall/global, whose layout has every kind of tree node and footer part.
@@ -590,14 +624,25 @@ try {
 	await stop(server);
 	rmSync(STATIC_DIR, { recursive: true, force: true });
 }
+if (smoke) {
+	// A small latency run, so that it cannot rot: small delays, a few requests of each kind.
+	results.latency = await latencyRun({
+		state: STATE,
+		port: PORT,
+		config: CONFIG,
+		primaryMs: 20,
+		replicaMs: 2,
+		count: 3,
+		sessions: mixedData.sessions,
+	});
+}
 
 if (!lighthouseOnly && !mixedOnly) {
 	// What a comment costs with the notifications queue and its consumer, and without them.
-	const config = path.join(ROOT, OUT_DIR, 'server', 'wrangler.json');
 	const writes = 300;
 	// A smoke run measured it with the queue only, above.
-	const withoutQueue = smokeComments ? null : await commentCost({ state: STATE, port: PORT + 12, config: configWithoutQueues(config), writes });
-	const withQueue = smokeComments ?? (await commentCost({ state: STATE, port: PORT + 12, config, writes }));
+	const withoutQueue = smokeComments ? null : await commentCost({ state: STATE, port: PORT + 12, config: configWithoutQueues(CONFIG), writes });
+	const withQueue = smokeComments ?? (await commentCost({ state: STATE, port: PORT + 12, config: CONFIG, writes }));
 	const cost = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'bench-comment.mjs'), '--persist-to', STATE], { cwd: ROOT, encoding: 'utf8' });
 	const costLine = cost.stdout.split('\n').find((text) => text.startsWith('{'));
 	if (cost.status !== 0 || !costLine) throw new Error(`the comment bench failed:\n${cost.stderr}`);
@@ -681,6 +726,7 @@ if (results.lighthouse) {
 			);
 	}
 }
+if (results.latency) printLatency(results.latency);
 console.log(`\nSaved to ${path.relative(ROOT, saved)}`);
 if (smoke) {
 	// The smoke run passes when every reader got a success and no write was refused or failed.
@@ -696,6 +742,7 @@ if (smoke) {
 				if (!/ (200|skipped)$/.test(outcome)) problems.push(`mixed ${name}: ${n} × ${outcome}`);
 		}
 	}
+	problems.push(...latencyProblems(results.latency));
 	console.log(problems.length === 0 ? 'Smoke: every answer a success.' : `Smoke failed:\n${problems.join('\n')}`);
 	process.exit(problems.length === 0 ? 0 : 1);
 }

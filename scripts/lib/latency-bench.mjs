@@ -1,0 +1,286 @@
+/**
+ * `npm run bench -- --latency`: the site served with a delay added to every D1 round trip
+ * (scripts/lib/d1-latency.mjs: the primary's delay for a write or a read on the primary, the
+ * replica's for a read a session may take to a replica), and the time to first byte of six kinds of
+ * request, one at a time (p50 and p95), with replicas (the replica's delay as given) and without
+ * (every round trip the primary's). Each configuration runs on a server of its own, started from the
+ * bench's copy of the build with an entry of its own (`latencyConfig`); the build itself is checked to
+ * hold none of the layer first (`assertNoLatencyLayer`).
+ *
+ * From the answers' Server-Timing (d1-trips and d1-depth of the Worker, bench-d1 of the model) it also
+ * works out what Smart Placement would change: the Worker run beside the primary pays each round trip
+ * about 1 ms instead of the model's delay, and every request one hop from the user's location to
+ * the primary's (taken as one primary round trip).
+ */
+import { copyFileSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { serveBuild, waitFor } from './server.mjs';
+import { query } from './wrangler.mjs';
+import { LATENCY_MARK } from './d1-latency.mjs';
+
+const LAYER_FILE = 'bench-d1-latency.mjs';
+const ENTRY_FILE = 'bench-latency-entry.mjs';
+/** A round trip from a Worker placed in the database's region, in the Smart Placement estimate. */
+const PLACED_TRIP_MS = 1;
+
+/** Throws when a file of the build under `dir` holds the latency layer's code (its mark or its variables). */
+export function assertNoLatencyLayer(dir) {
+	const traces = [LATENCY_MARK, 'BENCH_D1_PRIMARY_MS'];
+	const walk = (folder) =>
+		readdirSync(folder).flatMap((name) => {
+			const file = path.join(folder, name);
+			return statSync(file).isDirectory() ? walk(file) : [file];
+		});
+	const found = walk(dir).filter((file) => /\.(?:m?js|json|map)$/.test(file) && traces.some((trace) => readFileSync(file, 'utf8').includes(trace)));
+	if (found.length > 0) throw new Error(`the build holds the bench's D1 latency layer: ${found.map((file) => path.relative(dir, file)).join(', ')}`);
+}
+
+/**
+ * The bench's Worker configuration with the latency layer: beside the build's own `config`
+ * (dist-bench/server/wrangler.json), the layer, an entry that wraps the built Worker in it, and a
+ * configuration whose `main` is that entry. The build is checked for the layer before it is added.
+ */
+export function latencyConfig(config) {
+	const dir = path.dirname(config);
+	for (const file of [LAYER_FILE, ENTRY_FILE]) rmSync(path.join(dir, file), { force: true });
+	assertNoLatencyLayer(path.dirname(dir));
+	copyFileSync(new URL('./d1-latency.mjs', import.meta.url), path.join(dir, LAYER_FILE));
+	writeFileSync(
+		path.join(dir, ENTRY_FILE),
+		[
+			"import { withEnv } from 'cloudflare:workers';",
+			"import worker from './entry.mjs';",
+			`import { latencyWorker } from './${LAYER_FILE}';`,
+			"export * from './entry.mjs';",
+			'export default latencyWorker(worker, withEnv);',
+			'',
+		].join('\n'),
+	);
+	const file = path.join(dir, 'wrangler.latency.json');
+	writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(config, 'utf8')), main: ENTRY_FILE }));
+	return file;
+}
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+const median = (values) =>
+	percentile(
+		[...values].sort((a, b) => a - b),
+		50,
+	);
+
+/** The figures of one Server-Timing header: `d1-trips`, `d1-depth` and the model's `bench-d1`. */
+function serverTiming(header) {
+	const figures = { trips: 0, depth: 0, modelledMs: 0, primary: 0, replica: 0 };
+	for (const part of (header ?? '').split(',').map((text) => text.trim())) {
+		const value = (name) => Number(new RegExp(`${name}=("?)([\\d.]+)`).exec(part)?.[2] ?? 0);
+		if (part.startsWith('d1-trips;')) figures.trips = value('desc');
+		else if (part.startsWith('d1-depth;')) figures.depth = value('desc');
+	}
+	const model = /bench-d1;dur=([\d.]+);desc="primary (\d+), replica (\d+)"/.exec(header ?? '');
+	if (model) Object.assign(figures, { modelledMs: Number(model[1]), primary: Number(model[2]), replica: Number(model[3]) });
+	return figures;
+}
+
+/**
+ * The requests of each kind, from what the bench data holds: `sessions` are members' (minted,
+ * scripts/lib/bench-sessions.mjs), `state` the data's folder; `count` requests of each kind per configuration.
+ */
+export function latencyPlan({ state, sessions, count, configurations }) {
+	const need = count * configurations + 4;
+	const posts = query(`SELECT id, title FROM posts WHERE channel_id = 9 AND board_seq IS NOT NULL ORDER BY random() LIMIT ${need * 3 + 1}`, state);
+	const words = [
+		...new Set(
+			posts.flatMap((post) =>
+				String(post.title)
+					.toLowerCase()
+					.split(/[^\p{L}\p{N}]+/u)
+					.filter((word) => word.length >= 3),
+			),
+		),
+	];
+	return {
+		sessions,
+		hot: posts[0].id,
+		fresh: posts.slice(1, need + 1).map((post) => post.id),
+		others: posts.slice(need + 1).map((p) => p.id),
+		words,
+	};
+}
+
+/** One configuration's run: each kind's requests one after another on a server started with these delays. */
+async function measureConfiguration({ state, port, config, primaryMs, replicaMs, count, plan, label }) {
+	const origin = `http://127.0.0.1:${port}`;
+	const server = serveBuild({
+		port,
+		persistTo: state,
+		stdio: 'ignore',
+		config,
+		vars: { BENCH_D1_PRIMARY_MS: String(primaryMs), BENCH_D1_REPLICA_MS: String(replicaMs) },
+	});
+	let address = 0;
+	let member = 0;
+	const liked = new Set();
+	const timed = async (pathName, init = {}) => {
+		address += 1;
+		const started = performance.now();
+		const response = await fetch(`${origin}${pathName}`, {
+			...init,
+			headers: { 'cf-connecting-ip': `10.${40 + ((address >> 16) & 63)}.${(address >> 8) & 255}.${address & 255}`, ...init.headers },
+		});
+		const ttfbMs = performance.now() - started;
+		await response.arrayBuffer();
+		return {
+			ttfbMs,
+			status: response.status,
+			cache: response.headers.get('x-edge-cache') ?? '',
+			...serverTiming(response.headers.get('server-timing')),
+		};
+	};
+	const nextMember = () => plan.sessions[member++ % plan.sessions.length];
+	const write = (method, pathName, body) => {
+		const session = nextMember();
+		return timed(pathName, {
+			method,
+			headers: { cookie: session.cookie, origin, 'content-type': 'application/json' },
+			...(body ? { body: JSON.stringify(body) } : {}),
+		});
+	};
+	const pick = (list) => list[Math.floor(Math.random() * list.length)];
+	const kinds = {
+		guestHit: () => timed(`/bench/large/posts/${plan.hot}`),
+		guestMiss: () => timed(`/bench/large/posts/${plan.fresh.shift()}`),
+		memberPost: () => timed(`/bench/large/posts/${pick(plan.others)}`, { headers: { cookie: nextMember().cookie } }),
+		comment: () => write('POST', `/v1/bench/large/posts/${pick(plan.others)}/comments`, { content: `Latency bench comment ${address}` }),
+		like: () => {
+			// A like the member has not given, so that every like writes.
+			for (;;) {
+				const session = plan.sessions[member % plan.sessions.length];
+				const postId = pick(plan.others);
+				if (liked.has(`${session.memberId}:${postId}`)) continue;
+				liked.add(`${session.memberId}:${postId}`);
+				return write('PUT', `/v1/bench/large/posts/${postId}/like`);
+			}
+		},
+		search: () => timed(`/bench/large/search?q=${encodeURIComponent(plan.words.shift() ?? `w${address}`)}`),
+	};
+	try {
+		await waitFor(`${origin}/`);
+		// The hot post in the edge cache, and each kind once before it is measured (the isolate's first
+		// use of a module, the channel's row read into memory).
+		await timed(`/bench/large/posts/${plan.hot}`);
+		const results = {};
+		for (const [name, send] of Object.entries(kinds)) {
+			if (name !== 'guestMiss' && name !== 'search') await send();
+			const answers = [];
+			for (let i = 0; i < count; i += 1) answers.push(await send());
+			const ttfb = answers.map((answer) => answer.ttfbMs).sort((a, b) => a - b);
+			const cache = {};
+			for (const answer of answers) cache[answer.cache || 'none'] = (cache[answer.cache || 'none'] ?? 0) + 1;
+			const statuses = {};
+			for (const answer of answers) statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
+			results[name] = {
+				p50Ms: Math.round(percentile(ttfb, 50)),
+				p95Ms: Math.round(percentile(ttfb, 95)),
+				trips: median(answers.map((answer) => answer.trips)),
+				depth: median(answers.map((answer) => answer.depth)),
+				primaryTrips: median(answers.map((answer) => answer.primary)),
+				replicaTrips: median(answers.map((answer) => answer.replica)),
+				modelledMs: median(answers.map((answer) => answer.modelledMs)),
+				cache,
+				statuses,
+			};
+		}
+		console.log(`latency (${label}): measured ${count} of each kind`);
+		return results;
+	} finally {
+		server.kill('SIGTERM');
+		await new Promise((resolve) => server.once('exit', resolve));
+	}
+}
+
+/**
+ * The latency run: with replicas (`replicaMs`) and without (every round trip `primaryMs`), each on a
+ * server of its own on `port`. Answers the figures by configuration and kind, the targets, and the
+ * Smart Placement estimate.
+ */
+export async function latencyRun({ state, port, config, primaryMs, replicaMs, count, sessions }) {
+	const plan = latencyPlan({ state, sessions, count, configurations: 2 });
+	const withLayer = latencyConfig(config);
+	const withReplicas = await measureConfiguration({ state, port, config: withLayer, primaryMs, replicaMs, count, plan, label: 'with replicas' });
+	const withoutReplicas = await measureConfiguration({
+		state,
+		port,
+		config: withLayer,
+		primaryMs,
+		replicaMs: primaryMs,
+		count,
+		plan,
+		label: 'without replicas',
+	});
+	const targets = {
+		guestMiss: { withReplicasP50Below: 60 },
+		memberPost: { withReplicasP50Below: 60 },
+		comment: { withReplicasP50Below: primaryMs + 50 },
+	};
+	// Smart Placement: the Worker beside the primary (replicas there are the primary's region too).
+	const placement = {};
+	for (const [name, figures] of Object.entries(withReplicas)) {
+		const placedMs = figures.p50Ms - figures.modelledMs + figures.depth * PLACED_TRIP_MS + primaryMs;
+		placement[name] = { edgeP50Ms: figures.p50Ms, placedP50Ms: Math.round(placedMs), savedMs: Math.round(figures.p50Ms - placedMs) };
+	}
+	return { primaryMs, replicaMs, requestsPerKind: count, withReplicas, withoutReplicas, targets, placement };
+}
+
+const LABELS = {
+	guestHit: 'guest, cache hit',
+	guestMiss: 'guest, cache miss (post page)',
+	memberPost: "member's post page",
+	comment: 'comment (POST)',
+	like: 'like (PUT)',
+	search: 'search (guest, new keyword)',
+};
+
+/** Prints the latency run's tables (markdown). */
+export function printLatency(latency) {
+	const { primaryMs, replicaMs, withReplicas, withoutReplicas, targets, placement } = latency;
+	console.log(
+		`\nTime to first byte, D1 ${primaryMs} ms to the primary, ${replicaMs} ms to a replica (${latency.requestsPerKind} requests of each kind, one at a time):`,
+	);
+	console.log(
+		'| request | with replicas p50 / p95 ms | without replicas p50 / p95 ms | d1 trips / depth | primary / replica trips (with replicas) | target (with replicas) |',
+	);
+	console.log('|---|---|---|---|---|---|');
+	for (const [name, label] of Object.entries(LABELS)) {
+		const a = withReplicas[name];
+		const b = withoutReplicas[name];
+		const target = targets[name];
+		const verdict = target ? `p50 < ${target.withReplicasP50Below} ms: ${a.p50Ms < target.withReplicasP50Below ? 'met' : 'not met'}` : '';
+		console.log(
+			`| ${label} | ${a.p50Ms} / ${a.p95Ms} | ${b.p50Ms} / ${b.p95Ms} | ${a.trips} / ${a.depth} | ${a.primaryTrips} / ${a.replicaTrips} | ${verdict} |`,
+		);
+	}
+	console.log(
+		`\nSmart Placement (the Worker beside the primary: a round trip ${PLACED_TRIP_MS} ms, one ${primaryMs} ms hop to reach it), p50 with replicas:`,
+	);
+	console.log('| request | at the edge ms | placed ms (estimate) | saved ms |');
+	console.log('|---|---|---|---|');
+	for (const [name, label] of Object.entries(LABELS)) {
+		const figures = placement[name];
+		console.log(`| ${label} | ${figures.edgeP50Ms} | ${figures.placedP50Ms} | ${figures.savedMs} |`);
+	}
+}
+
+/** What a smoke run fails on: an answer that is not a success, or a kind that did not take the path it measures. */
+export function latencyProblems(latency) {
+	const problems = [];
+	for (const configuration of ['withReplicas', 'withoutReplicas']) {
+		for (const [name, figures] of Object.entries(latency[configuration])) {
+			for (const [status, n] of Object.entries(figures.statuses))
+				if (status !== '200') problems.push(`latency ${configuration} ${name}: ${n} × ${status}`);
+		}
+		const { guestHit, guestMiss } = latency[configuration];
+		if (!guestHit.cache.HIT) problems.push(`latency ${configuration}: no cache hit among the guest's hits (${JSON.stringify(guestHit.cache)})`);
+		if (!guestMiss.cache.MISS) problems.push(`latency ${configuration}: no miss among the guest's misses (${JSON.stringify(guestMiss.cache)})`);
+	}
+	return problems;
+}
