@@ -60,7 +60,7 @@ import { withServerCpu } from './lib/cpu.mjs';
 import { demoMemberCookies, memberSessions } from './lib/bench-sessions.mjs';
 import { commentCost, configWithoutQueues } from './lib/comment-cost.mjs';
 import { fromOwnAddresses, readerAddress } from './lib/reader-addresses.mjs';
-import { latencyProblems, latencyRun, printLatency } from './lib/latency-bench.mjs';
+import { latencyConfig, latencyProblems, latencyRun, printLatency } from './lib/latency-bench.mjs';
 
 const { values } = parseArgs({
 	options: {
@@ -124,7 +124,9 @@ function ensureData() {
 }
 
 async function start() {
-	const child = serveBuild({ port: PORT, persistTo: STATE, stdio: 'ignore', config: CONFIG });
+	// A smoke run serves the build through the latency layer (no delay unless a request asks for one:
+	// scripts/lib/d1-latency.mjs), so that its small latency run needs no server of its own.
+	const child = serveBuild({ port: PORT, persistTo: STATE, stdio: 'ignore', config: smoke ? latencyConfig(CONFIG) : CONFIG });
 	await waitFor(`${ORIGIN}/`);
 	return child;
 }
@@ -614,6 +616,9 @@ try {
 		// The smoke checks that the comment bench runs and every comment succeeds: with the queue as
 		// deployed, on this server (the comparison without the queue, on servers of their own, is the full bench's).
 		smokeComments = await commentCost({ state: STATE, port: PORT, server, sessions: mixedData?.sessions.slice(0, 50), writes: 40 });
+		// A small latency run, so that it cannot rot: small delays, a few requests of each kind.
+		const latency = { primaryMs: 20, replicaMs: 2, count: 3 };
+		results.latency = await latencyRun({ state: STATE, port: PORT, config: CONFIG, running: server, ...latency, sessions: mixedData.sessions });
 	}
 	if (!values['skip-lighthouse'] && !mixedOnly) {
 		results.lighthouse = {};
@@ -623,18 +628,6 @@ try {
 } finally {
 	await stop(server);
 	rmSync(STATIC_DIR, { recursive: true, force: true });
-}
-if (smoke) {
-	// A small latency run, so that it cannot rot: small delays, a few requests of each kind.
-	results.latency = await latencyRun({
-		state: STATE,
-		port: PORT,
-		config: CONFIG,
-		primaryMs: 20,
-		replicaMs: 2,
-		count: 3,
-		sessions: mixedData.sessions,
-	});
 }
 
 if (!lighthouseOnly && !mixedOnly) {

@@ -112,27 +112,26 @@ export function withD1Latency(db, options) {
 	return /** @type {D1Database} */ (wrap(db, options));
 }
 
+/** The request header that asks the bench's Worker for the model's delays: `primary/replica` in ms, as `150/10`. */
+export const LATENCY_HEADER = 'Bench-D1-Latency';
+
 /**
- * The built Worker with its D1 behind the model: `env.DB` is wrapped for each request (its handlers'
- * argument and the `env` of `cloudflare:workers`), with the delays of the variables
- * BENCH_D1_PRIMARY_MS and BENCH_D1_REPLICA_MS. Each answer says in its Server-Timing header what
- * the model made it wait: `bench-d1;dur=` the delays in sequence (a round trip that began after
- * another had settled adds its delay; those run together, the longest), with the primary's and the
- * replicas' round trips counted.
+ * The built Worker with its D1 behind the model: for each request, `env.DB` is wrapped (in its
+ * handler's argument and in the `env` of `cloudflare:workers`) with the delays its LATENCY_HEADER asks
+ * for (none without it), so one server answers with replicas and without, request by request. Each
+ * answer says in its Server-Timing header what the model made it wait before the answer: `bench-d1;dur=`
+ * the delays in sequence (a round trip that began after another had settled adds its delay; of those
+ * that ran together, the longest counts), with the primary's and the replicas' round trips counted.
+ * The queue and scheduled handlers run as built.
  *
- * @param {ExportedHandler<{ DB: D1Database; BENCH_D1_PRIMARY_MS?: string; BENCH_D1_REPLICA_MS?: string }>} worker
+ * @param {ExportedHandler<{ DB: D1Database }>} worker
  * @param {(env: unknown, work: () => unknown) => unknown} withEnv `withEnv` of `cloudflare:workers`
  */
 export function latencyWorker(worker, withEnv) {
-	const delays = (env) => ({ primaryMs: Number(env.BENCH_D1_PRIMARY_MS ?? 0), replicaMs: Number(env.BENCH_D1_REPLICA_MS ?? 0) });
-	const modelled = (env, onTrip = undefined) => ({ ...env, DB: withD1Latency(env.DB, { ...delays(env), onTrip }) });
-	const inModel = (env, work) => {
-		const local = modelled(env);
-		return withEnv(local, () => work(local));
-	};
 	return {
 		...worker,
 		async fetch(request, env, ctx) {
+			const [primaryMs = 0, replicaMs = primaryMs] = (request.headers.get(LATENCY_HEADER) ?? '0').split('/').map(Number);
 			const counts = { primary: 0, replica: 0 };
 			// The delays in sequence: a round trip starts after what had settled when it began.
 			let settled = 0;
@@ -145,14 +144,12 @@ export function latencyWorker(worker, withEnv) {
 				chain = Math.max(chain, end);
 				return () => (settled = Math.max(settled, end));
 			};
-			const local = modelled(env, onTrip);
+			const local = { ...env, DB: withD1Latency(env.DB, { primaryMs, replicaMs, onTrip }) };
 			const response = await withEnv(local, () => worker.fetch(request, local, ctx));
 			answered = true;
 			const sent = new Response(response.body, response);
 			sent.headers.append('Server-Timing', `bench-d1;dur=${chain};desc="primary ${counts.primary}, replica ${counts.replica}"`);
 			return sent;
 		},
-		queue: worker.queue && ((batch, env, ctx) => inModel(env, (local) => worker.queue(batch, local, ctx))),
-		scheduled: worker.scheduled && ((event, env, ctx) => inModel(env, (local) => worker.scheduled(event, local, ctx))),
 	};
 }

@@ -3,9 +3,9 @@
  * (scripts/lib/d1-latency.mjs: the primary's delay for a write or a read on the primary, the
  * replica's for a read a session may take to a replica), and the time to first byte of six kinds of
  * request, one at a time (p50 and p95), with replicas (the replica's delay as given) and without
- * (every round trip the primary's). Each configuration runs on a server of its own, started from the
- * bench's copy of the build with an entry of its own (`latencyConfig`); the build itself is checked to
- * hold none of the layer first (`assertNoLatencyLayer`).
+ * (every round trip the primary's), request by request on one server of the bench's copy of the build
+ * with an entry of its own (`latencyConfig`); the build itself is checked to hold none of the layer
+ * first (`assertNoLatencyLayer`).
  *
  * From the answers' Server-Timing (d1-trips and d1-depth of the Worker, bench-d1 of the model) it also
  * works out what Smart Placement would change: the Worker run beside the primary pays each round trip
@@ -16,7 +16,7 @@ import { copyFileSync, readdirSync, readFileSync, rmSync, statSync, writeFileSyn
 import path from 'node:path';
 import { serveBuild, waitFor } from './server.mjs';
 import { query } from './wrangler.mjs';
-import { LATENCY_MARK } from './d1-latency.mjs';
+import { LATENCY_HEADER, LATENCY_MARK } from './d1-latency.mjs';
 
 const LAYER_FILE = 'bench-d1-latency.mjs';
 const ENTRY_FILE = 'bench-latency-entry.mjs';
@@ -25,7 +25,7 @@ const PLACED_TRIP_MS = 1;
 
 /** Throws when a file of the build under `dir` holds the latency layer's code (its mark or its variables). */
 export function assertNoLatencyLayer(dir) {
-	const traces = [LATENCY_MARK, 'BENCH_D1_PRIMARY_MS'];
+	const traces = [LATENCY_MARK, LATENCY_HEADER];
 	const walk = (folder) =>
 		readdirSync(folder).flatMap((name) => {
 			const file = path.join(folder, name);
@@ -107,25 +107,27 @@ export function latencyPlan({ state, sessions, count, configurations }) {
 	};
 }
 
-/** One configuration's run: each kind's requests one after another on a server started with these delays. */
-async function measureConfiguration({ state, port, config, primaryMs, replicaMs, count, plan, label }) {
+/**
+ * The measured requests, on one server of the bench's copy with the layer: for each kind, one
+ * request after another, alternating the configurations (each request asks for its delays in
+ * LATENCY_HEADER), so that both see the same load of a shared machine.
+ */
+async function measure({ state, port, config, running, configurations, count, plan }) {
 	const origin = `http://127.0.0.1:${port}`;
-	const server = serveBuild({
-		port,
-		persistTo: state,
-		stdio: 'ignore',
-		config,
-		vars: { BENCH_D1_PRIMARY_MS: String(primaryMs), BENCH_D1_REPLICA_MS: String(replicaMs) },
-	});
+	const server = running ?? serveBuild({ port, persistTo: state, stdio: 'ignore', config: latencyConfig(config) });
 	let address = 0;
 	let member = 0;
 	const liked = new Set();
-	const timed = async (pathName, init = {}) => {
+	const timed = async (delays, pathName, init = {}) => {
 		address += 1;
 		const started = performance.now();
 		const response = await fetch(`${origin}${pathName}`, {
 			...init,
-			headers: { 'cf-connecting-ip': `10.${40 + ((address >> 16) & 63)}.${(address >> 8) & 255}.${address & 255}`, ...init.headers },
+			headers: {
+				'cf-connecting-ip': `10.${40 + ((address >> 16) & 63)}.${(address >> 8) & 255}.${address & 255}`,
+				[LATENCY_HEADER]: `${delays.primaryMs}/${delays.replicaMs}`,
+				...init.headers,
+			},
 		});
 		const ttfbMs = performance.now() - started;
 		await response.arrayBuffer();
@@ -137,86 +139,82 @@ async function measureConfiguration({ state, port, config, primaryMs, replicaMs,
 		};
 	};
 	const nextMember = () => plan.sessions[member++ % plan.sessions.length];
-	const write = (method, pathName, body) => {
-		const session = nextMember();
-		return timed(pathName, {
+	const write = (delays, method, pathName, body = undefined) =>
+		timed(delays, pathName, {
 			method,
-			headers: { cookie: session.cookie, origin, 'content-type': 'application/json' },
+			headers: { cookie: nextMember().cookie, origin, 'content-type': 'application/json' },
 			...(body ? { body: JSON.stringify(body) } : {}),
 		});
-	};
 	const pick = (list) => list[Math.floor(Math.random() * list.length)];
 	const kinds = {
-		guestHit: () => timed(`/bench/large/posts/${plan.hot}`),
-		guestMiss: () => timed(`/bench/large/posts/${plan.fresh.shift()}`),
-		memberPost: () => timed(`/bench/large/posts/${pick(plan.others)}`, { headers: { cookie: nextMember().cookie } }),
-		comment: () => write('POST', `/v1/bench/large/posts/${pick(plan.others)}/comments`, { content: `Latency bench comment ${address}` }),
-		like: () => {
+		guestHit: (delays) => timed(delays, `/bench/large/posts/${plan.hot}`),
+		guestMiss: (delays) => timed(delays, `/bench/large/posts/${plan.fresh.shift()}`),
+		memberPost: (delays) => timed(delays, `/bench/large/posts/${pick(plan.others)}`, { headers: { cookie: nextMember().cookie } }),
+		comment: (delays) =>
+			write(delays, 'POST', `/v1/bench/large/posts/${pick(plan.others)}/comments`, { content: `Latency bench comment ${address}` }),
+		like: (delays) => {
 			// A like the member has not given, so that every like writes.
 			for (;;) {
 				const session = plan.sessions[member % plan.sessions.length];
 				const postId = pick(plan.others);
 				if (liked.has(`${session.memberId}:${postId}`)) continue;
 				liked.add(`${session.memberId}:${postId}`);
-				return write('PUT', `/v1/bench/large/posts/${postId}/like`);
+				return write(delays, 'PUT', `/v1/bench/large/posts/${postId}/like`);
 			}
 		},
-		search: () => timed(`/bench/large/search?q=${encodeURIComponent(plan.words.shift() ?? `w${address}`)}`),
+		search: (delays) => timed(delays, `/bench/large/search?q=${encodeURIComponent(plan.words.shift() ?? `w${address}`)}`),
 	};
 	try {
 		await waitFor(`${origin}/`);
-		// The hot post in the edge cache, and each kind once before it is measured (the isolate's first
-		// use of a module, the channel's row read into memory).
-		await timed(`/bench/large/posts/${plan.hot}`);
-		const results = {};
-		for (const [name, send] of Object.entries(kinds)) {
-			if (name !== 'guestMiss' && name !== 'search') await send();
-			const answers = [];
-			for (let i = 0; i < count; i += 1) answers.push(await send());
-			const ttfb = answers.map((answer) => answer.ttfbMs).sort((a, b) => a - b);
-			const cache = {};
-			for (const answer of answers) cache[answer.cache || 'none'] = (cache[answer.cache || 'none'] ?? 0) + 1;
-			const statuses = {};
-			for (const answer of answers) statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
-			results[name] = {
-				p50Ms: Math.round(percentile(ttfb, 50)),
-				p95Ms: Math.round(percentile(ttfb, 95)),
-				trips: median(answers.map((answer) => answer.trips)),
-				depth: median(answers.map((answer) => answer.depth)),
-				primaryTrips: median(answers.map((answer) => answer.primary)),
-				replicaTrips: median(answers.map((answer) => answer.replica)),
-				modelledMs: median(answers.map((answer) => answer.modelledMs)),
-				cache,
-				statuses,
-			};
+		const results = Object.fromEntries(Object.keys(configurations).map((name) => [name, {}]));
+		for (const [kind, send] of Object.entries(kinds)) {
+			// Each kind once first (the isolate's first use of its modules; the hot post into the edge cache).
+			if (kind !== 'guestMiss' && kind !== 'search') await send(configurations.withReplicas);
+			const answers = Object.fromEntries(Object.keys(configurations).map((name) => [name, []]));
+			for (let i = 0; i < count; i += 1) for (const [name, delays] of Object.entries(configurations)) answers[name].push(await send(delays));
+			for (const name of Object.keys(configurations)) results[name][kind] = figuresOf(answers[name]);
 		}
-		console.log(`latency (${label}): measured ${count} of each kind`);
 		return results;
 	} finally {
-		server.kill('SIGTERM');
-		await new Promise((resolve) => server.once('exit', resolve));
+		if (!running) {
+			server.kill('SIGTERM');
+			await new Promise((resolve) => server.once('exit', resolve));
+		}
 	}
 }
 
+/** One kind's figures over its answers. */
+function figuresOf(answers) {
+	const ttfb = answers.map((answer) => answer.ttfbMs).sort((a, b) => a - b);
+	const tally = (key) => {
+		const counts = {};
+		for (const answer of answers) counts[answer[key] || 'none'] = (counts[answer[key] || 'none'] ?? 0) + 1;
+		return counts;
+	};
+	return {
+		p50Ms: Math.round(percentile(ttfb, 50)),
+		p95Ms: Math.round(percentile(ttfb, 95)),
+		trips: median(answers.map((answer) => answer.trips)),
+		depth: median(answers.map((answer) => answer.depth)),
+		primaryTrips: median(answers.map((answer) => answer.primary)),
+		replicaTrips: median(answers.map((answer) => answer.replica)),
+		modelledMs: median(answers.map((answer) => answer.modelledMs)),
+		cache: tally('cache'),
+		statuses: tally('status'),
+	};
+}
+
 /**
- * The latency run: with replicas (`replicaMs`) and without (every round trip `primaryMs`), each on a
- * server of its own on `port`. Answers the figures by configuration and kind, the targets, and the
- * Smart Placement estimate.
+ * The latency run: with replicas (`replicaMs`) and without (every round trip `primaryMs`), on a
+ * server of the bench's copy with the layer on `port`, or on `running`, one already serving there
+ * from `latencyConfig` (the members' `sessions` written before it opened the database). Answers the figures by configuration and kind, the targets,
+ * and the Smart Placement estimate.
  */
-export async function latencyRun({ state, port, config, primaryMs, replicaMs, count, sessions }) {
+export async function latencyRun({ state, port, config, running = undefined, primaryMs, replicaMs, count, sessions }) {
+	const started = Date.now();
 	const plan = latencyPlan({ state, sessions, count, configurations: 2 });
-	const withLayer = latencyConfig(config);
-	const withReplicas = await measureConfiguration({ state, port, config: withLayer, primaryMs, replicaMs, count, plan, label: 'with replicas' });
-	const withoutReplicas = await measureConfiguration({
-		state,
-		port,
-		config: withLayer,
-		primaryMs,
-		replicaMs: primaryMs,
-		count,
-		plan,
-		label: 'without replicas',
-	});
+	const configurations = { withReplicas: { primaryMs, replicaMs }, withoutReplicas: { primaryMs, replicaMs: primaryMs } };
+	const { withReplicas, withoutReplicas } = await measure({ state, port, config, running, configurations, count, plan });
 	const targets = {
 		guestMiss: { withReplicasP50Below: 60 },
 		memberPost: { withReplicasP50Below: 60 },
@@ -228,7 +226,9 @@ export async function latencyRun({ state, port, config, primaryMs, replicaMs, co
 		const placedMs = figures.p50Ms - figures.modelledMs + figures.depth * PLACED_TRIP_MS + primaryMs;
 		placement[name] = { edgeP50Ms: figures.p50Ms, placedP50Ms: Math.round(placedMs), savedMs: Math.round(figures.p50Ms - placedMs) };
 	}
-	return { primaryMs, replicaMs, requestsPerKind: count, withReplicas, withoutReplicas, targets, placement };
+	const seconds = Math.round((Date.now() - started) / 1000);
+	console.log(`Latency run: ${count} requests of each kind in each configuration, ${seconds} s`);
+	return { primaryMs, replicaMs, requestsPerKind: count, seconds, withReplicas, withoutReplicas, targets, placement };
 }
 
 const LABELS = {
@@ -247,7 +247,7 @@ export function printLatency(latency) {
 		`\nTime to first byte, D1 ${primaryMs} ms to the primary, ${replicaMs} ms to a replica (${latency.requestsPerKind} requests of each kind, one at a time):`,
 	);
 	console.log(
-		'| request | with replicas p50 / p95 ms | without replicas p50 / p95 ms | d1 trips / depth | primary / replica trips (with replicas) | target (with replicas) |',
+		'| request | with replicas p50 / p95 ms | without replicas p50 / p95 ms | d1 trips / depth | with replicas: primary / replica trips, D1 wait ms | target (with replicas) |',
 	);
 	console.log('|---|---|---|---|---|---|');
 	for (const [name, label] of Object.entries(LABELS)) {
@@ -256,7 +256,7 @@ export function printLatency(latency) {
 		const target = targets[name];
 		const verdict = target ? `p50 < ${target.withReplicasP50Below} ms: ${a.p50Ms < target.withReplicasP50Below ? 'met' : 'not met'}` : '';
 		console.log(
-			`| ${label} | ${a.p50Ms} / ${a.p95Ms} | ${b.p50Ms} / ${b.p95Ms} | ${a.trips} / ${a.depth} | ${a.primaryTrips} / ${a.replicaTrips} | ${verdict} |`,
+			`| ${label} | ${a.p50Ms} / ${a.p95Ms} | ${b.p50Ms} / ${b.p95Ms} | ${a.trips} / ${a.depth} | ${a.primaryTrips} / ${a.replicaTrips}, ${a.modelledMs} | ${verdict} |`,
 		);
 	}
 	console.log(

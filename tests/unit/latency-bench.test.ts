@@ -35,7 +35,7 @@ describe('the bench D1 latency layer', () => {
 		);
 		expect(sources.length).toBeGreaterThan(100);
 		const holding = [...sources, 'astro.config.mjs', 'wrangler.toml'].filter((file) =>
-			/d1-latency|latency-bench|BENCH_D1_/.test(readFileSync(file, 'utf8')),
+			/d1-latency|latency-bench|Bench-D1-Latency/i.test(readFileSync(file, 'utf8')),
 		);
 		expect(holding).toEqual([]);
 	});

@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { env, withEnv } from 'cloudflare:workers';
 import { createExecutionContext } from 'cloudflare:test';
-import { LATENCY_MARK, latencyWorker, withD1Latency, writes } from '../../scripts/lib/d1-latency.mjs';
+import { LATENCY_HEADER, LATENCY_MARK, latencyWorker, withD1Latency, writes } from '../../scripts/lib/d1-latency.mjs';
 import { countRoundTrips, database } from '@/server/platform/database';
 
 const PRIMARY = 150;
@@ -109,14 +109,11 @@ describe('the bench D1 latency model', () => {
 			},
 		};
 		const worker = latencyWorker(inner, withEnv);
-		const response = await worker.fetch(
-			new Request('http://localhost/'),
-			{ ...env, BENCH_D1_PRIMARY_MS: '0', BENCH_D1_REPLICA_MS: '0' },
-			createExecutionContext(),
-		);
+		// The delays its header asks for: the primary's round trip, then the replica's, in sequence.
+		const response = await worker.fetch(new Request('http://localhost/', { headers: { [LATENCY_HEADER]: '30/5' } }), env, createExecutionContext());
 		expect(await response.text()).toBe('ok');
 		expect(seen).toEqual([true, true]);
-		expect(response.headers.get('Server-Timing')).toBe('d1-trips;desc=2, bench-d1;dur=0;desc="primary 1, replica 1"');
+		expect(response.headers.get('Server-Timing')).toBe('d1-trips;desc=2, bench-d1;dur=35;desc="primary 1, replica 1"');
 		// Outside the wrapped Worker the binding is the plain one.
 		expect(LATENCY_MARK in env.DB).toBe(false);
 	});
