@@ -32,6 +32,9 @@ export function writes(sql) {
  *   `onTrip` is told of each round trip as it begins; the function it returns, if any, when it settles.
  */
 
+/** Each statement the layer made, by its proxy: what a batch of the binding or of any of its sessions sends. */
+const originals = new WeakMap();
+
 function sleep(ms) {
 	// workerd's scheduler.wait where there is one (the Worker), else a timer.
 	const scheduler = /** @type {{ scheduler?: { wait?: (ms: number) => Promise<void> } }} */ (globalThis).scheduler;
@@ -48,7 +51,6 @@ function sleep(ms) {
  */
 function wrap(db, options, route = 'primary') {
 	const { primaryMs, replicaMs, wait = sleep, onTrip } = options;
-	const originals = new WeakMap();
 	let started = 0;
 	/** One round trip: waits the model's delay, then sends. */
 	const trip = async (isWrite, send) => {

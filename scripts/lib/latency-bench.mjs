@@ -228,7 +228,8 @@ export async function latencyRun({ state, port, config, running = undefined, pri
 	}
 	const seconds = Math.round((Date.now() - started) / 1000);
 	console.log(`Latency run: ${count} requests of each kind in each configuration, ${seconds} s`);
-	return { primaryMs, replicaMs, requestsPerKind: count, seconds, withReplicas, withoutReplicas, targets, placement };
+	const [{ posts }] = query("SELECT listed_count AS posts FROM channels WHERE domain = 'bench' AND slug = 'large'", state);
+	return { posts, primaryMs, replicaMs, requestsPerKind: count, seconds, withReplicas, withoutReplicas, targets, placement };
 }
 
 const LABELS = {
