@@ -63,7 +63,7 @@ function wrap(db, options, route = 'primary') {
 			await wait(ms);
 			return await send();
 		} finally {
-			settled?.();
+			if (settled) settled();
 		}
 	};
 	const statement = (original, sql) => {
@@ -93,7 +93,7 @@ function wrap(db, options, route = 'primary') {
 						() => target.batch(known.map((one) => one.original)),
 					);
 				};
-			if (key === 'exec') return (sql) => trip(true, () => target.exec(sql));
+			if (key === 'exec' && 'exec' in target) return (sql) => trip(true, () => target.exec(sql));
 			if (key === 'withSession' && 'withSession' in target)
 				return (constraint) => wrap(target.withSession(constraint), options, constraint === 'first-primary' ? 'replica-after-first' : 'replica');
 			const value = Reflect.get(target, key, target);
@@ -147,7 +147,7 @@ export function latencyWorker(worker, withEnv) {
 				return () => (settled = Math.max(settled, end));
 			};
 			const local = { ...env, DB: withD1Latency(env.DB, { primaryMs, replicaMs, onTrip }) };
-			const response = await withEnv(local, () => worker.fetch(request, local, ctx));
+			const response = /** @type {Response} */ (await withEnv(local, () => worker.fetch(request, local, ctx)));
 			answered = true;
 			const sent = new Response(response.body, response);
 			sent.headers.append('Server-Timing', `bench-d1;dur=${chain};desc="primary ${counts.primary}, replica ${counts.replica}"`);
