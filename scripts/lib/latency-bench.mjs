@@ -85,7 +85,7 @@ function serverTiming(header) {
  * The requests of each kind, from what the bench data holds: `sessions` are members' (minted,
  * scripts/lib/bench-sessions.mjs), `state` the data's folder; `count` requests of each kind per configuration.
  */
-export function latencyPlan({ state, sessions, count, configurations }) {
+function latencyPlan({ state, sessions, count, configurations }) {
 	const need = count * configurations + 4;
 	const posts = query(`SELECT id, title FROM posts WHERE channel_id = 9 AND board_seq IS NOT NULL ORDER BY random() LIMIT ${need * 3 + 1}`, state);
 	const words = [

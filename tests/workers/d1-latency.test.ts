@@ -100,7 +100,7 @@ describe('the bench D1 latency model', () => {
 	it("hands the wrapped Worker the delayed binding as its argument and as cloudflare:workers' env, and says what it waited", async () => {
 		const seen: boolean[] = [];
 		const inner = {
-			async fetch(_request: Request, given: Env) {
+			async fetch(_request: Request, given: { DB: D1Database }) {
 				const imported = (await import('cloudflare:workers')).env as Env;
 				seen.push(LATENCY_MARK in given.DB, LATENCY_MARK in imported.DB);
 				await given.DB.prepare('SELECT 1').first();
