@@ -7,12 +7,12 @@
  * used without a session is the primary. "Without replicas" is a replica delay equal to the primary's.
  *
  * This module runs only in the bench's copy of the build: the bench writes an entry of its own beside
- * dist-bench/server/entry.mjs (scripts/lib/latency-bench.mjs `latencyConfig`) that hands the built Worker
- * an `env` whose DB is wrapped here, both as the handlers' argument and as the `env` of
- * `cloudflare:workers` (its `withEnv`, which that entry passes in: this module imports nothing, so the
- * bench's Node side reads its mark too). Nothing in src/
- * or functions/ imports it, and the bench checks that the build it serves carries none of it before it
- * adds its entry (`assertNoLatencyLayer`), so a normal build cannot reach a delay.
+ * dist-bench/server/entry.mjs (scripts/lib/latency-bench.mjs `latencyConfig`) that hands the built
+ * Worker an `env` whose DB is wrapped here with the delays the request asks for (`latencyWorker`), both
+ * as the handler's argument and as the `env` of `cloudflare:workers` (its `withEnv`, which that entry
+ * passes in: this module imports nothing, so the bench's Node side can read its mark). Nothing in
+ * src/ or functions/ imports it, and the bench checks that the build it serves holds none of it before
+ * it adds its entry (`assertNoLatencyLayer`), so a normal build cannot reach a delay.
  */
 /** The name that marks this layer's code; the bench looks for it in the normal build, which must not hold it. */
 export const LATENCY_MARK = 'benchD1LatencyLayer';

@@ -23,7 +23,7 @@ const ENTRY_FILE = 'bench-latency-entry.mjs';
 /** A round trip from a Worker placed in the database's region, in the Smart Placement estimate. */
 const PLACED_TRIP_MS = 1;
 
-/** Throws when a file of the build under `dir` holds the latency layer's code (its mark or its variables). */
+/** Throws when a file of the build under `dir` holds the latency layer's code (its mark or its header's name). */
 export function assertNoLatencyLayer(dir) {
 	const traces = [LATENCY_MARK, LATENCY_HEADER];
 	const walk = (folder) =>
