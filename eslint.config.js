@@ -68,11 +68,17 @@ const NO_LAZY_PAGE_SCRIPT = {
 	selector: 'ImportExpression[source.value=/^@\\/page-scripts\\//]',
 	message: 'Islands and stores never load a page script, not even lazily: use src/stores/toasts.ts or src/islands/common.',
 };
-/** `role === 'ADMIN'` has one home, isAdmin of src/lib/roles.ts. */
-const ADMIN_SPELLED = {
-	selector: "BinaryExpression[operator=/^[!=]==$/] > Literal[value='ADMIN']",
-	message: "Ask isAdmin (src/lib/roles.ts) instead of comparing a role with 'ADMIN'.",
-};
+/** A role has one home, src/lib/roles.ts: `role === 'ADMIN'` is isAdmin, and the type of a role is Role. */
+const ROLE_SPELLED = [
+	{
+		selector: "BinaryExpression[operator=/^[!=]==$/] > Literal[value='ADMIN']",
+		message: "Ask isAdmin (src/lib/roles.ts) instead of comparing a role with 'ADMIN'.",
+	},
+	{
+		selector: "TSLiteralType > Literal[value='ADMIN']",
+		message: 'Use the Role type of src/lib/roles.ts instead of spelling the roles.',
+	},
+];
 
 export default tseslint.config(
 	{
@@ -135,7 +141,7 @@ export default tseslint.config(
 					],
 				},
 			],
-			'no-restricted-syntax': ['error', NO_LAZY_PAGE_SCRIPT, ADMIN_SPELLED],
+			'no-restricted-syntax': ['error', NO_LAZY_PAGE_SCRIPT, ...ROLE_SPELLED],
 		},
 	},
 	{
@@ -230,7 +236,7 @@ export default tseslint.config(
 	{
 		files: ['src/**/*.{ts,tsx,astro}', 'functions/**/*.ts'],
 		ignores: ['src/lib/roles.ts', 'src/islands/**', 'src/stores/**'],
-		rules: { 'no-restricted-syntax': ['error', ADMIN_SPELLED] },
+		rules: { 'no-restricted-syntax': ['error', ...ROLE_SPELLED] },
 	},
 	{
 		// axe runs in the page (tests/e2e/axe.ts): the builder's default opens a blank page after each run.
@@ -245,16 +251,16 @@ export default tseslint.config(
 	{
 		files: BROWSER_CALLERS,
 		ignores: RAW_FETCH_FILES,
-		rules: { 'no-restricted-syntax': ['error', ...RAW_FETCH, ...HAND_TYPED_ANSWERS, ADMIN_SPELLED] },
+		rules: { 'no-restricted-syntax': ['error', ...RAW_FETCH, ...HAND_TYPED_ANSWERS, ...ROLE_SPELLED] },
 	},
 	{
 		files: ['src/islands/**/*.{ts,tsx}'],
 		ignores: RAW_FETCH_FILES,
-		rules: { 'no-restricted-syntax': ['error', ...RAW_FETCH, ...HAND_TYPED_ANSWERS, NO_LAZY_PAGE_SCRIPT, ADMIN_SPELLED] },
+		rules: { 'no-restricted-syntax': ['error', ...RAW_FETCH, ...HAND_TYPED_ANSWERS, NO_LAZY_PAGE_SCRIPT, ...ROLE_SPELLED] },
 	},
 	{
 		files: RAW_FETCH_FILES,
-		rules: { 'no-restricted-syntax': ['error', ...HAND_TYPED_ANSWERS, NO_LAZY_PAGE_SCRIPT, ADMIN_SPELLED] },
+		rules: { 'no-restricted-syntax': ['error', ...HAND_TYPED_ANSWERS, NO_LAZY_PAGE_SCRIPT, ...ROLE_SPELLED] },
 	},
 	{
 		files: ['**/*.astro'],

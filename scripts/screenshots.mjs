@@ -5,7 +5,9 @@
  * playwright.screenshots.config.ts, which serves the build as the browser tests do (a fresh local
  * D1 with the demo data, the local identity provider) on port 8796 (SCREENSHOTS_PORT moves it).
  * The PNGs go to screenshots/<domain>-<slug>/<size>-<theme>-<NN>-<step>.png (git-ignored), replaced
- * on each run. Not part of `npm test`. Arguments are passed to Playwright (`-g starfall/kr`).
+ * on each run. A dark shot is dark: the run fails on one whose computed background is lighter than
+ * its text (tests/screenshots/journeys.shots.ts); the site's own directory, light in every theme,
+ * is in the light walk only. Not part of `npm test`. Arguments are passed to Playwright (`-g starfall/kr`).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -45,5 +47,7 @@ function pngs(folder) {
 const files = pngs(OUT);
 const folders = existsSync(OUT) ? readdirSync(OUT).filter((name) => statSync(path.join(OUT, name)).isDirectory()) : [];
 console.log(`\n${files.length} screenshots in ${path.relative(process.cwd(), OUT) || OUT}/: ${folders.map((name) => `${name}/`).join(', ')}`);
-console.log('Each named <size>-<theme>-<NN>-<step>.png: phone is 390×844, desktop 1440×900; light and dark themes.');
+console.log(
+	"Each named <size>-<theme>-<NN>-<step>.png: phone is 390×844, desktop 1440×900; light and dark themes (the directory, the site's own page, light only).",
+);
 process.exit(run.status ?? 1);

@@ -11,7 +11,7 @@ import ko from './content/ko.mjs';
 import ja from './content/ja.mjs';
 import zh from './content/zh.mjs';
 import pixelfarm from './content/pixelfarm-en.mjs';
-import { configRows } from '../../src/server/channels/channel-rows.ts';
+import { CHANNEL_COLUMNS, configRows } from '../../src/server/channels/channel-rows.ts';
 import starfallGlobal from '../../channels/starfall-global.json' with { type: 'json' };
 import starfallKr from '../../channels/starfall-kr.json' with { type: 'json' };
 import starfallJp from '../../channels/starfall-jp.json' with { type: 'json' };
@@ -568,56 +568,13 @@ function channelRows(channel, ids) {
 	for (const subject of rows.board_subjects) subject[6] = counters.subject[subject[0]] ?? 0;
 
 	const row = config.channel;
-	rows.channels.push([
-		row.id,
-		row.domain,
-		row.slug,
-		row.title,
-		row.language,
-		row.theme_type,
-		row.key_color,
-		row.background_color,
-		row.pc_header_color,
-		row.pc_header_image,
-		row.exposure_type,
-		row.exposure_board_id,
-		row.header_config,
-		row.footer_config,
-		row.banner,
-		row.auto_hide_reports,
-		row.moderation_contact,
-		row.new_member_limits,
-		counters.channel,
-		1,
-		created,
-	]);
+	rows.channels.push([row.id, ...CHANNEL_COLUMNS.map((column) => row[column]), counters.channel, 1, created]);
 	return rows;
 }
 
 export const COLUMNS = {
-	channels: [
-		'id',
-		'domain',
-		'slug',
-		'title',
-		'language',
-		'theme_type',
-		'key_color',
-		'background_color',
-		'pc_header_color',
-		'pc_header_image',
-		'exposure_type',
-		'exposure_board_id',
-		'header_config',
-		'footer_config',
-		'banner',
-		'auto_hide_reports',
-		'moderation_contact',
-		'new_member_limits',
-		'listed_count',
-		'content_version',
-		'created_at',
-	],
+	// The channel's row as its file sets it (the apply service's columns), then the seed's counters.
+	channels: ['id', ...CHANNEL_COLUMNS, 'listed_count', 'content_version', 'created_at'],
 	channel_providers: ['channel_id', 'provider', 'sort_order'],
 	boards: [
 		'id',

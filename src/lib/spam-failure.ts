@@ -84,11 +84,12 @@ export function isChallengeFailure(error: unknown): boolean {
 }
 
 /**
- * A sign-up sent before the human check gave its token (the person had not passed it yet, or its
+ * A sign-up or a new member's post sent before the human check gave its token (the person had not passed it yet, or its
  * token was still on its way from the widget) is refused with nothing spent. Instead of "complete
  * the check and try again" and a reset widget (which would throw away the token on its way), the
  * check says `text` and `form` is submitted again the moment the widget hands over its token (at
- * once when it has it already). So a person who presses early is never asked to do the check again.
+ * once when it has it already). So a person who presses early is never asked to do the check again
+ * (NicknameForm, WriteForm).
  * False when the page shows no widget.
  */
 export function submitOnChallenge(form: HTMLFormElement, text: string): boolean {

@@ -10,12 +10,13 @@
  */
 import { atom } from 'nanostores';
 import { $userId } from '@/stores/user-id';
+import type { Role } from '@/lib/roles';
 import { userIdStorageKey } from '@/lib/names';
 
 export interface Member {
 	userId: number;
 	nickname: string;
-	role: 'MEMBER' | 'ADMIN';
+	role: Role;
 }
 
 export type Session = { kind: 'guest' } | { kind: 'member'; member: Member } | { kind: 'banned'; member: Member; banEndsAt: number | null };

@@ -3,7 +3,8 @@
  * Turnstile's check (pressed before the check's token arrived, the sign-up is sent again on it; the
  * wait is said at the check, not at the nickname), is welcomed, and
  * is not asked again in that session; a new member's post with too many links is refused with the sentence that
- * says why, and nothing is posted; a new session of the same new member is asked before posting.
+ * says why, and nothing is posted; a new session of the same new member is asked before posting (pressed
+ * before the check's token arrived, the post is sent again on it, as the sign-up).
  */
 import { expect, test } from './test';
 import { chooseNewAccount, openProvider } from './sign-in-helpers';
@@ -104,15 +105,35 @@ test('a new member signs up through the human check, is not asked again in that 
 	await form.title.fill('Second post');
 	await form.body.click();
 	await page.keyboard.type('Written on another device.');
-	await page.getByRole('button', { name: 'Post', exact: true }).click();
-	// Refused without the check, and said at the check.
-	await expect(checkError).toHaveText('Please complete the check and try again.');
+	const posts: string[] = [];
+	page.on('request', (request) => {
+		if (request.method() === 'POST' && request.url().endsWith('/posts')) posts.push(request.url());
+	});
+	// The check's token is held on its way again, until the test lets it go.
+	let releasePostToken = () => {};
+	const postTokenHeld = new Promise<void>((resolve) => (releasePostToken = resolve));
+	await page.unroute('**/turnstile/v0/token');
+	await page.route('**/turnstile/v0/token', async (route) => {
+		await postTokenHeld;
+		await route.continue();
+	});
+	const publish = page.getByRole('button', { name: 'Post', exact: true });
+	await publish.click();
+	// Refused without the check, and said at the check: the post waits for it (as the sign-up above), no dialog.
+	const waitToPost = 'Please complete the check above: your post will be published as soon as it is done.';
+	await expect(checkError).toHaveText(waitToPost);
 	await expect(page.locator('dialog.alert-dialog[open]')).toHaveCount(0);
+	expect(posts).toHaveLength(1);
+	// Ticked, and Post pressed again before the token arrived: refused again, and never "do the check again".
 	await page.frameLocator('.cf-turnstile iframe').getByLabel('I am human').check();
-	// The write screen sends what the widget holds when Post is pressed: the test waits for the token
-	// to arrive (the sign-up above needs no such wait).
-	await expect(page.locator('[name="cf-turnstile-response"]')).not.toHaveValue('');
-	await page.getByRole('button', { name: 'Post', exact: true }).click();
+	await publish.click();
+	await expect.poll(() => posts.length).toBe(2);
+	await expect(publish).toBeEnabled();
+	await expect(checkError).toHaveText(waitToPost);
+	await expect(page.locator('dialog.alert-dialog[open]')).toHaveCount(0);
+	// The token arrives: the post is sent again on it, once, without another press.
+	releasePostToken();
 	await expect(page).toHaveURL(/\/starfall\/global\/posts\/\d+$/);
+	expect(posts).toHaveLength(3);
 	await expect(page.getByRole('heading', { name: 'Second post' })).toBeVisible();
 });

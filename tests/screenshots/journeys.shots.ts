@@ -6,7 +6,14 @@
  * A community has one theme (its community file's `header.themeType`); for the other one the
  * community is switched as an operator's community file would switch it, in the run's own
  * database: the theme type, with that theme's default page and header colours (src/server/channels/theme.ts),
- * and the content version moved so that no cached page of the old theme is served.
+ * and the content version moved so that no cached page of the old theme is served. The browser
+ * prefers the same scheme (`colorScheme`), as a person who reads a dark community on a dark device
+ * does (the Turnstile widget follows it).
+ *
+ * The site's own pages (the directory at /) belong to no community and have the site's one theme,
+ * light: they are photographed in the light walk only. Every shot is checked before it is kept: the
+ * page's computed background is darker than its text in the dark theme and lighter in the light one,
+ * so a "dark" shot that came out light fails the run instead of passing unseen.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -22,6 +29,8 @@ const SIZES = [
 	{ name: 'desktop', viewport: DESKTOP, hasTouch: false },
 ] as const;
 const THEMES = ['LIGHT', 'DARK'] as const;
+/** The steps on the site's own pages, in the site's light theme whatever the community's (BareLayout's DEFAULT_THEME). */
+const SITE_STEPS = new Set(['directory']);
 /** The default page and header colours of each theme (src/server/channels/theme.ts), for a community shown in the theme it was not made for. */
 const DEFAULT_COLOURS = { LIGHT: { background: '#f5f6fb', header: '#ffffff' }, DARK: { background: '#15191d', header: '#1d2327' } };
 
@@ -44,13 +53,40 @@ async function setTheme(page: Page, channel: Community, theme: (typeof THEMES)[n
 	}).toPass();
 }
 
+/** Whether the page shows `theme`: its computed background darker than its text (DARK) or lighter (LIGHT). */
+async function showsTheme(page: Page, theme: (typeof THEMES)[number]): Promise<{ background: string; text: string; ok: boolean }> {
+	const { background, text } = await page.evaluate(() => {
+		const style = getComputedStyle(document.body);
+		return { background: style.backgroundColor, text: style.color };
+	});
+	/** The relative luminance (WCAG) of a computed rgb() colour. */
+	const luminance = (colour: string): number => {
+		const [r, g, b] = (colour.match(/[\d.]+/g) ?? []).slice(0, 3).map((value) => {
+			const c = Number(value) / 255;
+			return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+		}) as [number, number, number];
+		return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+	};
+	const darker = luminance(background) < luminance(text);
+	return { background, text, ok: theme === 'DARK' ? darker : !darker };
+}
+
 /** One walk: a fresh browser context (a guest), both journeys, a PNG at each step. */
-async function walk(browser: Browser, channel: Community, size: (typeof SIZES)[number], theme: string, address: string): Promise<void> {
-	const context = await browser.newContext({ baseURL: test.info().project.use.baseURL ?? '', viewport: size.viewport, hasTouch: size.hasTouch, extraHTTPHeaders: { 'CF-Connecting-IP': address } });
+async function walk(browser: Browser, channel: Community, size: (typeof SIZES)[number], theme: (typeof THEMES)[number], address: string): Promise<void> {
+	const context = await browser.newContext({
+		baseURL: test.info().project.use.baseURL ?? '',
+		viewport: size.viewport,
+		hasTouch: size.hasTouch,
+		colorScheme: theme === 'DARK' ? 'dark' : 'light',
+		extraHTTPHeaders: { 'CF-Connecting-IP': address },
+	});
 	const page = await context.newPage();
 	let count = 0;
 	const shoot = async (step: string) => {
 		count += 1;
+		if (theme === 'DARK' && SITE_STEPS.has(step)) return;
+		const shown = await showsTheme(page, theme);
+		expect(shown.ok, `${size.name}-${theme.toLowerCase()} ${step}: background ${shown.background}, text ${shown.text}`).toBe(true);
 		await page.evaluate(() => document.fonts.ready);
 		const file = path.join(OUT, `${channel.domain}-${channel.slug}`, `${size.name}-${theme.toLowerCase()}-${String(count).padStart(2, '0')}-${step}.png`);
 		await page.screenshot({ path: file, animations: 'disabled' });

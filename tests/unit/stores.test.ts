@@ -9,6 +9,7 @@ import { $session, activeMember, changeSession, GUEST, renameMember, startSessio
 import { $toasts, dismissToast, showToast, showToastOnNextPage } from '@/stores/toasts';
 import { $postCounts, seedCounts, setCounts } from '@/stores/post-counts';
 import { TOAST_STORAGE_KEY } from '@/lib/names';
+import type { Role } from '@/lib/roles';
 
 class MemoryStorage {
 	readonly items = new Map<string, string>();
@@ -27,7 +28,7 @@ const window = new EventTarget();
 const local = new MemoryStorage();
 const session = new MemoryStorage();
 const KEY = 'app:starfall-global-userId';
-const member = (userId: number, nickname: string, role: 'MEMBER' | 'ADMIN' = 'MEMBER'): Session => ({
+const member = (userId: number, nickname: string, role: Role = 'MEMBER'): Session => ({
 	kind: 'member',
 	member: { userId, nickname, role },
 });

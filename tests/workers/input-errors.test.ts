@@ -16,6 +16,7 @@ import { api } from '@functions/api/app';
 import { methodNotAllowed, routeNotFound } from '@functions/api/middleware/errors';
 import { RESULT_MESSAGES, type ResultCodeName } from '@/lib/result-codes';
 import { ResultCodes } from '@/server/platform/errors';
+import type { Role } from '@/lib/roles';
 import { signInIdentity } from '@/server/accounts/signup';
 import { cookieName } from '@/server/sign-in/cookies';
 import { call, KOREAN, ORIGIN, postWhere, signInSubject, type Answer } from './harness';
@@ -162,7 +163,7 @@ async function rowCounts(): Promise<Record<string, number>> {
 
 let made = 0;
 /** A new member of the global community (an old one: joined long ago), signed in; a fresh one per few requests keeps each under the rate limits. */
-async function newMember(role: 'MEMBER' | 'ADMIN' = 'MEMBER'): Promise<{ cookie: string; userId: number }> {
+async function newMember(role: Role = 'MEMBER'): Promise<{ cookie: string; userId: number }> {
 	made += 1;
 	const subject = `input-errors-${made}-${crypto.randomUUID()}`;
 	const identity = await env.DB.prepare("INSERT INTO identities (provider, subject, created_at) VALUES ('GOOGLE', ?1, 0) RETURNING id")

@@ -122,7 +122,7 @@ export default function CommentForm({
 			<textarea
 				ref={box}
 				id={id}
-				className="comment-box"
+				className="control comment-box"
 				name="content"
 				placeholder={placeholder}
 				aria-describedby={describedBy}

@@ -256,6 +256,8 @@ export default function WriteForm({
 			isNotice: admin && work.isNotice,
 		};
 		const urls = pageUrls(channelBase);
+		// A new member's Turnstile token, when the page shows the widget.
+		let challengeToken: string | undefined;
 		try {
 			let postId: number;
 			if (edit) {
@@ -263,8 +265,7 @@ export default function WriteForm({
 				postId = edit.postId;
 			} else {
 				// Written from a saved draft: the post replaces it. A draft deleted meanwhile (another tab) is no reason not to post.
-				// A new member's Turnstile token, when the page shows the widget.
-				const challengeToken = (await spamDefence()).challengeToken();
+				challengeToken = (await spamDefence()).challengeToken();
 				const create = (from: number | null) =>
 					api.post('/posts', {
 						json: from === null ? { ...body, requestId, challengeToken } : { ...body, requestId, challengeToken, draftId: from },
@@ -281,6 +282,10 @@ export default function WriteForm({
 			location.assign(urls.post(postId));
 		} catch (error) {
 			dispatch({ type: 'busy', busy: null });
+			// Sent before the human check gave its token: sent again the moment it does, never "do the check again" (as the sign-up).
+			const spam = await spamDefence();
+			const form = document.getElementById(`${id}-form`) as HTMLFormElement;
+			if (!edit && !challengeToken && spam.isChallengeFailure(error) && spam.submitOnChallenge(form, texts['spam.challengeWaitPost'])) return;
 			await handleFailure(error, 'submit');
 		}
 	};

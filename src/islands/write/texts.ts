@@ -2,6 +2,7 @@ import { SPAM_TEXT_KEYS } from '@/lib/spam-failure';
 /** The texts the write screen's islands need, resolved on the server and passed as props. */
 export const WRITE_TEXT_KEYS = [
 	...SPAM_TEXT_KEYS,
+	'spam.challengeWaitPost',
 	'common.button.cancel',
 	'common.button.confirm',
 	'common.message.alert',

@@ -13,12 +13,12 @@
  * same file again plans nothing and writes nothing.
  */
 import { bumpContentVersion } from '@/server/content-versions/versions';
-import { configRows, type SubjectRow } from './channel-rows';
+import { CHANNEL_COLUMNS, configRows, type SubjectRow } from './channel-rows';
 import type { ChannelFile } from './channel-file';
 import { planListChange } from '@/server/list-positions/list-positions';
 import { postSearchStatements } from '@/server/search-index/search-index';
 import { all } from '@/server/platform/db';
-import { BOARD_COLUMNS, CHANNEL_COLUMNS, nextIds, readStoredChannel } from './stored-channel';
+import { BOARD_COLUMNS, nextIds, readStoredChannel } from './stored-channel';
 import { categoryIds, same, shown, treeChanges, treeShape } from './plan-lines';
 
 export interface ChannelPlan {

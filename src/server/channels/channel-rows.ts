@@ -30,6 +30,30 @@ export interface ChannelRow {
 	new_member_limits: string | null;
 }
 
+/**
+ * The columns of a channel's row that its file sets, in the order the apply service reads and writes them
+ * (stored-channel.ts, apply.ts) and the demo seed inserts them (scripts/seed/demo.mjs): the one list of them.
+ */
+export const CHANNEL_COLUMNS = [
+	'domain',
+	'slug',
+	'title',
+	'language',
+	'theme_type',
+	'key_color',
+	'background_color',
+	'pc_header_color',
+	'pc_header_image',
+	'exposure_type',
+	'exposure_board_id',
+	'header_config',
+	'footer_config',
+	'banner',
+	'auto_hide_reports',
+	'moderation_contact',
+	'new_member_limits',
+] as const satisfies readonly Exclude<keyof ChannelRow, 'id'>[];
+
 export interface BoardRow {
 	id: number;
 	key: string;

@@ -3,7 +3,7 @@
  * with how many posts and drafts use each board and category (those are never removed), and the
  * highest ids in use (new rows without a fixed id follow them).
  */
-import type { BoardRow, ChannelRow, ConfigRows, NodeRow, SubjectRow } from './channel-rows';
+import { CHANNEL_COLUMNS, type BoardRow, type ChannelRow, type ConfigRows, type NodeRow, type SubjectRow } from './channel-rows';
 import { all } from '@/server/platform/db';
 
 interface StoredBoard extends BoardRow {
@@ -27,25 +27,6 @@ export interface NextIds {
 	node: number;
 }
 
-export const CHANNEL_COLUMNS = [
-	'domain',
-	'slug',
-	'title',
-	'language',
-	'theme_type',
-	'key_color',
-	'background_color',
-	'pc_header_color',
-	'pc_header_image',
-	'exposure_type',
-	'exposure_board_id',
-	'header_config',
-	'footer_config',
-	'banner',
-	'auto_hide_reports',
-	'moderation_contact',
-	'new_member_limits',
-] as const;
 export const BOARD_COLUMNS = ['key', 'name', 'description', 'is_public', 'use_subjects', 'write_template', 'notice_only'] as const;
 export const JSON_COLUMNS = new Set(['header_config', 'footer_config', 'banner', 'write_template', 'new_member_limits']);
 

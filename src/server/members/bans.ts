@@ -7,7 +7,7 @@
  * of the audit log (moderation/log.ts) in its batch, with the administrator or, for the operator
  * command, none.
  */
-import { isAdmin } from '@/lib/roles';
+import { isAdmin, type Role } from '@/lib/roles';
 import { notify } from '@/server/notifications/send';
 import { AppError } from '@/server/platform/errors';
 import { logStatement } from '@/server/moderation/log';
@@ -187,7 +187,7 @@ function historyStatements(db: D1Database, channelId: number, memberId: number):
 
 /** The history historyStatements read, or null when the member is none of the channel. */
 function historyOfRows([memberRows, banRows]: D1Result[]): BanHistory | null {
-	const member = memberRows?.results[0] as { id: number; nickname: string | null; role: 'MEMBER' | 'ADMIN'; withdrawn_at: number | null } | undefined;
+	const member = memberRows?.results[0] as { id: number; nickname: string | null; role: Role; withdrawn_at: number | null } | undefined;
 	if (!member) return null;
 	const bans = (banRows?.results ?? []) as {
 		kind: BanRecord['kind'];

@@ -6,12 +6,10 @@
  * beside their name on every page that shows it (posts, lists, comments, profile), so a change turns
  * the community's cached pages cold: a rare operator's act, never a member's.
  */
-import { isAdmin } from '@/lib/roles';
+import { isAdmin, type Role } from '@/lib/roles';
 import { AppError } from '@/server/platform/errors';
 import { logStatement } from '@/server/moderation/log';
 import { bumpContentVersion } from '@/server/content-versions/versions';
-
-export type Role = 'MEMBER' | 'ADMIN';
 
 /**
  * Gives a member `role`; `moderatorId` is who did it (null: the operator command). Returns whether

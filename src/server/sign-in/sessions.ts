@@ -11,6 +11,7 @@ import { uncounted } from '@/server/platform/database';
 import type { ReadGroup } from '@/server/platform/reads';
 import { mintSessionToken, SESSION_MAX_MS, sessionTokenState } from './session-token';
 import type { Provider } from '@/schemas/channel';
+import type { Role } from '@/lib/roles';
 
 /** A session unused this long has ended. */
 export const SESSION_IDLE_MS = 7 * 24 * 60 * 60 * 1000;
@@ -21,7 +22,7 @@ const TOUCH_INTERVAL_MS = 60 * 60 * 1000;
 export interface SessionMember {
 	userId: number;
 	nickname: string;
-	role: 'MEMBER' | 'ADMIN';
+	role: Role;
 	provider: Provider;
 	recentProvider: Provider;
 	joinedAt: number;
@@ -56,7 +57,7 @@ interface SessionRow {
 	idle_expires_at: number;
 	expires_at: number;
 	nickname: string | null;
-	role: 'MEMBER' | 'ADMIN';
+	role: Role;
 	provider: Provider;
 	recent_provider: Provider;
 	joined_at: number;
