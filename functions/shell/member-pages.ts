@@ -13,8 +13,10 @@
  * - a community without sign-in providers (a guest is offered no Write there, a member is);
  * - a board that does not exist, or that a guest may not read (a private board: an administrator
  *   reads its list, a member its notice);
- * - a banned member (the ban notice and the ban's end);
- * - an administrator on a notice-only board (Write, which no one else is offered there).
+ * - a notice-only board (its administrators are offered Write there, no one else is: decided
+ *   before the session is read, so an administrator's page there costs no extra round trip);
+ * - a banned member (the ban notice and the ban's end): the one case decided by the session, so
+ *   the full render's own round trip comes after the session's.
  * Everything else is rewritten: a member, an administrator, and a cookie whose session has ended
  * (the guest's page, with the session's state and the cookie cleared, as the full render answers).
  *
@@ -30,7 +32,6 @@ import { requestSession } from '@/server/sign-in/request-session';
 import { watchingByTokenRead } from '@/server/notifications/watches';
 import { together } from '@/server/platform/reads';
 import { canReadBoard, GUEST } from '@/server/visibility/visibility';
-import { isAdmin } from '@/lib/roles';
 import { pageUrls } from '@/lib/urls';
 import { translator, type Translate } from '@/i18n';
 import { BOARD_WATCH_CLASS, BOARD_WATCH_MARKER, bellHtml, memberCardHtml, watchButtonHtml } from '@/components/layout/member-parts';
@@ -39,8 +40,6 @@ import type { CacheableRequest } from './cache-routes';
 /** A page the rewrite may answer: All Posts (boardId null) or a board a guest may read. */
 export interface MemberPage {
 	boardId: number | null;
-	/** The board takes posts from its administrators only. */
-	noticeOnly: boolean;
 }
 
 /** The path under a channel of the two pages rewritten (cache-routes.ts's page routes). */
@@ -59,17 +58,15 @@ export function rewritableRoute(route: CacheableRequest): boolean {
 export function memberPageOf(route: CacheableRequest, url: string, canonical: string, layout: Pick<LayoutData, 'boards' | 'providers'>): MemberPage | null {
 	if (!rewritableRoute(route) || url !== canonical || layout.providers.length === 0) return null;
 	const boardText = BOARD.exec(route.rest)?.[1];
-	if (boardText === undefined) return { boardId: null, noticeOnly: false };
+	if (boardText === undefined) return { boardId: null };
 	const board = layout.boards.find((candidate) => candidate.boardId === Number(boardText));
-	if (!board || !canReadBoard(board, GUEST)) return null;
-	return { boardId: board.boardId, noticeOnly: board.noticeOnly };
+	if (!board || !canReadBoard(board, GUEST) || board.noticeOnly) return null;
+	return { boardId: board.boardId };
 }
 
 /** The rule's second half, once the session is known: rewrite the guest's page, or render in full. */
-export function memberPageChoice(page: MemberPage, session: SessionState): 'rewrite' | 'full' {
-	if (session.kind === 'banned') return 'full';
-	if (session.kind === 'member' && page.noticeOnly && isAdmin(session.member)) return 'full';
-	return 'rewrite';
+export function memberPageChoice(session: SessionState): 'rewrite' | 'full' {
+	return session.kind === 'banned' ? 'full' : 'rewrite';
 }
 
 /** What the rewrite needs to know of the request. */
@@ -94,7 +91,7 @@ export async function answerMember({ request, db, channel, page, guestAnswer, or
 			: (tokenHash: string | null) => together(tokenHash === null ? {} : { watching: watchingByTokenRead(db, channel.id, tokenHash, 'BOARD', boardId) });
 	// The session's batch and the guest's page at the same time: one round trip in sequence, as the full render.
 	const [{ session, headers, read }, guest] = await Promise.all([requestSession(db, channel, request, alongside, now), guestAnswer()]);
-	if (memberPageChoice(page, session) === 'full' || guest.status !== 200 || !guest.headers.get('content-type')?.startsWith('text/html')) {
+	if (memberPageChoice(session) === 'full' || guest.status !== 200 || !guest.headers.get('content-type')?.startsWith('text/html')) {
 		await guest.body?.cancel();
 		return origin(request);
 	}
