@@ -55,7 +55,12 @@ export function rewritableRoute(route: CacheableRequest): boolean {
  * The rule's first half, before anything is read: the page the rewrite answers, or null for the
  * full render (the cases above that the URL, the channel and its layout decide).
  */
-export function memberPageOf(route: CacheableRequest, url: string, canonical: string, layout: Pick<LayoutData, 'boards' | 'providers'>): MemberPage | null {
+export function memberPageOf(
+	route: CacheableRequest,
+	url: string,
+	canonical: string,
+	layout: Pick<LayoutData, 'boards' | 'providers'>,
+): MemberPage | null {
 	if (!rewritableRoute(route) || url !== canonical || layout.providers.length === 0) return null;
 	const boardText = BOARD.exec(route.rest)?.[1];
 	if (boardText === undefined) return { boardId: null };
@@ -88,7 +93,8 @@ export async function answerMember({ request, db, channel, page, guestAnswer, or
 	const alongside =
 		boardId === null
 			? undefined
-			: (tokenHash: string | null) => together(tokenHash === null ? {} : { watching: watchingByTokenRead(db, channel.id, tokenHash, 'BOARD', boardId) });
+			: (tokenHash: string | null) =>
+					together(tokenHash === null ? {} : { watching: watchingByTokenRead(db, channel.id, tokenHash, 'BOARD', boardId) });
 	// The session's batch and the guest's page at the same time: one round trip in sequence, as the full render.
 	const [{ session, headers, read }, guest] = await Promise.all([requestSession(db, channel, request, alongside, now), guestAnswer()]);
 	if (memberPageChoice(session) === 'full' || guest.status !== 200 || !guest.headers.get('content-type')?.startsWith('text/html')) {
@@ -136,7 +142,8 @@ export function memberRewriter(channel: Channel, page: MemberPage, session: Sess
 			},
 		})
 		.on('[data-guest-welcome]', {
-			element: (welcome) => void welcome.replace(memberCardHtml(t, { nickname: member.nickname, mypageHref: urls.mypage, writeHref }), { html: true }),
+			element: (welcome) =>
+				void welcome.replace(memberCardHtml(t, { nickname: member.nickname, mypageHref: urls.mypage, writeHref }), { html: true }),
 		})
 		.on('[data-login-required]', { element: (link) => void link.removeAttribute('data-login-required') })
 		.on('[data-login-required-dialog]', { element: (dialog) => void dialog.remove() });

@@ -135,7 +135,8 @@ test.describe('a member’s page made from the guest’s equals the full render'
 	for (const reader of READERS) {
 		test(`for ${reader.name}`, async ({ request }) => {
 			const banning = reader.name === 'a banned member';
-			if (banning) execute(`INSERT INTO bans (channel_id, member_id, kind, ends_at, created_at) VALUES (1, ${banned}, 'PERMANENT', NULL, ${Date.now()})`);
+			if (banning)
+				execute(`INSERT INTO bans (channel_id, member_id, kind, ends_at, created_at) VALUES (1, ${banned}, 'PERMANENT', NULL, ${Date.now()})`);
 			try {
 				expect((await compareAll(request, await reader.cookie())).sort()).toEqual(reader.rewritten);
 			} finally {

@@ -96,7 +96,9 @@ function guestPage() {
 
 async function ask(url: string, origin: ReturnType<typeof guestPage>, cookie?: string) {
 	const ctx = createExecutionContext();
-	const response = await withEdgeCache(new Request(url, cookie ? { headers: { cookie } } : {}), env.DB, ctx, async (request) => origin.answer(request));
+	const response = await withEdgeCache(new Request(url, cookie ? { headers: { cookie } } : {}), env.DB, ctx, async (request) =>
+		origin.answer(request),
+	);
 	const text = await response.text();
 	await waitOnExecutionContext(ctx);
 	return { text, headers: response.headers };
@@ -130,7 +132,9 @@ describe('a member’s page made from the guest’s, through the edge cache', ()
 	it('answers a banned member with the full render, their cookie passed on', async () => {
 		const origin = guestPage();
 		const cookie = await signIn(1005);
-		await env.DB.prepare("INSERT INTO bans (channel_id, member_id, kind, ends_at, created_at) VALUES (1, 1005, 'PERMANENT', NULL, ?1)").bind(Date.now()).run();
+		await env.DB.prepare("INSERT INTO bans (channel_id, member_id, kind, ends_at, created_at) VALUES (1, 1005, 'PERMANENT', NULL, ?1)")
+			.bind(Date.now())
+			.run();
 		const answer = await ask(`${PAGES}/boards/15`, origin, cookie);
 		expect(answer.headers.get('X-Member-Page')).toBeNull();
 		expect(origin.asked.at(-1)?.headers.get('cookie')).toBe(cookie);
