@@ -3,7 +3,7 @@
  * answered from the guest's page (the edge cache's entry, or the guest's render made and stored as
  * a guest's miss would be) with the member's parts put in on the way out by HTMLRewriter, instead
  * of Astro rendering the whole page again for that member. The parts' markup comes from one place,
- * src/components/layout/member-parts.ts, which the full render uses too.
+ * src/server/channels/member-parts.ts, which the full render uses too.
  *
  * The one rule (memberPageOf, then memberPageChoice) keeps the full render where the member's page
  * is not the guest's page with their parts:
@@ -34,7 +34,7 @@ import { together } from '@/server/platform/reads';
 import { canReadBoard, GUEST } from '@/server/visibility/visibility';
 import { pageUrls } from '@/lib/urls';
 import { translator, type Translate } from '@/i18n';
-import { BOARD_WATCH_CLASS, BOARD_WATCH_MARKER, bellHtml, memberCardHtml, watchButtonHtml } from '@/components/layout/member-parts';
+import { BOARD_WATCH_CLASS, BOARD_WATCH_MARKER, bellHtml, memberCardHtml, watchButtonHtml } from '@/server/channels/member-parts';
 import type { CacheableRequest } from './cache-routes';
 
 /** A page the rewrite may answer: All Posts (boardId null) or a board a guest may read. */
