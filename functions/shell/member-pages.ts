@@ -75,7 +75,7 @@ export function memberPageChoice(session: SessionState): 'rewrite' | 'full' {
 }
 
 /** What the rewrite needs to know of the request. */
-export interface MemberAsk {
+interface MemberAsk {
 	request: Request;
 	db: D1Database;
 	channel: Channel;
@@ -117,7 +117,7 @@ export async function answerMember({ request, db, channel, page, guestAnswer, or
  * The member's parts, put into the guest's page of `page`: what the full render shows this session
  * (MainLayout, Header, Sidebar, BoardView). An ended session keeps the guest's page and says so.
  */
-export function memberRewriter(channel: Channel, page: MemberPage, session: SessionState, watching: boolean): HTMLRewriter {
+function memberRewriter(channel: Channel, page: MemberPage, session: SessionState, watching: boolean): HTMLRewriter {
 	const member = session.kind === 'member' ? session.member : null;
 	const rewriter = new HTMLRewriter().on('[data-route-error-dialog]', {
 		element(dialog) {

@@ -10,7 +10,7 @@ import type { Translate } from '@/i18n';
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', "'": '&#39;', '"': '&quot;' };
 
 /** `text` safe in HTML text and in a quoted attribute value. */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
 	return text.replace(/[&<>'"]/g, (character) => ESCAPES[character] ?? character);
 }
 
