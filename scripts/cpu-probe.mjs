@@ -50,8 +50,13 @@ const SMALL_ASSET = '/demo/starfall-icon.svg';
 
 const [{ postId }] = query('SELECT max(id) AS postId FROM posts WHERE channel_id = 9 AND board_seq IS NOT NULL', STATE);
 const secret = localSessionSecret(STATE);
-/** A member's session of /bench/large with its row (the session read finds a member, as a signed-in reader's does). */
+/**
+ * A member's session of /bench/large with its row (the session read finds a member, as a signed-in
+ * reader's does). Members sign in, so the community offers a provider: the seed gives it none,
+ * which the member pages' rule renders in full (functions/shell/member-pages.ts).
+ */
 async function memberSession() {
+	query("INSERT OR IGNORE INTO channel_providers (channel_id, provider, sort_order) VALUES (9, 'GOOGLE', 0)", STATE);
 	const [{ memberId }] = query("SELECT min(id) AS memberId FROM members WHERE channel_id = 9 AND role = 'MEMBER'", STATE);
 	const token = await mintSessionToken(secret, 9);
 	const now = Date.now();
