@@ -24,6 +24,7 @@ import { localSessionSecret, serveBuild, waitFor } from './lib/server.mjs';
 import { withServerCpu } from './lib/cpu.mjs';
 import { fromOwnAddresses } from './lib/reader-addresses.mjs';
 import { mintSessionToken } from '../src/server/sign-in/session-token.ts';
+import { hashToken } from '../src/server/platform/tokens.ts';
 
 const { values } = parseArgs({
 	options: {
@@ -49,7 +50,25 @@ const SMALL_ASSET = '/demo/starfall-icon.svg';
 
 const [{ postId }] = query('SELECT max(id) AS postId FROM posts WHERE channel_id = 9 AND board_seq IS NOT NULL', STATE);
 const secret = localSessionSecret(STATE);
-const minted = `__Host-session_bench_large=${await mintSessionToken(secret, 9)}`;
+/**
+ * A member's session of /bench/large with its row (the session read finds a member, as a signed-in
+ * reader's does). Members sign in, so the community offers a provider: the seed gives it none,
+ * which the member pages' rule renders in full (functions/shell/member-pages.ts).
+ */
+async function memberSession() {
+	query("INSERT OR IGNORE INTO channel_providers (channel_id, provider, sort_order) VALUES (9, 'GOOGLE', 0)", STATE);
+	const [{ memberId }] = query("SELECT min(id) AS memberId FROM members WHERE channel_id = 9 AND role = 'MEMBER'", STATE);
+	const token = await mintSessionToken(secret, 9);
+	const now = Date.now();
+	const day = 86_400_000;
+	query(
+		`INSERT INTO sessions (token_hash, member_id, channel_id, created_at, last_seen_at, idle_expires_at, expires_at)
+		 VALUES ('${await hashToken(token)}', ${Number(memberId)}, 9, ${now}, ${now}, ${now + day}, ${now + day})`,
+		STATE,
+	);
+	return token;
+}
+const minted = `__Host-session_bench_large=${await memberSession()}`;
 const madeUp = `__Host-session_bench_large=${'A'.repeat(43)}.${'B'.repeat(43)}`;
 const post = `/bench/large/posts/${postId}`;
 const targets = {
@@ -60,6 +79,7 @@ const targets = {
 	postJsonUncached: { path: `/public/v1/bench/large/posts/${postId}`, cookie: minted },
 	notFoundUncached: { path: '/bench/large/nothing-here', cookie: minted },
 	boardUncached: { path: '/bench/large/boards/91', cookie: minted },
+	allPostsUncached: { path: '/bench/large/boards', cookie: minted },
 };
 const chosen = values.only ? Object.fromEntries(values.only.split(',').map((name) => [name, targets[name]])) : targets;
 

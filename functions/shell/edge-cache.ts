@@ -4,8 +4,9 @@
  * and, for the reads that show one post (its page, its JSON, its comments), that post's version,
  * so a change is a new key. Two levels: the isolate's memory (a small LRU, no I/O at all) and the
  * Cache API of the data centre. A request with a session cookie this deployment minted, whose end
- * has not passed, neither reads nor fills the cache, and a response that sets a cookie, is private,
- * or is not a success or a redirect is never stored.
+ * has not passed, neither reads nor fills the cache with its own answer (All Posts and a board page
+ * are the guest's answer with the member's parts put in: functions/shell/member-pages.ts), and a
+ * response that sets a cookie, is private, or is not a success or a redirect is never stored.
  *
  * Freshness, for guests (members always get a fresh answer):
  * - the layout changes (the board tree, categories, settings) or members' names: channels.content_version,
@@ -33,6 +34,7 @@ import { readAuthCookie } from '@/server/sign-in/cookies';
 import { sessionTokenState } from '@/server/sign-in/session-token';
 import { sessionSecret } from '@/server/sign-in/session-secret';
 import { cacheableRoute, canonicalUrl, listScopeOf, type CacheableRequest } from '@functions/shell/cache-routes';
+import { answerMember, memberPageOf, rewritableRoute } from '@functions/shell/member-pages';
 
 /** The oldest answer a guest gets: what no version in the key covers (like counts) is this fresh. */
 export const GUEST_MAX_AGE_MS = 60_000;
@@ -268,39 +270,9 @@ function serveHit(entry: MemoryEntry, fillRequest: Fill): Promise<Response> | Re
 	return fromMemory(entry);
 }
 
-/**
- * Answers `request` from the edge cache when it can, otherwise from `origin`, storing what may be.
- * A member's request (a session cookie this deployment minted, whose end has not passed) goes to
- * `origin` as it is; a guest's is answered for its canonical URL (functions/shell/cache-routes.ts), so
- * that junk query strings, made-up session cookies and ended ones land on the same entry as
- * everyone else. `now` is the request's time (tests pass it; entries, the channel row and session
- * tokens age by it).
- */
-export async function withEdgeCache(
-	request: Request,
-	db: D1Database,
-	ctx: ExecutionContext,
-	origin: (request: Request) => Promise<Response>,
-	now = Date.now(),
-): Promise<Response> {
-	const url = new URL(request.url);
-	const route = request.method === 'GET' ? routeOf(url) : null;
-	if (!route) return origin(request);
-	const channel = await resolveChannel(db, route.channel.domain, route.channel.slug, now);
-	if (!channel || (await hasLiveSession(request, channel, now))) return origin(request);
-	const canonical = await canonicalOf(url, route, channel, () => loadLayout(db, channel));
-	if (canonical === null) return origin(request);
-	const keyText = cacheKey(canonical, channel, listScopeOf(route, canonical), route.postId);
-	// Workers' CacheStorage has `default`; the DOM typing the pages also load does not know it.
-	const cache = (caches as CacheStorage & { default: Cache }).default;
-	const fillRequest: Fill = {
-		keyText,
-		cache,
-		ctx,
-		ask: () => origin(guestRequest(request, canonical)),
-		now,
-		postVersion: route.postId === null ? null : postVersion(channel, route.postId),
-	};
+/** The guest's answer for the entry: from this isolate's memory, the data centre's cache, or made and stored. */
+async function guestAnswer(fillRequest: Fill): Promise<Response> {
+	const { keyText, cache, now } = fillRequest;
 	const inMemory = recall(keyText, now);
 	if (inMemory) return serveHit(inMemory, fillRequest);
 	const hit = await cache.match(new Request(keyText));
@@ -314,4 +286,47 @@ export async function withEdgeCache(
 		}
 	}
 	return fill(fillRequest);
+}
+
+/**
+ * Answers `request` from the edge cache when it can, otherwise from `origin`, storing what may be.
+ * A member's request (a session cookie this deployment minted, whose end has not passed) goes to
+ * `origin` as it is, except All Posts and a board page, which are the guest's answer with the
+ * member's parts put in where the rule of functions/shell/member-pages.ts allows; a guest's is
+ * answered for its canonical URL (functions/shell/cache-routes.ts), so that junk query strings,
+ * made-up session cookies and ended ones land on the same entry as everyone else. `now` is the
+ * request's time (tests pass it; entries, the channel row and session tokens age by it).
+ */
+export async function withEdgeCache(
+	request: Request,
+	db: D1Database,
+	ctx: ExecutionContext,
+	origin: (request: Request) => Promise<Response>,
+	now = Date.now(),
+): Promise<Response> {
+	const url = new URL(request.url);
+	const route = request.method === 'GET' ? routeOf(url) : null;
+	if (!route) return origin(request);
+	const channel = await resolveChannel(db, route.channel.domain, route.channel.slug, now);
+	if (!channel) return origin(request);
+	const member = await hasLiveSession(request, channel, now);
+	if (member && !rewritableRoute(route)) return origin(request);
+	const layout = () => loadLayout(db, channel);
+	const canonical = await canonicalOf(url, route, channel, layout);
+	if (canonical === null) return origin(request);
+	const keyText = cacheKey(canonical, channel, listScopeOf(route, canonical), route.postId);
+	// Workers' CacheStorage has `default`; the DOM typing the pages also load does not know it.
+	const cache = (caches as CacheStorage & { default: Cache }).default;
+	const fillRequest: Fill = {
+		keyText,
+		cache,
+		ctx,
+		ask: () => origin(guestRequest(request, canonical)),
+		now,
+		postVersion: route.postId === null ? null : postVersion(channel, route.postId),
+	};
+	if (!member) return guestAnswer(fillRequest);
+	const page = memberPageOf(route, url.href, canonical, await layout());
+	if (!page) return origin(request);
+	return answerMember({ request, db, channel, page, guestAnswer: () => guestAnswer(fillRequest), origin, now });
 }

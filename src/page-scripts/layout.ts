@@ -11,3 +11,5 @@ import './login-required';
 import './toast-loader';
 
 showSpinnerWhileLoading();
+// A member's page (MainLayout's body mark, the same in its full render and its rewritten guest's page) loads the session's scripts.
+if (document.body.hasAttribute('data-session-sync')) void import('./member-session');

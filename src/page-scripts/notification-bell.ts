@@ -1,5 +1,5 @@
 /**
- * The header's bell on a member's page (Header.astro; loaded by SessionSync.astro, so never on a
+ * The header's bell on a member's page (Header.astro; loaded by member-session.ts, so never on a
  * guest's page): asks GET /v1/{domain}/{slug}/notifications/unread once the page is shown, again
  * when the member comes back to the tab, and every REFRESH_MS while the tab is visible, never in a
  * background tab. The count lives in the notifications store, which the notifications page lowers;

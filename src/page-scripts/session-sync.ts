@@ -1,5 +1,5 @@
 /**
- * A member's page only (src/components/layout/SessionSync.astro): seeds the session store with
+ * A member's page only (member-session.ts): seeds the session store with
  * what the server rendered into the route-error dialog (a member's page is never cached, so it is
  * theirs), and keeps the server-rendered parts that show the session in step with it: the header's
  * account icon, the sidebar's member card, My Page's name, and the comment box before its island

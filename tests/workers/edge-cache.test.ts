@@ -59,8 +59,9 @@ describe('edge cache', () => {
 		expect(page.calls).toBe(1);
 	});
 
+	// All Posts and a board page are the guest's answer with the member's parts (tests/workers/member-pages.test.ts).
 	it("never serves a member's page to anyone: a minted session cookie neither reads nor fills the cache", async () => {
-		const url = 'http://localhost/starfall/global/boards/13';
+		const url = 'http://localhost/starfall/global/users/1013';
 		const cookie = `${SESSION}=${await mintSessionToken(TEST_SECRET, 1)}`;
 		const member = counter('<p>Signed in as StarboundSam</p>');
 		await ask(url, member, { cookie });

@@ -1,0 +1,76 @@
+/**
+ * The markup a member's page has and a guest's has not, in one place for both ways a member's page
+ * is made: the full render (Header, Sidebar and WatchButton put it in with `set:html`) and the
+ * guest's page rewritten on its way out (functions/shell/member-pages.ts), so the two cannot drift.
+ * Plain strings, no scoped-style attributes: the components style these parts with `:global`.
+ * Everything a reader supplies (a nickname) is escaped as Astro escapes text and attributes.
+ */
+import type { Translate } from '@/i18n';
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', "'": '&#39;', '"': '&quot;' };
+
+/** `text` safe in HTML text and in a quoted attribute value. */
+function escapeHtml(text: string): string {
+	return text.replace(/[&<>'"]/g, (character) => ESCAPES[character] ?? character);
+}
+
+const BELL_ICON =
+	'<svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true"><path d="M6 16V11a6 6 0 0 1 12 0v5l2 2H4l2-2ZM10 20a2 2 0 0 0 4 0" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"></path></svg>';
+
+/** The header's bell (src/page-scripts/notification-bell.ts fills its count): before the account icon. */
+export function bellHtml(t: Translate, notificationsHref: string): string {
+	const label = escapeHtml(t('notifications.bell'));
+	return `<a class="bell" href="${escapeHtml(notificationsHref)}" aria-label="${label}" data-bell data-label="${label}" data-label-unread="${escapeHtml(t('notifications.bellUnread'))}">${BELL_ICON}<span class="bell-count" data-bell-count hidden></span></a>`;
+}
+
+/** The sidebar's card of the member reading: their nickname (to My Page) and Write. */
+export function memberCardHtml(t: Translate, card: { nickname: string; mypageHref: string; writeHref: string }): string {
+	return `<section class="card welcome" data-member-card><p class="member-label">${escapeHtml(t('layout.member'))}</p><a class="member-name" href="${escapeHtml(card.mypageHref)}" data-member-nickname>${escapeHtml(card.nickname)}</a><a class="button welcome-login" href="${escapeHtml(card.writeHref)}">${escapeHtml(t('common.button.write'))}</a></section>`;
+}
+
+/** What a Watch toggle says and sends (src/page-scripts/watch-toggle.ts). */
+export interface WatchButtonParts {
+	target: 'post' | 'board';
+	/** The post's or board's id. */
+	targetId: number;
+	userId: number;
+	channelBase: string;
+	watching: boolean;
+	/** The button's classes, and the marker attribute its page finds it by (e.g. `data-board-watch`). */
+	className: string;
+	marker: string;
+}
+
+const WATCH_ICON =
+	'<svg class="watch-icon" viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d="M6 16V11a6 6 0 0 1 12 0v5l2 2H4l2-2ZM10 20a2 2 0 0 0 4 0"></path></svg>';
+
+/**
+ * A member's Watch toggle of a post or a board: the state in words ("Watch" / "Watching") and
+ * `aria-pressed`, as the server knows it when the page is made.
+ */
+export function watchButtonHtml(t: Translate, watch: WatchButtonParts): string {
+	const post = watch.target === 'post';
+	const off = post ? t('watch.post') : t('watch.board');
+	const attributes: [string, string][] = [
+		['aria-pressed', watch.watching ? 'true' : 'false'],
+		['title', post ? t('watch.postLabel') : t('watch.boardLabel')],
+		['data-watch-target', watch.target],
+		['data-target-id', String(watch.targetId)],
+		['data-user-id', String(watch.userId)],
+		['data-channel-base', watch.channelBase],
+		['data-text-on', t('watch.on')],
+		['data-text-off', off],
+		['data-toast-on', post ? t('watch.toast.post.on') : t('watch.toast.board.on')],
+		['data-toast-off', post ? t('watch.toast.post.off') : t('watch.toast.board.off')],
+		['data-text-failed', t('common.message.error')],
+		['data-text-too-many', t('common.message.tooManyRequests')],
+		['data-text-limit', t('watch.limit')],
+		['class', watch.className],
+	];
+	const attributeText = attributes.map(([name, value]) => ` ${name}="${escapeHtml(value)}"`).join('');
+	return `<button type="button"${attributeText} ${watch.marker}>${WATCH_ICON}<span data-watch-label>${escapeHtml(watch.watching ? t('watch.on') : off)}</span></button>`;
+}
+
+/** The board page's Watch toggle: its classes and the marker its script finds it by (BoardView.astro). */
+export const BOARD_WATCH_CLASS = 'button secondary board-watch';
+export const BOARD_WATCH_MARKER = 'data-board-watch';
