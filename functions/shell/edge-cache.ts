@@ -278,7 +278,7 @@ function serveHit(entry: MemoryEntry, fillRequest: Fill): Promise<Response> | Re
  */
 export async function withEdgeCache(
 	request: Request,
-	db: D1Database,
+	db: Db,
 	ctx: ExecutionContext,
 	origin: (request: Request) => Promise<Response>,
 	now = Date.now(),

@@ -43,7 +43,7 @@ keepSentNotifications();
  * against the foreign keys that refer to it; a column with no index of its own (comments.parent_id)
  * would make that a scan a row, so each such column gets an index first.
  */
-async function dropEverything(db: D1Database): Promise<void> {
+async function dropEverything(db: Db): Promise<void> {
 	const { results } = await db
 		.prepare(
 			"SELECT type, name, sql FROM sqlite_master WHERE type IN ('view', 'trigger', 'table') AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' ORDER BY rowid DESC",

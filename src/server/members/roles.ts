@@ -18,7 +18,7 @@ export type Role = 'MEMBER' | 'ADMIN';
  * it changed anything. @throws AppError UserNotFound when they are not an active member here
  */
 export async function setMemberRole(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	memberId: number,
 	role: Role,
