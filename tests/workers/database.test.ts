@@ -6,7 +6,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { BUSY_ATTEMPTS, asChannelLookup, countRoundTrips, database, isBusy, onD1Session, retryWhileBusy, uncounted } from '@/server/platform/database';
+import {
+	BUSY_ATTEMPTS,
+	asChannelLookup,
+	countRoundTrips,
+	database,
+	isBusy,
+	onD1Session,
+	retryWhileBusy,
+	uncounted,
+} from '@/server/platform/database';
 import { BOOKMARK_HEADER } from '@/server/platform/d1-session';
 
 const noWait = async () => {};

@@ -9,8 +9,10 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { applyD1Migrations } from 'cloudflare:test';
+import { applyD1Migrations, createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import * as policy from '@/server/platform/d1-session';
+import { database, onD1Session } from '@/server/platform/database';
+import { withEdgeCache } from '@functions/shell/edge-cache';
 import { call, memberApi, ORIGIN, postWhere, publicApi, signIn, type Answer } from './harness';
 import { bookmarkAt, installLaggingReplica, type LaggingReplica } from './lagging-replica';
 import { dropEverything } from './reset-database';
@@ -35,7 +37,9 @@ async function startReplica(): Promise<void> {
 	await seedTestDatabase(env.DB_REPLICA);
 	const { results } = await env.DB.prepare('SELECT id, content_version FROM channels').all<{ id: number; content_version: number }>();
 	await env.DB_REPLICA.batch(
-		results.map(({ id, content_version }) => env.DB_REPLICA.prepare('UPDATE channels SET content_version = ?1 WHERE id = ?2').bind(content_version, id)),
+		results.map(({ id, content_version }) =>
+			env.DB_REPLICA.prepare('UPDATE channels SET content_version = ?1 WHERE id = ?2').bind(content_version, id),
+		),
 	);
 }
 
@@ -54,13 +58,22 @@ const WRITES: Write[] = [
 			call(`${MEMBER}/posts`, {
 				method: 'POST',
 				cookie,
-				body: { boardId: 12, subjectId: 121, title: 'Fresh off the primary', content: paragraph('Written just now.'), isPrivate: false, isNotice: false, requestId: crypto.randomUUID() },
+				body: {
+					boardId: 12,
+					subjectId: 121,
+					title: 'Fresh off the primary',
+					content: paragraph('Written just now.'),
+					isPrivate: false,
+					isNotice: false,
+					requestId: crypto.randomUUID(),
+				},
 			}),
 		shown: async (cookie, written) => (await call(`${PUBLIC}/posts/${contentOf<{ postId: number }>(written).postId}`, { cookie })).code === 0,
 	},
 	{
 		name: 'a comment',
-		write: (cookie) => call(`${MEMBER}/posts/${commentedPost}/comments`, { method: 'POST', cookie, body: { content: `Replying ${crypto.randomUUID()}` } }),
+		write: (cookie) =>
+			call(`${MEMBER}/posts/${commentedPost}/comments`, { method: 'POST', cookie, body: { content: `Replying ${crypto.randomUUID()}` } }),
 		shown: async (cookie, written) => {
 			const { commentId } = contentOf<{ comment: { commentId: number } }>(written).comment;
 			const list = contentOf<{ comments: { commentId: number }[] }>(await call(`${PUBLIC}/posts/${commentedPost}/comments`, { cookie }));
@@ -75,10 +88,16 @@ const WRITES: Write[] = [
 	{
 		name: 'a draft',
 		write: (cookie) =>
-			call(`${MEMBER}/drafts`, { method: 'POST', cookie, body: { boardId: 12, subjectId: null, title: 'Half done', content: paragraph('More later.') } }),
+			call(`${MEMBER}/drafts`, {
+				method: 'POST',
+				cookie,
+				body: { boardId: 12, subjectId: null, title: 'Half done', content: paragraph('More later.') },
+			}),
 		shown: async (cookie, written) => {
 			const { draftId } = contentOf<{ draftId: number }>(written);
-			return contentOf<{ drafts: { draftId: number }[] }>(await call(`${MEMBER}/drafts`, { cookie })).drafts.some((draft) => draft.draftId === draftId);
+			return contentOf<{ drafts: { draftId: number }[] }>(await call(`${MEMBER}/drafts`, { cookie })).drafts.some(
+				(draft) => draft.draftId === draftId,
+			);
 		},
 	},
 	{
@@ -155,7 +174,15 @@ describe('read-your-writes on a lagging replica', () => {
 		const post = await call(`${MEMBER}/posts`, {
 			method: 'POST',
 			cookie: members.writer,
-			body: { boardId: 12, subjectId: 121, title: 'Not yet everywhere', content: paragraph('Lagging.'), isPrivate: false, isNotice: false, requestId: crypto.randomUUID() },
+			body: {
+				boardId: 12,
+				subjectId: 121,
+				title: 'Not yet everywhere',
+				content: paragraph('Lagging.'),
+				isPrivate: false,
+				isNotice: false,
+				requestId: crypto.randomUUID(),
+			},
 		});
 		const postId = contentOf<{ postId: number }>(post).postId;
 		expect(replica.lag()).toBeGreaterThan(0);
@@ -167,5 +194,30 @@ describe('read-your-writes on a lagging replica', () => {
 		expect(JSON.stringify(found.body['content'])).toContain(nickname);
 		await replica.catchUp();
 		expect((await call(`${PUBLIC}/posts/${postId}`)).code).toBe(0);
+	});
+
+	it("a guest's bookmark cookie keeps the page cacheable: the same entry, never passed to the page, no cookie set", async () => {
+		const url = `${ORIGIN}/starfall/global/boards/13`;
+		const asked: Request[] = [];
+		// The Worker's entry around the edge cache (functions/shell/worker.ts), with a stand-in page.
+		const ask = async (cookie?: string) => {
+			const request = new Request(url, cookie ? { headers: { cookie } } : {});
+			const ctx = createExecutionContext();
+			const answer = await onD1Session(request, () =>
+				withEdgeCache(request, database(env.DB), ctx, async (origin) => {
+					asked.push(origin);
+					return new Response('<p>Welcome, guest</p>', { headers: { 'Content-Type': 'text/html' } });
+				}),
+			);
+			await waitOnExecutionContext(ctx);
+			return answer;
+		};
+		const first = await ask(`${BOOKMARK_COOKIE}=${bookmarkAt(3)}`);
+		expect([first.headers.get('X-Edge-Cache'), first.headers.getSetCookie()]).toEqual(['MISS', []]);
+		expect(asked[0]?.headers.get('cookie')).toBeNull();
+		const second = await ask();
+		expect([second.headers.get('X-Edge-Cache'), second.headers.getSetCookie()]).toEqual(['HIT', []]);
+		expect((await ask(`${BOOKMARK_COOKIE}=${bookmarkAt(9)}`)).headers.get('X-Edge-Cache')).toBe('HIT');
+		expect(asked).toHaveLength(1);
 	});
 });
