@@ -51,7 +51,8 @@ export default defineConfig({
 						miniflare: {
 							compatibilityDate: '2026-10-01',
 							compatibilityFlags: ['nodejs_compat'],
-							d1Databases: ['DB'],
+							// DB_REPLICA: the lagging read replica of the read-your-writes test (tests/workers/lagging-replica.ts).
+							d1Databases: ['DB', 'DB_REPLICA'],
 							r2Buckets: ['UPLOADS'],
 							ratelimits,
 							// The product's producer; the tests keep what it sends (setup.ts) and deliver it themselves.

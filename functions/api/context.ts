@@ -7,7 +7,7 @@ export interface ApiEnv {
 	Variables: {
 		/** The channel named by the path's {domain}/{slug}; set by the channel middleware. */
 		channel: Channel;
-		db: D1Database;
+		db: Db;
 		/** Who is asking, from the channel's session cookie; set by the session middleware. */
 		session: SessionState;
 		/** The sign-up in progress, on the sign-up routes; set by their caller check. */

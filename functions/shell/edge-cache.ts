@@ -299,7 +299,7 @@ async function guestAnswer(fillRequest: Fill): Promise<Response> {
  */
 export async function withEdgeCache(
 	request: Request,
-	db: D1Database,
+	db: Db,
 	ctx: ExecutionContext,
 	origin: (request: Request) => Promise<Response>,
 	now = Date.now(),

@@ -77,7 +77,7 @@ export function memberPageChoice(session: SessionState): 'rewrite' | 'full' {
 /** What the rewrite needs to know of the request. */
 interface MemberAsk {
 	request: Request;
-	db: D1Database;
+	db: Db;
 	channel: Channel;
 	page: MemberPage;
 	/** The guest's answer for the canonical URL, from the edge cache or made and stored as for a guest. */

@@ -9,6 +9,8 @@
  * handler (the Cron Trigger of wrangler.toml) removes uploads nothing shows and old notifications;
  * the queue handler writes notifications (src/server/notifications/consumer.ts). Each answer says
  * in its Server-Timing header how many round trips to the database it took (functions/shell/round-trips.ts).
+ * Every request runs on one D1 session, and an answer to a write carries its bookmark
+ * (`onD1Session`, docs/reference/consistency.md); the queue and the cron query the primary.
  */
 import { handle } from '@astrojs/cloudflare/handler';
 import { withEdgeCache } from './edge-cache';
@@ -16,7 +18,7 @@ import { withSecurityHeaders } from './security-headers';
 import { serveUploadFile } from './upload-files';
 import { runScheduled } from './scheduled';
 import { guarded } from './unexpected-failure';
-import { countRoundTrips, database } from '@/server/platform/database';
+import { countRoundTrips, database, onD1Session } from '@/server/platform/database';
 import { withRoundTrips } from './round-trips';
 import { consumeNotifications } from '@/server/notifications/consumer';
 import { pushSetupFromEnv } from '@/server/notifications/push';
@@ -30,7 +32,11 @@ export default {
 	queue: (batch, env) => consumeNotifications(batch, database(env.DB), pushSetupFromEnv(env), emailSetupFromEnv(env)),
 } satisfies ExportedHandler<Env>;
 
-async function answer(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+function answer(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+	return onD1Session(request, () => answerOnSession(request, env, ctx));
+}
+
+async function answerOnSession(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
 	const upload = await serveUploadFile(request, env.UPLOADS);
 	if (upload) return withSecurityHeaders(upload);
 	// The Worker's answers get the security headers before the edge cache stores them, so a hit

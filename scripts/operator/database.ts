@@ -11,7 +11,7 @@ import { database } from '@/server/platform/database';
 const ROOT = process.cwd();
 
 export interface OperatorDatabase {
-	db: D1Database;
+	db: Db;
 	close(): Promise<void>;
 }
 

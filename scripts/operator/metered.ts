@@ -6,8 +6,8 @@ export interface Cost {
 	sqlMs?: number;
 }
 
-/** A D1Database that adds up what D1 reports (rows written and read) for every statement run through it. */
-export function metered(db: D1Database, cost: Cost): D1Database {
+/** A Db that adds up what D1 reports (rows written and read) for every statement run through it. */
+export function metered(db: Db, cost: Cost): Db {
 	const add = (meta: D1Meta) => {
 		cost.rowsWritten += meta.rows_written;
 		cost.rowsRead += meta.rows_read;

@@ -57,7 +57,7 @@ let workerd = [];
  * nothing, and is tried again after a short wait, as the Worker's own D1 does
  * (src/server/platform/database.ts).
  *
- * @param {D1Database} db
+ * @param {Db} db
  * @param {string} sql
  */
 async function allRows(db, sql) {
@@ -79,7 +79,7 @@ port.on('message', async (/** @type {{ sql: string } | { close: true }} */ reque
 			answer({ closed: true });
 			return;
 		}
-		/** @type {D1Database} */
+		/** @type {Db} */
 		const db = /** @type {any} */ (proxy.env).DB;
 		answer({ rows: await allRows(db, request.sql), workerd });
 	} catch (error) {

@@ -1,11 +1,14 @@
 /**
  * What the Cloudflare Pages build must give the Worker besides what readers see (run by
  * playwright.pages.config.ts only; the main configuration leaves it out): the rate limiters count
- * through the companion Worker's service binding, since Pages has no Rate Limiting binding, and
- * neither Worker's code or configuration is served as a file.
+ * through the companion Worker's service binding, since Pages has no Rate Limiting binding, a write
+ * is answered with its D1 session's bookmark as on Workers, and neither Worker's code or
+ * configuration is served as a file.
  */
 import { LIMITERS, RATE_LIMITS } from '@/server/platform/rate-limit';
+import { BOOKMARK_COOKIE_SECONDS, BOOKMARK_HEADER } from '@/server/platform/d1-session';
 import { expect, test } from './test';
+import { demoIds } from './fixtures';
 
 test('the rate limiters count on Pages: a client past the sign-in starts’ limit is refused with Retry-After', async ({ request, baseURL }) => {
 	// Sign-in starts are counted by the client's address before anything else (the sign-up steps are
@@ -30,6 +33,18 @@ test('the rate limiters count on Pages: a client past the sign-in starts’ limi
 	expect(refused.headers()['retry-after']).toBe(String(periodSeconds));
 	const body = (await refused.json()) as { header: { isSuccessful: boolean; resultCode: number } };
 	expect(body.header.isSuccessful).toBe(false);
+});
+
+test('a write on Pages runs on a D1 session and answers its bookmark, in the header and the cookie', async ({ request, baseURL }) => {
+	// The view beacon: a guest's write.
+	const answer = await request.post(`/public/v1/starfall/global/posts/${demoIds().postWithImage}/views`, { headers: { Origin: baseURL ?? '' } });
+	expect(answer.status()).toBe(204);
+	const bookmark = answer.headers()[BOOKMARK_HEADER.toLowerCase()];
+	expect(bookmark).toMatch(/^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/);
+	const cookies = answer.headersArray().filter(({ name }) => name.toLowerCase() === 'set-cookie');
+	expect(cookies.map(({ value }) => value)).toEqual([
+		`__Host-d1-bookmark=${bookmark}; Max-Age=${BOOKMARK_COOKIE_SECONDS}; Path=/; HttpOnly; Secure; SameSite=Lax`,
+	]);
 });
 
 test('the Workers’ code and configuration are not served as files', async ({ request }) => {

@@ -357,7 +357,7 @@ describe('who may comment, edit and delete', () => {
 				await env.DB.prepare('UPDATE comments SET hidden_by_admin = 1 WHERE id = ?1').bind(commentId).run();
 				return env.DB.batch(statements);
 			},
-		} as unknown as D1Database;
+		} as unknown as Db;
 		await expect(deleteComment(racing, 1, memberOf(1028), postId, commentId, Date.now())).rejects.toMatchObject({ codeName: 'CommentNotFound' });
 		expect(await env.DB.prepare('SELECT deleted_at FROM comments WHERE id = ?1').bind(commentId).first<number | null>('deleted_at')).toBeNull();
 	});
@@ -540,9 +540,9 @@ describe('a post with thousands of comments', () => {
 
 	it('reads about one page of rows in one query, however many comments the post has', async () => {
 		for (const read of [
-			(db: D1Database) => getPostWithComments(db, 1, postId, GUEST),
-			(db: D1Database) => getPostWithComments(db, 1, postId, GUEST, { from: expected[4000]! }),
-			(db: D1Database) => listComments(db, 1, postId, GUEST, expected[3000]!),
+			(db: Db) => getPostWithComments(db, 1, postId, GUEST),
+			(db: Db) => getPostWithComments(db, 1, postId, GUEST, { from: expected[4000]! }),
+			(db: Db) => listComments(db, 1, postId, GUEST, expected[3000]!),
 		]) {
 			const { db, statements } = recordingDb();
 			await read(db);
@@ -555,7 +555,7 @@ describe('a post with thousands of comments', () => {
 	});
 
 	it('writes a bounded number of rows per comment, reply, edit and deletion on a post with 5,000 comments', async () => {
-		const cost = async (action: (db: D1Database) => Promise<unknown>) => {
+		const cost = async (action: (db: Db) => Promise<unknown>) => {
 			const { db, statements } = recordingDb();
 			await action(db);
 			return { read: statements.reduce((sum, s) => sum + s.rowsRead, 0), written: statements.reduce((sum, s) => sum + s.rowsWritten, 0) };

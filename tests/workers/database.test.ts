@@ -6,14 +6,30 @@
  */
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { BUSY_ATTEMPTS, asChannelLookup, countRoundTrips, database, isBusy, retryWhileBusy, uncounted } from '@/server/platform/database';
+import {
+	BUSY_ATTEMPTS,
+	asChannelLookup,
+	countRoundTrips,
+	database,
+	isBusy,
+	onD1Session,
+	retryWhileBusy,
+	uncounted,
+} from '@/server/platform/database';
+import { BOOKMARK_HEADER } from '@/server/platform/d1-session';
 
 const noWait = async () => {};
 
 describe('database', () => {
-	it('is one wrapper per binding, and reads, binds, batches and rolls back as the binding does', async () => {
-		const db = database(env.DB);
-		expect(database(env.DB)).toBe(db);
+	it('is one session per request, and reads, binds, batches and rolls back as the binding does', async () => {
+		// Outside a request (the queue, the cron) each is a session of its own, on the primary.
+		expect(database(env.DB) === database(env.DB)).toBe(false);
+		let db = database(env.DB);
+		await onD1Session(new Request('http://localhost/starfall/global'), async () => {
+			db = database(env.DB);
+			expect(database(env.DB) === db).toBe(true);
+			return new Response(null);
+		});
 		await db.prepare('CREATE TABLE IF NOT EXISTS wrapper_probe (id INTEGER PRIMARY KEY, v TEXT NOT NULL)').run();
 		const insert = db.prepare('INSERT INTO wrapper_probe (v) VALUES (?)');
 		const results = await db.batch([insert.bind('a'), insert.bind('b'), env.DB.prepare("INSERT INTO wrapper_probe (v) VALUES ('c')")]);
@@ -60,6 +76,37 @@ describe('database', () => {
 		expect(calls).toBe(1);
 		expect(isBusy(new Error('D1_ERROR', { cause: new Error('database is locked') }))).toBe(true);
 		expect(isBusy('SQLITE_BUSY')).toBe(false);
+	});
+
+	it("answers a write with its session's bookmark, in a cookie and a header, and a read without; opening a session costs no round trip", async () => {
+		const write = new Request('http://localhost/v1/starfall/global/me/nickname', { method: 'PUT' });
+		const trips = await countRoundTrips(async (counting) => {
+			const answered = await onD1Session(write, async () => {
+				// The API inside the Worker's entry: one session, and one bookmark sent, by the entry.
+				const inner = await onD1Session(write, async () => {
+					await database(env.DB).prepare('UPDATE channels SET content_version = content_version WHERE id = 1').run();
+					return new Response('{}');
+				});
+				expect(inner.headers.has(BOOKMARK_HEADER)).toBe(false);
+				return inner;
+			});
+			const bookmark = answered.headers.get(BOOKMARK_HEADER);
+			expect(bookmark).toMatch(/^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/);
+			expect(answered.headers.getSetCookie()).toEqual([`__Host-d1-bookmark=${bookmark}; Max-Age=300; Path=/; HttpOnly; Secure; SameSite=Lax`]);
+			return counting;
+		});
+		expect(trips.count).toBe(1);
+		// Over plain http elsewhere than loopback, neither Secure nor `__Host-`.
+		const plain = await onD1Session(new Request('http://board.example/starfall/global/oauth?code=x'), async () => {
+			await database(env.DB).prepare('SELECT 1').first();
+			return new Response(null);
+		});
+		expect(plain.headers.getSetCookie()[0]).toMatch(/^d1-bookmark=[0-9a-f-]{59}; Max-Age=300; Path=\/; HttpOnly; SameSite=Lax$/);
+		const read = await onD1Session(new Request('http://localhost/public/v1/starfall/global/posts'), async () => {
+			await database(env.DB).prepare('SELECT 1').first();
+			return new Response(null);
+		});
+		expect([read.headers.has(BOOKMARK_HEADER), read.headers.getSetCookie()]).toEqual([false, []]);
 	});
 
 	it("counts a request's round trips and how many of them waited one for another", async () => {

@@ -582,7 +582,7 @@ describe('what each action costs', () => {
 		const { userId } = await newMember();
 		await plantDrafts(userId, DRAFT_LIMIT - 2);
 		const writer = { memberId: userId, admin: false };
-		const cost = async (action: (db: D1Database) => Promise<unknown>) => {
+		const cost = async (action: (db: Db) => Promise<unknown>) => {
 			const { db, statements } = recordingDb();
 			await action(db);
 			return { read: statements.reduce((sum, s) => sum + s.rowsRead, 0), written: statements.reduce((sum, s) => sum + s.rowsWritten, 0) };

@@ -7,6 +7,8 @@ declare global {
 			TEST_MIGRATIONS: D1Migration[];
 			SESSION_SECRET: string;
 			NOTIFICATIONS_PROBE: Queue;
+			/** The lagging replica's database (tests/workers/lagging-replica.ts). */
+			DB_REPLICA: D1Database;
 		}
 	}
 }

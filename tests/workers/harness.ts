@@ -183,10 +183,10 @@ export interface RecordedStatement {
 }
 
 /**
- * A D1Database that runs everything on `db` and records each statement with its parameters and
+ * A Db that runs everything on `db` and records each statement with its parameters and
  * the rows D1 read and wrote for it: the services' real SQL, for query plans and cost bounds.
  */
-export function recordingDb(db: D1Database = env.DB): { db: D1Database; statements: RecordedStatement[] } {
+export function recordingDb(db: Db = env.DB): { db: Db; statements: RecordedStatement[] } {
 	const statements: RecordedStatement[] = [];
 	const record = (sql: string, params: unknown[], meta: D1Meta) =>
 		statements.push({ sql, params, rowsRead: meta.rows_read, rowsWritten: meta.rows_written });
@@ -226,17 +226,12 @@ export function recordingDb(db: D1Database = env.DB): { db: D1Database; statemen
 			results.forEach((result, i) => record(wrapped[i]?.sql ?? '', wrapped[i]?.params ?? [], result.meta));
 			return results;
 		},
-		exec: (query: string) => db.exec(query),
-		withSession: () => {
-			throw new Error('recordingDb does not record sessions');
-		},
-		dump: () => db.dump(),
 	};
-	return { db: recording as unknown as D1Database, statements };
+	return { db: recording as unknown as Db, statements };
 }
 
 /** The query plan of a recorded statement: its detail lines. */
-export async function queryPlan(statement: RecordedStatement, db: D1Database = env.DB): Promise<string[]> {
+export async function queryPlan(statement: RecordedStatement, db: Db = env.DB): Promise<string[]> {
 	const plan = await db
 		.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`)
 		.bind(...statement.params)

@@ -207,7 +207,7 @@ describe('exact under concurrency', () => {
 		// A post with 500 likes already: an action costs the same as on a post with none.
 		const postId = await freshPost();
 		await Promise.all(likers.map((id) => likePost(env.DB, 1, memberOf(id), postId, Date.now())));
-		const cost = async (action: (db: D1Database) => Promise<unknown>) => {
+		const cost = async (action: (db: Db) => Promise<unknown>) => {
 			const { db, statements } = recordingDb();
 			await action(db);
 			return { read: statements.reduce((sum, s) => sum + s.rowsRead, 0), written: statements.reduce((sum, s) => sum + s.rowsWritten, 0) };
@@ -303,7 +303,7 @@ describe('who may like what', () => {
 				await env.DB.prepare('UPDATE posts SET deleted_at = 1 WHERE id = ?1').bind(postId).run();
 				return env.DB.batch(statements);
 			},
-		} as unknown as D1Database;
+		} as unknown as Db;
 		await expect(likePost(racing, 1, member, postId, Date.now())).rejects.toMatchObject({ codeName: 'PostNotFound' });
 		expect(await counts(postId)).toEqual({ likeCount: 0, likes: 0 });
 	});

@@ -27,7 +27,7 @@ const postWithReplies = async () =>
 		.first<{ post_id: number }>())!.post_id;
 
 /** The reads of every screen, each run through the recording D1. */
-const READS: Record<string, (db: D1Database) => Promise<unknown>> = {
+const READS: Record<string, (db: Db) => Promise<unknown>> = {
 	'a board page with its notices': (db) => listBoardPosts(db, 1, 12, 1, 30),
 	'a category page': (db) => listBoardPosts(db, 1, 12, 1, 10, 121),
 	'All Posts': (db) => listChannelPosts(db, 1, 3, 200),

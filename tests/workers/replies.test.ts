@@ -58,7 +58,7 @@ async function freshPost(authorId = 1007): Promise<number> {
 }
 
 /** The post page's read of `postId` as the member of `tokenHash` (or a guest) and `viewer`. */
-async function pageRead(postId: number, viewer: Viewer, tokenHash: string | null, db: D1Database = env.DB) {
+async function pageRead(postId: number, viewer: Viewer, tokenHash: string | null, db: Db = env.DB) {
 	const row = await run(db, postWithCommentsRead(db, GLOBAL.id, postId, { kind: 'first' }, tokenHash));
 	return postWithCommentsOf(row, viewer, { kind: 'first' })!.comments;
 }

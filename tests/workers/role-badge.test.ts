@@ -81,7 +81,7 @@ describe('role badge data', () => {
 
 	it('reads the role in the queries that already join the author: no extra D1 statement', async () => {
 		const { post, commentPost } = await postAndCommentOf(ADMIN);
-		const reads: [string, (db: D1Database) => Promise<unknown>, number][] = [
+		const reads: [string, (db: Db) => Promise<unknown>, number][] = [
 			['a post with its comments', (db) => getPostWithComments(db, 4, post, GUEST), 1],
 			['a page of comments', (db) => listComments(db, 4, commentPost, GUEST, null), 1],
 			['All Posts', (db) => listChannelPosts(db, 4, 1, 10_000), 1],

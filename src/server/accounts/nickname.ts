@@ -62,7 +62,7 @@ export function nicknameForms(nickname: string): NicknameForms {
  * own earlier name NicknameUnusable.
  */
 export async function nicknameConflict(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	forms: NicknameForms,
 	memberId: number | null,
@@ -90,7 +90,7 @@ export function brokenUniqueRule(error: unknown): 'nickname' | 'active-claim' | 
 }
 
 /** When the member may change their nickname next (epoch ms), or null when they may now. */
-async function nextNicknameChange(db: D1Database, memberId: number, now = Date.now()): Promise<number | null> {
+async function nextNicknameChange(db: Db, memberId: number, now = Date.now()): Promise<number | null> {
 	const last = await db
 		.prepare('SELECT max(released_at) AS at FROM nickname_claims WHERE member_id = ?1 AND released_at IS NOT NULL')
 		.bind(memberId)
@@ -113,7 +113,7 @@ function tooSoon(nextAt: number, now: number): AppError {
  * Two changes racing each other cannot both release a name.
  * @throws AppError a nickname code, NicknameTaken, or NicknameChangeTooSoon with `retryAt`
  */
-export async function changeNickname(db: D1Database, channelId: number, member: SessionMember, input: string, now = Date.now()): Promise<string> {
+export async function changeNickname(db: Db, channelId: number, member: SessionMember, input: string, now = Date.now()): Promise<string> {
 	const nickname = checkedNickname(input);
 	const forms = nicknameForms(nickname);
 	if (forms.key === nicknameKey(member.nickname)) throw new AppError('NicknameUnchanged');
@@ -174,7 +174,7 @@ const SKELETON_COLUMNS = { nickname_skeleton: 'skeleton', nickname_bare_skeleton
  * review: such a name was accepted before look-alikes were refused, and may be an impersonation.
  * Running it again fills nothing twice and reports the same collisions.
  */
-export async function backfillNicknameSkeletons(db: D1Database): Promise<{ filled: number; collisions: SkeletonCollision[] }> {
+export async function backfillNicknameSkeletons(db: Db): Promise<{ filled: number; collisions: SkeletonCollision[] }> {
 	const columns = Object.keys(SKELETON_COLUMNS) as (keyof typeof SKELETON_COLUMNS)[];
 	let after = 0;
 	let filled = 0;
@@ -242,7 +242,7 @@ export interface RefusedNickname {
  * name with an invisible character or a stray combining mark accepted before migration 0028. Reads
  * only, in pages of CLAIMS_PAGE claims; for the operator to review (ask for a change, or ban).
  */
-export async function nicknamesRefusedNow(db: D1Database): Promise<RefusedNickname[]> {
+export async function nicknamesRefusedNow(db: Db): Promise<RefusedNickname[]> {
 	const refused: RefusedNickname[] = [];
 	let after = 0;
 	for (;;) {

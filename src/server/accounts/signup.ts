@@ -24,7 +24,7 @@ export type SignInOutcome =
  * deployment's `secret`); an identity without a membership gets a sign-up in progress.
  */
 export async function signInIdentity(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	identity: { provider: Provider; subject: string },
 	redirectUrl: string,
@@ -68,7 +68,7 @@ export interface Signup {
 }
 
 /** The sign-up in progress named by the cookie's token, or null when there is none (or it ran out). */
-export async function findSignup(db: D1Database, channelId: number, token: string | null, now = Date.now()): Promise<Signup | null> {
+export async function findSignup(db: Db, channelId: number, token: string | null, now = Date.now()): Promise<Signup | null> {
 	if (!token) return null;
 	const tokenHash = await hashToken(token);
 	const row = await db
@@ -88,7 +88,7 @@ export async function findSignup(db: D1Database, channelId: number, token: strin
 }
 
 /** Records the agreement to the service terms and the personal-information collection. */
-export async function agreeToTerms(db: D1Database, signup: Signup, now = Date.now()): Promise<void> {
+export async function agreeToTerms(db: Db, signup: Signup, now = Date.now()): Promise<void> {
 	await db.prepare('UPDATE signups SET terms_agreed_at = ?2, privacy_agreed_at = ?2 WHERE token_hash = ?1').bind(signup.tokenHash, now).run();
 }
 
@@ -104,7 +104,7 @@ export async function agreeToTerms(db: D1Database, signup: Signup, now = Date.no
  * Conflict when the identity became a member meanwhile, SignupExpired when the sign-up is gone
  */
 export async function completeSignup(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	signup: Signup,
 	input: string,

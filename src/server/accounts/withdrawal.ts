@@ -9,7 +9,7 @@ import { endMemberSessions } from '@/server/sign-in/sessions';
 import { memberSearchStatements } from '@/server/search-index/search-index';
 import { withdrawalStatements } from '@/server/notifications/notifications';
 
-export async function withdrawMember(db: D1Database, channelId: number, memberId: number, now = Date.now()): Promise<void> {
+export async function withdrawMember(db: Db, channelId: number, memberId: number, now = Date.now()): Promise<void> {
 	await db.batch([
 		db
 			.prepare(

@@ -40,7 +40,7 @@ function toBoard(row: BoardRow): Board {
 
 const BOARD_COLUMNS = 'id, name, description, is_public, use_shared, use_subjects, notice_only, listed_count';
 
-export async function listBoards(db: D1Database, channelId: number): Promise<Board[]> {
+export async function listBoards(db: Db, channelId: number): Promise<Board[]> {
 	const rows = await all<BoardRow>(db.prepare(`SELECT ${BOARD_COLUMNS} FROM boards WHERE channel_id = ?1 ORDER BY id`).bind(channelId));
 	return rows.map(toBoard);
 }
@@ -74,7 +74,7 @@ interface TreeRow {
 	use_collapsed: number;
 }
 
-export async function boardTree(db: D1Database, channelId: number): Promise<TreeNode[]> {
+export async function boardTree(db: Db, channelId: number): Promise<TreeNode[]> {
 	const rows = await all<TreeRow>(
 		db
 			.prepare(
@@ -107,7 +107,7 @@ export interface BoardSubject {
 }
 
 /** Enabled subjects of the channel's boards, in display order. */
-export async function listSubjects(db: D1Database, channelId: number): Promise<BoardSubject[]> {
+export async function listSubjects(db: Db, channelId: number): Promise<BoardSubject[]> {
 	const rows = await all<{ id: number; board_id: number; name: string; listed_count: number }>(
 		db
 			.prepare(

@@ -86,7 +86,7 @@ interface WritingBoardRow extends WritingBoard {
  * The read of the board a post is written in and of the category it names (null for none), for
  * writingBoardOf: one statement, to send with the write's other reads.
  */
-export function writingBoardStatement(db: D1Database, channelId: number, boardId: number, subjectId: number | null): D1PreparedStatement {
+export function writingBoardStatement(db: Db, channelId: number, boardId: number, subjectId: number | null): D1PreparedStatement {
 	return db
 		.prepare(
 			`SELECT b.id, b.is_public, b.use_subjects, b.notice_only,
@@ -135,7 +135,7 @@ export function offersWrite(
  * The read of the channel's boards for the write screen (writableBoardsOf keeps those a member may
  * write in): one D1 query, in the session's round trip on a page.
  */
-export function writableBoardsRead(db: D1Database, channelId: number): Read<WritableRow[]> {
+export function writableBoardsRead(db: Db, channelId: number): Read<WritableRow[]> {
 	const statement = db
 		.prepare(
 			`SELECT b.id, b.name, b.is_public, b.use_subjects, b.notice_only, b.write_template,
@@ -172,6 +172,6 @@ export function writableBoardsOf(rows: WritableRow[], admin: boolean, keepBoardI
 }
 
 /** The boards of the channel `admin` may write in (writableBoardsOf), read now. */
-export async function writableBoards(db: D1Database, channelId: number, admin: boolean, keepBoardId?: number): Promise<WritableBoard[]> {
+export async function writableBoards(db: Db, channelId: number, admin: boolean, keepBoardId?: number): Promise<WritableBoard[]> {
 	return writableBoardsOf(await run(db, writableBoardsRead(db, channelId)), admin, keepBoardId);
 }

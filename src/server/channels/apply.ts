@@ -35,7 +35,7 @@ export interface ChannelPlan {
 }
 
 /** What applying `file` would change, given the stored channel (`stored`, null for a new one). */
-export async function planChannel(db: D1Database, file: ChannelFile, now = Date.now()): Promise<ChannelPlan> {
+export async function planChannel(db: Db, file: ChannelFile, now = Date.now()): Promise<ChannelPlan> {
 	const stored = await readStoredChannel(db, file.domain, file.slug);
 	const next = await nextIds(db);
 	const current = stored?.rows;
@@ -259,7 +259,7 @@ interface BoardPost {
  * batch: the post's list rows (at most 25 gap nodes for "All Posts") and search entry. Returns
  * how many posts moved.
  */
-async function moveBoardPosts(db: D1Database, channelId: number, boardId: number, toPublic: boolean): Promise<number> {
+async function moveBoardPosts(db: Db, channelId: number, boardId: number, toPublic: boolean): Promise<number> {
 	const posts = await all<BoardPost>(
 		db
 			.prepare(
@@ -290,7 +290,7 @@ async function moveBoardPosts(db: D1Database, channelId: number, boardId: number
  * Writes a plan: the configuration in one batch, then each board's posts that change sides.
  * @throws Error when the plan has refusals
  */
-export async function applyChannel(db: D1Database, plan: ChannelPlan): Promise<{ moved: number }> {
+export async function applyChannel(db: Db, plan: ChannelPlan): Promise<{ moved: number }> {
 	if (plan.refusals.length > 0) throw new Error(`The plan has refusals: ${plan.refusals.join('; ')}`);
 	if (plan.statements.length > 0) await db.batch(plan.statements.map((statement) => db.prepare(statement.sql).bind(...statement.params)));
 	let moved = 0;

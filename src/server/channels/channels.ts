@@ -81,7 +81,7 @@ function toChannel(row: ChannelRow): Channel {
 	};
 }
 
-export async function findChannel(db: D1Database, domain: string, slug: string): Promise<Channel | null> {
+export async function findChannel(db: Db, domain: string, slug: string): Promise<Channel | null> {
 	const row = await asChannelLookup(() =>
 		db.prepare('SELECT * FROM channels WHERE domain = ?1 AND slug = ?2').bind(domain, slug).first<ChannelRow>(),
 	);
@@ -89,7 +89,7 @@ export async function findChannel(db: D1Database, domain: string, slug: string):
 }
 
 /** @throws AppError ChannelNotFound */
-export async function getChannel(db: D1Database, domain: string, slug: string): Promise<Channel> {
+export async function getChannel(db: Db, domain: string, slug: string): Promise<Channel> {
 	const channel = await resolveChannel(db, domain, slug);
 	if (!channel) throw new AppError('ChannelNotFound');
 	return channel;
@@ -121,7 +121,7 @@ export function layoutFooter(channel: Channel): FooterConfig {
 	return { ...channel.footer, snsLinks: channel.footer.snsLinks.filter((link) => sns.has(link.key)) };
 }
 
-export async function listProviders(db: D1Database, channelId: number): Promise<Provider[]> {
+export async function listProviders(db: Db, channelId: number): Promise<Provider[]> {
 	const rows = await all<{ provider: string }>(
 		db.prepare('SELECT provider FROM channel_providers WHERE channel_id = ?1 ORDER BY sort_order').bind(channelId),
 	);
@@ -159,7 +159,7 @@ const channels = createMemo<Channel | null>(CHANNEL_MEMO_ENTRIES);
  * the memo's bound. The background read belongs to the request that started it (its waitUntil),
  * and only its settled row is shared (memo.ts).
  */
-export function resolveChannel(db: D1Database, domain: string, slug: string, now = Date.now()): Promise<Channel | null> {
+export function resolveChannel(db: Db, domain: string, slug: string, now = Date.now()): Promise<Channel | null> {
 	return channels.readRevalidating(`${domain}/${slug}`, now, CHANNEL_TTL_MS, CHANNEL_STALE_MS, () => findChannel(db, domain, slug), waitUntil);
 }
 

@@ -17,7 +17,7 @@ export interface CommunityListing {
 const DIRECTORY_TTL_MS = 30_000;
 const memo = createMemo<CommunityListing[]>(1);
 
-async function readDirectory(db: D1Database): Promise<CommunityListing[]> {
+async function readDirectory(db: Db): Promise<CommunityListing[]> {
 	const rows = await all<{ domain: string; slug: string; title: string; language: string }>(
 		db.prepare('SELECT domain, slug, title, language FROM channels ORDER BY domain, id'),
 	);
@@ -28,7 +28,7 @@ async function readDirectory(db: D1Database): Promise<CommunityListing[]> {
 }
 
 /** Every community, grouped by domain in the order they were created. */
-export function listCommunities(db: D1Database, now = Date.now()): Promise<CommunityListing[]> {
+export function listCommunities(db: Db, now = Date.now()): Promise<CommunityListing[]> {
 	return memo.read(
 		'all',
 		now,

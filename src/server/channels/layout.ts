@@ -21,7 +21,7 @@ const layouts = createMemo<LayoutData>(CHANNEL_MEMO_ENTRIES);
  * (its "all" list version), since the boards' and categories' post counts come with it: they place
  * a board's last page.
  */
-export function loadLayout(db: D1Database, channel: Channel): Promise<LayoutData> {
+export function loadLayout(db: Db, channel: Channel): Promise<LayoutData> {
 	const lists = listVersion(channel, { kind: 'all' });
 	return layouts.read(
 		`${channel.id}.${channel.contentVersion}`,
@@ -31,7 +31,7 @@ export function loadLayout(db: D1Database, channel: Channel): Promise<LayoutData
 	);
 }
 
-async function readLayout(db: D1Database, channel: Channel): Promise<LayoutData> {
+async function readLayout(db: Db, channel: Channel): Promise<LayoutData> {
 	const [boards, tree, subjects, providers] = await Promise.all([
 		listBoards(db, channel.id),
 		boardTree(db, channel.id),

@@ -31,7 +31,7 @@ export const BOARD_COLUMNS = ['key', 'name', 'description', 'is_public', 'use_su
 export const JSON_COLUMNS = new Set(['header_config', 'footer_config', 'banner', 'write_template', 'new_member_limits']);
 
 /** The stored configuration of `domain/slug`, with what uses each board and category. */
-export async function readStoredChannel(db: D1Database, domain: string, slug: string): Promise<StoredChannel | null> {
+export async function readStoredChannel(db: Db, domain: string, slug: string): Promise<StoredChannel | null> {
 	const channel = await db
 		.prepare(`SELECT id, ${CHANNEL_COLUMNS.join(', ')} FROM channels WHERE domain = ?1 AND slug = ?2`)
 		.bind(domain, slug)
@@ -68,7 +68,7 @@ export async function readStoredChannel(db: D1Database, domain: string, slug: st
 	return { rows: { channel, providers: providers.map((row) => row.provider), boards, subjects, nodes } };
 }
 
-export async function nextIds(db: D1Database): Promise<NextIds> {
+export async function nextIds(db: Db): Promise<NextIds> {
 	const row = await db
 		.prepare(
 			`SELECT (SELECT coalesce(max(id), 0) FROM channels) AS channel, (SELECT coalesce(max(id), 0) FROM boards) AS board,

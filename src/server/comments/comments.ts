@@ -263,7 +263,7 @@ interface PostForCommentsRow extends PostStateColumns, CommentPageColumns {
  * CommentNotFound (`after` names no comment of the post)
  */
 export async function listComments(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	postId: number,
 	viewer: Viewer,

@@ -74,7 +74,7 @@ function checkedContent(raw: string): string {
 }
 
 /** The read of a comment, for storedCommentOf: to send with a write's other reads. */
-function storedCommentStatement(db: D1Database, channelId: number, commentId: number): D1PreparedStatement {
+function storedCommentStatement(db: Db, channelId: number, commentId: number): D1PreparedStatement {
 	return db
 		.prepare(
 			`SELECT c.id, c.post_id, c.parent_id, c.member_id, c.content, c.created_at, c.edited_at, c.deleted_at, c.hidden_by_admin, am.nickname, am.withdrawn_at, c.mentions, ${REPLY_TARGET_COLUMNS}
@@ -90,7 +90,7 @@ function storedCommentOf(result: D1Result | undefined, postId: number): StoredCo
 }
 
 /** A comment of the post, not deleted, read now (storedCommentOf). */
-async function storedComment(db: D1Database, channelId: number, postId: number, commentId: number): Promise<StoredCommentRow | null> {
+async function storedComment(db: Db, channelId: number, postId: number, commentId: number): Promise<StoredCommentRow | null> {
 	return storedCommentOf(await storedCommentStatement(db, channelId, commentId).all(), postId);
 }
 
@@ -103,7 +103,7 @@ async function storedComment(db: D1Database, channelId: number, postId: number, 
  * @throws AppError PostNotFound
  */
 async function commentToChange(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	member: SessionMember,
 	postId: number,
@@ -123,7 +123,7 @@ async function commentToChange(
  * Runs a comment's batch. A failed re-check means the post or the comment changed since they were
  * read: the post's own check answers PostNotFound when the post is the cause, CommentNotFound otherwise.
  */
-async function runGuarded(db: D1Database, statements: D1PreparedStatement[], recheckPost: () => Promise<unknown>): Promise<D1Result[]> {
+async function runGuarded(db: Db, statements: D1PreparedStatement[], recheckPost: () => Promise<unknown>): Promise<D1Result[]> {
 	try {
 		return await guardedBatch(db, statements, 'Conflict');
 	} catch (error) {
@@ -148,7 +148,7 @@ function itemOf(row: StoredCommentRow, member: SessionMember): ReadableCommentIt
 	};
 }
 
-const countStatement = (db: D1Database, postId: number) => db.prepare('SELECT comment_count FROM posts WHERE id = ?1').bind(postId);
+const countStatement = (db: Db, postId: number) => db.prepare('SELECT comment_count FROM posts WHERE id = ?1').bind(postId);
 
 function countOf(result: D1Result | undefined): number {
 	const row = result?.results[0] as { comment_count: number } | undefined;
@@ -158,7 +158,7 @@ function countOf(result: D1Result | undefined): number {
 
 /** A member's earlier comment made by the same request, with the post's count. */
 async function earlierComment(
-	db: D1Database,
+	db: Db,
 	member: SessionMember,
 	postId: number,
 	requestId: string,
@@ -187,7 +187,7 @@ async function earlierComment(
  * NewMemberTooManyLinks, NewMemberTooManyMentions, NewMemberCommentLimit
  */
 export async function createComment(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	member: SessionMember,
 	postId: number,
@@ -300,7 +300,7 @@ export async function createComment(
  * CommentNotFound (deleted, or not of the post), Forbidden (someone else's, or hidden by an administrator)
  */
 export async function editComment(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	member: SessionMember,
 	postId: number,
@@ -343,7 +343,7 @@ export async function editComment(
  * @throws AppError PostNotFound, CommentNotFound (deleted, not of the post, or hidden from its author), Forbidden
  */
 export async function deleteComment(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	member: SessionMember,
 	postId: number,

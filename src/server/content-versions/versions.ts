@@ -102,7 +102,7 @@ export function postRemovalVersion(channel: ContentVersions, postId: number): nu
  * The statement that invalidates every cached page and API read of a channel; batch it with the
  * change. Only for what every page shows (the layout, members' names): a post's change uses touchCache.
  */
-export function bumpContentVersion(db: D1Database, channelId: number): D1PreparedStatement {
+export function bumpContentVersion(db: Db, channelId: number): D1PreparedStatement {
 	return db.prepare('UPDATE channels SET content_version = content_version + 1 WHERE id = ?1').bind(channelId);
 }
 
@@ -117,7 +117,7 @@ export function bumpContentVersion(db: D1Database, channelId: number): D1Prepare
  * never answered again. Lists and profiles keep their entries; the counts they show are allowed
  * to be up to a minute old.
  */
-export function touchPost(db: D1Database, channelId: number, postId: number, change: 'addition' | 'removal'): D1PreparedStatement {
+export function touchPost(db: Db, channelId: number, postId: number, change: 'addition' | 'removal'): D1PreparedStatement {
 	const path = `$."${postId % POST_VERSION_BUCKETS}"`;
 	const moved = (column: string) => `${column} = json_set(${column}, ?2, coalesce(json_extract(${column}, ?2), 0) + 1)`;
 	const columns = change === 'removal' ? `${moved('post_versions')}, ${moved('post_removal_versions')}` : moved('post_versions');
@@ -144,7 +144,7 @@ export interface CacheTouch {
  * posts' pages as they were. Batch it with the change; `condition` (SQL without parameters, such
  * as `changes() = 1` right after a write that may change nothing) leaves the row alone unless it holds.
  */
-export function touchCache(db: D1Database, channelId: number, touch: CacheTouch, condition?: string): D1PreparedStatement {
+export function touchCache(db: Db, channelId: number, touch: CacheTouch, condition?: string): D1PreparedStatement {
 	const lists: ListScope[] = [];
 	if (touch.boards && touch.boards.length > 0) {
 		lists.push({ kind: 'all' });

@@ -53,7 +53,7 @@ function toSummary(row: DraftRow): DraftSummary {
  * (My Page), else nothing. With the member's session (`who` a token), a page reads it in the
  * session's round trip.
  */
-export function draftListRead(db: D1Database, channelId: number, who: MemberRef, page: number, lastPage = false): ReadGroup<DraftPage> {
+export function draftListRead(db: Db, channelId: number, who: MemberRef, page: number, lastPage = false): ReadGroup<DraftPage> {
 	const where = `member_id = ${memberIdSql(who, '?1')} AND channel_id = ?2`;
 	const countSql = `SELECT count(*) AS count FROM drafts WHERE ${where}`;
 	const member = memberIdValue(who);
@@ -75,7 +75,7 @@ export function draftListRead(db: D1Database, channelId: number, who: MemberRef,
 }
 
 /** The member's drafts of the channel, newest-updated first, PAGE_SIZE a page, with their total count. */
-export async function listDrafts(db: D1Database, channelId: number, memberId: number, page: number): Promise<DraftPage> {
+export async function listDrafts(db: Db, channelId: number, memberId: number, page: number): Promise<DraftPage> {
 	return run(db, draftListRead(db, channelId, memberId, page));
 }
 
@@ -96,7 +96,7 @@ function storedDocument(stored: string): ContentDocument {
 }
 
 /** One of the member's drafts, or null when they have none of that id here; with a session's token, in the session's round trip. */
-export function draftRead(db: D1Database, channelId: number, who: MemberRef, draftId: number): Read<Draft | null> {
+export function draftRead(db: Db, channelId: number, who: MemberRef, draftId: number): Read<Draft | null> {
 	const statement = db
 		.prepare(
 			`SELECT id, board_id, subject_id, title, content, updated_at FROM drafts WHERE id = ?1 AND channel_id = ?2 AND member_id = ${memberIdSql(who, '?3')}`,
@@ -109,7 +109,7 @@ export function draftRead(db: D1Database, channelId: number, who: MemberRef, dra
 }
 
 /** One of the member's drafts. @throws AppError DraftNotFound when the member has no draft of that id here */
-export async function getDraft(db: D1Database, channelId: number, memberId: number, draftId: number): Promise<Draft> {
+export async function getDraft(db: Db, channelId: number, memberId: number, draftId: number): Promise<Draft> {
 	const draft = await run(db, draftRead(db, channelId, memberId, draftId));
 	if (!draft) throw new AppError('DraftNotFound');
 	return draft;
@@ -120,7 +120,7 @@ function invalid(reason: string): AppError {
 }
 
 /** The read of the board and category a draft names, for checkDraftFields: null when it names no board. */
-function draftBoardStatement(db: D1Database, channelId: number, fields: DraftFields): D1PreparedStatement | null {
+function draftBoardStatement(db: Db, channelId: number, fields: DraftFields): D1PreparedStatement | null {
 	if (fields.boardId === null) return null;
 	return db
 		.prepare(
@@ -159,7 +159,7 @@ function checkDraftFields(board: D1Result | undefined, writer: DraftWriter, fiel
  * @throws AppError TooManyImages, ImageNotUploaded, TitleTooLong, InvalidParameter, DraftLimitReached
  */
 export async function createDraft(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	writer: DraftWriter,
 	fields: DraftFields,
@@ -201,7 +201,7 @@ function isDraftLimitAbort(error: unknown): boolean {
  * that id here; TitleTooLong, InvalidParameter
  */
 export async function updateDraft(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	writer: DraftWriter,
 	draftId: number,
@@ -237,7 +237,7 @@ export async function updateDraft(
 }
 
 /** The read of whether the member has a draft of that id in this channel, for ownDraftOf: to send with a write's other reads. */
-export function ownDraftStatement(db: D1Database, channelId: number, memberId: number, draftId: number): D1PreparedStatement {
+export function ownDraftStatement(db: Db, channelId: number, memberId: number, draftId: number): D1PreparedStatement {
 	return db.prepare('SELECT 1 AS found FROM drafts WHERE id = ?1 AND channel_id = ?2 AND member_id = ?3').bind(draftId, channelId, memberId);
 }
 
@@ -251,13 +251,7 @@ export function ownDraftOf(result: D1Result | undefined): void {
  * theirs here, nor, given the `requestId` of the post published from it, once the member has a post
  * of that request (written by the same request sent twice at once).
  */
-export function draftDeletionStatement(
-	db: D1Database,
-	channelId: number,
-	memberId: number,
-	draftId: number,
-	requestId?: string,
-): D1PreparedStatement {
+export function draftDeletionStatement(db: Db, channelId: number, memberId: number, draftId: number, requestId?: string): D1PreparedStatement {
 	if (requestId === undefined) {
 		return db.prepare('DELETE FROM drafts WHERE id = ?1 AND channel_id = ?2 AND member_id = ?3').bind(draftId, channelId, memberId);
 	}
@@ -269,7 +263,7 @@ export function draftDeletionStatement(
 }
 
 /** Deletes one of the member's drafts. @throws AppError DraftNotFound when the member has no draft of that id here */
-export async function deleteDraft(db: D1Database, channelId: number, memberId: number, draftId: number): Promise<void> {
+export async function deleteDraft(db: Db, channelId: number, memberId: number, draftId: number): Promise<void> {
 	const result = await draftDeletionStatement(db, channelId, memberId, draftId).run();
 	if (!result.meta.changes) throw new AppError('DraftNotFound');
 }

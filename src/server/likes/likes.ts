@@ -32,7 +32,7 @@ export interface LikeState {
 }
 
 /** The member's like and the post's count, read together. */
-function stateStatement(db: D1Database, memberId: number, postId: number): D1PreparedStatement {
+function stateStatement(db: Db, memberId: number, postId: number): D1PreparedStatement {
 	return db
 		.prepare(
 			'SELECT p.like_count, EXISTS (SELECT 1 FROM post_likes l WHERE l.post_id = p.id AND l.member_id = ?2) AS liked FROM posts p WHERE p.id = ?1',
@@ -48,7 +48,7 @@ function stateOf(result: D1Result | undefined): LikeState {
 
 /** Runs one like or unlike, one batch: the post's check, the row's change, the count's guarded change, the answer. */
 async function act(
-	db: D1Database,
+	db: Db,
 	member: SessionMember,
 	postId: number,
 	guard: D1PreparedStatement,
@@ -61,7 +61,7 @@ async function act(
 }
 
 /** Likes a post; liking it again changes nothing. @throws AppError PostNotFound */
-export async function likePost(db: D1Database, channelId: number, member: SessionMember, postId: number, now: number): Promise<LikeState> {
+export async function likePost(db: Db, channelId: number, member: SessionMember, postId: number, now: number): Promise<LikeState> {
 	const { changed, ...state } = await act(
 		db,
 		member,
@@ -78,7 +78,7 @@ export async function likePost(db: D1Database, channelId: number, member: Sessio
 }
 
 /** Takes a member's like back; unliking a post not liked changes nothing. @throws AppError PostNotFound */
-export async function unlikePost(db: D1Database, channelId: number, member: SessionMember, postId: number): Promise<LikeState> {
+export async function unlikePost(db: Db, channelId: number, member: SessionMember, postId: number): Promise<LikeState> {
 	const { changed: _changed, ...state } = await act(
 		db,
 		member,
@@ -91,7 +91,7 @@ export async function unlikePost(db: D1Database, channelId: number, member: Sess
 }
 
 /** Whether the member likes the post, and its count: one batch of the post's check and the state. @throws AppError PostNotFound */
-export async function getLikeState(db: D1Database, channelId: number, member: SessionMember, postId: number): Promise<LikeState> {
+export async function getLikeState(db: Db, channelId: number, member: SessionMember, postId: number): Promise<LikeState> {
 	const [readable, state] = await db.batch([readablePostStatement(db, channelId, member, postId), stateStatement(db, member.userId, postId)]);
 	readablePostOf(readable);
 	return stateOf(state);
@@ -101,7 +101,7 @@ export async function getLikeState(db: D1Database, channelId: number, member: Se
  * Whether the member of a session (by its token's hash) likes the post: the post page reads it in
  * the session's own round trip, before it knows who the member is, and uses it only for a member.
  */
-export function likedByTokenRead(db: D1Database, channelId: number, tokenHash: string, postId: number): Read<boolean> {
+export function likedByTokenRead(db: Db, channelId: number, tokenHash: string, postId: number): Read<boolean> {
 	const statement = db
 		.prepare(
 			`SELECT EXISTS (SELECT 1 FROM sessions s JOIN post_likes l ON l.member_id = s.member_id

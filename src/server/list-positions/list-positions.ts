@@ -105,14 +105,14 @@ function conditioned(where: string, values: readonly unknown[], condition: PlanC
 }
 
 /** Changes a list's counters (`set`, SQL assignments) where `condition` holds. */
-function counterStatement(db: D1Database, table: string, set: string, listId: number, condition: PlanCondition | undefined): D1PreparedStatement {
+function counterStatement(db: Db, table: string, set: string, listId: number, condition: PlanCondition | undefined): D1PreparedStatement {
 	const [where, values] = conditioned('id = ?1', [listId], condition);
 	return db.prepare(`UPDATE ${table} SET ${set} WHERE ${where}`).bind(...values);
 }
 
 /** Adds `delta` gaps at `position` of a list: one statement over the position's Fenwick path. */
 function gapStatement(
-	db: D1Database,
+	db: Db,
 	kind: PostListKind,
 	listId: number,
 	position: number,
@@ -135,7 +135,7 @@ function gapStatement(
  * `condition`, each statement changes nothing unless it holds.
  */
 export function planListChange(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	before: { placement: ListPlacement; positions: ListPositions } | null,
 	after: ListPlacement,

@@ -15,7 +15,7 @@ import { cspHash, imageSourceDirective } from '@/server/platform/security-policy
 import { together, type Reads, type ReadValues } from '@/server/platform/reads';
 
 export interface ChannelPage<R extends Reads = NoReads> {
-	db: D1Database;
+	db: Db;
 	channel: Channel;
 	layout: LayoutData;
 	t: Translate;
@@ -31,7 +31,7 @@ export type NoReads = Record<never, never>;
  * A page's own named reads (src/server/platform/reads.ts), made in the session's D1 round trip
  * (src/server/sign-in/request-session.ts), given the hash of the session cookie's token (or null).
  */
-export type PageReads<R extends Reads> = (db: D1Database, channel: Channel, tokenHash: string | null, layout: LayoutData) => R;
+export type PageReads<R extends Reads> = (db: Db, channel: Channel, tokenHash: string | null, layout: LayoutData) => R;
 
 type PageContext = Pick<AstroGlobal, 'params' | 'request' | 'response' | 'locals' | 'csp'>;
 

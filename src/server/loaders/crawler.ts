@@ -13,7 +13,7 @@ import { translator, type Translate } from '@/i18n';
 import { readAll, type Reads, type ReadValues } from '@/server/platform/reads';
 
 export interface CrawlerChannel<R extends Reads> {
-	db: D1Database;
+	db: Db;
 	channel: Channel;
 	layout: LayoutData;
 	origin: string;
@@ -30,7 +30,7 @@ export interface CrawlerChannel<R extends Reads> {
 export async function loadCrawlerChannel<R extends Reads = Record<never, never>>(
 	params: Record<string, string | undefined>,
 	url: URL,
-	reads?: (db: D1Database, channel: Channel) => R,
+	reads?: (db: Db, channel: Channel) => R,
 ): Promise<CrawlerChannel<R> | null> {
 	const path = channelPathOf(params);
 	if (!path) return null;

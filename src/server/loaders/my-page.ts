@@ -18,7 +18,7 @@ export interface MyPage<R extends Reads = NoReads> {
  * by the session (src/server/sign-in/member-ref.ts), and only for a request with a session cookie.
  * Their values (`page.read`) are seen only once the session is known to be a signed-in member's.
  */
-export type MyPageReads<R extends Reads> = (db: D1Database, channelId: number, session: SessionToken) => R;
+export type MyPageReads<R extends Reads> = (db: Db, channelId: number, session: SessionToken) => R;
 
 /**
  * Login-required: a guest goes to login with this page as redirectUrl. Returns the page's data,

@@ -48,7 +48,7 @@ type PostWithCommentsRow = PostRow & CommentPageColumns;
  * comment also says whether they reported it.
  */
 export function postWithCommentsRead(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	postId: number,
 	start: CommentPageStart,
@@ -79,7 +79,7 @@ export function postWithCommentsOf(row: PostWithCommentsRow | null, viewer: View
  * @throws AppError PostNotFound
  */
 export async function getPostWithComments(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	postId: number,
 	viewer: Viewer,

@@ -83,13 +83,7 @@ function commentOf(row: CommentRow): MyComment {
  * past the end (an old link, a hand-typed number) reads the last page, as a board shows it. With
  * the member's session (`who` a token), My Page reads it in the session's round trip.
  */
-export function myListRead<K extends MyList>(
-	db: D1Database,
-	channelId: number,
-	who: MemberRef,
-	list: K,
-	page: number,
-): ReadGroup<ListPage<ListItems[K]>> {
+export function myListRead<K extends MyList>(db: Db, channelId: number, who: MemberRef, list: K, page: number): ReadGroup<ListPage<ListItems[K]>> {
 	const query = QUERIES[list];
 	const where = query.where(memberIdSql(who, '?1'));
 	const countSql = `SELECT count(*) AS count FROM ${query.countFrom ?? query.from} WHERE ${where}`;
@@ -108,24 +102,18 @@ export function myListRead<K extends MyList>(
 	});
 }
 
-async function listMine<K extends MyList>(
-	db: D1Database,
-	channelId: number,
-	memberId: number,
-	list: K,
-	page: number,
-): Promise<ListPage<ListItems[K]>> {
+async function listMine<K extends MyList>(db: Db, channelId: number, memberId: number, list: K, page: number): Promise<ListPage<ListItems[K]>> {
 	return run(db, myListRead(db, channelId, memberId, list, page));
 }
 
-export function listMyComments(db: D1Database, channelId: number, memberId: number, page: number): Promise<ListPage<MyComment>> {
+export function listMyComments(db: Db, channelId: number, memberId: number, page: number): Promise<ListPage<MyComment>> {
 	return listMine(db, channelId, memberId, 'comments', page);
 }
 
-export function listMyPosts(db: D1Database, channelId: number, memberId: number, page: number): Promise<ListPage<PostSummary>> {
+export function listMyPosts(db: Db, channelId: number, memberId: number, page: number): Promise<ListPage<PostSummary>> {
 	return listMine(db, channelId, memberId, 'posts', page);
 }
 
-export function listMyLikes(db: D1Database, channelId: number, memberId: number, page: number): Promise<ListPage<PostSummary>> {
+export function listMyLikes(db: Db, channelId: number, memberId: number, page: number): Promise<ListPage<PostSummary>> {
 	return listMine(db, channelId, memberId, 'likes', page);
 }

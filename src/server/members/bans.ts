@@ -39,15 +39,7 @@ const BANNABLE = `EXISTS (SELECT 1 FROM members WHERE id = ?2 AND channel_id = ?
  * The ban's batch, whose rows are written only when the member may be banned (BANNABLE), then the
  * reads of the member's history after it: whether the ban was written, and the history's rows.
  */
-async function banBatch(
-	db: D1Database,
-	channelId: number,
-	memberId: number,
-	order: BanOrder,
-	now: number,
-	moderatorId: number | null,
-	by: number | null,
-) {
+async function banBatch(db: Db, channelId: number, memberId: number, order: BanOrder, now: number, moderatorId: number | null, by: number | null) {
 	const results = await db.batch([
 		db
 			.prepare(`INSERT INTO bans (channel_id, member_id, kind, ends_at, reason, created_at) SELECT ?1, ?2, ?4, ?5, ?6, ?7 WHERE ${BANNABLE}`)
@@ -72,7 +64,7 @@ function invalidEnd(order: BanOrder, now: number): boolean {
  * @throws AppError BanEndInvalid, then UserNotFound when the member is not an active member of the channel
  */
 export async function banMember(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	memberId: number,
 	order: BanOrder,
@@ -92,7 +84,7 @@ export async function banMember(
  * @throws AppError UserNotFound, Forbidden, then BanEndInvalid
  */
 export async function banMemberAsAdministrator(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	administratorId: number,
 	memberId: number,
@@ -114,7 +106,7 @@ export async function banMemberAsAdministrator(
 }
 
 /** The lift's batch, then the member's history after it; tells the member of a temporary ban lifted before its end. */
-async function unbanBatch(db: D1Database, channelId: number, memberId: number, now: number, moderatorId: number | null, reason: string) {
+async function unbanBatch(db: Db, channelId: number, memberId: number, now: number, moderatorId: number | null, reason: string) {
 	const [lifted, , ...history] = await db.batch([
 		db
 			.prepare(
@@ -134,7 +126,7 @@ async function unbanBatch(db: D1Database, channelId: number, memberId: number, n
 
 /** Lifts every ban of the member in the channel (logged when there was one to lift). */
 export async function unbanMember(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	memberId: number,
 	now = Date.now(),
@@ -149,7 +141,7 @@ export async function unbanMember(
  * it, in one round trip. @throws AppError UserNotFound when the member is none of this community (nothing is written)
  */
 export async function unbanMemberAsAdministrator(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	administratorId: number,
 	memberId: number,
@@ -176,7 +168,7 @@ export interface BanHistory {
 }
 
 /** The reads of a member's ban history, for a batch: the member, then their bans. */
-function historyStatements(db: D1Database, channelId: number, memberId: number): D1PreparedStatement[] {
+function historyStatements(db: Db, channelId: number, memberId: number): D1PreparedStatement[] {
 	return [
 		db.prepare('SELECT id, nickname, role, withdrawn_at FROM members WHERE id = ?1 AND channel_id = ?2').bind(memberId, channelId),
 		db
@@ -210,7 +202,7 @@ function historyOfRows([memberRows, banRows]: D1Result[]): BanHistory | null {
 }
 
 /** A member of the channel and every ban they have had, oldest first, in one round trip. @throws AppError UserNotFound */
-export async function memberBanHistory(db: D1Database, channelId: number, memberId: number): Promise<BanHistory> {
+export async function memberBanHistory(db: Db, channelId: number, memberId: number): Promise<BanHistory> {
 	const history = historyOfRows(await db.batch(historyStatements(db, channelId, memberId)));
 	if (!history) throw new AppError('UserNotFound');
 	return history;
@@ -232,7 +224,7 @@ export interface BanInForce {
  * channel's unlifted bans (migrations/0014's index).
  */
 export async function listBansInForce(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	page: number,
 	now = Date.now(),
@@ -242,7 +234,7 @@ export async function listBansInForce(
 
 /** The read of a page of the bans in force and their count (bansInForceOf reads their results); `lastPage`: a page past the end reads the last page (the admin page). */
 export function bansInForceRead(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	page: number,
 	now = Date.now(),
@@ -293,7 +285,7 @@ function bansInForceOf(
 }
 
 /** The active member of the channel who holds `nickname` now (compared by its key), or null. */
-export async function memberByNickname(db: D1Database, channelId: number, nickname: string): Promise<number | null> {
+export async function memberByNickname(db: Db, channelId: number, nickname: string): Promise<number | null> {
 	const row = await db
 		.prepare(
 			`SELECT m.id FROM nickname_claims n JOIN members m ON m.id = n.member_id

@@ -42,7 +42,7 @@ export interface ExportSubject {
  * One row written, in one batch with the read of the start that refuses it (one round trip).
  * @throws AppError TooManyRequests (retryAfter: seconds until the next export may start)
  */
-export async function claimExport(db: D1Database, channelId: number, memberId: number, now: number): Promise<void> {
+export async function claimExport(db: Db, channelId: number, memberId: number, now: number): Promise<void> {
 	const [claimed, stored] = await db.batch([
 		db
 			.prepare(
@@ -108,7 +108,7 @@ interface DraftRow {
  * The rows of `table` that belong to the member, in id order, as pages of at most BODY_BYTES of
  * text: first the ids and sizes (EXPORT_PAGE_ROWS.ids a query), then each run of ids that fits.
  */
-async function* sizedRows<T>(db: D1Database, table: 'posts' | 'drafts', columns: string, subject: ExportSubject): AsyncGenerator<T[]> {
+async function* sizedRows<T>(db: Db, table: 'posts' | 'drafts', columns: string, subject: ExportSubject): AsyncGenerator<T[]> {
 	let after = 0;
 	for (;;) {
 		const ids = (
@@ -141,13 +141,7 @@ async function* sizedRows<T>(db: D1Database, table: 'posts' | 'drafts', columns:
  * as ?2, the last key as ?3 (and ?4 for a second key column) and the page size as ?5; `key` reads
  * the key from a row.
  */
-async function* keysetRows<T>(
-	db: D1Database,
-	sql: string,
-	subject: ExportSubject,
-	size: number,
-	key: (row: T) => [number, number],
-): AsyncGenerator<T[]> {
+async function* keysetRows<T>(db: Db, sql: string, subject: ExportSubject, size: number, key: (row: T) => [number, number]): AsyncGenerator<T[]> {
 	let last: [number, number] = [-1, -1];
 	for (;;) {
 		// One more row than the page says whether another page follows, without an empty read at the end.
@@ -165,7 +159,7 @@ async function* keysetRows<T>(
 }
 
 /** The export's JSON text, a piece at a time: its head, then each section's pages. */
-async function* exportPieces(db: D1Database, subject: ExportSubject, now: number): AsyncGenerator<string> {
+async function* exportPieces(db: Db, subject: ExportSubject, now: number): AsyncGenerator<string> {
 	const { channel, memberId, origin } = subject;
 	const member = await db
 		.prepare(
@@ -346,7 +340,7 @@ async function* exportPieces(db: D1Database, subject: ExportSubject, now: number
  * The export as a byte stream that reads a page only when the reader has taken the previous one
  * (pull), so a slow download never piles pages up in memory.
  */
-export function exportStream(db: D1Database, subject: ExportSubject, now: number): ReadableStream<Uint8Array> {
+export function exportStream(db: Db, subject: ExportSubject, now: number): ReadableStream<Uint8Array> {
 	const pieces = exportPieces(db, subject, now);
 	const encoder = new TextEncoder();
 	return new ReadableStream<Uint8Array>(

@@ -40,7 +40,7 @@ interface ProfileRow {
  * The profile, from two reads sent together: the member (of this channel only) and the count of
  * their listed posts; null when the channel has no such member.
  */
-export function profileRead(db: D1Database, channelId: number, userId: number): ReadGroup<MemberProfile | null> {
+export function profileRead(db: Db, channelId: number, userId: number): ReadGroup<MemberProfile | null> {
 	return readGroup(
 		[
 			db.prepare('SELECT id, nickname, joined_at, withdrawn_at, role FROM members WHERE id = ?1 AND channel_id = ?2').bind(userId, channelId),
@@ -66,7 +66,7 @@ function profileOf(member: D1Result | undefined, count: D1Result | undefined): M
 }
 
 /** @throws AppError UserNotFound, also for a member of another channel */
-export async function getProfile(db: D1Database, channelId: number, userId: number): Promise<MemberProfile> {
+export async function getProfile(db: Db, channelId: number, userId: number): Promise<MemberProfile> {
 	const profile = await run(db, profileRead(db, channelId, userId));
 	if (!profile) throw new AppError('UserNotFound');
 	return profile;
@@ -87,13 +87,7 @@ export interface MemberPostPage {
  * `past: 'last'` a page past the end reads the last page instead (as the profile page shows it:
  * shownPage of src/server/platform/paging.ts, here from the count inside the same query), else nothing.
  */
-export function memberPostsRead(
-	db: D1Database,
-	channelId: number,
-	userId: number,
-	page: number,
-	past: 'last' | 'none' = 'none',
-): Read<PostSummary[]> {
+export function memberPostsRead(db: Db, channelId: number, userId: number, page: number, past: 'last' | 'none' = 'none'): Read<PostSummary[]> {
 	// Page 1 is never past the end; a deeper page may be, and then the last page's offset is read.
 	const shown = past === 'last' && page > 1 ? `min(?3, max(1, ((${PROFILE_POST_COUNT_SQL}) + ${PAGE_SIZE - 1}) / ${PAGE_SIZE}))` : '?3';
 	const statement = db
@@ -119,7 +113,7 @@ export function memberPostPageOf(posts: PostSummary[], profile: MemberProfile, p
 }
 
 /** A page of the posts of a profile already read (page past the end: no posts). */
-export async function listMemberPosts(db: D1Database, channelId: number, profile: MemberProfile, page: number): Promise<MemberPostPage> {
+export async function listMemberPosts(db: Db, channelId: number, profile: MemberProfile, page: number): Promise<MemberPostPage> {
 	return memberPostPageOf(await run(db, memberPostsRead(db, channelId, profile.userId, page)), profile, page);
 }
 
@@ -127,7 +121,7 @@ export async function listMemberPosts(db: D1Database, channelId: number, profile
  * The member's profile and page `page` of their posts (a page past the end has none), in one round
  * trip. @throws AppError UserNotFound, also for a member of another channel
  */
-export async function getMemberPosts(db: D1Database, channelId: number, userId: number, page: number): Promise<MemberPostPage> {
+export async function getMemberPosts(db: Db, channelId: number, userId: number, page: number): Promise<MemberPostPage> {
 	const { profile, posts } = await readAll(db, { profile: profileRead(db, channelId, userId), posts: memberPostsRead(db, channelId, userId, page) });
 	if (!profile) throw new AppError('UserNotFound');
 	return memberPostPageOf(posts, profile, page);

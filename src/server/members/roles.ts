@@ -16,7 +16,7 @@ import { bumpContentVersion } from '@/server/content-versions/versions';
  * it changed anything. @throws AppError UserNotFound when they are not an active member here
  */
 export async function setMemberRole(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	memberId: number,
 	role: Role,

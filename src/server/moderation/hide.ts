@@ -64,7 +64,7 @@ type Moderator = number | null;
 
 /** What a change does to the target's open reports, and its log entry. */
 function reportsAndLog(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	moderator: Moderator,
 	target: { type: 'POST' | 'COMMENT'; id: number },
@@ -86,7 +86,7 @@ function reportsAndLog(
  * so the post's cached page and comments go cold (`postId`, the post or the comment's post).
  */
 async function keepHidden(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	moderator: number,
 	target: { type: 'POST' | 'COMMENT'; id: number },
@@ -119,7 +119,7 @@ function exemptFromAutoHide(moderator: Moderator, facts: { authorRole: string; i
  * @throws AppError Forbidden (not an administrator), PostNotFound (not of this channel, or deleted)
  */
 async function setPostHidden(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	admin: SessionMember,
 	postId: number,
@@ -131,7 +131,7 @@ async function setPostHidden(
 }
 
 async function changePostHidden(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	moderator: Moderator,
 	postId: number,
@@ -202,12 +202,12 @@ async function changePostHidden(
 }
 
 /** Hides a post from everyone but administrators. @throws AppError Forbidden, PostNotFound */
-export function hidePost(db: D1Database, channelId: number, admin: SessionMember, postId: number, note?: ModerationNote): Promise<void> {
+export function hidePost(db: Db, channelId: number, admin: SessionMember, postId: number, note?: ModerationNote): Promise<void> {
 	return setPostHidden(db, channelId, admin, postId, true, note);
 }
 
 /** Shows a hidden post again, in its old places. @throws AppError Forbidden, PostNotFound */
-export function unhidePost(db: D1Database, channelId: number, admin: SessionMember, postId: number, note?: ModerationNote): Promise<void> {
+export function unhidePost(db: Db, channelId: number, admin: SessionMember, postId: number, note?: ModerationNote): Promise<void> {
 	return setPostHidden(db, channelId, admin, postId, false, note);
 }
 
@@ -218,7 +218,7 @@ export function unhidePost(db: D1Database, channelId: number, admin: SessionMemb
  * @throws AppError Forbidden (not an administrator), CommentNotFound (not of this channel, or deleted)
  */
 async function setCommentHidden(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	admin: SessionMember,
 	commentId: number,
@@ -230,7 +230,7 @@ async function setCommentHidden(
 }
 
 async function changeCommentHidden(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	moderator: Moderator,
 	commentId: number,
@@ -282,12 +282,12 @@ async function changeCommentHidden(
 }
 
 /** Hides a comment from everyone but administrators. @throws AppError Forbidden, CommentNotFound */
-export function hideComment(db: D1Database, channelId: number, admin: SessionMember, commentId: number, note?: ModerationNote): Promise<void> {
+export function hideComment(db: Db, channelId: number, admin: SessionMember, commentId: number, note?: ModerationNote): Promise<void> {
 	return setCommentHidden(db, channelId, admin, commentId, true, note);
 }
 
 /** Shows a hidden comment again. @throws AppError Forbidden, CommentNotFound */
-export function unhideComment(db: D1Database, channelId: number, admin: SessionMember, commentId: number, note?: ModerationNote): Promise<void> {
+export function unhideComment(db: Db, channelId: number, admin: SessionMember, commentId: number, note?: ModerationNote): Promise<void> {
 	return setCommentHidden(db, channelId, admin, commentId, false, note);
 }
 
@@ -297,7 +297,7 @@ export function unhideComment(db: D1Database, channelId: number, admin: SessionM
  * already hidden, or deleted in between, is left as it is, and so is an administrator's post or
  * comment and a notice.
  */
-export async function autoHide(db: D1Database, channelId: number, target: { type: 'POST' | 'COMMENT'; id: number }, now = Date.now()): Promise<void> {
+export async function autoHide(db: Db, channelId: number, target: { type: 'POST' | 'COMMENT'; id: number }, now = Date.now()): Promise<void> {
 	try {
 		if (target.type === 'POST') await changePostHidden(db, channelId, null, target.id, true, { now });
 		else await changeCommentHidden(db, channelId, null, target.id, true, { now });

@@ -94,7 +94,7 @@ export interface LogEntry {
  * must hold for the row to be written (the action really happened), or omitted.
  */
 export function logStatement(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	moderatorId: number | null,
 	action: ModerationAction,
@@ -115,7 +115,7 @@ const LOG_COUNT_SQL = 'SELECT count(*) AS n FROM moderation_log WHERE channel_id
 
 /** The read of a page of the channel's log and its count (logPageOf reads their results); `lastPage`: a page past the end reads the last page (the admin page). */
 export function logPageRead(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	page: number,
 	lastPage = false,
@@ -165,7 +165,7 @@ function logPageOf(
 
 /** A page of the channel's log, newest first, with the total count. */
 export async function listLog(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	page: number,
 ): Promise<{ entries: LogEntry[]; page: number; totalCount: number; totalPages: number }> {

@@ -65,7 +65,7 @@ const VIEW_ACTION = { POST: 'VIEW_POST_TEXT', COMMENT: 'VIEW_COMMENT_TEXT' } as 
  * @throws AppError PostNotFound, CommentNotFound (none in this channel)
  */
 export async function removedText(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	target: { type: 'POST' | 'COMMENT'; id: number },
 	moderatorId: number,

@@ -45,7 +45,7 @@ const REPORTS_SHOWN = 20;
  * target was hidden, DISMISSED when the reports were).
  */
 export function closeReportsStatement(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	target: { type: ReportTarget; id: number },
 	status: 'RESOLVED' | 'DISMISSED',
@@ -67,7 +67,7 @@ const QUEUE_COUNT_SQL = "SELECT count(*) AS n FROM (SELECT 1 FROM reports WHERE 
  * their results). `lastPage`: a page past the end reads the last page (the admin page), else nothing.
  */
 export function reportQueueRead(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	page: number,
 	order: QueueOrder,
@@ -148,7 +148,7 @@ function reportQueueOf(
 
 /** A page of the open reports, grouped by target. */
 export async function listReportQueue(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	page: number,
 	order: QueueOrder,
@@ -158,7 +158,7 @@ export async function listReportQueue(
 
 /** Dismisses a target's open reports. @throws AppError ReportsNotFound when it has none */
 export async function dismissReports(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	adminId: number,
 	target: { type: ReportTarget; id: number },
@@ -190,7 +190,7 @@ const CLOSED_COUNT_SQL = "SELECT count(*) AS n FROM reports WHERE channel_id = ?
 
 /** The read of a page of the history and its count (closedReportsOf reads their results); `lastPage` as reportQueueRead'. */
 export function closedReportsRead(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	page: number,
 	lastPage = false,
@@ -251,7 +251,7 @@ function closedReportsOf(
 
 /** The history: closed reports, newest closed first. */
 export async function listClosedReports(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	page: number,
 ): Promise<{ reports: ClosedReport[]; page: number; totalCount: number; totalPages: number }> {

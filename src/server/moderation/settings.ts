@@ -21,14 +21,14 @@ export interface SettingsChange {
 }
 
 /** The channel's moderation settings. */
-export function moderationSettingsRead(db: D1Database, channelId: number): Read<ModerationSettings> {
+export function moderationSettingsRead(db: Db, channelId: number): Read<ModerationSettings> {
 	return read(db.prepare('SELECT auto_hide_reports, report_min_age_hours FROM channels WHERE id = ?1').bind(channelId), (result) => {
 		const row = result.results[0] as { auto_hide_reports: number | null; report_min_age_hours: number } | undefined;
 		return { autoHideReports: row?.auto_hide_reports ?? null, reportMinAgeHours: row?.report_min_age_hours ?? REPORT_MIN_AGE_RECOMMENDED_HOURS };
 	});
 }
 
-export async function moderationSettings(db: D1Database, channelId: number): Promise<ModerationSettings> {
+export async function moderationSettings(db: Db, channelId: number): Promise<ModerationSettings> {
 	return run(db, moderationSettingsRead(db, channelId));
 }
 
@@ -51,7 +51,7 @@ function checkedSettings(change: SettingsChange, stored: ModerationSettings): Mo
  * The settings a change leads to (checkedSettings), with a read of the stored ones only when the
  * change leaves one out (the admin area's form names both).
  */
-export async function changedSettings(db: D1Database, channelId: number, change: SettingsChange): Promise<ModerationSettings> {
+export async function changedSettings(db: Db, channelId: number, change: SettingsChange): Promise<ModerationSettings> {
 	if (change.autoHideReports !== undefined && change.reportMinAgeHours !== undefined)
 		return checkedSettings(change, { autoHideReports: null, reportMinAgeHours: REPORT_MIN_AGE_RECOMMENDED_HOURS });
 	return checkedSettings(change, await moderationSettings(db, channelId));
@@ -64,7 +64,7 @@ function settingsNote(settings: ModerationSettings): string {
 
 /** Stores the settings; a change is logged (the new values as the entry's reason), the same ones are not. */
 export async function setModerationSettings(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	moderatorId: number | null,
 	settings: ModerationSettings,

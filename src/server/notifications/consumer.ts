@@ -21,7 +21,7 @@ export function retryDelaySeconds(attempts: number): number {
 
 export async function consumeNotifications(
 	batch: MessageBatch,
-	db: D1Database,
+	db: Db,
 	push: PushSetup | null = null,
 	email: EmailSetup | null = null,
 	now: () => number = Date.now,
@@ -48,7 +48,7 @@ export async function consumeNotifications(
 }
 
 /** Keeps what the queue gave up on, once per message, for the operators. */
-async function keepDeadLetters(batch: MessageBatch, db: D1Database, now: number): Promise<void> {
+async function keepDeadLetters(batch: MessageBatch, db: Db, now: number): Promise<void> {
 	await db.batch(
 		batch.messages.map((message) =>
 			db

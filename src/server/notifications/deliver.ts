@@ -62,7 +62,7 @@ export interface Delivered {
  * next page's rows are written once all the same.
  */
 export async function deliver(
-	db: D1Database,
+	db: Db,
 	event: NotificationEvent,
 	now: number,
 	push: PushSetup | null = null,
@@ -92,7 +92,7 @@ export async function deliver(
 }
 
 /** The notifications of temporary bans that ended (at most `limit` a run): the cron's part. */
-export async function deliverEndedBans(db: D1Database, now: number, since: number, limit = 100): Promise<number> {
+export async function deliverEndedBans(db: Db, now: number, since: number, limit = 100): Promise<number> {
 	const { results } = await db
 		.prepare(
 			`SELECT id, channel_id, member_id, ends_at FROM bans WHERE kind = 'TEMPORARY' AND lifted_at IS NULL AND ends_at > ?1 AND ends_at <= ?2

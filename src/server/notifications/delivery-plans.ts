@@ -34,7 +34,7 @@ interface CommentFacts {
 }
 
 /** A page of a post's or board's watchers after member `after`; `targetSql` names the target by ?2. */
-const watchersStatement = (db: D1Database, target: 'POST' | 'BOARD', targetSql: string, id: number, after: number) =>
+const watchersStatement = (db: Db, target: 'POST' | 'BOARD', targetSql: string, id: number, after: number) =>
 	db
 		.prepare(
 			`SELECT member_id FROM watches WHERE target = ?1 AND target_id = ${targetSql} AND watching = 1 AND member_id > ?3 ORDER BY member_id LIMIT ${WATCHERS_PER_MESSAGE}`,
@@ -53,7 +53,7 @@ function watcherPage(
 	return { ids, next: full ? { type: 'watchers', channelId, of, id, after: ids.at(-1)! } : null };
 }
 
-async function planComment(db: D1Database, channelId: number, commentId: number, edited: boolean, after: number | null): Promise<Plan> {
+async function planComment(db: Db, channelId: number, commentId: number, edited: boolean, after: number | null): Promise<Plan> {
 	const [facts, watchers] = await db.batch([
 		db
 			.prepare(
@@ -94,7 +94,7 @@ async function planComment(db: D1Database, channelId: number, commentId: number,
 	return { deliveries, next: page.next };
 }
 
-async function planPost(db: D1Database, channelId: number, postId: number, edited: boolean, after: number | null): Promise<Plan> {
+async function planPost(db: Db, channelId: number, postId: number, edited: boolean, after: number | null): Promise<Plan> {
 	const [facts, watchers] = await db.batch([
 		// `earlier`: the author's posts in this board in the hour before this one (deleted ones too), by
 		// posts_by_board_author, at most BOARD_POSTS_NOTIFIED_PER_HOUR of them. It depends on the posts
@@ -126,7 +126,7 @@ async function planPost(db: D1Database, channelId: number, postId: number, edite
 	return { deliveries: [mentioned, toWatchers], next: page.next };
 }
 
-async function planLike(db: D1Database, channelId: number, postId: number, actorId: number): Promise<Plan> {
+async function planLike(db: Db, channelId: number, postId: number, actorId: number): Promise<Plan> {
 	const row = await db
 		.prepare(
 			`SELECT p.member_id AS author, p.board_id FROM posts p
@@ -166,7 +166,7 @@ function commentKeys(commentId: number): string[] {
  * the comment mentions and the post's watchers; each is sought by the UNIQUE (member, key) index,
  * so the statements write only that one comment's rows (and each recipient's members row).
  */
-function removeCommentNotifications(db: D1Database, commentId: number, facts: { postId: number; members: readonly number[] }): D1PreparedStatement[] {
+function removeCommentNotifications(db: Db, commentId: number, facts: { postId: number; members: readonly number[] }): D1PreparedStatement[] {
 	const values = { keys: JSON.stringify(commentKeys(commentId)), members: JSON.stringify(facts.members), post: facts.postId };
 	const held = `SELECT value FROM json_each(:members) UNION SELECT member_id FROM watches WHERE target = 'POST' AND target_id = :post AND watching = 1`;
 	const mine = `FROM notifications n WHERE n.member_id = members.id AND n.dedupe_key IN (SELECT value FROM json_each(:keys))`;
@@ -192,7 +192,7 @@ interface ModeratedRow {
 	mentions: string | null;
 }
 
-async function planModeration(db: D1Database, event: Extract<NotificationEvent, { type: 'moderation' }>): Promise<Plan> {
+async function planModeration(db: Db, event: Extract<NotificationEvent, { type: 'moderation' }>): Promise<Plan> {
 	const row =
 		event.target === 'POST'
 			? await db
@@ -245,7 +245,7 @@ async function planModeration(db: D1Database, event: Extract<NotificationEvent, 
 	};
 }
 
-async function planBan(db: D1Database, channelId: number, banId: number, ended: boolean): Promise<Plan> {
+async function planBan(db: Db, channelId: number, banId: number, ended: boolean): Promise<Plan> {
 	const row = await db
 		.prepare("SELECT member_id, ends_at FROM bans WHERE id = ?1 AND channel_id = ?2 AND kind = 'TEMPORARY'")
 		.bind(banId, channelId)
@@ -269,7 +269,7 @@ export function banDelivery(banId: number, memberId: number, endsAt: number, end
 	};
 }
 
-export function plan(db: D1Database, event: NotificationEvent): Promise<Plan> {
+export function plan(db: Db, event: NotificationEvent): Promise<Plan> {
 	switch (event.type) {
 		case 'comment':
 			return planComment(db, event.channelId, event.commentId, event.edited === true, null);

@@ -35,7 +35,7 @@ export interface Delivery {
 }
 
 /** `sql` with `:name` placeholders bound from `values` (each name once, in order of first use). */
-export function named(db: D1Database, sql: string, values: Record<string, unknown>): D1PreparedStatement {
+export function named(db: Db, sql: string, values: Record<string, unknown>): D1PreparedStatement {
 	const order: string[] = [];
 	const text = sql.replace(/:([a-z][a-zA-Z]*)/g, (_, name: string) => {
 		if (!(name in values)) throw new Error(`No value for :${name}`);
@@ -81,7 +81,7 @@ function eligibleSql(delivery: Delivery): string {
 }
 
 /** The two statements of a delivery: the counters first (they see whether the row is new), then the rows. */
-export function deliveryStatements(db: D1Database, channelId: number, delivery: Delivery, now: number): D1PreparedStatement[] {
+export function deliveryStatements(db: Db, channelId: number, delivery: Delivery, now: number): D1PreparedStatement[] {
 	if (delivery.recipients.length === 0) return [];
 	const values = {
 		recipients: JSON.stringify(delivery.recipients),

@@ -133,7 +133,7 @@ const COUNT_EMAILS = `UPDATE members SET
  * that ended with emails held back is not started again until the digest took them (the later ones
  * join it).
  */
-async function withinBudget(db: D1Database, rows: readonly EmailRow[], now: number): Promise<EmailRow[]> {
+async function withinBudget(db: Db, rows: readonly EmailRow[], now: number): Promise<EmailRow[]> {
 	const asked = new Map<number, number>();
 	for (const row of rows) asked.set(row.member_id, (asked.get(row.member_id) ?? 0) + 1);
 	const members = [...asked];
@@ -166,7 +166,7 @@ async function sendAll(mailer: Mailer, messages: Promise<MailMessage>[], what: (
  * rest go in one digest, sendEmailDigests). Returns how many emails were sent.
  */
 export async function emailDelivered(
-	db: D1Database,
+	db: Db,
 	recipients: readonly number[],
 	keys: readonly string[],
 	now: number,
@@ -205,7 +205,7 @@ const DIGESTS_DUE = `SELECT id FROM members WHERE notification_emails_count > ${
  * back ("N more replies and mentions", a link to their notifications), and their count starts
  * again. At most `limit` members a run (the next run goes on). Returns how many digests were sent.
  */
-export async function sendEmailDigests(db: D1Database, setup: EmailSetup, now: number, limit = 100): Promise<number> {
+export async function sendEmailDigests(db: Db, setup: EmailSetup, now: number, limit = 100): Promise<number> {
 	// One batch: what the digests say, then the counts taken (the same members: one transaction).
 	const [found, taken] = await db.batch([
 		db

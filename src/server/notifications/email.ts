@@ -141,7 +141,7 @@ export interface EmailSetting {
 }
 
 /** The read of the member's email setting (emailSettingOf reads its result); with a session's token, in the session's round trip. */
-export function emailSettingStatement(db: D1Database, who: MemberRef): D1PreparedStatement {
+export function emailSettingStatement(db: Db, who: MemberRef): D1PreparedStatement {
 	return db
 		.prepare(`SELECT notification_email AS address, notification_email_pending AS pending FROM members WHERE id = ${memberIdSql(who, '?1')}`)
 		.bind(memberIdValue(who));
@@ -154,7 +154,7 @@ export function emailSettingOf(result: D1Result | undefined): EmailSetting {
 }
 
 /** The member's email setting. */
-export async function emailSetting(db: D1Database, memberId: number): Promise<EmailSetting> {
+export async function emailSetting(db: Db, memberId: number): Promise<EmailSetting> {
 	return emailSettingOf(await emailSettingStatement(db, memberId).all());
 }
 
@@ -173,7 +173,7 @@ export interface EmailChannel {
  * @throws AppError (REFUSALS) unavailable (no setup: no mailer or no SITE_ORIGIN), address (not one we send to), limit (CONFIRMATIONS_PER_DAY reached)
  */
 export async function setNotificationEmail(
-	db: D1Database,
+	db: Db,
 	channel: EmailChannel,
 	memberId: number,
 	input: string,
@@ -231,7 +231,7 @@ export async function setNotificationEmail(
  * Confirms the pending address a confirmation link names (the page's POST). Following the link of
  * an address already confirmed is done again; one of an address replaced since is invalid.
  */
-export async function confirmNotificationEmail(db: D1Database, channelId: number, token: string, now: number): Promise<LinkOutcome> {
+export async function confirmNotificationEmail(db: Db, channelId: number, token: string, now: number): Promise<LinkOutcome> {
 	const check = await checkConfirmToken(token, now);
 	if (check.kind !== 'valid') return check.kind;
 	const row = await db
@@ -255,7 +255,7 @@ export async function confirmNotificationEmail(db: D1Database, channelId: number
 }
 
 /** Turns email off for the member: no address, nothing pending. */
-export async function turnOffEmail(db: D1Database, memberId: number): Promise<EmailSetting> {
+export async function turnOffEmail(db: Db, memberId: number): Promise<EmailSetting> {
 	await db
 		.prepare('UPDATE members SET notification_email = NULL, notification_email_pending = NULL, notification_email_confirmed_at = NULL WHERE id = ?1')
 		.bind(memberId)
@@ -267,7 +267,7 @@ export async function turnOffEmail(db: D1Database, memberId: number): Promise<Em
  * Turns email off by an unsubscribe link (the page's POST, or a mail client's one-click POST). A
  * link of an address that is no longer the member's is done already: nothing goes there.
  */
-export async function unsubscribeByToken(db: D1Database, channelId: number, token: string): Promise<LinkOutcome> {
+export async function unsubscribeByToken(db: Db, channelId: number, token: string): Promise<LinkOutcome> {
 	const check = await checkUnsubscribeToken(token);
 	if (check.kind !== 'valid') return check.kind;
 	const row = await db

@@ -19,7 +19,7 @@ function mentionKeys(texts: readonly string[]): string[] {
  * The read of the members `texts` may mention, for mentionsOf: null when they have no @. One
  * statement, to send with a write's other reads.
  */
-export function mentionsStatement(db: D1Database, channelId: number, texts: readonly string[]): D1PreparedStatement | null {
+export function mentionsStatement(db: Db, channelId: number, texts: readonly string[]): D1PreparedStatement | null {
 	const keys = mentionKeys(texts);
 	if (keys.length === 0) return null;
 	return db
@@ -50,7 +50,7 @@ export function mentionsOf(result: D1Result | undefined, texts: readonly string[
 }
 
 /** The members `texts` mention (mentionsOf), read now. */
-export async function resolveMentions(db: D1Database, channelId: number, texts: readonly string[]): Promise<Mention[]> {
+export async function resolveMentions(db: Db, channelId: number, texts: readonly string[]): Promise<Mention[]> {
 	const statement = mentionsStatement(db, channelId, texts);
 	return mentionsOf(statement ? await statement.all() : undefined, texts);
 }
@@ -77,7 +77,7 @@ export const SUGGESTION_WINDOW = 32;
  * more than 24 of those 32 members under a ban, fewer than 8 names would be offered, and a longer
  * prefix finds the others.
  */
-export async function suggestMembers(db: D1Database, channelId: number, prefix: string, now: number): Promise<Mention[]> {
+export async function suggestMembers(db: Db, channelId: number, prefix: string, now: number): Promise<Mention[]> {
 	const key = nicknameKey(prefix.normalize('NFC'));
 	if (key === '') return [];
 	const { results } = await db

@@ -101,13 +101,13 @@ export function parseCursor(value: string | undefined): { at: number; id: number
 }
 
 /** The member's unread count, as the bell shows it; with a session's token, in the session's round trip. */
-export function unreadCountRead(db: D1Database, who: MemberRef): Read<number> {
+export function unreadCountRead(db: Db, who: MemberRef): Read<number> {
 	const statement = db.prepare(`SELECT unread_notifications AS unread FROM members WHERE id = ${memberIdSql(who, '?1')}`).bind(memberIdValue(who));
 	return read(statement, (result) => Math.max(0, (result.results[0] as { unread: number } | undefined)?.unread ?? 0));
 }
 
 /** The member's unread count, as the bell shows it. */
-export async function unreadCount(db: D1Database, memberId: number): Promise<number> {
+export async function unreadCount(db: Db, memberId: number): Promise<number> {
 	return run(db, unreadCountRead(db, memberId));
 }
 
@@ -134,7 +134,7 @@ function excerptOf(content: string): string {
  * session's token, in the session's round trip.
  */
 export function notificationsRead(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	who: ViewerRef,
 	cursor: { at: number; id: number } | null,
@@ -208,7 +208,7 @@ function notificationPageOf(result: D1Result, limit: number): NotificationPage {
 
 /** A page of the member's notifications, newest first, each as the member may read it now. */
 export async function listNotifications(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	member: SessionMember,
 	cursor: { at: number; id: number } | null,
@@ -221,7 +221,7 @@ export async function listNotifications(
  * Marks one of the member's notifications read (opening it); the count drops when it was unread.
  * Another member's, or a missing one, is NotificationNotFound. Returns the unread count.
  */
-export async function markRead(db: D1Database, memberId: number, notificationId: number, now: number): Promise<number> {
+export async function markRead(db: Db, memberId: number, notificationId: number, now: number): Promise<number> {
 	const [found, , , count] = await db.batch([
 		db.prepare('SELECT 1 AS found FROM notifications WHERE id = ?1 AND member_id = ?2').bind(notificationId, memberId),
 		db
@@ -239,7 +239,7 @@ export async function markRead(db: D1Database, memberId: number, notificationId:
 }
 
 /** Marks everything the member has read: one row, whatever their number. */
-export async function markAllRead(db: D1Database, memberId: number, now: number): Promise<void> {
+export async function markAllRead(db: Db, memberId: number, now: number): Promise<void> {
 	await db
 		.prepare('UPDATE members SET notifications_read_before = max(notifications_read_before, ?2), unread_notifications = 0 WHERE id = ?1')
 		.bind(memberId, now)
@@ -251,7 +251,7 @@ export async function markAllRead(db: D1Database, memberId: number, now: number)
  * run), and sets their counters from what is left. The members past the limit are found by a
  * partial index, without reading anyone else's row.
  */
-export async function pruneNotifications(db: D1Database, members = 50): Promise<number> {
+export async function pruneNotifications(db: Db, members = 50): Promise<number> {
 	const { results } = await db
 		.prepare(`SELECT id FROM members WHERE notification_count > ${NOTIFICATIONS_KEPT} LIMIT ?1`)
 		.bind(members)
@@ -278,7 +278,7 @@ export async function pruneNotifications(db: D1Database, members = 50): Promise<
 }
 
 /** What withdrawal removes of a member's notifications, watches and push subscriptions (bounded by the limits of each). */
-export function withdrawalStatements(db: D1Database, memberId: number): D1PreparedStatement[] {
+export function withdrawalStatements(db: Db, memberId: number): D1PreparedStatement[] {
 	return [
 		db.prepare('DELETE FROM notifications WHERE member_id = ?1').bind(memberId),
 		db.prepare('DELETE FROM watches WHERE member_id = ?1').bind(memberId),
@@ -288,19 +288,19 @@ export function withdrawalStatements(db: D1Database, memberId: number): D1Prepar
 }
 
 /** The member's notification settings, each kind on or off; with a session's token, in the session's round trip. */
-export function notificationSettingsRead(db: D1Database, who: MemberRef): Read<Record<NotificationSetting, boolean>> {
+export function notificationSettingsRead(db: Db, who: MemberRef): Read<Record<NotificationSetting, boolean>> {
 	const statement = db.prepare(`SELECT notifications_off AS off FROM members WHERE id = ${memberIdSql(who, '?1')}`).bind(memberIdValue(who));
 	return read(statement, (result) => settingsOf((result.results[0] as { off: number } | undefined)?.off ?? 0));
 }
 
 /** The member's notification settings: each kind on or off. */
-export async function notificationSettings(db: D1Database, memberId: number): Promise<Record<NotificationSetting, boolean>> {
+export async function notificationSettings(db: Db, memberId: number): Promise<Record<NotificationSetting, boolean>> {
 	return run(db, notificationSettingsRead(db, memberId));
 }
 
 /** Saves the settings sent (a setting left out keeps its value), in one statement; answers them all. */
 export async function saveNotificationSettings(
-	db: D1Database,
+	db: Db,
 	memberId: number,
 	settings: Partial<Record<NotificationSetting, boolean | undefined>>,
 ): Promise<Record<NotificationSetting, boolean>> {

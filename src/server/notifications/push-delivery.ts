@@ -55,13 +55,7 @@ const WRITTEN = 'n.member_id IN (SELECT value FROM json_each(?1)) AND n.dedupe_k
  * notification per member (the first), and only to a member not pushed to in the last
  * PUSH_INTERVAL_MS; the others are on the bell alone. Returns how many pushes were sent.
  */
-export async function pushDelivered(
-	db: D1Database,
-	recipients: readonly number[],
-	keys: readonly string[],
-	now: number,
-	push: PushSetup,
-): Promise<number> {
+export async function pushDelivered(db: Db, recipients: readonly number[], keys: readonly string[], now: number, push: PushSetup): Promise<number> {
 	if (recipients.length === 0 || keys.length === 0) return 0;
 	const bind = [JSON.stringify(recipients), JSON.stringify(keys), now] as const;
 	// One round trip: the members whose turn it is are claimed (their time set to now), then their rows are read.
@@ -129,7 +123,7 @@ export async function pushDelivered(
  *   PushSubscriptionTaken (another member's endpoint, without its secret)
  */
 export async function subscribePush(
-	db: D1Database,
+	db: Db,
 	memberId: number,
 	subscription: { endpoint: string; keys: { p256dh: string; auth: string } },
 	push: PushSetup | null,
@@ -158,6 +152,6 @@ export async function subscribePush(
 }
 
 /** Unsubscribes this browser (the member's own subscription only). */
-export async function unsubscribePush(db: D1Database, memberId: number, endpoint: string): Promise<void> {
+export async function unsubscribePush(db: Db, memberId: number, endpoint: string): Promise<void> {
 	await db.prepare('DELETE FROM push_subscriptions WHERE member_id = ?1 AND endpoint = ?2').bind(memberId, endpoint).run();
 }

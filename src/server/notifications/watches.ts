@@ -34,7 +34,7 @@ export interface WatchedItem {
  * Whether the member of a session (by its token's hash) watches the post or board: the page reads it
  * in the session's own round trip, as the like is read (src/server/likes/likes.ts).
  */
-export function watchingByTokenRead(db: D1Database, channelId: number, tokenHash: string, target: WatchTarget, id: number): Read<boolean> {
+export function watchingByTokenRead(db: Db, channelId: number, tokenHash: string, target: WatchTarget, id: number): Read<boolean> {
 	const byDefault = target === 'POST' ? '(SELECT p.member_id = s.member_id FROM posts p WHERE p.id = ?3)' : '0';
 	const statement = db
 		.prepare(
@@ -48,12 +48,12 @@ export function watchingByTokenRead(db: D1Database, channelId: number, tokenHash
 const BOARD_READABLE = 'EXISTS (SELECT 1 FROM boards WHERE id = ?1 AND channel_id = ?2 AND (is_public = 1 OR ?3 = 1))';
 
 /** The assertion that the member may list the board (of this channel). */
-function readableBoardGuard(db: D1Database, channelId: number, member: SessionMember, boardId: number): D1PreparedStatement {
+function readableBoardGuard(db: Db, channelId: number, member: SessionMember, boardId: number): D1PreparedStatement {
 	return assertion(db, BOARD_READABLE, boardId, channelId, isAdmin(member) ? 1 : 0);
 }
 
 /** Asked after a refused batch: whether the target is the reason. @throws AppError PostNotFound, BoardNotFound */
-async function assertReadableTarget(db: D1Database, channelId: number, member: SessionMember, target: WatchTarget, id: number): Promise<void> {
+async function assertReadableTarget(db: Db, channelId: number, member: SessionMember, target: WatchTarget, id: number): Promise<void> {
 	if (target === 'POST') return assertReadablePost(db, channelId, member, id);
 	const row = await db
 		.prepare(`SELECT ${BOARD_READABLE} AS ok`)
@@ -68,7 +68,7 @@ async function assertReadableTarget(db: D1Database, channelId: number, member: S
  * @throws AppError PostNotFound, BoardNotFound, WatchLimitReached
  */
 export async function setWatching(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	member: SessionMember,
 	target: WatchTarget,
@@ -114,7 +114,7 @@ export async function setWatching(
  * What the member watches in this channel (and may still read), newest first, at most
  * WATCHES_KEPT; with a session's token, in the session's round trip.
  */
-export function watchesRead(db: D1Database, channelId: number, who: ViewerRef): Read<WatchedItem[]> {
+export function watchesRead(db: Db, channelId: number, who: ViewerRef): Read<WatchedItem[]> {
 	const me = memberIdSql(who, '?1');
 	const admin = adminSql(who, '?3');
 	const statement = db
@@ -137,6 +137,6 @@ export function watchesRead(db: D1Database, channelId: number, who: ViewerRef): 
 }
 
 /** What the member watches in this channel (and may still read), newest first, at most WATCHES_KEPT. */
-export async function listWatches(db: D1Database, channelId: number, member: SessionMember): Promise<WatchedItem[]> {
+export async function listWatches(db: Db, channelId: number, member: SessionMember): Promise<WatchedItem[]> {
 	return run(db, watchesRead(db, channelId, member));
 }

@@ -12,7 +12,7 @@ const OTHER_ASSERTION_FAILED = /NOT NULL constraint failed: batch_assertions\.ok
  * A statement that fails (and so rolls back its batch) unless `condition`, an SQL expression over
  * the bound values, holds.
  */
-export function assertion(db: D1Database, condition: string, ...values: unknown[]): D1PreparedStatement {
+export function assertion(db: Db, condition: string, ...values: unknown[]): D1PreparedStatement {
 	return db.prepare(`INSERT INTO batch_assertions (ok) SELECT 0 WHERE NOT (${condition})`).bind(...values);
 }
 
@@ -21,7 +21,7 @@ export function assertion(db: D1Database, condition: string, ...values: unknown[
  * fails NOT NULL rather than CHECK): for a batch whose checks answer different errors, so that no
  * read after the failed batch has to ask which one failed.
  */
-export function otherAssertion(db: D1Database, condition: string, ...values: unknown[]): D1PreparedStatement {
+export function otherAssertion(db: Db, condition: string, ...values: unknown[]): D1PreparedStatement {
 	return db.prepare(`INSERT INTO batch_assertions (ok) SELECT NULL WHERE NOT (${condition})`).bind(...values);
 }
 
@@ -30,7 +30,7 @@ export function otherAssertion(db: D1Database, condition: string, ...values: unk
  * otherAssertion AppError(`onOtherConflict`). Statements run in order: the first that fails answers.
  */
 export async function guardedBatch(
-	db: D1Database,
+	db: Db,
 	statements: D1PreparedStatement[],
 	onConflict: ResultCodeName,
 	onOtherConflict: ResultCodeName = onConflict,

@@ -13,8 +13,15 @@
  * depth; a read that waits for another's answer is one deeper). The Worker sends each answer's
  * figures in its Server-Timing header (functions/shell/round-trips.ts) and tests/e2e/round-trips.spec.ts
  * holds every route to its budget (docs/decisions/performance.md#round-trips).
+ *
+ * Sessions: every request queries one D1 session (`withSession`), opened by `onD1Session` where
+ * the request enters, started where src/server/platform/d1-session.ts says (`sessionStart`), and
+ * handed to whatever asks `database(env.DB)` during that request; work outside a request (the
+ * queue's consumer, the cron) gets a session on the primary. Opening a session sends nothing: its
+ * first query is the first round trip (docs/reference/consistency.md).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { bookmarkHeaders, requestKind, sessionStart } from './d1-session';
 
 /** What one request asked the database, so far. */
 export interface RoundTrips {
@@ -71,7 +78,6 @@ const BUSY = /SQLITE_BUSY|database is locked/;
 export const BUSY_ATTEMPTS = 6;
 
 const EXECUTE = new Set<PropertyKey>(['run', 'all', 'first', 'raw']);
-const wrapped = new WeakMap<D1Database, D1Database>();
 const originals = new WeakMap<object, D1PreparedStatement>();
 
 /** Whether `error` is a local database's lock held by another process. */
@@ -91,24 +97,68 @@ export async function retryWhileBusy<T>(work: () => Promise<T>, wait: (ms: numbe
 	}
 }
 
-/** `db` with every statement and batch run through `retryWhileBusy`: one wrapper per binding. */
-export function database(db: D1Database): D1Database {
-	let found = wrapped.get(db);
-	if (!found) {
-		found = new Proxy(db, {
-			get(target, key) {
-				if (key === 'prepare') return (query: string) => statement(target.prepare(query));
-				if (key === 'batch') {
-					return <T>(statements: D1PreparedStatement[]) =>
-						counted(() => retryWhileBusy(() => target.batch<T>(statements.map((one) => originals.get(one) ?? one))));
-				}
-				const value: unknown = Reflect.get(target, key, target);
-				return typeof value === 'function' ? value.bind(target) : value;
-			},
-		});
-		wrapped.set(db, found);
+/** One request's sessions: where they start, and the one opened on each binding so far. */
+interface RequestSessions {
+	start: D1SessionConstraint | D1SessionBookmark;
+	opened: Map<D1Database, { session: D1DatabaseSession; db: Db }>;
+}
+
+const requestSessions = new AsyncLocalStorage<RequestSessions>();
+
+/**
+ * Answers `request` with `answer`, whose every `database(...)` is the request's session. After a
+ * request that wrote, its answer carries the session's bookmark (d1-session.ts `bookmarkHeaders`).
+ * Inside another request's sessions (the API under the Worker's entry) it only runs `answer`: the
+ * entry opened them and sends the bookmark.
+ */
+export async function onD1Session(request: Request, answer: () => Promise<Response>): Promise<Response> {
+	if (requestSessions.getStore()) return answer();
+	const sessions: RequestSessions = { start: sessionStart(request), opened: new Map() };
+	const response = await requestSessions.run(sessions, answer);
+	if (requestKind(request) !== 'write') return response;
+	const bookmark = [...sessions.opened.values()].map(({ session }) => session.getBookmark()).find((found) => found !== null);
+	if (!bookmark) return response;
+	const headers = bookmarkHeaders(new URL(request.url), bookmark);
+	const add = (to: Response) => {
+		for (const [name, value] of headers) to.headers.append(name, value);
+		return to;
+	};
+	try {
+		return add(response);
+	} catch {
+		// Headers that cannot change (an answer of fetch or the Cache API): a copy takes them.
+		return add(new Response(response.body, response));
 	}
-	return found;
+}
+
+/**
+ * The request's session on `binding`, its statements and batches run through `retryWhileBusy` and
+ * counted: one per binding and request. Outside a request, a new session on the primary.
+ */
+export function database(binding: D1Database): Db {
+	const sessions = requestSessions.getStore();
+	if (!sessions) return wrap(binding.withSession('first-primary'));
+	let found = sessions.opened.get(binding);
+	if (!found) {
+		const session = binding.withSession(sessions.start);
+		found = { session, db: wrap(session) };
+		sessions.opened.set(binding, found);
+	}
+	return found.db;
+}
+
+function wrap(session: D1DatabaseSession): Db {
+	return new Proxy(session, {
+		get(target, key) {
+			if (key === 'prepare') return (query: string) => statement(target.prepare(query));
+			if (key === 'batch') {
+				return <T>(statements: D1PreparedStatement[]) =>
+					counted(() => retryWhileBusy(() => target.batch<T>(statements.map((one) => originals.get(one) ?? one))));
+			}
+			const value: unknown = Reflect.get(target, key, target);
+			return typeof value === 'function' ? value.bind(target) : value;
+		},
+	});
 }
 
 function statement(original: D1PreparedStatement): D1PreparedStatement {

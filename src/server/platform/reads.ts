@@ -63,13 +63,13 @@ export function together<R extends Reads>(reads: R): ReadGroup<ReadValues<R>> {
 }
 
 /** Runs a read: one statement alone, several in one batch (none when it has no statements). */
-export async function run<T>(db: D1Database, one: AnyRead<T>): Promise<T> {
+export async function run<T>(db: Db, one: AnyRead<T>): Promise<T> {
 	if (!('statements' in one)) return one.parse(await one.statement.all());
 	return one.parse(one.statements.length === 0 ? [] : await db.batch([...one.statements]));
 }
 
 /** Sends the reads of a record in one batch (no round trip when it is empty) and answers their values by name. */
-export function readAll<R extends Reads>(db: D1Database, reads: R): Promise<ReadValues<R>> {
+export function readAll<R extends Reads>(db: Db, reads: R): Promise<ReadValues<R>> {
 	return run(db, together(reads));
 }
 
@@ -80,7 +80,7 @@ export function readAll<R extends Reads>(db: D1Database, reads: R): Promise<Read
  * nicknames it mentions…) asks for them all at once and then checks the answers in the order its
  * rules give, each with the check that may refuse the write.
  */
-export async function readTogether(db: D1Database, reads: readonly (D1PreparedStatement | null)[]): Promise<(D1Result | undefined)[]> {
+export async function readTogether(db: Db, reads: readonly (D1PreparedStatement | null)[]): Promise<(D1Result | undefined)[]> {
 	const statements = reads.filter((one) => one !== null);
 	const results = statements.length === 0 ? [] : await db.batch(statements);
 	let at = 0;

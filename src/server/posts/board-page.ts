@@ -79,7 +79,7 @@ export function planBoardPage(layout: BoardCatalog, address: BoardPageAddress, v
 }
 
 /** The page `page` of a listing: the board's, or its category's, posts with the board's notices. */
-export function listBoardPage(db: D1Database, channelId: number, listing: BoardListing, page: number): Promise<PostPage> {
+export function listBoardPage(db: Db, channelId: number, listing: BoardListing, page: number): Promise<PostPage> {
 	return listBoardPosts(db, channelId, listing.board.boardId, page, listing.listedCount, listing.subject?.subjectId);
 }
 
@@ -94,7 +94,7 @@ const ANY_ADMINISTRATOR: Viewer = { kind: 'member', memberId: 0, admin: true };
  * for (boardPageList), and to nobody else.
  */
 export function boardPageRead(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	layout: BoardCatalog,
 	address: BoardPageAddress,
@@ -108,7 +108,7 @@ export function boardPageRead(
  * The list the plan shows: `batched`, the value of boardPageRead at the same address (the same
  * page of the same listing), or read now when there is none; null when the plan shows no list.
  */
-export async function boardPageList(db: D1Database, channelId: number, plan: BoardPagePlan, batched: PostPage | undefined): Promise<PostPage | null> {
+export async function boardPageList(db: Db, channelId: number, plan: BoardPagePlan, batched: PostPage | undefined): Promise<PostPage | null> {
 	const { listing } = plan;
 	if (!listing) return null;
 	return batched ?? listBoardPage(db, channelId, listing, plan.page);

@@ -123,7 +123,7 @@ export function toView(row: PostRow, viewer: Viewer): PostView {
 }
 
 /** A post of the channel as `viewer` may see it. @throws AppError PostNotFound, also for another channel's post */
-export async function getPost(db: D1Database, channelId: number, postId: number, viewer: Viewer): Promise<PostView> {
+export async function getPost(db: Db, channelId: number, postId: number, viewer: Viewer): Promise<PostView> {
 	const row = await db.prepare(`${POST_SQL} ${POST_FROM}`).bind(postId, channelId).first<PostRow>();
 	if (!row) throw new AppError('PostNotFound');
 	return toView(row, viewer);

@@ -115,7 +115,7 @@ const NOTICE_LIMIT = 5;
  * `listedCount` is the board's or the subject's count of listed posts, which the caller holds.
  */
 export async function listBoardPosts(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	boardId: number,
 	page: number,
@@ -126,14 +126,7 @@ export async function listBoardPosts(
 }
 
 /** listBoardPosts' one read, for a page that batches it with its session's. */
-export function boardPostsRead(
-	db: D1Database,
-	channelId: number,
-	boardId: number,
-	page: number,
-	listedCount: number,
-	subjectId?: number,
-): Read<PostPage> {
+export function boardPostsRead(db: Db, channelId: number, boardId: number, page: number, listedCount: number, subjectId?: number): Read<PostPage> {
 	const rank = newestRankOf(listedCount, page);
 	const range =
 		subjectId === undefined
@@ -159,7 +152,7 @@ export function boardPostsRead(
 }
 
 /** The read of a page of "All Posts", for a page that batches it with its session's. */
-export function channelPostsRead(db: D1Database, channelId: number, page: number, listedCount: number): Read<PostPage> {
+export function channelPostsRead(db: Db, channelId: number, page: number, listedCount: number): Read<PostPage> {
 	const statement = db
 		.prepare(
 			`SELECT ${SUMMARY_COLUMNS} FROM posts p JOIN members m ON m.id = p.member_id
@@ -170,6 +163,6 @@ export function channelPostsRead(db: D1Database, channelId: number, page: number
 }
 
 /** A page of "All Posts": every listed post of the channel's public boards. */
-export async function listChannelPosts(db: D1Database, channelId: number, page: number, listedCount: number): Promise<PostPage> {
+export async function listChannelPosts(db: Db, channelId: number, page: number, listedCount: number): Promise<PostPage> {
 	return run(db, channelPostsRead(db, channelId, page, listedCount));
 }

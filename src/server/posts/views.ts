@@ -6,7 +6,7 @@
 import { waitUntil } from 'cloudflare:workers';
 
 const FLUSH_AFTER_MS = 1000;
-const pending = new Map<string, { db: D1Database; channelId: number; postId: number; count: number }>();
+const pending = new Map<string, { db: Db; channelId: number; postId: number; count: number }>();
 let flushing: Promise<void> | null = null;
 
 async function flush(): Promise<void> {
@@ -14,7 +14,7 @@ async function flush(): Promise<void> {
 	const batch = [...pending.values()];
 	pending.clear();
 	flushing = null;
-	const byDb = new Map<D1Database, D1PreparedStatement[]>();
+	const byDb = new Map<Db, D1PreparedStatement[]>();
 	for (const entry of batch) {
 		const statement = entry.db
 			.prepare(
@@ -36,7 +36,7 @@ async function flush(): Promise<void> {
  * Counts one view of a post; the write happens after the response, with the others of the moment.
  * Only a visible post of the channel counts: any other id changes nothing.
  */
-export function countView(db: D1Database, channelId: number, postId: number): void {
+export function countView(db: Db, channelId: number, postId: number): void {
 	const key = `${channelId}:${postId}`;
 	const entry = pending.get(key);
 	if (entry) entry.count += 1;

@@ -44,7 +44,7 @@ const DEFAULT_GUARD: SpamGuard = { limits: DEFAULT_NEW_MEMBER_LIMITS, verifyChal
 import { checkFields, early, placementOf, thumbnailOf } from './post-fields';
 
 /** The read of the member's post of a request. */
-function requestStatement(db: D1Database, memberId: number, requestId: string): D1PreparedStatement {
+function requestStatement(db: Db, memberId: number, requestId: string): D1PreparedStatement {
 	return db.prepare('SELECT id FROM posts WHERE member_id = ?1 AND request_id = ?2').bind(memberId, requestId);
 }
 
@@ -62,7 +62,7 @@ function requestStatement(db: D1Database, memberId: number, requestId: string): 
  * NewMemberTooManyLinks, NewMemberTooManyImages, NewMemberTooManyMentions, ChallengeFailed, NewMemberPostLimit
  */
 export async function createPost(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	member: SessionMember,
 	sent: CreatePostInput,
@@ -188,7 +188,7 @@ export function mayChangePost(change: Change, authorId: number, member: SessionM
 }
 
 /** The read of a post as a change needs it, with `extraColumns` (from `p`) besides. */
-function storedPostStatement(db: D1Database, channelId: number, postId: number, extraColumns = ''): D1PreparedStatement {
+function storedPostStatement(db: Db, channelId: number, postId: number, extraColumns = ''): D1PreparedStatement {
 	return db
 		.prepare(
 			`SELECT p.id, p.member_id, p.board_id, p.subject_id, p.is_notice, p.is_private, p.hidden_by_admin, p.deleted_at, p.version,
@@ -226,7 +226,7 @@ function storedPostOf<Row extends StoredPostRow>(row: Row | null | undefined, me
  * administrator.
  * @throws AppError PostNotFound (not of this channel, deleted, or not readable), Forbidden
  */
-async function postForChange(db: D1Database, channelId: number, postId: number, member: SessionMember, change: Change): Promise<StoredPost> {
+async function postForChange(db: Db, channelId: number, postId: number, member: SessionMember, change: Change): Promise<StoredPost> {
 	return storedPostOf(await storedPostStatement(db, channelId, postId).first<StoredPostRow>(), member, change);
 }
 
@@ -243,7 +243,7 @@ function assignments(columns: Record<string, string>): string {
  * image and video marks or thumbnail. A body-only edit leaves every list, the layout and the other posts as they were.
  */
 function editTouch(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	row: StoredPostRow,
 	after: {
@@ -277,7 +277,7 @@ function editTouch(
  * NewMemberTooManyLinks, NewMemberTooManyImages, NewMemberTooManyMentions
  */
 export async function editPost(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	member: SessionMember,
 	postId: number,
@@ -359,7 +359,7 @@ export async function editPost(
  * of rows whatever its age. An administrator's deletion of someone else's post writes DELETE_POST
  * to the audit log in the same batch.
  */
-export async function deletePost(db: D1Database, channelId: number, member: SessionMember, postId: number, now: number): Promise<void> {
+export async function deletePost(db: Db, channelId: number, member: SessionMember, postId: number, now: number): Promise<void> {
 	const stored = await postForChange(db, channelId, postId, member, 'delete');
 	const moderated = stored.row.member_id !== member.userId;
 	const plan = planListChange(db, channelId, stored, { ...stored.placement, visible: false });
@@ -401,7 +401,7 @@ export interface EditablePost extends PostFields {
  * The edit screen's read of a post (editablePostOf reads its result), made before the member is
  * known: in the session's round trip.
  */
-export function editablePostStatement(db: D1Database, channelId: number, postId: number): D1PreparedStatement {
+export function editablePostStatement(db: Db, channelId: number, postId: number): D1PreparedStatement {
 	return storedPostStatement(db, channelId, postId, ', p.content');
 }
 

@@ -81,7 +81,7 @@ export function mayReport(authorId: number, member: SessionMember): boolean {
  *   CommentAlreadyReported (this member reported it before, or in a request at the same moment)
  */
 export async function createReport(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	member: SessionMember,
 	input: CreateReportInput,
@@ -138,7 +138,7 @@ export async function createReport(
  * it in the session's own round trip, as it reads the member's like (likedByTokenRead), and
  * uses it only for a member. One probe of the UNIQUE (target_type, target_id, reporter_id) index.
  */
-export function reportedByTokenRead(db: D1Database, channelId: number, tokenHash: string, postId: number): Read<boolean> {
+export function reportedByTokenRead(db: Db, channelId: number, tokenHash: string, postId: number): Read<boolean> {
 	const statement = db
 		.prepare(
 			`SELECT EXISTS (SELECT 1 FROM sessions s JOIN reports r ON r.reporter_id = s.member_id

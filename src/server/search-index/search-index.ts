@@ -34,7 +34,7 @@ export interface SearchedText {
  * (then an entry the post has already, written by another request of the same id, is kept).
  */
 export function postSearchStatements(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	post: number | { memberId: number; requestId: string },
 	text: SearchedText | null,
@@ -66,7 +66,7 @@ export function postSearchStatements(
 }
 
 /** Statements that make a member's nickname entry agree: null removes it (withdrawal). */
-export function memberSearchStatements(db: D1Database, channelId: number, memberId: number, nickname: string | null): D1PreparedStatement[] {
+export function memberSearchStatements(db: Db, channelId: number, memberId: number, nickname: string | null): D1PreparedStatement[] {
 	const [base] = channelRange(channelId);
 	const statements = [db.prepare('DELETE FROM member_search WHERE rowid = ?1').bind(base + memberId)];
 	if (nickname !== null)
@@ -78,7 +78,7 @@ export function memberSearchStatements(db: D1Database, channelId: number, member
  * A new member's entry, for the batch that creates the member: named by the membership's
  * identity, since the new row's id is not known before the batch.
  */
-export function newMemberSearchStatement(db: D1Database, channelId: number, identityId: number, nickname: string): D1PreparedStatement {
+export function newMemberSearchStatement(db: Db, channelId: number, identityId: number, nickname: string): D1PreparedStatement {
 	const [base] = channelRange(channelId);
 	return db
 		.prepare('INSERT INTO member_search (rowid, nickname) SELECT ?1 + id, ?2 FROM members WHERE channel_id = ?3 AND identity_id = ?4')

@@ -15,7 +15,7 @@ export interface ScannedPost {
 }
 
 /** The listed posts of a channel with their author, newest first: what scanPosts looks through. */
-export async function listedPostsForScan(db: D1Database, channelId: number): Promise<ScannedPost[]> {
+export async function listedPostsForScan(db: Db, channelId: number): Promise<ScannedPost[]> {
 	const { results } = await db
 		.prepare(
 			`SELECT p.id, p.title, p.content_text, m.nickname, m.withdrawn_at FROM posts p JOIN members m ON m.id = p.member_id

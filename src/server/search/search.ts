@@ -73,13 +73,7 @@ function matchOf(channelId: number, phrase: string, type: SearchType) {
 }
 
 /** The ids of the newest `limit` posts matching `query`, newest first: what the pages of searchPosts list, together (for the recall bench). */
-export async function matchingPostIds(
-	db: D1Database,
-	channelId: number,
-	query: string,
-	type: SearchType,
-	limit = SEARCH_COUNT_CAP,
-): Promise<number[]> {
+export async function matchingPostIds(db: Db, channelId: number, query: string, type: SearchType, limit = SEARCH_COUNT_CAP): Promise<number[]> {
 	const phrase = searchPhrase(query);
 	if (phrase === null) return [];
 	const { low, high, expression, extra } = matchOf(channelId, phrase, type);
@@ -95,7 +89,7 @@ export async function matchingPostIds(
  * from two reads sent together: the page's rows and the capped count; none for a query with
  * nothing to search (no results then).
  */
-export function searchRead(db: D1Database, channelId: number, query: string, type: SearchType, page: number): ReadGroup<SearchResults> {
+export function searchRead(db: Db, channelId: number, query: string, type: SearchType, page: number): ReadGroup<SearchResults> {
 	const phrase = searchPhrase(query);
 	if (phrase === null) return readGroup([], () => searchResultsOf([], page));
 	const { low, high, expression, extra } = matchOf(channelId, phrase, type);
@@ -140,6 +134,6 @@ function searchResultsOf(results: readonly D1Result[], page: number): SearchResu
  * Page `page` of the posts matching `query` (2 to 20 characters, already checked) in a channel:
  * one round trip of two reads, the page's rows and the capped count.
  */
-export async function searchPosts(db: D1Database, channelId: number, query: string, type: SearchType, page: number): Promise<SearchResults> {
+export async function searchPosts(db: Db, channelId: number, query: string, type: SearchType, page: number): Promise<SearchResults> {
 	return run(db, searchRead(db, channelId, query, type, page));
 }

@@ -25,7 +25,7 @@ export function publicBoards(layout: LayoutData) {
 }
 
 /** How many posts sitemaps the channel has: one per range of SITEMAP_POSTS_PER_FILE All Posts positions up to the highest listed. */
-export function postsSitemapCountRead(db: D1Database, channelId: number): Read<number> {
+export function postsSitemapCountRead(db: Db, channelId: number): Read<number> {
 	return read(db.prepare('SELECT max(channel_seq) AS top FROM posts WHERE channel_id = ?1 AND channel_seq IS NOT NULL').bind(channelId), (result) => {
 		const top = (result.results[0] as { top: number | null } | undefined)?.top ?? 0;
 		return Math.ceil(top / SITEMAP_POSTS_PER_FILE);
@@ -33,7 +33,7 @@ export function postsSitemapCountRead(db: D1Database, channelId: number): Read<n
 }
 
 /** How many posts sitemaps the channel has (postsSitemapCountRead). */
-export async function postsSitemapCount(db: D1Database, channelId: number): Promise<number> {
+export async function postsSitemapCount(db: Db, channelId: number): Promise<number> {
 	return run(db, postsSitemapCountRead(db, channelId));
 }
 
@@ -44,7 +44,7 @@ export interface SitemapPost {
 }
 
 /** The listed posts of sitemap `part` (1-based): those at All Posts positions of its range. */
-export function sitemapPostsRead(db: D1Database, channelId: number, part: number): Read<SitemapPost[]> {
+export function sitemapPostsRead(db: Db, channelId: number, part: number): Read<SitemapPost[]> {
 	const first = (part - 1) * SITEMAP_POSTS_PER_FILE + 1;
 	const statement = db
 		.prepare(
@@ -56,7 +56,7 @@ export function sitemapPostsRead(db: D1Database, channelId: number, part: number
 }
 
 /** The listed posts of sitemap `part` (sitemapPostsRead). */
-export async function sitemapPosts(db: D1Database, channelId: number, part: number): Promise<SitemapPost[]> {
+export async function sitemapPosts(db: Db, channelId: number, part: number): Promise<SitemapPost[]> {
 	return run(db, sitemapPostsRead(db, channelId, part));
 }
 
@@ -89,7 +89,7 @@ const FEED_COLUMNS = `p.id, p.title, p.content, m.nickname, m.withdrawn_at, p.cr
  * The newest listed posts of All Posts, or of one board everyone may read (`boardId`; the caller
  * checks that it is one).
  */
-export async function feedEntries(db: D1Database, channelId: number, boardId: number | null): Promise<FeedEntry[]> {
+export async function feedEntries(db: Db, channelId: number, boardId: number | null): Promise<FeedEntry[]> {
 	const statement =
 		boardId === null
 			? db

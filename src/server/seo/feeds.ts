@@ -13,7 +13,7 @@ const SUMMARY_LENGTH = 300;
 /** The feed of All Posts (`board` null) or of a board everyone may read. */
 /** What a feed is made from: the channel, its database, the site's origin and the channel's texts. */
 export interface FeedSource {
-	db: D1Database;
+	db: Db;
 	channel: Channel;
 	origin: string;
 	t: Translate;

@@ -18,7 +18,7 @@ export interface RequestSession<T> {
 }
 
 export async function requestSession<T = never>(
-	db: D1Database,
+	db: Db,
 	channel: Channel,
 	request: Request,
 	alongside?: AlongsideReads<T>,

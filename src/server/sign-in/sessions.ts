@@ -109,7 +109,7 @@ async function tokenHashOf(token: string): Promise<string> {
 }
 
 /** The read of a session's row with its member and ban. */
-function sessionStatement(db: D1Database, channelId: number, tokenHash: string, now: number): D1PreparedStatement {
+function sessionStatement(db: Db, channelId: number, tokenHash: string, now: number): D1PreparedStatement {
 	return db
 		.prepare(
 			`SELECT s.member_id, s.last_seen_at, s.idle_expires_at, s.expires_at, m.nickname, m.role, m.provider, m.recent_provider,
@@ -139,13 +139,7 @@ export const afterAnswer: SessionWrite = (write) => waitUntil(uncounted(write));
  * The session sessionStatement read; an expired one is deleted on sight, and use is recorded at
  * most hourly (TOUCH_INTERVAL_MS), both through `write`: a page or API read takes no round trip for them.
  */
-async function sessionOfResult(
-	db: D1Database,
-	result: D1Result | undefined,
-	tokenHash: string,
-	now: number,
-	write: SessionWrite,
-): Promise<SessionState> {
+async function sessionOfResult(db: Db, result: D1Result | undefined, tokenHash: string, now: number, write: SessionWrite): Promise<SessionState> {
 	const row = (result?.results[0] ?? null) as SessionRow | null;
 	if (!row || row.withdrawn_at !== null || row.nickname === null) return { kind: 'revoked' };
 	if (now >= row.idle_expires_at || now >= row.expires_at) {
@@ -188,7 +182,7 @@ export type AlongsideReads<T> = (tokenHash: string | null) => ReadGroup<T>;
  * end it carries expired, without reading its row. `read` is the value of the reads (null without them).
  */
 export async function resolveSessionWith<T>(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	token: string | null,
 	secret: string | null,
@@ -208,7 +202,7 @@ export async function resolveSessionWith<T>(
 
 /** resolveSessionWith without reads of the page's own. */
 export async function resolveSession(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	token: string | null,
 	secret: string | null,
@@ -223,7 +217,7 @@ export async function resolveSession(
  * sign-up that creates it passed the human check, recorded on the session's own row.
  */
 export async function newSession(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	member: number | { identityId: number },
 	secret: string,
@@ -248,11 +242,11 @@ export async function newSession(
 	return { token, statements, maxAgeSeconds: Math.floor(SESSION_MAX_MS / 1000) };
 }
 
-export function endSession(db: D1Database, tokenHash: string): D1PreparedStatement {
+export function endSession(db: Db, tokenHash: string): D1PreparedStatement {
 	return db.prepare('DELETE FROM sessions WHERE token_hash = ?1').bind(tokenHash);
 }
 
 /** Ends every session of a member (withdrawal). */
-export function endMemberSessions(db: D1Database, memberId: number): D1PreparedStatement {
+export function endMemberSessions(db: Db, memberId: number): D1PreparedStatement {
 	return db.prepare('DELETE FROM sessions WHERE member_id = ?1').bind(memberId);
 }

@@ -52,7 +52,7 @@ export function callbackUrl(origin: string, channel: Channel): string {
  * Starts a sign-in with `provider` for the channel. `redirectUrl` must already be safe.
  * @throws AppError ProviderNotOffered, ProviderUnavailable
  */
-export async function startSignIn(db: D1Database, channel: Channel, provider: Provider, redirectUrl: string, origin: string, now = Date.now()) {
+export async function startSignIn(db: Db, channel: Channel, provider: Provider, redirectUrl: string, origin: string, now = Date.now()) {
 	const { providers } = await loadLayout(db, channel);
 	if (!providers.includes(provider)) throw new AppError('ProviderNotOffered');
 	const config = configuredProvider(provider);
@@ -98,7 +98,7 @@ export async function startSignIn(db: D1Database, channel: Channel, provider: Pr
  * pending sign-in to the real return.
  */
 export async function consumeTransaction(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	transactionToken: string,
 	state: string,

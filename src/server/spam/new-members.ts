@@ -142,20 +142,14 @@ export function checkNewMemberComment(member: SessionMember, limits: NewMemberLi
  * `requestId`, it holds too when the member's row of that request exists (a write sent twice at
  * once, whose other request wrote it: the batch then changes nothing and answers that row).
  */
-export function writeCountGuard(
-	db: D1Database,
-	table: 'posts' | 'comments',
-	memberId: number,
-	limit: number,
-	requestId?: string,
-): D1PreparedStatement {
+export function writeCountGuard(db: Db, table: 'posts' | 'comments', memberId: number, limit: number, requestId?: string): D1PreparedStatement {
 	const count = `(SELECT count(*) FROM (SELECT 1 FROM ${table} WHERE member_id = ?1 LIMIT ?2)) < ?2`;
 	if (requestId === undefined) return assertion(db, count, memberId, limit);
 	return assertion(db, `${count} OR EXISTS (SELECT 1 FROM ${table} WHERE member_id = ?1 AND request_id = ?3)`, memberId, limit, requestId);
 }
 
 /** The same count asked on its own, after a batch failed, to tell whether the count was the reason. */
-export async function writeCountReached(db: D1Database, table: 'posts' | 'comments', memberId: number, limit: number): Promise<boolean> {
+export async function writeCountReached(db: Db, table: 'posts' | 'comments', memberId: number, limit: number): Promise<boolean> {
 	const row = await db
 		.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE member_id = ?1 LIMIT ?2)`)
 		.bind(memberId, limit)

@@ -52,7 +52,7 @@ interface UploadRow {
  * (no keys, or more than MAX_UPLOADS_PER_DOCUMENT, which uploadsOf refuses). One statement, to send
  * with the write's other reads.
  */
-export function uploadsStatement(db: D1Database, channelId: number, keys: readonly string[]): D1PreparedStatement | null {
+export function uploadsStatement(db: Db, channelId: number, keys: readonly string[]): D1PreparedStatement | null {
 	if (keys.length === 0 || keys.length > MAX_UPLOADS_PER_DOCUMENT) return null;
 	return db
 		.prepare(
@@ -104,7 +104,7 @@ export function uploadsOf(
  * @throws AppError TooManyImages, ImageNotUploaded
  */
 export async function checkUploads(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	memberId: number,
 	keys: readonly string[],
@@ -151,7 +151,7 @@ export type ClaimTarget = { postId: number | 'last-inserted' } | { draftId: numb
  * parameters, such as `changes() = 1`) leaves the uploads alone unless it holds.
  */
 export function claimUploadsStatements(
-	db: D1Database,
+	db: Db,
 	channelId: number,
 	keys: readonly string[],
 	target: ClaimTarget,

@@ -45,7 +45,7 @@ function quotaRefusal(error: unknown): (typeof QUOTA_REFUSALS)[number] | null {
  * @throws AppError UploadDailyLimitReached, UnattachedUploadLimitReached past the quota
  */
 export async function storeUpload(
-	db: D1Database,
+	db: Db,
 	bucket: R2Bucket,
 	channelId: number,
 	memberId: number,
@@ -100,7 +100,7 @@ export interface StoredThumbnail {
  * @throws AppError ThumbnailExists when the upload has its thumbnail already
  */
 export async function storeThumbnail(
-	db: D1Database,
+	db: Db,
 	bucket: R2Bucket,
 	channelId: number,
 	memberId: number,
@@ -225,7 +225,7 @@ export interface CleanupOutcome {
  * upload, keeps its row but not its image.
  */
 export async function removeUnattachedUploads(
-	db: D1Database,
+	db: Db,
 	bucket: R2Bucket,
 	now: number,
 	{ batchSize = CLEANUP_BATCH, maxBatches = CLEANUP_MAX_BATCHES, timeBudgetMs = CLEANUP_TIME_BUDGET_MS, clock = Date.now }: CleanupBudget = {},

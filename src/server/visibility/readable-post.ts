@@ -16,12 +16,12 @@ const READABLE_POST = `EXISTS (SELECT 1 FROM posts p JOIN boards b ON b.id = p.b
 const bindings = (channelId: number, member: SessionMember, postId: number) => [postId, channelId, member.userId, isAdmin(member) ? 1 : 0] as const;
 
 /** The assertion that fails its batch unless the member may read the post (of this channel) in full. */
-export function readablePostGuard(db: D1Database, channelId: number, member: SessionMember, postId: number): D1PreparedStatement {
+export function readablePostGuard(db: Db, channelId: number, member: SessionMember, postId: number): D1PreparedStatement {
 	return assertion(db, READABLE_POST, ...bindings(channelId, member, postId));
 }
 
 /** The read of whether the member may read the post in full, for a batch (readablePostOf checks its result). */
-export function readablePostStatement(db: D1Database, channelId: number, member: SessionMember, postId: number): D1PreparedStatement {
+export function readablePostStatement(db: Db, channelId: number, member: SessionMember, postId: number): D1PreparedStatement {
 	return db.prepare(`SELECT ${READABLE_POST} AS ok`).bind(...bindings(channelId, member, postId));
 }
 
@@ -34,6 +34,6 @@ export function readablePostOf(result: D1Result | undefined): void {
  * Whether the member may read the post in full, asked on its own: after a batch failed, to tell
  * which of its checks did. @throws AppError PostNotFound when not
  */
-export async function assertReadablePost(db: D1Database, channelId: number, member: SessionMember, postId: number): Promise<void> {
+export async function assertReadablePost(db: Db, channelId: number, member: SessionMember, postId: number): Promise<void> {
 	readablePostOf(await readablePostStatement(db, channelId, member, postId).all());
 }

@@ -1,0 +1,83 @@
+/**
+ * Where each request's D1 session starts, and the bookmark a writer's next request starts from
+ * (docs/reference/consistency.md). D1 answers a session's first query from the nearest replica
+ * (`first-unconstrained`) or from the primary (`first-primary`), or from any copy at least as new
+ * as a bookmark; every later query of the session sees what the earlier ones saw. After a request
+ * that wrote, the session's bookmark goes back to the browser in a short-lived cookie (and, for an
+ * API call, in the BOOKMARK_HEADER of its answer), so that the member's next pages and reads start
+ * from it and never miss their own write on a replica that lags.
+ *
+ * `sessionStart` is the one policy: the database's module (database.ts) opens every request's
+ * session with what it answers.
+ */
+import { parse, serialize } from 'hono/utils/cookie';
+import { isSecureContext } from '@/server/sign-in/cookies';
+
+/** The answer header of an API call that wrote: the bookmark its session ended at. */
+export const BOOKMARK_HEADER = 'X-D1-Bookmark';
+
+/**
+ * How long the bookmark cookie lives (seconds). A replica catches up within seconds; five minutes
+ * covers a slow one with room, and then the cookie goes, so that a member's reads return to the
+ * nearest replica without a bookmark they no longer need.
+ */
+export const BOOKMARK_COOKIE_SECONDS = 5 * 60;
+
+/** A D1 bookmark: three 8-digit and one 32-digit hexadecimal parts (they sort oldest to newest). */
+const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
+const BOOKMARK_LENGTH = 59;
+
+/** What a request does to the database, for the start of its session. */
+export type RequestKind = 'read' | 'write' | 'moderation';
+
+/** The paths that write although asked with GET: the providers' return (/{domain}/{slug}/oauth). */
+const WRITING_GET = /^\/[^/]+\/[^/]+\/oauth\/?$/;
+/** The admin area's pages and the admin API: moderators decide on what is, never on a replica's past. */
+const MODERATION = /^(?:\/admin\/v1\/|\/[^/]+\/[^/]+\/admin(?:\/|$))/;
+
+/** Whether `request` writes (a moderator's action included), is a moderator's read, or another read. */
+export function requestKind(request: Request): RequestKind {
+	const path = new URL(request.url).pathname;
+	if ((request.method !== 'GET' && request.method !== 'HEAD') || WRITING_GET.test(path)) return 'write';
+	return MODERATION.test(path) ? 'moderation' : 'read';
+}
+
+/** The bookmark cookie's name: `__Host-` wherever the browser is in a secure context (as the sign-in cookies'). */
+function cookieName(url: URL): string {
+	return `${isSecureContext(url) ? '__Host-' : ''}d1-bookmark`;
+}
+
+/** The bookmark the request's cookie carries, or null when it has none, or one that is not a bookmark. */
+export function bookmarkOf(request: Request): D1SessionBookmark | null {
+	const header = request.headers.get('cookie');
+	if (!header) return null;
+	const name = cookieName(new URL(request.url));
+	const value = parse(header, name)[name];
+	return value !== undefined && value.length === BOOKMARK_LENGTH && BOOKMARK.test(value) ? value : null;
+}
+
+/** The answer's headers after a write: the cookie and BOOKMARK_HEADER, both with `bookmark`. */
+export function bookmarkHeaders(url: URL, bookmark: D1SessionBookmark): [string, string][] {
+	return [
+		['Set-Cookie', bookmarkCookie(url, bookmark)],
+		[BOOKMARK_HEADER, bookmark],
+	];
+}
+
+/**
+ * Where the request's session starts: a write or a moderator's read on the primary; any other read
+ * from the bookmark of the reader's last write when they carry one, otherwise from the nearest replica.
+ */
+export function sessionStart(request: Request): D1SessionConstraint | D1SessionBookmark {
+	if (requestKind(request) !== 'read') return 'first-primary';
+	return bookmarkOf(request) ?? 'first-unconstrained';
+}
+
+/**
+ * The Set-Cookie value that hands `bookmark` to the next request of this browser: HttpOnly,
+ * SameSite=Lax, Path=/, Secure in a secure context, BOOKMARK_COOKIE_SECONDS long.
+ */
+function bookmarkCookie(url: URL, bookmark: D1SessionBookmark): string {
+	const secure = isSecureContext(url);
+	return serialize(cookieName(url), bookmark, { path: '/', httpOnly: true, secure, sameSite: 'Lax', maxAge: BOOKMARK_COOKIE_SECONDS });
+}
