@@ -4,7 +4,7 @@
  * writes and the admin area's reads on the primary.
  */
 import { describe, expect, it } from 'vitest';
-import { bookmarkOf, requestKind, sessionStart } from '@/server/platform/d1-session';
+import { bookmarkOf, handsOutBookmark, requestKind, sessionStart } from '@/server/platform/d1-session';
 
 const SITE = 'https://board.example';
 const BOOKMARK = '0000002a-00000123-00004c6d-8e61117bf38d7adb71b934ebbf891683';
@@ -49,5 +49,14 @@ describe('the D1 session a request starts', () => {
 		// A cookie planted without `__Host-` (by a sibling subdomain, or over http) is never read on https.
 		expect(bookmarkOf(ask('/starfall/global', 'GET', `d1-bookmark=${BOOKMARK}`))).toBeNull();
 		expect(bookmarkOf(new Request('http://board.example/starfall/global', { headers: { cookie: `d1-bookmark=${BOOKMARK}` } }))).toBe(BOOKMARK);
+	});
+
+	it("hands the bookmark back after a write the writer may read next, not after a post page's view beacon", () => {
+		expect(handsOutBookmark(ask('/v1/starfall/global/posts', 'POST'))).toBe(true);
+		expect(handsOutBookmark(ask('/v1/starfall/global/posts/5/like', 'PUT'))).toBe(true);
+		expect(handsOutBookmark(ask('/starfall/global/oauth?code=x&state=y'))).toBe(true);
+		expect(handsOutBookmark(ask('/public/v1/starfall/global/posts/5/views', 'POST'))).toBe(false);
+		expect(handsOutBookmark(ask('/v1/starfall/global/posts/5/views', 'POST'))).toBe(false);
+		expect(handsOutBookmark(ask('/starfall/global/posts/5'))).toBe(false);
 	});
 });

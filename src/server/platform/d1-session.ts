@@ -42,6 +42,18 @@ export function requestKind(request: Request): RequestKind {
 	return MODERATION.test(path) ? 'moderation' : 'read';
 }
 
+/**
+ * Writes whose writer never reads them back: the post page's view beacon (every reader's, guests'
+ * too; its count is approximate and written after the answer). Their answers carry no bookmark, so
+ * reading a post sets no cookie.
+ */
+const UNREAD_WRITES = /^\/(?:public\/)?v1\/[^/]+\/[^/]+\/posts\/[^/]+\/views\/?$/;
+
+/** Whether the answer to `request` hands the session's bookmark back: a write the writer may read back next. */
+export function handsOutBookmark(request: Request): boolean {
+	return requestKind(request) === 'write' && !UNREAD_WRITES.test(new URL(request.url).pathname);
+}
+
 /** The bookmark cookie's name: `__Host-` wherever the browser is in a secure context (as the sign-in cookies'). */
 function cookieName(url: URL): string {
 	return `${isSecureContext(url) ? '__Host-' : ''}d1-bookmark`;

@@ -21,7 +21,7 @@
  * first query is the first round trip (docs/reference/consistency.md).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { bookmarkHeaders, requestKind, sessionStart } from './d1-session';
+import { bookmarkHeaders, handsOutBookmark, sessionStart } from './d1-session';
 
 /** What one request asked the database, so far. */
 export interface RoundTrips {
@@ -107,7 +107,8 @@ const requestSessions = new AsyncLocalStorage<RequestSessions>();
 
 /**
  * Answers `request` with `answer`, whose every `database(...)` is the request's session. After a
- * request that wrote, its answer carries the session's bookmark (d1-session.ts `bookmarkHeaders`).
+ * request that wrote (but for the writes no one reads back: d1-session.ts `handsOutBookmark`), its
+ * answer carries the session's bookmark (`bookmarkHeaders`).
  * Inside another request's sessions (the API under the Worker's entry) it only runs `answer`: the
  * entry opened them and sends the bookmark.
  */
@@ -115,7 +116,7 @@ export async function onD1Session(request: Request, answer: () => Promise<Respon
 	if (requestSessions.getStore()) return answer();
 	const sessions: RequestSessions = { start: sessionStart(request), opened: new Map() };
 	const response = await requestSessions.run(sessions, answer);
-	if (requestKind(request) !== 'write') return response;
+	if (!handsOutBookmark(request)) return response;
 	const bookmark = [...sessions.opened.values()].map(({ session }) => session.getBookmark()).find((found) => found !== null);
 	if (!bookmark) return response;
 	const headers = bookmarkHeaders(new URL(request.url), bookmark);
