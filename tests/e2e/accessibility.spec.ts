@@ -28,41 +28,46 @@ const COMMUNITIES: Community[] = [
 	{ path: '/pixelfarm/main', look: 'English, dark', boardId: 42, mediaBoardId: 44, signIn: true },
 ];
 
+/**
+ * One test per community, in one browser context: each page is loaded once and audited, the guest's pages first,
+ * then My Page signed in. Each audit is a step named by its page, and its message names the page, so a failure says
+ * which one failed.
+ */
 for (const community of COMMUNITIES) {
-	test.describe(`WCAG 2.2 AA in ${community.path} (${community.look})`, () => {
-		test('a board page with its category filter has no violation', async ({ page }) => {
+	test(`WCAG 2.2 AA in ${community.path} (${community.look}): a board, a post, the login page and My Page`, async ({ page }) => {
+		await test.step('a board page with its category filter has no violation', async () => {
 			await page.goto(`${community.path}/boards/${community.boardId}`);
 			await expect(page.locator('.subjects a[aria-current="page"]')).toBeVisible();
-			expect(await wcagViolations(page)).toEqual([]);
+			expect(await wcagViolations(page), 'violations on the board page').toEqual([]);
 		});
 
-		test('a post page with images and comments has no violation', async ({ page }) => {
+		await test.step('a post page with images and comments has no violation', async () => {
 			await page.goto(`${community.path}/boards/${community.mediaBoardId}`);
 			const href = await page.locator('.post-row:not(.pinned) .post-title').first().getAttribute('href');
-			expect(href).toBeTruthy();
+			expect(href, 'a post on the media board').toBeTruthy();
 			await page.goto(href ?? '');
 			await expect(page.locator('h1')).toBeVisible();
-			expect(await wcagViolations(page)).toEqual([]);
+			expect(await wcagViolations(page), 'violations on the post page').toEqual([]);
 		});
 
-		test('the login page has no violation', async ({ page }) => {
+		await test.step('the login page has no violation', async () => {
 			await page.goto(`${community.path}/login`);
 			if (!community.signIn) await expect(page.getByText(ja['login.noProviders'])).toBeVisible();
 			else await expect(page.locator('[data-login-form] button').first()).toBeVisible();
-			expect(await wcagViolations(page)).toEqual([]);
+			expect(await wcagViolations(page), 'violations on the login page').toEqual([]);
 		});
 
 		if (!community.signIn) {
-			test('My Page cannot be reached: without sign-in providers nobody signs in here, so there is no My Page to audit', async ({ page }) => {
+			await test.step('My Page cannot be reached: without sign-in providers nobody signs in here, so there is no My Page to audit', async () => {
 				await page.goto(`${community.path}/mypage`);
-				await expect(page).not.toHaveURL(/\/mypage/);
+				await expect(page, 'My Page without sign-in providers').not.toHaveURL(/\/mypage/);
 				await expect(page.locator('[data-member-card]')).toHaveCount(0);
 			});
 		} else {
-			test("a signed-in member's My Page has no violation", async ({ page }) => {
+			await test.step("a signed-in member's My Page has no violation", async () => {
 				await signInAsDemoMember(page, community.path, `${community.path}/mypage`);
 				await expect(page.locator('[data-member-card]')).toBeVisible();
-				expect(await wcagViolations(page)).toEqual([]);
+				expect(await wcagViolations(page), "violations on the member's My Page").toEqual([]);
 			});
 		}
 	});

@@ -57,11 +57,3 @@ export function nicknameOf(memberId: number): string {
 export function execute(statement: string): unknown[] {
 	return runSql(statement);
 }
-
-/** The nickname the seed gave a member of starfall/global: what the local provider lists. */
-export async function seedNicknameOf(memberId: number): Promise<string> {
-	const { DEMO_CHANNELS } = await import('../../scripts/seed/demo.mjs');
-	const nickname = DEMO_CHANNELS[0]?.content.nicknames[memberId - 1001];
-	if (!nickname) throw new Error(`No demo member ${memberId}`);
-	return nickname;
-}

@@ -30,8 +30,7 @@ async function writePost(
 	t: (key: string) => string,
 ): Promise<{ title: string; submit: () => Promise<void> }> {
 	const general = boardOf(channel, 'general');
-	await signInMember(page, channel, member, `${channel.path}/boards/${general}`);
-	await page.goto(`${channel.path}/write?boardId=${general}`);
+	await signInMember(page, channel, member, `${channel.path}/write?boardId=${general}`);
 	await expect(page.locator('[data-rich-editor="ready"] [contenteditable="true"]')).toBeVisible();
 	const form = writeForm(page, {
 		board: t('write.field.board'),

@@ -5,11 +5,14 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
-import { execute, nicknameOf, seedNicknameOf } from './fixtures';
+import { execute, nicknameOf } from './fixtures';
 import { chooseMember, chooseNewAccount, memberButton, openProvider, signInAs } from './sign-in-helpers';
+import { signInContext } from './sessions';
 
 const HOME = '/starfall/global';
 const BOARD = '/starfall/global/boards/12';
+/** For the tests about something else than signing in, which start with a minted session (sessions.ts). */
+const GLOBAL = { index: 1, domain: 'starfall', slug: 'global' };
 
 async function expectSignedIn(page: Page, nickname: string) {
 	await expect(page.locator('[data-member-nickname]')).toHaveText(nickname);
@@ -150,7 +153,8 @@ test('a permanently banned member sees the permanent message', async ({ page }) 
 test('the operator command bans a member at once and lifts the ban again', async ({ page }) => {
 	// The operator command runs twice, each run starting wrangler: seconds apiece on a busy machine.
 	test.slow();
-	await signInAs(page, BOARD, 'Apple', nicknameOf(1010));
+	await signInContext(page.context(), GLOBAL, 1010);
+	await page.goto(BOARD);
 	const { spawnSync } = await import('node:child_process');
 	const member = (command: string, ...args: string[]) =>
 		spawnSync(
@@ -294,7 +298,8 @@ test.describe('redirectUrl stays inside the channel', () => {
 });
 
 test('a mutation from another site is refused', async ({ page }) => {
-	await signInAs(page, BOARD, 'Google', nicknameOf(1035));
+	await signInContext(page.context(), GLOBAL, 1035);
+	await page.goto(BOARD);
 	const answer = await page.request.post('/v1/starfall/global/auth/logout', { headers: { origin: 'https://evil.example' } });
 	expect(answer.status()).toBe(403);
 	expect((await answer.json()).header.resultCode).toBe(-4031401);
@@ -304,7 +309,8 @@ test('a mutation from another site is refused', async ({ page }) => {
 
 test("a member's page is never cached: a guest who asks next gets the guest page", async ({ page, browser }) => {
 	const nickname = nicknameOf(1012);
-	await signInAs(page, '/starfall/global/boards/14', 'X', nickname);
+	// The context's own request carries the member's cookie: no page of it needs loading.
+	await signInContext(page.context(), GLOBAL, 1012);
 	const mine = await page.request.get('/starfall/global/boards/14?page=1');
 	expect(mine.headers()['cache-control']).toBe('private, no-store');
 	expect(mine.headers()['x-edge-cache']).toBeUndefined();
@@ -325,8 +331,7 @@ test("My Page lists the member's posts, comments and likes, and changes the nick
 		         WHERE c.member_id = 1015 AND c.deleted_at IS NULL AND c.hidden_by_admin = 0 AND p.deleted_at IS NULL
 		           AND p.hidden_by_admin = 0 AND p.is_private = 0 AND b.is_public = 1) AS comments`,
 	) as { posts: number; comments: number }[];
-	// The provider lists the seed's nickname; a repeated run has renamed the member since.
-	await signInAs(page, BOARD, 'X', await seedNicknameOf(1015));
+	await signInContext(page.context(), GLOBAL, 1015);
 	const current = nicknameOf(1015);
 	await page.goto(`${HOME}/mypage`);
 	await expect(page.getByRole('heading', { name: 'My Page' })).toBeVisible();

@@ -7,7 +7,8 @@ import { wcagViolations } from './axe';
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import { execute } from './fixtures';
-import { boardOf, community, signInMember, writeForm } from './write-helpers';
+import { boardOf, community, memberIdOf, signInMember, writeForm } from './write-helpers';
+import { signInContext } from './sessions';
 
 const GLOBAL = '/starfall/global';
 
@@ -284,7 +285,7 @@ test("another member's post cannot be edited, and the page is the member's alone
 	const [row] = execute(
 		`SELECT id FROM posts WHERE channel_id = 1 AND member_id <> 1020 AND deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0 AND board_id = 12 LIMIT 1`,
 	) as { id: number }[];
-	await signInMember(page, channel, 19, `${GLOBAL}/boards/12`);
+	await signInContext(page.context(), channel, memberIdOf(channel, 19));
 	const response = await page.goto(`${GLOBAL}/posts/${row?.id}/edit`);
 	expect(response?.status()).toBe(403);
 	expect(response?.headers()['cache-control']).toContain('no-store');
