@@ -8,7 +8,6 @@
 import { LIMITERS, RATE_LIMITS } from '@/server/platform/rate-limit';
 import { BOOKMARK_COOKIE_SECONDS, BOOKMARK_HEADER } from '@/server/platform/d1-session';
 import { expect, test } from './test';
-import { demoIds } from './fixtures';
 
 test('the rate limiters count on Pages: a client past the sign-in starts’ limit is refused with Retry-After', async ({ request, baseURL }) => {
 	// Sign-in starts are counted by the client's address before anything else (the sign-up steps are
