@@ -94,7 +94,9 @@ describe('the bench D1 latency model', () => {
 			return { values: [one?.results[0]?.n, two?.results[0]?.n, three], count: trips.count, depth: trips.depth };
 		});
 		expect(answers).toEqual({ values: [1, 2, 3], count: 2, depth: 2 });
-		expect(waits).toEqual([PRIMARY, PRIMARY]);
+		// Outside a request, database() opens a `first-primary` session: its first round trip goes to
+		// the primary, the next may be answered by a replica that has caught up with it.
+		expect(waits).toEqual([PRIMARY, REPLICA]);
 	});
 
 	it("hands the wrapped Worker the delayed binding as its argument and as cloudflare:workers' env, and says what it waited", async () => {
