@@ -75,6 +75,8 @@ describe('database', () => {
 		).rejects.toBe(unique);
 		expect(calls).toBe(1);
 		expect(isBusy(new Error('D1_ERROR', { cause: new Error('database is locked') }))).toBe(true);
+		// The bookmark's read stopped by the lock, inside a session's rolled-back transaction (the local database).
+		expect(isBusy(new Error('D1_ERROR: Failed to get session commit token: internal error; reference = x'))).toBe(true);
 		expect(isBusy('SQLITE_BUSY')).toBe(false);
 	});
 

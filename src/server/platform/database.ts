@@ -73,7 +73,13 @@ function counted<T>(send: () => Promise<T>): Promise<T> {
 	});
 }
 
-const BUSY = /SQLITE_BUSY|database is locked/;
+/**
+ * The lock held by another process, as the local database reports it. A session's query also reads
+ * the database's bookmark inside its transaction; when the lock stops that read, the local database
+ * answers "Failed to get session commit token" (the transaction rolled back, nothing written), which
+ * is tried again as SQLITE_BUSY is.
+ */
+const BUSY = /SQLITE_BUSY|database is locked|Failed to get session commit token/;
 /** Tries in all; the waits between them are 4, 8, 16, 32 and 64 ms (124 ms at most). */
 export const BUSY_ATTEMPTS = 6;
 
