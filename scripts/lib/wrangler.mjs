@@ -1,5 +1,6 @@
 /** Runs wrangler from the repo's own install, against the one local state folder. */
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -38,9 +39,49 @@ export function wrangler(args, { quiet = false } = {}) {
 	return result.stdout;
 }
 
-/** Applies every migration in migrations/ to the local D1 in `persistTo`. */
+/** The table in which wrangler records the migrations it applied (wrangler.toml sets no other). */
+const MIGRATIONS_TABLE = 'd1_migrations';
+
+/**
+ * Applies the migrations of migrations/ that the local D1 in `persistTo` lacks, as
+ * `wrangler d1 migrations apply DB --local` does (each file's statements, then its name into
+ * d1_migrations, so that wrangler sees it applied), in two wrangler commands: wrangler's own runs one
+ * command, and starts one local runtime, per migration (31 CPU-seconds for 30 migrations on a busy
+ * 2-core machine, against about 7). The pending ones run as one batch: all of them or none.
+ */
 export function migrate(persistTo = DEFAULT_STATE) {
-	wrangler(['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistTo], { quiet: true });
+	const list = wrangler(
+		[
+			...['d1', 'execute', 'DB', '--local', '--persist-to', persistTo, '--json', '--command'],
+			`CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE}(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL); SELECT name FROM ${MIGRATIONS_TABLE} ORDER BY id;`,
+		],
+		{ quiet: true },
+	);
+	const applied = new Set(
+		JSON.parse(list)
+			.at(-1)
+			.results.map((/** @type {{ name: string }} */ row) => row.name),
+	);
+	const dir = path.join(ROOT, 'migrations');
+	const pending = readdirSync(dir)
+		.filter((name) => name.endsWith('.sql') && !applied.has(name))
+		.sort();
+	if (pending.length === 0) return;
+	const file = path.join(persistTo, 'pending-migrations.sql');
+	mkdirSync(persistTo, { recursive: true });
+	writeFileSync(
+		file,
+		pending
+			.map(
+				(name) => `${readFileSync(path.join(dir, name), 'utf8')}\nINSERT INTO ${MIGRATIONS_TABLE} (name) values ('${name.replace(/'/g, "''")}');\n`,
+			)
+			.join(''),
+	);
+	try {
+		executeFile(file, persistTo);
+	} finally {
+		rmSync(file, { force: true });
+	}
 }
 
 /** Runs one SQL query on the local D1 and returns its rows. */
