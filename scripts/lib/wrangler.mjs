@@ -62,26 +62,33 @@ export function migrate(persistTo = DEFAULT_STATE) {
 			.at(-1)
 			.results.map((/** @type {{ name: string }} */ row) => row.name),
 	);
-	const dir = path.join(ROOT, 'migrations');
-	const pending = readdirSync(dir)
-		.filter((name) => name.endsWith('.sql') && !applied.has(name))
-		.sort();
-	if (pending.length === 0) return;
+	const sql = pendingMigrationsSql(applied);
+	if (sql === null) return;
 	const file = path.join(persistTo, 'pending-migrations.sql');
 	mkdirSync(persistTo, { recursive: true });
-	writeFileSync(
-		file,
-		pending
-			.map(
-				(name) => `${readFileSync(path.join(dir, name), 'utf8')}\nINSERT INTO ${MIGRATIONS_TABLE} (name) values ('${name.replace(/'/g, "''")}');\n`,
-			)
-			.join(''),
-	);
+	writeFileSync(file, sql);
 	try {
 		executeFile(file, persistTo);
 	} finally {
 		rmSync(file, { force: true });
 	}
+}
+
+/**
+ * The SQL that applies the migrations of `dir` not named in `applied`, in the order of their file
+ * names: each file's statements, then its row in d1_migrations, as wrangler writes it. Null when
+ * none is missing.
+ *
+ * @param {Set<string>} applied
+ */
+export function pendingMigrationsSql(applied, dir = path.join(ROOT, 'migrations')) {
+	const pending = readdirSync(dir)
+		.filter((name) => name.endsWith('.sql') && !applied.has(name))
+		.sort();
+	if (pending.length === 0) return null;
+	return pending
+		.map((name) => `${readFileSync(path.join(dir, name), 'utf8')}\nINSERT INTO ${MIGRATIONS_TABLE} (name) values ('${name.replace(/'/g, "''")}');\n`)
+		.join('');
 }
 
 /** Runs one SQL query on the local D1 and returns its rows. */
