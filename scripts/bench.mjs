@@ -54,6 +54,8 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { build } from './lib/build.mjs';
 import { ROOT, migrate, query } from './lib/wrangler.mjs';
+import { openLocalD1 } from './lib/local-d1.mjs';
+import { freshDemoState } from './lib/seeded.mjs';
 import { localSessionSecret, serveBuild, waitFor } from './lib/server.mjs';
 import { mintSessionToken } from '../src/server/sign-in/session-token.ts';
 import { withServerCpu } from './lib/cpu.mjs';
@@ -116,7 +118,9 @@ function ensureData() {
 		return;
 	}
 	console.log(`Seeding ${values.posts} posts into ${path.relative(ROOT, STATE)}…`);
-	const result = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'seed.mjs'), '--persist-to', STATE, '--posts', values.posts], {
+	// A fresh database with the demo data (a copy of the last one seeded: scripts/lib/seeded.mjs), then the bench's posts.
+	freshDemoState(STATE);
+	const result = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'seed.mjs'), '--persist-to', STATE, '--if-empty', '--posts', values.posts], {
 		cwd: ROOT,
 		stdio: 'inherit',
 	});
@@ -494,6 +498,8 @@ if (values['reuse-build']) {
 	build({ outDir: OUT_DIR });
 }
 ensureData();
+// The bench's questions to its database, through one local D1 held open until the server stops.
+const db = await openLocalD1(STATE);
 if (latencyOnly) {
 	const latency = await latencyRun({
 		state: STATE,
@@ -502,8 +508,9 @@ if (latencyOnly) {
 		primaryMs: Number(values['primary-ms']),
 		replicaMs: Number(values['replica-ms']),
 		count: Math.max(1, Number(values.requests)),
-		sessions: await memberSessions(STATE, MIXED.members),
+		sessions: await memberSessions(db, STATE, MIXED.members),
 	});
+	await db.close();
 	writeFileSync(
 		path.join(RESULTS, 'latest-latency.json'),
 		// The data as it is: the large board's posts now, whatever --posts said.
@@ -514,10 +521,10 @@ if (latencyOnly) {
 	console.log(problems.length === 0 ? '\nSaved to bench-results/latest-latency.json' : `\nProblems:\n${problems.join('\n')}`);
 	process.exit(problems.length === 0 ? 0 : 1);
 }
-const [{ postId }] = query('SELECT max(id) AS postId FROM posts WHERE channel_id = 9 AND board_seq IS NOT NULL', STATE);
+const [{ postId }] = await db.rows('SELECT max(id) AS postId FROM posts WHERE channel_id = 9 AND board_seq IS NOT NULL');
 const memberToken = await mintSessionToken(localSessionSecret(STATE), 9);
 // A demo post with images on /starfall/global, whose layout has every kind of tree node and footer part.
-const [{ demoPostId }] = query('SELECT min(id) AS demoPostId FROM posts WHERE channel_id = 1 AND has_image = 1 AND board_seq IS NOT NULL', STATE);
+const [{ demoPostId }] = await db.rows('SELECT min(id) AS demoPostId FROM posts WHERE channel_id = 1 AND has_image = 1 AND board_seq IS NOT NULL');
 
 const targets = {
 	// The asset as served: wrangler's assets answer /__bench/post.html with a 307 to this path.
@@ -561,19 +568,20 @@ const results = { date: new Date().toISOString(), posts: Number(values.posts), d
 const mixedData = lighthouseOnly
 	? null
 	: {
-			posts: query(`SELECT id FROM posts WHERE channel_id = 9 AND board_seq IS NOT NULL ORDER BY id DESC LIMIT ${MIXED.posts}`, STATE).map(
+			posts: (await db.rows(`SELECT id FROM posts WHERE channel_id = 9 AND board_seq IS NOT NULL ORDER BY id DESC LIMIT ${MIXED.posts}`)).map(
 				(row) => row.id,
 			),
-			sessions: await memberSessions(STATE, MIXED.members),
+			sessions: await memberSessions(db, STATE, MIXED.members),
 			/** @type {{ id: number; memberId: number; boardId: number; subjectId: number | null; title: string; version: number }[]} */
 			editable: [],
 		};
 if (mixedData) {
 	// The posts readers read whose authors write in the run: what the edits change.
 	const members = new Set(mixedData.sessions.map((session) => session.memberId));
-	mixedData.editable = query(
-		`SELECT id, member_id AS memberId, board_id AS boardId, subject_id AS subjectId, title, version FROM posts WHERE id IN (${mixedData.posts.join(', ')}) AND deleted_at IS NULL`,
-		STATE,
+	mixedData.editable = (
+		await db.rows(
+			`SELECT id, member_id AS memberId, board_id AS boardId, subject_id AS subjectId, title, version FROM posts WHERE id IN (${mixedData.posts.join(', ')}) AND deleted_at IS NULL`,
+		)
 	).filter((post) => members.has(post.memberId));
 }
 
@@ -616,7 +624,7 @@ try {
 	if (smoke) {
 		// The smoke checks that the comment bench runs and every comment succeeds: with the queue as
 		// deployed, on this server (the comparison without the queue, on servers of their own, is the full bench's).
-		smokeComments = await commentCost({ state: STATE, port: PORT, server, sessions: mixedData?.sessions.slice(0, 50), writes: 40 });
+		smokeComments = await commentCost({ state: STATE, db, port: PORT, server, sessions: mixedData?.sessions.slice(0, 50), writes: 40 });
 		// A small latency run, so that it cannot rot: small delays, a few requests of each kind.
 		const latency = { primaryMs: 20, replicaMs: 2, count: 3 };
 		results.latency = await latencyRun({ state: STATE, port: PORT, config: CONFIG, running: server, ...latency, sessions: mixedData.sessions });
@@ -635,14 +643,16 @@ if (!lighthouseOnly && !mixedOnly) {
 	// What a comment costs with the notifications queue and its consumer, and without them.
 	const writes = 300;
 	// A smoke run measured it with the queue only, above.
-	const withoutQueue = smokeComments ? null : await commentCost({ state: STATE, port: PORT + 12, config: configWithoutQueues(CONFIG), writes });
-	const withQueue = smokeComments ?? (await commentCost({ state: STATE, port: PORT + 12, config: CONFIG, writes }));
+	const withoutQueue = smokeComments ? null : await commentCost({ state: STATE, db, port: PORT + 12, config: configWithoutQueues(CONFIG), writes });
+	const withQueue = smokeComments ?? (await commentCost({ state: STATE, db, port: PORT + 12, config: CONFIG, writes }));
 	const cost = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'bench-comment.mjs'), '--persist-to', STATE], { cwd: ROOT, encoding: 'utf8' });
 	const costLine = cost.stdout.split('\n').find((text) => text.startsWith('{'));
 	if (cost.status !== 0 || !costLine) throw new Error(`the comment bench failed:\n${cost.stderr}`);
 	results.comment = { withoutQueue, withQueue, rows: JSON.parse(costLine) };
 	console.log(`comment: ${withoutQueue?.cpuMsPerComment ?? '(not measured)'} ms CPU without the queue, ${withQueue.cpuMsPerComment} ms with it`);
 }
+
+await db.close();
 
 if (!lighthouseOnly && !mixedOnly) {
 	const removal = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'bench-removal.mjs'), '--persist-to', STATE], {

@@ -10,7 +10,8 @@
 import { parseArgs } from 'node:util';
 import { serveBuild, waitFor } from './lib/server.mjs';
 import { memberSessions } from './lib/bench-sessions.mjs';
-import { ROOT, migrate, query } from './lib/wrangler.mjs';
+import { ROOT, migrate } from './lib/wrangler.mjs';
+import { openLocalD1 } from './lib/local-d1.mjs';
 import { processTimes } from './lib/cpu.mjs';
 import path from 'node:path';
 
@@ -24,8 +25,10 @@ const STATE = path.join(ROOT, '.wrangler', 'bench');
 migrate(STATE);
 const writes = Number(values.writes);
 
-const sessions = await memberSessions(STATE, 50);
-const posts = query('SELECT id FROM posts WHERE channel_id = 9 AND board_seq IS NOT NULL ORDER BY id DESC LIMIT 1000', STATE).map((row) => row.id);
+const db = await openLocalD1(STATE);
+const sessions = await memberSessions(db, STATE, 50);
+const posts = (await db.rows('SELECT id FROM posts WHERE channel_id = 9 AND board_seq IS NOT NULL ORDER BY id DESC LIMIT 1000')).map((row) => row.id);
+await db.close();
 
 const server = serveBuild({ port: PORT, persistTo: STATE, stdio: 'ignore' });
 let address = 0;

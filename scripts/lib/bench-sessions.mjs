@@ -9,10 +9,14 @@ import { localSessionSecret } from './server.mjs';
 import { hashToken } from '../../src/server/platform/tokens.ts';
 import { mintSessionToken } from '../../src/server/sign-in/session-token.ts';
 
-export async function memberSessions(state, count) {
-	const members = query(
-		`SELECT id FROM members WHERE channel_id = 9 AND role = 'MEMBER' AND withdrawn_at IS NULL ORDER BY id LIMIT ${count}`,
-		state,
+/**
+ * @param {import('./local-d1.mjs').LocalD1} db the local D1 of `state`
+ * @param {string} state
+ * @param {number} count
+ */
+export async function memberSessions(db, state, count) {
+	const members = (
+		await db.rows(`SELECT id FROM members WHERE channel_id = 9 AND role = 'MEMBER' AND withdrawn_at IS NULL ORDER BY id LIMIT ${count}`)
 	).map((row) => row.id);
 	const secret = localSessionSecret(state);
 	const now = Date.now();
@@ -22,9 +26,8 @@ export async function memberSessions(state, count) {
 		sessions.push({ memberId, cookie: `__Host-session_bench_large=${token}`, hash: await hashToken(token) });
 	}
 	const rows = sessions.map(({ memberId, hash }) => `('${hash}', ${memberId}, 9, ${now}, ${now}, ${now + 86_400_000}, ${now + 86_400_000})`);
-	query(
+	await db.rows(
 		`INSERT INTO sessions (token_hash, member_id, channel_id, created_at, last_seen_at, idle_expires_at, expires_at) VALUES ${rows.join(', ')}`,
-		state,
 	);
 	return sessions;
 }

@@ -10,7 +10,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { serveBuild, waitFor } from './server.mjs';
 import { memberSessions } from './bench-sessions.mjs';
-import { query } from './wrangler.mjs';
 import { withServerCpu } from './cpu.mjs';
 
 /** The build's configuration without its queues, beside it (paths in it are relative to it). */
@@ -21,21 +20,24 @@ export function configWithoutQueues(config) {
 	return file;
 }
 
-const notificationRows = (state) => query('SELECT count(*) AS n FROM notifications', state)[0]?.n ?? 0;
+const notificationRows = async (/** @type {import('./local-d1.mjs').LocalD1} */ db) =>
+	(await db.rows('SELECT count(*) AS n FROM notifications'))[0]?.n ?? 0;
 
 /**
  * Serves the build under `config` for the run, or measures `server`, already serving on `port`
- * (its members' `sessions` written before it opened the database).
+ * (its members' `sessions` written before it opened the database); `db` is the local D1 of `state`
+ * (scripts/lib/local-d1.mjs), held open by the caller.
  */
-export async function commentCost({ state, port, config = undefined, writes, server: running = undefined, sessions: given = undefined }) {
+export async function commentCost({ state, db, port, config = undefined, writes, server: running = undefined, sessions: given = undefined }) {
 	const origin = `http://127.0.0.1:${port}`;
-	const sessions = given ?? (await memberSessions(state, 50));
-	const nicknames = query(
-		"SELECT nickname FROM members WHERE channel_id = 9 AND role = 'MEMBER' AND withdrawn_at IS NULL ORDER BY id LIMIT 50 OFFSET 50",
-		state,
+	const sessions = given ?? (await memberSessions(db, state, 50));
+	const nicknames = (
+		await db.rows("SELECT nickname FROM members WHERE channel_id = 9 AND role = 'MEMBER' AND withdrawn_at IS NULL ORDER BY id LIMIT 50 OFFSET 50")
 	).map((row) => row.nickname);
-	const posts = query('SELECT id FROM posts WHERE channel_id = 9 AND board_seq IS NOT NULL ORDER BY id DESC LIMIT 1000', state).map((row) => row.id);
-	const rowsBefore = notificationRows(state);
+	const posts = (await db.rows('SELECT id FROM posts WHERE channel_id = 9 AND board_seq IS NOT NULL ORDER BY id DESC LIMIT 1000')).map(
+		(row) => row.id,
+	);
+	const rowsBefore = await notificationRows(db);
 	const server = running ?? serveBuild({ port, persistTo: state, stdio: 'ignore', config });
 	let address = 0;
 	const pick = (list) => list[Math.floor(Math.random() * list.length)];
@@ -59,15 +61,15 @@ export async function commentCost({ state, port, config = undefined, writes, ser
 		await waitFor(`${origin}/`);
 		for (let i = 0; i < 8; i += 1) await comment(i);
 		// The warm-up's notifications first, so that the measured run starts with an empty queue.
-		await settle(state);
-		const rowsAtStart = notificationRows(state);
+		await settle(db);
+		const rowsAtStart = await notificationRows(db);
 		const { result: statuses, cpuMs } = await withServerCpu(server.pid, async () => {
 			const answers = {};
 			for (let i = 0; i < writes; i += 4) {
 				for (const status of await Promise.all([comment(i), comment(i + 1), comment(i + 2), comment(i + 3)]))
 					answers[status] = (answers[status] ?? 0) + 1;
 			}
-			await settle(state);
+			await settle(db);
 			return answers;
 		});
 		const sent = Object.values(statuses).reduce((sum, n) => sum + n, 0);
@@ -75,7 +77,7 @@ export async function commentCost({ state, port, config = undefined, writes, ser
 			comments: sent,
 			statuses,
 			cpuMsPerComment: Number((cpuMs / sent).toFixed(2)),
-			notificationsWritten: notificationRows(state) - rowsAtStart,
+			notificationsWritten: (await notificationRows(db)) - rowsAtStart,
 			notificationsBefore: rowsBefore,
 		};
 	} finally {
@@ -87,10 +89,10 @@ export async function commentCost({ state, port, config = undefined, writes, ser
 }
 
 /** Waits until the consumer has written what the queue holds: the notification rows stop growing for two seconds. */
-async function settle(state) {
+async function settle(db) {
 	let last = -1;
 	for (let stable = 0, tries = 0; stable < 2 && tries < 60; tries += 1) {
-		const now = notificationRows(state);
+		const now = await notificationRows(db);
 		stable = now === last ? stable + 1 : 0;
 		last = now;
 		await new Promise((resolve) => setTimeout(resolve, 1000));
