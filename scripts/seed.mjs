@@ -5,6 +5,8 @@
  *   npm run seed -- --posts 100000       also /bench/large with 100,000 posts
  *   npm run seed -- --persist-to DIR     another local state folder
  *   npm run seed -- --if-empty           only when the database has no channel yet (used by npm start)
+ *   npm run seed -- --fresh              a new state folder with the demo data only (a copy of the
+ *                                        last one seeded, when migrations and data are the same: scripts/lib/seeded.mjs)
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,12 +14,14 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_STATE, ROOT, executeFile, migrate, query } from './lib/wrangler.mjs';
 import { BENCH_CHANNEL, benchSql } from './seed/bench.mjs';
 import { deleteChannelsSql, demoSql } from './seed/demo.mjs';
+import { freshDemoState } from './lib/seeded.mjs';
 
 const { values } = parseArgs({
 	options: {
 		'persist-to': { type: 'string', default: DEFAULT_STATE },
 		posts: { type: 'string' },
 		'if-empty': { type: 'boolean', default: false },
+		fresh: { type: 'boolean', default: false },
 	},
 });
 const persistTo = path.resolve(values['persist-to']);
@@ -31,6 +35,10 @@ function run(name, statements) {
 	executeFile(file, persistTo);
 }
 
+if (values.fresh) {
+	freshDemoState(persistTo);
+	process.exit(0);
+}
 migrate(persistTo);
 // Pages cached by the local runtime hold the data being replaced; restart a running server after this.
 const dropLocalCache = () => rmSync(path.join(persistTo, 'v3', 'cache'), { recursive: true, force: true });

@@ -1,23 +1,20 @@
 /**
  * Serves the Pages build (dist-pages/, laid out here from the last `npm run build`) with
  * `wrangler pages dev` for the Pages smoke test (playwright.pages.config.ts): a fresh local D1 in
- * .wrangler/test-state, migrated and seeded with the demo data, as scripts/serve-test.mjs does for
+ * .wrangler/test-state, migrated and seeded with the demo data (scripts/lib/seeded.mjs), as scripts/serve-test.mjs does for
  * the Workers build. Readers only: no identity provider; the local Turnstile runs for its variables.
  */
-import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { spawnSync } from 'node:child_process';
 import { ROOT } from './lib/wrangler.mjs';
+import { freshDemoState } from './lib/seeded.mjs';
 import { serveBuild } from './lib/server.mjs';
 import { layOutPages } from './lib/pages.mjs';
 import { startTurnstile } from './turnstile/server.mjs';
 
 const { values } = parseArgs({ options: { port: { type: 'string', default: '8792' }, 'turnstile-port': { type: 'string' } } });
 const persistTo = path.join(ROOT, '.wrangler', 'test-state');
-rmSync(persistTo, { recursive: true, force: true });
-const seeded = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'seed.mjs'), '--persist-to', persistTo], { cwd: ROOT, stdio: 'inherit' });
-if (seeded.status !== 0) process.exit(seeded.status ?? 1);
+freshDemoState(persistTo);
 // The local Turnstile, as in the Workers build's test server: the Pages build reads the same variables.
 const turnstile = await startTurnstile({ port: Number(values['turnstile-port'] ?? Number(values.port) + 2) });
 serveBuild({ port: Number(values.port), persistTo, pagesDir: layOutPages(), vars: turnstile.vars });

@@ -1,17 +1,17 @@
 /**
  * Serves the built site for the browser tests: a fresh local D1 in .wrangler/test-state, migrated
- * and seeded with the demo data, so every run starts from the same state, and the local OpenID
+ * and seeded with the demo data (or a copy of the last such database: scripts/lib/seeded.mjs), so
+ * every run starts from the same state, and the local OpenID
  * provider on --idp-port (at http://localhost, a different site from the app at 127.0.0.1, so
  * Apple's form POST is cross-site as in production), the local Turnstile on --turnstile-port
  * (default: the port + 2) and the local mail capture on the port + 7. SITE_ORIGIN is the origin the
  * browser tests open (their baseURL, http://127.0.0.1:PORT), as a deployment sets its own: the links
  * in emails are built on it, and no email is sent without it.
  */
-import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { spawnSync } from 'node:child_process';
 import { ROOT } from './lib/wrangler.mjs';
+import { freshDemoState } from './lib/seeded.mjs';
 import { localVars, serveBuild } from './lib/server.mjs';
 import { startIdentityProvider } from './idp/server.mjs';
 import { startTurnstile } from './turnstile/server.mjs';
@@ -21,12 +21,10 @@ const { values } = parseArgs({
 	options: { port: { type: 'string', default: '8790' }, 'idp-port': { type: 'string', default: '8791' }, 'turnstile-port': { type: 'string' } },
 });
 const persistTo = path.join(ROOT, '.wrangler', 'test-state');
-rmSync(persistTo, { recursive: true, force: true });
 // Each stage says when it starts, so a server that never answers shows where it stopped.
 const stage = (/** @type {string} */ what) => console.log(`[serve-test ${new Date().toISOString()}] ${what}`);
 stage('migrating and seeding the test database');
-const seeded = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'seed.mjs'), '--persist-to', persistTo], { cwd: ROOT, stdio: 'inherit' });
-if (seeded.status !== 0) process.exit(seeded.status ?? 1);
+freshDemoState(persistTo);
 const port = Number(values.port);
 stage('starting the stand-ins and wrangler');
 const idp = await startIdentityProvider({ port: Number(values['idp-port']), appOrigins: [`http://127.0.0.1:${port}`, `http://localhost:${port}`] });
