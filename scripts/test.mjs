@@ -8,8 +8,7 @@
  * the build and the unit tests first; then the type check and lint (they read what the build
  * generates: worker-configuration.d.ts and .astro/) beside the workers tests; then the browser tests
  * alone, since they keep both cores busy by themselves (beside the others, everything took longer);
- * then the Pages smoke beside the bench smoke, and the scripts smoke on the database the Pages smoke
- * left. A step that runs beside another prints its output when it ends; one that runs alone prints
+ * then the Pages smoke, the bench smoke and the scripts smoke side by side. A step that runs beside another prints its output when it ends; one that runs alone prints
  * as it goes. The browser tests' server (playwright.config.ts) starts once the build is done, beside
  * the type check and lint: seeding its database and starting wrangler leave a core idle.
  */
@@ -62,9 +61,10 @@ const steps = [
 		after: ['browser tests'],
 		run: (out) => node(path.join(ROOT, 'scripts', 'bench.mjs'), ['--smoke', '--reuse-build'], out),
 	},
-	// The operator scripts the README names, each once on the demo database the Pages smoke left in
-	// .wrangler/test-state, so that none can rot unnoticed.
-	{ name: 'scripts smoke', after: ['Pages smoke test'], run: scriptsSmoke },
+	// The operator scripts the README names, each once on a demo database of their own
+	// (.wrangler/scripts-smoke, a copy of the seeded one), so that none can rot unnoticed. Beside the
+	// two smokes above: it needs no build, and mostly waits on one process at a time.
+	{ name: 'scripts smoke', after: ['browser tests'], run: scriptsSmoke },
 ];
 
 const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' };
@@ -175,10 +175,11 @@ async function browserTests(/** @type {Output} */ out) {
 	return ok;
 }
 
-/** Each README script once, quickly: read-only or idempotent on the test database. */
+/** Each README script once, quickly: read-only or idempotent on a fresh demo database of its own. */
 async function scriptsSmoke(/** @type {Output} */ out) {
-	const state = ['--persist-to', path.join('.wrangler', 'test-state')];
+	const state = ['--persist-to', path.join('.wrangler', 'scripts-smoke')];
 	const runs = [
+		['seed.mjs', '--fresh', ...state],
 		['seed.mjs', '--if-empty', ...state],
 		['search.mjs', 'reindex', ...state],
 		['member.mjs', 'show', '--channel', 'starfall/global', '--member', '1005', ...state],
