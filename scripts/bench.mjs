@@ -55,7 +55,6 @@ import autocannon from 'autocannon';
 import { build } from './lib/build.mjs';
 import { ROOT, migrate, query } from './lib/wrangler.mjs';
 import { openLocalD1 } from './lib/local-d1.mjs';
-import { freshDemoState } from './lib/seeded.mjs';
 import { localSessionSecret, serveBuild, waitFor } from './lib/server.mjs';
 import { mintSessionToken } from '../src/server/sign-in/session-token.ts';
 import { withServerCpu } from './lib/cpu.mjs';
@@ -119,8 +118,7 @@ function ensureData() {
 	}
 	console.log(`Seeding ${values.posts} posts into ${path.relative(ROOT, STATE)}…`);
 	// A fresh database with the demo data (a copy of the last one seeded: scripts/lib/seeded.mjs), then the bench's posts.
-	freshDemoState(STATE);
-	const result = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'seed.mjs'), '--persist-to', STATE, '--if-empty', '--posts', values.posts], {
+	const result = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'seed.mjs'), '--persist-to', STATE, '--fresh', '--posts', values.posts], {
 		cwd: ROOT,
 		stdio: 'inherit',
 	});

@@ -5,8 +5,9 @@
  *   npm run seed -- --posts 100000       also /bench/large with 100,000 posts
  *   npm run seed -- --persist-to DIR     another local state folder
  *   npm run seed -- --if-empty           only when the database has no channel yet (used by npm start)
- *   npm run seed -- --fresh              a new state folder with the demo data only (a copy of the
- *                                        last one seeded, when migrations and data are the same: scripts/lib/seeded.mjs)
+ *   npm run seed -- --fresh              a new state folder with the demo data (a copy of the last one
+ *                                        seeded, when migrations and data are the same: scripts/lib/seeded.mjs);
+ *                                        with --posts, then the benchmark channel
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -35,16 +36,16 @@ function run(name, statements) {
 	executeFile(file, persistTo);
 }
 
-if (values.fresh) {
-	freshDemoState(persistTo);
-	process.exit(0);
-}
-migrate(persistTo);
 // Pages cached by the local runtime hold the data being replaced; restart a running server after this.
 const dropLocalCache = () => rmSync(path.join(persistTo, 'v3', 'cache'), { recursive: true, force: true });
+// A fresh folder is migrated and holds the demo data: nothing to ask.
+if (values.fresh) freshDemoState(persistTo);
+else migrate(persistTo);
 // Only --if-empty asks what is there: each wrangler command costs seconds of CPU (a Node start and a workerd).
-const count = values['if-empty'] ? query('SELECT count(*) AS count FROM channels', persistTo)[0].count : 0;
-if (count > 0) {
+const count = values['if-empty'] && !values.fresh ? query('SELECT count(*) AS count FROM channels', persistTo)[0].count : 0;
+if (values.fresh) {
+	console.log(`A fresh ${path.relative(ROOT, persistTo)} with the demo communities.`);
+} else if (count > 0) {
 	console.log(`The local database already has ${count} channels; keeping its data.`);
 } else {
 	const started = Date.now();
