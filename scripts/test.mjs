@@ -8,8 +8,8 @@
  * the build and the unit tests first; then the type check and lint (they read what the build
  * generates: worker-configuration.d.ts and .astro/) beside the workers tests; then the browser tests
  * alone, since they keep both cores busy by themselves (beside the others, everything took longer);
- * then the Pages smoke, the bench smoke and the scripts smoke side by side. A step that runs beside another prints its output when it ends; one that runs alone prints
- * as it goes. The browser tests' server (playwright.config.ts) starts once the build is done, beside
+ * then the Pages smoke, the bench smoke and the scripts smoke side by side. A step that runs beside
+ * another prints its output when it ends; one that runs alone prints as it goes. The browser tests' server (playwright.config.ts) starts once the build is done, beside
  * the type check and lint: seeding its database and starting wrangler leave a core idle.
  */
 import { spawn } from 'node:child_process';
