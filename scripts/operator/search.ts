@@ -9,7 +9,11 @@ import { parseArgs } from 'node:util';
 import { memberSearchStatements, postSearchStatements } from '@/server/search-index/search-index';
 import { openDatabase } from './database';
 
-const PAGE = 200;
+/**
+ * Posts (or members) a batch: each post's index entry is several FTS5 statements, and a batch of 200
+ * through the local platform proxy could run long enough on a loaded machine for workerd to drop it.
+ */
+const PAGE = 50;
 
 export async function main(argv: string[]): Promise<number> {
 	const { values, positionals } = parseArgs({
