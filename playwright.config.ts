@@ -32,6 +32,11 @@ export default defineConfig({
 			args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 		},
 		viewport: { width: 1280, height: 900 },
+		// One browser context per worker, reset between tests (cookies, storage, cache, extra pages,
+		// routes, bindings, init scripts, the clock; tests/e2e/test.ts resets the rest): a new context
+		// and its first page cost about 500 ms of CPU, in each of 400-odd tests. A test whose options
+		// differ from the last one's beyond the viewport and colour scheme still gets a new context.
+		reuseContext: true,
 	},
 	webServer: {
 		command: TEST_SERVER_COMMAND,

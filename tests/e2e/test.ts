@@ -6,7 +6,7 @@
  * context it opens. Each test is also its own client address (CF-Connecting-IP, which the local
  * runtime keeps as sent), so that the rate limits count per test as they count per reader.
  */
-import { test as base, expect, type BrowserContext } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type TestInfo } from '@playwright/test';
 
 /** The binding through which pages report violations; pages see it as a function on `window`. */
 const REPORT = '__reportPolicyViolation';
@@ -33,29 +33,65 @@ async function watch(context: BrowserContext, found: PolicyViolations): Promise<
 }
 
 /** A client address of its own for the test: 10.x.y.z from the test's id and its repetition. */
-function clientAddress(id: string, repetition: number): string {
-	let hash = repetition;
-	for (const char of id) hash = (Math.imul(hash, 31) + char.charCodeAt(0)) >>> 0;
+function clientAddress(testInfo: TestInfo): string {
+	let hash = testInfo.repeatEachIndex * 10 + testInfo.retry;
+	for (const char of testInfo.testId) hash = (Math.imul(hash, 31) + char.charCodeAt(0)) >>> 0;
 	return `10.${(hash >>> 16) & 255}.${(hash >>> 8) & 255}.${hash & 255}`;
 }
 
-export const test = base.extend<{ policyViolations: PolicyViolations }>({
-	extraHTTPHeaders: async ({ extraHTTPHeaders }, use, testInfo) => {
-		await use({ ...extraHTTPHeaders, 'CF-Connecting-IP': clientAddress(testInfo.testId, testInfo.repeatEachIndex * 10 + testInfo.retry) });
+/** What the fixtures below share: the test's violations, and each context's watch, set up once. */
+interface Watcher {
+	found: PolicyViolations;
+	watched: WeakMap<BrowserContext, Promise<void>>;
+	watch(context: BrowserContext): Promise<void>;
+}
+
+export const test = base.extend<{ policyViolations: PolicyViolations; watcher: Watcher }>({
+	// The address is set on each context rather than in the context options: with `reuseContext`
+	// (playwright.config.ts) a context whose options differ from the last test's is made anew, and
+	// the address differs in every test. A test that uses no page opens no context.
+	request: async ({ playwright }, use, testInfo) => {
+		const request = await playwright.request.newContext({ extraHTTPHeaders: { 'CF-Connecting-IP': clientAddress(testInfo) } });
+		await use(request);
+		await request.dispose();
 	},
-	policyViolations: [
-		async ({ context, browser }, use) => {
-			const found: PolicyViolations = [];
-			await watch(context, found);
-			// A context the test opens itself (browser.newPage()) is watched too.
-			const watchOther = (other: BrowserContext) => void watch(other, found).catch(() => undefined);
+	watcher: [
+		async ({ browser }, use, testInfo) => {
+			const address = clientAddress(testInfo);
+			const watcher: Watcher = {
+				found: [],
+				watched: new WeakMap(),
+				watch(context) {
+					let done = this.watched.get(context);
+					if (!done) {
+						done = Promise.all([context.setExtraHTTPHeaders({ 'CF-Connecting-IP': address }), watch(context, this.found)]).then(() => undefined);
+						this.watched.set(context, done);
+					}
+					return done;
+				},
+			};
+			// A context the test opens itself (browser.newContext()) is watched too, from the same address.
+			const watchOther = (other: BrowserContext) => void watcher.watch(other).catch(() => undefined);
 			browser.on('context', watchOther);
-			await use(found);
+			await use(watcher);
 			browser.off('context', watchOther);
-			expect(found, 'policy violations reported by the browser').toEqual([]);
 		},
 		{ auto: true },
 	],
+	policyViolations: [
+		async ({ watcher }, use) => {
+			await use(watcher.found);
+			expect(watcher.found, 'policy violations reported by the browser').toEqual([]);
+		},
+		{ auto: true },
+	],
+	context: async ({ context, watcher }, use) => {
+		await watcher.watch(context);
+		await use(context);
+		// What the reused context's reset leaves (it resets cookies, storage, cache, pages, routes,
+		// bindings, init scripts and the clock): the next test starts online and without permissions.
+		await Promise.all([context.setOffline(false), context.clearPermissions()]).catch(() => undefined);
+	},
 });
 
 export { expect };
