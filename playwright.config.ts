@@ -32,11 +32,6 @@ export default defineConfig({
 			args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 		},
 		viewport: { width: 1280, height: 900 },
-		// One browser context per worker, reset between tests (cookies, storage, cache, extra pages,
-		// routes, bindings, init scripts, the clock; tests/e2e/test.ts resets the rest): a new context
-		// and its first page cost about 500 ms of CPU, in each of 400-odd tests. A test whose options
-		// differ from the last one's beyond the viewport and colour scheme still gets a new context.
-		reuseContext: true,
 	},
 	webServer: {
 		command: TEST_SERVER_COMMAND,
@@ -44,7 +39,8 @@ export default defineConfig({
 		// `npm test` starts this same command while the type check and lint run, and says so
 		// (scripts/test.mjs); anywhere else a server already on the port is an error, never reused.
 		reuseExistingServer: process.env['E2E_SERVER_STARTED'] === TEST_SERVER_COMMAND,
-		timeout: 120_000,
+		// Seeding and starting wrangler took over 120 s on a 2-core machine that others shared.
+		timeout: 300_000,
 		stdout: 'ignore',
 		stderr: 'pipe',
 	},

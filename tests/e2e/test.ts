@@ -6,7 +6,7 @@
  * context it opens. Each test is also its own client address (CF-Connecting-IP, which the local
  * runtime keeps as sent), so that the rate limits count per test as they count per reader.
  */
-import { test as base, expect, type BrowserContext, type TestInfo } from '@playwright/test';
+import { test as base, expect, type BrowserContext } from '@playwright/test';
 
 /** The binding through which pages report violations; pages see it as a function on `window`. */
 const REPORT = '__reportPolicyViolation';
@@ -33,9 +33,9 @@ async function watch(context: BrowserContext, found: PolicyViolations): Promise<
 }
 
 /** A client address of its own for the test: 10.x.y.z from the test's id and its repetition. */
-function clientAddress(testInfo: TestInfo): string {
-	let hash = testInfo.repeatEachIndex * 10 + testInfo.retry;
-	for (const char of testInfo.testId) hash = (Math.imul(hash, 31) + char.charCodeAt(0)) >>> 0;
+function clientAddress(id: string, repetition: number): string {
+	let hash = repetition;
+	for (const char of id) hash = (Math.imul(hash, 31) + char.charCodeAt(0)) >>> 0;
 	return `10.${(hash >>> 16) & 255}.${(hash >>> 8) & 255}.${hash & 255}`;
 }
 
@@ -47,30 +47,26 @@ interface Watcher {
 }
 
 export const test = base.extend<{ policyViolations: PolicyViolations; watcher: Watcher }>({
-	// The address is set on each context rather than in the context options: with `reuseContext`
-	// (playwright.config.ts) a context whose options differ from the last test's is made anew, and
-	// the address differs in every test. A test that uses no page opens no context.
-	request: async ({ playwright }, use, testInfo) => {
-		const request = await playwright.request.newContext({ extraHTTPHeaders: { 'CF-Connecting-IP': clientAddress(testInfo) } });
-		await use(request);
-		await request.dispose();
+	extraHTTPHeaders: async ({ extraHTTPHeaders }, use, testInfo) => {
+		await use({ ...extraHTTPHeaders, 'CF-Connecting-IP': clientAddress(testInfo.testId, testInfo.repeatEachIndex * 10 + testInfo.retry) });
 	},
+	// The watch asks for no context of its own: a test that only uses `request` opens none (a new
+	// context costs about 250 ms of CPU). The test's context is watched when the test asks for it.
 	watcher: [
-		async ({ browser }, use, testInfo) => {
-			const address = clientAddress(testInfo);
+		async ({ browser }, use) => {
 			const watcher: Watcher = {
 				found: [],
 				watched: new WeakMap(),
 				watch(context) {
 					let done = this.watched.get(context);
 					if (!done) {
-						done = Promise.all([context.setExtraHTTPHeaders({ 'CF-Connecting-IP': address }), watch(context, this.found)]).then(() => undefined);
+						done = watch(context, this.found);
 						this.watched.set(context, done);
 					}
 					return done;
 				},
 			};
-			// A context the test opens itself (browser.newContext()) is watched too, from the same address.
+			// A context the test opens itself (browser.newContext()) is watched too.
 			const watchOther = (other: BrowserContext) => void watcher.watch(other).catch(() => undefined);
 			browser.on('context', watchOther);
 			await use(watcher);
@@ -88,9 +84,6 @@ export const test = base.extend<{ policyViolations: PolicyViolations; watcher: W
 	context: async ({ context, watcher }, use) => {
 		await watcher.watch(context);
 		await use(context);
-		// What the reused context's reset leaves (it resets cookies, storage, cache, pages, routes,
-		// bindings, init scripts and the clock): the next test starts online and without permissions.
-		await Promise.all([context.setOffline(false), context.clearPermissions()]).catch(() => undefined);
 	},
 });
 
