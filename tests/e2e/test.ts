@@ -39,23 +39,52 @@ function clientAddress(id: string, repetition: number): string {
 	return `10.${(hash >>> 16) & 255}.${(hash >>> 8) & 255}.${hash & 255}`;
 }
 
-export const test = base.extend<{ policyViolations: PolicyViolations }>({
+/** What the fixtures below share: the test's violations, and each context's watch, set up once. */
+interface Watcher {
+	found: PolicyViolations;
+	watched: WeakMap<BrowserContext, Promise<void>>;
+	watch(context: BrowserContext): Promise<void>;
+}
+
+export const test = base.extend<{ policyViolations: PolicyViolations; watcher: Watcher }>({
 	extraHTTPHeaders: async ({ extraHTTPHeaders }, use, testInfo) => {
 		await use({ ...extraHTTPHeaders, 'CF-Connecting-IP': clientAddress(testInfo.testId, testInfo.repeatEachIndex * 10 + testInfo.retry) });
 	},
-	policyViolations: [
-		async ({ context, browser }, use) => {
-			const found: PolicyViolations = [];
-			await watch(context, found);
-			// A context the test opens itself (browser.newPage()) is watched too.
-			const watchOther = (other: BrowserContext) => void watch(other, found).catch(() => undefined);
+	// The watch asks for no context of its own: a test that only uses `request` opens none (a new
+	// context costs about 250 ms of CPU). The test's context is watched when the test asks for it.
+	watcher: [
+		async ({ browser }, use) => {
+			const watcher: Watcher = {
+				found: [],
+				watched: new WeakMap(),
+				watch(context) {
+					let done = this.watched.get(context);
+					if (!done) {
+						done = watch(context, this.found);
+						this.watched.set(context, done);
+					}
+					return done;
+				},
+			};
+			// A context the test opens itself (browser.newContext()) is watched too.
+			const watchOther = (other: BrowserContext) => void watcher.watch(other).catch(() => undefined);
 			browser.on('context', watchOther);
-			await use(found);
+			await use(watcher);
 			browser.off('context', watchOther);
-			expect(found, 'policy violations reported by the browser').toEqual([]);
 		},
 		{ auto: true },
 	],
+	policyViolations: [
+		async ({ watcher }, use) => {
+			await use(watcher.found);
+			expect(watcher.found, 'policy violations reported by the browser').toEqual([]);
+		},
+		{ auto: true },
+	],
+	context: async ({ context, watcher }, use) => {
+		await watcher.watch(context);
+		await use(context);
+	},
 });
 
 export { expect };
