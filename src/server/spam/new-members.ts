@@ -63,7 +63,7 @@ export function isNewMember(member: Pick<SessionMember, 'role' | 'joinedAt'>, li
  * a link there or stays text (an http:// one), so that the count ends an address exactly where the
  * rendering does.
  */
-function linkCount(texts: readonly string[], linkTargets: readonly string[] = []): number {
+export function linkCount(texts: readonly string[], linkTargets: readonly string[] = []): number {
 	const links = new Set(linkTargets.map((target) => target.toLowerCase()));
 	for (const text of texts) for (const { address } of writtenAddresses(text)) links.add(address.toLowerCase());
 	return links.size;
