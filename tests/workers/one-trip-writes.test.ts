@@ -36,12 +36,23 @@ function send(method: string, path: string, cookie: string | null, body?: unknow
 }
 
 /** A new post of the free board (12) by `authorId`, in any state. */
-async function freshPost(authorId = 1007, state: { isPrivate?: boolean; boardId?: number; hidden?: boolean; deleted?: boolean; channelId?: number } = {}) {
+async function freshPost(
+	authorId = 1007,
+	state: { isPrivate?: boolean; boardId?: number; hidden?: boolean; deleted?: boolean; channelId?: number } = {},
+) {
 	return (await env.DB.prepare(
 		`INSERT INTO posts (channel_id, board_id, member_id, title, content, content_text, is_private, hidden_by_admin, deleted_at, created_at)
 		 VALUES (?1, ?2, ?3, 'One trip', '{"type":"doc","blocks":[]}', '', ?4, ?5, ?6, ?7) RETURNING id`,
 	)
-		.bind(state.channelId ?? 1, state.boardId ?? 12, authorId, state.isPrivate ? 1 : 0, state.hidden ? 1 : 0, state.deleted ? Date.now() : null, Date.now())
+		.bind(
+			state.channelId ?? 1,
+			state.boardId ?? 12,
+			authorId,
+			state.isPrivate ? 1 : 0,
+			state.hidden ? 1 : 0,
+			state.deleted ? Date.now() : null,
+			Date.now(),
+		)
 		.first<number>('id'))!;
 }
 
@@ -67,7 +78,11 @@ const code = (name: keyof typeof ResultCodes) => ResultCodes[name].code;
 const cookieHash = async (cookie: string) => hashToken(cookie.split('=')[1] ?? '');
 
 type Write = { method: string; path: string; body?: unknown };
-const comment = (postId: number | string, body: unknown = { content: 'refused?' }): Write => ({ method: 'POST', path: `/posts/${postId}/comments`, body });
+const comment = (postId: number | string, body: unknown = { content: 'refused?' }): Write => ({
+	method: 'POST',
+	path: `/posts/${postId}/comments`,
+	body,
+});
 const like = (postId: number | string): Write => ({ method: 'PUT', path: `/posts/${postId}/like` });
 const unlike = (postId: number | string): Write => ({ method: 'DELETE', path: `/posts/${postId}/like` });
 
@@ -119,7 +134,9 @@ describe('an accepted comment or like', () => {
 		const cookie = await signIn(1022);
 		const hash = await cookieHash(cookie);
 		const session = () =>
-			env.DB.prepare('SELECT last_seen_at, idle_expires_at FROM sessions WHERE token_hash = ?1').bind(hash).first<{ last_seen_at: number; idle_expires_at: number }>();
+			env.DB.prepare('SELECT last_seen_at, idle_expires_at FROM sessions WHERE token_hash = ?1')
+				.bind(hash)
+				.first<{ last_seen_at: number; idle_expires_at: number }>();
 		for (const write of [comment(postId, { content: 'seen' }), like(postId)]) {
 			const longAgo = Date.now() - 2 * 60 * 60 * 1000;
 			const soon = Date.now() + 60_000;
@@ -149,11 +166,15 @@ describe('a refused comment or like writes nothing and answers the code it alway
 			{ method: 'PUT', path: `/posts/${postId}/like?x=1` },
 		];
 		const revoked = await signIn(1023);
-		await env.DB.prepare('DELETE FROM sessions WHERE token_hash = ?1').bind(await cookieHash(revoked)).run();
+		await env.DB.prepare('DELETE FROM sessions WHERE token_hash = ?1')
+			.bind(await cookieHash(revoked))
+			.run();
 		for (const write of inputs) expect((await refused(write, revoked, 'SessionRevoked')).cookies.join()).toMatch(/Max-Age=0/);
 		for (const write of inputs) {
 			const expired = await signIn(1023);
-			await env.DB.prepare('UPDATE sessions SET idle_expires_at = 1 WHERE token_hash = ?1').bind(await cookieHash(expired)).run();
+			await env.DB.prepare('UPDATE sessions SET idle_expires_at = 1 WHERE token_hash = ?1')
+				.bind(await cookieHash(expired))
+				.run();
 			expect((await refused(write, expired, 'SessionExpired')).cookies.join()).toMatch(/Max-Age=0/);
 		}
 		const leaver = await signUp('one-trip-leaver', 'OneTripLeaver');
@@ -177,8 +198,16 @@ describe('a refused comment or like writes nothing and answers the code it alway
 		});
 		const deleted = await freshPost(1016, { deleted: true });
 		const hidden = await freshPost(1016, { hidden: true });
-		const notReadable = [foreign, await freshPost(ADMIN, { boardId: ids.privateBoard }), deleted, hidden, await freshPost(1016, { isPrivate: true }), 99_999_999];
-		for (const postId of notReadable) for (const write of [comment(postId), like(postId), unlike(postId)]) await refused(write, cookie, 'PostNotFound');
+		const notReadable = [
+			foreign,
+			await freshPost(ADMIN, { boardId: ids.privateBoard }),
+			deleted,
+			hidden,
+			await freshPost(1016, { isPrivate: true }),
+			99_999_999,
+		];
+		for (const postId of notReadable)
+			for (const write of [comment(postId), like(postId), unlike(postId)]) await refused(write, cookie, 'PostNotFound');
 		// The author of a hidden post may not comment on it; nor an administrator on a deleted one.
 		await refused(comment(hidden), await signIn(1016), 'PostNotFound');
 		await refused(like(deleted), await signIn(ADMIN), 'PostNotFound');
@@ -258,6 +287,7 @@ describe('a refused comment or like writes nothing and answers the code it alway
 		expect((await send('PUT', `/posts/${postId}/like`, await signIn(1027), undefined, ip)).code).toBe(0);
 		// A banned member is answered with the ban, within the limit and past it, as before.
 		const banned = await signIn(TEMPORARILY_BANNED);
-		for (let i = 0; i <= limit; i += 1) expect((await send('PUT', `/posts/${postId}/like`, banned, undefined, 'one-trip-banned')).code).toBe(code('Banned'));
+		for (let i = 0; i <= limit; i += 1)
+			expect((await send('PUT', `/posts/${postId}/like`, banned, undefined, 'one-trip-banned')).code).toBe(code('Banned'));
 	});
 });

@@ -15,7 +15,12 @@ export function checkRateLimit(c: Context<ApiEnv>, action: RateLimitedAction): P
 	const memberId = session?.kind === 'member' || session?.kind === 'banned' ? session.member.userId : null;
 	// A route that reads its session in its write's batch counts the session, not knowing its member yet.
 	const sessionToken = session === undefined ? (c.var.sessionToken ?? null) : null;
-	return enforceRateLimit(limitersOf(env), action, { channelId: c.var.channel.id, memberId, sessionToken, ip: c.req.header('cf-connecting-ip') ?? null });
+	return enforceRateLimit(limitersOf(env), action, {
+		channelId: c.var.channel.id,
+		memberId,
+		sessionToken,
+		ip: c.req.header('cf-connecting-ip') ?? null,
+	});
 }
 
 export function rateLimit(action: RateLimitedAction) {

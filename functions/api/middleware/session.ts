@@ -139,8 +139,7 @@ export function callerCheck(callerOf: (routePath: string) => Caller) {
 			// A sessionInBatch route's session is checked by its batch (or, refused before it, by sessionBeforeBatch).
 			if (caller === 'member') {
 				if (sessionKnown(c)) requireMember(c);
-			}
-			else if (caller === 'administrator') requireAdministrator(c);
+			} else if (caller === 'administrator') requireAdministrator(c);
 			else if (caller === 'signup') {
 				const { channel, db } = c.var;
 				const signup = await findSignup(db, channel.id, readAuthCookie(c.req.raw, 'signup', channel.domain, channel.slug));

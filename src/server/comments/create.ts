@@ -17,7 +17,16 @@
  * - Mentions are resolved and stored by the INSERT itself (storedMentionsSql), as mentionsOf would.
  */
 import { isAppError, AppError } from '@/server/platform/errors';
-import { guardedWrite, isSessionWriter, prepared, refuse, writerColumnSql, writerSql, type Params, type Writer } from '@/server/platform/guarded-write';
+import {
+	guardedWrite,
+	isSessionWriter,
+	prepared,
+	refuse,
+	writerColumnSql,
+	writerSql,
+	type Params,
+	type Writer,
+} from '@/server/platform/guarded-write';
 import { firstRowOf } from '@/server/platform/reads';
 import { touchPost } from '@/server/content-versions/versions';
 import type { SessionMember } from '@/server/sign-in/sessions';
@@ -59,7 +68,8 @@ function checksSql(writer: Writer, channelId: number, postId: number, content: s
 	const newMember = () => newMemberSql(writer, now, limits, p);
 	const mentions = storedMentionsSql(content, channel, p);
 	const mentioned = mentions === 'NULL' ? '0' : `(SELECT count(DISTINCT json_extract(value, '$[0]')) FROM json_each(coalesce(${mentions}, '[]')))`;
-	const overLimits = () => `(${p(linkCount([content]))} > ${p(limits.maxLinks)} OR ${mentioned} > ${p(limits.maxMentions)} OR ${countReachedSql(member, p(limits.maxComments), newMember())})`;
+	const overLimits = () =>
+		`(${p(linkCount([content]))} > ${p(limits.maxLinks)} OR ${mentioned} > ${p(limits.maxMentions)} OR ${countReachedSql(member, p(limits.maxComments), newMember())})`;
 	return { member, admin, live: () => live(channelId, now), channel, post, readable, newMember, mentions, overLimits };
 }
 
@@ -153,7 +163,10 @@ export async function createComment(
 	let parent: StoredCommentRow | null = null;
 	if (parentId !== null) {
 		parent = storedCommentOf(parentRead, postId);
-		if (!parent || !canReadComment(commentState({ deletedAt: parent.deleted_at, hiddenByAdmin: parent.hidden_by_admin === 1 }), memberViewer(member))) {
+		if (
+			!parent ||
+			!canReadComment(commentState({ deletedAt: parent.deleted_at, hiddenByAdmin: parent.hidden_by_admin === 1 }), memberViewer(member))
+		) {
 			if (checks.readable !== 1) refuse(results, new AppError('PostNotFound'));
 			// A retry of a reply whose parent went meanwhile answers the reply the first request wrote.
 			return retried() ?? refuse(results, new AppError('CommentNotFound'));
@@ -175,7 +188,7 @@ export async function createComment(
 		// A repeated request (a retry, or the same one twice at once): the first one wrote the comment.
 		const repeated = retried();
 		if (repeated) return repeated;
-		throw new Error('A comment\'s INSERT refused what the reads of its batch accepted');
+		throw new Error("A comment's INSERT refused what the reads of its batch accepted");
 	}
 	// Those it concerns hear of it through the queue (src/server/notifications/deliver.ts).
 	notify({ type: 'comment', channelId, commentId: inserted.id });

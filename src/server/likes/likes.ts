@@ -105,7 +105,11 @@ export async function likePost(db: Db, channelId: number, writer: Writer, postId
 
 /** Takes a member's like back; unliking a post not liked changes nothing. @throws AppError the session's refusal, PostNotFound */
 export async function unlikePost(db: Db, channelId: number, writer: Writer, postId: number, now = Date.now()): Promise<LikeState> {
-	const { changed: _changed, member: _member, ...state } = await act(
+	const {
+		changed: _changed,
+		member: _member,
+		...state
+	} = await act(
 		db,
 		channelId,
 		writer,

@@ -97,6 +97,7 @@ export async function guardedWrite(
  * read, and fails loudly instead.
  */
 export function refuse(results: readonly D1Result[], error: AppError): never {
-	if (results.some((result) => (result.meta.rows_written ?? 0) > 0)) throw new Error(`A guarded write wrote although its reads refused it (${error.codeName})`);
+	if (results.some((result) => (result.meta.rows_written ?? 0) > 0))
+		throw new Error(`A guarded write wrote although its reads refused it (${error.codeName})`);
 	throw error;
 }

@@ -45,7 +45,10 @@ export async function sessionBeforeRow(
 	channel: Channel,
 	request: Request,
 	now: number,
-): Promise<{ session: SessionState; tokenHash: null; headers: RequestSession<never>['headers'] } | { session: null; tokenHash: string; headers: RequestSession<never>['headers'] }> {
+): Promise<
+	| { session: SessionState; tokenHash: null; headers: RequestSession<never>['headers'] }
+	| { session: null; tokenHash: string; headers: RequestSession<never>['headers'] }
+> {
 	const token = readAuthCookie(request, 'session', channel.domain, channel.slug);
 	const lookup = await sessionLookup(channel.id, token, sessionSecret(), now);
 	const headers: RequestSession<never>['headers'] = token ? [['Cache-Control', 'private, no-store']] : [];

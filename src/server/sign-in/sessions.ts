@@ -153,7 +153,13 @@ export const afterAnswer: SessionWrite = (write) => waitUntil(uncounted(write));
  * The session sessionStatement read; an expired one is deleted on sight, and use is recorded at
  * most hourly (TOUCH_INTERVAL_MS), both through `write`: a page or API read takes no round trip for them.
  */
-export async function sessionOfResult(db: Db, result: D1Result | undefined, tokenHash: string, now: number, write: SessionWrite): Promise<SessionState> {
+export async function sessionOfResult(
+	db: Db,
+	result: D1Result | undefined,
+	tokenHash: string,
+	now: number,
+	write: SessionWrite,
+): Promise<SessionState> {
 	const row = (result?.results[0] ?? null) as SessionRow | null;
 	if (!row || row.withdrawn_at !== null || row.nickname === null) return { kind: 'revoked' };
 	if (now >= row.idle_expires_at || now >= row.expires_at) {
