@@ -80,7 +80,7 @@ const ACTIVE_BAN_SQL = `COALESCE(
  * What a session cookie's token needs: nothing (no cookie), an answer without D1 (a token this
  * deployment did not mint, or one whose end has passed), or its row.
  */
-export type SessionLookup = { kind: 'guest' } | { kind: 'revoked' } | { kind: 'expired' } | { kind: 'row'; tokenHash: string };
+type SessionLookup = { kind: 'guest' } | { kind: 'revoked' } | { kind: 'expired' } | { kind: 'row'; tokenHash: string };
 
 export async function sessionLookup(channelId: number, token: string | null, secret: string | null, now: number): Promise<SessionLookup> {
 	if (!token) return { kind: 'guest' };

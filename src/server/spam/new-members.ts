@@ -147,12 +147,3 @@ export function writeCountGuard(db: Db, table: 'posts' | 'comments', memberId: n
 	if (requestId === undefined) return assertion(db, count, memberId, limit);
 	return assertion(db, `${count} OR EXISTS (SELECT 1 FROM ${table} WHERE member_id = ?1 AND request_id = ?3)`, memberId, limit, requestId);
 }
-
-/** The same count asked on its own, after a batch failed, to tell whether the count was the reason. */
-export async function writeCountReached(db: Db, table: 'posts' | 'comments', memberId: number, limit: number): Promise<boolean> {
-	const row = await db
-		.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE member_id = ?1 LIMIT ?2)`)
-		.bind(memberId, limit)
-		.first<{ n: number }>();
-	return (row?.n ?? 0) >= limit;
-}
