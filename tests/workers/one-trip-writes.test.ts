@@ -8,7 +8,10 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { call, memberApi, signIn, signUp, startOfRateWindow, KOREAN, type Answer } from './harness';
+import { Hono } from 'hono';
+import { api } from '@functions/api/app';
+import { countRoundTrips } from '@/server/platform/database';
+import { call, memberApi, signIn, signUp, startOfRateWindow, KOREAN, ORIGIN, type Answer } from './harness';
 import { hashToken } from '@/server/platform/tokens';
 import { LIMITERS, RATE_LIMITS } from '@/server/platform/rate-limit';
 import { ResultCodes } from '@/server/platform/errors';
@@ -127,6 +130,33 @@ describe('an accepted comment or like', () => {
 			comment_count: 3,
 			like_count: 0,
 		});
+	});
+
+	it('is one round trip through an app that mounts the API, as the Worker does (src/fetch.ts)', async () => {
+		const postId = await freshPost();
+		const cookie = await signIn(1028);
+		// src/fetch.ts routes the API into Astro's pipeline; Hono then wraps each handler of the API in its error handler.
+		const mounting = new Hono().route('/', api);
+		for (const write of [comment(postId, { content: 'mounted' }), like(postId), unlike(postId)]) {
+			const { response, trips } = await countRoundTrips(async (counted) => {
+				const answered = await mounting.request(`${MEMBER}${write.path}`, {
+					method: write.method,
+					headers: { origin: ORIGIN, cookie, 'content-type': 'application/json', 'cf-connecting-ip': `one-trip:${(turn += 1)}` },
+					...(write.body === undefined ? {} : { body: JSON.stringify(write.body) }),
+				});
+				counted.answered = true;
+				return { response: answered, trips: counted };
+			});
+			expect([write.method, response.status, trips.count, trips.depth]).toEqual([write.method, 200, 1, 1]);
+		}
+		// A refusal before the batch still answers the session's refusal first there.
+		await env.DB.prepare('DELETE FROM sessions WHERE token_hash = ?1').bind(await cookieHash(cookie)).run();
+		const refusedThere = await mounting.request(`${MEMBER}/posts/${postId}/comments`, {
+			method: 'POST',
+			headers: { origin: ORIGIN, cookie, 'content-type': 'application/json', 'cf-connecting-ip': `one-trip:${(turn += 1)}` },
+			body: JSON.stringify({ content: '' }),
+		});
+		expect(((await refusedThere.json()) as Answer['body']).header.resultCode).toBe(code('SessionRevoked'));
 	});
 
 	it("records the session's use at most hourly, after the answer, and moves its idle end", async () => {

@@ -6,6 +6,7 @@
 import { isAdmin } from '@/lib/roles';
 import { createMiddleware } from 'hono/factory';
 import { matchedRoutes } from 'hono/route';
+import { COMPOSED_HANDLER } from 'hono/utils/constants';
 import type { Context } from 'hono';
 import type { ApiEnv } from '@functions/api/context';
 import { requestSession, sessionBeforeRow, sessionOfRow } from '@/server/sign-in/request-session';
@@ -17,7 +18,7 @@ import { AppError } from '@/server/platform/errors';
 import { errorResponse, methodNotAllowed, routeNotFound } from '@functions/api/middleware/errors';
 
 export const sessionMiddleware = createMiddleware<ApiEnv>(async (c, next) => {
-	if (matchedRoutes(c).some((route) => route.handler === sessionInBatch)) return sessionBeforeBatch(c, next);
+	if (matchedRoutes(c).some((route) => isMiddleware(route.handler, sessionInBatch))) return sessionBeforeBatch(c, next);
 	const { session, headers } = await requestSession(c.var.db, c.var.channel, c.req.raw);
 	c.set('session', session);
 	for (const [name, value] of headers) c.header(name, value, { append: name === 'Set-Cookie' });
@@ -34,6 +35,14 @@ export const sessionMiddleware = createMiddleware<ApiEnv>(async (c, next) => {
 export const sessionInBatch = createMiddleware<ApiEnv>(async (_c, next) => {
 	await next();
 });
+
+/**
+ * Whether a matched route's `handler` is `middleware`: itself, or as an app that mounts the API
+ * wraps it (src/fetch.ts routes `api`, whose own error handler makes Hono wrap each of its handlers).
+ */
+function isMiddleware(handler: unknown, middleware: unknown): boolean {
+	return handler === middleware || (handler as Record<string, unknown>)[COMPOSED_HANDLER] === middleware;
+}
 
 /** Whether the request's session is known (a `sessionInBatch` route's is not until its batch has read it). */
 function sessionKnown(c: Context<ApiEnv>): boolean {
