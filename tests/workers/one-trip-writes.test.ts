@@ -150,7 +150,9 @@ describe('an accepted comment or like', () => {
 			expect([write.method, response.status, trips.count, trips.depth]).toEqual([write.method, 200, 1, 1]);
 		}
 		// A refusal before the batch still answers the session's refusal first there.
-		await env.DB.prepare('DELETE FROM sessions WHERE token_hash = ?1').bind(await cookieHash(cookie)).run();
+		await env.DB.prepare('DELETE FROM sessions WHERE token_hash = ?1')
+			.bind(await cookieHash(cookie))
+			.run();
 		const refusedThere = await mounting.request(`${MEMBER}/posts/${postId}/comments`, {
 			method: 'POST',
 			headers: { origin: ORIGIN, cookie, 'content-type': 'application/json', 'cf-connecting-ip': `one-trip:${(turn += 1)}` },
