@@ -13,12 +13,17 @@ export const ROUND_TRIP_BUDGET = {
 	read: { guest: 1, signedIn: 2 },
 	/** A write: the session, then the write's batch; a refusal may take one read to say why. */
 	write: 3,
+	/**
+	 * The writes whose session is read in their own batch (src/server/platform/guarded-write.ts):
+	 * accepted, one round trip; refused, the write's budget.
+	 */
+	oneTrip: { 'POST /v1/posts/:id/comments': 1, 'PUT /v1/posts/:id/like': 1, 'DELETE /v1/posts/:id/like': 1 } as Readonly<Record<string, number>>,
 } as const;
 
-/** The route of a write to `path` as a failure names it (no channel, ids as :id), and its budget. */
-export function writeBudget(method: string, path: string): { route: string; budget: number } {
+/** The route of a write to `path` as a failure names it (no channel, ids as :id), and its budget, `accepted` or not. */
+export function writeBudget(method: string, path: string, accepted = false): { route: string; budget: number } {
 	const route = `${method} ${path.replace(/^((?:\/public|\/admin)?\/v1)\/[^/]+\/[^/]+/, '$1').replace(/\/\d+(?=\/|$)/g, '/:id')}`;
-	return { route, budget: ROUND_TRIP_BUDGET.write };
+	return { route, budget: (accepted ? ROUND_TRIP_BUDGET.oneTrip[route] : undefined) ?? ROUND_TRIP_BUDGET.write };
 }
 
 /** The figures of an answer's Server-Timing header (functions/shell/round-trips.ts), or null when it has none. */

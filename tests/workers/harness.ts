@@ -107,7 +107,7 @@ export async function call(url: string, init: CallInit = {}): Promise<Answer> {
 	});
 	// Every write any test sends keeps to its round-trip budget, refused or not.
 	if ((init.method ?? 'GET') !== 'GET') {
-		const { route, budget } = writeBudget(init.method ?? 'GET', new URL(url).pathname);
+		const { route, budget } = writeBudget(init.method ?? 'GET', new URL(url).pathname, response.ok);
 		expect(trips.depth, `${route} → ${response.status}: round trips in sequence (tests/round-trip-budget.ts)`).toBeLessThanOrEqual(budget);
 	}
 	const text = await response.text();

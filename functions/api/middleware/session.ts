@@ -6,21 +6,84 @@
 import { isAdmin } from '@/lib/roles';
 import { createMiddleware } from 'hono/factory';
 import { matchedRoutes } from 'hono/route';
+import { COMPOSED_HANDLER } from 'hono/utils/constants';
 import type { Context } from 'hono';
 import type { ApiEnv } from '@functions/api/context';
-import { requestSession } from '@/server/sign-in/request-session';
+import { requestSession, sessionBeforeRow, sessionOfRow } from '@/server/sign-in/request-session';
+import type { SessionWriter } from '@/server/platform/guarded-write';
 import type { BanInfo, SessionMember, SessionState } from '@/server/sign-in/sessions';
 import { findSignup } from '@/server/accounts/signup';
 import { readAuthCookie } from '@/server/sign-in/cookies';
 import { AppError } from '@/server/platform/errors';
-import { methodNotAllowed, routeNotFound } from '@functions/api/middleware/errors';
+import { errorResponse, methodNotAllowed, routeNotFound } from '@functions/api/middleware/errors';
 
 export const sessionMiddleware = createMiddleware<ApiEnv>(async (c, next) => {
+	if (matchedRoutes(c).some((route) => isMiddleware(route.handler, sessionInBatch))) return sessionBeforeBatch(c, next);
 	const { session, headers } = await requestSession(c.var.db, c.var.channel, c.req.raw);
 	c.set('session', session);
 	for (const [name, value] of headers) c.header(name, value, { append: name === 'Set-Cookie' });
 	await next();
 });
+
+/**
+ * Marks a route whose write reads its session's row in its own D1 batch
+ * (src/server/platform/guarded-write.ts; the route asks `sessionWriter`): the session middleware
+ * reads no row before it, so that an accepted write is one round trip. The session's refusals still
+ * come first: a refusal the route makes before its batch (the path, the query, the rate limit, the
+ * body) is answered only once the session, then read on its own, is a member's.
+ */
+export const sessionInBatch = createMiddleware<ApiEnv>(async (_c, next) => {
+	await next();
+});
+
+/**
+ * Whether a matched route's `handler` is `middleware`: itself, or as an app that mounts the API
+ * wraps it (src/fetch.ts routes `api`, whose own error handler makes Hono wrap each of its handlers).
+ */
+function isMiddleware(handler: unknown, middleware: unknown): boolean {
+	return handler === middleware || (handler as Record<string, unknown>)[COMPOSED_HANDLER] === middleware;
+}
+
+/** Whether the request's session is known (a `sessionInBatch` route's is not until its batch has read it). */
+function sessionKnown(c: Context<ApiEnv>): boolean {
+	return (c.get('session') as SessionState | undefined) !== undefined;
+}
+
+/** The session middleware of a `sessionInBatch` route. */
+async function sessionBeforeBatch(c: Context<ApiEnv>, next: () => Promise<void>): Promise<void> {
+	const before = await sessionBeforeRow(c.var.channel, c.req.raw, Date.now());
+	for (const [name, value] of before.headers) c.header(name, value, { append: name === 'Set-Cookie' });
+	if (before.session) c.set('session', before.session);
+	else c.set('sessionToken', before.tokenHash);
+	await next();
+	if (!c.error || sessionKnown(c)) return;
+	// Refused before the batch read the session: the session's own refusal, if any, is the answer.
+	const { session, headers } = await requestSession(c.var.db, c.var.channel, c.req.raw);
+	c.set('session', session);
+	if (session.kind === 'member') return;
+	for (const [name, value] of headers) if (name === 'Set-Cookie') c.header(name, value, { append: true });
+	c.header('Retry-After', undefined);
+	c.res = errorResponse(sessionError(session), c);
+}
+
+/**
+ * The writer of a `sessionInBatch` route: the session the write's batch reads, settled from its row
+ * there (its refusal thrown, its cookie cleared when it has ended, its use recorded after the answer).
+ */
+export function sessionWriter(c: Context<ApiEnv>, now: number): SessionWriter | SessionMember {
+	const tokenHash = c.var.sessionToken;
+	if (tokenHash === undefined || sessionKnown(c)) return requireMember(c);
+	return {
+		tokenHash,
+		settle: async (row) => {
+			const { session, headers } = await sessionOfRow(c.var.db, c.var.channel, c.req.raw, tokenHash, row, now);
+			c.set('session', session);
+			for (const [name, value] of headers) c.header(name, value, { append: name === 'Set-Cookie' });
+			if (session.kind !== 'member') throw sessionError(session);
+			return session.member;
+		},
+	};
+}
 
 /** The error for a request that has no usable session, or that of a banned member. */
 export function sessionError(session: Exclude<SessionState, { kind: 'member' }>): AppError {
@@ -82,8 +145,10 @@ export function callerCheck(callerOf: (routePath: string) => Caller) {
 		const route = answeringRoute(c);
 		if (route !== undefined) {
 			const caller = callerOf(route.replace(/^.*?\/:domain\/:slug/, ''));
-			if (caller === 'member') requireMember(c);
-			else if (caller === 'administrator') requireAdministrator(c);
+			// A sessionInBatch route's session is checked by its batch (or, refused before it, by sessionBeforeBatch).
+			if (caller === 'member') {
+				if (sessionKnown(c)) requireMember(c);
+			} else if (caller === 'administrator') requireAdministrator(c);
 			else if (caller === 'signup') {
 				const { channel, db } = c.var;
 				const signup = await findSignup(db, channel.id, readAuthCookie(c.req.raw, 'signup', channel.domain, channel.slug));

@@ -12,7 +12,7 @@ import { ok } from '@/server/platform/envelope';
 import { IdSchema } from '@/schemas/params';
 import { CommentParamSchema, CreateCommentSchema, EditCommentSchema } from '@/schemas/comment';
 import { methodNotAllowed } from '@functions/api/middleware/errors';
-import { requireMember } from '@functions/api/middleware/session';
+import { requireMember, sessionInBatch, sessionWriter } from '@functions/api/middleware/session';
 import { rateLimit } from '@functions/api/middleware/rate-limit';
 import { NoQuerySchema, zv, zvJson } from '@functions/api/validate';
 import { COMMENT_FIELDS } from '@functions/api/input-codes';
@@ -23,26 +23,20 @@ const COMMENTS = '/posts/:postId/comments';
 const COMMENT = '/posts/:postId/comments/:commentId';
 
 export const commentsRouter = new Hono<ApiEnv>()
+	// One round trip when accepted: the session is read in the comment's own batch.
 	.post(
 		COMMENTS,
+		sessionInBatch,
 		zv('param', PostParamSchema),
 		zv('query', NoQuerySchema),
 		rateLimit('comment'),
 		zvJson(CreateCommentSchema, COMMENT_FIELDS),
 		async (c) => {
-			const member = requireMember(c);
+			const now = Date.now();
+			const writer = sessionWriter(c, now);
+			const { postId } = c.req.valid('param');
 			return c.json(
-				ok({
-					content: await createComment(
-						c.var.db,
-						c.var.channel.id,
-						member,
-						c.req.valid('param').postId,
-						c.req.valid('json'),
-						Date.now(),
-						c.var.channel.newMemberLimits,
-					),
-				}),
+				ok({ content: await createComment(c.var.db, c.var.channel.id, writer, postId, c.req.valid('json'), now, c.var.channel.newMemberLimits) }),
 			);
 		},
 	)

@@ -13,7 +13,7 @@ import { AppError } from '@/server/platform/errors';
 import { getLikeState, likePost, unlikePost } from '@/server/likes/likes';
 import { IdSchema } from '@/schemas/params';
 import { methodNotAllowed } from '@functions/api/middleware/errors';
-import { requireMember } from '@functions/api/middleware/session';
+import { requireMember, sessionInBatch, sessionWriter } from '@functions/api/middleware/session';
 import { rateLimit } from '@functions/api/middleware/rate-limit';
 import { NoQuerySchema, zv } from '@functions/api/validate';
 
@@ -38,12 +38,13 @@ export const likesRouter = new Hono<ApiEnv>()
 		const member = requireMember(c);
 		return c.json(ok({ content: await getLikeState(c.var.db, c.var.channel.id, member, c.req.valid('param').postId) }));
 	})
-	.put(LIKE, zv('param', PostParamSchema), zv('query', NoQuerySchema), rateLimit('like'), noBody, async (c) => {
-		const member = requireMember(c);
-		return c.json(ok({ content: await likePost(c.var.db, c.var.channel.id, member, c.req.valid('param').postId, Date.now()) }));
+	// A like and an unlike are one round trip when accepted: the session is read in their own batch.
+	.put(LIKE, sessionInBatch, zv('param', PostParamSchema), zv('query', NoQuerySchema), rateLimit('like'), noBody, async (c) => {
+		const now = Date.now();
+		return c.json(ok({ content: await likePost(c.var.db, c.var.channel.id, sessionWriter(c, now), c.req.valid('param').postId, now) }));
 	})
-	.delete(LIKE, zv('param', PostParamSchema), zv('query', NoQuerySchema), rateLimit('like'), noBody, async (c) => {
-		const member = requireMember(c);
-		return c.json(ok({ content: await unlikePost(c.var.db, c.var.channel.id, member, c.req.valid('param').postId) }));
+	.delete(LIKE, sessionInBatch, zv('param', PostParamSchema), zv('query', NoQuerySchema), rateLimit('like'), noBody, async (c) => {
+		const now = Date.now();
+		return c.json(ok({ content: await unlikePost(c.var.db, c.var.channel.id, sessionWriter(c, now), c.req.valid('param').postId, now) }));
 	})
 	.on(['POST', 'PATCH'], LIKE, methodNotAllowed);

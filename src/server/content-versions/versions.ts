@@ -115,13 +115,14 @@ export function bumpContentVersion(db: Db, channelId: number): D1PreparedStateme
  * a few seconds while it is made again (functions/shell/edge-cache.ts); a `removal` (a deletion, a
  * hide) also moves the bucket's removal counter, which keys the entries, so what was taken away is
  * never answered again. Lists and profiles keep their entries; the counts they show are allowed
- * to be up to a minute old.
+ * to be up to a minute old. `condition` (SQL without parameters, as touchCache's) leaves the row
+ * alone unless it holds.
  */
-export function touchPost(db: Db, channelId: number, postId: number, change: 'addition' | 'removal'): D1PreparedStatement {
+export function touchPost(db: Db, channelId: number, postId: number, change: 'addition' | 'removal', condition?: string): D1PreparedStatement {
 	const path = `$."${postId % POST_VERSION_BUCKETS}"`;
 	const moved = (column: string) => `${column} = json_set(${column}, ?2, coalesce(json_extract(${column}, ?2), 0) + 1)`;
 	const columns = change === 'removal' ? `${moved('post_versions')}, ${moved('post_removal_versions')}` : moved('post_versions');
-	return db.prepare(`UPDATE channels SET ${columns} WHERE id = ?1`).bind(channelId, path);
+	return db.prepare(`UPDATE channels SET ${columns} WHERE id = ?1${condition === undefined ? '' : ` AND (${condition})`}`).bind(channelId, path);
 }
 
 /** What a post's change touches in the edge cache: the lists it entered, left or changed in, search, and the post's own reads. */

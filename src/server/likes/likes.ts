@@ -6,6 +6,9 @@
  *   the post's state); any other post, of this channel or another, is PostNotFound. Liking one's
  *   own post is allowed: a like counts each member once, so it adds at most one, and it puts the
  *   post on the member's My Page likes tab like any other.
+ * - One round trip: the session's check (when the API has not read it), the post's check and the
+ *   row's change guarded by both, the count and the state that answers, in one batch
+ *   (src/server/platform/guarded-write.ts); a refused like or unlike writes nothing.
  * - Exact under concurrency: each action is one D1 batch (one transaction). The INSERT … ON
  *   CONFLICT DO NOTHING (or the DELETE) is followed at once by the count's UPDATE guarded by
  *   `changes() = 1`: SQLite's changes() reports the rows the previous statement of the same
@@ -19,10 +22,10 @@
  *   minute old (GUEST_MAX_AGE_MS of functions/shell/edge-cache.ts), members see it at once.
  */
 import { AppError } from '@/server/platform/errors';
-import { guardedBatch } from '@/server/platform/batch';
-import { read, type Read } from '@/server/platform/reads';
+import { guardedWrite, prepared, refuse, writerSql, type Params, type Writer } from '@/server/platform/guarded-write';
+import { firstRowOf, read, type Read } from '@/server/platform/reads';
 import type { SessionMember } from '@/server/sign-in/sessions';
-import { readablePostGuard, readablePostOf, readablePostStatement } from '@/server/visibility/readable-post';
+import { readablePostCondition, readablePostOf, readablePostStatement } from '@/server/visibility/readable-post';
 import { notify } from '@/server/notifications/send';
 
 /** A member's like of a post and the post's count, as the like button shows them. */
@@ -46,46 +49,74 @@ function stateOf(result: D1Result | undefined): LikeState {
 	return { liked: row.liked === 1, likeCount: row.like_count };
 }
 
-/** Runs one like or unlike, one batch: the post's check, the row's change, the count's guarded change, the answer. */
+/**
+ * Runs one like or unlike in one batch (src/server/platform/guarded-write.ts): the writer's session
+ * when the API has not read it, the row's change guarded by the session and the post's check, the
+ * count's change, and the state with the post's check, which decides the answer.
+ */
 async function act(
 	db: Db,
-	member: SessionMember,
+	channelId: number,
+	writer: Writer,
 	postId: number,
-	guard: D1PreparedStatement,
-	change: D1PreparedStatement,
-	count: D1PreparedStatement,
-): Promise<LikeState & { changed: boolean }> {
-	// The count's UPDATE must follow the row's change directly: changes() reads the statement before it.
-	const results = await guardedBatch(db, [guard, change, count, stateStatement(db, member.userId, postId)], 'PostNotFound');
-	return { ...stateOf(results[3]), changed: results[1]?.meta.changes === 1 };
+	now: number,
+	change: (who: { member: string; allowed: string }, p: Params) => string,
+	countDelta: 1 | -1,
+): Promise<LikeState & { changed: boolean; member: SessionMember }> {
+	const checked = (p: Params) => {
+		const { member, admin, live } = writerSql(writer, p);
+		return { member, readable: readablePostCondition(p(postId), p(channelId), member, admin), live: () => live(channelId, now) };
+	};
+	const { member, results } = await guardedWrite(db, channelId, writer, now, [
+		prepared(db, (p) => {
+			const who = checked(p);
+			return change({ member: who.member, allowed: `${who.live()} AND ${who.readable}` }, p);
+		}),
+		// Directly after the row's change: changes() reads the statement before it.
+		db.prepare(`UPDATE posts SET like_count = like_count ${countDelta > 0 ? '+' : '-'} 1 WHERE id = ?1 AND changes() = 1`).bind(postId),
+		prepared(db, (p) => {
+			const who = checked(p);
+			return `SELECT q.like_count, EXISTS (SELECT 1 FROM post_likes l WHERE l.post_id = q.id AND l.member_id = ${who.member}) AS liked, ${who.readable} AS readable
+				FROM posts q WHERE q.id = ${p(postId)}`;
+		}),
+	]);
+	const state = firstRowOf<{ readable: number }>(results[2]);
+	if (state?.readable !== 1) refuse(results, new AppError('PostNotFound'));
+	return { ...stateOf(results[2]), changed: results[0]?.meta.changes === 1, member };
 }
 
-/** Likes a post; liking it again changes nothing. @throws AppError PostNotFound */
-export async function likePost(db: Db, channelId: number, member: SessionMember, postId: number, now: number): Promise<LikeState> {
-	const { changed, ...state } = await act(
+/** Likes a post; liking it again changes nothing. `writer`: the member, or the session the batch reads. @throws AppError the session's refusal, PostNotFound */
+export async function likePost(db: Db, channelId: number, writer: Writer, postId: number, now: number): Promise<LikeState> {
+	const { changed, member, ...state } = await act(
 		db,
-		member,
+		channelId,
+		writer,
 		postId,
-		readablePostGuard(db, channelId, member, postId),
-		db
-			.prepare('INSERT INTO post_likes (post_id, member_id, channel_id, created_at) VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING')
-			.bind(postId, member.userId, channelId, now),
-		db.prepare('UPDATE posts SET like_count = like_count + 1 WHERE id = ?1 AND changes() = 1').bind(postId),
+		now,
+		({ member, allowed }, p) =>
+			`INSERT INTO post_likes (post_id, member_id, channel_id, created_at) SELECT ${p(postId)}, ${member}, ${p(channelId)}, ${p(now)}
+			 WHERE ${allowed} ON CONFLICT DO NOTHING`,
+		1,
 	);
 	// A new like tells the post's author (one row per post, src/server/notifications/deliver.ts); a repeated one tells nobody.
 	if (changed) notify({ type: 'like', channelId, postId, actorId: member.userId });
 	return state;
 }
 
-/** Takes a member's like back; unliking a post not liked changes nothing. @throws AppError PostNotFound */
-export async function unlikePost(db: Db, channelId: number, member: SessionMember, postId: number): Promise<LikeState> {
-	const { changed: _changed, ...state } = await act(
+/** Takes a member's like back; unliking a post not liked changes nothing. @throws AppError the session's refusal, PostNotFound */
+export async function unlikePost(db: Db, channelId: number, writer: Writer, postId: number, now = Date.now()): Promise<LikeState> {
+	const {
+		changed: _changed,
+		member: _member,
+		...state
+	} = await act(
 		db,
-		member,
+		channelId,
+		writer,
 		postId,
-		readablePostGuard(db, channelId, member, postId),
-		db.prepare('DELETE FROM post_likes WHERE post_id = ?1 AND member_id = ?2').bind(postId, member.userId),
-		db.prepare('UPDATE posts SET like_count = like_count - 1 WHERE id = ?1 AND changes() = 1').bind(postId),
+		now,
+		({ member, allowed }, p) => `DELETE FROM post_likes WHERE post_id = ${p(postId)} AND member_id = ${member} AND ${allowed}`,
+		-1,
 	);
 	return state;
 }

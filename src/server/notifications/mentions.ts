@@ -49,6 +49,29 @@ export function mentionsOf(result: D1Result | undefined, texts: readonly string[
 	return mentions;
 }
 
+/**
+ * SQL whose value is what storedMentions (src/lib/mentions.ts) stores for the members `text`
+ * mentions in the channel `channelSql`, or NULL: mentionsOf's rule inside a statement, for a write
+ * that stores them in the batch that resolves them (src/server/comments/create.ts). Each @'s names
+ * go in as JSON with their keys (only the keys mentionKeys looks up); the first of an @'s names that
+ * a live claim holds is its mention, and a name written twice is stored once, where first written.
+ * `param` binds a value into the statement. 'NULL' when the text has no @.
+ */
+export function storedMentionsSql(text: string, channelSql: string, param: (value: unknown) => string): string {
+	const looked = new Set(mentionKeys([text]));
+	const candidates = mentionCandidates(text)
+		.map((names) => names.map((name) => [name, nicknameKey(name.normalize('NFC'))]).filter(([, key]) => looked.has(key!)))
+		.filter((names) => names.length > 0);
+	if (candidates.length === 0) return 'NULL';
+	return `(SELECT CASE WHEN count(*) = 0 THEN NULL ELSE json_group_array(json_array(id, name)) END FROM (
+		SELECT id, name FROM (
+			SELECT c.key AS i, json_extract(a.value, '$[0]') AS name, n.member_id AS id, row_number() OVER (PARTITION BY c.key ORDER BY a.key) AS pick
+			FROM json_each(${param(JSON.stringify(candidates))}) c JOIN json_each(c.value) a
+			JOIN nickname_claims n ON n.channel_id = ${channelSql} AND n.nickname_key = json_extract(a.value, '$[1]') AND n.released_at IS NULL
+			JOIN members m ON m.id = n.member_id AND m.withdrawn_at IS NULL
+		) WHERE pick = 1 GROUP BY name ORDER BY min(i)))`;
+}
+
 /** The members `texts` mention (mentionsOf), read now. */
 export async function resolveMentions(db: Db, channelId: number, texts: readonly string[]): Promise<Mention[]> {
 	const statement = mentionsStatement(db, channelId, texts);

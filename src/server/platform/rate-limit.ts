@@ -90,6 +90,11 @@ export interface RateLimitSubject {
 	channelId: number;
 	/** The signed-in member, when there is one. */
 	memberId: number | null;
+	/**
+	 * The session's token hash, counted under the member's limiter in place of the member where the
+	 * member is not known before the write (a write that reads its session in its own batch).
+	 */
+	sessionToken?: string | null;
 	/** The client's address (CF-Connecting-IP), when known. */
 	ip: string | null;
 }
@@ -202,6 +207,8 @@ export async function enforceRateLimit(
 	if (keys !== 'member') counts.push({ limiter: rule.address, key: `${action}:ip:${clientKey(subject.ip)}` });
 	if (keys !== 'address' && rule.member && subject.memberId !== null)
 		counts.push({ limiter: rule.member, key: `${action}:member:${subject.channelId}:${subject.memberId}` });
+	else if (keys !== 'address' && rule.member && subject.sessionToken)
+		counts.push({ limiter: rule.member, key: `${action}:session:${subject.channelId}:${subject.sessionToken}` });
 	const outcomes = await Promise.all(
 		counts.map(async ({ limiter, key }) => {
 			const binding = limiters[limiter];

@@ -82,7 +82,7 @@ const ACTIVE_BAN_SQL = `COALESCE(
  */
 type SessionLookup = { kind: 'guest' } | { kind: 'revoked' } | { kind: 'expired' } | { kind: 'row'; tokenHash: string };
 
-async function sessionLookup(channelId: number, token: string | null, secret: string | null, now: number): Promise<SessionLookup> {
+export async function sessionLookup(channelId: number, token: string | null, secret: string | null, now: number): Promise<SessionLookup> {
 	if (!token) return { kind: 'guest' };
 	const state = await sessionTokenState(secret, channelId, token, now);
 	if (state === 'foreign') return { kind: 'revoked' };
@@ -109,7 +109,7 @@ async function tokenHashOf(token: string): Promise<string> {
 }
 
 /** The read of a session's row with its member and ban. */
-function sessionStatement(db: Db, channelId: number, tokenHash: string, now: number): D1PreparedStatement {
+export function sessionStatement(db: Db, channelId: number, tokenHash: string, now: number): D1PreparedStatement {
 	return db
 		.prepare(
 			`SELECT s.member_id, s.last_seen_at, s.idle_expires_at, s.expires_at, m.nickname, m.role, m.provider, m.recent_provider,
@@ -119,6 +119,20 @@ function sessionStatement(db: Db, channelId: number, tokenHash: string, now: num
 			 WHERE s.token_hash = ?1 AND s.channel_id = ?2`,
 		)
 		.bind(tokenHash, channelId, now);
+}
+
+/**
+ * SQL that holds when the session whose token hash is `tokenSql` (in the channel `channelSql`, at
+ * `nowSql`) is one sessionOfResult answers as a member: its row, a member neither withdrawn nor
+ * without a nickname, neither end passed, no ban in force (ACTIVE_BAN_SQL's two cases). A write
+ * whose session is read in its own batch guards each statement with it
+ * (src/server/platform/guarded-write.ts); tests/workers/one-trip-writes.test.ts holds the two to one answer.
+ */
+export function liveSessionSql(tokenSql: string, channelSql: string, nowSql: string): string {
+	return `EXISTS (SELECT 1 FROM sessions s JOIN members m ON m.id = s.member_id
+		WHERE s.token_hash = ${tokenSql} AND s.channel_id = ${channelSql} AND m.withdrawn_at IS NULL AND m.nickname IS NOT NULL
+		AND ${nowSql} < s.idle_expires_at AND ${nowSql} < s.expires_at
+		AND NOT EXISTS (SELECT 1 FROM bans b WHERE b.member_id = m.id AND b.lifted_at IS NULL AND (b.ends_at IS NULL OR b.ends_at > ${nowSql})))`;
 }
 
 /**
@@ -139,7 +153,13 @@ export const afterAnswer: SessionWrite = (write) => waitUntil(uncounted(write));
  * The session sessionStatement read; an expired one is deleted on sight, and use is recorded at
  * most hourly (TOUCH_INTERVAL_MS), both through `write`: a page or API read takes no round trip for them.
  */
-async function sessionOfResult(db: Db, result: D1Result | undefined, tokenHash: string, now: number, write: SessionWrite): Promise<SessionState> {
+export async function sessionOfResult(
+	db: Db,
+	result: D1Result | undefined,
+	tokenHash: string,
+	now: number,
+	write: SessionWrite,
+): Promise<SessionState> {
 	const row = (result?.results[0] ?? null) as SessionRow | null;
 	if (!row || row.withdrawn_at !== null || row.nickname === null) return { kind: 'revoked' };
 	if (now >= row.idle_expires_at || now >= row.expires_at) {

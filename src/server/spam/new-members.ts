@@ -63,7 +63,7 @@ export function isNewMember(member: Pick<SessionMember, 'role' | 'joinedAt'>, li
  * a link there or stays text (an http:// one), so that the count ends an address exactly where the
  * rendering does.
  */
-function linkCount(texts: readonly string[], linkTargets: readonly string[] = []): number {
+export function linkCount(texts: readonly string[], linkTargets: readonly string[] = []): number {
 	const links = new Set(linkTargets.map((target) => target.toLowerCase()));
 	for (const text of texts) for (const { address } of writtenAddresses(text)) links.add(address.toLowerCase());
 	return links.size;
@@ -146,13 +146,4 @@ export function writeCountGuard(db: Db, table: 'posts' | 'comments', memberId: n
 	const count = `(SELECT count(*) FROM (SELECT 1 FROM ${table} WHERE member_id = ?1 LIMIT ?2)) < ?2`;
 	if (requestId === undefined) return assertion(db, count, memberId, limit);
 	return assertion(db, `${count} OR EXISTS (SELECT 1 FROM ${table} WHERE member_id = ?1 AND request_id = ?3)`, memberId, limit, requestId);
-}
-
-/** The same count asked on its own, after a batch failed, to tell whether the count was the reason. */
-export async function writeCountReached(db: Db, table: 'posts' | 'comments', memberId: number, limit: number): Promise<boolean> {
-	const row = await db
-		.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE member_id = ?1 LIMIT ?2)`)
-		.bind(memberId, limit)
-		.first<{ n: number }>();
-	return (row?.n ?? 0) >= limit;
 }

@@ -10,8 +10,16 @@ import { assertion } from '@/server/platform/batch';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { readablePostSql } from './visibility';
 
-const READABLE_POST = `EXISTS (SELECT 1 FROM posts p JOIN boards b ON b.id = p.board_id
-	WHERE p.id = ?1 AND p.channel_id = ?2 AND ${readablePostSql('?3', '?4')})`;
+/**
+ * SQL that holds when the member may read the post (of the channel) in full, each named by SQL: a
+ * bound parameter, or the member and their role by a session's token (src/server/sign-in/member-ref.ts).
+ */
+export function readablePostCondition(postSql: string, channelSql: string, memberSql: string, adminSql: string): string {
+	return `EXISTS (SELECT 1 FROM posts p JOIN boards b ON b.id = p.board_id
+	WHERE p.id = ${postSql} AND p.channel_id = ${channelSql} AND ${readablePostSql(memberSql as `?${number}`, adminSql as `?${number}`)})`;
+}
+
+const READABLE_POST = readablePostCondition('?1', '?2', '?3', '?4');
 
 const bindings = (channelId: number, member: SessionMember, postId: number) => [postId, channelId, member.userId, isAdmin(member) ? 1 : 0] as const;
 
