@@ -33,6 +33,7 @@ import { loadLayout, type LayoutData } from '@/server/channels/layout';
 import { readAuthCookie } from '@/server/sign-in/cookies';
 import { sessionTokenState } from '@/server/sign-in/session-token';
 import { sessionSecret } from '@/server/sign-in/session-secret';
+import { bookmarkOf } from '@/server/platform/d1-session';
 import { cacheableRoute, canonicalUrl, listScopeOf, type CacheableRequest } from '@functions/shell/cache-routes';
 import { answerMember, isGuestPage, memberPageOf, rewritableRoute } from '@functions/shell/member-pages';
 
@@ -330,9 +331,12 @@ export async function withEdgeCache(
 	if (!member) return guestAnswer(fillRequest);
 	const page = memberPageOf(route, url.href, canonical, await layout());
 	if (!page) return origin(request);
-	// A stored guest's answer that is no page to put parts into (a post a guest may not read) is known
-	// before the session is read: the full render then costs its own round trip alone.
-	const stored = await storedAnswer(fillRequest);
+	// A member who wrote in the last minutes (their bookmark cookie: docs/reference/consistency.md) reads
+	// their write: their page is made from a guest's page rendered now, on their request's D1 session
+	// (which starts at that bookmark), never from a stored one. A stored guest's answer that is no page
+	// to put parts into (a post a guest may not read) is known before the session is read: the full
+	// render then costs its own round trip alone.
+	const stored = bookmarkOf(request) === null ? await storedAnswer(fillRequest) : null;
 	if (stored && !isGuestPage(stored)) {
 		await stored.body?.cancel();
 		return origin(request);

@@ -277,3 +277,22 @@ describe('a member’s post page made from the guest’s, through the edge cache
 		expect(recording.statements.filter((statement) => /FROM sessions/.test(statement.sql))).toEqual([]);
 	});
 });
+
+describe('a member who has just written reads their write', () => {
+	it('gets their page made from a guest’s page rendered now, not the stored one, while their bookmark cookie lasts', async () => {
+		const url = `${PAGES}/posts/4`;
+		const origin = postOrigin(guestPostPage([]));
+		await ask(url, origin);
+		expect(origin.asked).toHaveLength(1);
+		const cookie = await signIn(1006);
+		// No write: the stored guest's page.
+		expect((await ask(url, origin, cookie)).headers.get('X-Member-Page')).toBe('REWRITTEN');
+		expect(origin.asked).toHaveLength(1);
+		// After a write (the bookmark cookie it set, localhost being a secure context): a guest's page made now, without their cookies.
+		const bookmark = `__Host-d1-bookmark=0000000a-00000001-00004f8a-${'0'.repeat(32)}`;
+		const after = await ask(url, origin, `${cookie}; ${bookmark}`);
+		expect(after.headers.get('X-Member-Page')).toBe('REWRITTEN');
+		expect(origin.asked).toHaveLength(2);
+		expect(origin.asked[1]?.headers.get('cookie')).toBeNull();
+	});
+});
