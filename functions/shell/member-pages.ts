@@ -34,13 +34,13 @@
  */
 import type { Channel } from '@/server/channels/channels';
 import type { LayoutData } from '@/server/channels/layout';
-import type { SessionState } from '@/server/sign-in/sessions';
+import type { AlongsideReads, SessionState } from '@/server/sign-in/sessions';
 import { requestSession } from '@/server/sign-in/request-session';
 import { watchingByTokenRead } from '@/server/notifications/watches';
 import { together } from '@/server/platform/reads';
 import { canReadBoard, GUEST } from '@/server/visibility/visibility';
 import { isAdmin } from '@/lib/roles';
-import { memberPostReads, postPlaceRead, type PostPlace } from '@/server/loaders/post-page';
+import { memberPostReads, postPlaceRead, type PostPlace } from '@/server/posts/member-state';
 import type { CacheableRequest } from './cache-routes';
 import { memberRewriter, type PageParts } from './member-rewriters';
 
@@ -105,19 +105,22 @@ interface MemberAsk {
 	now: number;
 }
 
+/** The values of partsReads, by name. */
+type PartsValues = Partial<Record<'watching' | 'liked' | 'reported', boolean>> & { place?: PostPlace | null; reportedComments?: number[] };
+
 /** The reads of `page`'s parts, in the session's batch: a board's Watch state, a post's place and the member's state of it. */
-function partsReads(db: Db, channel: Channel, page: MemberPage) {
-	return (tokenHash: string | null) => {
+function partsReads(db: Db, channel: Channel, page: MemberPage): AlongsideReads<PartsValues> {
+	return (tokenHash) => {
 		if (page.kind === 'post') {
 			const place = postPlaceRead(db, channel.id, page.postId);
-			return together(tokenHash === null ? { place } : { place, ...memberPostReads(db, channel.id, tokenHash, page.postId) });
+			return tokenHash === null ? together({ place }) : together({ place, ...memberPostReads(db, channel.id, tokenHash, page.postId) });
 		}
 		const { boardId } = page;
-		return together(boardId === null || tokenHash === null ? {} : { watching: watchingByTokenRead(db, channel.id, tokenHash, 'BOARD', boardId) });
+		return boardId === null || tokenHash === null
+			? together({})
+			: together({ watching: watchingByTokenRead(db, channel.id, tokenHash, 'BOARD', boardId) });
 	};
 }
-
-type PartsValues = Partial<Record<'watching' | 'liked' | 'reported', boolean>> & { place?: PostPlace | null; reportedComments?: number[] };
 
 /** What the rewriter puts in for `page`, from the values of partsReads. */
 function partsOf(page: MemberPage, read: PartsValues | null): PageParts {

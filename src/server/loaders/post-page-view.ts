@@ -7,7 +7,8 @@
 import type { AstroGlobal } from 'astro';
 import { isSignedIn, type ChannelPage } from './channel-page';
 import { loadReadLimitedPage } from './read-limit';
-import { commentPageStartOf, memberPostReads, postWithCommentsOf, postWithCommentsRead } from './post-page';
+import { commentPageStartOf, postWithCommentsOf, postWithCommentsRead } from './post-page';
+import { memberPostReads } from '@/server/posts/member-state';
 import type { PostDetail, PostTombstone, PostView } from '@/server/posts/detail';
 import type { CommentItem } from '@/server/comments/comments';
 import { isAdminViewer, viewerOf } from '@/server/visibility/visibility';
