@@ -26,7 +26,7 @@ import {
 import { mayReport } from '@/server/reports/reports';
 
 /** What a post page's parts show: the member's own state of the post, read with the session. */
-export interface PostParts {
+interface PostParts {
 	postId: number;
 	authorId: number;
 	liked: boolean;
