@@ -78,6 +78,7 @@ const targets = {
 	postMadeUpCookie: { path: post, cookie: madeUp },
 	postJsonUncached: { path: `/public/v1/bench/large/posts/${postId}`, cookie: minted },
 	notFoundUncached: { path: '/bench/large/nothing-here', cookie: minted },
+	boardCached: { path: '/bench/large/boards/91' },
 	boardUncached: { path: '/bench/large/boards/91', cookie: minted },
 	allPostsUncached: { path: '/bench/large/boards', cookie: minted },
 };
