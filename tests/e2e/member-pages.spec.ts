@@ -114,10 +114,13 @@ function normalized(html: string): string[] {
 		});
 		return `<${[name, ...pairs.sort()].join(' ')}${slash}>`;
 	});
-	return text
+	const lines = text
 		.replace(/>\s+</g, '><')
 		.split(/(?=<)/)
 		.filter((line) => line.trim() !== '');
+	// A list row's counts (views, likes, comments) move with other tests' reads and likes without a
+	// write that renews the guest's stored page, which may so be older by a view than the full render.
+	return lines.map((line, at) => (at > 0 && lines[at - 1]!.startsWith('<span class="meta-label"') ? line.replace(/[\d,]+/g, '#') : line));
 }
 
 interface Reader {

@@ -46,10 +46,19 @@ async function markupOf(page: Page, selector: string, drop = ''): Promise<string
 	);
 }
 
-/** The items the server wrote on the section: what the island starts from. */
+/**
+ * The items the server wrote on the section, with the member's own reports from their data element
+ * (every reader's list carries none): what the island starts from (src/islands/comments/data.ts).
+ */
 async function writtenItems(page: Page): Promise<ListItem[]> {
-	const list = await page.locator('[data-comments]').getAttribute('data-list');
-	return (JSON.parse(list ?? '{}') as { items: ListItem[] }).items;
+	const section = page.locator('[data-comments]');
+	const list = await section.getAttribute('data-list');
+	const own = section.locator(':scope > script[data-member-comments]');
+	const reported = new Set(
+		(await own.count()) ? ((JSON.parse((await own.textContent()) ?? '{}') as { reportedComments?: number[] }).reportedComments ?? []) : [],
+	);
+	const { items } = JSON.parse(list ?? '{}') as { items: ListItem[] };
+	return items.map((item) => (item.readable && reported.has(item.commentId) ? { ...item, reported: true } : item));
 }
 
 // One worker: the tests share the comments written before them.
