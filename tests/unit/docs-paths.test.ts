@@ -57,9 +57,13 @@ function anchorsOf(text: string): Set<string> {
 	return anchors;
 }
 
-/** The text without its fenced code blocks (diagrams and sample output name no files). */
+/**
+ * The text without its fenced code blocks (diagrams and sample output name no files). A fence's
+ * indent is spaces and tabs only: an indent that took the blank line before it would need a blank
+ * line before the closing fence too, and run on to the next block's opening fence.
+ */
 function outsideCode(text: string): string {
-	return text.replace(/^(\s*)```[\s\S]*?^\1```/gm, '').replace(/^ {4}\S.*$/gm, '');
+	return text.replace(/^([ \t]*)```[\s\S]*?^\1```/gm, '').replace(/^ {4}\S.*$/gm, '');
 }
 
 interface Problem {
