@@ -31,16 +31,25 @@ export async function openLocalD1(persistTo) {
 	/** @type {D1Database} */
 	const db = /** @type {any} */ (proxy.env).DB;
 	return {
-		async rows(sql) {
-			for (let attempt = 1; ; attempt += 1) {
-				try {
-					return (await db.prepare(sql).all()).results;
-				} catch (error) {
-					if (attempt >= 10 || !/SQLITE_BUSY|database is locked/.test(error instanceof Error ? error.message : String(error))) throw error;
-					await new Promise((resolve) => setTimeout(resolve, 2 ** (attempt + 1)));
-				}
-			}
-		},
+		rows: (sql) => allRows(db, sql),
 		close: () => proxy.dispose(),
 	};
+}
+
+/**
+ * The rows of `sql` on `db`, tried again while another process holds the file's write lock.
+ *
+ * @param {Pick<D1Database, 'prepare'>} db
+ * @param {string} sql
+ * @returns {Promise<any[]>}
+ */
+export async function allRows(db, sql) {
+	for (let attempt = 1; ; attempt += 1) {
+		try {
+			return (await db.prepare(sql).all()).results;
+		} catch (error) {
+			if (attempt >= 10 || !/SQLITE_BUSY|database is locked/.test(error instanceof Error ? error.message : String(error))) throw error;
+			await new Promise((resolve) => setTimeout(resolve, 2 ** (attempt + 1)));
+		}
+	}
 }

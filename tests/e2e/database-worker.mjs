@@ -8,6 +8,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { workerData } from 'node:worker_threads';
 import { getPlatformProxy } from 'wrangler';
+// The rows of a statement, tried again while the test server or the other Playwright worker holds the file's write lock.
+import { allRows } from '../../scripts/lib/local-d1.mjs';
 
 /** @type {{ root: string; persistTo: string; port: import('node:worker_threads').MessagePort; signal: Int32Array }} */
 const { root, persistTo, port, signal } = workerData;
@@ -50,26 +52,6 @@ const opening = getPlatformProxy({
 });
 /** @type {number[]} */
 let workerd = [];
-
-/**
- * The rows of `sql`. The database is a file the test server and the other Playwright worker write
- * too: a statement that meets their write lock fails at once with SQLITE_BUSY, having changed
- * nothing, and is tried again after a short wait, as the Worker's own D1 does
- * (src/server/platform/database.ts).
- *
- * @param {Db} db
- * @param {string} sql
- */
-async function allRows(db, sql) {
-	for (let attempt = 1; ; attempt += 1) {
-		try {
-			return (await db.prepare(sql).all()).results;
-		} catch (error) {
-			if (attempt >= 10 || !/SQLITE_BUSY|database is locked/.test(error instanceof Error ? error.message : String(error))) throw error;
-			await new Promise((resolve) => setTimeout(resolve, 2 ** (attempt + 1)));
-		}
-	}
-}
 
 port.on('message', async (/** @type {{ sql: string } | { close: true }} */ request) => {
 	try {
