@@ -6,7 +6,21 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { call, GLOBAL, KOREAN, memberApi, publicApi, recordingDb, signIn, signUp, startOfRateWindow, type Answer, memberOf } from './harness';
+import {
+	call,
+	GLOBAL,
+	KOREAN,
+	memberApi,
+	publicApi,
+	recordingDb,
+	signIn,
+	signUp,
+	startOfRateWindow,
+	type Answer,
+	memberOf,
+	freshPost as newPost,
+	type FreshPostState,
+} from './harness';
 import { privacyIdsSql, type PrivacyIds } from '../read-routes';
 import { createComment, deleteComment, editComment } from '@/server/comments/writing';
 import { listComments, type CommentItem } from '@/server/comments/comments';
@@ -64,27 +78,8 @@ const read = (postId: number | string, query = '') => call(`${PUBLIC}/posts/${po
 type CommentAnswer = { comment: CommentItem; commentCount: number };
 const contentOf = <T>(answer: Answer) => answer.body['content'] as T;
 
-/** A new visible post of the free board (12) by `authorId`, with no comments. */
-async function freshPost(
-	authorId = 1007,
-	overrides: { isPrivate?: boolean; boardId?: number; hidden?: boolean; deleted?: boolean; channelId?: number } = {},
-): Promise<number> {
-	const row = await env.DB.prepare(
-		`INSERT INTO posts (channel_id, board_id, member_id, title, content, content_text, is_private, hidden_by_admin, deleted_at, created_at)
-		 VALUES (?1, ?2, ?3, 'Comments test', '{"type":"doc","blocks":[]}', '', ?4, ?5, ?6, ?7) RETURNING id`,
-	)
-		.bind(
-			overrides.channelId ?? 1,
-			overrides.boardId ?? 12,
-			authorId,
-			overrides.isPrivate ? 1 : 0,
-			overrides.hidden ? 1 : 0,
-			overrides.deleted ? Date.now() : null,
-			Date.now(),
-		)
-		.first<{ id: number }>();
-	return row!.id;
-}
+/** A new post of the free board (12) by `authorId`, in any state. */
+const freshPost = (authorId?: number, state?: FreshPostState) => newPost(authorId, state, 'Comments test');
 
 /** Adds a comment row directly (the demo's way), for states the API cannot make (hidden). */
 async function insertComment(

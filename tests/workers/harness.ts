@@ -309,3 +309,31 @@ export async function deliverNotifications(
 	}
 	return { results, delivered };
 }
+
+/** A post's states a test may need that the API cannot make (hidden, deleted, on another board or channel). */
+export interface FreshPostState {
+	isPrivate?: boolean;
+	boardId?: number;
+	hidden?: boolean;
+	deleted?: boolean;
+	channelId?: number;
+}
+
+/** A new post with no comments, written directly: of the free board (12) of /starfall/global by `authorId` unless `state` says otherwise. */
+export async function freshPost(authorId = 1007, state: FreshPostState = {}, title = 'A test post'): Promise<number> {
+	return (await env.DB.prepare(
+		`INSERT INTO posts (channel_id, board_id, member_id, title, content, content_text, is_private, hidden_by_admin, deleted_at, created_at)
+		 VALUES (?1, ?2, ?3, ?4, '{"type":"doc","blocks":[]}', '', ?5, ?6, ?7, ?8) RETURNING id`,
+	)
+		.bind(
+			state.channelId ?? 1,
+			state.boardId ?? 12,
+			authorId,
+			title,
+			state.isPrivate ? 1 : 0,
+			state.hidden ? 1 : 0,
+			state.deleted ? Date.now() : null,
+			Date.now(),
+		)
+		.first<number>('id'))!;
+}

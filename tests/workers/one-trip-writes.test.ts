@@ -11,7 +11,18 @@ import { env } from 'cloudflare:workers';
 import { Hono } from 'hono';
 import { api } from '@functions/api/app';
 import { countRoundTrips } from '@/server/platform/database';
-import { call, memberApi, signIn, signUp, startOfRateWindow, KOREAN, ORIGIN, type Answer } from './harness';
+import {
+	call,
+	memberApi,
+	signIn,
+	signUp,
+	startOfRateWindow,
+	KOREAN,
+	ORIGIN,
+	type Answer,
+	freshPost as newPost,
+	type FreshPostState,
+} from './harness';
 import { hashToken } from '@/server/platform/tokens';
 import { LIMITERS, RATE_LIMITS } from '@/server/platform/rate-limit';
 import { ResultCodes } from '@/server/platform/errors';
@@ -39,25 +50,7 @@ function send(method: string, path: string, cookie: string | null, body?: unknow
 }
 
 /** A new post of the free board (12) by `authorId`, in any state. */
-async function freshPost(
-	authorId = 1007,
-	state: { isPrivate?: boolean; boardId?: number; hidden?: boolean; deleted?: boolean; channelId?: number } = {},
-) {
-	return (await env.DB.prepare(
-		`INSERT INTO posts (channel_id, board_id, member_id, title, content, content_text, is_private, hidden_by_admin, deleted_at, created_at)
-		 VALUES (?1, ?2, ?3, 'One trip', '{"type":"doc","blocks":[]}', '', ?4, ?5, ?6, ?7) RETURNING id`,
-	)
-		.bind(
-			state.channelId ?? 1,
-			state.boardId ?? 12,
-			authorId,
-			state.isPrivate ? 1 : 0,
-			state.hidden ? 1 : 0,
-			state.deleted ? Date.now() : null,
-			Date.now(),
-		)
-		.first<number>('id'))!;
-}
+const freshPost = (authorId?: number, state?: FreshPostState) => newPost(authorId, state, 'One trip');
 
 async function insertComment(postId: number, memberId: number, state: { hidden?: boolean; deleted?: boolean; channelId?: number } = {}) {
 	return (await env.DB.prepare(
