@@ -27,6 +27,7 @@ import { firstRowOf, read, type Read } from '@/server/platform/reads';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { readablePostCondition, readablePostOf, readablePostStatement } from '@/server/visibility/readable-post';
 import { notify } from '@/server/notifications/send';
+import { hotAfterSql } from '@/server/posts/hot';
 
 /** A member's like of a post and the post's count, as the like button shows them. */
 export interface LikeState {
@@ -73,7 +74,10 @@ async function act(
 			return change({ member: who.member, allowed: `${who.live()} AND ${who.readable}` }, p);
 		}),
 		// Directly after the row's change: changes() reads the statement before it.
-		db.prepare(`UPDATE posts SET like_count = like_count ${countDelta > 0 ? '+' : '-'} 1 WHERE id = ?1 AND changes() = 1`).bind(postId),
+		// The hot score (Popular order) moves with the count, in the same UPDATE of the same row.
+		db
+			.prepare(`UPDATE posts SET like_count = like_count + ${countDelta}, hot = ${hotAfterSql(countDelta, 0)} WHERE id = ?1 AND changes() = 1`)
+			.bind(postId),
 		prepared(db, (p) => {
 			const who = checked(p);
 			return `SELECT q.like_count, EXISTS (SELECT 1 FROM post_likes l WHERE l.post_id = q.id AND l.member_id = ${who.member}) AS liked, ${who.readable} AS readable
