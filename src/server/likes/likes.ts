@@ -15,8 +15,10 @@
  *   connection changed, so the count moves only when the row really came or went. No read of all
  *   likes; the count is never recomputed.
  * - Bounded: a like writes one post_likes row (with its two index entries) and one posts row, 4
- *   rows as D1 counts them; an unlike 2; a repeated like or unlike nothing; each reads about 10
- *   rows however many likes the post has (tests/workers/likes.test.ts measures it).
+ *   rows as D1 counts them, and on a listed post 2 more: the same row write sets its hot score
+ *   (src/server/posts/hot.ts), which moves its entries in the two Popular indexes; an unlike 2 (4 on
+ *   a listed post); a repeated like or unlike nothing; each reads about 10 rows however many likes
+ *   the post has (tests/workers/likes.test.ts, tests/workers/popular.test.ts measure it).
  * - Cache: a like invalidates nothing (neither the channel's content version, which would turn the
  *   whole community's cache cold for one count, nor the post's): guests see a count at most a
  *   minute old (GUEST_MAX_AGE_MS of functions/shell/edge-cache.ts), members see it at once.
