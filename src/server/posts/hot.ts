@@ -16,7 +16,7 @@
 /** The most a post's engagement can lift it: 48 hours, in seconds. */
 export const HOT_WINDOW_S = 172_800;
 /** The engagement that gives half of the window (e = likes + 2 × comments). */
-export const HOT_HALF = 10;
+const HOT_HALF = 10;
 
 /** The hot score as SQL, of the post's columns after a change of its counts by `likeDelta` and `commentDelta`. */
 export function hotAfterSql(likeDelta: -1 | 0 | 1, commentDelta: -1 | 0 | 1): string {
