@@ -78,6 +78,8 @@ describe('the hot score', () => {
 		expect(hotScore(T, 0, 0)).toBe(T / 1000);
 		expect(hotScore(T, 10, 0)).toBe(T / 1000 + HOT_WINDOW_S / 2);
 		expect(hotScore(T, 0, 5)).toBe(hotScore(T, 10, 0));
+		// Twenty accounts liking one post lift it by 32 hours; no number of them by 48.
+		expect(hotScore(T, 20, 0)).toBe(T / 1000 + 32 * 3600);
 		expect(hotScore(T, 1_000_000, 1_000_000)).toBeLessThan(T / 1000 + HOT_WINDOW_S);
 	});
 
