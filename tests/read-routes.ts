@@ -56,8 +56,10 @@ export const PAGE_ROUTES: Record<string, (t: ReadTargets) => string[]> = {
 		...t.draftIds.map((id) => `${t.base}/write?draftId=${id}`),
 	],
 	'/{domain}/{slug}/posts/{postId}/edit': (t) => t.posts.map((post) => `${t.base}/posts/${post.postId}/edit`),
-	'/{domain}/{slug}/boards': (t) => paged(`${t.base}/boards`, t.listPages),
-	'/{domain}/{slug}/boards/{boardId}': (t) => t.boardIds.flatMap((id) => paged(`${t.base}/boards/${id}`, t.listPages)),
+	// Each list in both orders: newest first (paged) and Popular (src/server/posts/popular.ts).
+	'/{domain}/{slug}/boards': (t) => [...paged(`${t.base}/boards`, t.listPages), `${t.base}/boards?sort=popular`],
+	'/{domain}/{slug}/boards/{boardId}': (t) =>
+		t.boardIds.flatMap((id) => [...paged(`${t.base}/boards/${id}`, t.listPages), `${t.base}/boards/${id}?sort=popular`]),
 	'/{domain}/{slug}/boards/{boardId}/posts': (t) => t.boardIds.map((id) => `${t.base}/boards/${id}/posts`),
 	'/{domain}/{slug}/boards/{boardId}/posts/{postId}': (t) => t.posts.map((post) => `${t.base}/boards/${post.boardId}/posts/${post.postId}`),
 	'/{domain}/{slug}/posts': (t) => [`${t.base}/posts`],

@@ -12,6 +12,7 @@ import type { ListScope } from '@/server/content-versions/versions';
 import type { LayoutData } from '@/server/channels/layout';
 import { GUEST } from '@/server/visibility/visibility';
 import { planBoardPage } from '@/server/posts/board-page';
+import { POPULAR_SORT, popularAsked } from '@/server/posts/popular';
 import { IdSchema, PAGE_SIZE, PageSchema, channelPathOf, lenientPage, parseId, type ChannelPath } from '@/schemas/params';
 import { shownPage } from '@/server/platform/paging';
 import { DEFAULT_SEARCH_TYPE, SEARCH_TYPES, searchKeywordProblem } from '@/schemas/search';
@@ -51,13 +52,31 @@ function guestBoardPage({ layout, pathId, query }: RouteContext, page: string | 
 	return planBoardPage(layout, { boardId: pathId, subjectId: query.get('subjectId'), page }, GUEST);
 }
 
-const allPostsPage: Normalize = (value, { channel }) => pageKey(shownPage(lenientPage(value), channel.listedCount, PAGE_SIZE));
+/**
+ * The Popular order (src/server/posts/popular.ts) reads `sort` and `after`, and neither `page` nor
+ * `subjectId`; the newest-first list reads no `after`. The page sends an `after` that names no post
+ * of the list to the first page without storing that answer, so the keys are the list's own posts.
+ */
+const popularSort: Normalize = (_value, { query }) => (popularAsked(query) ? POPULAR_SORT : null);
+const popularAfter: Normalize = (_value, { query }) => popularAsked(query)?.after?.toString() ?? null;
+/** A board a guest may not read shows no list, in either order: one key. */
+const boardListed =
+	(normalize: Normalize): Normalize =>
+	(value, context) =>
+		guestBoardPage(context, null).listing ? normalize(value, context) : null;
+/** A normaliser of the newest-first list, whose key the Popular order drops. */
+const newestOnly =
+	(normalize: Normalize): Normalize =>
+	(value, context) =>
+		popularAsked(context.query) ? null : normalize(value, context);
+
+const allPostsPage: Normalize = newestOnly((value, { channel }) => pageKey(shownPage(lenientPage(value), channel.listedCount, PAGE_SIZE)));
 /** A board everyone may read keys its page as shown; any other board page shows no list, whatever the page. */
-const boardPage: Normalize = (value, context) => {
+const boardPage: Normalize = newestOnly((value, context) => {
 	const plan = guestBoardPage(context, value);
 	return plan.listing ? pageKey(plan.page) : null;
-};
-const boardSubject: Normalize = (_value, context) => guestBoardPage(context, null).listing?.subject?.subjectId.toString() ?? null;
+});
+const boardSubject: Normalize = newestOnly((_value, context) => guestBoardPage(context, null).listing?.subject?.subjectId.toString() ?? null);
 const memberPage: Normalize = (value) => pageKey(lenientPage(value));
 const strictId: Normalize = (value) => {
 	const id = IdSchema.safeParse(value);
@@ -95,8 +114,13 @@ const ignored: Normalize = () => null;
 /** Page routes under /{domain}/{slug}. */
 const PAGE_ROUTES: CacheRoute[] = [
 	{ path: /^\/?$/, query: {}, strict: false },
-	{ path: /^\/boards\/?$/, query: { page: allPostsPage }, strict: false, lists: 'all' },
-	{ path: /^\/boards\/(\d+)\/?$/, query: { page: boardPage, subjectId: boardSubject }, strict: false, lists: 'pathBoard' },
+	{ path: /^\/boards\/?$/, query: { page: allPostsPage, sort: popularSort, after: popularAfter }, strict: false, lists: 'all' },
+	{
+		path: /^\/boards\/(\d+)\/?$/,
+		query: { page: boardPage, subjectId: boardSubject, sort: boardListed(popularSort), after: boardListed(popularAfter) },
+		strict: false,
+		lists: 'pathBoard',
+	},
 	{ path: /^\/boards\/\d+\/posts(?:\/\d+)?\/?$/, query: {}, strict: false },
 	{ path: /^\/posts\/?$/, query: {}, strict: false },
 	{ path: /^\/posts\/(\d+)\/?$/, query: { commentId: lenientId, commentsAfter: commentAfter }, strict: false, showsPost: true },

@@ -738,12 +738,15 @@ export function searchIndexSql(posts, members) {
 
 /**
  * The seed lists every listed post densely (positions 1..n, no gaps): each post's kept positions
- * are its list positions, and each list's top is its count (migrations/0004).
+ * are its list positions, and each list's top is its count (migrations/0004). Each post gets its hot
+ * score (migrations/0039).
  */
 export function listTopsSql(channelIds) {
 	const list = channelIds.join(',');
 	return [
 		`UPDATE posts SET board_pos = board_seq, subject_pos = subject_seq, channel_pos = channel_seq WHERE channel_id IN (${list});`,
+		// The Popular order's hot score, as src/server/posts/hot.ts computes it.
+		`UPDATE posts SET hot = created_at / 1000 + 172800 * (like_count + 2 * comment_count) / (like_count + 2 * comment_count + 10) WHERE channel_id IN (${list});`,
 		`UPDATE channels SET list_top = listed_count WHERE id IN (${list});`,
 		`UPDATE boards SET list_top = listed_count WHERE channel_id IN (${list});`,
 		`UPDATE board_subjects SET list_top = listed_count WHERE channel_id IN (${list});`,

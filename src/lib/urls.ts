@@ -28,6 +28,9 @@ export function pageUrls(base: string) {
 		home: base,
 		boards: `${base}/boards`,
 		board: (boardId: number) => `${base}/boards/${boardId}`,
+		/** A Popular list (src/server/posts/popular.ts): a board's, or All Posts without one; its query in canonical (sorted) order. */
+		popular: (boardId?: number, after?: number) =>
+			`${base}/boards${boardId === undefined ? '' : `/${boardId}`}?${after === undefined ? '' : `after=${after}&`}sort=popular`,
 		/** The Atom feeds (docs/reference/seo.md): All Posts, and a public board's. */
 		feed: `${base}/feed.xml`,
 		boardFeed: (boardId: number) => `${base}/boards/${boardId}/feed.xml`,

@@ -89,16 +89,17 @@ describe('hiding a post', () => {
 });
 
 describe('hiding a comment', () => {
-	it('counts one comment fewer, touches its post only, and writes three rows and its log entry', async () => {
+	it('counts one comment fewer, touches its post only, and writes three rows (five with the Popular index entries) and its log entry', async () => {
 		const postId = await postWhere('board_seq IS NOT NULL AND hidden_by_admin = 0 AND deleted_at IS NULL');
 		const commentId = await newComment(postId, 'To be hidden');
 		const count = await commentCount(postId);
 		const before = (await channelState())!;
 		const { db, statements } = recordingDb();
 		await hideComment(db, 1, ADMIN, commentId);
-		// The read, then the comment, the post's count, the channel's bucket, its open reports (none)
-		// and the log's row (with its index entry).
-		expect(statements.map((statement) => statement.rowsWritten)).toEqual([0, 1, 1, 1, 0, 2]);
+		// The read, then the comment, the post's count and hot score (its row, and its entry in the two
+		// Popular indexes of a listed post), the channel's bucket, its open reports (none) and the log's
+		// row (with its index entry).
+		expect(statements.map((statement) => statement.rowsWritten)).toEqual([0, 1, 3, 1, 0, 2]);
 		expect(await commentCount(postId)).toBe(count - 1);
 		const after = (await channelState())!;
 		expect(after.content_version).toBe(before.content_version);

@@ -5,8 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { queryPlan, recordingDb, signIn, TEST_SECRET } from './harness';
+import { postWhere, queryPlan, recordingDb, signIn, TEST_SECRET } from './harness';
 import { listBoardPosts, listChannelPosts } from '@/server/posts/lists';
+import { popularPostsRead } from '@/server/posts/popular';
+import { run } from '@/server/platform/reads';
 import { getPostWithComments } from '@/server/loaders/post-page';
 import { listComments } from '@/server/comments/comments';
 import { GUEST } from '@/server/visibility/visibility';
@@ -34,6 +36,8 @@ const READS: Record<string, (db: Db) => Promise<unknown>> = {
 	'All Posts, page 1': (db) => listChannelPosts(db, 1, 1, 200),
 	'a deep board page': (db) => listBoardPosts(db, 1, 12, 2, 30),
 	'a deep category page': (db) => listBoardPosts(db, 1, 12, 2, 30, 121),
+	"a board's Popular page": (db) => run(db, popularPostsRead(db, 1, { kind: 'board', boardId: 12 }, null)),
+	"All Posts' Popular page after a post": async (db) => run(db, popularPostsRead(db, 1, { kind: 'all' }, await postWhere('channel_seq IS NOT NULL'))),
 	'a post with its comments': (db) => getPostWithComments(db, 1, 10, GUEST),
 	"a post with the page of its comments from a comment's thread": async (db) =>
 		getPostWithComments(db, 1, await postWithReplies(), GUEST, { from: await aReply() }),

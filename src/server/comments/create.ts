@@ -36,6 +36,7 @@ import type { CreateCommentInput } from '@/schemas/comment';
 import { storedMentionsSql } from '@/server/notifications/mentions';
 import { notify } from '@/server/notifications/send';
 import { parseMentions } from '@/lib/mentions';
+import { hotAfterSql } from '@/server/posts/hot';
 import type { ReadableCommentItem } from './comments';
 import { checkNewMemberComment, DEFAULT_NEW_MEMBER_LIMITS, isNewMember, linkCount, type NewMemberLimits } from '@/server/spam/new-members';
 import {
@@ -140,7 +141,7 @@ export async function createComment(
 		...reads,
 		insert,
 		// Directly after the INSERT: changes() reads the statement before it (a refused or repeated request inserts nothing).
-		db.prepare('UPDATE posts SET comment_count = comment_count + 1 WHERE id = ?1 AND changes() = 1').bind(postId),
+		db.prepare(`UPDATE posts SET comment_count = comment_count + 1, hot = ${hotAfterSql(0, 1)} WHERE id = ?1 AND changes() = 1`).bind(postId),
 		touchPost(db, channelId, postId, 'addition', 'changes() = 1'),
 		...(requestId === null ? [] : [earlier]),
 		countStatement(db, postId),

@@ -23,6 +23,7 @@ import { AppError } from '@/server/platform/errors';
 import { guardedBatch, otherAssertion } from '@/server/platform/batch';
 import { readTogether } from '@/server/platform/reads';
 import { touchPost } from '@/server/content-versions/versions';
+import { hotAfterSql } from '@/server/posts/hot';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { logStatement } from '@/server/moderation/log';
 import { readablePostGuard, readablePostOf, readablePostStatement } from '@/server/visibility/readable-post';
@@ -131,7 +132,7 @@ export async function deleteComment(
 			// Directly after the deletion; a hidden comment was not counted.
 			db
 				.prepare(
-					'UPDATE posts SET comment_count = comment_count - 1 WHERE id = ?1 AND changes() = 1 AND (SELECT hidden_by_admin FROM comments WHERE id = ?2) = 0',
+					`UPDATE posts SET comment_count = comment_count - 1, hot = ${hotAfterSql(0, -1)} WHERE id = ?1 AND changes() = 1 AND (SELECT hidden_by_admin FROM comments WHERE id = ?2) = 0`,
 				)
 				.bind(postId, commentId),
 			touchPost(db, channelId, postId, 'removal'),

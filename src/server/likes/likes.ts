@@ -15,8 +15,10 @@
  *   connection changed, so the count moves only when the row really came or went. No read of all
  *   likes; the count is never recomputed.
  * - Bounded: a like writes one post_likes row (with its two index entries) and one posts row, 4
- *   rows as D1 counts them; an unlike 2; a repeated like or unlike nothing; each reads about 10
- *   rows however many likes the post has (tests/workers/likes.test.ts measures it).
+ *   rows as D1 counts them, and on a listed post 2 more: the same row write sets its hot score
+ *   (src/server/posts/hot.ts), which moves its entries in the two Popular indexes; an unlike 2 (4 on
+ *   a listed post); a repeated like or unlike nothing; each reads about 10 rows however many likes
+ *   the post has (tests/workers/likes.test.ts, tests/workers/popular.test.ts measure it).
  * - Cache: a like invalidates nothing (neither the channel's content version, which would turn the
  *   whole community's cache cold for one count, nor the post's): guests see a count at most a
  *   minute old (GUEST_MAX_AGE_MS of functions/shell/edge-cache.ts), members see it at once.
@@ -27,6 +29,7 @@ import { firstRowOf, read, type Read } from '@/server/platform/reads';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { readablePostCondition, readablePostOf, readablePostStatement } from '@/server/visibility/readable-post';
 import { notify } from '@/server/notifications/send';
+import { hotAfterSql } from '@/server/posts/hot';
 
 /** A member's like of a post and the post's count, as the like button shows them. */
 export interface LikeState {
@@ -73,7 +76,10 @@ async function act(
 			return change({ member: who.member, allowed: `${who.live()} AND ${who.readable}` }, p);
 		}),
 		// Directly after the row's change: changes() reads the statement before it.
-		db.prepare(`UPDATE posts SET like_count = like_count ${countDelta > 0 ? '+' : '-'} 1 WHERE id = ?1 AND changes() = 1`).bind(postId),
+		// The hot score (Popular order) moves with the count, in the same UPDATE of the same row.
+		db
+			.prepare(`UPDATE posts SET like_count = like_count + ${countDelta}, hot = ${hotAfterSql(countDelta, 0)} WHERE id = ?1 AND changes() = 1`)
+			.bind(postId),
 		prepared(db, (p) => {
 			const who = checked(p);
 			return `SELECT q.like_count, EXISTS (SELECT 1 FROM post_likes l WHERE l.post_id = q.id AND l.member_id = ${who.member}) AS liked, ${who.readable} AS readable

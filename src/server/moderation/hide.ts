@@ -29,6 +29,7 @@ import type { SessionMember } from '@/server/sign-in/sessions';
 import { logStatement } from './log';
 import { closeReportsStatement } from './reports-queue';
 import { notify } from '@/server/notifications/send';
+import { hotAfterSql } from '@/server/posts/hot';
 
 /** @throws AppError Forbidden for anyone but an administrator */
 function requireAdmin(member: SessionMember): void {
@@ -257,7 +258,11 @@ async function changeCommentHidden(
 			.prepare('UPDATE comments SET hidden_by_admin = ?2, auto_hidden = ?3 WHERE id = ?1 AND deleted_at IS NULL AND hidden_by_admin = 1 - ?2')
 			.bind(commentId, to, hidden && moderator === null ? 1 : 0),
 		// changes() is the rows the statement before changed: the count moves only when the change did.
-		db.prepare(`UPDATE posts SET comment_count = comment_count ${hidden ? '-' : '+'} 1 WHERE id = ?1 AND changes() = 1`).bind(row.post_id),
+		db
+			.prepare(
+				`UPDATE posts SET comment_count = comment_count ${hidden ? '-' : '+'} 1, hot = ${hotAfterSql(0, hidden ? -1 : 1)} WHERE id = ?1 AND changes() = 1`,
+			)
+			.bind(row.post_id),
 		touchPost(db, channelId, row.post_id, hidden ? 'removal' : 'addition'),
 		...reportsAndLog(
 			db,

@@ -12,7 +12,8 @@ import { canReadBoard, GUEST, type Viewer } from '@/server/visibility/visibility
 import { IdSchema, PAGE_SIZE, lenientPage } from '@/schemas/params';
 import { shownPage } from '@/server/platform/paging';
 import { boardPostsRead, listBoardPosts, type PostPage } from './lists';
-import type { Read } from '@/server/platform/reads';
+import type { Read, ReadGroup } from '@/server/platform/reads';
+import { popularPostsRead, type PopularPage } from './popular';
 
 /** The boards and categories of a channel with their post counts, as its layout holds them (src/server/channels/layout.ts). */
 export interface BoardCatalog {
@@ -112,4 +113,17 @@ export async function boardPageList(db: Db, channelId: number, plan: BoardPagePl
 	const { listing } = plan;
 	if (!listing) return null;
 	return batched ?? listBoardPage(db, channelId, listing, plan.page);
+}
+
+/** The board's Popular page after post `after` (src/server/posts/popular.ts), read for the same readers as boardPageRead's list. */
+export function boardPopularRead(
+	db: Db,
+	channelId: number,
+	layout: BoardCatalog,
+	address: BoardPageAddress,
+	signedIn: boolean,
+	after: number | null,
+): ReadGroup<PopularPage> | undefined {
+	const { listing } = planBoardPage(layout, address, signedIn ? ANY_ADMINISTRATOR : GUEST);
+	return listing ? popularPostsRead(db, channelId, { kind: 'board', boardId: listing.board.boardId }, after) : undefined;
 }

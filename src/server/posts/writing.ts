@@ -104,8 +104,8 @@ export async function createPost(
 	const insert = db
 		.prepare(
 			`INSERT INTO posts (channel_id, board_id, subject_id, member_id, title, content, content_text, is_notice, is_private,
-				has_image, has_video, thumbnail, created_at, request_id, mentions${listColumns.map((column) => `, ${column}`).join('')})
-			 SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15${listColumns.map((column) => `, ${plan.columns[column]}`).join('')}
+				has_image, has_video, thumbnail, created_at, hot, request_id, mentions${listColumns.map((column) => `, ${column}`).join('')})
+			 SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13 / 1000, ?14, ?15${listColumns.map((column) => `, ${plan.columns[column]}`).join('')}
 			 WHERE NOT EXISTS (SELECT 1 FROM posts WHERE member_id = ?4 AND request_id = ?14)`,
 		)
 		.bind(
