@@ -4,8 +4,8 @@
  * and, for the reads that show one post (its page, its JSON, its comments), that post's version,
  * so a change is a new key. Two levels: the isolate's memory (a small LRU, no I/O at all) and the
  * Cache API of the data centre. A request with a session cookie this deployment minted, whose end
- * has not passed, neither reads nor fills the cache with its own answer (All Posts and a board page
- * are the guest's answer with the member's parts put in: functions/shell/member-pages.ts), and a
+ * has not passed, neither reads nor fills the cache with its own answer (All Posts, a board page and
+ * a post page are the guest's answer with the member's parts put in: functions/shell/member-pages.ts), and a
  * response that sets a cookie, is private, or is not a success or a redirect is never stored.
  *
  * Freshness, for guests (members always get a fresh answer):
@@ -33,8 +33,9 @@ import { loadLayout, type LayoutData } from '@/server/channels/layout';
 import { readAuthCookie } from '@/server/sign-in/cookies';
 import { sessionTokenState } from '@/server/sign-in/session-token';
 import { sessionSecret } from '@/server/sign-in/session-secret';
+import { bookmarkOf } from '@/server/platform/d1-session';
 import { cacheableRoute, canonicalUrl, listScopeOf, type CacheableRequest } from '@functions/shell/cache-routes';
-import { answerMember, memberPageOf, rewritableRoute } from '@functions/shell/member-pages';
+import { answerMember, isGuestPage, memberPageOf, rewritableRoute } from '@functions/shell/member-pages';
 
 /** The oldest answer a guest gets: what no version in the key covers (like counts) is this fresh. */
 export const GUEST_MAX_AGE_MS = 60_000;
@@ -270,28 +271,30 @@ function serveHit(entry: MemoryEntry, fillRequest: Fill): Promise<Response> | Re
 	return fromMemory(entry);
 }
 
-/** The guest's answer for the entry: from this isolate's memory, the data centre's cache, or made and stored. */
-async function guestAnswer(fillRequest: Fill): Promise<Response> {
+/** The guest's answer for the entry if this isolate's memory or the data centre's cache holds it (no D1 read to find it), else null. */
+async function storedAnswer(fillRequest: Fill): Promise<Response | null> {
 	const { keyText, cache, now } = fillRequest;
 	const inMemory = recall(keyText, now);
 	if (inMemory) return serveHit(inMemory, fillRequest);
 	const hit = await cache.match(new Request(keyText));
-	if (hit) {
-		const body = await hit.arrayBuffer();
-		const storedVersion = hit.headers.get(STORED_POST_VERSION);
-		const entry = entryOf(hit.status, hit.headers, body, Number(hit.headers.get(STORED_AT)), storedVersion === null ? null : Number(storedVersion));
-		if (isFresh(entry, now)) {
-			remember(keyText, entry);
-			return serveHit(entry, fillRequest);
-		}
-	}
-	return fill(fillRequest);
+	if (!hit) return null;
+	const body = await hit.arrayBuffer();
+	const storedVersion = hit.headers.get(STORED_POST_VERSION);
+	const entry = entryOf(hit.status, hit.headers, body, Number(hit.headers.get(STORED_AT)), storedVersion === null ? null : Number(storedVersion));
+	if (!isFresh(entry, now)) return null;
+	remember(keyText, entry);
+	return serveHit(entry, fillRequest);
+}
+
+/** The guest's answer for the entry: from this isolate's memory, the data centre's cache, or made and stored. */
+async function guestAnswer(fillRequest: Fill): Promise<Response> {
+	return (await storedAnswer(fillRequest)) ?? fill(fillRequest);
 }
 
 /**
  * Answers `request` from the edge cache when it can, otherwise from `origin`, storing what may be.
  * A member's request (a session cookie this deployment minted, whose end has not passed) goes to
- * `origin` as it is, except All Posts and a board page, which are the guest's answer with the
+ * `origin` as it is, except All Posts, a board page and a post page, which are the guest's answer with the
  * member's parts put in where the rule of functions/shell/member-pages.ts allows; a guest's is
  * answered for its canonical URL (functions/shell/cache-routes.ts), so that junk query strings,
  * made-up session cookies and ended ones land on the same entry as everyone else. `now` is the
@@ -328,5 +331,15 @@ export async function withEdgeCache(
 	if (!member) return guestAnswer(fillRequest);
 	const page = memberPageOf(route, url.href, canonical, await layout());
 	if (!page) return origin(request);
-	return answerMember({ request, db, channel, page, guestAnswer: () => guestAnswer(fillRequest), origin, now });
+	// A member who wrote in the last minutes (their bookmark cookie: docs/reference/consistency.md) reads
+	// their write: their page is made from a guest's page rendered now, on their request's D1 session
+	// (which starts at that bookmark), never from a stored one. A stored guest's answer that is no page
+	// to put parts into (a post a guest may not read) is known before the session is read: the full
+	// render then costs its own round trip alone.
+	const stored = bookmarkOf(request) === null ? await storedAnswer(fillRequest) : null;
+	if (stored && !isGuestPage(stored)) {
+		await stored.body?.cancel();
+		return origin(request);
+	}
+	return answerMember({ request, db, channel, page, guestAnswer: () => (stored ? Promise.resolve(stored) : fill(fillRequest)), origin, now });
 }
