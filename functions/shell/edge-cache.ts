@@ -8,7 +8,10 @@
  * a post page are the guest's answer with the member's parts put in: functions/shell/member-pages.ts), and a
  * response that sets a cookie, is private, or is not a success or a redirect is never stored.
  *
- * Freshness, for guests (members always get a fresh answer):
+ * Freshness, for guests and for the member pages made from theirs (any other answer to a member is
+ * made for them). The isolate that served a write reads the channel row again at once (the API's
+ * channel middleware drops its copy), so the next read it serves shows the write; every other
+ * isolate sees it within the two seconds it answers its channel row:
  * - the layout changes (the board tree, categories, settings) or members' names: channels.content_version,
  *   in every key of the channel, seen by every isolate within the two seconds it answers its channel row;
  * - a list changes (a post written, moved, retitled, deleted or hidden): the version of that list
@@ -19,10 +22,8 @@
  *   (touchPost, touchCache), in the key, seen within those same two seconds, and only the post's
  *   own entries (and those of the posts that share its bucket) go cold;
  * - a comment written or edited: the post's version (touchPost), kept with each entry rather than
- *   in its key. An entry of an older version is still answered (X-Edge-Cache: STALE) while it is
- *   made again in the background, for at most STALE_ANSWER_MS after the isolate first saw it old,
- *   after which a reader waits for the new one: a guest sees a new comment within 2 + 8 = 10 s,
- *   normally at the next read, and no reader of a busy post waits for its page;
+ *   in its key. An entry of an older version is never answered: the reader that finds it so waits
+ *   for the page made again, which takes its place;
  * - everything else an entry shows (like counts, the comment and like counts of lists and
  *   profiles) is at most GUEST_MAX_AGE_MS old: both levels drop an entry at that age, and a hot
  *   entry is refreshed in the background from REFRESH_AFTER_MS on, so no reader waits for it.
@@ -44,12 +45,6 @@ export const REFRESH_AFTER_MS = 50_000;
 /** The isolate-memory level: at most this many responses and bytes (an isolate has 128 MB). */
 const MEMORY_ENTRIES = 1024;
 const MEMORY_BYTES = 32 * 1024 * 1024;
-/**
- * How long an entry of an older post version (a comment written or edited since) may still be
- * answered while it is made again; with the two seconds an isolate answers its channel row, a new
- * comment reaches every guest within 10 s.
- */
-export const STALE_ANSWER_MS = 8_000;
 /** The time an answer was made, kept with it in the Cache API (and never sent to a reader). */
 const STORED_AT = 'X-Edge-Stored-At';
 /** The post version an answer was made at, kept with it in the Cache API (and never sent to a reader). */
@@ -64,8 +59,6 @@ interface MemoryEntry {
 	storedAt: number;
 	/** The post version (postVersion) it was made at, for the reads of one post; null for any other. */
 	postVersion: number | null;
-	/** When this isolate first found it older than its post's version (ms), or null. */
-	staleSince: number | null;
 }
 const memory = new Map<string, MemoryEntry>();
 let memoryBytes = 0;
@@ -157,7 +150,7 @@ function entryOf(status: number, stored: Headers, body: ArrayBuffer, storedAt: n
 	headers.set('Content-Length', String(body.byteLength));
 	headers.set('Cache-Control', 'public, max-age=0, must-revalidate');
 	headers.set('X-Edge-Cache', 'HIT');
-	return { status, headers, body, storedAt, postVersion, staleSince: null };
+	return { status, headers, body, storedAt, postVersion };
 }
 
 function fromMemory(entry: MemoryEntry): Response {
@@ -253,20 +246,13 @@ function refresh(fillRequest: Fill): void {
 
 /**
  * Sends a hit; an entry near the end of its life is made again meanwhile. An entry older than its
- * post's version is answered as STALE while it is made again, for STALE_ANSWER_MS; after that the
- * reader waits for the new one.
+ * post's version (a comment written or edited since it was made) is not answered: the reader waits
+ * for the page made again, so no one reads a post's page without a comment the isolate knows of.
  */
 function serveHit(entry: MemoryEntry, fillRequest: Fill): Promise<Response> | Response {
 	const { now, postVersion: current } = fillRequest;
 	// Versions only grow: an entry made by an isolate that read the channel row later is not old.
-	if (current !== null && entry.postVersion !== null && entry.postVersion < current) {
-		entry.staleSince ??= now;
-		if (now - entry.staleSince > STALE_ANSWER_MS) return fill(fillRequest);
-		refresh(fillRequest);
-		const stale = fromMemory(entry);
-		stale.headers.set('X-Edge-Cache', 'STALE');
-		return stale;
-	}
+	if (current !== null && entry.postVersion !== null && entry.postVersion < current) return fill(fillRequest);
 	if (now - entry.storedAt >= REFRESH_AFTER_MS) refresh(fillRequest);
 	return fromMemory(entry);
 }
