@@ -89,6 +89,8 @@ const targets = {
 	postUncached: { path: post, cookie: minted },
 	postCached: { path: post },
 	postAuthor: { path: post, cookie: authorCookie },
+	// The session's read and a small JSON answer: what a member's request costs beyond its page.
+	sessionRead: { path: '/public/v1/bench/large/auth/status', cookie: minted },
 	postGuestMiss: { path: post, pathOf: () => unread.shift() ?? post },
 	postMadeUpCookie: { path: post, cookie: madeUp },
 	postJsonUncached: { path: `/public/v1/bench/large/posts/${postId}`, cookie: minted },
@@ -103,8 +105,9 @@ const chosen = values.only ? Object.fromEntries(values.only.split(',').map((name
 function load(target, amount = requests, origin = ORIGIN) {
 	const headers = target.cookie ? { cookie: target.cookie } : {};
 	return new Promise((resolve, reject) => {
-		autocannon({ url: `${origin}${target.path}`, connections: 10, amount, headers, requests: [fromOwnAddresses({ pathOf: target.pathOf })] }, (error, result) =>
-			error ? reject(error) : resolve(result),
+		autocannon(
+			{ url: `${origin}${target.path}`, connections: 10, amount, headers, requests: [fromOwnAddresses({ pathOf: target.pathOf })] },
+			(error, result) => (error ? reject(error) : resolve(result)),
 		);
 	});
 }

@@ -125,7 +125,8 @@ function normalized(html: string): string[] {
 	// A list row's counts (views, likes, comments: its meta and the title's comment count) move with
 	// other tests' reads, likes and comments without renewing the guest's stored list, which may so be
 	// older than the full render (up to a minute: docs/reference/edge-cache.md).
-	const count = (line: string | undefined) => line !== undefined && (line.startsWith('<span class="meta-label"') || line.includes('class="comment-count"'));
+	const count = (line: string | undefined) =>
+		line !== undefined && (line.startsWith('<span class="meta-label"') || line.includes('class="comment-count"'));
 	return lines.map((line, at) => (count(line) || count(lines[at - 1]) ? line.replace(/[\d,]+/g, '#') : line));
 }
 
