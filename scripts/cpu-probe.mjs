@@ -9,6 +9,7 @@
  * target with `--profile-target NAME`), through
  * wrangler's inspector, Chrome DevTools Protocol), saves it to bench-results/worker.cpuprofile
  * (open it in Chrome DevTools) and prints the functions with the most self and total time.
+ * `postGuestMiss` asks a post no one read at each request (a guest's miss: the render and its reads).
  * `--only NAME,…` measures some targets only. `--against DIR` also serves the build of another
  * checkout (DIR/dist, e.g. the commit before a change) on the next port, on the same data, and
  * alternates the two round by round, so both see the same load from the rest of the machine.
@@ -55,9 +56,8 @@ const secret = localSessionSecret(STATE);
  * reader's does). Members sign in, so the community offers a provider: the seed gives it none,
  * which the member pages' rule renders in full (functions/shell/member-pages.ts).
  */
-async function memberSession() {
+async function memberSession(memberId) {
 	query("INSERT OR IGNORE INTO channel_providers (channel_id, provider, sort_order) VALUES (9, 'GOOGLE', 0)", STATE);
-	const [{ memberId }] = query("SELECT min(id) AS memberId FROM members WHERE channel_id = 9 AND role = 'MEMBER'", STATE);
 	const token = await mintSessionToken(secret, 9);
 	const now = Date.now();
 	const day = 86_400_000;
@@ -68,13 +68,30 @@ async function memberSession() {
 	);
 	return token;
 }
-const minted = `__Host-session_bench_large=${await memberSession()}`;
+const [{ memberId: reader }] = query(
+	`SELECT min(id) AS memberId FROM members WHERE channel_id = 9 AND role = 'MEMBER' AND id <> (SELECT member_id FROM posts WHERE id = ${Number(postId)})`,
+	STATE,
+);
+const [{ memberId: author }] = query(`SELECT member_id AS memberId FROM posts WHERE id = ${Number(postId)}`, STATE);
+const minted = `__Host-session_bench_large=${await memberSession(reader)}`;
+/** The post's author: their page keeps the full render (their Edit and Delete). */
+const authorCookie = `__Host-session_bench_large=${await memberSession(author)}`;
 const madeUp = `__Host-session_bench_large=${'A'.repeat(43)}.${'B'.repeat(43)}`;
 const post = `/bench/large/posts/${postId}`;
+/** Posts a guest reads, each asked once by postGuestMiss: every answer is a miss (a render and its reads). */
+const unread = query(
+	`SELECT p.id FROM posts p JOIN boards b ON b.id = p.board_id WHERE p.channel_id = 9 AND p.board_seq IS NOT NULL AND b.is_public = 1
+	 AND p.is_private = 0 AND p.hidden_by_admin = 0 AND p.deleted_at IS NULL AND p.id < ${Number(postId)} ORDER BY p.id DESC LIMIT 20000`,
+	STATE,
+).map((row) => `/bench/large/posts/${row.id}`);
 const targets = {
 	static: { path: SMALL_ASSET },
 	postUncached: { path: post, cookie: minted },
 	postCached: { path: post },
+	postAuthor: { path: post, cookie: authorCookie },
+	// The session's read and a small JSON answer: what a member's request costs beyond its page.
+	sessionRead: { path: '/public/v1/bench/large/auth/status', cookie: minted },
+	postGuestMiss: { path: post, pathOf: () => unread.shift() ?? post },
 	postMadeUpCookie: { path: post, cookie: madeUp },
 	postJsonUncached: { path: `/public/v1/bench/large/posts/${postId}`, cookie: minted },
 	notFoundUncached: { path: '/bench/large/nothing-here', cookie: minted },
@@ -88,8 +105,9 @@ const chosen = values.only ? Object.fromEntries(values.only.split(',').map((name
 function load(target, amount = requests, origin = ORIGIN) {
 	const headers = target.cookie ? { cookie: target.cookie } : {};
 	return new Promise((resolve, reject) => {
-		autocannon({ url: `${origin}${target.path}`, connections: 10, amount, headers, requests: [fromOwnAddresses()] }, (error, result) =>
-			error ? reject(error) : resolve(result),
+		autocannon(
+			{ url: `${origin}${target.path}`, connections: 10, amount, headers, requests: [fromOwnAddresses({ pathOf: target.pathOf })] },
+			(error, result) => (error ? reject(error) : resolve(result)),
 		);
 	});
 }
@@ -187,6 +205,11 @@ try {
 	for (const server of servers) await waitFor(`${server.origin}/`);
 	for (const [name, target] of Object.entries(chosen)) {
 		const perRequest = new Map(servers.map((server) => [server, []]));
+		// How the target is answered: a member's page rewritten from the guest's, or rendered in full.
+		const asked = await fetch(`${servers[0].origin}${target.path}`, { headers: target.cookie ? { cookie: target.cookie } : {} });
+		await asked.arrayBuffer();
+		const how = ['x-member-page', 'x-edge-cache'].map((header) => `${header}: ${asked.headers.get(header) ?? '-'}`).join(', ');
+		console.log(`${name.padEnd(28)} ${asked.status} ${how}`);
 		// Warm each isolate (and, for a cached target, the cache) first.
 		for (const server of servers) await load(target, 100, server.origin);
 		for (let i = 0; i < rounds; i += 1) {

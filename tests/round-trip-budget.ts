@@ -9,6 +9,13 @@
 export const ROUND_TRIP_BUDGET = {
 	/** A page, for every reader: a member's session read goes in the same batch as the page's reads. */
 	page: 1,
+	/**
+	 * A page a member is answered from the guest's page with their parts (functions/shell/member-pages.ts)
+	 * unless their session says otherwise, and that the session's batch says to render in full: a banned
+	 * member's All Posts, board and post pages, an administrator's and the author's post page. The
+	 * session's batch, then the full render's.
+	 */
+	pageAfterSession: 2,
 	/** An API read: a guest's is its one batch; a signed-in caller's session is read first. */
 	read: { guest: 1, signedIn: 2 },
 	/** A write: the session, then the write's batch; a refusal may take one read to say why. */

@@ -4,11 +4,14 @@
  * and, for the reads that show one post (its page, its JSON, its comments), that post's version,
  * so a change is a new key. Two levels: the isolate's memory (a small LRU, no I/O at all) and the
  * Cache API of the data centre. A request with a session cookie this deployment minted, whose end
- * has not passed, neither reads nor fills the cache with its own answer (All Posts and a board page
- * are the guest's answer with the member's parts put in: functions/shell/member-pages.ts), and a
+ * has not passed, neither reads nor fills the cache with its own answer (All Posts, a board page and
+ * a post page are the guest's answer with the member's parts put in: functions/shell/member-pages.ts), and a
  * response that sets a cookie, is private, or is not a success or a redirect is never stored.
  *
- * Freshness, for guests (members always get a fresh answer):
+ * Freshness, for guests and for the member pages made from theirs (any other answer to a member is
+ * made for them). The isolate that served a write reads the channel row again at once (the API's
+ * channel middleware drops its copy), so the next read it serves shows the write; every other
+ * isolate sees it within the two seconds it answers its channel row:
  * - the layout changes (the board tree, categories, settings) or members' names: channels.content_version,
  *   in every key of the channel, seen by every isolate within the two seconds it answers its channel row;
  * - a list changes (a post written, moved, retitled, deleted or hidden): the version of that list
@@ -19,10 +22,8 @@
  *   (touchPost, touchCache), in the key, seen within those same two seconds, and only the post's
  *   own entries (and those of the posts that share its bucket) go cold;
  * - a comment written or edited: the post's version (touchPost), kept with each entry rather than
- *   in its key. An entry of an older version is still answered (X-Edge-Cache: STALE) while it is
- *   made again in the background, for at most STALE_ANSWER_MS after the isolate first saw it old,
- *   after which a reader waits for the new one: a guest sees a new comment within 2 + 8 = 10 s,
- *   normally at the next read, and no reader of a busy post waits for its page;
+ *   in its key. An entry of an older version is never answered: the reader that finds it so waits
+ *   for the page made again, which takes its place;
  * - everything else an entry shows (like counts, the comment and like counts of lists and
  *   profiles) is at most GUEST_MAX_AGE_MS old: both levels drop an entry at that age, and a hot
  *   entry is refreshed in the background from REFRESH_AFTER_MS on, so no reader waits for it.
@@ -33,8 +34,9 @@ import { loadLayout, type LayoutData } from '@/server/channels/layout';
 import { readAuthCookie } from '@/server/sign-in/cookies';
 import { sessionTokenState } from '@/server/sign-in/session-token';
 import { sessionSecret } from '@/server/sign-in/session-secret';
+import { bookmarkOf } from '@/server/platform/d1-session';
 import { cacheableRoute, canonicalUrl, listScopeOf, type CacheableRequest } from '@functions/shell/cache-routes';
-import { answerMember, memberPageOf, rewritableRoute } from '@functions/shell/member-pages';
+import { answerMember, isGuestPage, memberPageOf, rewritableRoute } from '@functions/shell/member-pages';
 
 /** The oldest answer a guest gets: what no version in the key covers (like counts) is this fresh. */
 export const GUEST_MAX_AGE_MS = 60_000;
@@ -43,12 +45,6 @@ export const REFRESH_AFTER_MS = 50_000;
 /** The isolate-memory level: at most this many responses and bytes (an isolate has 128 MB). */
 const MEMORY_ENTRIES = 1024;
 const MEMORY_BYTES = 32 * 1024 * 1024;
-/**
- * How long an entry of an older post version (a comment written or edited since) may still be
- * answered while it is made again; with the two seconds an isolate answers its channel row, a new
- * comment reaches every guest within 10 s.
- */
-export const STALE_ANSWER_MS = 8_000;
 /** The time an answer was made, kept with it in the Cache API (and never sent to a reader). */
 const STORED_AT = 'X-Edge-Stored-At';
 /** The post version an answer was made at, kept with it in the Cache API (and never sent to a reader). */
@@ -63,8 +59,6 @@ interface MemoryEntry {
 	storedAt: number;
 	/** The post version (postVersion) it was made at, for the reads of one post; null for any other. */
 	postVersion: number | null;
-	/** When this isolate first found it older than its post's version (ms), or null. */
-	staleSince: number | null;
 }
 const memory = new Map<string, MemoryEntry>();
 let memoryBytes = 0;
@@ -156,7 +150,7 @@ function entryOf(status: number, stored: Headers, body: ArrayBuffer, storedAt: n
 	headers.set('Content-Length', String(body.byteLength));
 	headers.set('Cache-Control', 'public, max-age=0, must-revalidate');
 	headers.set('X-Edge-Cache', 'HIT');
-	return { status, headers, body, storedAt, postVersion, staleSince: null };
+	return { status, headers, body, storedAt, postVersion };
 }
 
 function fromMemory(entry: MemoryEntry): Response {
@@ -252,46 +246,41 @@ function refresh(fillRequest: Fill): void {
 
 /**
  * Sends a hit; an entry near the end of its life is made again meanwhile. An entry older than its
- * post's version is answered as STALE while it is made again, for STALE_ANSWER_MS; after that the
- * reader waits for the new one.
+ * post's version (a comment written or edited since it was made) is not answered: the reader waits
+ * for the page made again, so no one reads a post's page without a comment the isolate knows of.
  */
 function serveHit(entry: MemoryEntry, fillRequest: Fill): Promise<Response> | Response {
 	const { now, postVersion: current } = fillRequest;
 	// Versions only grow: an entry made by an isolate that read the channel row later is not old.
-	if (current !== null && entry.postVersion !== null && entry.postVersion < current) {
-		entry.staleSince ??= now;
-		if (now - entry.staleSince > STALE_ANSWER_MS) return fill(fillRequest);
-		refresh(fillRequest);
-		const stale = fromMemory(entry);
-		stale.headers.set('X-Edge-Cache', 'STALE');
-		return stale;
-	}
+	if (current !== null && entry.postVersion !== null && entry.postVersion < current) return fill(fillRequest);
 	if (now - entry.storedAt >= REFRESH_AFTER_MS) refresh(fillRequest);
 	return fromMemory(entry);
 }
 
-/** The guest's answer for the entry: from this isolate's memory, the data centre's cache, or made and stored. */
-async function guestAnswer(fillRequest: Fill): Promise<Response> {
+/** The guest's answer for the entry if this isolate's memory or the data centre's cache holds it (no D1 read to find it), else null. */
+async function storedAnswer(fillRequest: Fill): Promise<Response | null> {
 	const { keyText, cache, now } = fillRequest;
 	const inMemory = recall(keyText, now);
 	if (inMemory) return serveHit(inMemory, fillRequest);
 	const hit = await cache.match(new Request(keyText));
-	if (hit) {
-		const body = await hit.arrayBuffer();
-		const storedVersion = hit.headers.get(STORED_POST_VERSION);
-		const entry = entryOf(hit.status, hit.headers, body, Number(hit.headers.get(STORED_AT)), storedVersion === null ? null : Number(storedVersion));
-		if (isFresh(entry, now)) {
-			remember(keyText, entry);
-			return serveHit(entry, fillRequest);
-		}
-	}
-	return fill(fillRequest);
+	if (!hit) return null;
+	const body = await hit.arrayBuffer();
+	const storedVersion = hit.headers.get(STORED_POST_VERSION);
+	const entry = entryOf(hit.status, hit.headers, body, Number(hit.headers.get(STORED_AT)), storedVersion === null ? null : Number(storedVersion));
+	if (!isFresh(entry, now)) return null;
+	remember(keyText, entry);
+	return serveHit(entry, fillRequest);
+}
+
+/** The guest's answer for the entry: from this isolate's memory, the data centre's cache, or made and stored. */
+async function guestAnswer(fillRequest: Fill): Promise<Response> {
+	return (await storedAnswer(fillRequest)) ?? fill(fillRequest);
 }
 
 /**
  * Answers `request` from the edge cache when it can, otherwise from `origin`, storing what may be.
  * A member's request (a session cookie this deployment minted, whose end has not passed) goes to
- * `origin` as it is, except All Posts and a board page, which are the guest's answer with the
+ * `origin` as it is, except All Posts, a board page and a post page, which are the guest's answer with the
  * member's parts put in where the rule of functions/shell/member-pages.ts allows; a guest's is
  * answered for its canonical URL (functions/shell/cache-routes.ts), so that junk query strings,
  * made-up session cookies and ended ones land on the same entry as everyone else. `now` is the
@@ -328,5 +317,15 @@ export async function withEdgeCache(
 	if (!member) return guestAnswer(fillRequest);
 	const page = memberPageOf(route, url.href, canonical, await layout());
 	if (!page) return origin(request);
-	return answerMember({ request, db, channel, page, guestAnswer: () => guestAnswer(fillRequest), origin, now });
+	// A member who wrote in the last minutes (their bookmark cookie: docs/reference/consistency.md) reads
+	// their write: their page is made from a guest's page rendered now, on their request's D1 session
+	// (which starts at that bookmark), never from a stored one. A stored guest's answer that is no page
+	// to put parts into (a post a guest may not read) is known before the session is read: the full
+	// render then costs its own round trip alone.
+	const stored = bookmarkOf(request) === null ? await storedAnswer(fillRequest) : null;
+	if (stored && !isGuestPage(stored)) {
+		await stored.body?.cancel();
+		return origin(request);
+	}
+	return answerMember({ request, db, channel, page, guestAnswer: () => (stored ? Promise.resolve(stored) : fill(fillRequest)), origin, now });
 }

@@ -1,54 +1,65 @@
 /**
- * A member's page made from the guest's: a signed-in member's GET of All Posts or a board page is
- * answered from the guest's page (the edge cache's entry, or the guest's render made and stored as
- * a guest's miss would be) with the member's parts put in on the way out by HTMLRewriter, instead
- * of Astro rendering the whole page again for that member. The parts' markup comes from one place,
- * src/server/channels/member-parts.ts, which the full render uses too.
+ * A member's page made from the guest's: a signed-in member's GET of All Posts, a board page or a
+ * post page is answered from the guest's page (the edge cache's entry, or the guest's render made
+ * and stored as a guest's miss would be) with the member's parts put in on the way out by
+ * HTMLRewriter (functions/shell/member-rewriters.ts), instead of Astro rendering the whole page again
+ * for that member. The parts' markup comes from one place, src/server/channels/member-parts.ts,
+ * which the full render uses too.
  *
- * The one rule (memberPageOf, then memberPageChoice) keeps the full render where the member's page
- * is not the guest's page with their parts:
- * - any other route (a post's page, My Page, search, …): not rewritten yet;
+ * The one rule (memberPageOf, then the stored guest's answer, then memberPageChoice) keeps the full
+ * render where the member's page is not the guest's page with their parts:
+ * - any other route (My Page, search, a profile, home, …): not rewritten;
  * - a URL that is not its canonical one (the page's links follow the URL asked, the guest's entry
  *   the canonical one);
  * - a community without sign-in providers (a guest is offered no Write there, a member is);
  * - a board that does not exist, or that a guest may not read (a private board: an administrator
  *   reads its list, a member its notice);
- * - a notice-only board (its administrators are offered Write there, no one else is: decided
- *   before the session is read, so an administrator's page there costs no extra round trip);
- * - a banned member (the ban notice and the ban's end): the one case decided by the session, so
- *   the full render's own round trip comes after the session's.
- * Everything else is rewritten: a member, an administrator, and a cookie whose session has ended
- * (the guest's page, with the session's state and the cookie cleared, as the full render answers).
+ * - a notice-only board (its administrators are offered Write there, no one else is);
+ * - a guest's answer that is not a 200 HTML page: a post a guest may not read (private, hidden,
+ *   deleted, on a private board, or none), which its author or an administrator may read: decided
+ *   before the session is read when the guest's answer is stored, so it costs the full render's
+ *   round trip alone;
+ * - a banned member (the ban notice and the ban's end), decided by the session;
+ * - on a post page, an administrator (moderation controls and hidden comments' text) and the post's
+ *   author (Edit and Delete), decided by the session and the post's author read with it.
+ * The cases decided by the session cost the full render's round trip after the session's (2).
+ * Everything else is rewritten: a member, an administrator on a list, and a cookie whose session has
+ * ended (the guest's page, with the session's state and the cookie cleared, as the full render answers).
  *
- * The session and what the parts need (the board's Watch state) are read in one D1 batch, while
- * the guest's page is fetched or made: no more round trips in sequence than the full render. A
- * member's answer is `Cache-Control: private, no-store` and never stored; the guest's page it is made
- * from is a guest's, made without the member's cookie.
+ * The session and what the parts need (a board's Watch state; a post's like, report, watch, the
+ * comments reported and the post's author and board) are read in one D1 batch, while the guest's
+ * page is made: one round trip in sequence, as the full render. A member's answer is
+ * `Cache-Control: private, no-store` and never stored; the guest's page it is made from is a
+ * guest's, made without the member's cookie.
  */
 import type { Channel } from '@/server/channels/channels';
 import type { LayoutData } from '@/server/channels/layout';
-import type { SessionState } from '@/server/sign-in/sessions';
+import type { AlongsideReads, SessionState } from '@/server/sign-in/sessions';
 import { requestSession } from '@/server/sign-in/request-session';
 import { watchingByTokenRead } from '@/server/notifications/watches';
 import { together } from '@/server/platform/reads';
 import { canReadBoard, GUEST } from '@/server/visibility/visibility';
-import { pageUrls } from '@/lib/urls';
-import { translator, type Translate } from '@/i18n';
-import { BOARD_WATCH_CLASS, BOARD_WATCH_MARKER, bellHtml, memberCardHtml, watchButtonHtml } from '@/server/channels/member-parts';
+import { isAdmin } from '@/lib/roles';
+import { memberPostReads, postPlaceRead, type PostPlace } from '@/server/posts/member-state';
 import type { CacheableRequest } from './cache-routes';
+import { memberRewriter, type PageParts } from './member-rewriters';
 
-/** A page the rewrite may answer: All Posts (boardId null) or a board a guest may read. */
-export interface MemberPage {
-	boardId: number | null;
-}
+/** A page the rewrite may answer: All Posts (boardId null), a board a guest may read, or a post's page. */
+export type MemberPage = { kind: 'list'; boardId: number | null } | { kind: 'post'; postId: number };
 
-/** The path under a channel of the two pages rewritten (cache-routes.ts's page routes). */
+/** The path under a channel of the pages rewritten (cache-routes.ts's page routes). */
 const ALL_POSTS = /^\/boards$/;
 const BOARD = /^\/boards\/(\d+)$/;
+const POST = /^\/posts\/(\d+)$/;
 
 /** Whether `route` is one the rewrite may answer: checked before anything is read for a member. */
 export function rewritableRoute(route: CacheableRequest): boolean {
-	return !route.prefix.startsWith('/public/') && (ALL_POSTS.test(route.rest) || BOARD.test(route.rest));
+	return !route.prefix.startsWith('/public/') && [ALL_POSTS, BOARD, POST].some((path) => path.test(route.rest));
+}
+
+/** Whether a guest's answer is a page the parts can be put into (a 200 HTML page). */
+export function isGuestPage(guest: Response): boolean {
+	return guest.status === 200 && guest.headers.get('content-type')?.startsWith('text/html') === true;
 }
 
 /**
@@ -62,16 +73,23 @@ export function memberPageOf(
 	layout: Pick<LayoutData, 'boards' | 'providers'>,
 ): MemberPage | null {
 	if (!rewritableRoute(route) || url !== canonical || layout.providers.length === 0) return null;
+	if (route.postId !== null) return { kind: 'post', postId: route.postId };
 	const boardText = BOARD.exec(route.rest)?.[1];
-	if (boardText === undefined) return { boardId: null };
+	if (boardText === undefined) return { kind: 'list', boardId: null };
 	const board = layout.boards.find((candidate) => candidate.boardId === Number(boardText));
 	if (!board || !canReadBoard(board, GUEST) || board.noticeOnly) return null;
-	return { boardId: board.boardId };
+	return { kind: 'list', boardId: board.boardId };
 }
 
-/** The rule's second half, once the session is known: rewrite the guest's page, or render in full. */
-export function memberPageChoice(session: SessionState): 'rewrite' | 'full' {
-	return session.kind === 'banned' ? 'full' : 'rewrite';
+/**
+ * The rule's last half, once the session (and, on a post page, the post's author) is known: rewrite
+ * the guest's page, or render in full for a banned member, and on a post page for an administrator
+ * and for the post's author.
+ */
+export function memberPageChoice(session: SessionState, page: MemberPage, place: PostPlace | null = null): 'rewrite' | 'full' {
+	if (session.kind === 'banned') return 'full';
+	if (page.kind !== 'post' || session.kind !== 'member') return 'rewrite';
+	return isAdmin(session.member) || place === null || place.authorId === session.member.userId ? 'full' : 'rewrite';
 }
 
 /** What the rewrite needs to know of the request. */
@@ -87,22 +105,52 @@ interface MemberAsk {
 	now: number;
 }
 
+/** The values of partsReads, by name. */
+type PartsValues = Partial<Record<'watching' | 'liked' | 'reported', boolean>> & { place?: PostPlace | null; reportedComments?: number[] };
+
+/** The reads of `page`'s parts, in the session's batch: a board's Watch state, a post's place and the member's state of it. */
+function partsReads(db: Db, channel: Channel, page: MemberPage): AlongsideReads<PartsValues> {
+	return (tokenHash) => {
+		if (page.kind === 'post') {
+			const place = postPlaceRead(db, channel.id, page.postId);
+			return tokenHash === null ? together({ place }) : together({ place, ...memberPostReads(db, channel.id, tokenHash, page.postId) });
+		}
+		const { boardId } = page;
+		return boardId === null || tokenHash === null
+			? together({})
+			: together({ watching: watchingByTokenRead(db, channel.id, tokenHash, 'BOARD', boardId) });
+	};
+}
+
+/** What the rewriter puts in for `page`, from the values of partsReads. */
+function partsOf(page: MemberPage, read: PartsValues | null): PageParts {
+	if (page.kind === 'list') {
+		return page.boardId === null ? { kind: 'list', boardId: null } : { kind: 'board', boardId: page.boardId, watching: read?.watching === true };
+	}
+	return {
+		kind: 'post',
+		postId: page.postId,
+		boardId: read?.place?.boardId ?? 0,
+		authorId: read?.place?.authorId ?? 0,
+		liked: read?.liked === true,
+		reported: read?.reported === true,
+		watching: read?.watching === true,
+		reportedComments: read?.reportedComments ?? [],
+	};
+}
+
 /** Answers a member's request for `page` (memberPageOf): the guest's page rewritten, or the full render. */
 export async function answerMember({ request, db, channel, page, guestAnswer, origin, now }: MemberAsk): Promise<Response> {
-	const { boardId } = page;
-	const alongside =
-		boardId === null
-			? undefined
-			: (tokenHash: string | null) =>
-					together(tokenHash === null ? {} : { watching: watchingByTokenRead(db, channel.id, tokenHash, 'BOARD', boardId) });
 	// The session's batch and the guest's page at the same time: one round trip in sequence, as the full render.
-	const [{ session, headers, read }, guest] = await Promise.all([requestSession(db, channel, request, alongside, now), guestAnswer()]);
-	if (memberPageChoice(session) === 'full' || guest.status !== 200 || !guest.headers.get('content-type')?.startsWith('text/html')) {
+	const [{ session, headers, read }, guest] = await Promise.all([
+		requestSession<PartsValues>(db, channel, request, partsReads(db, channel, page), now),
+		guestAnswer(),
+	]);
+	if (memberPageChoice(session, page, read?.place ?? null) === 'full' || !isGuestPage(guest)) {
 		await guest.body?.cancel();
 		return origin(request);
 	}
-	const watching = read !== null && 'watching' in read && read.watching === true;
-	const sent = memberRewriter(channel, page, session, watching).transform(new Response(guest.body, guest));
+	const sent = memberRewriter(channel, session, partsOf(page, read)).transform(new Response(guest.body, guest));
 	sent.headers.delete('Content-Length');
 	sent.headers.delete('X-Edge-Cache');
 	for (const [name, value] of headers) {
@@ -111,54 +159,4 @@ export async function answerMember({ request, db, channel, page, guestAnswer, or
 	}
 	sent.headers.set('X-Member-Page', 'REWRITTEN');
 	return sent;
-}
-
-/**
- * The member's parts, put into the guest's page of `page`: what the full render shows this session
- * (MainLayout, Header, Sidebar, BoardView). An ended session keeps the guest's page and says so.
- */
-function memberRewriter(channel: Channel, page: MemberPage, session: SessionState, watching: boolean): HTMLRewriter {
-	const member = session.kind === 'member' ? session.member : null;
-	const rewriter = new HTMLRewriter().on('[data-route-error-dialog]', {
-		element(dialog) {
-			dialog.setAttribute('data-session', session.kind);
-			if (!member) return;
-			dialog.setAttribute('data-user-id', String(member.userId));
-			dialog.setAttribute('data-nickname', member.nickname);
-			dialog.setAttribute('data-role', member.role);
-		},
-	});
-	if (!member) return rewriter;
-	const t: Translate = translator(channel.language);
-	const urls = pageUrls(channel.basePath);
-	const writeHref = urls.write(page.boardId ?? undefined);
-	rewriter
-		.on('body', { element: (body) => void body.setAttribute('data-session-sync', '') })
-		.on('div.top-bar-search', { element: (search) => void search.setAttribute('data-beside-bell', '') })
-		.on('a[data-account-icon]', {
-			element(account) {
-				account.before(bellHtml(t, urls.notifications), { html: true });
-				account.setAttribute('href', urls.mypage);
-			},
-		})
-		.on('[data-guest-welcome]', {
-			element: (welcome) =>
-				void welcome.replace(memberCardHtml(t, { nickname: member.nickname, mypageHref: urls.mypage, writeHref }), { html: true }),
-		})
-		.on('[data-login-required]', { element: (link) => void link.removeAttribute('data-login-required') })
-		.on('[data-login-required-dialog]', { element: (dialog) => void dialog.remove() });
-	const { boardId } = page;
-	if (boardId !== null) {
-		const watch = {
-			target: 'board' as const,
-			targetId: boardId,
-			userId: member.userId,
-			channelBase: channel.basePath,
-			watching,
-			className: BOARD_WATCH_CLASS,
-			marker: BOARD_WATCH_MARKER,
-		};
-		rewriter.on('[data-board-actions]', { element: (actions) => void actions.prepend(watchButtonHtml(t, watch), { html: true }) });
-	}
-	return rewriter;
 }

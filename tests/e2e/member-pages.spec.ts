@@ -1,7 +1,10 @@
 /**
  * A member's page made from the guest's (functions/shell/member-pages.ts), against the built Worker:
- * for every page route of tests/read-routes.ts and every kind of reader, an answer the Worker
- * rewrote (X-Member-Page: REWRITTEN) equals the full render of the same page for the same reader.
+ * for every page route of tests/read-routes.ts and every kind of reader (a member, the author of
+ * the private rows, the author of a visible post, a member who likes, reported and watches, an
+ * administrator, a banned member, an ended session), an answer the Worker rewrote
+ * (X-Member-Page: REWRITTEN) equals the full render of the same page for the same reader, and each
+ * route is named rewritten or rendered in full for each reader.
  * The full render is the rule's own other path, asked through the Worker with no flag: the same
  * URL in another spelling (`page=1` added, or its page number asked twice), which the rule leaves
  * to the full render because it is not the canonical URL, and which shows the same page (a guest's
@@ -23,10 +26,17 @@ import { mintSessionToken } from '../../src/server/sign-in/session-token';
 const GLOBAL = { index: 1, domain: 'starfall', slug: 'global' };
 const BASE = '/starfall/global';
 
+// One worker for the file: the watcher's likes, watches and reports are made before its tests and
+// removed after them, which another worker's share of the tests would still be reading.
+test.describe.configure({ mode: 'default' });
+
 let ids: PrivacyIds;
-/** A member who watches every board of the targets, and one who is banned during the test. */
+/** A member who watches every board and post of the targets, likes the posts and reported some; one banned during the test. */
 let watcher: number;
 let banned: number;
+/** The author of a visible post of the targets, and the comment of it the watcher reported. */
+let postAuthor: number;
+let reportedComment: number;
 
 test.beforeAll(() => {
 	const [found] = execute(privacyIdsSql(GLOBAL.index)) as PrivacyIds[];
@@ -37,15 +47,53 @@ test.beforeAll(() => {
 		 AND NOT EXISTS (SELECT 1 FROM bans b WHERE b.member_id = members.id AND b.lifted_at IS NULL) ORDER BY id DESC LIMIT 2`,
 	) as { id: number }[];
 	[watcher, banned] = members.map((member) => member.id) as [number, number];
-	for (const boardId of privacyTargets(ids, BASE).boardIds) {
+	const targets = privacyTargets(ids, BASE);
+	for (const boardId of targets.boardIds) {
 		execute(
 			`INSERT OR REPLACE INTO watches (member_id, target, target_id, channel_id, watching, created_at) VALUES (${watcher}, 'BOARD', ${boardId}, 1, 1, 0)`,
 		);
 	}
+	// The watcher's own state of the posts: a like and a watch of each, a report of one post and of a comment.
+	for (const { postId } of targets.posts) {
+		execute(`INSERT OR IGNORE INTO post_likes (post_id, member_id, channel_id, created_at) VALUES (${postId}, ${watcher}, 1, 0)`);
+		execute(
+			`INSERT OR REPLACE INTO watches (member_id, target, target_id, channel_id, watching, created_at) VALUES (${watcher}, 'POST', ${postId}, 1, 1, 0)`,
+		);
+	}
+	[{ id: postAuthor }] = execute(`SELECT member_id AS id FROM posts WHERE id = ${ids.deletedCommentPost}`) as { id: number }[] as [{ id: number }];
+	[{ id: reportedComment }] = execute(
+		`SELECT id FROM comments WHERE post_id = ${ids.deletedCommentPost} AND deleted_at IS NULL AND hidden_by_admin = 0 AND member_id <> ${watcher} ORDER BY id LIMIT 1`,
+	) as { id: number }[] as [{ id: number }];
+	// Closed long ago, so that no administrator's queue shows them while the test runs.
+	for (const [type, id] of [
+		['POST', ids.hiddenCommentPost],
+		['COMMENT', reportedComment],
+	] as const) {
+		execute(
+			`INSERT OR IGNORE INTO reports (channel_id, target_type, target_id, reporter_id, reason_code, created_at, status, resolved_at) VALUES (1, '${type}', ${id}, ${watcher}, 'SPAM', 0, 'DISMISSED', 0)`,
+		);
+	}
 });
 
-/** The pages every member but a banned one is answered by the rewrite on. */
-const REWRITTEN = ['/{domain}/{slug}/boards', '/{domain}/{slug}/boards/{boardId}'];
+test.afterAll(() => {
+	execute(`DELETE FROM post_likes WHERE member_id = ${watcher} AND created_at = 0`);
+	execute(`DELETE FROM watches WHERE member_id = ${watcher} AND created_at = 0`);
+	execute(`DELETE FROM reports WHERE reporter_id = ${watcher} AND created_at = 0`);
+});
+
+/** How a reader is answered on each route: every URL rewritten, every URL rendered in full, or some of each. */
+type Answered = Record<string, 'rewritten' | 'full' | 'some rewritten'>;
+
+/** The routes the rewrite may answer; every other route is rendered in full for every reader. */
+const ALL_POSTS = '/{domain}/{slug}/boards';
+const BOARD = '/{domain}/{slug}/boards/{boardId}';
+const POST = '/{domain}/{slug}/posts/{postId}';
+
+/**
+ * A member's answers: All Posts, the boards a guest reads (a private board's page is rendered in
+ * full) and the posts a guest reads (a private, hidden or deleted post's page is rendered in full).
+ */
+const MEMBER: Answered = { [ALL_POSTS]: 'rewritten', [BOARD]: 'some rewritten', [POST]: 'some rewritten' };
 
 /**
  * The same page under a URL that is not its canonical one, the rule's full render for it: its
@@ -74,46 +122,83 @@ function normalized(html: string): string[] {
 		.replace(/>\s+</g, '><')
 		.split(/(?=<)/)
 		.filter((line) => line.trim() !== '');
-	// A list row's counts (views, likes, comments) move with other tests' reads and likes without a
-	// write that renews the guest's stored page, which may so be older by a view than the full render.
-	return lines.map((line, at) => (at > 0 && lines[at - 1]!.startsWith('<span class="meta-label"') ? line.replace(/[\d,]+/g, '#') : line));
+	// A list row's counts (views, likes, comments: its meta and the title's comment count) move with
+	// other tests' reads, likes and comments without renewing the guest's stored list, which may so be
+	// older than the full render (up to a minute: docs/reference/edge-cache.md).
+	const count = (line: string | undefined) =>
+		line !== undefined && (line.startsWith('<span class="meta-label"') || line.includes('class="comment-count"'));
+	return lines.map((line, at) => (count(line) || count(lines[at - 1]) ? line.replace(/[\d,]+/g, '#') : line));
 }
 
 interface Reader {
 	name: string;
 	cookie: () => Promise<string>;
-	rewritten: string[];
+	/** The routes answered otherwise than in full for every URL. */
+	answered: () => Answered;
+	/** The posts of the targets whose page is rendered in full for the reader (the others are rewritten). */
+	fullPosts: () => number[];
 }
+
+/** The posts a guest may not read: their page is a guest's 404 or 410, and the reader's is rendered in full. */
+const unreadable = () => [ids.privatePost, ids.hiddenPost, ids.deletedPost];
+const allPosts = () => privacyTargets(ids, BASE).posts.map((post) => post.postId);
+/** The posts of the targets a guest reads that `memberId` did not write. */
+const readableNotBy = (memberId: number) =>
+	allPosts().filter(
+		(postId) =>
+			!unreadable().includes(postId) && (execute(`SELECT member_id AS id FROM posts WHERE id = ${postId}`) as { id: number }[])[0]!.id !== memberId,
+	);
 
 const session = async (memberId: number) => `${sessionCookieName(GLOBAL)}=${await mintSession(GLOBAL, memberId)}`;
 const READERS: Reader[] = [
-	{ name: 'a member', cookie: () => session(ids.bystander), rewritten: REWRITTEN },
-	{ name: 'the author of the private rows', cookie: () => session(ids.privatePostAuthor), rewritten: REWRITTEN },
-	{ name: 'a member who watches the boards', cookie: () => session(watcher), rewritten: REWRITTEN },
-	{ name: 'an administrator', cookie: () => session(ids.administrator), rewritten: REWRITTEN },
-	{ name: 'a banned member', cookie: () => session(banned), rewritten: [] },
+	{ name: 'a member', cookie: () => session(ids.bystander), answered: () => MEMBER, fullPosts: unreadable },
+	{ name: 'the author of the private rows', cookie: () => session(ids.privatePostAuthor), answered: () => MEMBER, fullPosts: unreadable },
+	// Their own post's page has their Edit and Delete: rendered in full.
+	{
+		name: 'the author of a visible post',
+		cookie: () => session(postAuthor),
+		answered: () => (readableNotBy(postAuthor).length > 0 ? MEMBER : { [ALL_POSTS]: 'rewritten', [BOARD]: 'some rewritten' }),
+		fullPosts: () => allPosts().filter((postId) => !readableNotBy(postAuthor).includes(postId)),
+	},
+	{ name: 'a member who likes, reported and watches', cookie: () => session(watcher), answered: () => MEMBER, fullPosts: unreadable },
+	// Moderation controls and hidden comments' text on a post's page: rendered in full.
+	{
+		name: 'an administrator',
+		cookie: () => session(ids.administrator),
+		answered: () => ({ [ALL_POSTS]: 'rewritten', [BOARD]: 'some rewritten' }),
+		fullPosts: allPosts,
+	},
+	{ name: 'a banned member', cookie: () => session(banned), answered: () => ({}), fullPosts: allPosts },
 	{
 		name: 'a reader whose session no longer exists',
 		cookie: async () => {
 			const secret = readFileSync(path.join(process.cwd(), '.wrangler', 'test-state', 'session-secret'), 'utf8').trim();
 			return `${sessionCookieName(GLOBAL)}=${await mintSessionToken(secret, GLOBAL.index)}`;
 		},
-		rewritten: REWRITTEN,
+		answered: () => MEMBER,
+		fullPosts: unreadable,
 	},
 ];
 
 /** The headers both answers must share. */
 const SHARED_HEADERS = ['content-type', 'cache-control', 'content-security-policy', 'set-cookie'];
 
-/** Asks every page route as the reader; compares each rewritten answer with its full render; answers the routes rewritten. */
-async function compareAll(request: APIRequestContext, cookie: string): Promise<string[]> {
-	const rewritten = new Set<string>();
+/**
+ * Asks every page route as the reader; compares each rewritten answer with its full render; answers
+ * how each route was answered (a route rendered in full for every URL left out).
+ */
+async function compareAll(request: APIRequestContext, cookie: string): Promise<{ answered: Answered; fullPosts: number[] }> {
+	const answered: Answered = {};
+	const fullPosts: number[] = [];
 	const headers = { cookie };
 	for (const [route, urls] of Object.entries(PAGE_ROUTES)) {
+		const found = new Set<boolean>();
 		for (const url of urls(privacyTargets(ids, BASE))) {
 			const answer = await request.get(url, { headers, maxRedirects: 0 });
-			if (answer.headers()['x-member-page'] !== 'REWRITTEN') continue;
-			rewritten.add(route);
+			const rewritten = answer.headers()['x-member-page'] === 'REWRITTEN';
+			found.add(rewritten);
+			if (route === POST && !rewritten) fullPosts.push(Number(url.split('/').at(-1)));
+			if (!rewritten) continue;
 			const full = await request.get(fullRenderTwin(url), { headers, maxRedirects: 0 });
 			expect(full.headers()['x-member-page'], `${fullRenderTwin(url)}: the full render`).toBeUndefined();
 			expect(answer.status(), url).toBe(full.status());
@@ -121,8 +206,9 @@ async function compareAll(request: APIRequestContext, cookie: string): Promise<s
 			const fullText = (await full.text()).replaceAll(encodeURIComponent(fullRenderTwin(url)), encodeURIComponent(url));
 			expect(normalized(await answer.text()), url).toEqual(normalized(fullText));
 		}
+		if (found.has(true)) answered[route] = found.has(false) ? 'some rewritten' : 'rewritten';
 	}
-	return [...rewritten];
+	return { answered, fullPosts };
 }
 
 test.describe('a member’s page made from the guest’s equals the full render', () => {
@@ -141,7 +227,9 @@ test.describe('a member’s page made from the guest’s equals the full render'
 			if (banning)
 				execute(`INSERT INTO bans (channel_id, member_id, kind, ends_at, created_at) VALUES (1, ${banned}, 'PERMANENT', NULL, ${Date.now()})`);
 			try {
-				expect((await compareAll(request, await reader.cookie())).sort()).toEqual(reader.rewritten);
+				const { answered, fullPosts } = await compareAll(request, await reader.cookie());
+				expect(answered).toEqual(reader.answered());
+				expect(fullPosts.sort()).toEqual(reader.fullPosts().sort());
 			} finally {
 				if (banning) execute(`UPDATE bans SET lifted_at = ${Date.now()} WHERE member_id = ${banned} AND lifted_at IS NULL`);
 			}
@@ -150,22 +238,52 @@ test.describe('a member’s page made from the guest’s equals the full render'
 });
 
 test('nothing of one member’s page reaches a guest or another member', async ({ request }) => {
-	const url = `${BASE}/boards/${ids.hiddenPostBoard}`;
 	const nickname = (id: number) => (execute(`SELECT nickname FROM members WHERE id = ${id}`) as { nickname: string }[])[0]!.nickname;
-	const mine = await request.get(url, { headers: { cookie: await session(ids.bystander) } });
-	expect(mine.headers()['x-member-page']).toBe('REWRITTEN');
-	expect(mine.headers()['cache-control']).toBe('private, no-store');
-	expect(mine.headers()['x-edge-cache']).toBeUndefined();
-	expect(await mine.text()).toContain(`data-nickname="${nickname(ids.bystander)}"`);
-	for (let i = 0; i < 2; i++) {
-		const guest = await request.get(url, { headers: { cookie: '' } });
-		expect(guest.headers()['x-edge-cache']).toBe('HIT');
-		const html = await guest.text();
-		for (const mark of ['data-member-card', 'data-bell', 'data-board-watch', 'data-user-id', 'data-session-sync']) expect(html).not.toContain(mark);
+	const count = (sql: string) => (execute(sql) as { n: number }[])[0]!.n;
+	// A board's page and a post's, first as member A (who likes, reported and watches), then as a guest and as member B.
+	for (const url of [`${BASE}/boards/${ids.hiddenPostBoard}`, `${BASE}/posts/${ids.deletedCommentPost}`]) {
+		const mine = await request.get(url, { headers: { cookie: await session(watcher) } });
+		expect(mine.headers()['x-member-page'], url).toBe('REWRITTEN');
+		expect(mine.headers()['cache-control']).toBe('private, no-store');
+		expect(mine.headers()['x-edge-cache']).toBeUndefined();
+		const minePage = await mine.text();
+		expect(minePage).toContain(`data-nickname="${nickname(watcher)}"`);
+		if (url.includes('/posts/')) {
+			expect(minePage).toContain(`"reportedComments":[${reportedComment}]`);
+			expect(minePage).toMatch(
+				/<button[^>]*data-post-action="like"[^>]*aria-pressed="true"|<button[^>]*aria-pressed="true"[^>]*data-post-action="like"/,
+			);
+		}
+		for (let i = 0; i < 2; i++) {
+			const guest = await request.get(url, { headers: { cookie: '' } });
+			expect(guest.headers()['x-edge-cache']).toBe('HIT');
+			// The page's styles name some of the marks: only the markup is looked at.
+			const html = (await guest.text()).replace(/<style[\s\S]*?<\/style>/g, '');
+			for (const mark of [
+				'data-member-card',
+				'data-bell',
+				'data-board-watch',
+				'data-user-id',
+				'data-session-sync',
+				'data-member-comments',
+				'data-reported',
+				'aria-pressed="true"',
+			])
+				expect(html, `${url}: ${mark}`).not.toContain(mark);
+		}
+		const theirs = await request.get(url, { headers: { cookie: await session(ids.bystander) } });
+		expect(theirs.headers()['x-member-page']).toBe('REWRITTEN');
+		const html = (await theirs.text()).replace(/<style[\s\S]*?<\/style>/g, '');
+		expect(html).toContain(`data-user-id="${ids.bystander}"`);
+		expect(html).not.toContain(`data-user-id="${watcher}"`);
+		expect(html).not.toContain(`data-nickname="${nickname(watcher)}"`);
+		if (url.includes('/posts/')) {
+			const theyReported = count(
+				`SELECT count(*) AS n FROM reports r JOIN comments c ON c.id = r.target_id AND r.target_type = 'COMMENT' WHERE r.reporter_id = ${ids.bystander} AND c.post_id = ${ids.deletedCommentPost}`,
+			);
+			const theyLike = count(`SELECT count(*) AS n FROM post_likes WHERE member_id = ${ids.bystander} AND post_id = ${ids.deletedCommentPost}`);
+			if (theyReported === 0) expect(html).toContain('"reportedComments":[]');
+			if (theyLike === 0) expect(html).not.toContain('aria-pressed="true"');
+		}
 	}
-	const theirs = await request.get(url, { headers: { cookie: await session(ids.privatePostAuthor) } });
-	const html = await theirs.text();
-	expect(html).toContain(`data-user-id="${ids.privatePostAuthor}"`);
-	expect(html).not.toContain(`data-user-id="${ids.bystander}"`);
-	expect(html).not.toContain(`data-nickname="${nickname(ids.bystander)}"`);
 });

@@ -139,6 +139,7 @@ test('a reply says whom it answers, in the reply box and in the thread, and the 
 	// A guest's page, as the server renders it, without JavaScript, says the same.
 	const guest = await browser.newContext({ javaScriptEnabled: false, viewport: PHONE, ...(baseURL ? { baseURL } : {}) });
 	const guestPage = await guest.newPage();
+	// Its first load: the member's page was made from the guest's stored one, which their comments left behind.
 	await guestPage.goto(post.path);
 	await expect(item(guestPage, reply).locator('.comment-reply-to')).toHaveText(`In reply to @${asked}`);
 	await expect(item(guestPage, second).locator('.comment-reply-to')).toHaveText(`In reply to @${answerer}`);

@@ -8,13 +8,14 @@ import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { withEdgeCache } from '@functions/shell/edge-cache';
+import { api } from '@functions/api/app';
 import { cacheableRoute } from '@functions/shell/cache-routes';
 import { memberPageChoice, memberPageOf } from '@functions/shell/member-pages';
 import { resolveChannel } from '@/server/channels/channels';
 import { loadLayout } from '@/server/channels/layout';
 import type { SessionMember, SessionState } from '@/server/sign-in/sessions';
 import { mintSessionToken } from '@/server/sign-in/session-token';
-import { signIn, TEST_SECRET } from './harness';
+import { call, freshPost, memberApi, recordingDb, signIn, TEST_SECRET } from './harness';
 
 const PAGES = 'http://localhost/starfall/global';
 
@@ -29,6 +30,10 @@ async function pageOf(url: string, canonical = url, providers?: []) {
 	return memberPageOf(cacheableRoute(new URL(url))!, url, canonical, providers ? { ...layout, providers } : layout);
 }
 
+const LIST = { kind: 'list', boardId: 12 } as const;
+const POST = { kind: 'post', postId: 1 } as const;
+const place = (authorId: number) => ({ boardId: 12, authorId });
+
 const member = (role: 'MEMBER' | 'ADMIN'): SessionMember => ({
 	userId: 1002,
 	nickname: 'Someone',
@@ -40,24 +45,31 @@ const member = (role: 'MEMBER' | 'ADMIN'): SessionMember => ({
 
 describe('the rule: which member pages are made from the guest’s', () => {
 	it('rewrites All Posts and a board a guest may read', async () => {
-		expect(await pageOf(`${PAGES}/boards`)).toEqual({ boardId: null });
-		expect(await pageOf(`${PAGES}/boards/12`)).toEqual({ boardId: 12 });
+		expect(await pageOf(`${PAGES}/boards`)).toEqual({ kind: 'list', boardId: null });
+		expect(await pageOf(`${PAGES}/boards/12`)).toEqual({ kind: 'list', boardId: 12 });
+	});
+
+	it('asks a post page of the guest’s page, whatever the post (what a guest may not read the guest’s answer tells)', async () => {
+		expect(await pageOf(`${PAGES}/posts/1`)).toEqual({ kind: 'post', postId: 1 });
+		expect(await pageOf(`${PAGES}/posts/1?commentId=3`)).toEqual({ kind: 'post', postId: 1 });
 	});
 
 	it('renders in full a notice-only board, where an administrator is offered Write and no one else is', async () => {
 		expect(await pageOf(`${PAGES}/boards/11`)).toBeNull();
 	});
 
-	it('renders every other route in full (a post, search, a profile, home)', async () => {
-		for (const path of ['/posts/1', '/search?q=a', '/users/1002', '', '/boards/12/posts/1']) expect(await pageOf(`${PAGES}${path}`), path).toBeNull();
+	it('renders every other route in full (search, a profile, home, a board’s post address)', async () => {
+		for (const path of ['/search?q=a', '/users/1002', '', '/boards/12/posts/1', '/posts']) expect(await pageOf(`${PAGES}${path}`), path).toBeNull();
 	});
 
 	it('renders in full a URL that is not its canonical one: the page’s links follow the URL asked', async () => {
 		expect(await pageOf(`${PAGES}/boards?page=1`, `${PAGES}/boards`)).toBeNull();
+		expect(await pageOf(`${PAGES}/posts/1?page=1`, `${PAGES}/posts/1`)).toBeNull();
 	});
 
 	it('renders in full where the community has no sign-in providers (no Write for a guest, one for a member)', async () => {
 		expect(await pageOf(`${PAGES}/boards/12`, `${PAGES}/boards/12`, [])).toBeNull();
+		expect(await pageOf(`${PAGES}/posts/1`, `${PAGES}/posts/1`, [])).toBeNull();
 	});
 
 	it('renders in full a private board (an administrator reads its list) and a board that does not exist', async () => {
@@ -65,16 +77,27 @@ describe('the rule: which member pages are made from the guest’s', () => {
 		expect(await pageOf(`${PAGES}/boards/999`)).toBeNull();
 	});
 
-	it('renders in full for a banned member; rewrites for a member and an administrator', () => {
+	it('renders in full for a banned member; rewrites a list for a member and an administrator', () => {
 		const banned: SessionState = { kind: 'banned', member: member('MEMBER'), ban: { kind: 'PERMANENT', endsAt: null, reason: '' }, tokenHash: 'x' };
-		expect(memberPageChoice(banned)).toBe('full');
-		expect(memberPageChoice({ kind: 'member', member: member('ADMIN'), tokenHash: 'x' })).toBe('rewrite');
-		expect(memberPageChoice({ kind: 'member', member: member('MEMBER'), tokenHash: 'x' })).toBe('rewrite');
+		expect(memberPageChoice(banned, LIST)).toBe('full');
+		expect(memberPageChoice(banned, POST, place(7))).toBe('full');
+		expect(memberPageChoice({ kind: 'member', member: member('ADMIN'), tokenHash: 'x' }, LIST)).toBe('rewrite');
+		expect(memberPageChoice({ kind: 'member', member: member('MEMBER'), tokenHash: 'x' }, LIST)).toBe('rewrite');
+	});
+
+	it('on a post page, renders in full for an administrator (moderation, hidden comments) and for the post’s author (Edit and Delete)', () => {
+		expect(memberPageChoice({ kind: 'member', member: member('ADMIN'), tokenHash: 'x' }, POST, place(7))).toBe('full');
+		expect(memberPageChoice({ kind: 'member', member: member('MEMBER'), tokenHash: 'x' }, POST, place(1002))).toBe('full');
+		expect(memberPageChoice({ kind: 'member', member: member('MEMBER'), tokenHash: 'x' }, POST, place(7))).toBe('rewrite');
+		// No such post: the guest's answer is no page either.
+		expect(memberPageChoice({ kind: 'member', member: member('MEMBER'), tokenHash: 'x' }, POST, null)).toBe('full');
 	});
 
 	it('rewrites for a session that has ended: the guest’s page with the session’s state', () => {
-		expect(memberPageChoice({ kind: 'expired' })).toBe('rewrite');
-		expect(memberPageChoice({ kind: 'revoked' })).toBe('rewrite');
+		for (const page of [LIST, POST]) {
+			expect(memberPageChoice({ kind: 'expired' }, page)).toBe('rewrite');
+			expect(memberPageChoice({ kind: 'revoked' }, page)).toBe('rewrite');
+		}
 	});
 });
 
@@ -94,11 +117,9 @@ function guestPage() {
 	};
 }
 
-async function ask(url: string, origin: ReturnType<typeof guestPage>, cookie?: string) {
+async function ask(url: string, origin: { answer: (request: Request) => Response }, cookie?: string, db: Db = env.DB) {
 	const ctx = createExecutionContext();
-	const response = await withEdgeCache(new Request(url, cookie ? { headers: { cookie } } : {}), env.DB, ctx, async (request) =>
-		origin.answer(request),
-	);
+	const response = await withEdgeCache(new Request(url, cookie ? { headers: { cookie } } : {}), db, ctx, async (request) => origin.answer(request));
 	const text = await response.text();
 	await waitOnExecutionContext(ctx);
 	return { text, headers: response.headers };
@@ -148,5 +169,234 @@ describe('a member’s page made from the guest’s, through the edge cache', ()
 		expect(answer.text).toContain('data-session="revoked"');
 		expect(answer.text).not.toContain('data-member-card');
 		expect(answer.headers.get('Set-Cookie')).toContain('Max-Age=0');
+	});
+});
+
+/** The marks of a guest's post page that the rewrite looks for (PostActions, CommentList, MainLayout's structured data). */
+function guestPostPage(commentIds: number[]) {
+	const items = commentIds.map((id) => `<li class="comment" data-comment-id="${id}" data-state="VISIBLE"></li>`).join('');
+	return `<!doctype html><html><head><script type="application/ld+json">{"@type":"DiscussionForumPosting"}</script></head><body>
+<div class="top-bar-search"></div><a class="account-icon" href="/login" data-account-icon></a><section class="card welcome" data-guest-welcome>Welcome</section>
+<div class="post-action-bar" data-post-action-bar><a class="post-action like" data-count="3" href="/login" data-login-required data-login-redirect="/p" data-guest-like><span>Like</span><span data-like-count>3</span></a>
+<button data-post-action="share">Share</button><a class="post-action report" href="/login" data-login-required data-guest-report>Report</a></div>
+<section data-comments data-post-id="1"><div data-comments-root><ol>${items}</ol><textarea id="comment-box-new" placeholder="Log in" readonly data-action="write"></textarea></div></section>
+<dialog data-route-error-dialog data-session="guest"></dialog><dialog data-login-required-dialog></dialog></body></html>`;
+}
+
+/** An origin that answers the guest's post page without a cookie, and a full render (marked) with one. */
+function postOrigin(page: string) {
+	const asked: Request[] = [];
+	return {
+		asked,
+		answer: (request: Request) => {
+			asked.push(request);
+			return new Response(request.headers.get('cookie') ? 'FULL RENDER' : page, { headers: { 'Content-Type': 'text/html' } });
+		},
+	};
+}
+
+describe('a member’s post page made from the guest’s, through the edge cache', () => {
+	const post = async (postId: number) =>
+		(await env.DB.prepare('SELECT member_id AS authorId FROM posts WHERE id = ?1').bind(postId).first<{ authorId: number }>())!.authorId;
+	const commentsOf = async (postId: number) =>
+		(
+			await env.DB.prepare('SELECT id FROM comments WHERE post_id = ?1 AND deleted_at IS NULL AND hidden_by_admin = 0 ORDER BY id LIMIT 2')
+				.bind(postId)
+				.all<{ id: number }>()
+		).results.map((row) => row.id);
+	const reader = async (postId: number) =>
+		(await env.DB.prepare(
+			"SELECT id FROM members WHERE channel_id = 1 AND role = 'MEMBER' AND withdrawn_at IS NULL AND id <> ?1 AND NOT EXISTS (SELECT 1 FROM bans WHERE member_id = members.id AND lifted_at IS NULL) ORDER BY id LIMIT 1",
+		)
+			.bind(await post(postId))
+			.first<{ id: number }>())!.id;
+
+	it('puts in the member’s Like, Watch, Report, reported comments and open comment box, from the session’s one batch', async () => {
+		const [reported, other] = await commentsOf(1);
+		const memberId = await reader(1);
+		await env.DB.batch([
+			env.DB.prepare('INSERT OR IGNORE INTO post_likes (post_id, member_id, channel_id, created_at) VALUES (1, ?1, 1, 0)').bind(memberId),
+			env.DB.prepare(
+				"INSERT OR IGNORE INTO reports (channel_id, target_type, target_id, reporter_id, reason_code, created_at) VALUES (1, 'COMMENT', ?2, ?1, 'SPAM', 0)",
+			).bind(memberId, reported),
+		]);
+		const origin = postOrigin(guestPostPage([reported!, other!]));
+		const url = `${PAGES}/posts/1`;
+		const recording = recordingDb();
+		const answer = await ask(url, origin, await signIn(memberId), recording.db);
+		expect(answer.headers.get('X-Member-Page')).toBe('REWRITTEN');
+		// The session and the parts' reads (tests/e2e/round-trips.spec.ts holds them to one round trip).
+		for (const table of ['sessions', 'post_likes', 'reports r', 'watches', 'posts WHERE']) {
+			expect(
+				recording.statements.some((statement) => statement.sql.includes(table)),
+				table,
+			).toBe(true);
+		}
+		expect(origin.asked.every((request) => request.headers.get('cookie') === null)).toBe(true);
+		const html = answer.text;
+		expect(html).not.toContain('application/ld+json');
+		expect(html).toMatch(/<button class="post-action like" data-count="3"[^>]*aria-pressed="true"[^>]*data-post-action="like"[^>]*>/);
+		expect(html).not.toContain('data-guest-like');
+		expect(html).toContain('data-post-action="watch"');
+		expect(html).toContain('data-post-action="report"');
+		expect(html).toContain(
+			`<section data-comments data-post-id="1" data-user-id="${memberId}"><script type="application/json" data-member-comments>{"reportedComments":[${reported}]}</script>`,
+		);
+		expect(html).toContain(`data-comment-id="${reported}" data-state="VISIBLE" data-reported="">`);
+		expect(html).toContain(`data-comment-id="${other}" data-state="VISIBLE">`);
+		expect(html).toContain(
+			'<textarea id="comment-box-new" placeholder="Share your thoughts" data-action="write"></textarea><span class="visually-hidden" role="status"></span>',
+		);
+		// A guest after them gets the stored guest's page as it was.
+		const guest = await ask(url, origin);
+		expect(guest.headers.get('X-Edge-Cache')).toBe('HIT');
+		expect(guest.text).toBe(guestPostPage([reported!, other!]));
+	});
+
+	it('renders in full for the post’s author and for an administrator: decided by the session’s batch', async () => {
+		const origin = postOrigin(guestPostPage([]));
+		for (const memberId of [await post(2), 1001]) {
+			const cookie = await signIn(memberId);
+			const answer = await ask(`${PAGES}/posts/2`, origin, cookie);
+			expect(answer.text, String(memberId)).toBe('FULL RENDER');
+			expect(answer.headers.get('X-Member-Page')).toBeNull();
+			expect(origin.asked.at(-1)?.headers.get('cookie')).toBe(cookie);
+		}
+	});
+
+	it('renders in full a post a guest may not read, stored as a guest’s 404, without reading the session first', async () => {
+		const origin = {
+			answer: (request: Request) =>
+				new Response(request.headers.get('cookie') ? 'FULL RENDER' : 'gone', { status: 404, headers: { 'Content-Type': 'text/html' } }),
+		};
+		const url = `${PAGES}/posts/3`;
+		expect((await ask(url, origin)).headers.get('X-Edge-Cache')).toBe('MISS');
+		const recording = recordingDb();
+		const answer = await ask(url, origin, await signIn(await reader(3)), recording.db);
+		expect(answer.text).toBe('FULL RENDER');
+		// The stand-in's full render reads nothing: the member's request read no session before it.
+		expect(recording.statements.filter((statement) => /FROM sessions/.test(statement.sql))).toEqual([]);
+	});
+});
+
+describe('a member who has just written reads their write', () => {
+	it('gets their page made from a guest’s page rendered now, not the stored one, while their bookmark cookie lasts', async () => {
+		const url = `${PAGES}/posts/4`;
+		const origin = postOrigin(guestPostPage([]));
+		await ask(url, origin);
+		expect(origin.asked).toHaveLength(1);
+		const cookie = await signIn(1006);
+		// No write: the stored guest's page.
+		expect((await ask(url, origin, cookie)).headers.get('X-Member-Page')).toBe('REWRITTEN');
+		expect(origin.asked).toHaveLength(1);
+		// After a write (the bookmark cookie it set, localhost being a secure context): a guest's page made now, without their cookies.
+		const bookmark = `__Host-d1-bookmark=0000000a-00000001-00004f8a-${'0'.repeat(32)}`;
+		const after = await ask(url, origin, `${cookie}; ${bookmark}`);
+		expect(after.headers.get('X-Member-Page')).toBe('REWRITTEN');
+		expect(origin.asked).toHaveLength(2);
+		expect(origin.asked[1]?.headers.get('cookie')).toBeNull();
+	});
+});
+
+/**
+ * A guest's post page as the Worker would render it now, from the real D1 (the post's visible
+ * comments; a 404 once a guest may not read it); the full render (a member's cookie) is marked.
+ */
+function livePostOrigin(postId: number) {
+	const html = { 'Content-Type': 'text/html' };
+	return {
+		answer: async (request: Request) => {
+			if (request.headers.get('cookie')) return new Response('FULL RENDER', { headers: html });
+			const post = await env.DB.prepare('SELECT hidden_by_admin FROM posts WHERE id = ?1').bind(postId).first<number>('hidden_by_admin');
+			if (post !== 0) return new Response('gone', { status: 404, headers: html });
+			const { results } = await env.DB.prepare(
+				'SELECT id FROM comments WHERE post_id = ?1 AND deleted_at IS NULL AND hidden_by_admin = 0 ORDER BY id',
+			)
+				.bind(postId)
+				.all<{ id: number }>();
+			return new Response(guestPostPage(results.map((row) => row.id)), { headers: html });
+		},
+	};
+}
+
+/** Asks through the edge cache at `now` (the isolate trusts its channel row for a second of it). */
+async function askAt(url: string, origin: { answer: (request: Request) => Promise<Response> }, now: number, cookie?: string) {
+	const ctx = createExecutionContext();
+	const response = await withEdgeCache(
+		new Request(url, cookie ? { headers: { cookie } } : {}),
+		env.DB,
+		ctx,
+		(request) => origin.answer(request),
+		now,
+	);
+	const text = await response.text();
+	await waitOnExecutionContext(ctx);
+	return { text, member: response.headers.get('X-Member-Page') };
+}
+
+describe('after a write, the next guest and the next member see it at their first load', () => {
+	// Each case at its own moment, an hour and more ahead of the wall clock: nothing an earlier case stored is fresh.
+	let clock = Date.now() + 3_600_000;
+	const ADMIN_API = 'http://localhost/admin/v1/starfall/global';
+	const mark = (id: number) => `data-comment-id="${id}"`;
+	const commentOn = async (postId: number, memberId: number) => {
+		const answer = await call(`${memberApi()}/posts/${postId}/comments`, {
+			method: 'POST',
+			cookie: await signIn(memberId),
+			body: { content: `said ${crypto.randomUUID()}` },
+		});
+		expect(answer.code).toBe(0);
+		return (answer.body['content'] as { comment: { commentId: number } }).comment.commentId;
+	};
+	const report = async (targetType: 'POST' | 'COMMENT', targetId: number) => {
+		await env.DB.prepare('UPDATE channels SET auto_hide_reports = 1 WHERE id = 1').run();
+		try {
+			// Through the API itself, not `call`: the report that hides at the threshold takes more round trips than a write's budget.
+			const answer = await api.request(`${memberApi()}/reports`, {
+				method: 'POST',
+				headers: { origin: 'http://localhost', cookie: await signIn(1030), 'content-type': 'application/json' },
+				body: JSON.stringify({ targetType, targetId, reason: 'SPAM', detail: '' }),
+			});
+			expect(answer.status).toBe(200);
+		} finally {
+			await env.DB.prepare('UPDATE channels SET auto_hide_reports = NULL WHERE id = 1').run();
+		}
+	};
+	const adminHide = async (what: 'posts' | 'comments', id: number) =>
+		expect((await call(`${ADMIN_API}/${what}/${id}/hide`, { method: 'POST', cookie: await signIn(1001), body: { reason: '' } })).code).toBe(0);
+
+	/** What the next guest and member read: `shown` in the page, `gone` not (a hidden post: the guest's 404, the member's full render). */
+	type Seen = { shown?: string; gone?: string; postGone?: true };
+	const writes: [string, (postId: number, commentId: number) => Promise<Seen>][] = [
+		['a comment', async (postId) => ({ shown: mark(await commentOn(postId, 1006)) })],
+		['a report that hides a comment at the threshold', async (_, commentId) => (await report('COMMENT', commentId), { gone: mark(commentId) })],
+		['a report that hides the post at the threshold', async (postId) => (await report('POST', postId), { postGone: true })],
+		['an administrator’s hide of a comment', async (_, commentId) => (await adminHide('comments', commentId), { gone: mark(commentId) })],
+		['an administrator’s hide of the post', async (postId) => (await adminHide('posts', postId), { postGone: true })],
+	];
+
+	it.each(writes)('%s, after a member’s page was made from the stored guest’s', async (_, write) => {
+		const postId = await freshPost(1007);
+		const commentId = await commentOn(postId, 1009);
+		const url = `${PAGES}/posts/${postId}`;
+		const origin = livePostOrigin(postId);
+		const t = (clock += 600_000);
+		// A member reads the post: their page is the guest's, made and stored.
+		const before = await askAt(url, origin, t, await signIn(1006));
+		expect([before.member, before.text.includes(mark(commentId))]).toEqual(['REWRITTEN', true]);
+		const seen = await write(postId, commentId);
+		// At the same moment (within the second the isolate trusts its channel row), the next readers.
+		const guest = await askAt(url, origin, t);
+		const other = await askAt(url, origin, t, await signIn(1008));
+		if (seen.postGone) {
+			expect(guest.text).toBe('gone');
+			expect([other.member, other.text]).toEqual([null, 'FULL RENDER']);
+			return;
+		}
+		expect(other.member).toBe('REWRITTEN');
+		for (const page of [guest.text, other.text]) {
+			if (seen.shown) expect(page).toContain(seen.shown);
+			if (seen.gone) expect(page).not.toContain(seen.gone);
+		}
 	});
 });

@@ -1,7 +1,8 @@
 /**
  * Members report (/v1/{domain}/{slug}): POST reports. The rules (what may be reported, once) live
- * in src/server/reports/reports.ts. A report changes nothing readers see, so unlike the writing
- * routes nothing here forgets the channel or bumps its content version.
+ * in src/server/reports/reports.ts. The report that reaches the community's threshold hides its
+ * target in the same request, which moves the post's versions (src/server/moderation/hide.ts): the
+ * channel middleware drops this isolate's channel row after it, as after every write.
  */
 import { Hono } from 'hono';
 import type { ApiEnv } from '@functions/api/context';

@@ -51,14 +51,31 @@ export function sectionAttributes(data: CommentsData): Record<`data-${string}`, 
 		'data-next-after': data.nextAfter ?? undefined,
 		'data-starts-at-beginning': flag(data.startsAtBeginning),
 		'data-texts': JSON.stringify(data.texts),
-		'data-list': JSON.stringify({ items: data.items, commentCount: data.commentCount } satisfies ListData),
+		// The list as a guest's page has it: the member's reports are in their own element (readMemberComments).
+		'data-list': JSON.stringify({ items: data.items.map(sharedItem), commentCount: data.commentCount } satisfies ListData),
 	};
 }
 
-/** What `sectionAttributes` wrote on `section`. */
+/** An item as every reader's page carries it: without the reader's own report. */
+function sharedItem(item: CommentItem): CommentItem {
+	if (!item.readable || item.reported === undefined) return item;
+	const { reported: _mine, ...shared } = item;
+	return shared;
+}
+
+/** The comments the member reported, from the member's data element (member-parts.ts memberCommentsHtml); none for a guest. */
+function reportedOf(section: HTMLElement): Set<number> {
+	const element = section.querySelector(':scope > script[data-member-comments]');
+	const state = element?.textContent ? (JSON.parse(element.textContent) as { reportedComments?: number[] }) : {};
+	return new Set(state.reportedComments ?? []);
+}
+
+/** What `sectionAttributes` wrote on `section`, with the member's own state put back on the items. */
 export function readCommentsData(section: HTMLElement): CommentsData {
 	const data = section.dataset;
 	const list = JSON.parse(data['list'] ?? '{"items":[],"commentCount":0}') as ListData;
+	const reported = reportedOf(section);
+	list.items = list.items.map((item) => (item.readable && reported.has(item.commentId) ? { ...item, reported: true } : item));
 	return {
 		postId: Number(data['postId']),
 		userId: data['userId'] ? Number(data['userId']) : null,

@@ -1,7 +1,8 @@
 /**
  * The markup a member's page has and a guest's has not, in one place for both ways a member's page
- * is made: the full render (Header, Sidebar and WatchButton put it in with `set:html`) and the
- * guest's page rewritten on its way out (functions/shell/member-pages.ts), so the two cannot drift.
+ * is made: the full render (Header, Sidebar, WatchButton, PostActions and CommentList put it in with
+ * `set:html`) and the guest's page rewritten on its way out (functions/shell/member-pages.ts), so the
+ * two cannot drift.
  * Plain strings, no scoped-style attributes: the components style these parts with `:global`.
  * Everything a reader supplies (a nickname) is escaped as Astro escapes text and attributes.
  */
@@ -70,6 +71,49 @@ export function watchButtonHtml(t: Translate, watch: WatchButtonParts): string {
 	const attributeText = attributes.map(([name, value]) => ` ${name}="${escapeHtml(value)}"`).join('');
 	return `<button type="button"${attributeText} ${watch.marker}>${WATCH_ICON}<span data-watch-label>${escapeHtml(watch.watching ? t('watch.on') : off)}</span></button>`;
 }
+
+/** The board page's and the post page's Watch toggles: their classes and the marker their scripts find them by. */
+export const POST_WATCH_CLASS = 'post-action watch';
+export const POST_WATCH_MARKER = 'data-post-action="watch"';
+
+/**
+ * A member's Like of a post (src/page-scripts/post-like.ts sends it), pressed when they like it: the
+ * attributes that make the guest's Like (a link to login, with the same icon, words and count) the
+ * member's button. PostActions renders a member's `<button>` with them; the rewrite turns the guest's
+ * link into that button, keeping its content (the count as the guest's page shows it).
+ */
+export function memberLikeAttributes(t: Translate, like: { liked: boolean; userId: number; channelBase: string }): [string, string][] {
+	return [
+		['type', 'button'],
+		['aria-pressed', like.liked ? 'true' : 'false'],
+		['data-post-action', 'like'],
+		['data-user-id', String(like.userId)],
+		['data-channel-base', like.channelBase],
+		['data-text-failed', t('common.message.error')],
+		['data-text-too-many', t('common.message.tooManyRequests')],
+	];
+}
+
+/** The attributes of the guest's Like (PostActions.astro) that the member's has not. */
+export const GUEST_LIKE_ATTRIBUTES = ['href', 'data-login-required', 'data-login-redirect', 'data-guest-like'];
+
+/** A member's Report of someone else's post: "Reported" and aria-disabled once they have reported it. */
+export function reportButtonHtml(t: Translate, report: { postId: number; reported: boolean }): string {
+	const state = report.reported ? ' aria-disabled="true" data-reported' : ' aria-haspopup="dialog"';
+	return `<button class="post-action report" type="button"${state} data-post-action="report" data-post-id="${report.postId}" data-text-reported="${escapeHtml(t('report.reported'))}"><svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path d="M5 21V4m0 0h11l-2 4 2 4H5"></path></svg><span data-report-label>${escapeHtml(report.reported ? t('report.reported') : t('report.title'))}</span></button>`;
+}
+
+/**
+ * The member's state of a post page's comments that the comments island reads at hydration
+ * (src/islands/comments/data.ts): the comments they reported. One JSON data element, the first
+ * child of the comments section; a guest's page has none. `<` is escaped so that no text closes it.
+ */
+export function memberCommentsHtml(state: { reportedComments: number[] }): string {
+	return `<script type="application/json" data-member-comments>${JSON.stringify(state).replace(/</g, '\\u003c')}</script>`;
+}
+
+/** A member's comment box's live region of @ suggestions (src/islands/mentions/MentionStatus.tsx), empty. */
+export const MENTION_STATUS_HTML = '<span class="visually-hidden" role="status"></span>';
 
 /** The board page's Watch toggle: its classes and the marker its script finds it by (BoardView.astro). */
 export const BOARD_WATCH_CLASS = 'button secondary board-watch';

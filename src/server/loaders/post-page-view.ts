@@ -8,9 +8,7 @@ import type { AstroGlobal } from 'astro';
 import { isSignedIn, type ChannelPage } from './channel-page';
 import { loadReadLimitedPage } from './read-limit';
 import { commentPageStartOf, postWithCommentsOf, postWithCommentsRead } from './post-page';
-import { likedByTokenRead } from '@/server/likes/likes';
-import { watchingByTokenRead } from '@/server/notifications/watches';
-import { reportedByTokenRead } from '@/server/reports/reports';
+import { memberPostReads } from '@/server/posts/member-state';
 import type { PostDetail, PostTombstone, PostView } from '@/server/posts/detail';
 import type { CommentItem } from '@/server/comments/comments';
 import { isAdminViewer, viewerOf } from '@/server/visibility/visibility';
@@ -54,6 +52,8 @@ interface PostPageView extends Omit<ChannelPage, 'read'> {
 	liked: boolean;
 	reported: boolean;
 	watching: boolean;
+	/** The comments of the post the member reported (their data element: member-parts.ts memberCommentsHtml). */
+	reportedComments: number[];
 	canEdit: boolean;
 	canDelete: boolean;
 }
@@ -74,12 +74,7 @@ export async function loadPostPage(astro: Context & Pick<AstroGlobal, 'rewrite'>
 	// the session's row, counted against the read limit (a malformed post id reads nothing and is not counted).
 	const page = await loadReadLimitedPage(astro, postId === null ? null : 'postRead', (db, channel, tokenHash) => ({
 		...(postId !== null && { post: postWithCommentsRead(db, channel.id, postId, start, tokenHash) }),
-		...(postId !== null &&
-			tokenHash !== null && {
-				liked: likedByTokenRead(db, channel.id, tokenHash, postId),
-				reported: reportedByTokenRead(db, channel.id, tokenHash, postId),
-				watching: watchingByTokenRead(db, channel.id, tokenHash, 'POST', postId),
-			}),
+		...(postId !== null && tokenHash !== null && memberPostReads(db, channel.id, tokenHash, postId)),
 	}));
 	if (!page) return astro.rewrite('/404');
 	const { channel, t, session, refused, read } = page;
@@ -165,6 +160,7 @@ export async function loadPostPage(astro: Context & Pick<AstroGlobal, 'rewrite'>
 		liked: mine && read?.liked === true,
 		reported: mine && read?.reported === true,
 		watching: mine && read?.watching === true,
+		reportedComments: (mine && read?.reportedComments) || [],
 		canEdit: changeable && mayChangePost('edit', readable.author.userId, member),
 		canDelete: changeable && mayChangePost('delete', readable.author.userId, member),
 	};
