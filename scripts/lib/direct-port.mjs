@@ -83,6 +83,8 @@ async function findWorkerPort(wranglerPid, proxyPort, readyPath) {
 /**
  * Listens on `port` and passes every connection to the Worker runtime that wrangler (`wranglerPid`,
  * serving on `proxyPort`) started, once `readyPath` answers there; resolves when listening.
+ *
+ * @param {{ port: number; wranglerPid: number; proxyPort: number; readyPath: string; log: (line: string) => void }} options
  */
 export async function forwardToWorker({ port, wranglerPid, proxyPort, readyPath, log }) {
 	/** @type {Promise<number> | null} */
@@ -118,7 +120,7 @@ export async function forwardToWorker({ port, wranglerPid, proxyPort, readyPath,
 		});
 	};
 	const server = net.createServer({ pauseOnConnect: true }, (client) => connect(client, false));
-	await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+	await new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(undefined)));
 	void find();
 	return server;
 }
