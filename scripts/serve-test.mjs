@@ -4,7 +4,8 @@
  * every run starts from the same state, and the local OpenID
  * provider on --idp-port (at http://localhost, a different site from the app at 127.0.0.1, so
  * Apple's form POST is cross-site as in production), the local Turnstile on --turnstile-port
- * (default: the port + 2) and the local mail capture on the port + 7. SITE_ORIGIN is the origin the
+ * (default: the port + 2) and the local mail capture on the port + 7; wrangler itself on the port + 3,
+ * with the port passing each connection to the Worker's runtime (scripts/lib/direct-port.mjs). SITE_ORIGIN is the origin the
  * browser tests open (their baseURL, http://127.0.0.1:PORT), as a deployment sets its own: the links
  * in emails are built on it, and no email is sent without it.
  */
@@ -16,6 +17,7 @@ import { localVars, serveBuild } from './lib/server.mjs';
 import { startIdentityProvider } from './idp/server.mjs';
 import { startTurnstile } from './turnstile/server.mjs';
 import { startMailCapture } from './mail/server.mjs';
+import { forwardToWorker } from './lib/direct-port.mjs';
 
 const { values } = parseArgs({
 	options: { port: { type: 'string', default: '8790' }, 'idp-port': { type: 'string', default: '8791' }, 'turnstile-port': { type: 'string' } },
@@ -31,5 +33,8 @@ const idp = await startIdentityProvider({ port: Number(values['idp-port']), appO
 const turnstile = await startTurnstile({ port: Number(values['turnstile-port'] ?? port + 2) });
 // The local mail capture (the port + 7): the browser tests read the emails it keeps.
 const mail = await startMailCapture({ port: port + 7 });
-// The variables `npm start` gives the Worker (localVars), on this server's origin.
-serveBuild({ port, persistTo, vars: localVars({ idp, turnstile, mail, origin: `http://127.0.0.1:${port}` }) });
+// The variables `npm start` gives the Worker (localVars), on this server's origin. wrangler serves on
+// the port + 3, and the browser tests reach the Worker's runtime past wrangler's proxy on the port
+// itself (scripts/lib/direct-port.mjs: the proxy cost as much CPU a request as the Worker).
+const wrangler = serveBuild({ port: port + 3, persistTo, vars: localVars({ idp, turnstile, mail, origin: `http://127.0.0.1:${port}` }) });
+await forwardToWorker({ port, wranglerPid: wrangler.pid, proxyPort: port + 3, readyPath: '/starfall/global/boards', log: stage });

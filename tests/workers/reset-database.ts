@@ -25,3 +25,18 @@ export async function dropEverything(db: Db): Promise<void> {
 	const drops = objects.map(({ type, name }) => db.prepare(`DROP ${type.toUpperCase()} IF EXISTS "${name}"`));
 	await db.batch([db.prepare('PRAGMA defer_foreign_keys = on'), ...indexes, ...drops]);
 }
+
+/**
+ * The migrations on an empty database in one batch, as `applyD1Migrations` of cloudflare:test
+ * leaves it (each migration's statements, then its row in `d1_migrations`), but one round trip to
+ * D1 instead of one a migration: the setup runs before every file.
+ */
+export async function migrateEmpty(db: Db, migrations: readonly { name: string; queries: string[] }[]): Promise<void> {
+	const record = db.prepare('INSERT INTO d1_migrations (name) VALUES (?1)');
+	await db.batch([
+		db.prepare(
+			'CREATE TABLE d1_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL)',
+		),
+		...migrations.flatMap(({ name, queries }) => [...queries.map((query) => db.prepare(query)), record.bind(name)]),
+	]);
+}

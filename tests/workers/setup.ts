@@ -5,7 +5,8 @@
  * - `vi.resetModules()` makes the file import the product's modules afresh, without what an
  *   earlier file left in their memory (the isolate's channel memo and edge-cache entries);
  * - the database loses every table, view and trigger, and the R2 bucket every object; then the
- *   migrations and the demo seed make the database every file starts from;
+ *   migrations (one batch) and the demo seed (its statements made once per runtime) make the
+ *   database every file starts from;
  * - the channels' content versions start a range of the file's own: every key of the Cache API
  *   carries its channel's content version, so an answer an earlier file cached is never this
  *   file's hit;
@@ -17,11 +18,10 @@
  * that starts such work waits for it (the view beacon in public-reads.test.ts).
  */
 import { vi } from 'vitest';
-import { applyD1Migrations } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { LIMITERS, type Limiter, type LimiterName } from '@/server/platform/rate-limit';
 import { seedTestDatabase } from './seed';
-import { dropEverything } from './reset-database';
+import { dropEverything, migrateEmpty } from './reset-database';
 
 const runtime = globalThis as { testFilesStarted?: number; realLimiters?: Partial<Record<LimiterName, Limiter>> };
 /** This file's number in its runtime. */
@@ -30,7 +30,7 @@ const file = (runtime.testFilesStarted = (runtime.testFilesStarted ?? 0) + 1);
 vi.resetModules();
 await dropEverything(env.DB);
 await emptyBucket(env.UPLOADS);
-await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+await migrateEmpty(env.DB, env.TEST_MIGRATIONS);
 await seedTestDatabase(env.DB);
 await env.DB.prepare('UPDATE channels SET content_version = content_version + ?1')
 	.bind(file * 1_000_000)
