@@ -10,6 +10,7 @@ import { loadReadLimitedPage } from './read-limit';
 import { commentPageStartOf, postWithCommentsOf, postWithCommentsRead } from './post-page';
 import { likedByTokenRead } from '@/server/likes/likes';
 import { watchingByTokenRead } from '@/server/notifications/watches';
+import { savedByTokenRead } from '@/server/saved/saved';
 import { reportedByTokenRead } from '@/server/reports/reports';
 import type { PostDetail, PostTombstone, PostView } from '@/server/posts/detail';
 import type { CommentItem } from '@/server/comments/comments';
@@ -54,6 +55,7 @@ interface PostPageView extends Omit<ChannelPage, 'read'> {
 	liked: boolean;
 	reported: boolean;
 	watching: boolean;
+	saved: boolean;
 	canEdit: boolean;
 	canDelete: boolean;
 }
@@ -70,7 +72,7 @@ export async function loadPostPage(astro: Context & Pick<AstroGlobal, 'rewrite'>
 	const from = parseId(astro.url.searchParams.get('commentId'));
 	const after = parseId(astro.url.searchParams.get('commentsAfter'));
 	const start = commentPageStartOf(from !== null ? { from } : after !== null ? { after } : {});
-	// The post with its comments, and the member's like, report and watch, go to D1 in one batch with
+	// The post with its comments, and the member's like, report, watch and save, go to D1 in one batch with
 	// the session's row, counted against the read limit (a malformed post id reads nothing and is not counted).
 	const page = await loadReadLimitedPage(astro, postId === null ? null : 'postRead', (db, channel, tokenHash) => ({
 		...(postId !== null && { post: postWithCommentsRead(db, channel.id, postId, start, tokenHash) }),
@@ -79,6 +81,7 @@ export async function loadPostPage(astro: Context & Pick<AstroGlobal, 'rewrite'>
 				liked: likedByTokenRead(db, channel.id, tokenHash, postId),
 				reported: reportedByTokenRead(db, channel.id, tokenHash, postId),
 				watching: watchingByTokenRead(db, channel.id, tokenHash, 'POST', postId),
+				saved: savedByTokenRead(db, channel.id, tokenHash, postId),
 			}),
 	}));
 	if (!page) return astro.rewrite('/404');
@@ -165,6 +168,7 @@ export async function loadPostPage(astro: Context & Pick<AstroGlobal, 'rewrite'>
 		liked: mine && read?.liked === true,
 		reported: mine && read?.reported === true,
 		watching: mine && read?.watching === true,
+		saved: mine && read?.saved === true,
 		canEdit: changeable && mayChangePost('edit', readable.author.userId, member),
 		canDelete: changeable && mayChangePost('delete', readable.author.userId, member),
 	};
