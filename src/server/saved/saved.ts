@@ -148,10 +148,11 @@ export function savedPostsRead(db: Db, channelId: number, who: ViewerRef, before
 				(${readablePostSql('v.member_id' as `?${number}`, adminSql(who, '?5') as `?${number}`)}) AS readable
 			 FROM saved_posts v JOIN posts p ON p.id = v.post_id JOIN boards b ON b.id = p.board_id
 			 WHERE v.member_id = ${memberIdSql(who, '?1')} AND v.channel_id = ?2
-				AND (?3 IS NULL OR v.saved_at < ?3 OR (v.saved_at = ?3 AND v.post_id < ?4))
+				AND (v.saved_at, v.post_id) < (?3, ?4)
 			 ORDER BY v.saved_at DESC, v.post_id DESC LIMIT ${SAVED_PAGE_SIZE + 1}`,
 		)
-		.bind(memberIdValue(who), channelId, before?.at ?? null, before?.id ?? 0, adminValue(who));
+		// The first page: before anything.
+		.bind(memberIdValue(who), channelId, before?.at ?? Number.MAX_SAFE_INTEGER, before?.id ?? Number.MAX_SAFE_INTEGER, adminValue(who));
 	return read(statement, (result) => {
 		const rows = result.results as SavedRow[];
 		const items = rows.slice(0, SAVED_PAGE_SIZE).map(savedOf);
