@@ -60,10 +60,14 @@ describe('saving a post', () => {
 		const before = await snapshot();
 		const saved = await save(postId, cookie);
 		expect([saved.status, saved.code, content(saved)]).toEqual([200, 0, { saved: true }]);
-		const row = await env.DB.prepare('SELECT saved_at FROM saved_posts WHERE member_id = 1016 AND post_id = ?1').bind(postId).first<number>('saved_at');
+		const row = await env.DB.prepare('SELECT saved_at FROM saved_posts WHERE member_id = 1016 AND post_id = ?1')
+			.bind(postId)
+			.first<number>('saved_at');
 		expect(content(await save(postId, cookie))).toEqual({ saved: true });
 		// Saved again: the first save's time stays.
-		expect(await env.DB.prepare('SELECT saved_at FROM saved_posts WHERE member_id = 1016 AND post_id = ?1').bind(postId).first<number>('saved_at')).toBe(row);
+		expect(
+			await env.DB.prepare('SELECT saved_at FROM saved_posts WHERE member_id = 1016 AND post_id = ?1').bind(postId).first<number>('saved_at'),
+		).toBe(row);
 		const after = await snapshot();
 		expect(after.channels).toEqual(before.channels);
 		expect(after.saved.length).toBe(before.saved.length + 1);
@@ -107,7 +111,9 @@ describe('saving a post', () => {
 		const before = await snapshot();
 		const refused = await save(postId, cookie);
 		expect([refused.status, refused.code]).toEqual([409, -4091485]);
-		expect(refused.body.header.resultMessage).toBe('You have saved 1,000 posts, as many as one member can. Remove some under My Page → Saved and try again.');
+		expect(refused.body.header.resultMessage).toBe(
+			'You have saved 1,000 posts, as many as one member can. Remove some under My Page → Saved and try again.',
+		);
 		expect(refused.body['limit']).toBe(SAVED_POSTS_KEPT);
 		expect(await snapshot()).toEqual(before);
 		// Saving one already saved is no new row: still accepted at the limit.
@@ -124,7 +130,8 @@ describe('saving a post', () => {
 		const member = memberOf(1019);
 		const outcomes = await Promise.allSettled(posts.map((postId) => savePost(env.DB, 1, member, postId, Date.now())));
 		expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(5);
-		for (const outcome of outcomes.filter((one) => one.status === 'rejected')) expect(outcome.reason).toMatchObject({ codeName: 'SavedPostLimitReached' });
+		for (const outcome of outcomes.filter((one) => one.status === 'rejected'))
+			expect(outcome.reason).toMatchObject({ codeName: 'SavedPostLimitReached' });
 		expect(await savedCount(1019)).toBe(SAVED_POSTS_KEPT);
 	});
 
@@ -247,7 +254,8 @@ describe("the member's list and the post page's state", () => {
 		const toDelete = await freshPost(1007, {}, 'Deleted later');
 		const toHide = await freshPost(1007, {}, 'Hidden later');
 		const toPrivate = await freshPost(1007, {}, 'Private later');
-		for (const [index, postId] of [visible, toDelete, toHide, toPrivate].entries()) await savePost(env.DB, 1, member, postId, 1_700_000_000_000 + index);
+		for (const [index, postId] of [visible, toDelete, toHide, toPrivate].entries())
+			await savePost(env.DB, 1, member, postId, 1_700_000_000_000 + index);
 		await env.DB.batch([
 			env.DB.prepare('UPDATE posts SET deleted_at = 1 WHERE id = ?1').bind(toDelete),
 			env.DB.prepare('UPDATE posts SET hidden_by_admin = 1 WHERE id = ?1').bind(toHide),
