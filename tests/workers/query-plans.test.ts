@@ -44,7 +44,7 @@ const READS: Record<string, (db: Db) => Promise<unknown>> = {
 	"My Page's posts": (db) => listMyPosts(db, 1, 1002, 1),
 	"My Page's comments": (db) => listMyComments(db, 1, 1002, 1),
 	"My Page's likes": (db) => listMyLikes(db, 1, 1002, 1),
-	"My Page's saved posts, a later page": (db) => run(db, savedPostsRead(db, 1, 1002, { at: Date.now(), id: 500 })),
+	"My Page's saved posts, a later page": (db) => run(db, savedPostsRead(db, 1, memberOf(1002), { at: Date.now(), id: 500 })),
 	'a save, with its limit': (db) => savePost(db, 1, memberOf(1002), 10, Date.now()),
 	'the channel': (db) => findChannel(db, 'starfall', 'global'),
 	'the layout': (db) => Promise.all([listBoards(db, 1), boardTree(db, 1), listSubjects(db, 1), listProviders(db, 1)]),

@@ -8,7 +8,22 @@
  */
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { call, freshPost, KOREAN, memberApi, memberOf, postWhere, recordingDb, signIn, type Answer } from './harness';
+import {
+	call,
+	deletingFirst,
+	rowCost,
+	freshPost,
+	KOREAN,
+	memberApi,
+	memberOf,
+	postActionBadInput,
+	postWhere,
+	recordingDb,
+	refusedEach,
+	signIn,
+	type Answer,
+	type BadRequest,
+} from './harness';
 import { SAVED_PAGE_SIZE, SAVED_POSTS_KEPT, savedByTokenRead, savedPostsRead, savePost, unsavePost, type SavedPost } from '@/server/saved/saved';
 import { run, together } from '@/server/platform/reads';
 import { resolveChannel } from '@/server/channels/channels';
@@ -83,16 +98,11 @@ describe('saving a post', () => {
 		expect((await save(postId, cookie, 'DELETE')).trips.depth).toBe(1);
 		// The member has 999 saved posts already: the limit's count reads them, and writes no more.
 		await fillSaved(1017, SAVED_POSTS_KEPT - 1);
-		const cost = async (action: (db: Db) => Promise<unknown>) => {
-			const { db, statements } = recordingDb();
-			await action(db);
-			return { read: statements.reduce((sum, s) => sum + s.rowsRead, 0), written: statements.reduce((sum, s) => sum + s.rowsWritten, 0) };
-		};
 		const member = memberOf(1017);
-		const saved = await cost((db) => savePost(db, 1, member, postId, Date.now()));
-		const savedAgain = await cost((db) => savePost(db, 1, member, postId, Date.now()));
-		const removed = await cost((db) => unsavePost(db, 1, member, postId, Date.now()));
-		const removedAgain = await cost((db) => unsavePost(db, 1, member, postId, Date.now()));
+		const saved = await rowCost((db) => savePost(db, 1, member, postId, Date.now()));
+		const savedAgain = await rowCost((db) => savePost(db, 1, member, postId, Date.now()));
+		const removed = await rowCost((db) => unsavePost(db, 1, member, postId, Date.now()));
+		const removedAgain = await rowCost((db) => unsavePost(db, 1, member, postId, Date.now()));
 		// D1 counts a save as 2 rows written (the row of the WITHOUT ROWID table and its index entry), a removal as 2.
 		expect(saved.written).toBeGreaterThan(0);
 		expect(saved.written).toBeLessThanOrEqual(2);
@@ -151,18 +161,9 @@ describe('saving a post', () => {
 describe('who may save what', () => {
 	const SAVER = 1021;
 
-	/** PUT and DELETE as `cookie`: every answer must be `code`, and nothing changes. */
-	async function refused(postId: number, cookie: string | undefined, code: number, methods = ['PUT', 'DELETE'], base = MEMBER): Promise<Answer[]> {
-		const before = await snapshot();
-		const answers: Answer[] = [];
-		for (const method of methods) {
-			const answer = await call(`${base}/posts/${postId}/save`, { method, ...(cookie ? { cookie } : {}) });
-			expect(answer.code, `${method} ${JSON.stringify(answer.body)}`).toBe(code);
-			answers.push(answer);
-		}
-		expect(await snapshot()).toEqual(before);
-		return answers;
-	}
+	/** PUT and DELETE (or `methods`) as `cookie`: every answer must be `code`, and nothing changes. */
+	const refused = (postId: number, cookie: string | undefined, code: number, methods = ['PUT', 'DELETE']): Promise<Answer[]> =>
+		refusedEach(`${MEMBER}/posts/${postId}/save`, methods, cookie, code, snapshot);
 
 	it('asks a guest to log in, and gives a banned member the ban', async () => {
 		const postId = await freshPost();
@@ -204,33 +205,17 @@ describe('who may save what', () => {
 
 	it('refuses a save of a post deleted between the page and the write, in the same batch', async () => {
 		const postId = await freshPost();
-		const racing = {
-			prepare: (sql: string) => env.DB.prepare(sql),
-			batch: async (statements: D1PreparedStatement[]) => {
-				await env.DB.prepare('UPDATE posts SET deleted_at = 1 WHERE id = ?1').bind(postId).run();
-				return env.DB.batch(statements);
-			},
-		} as unknown as Db;
+		const racing = deletingFirst(postId);
 		await expect(savePost(racing, 1, memberOf(SAVER), postId, Date.now())).rejects.toMatchObject({ codeName: 'PostNotFound' });
 		expect(await savedCount(SAVER)).toBe(0);
 	});
 });
 
 describe('bad input changes nothing and is answered in the envelope', () => {
-	const cases: [string, (id: number) => { method: string; path: string; body?: unknown; headers?: Record<string, string> }, number][] = [
-		['a malformed post id', () => ({ method: 'PUT', path: '/posts/abc/save' }), -4001400],
-		['a zero post id', () => ({ method: 'PUT', path: '/posts/0/save' }), -4001400],
+	const cases: [string, (postId: number) => BadRequest, number][] = [
+		...postActionBadInput('save', 'saved'),
 		['a negative post id', () => ({ method: 'DELETE', path: '/posts/-3/save' }), -4001400],
-		['a post id beyond 2^53', () => ({ method: 'DELETE', path: '/posts/99999999999999999/save' }), -4001400],
-		['an unknown post', () => ({ method: 'DELETE', path: '/posts/987654321/save' }), -4041403],
-		['a query string', (id) => ({ method: 'PUT', path: `/posts/${id}/save?saved=false` }), -4001400],
-		['a JSON body on PUT', (id) => ({ method: 'PUT', path: `/posts/${id}/save`, body: { saved: false } }), -4001400],
-		['a body on DELETE', (id) => ({ method: 'DELETE', path: `/posts/${id}/save`, body: 'x' }), -4001400],
-		['a body over the limit', (id) => ({ method: 'PUT', path: `/posts/${id}/save`, body: 'x'.repeat(20_000) }), -4131401],
 		['GET on a save', (id) => ({ method: 'GET', path: `/posts/${id}/save` }), -4051401],
-		['POST on a save', (id) => ({ method: 'POST', path: `/posts/${id}/save` }), -4051401],
-		['PATCH on a save', (id) => ({ method: 'PATCH', path: `/posts/${id}/save`, body: {} }), -4051401],
-		['another site', (id) => ({ method: 'PUT', path: `/posts/${id}/save`, headers: { origin: 'https://evil.example' } }), -4031401],
 	];
 	it.each(cases)('%s', async (_name, make, code) => {
 		const postId = await freshPost();
