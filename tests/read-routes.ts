@@ -65,7 +65,8 @@ export const PAGE_ROUTES: Record<string, (t: ReadTargets) => string[]> = {
 	'/{domain}/{slug}/posts': (t) => [`${t.base}/posts`],
 	'/{domain}/{slug}/posts/{postId}': (t) => t.posts.map((post) => `${t.base}/posts/${post.postId}`),
 	'/{domain}/{slug}/users/{userId}': (t) => t.userIds.flatMap((id) => paged(`${t.base}/users/${id}`, t.listPages)),
-	'/{domain}/{slug}/mypage': (t) => ['posts', 'comments', 'likes', 'drafts'].flatMap((tab) => paged(`${t.base}/mypage?tab=${tab}`, t.listPages)),
+	'/{domain}/{slug}/mypage': (t) =>
+		['posts', 'comments', 'likes', 'saved', 'drafts'].flatMap((tab) => paged(`${t.base}/mypage?tab=${tab}`, t.listPages)),
 	'/{domain}/{slug}/mypage/nickname': (t) => [`${t.base}/mypage/nickname`],
 	'/{domain}/{slug}/email/confirm': (t) => [`${t.base}/email/confirm`, `${t.base}/email/confirm?result=done`],
 	'/{domain}/{slug}/email/unsubscribe': (t) => [`${t.base}/email/unsubscribe`],

@@ -24,7 +24,13 @@ export const ROUND_TRIP_BUDGET = {
 	 * The writes whose session is read in their own batch (src/server/platform/guarded-write.ts):
 	 * accepted, one round trip; refused, the write's budget.
 	 */
-	oneTrip: { 'POST /v1/posts/:id/comments': 1, 'PUT /v1/posts/:id/like': 1, 'DELETE /v1/posts/:id/like': 1 } as Readonly<Record<string, number>>,
+	oneTrip: {
+		'POST /v1/posts/:id/comments': 1,
+		'PUT /v1/posts/:id/like': 1,
+		'DELETE /v1/posts/:id/like': 1,
+		'PUT /v1/posts/:id/save': 1,
+		'DELETE /v1/posts/:id/save': 1,
+	} as Readonly<Record<string, number>>,
 } as const;
 
 /** The route of a write to `path` as a failure names it (no channel, ids as :id), and its budget, `accepted` or not. */

@@ -106,7 +106,7 @@ interface MemberAsk {
 }
 
 /** The values of partsReads, by name. */
-type PartsValues = Partial<Record<'watching' | 'liked' | 'reported', boolean>> & { place?: PostPlace | null; reportedComments?: number[] };
+type PartsValues = Partial<Record<'watching' | 'liked' | 'reported' | 'saved', boolean>> & { place?: PostPlace | null; reportedComments?: number[] };
 
 /** The reads of `page`'s parts, in the session's batch: a board's Watch state, a post's place and the member's state of it. */
 function partsReads(db: Db, channel: Channel, page: MemberPage): AlongsideReads<PartsValues> {
@@ -135,6 +135,7 @@ function partsOf(page: MemberPage, read: PartsValues | null): PageParts {
 		liked: read?.liked === true,
 		reported: read?.reported === true,
 		watching: read?.watching === true,
+		saved: read?.saved === true,
 		reportedComments: read?.reportedComments ?? [],
 	};
 }

@@ -21,6 +21,7 @@ import {
 	POST_WATCH_CLASS,
 	POST_WATCH_MARKER,
 	reportButtonHtml,
+	saveButtonHtml,
 	watchButtonHtml,
 } from '@/server/channels/member-parts';
 import { mayReport } from '@/server/reports/reports';
@@ -32,6 +33,7 @@ interface PostParts {
 	liked: boolean;
 	reported: boolean;
 	watching: boolean;
+	saved: boolean;
 	reportedComments: number[];
 }
 
@@ -103,7 +105,7 @@ function boardParts(
 }
 
 /**
- * The post page's parts: the member's Like (the guest's, made their button), Watch and Report, the
+ * The post page's parts: the member's Like (the guest's, made their button), Watch, Save and Report, the
  * comments section's member id and data element, the "Reported" marks on their reported comments,
  * and the comment box open to them. The structured data is the crawlers', who read as guests.
  */
@@ -130,7 +132,9 @@ function postParts(rewriter: HTMLRewriter, t: Translate, channel: Channel, membe
 				for (const [name, value] of memberLikeAttributes(t, { liked: parts.liked, userId: member.userId, channelBase: channel.basePath })) {
 					like.setAttribute(name, value);
 				}
-				like.after(watchButtonHtml(t, watch), { html: true });
+				like.after(watchButtonHtml(t, watch) + saveButtonHtml(t, { postId: parts.postId, userId: member.userId, channelBase: channel.basePath, saved: parts.saved }), {
+					html: true,
+				});
 			},
 		})
 		.on('a[data-guest-report]', {

@@ -667,6 +667,8 @@ export function deleteChannelsSql(channelIds, identityPattern) {
 		`DELETE FROM oauth_transactions WHERE channel_id IN (${list});`,
 		`DELETE FROM signups WHERE channel_id IN (${list});`,
 		`DELETE FROM uploads WHERE channel_id IN (${list});`,
+		// Members' saved posts (migration 0036) refer to the posts and members deleted below.
+		`DELETE FROM saved_posts WHERE channel_id IN (${list});`,
 	];
 	for (const table of [...TABLE_ORDER].reverse()) {
 		if (table === 'identities') continue;

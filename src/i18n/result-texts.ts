@@ -41,6 +41,7 @@ export const RESULT_TEXT_KEYS = {
 	WatchLimitReached: 'watch.limit',
 	EmailAddressInvalid: 'email.setting.invalid',
 	EmailConfirmationLimit: 'email.setting.limit',
+	SavedPostLimitReached: 'saved.limit',
 	PushEndpointRefused: 'notifications.pushRefused',
 	PushSubscriptionTaken: 'notifications.pushTaken',
 	CommentAlreadyReported: 'report.alreadyReported.COMMENT',

@@ -95,6 +95,8 @@ export type StoredText = Content<Admin['content'][':targetType'][':targetId']['$
 
 /** PUT and DELETE posts/{postId}/like: the member's like and the post's count. */
 export type LikeState = AnswerOf<'member', '/posts/:postId/like', 'put'>;
+/** PUT and DELETE posts/{postId}/save: whether the member keeps the post among their saved posts. */
+export type SaveState = AnswerOf<'member', '/posts/:postId/save', 'put'>;
 /** PUT and DELETE watches/posts/{postId} (and watches/boards/{boardId}). */
 export type WatchState = AnswerOf<'member', '/watches/posts/:postId', 'put'>;
 /** PUT notifications/settings: each kind of notification on or off. */

@@ -74,6 +74,7 @@ export const WatchLimitReached = { code: -4091481, status: 409 } as const satisf
 export const PushUnavailable = { code: -4091482, status: 409 } as const satisfies ResultCode;
 export const EmailUnavailable = { code: -4091483, status: 409 } as const satisfies ResultCode;
 export const PushSubscriptionTaken = { code: -4091484, status: 409 } as const satisfies ResultCode;
+export const SavedPostLimitReached = { code: -4091485, status: 409 } as const satisfies ResultCode;
 export const ImageTooLarge = { code: -4131441, status: 413 } as const satisfies ResultCode;
 export const ThumbnailTooLarge = { code: -4131442, status: 413 } as const satisfies ResultCode;
 export const OriginRejected = { code: -4031401, status: 403 } as const satisfies ResultCode;
@@ -174,6 +175,7 @@ export const RESULT_MESSAGES = {
 	EmailAddressInvalid: 'Enter a valid email address.',
 	EmailUnavailable: 'Email notifications are not set up for this community.',
 	EmailConfirmationLimit: 'You asked for 3 confirmation emails today. Please try again tomorrow.',
+	SavedPostLimitReached: 'You have saved 1,000 posts, as many as one member can. Remove some under My Page → Saved and try again.',
 	Conflict: 'The request conflicts with the current state. Please reload and try again.',
 	NicknameTaken: 'This nickname is already in use.',
 	PayloadTooLarge: 'The request is too large.',

@@ -5,6 +5,7 @@
 const modules = {
 	like: () => import('@/page-scripts/post-like'),
 	watch: () => import('@/page-scripts/watch-toggle'),
+	save: () => import('@/page-scripts/save-toggle'),
 	share: () => import('@/page-scripts/share-dialog'),
 	report: () => import('@/islands/common/report-dialog'),
 };
@@ -27,6 +28,7 @@ bar?.addEventListener('click', async (event) => {
 	const { button, action } = found;
 	if (action === 'like') (await modules.like()).toggleLike(button);
 	else if (action === 'watch') (await modules.watch()).toggleWatch(button);
+	else if (action === 'save') (await modules.save()).toggleSave(button);
 	else if (action === 'share') (await modules.share()).openShareDialog();
 	// A reported post's button stays focusable (aria-disabled, so focus returns to it when the dialog closes) and does nothing.
 	else if (button.dataset['reported'] === undefined)

@@ -64,6 +64,7 @@ export type ContractIsConcrete = [
 	Assert<Concrete<Contract.Settings>>,
 	Assert<Concrete<Contract.StoredText>>,
 	Assert<Concrete<Contract.LikeState>>,
+	Assert<Concrete<Contract.SaveState>>,
 	Assert<Concrete<Contract.WatchState>>,
 	Assert<Concrete<Contract.NotificationSwitches>>,
 	Assert<Concrete<Contract.EmailSetting>>,

@@ -23,6 +23,7 @@ interface Exported {
 	posts: { postId: number; title: string; images: string[]; hiddenByAdmin: boolean; deletedAt: string | null; content: unknown }[];
 	comments: { commentId: number; postId: number; content: string; hiddenByAdmin: boolean }[];
 	likes: Record<string, unknown>[];
+	saved: Record<string, unknown>[];
 	reports: { reportId: number; targetId: number; reason: string }[];
 	drafts: { draftId: number; title: string }[];
 }
@@ -90,6 +91,10 @@ beforeAll(async () => {
 		env.DB.prepare(
 			'INSERT INTO post_likes (post_id, member_id, channel_id, created_at) VALUES (?1, ?2, 1, 1700000000005), (?3, ?2, 1, 1700000000006)',
 		).bind(postId, member.userId, privatePost.id),
+		// Saved posts: one readable, one the member may no longer read (its title stays out of the file), and another member's.
+		env.DB.prepare(
+			'INSERT INTO saved_posts (member_id, post_id, channel_id, saved_at) VALUES (?2, ?1, 1, 1700000000011), (?2, ?3, 1, 1700000000010), (1005, ?1, 1, 1700000000012)',
+		).bind(postId, member.userId, privatePost.id),
 		env.DB.prepare(
 			"INSERT INTO reports (channel_id, target_type, target_id, reporter_id, reason_code, reason_text, created_at) VALUES (1, 'POST', ?1, ?2, 'SPAM', '', 1700000000007)",
 		).bind(postId, member.userId),
@@ -103,7 +108,7 @@ beforeAll(async () => {
 }, 60_000);
 
 describe('a member exports their data', () => {
-	it('50,000 comments: the whole file, parsed, complete, in order, in 33 D1 queries', async () => {
+	it('50,000 comments: the whole file, parsed, complete, in order, in 34 D1 queries', async () => {
 		const { db, statements } = recordingDb();
 		const stream = exportStream(
 			db,
@@ -118,8 +123,8 @@ describe('a member exports their data', () => {
 		expect(ids.every((id, i) => i === 0 || id > ids[i - 1]!)).toBe(true);
 		expect(file.comments.every((comment) => comment.content.startsWith('mine #'))).toBe(true);
 		expect(file.comments[COMMENTS - 1]!.content).toBe(`mine #${COMMENTS}`);
-		// Profile 1, nicknames 1, posts 2 (ids, bodies), comments 25 (2,000 a page), likes 1, reports 1, drafts 2.
-		expect(statements.length).toBe(33);
+		// Profile 1, nicknames 1, posts 2 (ids, bodies), comments 25 (2,000 a page), likes 1, saved 1, reports 1, drafts 2.
+		expect(statements.length).toBe(34);
 		expect(statements.filter((statement) => statement.sql.includes('FROM comments'))).toHaveLength(COMMENTS / 2000);
 		expect(statements.every((statement) => statement.rowsWritten === 0)).toBe(true);
 		// Each read goes by an index of the member's rows, never a scan of a table.
@@ -151,6 +156,11 @@ describe('a member exports their data', () => {
 		expect(file.likes).toEqual([
 			{ postId, likedAt: new Date(1700000000005).toISOString() },
 			{ postId: privatePost.id, likedAt: new Date(1700000000006).toISOString() },
+		]);
+		// Saved posts: the post id and when, oldest saved first, the member's own only.
+		expect(file.saved).toEqual([
+			{ postId: privatePost.id, savedAt: new Date(1700000000010).toISOString() },
+			{ postId, savedAt: new Date(1700000000011).toISOString() },
 		]);
 		expect(file.reports.map((report) => [report.targetId, report.reason])).toEqual([[postId, 'SPAM']]);
 		expect(file.drafts.map((draft) => draft.title)).toEqual(['Half done']);

@@ -337,3 +337,70 @@ export async function freshPost(authorId = 1007, state: FreshPostState = {}, tit
 		)
 		.first<number>('id'))!;
 }
+
+/** The D1 rows `action` read and wrote, summed over its statements, through a recording database. */
+export async function rowCost(action: (db: Db) => Promise<unknown>): Promise<{ read: number; written: number }> {
+	const { db, statements } = recordingDb();
+	await action(db);
+	return { read: statements.reduce((sum, s) => sum + s.rowsRead, 0), written: statements.reduce((sum, s) => sum + s.rowsWritten, 0) };
+}
+
+/** A database whose every batch is preceded by the post's deletion: a deletion racing an action's one batch. */
+export function deletingFirst(postId: number): Db {
+	return {
+		prepare: (sql: string) => env.DB.prepare(sql),
+		batch: async (statements: D1PreparedStatement[]) => {
+			await env.DB.prepare('UPDATE posts SET deleted_at = 1 WHERE id = ?1').bind(postId).run();
+			return env.DB.batch(statements);
+		},
+	} as unknown as Db;
+}
+
+/** A request of a bad-input case: its method, its path under the member API, and what it sends. */
+export interface BadRequest {
+	method: string;
+	path: string;
+	body?: unknown;
+	headers?: Record<string, string>;
+}
+
+/**
+ * The bad input a bodiless action on a post (`/posts/{postId}/{resource}`: a like, a save) refuses,
+ * with its code: malformed and out-of-range ids, an unknown post, a query string, a body, another
+ * method, another site. `query` is a parameter the action might be thought to take.
+ */
+export function postActionBadInput(resource: string, query: string): [string, (postId: number) => BadRequest, number][] {
+	const at = (id: number | string) => `/posts/${id}/${resource}`;
+	return [
+		['a malformed post id', () => ({ method: 'PUT', path: at('abc') }), -4001400],
+		['a zero post id', () => ({ method: 'PUT', path: at(0) }), -4001400],
+		['a post id beyond 2^53', () => ({ method: 'DELETE', path: at('99999999999999999') }), -4001400],
+		['an unknown post', () => ({ method: 'PUT', path: at(987654321) }), -4041403],
+		['a query string', (id) => ({ method: 'PUT', path: `${at(id)}?${query}=true` }), -4001400],
+		['a JSON body on PUT', (id) => ({ method: 'PUT', path: at(id), body: { [query]: true } }), -4001400],
+		['a body on DELETE', (id) => ({ method: 'DELETE', path: at(id), body: 'x' }), -4001400],
+		['a body over the limit', (id) => ({ method: 'PUT', path: at(id), body: 'x'.repeat(20_000) }), -4131401],
+		[`POST on a ${resource}`, (id) => ({ method: 'POST', path: at(id) }), -4051401],
+		[`PATCH on a ${resource}`, (id) => ({ method: 'PATCH', path: at(id), body: {} }), -4051401],
+		['another site', (id) => ({ method: 'PUT', path: at(id), headers: { origin: 'https://evil.example' } }), -4031401],
+	];
+}
+
+/** Asks `url` with each of `methods` as `cookie` (a guest without): every answer must be `code`, and `state()` must read the same after. */
+export async function refusedEach(
+	url: string,
+	methods: readonly string[],
+	cookie: string | undefined,
+	code: number,
+	state: () => Promise<unknown>,
+): Promise<Answer[]> {
+	const before = await state();
+	const answers: Answer[] = [];
+	for (const method of methods) {
+		const answer = await call(url, { method, ...(cookie ? { cookie } : {}) });
+		expect(answer.code, `${method} ${JSON.stringify(answer.body)}`).toBe(code);
+		answers.push(answer);
+	}
+	expect(await state()).toEqual(before);
+	return answers;
+}

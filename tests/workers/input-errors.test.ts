@@ -64,6 +64,8 @@ function samples(): Record<string, RouteSample> {
 		'DELETE /v1/drafts/:draftId': { caller: 'member', body: 'none' },
 		'PUT /v1/posts/:postId/like': { caller: 'member', body: 'none' },
 		'DELETE /v1/posts/:postId/like': { caller: 'member', body: 'none' },
+		'PUT /v1/posts/:postId/save': { caller: 'member', body: 'none' },
+		'DELETE /v1/posts/:postId/save': { caller: 'member', body: 'none' },
 		'POST /v1/posts/:postId/comments': {
 			caller: 'member',
 			body: { content: 'gg' },

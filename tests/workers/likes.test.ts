@@ -1,6 +1,19 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { call, memberApi, postWhere, recordingDb, signIn, KOREAN, type Answer, memberOf } from './harness';
+import {
+	call,
+	deletingFirst,
+	memberApi,
+	postActionBadInput,
+	postWhere,
+	recordingDb,
+	refusedEach,
+	rowCost,
+	signIn,
+	KOREAN,
+	type Answer,
+	memberOf,
+} from './harness';
 import { getLikeState, likedByTokenRead, likePost, unlikePost, type LikeState } from '@/server/likes/likes';
 import { run, together } from '@/server/platform/reads';
 import { resolveChannel } from '@/server/channels/channels';
@@ -207,16 +220,11 @@ describe('exact under concurrency', () => {
 		// A post with 500 likes already: an action costs the same as on a post with none.
 		const postId = await freshPost();
 		await Promise.all(likers.map((id) => likePost(env.DB, 1, memberOf(id), postId, Date.now())));
-		const cost = async (action: (db: Db) => Promise<unknown>) => {
-			const { db, statements } = recordingDb();
-			await action(db);
-			return { read: statements.reduce((sum, s) => sum + s.rowsRead, 0), written: statements.reduce((sum, s) => sum + s.rowsWritten, 0) };
-		};
 		const member = memberOf(1011);
-		const liked = await cost((db) => likePost(db, 1, member, postId, Date.now()));
-		const likedAgain = await cost((db) => likePost(db, 1, member, postId, Date.now()));
-		const unliked = await cost((db) => unlikePost(db, 1, member, postId));
-		const unlikedAgain = await cost((db) => unlikePost(db, 1, member, postId));
+		const liked = await rowCost((db) => likePost(db, 1, member, postId, Date.now()));
+		const likedAgain = await rowCost((db) => likePost(db, 1, member, postId, Date.now()));
+		const unliked = await rowCost((db) => unlikePost(db, 1, member, postId));
+		const unlikedAgain = await rowCost((db) => unlikePost(db, 1, member, postId));
 		// D1 counts a like as 4 rows (the post_likes row, its two index entries, the post's row) and
 		// an unlike as 2, here with 500 likes on the post as with none.
 		expect(liked.written).toBeGreaterThan(0);
@@ -236,17 +244,8 @@ describe('who may like what', () => {
 	const methods = ['GET', 'PUT', 'DELETE'] as const;
 
 	/** Asks each method for the post as `cookie`; every answer must be `code`, and nothing changes. */
-	async function refusedEverywhere(postId: number, cookie: string | undefined, code: number, channel = MEMBER): Promise<Answer[]> {
-		const before = await snapshot();
-		const answers: Answer[] = [];
-		for (const method of methods) {
-			const answer = await call(`${channel}/posts/${postId}/like`, { method, ...(cookie ? { cookie } : {}) });
-			expect(answer.code, `${method} ${JSON.stringify(answer.body)}`).toBe(code);
-			answers.push(answer);
-		}
-		expect(await snapshot()).toEqual(before);
-		return answers;
-	}
+	const refusedEverywhere = (postId: number, cookie: string | undefined, code: number, channel = MEMBER): Promise<Answer[]> =>
+		refusedEach(`${channel}/posts/${postId}/like`, methods, cookie, code, snapshot);
 
 	it('asks a guest to log in', async () => {
 		await refusedEverywhere(await freshPost(), undefined, -4011401);
@@ -297,13 +296,7 @@ describe('who may like what', () => {
 		const postId = await freshPost();
 		const member = memberOf(LIKER);
 		// The batch re-checks the state it read: delete the post while the like is on its way.
-		const racing = {
-			prepare: (sql: string) => env.DB.prepare(sql),
-			batch: async (statements: D1PreparedStatement[]) => {
-				await env.DB.prepare('UPDATE posts SET deleted_at = 1 WHERE id = ?1').bind(postId).run();
-				return env.DB.batch(statements);
-			},
-		} as unknown as Db;
+		const racing = deletingFirst(postId);
 		await expect(likePost(racing, 1, member, postId, Date.now())).rejects.toMatchObject({ codeName: 'PostNotFound' });
 		expect(await counts(postId)).toEqual({ likeCount: 0, likes: 0 });
 	});
@@ -315,19 +308,7 @@ describe('bad input changes nothing and is answered in the envelope', () => {
 	beforeAll(async () => {
 		postId = await freshPost();
 	});
-	const cases: [string, (id: number) => { method: string; path: string; body?: unknown; headers?: Record<string, string> }, number][] = [
-		['a malformed post id', () => ({ method: 'PUT', path: '/posts/abc/like' }), -4001400],
-		['a zero post id', () => ({ method: 'PUT', path: '/posts/0/like' }), -4001400],
-		['a post id beyond 2^53', () => ({ method: 'DELETE', path: '/posts/99999999999999999/like' }), -4001400],
-		['an unknown post', () => ({ method: 'PUT', path: '/posts/987654321/like' }), -4041403],
-		['a query string', (id) => ({ method: 'PUT', path: `/posts/${id}/like?liked=true` }), -4001400],
-		['a JSON body on PUT', (id) => ({ method: 'PUT', path: `/posts/${id}/like`, body: { liked: true } }), -4001400],
-		['a body on DELETE', (id) => ({ method: 'DELETE', path: `/posts/${id}/like`, body: 'x' }), -4001400],
-		['a body over the limit', (id) => ({ method: 'PUT', path: `/posts/${id}/like`, body: 'x'.repeat(20_000) }), -4131401],
-		['POST on a like', (id) => ({ method: 'POST', path: `/posts/${id}/like` }), -4051401],
-		['PATCH on a like', (id) => ({ method: 'PATCH', path: `/posts/${id}/like`, body: {} }), -4051401],
-		['another site', (id) => ({ method: 'PUT', path: `/posts/${id}/like`, headers: { origin: 'https://evil.example' } }), -4031401],
-	];
+	const cases = postActionBadInput('like', 'liked');
 	it.each(cases)('%s', async (_name, request, code) => {
 		const { method, path, body, headers } = request(postId);
 		const before = await snapshot();

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { postWhere, queryPlan, recordingDb, signIn, TEST_SECRET } from './harness';
+import { memberOf, postWhere, queryPlan, recordingDb, signIn, TEST_SECRET } from './harness';
 import { listBoardPosts, listChannelPosts } from '@/server/posts/lists';
 import { popularPostsRead } from '@/server/posts/popular';
 import { run } from '@/server/platform/reads';
@@ -19,6 +19,8 @@ import { findChannel, listProviders } from '@/server/channels/channels';
 import { resolveSession } from '@/server/sign-in/sessions';
 import { getDraft, listDrafts } from '@/server/drafts/drafts';
 import { nicknameConflict, nicknameForms } from '@/server/accounts/nickname';
+import { savedPostsRead, savePost } from '@/server/saved/saved';
+import { run } from '@/server/platform/reads';
 
 /** A reply of the demo (global community), and the post it is on. */
 const aReply = async () =>
@@ -46,6 +48,8 @@ const READS: Record<string, (db: Db) => Promise<unknown>> = {
 	"My Page's posts": (db) => listMyPosts(db, 1, 1002, 1),
 	"My Page's comments": (db) => listMyComments(db, 1, 1002, 1),
 	"My Page's likes": (db) => listMyLikes(db, 1, 1002, 1),
+	"My Page's saved posts, a later page": (db) => run(db, savedPostsRead(db, 1, memberOf(1002), { at: Date.now(), id: 500 })),
+	'a save, with its limit': (db) => savePost(db, 1, memberOf(1002), 10, Date.now()),
 	'the channel': (db) => findChannel(db, 'starfall', 'global'),
 	'the layout': (db) => Promise.all([listBoards(db, 1), boardTree(db, 1), listSubjects(db, 1), listProviders(db, 1)]),
 	"a member's drafts": (db) => listDrafts(db, 1, 1002, 1),
@@ -73,6 +77,7 @@ describe('every read the product makes is served by an index', () => {
 				'members',
 				'nickname_claims',
 				'post_likes',
+				'saved_posts',
 				'posts',
 				'reports',
 				'sessions',

@@ -1,6 +1,6 @@
 /**
  * Withdrawal (docs/reference/product-rules.md#states): the identity is unlinked from the channel (a later sign-in starts a new
- * membership), the nickname is retired, sessions, drafts, notifications, watches and push
+ * membership), the nickname is retired, sessions, drafts, saved posts, notifications, watches and push
  * subscriptions are deleted; posts and comments stay
  * and show the withdrawn-member label.
  */
@@ -20,6 +20,8 @@ export async function withdrawMember(db: Db, channelId: number, memberId: number
 			.prepare('UPDATE nickname_claims SET released_at = ?3 WHERE channel_id = ?1 AND member_id = ?2 AND released_at IS NULL')
 			.bind(channelId, memberId, now),
 		db.prepare('DELETE FROM drafts WHERE member_id = ?1').bind(memberId),
+		// At most SAVED_POSTS_KEPT rows (src/server/saved/saved.ts).
+		db.prepare('DELETE FROM saved_posts WHERE member_id = ?1').bind(memberId),
 		...withdrawalStatements(db, memberId),
 		endMemberSessions(db, memberId),
 		...memberSearchStatements(db, channelId, memberId, null),

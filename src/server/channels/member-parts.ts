@@ -94,6 +94,31 @@ export function memberLikeAttributes(t: Translate, like: { liked: boolean; userI
 	];
 }
 
+/**
+ * A member's Save toggle of a post (src/page-scripts/save-toggle.ts sends it): "Save" / "Saved" and
+ * `aria-pressed`. PostActions renders it for a member, and the rewrite puts it after their Watch.
+ */
+export function saveButtonHtml(t: Translate, save: { postId: number; userId: number; channelBase: string; saved: boolean }): string {
+	const attributes: [string, string][] = [
+		['type', 'button'],
+		['aria-pressed', save.saved ? 'true' : 'false'],
+		['title', t('saved.label')],
+		['data-post-action', 'save'],
+		['data-post-id', String(save.postId)],
+		['data-user-id', String(save.userId)],
+		['data-channel-base', save.channelBase],
+		['data-text-on', t('saved.on')],
+		['data-text-off', t('saved.save')],
+		['data-toast-on', t('saved.toast.on')],
+		['data-toast-off', t('saved.toast.off')],
+		['data-text-failed', t('common.message.error')],
+		['data-text-too-many', t('common.message.tooManyRequests')],
+		['data-text-limit', t('saved.limit')],
+	];
+	const attributeText = attributes.map(([name, value]) => ` ${name}="${escapeHtml(value)}"`).join('');
+	return `<button class="post-action save"${attributeText}><svg class="save-icon" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path d="M6 3.5h12v17l-6-4.5-6 4.5z"></path></svg><span data-save-label>${escapeHtml(save.saved ? t('saved.on') : t('saved.save'))}</span></button>`;
+}
+
 /** The attributes of the guest's Like (PostActions.astro) that the member's has not. */
 export const GUEST_LIKE_ATTRIBUTES = ['href', 'data-login-required', 'data-login-redirect', 'data-guest-like'];
 

@@ -54,6 +54,7 @@ interface PostPageView extends Omit<ChannelPage, 'read'> {
 	watching: boolean;
 	/** The comments of the post the member reported (their data element: member-parts.ts memberCommentsHtml). */
 	reportedComments: number[];
+	saved: boolean;
 	canEdit: boolean;
 	canDelete: boolean;
 }
@@ -70,7 +71,7 @@ export async function loadPostPage(astro: Context & Pick<AstroGlobal, 'rewrite'>
 	const from = parseId(astro.url.searchParams.get('commentId'));
 	const after = parseId(astro.url.searchParams.get('commentsAfter'));
 	const start = commentPageStartOf(from !== null ? { from } : after !== null ? { after } : {});
-	// The post with its comments, and the member's like, report and watch, go to D1 in one batch with
+	// The post with its comments, and the member's like, report, watch and save, go to D1 in one batch with
 	// the session's row, counted against the read limit (a malformed post id reads nothing and is not counted).
 	const page = await loadReadLimitedPage(astro, postId === null ? null : 'postRead', (db, channel, tokenHash) => ({
 		...(postId !== null && { post: postWithCommentsRead(db, channel.id, postId, start, tokenHash) }),
@@ -161,6 +162,7 @@ export async function loadPostPage(astro: Context & Pick<AstroGlobal, 'rewrite'>
 		reported: mine && read?.reported === true,
 		watching: mine && read?.watching === true,
 		reportedComments: (mine && read?.reportedComments) || [],
+		saved: mine && read?.saved === true,
 		canEdit: changeable && mayChangePost('edit', readable.author.userId, member),
 		canDelete: changeable && mayChangePost('delete', readable.author.userId, member),
 	};

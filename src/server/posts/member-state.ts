@@ -8,6 +8,7 @@ import { read, type Read } from '@/server/platform/reads';
 import { likedByTokenRead } from '@/server/likes/likes';
 import { watchingByTokenRead } from '@/server/notifications/watches';
 import { reportedByTokenRead, reportedCommentsByTokenRead } from '@/server/reports/reports';
+import { savedByTokenRead } from '@/server/saved/saved';
 
 /** Where a post is and who wrote it, whoever reads it: what a member's page made from the guest's needs to know of it. */
 export interface PostPlace {
@@ -24,8 +25,8 @@ export function postPlaceRead(db: Db, channelId: number, postId: number): Read<P
 }
 
 /**
- * The member's own state of a post's page, by their session token's hash: their like, report and
- * watch of the post and the comments of it they reported. The full render reads them with the post,
+ * The member's own state of a post's page, by their session token's hash: their like, report,
+ * watch and save of the post and the comments of it they reported. The full render reads them with the post,
  * and a member's page made from the guest's (functions/shell/member-pages.ts) with the session: the
  * same reads, so the same parts.
  */
@@ -34,6 +35,7 @@ export function memberPostReads(db: Db, channelId: number, tokenHash: string, po
 		liked: likedByTokenRead(db, channelId, tokenHash, postId),
 		reported: reportedByTokenRead(db, channelId, tokenHash, postId),
 		watching: watchingByTokenRead(db, channelId, tokenHash, 'POST', postId),
+		saved: savedByTokenRead(db, channelId, tokenHash, postId),
 		reportedComments: reportedCommentsByTokenRead(db, channelId, tokenHash, postId),
 	};
 }
