@@ -20,7 +20,6 @@ import { resolveSession } from '@/server/sign-in/sessions';
 import { getDraft, listDrafts } from '@/server/drafts/drafts';
 import { nicknameConflict, nicknameForms } from '@/server/accounts/nickname';
 import { savedPostsRead, savePost } from '@/server/saved/saved';
-import { run } from '@/server/platform/reads';
 
 /** A reply of the demo (global community), and the post it is on. */
 const aReply = async () =>
