@@ -132,9 +132,13 @@ function postParts(rewriter: HTMLRewriter, t: Translate, channel: Channel, membe
 				for (const [name, value] of memberLikeAttributes(t, { liked: parts.liked, userId: member.userId, channelBase: channel.basePath })) {
 					like.setAttribute(name, value);
 				}
-				like.after(watchButtonHtml(t, watch) + saveButtonHtml(t, { postId: parts.postId, userId: member.userId, channelBase: channel.basePath, saved: parts.saved }), {
-					html: true,
-				});
+				like.after(
+					watchButtonHtml(t, watch) +
+						saveButtonHtml(t, { postId: parts.postId, userId: member.userId, channelBase: channel.basePath, saved: parts.saved }),
+					{
+						html: true,
+					},
+				);
 			},
 		})
 		.on('a[data-guest-report]', {
