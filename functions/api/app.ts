@@ -20,6 +20,7 @@ import { uploadsRouter } from '@functions/api/routers/uploads';
 import { draftsRouter } from '@functions/api/routers/drafts';
 import { reportsRouter } from '@functions/api/routers/reports';
 import { likesRouter } from '@functions/api/routers/likes';
+import { blocksRouter } from '@functions/api/routers/blocks';
 import { commentsRouter } from '@functions/api/routers/comments';
 import { adminRouter } from '@functions/api/routers/admin';
 import { notificationsRouter } from '@functions/api/routers/notifications';
@@ -66,6 +67,7 @@ const memberApi = new Hono<ApiEnv>()
 	.route('/', uploadsRouter)
 	.route('/', draftsRouter)
 	.route('/', likesRouter)
+	.route('/', blocksRouter)
 	.route('/', commentsRouter)
 	.route('/', writingRouter)
 	.route('/', reportsRouter)

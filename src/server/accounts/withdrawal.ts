@@ -1,13 +1,14 @@
 /**
  * Withdrawal (docs/reference/product-rules.md#states): the identity is unlinked from the channel (a later sign-in starts a new
- * membership), the nickname is retired, sessions, drafts, notifications, watches and push
- * subscriptions are deleted; posts and comments stay
+ * membership), the nickname is retired, sessions, drafts, notifications, watches, push
+ * subscriptions and the blocks by and of the member are deleted; posts and comments stay
  * and show the withdrawn-member label.
  */
 import { bumpContentVersion } from '@/server/content-versions/versions';
 import { endMemberSessions } from '@/server/sign-in/sessions';
 import { memberSearchStatements } from '@/server/search-index/search-index';
 import { withdrawalStatements } from '@/server/notifications/notifications';
+import { blockWithdrawalStatements } from '@/server/members/blocks';
 
 export async function withdrawMember(db: Db, channelId: number, memberId: number, now = Date.now()): Promise<void> {
 	await db.batch([
@@ -21,6 +22,7 @@ export async function withdrawMember(db: Db, channelId: number, memberId: number
 			.bind(channelId, memberId, now),
 		db.prepare('DELETE FROM drafts WHERE member_id = ?1').bind(memberId),
 		...withdrawalStatements(db, memberId),
+		...blockWithdrawalStatements(db, memberId),
 		endMemberSessions(db, memberId),
 		...memberSearchStatements(db, channelId, memberId, null),
 		bumpContentVersion(db, channelId),

@@ -60,6 +60,8 @@ export const RATE_LIMITS = {
 	comment: { member: 'RATE_LIMIT_WRITE', address: 'RATE_LIMIT_WRITE_ADDRESS' },
 	/** Liking and unliking posts. */
 	like: { member: 'RATE_LIMIT_WRITE', address: 'RATE_LIMIT_WRITE_ADDRESS' },
+	/** Blocking and unblocking members, and reading one's blocks. */
+	block: { member: 'RATE_LIMIT_WRITE', address: 'RATE_LIMIT_WRITE_ADDRESS' },
 	/** Reporting posts and comments (each report is a row for the moderators). */
 	report: { member: 'RATE_LIMIT_STRICT', address: 'RATE_LIMIT_STRICT_ADDRESS' },
 	/** An administrator's moderation (hide, unhide, ban, dismiss) and reads of removed text (each one an audit-log row). */
