@@ -15,8 +15,10 @@
  *   reads its list, a member its notice);
  * - a notice-only board (its administrators are offered Write there, no one else is: decided
  *   before the session is read, so an administrator's page there costs no extra round trip);
- * - a banned member (the ban notice and the ban's end): the one case decided by the session, so
- *   the full render's own round trip comes after the session's.
+ * - a banned member (the ban notice and the ban's end), and a member who blocked anyone (their
+ *   blocked members' posts are collapsed: docs/reference/blocking.md): the cases decided by the
+ *   session (whether it blocked anyone is read in the session's batch), so the full render's own
+ *   round trip comes after the session's.
  * Everything else is rewritten: a member, an administrator, and a cookie whose session has ended
  * (the guest's page, with the session's state and the cookie cleared, as the full render answers).
  *
@@ -30,6 +32,7 @@ import type { LayoutData } from '@/server/channels/layout';
 import type { SessionState } from '@/server/sign-in/sessions';
 import { requestSession } from '@/server/sign-in/request-session';
 import { watchingByTokenRead } from '@/server/notifications/watches';
+import { blocksAnyoneByTokenRead } from '@/server/members/blocks';
 import { together } from '@/server/platform/reads';
 import { canReadBoard, GUEST } from '@/server/visibility/visibility';
 import { pageUrls } from '@/lib/urls';
@@ -70,8 +73,8 @@ export function memberPageOf(
 }
 
 /** The rule's second half, once the session is known: rewrite the guest's page, or render in full. */
-export function memberPageChoice(session: SessionState): 'rewrite' | 'full' {
-	return session.kind === 'banned' ? 'full' : 'rewrite';
+export function memberPageChoice(session: SessionState, blocksAnyone: boolean): 'rewrite' | 'full' {
+	return session.kind === 'banned' || (session.kind === 'member' && blocksAnyone) ? 'full' : 'rewrite';
 }
 
 /** What the rewrite needs to know of the request. */
@@ -90,14 +93,19 @@ interface MemberAsk {
 /** Answers a member's request for `page` (memberPageOf): the guest's page rewritten, or the full render. */
 export async function answerMember({ request, db, channel, page, guestAnswer, origin, now }: MemberAsk): Promise<Response> {
 	const { boardId } = page;
-	const alongside =
-		boardId === null
-			? undefined
-			: (tokenHash: string | null) =>
-					together(tokenHash === null ? {} : { watching: watchingByTokenRead(db, channel.id, tokenHash, 'BOARD', boardId) });
+	const alongside = (tokenHash: string | null) =>
+		together(
+			tokenHash === null
+				? {}
+				: {
+						blocksAnyone: blocksAnyoneByTokenRead(db, channel.id, tokenHash),
+						...(boardId !== null && { watching: watchingByTokenRead(db, channel.id, tokenHash, 'BOARD', boardId) }),
+					},
+		);
 	// The session's batch and the guest's page at the same time: one round trip in sequence, as the full render.
 	const [{ session, headers, read }, guest] = await Promise.all([requestSession(db, channel, request, alongside, now), guestAnswer()]);
-	if (memberPageChoice(session) === 'full' || guest.status !== 200 || !guest.headers.get('content-type')?.startsWith('text/html')) {
+	const blocksAnyone = read !== null && 'blocksAnyone' in read && read.blocksAnyone === true;
+	if (memberPageChoice(session, blocksAnyone) === 'full' || guest.status !== 200 || !guest.headers.get('content-type')?.startsWith('text/html')) {
 		await guest.body?.cancel();
 		return origin(request);
 	}

@@ -67,14 +67,19 @@ describe('the rule: which member pages are made from the guest’s', () => {
 
 	it('renders in full for a banned member; rewrites for a member and an administrator', () => {
 		const banned: SessionState = { kind: 'banned', member: member('MEMBER'), ban: { kind: 'PERMANENT', endsAt: null, reason: '' }, tokenHash: 'x' };
-		expect(memberPageChoice(banned)).toBe('full');
-		expect(memberPageChoice({ kind: 'member', member: member('ADMIN'), tokenHash: 'x' })).toBe('rewrite');
-		expect(memberPageChoice({ kind: 'member', member: member('MEMBER'), tokenHash: 'x' })).toBe('rewrite');
+		expect(memberPageChoice(banned, false)).toBe('full');
+		expect(memberPageChoice({ kind: 'member', member: member('ADMIN'), tokenHash: 'x' }, false)).toBe('rewrite');
+		expect(memberPageChoice({ kind: 'member', member: member('MEMBER'), tokenHash: 'x' }, false)).toBe('rewrite');
+	});
+
+	it('renders in full for a member who blocked anyone (their blocked members’ posts collapsed)', () => {
+		expect(memberPageChoice({ kind: 'member', member: member('MEMBER'), tokenHash: 'x' }, true)).toBe('full');
+		expect(memberPageChoice({ kind: 'member', member: member('ADMIN'), tokenHash: 'x' }, true)).toBe('full');
 	});
 
 	it('rewrites for a session that has ended: the guest’s page with the session’s state', () => {
-		expect(memberPageChoice({ kind: 'expired' })).toBe('rewrite');
-		expect(memberPageChoice({ kind: 'revoked' })).toBe('rewrite');
+		expect(memberPageChoice({ kind: 'expired' }, false)).toBe('rewrite');
+		expect(memberPageChoice({ kind: 'revoked' }, false)).toBe('rewrite');
 	});
 });
 
@@ -138,6 +143,19 @@ describe('a member’s page made from the guest’s, through the edge cache', ()
 		const answer = await ask(`${PAGES}/boards/15`, origin, cookie);
 		expect(answer.headers.get('X-Member-Page')).toBeNull();
 		expect(origin.asked.at(-1)?.headers.get('cookie')).toBe(cookie);
+	});
+
+	it('answers a member who blocked anyone with the full render, read in the session’s batch; one who blocked no one keeps the rewrite', async () => {
+		const origin = guestPage();
+		const blocker = await signIn(1006);
+		const other = await signIn(1008);
+		await env.DB.prepare('INSERT INTO member_blocks (blocker_id, blocked_id, channel_id, created_at) VALUES (1006, 1007, 1, 0)').run();
+		const full = await ask(`${PAGES}/boards/15`, origin, blocker);
+		expect(full.headers.get('X-Member-Page')).toBeNull();
+		expect(origin.asked.at(-1)?.headers.get('cookie')).toBe(blocker);
+		const rewritten = await ask(`${PAGES}/boards/15`, origin, other);
+		expect(rewritten.headers.get('X-Member-Page')).toBe('REWRITTEN');
+		await env.DB.prepare('DELETE FROM member_blocks WHERE blocker_id = 1006').run();
 	});
 
 	it('answers a cookie whose session no longer exists with the guest’s page, saying so and clearing the cookie', async () => {

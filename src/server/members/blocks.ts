@@ -105,6 +105,11 @@ export function blockedIdsRead(db: Db, channelId: number, who: MemberRef): Read<
 	return read(statement, (result) => (result.results as { id: number }[]).map((row) => row.id));
 }
 
+/** The members a page collapses for its reader: blockedIdsRead's ids when the page is a signed-in member's, else none. */
+export function blockedAuthors(signedIn: boolean, ids: readonly number[] | undefined): ReadonlySet<number> | undefined {
+	return signedIn && ids && ids.length > 0 ? new Set(ids) : undefined;
+}
+
 /** Whether the member of a session blocked anyone: member-pages.ts reads it in the session's batch. */
 export function blocksAnyoneByTokenRead(db: Db, channelId: number, tokenHash: string): Read<boolean> {
 	const statement = db
