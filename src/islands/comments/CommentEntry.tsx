@@ -32,6 +32,8 @@ interface Props {
 	editor: ReactNode;
 	/** A top-level comment's replies, and the reply box of its thread. */
 	children?: ReactNode;
+	/** A blocked member's comment (docs/reference/blocking.md): collapsed under its toggle until opened; its replies stay out. */
+	collapsed?: { text: string; open: boolean; onToggle: (open: boolean) => void } | undefined;
 }
 
 export default function CommentEntry({
@@ -49,22 +51,13 @@ export default function CommentEntry({
 	onReply,
 	editor,
 	children,
+	collapsed,
 }: Props) {
 	const classes = ['comment', comment.parentId !== null ? 'reply' : null, highlighted ? 'highlighted' : null, justPosted ? 'just-posted' : null]
 		.filter(Boolean)
 		.join(' ');
 	const replyTo = comment.readable ? comment.replyTo : undefined;
-	return (
-		<li
-			className={classes}
-			id={`comment-${comment.commentId}`}
-			data-comment-id={comment.commentId}
-			data-parent-id={comment.parentId ?? undefined}
-			data-state={comment.state}
-			data-auto-hidden={comment.autoHidden ? '' : undefined}
-			data-reported={comment.readable && comment.reported ? '' : undefined}
-			tabIndex={justPosted ? -1 : undefined}
-		>
+	const body = (
 			<div className="comment-body">
 				{comment.readable ? (
 					<>
@@ -137,6 +130,33 @@ export default function CommentEntry({
 					</p>
 				)}
 			</div>
+	);
+	return (
+		<li
+			className={classes}
+			id={`comment-${comment.commentId}`}
+			data-comment-id={comment.commentId}
+			data-parent-id={comment.parentId ?? undefined}
+			data-state={comment.state}
+			data-auto-hidden={comment.autoHidden ? '' : undefined}
+			data-reported={comment.readable && comment.reported ? '' : undefined}
+			tabIndex={justPosted ? -1 : undefined}
+		>
+			{collapsed ? (
+				<details
+					className="comment-blocked"
+					data-blocked-comment={comment.commentId}
+					open={collapsed.open}
+					onToggle={(event) => {
+						if (event.currentTarget.open !== collapsed.open) collapsed.onToggle(event.currentTarget.open);
+					}}
+				>
+					<summary>{collapsed.text}</summary>
+					{body}
+				</details>
+			) : (
+				body
+			)}
 			{children}
 		</li>
 	);

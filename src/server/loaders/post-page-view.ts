@@ -11,6 +11,7 @@ import { commentPageStartOf, postWithCommentsOf, postWithCommentsRead } from './
 import { likedByTokenRead } from '@/server/likes/likes';
 import { watchingByTokenRead } from '@/server/notifications/watches';
 import { reportedByTokenRead } from '@/server/reports/reports';
+import { blockedIdsRead } from '@/server/members/blocks';
 import type { PostDetail, PostTombstone, PostView } from '@/server/posts/detail';
 import type { CommentItem } from '@/server/comments/comments';
 import { isAdminViewer, viewerOf } from '@/server/visibility/visibility';
@@ -56,6 +57,8 @@ interface PostPageView extends Omit<ChannelPage, 'read'> {
 	watching: boolean;
 	canEdit: boolean;
 	canDelete: boolean;
+	/** The members the reader blocked (docs/reference/blocking.md): their comments collapsed; null for a guest's page. */
+	blocked: number[] | null;
 }
 
 /**
@@ -79,6 +82,7 @@ export async function loadPostPage(astro: Context & Pick<AstroGlobal, 'rewrite'>
 				liked: likedByTokenRead(db, channel.id, tokenHash, postId),
 				reported: reportedByTokenRead(db, channel.id, tokenHash, postId),
 				watching: watchingByTokenRead(db, channel.id, tokenHash, 'POST', postId),
+				blocked: blockedIdsRead(db, channel.id, { tokenHash }),
 			}),
 	}));
 	if (!page) return astro.rewrite('/404');
@@ -167,5 +171,6 @@ export async function loadPostPage(astro: Context & Pick<AstroGlobal, 'rewrite'>
 		watching: mine && read?.watching === true,
 		canEdit: changeable && mayChangePost('edit', readable.author.userId, member),
 		canDelete: changeable && mayChangePost('delete', readable.author.userId, member),
+		blocked: actor !== null ? (read?.blocked ?? []) : null,
 	};
 }
