@@ -14,6 +14,7 @@
 import * as roles from '@/lib/roles';
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
+import { flushSync } from 'react-dom';
 import { $session, activeMember } from '@/stores/session';
 import { $postCounts, setCounts } from '@/stores/post-counts';
 import AlertDialog from '@/islands/common/AlertDialog';
@@ -275,9 +276,12 @@ export default function CommentsIsland(props: IslandProps) {
 		const { openBlockDialog, unblockMember } = await import('@/islands/common/block-dialog');
 		if (blocked) return unblockMember(target, () => setBlockedAuthors((list) => list.filter((id) => id !== target.userId)));
 		openBlockDialog(target, () => {
-			setBlockedAuthors((list) => [...list, target.userId]);
-			setRevealed((list) => list.filter((id) => id !== commentId));
-			focusSoon(`[data-blocked-comment="${commentId}"] > summary`);
+			// Collapsed at once, so that the focus (whose menu is now folded away) moves to the comment's toggle.
+			flushSync(() => {
+				setBlockedAuthors((list) => [...list, target.userId]);
+				setRevealed((list) => list.filter((id) => id !== commentId));
+			});
+			document.querySelector<HTMLElement>(`[data-blocked-comment="${commentId}"] > summary`)?.focus();
 		});
 	};
 
