@@ -42,7 +42,9 @@ function postWithComment(channel: Community, authorId: number, commenterId: numb
 		`INSERT INTO posts (channel_id, board_id, member_id, title, content, content_text, created_at, comment_count)
 		 VALUES (${channel.index}, ${boardOf(channel, 'general')}, ${authorId}, '${title}', '${body}', 'Body', ${Date.now()}, 1) RETURNING id`,
 	) as { id: number }[];
-	execute(`INSERT INTO comments (channel_id, post_id, member_id, content, created_at) VALUES (${channel.index}, ${post!.id}, ${commenterId}, '${comment}', ${Date.now()})`);
+	execute(
+		`INSERT INTO comments (channel_id, post_id, member_id, content, created_at) VALUES (${channel.index}, ${post!.id}, ${commenterId}, '${comment}', ${Date.now()})`,
+	);
 	execute(`UPDATE channels SET content_version = content_version + 1 WHERE id = ${channel.index}`);
 	return post!.id;
 }

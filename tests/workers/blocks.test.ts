@@ -56,8 +56,12 @@ const block = async (by: number, userId: number | string, method: 'PUT' | 'DELET
 	call(`${API}/me/blocks/${userId}`, { method, cookie: await signIn(by) });
 
 async function blockRows(): Promise<{ blocker_id: number; blocked_id: number }[]> {
-	return (await env.DB.prepare('SELECT blocker_id, blocked_id FROM member_blocks ORDER BY blocker_id, blocked_id').all<{ blocker_id: number; blocked_id: number }>())
-		.results;
+	return (
+		await env.DB.prepare('SELECT blocker_id, blocked_id FROM member_blocks ORDER BY blocker_id, blocked_id').all<{
+			blocker_id: number;
+			blocked_id: number;
+		}>()
+	).results;
 }
 
 async function clearBlocks(): Promise<void> {
@@ -152,7 +156,11 @@ describe('blocking and unblocking', () => {
 		expect([refused.status, refused.code, refused.body['header']]).toEqual([
 			409,
 			-4091488,
-			{ isSuccessful: false, resultCode: -4091488, resultMessage: 'You have blocked as many members as one member can (500). Unblock some and try again.' },
+			{
+				isSuccessful: false,
+				resultCode: -4091488,
+				resultMessage: 'You have blocked as many members as one member can (500). Unblock some and try again.',
+			},
 		]);
 		expect((await blockRows()).length).toBe(BLOCKS_KEPT);
 		expect((await block(a.id, values[0]!)).status).toBe(200);
@@ -166,7 +174,9 @@ const session = (member: DemoMember, role: SessionMember['role'] = 'MEMBER') => 
 
 async function notificationsOf(memberId: number): Promise<{ kind: string; actor_id: number | null }[]> {
 	return (
-		await env.DB.prepare('SELECT kind, actor_id FROM notifications WHERE member_id = ?1 ORDER BY id').bind(memberId).all<{ kind: string; actor_id: number | null }>()
+		await env.DB.prepare('SELECT kind, actor_id FROM notifications WHERE member_id = ?1 ORDER BY id')
+			.bind(memberId)
+			.all<{ kind: string; actor_id: number | null }>()
 	).results;
 }
 
@@ -175,12 +185,19 @@ async function clearNotifications(...ids: number[]): Promise<void> {
 }
 
 async function comment(author: DemoMember, postId: number, content: string, parentId?: number): Promise<number> {
-	const { comment: written } = await createComment(env.DB, CHANNEL, session(author), postId, { content, ...(parentId ? { parentId } : {}) }, Date.now());
+	const { comment: written } = await createComment(
+		env.DB,
+		CHANNEL,
+		session(author),
+		postId,
+		{ content, ...(parentId ? { parentId } : {}) },
+		Date.now(),
+	);
 	return written.commentId;
 }
 
 describe('what a blocked member no longer does to the blocker', () => {
-	it("their mentions, replies, comments and likes tell the blocker nothing (no row); the same tell a member who did not block them", async () => {
+	it('their mentions, replies, comments and likes tell the blocker nothing (no row); the same tell a member who did not block them', async () => {
 		await clearBlocks();
 		const [a, b, c] = members as [DemoMember, DemoMember, DemoMember];
 		await clearNotifications(a.id, c.id);
@@ -214,7 +231,7 @@ describe('what a blocked member no longer does to the blocker', () => {
 		expect((await notificationsOf(a.id)).map((row) => [row.kind, row.actor_id])).toEqual([['MENTION', b.id]]);
 	});
 
-	it("blocking an administrator never stops their moderation notices", async () => {
+	it('blocking an administrator never stops their moderation notices', async () => {
 		await clearBlocks();
 		const [a] = members as [DemoMember];
 		await clearNotifications(a.id);
@@ -246,8 +263,14 @@ describe("a member's blocks in the export and at withdrawal", () => {
 		const [a, b, c] = members as [DemoMember, DemoMember, DemoMember];
 		const leaving = await freshMember('BlockLeaving');
 		await env.DB.batch([
-			env.DB.prepare('INSERT INTO member_blocks (blocker_id, blocked_id, channel_id, created_at) VALUES (?1, ?2, 1, 1700000000000)').bind(leaving.id, a.id),
-			env.DB.prepare('INSERT INTO member_blocks (blocker_id, blocked_id, channel_id, created_at) VALUES (?1, ?2, 1, 1700000000000)').bind(b.id, leaving.id),
+			env.DB.prepare('INSERT INTO member_blocks (blocker_id, blocked_id, channel_id, created_at) VALUES (?1, ?2, 1, 1700000000000)').bind(
+				leaving.id,
+				a.id,
+			),
+			env.DB.prepare('INSERT INTO member_blocks (blocker_id, blocked_id, channel_id, created_at) VALUES (?1, ?2, 1, 1700000000000)').bind(
+				b.id,
+				leaving.id,
+			),
 			env.DB.prepare('INSERT INTO member_blocks (blocker_id, blocked_id, channel_id, created_at) VALUES (?1, ?2, 1, 1700000000000)').bind(b.id, c.id),
 		]);
 		const subject = { channel: { id: 1, domain: 'starfall', slug: 'global', title: 'Starfall' }, memberId: leaving.id, origin: 'http://localhost' };
@@ -273,7 +296,9 @@ describe('twenty fresh accounts blocking one member', () => {
 		await deliverNotifications();
 		expect((await blockRows()).length).toBe(20);
 		expect(await notificationsOf(target.id)).toEqual([]);
-		expect(await env.DB.prepare('SELECT unread_notifications, notification_count FROM members WHERE id = ?1').bind(target.id).first()).toEqual(before);
+		expect(await env.DB.prepare('SELECT unread_notifications, notification_count FROM members WHERE id = ?1').bind(target.id).first()).toEqual(
+			before,
+		);
 		// The target's mention of a member who did not block them still arrives, and their own list of blocks is empty.
 		const postId = await freshPost(friend.id);
 		await comment(target, postId, `Hi @${friend.nickname}`);

@@ -15,7 +15,7 @@ import type { CommentTexts } from './texts';
  * whose comments are collapsed, and the texts of the collapsed comment and the menu's Block and
  * Unblock. Absent on a guest's page, which stays as it was.
  */
-export interface BlockingData {
+interface BlockingData {
 	authors: number[];
 	collapsed: string;
 	menu: string;
