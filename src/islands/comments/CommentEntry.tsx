@@ -151,7 +151,7 @@ export default function CommentEntry({
 						if (event.currentTarget.open !== collapsed.open) collapsed.onToggle(event.currentTarget.open);
 					}}
 				>
-					<summary>{collapsed.text}</summary>
+					<summary className="blocked-summary">{collapsed.text}</summary>
 					{body}
 				</details>
 			) : (
