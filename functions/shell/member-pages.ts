@@ -111,7 +111,10 @@ interface MemberAsk {
 }
 
 /** The values of partsReads, by name. */
-type PartsValues = Partial<Record<'watching' | 'liked' | 'reported' | 'saved' | 'blocksAnyone', boolean>> & { place?: PostPlace | null; reportedComments?: number[] };
+type PartsValues = Partial<Record<'watching' | 'liked' | 'reported' | 'saved' | 'blocksAnyone', boolean>> & {
+	place?: PostPlace | null;
+	reportedComments?: number[];
+};
 
 /** The reads of `page`'s parts, in the session's batch: a board's Watch state, a post's place and the member's state of it. */
 function partsReads(db: Db, channel: Channel, page: MemberPage): AlongsideReads<PartsValues> {
@@ -120,7 +123,11 @@ function partsReads(db: Db, channel: Channel, page: MemberPage): AlongsideReads<
 			const place = postPlaceRead(db, channel.id, page.postId);
 			return tokenHash === null
 				? together({ place })
-				: together({ place, blocksAnyone: blocksAnyoneByTokenRead(db, channel.id, tokenHash), ...memberPostReads(db, channel.id, tokenHash, page.postId) });
+				: together({
+						place,
+						blocksAnyone: blocksAnyoneByTokenRead(db, channel.id, tokenHash),
+						...memberPostReads(db, channel.id, tokenHash, page.postId),
+					});
 		}
 		const { boardId } = page;
 		if (tokenHash === null) return together({});

@@ -137,15 +137,20 @@ function postParts(rewriter: HTMLRewriter, t: Translate, channel: Channel, membe
 				for (const [name, value] of memberLikeAttributes(t, { liked: parts.liked, userId: member.userId, channelBase: channel.basePath })) {
 					like.setAttribute(name, value);
 				}
-				like.after(watchButtonHtml(t, watch) + saveButtonHtml(t, { postId: parts.postId, userId: member.userId, channelBase: channel.basePath, saved: parts.saved }), {
-					html: true,
-				});
+				like.after(
+					watchButtonHtml(t, watch) +
+						saveButtonHtml(t, { postId: parts.postId, userId: member.userId, channelBase: channel.basePath, saved: parts.saved }),
+					{
+						html: true,
+					},
+				);
 			},
 		})
 		.on('a[data-guest-report]', {
 			element(report) {
 				// As PostActions: Report, then Block (a member who blocked anyone gets the full render, so never Unblock here).
-				const mine = (mayReport(parts.authorId, member) ? reportButtonHtml(t, { postId: parts.postId, reported: parts.reported }) : '') +
+				const mine =
+					(mayReport(parts.authorId, member) ? reportButtonHtml(t, { postId: parts.postId, reported: parts.reported }) : '') +
 					(parts.authorId !== member.userId && parts.authorNickname !== null
 						? blockButtonHtml(t, { userId: parts.authorId, nickname: parts.authorNickname, blocked: false })
 						: '');

@@ -89,7 +89,10 @@ test.describe('every page keeps to its round-trip budget', () => {
 		});
 	}
 
-	test('for a banned member: the session’s batch, then the full render, on the pages a member is answered from the guest’s', async ({ baseURL, extraHTTPHeaders }) => {
+	test('for a banned member: the session’s batch, then the full render, on the pages a member is answered from the guest’s', async ({
+		baseURL,
+		extraHTTPHeaders,
+	}) => {
 		const [{ id: banned }] = execute(
 			`SELECT id FROM members WHERE channel_id = 1 AND role = 'MEMBER' AND withdrawn_at IS NULL AND id <> ${ids.bystander}
 			 AND NOT EXISTS (SELECT 1 FROM bans b WHERE b.member_id = members.id AND b.lifted_at IS NULL) ORDER BY id DESC LIMIT 1 OFFSET 2`,

@@ -78,7 +78,8 @@ export async function loadPostPage(astro: Context & Pick<AstroGlobal, 'rewrite'>
 	// the session's row, counted against the read limit (a malformed post id reads nothing and is not counted).
 	const page = await loadReadLimitedPage(astro, postId === null ? null : 'postRead', (db, channel, tokenHash) => ({
 		...(postId !== null && { post: postWithCommentsRead(db, channel.id, postId, start, tokenHash) }),
-		...(postId !== null && tokenHash !== null && { ...memberPostReads(db, channel.id, tokenHash, postId), blocked: blockedIdsRead(db, channel.id, { tokenHash }) }),
+		...(postId !== null &&
+			tokenHash !== null && { ...memberPostReads(db, channel.id, tokenHash, postId), blocked: blockedIdsRead(db, channel.id, { tokenHash }) }),
 	}));
 	if (!page) return astro.rewrite('/404');
 	const { channel, t, session, refused, read } = page;
