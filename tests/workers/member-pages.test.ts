@@ -246,7 +246,7 @@ describe('a member’s post page made from the guest’s, through the edge cache
 		const answer = await ask(url, origin, await signIn(memberId), recording.db);
 		expect(answer.headers.get('X-Member-Page')).toBe('REWRITTEN');
 		// The session and the parts' reads (tests/e2e/round-trips.spec.ts holds them to one round trip).
-		for (const table of ['sessions', 'post_likes', 'reports r', 'watches', 'posts WHERE']) {
+		for (const table of ['sessions', 'post_likes', 'reports r', 'watches', 'FROM posts p JOIN members']) {
 			expect(
 				recording.statements.some((statement) => statement.sql.includes(table)),
 				table,
@@ -259,8 +259,10 @@ describe('a member’s post page made from the guest’s, through the edge cache
 		expect(html).not.toContain('data-guest-like');
 		expect(html).toContain('data-post-action="watch"');
 		expect(html).toContain('data-post-action="report"');
+		// Block of the post's author after Report, as PostActions has it (member-parts.ts blockButtonHtml).
+		expect(html).toMatch(/data-post-action="report"[^]*<\/button><button class="post-action block" type="button" aria-haspopup="dialog" data-post-action="block"/);
 		expect(html).toContain(
-			`<section data-comments data-post-id="1" data-user-id="${memberId}"><script type="application/json" data-member-comments>{"reportedComments":[${reported}]}</script>`,
+			`<section data-comments data-post-id="1" data-user-id="${memberId}" data-blocking="{&quot;authors&quot;:[],&quot;collapsed&quot;:&quot;Comment from a member you blocked — show&quot;,&quot;menu&quot;:&quot;Block {{nickname}}&quot;,&quot;menuUnblock&quot;:&quot;Unblock {{nickname}}&quot;}"><script type="application/json" data-member-comments>{"reportedComments":[${reported}]}</script>`,
 		);
 		expect(html).toContain(`data-comment-id="${reported}" data-state="VISIBLE" data-reported="">`);
 		expect(html).toContain(`data-comment-id="${other}" data-state="VISIBLE">`);
