@@ -134,6 +134,7 @@ export const API_ROUTES: Record<string, (t: ReadTargets) => string[]> = {
 	'/v1/:domain/:slug/notifications/unread': (t) => [`${apiBase(t).member}/notifications/unread`],
 	'/v1/:domain/:slug/notifications/settings': (t) => [`${apiBase(t).member}/notifications/settings`],
 	'/v1/:domain/:slug/watches': (t) => [`${apiBase(t).member}/watches`],
+	'/v1/:domain/:slug/me/blocks': (t) => [`${apiBase(t).member}/me/blocks`],
 	'/v1/:domain/:slug/notifications/email': (t) => [`${apiBase(t).member}/notifications/email`],
 	'/v1/:domain/:slug/members/suggest': (t) => ['CANARY', 'a', '스'].map((q) => `${apiBase(t).member}/members/suggest?q=${encodeURIComponent(q)}`),
 };

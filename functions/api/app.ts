@@ -21,6 +21,8 @@ import { draftsRouter } from '@functions/api/routers/drafts';
 import { reportsRouter } from '@functions/api/routers/reports';
 import { likesRouter } from '@functions/api/routers/likes';
 import { savedRouter } from '@functions/api/routers/saved';
+
+import { blocksRouter } from '@functions/api/routers/blocks';
 import { commentsRouter } from '@functions/api/routers/comments';
 import { adminRouter } from '@functions/api/routers/admin';
 import { notificationsRouter } from '@functions/api/routers/notifications';
@@ -68,6 +70,8 @@ const memberApi = new Hono<ApiEnv>()
 	.route('/', draftsRouter)
 	.route('/', likesRouter)
 	.route('/', savedRouter)
+
+	.route('/', blocksRouter)
 	.route('/', commentsRouter)
 	.route('/', writingRouter)
 	.route('/', reportsRouter)

@@ -19,7 +19,9 @@
  *   deleted, on a private board, or none), which its author or an administrator may read: decided
  *   before the session is read when the guest's answer is stored, so it costs the full render's
  *   round trip alone;
- * - a banned member (the ban notice and the ban's end), decided by the session;
+ * - a banned member (the ban notice and the ban's end), and a member who blocked anyone (their
+ *   blocked members' posts and comments are collapsed: docs/reference/blocking.md), decided by the
+ *   session (whether it blocked anyone is read in the session's batch);
  * - on a post page, an administrator (moderation controls and hidden comments' text) and the post's
  *   author (Edit and Delete), decided by the session and the post's author read with it.
  * The cases decided by the session cost the full render's round trip after the session's (2).
@@ -37,6 +39,7 @@ import type { LayoutData } from '@/server/channels/layout';
 import type { AlongsideReads, SessionState } from '@/server/sign-in/sessions';
 import { requestSession } from '@/server/sign-in/request-session';
 import { watchingByTokenRead } from '@/server/notifications/watches';
+import { blocksAnyoneByTokenRead } from '@/server/members/blocks';
 import { together } from '@/server/platform/reads';
 import { canReadBoard, GUEST } from '@/server/visibility/visibility';
 import { isAdmin } from '@/lib/roles';
@@ -83,12 +86,14 @@ export function memberPageOf(
 
 /**
  * The rule's last half, once the session (and, on a post page, the post's author) is known: rewrite
- * the guest's page, or render in full for a banned member, and on a post page for an administrator
- * and for the post's author.
+ * the guest's page, or render in full for a banned member and a member who blocked anyone, and on a
+ * post page for an administrator and for the post's author.
  */
-export function memberPageChoice(session: SessionState, page: MemberPage, place: PostPlace | null = null): 'rewrite' | 'full' {
+export function memberPageChoice(session: SessionState, page: MemberPage, place: PostPlace | null = null, blocksAnyone = false): 'rewrite' | 'full' {
 	if (session.kind === 'banned') return 'full';
-	if (page.kind !== 'post' || session.kind !== 'member') return 'rewrite';
+	if (session.kind !== 'member') return 'rewrite';
+	if (blocksAnyone) return 'full';
+	if (page.kind !== 'post') return 'rewrite';
 	return isAdmin(session.member) || place === null || place.authorId === session.member.userId ? 'full' : 'rewrite';
 }
 
@@ -106,19 +111,30 @@ interface MemberAsk {
 }
 
 /** The values of partsReads, by name. */
-type PartsValues = Partial<Record<'watching' | 'liked' | 'reported' | 'saved', boolean>> & { place?: PostPlace | null; reportedComments?: number[] };
+type PartsValues = Partial<Record<'watching' | 'liked' | 'reported' | 'saved' | 'blocksAnyone', boolean>> & {
+	place?: PostPlace | null;
+	reportedComments?: number[];
+};
 
 /** The reads of `page`'s parts, in the session's batch: a board's Watch state, a post's place and the member's state of it. */
 function partsReads(db: Db, channel: Channel, page: MemberPage): AlongsideReads<PartsValues> {
 	return (tokenHash) => {
 		if (page.kind === 'post') {
 			const place = postPlaceRead(db, channel.id, page.postId);
-			return tokenHash === null ? together({ place }) : together({ place, ...memberPostReads(db, channel.id, tokenHash, page.postId) });
+			return tokenHash === null
+				? together({ place })
+				: together({
+						place,
+						blocksAnyone: blocksAnyoneByTokenRead(db, channel.id, tokenHash),
+						...memberPostReads(db, channel.id, tokenHash, page.postId),
+					});
 		}
 		const { boardId } = page;
-		return boardId === null || tokenHash === null
-			? together({})
-			: together({ watching: watchingByTokenRead(db, channel.id, tokenHash, 'BOARD', boardId) });
+		if (tokenHash === null) return together({});
+		const blocksAnyone = blocksAnyoneByTokenRead(db, channel.id, tokenHash);
+		return boardId === null
+			? together({ blocksAnyone })
+			: together({ blocksAnyone, watching: watchingByTokenRead(db, channel.id, tokenHash, 'BOARD', boardId) });
 	};
 }
 
@@ -132,6 +148,7 @@ function partsOf(page: MemberPage, read: PartsValues | null): PageParts {
 		postId: page.postId,
 		boardId: read?.place?.boardId ?? 0,
 		authorId: read?.place?.authorId ?? 0,
+		authorNickname: read?.place?.authorNickname ?? null,
 		liked: read?.liked === true,
 		reported: read?.reported === true,
 		watching: read?.watching === true,
@@ -147,7 +164,7 @@ export async function answerMember({ request, db, channel, page, guestAnswer, or
 		requestSession<PartsValues>(db, channel, request, partsReads(db, channel, page), now),
 		guestAnswer(),
 	]);
-	if (memberPageChoice(session, page, read?.place ?? null) === 'full' || !isGuestPage(guest)) {
+	if (memberPageChoice(session, page, read?.place ?? null, read?.blocksAnyone === true) === 'full' || !isGuestPage(guest)) {
 		await guest.body?.cancel();
 		return origin(request);
 	}

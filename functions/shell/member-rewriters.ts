@@ -21,6 +21,9 @@ import {
 	POST_WATCH_CLASS,
 	POST_WATCH_MARKER,
 	reportButtonHtml,
+	blockButtonHtml,
+	blockDialogHtml,
+	commentBlocking,
 	saveButtonHtml,
 	watchButtonHtml,
 } from '@/server/channels/member-parts';
@@ -30,6 +33,8 @@ import { mayReport } from '@/server/reports/reports';
 interface PostParts {
 	postId: number;
 	authorId: number;
+	/** The author's nickname, null once they withdrew: no Block then. */
+	authorNickname: string | null;
 	liked: boolean;
 	reported: boolean;
 	watching: boolean;
@@ -143,14 +148,21 @@ function postParts(rewriter: HTMLRewriter, t: Translate, channel: Channel, membe
 		})
 		.on('a[data-guest-report]', {
 			element(report) {
-				if (mayReport(parts.authorId, member))
-					report.replace(reportButtonHtml(t, { postId: parts.postId, reported: parts.reported }), { html: true });
+				// As PostActions: Report, then Block (a member who blocked anyone gets the full render, so never Unblock here).
+				const mine =
+					(mayReport(parts.authorId, member) ? reportButtonHtml(t, { postId: parts.postId, reported: parts.reported }) : '') +
+					(parts.authorId !== member.userId && parts.authorNickname !== null
+						? blockButtonHtml(t, { userId: parts.authorId, nickname: parts.authorNickname, blocked: false })
+						: '');
+				if (mine) report.replace(mine, { html: true });
 				else report.remove();
 			},
 		})
+		.on('dialog[data-action-alert]', { element: (alert) => void alert.after(blockDialogHtml(t, channel.basePath), { html: true }) })
 		.on('section[data-comments]', {
 			element(section) {
 				section.setAttribute('data-user-id', userId);
+				section.setAttribute('data-blocking', JSON.stringify(commentBlocking(t, [])));
 				section.prepend(memberCommentsHtml({ reportedComments: parts.reportedComments }), { html: true });
 			},
 		})

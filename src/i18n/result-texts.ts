@@ -44,6 +44,8 @@ export const RESULT_TEXT_KEYS = {
 	SavedPostLimitReached: 'saved.limit',
 	PushEndpointRefused: 'notifications.pushRefused',
 	PushSubscriptionTaken: 'notifications.pushTaken',
+	BlockLimitReached: 'block.limit',
+	CannotBlockYourself: 'block.self',
 	CommentAlreadyReported: 'report.alreadyReported.COMMENT',
 	AutoHideThresholdInvalid: 'admin.settings.invalid',
 	PostNotFound: 'post.notFound.title',

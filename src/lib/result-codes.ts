@@ -75,6 +75,9 @@ export const PushUnavailable = { code: -4091482, status: 409 } as const satisfie
 export const EmailUnavailable = { code: -4091483, status: 409 } as const satisfies ResultCode;
 export const PushSubscriptionTaken = { code: -4091484, status: 409 } as const satisfies ResultCode;
 export const SavedPostLimitReached = { code: -4091485, status: 409 } as const satisfies ResultCode;
+
+export const BlockLimitReached = { code: -4091488, status: 409 } as const satisfies ResultCode;
+export const CannotBlockYourself = { code: -4001489, status: 400 } as const satisfies ResultCode;
 export const ImageTooLarge = { code: -4131441, status: 413 } as const satisfies ResultCode;
 export const ThumbnailTooLarge = { code: -4131442, status: 413 } as const satisfies ResultCode;
 export const OriginRejected = { code: -4031401, status: 403 } as const satisfies ResultCode;
@@ -172,6 +175,8 @@ export const RESULT_MESSAGES = {
 	PushUnavailable: 'Push notifications are not set up for this community.',
 	PushEndpointRefused: "This browser's push service is not supported here. Please try another browser.",
 	PushSubscriptionTaken: 'This browser is set up for push notifications of another account. Please turn them off there first.',
+	BlockLimitReached: 'You have blocked as many members as one member can (500). Unblock some and try again.',
+	CannotBlockYourself: 'You cannot block yourself.',
 	EmailAddressInvalid: 'Enter a valid email address.',
 	EmailUnavailable: 'Email notifications are not set up for this community.',
 	EmailConfirmationLimit: 'You asked for 3 confirmation emails today. Please try again tomorrow.',

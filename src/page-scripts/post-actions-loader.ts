@@ -8,6 +8,7 @@ const modules = {
 	save: () => import('@/page-scripts/save-toggle'),
 	share: () => import('@/page-scripts/share-dialog'),
 	report: () => import('@/islands/common/report-dialog'),
+	block: () => import('@/islands/common/block-dialog'),
 };
 type Action = keyof typeof modules;
 const actionOf = (target: EventTarget | null) => {
@@ -30,6 +31,7 @@ bar?.addEventListener('click', async (event) => {
 	else if (action === 'watch') (await modules.watch()).toggleWatch(button);
 	else if (action === 'save') (await modules.save()).toggleSave(button);
 	else if (action === 'share') (await modules.share()).openShareDialog();
+	else if (action === 'block') (await modules.block()).toggleBlockButton(button);
 	// A reported post's button stays focusable (aria-disabled, so focus returns to it when the dialog closes) and does nothing.
 	else if (button.dataset['reported'] === undefined)
 		(await modules.report()).openReportDialog({ type: 'POST', id: Number(button.dataset['postId']) });

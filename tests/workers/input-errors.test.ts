@@ -115,6 +115,8 @@ function samples(): Record<string, RouteSample> {
 		'DELETE /v1/watches/posts/:postId': { caller: 'member', body: 'none' },
 		'PUT /v1/watches/boards/:boardId': { caller: 'member', body: 'none' },
 		'DELETE /v1/watches/boards/:boardId': { caller: 'member', body: 'none' },
+		'PUT /v1/me/blocks/:userId': { caller: 'member', body: 'none' },
+		'DELETE /v1/me/blocks/:userId': { caller: 'member', body: 'none' },
 		'POST /admin/v1/reports/:targetType/:targetId/dismiss': { caller: 'admin', body: { reason: '' } },
 		'POST /admin/v1/content/:targetType/:targetId': { caller: 'admin', body: 'none' },
 	};

@@ -32,7 +32,7 @@ async function pageOf(url: string, canonical = url, providers?: []) {
 
 const LIST = { kind: 'list', boardId: 12 } as const;
 const POST = { kind: 'post', postId: 1 } as const;
-const place = (authorId: number) => ({ boardId: 12, authorId });
+const place = (authorId: number) => ({ boardId: 12, authorId, authorNickname: 'Someone' });
 
 const member = (role: 'MEMBER' | 'ADMIN'): SessionMember => ({
 	userId: 1002,
@@ -99,6 +99,13 @@ describe('the rule: which member pages are made from the guest’s', () => {
 			expect(memberPageChoice({ kind: 'revoked' }, page)).toBe('rewrite');
 		}
 	});
+
+	it('renders in full for a member who blocked anyone (their blocked members’ posts and comments collapsed)', () => {
+		for (const role of ['MEMBER', 'ADMIN'] as const) {
+			expect(memberPageChoice({ kind: 'member', member: member(role), tokenHash: 'x' }, LIST, null, true)).toBe('full');
+			expect(memberPageChoice({ kind: 'member', member: member(role), tokenHash: 'x' }, POST, place(7), true)).toBe('full');
+		}
+	});
 });
 
 /** The marks of a guest's page that the rewrite looks for (MainLayout, Header, Sidebar, BoardView). */
@@ -159,6 +166,19 @@ describe('a member’s page made from the guest’s, through the edge cache', ()
 		const answer = await ask(`${PAGES}/boards/15`, origin, cookie);
 		expect(answer.headers.get('X-Member-Page')).toBeNull();
 		expect(origin.asked.at(-1)?.headers.get('cookie')).toBe(cookie);
+	});
+
+	it('answers a member who blocked anyone with the full render, read in the session’s batch; one who blocked no one keeps the rewrite', async () => {
+		const origin = guestPage();
+		const blocker = await signIn(1006);
+		const other = await signIn(1008);
+		await env.DB.prepare('INSERT INTO member_blocks (blocker_id, blocked_id, channel_id, created_at) VALUES (1006, 1007, 1, 0)').run();
+		const full = await ask(`${PAGES}/boards/15`, origin, blocker);
+		expect(full.headers.get('X-Member-Page')).toBeNull();
+		expect(origin.asked.at(-1)?.headers.get('cookie')).toBe(blocker);
+		const rewritten = await ask(`${PAGES}/boards/15`, origin, other);
+		expect(rewritten.headers.get('X-Member-Page')).toBe('REWRITTEN');
+		await env.DB.prepare('DELETE FROM member_blocks WHERE blocker_id = 1006').run();
 	});
 
 	it('answers a cookie whose session no longer exists with the guest’s page, saying so and clearing the cookie', async () => {
@@ -226,7 +246,7 @@ describe('a member’s post page made from the guest’s, through the edge cache
 		const answer = await ask(url, origin, await signIn(memberId), recording.db);
 		expect(answer.headers.get('X-Member-Page')).toBe('REWRITTEN');
 		// The session and the parts' reads (tests/e2e/round-trips.spec.ts holds them to one round trip).
-		for (const table of ['sessions', 'post_likes', 'reports r', 'watches', 'posts WHERE']) {
+		for (const table of ['sessions', 'post_likes', 'reports r', 'watches', 'FROM posts p JOIN members']) {
 			expect(
 				recording.statements.some((statement) => statement.sql.includes(table)),
 				table,
@@ -239,8 +259,10 @@ describe('a member’s post page made from the guest’s, through the edge cache
 		expect(html).not.toContain('data-guest-like');
 		expect(html).toContain('data-post-action="watch"');
 		expect(html).toContain('data-post-action="report"');
+		// Block of the post's author after Report, as PostActions has it (member-parts.ts blockButtonHtml).
+		expect(html).toMatch(/data-post-action="report"[^]*<\/button><button class="post-action block" type="button" aria-haspopup="dialog" data-post-action="block"/);
 		expect(html).toContain(
-			`<section data-comments data-post-id="1" data-user-id="${memberId}"><script type="application/json" data-member-comments>{"reportedComments":[${reported}]}</script>`,
+			`<section data-comments data-post-id="1" data-user-id="${memberId}" data-blocking="{&quot;authors&quot;:[],&quot;collapsed&quot;:&quot;Comment from a member you blocked — show&quot;,&quot;menu&quot;:&quot;Block {{nickname}}&quot;,&quot;menuUnblock&quot;:&quot;Unblock {{nickname}}&quot;}"><script type="application/json" data-member-comments>{"reportedComments":[${reported}]}</script>`,
 		);
 		expect(html).toContain(`data-comment-id="${reported}" data-state="VISIBLE" data-reported="">`);
 		expect(html).toContain(`data-comment-id="${other}" data-state="VISIBLE">`);

@@ -436,9 +436,9 @@ describe('@ suggestions', () => {
 		try {
 			const { db, statements } = recordingDb();
 			for (const prefix of ['z', 'Z', 'ｚ', 'zz']) {
-				expect((await suggestMembers(db, CHANNEL, prefix, Date.now())).map((m) => m.nickname)).toContain('ZzLive');
+				expect((await suggestMembers(db, CHANNEL, 0, prefix, Date.now())).map((m) => m.nickname)).toContain('ZzLive');
 			}
-			expect((await suggestMembers(db, CHANNEL, 'zq', Date.now())).length).toBe(0);
+			expect((await suggestMembers(db, CHANNEL, 0, 'zq', Date.now())).length).toBe(0);
 			// A window of SUGGESTION_WINDOW live claims of the prefix's index range: its index entries and
 			// rows, their members and their ban probes, 4 × 32 rows at most; the released claims are never read.
 			for (const statement of statements) expect(statement.rowsRead).toBeLessThanOrEqual(4 * SUGGESTION_WINDOW);

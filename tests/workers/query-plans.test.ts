@@ -21,6 +21,9 @@ import { getDraft, listDrafts } from '@/server/drafts/drafts';
 import { nicknameConflict, nicknameForms } from '@/server/accounts/nickname';
 import { savedPostsRead, savePost } from '@/server/saved/saved';
 
+import { blockedIdsRead, blockMember, blocksAnyoneByTokenRead, listBlocks } from '@/server/members/blocks';
+import { hashToken } from '@/server/platform/tokens';
+
 /** A reply of the demo (global community), and the post it is on. */
 const aReply = async () =>
 	(await env.DB.prepare('SELECT id FROM comments WHERE channel_id = 1 AND parent_id IS NOT NULL ORDER BY id LIMIT 1').first<{ id: number }>())!.id;
@@ -55,6 +58,11 @@ const READS: Record<string, (db: Db) => Promise<unknown>> = {
 	"one of a member's drafts": (db) => getDraft(db, 1, 1002, 101),
 	"a nickname's key and look-alike check": (db) => nicknameConflict(db, 4, nicknameForms('PixeIFarmTeam'), null),
 	"a member's session": async (db) => resolveSession(db, 1, (await signIn(1002)).split('=')[1] ?? null, TEST_SECRET),
+	"a member's blocks, a block and the pages' reads of them": async (db) => {
+		await blockMember(db, 1, 1002, 1003, Date.now());
+		const tokenHash = await hashToken((await signIn(1002)).split('=')[1] ?? '');
+		return Promise.all([listBlocks(db, 1, 1002), run(db, blockedIdsRead(db, 1, { tokenHash })), run(db, blocksAnyoneByTokenRead(db, 1, tokenHash))]);
+	},
 };
 
 describe('every read the product makes is served by an index', () => {

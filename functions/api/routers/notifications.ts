@@ -132,8 +132,9 @@ export const notificationsRouter = new Hono<ApiEnv>()
 		return c.json(ok({ content: { subscribed: false } }));
 	})
 	.get(SUGGEST, zv('query', SuggestQuerySchema), rateLimit('notifications'), async (c) => {
-		requireMember(c);
-		return c.json(ok({ content: { members: await suggestMembers(c.var.db, c.var.channel.id, c.req.valid('query').q, Date.now()) } }));
+		const member = requireMember(c);
+		const members = await suggestMembers(c.var.db, c.var.channel.id, member.userId, c.req.valid('query').q, Date.now());
+		return c.json(ok({ content: { members } }));
 	})
 	.on(['POST', 'PUT', 'PATCH', 'DELETE'], [LIST, UNREAD, WATCHES, SUGGEST], methodNotAllowed)
 	.on(['GET', 'PUT', 'PATCH', 'DELETE'], [READ_ALL, READ], methodNotAllowed)

@@ -32,6 +32,8 @@ interface Props {
 	editor: ReactNode;
 	/** A top-level comment's replies, and the reply box of its thread. */
 	children?: ReactNode;
+	/** A blocked member's comment (docs/reference/blocking.md): collapsed under its toggle until opened; its replies stay out. */
+	collapsed?: { text: string; open: boolean; onToggle: (open: boolean) => void } | undefined;
 }
 
 export default function CommentEntry({
@@ -49,11 +51,86 @@ export default function CommentEntry({
 	onReply,
 	editor,
 	children,
+	collapsed,
 }: Props) {
 	const classes = ['comment', comment.parentId !== null ? 'reply' : null, highlighted ? 'highlighted' : null, justPosted ? 'just-posted' : null]
 		.filter(Boolean)
 		.join(' ');
 	const replyTo = comment.readable ? comment.replyTo : undefined;
+	const body = (
+		<div className="comment-body">
+			{comment.readable ? (
+				<>
+					<div
+						className="comment-head"
+						data-author-id={comment.author.userId}
+						data-author-name={comment.author.nickname ?? undefined}
+						data-withdrawn={comment.author.withdrawn ? '' : undefined}
+						data-author-admin={comment.author.admin ? '' : undefined}
+						data-created-at={comment.createdAt}
+						data-edited={comment.edited ? '' : undefined}
+					>
+						{comment.author.withdrawn ? (
+							<span className="comment-author">{texts['common.withdrawnMember']}</span>
+						) : (
+							<a className="comment-author" href={pageUrls(channelBase).user(comment.author.userId)}>
+								{comment.author.nickname}
+							</a>
+						)}
+						{comment.author.admin && (
+							<span className="role-badge" data-role-badge>
+								{texts['common.adminBadge']}
+							</span>
+						)}
+						<time dateTime={isoDate(comment.createdAt)}>{formatFullDate(comment.createdAt, language)}</time>
+						{comment.edited && <span className="edited">{texts['common.edited']}</span>}
+						{comment.state === 'HIDDEN_BY_ADMIN' && (
+							<span className="moderation-mark">{texts[comment.autoHidden ? 'comment.hiddenByReportsForAdmin' : 'comment.hiddenForAdmin']}</span>
+						)}
+						<CommentMenu
+							commentId={comment.commentId}
+							label={texts['comment.menu.label']}
+							open={menuOpen}
+							actions={menuActions(comment)}
+							onOpenChange={(open) => onMenuOpenChange(comment.commentId, open)}
+						/>
+					</div>
+					{replyTo && (
+						<a
+							className="comment-reply-to"
+							href={replyToHref(replyTo.commentId)}
+							data-reply-to-id={replyTo.commentId}
+							data-reply-to-name={replyTo.nickname ?? undefined}
+						>
+							{replyTo.nickname === null ? texts['comment.replyToComment'] : fill(texts['comment.replyTo'], { nickname: replyTo.nickname })}
+						</a>
+					)}
+					{editor ?? <CommentText content={comment.content} mentions={comment.mentions} channelBase={channelBase} />}
+					{comment.state === 'VISIBLE' && !editor && (
+						<div className="comment-actions">
+							<button
+								className="comment-action"
+								type="button"
+								data-action="reply"
+								data-comment-id={comment.commentId}
+								aria-disabled={replyBlockedBy ? true : undefined}
+								aria-describedby={replyBlockedBy}
+								onClick={() => {
+									if (!replyBlockedBy) onReply(comment);
+								}}
+							>
+								{texts['post.reply']}
+							</button>
+						</div>
+					)}
+				</>
+			) : (
+				<p className="comment-text muted">
+					{comment.state === 'DELETED' ? texts['comment.deleted'] : texts[comment.autoHidden ? 'comment.hiddenByReports' : 'comment.hidden']}
+				</p>
+			)}
+		</div>
+	);
 	return (
 		<li
 			className={classes}
@@ -65,78 +142,21 @@ export default function CommentEntry({
 			data-reported={comment.readable && comment.reported ? '' : undefined}
 			tabIndex={justPosted ? -1 : undefined}
 		>
-			<div className="comment-body">
-				{comment.readable ? (
-					<>
-						<div
-							className="comment-head"
-							data-author-id={comment.author.userId}
-							data-author-name={comment.author.nickname ?? undefined}
-							data-withdrawn={comment.author.withdrawn ? '' : undefined}
-							data-author-admin={comment.author.admin ? '' : undefined}
-							data-created-at={comment.createdAt}
-							data-edited={comment.edited ? '' : undefined}
-						>
-							{comment.author.withdrawn ? (
-								<span className="comment-author">{texts['common.withdrawnMember']}</span>
-							) : (
-								<a className="comment-author" href={pageUrls(channelBase).user(comment.author.userId)}>
-									{comment.author.nickname}
-								</a>
-							)}
-							{comment.author.admin && (
-								<span className="role-badge" data-role-badge>
-									{texts['common.adminBadge']}
-								</span>
-							)}
-							<time dateTime={isoDate(comment.createdAt)}>{formatFullDate(comment.createdAt, language)}</time>
-							{comment.edited && <span className="edited">{texts['common.edited']}</span>}
-							{comment.state === 'HIDDEN_BY_ADMIN' && (
-								<span className="moderation-mark">{texts[comment.autoHidden ? 'comment.hiddenByReportsForAdmin' : 'comment.hiddenForAdmin']}</span>
-							)}
-							<CommentMenu
-								commentId={comment.commentId}
-								label={texts['comment.menu.label']}
-								open={menuOpen}
-								actions={menuActions(comment)}
-								onOpenChange={(open) => onMenuOpenChange(comment.commentId, open)}
-							/>
-						</div>
-						{replyTo && (
-							<a
-								className="comment-reply-to"
-								href={replyToHref(replyTo.commentId)}
-								data-reply-to-id={replyTo.commentId}
-								data-reply-to-name={replyTo.nickname ?? undefined}
-							>
-								{replyTo.nickname === null ? texts['comment.replyToComment'] : fill(texts['comment.replyTo'], { nickname: replyTo.nickname })}
-							</a>
-						)}
-						{editor ?? <CommentText content={comment.content} mentions={comment.mentions} channelBase={channelBase} />}
-						{comment.state === 'VISIBLE' && !editor && (
-							<div className="comment-actions">
-								<button
-									className="comment-action"
-									type="button"
-									data-action="reply"
-									data-comment-id={comment.commentId}
-									aria-disabled={replyBlockedBy ? true : undefined}
-									aria-describedby={replyBlockedBy}
-									onClick={() => {
-										if (!replyBlockedBy) onReply(comment);
-									}}
-								>
-									{texts['post.reply']}
-								</button>
-							</div>
-						)}
-					</>
-				) : (
-					<p className="comment-text muted">
-						{comment.state === 'DELETED' ? texts['comment.deleted'] : texts[comment.autoHidden ? 'comment.hiddenByReports' : 'comment.hidden']}
-					</p>
-				)}
-			</div>
+			{collapsed ? (
+				<details
+					className="comment-blocked"
+					data-blocked-comment={comment.commentId}
+					open={collapsed.open}
+					onToggle={(event) => {
+						if (event.currentTarget.open !== collapsed.open) collapsed.onToggle(event.currentTarget.open);
+					}}
+				>
+					<summary className="blocked-summary">{collapsed.text}</summary>
+					{body}
+				</details>
+			) : (
+				body
+			)}
 			{children}
 		</li>
 	);

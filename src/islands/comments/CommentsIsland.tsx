@@ -14,6 +14,7 @@
 import * as roles from '@/lib/roles';
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
+import { flushSync } from 'react-dom';
 import { $session, activeMember } from '@/stores/session';
 import { $postCounts, setCounts } from '@/stores/post-counts';
 import AlertDialog from '@/islands/common/AlertDialog';
@@ -33,11 +34,14 @@ import { commentLink, textProblem, type ReadableComment, type TextProblem } from
 import { commentsReducer, initialCommentsState, readableItem, type BoxRef, type Draft } from './state';
 import { loginRequiredDialog, type Wake } from './wake';
 import { mentionSource } from '@/islands/mentions/suggestions';
+import { fill } from './texts';
 
 export interface IslandProps extends CommentsData {
 	/** What the reader typed into the page's box before the island took over. */
 	initialText: string;
 	wake: Wake | null;
+	/** The blocked members' comments the reader had opened before the island took over (mount.ts). */
+	revealed?: number[];
 }
 
 /** Puts the focus on the element `selector` names, after the next paint (once the render that makes it is on screen). */
@@ -75,6 +79,9 @@ export default function CommentsIsland(props: IslandProps) {
 	const [highlight] = useState(() => Number(/^#comment-(\d+)$/.exec(location.hash)?.[1]) || null);
 	const requestIds = useRef(new Map<string, string>());
 	const heading = useRef<HTMLHeadingElement>(null);
+	// The members the reader blocked (docs/reference/blocking.md), changed from a comment's menu, and the collapsed comments opened.
+	const [blockedAuthors, setBlockedAuthors] = useState<readonly number[]>(() => props.blocking?.authors ?? []);
+	const [revealed, setRevealed] = useState<readonly number[]>(() => props.revealed ?? []);
 
 	const own = (comment: ReadableComment) => userId !== null && comment.author.userId === userId;
 	const requestIdFor = (box: string) => {
@@ -264,6 +271,20 @@ export default function CommentsIsland(props: IslandProps) {
 		}
 	};
 
+	/** Blocks (after the confirm) or unblocks the comment's author: their comments collapse, or open, in place. */
+	const toggleBlock = async (target: { userId: number; nickname: string }, blocked: boolean, commentId: number) => {
+		const { openBlockDialog, unblockMember } = await import('@/islands/common/block-dialog');
+		if (blocked) return unblockMember(target, () => setBlockedAuthors((list) => list.filter((id) => id !== target.userId)));
+		openBlockDialog(target, () => {
+			// Collapsed at once, so that the focus (whose menu is now folded away) moves to the comment's toggle.
+			flushSync(() => {
+				setBlockedAuthors((list) => [...list, target.userId]);
+				setRevealed((list) => list.filter((id) => id !== commentId));
+			});
+			document.querySelector<HTMLElement>(`[data-blocked-comment="${commentId}"] > summary`)?.focus();
+		});
+	};
+
 	const menuActions = (comment: ReadableComment): MenuAction[] => {
 		const actions: MenuAction[] = [{ key: 'copy-link', label: texts['comment.menu.copyLink'], run: () => void copyLink(comment.commentId) }];
 		if (!own(comment)) {
@@ -277,6 +298,17 @@ export default function CommentsIsland(props: IslandProps) {
 					userId === null
 						? askLogin()
 						: openReportDialog({ type: 'COMMENT', id: comment.commentId }, () => dispatch({ type: 'reported', commentId: comment.commentId })),
+			});
+		}
+		const { blocking } = props;
+		const { author } = comment;
+		if (blocking && userId !== null && !own(comment) && !author.withdrawn && author.nickname !== null) {
+			const blocked = blockedAuthors.includes(author.userId);
+			const target = { userId: author.userId, nickname: author.nickname };
+			actions.push({
+				key: blocked ? 'unblock' : 'block',
+				label: fill(blocked ? blocking.menuUnblock : blocking.menu, { nickname: author.nickname }),
+				run: () => void toggleBlock(target, blocked, comment.commentId),
 			});
 		}
 		if (own(comment))
@@ -352,6 +384,7 @@ export default function CommentsIsland(props: IslandProps) {
 			focusSoon(menuButton(commentId));
 		},
 		onMore: () => void loadMore(),
+		onRevealChange: (commentId, open) => setRevealed((list) => (open ? [...list, commentId] : list.filter((id) => id !== commentId))),
 	};
 
 	return (
@@ -370,6 +403,7 @@ export default function CommentsIsland(props: IslandProps) {
 				mentions={mentions}
 				handlers={handlers}
 				heading={heading}
+				{...(props.blocking && { blocking: { authors: blockedAuthors, revealed, text: props.blocking.collapsed } })}
 			/>
 			<AlertDialog
 				open={state.deleting !== null}

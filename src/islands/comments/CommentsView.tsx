@@ -33,6 +33,8 @@ export interface CommentsHandlers {
 	onEditSubmit: () => void;
 	onEditCancel: (commentId: number) => void;
 	onMore: () => void;
+	/** A blocked member's comment opened (or closed) by the reader. */
+	onRevealChange: (commentId: number, open: boolean) => void;
 }
 
 const nothing = () => undefined;
@@ -50,6 +52,7 @@ export const INERT_HANDLERS: CommentsHandlers = {
 	onEditSubmit: nothing,
 	onEditCancel: nothing,
 	onMore: nothing,
+	onRevealChange: nothing,
 };
 
 export interface CommentsViewProps {
@@ -68,6 +71,8 @@ export interface CommentsViewProps {
 	mentions: MentionSource | null;
 	handlers: CommentsHandlers;
 	heading?: Ref<HTMLHeadingElement>;
+	/** The members the reader blocked: their comments collapsed but those `revealed` (docs/reference/blocking.md). */
+	blocking?: { authors: readonly number[]; revealed: readonly number[]; text: string };
 }
 
 export default function CommentsView(props: CommentsViewProps) {
@@ -96,9 +101,19 @@ export default function CommentsView(props: CommentsViewProps) {
 				</p>
 			</CommentForm>
 		) : null;
+	const blocking = props.blocking;
+	const collapsedOf = (comment: CommentItem) =>
+		blocking && comment.readable && !comment.author.withdrawn && blocking.authors.includes(comment.author.userId)
+			? {
+					text: blocking.text,
+					open: blocking.revealed.includes(comment.commentId),
+					onToggle: (open: boolean) => handlers.onRevealChange(comment.commentId, open),
+				}
+			: undefined;
 	const entry = (comment: CommentItem, children?: ReactNode) => (
 		<CommentEntry
 			key={comment.commentId}
+			collapsed={collapsedOf(comment)}
 			comment={comment}
 			channelBase={channelBase}
 			language={language}

@@ -10,6 +10,18 @@ import type { Language } from '@/schemas/channel';
 import type { CommentItem } from './model';
 import type { CommentTexts } from './texts';
 
+/**
+ * What a member's page carries for blocking (docs/reference/blocking.md): the members they blocked,
+ * whose comments are collapsed, and the texts of the collapsed comment and the menu's Block and
+ * Unblock. Absent on a guest's page, which stays as it was.
+ */
+interface BlockingData {
+	authors: number[];
+	collapsed: string;
+	menu: string;
+	menuUnblock: string;
+}
+
 export interface CommentsData {
 	postId: number;
 	/** The signed-in member's id; null for a guest (the shared cached page) and a banned member. */
@@ -26,6 +38,7 @@ export interface CommentsData {
 	nextAfter: number | null;
 	startsAtBeginning: boolean;
 	texts: CommentTexts;
+	blocking?: BlockingData | undefined;
 }
 
 /** The list the section starts with, as `data-list` holds it. */
@@ -53,6 +66,7 @@ export function sectionAttributes(data: CommentsData): Record<`data-${string}`, 
 		'data-texts': JSON.stringify(data.texts),
 		// The list as a guest's page has it: the member's reports are in their own element (readMemberComments).
 		'data-list': JSON.stringify({ items: data.items.map(sharedItem), commentCount: data.commentCount } satisfies ListData),
+		'data-blocking': data.blocking ? JSON.stringify(data.blocking) : undefined,
 	};
 }
 
@@ -90,5 +104,6 @@ export function readCommentsData(section: HTMLElement): CommentsData {
 		nextAfter: data['nextAfter'] ? Number(data['nextAfter']) : null,
 		startsAtBeginning: data['startsAtBeginning'] !== undefined,
 		texts: JSON.parse(data['texts'] ?? '{}') as CommentTexts,
+		...(data['blocking'] ? { blocking: JSON.parse(data['blocking']) as BlockingData } : {}),
 	};
 }

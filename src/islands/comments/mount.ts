@@ -25,7 +25,11 @@ export function mountComments(section: HTMLElement, wake: Wake | null): void {
 	if (wake?.action === 'reply' && early) wake = { ...wake, text: early.value };
 	const active = document.activeElement instanceof HTMLElement && container.contains(document.activeElement) ? document.activeElement : null;
 	const selection = active instanceof HTMLTextAreaElement ? [active.selectionStart, active.selectionEnd] : null;
-	const props: IslandProps = { ...readCommentsData(section), initialText: box?.value ?? '', wake };
+	// A blocked member's comment the reader opened stays open under the island.
+	const revealed = [...container.querySelectorAll<HTMLDetailsElement>('details[data-blocked-comment][open]')].map((details) =>
+		Number(details.dataset['blockedComment']),
+	);
+	const props: IslandProps = { ...readCommentsData(section), initialText: box?.value ?? '', wake, revealed };
 	// The heading's count, and the post header's, follow the counts store from here on.
 	seedCounts(props.postId, { commentCount: props.commentCount });
 	showPostCounts(props.postId);

@@ -1,13 +1,14 @@
 /**
  * Withdrawal (docs/reference/product-rules.md#states): the identity is unlinked from the channel (a later sign-in starts a new
- * membership), the nickname is retired, sessions, drafts, saved posts, notifications, watches and push
- * subscriptions are deleted; posts and comments stay
+ * membership), the nickname is retired, sessions, drafts, saved posts, notifications, watches, push
+ * subscriptions and the blocks by and of the member are deleted; posts and comments stay
  * and show the withdrawn-member label.
  */
 import { bumpContentVersion } from '@/server/content-versions/versions';
 import { endMemberSessions } from '@/server/sign-in/sessions';
 import { memberSearchStatements } from '@/server/search-index/search-index';
 import { withdrawalStatements } from '@/server/notifications/notifications';
+import { blockWithdrawalStatements } from '@/server/members/blocks';
 
 export async function withdrawMember(db: Db, channelId: number, memberId: number, now = Date.now()): Promise<void> {
 	await db.batch([
@@ -23,6 +24,7 @@ export async function withdrawMember(db: Db, channelId: number, memberId: number
 		// At most SAVED_POSTS_KEPT rows (src/server/saved/saved.ts).
 		db.prepare('DELETE FROM saved_posts WHERE member_id = ?1').bind(memberId),
 		...withdrawalStatements(db, memberId),
+		...blockWithdrawalStatements(db, memberId),
 		endMemberSessions(db, memberId),
 		...memberSearchStatements(db, channelId, memberId, null),
 		bumpContentVersion(db, channelId),

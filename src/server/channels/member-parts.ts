@@ -119,6 +119,42 @@ export function saveButtonHtml(t: Translate, save: { postId: number; userId: num
 	return `<button class="post-action save"${attributeText}><svg class="save-icon" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path d="M6 3.5h12v17l-6-4.5-6 4.5z"></path></svg><span data-save-label>${escapeHtml(save.saved ? t('saved.on') : t('saved.save'))}</span></button>`;
 }
 
+/**
+ * A member's Block of a post's author on the post's action bar (src/islands/common/block-dialog.ts
+ * opens the confirm), or Unblock once they blocked them (docs/reference/blocking.md).
+ */
+export function blockButtonHtml(t: Translate, block: { userId: number; nickname: string; blocked: boolean }): string {
+	const state = block.blocked ? ' data-blocked=""' : ' aria-haspopup="dialog"';
+	const label = t(block.blocked ? 'block.menuUnblock' : 'block.menu', { nickname: block.nickname });
+	return `<button class="post-action block" type="button"${state} data-post-action="block" data-block-user-id="${block.userId}" data-block-nickname="${escapeHtml(block.nickname)}"><span data-block-label>${escapeHtml(label)}</span></button>`;
+}
+
+/**
+ * The confirm of blocking a member, closed until src/islands/common/block-dialog.ts fills in the
+ * member and opens it (from the post's action bar, a comment's menu or the profile): what a block
+ * does, and that the member is not told. On a member's post and profile pages.
+ */
+export function blockDialogHtml(t: Translate, channelBase: string): string {
+	const data: [string, string][] = [
+		['data-channel-base', channelBase],
+		['data-text-title', t('block.confirm.title')],
+		['data-text-menu', t('block.menu')],
+		['data-text-menu-unblock', t('block.menuUnblock')],
+		['data-text-blocked', t('block.toast.blocked')],
+		['data-text-unblocked', t('block.toast.unblocked')],
+		['data-text-limit', t('block.limit')],
+		['data-text-failed', t('common.message.error')],
+		['data-text-too-many', t('common.message.tooManyRequests')],
+	];
+	const attributes = data.map(([name, value]) => ` ${name}="${escapeHtml(value)}"`).join('');
+	return `<dialog class="dialog-panel alert-dialog block-dialog" aria-labelledby="block-heading" aria-describedby="block-message" data-block-dialog${attributes}><h2 id="block-heading" data-block-heading></h2><p id="block-message">${escapeHtml(t('block.confirm.message'))}</p><div class="dialog-actions"><button class="button secondary" type="button" data-block-cancel autofocus>${escapeHtml(t('common.button.cancel'))}</button><button class="button danger" type="button" data-block-confirm>${escapeHtml(t('block.confirm.button'))}</button></div></dialog>`;
+}
+
+/** What a member's comments section carries for blocking (its `data-blocking`): the members they blocked and the texts. */
+export function commentBlocking(t: Translate, authors: number[]) {
+	return { authors, collapsed: t('block.collapsedComment'), menu: t('block.menu'), menuUnblock: t('block.menuUnblock') };
+}
+
 /** The attributes of the guest's Like (PostActions.astro) that the member's has not. */
 export const GUEST_LIKE_ATTRIBUTES = ['href', 'data-login-required', 'data-login-redirect', 'data-guest-like'];
 

@@ -9,6 +9,7 @@ import { isSignedIn, type ChannelPage } from './channel-page';
 import { loadReadLimitedPage } from './read-limit';
 import { commentPageStartOf, postWithCommentsOf, postWithCommentsRead } from './post-page';
 import { memberPostReads } from '@/server/posts/member-state';
+import { blockedIdsRead } from '@/server/members/blocks';
 import type { PostDetail, PostTombstone, PostView } from '@/server/posts/detail';
 import type { CommentItem } from '@/server/comments/comments';
 import { isAdminViewer, viewerOf } from '@/server/visibility/visibility';
@@ -57,6 +58,8 @@ interface PostPageView extends Omit<ChannelPage, 'read'> {
 	saved: boolean;
 	canEdit: boolean;
 	canDelete: boolean;
+	/** The members the reader blocked (docs/reference/blocking.md): their comments collapsed; null for a guest's page. */
+	blocked: number[] | null;
 }
 
 /**
@@ -75,7 +78,8 @@ export async function loadPostPage(astro: Context & Pick<AstroGlobal, 'rewrite'>
 	// the session's row, counted against the read limit (a malformed post id reads nothing and is not counted).
 	const page = await loadReadLimitedPage(astro, postId === null ? null : 'postRead', (db, channel, tokenHash) => ({
 		...(postId !== null && { post: postWithCommentsRead(db, channel.id, postId, start, tokenHash) }),
-		...(postId !== null && tokenHash !== null && memberPostReads(db, channel.id, tokenHash, postId)),
+		...(postId !== null &&
+			tokenHash !== null && { ...memberPostReads(db, channel.id, tokenHash, postId), blocked: blockedIdsRead(db, channel.id, { tokenHash }) }),
 	}));
 	if (!page) return astro.rewrite('/404');
 	const { channel, t, session, refused, read } = page;
@@ -165,5 +169,6 @@ export async function loadPostPage(astro: Context & Pick<AstroGlobal, 'rewrite'>
 		saved: mine && read?.saved === true,
 		canEdit: changeable && mayChangePost('edit', readable.author.userId, member),
 		canDelete: changeable && mayChangePost('delete', readable.author.userId, member),
+		blocked: actor !== null ? (read?.blocked ?? []) : null,
 	};
 }

@@ -9,7 +9,7 @@
  *
  * What is in it: the profile (nickname, role, sign-in providers, dates, former nicknames), posts
  * (the body as its document, its images' URLs, its state), comments, likes (the post id and when),
- * saved posts (the post id and when, at most 1,000: one query),
+ * saved posts (the post id and when, at most 1,000: one query), the members blocked (the member's id and when),
  * the reports the member made (what, why, when, and whether moderators have closed them) and drafts.
  * The member's own removed content is theirs and is included, marked: a post or comment hidden by an
  * administrator (`hiddenByAdmin`) or deleted by the member (`deletedAt`), as it is still stored.
@@ -28,7 +28,7 @@ export const EXPORT_INTERVAL_MS = 20 * 60 * 1000;
  * (a row may reach D1's 2 MB), are read by their ids first and then by ranges of at most
  * BODY_BYTES of text (one row at least).
  */
-const EXPORT_PAGE_ROWS = { comments: 2000, likes: 5000, saved: 1000, reports: 2000, nicknames: 1000, ids: 1000 } as const;
+const EXPORT_PAGE_ROWS = { comments: 2000, likes: 5000, saved: 1000, blocks: 500, reports: 2000, nicknames: 1000, ids: 1000 } as const;
 const BODY_BYTES = 8 * 1024 * 1024;
 
 export interface ExportSubject {
@@ -296,6 +296,18 @@ async function* exportPieces(db: Db, subject: ExportSubject, now: number): Async
 			(row) => [row.created_at, row.post_id],
 		),
 		(row) => ({ postId: row.post_id, likedAt: iso(row.created_at) }),
+	);
+	// The members blocked: their ids alone (at most BLOCKS_KEPT, one page), as a liked post is its id.
+	yield* section(
+		'blocks',
+		keysetRows<{ blocked_id: number; created_at: number }>(
+			db,
+			'SELECT blocked_id, created_at FROM member_blocks WHERE blocker_id = ?1 AND channel_id = ?2 AND (blocked_id, ?4) > (?3, ?4) ORDER BY blocked_id LIMIT ?5',
+			subject,
+			EXPORT_PAGE_ROWS.blocks,
+			(row) => [row.blocked_id, 0],
+		),
+		(row) => ({ userId: row.blocked_id, blockedAt: iso(row.created_at) }),
 	);
 	yield* section(
 		'saved',

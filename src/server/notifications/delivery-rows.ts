@@ -11,6 +11,7 @@ import {
 	type NotificationKind,
 } from '@/lib/notification-kinds';
 import { activeBanSql } from '@/server/members/bans';
+import { blockedSql } from '@/server/members/blocks';
 
 /** One kind of notification to a set of members. */
 export interface Delivery {
@@ -56,6 +57,8 @@ function eligibleSql(delivery: Delivery): string {
 		'r.id IS NOT :actor',
 	];
 	if (!delivery.toBanned) conditions.push(`NOT ${activeBanSql('r.id', ':now')}`);
+	// A member the recipient blocked tells them nothing (docs/reference/blocking.md); a moderation notice names no actor and always arrives.
+	if (delivery.actorId !== null) conditions.push(`NOT ${blockedSql('r.id', ':actor')}`);
 	if (delivery.kind === 'MENTION' || delivery.kind === 'REPLY') {
 		// SENDER_NOTIFICATIONS_PER_HOUR from this sender to this recipient: the partial index of
 		// migration 0027 holds these two kinds alone (its condition is repeated word for word), so

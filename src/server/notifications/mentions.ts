@@ -8,6 +8,7 @@
 import { MENTION_LOOKUPS, mentionCandidates, type Mention } from '@/lib/mentions';
 import { nicknameKey } from '@/lib/nickname-key';
 import { activeBanSql } from '@/server/members/bans';
+import { blockedSql } from '@/server/members/blocks';
 
 /** The nickname keys `texts` ask to look up (at most MENTION_LOOKUPS). */
 function mentionKeys(texts: readonly string[]): string[] {
@@ -92,15 +93,17 @@ export const SUGGESTION_WINDOW = 32;
  * The members whose current nickname starts with `prefix` (compared by nickname key, so case and
  * full-width forms do not matter; Korean, Japanese and Chinese nicknames alike), for the @
  * suggestions of the comment box and the editor; withdrawn members and members under a ban in force
- * left out (a mention of them would tell them nothing, and the list must not advertise them).
+ * left out (a mention of them would tell them nothing, and the list must not advertise them), and
+ * so are the members who blocked the one asking (docs/reference/blocking.md: never offered, and a
+ * typed mention of them tells them nothing).
  * Bounded whatever the prefix (one character matches much of a large community): the first
  * SUGGESTION_WINDOW live claims of the prefix's range of the live-claims index (migration 0035; the
  * released claims every rename and withdrawal leaves are not in it), then at most SUGGESTIONS of
- * their members. So at most 32 index entries, 32 claims, 32 members and 32 ban probes are read; were
+ * their members. So at most 32 index entries, 32 claims, 32 members, 32 ban probes and 32 block probes are read; were
  * more than 24 of those 32 members under a ban, fewer than 8 names would be offered, and a longer
  * prefix finds the others.
  */
-export async function suggestMembers(db: Db, channelId: number, prefix: string, now: number): Promise<Mention[]> {
+export async function suggestMembers(db: Db, channelId: number, askerId: number, prefix: string, now: number): Promise<Mention[]> {
 	const key = nicknameKey(prefix.normalize('NFC'));
 	if (key === '') return [];
 	const { results } = await db
@@ -110,10 +113,10 @@ export async function suggestMembers(db: Db, channelId: number, prefix: string, 
 				WHERE channel_id = ?1 AND nickname_key >= ?2 AND nickname_key < ?2 || char(1114111) AND released_at IS NULL
 				ORDER BY nickname_key LIMIT ${SUGGESTION_WINDOW}
 			 ) c JOIN members m ON m.id = c.member_id
-			 WHERE m.withdrawn_at IS NULL AND NOT ${activeBanSql('m.id', '?3')}
+			 WHERE m.withdrawn_at IS NULL AND NOT ${activeBanSql('m.id', '?3')} AND NOT ${blockedSql('m.id', '?4')}
 			 ORDER BY c.nickname_key LIMIT ${SUGGESTIONS}`,
 		)
-		.bind(channelId, key, now)
+		.bind(channelId, key, now, askerId)
 		.all<Mention>();
 	return results;
 }

@@ -62,6 +62,9 @@ export const RATE_LIMITS = {
 	like: { member: 'RATE_LIMIT_WRITE', address: 'RATE_LIMIT_WRITE_ADDRESS' },
 	/** Saving posts and taking them off the member's saved posts. */
 	save: { member: 'RATE_LIMIT_WRITE', address: 'RATE_LIMIT_WRITE_ADDRESS' },
+
+	/** Blocking and unblocking members, and reading one's blocks. */
+	block: { member: 'RATE_LIMIT_WRITE', address: 'RATE_LIMIT_WRITE_ADDRESS' },
 	/** Reporting posts and comments (each report is a row for the moderators). */
 	report: { member: 'RATE_LIMIT_STRICT', address: 'RATE_LIMIT_STRICT_ADDRESS' },
 	/** An administrator's moderation (hide, unhide, ban, dismiss) and reads of removed text (each one an audit-log row). */

@@ -14,12 +14,17 @@ import { savedByTokenRead } from '@/server/saved/saved';
 export interface PostPlace {
 	boardId: number;
 	authorId: number;
+	/** The author's nickname, null once they withdrew (their Block: docs/reference/blocking.md). */
+	authorNickname: string | null;
 }
 
-/** The post's board and author (null when the channel has no such post): one row by its primary key. */
+/** The post's board and author (null when the channel has no such post): one row by its primary key, and its author's. */
 export function postPlaceRead(db: Db, channelId: number, postId: number): Read<PostPlace | null> {
 	const statement = db
-		.prepare('SELECT board_id AS boardId, member_id AS authorId FROM posts WHERE id = ?1 AND channel_id = ?2')
+		.prepare(
+			`SELECT p.board_id AS boardId, p.member_id AS authorId, CASE WHEN m.withdrawn_at IS NULL THEN m.nickname END AS authorNickname
+			 FROM posts p JOIN members m ON m.id = p.member_id WHERE p.id = ?1 AND p.channel_id = ?2`,
+		)
 		.bind(postId, channelId);
 	return read(statement, (result) => (result.results[0] as PostPlace | undefined) ?? null);
 }
