@@ -1,12 +1,14 @@
 /**
  * Withdrawal (docs/reference/product-rules.md#states): the identity is unlinked from the channel (a later sign-in starts a new
  * membership), the nickname is retired, sessions, drafts, notifications, watches and push
- * subscriptions are deleted; posts and comments stay
+ * subscriptions are deleted, and so are the earlier versions of their posts and comments (edit
+ * history: src/server/revisions/revisions.ts); posts and comments stay
  * and show the withdrawn-member label.
  */
 import { bumpContentVersion } from '@/server/content-versions/versions';
 import { endMemberSessions } from '@/server/sign-in/sessions';
 import { memberSearchStatements } from '@/server/search-index/search-index';
+import { memberRevisionsDeletion } from '@/server/revisions/revisions';
 import { withdrawalStatements } from '@/server/notifications/notifications';
 
 export async function withdrawMember(db: Db, channelId: number, memberId: number, now = Date.now()): Promise<void> {
@@ -20,6 +22,7 @@ export async function withdrawMember(db: Db, channelId: number, memberId: number
 			.prepare('UPDATE nickname_claims SET released_at = ?3 WHERE channel_id = ?1 AND member_id = ?2 AND released_at IS NULL')
 			.bind(channelId, memberId, now),
 		db.prepare('DELETE FROM drafts WHERE member_id = ?1').bind(memberId),
+		memberRevisionsDeletion(db, memberId),
 		...withdrawalStatements(db, memberId),
 		endMemberSessions(db, memberId),
 		...memberSearchStatements(db, channelId, memberId, null),
