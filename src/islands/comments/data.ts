@@ -25,6 +25,8 @@ export interface CommentsData {
 	commentCount: number;
 	nextAfter: number | null;
 	startsAtBeginning: boolean;
+	/** The page has the edit history's dialog (src/components/post/RevisionsDialog.astro). */
+	revisions: boolean;
 	texts: CommentTexts;
 }
 
@@ -50,6 +52,7 @@ export function sectionAttributes(data: CommentsData): Record<`data-${string}`, 
 		'data-channel-base': data.channelBase,
 		'data-next-after': data.nextAfter ?? undefined,
 		'data-starts-at-beginning': flag(data.startsAtBeginning),
+		'data-revisions-offered': flag(data.revisions),
 		'data-texts': JSON.stringify(data.texts),
 		'data-list': JSON.stringify({ items: data.items, commentCount: data.commentCount } satisfies ListData),
 	};
@@ -72,6 +75,7 @@ export function readCommentsData(section: HTMLElement): CommentsData {
 		commentCount: list.commentCount,
 		nextAfter: data['nextAfter'] ? Number(data['nextAfter']) : null,
 		startsAtBeginning: data['startsAtBeginning'] !== undefined,
+		revisions: data['revisionsOffered'] !== undefined,
 		texts: JSON.parse(data['texts'] ?? '{}') as CommentTexts,
 	};
 }
