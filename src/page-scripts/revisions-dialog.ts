@@ -26,7 +26,8 @@ export async function openRevisions(button: HTMLElement): Promise<void> {
 	const dialog = document.querySelector<HTMLDialogElement>('[data-revisions-dialog]');
 	const list = dialog?.querySelector<HTMLOListElement>('[data-revisions-list]');
 	const status = dialog?.querySelector<HTMLElement>('[data-revisions-status]');
-	if (!dialog || !list || !status) return;
+	const edited = dialog?.querySelector<HTMLElement>('[data-revisions-edited]');
+	if (!dialog || !list || !status || !edited) return;
 	const data = dialog.dataset;
 	if (!prepared.has(dialog)) {
 		prepared.add(dialog);
@@ -36,6 +37,10 @@ export async function openRevisions(button: HTMLElement): Promise<void> {
 	const target = button.dataset['revisions'] ?? 'post';
 	const commentId = Number(target);
 	opener = `[data-revisions="${Number.isInteger(commentId) ? commentId : 'post'}"]`;
+	const language = (data['language'] ?? 'en') as Language;
+	// "Last edited {{date}}": the mark's own time, which a phone cannot hover.
+	const editedAt = Date.parse(button.querySelector('time')?.dateTime ?? '');
+	edited.textContent = Number.isNaN(editedAt) ? '' : (data['textEditedAt'] ?? '').replace('{{date}}', formatFullDate(editedAt, language));
 	list.replaceChildren();
 	status.textContent = data['textLoading'] ?? '';
 	if (!dialog.open) dialog.showModal();
@@ -48,7 +53,6 @@ export async function openRevisions(button: HTMLElement): Promise<void> {
 				? await api.public.get('/posts/:postId/comments/:commentId/revisions', { param: { postId, commentId } })
 				: await api.public.get('/posts/:postId/revisions', { param: { postId } });
 		if (request !== latest) return;
-		const language = (data['language'] ?? 'en') as Language;
 		status.textContent = revisions.length === 0 ? (data['textEmpty'] ?? '') : '';
 		list.replaceChildren(
 			...revisions.map((revision) => {

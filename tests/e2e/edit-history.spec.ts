@@ -15,8 +15,8 @@ const PHONE = { width: 390, height: 844 };
 const MINUTE = 60_000;
 
 const TEXTS = {
-	'/starfall/global': { edited: '(edited)', heading: 'Earlier versions', close: 'Close', version: 'Version of' },
-	'/starfall/kr': { edited: '(수정됨)', heading: '이전 버전', close: '닫기', version: '버전' },
+	'/starfall/global': { edited: '(edited)', heading: 'Earlier versions', close: 'Close', version: 'Version of', lastEdited: 'Last edited' },
+	'/starfall/kr': { edited: '(수정됨)', heading: '이전 버전', close: '닫기', version: '버전', lastEdited: '마지막 수정:' },
 } as const;
 
 function mark(label: string): string {
@@ -89,6 +89,8 @@ for (const path of ['/starfall/global', '/starfall/kr'] as const) {
 		await page.keyboard.press('Enter');
 		await expect(dialog(page)).toBeVisible();
 		await expect(dialog(page).getByRole('heading', { name: texts.heading })).toBeVisible();
+		// The mark's time, which a phone cannot hover, heads the list.
+		await expect(dialog(page).locator('[data-revisions-edited]')).toHaveText(`${texts.lastEdited} ${await time.getAttribute('title')}`);
 		const items = dialog(page).locator('[data-revisions-list] > li');
 		await expect(items).toHaveCount(1);
 		await expect(items.first().locator('.revision-title')).toHaveText(edited.before);

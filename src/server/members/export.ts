@@ -4,7 +4,7 @@
  * ascending) a page at a time, and each page is turned into JSON and handed to the response before
  * the next is read, so memory holds one page whatever the member's history, and the number of D1
  * queries follows the member's own rows: for a member with 50,000 comments and little else,
- * 25 comment pages + 7 other reads = 32 queries (D1 allows 50 per invocation on the free plan,
+ * 25 comment pages + 9 other reads = 34 queries (D1 allows 50 per invocation on the free plan,
  * 1,000 on the paid one; tests/workers/export.test.ts counts them).
  *
  * What is in it: the profile (nickname, role, sign-in providers, dates, former nicknames), posts
