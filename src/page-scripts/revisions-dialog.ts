@@ -48,10 +48,9 @@ export async function openRevisions(button: HTMLElement): Promise<void> {
 	const api = createApiClient({ channel: { domain: data['domain'] ?? '', slug: data['slug'] ?? '' } });
 	const postId = Number(data['postId']);
 	try {
-		const { revisions } =
-			Number.isInteger(commentId)
-				? await api.public.get('/posts/:postId/comments/:commentId/revisions', { param: { postId, commentId } })
-				: await api.public.get('/posts/:postId/revisions', { param: { postId } });
+		const { revisions } = Number.isInteger(commentId)
+			? await api.public.get('/posts/:postId/comments/:commentId/revisions', { param: { postId, commentId } })
+			: await api.public.get('/posts/:postId/revisions', { param: { postId } });
 		if (request !== latest) return;
 		status.textContent = revisions.length === 0 ? (data['textEmpty'] ?? '') : '';
 		list.replaceChildren(

@@ -78,9 +78,7 @@ for (const path of ['/starfall/global', '/starfall/kr'] as const) {
 		const markButton = page.locator('.post-meta').getByRole('button', { name: texts.edited });
 		await expect(markButton).toBeVisible();
 		const time = markButton.locator('time');
-		const editedAt = Number(
-			(execute(`SELECT edited_at FROM posts WHERE id = ${edited.postId}`) as { edited_at: number }[])[0]!.edited_at,
-		);
+		const editedAt = Number((execute(`SELECT edited_at FROM posts WHERE id = ${edited.postId}`) as { edited_at: number }[])[0]!.edited_at);
 		await expect(time).toHaveAttribute('datetime', new Date(editedAt).toISOString());
 		await expect(time).toHaveAttribute('title', /^\d{4}\.\d{2}\.\d{2} \d{2}:\d{2}$/);
 		expect((await markButton.boundingBox())!.height).toBeGreaterThanOrEqual(24);

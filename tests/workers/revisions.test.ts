@@ -210,7 +210,9 @@ describe('who reads them', () => {
 });
 
 async function koreanBoard(): Promise<number> {
-	return (await env.DB.prepare('SELECT id FROM boards WHERE channel_id = ?1 AND is_public = 1 ORDER BY id LIMIT 1').bind(KOREAN.id).first<number>('id'))!;
+	return (await env.DB.prepare('SELECT id FROM boards WHERE channel_id = ?1 AND is_public = 1 ORDER BY id LIMIT 1')
+		.bind(KOREAN.id)
+		.first<number>('id'))!;
 }
 
 describe('their end', () => {
@@ -243,6 +245,8 @@ describe('their end', () => {
 		const file = JSON.parse(await new Response(exportStream(env.DB, { channel, memberId: 1018, origin: 'http://localhost' }, Date.now())).text()) as {
 			revisions: unknown[];
 		};
-		expect(file.revisions).toEqual([{ type: 'POST', id: mine, title: 'Mine', content: '', writtenAt: expect.any(String), replacedAt: expect.any(String) }]);
+		expect(file.revisions).toEqual([
+			{ type: 'POST', id: mine, title: 'Mine', content: '', writtenAt: expect.any(String), replacedAt: expect.any(String) },
+		]);
 	});
 });

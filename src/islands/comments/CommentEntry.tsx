@@ -95,7 +95,12 @@ export default function CommentEntry({
 							)}
 							<time dateTime={isoDate(comment.createdAt)}>{formatFullDate(comment.createdAt, language)}</time>
 							{comment.edited && comment.editedAt !== undefined && (
-								<EditedMark editedAt={comment.editedAt} language={language} text={texts['common.edited']} commentId={revisions ? comment.commentId : null} />
+								<EditedMark
+									editedAt={comment.editedAt}
+									language={language}
+									text={texts['common.edited']}
+									commentId={revisions ? comment.commentId : null}
+								/>
 							)}
 							{comment.state === 'HIDDEN_BY_ADMIN' && (
 								<span className="moderation-mark">{texts[comment.autoHidden ? 'comment.hiddenByReportsForAdmin' : 'comment.hiddenForAdmin']}</span>

@@ -22,12 +22,7 @@ export default function EditedMark({ editedAt, language, text, commentId }: Prop
 	);
 	if (commentId === null) return <span className="edited">{time}</span>;
 	return (
-		<button
-			className="edited edited-mark"
-			type="button"
-			aria-haspopup="dialog"
-			data-revisions={commentId}
-		>
+		<button className="edited edited-mark" type="button" aria-haspopup="dialog" data-revisions={commentId}>
 			{time}
 		</button>
 	);

@@ -121,7 +121,7 @@ export async function listRevisions(db: Db, channelId: number, viewer: Viewer, p
 		if (!comment || comment.post_id !== postId || comment.deleted_at !== null) throw new AppError('CommentNotFound');
 		if (comment.hidden_by_admin === 1 && !isAdminViewer(viewer)) throw new AppError('RevisionsHidden');
 	}
-	return (revisionsRead?.results as RevisionRow[] | undefined ?? []).map((row) => ({
+	return ((revisionsRead?.results as RevisionRow[] | undefined) ?? []).map((row) => ({
 		...(row.title === null ? {} : { title: row.title }),
 		content: row.content,
 		writtenAt: row.written_at,
