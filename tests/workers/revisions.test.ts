@@ -13,7 +13,7 @@ import { listComments } from '@/server/comments/comments';
 import { withdrawMember } from '@/server/accounts/withdrawal';
 import { exportStream } from '@/server/members/export';
 import { REVISIONS_PER_CONTENT } from '@/server/revisions/revisions';
-import { EDIT_GRACE_MS } from '@/lib/edit-grace';
+import { EDIT_GRACE_MS } from '@/server/revisions/revisions';
 import { GUEST } from '@/server/visibility/visibility';
 import { InvalidParameter, MethodNotAllowed, PostNotFound, CommentNotFound, RevisionsHidden } from '@/lib/result-codes';
 

@@ -11,7 +11,7 @@
  * - Pages: the first; the one after an item (the API's `after`, which may name an item deleted
  *   since); the one starting at an item's top-level comment (the post page's `?commentId=`).
  */
-import { shownEditTime } from '@/lib/edit-grace';
+import { shownEditTime } from '@/server/revisions/revisions';
 import { parseMentions, type Mention } from '@/lib/mentions';
 import { AppError } from '@/server/platform/errors';
 import { authorOf, type PostAuthor } from '@/server/visibility/author';
@@ -31,7 +31,7 @@ export interface ReadableCommentItem {
 	author: PostAuthor;
 	content: string;
 	createdAt: number;
-	/** Edited after the grace period (src/lib/edit-grace.ts): shown as "edited", its earlier versions readable. */
+	/** Edited after the grace period (src/server/revisions/revisions.ts): shown as "edited", its earlier versions readable. */
 	edited: boolean;
 	/** When it was last edited, present when `edited`. */
 	editedAt?: number;

@@ -1,7 +1,7 @@
 /**
  * Edit history (docs/reference/edit-history.md): the earlier versions of a post or comment.
  *
- * - An edit made within EDIT_GRACE_MS (src/lib/edit-grace.ts) of the content's creation leaves no mark and no revision (as
+ * - An edit made within EDIT_GRACE_MS of the content's creation leaves no mark and no revision (as
  *   Discourse's grace period); a later edit stores the version it replaces, in the edit's own batch
  *   and before its UPDATE (no extra round trip), and the content then shows "edited" with the time
  *   of its last edit (`shownEditTime`).
@@ -12,10 +12,17 @@
  *   content's, administrators only (RevisionsHidden); a deleted one has none (its deletion deleted
  *   them: `revisionsDeletion`), and withdrawal deletes a member's (`memberRevisionsDeletion`).
  */
-import { EDIT_GRACE_MS } from '@/lib/edit-grace';
 import { AppError } from '@/server/platform/errors';
 import { firstRowOf, readTogether } from '@/server/platform/reads';
 import { canReadPost, isAdminViewer, postStateOfRow, type PostStateColumns, type Viewer } from '@/server/visibility/visibility';
+
+/** How long after writing a post or comment its author may still change it without a trace: 5 minutes. */
+export const EDIT_GRACE_MS = 5 * 60 * 1000;
+
+/** The time a reader is shown as "edited": the last edit's, when it came after the grace period; otherwise null. */
+export function shownEditTime(createdAt: number, editedAt: number | null): number | null {
+	return editedAt !== null && editedAt - createdAt > EDIT_GRACE_MS ? editedAt : null;
+}
 
 /** The most revisions one post or comment keeps; the oldest goes first. */
 export const REVISIONS_PER_CONTENT = 20;
