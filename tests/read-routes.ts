@@ -111,8 +111,11 @@ export const API_ROUTES: Record<string, (t: ReadTargets) => string[]> = {
 	'/public/v1/:domain/:slug/posts/:postId': (t) => t.posts.map((post) => `${apiBase(t).pub}/posts/${post.postId}`),
 	'/public/v1/:domain/:slug/posts/:postId/comments': (t) => t.posts.map((post) => `${apiBase(t).pub}/posts/${post.postId}/comments`),
 	'/public/v1/:domain/:slug/posts/:postId/revisions': (t) => t.posts.map((post) => `${apiBase(t).pub}/posts/${post.postId}/revisions`),
+	// The comments' posts are the last of `posts` (privacyTargets): each comment asked under them.
 	'/public/v1/:domain/:slug/posts/:postId/comments/:commentId/revisions': (t) =>
-		t.posts.flatMap((post) => t.commentIds.map((id) => `${apiBase(t).pub}/posts/${post.postId}/comments/${id}/revisions`)),
+		t.posts
+			.slice(-t.commentIds.length)
+			.flatMap((post) => t.commentIds.map((id) => `${apiBase(t).pub}/posts/${post.postId}/comments/${id}/revisions`)),
 	'/public/v1/:domain/:slug/users/:userId': (t) => t.userIds.map((id) => `${apiBase(t).pub}/users/${id}`),
 	'/public/v1/:domain/:slug/users/:userId/posts': (t) => t.userIds.flatMap((id) => paged(`${apiBase(t).pub}/users/${id}/posts`, t.listPages)),
 	'/public/v1/:domain/:slug/search': (t) => SEARCHES.flatMap((query) => paged(`${apiBase(t).pub}/search?${query}`, t.listPages)),
