@@ -113,6 +113,12 @@ export const API_ROUTES: Record<string, (t: ReadTargets) => string[]> = {
 	],
 	'/public/v1/:domain/:slug/posts/:postId': (t) => t.posts.map((post) => `${apiBase(t).pub}/posts/${post.postId}`),
 	'/public/v1/:domain/:slug/posts/:postId/comments': (t) => t.posts.map((post) => `${apiBase(t).pub}/posts/${post.postId}/comments`),
+	'/public/v1/:domain/:slug/posts/:postId/revisions': (t) => t.posts.map((post) => `${apiBase(t).pub}/posts/${post.postId}/revisions`),
+	// The comments' posts are the last of `posts` (privacyTargets): each comment asked under them.
+	'/public/v1/:domain/:slug/posts/:postId/comments/:commentId/revisions': (t) =>
+		t.posts
+			.slice(-t.commentIds.length)
+			.flatMap((post) => t.commentIds.map((id) => `${apiBase(t).pub}/posts/${post.postId}/comments/${id}/revisions`)),
 	'/public/v1/:domain/:slug/users/:userId': (t) => t.userIds.map((id) => `${apiBase(t).pub}/users/${id}`),
 	'/public/v1/:domain/:slug/users/:userId/posts': (t) => t.userIds.flatMap((id) => paged(`${apiBase(t).pub}/users/${id}/posts`, t.listPages)),
 	'/public/v1/:domain/:slug/search': (t) => SEARCHES.flatMap((query) => paged(`${apiBase(t).pub}/search?${query}`, t.listPages)),
@@ -221,6 +227,10 @@ export function canarySql(ids: PrivacyIds, channelId: number): string[] {
 		`UPDATE comments SET content = '${CANARY.hiddenComment}' WHERE id = ${ids.hiddenComment}`,
 		`UPDATE comments SET content = '${CANARY.deletedComment}' WHERE id = ${ids.deletedComment}`,
 		`UPDATE comments SET content = '${CANARY.commentOnHidden}' WHERE post_id = ${ids.hiddenPost} AND deleted_at IS NULL AND hidden_by_admin = 0`,
+		// Their earlier versions (edit history) say the same: a revision answers no one the content does not.
+		`INSERT INTO revisions (channel_id, content_type, content_id, member_id, title, content, written_at, replaced_at)
+		 SELECT channel_id, 'POST', id, member_id, title, content_text, created_at, created_at FROM posts WHERE id IN (${ids.privatePost}, ${ids.hiddenPost}, ${ids.deletedPost})
+		 UNION ALL SELECT channel_id, 'COMMENT', id, member_id, NULL, content, created_at, created_at FROM comments WHERE id IN (${ids.hiddenComment}, ${ids.deletedComment})`,
 		// A draft of the private post's author, beside the demo's drafts (which other tests use).
 		`INSERT OR REPLACE INTO drafts (id, channel_id, member_id, board_id, subject_id, title, content, created_at, updated_at)
 		 VALUES (${ids.draft}, ${channelId}, ${ids.privatePostAuthor}, ${ids.privatePostBoard}, NULL, '${CANARY.draftTitle}', '${body(CANARY.draftBody)}', 0, 0)`,

@@ -12,6 +12,7 @@ import { layoutsRouter } from '@functions/api/routers/layouts';
 import { boardsRouter } from '@functions/api/routers/boards';
 import { searchRouter } from '@functions/api/routers/search';
 import { postsRouter } from '@functions/api/routers/posts';
+import { revisionsRouter } from '@functions/api/routers/revisions';
 import { usersRouter } from '@functions/api/routers/users';
 import { authRouter } from '@functions/api/routers/auth';
 import { accountRouter } from '@functions/api/routers/account';
@@ -44,6 +45,7 @@ const publicApi = new Hono<ApiEnv>()
 	.route('/', boardsRouter)
 	.route('/', searchRouter)
 	.route('/', postsRouter)
+	.route('/', revisionsRouter)
 	.route('/', usersRouter)
 	.route('/', authRouter)
 	// A known path asked with the wrong method.

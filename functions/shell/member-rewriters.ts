@@ -24,6 +24,7 @@ import {
 	blockButtonHtml,
 	blockDialogHtml,
 	commentBlocking,
+	revisionsDialogHtml,
 	saveButtonHtml,
 	watchButtonHtml,
 } from '@/server/channels/member-parts';
@@ -126,6 +127,7 @@ function postParts(rewriter: HTMLRewriter, t: Translate, channel: Channel, membe
 		marker: POST_WATCH_MARKER,
 	};
 	const reported = new Set(parts.reportedComments);
+	let revisionsOffered = false;
 	rewriter
 		.on('script[type="application/ld+json"]', { element: (script) => void script.remove() })
 		.on('[data-post-action-bar]', { element: (bar) => void bar.setAttribute('data-user-id', userId) })
@@ -159,10 +161,21 @@ function postParts(rewriter: HTMLRewriter, t: Translate, channel: Channel, membe
 			},
 		})
 		.on('dialog[data-action-alert]', { element: (alert) => void alert.after(blockDialogHtml(t, channel.basePath), { html: true }) })
+		.on('article.post[data-post-id]', {
+			element(article) {
+				article.onEndTag((end) => {
+					if (!revisionsOffered) end.after(revisionsDialogHtml(t, channel, parts.postId), { html: true });
+				});
+			},
+		})
 		.on('section[data-comments]', {
 			element(section) {
 				section.setAttribute('data-user-id', userId);
 				section.setAttribute('data-blocking', JSON.stringify(commentBlocking(t, [])));
+				// A member's page offers the edit history's dialog (src/components/post/RevisionsDialog.astro), a
+				// guest's only where a mark shows: put it in after the post when the guest's page has none.
+				if (section.hasAttribute('data-revisions-offered')) revisionsOffered = true;
+				else section.setAttribute('data-revisions-offered', '');
 				section.prepend(memberCommentsHtml({ reportedComments: parts.reportedComments }), { html: true });
 			},
 		})

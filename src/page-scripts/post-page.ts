@@ -1,7 +1,7 @@
 /**
  * The post page's one module (src/pages/[domain]/[slug]/posts/[postId].astro), besides the
- * layout's: the action bar's and the comments' loaders, the image viewer's, the view count's beacon
- * and the YouTube facades. One file instead of one per component (docs/decisions/performance.md).
+ * layout's: the action bar's and the comments' loaders, the image viewer's, the view count's beacon,
+ * the edit history's dialog and the YouTube facades. One file instead of one per component (docs/decisions/performance.md).
  */
 import { viewedStorageKey } from '@/lib/names';
 import { PLAYER_FEATURES, YOUTUBE_PLAYER_ORIGIN } from '@/lib/youtube-player';
@@ -24,6 +24,12 @@ if (beacon) {
 		navigator.sendBeacon(beacon);
 	}
 }
+
+// An "edited" mark opens the earlier versions (src/components/post/RevisionsDialog.astro), its module fetched at the first press.
+document.addEventListener('click', (event) => {
+	const mark = (event.target as Element | null)?.closest<HTMLElement>('[data-revisions]');
+	if (mark) void import('@/page-scripts/revisions-dialog').then(({ openRevisions }) => openRevisions(mark));
+});
 
 // YouTube facades become the player (privacy-enhanced domain) only when the reader asks for it.
 document.addEventListener('click', (event) => {

@@ -140,15 +140,16 @@ describe('writing, replying, editing and deleting', () => {
 		const replyToReply = contentOf<CommentAnswer>(await post(postId, 1005, { content: 'reply to a reply', parentId: reply.comment.commentId }));
 		expect(replyToReply).toMatchObject({ comment: { parentId: topId }, commentCount: 3 });
 
+		// Within the 5-minute grace period: no "edited" mark (tests/workers/revisions.test.ts has the rest).
 		const edited = await patch(postId, reply.comment.commentId, 1004, { content: ' better reply ' });
 		expect(edited.code).toBe(0);
-		expect(contentOf<{ comment: CommentItem }>(edited)).toEqual({ comment: { ...reply.comment, content: 'better reply', edited: true } });
+		expect(contentOf<{ comment: CommentItem }>(edited)).toEqual({ comment: { ...reply.comment, content: 'better reply', edited: false } });
 
 		const deleted = await remove(postId, replyToReply.comment.commentId, 1005);
 		expect(deleted.body['content']).toEqual({ commentCount: 2 });
 		const page = contentOf<{ comments: CommentItem[]; nextAfter: number | null; commentCount: number }>(await read(postId));
 		expect(page).toEqual({
-			comments: [first.comment, { ...reply.comment, content: 'better reply', edited: true }],
+			comments: [first.comment, { ...reply.comment, content: 'better reply', edited: false }],
 			nextAfter: null,
 			commentCount: 2,
 		});

@@ -260,7 +260,9 @@ describe('a member’s post page made from the guest’s, through the edge cache
 		expect(html).toContain('data-post-action="watch"');
 		expect(html).toContain('data-post-action="report"');
 		// Block of the post's author after Report, as PostActions has it (member-parts.ts blockButtonHtml).
-		expect(html).toMatch(/data-post-action="report"[^]*<\/button><button class="post-action block" type="button" aria-haspopup="dialog" data-post-action="block"/);
+		expect(html).toMatch(
+			/data-post-action="report"[^]*<\/button><button class="post-action block" type="button" aria-haspopup="dialog" data-post-action="block"/,
+		);
 		expect(html).toContain(
 			`<section data-comments data-post-id="1" data-user-id="${memberId}" data-blocking="{&quot;authors&quot;:[],&quot;collapsed&quot;:&quot;Comment from a member you blocked — show&quot;,&quot;menu&quot;:&quot;Block {{nickname}}&quot;,&quot;menuUnblock&quot;:&quot;Unblock {{nickname}}&quot;}"><script type="application/json" data-member-comments>{"reportedComments":[${reported}]}</script>`,
 		);

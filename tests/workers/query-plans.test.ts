@@ -20,9 +20,9 @@ import { resolveSession } from '@/server/sign-in/sessions';
 import { getDraft, listDrafts } from '@/server/drafts/drafts';
 import { nicknameConflict, nicknameForms } from '@/server/accounts/nickname';
 import { savedPostsRead, savePost } from '@/server/saved/saved';
-
 import { blockedIdsRead, blockMember, blocksAnyoneByTokenRead, listBlocks } from '@/server/members/blocks';
 import { hashToken } from '@/server/platform/tokens';
+import { listRevisions } from '@/server/revisions/revisions';
 
 /** A reply of the demo (global community), and the post it is on. */
 const aReply = async () =>
@@ -57,6 +57,8 @@ const READS: Record<string, (db: Db) => Promise<unknown>> = {
 	"a member's drafts": (db) => listDrafts(db, 1, 1002, 1),
 	"one of a member's drafts": (db) => getDraft(db, 1, 1002, 101),
 	"a nickname's key and look-alike check": (db) => nicknameConflict(db, 4, nicknameForms('PixeIFarmTeam'), null),
+	"a post's earlier versions": (db) => listRevisions(db, 1, GUEST, 10, null),
+	"a comment's earlier versions": async (db) => listRevisions(db, 1, GUEST, await postWithReplies(), await aReply()),
 	"a member's session": async (db) => resolveSession(db, 1, (await signIn(1002)).split('=')[1] ?? null, TEST_SECRET),
 	"a member's blocks, a block and the pages' reads of them": async (db) => {
 		await blockMember(db, 1, 1002, 1003, Date.now());

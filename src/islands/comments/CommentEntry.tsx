@@ -9,6 +9,7 @@ import { pageUrls } from '@/lib/urls';
 import type { Language } from '@/schemas/channel';
 import CommentMenu, { type MenuAction } from './CommentMenu';
 import CommentText from './CommentText';
+import EditedMark from './EditedMark';
 import type { CommentItem, ReadableComment } from './model';
 import { fill, type CommentTexts } from './texts';
 
@@ -18,6 +19,8 @@ interface Props {
 	language: Language;
 	texts: CommentTexts;
 	highlighted: boolean;
+	/** The page has the edit history's dialog (src/components/post/RevisionsDialog.astro): the "edited" mark opens it. */
+	revisions: boolean;
 	/** The comment the reader has just posted: marked for a moment and focusable, for the focus to move to it. */
 	justPosted: boolean;
 	/** The link of a reply's context to the comment it answers (model.ts replyToHref). */
@@ -42,6 +45,7 @@ export default function CommentEntry({
 	language,
 	texts,
 	highlighted,
+	revisions,
 	justPosted,
 	replyToHref,
 	menuOpen,
@@ -83,7 +87,14 @@ export default function CommentEntry({
 							</span>
 						)}
 						<time dateTime={isoDate(comment.createdAt)}>{formatFullDate(comment.createdAt, language)}</time>
-						{comment.edited && <span className="edited">{texts['common.edited']}</span>}
+						{comment.edited && comment.editedAt !== undefined && (
+							<EditedMark
+								editedAt={comment.editedAt}
+								language={language}
+								text={texts['common.edited']}
+								commentId={revisions ? comment.commentId : null}
+							/>
+						)}
 						{comment.state === 'HIDDEN_BY_ADMIN' && (
 							<span className="moderation-mark">{texts[comment.autoHidden ? 'comment.hiddenByReportsForAdmin' : 'comment.hiddenForAdmin']}</span>
 						)}

@@ -397,6 +397,7 @@ export default function CommentsIsland(props: IslandProps) {
 				language={language}
 				texts={texts}
 				startsAtBeginning={props.startsAtBeginning}
+				revisions={props.revisions}
 				userId={userId}
 				banned={banned}
 				highlight={highlight}

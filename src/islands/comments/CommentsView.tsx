@@ -66,6 +66,8 @@ export interface CommentsViewProps {
 	/** The reader who may write (null for a guest or a banned member), and whether they are banned. */
 	userId: number | null;
 	banned: boolean;
+	/** The page has the edit history's dialog: an "edited" mark opens it (./EditedMark.tsx). */
+	revisions: boolean;
 	/** The comment the address points at (`#comment-N`), marked. */
 	highlight: number | null;
 	mentions: MentionSource | null;
@@ -119,6 +121,7 @@ export default function CommentsView(props: CommentsViewProps) {
 			language={language}
 			texts={texts}
 			highlighted={comment.commentId === props.highlight}
+			revisions={props.revisions}
 			justPosted={comment.commentId === state.posted}
 			replyToHref={hrefOf}
 			menuOpen={state.menuFor === comment.commentId}

@@ -37,6 +37,8 @@ export interface CommentsData {
 	commentCount: number;
 	nextAfter: number | null;
 	startsAtBeginning: boolean;
+	/** The page has the edit history's dialog (src/components/post/RevisionsDialog.astro). */
+	revisions: boolean;
 	texts: CommentTexts;
 	blocking?: BlockingData | undefined;
 }
@@ -63,6 +65,7 @@ export function sectionAttributes(data: CommentsData): Record<`data-${string}`, 
 		'data-channel-base': data.channelBase,
 		'data-next-after': data.nextAfter ?? undefined,
 		'data-starts-at-beginning': flag(data.startsAtBeginning),
+		'data-revisions-offered': flag(data.revisions),
 		'data-texts': JSON.stringify(data.texts),
 		// The list as a guest's page has it: the member's reports are in their own element (readMemberComments).
 		'data-list': JSON.stringify({ items: data.items.map(sharedItem), commentCount: data.commentCount } satisfies ListData),
@@ -103,6 +106,7 @@ export function readCommentsData(section: HTMLElement): CommentsData {
 		commentCount: list.commentCount,
 		nextAfter: data['nextAfter'] ? Number(data['nextAfter']) : null,
 		startsAtBeginning: data['startsAtBeginning'] !== undefined,
+		revisions: data['revisionsOffered'] !== undefined,
 		texts: JSON.parse(data['texts'] ?? '{}') as CommentTexts,
 		...(data['blocking'] ? { blocking: JSON.parse(data['blocking']) as BlockingData } : {}),
 	};

@@ -1,12 +1,14 @@
 /**
  * Withdrawal (docs/reference/product-rules.md#states): the identity is unlinked from the channel (a later sign-in starts a new
  * membership), the nickname is retired, sessions, drafts, saved posts, notifications, watches, push
- * subscriptions and the blocks by and of the member are deleted; posts and comments stay
+ * subscriptions and the blocks by and of the member are deleted, and so are the earlier versions of
+ * their posts and comments (edit history: src/server/revisions/revisions.ts); posts and comments stay
  * and show the withdrawn-member label.
  */
 import { bumpContentVersion } from '@/server/content-versions/versions';
 import { endMemberSessions } from '@/server/sign-in/sessions';
 import { memberSearchStatements } from '@/server/search-index/search-index';
+import { memberRevisionsDeletion } from '@/server/revisions/revisions';
 import { withdrawalStatements } from '@/server/notifications/notifications';
 import { blockWithdrawalStatements } from '@/server/members/blocks';
 
@@ -23,6 +25,7 @@ export async function withdrawMember(db: Db, channelId: number, memberId: number
 		db.prepare('DELETE FROM drafts WHERE member_id = ?1').bind(memberId),
 		// At most SAVED_POSTS_KEPT rows (src/server/saved/saved.ts).
 		db.prepare('DELETE FROM saved_posts WHERE member_id = ?1').bind(memberId),
+		memberRevisionsDeletion(db, memberId),
 		...withdrawalStatements(db, memberId),
 		...blockWithdrawalStatements(db, memberId),
 		endMemberSessions(db, memberId),

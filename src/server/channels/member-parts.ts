@@ -155,6 +155,27 @@ export function commentBlocking(t: Translate, authors: number[]) {
 	return { authors, collapsed: t('block.collapsedComment'), menu: t('block.menu'), menuUnblock: t('block.menuUnblock') };
 }
 
+/**
+ * The dialog of a post's and its comments' earlier versions (docs/reference/edit-history.md), closed
+ * until src/page-scripts/revisions-dialog.ts fills and opens it from an "edited" mark: on a post page
+ * that shows a mark, and on every member's (a comment they edit after the grace period is marked at once).
+ */
+export function revisionsDialogHtml(t: Translate, channel: { domain: string; slug: string; language: string }, postId: number): string {
+	const data: [string, string][] = [
+		['data-domain', channel.domain],
+		['data-slug', channel.slug],
+		['data-post-id', String(postId)],
+		['data-language', channel.language],
+		['data-text-loading', t('revisions.loading')],
+		['data-text-empty', t('revisions.empty')],
+		['data-text-failed', t('revisions.failed')],
+		['data-text-version', t('revisions.version')],
+		['data-text-edited-at', t('revisions.editedAt')],
+	];
+	const attributes = data.map(([name, value]) => ` ${name}="${escapeHtml(value)}"`).join('');
+	return `<dialog class="dialog-panel revisions-dialog" aria-labelledby="revisions-heading" data-revisions-dialog${attributes}><div class="revisions-head"><h2 id="revisions-heading">${escapeHtml(t('revisions.heading'))}</h2><button class="button secondary" type="button" data-revisions-close>${escapeHtml(t('common.button.close'))}</button></div><p class="revisions-edited" data-revisions-edited></p><p class="revisions-status" role="status" data-revisions-status></p><ol class="revisions-list" role="list" data-revisions-list></ol></dialog>`;
+}
+
 /** The attributes of the guest's Like (PostActions.astro) that the member's has not. */
 export const GUEST_LIKE_ATTRIBUTES = ['href', 'data-login-required', 'data-login-redirect', 'data-guest-like'];
 

@@ -11,6 +11,7 @@
  * - Pages: the first; the one after an item (the API's `after`, which may name an item deleted
  *   since); the one starting at an item's top-level comment (the post page's `?commentId=`).
  */
+import { shownEditTime } from '@/server/revisions/revisions';
 import { parseMentions, type Mention } from '@/lib/mentions';
 import { AppError } from '@/server/platform/errors';
 import { authorOf, type PostAuthor } from '@/server/visibility/author';
@@ -30,7 +31,10 @@ export interface ReadableCommentItem {
 	author: PostAuthor;
 	content: string;
 	createdAt: number;
+	/** Edited after the grace period (src/server/revisions/revisions.ts): shown as "edited", its earlier versions readable. */
 	edited: boolean;
+	/** When it was last edited, present when `edited`. */
+	editedAt?: number;
 	/** A reply's context: the comment it answers (see ReplyTo). Absent on a top-level comment. */
 	replyTo?: ReplyTo;
 	/** Present (true) on the post page when the signed-in reader has reported this comment. */
@@ -224,11 +228,17 @@ function toItem(row: CommentRow, viewer: Viewer): CommentItem {
 		author: authorOf(row.member_id, row.nickname, row.withdrawn_at, row.role),
 		content: row.content,
 		createdAt: row.created_at,
-		edited: row.edited_at !== null,
+		...editedProperty(row.created_at, row.edited_at),
 		...replyToProperty(row.parent_id, row, viewer),
 		...(row.reported === 1 ? { reported: true as const } : {}),
 		...mentionsProperty(row.mentions),
 	};
+}
+
+/** `edited`, and `editedAt` when an edit after the grace period shows (so an unedited item keeps its former shape). */
+export function editedProperty(createdAt: number, editedAt: number | null): { edited: boolean; editedAt?: number } {
+	const shown = shownEditTime(createdAt, editedAt);
+	return shown === null ? { edited: false } : { edited: true, editedAt: shown };
 }
 
 /** `{ mentions }` when the text mentions members, nothing otherwise (so the item keeps its former shape). */

@@ -9,6 +9,7 @@ import { memberViewer } from '@/server/visibility/visibility';
 import { authorOf } from '@/server/visibility/author';
 import { COMMENT_MAX_LENGTH, commentLength, normalizeComment } from '@/schemas/comment-limits';
 import {
+	editedProperty,
 	mentionsProperty,
 	REPLY_TARGET_COLUMNS,
 	REPLY_TARGET_JOINS,
@@ -66,7 +67,7 @@ export function itemOf(row: StoredCommentRow, member: SessionMember): ReadableCo
 		author: authorOf(member.userId, member.nickname, null, member.role),
 		content: row.content,
 		createdAt: row.created_at,
-		edited: row.edited_at !== null,
+		...editedProperty(row.created_at, row.edited_at),
 		...replyToProperty(row.parent_id, row, memberViewer(member)),
 		...mentionsProperty(row.mentions),
 	};

@@ -26,6 +26,7 @@ import { touchPost } from '@/server/content-versions/versions';
 import { hotAfterSql } from '@/server/posts/hot';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { logStatement } from '@/server/moderation/log';
+import { revisionsDeletion, revisionStatements } from '@/server/revisions/revisions';
 import { readablePostGuard, readablePostOf, readablePostStatement } from '@/server/visibility/readable-post';
 import { mentionsOf, mentionsStatement } from '@/server/notifications/mentions';
 import { notify } from '@/server/notifications/send';
@@ -86,6 +87,8 @@ export async function editComment(
 		[
 			readablePostGuard(db, channelId, member, postId),
 			otherAssertion(db, 'EXISTS (SELECT 1 FROM comments WHERE id = ?1 AND deleted_at IS NULL AND hidden_by_admin = 0)', commentId),
+			// The version the edit replaces, before the UPDATE (src/server/revisions/revisions.ts).
+			...revisionStatements(db, channelId, { type: 'COMMENT', id: commentId }, now),
 			db
 				.prepare('UPDATE comments SET content = ?2, edited_at = ?3, mentions = ?4 WHERE id = ?1')
 				.bind(commentId, content, now, storedMentions(mentions)),
@@ -136,6 +139,7 @@ export async function deleteComment(
 				)
 				.bind(postId, commentId),
 			touchPost(db, channelId, postId, 'removal'),
+			revisionsDeletion(db, { type: 'COMMENT', id: commentId }),
 			...(moderated
 				? [
 						logStatement(

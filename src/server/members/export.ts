@@ -10,7 +10,8 @@
  * What is in it: the profile (nickname, role, sign-in providers, dates, former nicknames), posts
  * (the body as its document, its images' URLs, its state), comments, likes (the post id and when),
  * saved posts (the post id and when, at most 1,000: one query), the members blocked (the member's id and when),
- * the reports the member made (what, why, when, and whether moderators have closed them) and drafts.
+ * the reports the member made (what, why, when, and whether moderators have closed them), drafts
+ * and the earlier versions of their posts and comments (edit history).
  * The member's own removed content is theirs and is included, marked: a post or comment hidden by an
  * administrator (`hiddenByAdmin`) or deleted by the member (`deletedAt`), as it is still stored.
  * Nothing of anyone else: no other member's post titles (a liked post is its id; it may have
@@ -94,6 +95,16 @@ interface PostRow {
 	deleted_at: number | null;
 }
 
+/** An earlier version of the member's post or comment (src/server/revisions/revisions.ts). */
+interface RevisionRow {
+	content_type: 'POST' | 'COMMENT';
+	content_id: number;
+	title: string | null;
+	content: string;
+	written_at: number;
+	replaced_at: number;
+}
+
 interface DraftRow {
 	id: number;
 	board_id: number | null;
@@ -109,13 +120,13 @@ interface DraftRow {
  * The rows of `table` that belong to the member, in id order, as pages of at most BODY_BYTES of
  * text: first the ids and sizes (EXPORT_PAGE_ROWS.ids a query), then each run of ids that fits.
  */
-async function* sizedRows<T>(db: Db, table: 'posts' | 'drafts', columns: string, subject: ExportSubject): AsyncGenerator<T[]> {
+async function* sizedRows<T>(db: Db, table: 'posts' | 'drafts' | 'revisions', columns: string, subject: ExportSubject): AsyncGenerator<T[]> {
 	let after = 0;
 	for (;;) {
 		const ids = (
 			await db
 				.prepare(
-					`SELECT id, length(CAST(title AS BLOB)) + length(CAST(content AS BLOB)) AS size FROM ${table} WHERE member_id = ?1 AND channel_id = ?2 AND id > ?3 ORDER BY id LIMIT ?4`,
+					`SELECT id, length(CAST(coalesce(title, '') AS BLOB)) + length(CAST(content AS BLOB)) AS size FROM ${table} WHERE member_id = ?1 AND channel_id = ?2 AND id > ?3 ORDER BY id LIMIT ?4`,
 				)
 				.bind(subject.memberId, subject.channel.id, after, EXPORT_PAGE_ROWS.ids)
 				.all<{ id: number; size: number }>()
@@ -356,6 +367,18 @@ async function* exportPieces(db: Db, subject: ExportSubject, now: number): Async
 				updatedAt: iso(row.updated_at),
 			};
 		},
+	);
+	yield* section(
+		'revisions',
+		sizedRows<RevisionRow>(db, 'revisions', 'content_type, content_id, title, content, written_at, replaced_at', subject),
+		(row) => ({
+			type: row.content_type,
+			id: row.content_id,
+			...(row.title === null ? {} : { title: row.title }),
+			content: row.content,
+			writtenAt: iso(row.written_at),
+			replacedAt: iso(row.replaced_at),
+		}),
 	);
 	yield '\n}\n';
 }

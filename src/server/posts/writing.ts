@@ -27,6 +27,7 @@ import { postSearchStatements } from '@/server/search-index/search-index';
 import { draftDeletionStatement, ownDraftOf, ownDraftStatement } from '@/server/drafts/drafts';
 import { canReadPost, memberViewer, postStateOfRow, type PostStateColumns } from '@/server/visibility/visibility';
 import { logStatement } from '@/server/moderation/log';
+import { revisionsDeletion, revisionStatements } from '@/server/revisions/revisions';
 import { checkNewMemberPost, DEFAULT_NEW_MEMBER_LIMITS, isNewMember, writeCountGuard, type NewMemberLimits } from '@/server/spam/new-members';
 
 /**
@@ -333,6 +334,8 @@ export async function editPost(
 		db,
 		[
 			assertion(db, 'EXISTS (SELECT 1 FROM posts WHERE id = ?1 AND version = ?2 AND deleted_at IS NULL)', postId, input.version),
+			// The version the edit replaces, before the UPDATE (src/server/revisions/revisions.ts).
+			...revisionStatements(db, channelId, { type: 'POST', id: postId }, now),
 			...plan.statements,
 			update,
 			...claimUploadsStatements(db, channelId, images.get(), { postId }),
@@ -372,6 +375,7 @@ export async function deletePost(db: Db, channelId: number, member: SessionMembe
 				.prepare(`UPDATE posts SET deleted_at = ?3, version = version + 1${assignments(plan.columns)} WHERE id = ?1 AND channel_id = ?2`)
 				.bind(postId, channelId, now),
 			...postSearchStatements(db, channelId, postId, null),
+			revisionsDeletion(db, { type: 'POST', id: postId }),
 			...(moderated ? [logStatement(db, channelId, member.userId, 'DELETE_POST', { type: 'POST', id: postId }, '', now)] : []),
 			touchCache(db, channelId, { boards: [stored.row.board_id], memberId: stored.row.member_id, post: { id: postId, change: 'removal' } }),
 		],
