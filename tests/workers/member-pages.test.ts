@@ -264,7 +264,7 @@ describe('a member’s post page made from the guest’s, through the edge cache
 			/data-post-action="report"[^]*<\/button><button class="post-action block" type="button" aria-haspopup="dialog" data-post-action="block"/,
 		);
 		expect(html).toContain(
-			`<section data-comments data-post-id="1" data-user-id="${memberId}" data-blocking="{&quot;authors&quot;:[],&quot;collapsed&quot;:&quot;Comment from a member you blocked — show&quot;,&quot;menu&quot;:&quot;Block {{nickname}}&quot;,&quot;menuUnblock&quot;:&quot;Unblock {{nickname}}&quot;}"><script type="application/json" data-member-comments>{"reportedComments":[${reported}]}</script>`,
+			`<section data-comments data-post-id="1" data-user-id="${memberId}" data-blocking="{&quot;authors&quot;:[],&quot;collapsed&quot;:&quot;Comment from a member you blocked — show&quot;,&quot;menu&quot;:&quot;Block {{nickname}}&quot;,&quot;menuUnblock&quot;:&quot;Unblock {{nickname}}&quot;}" data-revisions-offered=""><script type="application/json" data-member-comments>{"reportedComments":[${reported}]}</script>`,
 		);
 		expect(html).toContain(`data-comment-id="${reported}" data-state="VISIBLE" data-reported="">`);
 		expect(html).toContain(`data-comment-id="${other}" data-state="VISIBLE">`);
