@@ -29,6 +29,11 @@ export function memberCardHtml(t: Translate, card: { nickname: string; mypageHre
 	return `<section class="card welcome" data-member-card><p class="member-label">${escapeHtml(t('layout.member'))}</p><a class="member-name" href="${escapeHtml(card.mypageHref)}" data-member-nickname>${escapeHtml(card.nickname)}</a><a class="button welcome-login" href="${escapeHtml(card.writeHref)}">${escapeHtml(t('common.button.write'))}</a></section>`;
 }
 
+/** Name-value pairs as a tag's attributes, each value escaped: ` name="value"` each. */
+function attributesHtml(pairs: [string, string][]): string {
+	return pairs.map(([name, value]) => ` ${name}="${escapeHtml(value)}"`).join('');
+}
+
 /** What a Watch toggle says and sends (src/page-scripts/watch-toggle.ts). */
 export interface WatchButtonParts {
 	target: 'post' | 'board';
@@ -68,7 +73,7 @@ export function watchButtonHtml(t: Translate, watch: WatchButtonParts): string {
 		['data-text-limit', t('watch.limit')],
 		['class', watch.className],
 	];
-	const attributeText = attributes.map(([name, value]) => ` ${name}="${escapeHtml(value)}"`).join('');
+	const attributeText = attributesHtml(attributes);
 	return `<button type="button"${attributeText} ${watch.marker}>${WATCH_ICON}<span data-watch-label>${escapeHtml(watch.watching ? t('watch.on') : off)}</span></button>`;
 }
 
@@ -115,7 +120,7 @@ export function saveButtonHtml(t: Translate, save: { postId: number; userId: num
 		['data-text-too-many', t('common.message.tooManyRequests')],
 		['data-text-limit', t('saved.limit')],
 	];
-	const attributeText = attributes.map(([name, value]) => ` ${name}="${escapeHtml(value)}"`).join('');
+	const attributeText = attributesHtml(attributes);
 	return `<button class="post-action save"${attributeText}><svg class="save-icon" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path d="M6 3.5h12v17l-6-4.5-6 4.5z"></path></svg><span data-save-label>${escapeHtml(save.saved ? t('saved.on') : t('saved.save'))}</span></button>`;
 }
 
@@ -146,7 +151,7 @@ export function blockDialogHtml(t: Translate, channelBase: string): string {
 		['data-text-failed', t('common.message.error')],
 		['data-text-too-many', t('common.message.tooManyRequests')],
 	];
-	const attributes = data.map(([name, value]) => ` ${name}="${escapeHtml(value)}"`).join('');
+	const attributes = attributesHtml(data);
 	return `<dialog class="dialog-panel alert-dialog block-dialog" aria-labelledby="block-heading" aria-describedby="block-message" data-block-dialog${attributes}><h2 id="block-heading" data-block-heading></h2><p id="block-message">${escapeHtml(t('block.confirm.message'))}</p><div class="dialog-actions"><button class="button secondary" type="button" data-block-cancel autofocus>${escapeHtml(t('common.button.cancel'))}</button><button class="button danger" type="button" data-block-confirm>${escapeHtml(t('block.confirm.button'))}</button></div></dialog>`;
 }
 
@@ -172,7 +177,7 @@ export function revisionsDialogHtml(t: Translate, channel: { domain: string; slu
 		['data-text-version', t('revisions.version')],
 		['data-text-edited-at', t('revisions.editedAt')],
 	];
-	const attributes = data.map(([name, value]) => ` ${name}="${escapeHtml(value)}"`).join('');
+	const attributes = attributesHtml(data);
 	return `<dialog class="dialog-panel revisions-dialog" aria-labelledby="revisions-heading" data-revisions-dialog${attributes}><div class="revisions-head"><h2 id="revisions-heading">${escapeHtml(t('revisions.heading'))}</h2><button class="button secondary" type="button" data-revisions-close>${escapeHtml(t('common.button.close'))}</button></div><p class="revisions-edited" data-revisions-edited></p><p class="revisions-status" role="status" data-revisions-status></p><ol class="revisions-list" role="list" data-revisions-list></ol></dialog>`;
 }
 
