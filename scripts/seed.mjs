@@ -2,7 +2,8 @@
  * Seeds the local D1 with the demo communities (and, with --posts N, the benchmark channel).
  *
  *   npm run seed                         demo data into .wrangler/state (resets the demo channels)
- *   npm run seed -- --posts 100000       also /bench/large with 100,000 posts
+ *   npm run seed -- --posts 100000       also /bench/large with 100,000 posts (SQL in batches: scripts/seed/bench.mjs)
+ *   npm run seed -- --posts N --resume   go on with a bench seed of N posts that stopped part-way (the demo as it is)
  *   npm run seed -- --persist-to DIR     another local state folder
  *   npm run seed -- --if-empty           only when the database has no channel yet (used by npm start)
  *   npm run seed -- --fresh              a new state folder with the demo data (a copy of the last one
@@ -13,7 +14,8 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_STATE, ROOT, executeFile, migrate, query } from './lib/wrangler.mjs';
-import { BENCH_CHANNEL, benchSql } from './seed/bench.mjs';
+import { BENCH_CHANNEL, seedBench } from './seed/bench.mjs';
+import { openLocalD1 } from './lib/local-d1.mjs';
 import { deleteChannelsSql, demoSql } from './seed/demo.mjs';
 import { freshDemoState } from './lib/seeded.mjs';
 
@@ -23,6 +25,7 @@ const { values } = parseArgs({
 		posts: { type: 'string' },
 		'if-empty': { type: 'boolean', default: false },
 		fresh: { type: 'boolean', default: false },
+		resume: { type: 'boolean', default: false },
 	},
 });
 const persistTo = path.resolve(values['persist-to']);
@@ -43,7 +46,9 @@ if (values.fresh) freshDemoState(persistTo);
 else migrate(persistTo);
 // Only --if-empty asks what is there: each wrangler command costs seconds of CPU (a Node start and a workerd).
 const count = values['if-empty'] && !values.fresh ? query('SELECT count(*) AS count FROM channels', persistTo)[0].count : 0;
-if (values.fresh) {
+if (values.resume) {
+	if (!values.posts) throw new Error('--resume goes on with a bench seed: give its --posts');
+} else if (values.fresh) {
 	console.log(`A fresh ${path.relative(ROOT, persistTo)} with the demo communities.`);
 } else if (count > 0) {
 	console.log(`The local database already has ${count} channels; keeping its data.`);
@@ -58,9 +63,14 @@ if (values.fresh) {
 }
 if (values.posts) {
 	const total = Number(values.posts);
-	if (!Number.isSafeInteger(total) || total < 1) throw new Error('--posts takes a positive whole number');
 	const started = Date.now();
-	run('bench', benchSql(total));
+	// One workerd for the whole seed; each batch of posts is its own transaction.
+	const local = await openLocalD1(persistTo);
+	try {
+		await seedBench(local.db, total, { log: (line) => console.log(line), resume: values.resume });
+	} finally {
+		await local.close();
+	}
 	dropLocalCache();
 	console.log(`Seeded /bench/large with ${total} posts in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }

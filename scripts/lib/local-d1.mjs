@@ -11,7 +11,7 @@ import { getPlatformProxy } from 'wrangler';
 import { ROOT, WRANGLER_ENV } from './wrangler.mjs';
 
 /**
- * @typedef {{ rows: (sql: string) => Promise<any[]>; close: () => Promise<void> }} LocalD1
+ * @typedef {{ db: D1Database; rows: (sql: string) => Promise<any[]>; close: () => Promise<void> }} LocalD1
  */
 
 /**
@@ -31,6 +31,7 @@ export async function openLocalD1(persistTo) {
 	/** @type {D1Database} */
 	const db = /** @type {any} */ (proxy.env).DB;
 	return {
+		db,
 		rows: (sql) => allRows(db, sql),
 		close: () => proxy.dispose(),
 	};

@@ -711,7 +711,8 @@ export function demoSql() {
 	return statements;
 }
 
-const CHANNEL_SPAN = 2 ** 32;
+/** A channel's range of search index rowids (migrations/0010). */
+export const CHANNEL_SPAN = 2 ** 32;
 
 /**
  * The search index's entries of seeded rows, as src/server/search-index/search-index.ts writes them: a
@@ -747,8 +748,20 @@ export function listTopsSql(channelIds) {
 	const list = channelIds.join(',');
 	return [
 		`UPDATE posts SET board_pos = board_seq, subject_pos = subject_seq, channel_pos = channel_seq WHERE channel_id IN (${list});`,
-		// The Popular order's hot score, as src/server/posts/hot.ts computes it.
-		`UPDATE posts SET hot = created_at / 1000 + 172800 * (like_count + 2 * comment_count) / (like_count + 2 * comment_count + 10) WHERE channel_id IN (${list});`,
+		`UPDATE posts SET hot = ${HOT_SCORE} WHERE channel_id IN (${list});`,
+		...listTopsOnlySql(channelIds),
+	];
+}
+
+/** The Popular order's hot score in SQL, as src/server/posts/hot.ts computes it (integer division as there). */
+export const hotScoreSql = (createdAt, likes, comments) =>
+	`${createdAt} / 1000 + 172800 * (${likes} + 2 * ${comments}) / (${likes} + 2 * ${comments} + 10)`;
+const HOT_SCORE = hotScoreSql('created_at', 'like_count', 'comment_count');
+
+/** The lists' tops of channels whose posts were inserted with their positions and hot scores. */
+export function listTopsOnlySql(channelIds) {
+	const list = channelIds.join(',');
+	return [
 		`UPDATE channels SET list_top = listed_count WHERE id IN (${list});`,
 		`UPDATE boards SET list_top = listed_count WHERE channel_id IN (${list});`,
 		`UPDATE board_subjects SET list_top = listed_count WHERE channel_id IN (${list});`,
