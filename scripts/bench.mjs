@@ -35,7 +35,8 @@
  * when a reader's answer is not a success or a write is refused). The build goes to dist-bench/,
  * never to the dist/ a running `npm start` serves; --reuse-build copies dist/ there instead of
  * building again (`npm test`, which has just built dist/ from the same checkout).
- * The server listens on BENCH_PORT (default 8830).
+ * The server listens on BENCH_PORT (default 8830). --persist-to DIR: the bench data in DIR instead of
+ * .wrangler/bench (a million posts: `--posts 1000000 --persist-to /tmp/bench-1m`; docs/decisions/performance.md).
  * --latency (only the latency run, on the bench data as it is, like --mixed-only): the site served with
  * a delay added to every D1 round trip, --primary-ms (default 150) to the primary and --replica-ms
  * (default 10) to a replica, in the bench's copy of the build only (scripts/lib/d1-latency.mjs), and
@@ -78,6 +79,7 @@ const { values } = parseArgs({
 		requests: { type: 'string', default: '40' },
 		smoke: { type: 'boolean', default: false },
 		'reuse-build': { type: 'boolean', default: false },
+		'persist-to': { type: 'string' },
 	},
 });
 // A smoke run (CI): a small community of its own, one second per target and one round, no
@@ -92,7 +94,9 @@ if (smoke) {
 // Away from the ports `npm start` and the browser tests use (8788 to 8791) and their identity providers.
 const PORT = Number(process.env.BENCH_PORT ?? 8830);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
-const STATE = path.join(ROOT, '.wrangler', smoke ? 'bench-smoke' : 'bench');
+const STATE = values['persist-to'] ? path.resolve(values['persist-to']) : path.join(ROOT, '.wrangler', smoke ? 'bench-smoke' : 'bench');
+/** Above this many posts the search bench's scan reads only the newest 50,000 (scripts/operator/bench-search.ts). */
+const SCAN_ALL_UP_TO = 200_000;
 const RESULTS = path.join(ROOT, 'bench-results');
 /**
  * The bench's own build, beside dist/: building into dist/ would replace the scripts and images a
@@ -457,6 +461,7 @@ function searchBench() {
 			'--persist-to',
 			STATE,
 			...(smoke ? ['--runs', '3', '--samples', '5'] : ['--runs', String(Math.max(20, rounds))]),
+			...(Number(values.posts) > SCAN_ALL_UP_TO ? ['--scan-limit', '50000'] : []),
 		],
 		{ cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
 	);
@@ -464,7 +469,7 @@ function searchBench() {
 	if (!line) throw new Error(`the search bench failed:\n${run.stderr}`);
 	const figures = JSON.parse(line);
 	console.log(
-		`\nSearch on ${values.posts} posts: recall ${figures.recall.exact} of ${figures.recall.samples} sampled queries exactly as a scan (${figures.recall.capped} beyond the count cap, compared on the newest 1,001)`,
+		`\nSearch on ${values.posts} posts: recall ${figures.recall.exact} of ${figures.recall.samples} sampled queries exactly as a scan (${figures.recall.capped} beyond the count cap, compared on the newest 1,001${figures.recall.skipped ? `; ${figures.recall.skipped} not compared: fewer than 1,001 matches in the newest 50,000 posts` : ''})`,
 	);
 	console.log('| query | found | rows read | SQL p50 / p95 ms | call p50 / p95 ms |');
 	console.log('|---|---|---|---|---|');
@@ -653,10 +658,14 @@ if (!lighthouseOnly && !mixedOnly) {
 await db.close();
 
 if (!lighthouseOnly && !mixedOnly) {
-	const removal = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'bench-removal.mjs'), '--persist-to', STATE], {
-		cwd: ROOT,
-		encoding: 'utf8',
-	});
+	const removal = spawnSync(
+		process.execPath,
+		[path.join(ROOT, 'scripts', 'bench-removal.mjs'), '--persist-to', STATE, '--runs', smoke ? '2' : '20'],
+		{
+			cwd: ROOT,
+			encoding: 'utf8',
+		},
+	);
 	const line = removal.stdout.split('\n').find((text) => text.startsWith('{'));
 	if (removal.status !== 0 || !line) throw new Error(`the removal bench failed:\n${removal.stderr}`);
 	results.removal = JSON.parse(line);
@@ -714,7 +723,10 @@ if (results.removal) {
 	console.log('|---|---|---|---|');
 	for (const [name, cost] of Object.entries(results.removal.removals))
 		console.log(`| ${name} | ${cost.rowsWritten} | ${cost.rowsRead} | ${cost.ms} |`);
-	for (const [name, cost] of Object.entries(results.removal.pagesAfter)) console.log(`| then ${name}: rows read | | ${cost.rowsRead} | |`);
+	for (const [name, cost] of Object.entries(results.removal.pagesAfter))
+		console.log(
+			`| then ${name}: rows read, SQL p50 / p95 ms, call p50 / p95 ms | | ${cost.rowsRead} | ${cost.sqlP50Ms} / ${cost.sqlP95Ms}, ${cost.callP50Ms} / ${cost.callP95Ms} |`,
+		);
 }
 if (results.lighthouse) {
 	console.log('\nLighthouse (mobile):');

@@ -46,3 +46,9 @@ export function metered(db: Db, cost: Cost): Db {
 		},
 	});
 }
+
+/** The p-th percentile of `values` (the nearest rank), to 0.1. */
+export function percentile(values: number[], p: number): number {
+	const sorted = [...values].sort((a, b) => a - b);
+	return Number(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!.toFixed(1));
+}

@@ -14,14 +14,17 @@ export interface ScannedPost {
 	withdrawn_at: number | null;
 }
 
-/** The listed posts of a channel with their author, newest first: what scanPosts looks through. */
-export async function listedPostsForScan(db: Db, channelId: number): Promise<ScannedPost[]> {
+/**
+ * The listed posts of a channel with their author, newest first: what scanPosts looks through; with
+ * `limit`, only the newest so many (a million posts do not fit in the bench's memory).
+ */
+export async function listedPostsForScan(db: Db, channelId: number, limit = -1): Promise<ScannedPost[]> {
 	const { results } = await db
 		.prepare(
 			`SELECT p.id, p.title, p.content_text, m.nickname, m.withdrawn_at FROM posts p JOIN members m ON m.id = p.member_id
-			 WHERE p.channel_id = ?1 AND p.channel_seq IS NOT NULL ORDER BY p.id DESC`,
+			 WHERE p.channel_id = ?1 AND p.channel_seq IS NOT NULL ORDER BY p.id DESC LIMIT ?2`,
 		)
-		.bind(channelId)
+		.bind(channelId, limit)
 		.all<ScannedPost>();
 	return results;
 }
