@@ -4,7 +4,8 @@
  * says each cost (rows written and read, milliseconds), then what a board page reads after and how
  * long it takes (--runs times each, p50/p95 of the database's own time and of the whole call through
  * the local runtime): the first page, page 2,000, the last page, and the Popular order's first page
- * and a deep keyset page (after the post 10,000th in that order, or the middle one of a smaller board).
+ * and a deep keyset page (after the post 10,000th in that order, or the middle one of a smaller board),
+ * and a guest's post page (the post, then its comments: a post of the board's middle with 2 comments).
  * Prints one JSON line. Usage: main(['--persist-to', dir, '--runs', '20']).
  */
 import { parseArgs } from 'node:util';
@@ -14,6 +15,9 @@ import { popularPostsRead } from '@/server/posts/popular';
 import { run } from '@/server/platform/reads';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { PAGE_SIZE } from '@/schemas/params';
+import { getPost } from '@/server/posts/detail';
+import { listComments } from '@/server/comments/comments';
+import { GUEST } from '@/server/visibility/visibility';
 import { openDatabase } from './database';
 import { metered, percentile, type Cost } from './metered';
 
@@ -49,12 +53,17 @@ export async function main(argv: string[]): Promise<number> {
 			.bind(BOARD, deepRank)
 			.first<number>('id');
 		const lastPage = Math.max(1, Math.ceil(listed / PAGE_SIZE));
+		const postId = await db
+			.prepare('SELECT id FROM posts WHERE board_id = ?1 AND board_seq > ?2 AND comment_count = 2 ORDER BY board_seq LIMIT 1')
+			.bind(BOARD, Math.floor(listed / 2))
+			.first<number>('id');
 		const reads: Record<string, (measured: Db) => Promise<unknown>> = {
 			page1: (measured) => listBoardPosts(measured, 9, BOARD, 1, listed),
 			page2000: (measured) => listBoardPosts(measured, 9, BOARD, 2000, listed),
 			[`page${lastPage}`]: (measured) => listBoardPosts(measured, 9, BOARD, lastPage, listed),
 			popular1: (measured) => run(measured, popularPostsRead(measured, 9, { kind: 'board', boardId: BOARD }, null)),
 			[`popularAfter${deepRank}`]: (measured) => run(measured, popularPostsRead(measured, 9, { kind: 'board', boardId: BOARD }, anchor)),
+			postWithComments: async (measured) => [await getPost(measured, 9, postId!, GUEST), await listComments(measured, 9, postId!, GUEST, null)],
 		};
 		const pages: Record<string, Cost & { sqlP50Ms: number; sqlP95Ms: number; callP50Ms: number; callP95Ms: number }> = {};
 		for (const [name, read] of Object.entries(reads)) {
