@@ -14,19 +14,30 @@ export interface ScannedPost {
 	withdrawn_at: number | null;
 }
 
+/** Posts read per query of listedPostsForScan: one answer of 100,000 posts overran the local runtime's memory. */
+const SCAN_PAGE = 10_000;
+
 /**
  * The listed posts of a channel with their author, newest first: what scanPosts looks through; with
- * `limit`, only the newest so many (a million posts do not fit in the bench's memory).
+ * `limit`, only the newest so many (a million posts do not fit in the bench's memory). Read by keyset
+ * in pages of SCAN_PAGE.
  */
-export async function listedPostsForScan(db: Db, channelId: number, limit = -1): Promise<ScannedPost[]> {
-	const { results } = await db
-		.prepare(
-			`SELECT p.id, p.title, p.content_text, m.nickname, m.withdrawn_at FROM posts p JOIN members m ON m.id = p.member_id
-			 WHERE p.channel_id = ?1 AND p.channel_seq IS NOT NULL ORDER BY p.id DESC LIMIT ?2`,
-		)
-		.bind(channelId, limit)
-		.all<ScannedPost>();
-	return results;
+export async function listedPostsForScan(db: Db, channelId: number, limit = Number.POSITIVE_INFINITY): Promise<ScannedPost[]> {
+	const posts: ScannedPost[] = [];
+	for (let before = Number.MAX_SAFE_INTEGER; posts.length < limit; ) {
+		const take = Math.min(SCAN_PAGE, limit - posts.length);
+		const { results } = await db
+			.prepare(
+				`SELECT p.id, p.title, p.content_text, m.nickname, m.withdrawn_at FROM posts p JOIN members m ON m.id = p.member_id
+				 WHERE p.channel_id = ?1 AND p.channel_seq IS NOT NULL AND p.id < ?2 ORDER BY p.id DESC LIMIT ?3`,
+			)
+			.bind(channelId, before, take)
+			.all<ScannedPost>();
+		posts.push(...results);
+		if (results.length < take) break;
+		before = results[results.length - 1]!.id;
+	}
+	return posts;
 }
 
 /** The ids of `posts` containing `query` in the type's fields. */
