@@ -33,9 +33,9 @@ const KEYS = ['general', 'guides', 'bugs'];
 const MEMBERS = 200;
 const LANGUAGES = [en, ko, ja, zh];
 /** Posts per transaction: about 2 s each on a busy two-core machine. */
-export const BATCH = 5_000;
+const BATCH = 5_000;
 /** The most posts the channel's id ranges hold (posts 9,000,001 on; comments 5 ids a post). */
-export const MAX_POSTS = 2_000_000;
+const MAX_POSTS = 2_000_000;
 const CREATED = SEED_NOW - 800 * 86_400_000;
 const SPREAD_MS = 790 * 86_400_000;
 /** The staging tables the batches read; dropped when the seed is complete. */
@@ -251,7 +251,7 @@ function postsOf(from, to, total) {
 }
 
 /** The statements of posts [from, to): the posts, their comments and likes, their search entries. */
-export function batchSql(from, to, total) {
+function batchSql(from, to, total) {
 	const boardSeq = `(n / ${PERIOD}) * board_per + board_in`;
 	const subjectSeq = `(n / ${PERIOD}) * subject_per + subject_in`;
 	const comments = commentsOf('n');
@@ -280,7 +280,7 @@ export function batchSql(from, to, total) {
 }
 
 /** The statements that end a seed of `total` posts: the lists' counts and tops, and no staging tables. */
-export function finishSql(total) {
+function finishSql(total) {
 	const { boards, subjects } = listCounts(total);
 	return [
 		`UPDATE channels SET listed_count = ${total} WHERE id = ${channelId};`,

@@ -744,7 +744,7 @@ export function searchIndexSql(posts, members) {
  * are its list positions, and each list's top is its count (migrations/0004). Each post gets its hot
  * score (migrations/0039).
  */
-export function listTopsSql(channelIds) {
+function listTopsSql(channelIds) {
 	const list = channelIds.join(',');
 	return [
 		`UPDATE posts SET board_pos = board_seq, subject_pos = subject_seq, channel_pos = channel_seq WHERE channel_id IN (${list});`,
