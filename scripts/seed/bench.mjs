@@ -315,7 +315,7 @@ export async function seedBench(db, total, { log = () => {}, batch = BATCH, resu
 	let from = 0;
 	if (state?.total === total) {
 		const last = await db.prepare(`SELECT max(id) AS id FROM posts WHERE id > ${postBase} AND id <= ${postBase + MAX_POSTS}`).first();
-		from = last?.id ? last.id - postBase : 0;
+		from = typeof last?.id === 'number' ? last.id - postBase : 0;
 		log(`Going on from post ${from} of ${total}.`);
 	} else {
 		await run(['PRAGMA defer_foreign_keys = true;', ...deleteChannelsSql([channelId], 'bench-%')]);

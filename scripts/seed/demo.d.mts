@@ -40,5 +40,9 @@ export declare function insertRows(table: string, columns: readonly string[], ro
 export declare function deleteChannelsSql(channelIds: readonly number[], identityPattern: string): string[];
 /** The search index's entries of seeded posts and members (rows as COLUMNS lists them). */
 export declare function searchIndexSql(posts: readonly unknown[][], members: readonly unknown[][]): string[];
-/** The list positions of every listed post of the channels. */
-export declare function listTopsSql(channelIds: readonly number[]): string[];
+/** A channel's range of search index rowids. */
+export declare const CHANNEL_SPAN: number;
+/** The Popular order's hot score in SQL, of the SQL expressions of a post's creation time and counts. */
+export declare function hotScoreSql(createdAt: string, likes: string, comments: string): string;
+/** The lists' tops of channels whose posts were inserted with their positions and hot scores. */
+export declare function listTopsOnlySql(channelIds: readonly number[]): string[];
