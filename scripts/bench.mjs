@@ -95,7 +95,7 @@ if (smoke) {
 const PORT = Number(process.env.BENCH_PORT ?? 8830);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 const STATE = values['persist-to'] ? path.resolve(values['persist-to']) : path.join(ROOT, '.wrangler', smoke ? 'bench-smoke' : 'bench');
-/** Above this many posts the search bench's scan reads only the newest 50,000 (scripts/operator/bench-search.ts). */
+/** Above this many posts the search bench's scan reads only the newest 8,000 (scripts/operator/bench-search.ts). */
 const SCAN_ALL_UP_TO = 200_000;
 const RESULTS = path.join(ROOT, 'bench-results');
 /**
@@ -461,7 +461,7 @@ function searchBench() {
 			'--persist-to',
 			STATE,
 			...(smoke ? ['--runs', '3', '--samples', '5'] : ['--runs', String(Math.max(20, rounds))]),
-			...(Number(values.posts) > SCAN_ALL_UP_TO ? ['--scan-limit', '50000'] : []),
+			...(Number(values.posts) > SCAN_ALL_UP_TO ? ['--scan-limit', '8000'] : []),
 		],
 		{ cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
 	);
@@ -469,7 +469,7 @@ function searchBench() {
 	if (!line) throw new Error(`the search bench failed:\n${run.stderr}`);
 	const figures = JSON.parse(line);
 	console.log(
-		`\nSearch on ${values.posts} posts: recall ${figures.recall.exact} of ${figures.recall.samples} sampled queries exactly as a scan (${figures.recall.capped} beyond the count cap, compared on the newest 1,001${figures.recall.skipped ? `; ${figures.recall.skipped} not compared: fewer than 1,001 matches in the newest 50,000 posts` : ''})`,
+		`\nSearch on ${values.posts} posts: recall ${figures.recall.exact} of ${figures.recall.samples} sampled queries exactly as a scan (${figures.recall.capped} beyond the count cap, compared on the newest 1,001${figures.recall.skipped ? `; ${figures.recall.skipped} not compared: fewer than 1,001 matches in the newest 8,000 posts` : ''})`,
 	);
 	console.log('| query | found | rows read | SQL p50 / p95 ms | call p50 / p95 ms |');
 	console.log('|---|---|---|---|---|');

@@ -57,12 +57,9 @@ export async function main(argv: string[]): Promise<number> {
 	const runs = Math.max(3, Number(values.runs));
 	const perLanguage = Math.max(1, Number(values.samples));
 	const scanLimit = values['scan-limit'] === undefined ? 0 : Number(values['scan-limit']);
-	// The scan's posts through a runtime of their own, closed before the measures: the local runtime
-	// that passed 100,000 posts' texts on closed its socket a few searches later (2026-11-29).
-	const scanning = await openDatabase({ remote: false, persistTo: values['persist-to'] });
-	const posts = await listedPostsForScan(scanning.db, CHANNEL, scanLimit > 0 ? scanLimit : undefined).finally(() => scanning.close());
 	const { db, close } = await openDatabase({ remote: false, persistTo: values['persist-to'] });
 	try {
+		const posts = await listedPostsForScan(db, CHANNEL, scanLimit > 0 ? scanLimit : undefined);
 		if (posts.length === 0) throw new Error('The bench channel is empty: run the bench seed first');
 
 		// Recall: `perLanguage` queries per language, cut from the posts of that language.

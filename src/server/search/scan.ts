@@ -14,7 +14,7 @@ export interface ScannedPost {
 	withdrawn_at: number | null;
 }
 
-/** Posts read per query of listedPostsForScan: one answer of 100,000 posts overran the local runtime's memory. */
+/** Posts read per query of listedPostsForScan: a page of answers, not one of a whole community's texts. */
 const SCAN_PAGE = 10_000;
 
 /**
