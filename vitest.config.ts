@@ -40,6 +40,10 @@ export default defineConfig({
 					// Plain functions in Node: the files share workers instead of a fresh one per file (about a
 					// second each on a busy machine). A file that stubs a global must not rely on another's.
 					isolate: false,
+					// An upper bound, not a timing: on a 2-core machine at a load average of 17 (the type check, lint and
+					// the workers tests beside it, and other work), a first dynamic import of the schemas and the demo
+					// seed's statements each took over vitest's default 5 s.
+					testTimeout: 30_000,
 				},
 			},
 			{

@@ -11,6 +11,7 @@ import { expect, test } from './test';
 import { execute, nicknameOf } from './fixtures';
 import { community, signInMember } from './write-helpers';
 import { DESKTOP, PHONE } from './phone-checks';
+import { reviewShot } from './review-shot';
 
 const GLOBAL = '/starfall/global';
 const FARM = '/pixelfarm/main';
@@ -85,7 +86,7 @@ test('reports queue: hide a post, dismiss reports, ban a comment’s writer; his
 	await page.getByRole('button', { name: 'Most reported' }).click();
 	await expect(page).toHaveURL(/order=most/);
 	await expect(page.getByRole('button', { name: 'Most reported' })).toHaveAttribute('aria-pressed', 'true');
-	await page.screenshot({ path: path.join(shots, 'queue-desktop.png'), fullPage: true });
+	await reviewShot(page, path.join(shots, 'queue-desktop.png'), { fullPage: true });
 	expect(await wcagViolations(page)).toEqual([]);
 
 	// Hide, with a reason: the group leaves the queue, and readers no longer see the post.
@@ -93,7 +94,7 @@ test('reports queue: hide a post, dismiss reports, ban a comment’s writer; his
 	const hideDialog = page.getByRole('dialog', { name: 'Hide this post from readers? Its open reports are closed.' });
 	await expect(hideDialog).toBeVisible();
 	await hideDialog.getByLabel('Reason (kept in the moderation log)').fill('Phishing');
-	await page.screenshot({ path: path.join(shots, 'hide-dialog.png') });
+	await reviewShot(page, path.join(shots, 'hide-dialog.png'));
 	await hideDialog.getByRole('button', { name: 'Hide' }).click();
 	await expect(toast(page)).toHaveText('Hidden from readers.');
 	await expect(group('POST', hidden.id)).toHaveCount(0);
@@ -139,7 +140,7 @@ test('reports queue: hide a post, dismiss reports, ban a comment’s writer; his
 	await expect(until).toHaveAttribute('aria-invalid', 'true');
 	await until.fill(chosen);
 	await banDialog.getByLabel('Reason (kept in the moderation log)').fill('Repeated insults');
-	await page.screenshot({ path: path.join(shots, 'ban-dialog.png') });
+	await reviewShot(page, path.join(shots, 'ban-dialog.png'));
 	expect(await wcagViolations(page)).toEqual([]);
 	await banDialog.getByRole('button', { name: 'Ban' }).click();
 	await expect(toast(page)).toHaveText(`${writer} has been banned.`);
@@ -190,7 +191,7 @@ test('reports queue: hide a post, dismiss reports, ban a comment’s writer; his
 	await find.fill(writer);
 	await page.keyboard.press('Enter');
 	await expect(page.locator(`[data-found-member="${comment!.member_id}"]`).getByRole('button', { name: 'Ban', exact: true })).toBeVisible();
-	await page.screenshot({ path: path.join(shots, 'bans-desktop.png'), fullPage: true });
+	await reviewShot(page, path.join(shots, 'bans-desktop.png'), { fullPage: true });
 	// The unban's toast has gone (axe would measure its contrast mid-fade).
 	await expect(toast(page)).toBeHidden();
 	expect(await wcagViolations(page)).toEqual([]);
@@ -212,14 +213,14 @@ test('reports queue: hide a post, dismiss reports, ban a comment’s writer; his
 	await expect(page.locator('tbody')).not.toContainText(`#${hidden.id}`);
 	// Read-only: nothing to type or press but each entry's Show text.
 	await expect(page.locator('tbody input, tbody textarea, tbody button:not(.admin-text-toggle)')).toHaveCount(0);
-	await page.screenshot({ path: path.join(shots, 'log-desktop.png'), fullPage: true });
+	await reviewShot(page, path.join(shots, 'log-desktop.png'), { fullPage: true });
 	expect(await wcagViolations(page)).toEqual([]);
 
 	// On a phone the queue reads without sideways scrolling.
 	await page.setViewportSize({ width: 390, height: 844 });
 	await page.goto(`${GLOBAL}/admin`);
 	expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-	await page.screenshot({ path: path.join(shots, 'queue-phone.png'), fullPage: true });
+	await reviewShot(page, path.join(shots, 'queue-phone.png'), { fullPage: true });
 });
 
 test('automatic hide at the community’s number of reports, shown again from the queue; comments hidden from the post page', async ({
@@ -263,7 +264,7 @@ test('automatic hide at the community’s number of reports, shown again from th
 	// The toast fades out after 1.5 s: the check waits until it has gone, since a half-faded toast
 	// measures as low contrast (on a busy machine the screenshot took long enough to catch it fading).
 	await expect(toast(page)).toBeHidden();
-	await page.screenshot({ path: path.join(shots, 'settings-dark.png'), fullPage: true });
+	await reviewShot(page, path.join(shots, 'settings-dark.png'), { fullPage: true });
 	expect(await wcagViolations(page)).toEqual([]);
 
 	try {
@@ -377,7 +378,7 @@ test('the admin area speaks the community’s language', async ({ page }) => {
 			.filter({ hasText: `회원 ${nicknameOf(2038)} 이용 제한` })
 			.first(),
 	).toContainText('운영자 명령');
-	await page.screenshot({ path: path.join(shots, 'log-korean.png'), fullPage: true });
+	await reviewShot(page, path.join(shots, 'log-korean.png'), { fullPage: true });
 });
 
 /** Audit-log entries of starfall/global by its administrator (1001) and the operator, with names to wrap. */
@@ -448,7 +449,7 @@ test.describe('the admin area on a 390×844 phone', () => {
 		expect(await inView('Audit log')).toBe(true);
 		await expect(frame).toHaveAttribute('data-more-start', '');
 		await expect.poll(() => cue('::before')).toBe('1');
-		await page.screenshot({ path: path.join(shots, 'log-phone.png'), fullPage: true });
+		await reviewShot(page, path.join(shots, 'log-phone.png'), { fullPage: true });
 
 		await row.getByRole('link', { name: 'Settings' }).click();
 		await expect(page).toHaveURL(/tab=settings/);
@@ -514,7 +515,7 @@ test.describe('the ban dialog in a browser set to another time zone and to US da
 		await until.fill(text.replaceAll('.', '-'));
 		await until.blur();
 		await expect(until).toHaveValue(text);
-		await page.screenshot({ path: path.join(shots, 'ban-dialog-day.png') });
+		await reviewShot(page, path.join(shots, 'ban-dialog-day.png'));
 		await dialog.getByRole('button', { name: 'Ban' }).click();
 		await expect(toast(page)).toHaveText(`${name} has been banned.`);
 		// The ban ends as that day ends in UTC, not in the browser's Los Angeles.

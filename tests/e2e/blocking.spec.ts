@@ -9,6 +9,7 @@ import { expect, test } from './test';
 import { execute } from './fixtures';
 import { boardOf, community, freshMember, type Community } from './write-helpers';
 import { signInContext } from './sessions';
+import { reviewShot } from './review-shot';
 
 const PHONE = { width: 390, height: 844 };
 
@@ -81,7 +82,7 @@ for (const path of ['/starfall/global', '/starfall/kr'] as const) {
 		await expect(dialog).toBeVisible();
 		await expect(dialog.getByRole('heading')).toHaveText(texts.title(blocked.nickname));
 		await expect(dialog.getByRole('button', { name: texts.confirm, exact: true })).toBeInViewport();
-		await page.screenshot({ path: test.info().outputPath('block-confirm.png') });
+		await reviewShot(page, test.info().outputPath('block-confirm.png'));
 		await dialog.getByRole('button', { name: texts.confirm, exact: true }).click();
 		await expect(page.getByRole('status').filter({ hasText: texts.blocked(blocked.nickname) })).toBeVisible();
 
@@ -91,7 +92,7 @@ for (const path of ['/starfall/global', '/starfall/kr'] as const) {
 		await expect(toggle).toBeFocused();
 		await expect(page.getByText(comment)).toBeHidden();
 		await expectNoOverflow(page);
-		await page.screenshot({ path: test.info().outputPath('comment-collapsed.png') });
+		await reviewShot(page, test.info().outputPath('comment-collapsed.png'));
 		await toggle.click();
 		await expect(page.getByText(comment)).toBeVisible();
 		expect(execute(`SELECT blocked_id FROM member_blocks WHERE blocker_id = ${blocker.id}`)).toEqual([{ blocked_id: blocked.id }]);
@@ -108,7 +109,7 @@ for (const path of ['/starfall/global', '/starfall/kr'] as const) {
 		const theirRow = page.locator('li.post-row[data-blocked] .post-title').filter({ hasText: theirTitle }).first();
 		await expect(theirRow).toBeHidden();
 		await expectNoOverflow(page);
-		await page.screenshot({ path: test.info().outputPath('list-collapsed.png') });
+		await reviewShot(page, test.info().outputPath('list-collapsed.png'));
 		await page.locator('li.post-row[data-blocked]').filter({ hasText: theirTitle }).first().locator('summary').click();
 		await expect(theirRow).toBeVisible();
 
@@ -119,7 +120,7 @@ for (const path of ['/starfall/global', '/starfall/kr'] as const) {
 		await expect(listed.getByRole('link')).toHaveText(blocked.nickname);
 		await listed.scrollIntoViewIfNeeded();
 		await expectNoOverflow(page);
-		await page.screenshot({ path: test.info().outputPath('settings-blocked.png') });
+		await reviewShot(page, test.info().outputPath('settings-blocked.png'));
 		await listed.getByRole('button', { name: texts.unblock }).click();
 		await expect(listed).toHaveCount(0);
 		await expect(page.getByText(texts.empty)).toBeVisible();

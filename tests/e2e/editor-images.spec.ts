@@ -8,6 +8,7 @@ import path from 'node:path';
 import { expect, test } from './test';
 import { boardOf, community, signInMember, writeForm } from './write-helpers';
 import { GIF, HEIGHT, PNG, WIDTH } from '../fixtures/images';
+import { reviewShot } from './review-shot';
 
 /** Puts a file into a DataTransfer inside the page and dispatches `type` on the editor with it. */
 async function dispatchFile(page: import('@playwright/test').Page, type: 'paste' | 'drop', bytes: Uint8Array, name: string, mimeType: string) {
@@ -74,7 +75,7 @@ test('the write screen fits a phone and takes the dark theme', async ({ page }) 
 	// Light text on the dark theme: the editor follows the channel's colours.
 	const [r, g, b] = (color.match(/\d+/g) ?? []).map(Number);
 	expect((r! + g! + b!) / 3).toBeGreaterThan(150);
-	await page.screenshot({ path: path.join('test-results', 'write-dark.png'), fullPage: true });
+	await reviewShot(page, path.join('test-results', 'write-dark.png'), { fullPage: true });
 
 	await page.setViewportSize({ width: 375, height: 812 });
 	const global = await community('/starfall/global');
@@ -83,5 +84,5 @@ test('the write screen fits a phone and takes the dark theme', async ({ page }) 
 	await page.locator('[contenteditable="true"]').click();
 	await page.keyboard.type('A long line of text that must wrap inside the editor on a narrow phone screen without scrolling sideways.');
 	expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-	await page.screenshot({ path: path.join('test-results', 'write-phone.png'), fullPage: true });
+	await reviewShot(page, path.join('test-results', 'write-phone.png'), { fullPage: true });
 });

@@ -12,6 +12,7 @@ import type { Browser, Locator, Page } from '@playwright/test';
 import { expect, test } from './test';
 import { signInAsDemoMember } from './sign-in-helpers';
 import { boardOf, community } from './write-helpers';
+import { reviewShot } from './review-shot';
 
 const IMAGES = [
 	{ src: '/demo/shot-01.svg', alt: 'Harbour at dawn' },
@@ -144,7 +145,7 @@ for (const size of SIZES) {
 			await expectControlsReachable(page, size.viewport);
 			expect(await viewer(page).boundingBox()).toEqual({ x: 0, y: 0, width: size.viewport.width, height: size.viewport.height });
 			await expect(viewer(page).locator('[data-image-viewer-image]')).toHaveJSProperty('complete', true);
-			await page.screenshot({ path: `test-results/image-viewer/starfall-${size.name}-open.png` });
+			await reviewShot(page, `test-results/image-viewer/starfall-${size.name}-open.png`);
 			await page.mouse.move(size.viewport.width / 2, size.viewport.height - 10);
 			await page.mouse.wheel(0, 600);
 			expect(await page.evaluate(() => window.scrollY)).toBe(scrollBefore);
@@ -164,7 +165,7 @@ for (const size of SIZES) {
 			await expect(viewer(page)).not.toBeVisible();
 			await expect(imageLinks(page).nth(1)).toBeFocused();
 			expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).not.toBe('hidden');
-			await page.screenshot({ path: `test-results/image-viewer/starfall-${size.name}-closed.png` });
+			await reviewShot(page, `test-results/image-viewer/starfall-${size.name}-closed.png`);
 			// Opened again, the fetched viewer is used at once.
 			await imageLinks(page).nth(3).click();
 			await expectShowing(page, 4);
@@ -237,7 +238,7 @@ for (const size of SIZES) {
 			await expect(viewer(page).locator('[data-image-viewer-counter]')).toBeHidden();
 			const box = (await close.boundingBox())!;
 			places.push({ x: box.x, y: box.y });
-			await page.screenshot({ path: `test-results/image-viewer/one-image-${size.name}.png` });
+			await reviewShot(page, `test-results/image-viewer/one-image-${size.name}.png`);
 			// The top right corner, whatever the image.
 			expect(new Set(places.map((place) => `${place.x},${place.y}`)).size).toBe(1);
 			expect(places[0]!.x + 44).toBeGreaterThan(size.viewport.width - 24);
@@ -290,7 +291,7 @@ for (const size of SIZES) {
 				await expect(viewer(page).getByRole('button', { name: 'Zoom out' })).toBeVisible();
 				await touchDrag(page, [{ x: middle.x + 100, y: middle.y }], [{ x: middle.x - 100, y: middle.y }]);
 				await expectShowing(page, 2);
-				await page.screenshot({ path: `test-results/image-viewer/starfall-${size.name}-zoomed.png` });
+				await reviewShot(page, `test-results/image-viewer/starfall-${size.name}-zoomed.png`);
 				// The buttons act on click; after the gestures above, Chromium's gesture detector sometimes
 				// takes a synthetic tap as part of them, so these presses are clicks.
 				await viewer(page).getByRole('button', { name: 'Zoom out' }).click();
@@ -330,7 +331,7 @@ for (const size of SIZES) {
 			await page.goto(path);
 			await expect(page.locator('html')).toHaveAttribute('data-theme', 'DARK');
 			await imageLinks(page).nth(1).focus();
-			await page.screenshot({ path: `test-results/image-viewer/pixelfarm-${size.name}-page.png` });
+			await reviewShot(page, `test-results/image-viewer/pixelfarm-${size.name}-page.png`);
 			await page.keyboard.press('Enter');
 			await expect(viewer(page)).toBeVisible();
 			await expect(viewer(page).locator('[data-image-viewer-counter]')).toHaveText(`2 / ${IMAGES.length}`);
@@ -347,7 +348,7 @@ for (const size of SIZES) {
 			// The focused button's ring is white on the dark viewer.
 			await page.keyboard.press('Tab');
 			expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineColor)).toBe('rgb(255, 255, 255)');
-			await page.screenshot({ path: `test-results/image-viewer/pixelfarm-${size.name}-open.png` });
+			await reviewShot(page, `test-results/image-viewer/pixelfarm-${size.name}-open.png`);
 		});
 	});
 }

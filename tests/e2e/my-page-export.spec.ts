@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test } from './test';
 import { execute } from './fixtures';
 import { community, memberIdOf, signInMember } from './write-helpers';
+import { reviewShot } from './review-shot';
 
 interface Exported {
 	profile: { userId: number; nickname: string };
@@ -68,7 +69,7 @@ test('on a phone in the dark theme the section fits and downloads', async ({ pag
 	const box = (await button.boundingBox())!;
 	expect(box.x + box.width).toBeLessThanOrEqual(390);
 	expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-	await page.screenshot({ path: 'test-results/my-page-export-phone-dark.png', fullPage: true });
+	await reviewShot(page, 'test-results/my-page-export-phone-dark.png', { fullPage: true });
 	const { file } = await downloadExport(page, 'Download my data');
 	expect(file.profile.userId).toBe(memberId);
 });

@@ -46,24 +46,30 @@ test("the sidebar's Write button keeps its label on one line", async ({ page }) 
 	expect(await lines(write)).toBe(1);
 });
 
-for (const community of COMMUNITIES) {
-	test(`the board's Write button in ${community.path} keeps its label on one line`, async ({ page }) => {
-		await page.goto(`${community.path}/boards/${community.boardId}`);
-		const write = page.locator('.board-header .button');
-		if ('noSignIn' in community) {
-			await expect(page.locator('.board-header')).toBeVisible();
-			await expect(write).toHaveCount(0);
-			return;
-		}
-		await expect(write).toBeVisible();
-		expect(await lines(write)).toBe(1);
-	});
+// Checks that only look: one test, one browser context, each community's pages loaded once.
+test("each community's board Write button keeps its label on one line, and its posts with images and videos do not scroll sideways", async ({
+	page,
+}) => {
+	test.slow();
+	for (const community of COMMUNITIES) {
+		await test.step(`the board's Write button in ${community.path} keeps its label on one line`, async () => {
+			await page.goto(`${community.path}/boards/${community.boardId}`);
+			const write = page.locator('.board-header .button');
+			if ('noSignIn' in community) {
+				await expect(page.locator('.board-header')).toBeVisible();
+				await expect(write, 'a Write button where nobody can sign in').toHaveCount(0);
+				return;
+			}
+			await expect(write).toBeVisible();
+			expect(await lines(write), 'the lines of the Write button').toBe(1);
+		});
 
-	test(`posts with images and videos in ${community.path} do not scroll sideways`, async ({ page }) => {
-		for (const boardId of [community.mediaBoardId, community.videoBoardId]) {
-			await page.goto(await firstPost(page, `${community.path}/boards/${boardId}`));
-			await expect(page.locator('.post-body')).toBeVisible();
-			expect(await scrollsSideways(page)).toBe(false);
-		}
-	});
-}
+		await test.step(`posts with images and videos in ${community.path} do not scroll sideways`, async () => {
+			for (const boardId of [community.mediaBoardId, community.videoBoardId]) {
+				await page.goto(await firstPost(page, `${community.path}/boards/${boardId}`));
+				await expect(page.locator('.post-body')).toBeVisible();
+				expect(await scrollsSideways(page), `the first post of board ${boardId} scrolls sideways`).toBe(false);
+			}
+		});
+	}
+});

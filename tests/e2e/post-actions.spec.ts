@@ -10,6 +10,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import { execute } from './fixtures';
 import { boardOf, community, memberIdOf, signInMember, type Community } from './write-helpers';
+import { reviewShot } from './review-shot';
 
 const GLOBAL = '/starfall/global';
 
@@ -378,10 +379,10 @@ for (const channelPath of ['/starfall/global', '/starfall/jp', '/starfall/kr', '
 			await expect(likeButton(page)).toHaveAttribute('aria-pressed', 'true');
 			expect((await liked).ok()).toBe(true);
 			await page.locator('[data-post-action-bar]').evaluate((bar) => bar.scrollIntoView({ block: 'center' }));
-			await page.screenshot({ path: path.join(shots, `${name}-${device}-bar.png`) });
+			await reviewShot(page, path.join(shots, `${name}-${device}-bar.png`));
 			await page.locator('[data-post-action="share"]').click();
 			await expect(page.locator('[data-share-dialog]')).toBeVisible();
-			await page.screenshot({ path: path.join(shots, `${name}-${device}-share.png`) });
+			await reviewShot(page, path.join(shots, `${name}-${device}-share.png`));
 			await page.keyboard.press('Escape');
 			await page.locator('[data-post-action="report"]').click();
 			const dialog = page.locator('[data-report-dialog]');
@@ -389,7 +390,7 @@ for (const channelPath of ['/starfall/global', '/starfall/jp', '/starfall/kr', '
 			await dialog.locator('input[value="OTHER"]').check();
 			await dialog.locator('[data-report-submit]').click();
 			await expect(dialog.locator('[data-report-detail-error]')).toBeVisible();
-			await page.screenshot({ path: path.join(shots, `${name}-${device}-report.png`) });
+			await reviewShot(page, path.join(shots, `${name}-${device}-report.png`));
 			await page.keyboard.press('Escape');
 			const unliked = page.waitForResponse((response) => response.url().endsWith('/like'));
 			await likeButton(page).click();

@@ -1,21 +1,26 @@
+import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from './test';
 import { demoIds, execute, viewCount } from './fixtures';
 
-test.describe('routes and redirects', () => {
-	test('boards/{id}/posts goes up to the board, boards/{id}/posts/{postId} to the post, posts to the channel', async ({ page }) => {
-		await page.goto('/starfall/global/boards/12/posts');
-		await expect(page).toHaveURL(/\/starfall\/global\/boards\/12$/);
-		await page.goto('/starfall/global/boards/12/posts/5');
-		await expect(page).toHaveURL(/\/starfall\/global\/posts\/5$/);
-		await page.goto('/starfall/global/posts');
-		await expect(page).toHaveURL(/\/starfall\/global\/boards$/);
-	});
+/** The HTML of a page as served, with its status (a check of what the server wrote needs no browser). */
+async function served(request: APIRequestContext, path: string): Promise<{ status: number; url: string; html: string }> {
+	const response = await request.get(path);
+	return { status: response.status(), url: response.url(), html: await response.text() };
+}
 
-	test('All Posts lists posts of every public board with their board names', async ({ page }) => {
-		await page.goto('/starfall/global/boards');
-		await expect(page.locator('h1')).toHaveText('All Posts');
-		await expect(page.locator('.post-row')).toHaveCount(20);
-		await expect(page.locator('.post-row .tag.board').first()).not.toBeEmpty();
+/** How many elements of the served HTML carry `className` among their classes. */
+const withClass = (html: string, className: string) => html.match(new RegExp(`class="(?:[^"]*\\s)?${className}(?:\\s[^"]*)?"`, 'g'))?.length ?? 0;
+
+test.describe('routes and redirects', () => {
+	test('boards/{id}/posts goes up to the board, boards/{id}/posts/{postId} to the post, posts to the channel', async ({ request }) => {
+		for (const [from, to] of [
+			['/starfall/global/boards/12/posts', /\/starfall\/global\/boards\/12$/],
+			['/starfall/global/boards/12/posts/5', /\/starfall\/global\/posts\/5$/],
+			['/starfall/global/posts', /\/starfall\/global\/boards$/],
+		] as const) {
+			const page = await served(request, from);
+			expect(page.url, from).toMatch(to);
+		}
 	});
 
 	test('a board filters by category and pages with page=', async ({ page }) => {
@@ -31,42 +36,42 @@ test.describe('routes and redirects', () => {
 		for (const tag of await page.locator('.post-row:not(.pinned) [data-category]').allTextContents()) expect(tag).toBe(name);
 	});
 
-	test('a bad page number still shows the list', async ({ page }) => {
+	test('a bad page number still shows the list, and a board of another channel is not reachable', async ({ request }) => {
 		for (const value of ['abc', '0', '-4', '99999']) {
-			const response = await page.goto(`/starfall/global/boards/12?page=${value}`);
-			expect(response?.status()).toBe(200);
-			await expect(page.locator('.post-row').first()).toBeVisible();
+			const page = await served(request, `/starfall/global/boards/12?page=${value}`);
+			expect(page.status, `page=${value}`).toBe(200);
+			expect(withClass(page.html, 'post-row'), `page=${value}: the rows`).toBeGreaterThan(0);
 		}
-	});
-
-	test('a private board says so', async ({ page }) => {
-		await page.goto('/starfall/global/boards/17');
-		await expect(page.getByText('This board is private.')).toBeVisible();
+		expect((await served(request, '/starfall/kr/boards/12')).status, 'a board of another channel').toBe(404);
 	});
 });
 
-test.describe('the post view', () => {
-	test('shows board, category, author link, counts and the body with images and a video facade', async ({ page }) => {
-		const ids = demoIds();
-		await page.goto(`/starfall/global/posts/${ids.postWithImage}`);
-		await expect(page.locator('.post-title')).toBeVisible();
-		await expect(page.locator('.post-body img').first()).toBeVisible();
-		await page.goto(`/starfall/global/posts/${ids.postWithVideo}`);
-		const facade = page.locator('.youtube-facade');
-		await expect(facade).toBeVisible();
-		await facade.click();
-		await expect(page.locator('.post-body iframe[src*="youtube-nocookie.com/embed/"]')).toHaveCount(1);
+// What a guest reads, each page loaded once in one browser context: each check a step named as the
+// test it was (docs/guides/testing.md, "Writing a cheap browser test").
+test('what a guest reads: lists, posts in every state, profiles and the not-found pages', async ({ page }) => {
+	test.slow();
+	const ids = demoIds();
+
+	await test.step('All Posts lists posts of every public board with their board names', async () => {
+		await page.goto('/starfall/global/boards');
+		await expect(page.locator('h1')).toHaveText('All Posts');
+		await expect(page.locator('.post-row')).toHaveCount(20);
+		await expect(page.locator('.post-row .tag.board').first()).not.toBeEmpty();
 	});
 
-	test('shows no category for a post without one, not "None"', async ({ page }) => {
-		await page.goto(`/starfall/global/posts/${demoIds().postWithoutCategory}`);
+	await test.step('a private board says so', async () => {
+		await page.goto('/starfall/global/boards/17');
+		await expect(page.getByText('This board is private.')).toBeVisible();
+	});
+
+	await test.step('the post view shows no category for a post without one, not "None"', async () => {
+		await page.goto(`/starfall/global/posts/${ids.postWithoutCategory}`);
 		await expect(page.locator('.post-title')).toBeVisible();
 		await expect(page.locator('[data-post-category]')).toHaveCount(0);
 		await expect(page.locator('.post-crumbs')).not.toContainText('None');
 	});
 
-	test('shows the states of docs/reference/product-rules.md#states instead of the body', async ({ page }) => {
-		const ids = demoIds();
+	await test.step('the post view shows the states of docs/reference/product-rules.md#states instead of the body', async () => {
 		await page.goto(`/starfall/global/posts/${ids.hiddenPost}`);
 		await expect(page.getByText('The post has been hidden by the administrator.')).toBeVisible();
 		await page.goto(`/starfall/global/posts/${ids.deletedPost}`);
@@ -78,61 +83,75 @@ test.describe('the post view', () => {
 		await expect(page.locator('.post-body')).toHaveCount(0);
 	});
 
-	test('renders comments on the server, with a deleted one as its placeholder', async ({ page }) => {
-		await page.goto(`/starfall/global/posts/${demoIds().postWithDeletedComment}`);
+	await test.step('the post view renders comments on the server, with a deleted one as its placeholder', async () => {
+		await page.goto(`/starfall/global/posts/${ids.postWithDeletedComment}`);
 		await expect(page.getByText('This comment has been deleted.')).toBeVisible();
 		await expect(page.locator('.comment').first()).toBeVisible();
 	});
 
-	test('shows the post-not-found screen for an unknown or foreign post', async ({ page }) => {
+	await test.step('the post view shows the post-not-found screen for an unknown or foreign post', async () => {
 		for (const path of ['/starfall/global/posts/99999999', '/starfall/global/posts/abc']) {
 			const response = await page.goto(path);
-			expect(response?.status()).toBe(404);
+			expect(response?.status(), path).toBe(404);
 			await expect(page.getByRole('heading', { name: 'Post not found.' })).toBeVisible();
 			await expect(page.getByText('The link is invalid or the post does not exist.')).toBeVisible();
 		}
 		// Post 5 belongs to the English community; under the Korean one it does not exist.
 		const response = await page.goto('/starfall/kr/posts/5');
-		expect(response?.status()).toBe(404);
+		expect(response?.status(), '/starfall/kr/posts/5').toBe(404);
 		await expect(page.getByRole('heading', { name: '게시글을 찾을 수 없습니다.' })).toBeVisible();
 	});
-});
 
-test('a member profile shows the nickname, join date and their posts', async ({ page }) => {
-	const ids = demoIds();
-	await page.goto(`/starfall/global/users/${ids.member}`);
-	await expect(page.locator('#profile-name')).toHaveText(ids.memberNickname);
-	await expect(page.getByText(/^Joined \d{4}\.\d{2}\.\d{2}$/)).toBeVisible();
-	for (const author of await page.locator('.post-row .author').allTextContents()) expect(author).toBe(ids.memberNickname);
-});
+	await test.step('a member profile shows the nickname, join date and their posts', async () => {
+		await page.goto(`/starfall/global/users/${ids.member}`);
+		await expect(page.locator('#profile-name')).toHaveText(ids.memberNickname);
+		await expect(page.getByText(/^Joined \d{4}\.\d{2}\.\d{2}$/)).toBeVisible();
+		for (const author of await page.locator('.post-row .author').allTextContents())
+			expect(author, 'the author of a listed post').toBe(ids.memberNickname);
+	});
 
-test.describe('not-found pages', () => {
-	test('an unknown top-level path says Page not found without a previous-page button', async ({ page }) => {
+	await test.step('a profile route without a userId is the channel not-found page', async () => {
+		const response = await page.goto('/starfall/global/users');
+		expect(response?.status(), '/starfall/global/users').toBe(404);
+		await expect(page.getByRole('link', { name: 'Go to the community home' })).toBeVisible();
+	});
+
+	await test.step('an unknown top-level path says Page not found without a previous-page button', async () => {
 		const response = await page.goto('/no-such-place');
-		expect(response?.status()).toBe(404);
+		expect(response?.status(), '/no-such-place').toBe(404);
 		await expect(page.getByRole('heading', { name: 'Page not found.' })).toBeVisible();
 		await expect(page.getByText('Please check the URL and try again.')).toBeVisible();
 		await expect(page.getByRole('button', { name: 'Previous page' })).toHaveCount(0);
 	});
 
-	test('an unknown community is the site-wide not-found page', async ({ page }) => {
+	await test.step('an unknown community is the site-wide not-found page', async () => {
 		const response = await page.goto('/nowhere/none/boards');
-		expect(response?.status()).toBe(404);
+		expect(response?.status(), '/nowhere/none/boards').toBe(404);
 		await expect(page.getByRole('heading', { name: 'Page not found.' })).toBeVisible();
 	});
 
-	test('an unknown path under a channel links to the channel', async ({ page }) => {
+	// Last: it follows a link away.
+	await test.step('an unknown path under a channel links to the channel', async () => {
 		const response = await page.goto('/starfall/global/no-such-page');
-		expect(response?.status()).toBe(404);
+		expect(response?.status(), '/starfall/global/no-such-page').toBe(404);
 		await page.getByRole('link', { name: 'Go to the community home' }).click();
 		await expect(page).toHaveURL(/\/starfall\/global\/boards$/);
 	});
+});
 
-	test('a board of another channel is not reachable', async ({ page }) => {
-		const response = await page.goto('/starfall/kr/boards/12');
-		expect(response?.status()).toBe(404);
-	});
+test('the post view shows board, category, author link, counts and the body with images and a video facade', async ({ page }) => {
+	const ids = demoIds();
+	await page.goto(`/starfall/global/posts/${ids.postWithImage}`);
+	await expect(page.locator('.post-title')).toBeVisible();
+	await expect(page.locator('.post-body img').first()).toBeVisible();
+	await page.goto(`/starfall/global/posts/${ids.postWithVideo}`);
+	const facade = page.locator('.youtube-facade');
+	await expect(facade).toBeVisible();
+	await facade.click();
+	await expect(page.locator('.post-body iframe[src*="youtube-nocookie.com/embed/"]')).toHaveCount(1);
+});
 
+test.describe('not-found pages', () => {
 	test('the previous-page button goes to the channel home after a direct arrival', async ({ page }) => {
 		await page.goto('/starfall/global/no-such-page');
 		await page.getByRole('button', { name: 'Previous page' }).click();
@@ -166,12 +185,6 @@ test('a post view is counted once per reader session, not on reload', async ({ p
 	await page.waitForLoadState('networkidle');
 	expect(beacons).toEqual(['POST']);
 	expect(viewCount(21)).toBe(before + 1);
-});
-
-test('a profile route without a userId is the channel not-found page', async ({ page }) => {
-	const response = await page.goto('/starfall/global/users');
-	expect(response?.status()).toBe(404);
-	await expect(page.getByRole('link', { name: 'Go to the community home' })).toBeVisible();
 });
 
 test.describe('the role badge', () => {

@@ -13,6 +13,7 @@ import { wcagViolations } from './axe';
 import { expect, test } from './test';
 import { execute } from './fixtures';
 import { boardOf, community, memberIdOf, signInMember, type Community } from './write-helpers';
+import { reviewShot } from './review-shot';
 
 const GLOBAL = '/starfall/global';
 const PHONE = { width: 390, height: 844 };
@@ -125,7 +126,7 @@ test('a reply says whom it answers, in the reply box and in the thread, and the 
 	await expect(secondItem.locator('.comment-reply-to')).toHaveText(`In reply to @${answerer}`);
 	await expect(secondItem.locator('.comment-reply-to')).toHaveAttribute('href', `#comment-${replyId}`);
 	await expectJustPosted(page, secondItem);
-	await page.screenshot({ path: 'test-results/replies/reply-posted-390.png' });
+	await reviewShot(page, 'test-results/replies/reply-posted-390.png');
 	expect(execute(`SELECT parent_id AS parentId, reply_to_id AS replyToId FROM comments WHERE post_id = ${post.postId} ORDER BY id`)).toEqual([
 		{ parentId: null, replyToId: null },
 		{ parentId: post.commentId, replyToId: null },
@@ -312,7 +313,7 @@ for (const viewport of [PHONE, { width: 1440, height: 900 }]) {
 			expect(target.x + target.width).toBeLessThanOrEqual(viewport.width);
 		}
 		expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
-		await page.screenshot({ path: `test-results/replies/post-header-${viewport.width}.png` });
+		await reviewShot(page, `test-results/replies/post-header-${viewport.width}.png`);
 		// Keyboard: Delete opens its confirm, and Escape leaves the post as it was.
 		await remove.focus();
 		await page.keyboard.press('Enter');

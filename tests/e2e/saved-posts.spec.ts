@@ -11,6 +11,7 @@ import { wcagViolations } from './axe';
 import { texts } from './texts';
 import { boardOf, community, freshMember, memberIdOf, type Community } from './write-helpers';
 import { signInContext } from './sessions';
+import { reviewShot } from './review-shot';
 
 // Each test makes its rows through wrangler's local D1 (a process per statement), which takes
 // seconds on a busy machine: an upper bound, not a timing.
@@ -90,7 +91,7 @@ for (const [path, language] of [
 		await expect(items.nth(1).getByRole('link')).toHaveCount(0);
 		await fitsTheWidth(page);
 		expect(await wcagViolations(page, '[data-saved-list]')).toEqual([]);
-		await page.screenshot({ path: testInfo.outputPath(`saved-tab-${language}.png`), fullPage: true });
+		await reviewShot(page, testInfo.outputPath(`saved-tab-${language}.png`), { fullPage: true });
 
 		// Remove the deleted one, then the other: each goes at once, and the empty state comes with the last.
 		const marker = await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
@@ -104,7 +105,7 @@ for (const [path, language] of [
 		await expect(page.getByText(t('saved.empty'))).toBeVisible();
 		await expect.poll(() => savedRows(member.id)).toEqual([]);
 		expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(marker);
-		await page.screenshot({ path: testInfo.outputPath(`saved-empty-${language}.png`), fullPage: true });
+		await reviewShot(page, testInfo.outputPath(`saved-empty-${language}.png`), { fullPage: true });
 
 		// The post page follows: Save again.
 		await page.goto(`${path}/posts/${postId}`);

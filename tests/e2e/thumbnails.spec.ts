@@ -11,6 +11,7 @@ import path from 'node:path';
 import { expect, test } from './test';
 import { boardOf, community, signInMember, writeForm } from './write-helpers';
 import { JPEG } from '../fixtures/images';
+import { reviewShot } from './review-shot';
 
 const THUMBNAIL_MAX_BYTES = 64 * 1024;
 
@@ -179,7 +180,7 @@ test("video posts show the video's poster in the list and in the post's facade",
 	const postTitle = (await page.locator('h1.post-title').textContent())?.trim() ?? '';
 	await expect(facade.locator('.youtube-title')).toHaveText(postTitle);
 	await facade.scrollIntoViewIfNeeded();
-	await page.screenshot({ path: path.join('test-results', 'thumbnails-facade.png') });
+	await reviewShot(page, path.join('test-results', 'thumbnails-facade.png'));
 	// Still a facade: the player loads only when asked for.
 	await expect(page.locator('iframe')).toHaveCount(0);
 	await facade.click();
@@ -215,7 +216,7 @@ for (const [name, size] of [
 			}
 			expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(size.width);
 			await page.evaluate(() => window.scrollTo(0, 0));
-			await page.screenshot({ path: path.join('test-results', `thumbnails-${channel.domain}-${key}-${name}.png`) });
+			await reviewShot(page, path.join('test-results', `thumbnails-${channel.domain}-${key}-${name}.png`));
 		}
 	});
 }

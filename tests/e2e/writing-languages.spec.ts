@@ -8,6 +8,7 @@ import path from 'node:path';
 import { expect, test } from './test';
 import { boardOf, community, signInMember, writeForm } from './write-helpers';
 import { PNG } from '../fixtures/images';
+import { reviewShot } from './review-shot';
 
 /** The community language's text for `key`, as the page shows it. */
 function texts(language: string): (key: string) => string {
@@ -54,7 +55,7 @@ for (const [channelPath, title, sentence] of [
 		await expect(prompt).toBeHidden();
 		await expect(form.body.locator('[data-video-id]')).toHaveText('dQw4w9WgXcQ');
 		await page.evaluate(() => window.scrollTo(0, 0));
-		await page.screenshot({ path: path.join('test-results', `editor-${channel.language}.png`), fullPage: true });
+		await reviewShot(page, path.join('test-results', `editor-${channel.language}.png`), { fullPage: true });
 
 		await page.getByRole('button', { name: t('write.button.submit'), exact: true }).click();
 		await page.waitForURL(/\/posts\/\d+$/);
