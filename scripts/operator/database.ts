@@ -12,8 +12,8 @@ const ROOT = process.cwd();
 
 export interface OperatorDatabase {
 	db: Db;
-	/** The uploads' bucket, when asked for (`uploads: true`). */
-	uploads: R2Bucket | null;
+	/** The R2 buckets asked for (`buckets`), by binding. */
+	buckets: Record<string, R2Bucket>;
 	close(): Promise<void>;
 }
 
@@ -36,7 +36,7 @@ export async function openDatabase(options: {
 			r2_buckets?: Record<string, unknown>[];
 		};
 		config.d1_databases = config.d1_databases.map((entry) => ({ ...entry, remote: true }));
-		if (options.uploads) config.r2_buckets = config.r2_buckets?.map((entry) => ({ ...entry, remote: entry['binding'] === 'UPLOADS' }));
+		config.r2_buckets = config.r2_buckets?.map((entry) => ({ ...entry, remote: options.buckets?.includes(entry['binding'] as string) ?? false }));
 		const dir = path.join(ROOT, '.wrangler', 'operator');
 		mkdirSync(dir, { recursive: true });
 		const configPath = path.join(dir, 'wrangler.json');
@@ -55,7 +55,7 @@ export async function openDatabase(options: {
 		await proxy.dispose();
 		throw new Error(`wrangler.toml binds no D1 database ${binding}`);
 	}
-	const uploads = options.uploads ? ((proxy.env['UPLOADS'] as R2Bucket | undefined) ?? null) : null;
+	const buckets = Object.fromEntries((options.buckets ?? []).map((name) => [name, proxy.env[name] as R2Bucket]));
 	// A local database may be open in `npm start` too: a write that meets its lock is tried again.
-	return { db: options.remote ? found : database(found), uploads, close: () => proxy.dispose() };
+	return { db: options.remote ? found : database(found), buckets, close: () => proxy.dispose() };
 }
