@@ -19,13 +19,13 @@ export interface OperatorDatabase {
 
 /**
  * Opens the D1 database of `binding` (DB by default: another of wrangler.toml's D1 bindings by its name),
- * and with `uploads` the UPLOADS bucket beside it (local, or the deployed one with `remote`).
+ * and the R2 buckets named in `buckets` beside it (local, or the deployed ones with `remote`).
  */
 export async function openDatabase(options: {
 	remote: boolean;
 	persistTo: string | undefined;
 	binding?: string;
-	uploads?: boolean;
+	buckets?: string[];
 }): Promise<OperatorDatabase> {
 	let proxy;
 	const binding = options.binding ?? 'DB';
@@ -36,7 +36,8 @@ export async function openDatabase(options: {
 			r2_buckets?: Record<string, unknown>[];
 		};
 		config.d1_databases = config.d1_databases.map((entry) => ({ ...entry, remote: true }));
-		config.r2_buckets = config.r2_buckets?.map((entry) => ({ ...entry, remote: options.buckets?.includes(entry['binding'] as string) ?? false }));
+		if (config.r2_buckets)
+			config.r2_buckets = config.r2_buckets.map((entry) => ({ ...entry, remote: options.buckets?.includes(entry['binding'] as string) ?? false }));
 		const dir = path.join(ROOT, '.wrangler', 'operator');
 		mkdirSync(dir, { recursive: true });
 		const configPath = path.join(dir, 'wrangler.json');

@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 export type SqlValue = string | number | null | Uint8Array;
 
 /** A parsed line: the statement with parameters, and the values to bind. */
-export interface ParsedInsert {
+interface ParsedInsert {
 	table: string;
 	sql: string;
 	values: SqlValue[];
@@ -25,7 +25,7 @@ export const quoteName = (name: string): string => `"${name.replace(/"/g, '""')}
 const hex = (bytes: Uint8Array): string => Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 
 /** A value as D1 answers it (a BLOB as an array of bytes or an ArrayBuffer), written as an SQL literal. */
-export function sqlLiteral(value: unknown): string {
+function sqlLiteral(value: unknown): string {
 	if (value === null || value === undefined) return 'NULL';
 	if (typeof value === 'number') {
 		if (!Number.isFinite(value)) throw new RangeError(`A value that is not a finite number: ${value}`);
@@ -91,7 +91,7 @@ export function insertStatements(lines: readonly string[]): { sql: string; value
 }
 
 /** A line `insertLine` wrote, as a statement with parameters; anything else is refused. */
-export function parseInsert(line: string): ParsedInsert {
+function parseInsert(line: string): ParsedInsert {
 	const match = LINE.exec(line);
 	if (!match) throw new Error(`Not a line of a backup: ${line.slice(0, 120)}`);
 	const [, table, columns, list] = match as unknown as [string, string, string, string];

@@ -18,7 +18,7 @@ import { EMPTY_SUM, addRowToSum, insertLine, quoteName, sha256 } from './backup-
 /** Rows a piece holds at most. */
 export const PIECE_ROWS = 500;
 /** A piece is cut after the row that takes it past this many bytes. */
-export const PIECE_BYTES = 512 * 1024;
+const PIECE_BYTES = 512 * 1024;
 /** Upload rows whose R2 objects are looked up in one step (each row: its object and its thumbnail's). */
 const OBJECT_PAGE = 100;
 
@@ -38,7 +38,7 @@ export interface PieceEntry {
 	sha256: string;
 }
 
-export interface TableSummary extends TablePlan {
+interface TableSummary extends TablePlan {
 	rows: number;
 	/** The sum of its rows' hashes (backup-sql.ts `addRowToSum`). */
 	checksum: string;
@@ -169,7 +169,7 @@ async function tablePlans(db: Db, tables: MasterRow[]): Promise<TablePlan[]> {
 }
 
 /** The statement that reads a table's next page of rows in key order, with the key as __k0, __k1, … */
-export function pageStatement(db: Db, plan: TablePlan, after: unknown[] | null, limit: number): D1PreparedStatement {
+function pageStatement(db: Db, plan: TablePlan, after: unknown[] | null, limit: number): D1PreparedStatement {
 	const keys = plan.key.map((column) => (column === 'rowid' ? 'rowid' : quoteName(column)));
 	const select = [...keys.map((key, index) => `${key} AS "__k${index}"`), ...plan.columns.map(quoteName)].join(', ');
 	const where = after ? `WHERE (${keys.join(', ')}) > (${keys.map((_, index) => `?${index + 1}`).join(', ')})` : '';

@@ -36,7 +36,7 @@ export interface RestoreReport {
 }
 
 /** The manifest of the backup in `source`; a missing, unfinished or unknown one is refused. */
-export async function readManifest(source: PieceSource): Promise<BackupManifest> {
+async function readManifest(source: PieceSource): Promise<BackupManifest> {
 	const text = await source.get('manifest.json');
 	if (text === null) throw new RestoreRefused('No manifest.json: not a finished backup');
 	const manifest = JSON.parse(text) as BackupManifest;
@@ -53,7 +53,7 @@ async function pieceText(source: PieceSource, piece: PieceEntry): Promise<string
 }
 
 /** The tables a database holds, SQLite's and D1's own not counted. */
-export async function tableCount(db: Db): Promise<number> {
+async function tableCount(db: Db): Promise<number> {
 	const found = await db
 		.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'")
 		.first<number>('n');
@@ -100,7 +100,7 @@ export async function restoreBackup(
 }
 
 /** Each table whose rows or checksum in `db` differ from the manifest's. */
-export async function tableDifferences(db: Db, manifest: BackupManifest): Promise<string[]> {
+async function tableDifferences(db: Db, manifest: BackupManifest): Promise<string[]> {
 	const differences: string[] = [];
 	for (const expected of manifest.tables) {
 		let found = { rows: 0, checksum: EMPTY_SUM };

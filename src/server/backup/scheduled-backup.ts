@@ -19,13 +19,13 @@ import { database } from '@/server/platform/database';
 /** The backup's Cron Trigger (wrangler.toml). */
 export const BACKUP_CRON = '*/10 * * * *';
 /** A day's backup begins with the first run at or after this hour (UTC). */
-export const BACKUP_HOUR_UTC = 3;
+const BACKUP_HOUR_UTC = 3;
 /** Backups older than this many days are deleted: beyond Time Travel's 30 days, three months back. */
 export const BACKUP_KEEP_DAYS = 90;
 /** Pieces a run writes at most, over all databases. */
 export const BACKUP_STEP_PIECES = 40;
 /** No piece is begun after this long in a run. */
-export const BACKUP_STEP_MS = 20_000;
+const BACKUP_STEP_MS = 20_000;
 /** Old backups' objects deleted in one run at most (one R2 list and one delete). */
 const PRUNE_KEYS = 1000;
 
@@ -48,14 +48,14 @@ export interface BackupRun {
 }
 
 /** The D1 bindings of the environment that hold a deployment's data: DB and DB_1, DB_2, … */
-export function backupBindings(env: object): string[] {
+function backupBindings(env: object): string[] {
 	return Object.keys(env)
 		.filter((name) => /^DB(_\d+)?$/.test(name))
 		.sort();
 }
 
 /** The folder of a database's backups in the bucket. */
-export const backupPrefix = (binding: string) => `backups/${binding}/`;
+const backupPrefix = (binding: string) => `backups/${binding}/`;
 
 /** A folder of the bucket as the place a backup's pieces go and come from. */
 export function bucketFolder(bucket: R2Bucket, folder: string): PieceStore & PieceSource {
@@ -115,12 +115,12 @@ export async function backupDatabase(
 }
 
 /** Deletes the objects of the backups older than BACKUP_KEEP_DAYS, at most PRUNE_KEYS of them. */
-export async function pruneBackups(backups: R2Bucket, binding: string, now: number): Promise<number> {
+async function pruneBackups(backups: R2Bucket, binding: string, now: number): Promise<number> {
 	const oldest = dayOf(now - BACKUP_KEEP_DAYS * DAY_MS);
 	const { delimitedPrefixes } = await backups.list({ prefix: backupPrefix(binding), delimiter: '/' });
-	const old = delimitedPrefixes.filter((prefix) => prefix.slice(backupPrefix(binding).length, -1) < oldest).sort();
-	if (old.length === 0) return 0;
-	const { objects } = await backups.list({ prefix: old[0], limit: PRUNE_KEYS });
+	const [old] = delimitedPrefixes.filter((prefix) => prefix.slice(backupPrefix(binding).length, -1) < oldest).sort();
+	if (old === undefined) return 0;
+	const { objects } = await backups.list({ prefix: old, limit: PRUNE_KEYS });
 	if (objects.length > 0) await backups.delete(objects.map(({ key }) => key));
 	return objects.length;
 }
