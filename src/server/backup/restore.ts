@@ -72,9 +72,9 @@ export async function restoreBackup(
 		if (!options.force)
 			throw new RestoreRefused(`The database holds ${existing} tables: restore into an empty one, or give --force to drop them first`);
 	}
-	// Every piece is checked before anything is written: a backup with a missing or altered piece changes nothing.
+	// Every piece is checked (its SHA-256, each line read) before anything is written: a backup with a missing or altered piece changes nothing.
 	const pieces = manifest.pieces.filter((entry) => entry.table !== null);
-	for (const piece of pieces) await pieceText(source, piece);
+	for (const piece of pieces) insertStatements((await pieceText(source, piece)).split('\n').filter((line) => line !== ''));
 	if (existing > 0) await dropEverything(db);
 	await db.batch(manifest.schema.tables.map((sql) => db.prepare(sql)));
 	let rows = 0;
