@@ -57,7 +57,7 @@ export default defineConfig({
 							compatibilityFlags: ['nodejs_compat'],
 							// DB_REPLICA: the lagging read replica of the read-your-writes test (tests/workers/lagging-replica.ts).
 							d1Databases: ['DB', 'DB_REPLICA'],
-							r2Buckets: ['UPLOADS'],
+							r2Buckets: ['UPLOADS', 'BACKUPS'],
 							ratelimits,
 							// The product's producer; the tests keep what it sends (setup.ts) and deliver it themselves.
 							// The probe queue is consumed for real, with a real dead-letter queue, as wrangler.toml's. Delivered

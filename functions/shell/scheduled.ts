@@ -6,6 +6,9 @@
  * member's newest notifications (src/server/notifications/notifications.ts), tells members
  * whose temporary ban ended (src/server/notifications/deliver.ts), and sends the email digest of
  * members whose hour of reply and mention emails is over with some held back (email.ts).
+ *
+ * The backup's own Cron Trigger (BACKUP_CRON, every ten minutes) runs a bounded step of the daily
+ * backup to R2 instead (src/server/backup/scheduled-backup.ts): a run of one never waits on the other.
  */
 import { removeUnattachedUploads } from '@/server/uploads/uploads';
 import { database } from '@/server/platform/database';
@@ -13,8 +16,13 @@ import { pruneNotifications } from '@/server/notifications/notifications';
 import { deliverEndedBans } from '@/server/notifications/deliver';
 import { emailSetupFromEnv } from '@/server/notifications/email';
 import { sendEmailDigests } from '@/server/notifications/email-sending';
+import { BACKUP_CRON, runScheduledBackups } from '@/server/backup/scheduled-backup';
 
 export async function runScheduled(controller: ScheduledController, env: Env, _ctx: ExecutionContext): Promise<void> {
+	if (controller.cron === BACKUP_CRON) {
+		await runScheduledBackups(env, controller.scheduledTime);
+		return;
+	}
 	const db = database(env.DB);
 	const { removed, batches, done } = await removeUnattachedUploads(db, env.UPLOADS, controller.scheduledTime);
 	if (removed > 0) console.info(`Removed ${removed} unattached uploads in ${batches} steps${done ? '' : '; more are left for the next run'}`);

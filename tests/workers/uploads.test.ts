@@ -10,6 +10,7 @@ import { api } from '@functions/api/app';
 import { serveUploadFile, UPLOAD_HEADERS, YOUNG_UPLOAD_CACHE_CONTROL } from '@functions/shell/upload-files';
 import { withSecurityHeaders } from '@functions/shell/security-headers';
 import { runScheduled } from '@functions/shell/scheduled';
+import { BACKUP_CRON } from '@/server/backup/scheduled-backup';
 import { SECURITY_HEADERS } from '@/server/platform/security-policy';
 import { IMAGE_MAX_BYTES } from '@/schemas/post-write';
 import { uploadKeyOf, type ContentDocument } from '@/schemas/content';
@@ -656,7 +657,8 @@ describe('the scheduled cleanup', () => {
 	// The Worker's entry loads Astro's handler, which only a build provides, so the tests call the
 	// handler it exports as `scheduled` and check the wiring from the sources.
 	it('runs hourly from a Cron Trigger of wrangler.toml, as the scheduled handler of the Worker', () => {
-		expect((parse(wranglerToml) as { triggers?: { crons?: string[] } }).triggers?.crons).toEqual(['17 * * * *']);
+		// Beside the daily backup's own trigger (tests/workers/backup.test.ts).
+		expect((parse(wranglerToml) as { triggers?: { crons?: string[] } }).triggers?.crons).toEqual(['17 * * * *', BACKUP_CRON]);
 		expect(workerSource).toMatch(/^\tscheduled: runScheduled,$/m);
 	});
 
