@@ -154,7 +154,13 @@ const ownReadable = (memberId: number) =>
 
 const session = async (memberId: number) => `${sessionCookieName(GLOBAL)}=${await mintSession(GLOBAL, memberId)}`;
 const READERS: Reader[] = [
-	{ name: 'a member', cookie: () => session(ids.bystander), answered: () => MEMBER, fullPosts: unreadable, ownPosts: () => ownReadable(ids.bystander) },
+	{
+		name: 'a member',
+		cookie: () => session(ids.bystander),
+		answered: () => MEMBER,
+		fullPosts: unreadable,
+		ownPosts: () => ownReadable(ids.bystander),
+	},
 	{
 		name: 'the author of the private rows',
 		cookie: () => session(ids.privatePostAuthor),

@@ -193,7 +193,8 @@ export interface PostChangeParts {
  * sends the deletion on Delete. An administrator's page puts them after its Hide (ModeratePost.astro).
  */
 export function postChangeHtml(t: Translate, change: PostChangeParts): string {
-	const edit = change.editHref === null ? '' : `<a class="button secondary" href="${escapeHtml(change.editHref)}">${escapeHtml(t('write.post.edit'))}</a>`;
+	const edit =
+		change.editHref === null ? '' : `<a class="button secondary" href="${escapeHtml(change.editHref)}">${escapeHtml(t('write.post.edit'))}</a>`;
 	const data: [string, string][] = [
 		['data-post-id', String(change.postId)],
 		['data-text-deleted', t('write.post.deleted')],
