@@ -19,7 +19,10 @@ const BOOKMARK_A = '00000001-00000002-00000003-0123456789abcdef0123456789abcdef'
 const BOOKMARK_B = '00000001-00000002-00000004-0123456789abcdef0123456789abcdef';
 
 /** The API wrapped in the latency model: each answer says how many of its round trips went to the primary and to a replica. */
-const modelled = latencyWorker({ fetch: (request: Request, given: Env, ctx: ExecutionContext) => api.fetch(request, given, ctx) }, withEnv);
+const modelled = latencyWorker(
+	{ fetch: (request: Request, given: { DB: D1Database }, ctx: ExecutionContext) => api.fetch(request, given as Env, ctx) },
+	withEnv,
+);
 
 async function send(method: string, path: string, cookie: string, body?: unknown): Promise<{ status: number; primary: number; replica: number }> {
 	const ctx = createExecutionContext();
