@@ -12,7 +12,7 @@ export const ROUND_TRIP_BUDGET = {
 	/**
 	 * A page a member is answered from the guest's page with their parts (functions/shell/member-pages.ts)
 	 * unless their session says otherwise, and that the session's batch says to render in full: a banned
-	 * member's All Posts, board and post pages, an administrator's and the author's post page. The
+	 * member's All Posts, board and post pages, an administrator's post page. The
 	 * session's batch, then the full render's.
 	 */
 	pageAfterSession: 2,

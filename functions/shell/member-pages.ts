@@ -22,11 +22,12 @@
  * - a banned member (the ban notice and the ban's end), and a member who blocked anyone (their
  *   blocked members' posts and comments are collapsed: docs/reference/blocking.md), decided by the
  *   session (whether it blocked anyone is read in the session's batch);
- * - on a post page, an administrator (moderation controls and hidden comments' text) and the post's
- *   author (Edit and Delete), decided by the session and the post's author read with it.
+ * - on a post page, an administrator (moderation controls and hidden comments' text), decided by the
+ *   session. The post's author is rewritten: their Edit and Delete are parts too (their own post a
+ *   guest may not read, hidden or private, is the guest's 404 above).
  * The cases decided by the session cost the full render's round trip after the session's (2).
- * Everything else is rewritten: a member, an administrator on a list, and a cookie whose session has
- * ended (the guest's page, with the session's state and the cookie cleared, as the full render answers).
+ * Everything else is rewritten: a member, the author of a post a guest reads, an administrator on a
+ * list, and a cookie whose session has ended (the guest's page, with the session's state and the cookie cleared, as the full render answers).
  *
  * The session and what the parts need (a board's Watch state; a post's like, report, watch, the
  * comments reported and the post's author and board) are read in one D1 batch, while the guest's
@@ -85,16 +86,16 @@ export function memberPageOf(
 }
 
 /**
- * The rule's last half, once the session (and, on a post page, the post's author) is known: rewrite
+ * The rule's last half, once the session (and, on a post page, the post's place) is known: rewrite
  * the guest's page, or render in full for a banned member and a member who blocked anyone, and on a
- * post page for an administrator and for the post's author.
+ * post page for an administrator and where the channel has no such post.
  */
 export function memberPageChoice(session: SessionState, page: MemberPage, place: PostPlace | null = null, blocksAnyone = false): 'rewrite' | 'full' {
 	if (session.kind === 'banned') return 'full';
 	if (session.kind !== 'member') return 'rewrite';
 	if (blocksAnyone) return 'full';
 	if (page.kind !== 'post') return 'rewrite';
-	return isAdmin(session.member) || place === null || place.authorId === session.member.userId ? 'full' : 'rewrite';
+	return isAdmin(session.member) || place === null ? 'full' : 'rewrite';
 }
 
 /** What the rewrite needs to know of the request. */

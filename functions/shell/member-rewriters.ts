@@ -1,8 +1,8 @@
 /**
  * The member's parts, put into the guest's page on its way out (functions/shell/member-pages.ts says
  * when): what the full render shows this session in MainLayout, Header and Sidebar, on a board page
- * (BoardView's Watch) and on a post page (PostActions' Like, Watch and Report, and CommentList's
- * member state and comment box). The markup comes from src/server/channels/member-parts.ts, which
+ * (BoardView's Watch) and on a post page (the author's Edit and Delete, PostActions' Like, Watch and
+ * Report, and CommentList's member state and comment box). The markup comes from src/server/channels/member-parts.ts, which
  * the full render uses too. An ended session keeps the guest's page and says so.
  */
 import type { Channel } from '@/server/channels/channels';
@@ -24,6 +24,7 @@ import {
 	blockButtonHtml,
 	blockDialogHtml,
 	commentBlocking,
+	postManageHtml,
 	revisionsDialogHtml,
 	saveButtonHtml,
 	watchButtonHtml,
@@ -111,8 +112,8 @@ function boardParts(
 }
 
 /**
- * The post page's parts: the member's Like (the guest's, made their button), Watch, Save and Report, the
- * comments section's member id and data element, the "Reported" marks on their reported comments,
+ * The post page's parts: the author's Edit and Delete by the title on their own post, the member's Like
+ * (the guest's, made their button), Watch, Save and Report (Block of the author), the comments section's member id and data element, the "Reported" marks on their reported comments,
  * and the comment box open to them. The structured data is the crawlers', who read as guests.
  */
 function postParts(rewriter: HTMLRewriter, t: Translate, channel: Channel, member: SessionMember, parts: PostParts): void {
@@ -128,6 +129,11 @@ function postParts(rewriter: HTMLRewriter, t: Translate, channel: Channel, membe
 	};
 	const reported = new Set(parts.reportedComments);
 	let revisionsOffered = false;
+	// The author's Edit and Delete by the title, after the crumbs, as the full render has them (an administrator's page is rendered in full).
+	if (parts.authorId === member.userId) {
+		const change = { postId: parts.postId, editHref: pageUrls(channel.basePath).postEdit(parts.postId) };
+		rewriter.on('div.post-header-top', { element: (top) => void top.append(postManageHtml(t, change), { html: true }) });
+	}
 	rewriter
 		.on('script[type="application/ld+json"]', { element: (script) => void script.remove() })
 		.on('[data-post-action-bar]', { element: (bar) => void bar.setAttribute('data-user-id', userId) })

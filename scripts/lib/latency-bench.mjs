@@ -7,7 +7,8 @@
  * with an entry of its own (`latencyConfig`); the build itself is checked to hold none of the layer
  * first (`assertNoLatencyLayer`).
  *
- * From the answers' Server-Timing (d1-trips and d1-depth of the Worker, bench-d1 of the model) it also
+ * From the answers' Server-Timing (d1-trips and d1-depth of the Worker, bench-d1 of the model, bench-worker:
+ * the Worker's own time to its answer's headers, as its clock reads it) it also
  * works out what Smart Placement would change: the Worker run beside the primary pays each round trip
  * about 1 ms instead of the model's delay, and every request one hop from the user's location to
  * the primary's (taken as one primary round trip).
@@ -70,11 +71,12 @@ const median = (values) =>
 
 /** The figures of one Server-Timing header: `d1-trips`, `d1-depth` and the model's `bench-d1`. */
 function serverTiming(header) {
-	const figures = { trips: 0, depth: 0, modelledMs: 0, primary: 0, replica: 0 };
+	const figures = { trips: 0, depth: 0, modelledMs: 0, primary: 0, replica: 0, workerMs: 0 };
 	for (const part of (header ?? '').split(',').map((text) => text.trim())) {
 		const value = (name) => Number(new RegExp(`${name}=("?)([\\d.]+)`).exec(part)?.[2] ?? 0);
 		if (part.startsWith('d1-trips;')) figures.trips = value('desc');
 		else if (part.startsWith('d1-depth;')) figures.depth = value('desc');
+		else if (part.startsWith('bench-worker;')) figures.workerMs = value('dur');
 	}
 	const model = /bench-d1;dur=([\d.]+);desc="primary (\d+), replica (\d+)"/.exec(header ?? '');
 	if (model) Object.assign(figures, { modelledMs: Number(model[1]), primary: Number(model[2]), replica: Number(model[3]) });
@@ -199,6 +201,7 @@ function figuresOf(answers) {
 		primaryTrips: median(answers.map((answer) => answer.primary)),
 		replicaTrips: median(answers.map((answer) => answer.replica)),
 		modelledMs: median(answers.map((answer) => answer.modelledMs)),
+		workerMs: median(answers.map((answer) => answer.workerMs)),
 		cache: tally('cache'),
 		statuses: tally('status'),
 	};
@@ -248,16 +251,16 @@ export function printLatency(latency) {
 		`\nTime to first byte, D1 ${primaryMs} ms to the primary, ${replicaMs} ms to a replica (${latency.requestsPerKind} requests of each kind, one at a time):`,
 	);
 	console.log(
-		'| request | with replicas p50 / p95 ms | without replicas p50 / p95 ms | d1 trips / depth | with replicas: primary / replica trips, D1 wait ms | target (with replicas) |',
+		'| request | with replicas p50 / p95 ms | without replicas p50 / p95 ms | d1 trips / depth | with replicas: primary / replica trips, D1 wait ms | with replicas: in the Worker ms | target (with replicas) |',
 	);
-	console.log('|---|---|---|---|---|---|');
+	console.log('|---|---|---|---|---|---|---|');
 	for (const [name, label] of Object.entries(LABELS)) {
 		const a = withReplicas[name];
 		const b = withoutReplicas[name];
 		const target = targets[name];
 		const verdict = target ? `p50 < ${target.withReplicasP50Below} ms: ${a.p50Ms < target.withReplicasP50Below ? 'met' : 'not met'}` : '';
 		console.log(
-			`| ${label} | ${a.p50Ms} / ${a.p95Ms} | ${b.p50Ms} / ${b.p95Ms} | ${a.trips} / ${a.depth} | ${a.primaryTrips} / ${a.replicaTrips}, ${a.modelledMs} | ${verdict} |`,
+			`| ${label} | ${a.p50Ms} / ${a.p95Ms} | ${b.p50Ms} / ${b.p95Ms} | ${a.trips} / ${a.depth} | ${a.primaryTrips} / ${a.replicaTrips}, ${a.modelledMs} | ${a.workerMs} | ${verdict} |`,
 		);
 	}
 	console.log(

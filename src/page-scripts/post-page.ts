@@ -1,7 +1,7 @@
 /**
  * The post page's one module (src/pages/[domain]/[slug]/posts/[postId].astro), besides the
  * layout's: the action bar's and the comments' loaders, the image viewer's, the view count's beacon,
- * the edit history's dialog and the YouTube facades. One file instead of one per component (docs/decisions/performance.md).
+ * the edit history's dialog, the post's Delete and the YouTube facades. One file instead of one per component (docs/decisions/performance.md).
  */
 import { viewedStorageKey } from '@/lib/names';
 import { PLAYER_FEATURES, YOUTUBE_PLAYER_ORIGIN } from '@/lib/youtube-player';
@@ -29,6 +29,12 @@ if (beacon) {
 document.addEventListener('click', (event) => {
 	const mark = (event.target as Element | null)?.closest<HTMLElement>('[data-revisions]');
 	if (mark) void import('@/page-scripts/revisions-dialog').then(({ openRevisions }) => openRevisions(mark));
+});
+
+// The post's Delete (its author's, an administrator's) asks in its confirm (member-parts.ts postChangeHtml), its module fetched at the first press.
+document.addEventListener('click', (event) => {
+	const button = (event.target as Element | null)?.closest<HTMLButtonElement>('button[data-delete-post]');
+	if (button) void import('@/page-scripts/post-delete').then(({ askDeletePost }) => askDeletePost(button));
 });
 
 // YouTube facades become the player (privacy-enhanced domain) only when the reader asks for it.

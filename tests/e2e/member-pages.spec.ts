@@ -11,7 +11,8 @@
  * login link, which carries the URL asked, is read back to the first spelling). The two
  * are compared tag by tag with each tag's attributes in one order (HTMLRewriter adds an attribute
  * after those a tag has; Astro writes them in its own order) and whitespace between tags dropped.
- * Which routes are rewritten, for whom, is checked too; and nothing of one member's page reaches
+ * Which routes are rewritten, for whom, is checked too, and that the author's own post pages are
+ * rewritten with their Edit and Delete; and nothing of one member's page reaches
  * a guest or another member.
  */
 import type { APIRequestContext } from '@playwright/test';
@@ -137,30 +138,51 @@ interface Reader {
 	answered: () => Answered;
 	/** The posts of the targets whose page is rendered in full for the reader (the others are rewritten). */
 	fullPosts: () => number[];
+	/** The posts whose rewritten page has the author's Edit and Delete (`data-post-actions`): the reader's own. */
+	ownPosts?: () => number[];
 }
 
 /** The posts a guest may not read: their page is a guest's 404 or 410, and the reader's is rendered in full. */
 const unreadable = () => [ids.privatePost, ids.hiddenPost, ids.deletedPost];
 const allPosts = () => privacyTargets(ids, BASE).posts.map((post) => post.postId);
-/** The posts of the targets a guest reads that `memberId` did not write. */
-const readableNotBy = (memberId: number) =>
+/** The posts of the targets a guest reads that `memberId` wrote: their rewritten page carries the author's Edit and Delete. */
+const ownReadable = (memberId: number) =>
 	allPosts().filter(
 		(postId) =>
-			!unreadable().includes(postId) && (execute(`SELECT member_id AS id FROM posts WHERE id = ${postId}`) as { id: number }[])[0]!.id !== memberId,
+			!unreadable().includes(postId) && (execute(`SELECT member_id AS id FROM posts WHERE id = ${postId}`) as { id: number }[])[0]!.id === memberId,
 	);
 
 const session = async (memberId: number) => `${sessionCookieName(GLOBAL)}=${await mintSession(GLOBAL, memberId)}`;
 const READERS: Reader[] = [
-	{ name: 'a member', cookie: () => session(ids.bystander), answered: () => MEMBER, fullPosts: unreadable },
-	{ name: 'the author of the private rows', cookie: () => session(ids.privatePostAuthor), answered: () => MEMBER, fullPosts: unreadable },
-	// Their own post's page has their Edit and Delete: rendered in full.
+	{
+		name: 'a member',
+		cookie: () => session(ids.bystander),
+		answered: () => MEMBER,
+		fullPosts: unreadable,
+		ownPosts: () => ownReadable(ids.bystander),
+	},
+	{
+		name: 'the author of the private rows',
+		cookie: () => session(ids.privatePostAuthor),
+		answered: () => MEMBER,
+		fullPosts: unreadable,
+		ownPosts: () => ownReadable(ids.privatePostAuthor),
+	},
+	// Their own post's page is rewritten too, with their Edit and Delete (compareAll checks the rewritten page has them).
 	{
 		name: 'the author of a visible post',
 		cookie: () => session(postAuthor),
-		answered: () => (readableNotBy(postAuthor).length > 0 ? MEMBER : { [ALL_POSTS]: 'rewritten', [BOARD]: 'some rewritten' }),
-		fullPosts: () => allPosts().filter((postId) => !readableNotBy(postAuthor).includes(postId)),
+		answered: () => MEMBER,
+		fullPosts: unreadable,
+		ownPosts: () => ownReadable(postAuthor),
 	},
-	{ name: 'a member who likes, reported and watches', cookie: () => session(watcher), answered: () => MEMBER, fullPosts: unreadable },
+	{
+		name: 'a member who likes, reported and watches',
+		cookie: () => session(watcher),
+		answered: () => MEMBER,
+		fullPosts: unreadable,
+		ownPosts: () => ownReadable(watcher),
+	},
 	// Moderation controls and hidden comments' text on a post's page: rendered in full.
 	{
 		name: 'an administrator',
@@ -187,9 +209,10 @@ const SHARED_HEADERS = ['content-type', 'cache-control', 'content-security-polic
  * Asks every page route as the reader; compares each rewritten answer with its full render; answers
  * how each route was answered (a route rendered in full for every URL left out).
  */
-async function compareAll(request: APIRequestContext, cookie: string): Promise<{ answered: Answered; fullPosts: number[] }> {
+async function compareAll(request: APIRequestContext, cookie: string): Promise<{ answered: Answered; fullPosts: number[]; ownPosts: number[] }> {
 	const answered: Answered = {};
 	const fullPosts: number[] = [];
+	const ownPosts: number[] = [];
 	const headers = { cookie };
 	for (const [route, urls] of Object.entries(PAGE_ROUTES)) {
 		const found = new Set<boolean>();
@@ -204,11 +227,13 @@ async function compareAll(request: APIRequestContext, cookie: string): Promise<{
 			expect(answer.status(), url).toBe(full.status());
 			for (const name of SHARED_HEADERS) expect(answer.headers()[name], `${url}: ${name}`).toBe(full.headers()[name]);
 			const fullText = (await full.text()).replaceAll(encodeURIComponent(fullRenderTwin(url)), encodeURIComponent(url));
-			expect(normalized(await answer.text()), url).toEqual(normalized(fullText));
+			const text = await answer.text();
+			expect(normalized(text), url).toEqual(normalized(fullText));
+			if (route === POST && text.includes('data-post-actions')) ownPosts.push(Number(url.split('/').at(-1)));
 		}
 		if (found.has(true)) answered[route] = found.has(false) ? 'some rewritten' : 'rewritten';
 	}
-	return { answered, fullPosts };
+	return { answered, fullPosts, ownPosts };
 }
 
 test.describe('a member’s page made from the guest’s equals the full render', () => {
@@ -227,9 +252,10 @@ test.describe('a member’s page made from the guest’s equals the full render'
 			if (banning)
 				execute(`INSERT INTO bans (channel_id, member_id, kind, ends_at, created_at) VALUES (1, ${banned}, 'PERMANENT', NULL, ${Date.now()})`);
 			try {
-				const { answered, fullPosts } = await compareAll(request, await reader.cookie());
+				const { answered, fullPosts, ownPosts } = await compareAll(request, await reader.cookie());
 				expect(answered).toEqual(reader.answered());
 				expect(fullPosts.sort()).toEqual(reader.fullPosts().sort());
+				expect(ownPosts.sort()).toEqual((reader.ownPosts?.() ?? []).sort());
 			} finally {
 				if (banning) execute(`UPDATE bans SET lifted_at = ${Date.now()} WHERE member_id = ${banned} AND lifted_at IS NULL`);
 			}

@@ -15,6 +15,7 @@ import { resolveChannel } from '@/server/channels/channels';
 import { loadLayout } from '@/server/channels/layout';
 import type { SessionMember, SessionState } from '@/server/sign-in/sessions';
 import { mintSessionToken } from '@/server/sign-in/session-token';
+import { countRoundTrips, database } from '@/server/platform/database';
 import { call, freshPost, memberApi, recordingDb, signIn, TEST_SECRET } from './harness';
 
 const PAGES = 'http://localhost/starfall/global';
@@ -85,9 +86,10 @@ describe('the rule: which member pages are made from the guest’s', () => {
 		expect(memberPageChoice({ kind: 'member', member: member('MEMBER'), tokenHash: 'x' }, LIST)).toBe('rewrite');
 	});
 
-	it('on a post page, renders in full for an administrator (moderation, hidden comments) and for the post’s author (Edit and Delete)', () => {
+	it('on a post page, renders in full for an administrator (moderation, hidden comments); rewrites for the post’s author (Edit and Delete are parts)', () => {
 		expect(memberPageChoice({ kind: 'member', member: member('ADMIN'), tokenHash: 'x' }, POST, place(7))).toBe('full');
-		expect(memberPageChoice({ kind: 'member', member: member('MEMBER'), tokenHash: 'x' }, POST, place(1002))).toBe('full');
+		expect(memberPageChoice({ kind: 'member', member: member('ADMIN'), tokenHash: 'x' }, POST, place(1002))).toBe('full');
+		expect(memberPageChoice({ kind: 'member', member: member('MEMBER'), tokenHash: 'x' }, POST, place(1002))).toBe('rewrite');
 		expect(memberPageChoice({ kind: 'member', member: member('MEMBER'), tokenHash: 'x' }, POST, place(7))).toBe('rewrite');
 		// No such post: the guest's answer is no page either.
 		expect(memberPageChoice({ kind: 'member', member: member('MEMBER'), tokenHash: 'x' }, POST, null)).toBe('full');
@@ -192,11 +194,12 @@ describe('a member’s page made from the guest’s, through the edge cache', ()
 	});
 });
 
-/** The marks of a guest's post page that the rewrite looks for (PostActions, CommentList, MainLayout's structured data). */
+/** The marks of a guest's post page that the rewrite looks for (the post's header, PostActions, CommentList, MainLayout's structured data). */
 function guestPostPage(commentIds: number[]) {
 	const items = commentIds.map((id) => `<li class="comment" data-comment-id="${id}" data-state="VISIBLE"></li>`).join('');
 	return `<!doctype html><html><head><script type="application/ld+json">{"@type":"DiscussionForumPosting"}</script></head><body>
 <div class="top-bar-search"></div><a class="account-icon" href="/login" data-account-icon></a><section class="card welcome" data-guest-welcome>Welcome</section>
+<div class="post-header-top"><p class="post-crumbs">Board</p></div>
 <div class="post-action-bar" data-post-action-bar><a class="post-action like" data-count="3" href="/login" data-login-required data-login-redirect="/p" data-guest-like><span>Like</span><span data-like-count>3</span></a>
 <button data-post-action="share">Share</button><a class="post-action report" href="/login" data-login-required data-guest-report>Report</a></div>
 <section data-comments data-post-id="1"><div data-comments-root><ol>${items}</ol><textarea id="comment-box-new" placeholder="Log in" readonly data-action="write"></textarea></div></section>
@@ -277,29 +280,58 @@ describe('a member’s post page made from the guest’s, through the edge cache
 		expect(guest.text).toBe(guestPostPage([reported!, other!]));
 	});
 
-	it('renders in full for the post’s author and for an administrator: decided by the session’s batch', async () => {
+	it('renders in full for an administrator: decided by the session’s batch', async () => {
 		const origin = postOrigin(guestPostPage([]));
-		for (const memberId of [await post(2), 1001]) {
-			const cookie = await signIn(memberId);
-			const answer = await ask(`${PAGES}/posts/2`, origin, cookie);
-			expect(answer.text, String(memberId)).toBe('FULL RENDER');
-			expect(answer.headers.get('X-Member-Page')).toBeNull();
-			expect(origin.asked.at(-1)?.headers.get('cookie')).toBe(cookie);
-		}
+		const cookie = await signIn(1001);
+		const answer = await ask(`${PAGES}/posts/2`, origin, cookie);
+		expect(answer.text).toBe('FULL RENDER');
+		expect(answer.headers.get('X-Member-Page')).toBeNull();
+		expect(origin.asked.at(-1)?.headers.get('cookie')).toBe(cookie);
 	});
 
-	it('renders in full a post a guest may not read, stored as a guest’s 404, without reading the session first', async () => {
+	it('makes the author’s own post page from the guest’s, with their Edit and Delete, in one round trip (the session’s batch)', async () => {
+		const origin = postOrigin(guestPostPage([]));
+		const url = `${PAGES}/posts/2`;
+		const cookie = await signIn(await post(2));
+		await ask(url, origin); // the guest's page stored, as after any guest's read
+		const { answer, trips } = await countRoundTrips(async (counting) => ({
+			answer: await ask(url, origin, cookie, database(env.DB)),
+			trips: counting,
+		}));
+		expect(answer.headers.get('X-Member-Page')).toBe('REWRITTEN');
+		expect(answer.text).not.toContain('FULL RENDER');
+		expect(origin.asked.every((request) => request.headers.get('cookie') === null)).toBe(true);
+		// The session and the parts' reads, one batch: no full render's round trip after it.
+		expect({ count: trips.count, depth: trips.depth }).toEqual({ count: 1, depth: 1 });
+		// By the title, after the crumbs: Edit, Delete and its confirm (member-parts.ts postManageHtml, as the full render has them).
+		expect(answer.text).toContain(
+			'<div class="post-header-top"><p class="post-crumbs">Board</p><div class="post-actions" role="group" aria-label="Manage this post" data-post-actions><a class="button secondary" href="/starfall/global/posts/2/edit">Edit</a><button class="button secondary" type="button" aria-haspopup="dialog" data-delete-post>Delete</button><dialog',
+		);
+		// Their own post: no Report and no Block of themselves.
+		expect(answer.text).not.toContain('data-post-action="report"');
+		expect(answer.text).not.toContain('data-post-action="block"');
+		// Another member's page of the same post has no Edit or Delete.
+		const theirs = await ask(url, origin, await signIn(await reader(2)));
+		expect(theirs.headers.get('X-Member-Page')).toBe('REWRITTEN');
+		expect(theirs.text).not.toContain('data-post-actions');
+		expect(theirs.text).not.toContain('data-delete-post');
+	});
+
+	it('renders in full a post a guest may not read, its author’s too, stored as a guest’s 404, without reading the session first', async () => {
 		const origin = {
 			answer: (request: Request) =>
 				new Response(request.headers.get('cookie') ? 'FULL RENDER' : 'gone', { status: 404, headers: { 'Content-Type': 'text/html' } }),
 		};
 		const url = `${PAGES}/posts/3`;
 		expect((await ask(url, origin)).headers.get('X-Edge-Cache')).toBe('MISS');
-		const recording = recordingDb();
-		const answer = await ask(url, origin, await signIn(await reader(3)), recording.db);
-		expect(answer.text).toBe('FULL RENDER');
-		// The stand-in's full render reads nothing: the member's request read no session before it.
-		expect(recording.statements.filter((statement) => /FROM sessions/.test(statement.sql))).toEqual([]);
+		// A member, and the post's author (their own hidden or private post: its notice, its Edit and Delete).
+		for (const memberId of [await reader(3), await post(3)]) {
+			const recording = recordingDb();
+			const answer = await ask(url, origin, await signIn(memberId), recording.db);
+			expect(answer.text).toBe('FULL RENDER');
+			// The stand-in's full render reads nothing: the member's request read no session before it.
+			expect(recording.statements.filter((statement) => /FROM sessions/.test(statement.sql))).toEqual([]);
+		}
 	});
 });
 

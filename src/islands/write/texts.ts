@@ -71,22 +71,6 @@ export const WRITE_TEXT_KEYS = [
 
 export type WriteTexts = Record<(typeof WRITE_TEXT_KEYS)[number], string>;
 
-/** The texts of the post page's Delete button. */
-export const POST_ACTION_TEXT_KEYS = [
-	'write.post.edit',
-	'write.post.delete',
-	'write.post.confirmDelete',
-	'write.post.deleted',
-	'write.post.deleteFailed',
-	'write.confirm.title',
-	'common.button.cancel',
-	'common.button.confirm',
-	'common.message.alert',
-	'common.message.tooManyRequests',
-] as const;
-
-export type PostActionTexts = Record<(typeof POST_ACTION_TEXT_KEYS)[number], string>;
-
 /**
  * The texts that name the upload and image limits, filled in on the server with
  * UPLOAD_LIMIT_LABELS of src/schemas/post-limits.ts, so that no label reaches the browser's bundle.

@@ -181,6 +181,35 @@ export function revisionsDialogHtml(t: Translate, channel: { domain: string; slu
 	return `<dialog class="dialog-panel revisions-dialog" aria-labelledby="revisions-heading" data-revisions-dialog${attributes}><div class="revisions-head"><h2 id="revisions-heading">${escapeHtml(t('revisions.heading'))}</h2><button class="button secondary" type="button" data-revisions-close>${escapeHtml(t('common.button.close'))}</button></div><p class="revisions-edited" data-revisions-edited></p><p class="revisions-status" role="status" data-revisions-status></p><ol class="revisions-list" role="list" data-revisions-list></ol></dialog>`;
 }
 
+/** What the post's Edit and Delete need: Edit (its author's) only where `editHref` is given. */
+export interface PostChangeParts {
+	postId: number;
+	editHref: string | null;
+}
+
+/**
+ * The post's Edit (a link to its editor: the author's) and Delete (the author's and an administrator's),
+ * with Delete's confirm, closed until src/page-scripts/post-delete.ts opens it at the first press and
+ * sends the deletion on Delete. An administrator's page puts them after its Hide (ModeratePost.astro).
+ */
+export function postChangeHtml(t: Translate, change: PostChangeParts): string {
+	const edit =
+		change.editHref === null ? '' : `<a class="button secondary" href="${escapeHtml(change.editHref)}">${escapeHtml(t('write.post.edit'))}</a>`;
+	const data: [string, string][] = [
+		['data-post-id', String(change.postId)],
+		['data-text-deleted', t('write.post.deleted')],
+		['data-text-failed', t('write.post.deleteFailed')],
+		['data-text-too-many', t('common.message.tooManyRequests')],
+	];
+	const remove = escapeHtml(t('write.post.delete'));
+	return `${edit}<button class="button secondary" type="button" aria-haspopup="dialog" data-delete-post>${remove}</button><dialog class="dialog-panel alert-dialog" aria-labelledby="delete-post-title" aria-describedby="delete-post-message" data-delete-post-dialog${attributesHtml(data)}><h2 id="delete-post-title">${escapeHtml(t('write.confirm.title'))}</h2><p id="delete-post-message">${escapeHtml(t('write.post.confirmDelete'))}</p><form method="dialog" class="dialog-actions"><button class="button secondary" type="submit" value="cancel">${escapeHtml(t('common.button.cancel'))}</button><button class="button" type="submit" value="confirm" autofocus>${remove}</button></form></dialog>`;
+}
+
+/** The author's Edit and Delete by their post's title (postChangeHtml), in their group: on their own post's page. */
+export function postManageHtml(t: Translate, change: PostChangeParts): string {
+	return `<div class="post-actions" role="group" aria-label="${escapeHtml(t('post.manage'))}" data-post-actions>${postChangeHtml(t, change)}</div>`;
+}
+
 /** The attributes of the guest's Like (PostActions.astro) that the member's has not. */
 export const GUEST_LIKE_ATTRIBUTES = ['href', 'data-login-required', 'data-login-redirect', 'data-guest-like'];
 
