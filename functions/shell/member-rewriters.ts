@@ -12,6 +12,7 @@ import { translator, type Translate } from '@/i18n';
 import {
 	BOARD_WATCH_CLASS,
 	BOARD_WATCH_MARKER,
+	accountAvatarHtml,
 	bellHtml,
 	GUEST_LIKE_ATTRIBUTES,
 	memberCardHtml,
@@ -69,7 +70,7 @@ export function memberRewriter(channel: Channel, session: SessionState, parts: P
 	return rewriter;
 }
 
-/** MainLayout's, Header's and Sidebar's parts: the bell, My Page, the member's card and Write, the session's scripts. */
+/** MainLayout's, Header's and Sidebar's parts: the bell, My Page with the member's avatar, the member's card and Write, the session's scripts. */
 function layoutParts(rewriter: HTMLRewriter, t: Translate, channel: Channel, member: SessionMember, boardId: number | null): void {
 	const urls = pageUrls(channel.basePath);
 	const writeHref = urls.write(boardId ?? undefined);
@@ -80,6 +81,7 @@ function layoutParts(rewriter: HTMLRewriter, t: Translate, channel: Channel, mem
 			element(account) {
 				account.before(bellHtml(t, urls.notifications), { html: true });
 				account.setAttribute('href', urls.mypage);
+				account.setInnerContent(accountAvatarHtml(channel.basePath, member.userId), { html: true });
 			},
 		})
 		.on('[data-guest-welcome]', {

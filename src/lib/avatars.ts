@@ -57,3 +57,12 @@ export function generatedAvatarSvg(memberId: number): string {
 	}
 	return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 7 7" width="256" height="256"><rect width="7" height="7" fill="hsl(${hue} 45% 30%)"/><path d="${cells.join('')}" fill="hsl(${hue} 80% 88%)"/></svg>`;
 }
+
+/**
+ * What an avatar's `<img>` asks for, shown at `px` CSS pixels a side: the stored size that is sharp
+ * there at 3× (96 up to 32 px, 256 above) and the box, so that nothing moves while it loads. Every
+ * avatar on a page is `<img class="avatar" alt="" …>` beside the member's name (the name says who it is).
+ */
+export function avatarImage(channelBase: string, memberId: number, px: number): { src: string; width: number; height: number } {
+	return { src: avatarUrl(channelBase, memberId, px > 32 ? 256 : 96), width: px, height: px };
+}
