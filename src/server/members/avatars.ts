@@ -10,6 +10,8 @@
 import { AppError, isAppError } from '@/server/platform/errors';
 import { cleanImage } from '@/server/uploads/image-format';
 import { logStatement } from '@/server/moderation/log';
+import { read, type Read } from '@/server/platform/reads';
+import { memberIdSql, memberIdValue, type MemberRef } from '@/server/sign-in/member-ref';
 import { AVATAR_MAX_BYTES, AVATAR_SIZES, AVATAR_TYPES, AVATAR_UPLOADS_PER_DAY, type AvatarSize } from '@/lib/avatars';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -121,6 +123,14 @@ export async function removeAvatarAsAdministrator(
 /** Withdrawal's statement: the member's avatar row goes (one row); the objects go with deleteAvatarObjects. */
 export function avatarWithdrawalStatement(db: Db, memberId: number): D1PreparedStatement {
 	return db.prepare('DELETE FROM member_avatars WHERE member_id = ?1').bind(memberId);
+}
+
+/** Whether `who` has a picture set (My Page offers Remove then); in the session's round trip. */
+export function hasAvatarRead(db: Db, channelId: number, who: MemberRef): Read<boolean> {
+	const statement = db
+		.prepare(`SELECT sizes FROM member_avatars WHERE member_id = ${memberIdSql(who, '?1')} AND channel_id = ?2`)
+		.bind(memberIdValue(who), channelId);
+	return read(statement, (result) => Number((result.results[0] as { sizes?: number } | undefined)?.sizes ?? 0) > 0);
 }
 
 /** The stored avatar of a member at `size`, for serving; null when none is set. */
