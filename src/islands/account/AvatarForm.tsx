@@ -125,8 +125,8 @@ export default function AvatarForm({ domain, slug, userId, src, hasPicture, text
 		try {
 			await accountApi(domain, slug).delete('/me/avatar', {});
 			const { refreshCopies } = await import('./avatar-image');
-			await refreshCopies({ domain, slug }, userId);
-			setShown(`${src}&removed=${Date.now()}`);
+			const generated = await refreshCopies({ domain, slug }, userId);
+			if (generated) setShown(URL.createObjectURL(generated));
 			setSet(false);
 			setStatus({ text: texts['avatar.removed'], failed: false });
 		} catch (error) {
