@@ -239,11 +239,13 @@ describe('an administrator removes a member’s avatar', () => {
 		expect(first).toMatchObject({ status: 200, code: 0 });
 		expect(first.body['content']).toEqual({ removed: true });
 		expect(await memberObjects(member)).toEqual([]);
-		const log = await env.DB.prepare("SELECT moderator_id, target_type, target_id, reason FROM moderation_log WHERE action = 'REMOVE_AVATAR'").all();
+		const log = await env.DB.prepare("SELECT moderator_id, target_type, target_id, reason FROM moderation_log WHERE action = 'REMOVE_AVATAR' AND target_id = ?1")
+			.bind(member)
+			.all();
 		expect(log.results).toEqual([{ moderator_id: ADMIN, target_type: 'MEMBER', target_id: member, reason: 'Not suitable' }]);
 		const second = await call(url, { method: 'POST', cookie: admin, body: { reason: '' } });
 		expect(second.body['content']).toEqual({ removed: false });
-		expect((await env.DB.prepare("SELECT count(*) AS n FROM moderation_log WHERE action = 'REMOVE_AVATAR'").first<number>('n'))).toBe(1);
+		expect(await env.DB.prepare("SELECT count(*) AS n FROM moderation_log WHERE action = 'REMOVE_AVATAR' AND target_id = ?1").bind(member).first<number>('n')).toBe(1);
 	});
 
 	it('a member may not remove another’s, and an administrator names no member of another community', async () => {
