@@ -29,9 +29,10 @@ async function twoHalves(page: Page): Promise<Buffer> {
 	return Buffer.from(bytes);
 }
 
-/** The colour at the middle of the image `selector` shows, as drawn from its own pixels. */
+/** The colour at the middle of the image (or canvas) `selector` shows, as drawn from its own pixels. */
 async function middleColour(page: Page, selector: string): Promise<number[]> {
 	return page.locator(selector).first().evaluate(async (element) => {
+		if (element instanceof HTMLCanvasElement) return [...element.getContext('2d')!.getImageData(element.width / 2, element.height / 2, 1, 1).data].slice(0, 3);
 		const image = element as HTMLImageElement;
 		await image.decode();
 		const canvas = document.createElement('canvas');
@@ -46,17 +47,18 @@ async function middleColour(page: Page, selector: string): Promise<number[]> {
 const isBlue = ([red, green, blue]: number[]) => blue! > 150 && red! < 90 && green! < 120;
 
 for (const { path, texts, lang } of [
-	{ path: '/starfall/global', lang: 'en', texts: { choose: 'Choose a picture', use: 'Use this picture', saved: /Your new picture is saved/, remove: 'Remove picture' } },
-	{ path: '/starfall/kr', lang: 'ko', texts: { choose: '사진 선택', use: '이 사진 사용', saved: /새 사진을 저장했습니다/, remove: '사진 삭제' } },
+	{ path: '/starfall/global', lang: 'en', texts: { use: 'Use this picture', saved: /Your new picture is saved/, remove: 'Remove picture' } },
+	{ path: '/starfall/kr', lang: 'ko', texts: { use: '이 사진 사용', saved: /새 사진을 저장했습니다/, remove: '아바타 삭제' } },
 ] as const) {
-	test(`${lang}: a member crops a picture by keyboard and sees it on their post and in the header; removing it brings the pattern back`, async ({ page }) => {
+	const remover = lang === 'en' ? 'the member in My Page' : 'an administrator on the profile';
+	test(`${lang}: a member crops a picture by keyboard and sees it on their post and in the header; ${remover} removes it and the pattern is back`, async ({ page }) => {
 		test.slow();
 		await page.setViewportSize({ width: 390, height: 844 });
 		const channel = await community(path);
 		// The author of a readable post, and that post.
 		const [post] = execute(
 			`SELECT p.id, p.member_id FROM posts p JOIN members m ON m.id = p.member_id JOIN boards b ON b.id = p.board_id
-			 WHERE p.channel_id = ${channel.index} AND p.deleted_at IS NULL AND p.hidden_by_admin = 0 AND p.is_private = 0 AND b.is_private = 0
+			 WHERE p.channel_id = ${channel.index} AND p.deleted_at IS NULL AND p.hidden_by_admin = 0 AND p.is_private = 0 AND b.is_public = 1
 			 AND m.withdrawn_at IS NULL AND m.role = 'MEMBER' ORDER BY p.id LIMIT 1`,
 		) as { id: number; member_id: number }[];
 		if (!post) throw new Error('No post in the demo');
@@ -91,9 +93,15 @@ for (const { path, texts, lang } of [
 		expect(isBlue(await middleColour(page, '[data-profile-avatar]'))).toBe(true);
 
 		// Removed: the generated pattern (an SVG of the member's hue) again.
-		await page.goto(`${path}/mypage/settings`);
+		if (lang === 'en') {
+			await page.goto(`${path}/mypage/settings`);
+		} else {
+			await signInContext(page.context(), channel, channel.index * 1000 + 1);
+			await page.goto(`${path}/users/${post.member_id}`);
+		}
 		await page.getByRole('button', { name: texts.remove }).click();
 		await expect(page.getByRole('button', { name: texts.remove })).toBeHidden();
+		await page.screenshot({ path: `test-results/avatars-removed-${lang}-390.png` });
 		await page.goto(`${path}/posts/${post.id}`);
 		expect(isBlue(await middleColour(page, '.post-author img.avatar'))).toBe(false);
 	});
@@ -108,7 +116,7 @@ test('screens of avatars, light and dark, on a phone and a desktop', async ({ pa
 		const channel = await community(path);
 		const [post] = execute(
 			`SELECT p.id, p.member_id FROM posts p JOIN boards b ON b.id = p.board_id WHERE p.channel_id = ${channel.index} AND p.deleted_at IS NULL
-			 AND p.hidden_by_admin = 0 AND p.is_private = 0 AND b.is_private = 0 AND p.comment_count > 0 ORDER BY p.id LIMIT 1`,
+			 AND p.hidden_by_admin = 0 AND p.is_private = 0 AND b.is_public = 1 AND p.comment_count > 0 ORDER BY p.id LIMIT 1`,
 		) as { id: number; member_id: number }[];
 		if (!post) throw new Error('No post with comments in the demo');
 		await signInContext(page.context(), channel, channel.index * 1000 + 3);

@@ -10,6 +10,7 @@ import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } fr
 import { resultCodeOf } from '@/lib/api-client';
 import { AvatarDailyLimitReached, ImageResolutionTooHigh, InvalidAvatar, TooManyRequests } from '@/lib/result-codes';
 import { IMAGE_MAX_BYTES, IMAGE_MAX_MEGAPIXELS, IMAGE_MAX_SIDE } from '@/schemas/post-limits';
+import { generatedAvatarSvg } from '@/lib/avatars';
 import { accountApi } from './api';
 import { centredCrop, cropSquare, dragCrop, keyCrop, clampCrop, MAX_ZOOM, type Crop } from './avatar-crop';
 import type { AvatarTexts } from './texts';
@@ -24,6 +25,13 @@ interface Props {
 	hasPicture: boolean;
 	texts: AvatarTexts;
 }
+
+/**
+ * What the form shows as the member's avatar: the stable URL as the page was made, then, after a
+ * change in this page, the new picture drawn on a canvas or the generated pattern inline (the pages'
+ * img-src allows no blob: URL, and an <img> of the same URL would keep the picture it loaded first).
+ */
+type Shown = { kind: 'url' } | { kind: 'picture'; picture: ImageBitmap } | { kind: 'generated' };
 
 /** The crop view's side in canvas pixels (drawn at twice its CSS size for sharpness). */
 const VIEW_PIXELS = 480;
@@ -55,7 +63,7 @@ async function pictureOf(file: File, texts: AvatarTexts): Promise<ImageBitmap | 
 }
 
 export default function AvatarForm({ domain, slug, userId, src, hasPicture, texts }: Props) {
-	const [shown, setShown] = useState(src);
+	const [shown, setShown] = useState<Shown>({ kind: 'url' });
 	const [set, setSet] = useState(hasPicture);
 	const [busy, setBusy] = useState(false);
 	const [status, setStatus] = useState<{ text: string; failed: boolean } | null>(null);
@@ -65,6 +73,12 @@ export default function AvatarForm({ domain, slug, userId, src, hasPicture, text
 	const dialogRef = useRef<HTMLDialogElement>(null);
 	const canvasRef = useRef<HTMLCanvasElement>(null);
 	const dragRef = useRef<{ x: number; y: number } | null>(null);
+	const currentRef = useRef<HTMLCanvasElement>(null);
+
+	useEffect(() => {
+		const context = currentRef.current?.getContext('2d');
+		if (shown.kind === 'picture' && context) context.drawImage(shown.picture, 0, 0, 256, 256);
+	}, [shown]);
 
 	// The crop view: the square drawn, and the circle the avatar shows outside it dimmed.
 	useEffect(() => {
@@ -108,7 +122,7 @@ export default function AvatarForm({ domain, slug, userId, src, hasPicture, text
 		try {
 			const { saveAvatar } = await import('./avatar-image');
 			const image = await saveAvatar({ domain, slug }, userId, picture, cropSquare(picture.width, picture.height, crop));
-			setShown(URL.createObjectURL(image));
+			setShown({ kind: 'picture', picture: await createImageBitmap(image) });
 			setSet(true);
 			setStatus({ text: texts['avatar.saved'], failed: false });
 			close();
@@ -125,8 +139,8 @@ export default function AvatarForm({ domain, slug, userId, src, hasPicture, text
 		try {
 			await accountApi(domain, slug).delete('/me/avatar', {});
 			const { refreshCopies } = await import('./avatar-image');
-			const generated = await refreshCopies({ domain, slug }, userId);
-			if (generated) setShown(URL.createObjectURL(generated));
+			await refreshCopies({ domain, slug }, userId);
+			setShown({ kind: 'generated' });
 			setSet(false);
 			setStatus({ text: texts['avatar.removed'], failed: false });
 		} catch (error) {
@@ -157,7 +171,11 @@ export default function AvatarForm({ domain, slug, userId, src, hasPicture, text
 
 	return (
 		<div className="avatar-form" data-avatar-form>
-			<img className="avatar avatar-current" src={shown} alt="" width="96" height="96" data-avatar-current />
+			{shown.kind === 'url' && <img className="avatar avatar-current" src={src} alt="" width="96" height="96" data-avatar-current />}
+			{shown.kind === 'picture' && <canvas ref={currentRef} className="avatar avatar-current" width="256" height="256" data-avatar-current />}
+			{shown.kind === 'generated' && (
+				<span className="avatar avatar-current" dangerouslySetInnerHTML={{ __html: generatedAvatarSvg(userId) }} data-avatar-current />
+			)}
 			<div className="avatar-actions">
 				<input
 					ref={fileRef}

@@ -77,17 +77,13 @@ export async function saveAvatar(
 	return largest as Blob;
 }
 
-/**
- * Fetches the member's avatar URLs again past the browser's cache, so that its copies are the new
- * picture (or the generated one); answers the largest as a Blob, for the page to show at once.
- */
-export async function refreshCopies(channel: ChannelRef, userId: number): Promise<Blob | undefined> {
-	const copies = await Promise.all(
+/** Fetches the member's avatar URLs again past the browser's cache, so that its copies are the new picture (or the generated one). */
+export async function refreshCopies(channel: ChannelRef, userId: number): Promise<void> {
+	await Promise.all(
 		AVATAR_SIZES.map((size) =>
 			fetch(avatarUrl(channelPath(channel), userId, size), { cache: 'reload', credentials: 'same-origin' })
-				.then((response) => response.blob())
+				.then((response) => response.arrayBuffer())
 				.catch(() => undefined),
 		),
 	);
-	return copies.at(-1);
 }
