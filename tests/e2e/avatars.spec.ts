@@ -3,8 +3,9 @@
  * a post sets a picture in My Page → Settings, crops it by keyboard in the dialog (the picture's right
  * half, moved there with the arrow keys), and sees it on their post and in the header (a member
  * part) at once: the pixels of both are the cropped half's colour, not the generated pattern. Then
- * Remove picture brings the generated one back. Screenshots of the dialog, My Page and the post, light
- * and dark, at 390 × 844 and 1440 × 900: test-results/avatars-*.png.
+ * Remove picture (the member's in My Page, an administrator's on the profile) brings the generated one
+ * back. Screenshots of the dialog, My Page, a board and a post, light and dark (Pixel Farm's dark
+ * theme too), at 390 × 844 and 1440 × 900, with no sideways overflow: test-results/avatars-*.png.
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
@@ -109,9 +110,11 @@ for (const { path, texts, lang } of [
 
 test('screens of avatars, light and dark, on a phone and a desktop', async ({ page }) => {
 	test.slow();
+	// Starfall's theme follows the reader's colour scheme; Pixel Farm's is dark by its community file.
 	for (const { path, lang } of [
 		{ path: '/starfall/global', lang: 'en' },
 		{ path: '/starfall/kr', lang: 'ko' },
+		{ path: '/pixelfarm/main', lang: 'pixelfarm' },
 	]) {
 		const channel = await community(path);
 		const [post] = execute(

@@ -22,7 +22,11 @@ export async function removeMemberAvatar(button: HTMLButtonElement): Promise<voi
 		// The generated pattern in place of the picture (an <img> of the same URL keeps what it loaded; img-src allows no blob:).
 		const image = document.querySelector<HTMLElement>('[data-profile-avatar]');
 		if (image) image.outerHTML = `<span class="${image.className}" data-profile-avatar>${generatedAvatarSvg(Number(userId))}</span>`;
+		// Nothing is left to remove: the button goes, and the focus to the member's name above it.
+		const heading = document.getElementById('profile-name');
+		heading?.setAttribute('tabindex', '-1');
 		button.hidden = true;
+		heading?.focus();
 		showToast(textDone);
 	} catch (error) {
 		const outcome = handleActionFailure(error, `/${domain}/${slug}`);
