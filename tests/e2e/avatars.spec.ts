@@ -32,17 +32,21 @@ async function twoHalves(page: Page): Promise<Buffer> {
 
 /** The colour at the middle of the image (or canvas) `selector` shows, as drawn from its own pixels. */
 async function middleColour(page: Page, selector: string): Promise<number[]> {
-	return page.locator(selector).first().evaluate(async (element) => {
-		if (element instanceof HTMLCanvasElement) return [...element.getContext('2d')!.getImageData(element.width / 2, element.height / 2, 1, 1).data].slice(0, 3);
-		const image = element as HTMLImageElement;
-		await image.decode();
-		const canvas = document.createElement('canvas');
-		canvas.width = image.naturalWidth;
-		canvas.height = image.naturalHeight;
-		const context = canvas.getContext('2d')!;
-		context.drawImage(image, 0, 0);
-		return [...context.getImageData(image.naturalWidth / 2, image.naturalHeight / 2, 1, 1).data].slice(0, 3);
-	});
+	return page
+		.locator(selector)
+		.first()
+		.evaluate(async (element) => {
+			if (element instanceof HTMLCanvasElement)
+				return [...element.getContext('2d')!.getImageData(element.width / 2, element.height / 2, 1, 1).data].slice(0, 3);
+			const image = element as HTMLImageElement;
+			await image.decode();
+			const canvas = document.createElement('canvas');
+			canvas.width = image.naturalWidth;
+			canvas.height = image.naturalHeight;
+			const context = canvas.getContext('2d')!;
+			context.drawImage(image, 0, 0);
+			return [...context.getImageData(image.naturalWidth / 2, image.naturalHeight / 2, 1, 1).data].slice(0, 3);
+		});
 }
 
 const isBlue = ([red, green, blue]: number[]) => blue! > 150 && red! < 90 && green! < 120;
@@ -52,7 +56,9 @@ for (const { path, texts, lang } of [
 	{ path: '/starfall/kr', lang: 'ko', texts: { use: '이 사진 사용', saved: /새 사진을 저장했습니다/, remove: '아바타 삭제' } },
 ] as const) {
 	const remover = lang === 'en' ? 'the member in My Page' : 'an administrator on the profile';
-	test(`${lang}: a member crops a picture by keyboard and sees it on their post and in the header; ${remover} removes it and the pattern is back`, async ({ page }) => {
+	test(`${lang}: a member crops a picture by keyboard and sees it on their post and in the header; ${remover} removes it and the pattern is back`, async ({
+		page,
+	}) => {
 		test.slow();
 		await page.setViewportSize({ width: 390, height: 844 });
 		const channel = await community(path);
@@ -107,6 +113,16 @@ for (const { path, texts, lang } of [
 		expect(isBlue(await middleColour(page, '.post-author img.avatar'))).toBe(false);
 	});
 }
+
+test('each member’s header shows their own avatar, though the header is rendered once for every member', async ({ page }) => {
+	const channel = await community('/starfall/global');
+	for (const memberId of [channel.index * 1000 + 5, channel.index * 1000 + 6, channel.index * 1000 + 5]) {
+		await signInContext(page.context(), channel, memberId);
+		// My Page is always the full render (never a guest's page rewritten), so its header is the remembered piece.
+		await page.goto('/starfall/global/mypage/settings');
+		await expect(page.locator('a[data-account-icon] img.avatar')).toHaveAttribute('src', `/starfall/global/avatars/${memberId}?s=96`);
+	}
+});
 
 test('screens of avatars, light and dark, on a phone and a desktop', async ({ page }) => {
 	test.slow();

@@ -52,7 +52,9 @@ async function served(memberId: number, query = '?s=96', init: RequestInit = {})
 }
 
 async function avatarRow(memberId: number) {
-	return env.DB.prepare('SELECT sizes, day_changes FROM member_avatars WHERE member_id = ?1').bind(memberId).first<{ sizes: number; day_changes: number }>();
+	return env.DB.prepare('SELECT sizes, day_changes FROM member_avatars WHERE member_id = ?1')
+		.bind(memberId)
+		.first<{ sizes: number; day_changes: number }>();
 }
 
 async function memberObjects(memberId: number): Promise<string[]> {
@@ -67,8 +69,16 @@ describe('a member sets, replaces and removes their avatar', () => {
 		const member = members[0]!;
 		const cookie = await signIn(member);
 		const versionBefore = await contentVersion();
-		expect(await sendAvatar('?size=256', WEBP_256, cookie)).toMatchObject({ status: 200, code: 0, content: { size: 256, contentType: 'image/webp' } });
-		expect(await sendAvatar('?size=96', JPEG_96, cookie, 'image/jpeg')).toMatchObject({ status: 200, code: 0, content: { size: 96, contentType: 'image/jpeg' } });
+		expect(await sendAvatar('?size=256', WEBP_256, cookie)).toMatchObject({
+			status: 200,
+			code: 0,
+			content: { size: 256, contentType: 'image/webp' },
+		});
+		expect(await sendAvatar('?size=96', JPEG_96, cookie, 'image/jpeg')).toMatchObject({
+			status: 200,
+			code: 0,
+			content: { size: 96, contentType: 'image/jpeg' },
+		});
 		expect(await memberObjects(member)).toEqual([avatarKey(GLOBAL, member, 256), avatarKey(GLOBAL, member, 96)].sort());
 		expect(await avatarRow(member)).toEqual({ sizes: 3, day_changes: 2 });
 		expect(await contentVersion()).toBe(versionBefore);
@@ -132,7 +142,13 @@ describe('the generated avatar', () => {
 	});
 
 	it('leaves every other path to the pages (a reserved first segment, a member id that is no id, a longer path)', async () => {
-		for (const path of ['/admin/v1/avatars/5', '/starfall/global/avatars/0', '/starfall/global/avatars/x', '/starfall/global/avatars/5/6', '/starfall/global/posts/5']) {
+		for (const path of [
+			'/admin/v1/avatars/5',
+			'/starfall/global/avatars/0',
+			'/starfall/global/avatars/x',
+			'/starfall/global/avatars/5/6',
+			'/starfall/global/posts/5',
+		]) {
 			expect(await serveAvatarFile(new Request(`${SITE}${path}`), env.UPLOADS), path).toBeNull();
 		}
 	});
@@ -172,7 +188,9 @@ describe('the day’s limit, counted in the row’s own UPSERT', () => {
 	it(`takes ${AVATAR_UPLOADS_PER_DAY} sizes in 24 hours, refuses the next without writing, and starts again a day after the first`, async () => {
 		const member = members[5]!;
 		const now = 1_900_000_000_000;
-		await env.DB.prepare('INSERT INTO member_avatars (member_id, channel_id, sizes, updated_at, day_started_at, day_changes) VALUES (?1, 1, 2, ?2, ?2, ?3)')
+		await env.DB.prepare(
+			'INSERT INTO member_avatars (member_id, channel_id, sizes, updated_at, day_started_at, day_changes) VALUES (?1, 1, 2, ?2, ?2, ?3)',
+		)
 			.bind(member, now - 1000, AVATAR_UPLOADS_PER_DAY - 1)
 			.run();
 		await storeAvatar(env.DB, env.UPLOADS, GLOBAL, member, 256, WEBP_256, now);
@@ -189,7 +207,9 @@ describe('the day’s limit, counted in the row’s own UPSERT', () => {
 
 	it('the API answers the limit with its code', async () => {
 		const member = members[6]!;
-		await env.DB.prepare('INSERT INTO member_avatars (member_id, channel_id, sizes, updated_at, day_started_at, day_changes) VALUES (?1, 1, 0, ?2, ?2, ?3)')
+		await env.DB.prepare(
+			'INSERT INTO member_avatars (member_id, channel_id, sizes, updated_at, day_started_at, day_changes) VALUES (?1, 1, 0, ?2, ?2, ?3)',
+		)
 			.bind(member, Date.now(), AVATAR_UPLOADS_PER_DAY)
 			.run();
 		expect((await sendAvatar('?size=256', WEBP_256, await signIn(member))).code).toBe(-4291493);
@@ -199,7 +219,9 @@ describe('the day’s limit, counted in the row’s own UPSERT', () => {
 	it('racing uploads at the limit: one is taken, the other refused', async () => {
 		const member = members[7]!;
 		const now = 1_900_000_000_000;
-		await env.DB.prepare('INSERT INTO member_avatars (member_id, channel_id, sizes, updated_at, day_started_at, day_changes) VALUES (?1, 1, 0, ?2, ?2, ?3)')
+		await env.DB.prepare(
+			'INSERT INTO member_avatars (member_id, channel_id, sizes, updated_at, day_started_at, day_changes) VALUES (?1, 1, 0, ?2, ?2, ?3)',
+		)
 			.bind(member, now, AVATAR_UPLOADS_PER_DAY - 1)
 			.run();
 		const outcomes = await Promise.allSettled([
@@ -239,13 +261,19 @@ describe('an administrator removes a member’s avatar', () => {
 		expect(first).toMatchObject({ status: 200, code: 0 });
 		expect(first.body['content']).toEqual({ removed: true });
 		expect(await memberObjects(member)).toEqual([]);
-		const log = await env.DB.prepare("SELECT moderator_id, target_type, target_id, reason FROM moderation_log WHERE action = 'REMOVE_AVATAR' AND target_id = ?1")
+		const log = await env.DB.prepare(
+			"SELECT moderator_id, target_type, target_id, reason FROM moderation_log WHERE action = 'REMOVE_AVATAR' AND target_id = ?1",
+		)
 			.bind(member)
 			.all();
 		expect(log.results).toEqual([{ moderator_id: ADMIN, target_type: 'MEMBER', target_id: member, reason: 'Not suitable' }]);
 		const second = await call(url, { method: 'POST', cookie: admin, body: { reason: '' } });
 		expect(second.body['content']).toEqual({ removed: false });
-		expect(await env.DB.prepare("SELECT count(*) AS n FROM moderation_log WHERE action = 'REMOVE_AVATAR' AND target_id = ?1").bind(member).first<number>('n')).toBe(1);
+		expect(
+			await env.DB.prepare("SELECT count(*) AS n FROM moderation_log WHERE action = 'REMOVE_AVATAR' AND target_id = ?1")
+				.bind(member)
+				.first<number>('n'),
+		).toBe(1);
 	});
 
 	it('a member may not remove another’s, and an administrator names no member of another community', async () => {
@@ -257,10 +285,18 @@ describe('an administrator removes a member’s avatar', () => {
 			body: { reason: '' },
 		});
 		expect(asMember.code).toBe(-4031403);
-		const korean = await call(`${ORIGIN}/admin/v1/starfall/global/members/2004/avatar/remove`, { method: 'POST', cookie: await signIn(ADMIN), body: { reason: '' } });
+		const korean = await call(`${ORIGIN}/admin/v1/starfall/global/members/2004/avatar/remove`, {
+			method: 'POST',
+			cookie: await signIn(ADMIN),
+			body: { reason: '' },
+		});
 		expect(korean.code).toBe(-4041404);
 		expect(await memberObjects(member)).toEqual([avatarKey(GLOBAL, member, 256)]);
-		expect((await env.DB.prepare("SELECT count(*) AS n FROM moderation_log WHERE action = 'REMOVE_AVATAR' AND target_id IN (?1, 2004)").bind(member).first<number>('n'))).toBe(0);
+		expect(
+			await env.DB.prepare("SELECT count(*) AS n FROM moderation_log WHERE action = 'REMOVE_AVATAR' AND target_id IN (?1, 2004)")
+				.bind(member)
+				.first<number>('n'),
+		).toBe(0);
 		expect(KOREAN.id).toBe(2);
 	});
 });

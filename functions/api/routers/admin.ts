@@ -128,7 +128,15 @@ export const adminRouter = new Hono<ApiEnv>()
 		async (c) => {
 			const { userId } = c.req.valid('param');
 			const { db, channel } = c.var;
-			const removed = await removeAvatarAsAdministrator(db, env.UPLOADS, channel, administrator(c).userId, userId, c.req.valid('json').reason, Date.now());
+			const removed = await removeAvatarAsAdministrator(
+				db,
+				env.UPLOADS,
+				channel,
+				administrator(c).userId,
+				userId,
+				c.req.valid('json').reason,
+				Date.now(),
+			);
 			return c.json(ok({ content: { removed } }));
 		},
 	)

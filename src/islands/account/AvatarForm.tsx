@@ -199,7 +199,13 @@ export default function AvatarForm({ domain, slug, userId, src, hasPicture, text
 					{status?.text}
 				</p>
 			</div>
-			<dialog ref={dialogRef} className="dialog-panel avatar-dialog" aria-labelledby="avatar-crop-title" aria-describedby="avatar-crop-hint" onClose={close}>
+			<dialog
+				ref={dialogRef}
+				className="dialog-panel avatar-dialog"
+				aria-labelledby="avatar-crop-title"
+				aria-describedby="avatar-crop-hint"
+				onClose={close}
+			>
 				<h2 id="avatar-crop-title">{texts['avatar.crop.title']}</h2>
 				<p id="avatar-crop-hint">{texts['avatar.crop.hint']}</p>
 				<canvas

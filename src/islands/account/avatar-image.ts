@@ -67,7 +67,12 @@ export async function saveAvatar(
 		const headers: Record<string, string> = { Accept: 'application/json', 'Content-Type': image.type };
 		const stored = $userId.get();
 		if (stored) headers[USER_ID_HEADER] = stored;
-		const response = await fetch(`${apiUrl(channel, 'member', '/me/avatar')}?size=${size}`, { method: 'PUT', credentials: 'include', headers, body: image });
+		const response = await fetch(`${apiUrl(channel, 'member', '/me/avatar')}?size=${size}`, {
+			method: 'PUT',
+			credentials: 'include',
+			headers,
+			body: image,
+		});
 		const body: unknown = await response.json().catch(() => null);
 		if (!response.ok) throw new FetchError(response.status, response.statusText, body);
 		const header = (body as { header?: EnvelopeHeader } | null)?.header;

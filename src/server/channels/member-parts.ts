@@ -25,6 +25,12 @@ export function bellHtml(t: Translate, notificationsHref: string): string {
 	return `<a class="bell" href="${escapeHtml(notificationsHref)}" aria-label="${label}" data-bell data-label="${label}" data-label-unread="${escapeHtml(t('notifications.bellUnread'))}">${BELL_ICON}<span class="bell-count" data-bell-count hidden></span></a>`;
 }
 
+/**
+ * Where the member's header (remembered once for every member: src/components/layout/Remembered.astro)
+ * has the account link's picture; MainLayout puts the member's own in its place (accountAvatarHtml).
+ */
+export const ACCOUNT_AVATAR_SLOT = '<!--account-avatar-->';
+
 /** The header account link's picture for a member: their avatar (docs/reference/avatars.md) in place of the guest's icon. */
 export function accountAvatarHtml(channelBase: string, memberId: number): string {
 	const image = avatarImage(channelBase, memberId, 28);
