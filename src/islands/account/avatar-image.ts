@@ -11,12 +11,9 @@ import { USER_ID_HEADER } from '@/lib/names';
 import { apiUrl, FetchError, ResponseError, type EnvelopeHeader } from '@/lib/api-client';
 import { channelPath, type ChannelRef } from '@/lib/urls';
 import { AVATAR_MAX_BYTES, AVATAR_SIZES, avatarUrl } from '@/lib/avatars';
+import { encodeWithin } from '@/islands/common/canvas-encode';
 
 const QUALITIES = [0.85, 0.7, 0.5, 0.3];
-
-function encode(canvas: HTMLCanvasElement, type: string, quality: number): Promise<Blob | null> {
-	return new Promise((resolve) => canvas.toBlob(resolve, type, quality));
-}
 
 /** The square (`left`, `top`, `side` in the picture's pixels) of `bitmap` at `size` pixels a side, encoded; null when nothing fits. */
 async function sized(bitmap: ImageBitmap, square: { left: number; top: number; side: number }, size: number): Promise<Blob | null> {
@@ -34,18 +31,7 @@ async function sized(bitmap: ImageBitmap, square: { left: number; top: number; s
 		}
 		context.drawImage(bitmap, square.left, square.top, square.side, square.side, 0, 0, size, size);
 	};
-	draw(null);
-	for (const quality of QUALITIES) {
-		const webp = await encode(canvas, 'image/webp', quality);
-		if (!webp || webp.type !== 'image/webp') break;
-		if (webp.size <= AVATAR_MAX_BYTES) return webp;
-	}
-	draw('#ffffff');
-	for (const quality of QUALITIES) {
-		const jpeg = await encode(canvas, 'image/jpeg', quality);
-		if (jpeg && jpeg.type === 'image/jpeg' && jpeg.size <= AVATAR_MAX_BYTES) return jpeg;
-	}
-	return null;
+	return encodeWithin(canvas, draw, AVATAR_MAX_BYTES, QUALITIES);
 }
 
 /**
