@@ -54,12 +54,14 @@ const HAND_TYPED_ANSWERS = [
 		message: "An answer's shape is derived from the routers in src/lib/api-types.ts, not declared in browser code.",
 	},
 ];
-/** The two streams that are not JSON calls, and so may use fetch themselves. */
+/** The streams that are not JSON calls, and so may use fetch themselves. */
 const RAW_FETCH_FILES = [
 	// The data export: a file download, read as a Blob with its Content-Disposition, not an envelope.
 	'src/islands/account/ExportButton.tsx',
 	// The thumbnail's image bytes with their own Content-Type (the image itself goes by XMLHttpRequest, for its progress).
 	'src/islands/editor/thumbnail.ts',
+	// The avatar's sizes, image bytes with their own Content-Type, and the reload of the browser's copies of its stable URLs.
+	'src/islands/account/avatar-image.ts',
 ];
 const BROWSER_CALLERS = ['src/islands/**/*.{ts,tsx}', 'src/page-scripts/**/*.ts', 'src/**/*.astro/*.ts'];
 

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { AppError, ResultCodes, type ResultCodeName } from '@/server/platform/errors';
 import { fieldCode, type FieldCodes } from '@functions/api/input-codes';
 import { IMAGE_MAX_BYTES } from '@/schemas/post-write';
+import { AVATAR_MAX_BYTES } from '@/lib/avatars';
 import { THUMBNAIL_MAX_BYTES } from '@/lib/thumbnails';
 
 /** The value at `path` inside `value`, or undefined. */
@@ -91,6 +92,8 @@ const LARGER_BODIES: readonly { pattern: RegExp; limit: MiddlewareHandler }[] = 
 	{ pattern: /^\/uploads$/, limit: bodyLimitOf(IMAGE_MAX_BYTES, 'ImageTooLarge') },
 	// An upload's small variant for lists (docs/reference/thumbnails.md).
 	{ pattern: /^\/uploads\/[^/]+\/thumbnail$/, limit: bodyLimitOf(THUMBNAIL_MAX_BYTES, 'ThumbnailTooLarge') },
+	// One size of a member's avatar, made by the browser's crop (docs/reference/avatars.md).
+	{ pattern: /^\/me\/avatar$/, limit: bodyLimitOf(AVATAR_MAX_BYTES, 'PayloadTooLarge') },
 ];
 
 const DEFAULT_LIMIT = bodyLimitOf(MAX_BODY_BYTES, 'PayloadTooLarge');

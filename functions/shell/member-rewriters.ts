@@ -12,6 +12,7 @@ import { translator, type Translate } from '@/i18n';
 import {
 	BOARD_WATCH_CLASS,
 	BOARD_WATCH_MARKER,
+	accountAvatarHtml,
 	bellHtml,
 	GUEST_LIKE_ATTRIBUTES,
 	memberCardHtml,
@@ -70,7 +71,7 @@ export function memberRewriter(channel: Channel, session: SessionState, parts: P
 	return rewriter;
 }
 
-/** MainLayout's, Header's and Sidebar's parts: the bell, My Page, the member's card and Write, the session's scripts. */
+/** MainLayout's, Header's and Sidebar's parts: the bell, My Page with the member's avatar, the member's card and Write, the session's scripts. */
 function layoutParts(rewriter: HTMLRewriter, t: Translate, channel: Channel, member: SessionMember, boardId: number | null): void {
 	const urls = pageUrls(channel.basePath);
 	const writeHref = urls.write(boardId ?? undefined);
@@ -81,6 +82,7 @@ function layoutParts(rewriter: HTMLRewriter, t: Translate, channel: Channel, mem
 			element(account) {
 				account.before(bellHtml(t, urls.notifications), { html: true });
 				account.setAttribute('href', urls.mypage);
+				account.setInnerContent(accountAvatarHtml(channel.basePath, member.userId), { html: true });
 			},
 		})
 		.on('[data-guest-welcome]', {

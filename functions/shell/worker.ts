@@ -1,6 +1,6 @@
 /**
- * The Worker's entry (wrangler `main`): uploaded images are answered from R2 first
- * (functions/shell/upload-files.ts), then anonymous reads from the edge cache; everything else goes to
+ * The Worker's entry (wrangler `main`): uploaded images and avatars are answered from R2 first
+ * (functions/shell/upload-files.ts, avatar-files.ts), then anonymous reads from the edge cache; everything else goes to
  * Astro's Cloudflare handler, which serves static assets and runs src/fetch.ts (the JSON API, then
  * the pages). Every answer leaves with the security headers (functions/shell/security-headers.ts), a
  * cache hit with those it was stored with;
@@ -16,6 +16,7 @@ import { handle } from '@astrojs/cloudflare/handler';
 import { withEdgeCache } from './edge-cache';
 import { withSecurityHeaders } from './security-headers';
 import { serveUploadFile } from './upload-files';
+import { serveAvatarFile } from './avatar-files';
 import { runScheduled } from './scheduled';
 import { guarded } from './unexpected-failure';
 import { countRoundTrips, database, onD1Session } from '@/server/platform/database';
@@ -39,6 +40,8 @@ function answer(request: Request, env: Env, ctx: ExecutionContext): Promise<Resp
 async function answerOnSession(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
 	const upload = await serveUploadFile(request, env.UPLOADS);
 	if (upload) return withSecurityHeaders(upload);
+	const avatar = await serveAvatarFile(request, env.UPLOADS);
+	if (avatar) return withSecurityHeaders(avatar);
 	// The Worker's answers get the security headers before the edge cache stores them, so a hit
 	// is sent as it was stored, without another copy. Under `astro dev` Astro writes no page
 	// policy and Vite serves its own scripts and styles, so a page there would get the policy

@@ -28,6 +28,8 @@ export const RESULT_TEXT_KEYS = {
 	NicknameChangeTooSoon: 'nickname.message.tooSoonNoDate',
 	TermsRequired: 'signup.terms.required',
 	InvalidImage: 'editor.message.invalidImage',
+	InvalidAvatar: 'avatar.message.invalid',
+	AvatarDailyLimitReached: 'avatar.message.dailyLimit',
 	ImageTooLarge: 'editor.message.imageTooLarge',
 	InvalidVideoUrl: 'editor.message.invalidUrl',
 	ImageResolutionTooHigh: 'editor.message.imageResolution',

@@ -89,6 +89,8 @@ export const NewMemberTooManyLinks = { code: -4031462, status: 403 } as const sa
 export const NewMemberTooManyImages = { code: -4031463, status: 403 } as const satisfies ResultCode;
 export const NewMemberTooManyMentions = { code: -4031464, status: 403 } as const satisfies ResultCode;
 export const RevisionsHidden = { code: -4031491, status: 403 } as const satisfies ResultCode;
+export const InvalidAvatar = { code: -4001492, status: 400 } as const satisfies ResultCode;
+export const AvatarDailyLimitReached = { code: -4291493, status: 429 } as const satisfies ResultCode;
 export const NewMemberPostLimit = { code: -4291461, status: 429 } as const satisfies ResultCode;
 export const NewMemberCommentLimit = { code: -4291462, status: 429 } as const satisfies ResultCode;
 export const MethodNotAllowed = { code: -4051401, status: 405 } as const satisfies ResultCode;
@@ -170,6 +172,8 @@ export const RESULT_MESSAGES = {
 	NewMemberTooManyImages: 'New members can add only a few images or videos to a post. Please remove some and try again.',
 	NewMemberTooManyMentions: 'New members can mention only a few members in a post or comment. Please remove some mentions and try again.',
 	RevisionsHidden: 'The earlier versions of hidden content can be read by administrators only.',
+	InvalidAvatar: 'This picture cannot be used as an avatar. Please choose a JPEG, PNG, WebP or GIF image.',
+	AvatarDailyLimitReached: 'You can change your avatar up to 20 times a day. Please try again later.',
 	NewMemberPostLimit: 'New members can write only a few posts in their first day. Please try again later.',
 	NewMemberCommentLimit: 'New members can write only a few comments in their first day. Please try again later.',
 	MethodNotAllowed: 'This method is not allowed here.',

@@ -42,8 +42,6 @@ if (dialog) {
 		const card = document.querySelector<HTMLElement>('[data-member-card]');
 		if (card) card.hidden = !member;
 		for (const name of document.querySelectorAll('[data-member-nickname], [data-mypage-nickname]')) name.textContent = member?.nickname ?? '';
-		const avatar = document.querySelector('[data-mypage-avatar]');
-		if (avatar && member) avatar.textContent = member.nickname.slice(0, 1);
 		if (!member) showGuestCommentBox();
 	});
 }

@@ -93,7 +93,8 @@ test("a new nickname shows in the sidebar and on My Page at once, in this tab an
 	await expect(toast(page)).toHaveText(`Your nickname is now ${renamed}.`);
 	await expect(page.locator('[data-member-nickname]')).toHaveText(renamed);
 	await expect(page.locator('[data-mypage-nickname]')).toHaveText(renamed);
-	await expect(page.locator('[data-mypage-avatar]')).toHaveText(renamed.slice(0, 1));
+	// My Page's avatar is the member's picture by its stable URL (docs/reference/avatars.md), which a rename leaves as it is.
+	await expect(page.locator('[data-mypage-avatar]')).toHaveAttribute('src', /\/avatars\/\d+\?s=256$/);
 	await expect(other.locator('[data-member-nickname]')).toHaveText(renamed);
 	expect(await stillLoaded(page)).toBe(true);
 	expect(await stillLoaded(other)).toBe(true);

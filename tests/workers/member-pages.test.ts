@@ -16,6 +16,8 @@ import { loadLayout } from '@/server/channels/layout';
 import type { SessionMember, SessionState } from '@/server/sign-in/sessions';
 import { mintSessionToken } from '@/server/sign-in/session-token';
 import { countRoundTrips, database } from '@/server/platform/database';
+
+import { accountAvatarHtml } from '@/server/channels/member-parts';
 import { call, freshPost, memberApi, recordingDb, signIn, TEST_SECRET } from './harness';
 
 const PAGES = 'http://localhost/starfall/global';
@@ -145,6 +147,8 @@ describe('a member’s page made from the guest’s, through the edge cache', ()
 		expect(first.text).toContain('data-member-card');
 		expect(first.text).toContain('data-user-id="1003"');
 		expect(first.text).toContain('data-board-watch');
+		// The account link shows the member's avatar by its stable URL (a member part, docs/reference/avatars.md).
+		expect(first.text).toContain(`data-account-icon>${accountAvatarHtml('/starfall/global', 1003)}</a>`);
 		expect(first.text).not.toContain('data-guest-welcome');
 		expect(first.text).not.toContain('data-login-required');
 		// The guest's page was asked once, without the member's cookie, and stored as a guest's.

@@ -13,6 +13,9 @@ import { endSession } from '@/server/sign-in/sessions';
 import { agreeToTerms, completeSignup } from '@/server/accounts/signup';
 import { changeNickname } from '@/server/accounts/nickname';
 import { withdrawMember } from '@/server/accounts/withdrawal';
+import { deleteAvatarObjects, removeOwnAvatar, storeAvatar } from '@/server/members/avatars';
+import { AVATAR_SIZES, type AvatarSize } from '@/lib/avatars';
+import { env } from 'cloudflare:workers';
 import { requireSessionSecret } from '@/server/sign-in/session-secret';
 import { methodNotAllowed } from '@functions/api/middleware/errors';
 import { requireMember } from '@functions/api/middleware/session';
@@ -24,6 +27,8 @@ import { NICKNAME_FIELDS, TERMS_FIELDS, WITHDRAWAL_FIELDS } from '@functions/api
 import { turnstileConfig, verifyChallenge } from '@/server/spam/turnstile';
 
 const TermsBodySchema = z.strictObject({ terms: z.boolean(), privacy: z.boolean() });
+/** Which size of the avatar the body is (src/lib/avatars.ts AVATAR_SIZES). */
+const AvatarQuerySchema = z.strictObject({ size: z.enum(AVATAR_SIZES.map(String) as ['96', '256']) });
 const WithdrawalBodySchema = z.strictObject({ agree: z.boolean() });
 /** The nickname body; the service answers a broken rule with that rule's own result code. */
 const NicknameInputSchema = z.strictObject({ nickname: z.string().max(400) });
@@ -64,12 +69,27 @@ export const accountRouter = new Hono<ApiEnv>()
 		const { nickname } = c.req.valid('json');
 		return c.json(ok({ content: { nickname: await changeNickname(c.var.db, c.var.channel.id, member, nickname) } }));
 	})
+	// One size of the member's avatar, raw JPEG or WebP bytes made by the crop in My Page, and its
+	// removal (src/server/members/avatars.ts, docs/reference/avatars.md). Rate limited as an upload.
+	.put('/me/avatar', zv('query', AvatarQuerySchema), rateLimit('upload'), async (c) => {
+		const member = requireMember(c);
+		const bytes = new Uint8Array(await c.req.arrayBuffer());
+		const size = Number(c.req.valid('query').size) as AvatarSize;
+		return c.json(ok({ content: await storeAvatar(c.var.db, env.UPLOADS, c.var.channel, member.userId, size, bytes, Date.now()) }));
+	})
+	.delete('/me/avatar', zv('query', NoQuerySchema), rateLimit('upload'), noBody, async (c) => {
+		const member = requireMember(c);
+		await removeOwnAvatar(c.var.db, env.UPLOADS, c.var.channel, member.userId, Date.now());
+		return c.json(ok({}));
+	})
+	.on(['GET', 'POST', 'PATCH'], '/me/avatar', methodNotAllowed)
 	.post('/me/withdrawal', zv('query', NoQuerySchema), rateLimit('account'), zvJson(WithdrawalBodySchema, WITHDRAWAL_FIELDS), async (c) => {
 		const member = requireMember(c);
 		const { agree } = c.req.valid('json');
 		if (!agree) throw new AppError('WithdrawalUnconfirmed');
 		const { channel, db } = c.var;
 		await withdrawMember(db, channel.id, member.userId);
+		await deleteAvatarObjects(env.UPLOADS, channel, member.userId);
 		c.header('Set-Cookie', clearAuthCookie(new URL(c.req.url), 'session', channel.domain, channel.slug), { append: true });
 		return c.json(ok({}));
 	})

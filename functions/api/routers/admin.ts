@@ -17,6 +17,8 @@ import { listLog, REASON_MAX } from '@/server/moderation/log';
 import { banMemberAsAdministrator, listBansInForce, memberBanHistory, memberByNickname, unbanMemberAsAdministrator } from '@/server/members/bans';
 import { changedSettings, moderationSettings, setModerationSettings } from '@/server/moderation/settings';
 import { removedText } from '@/server/moderation/removed-text';
+import { removeAvatarAsAdministrator } from '@/server/members/avatars';
+import { env } from 'cloudflare:workers';
 import { dismissReports, listClosedReports, listReportQueue } from '@/server/moderation/reports-queue';
 import { IdSchema, PageSchema } from '@/schemas/params';
 import { methodNotAllowed } from '@functions/api/middleware/errors';
@@ -116,6 +118,28 @@ export const adminRouter = new Hono<ApiEnv>()
 			return c.json(ok({ content: history }));
 		},
 	)
+	// A member's avatar removed, audited (REMOVE_AVATAR); their generated one shows again (docs/reference/avatars.md).
+	.post(
+		'/members/:userId/avatar/remove',
+		zv('param', MemberParamSchema),
+		zv('query', NoQuerySchema),
+		rateLimit('moderation'),
+		zvJson(NoteSchema),
+		async (c) => {
+			const { userId } = c.req.valid('param');
+			const { db, channel } = c.var;
+			const removed = await removeAvatarAsAdministrator(
+				db,
+				env.UPLOADS,
+				channel,
+				administrator(c).userId,
+				userId,
+				c.req.valid('json').reason,
+				Date.now(),
+			);
+			return c.json(ok({ content: { removed } }));
+		},
+	)
 	.get('/members/:userId/bans', zv('param', MemberParamSchema), zv('query', NoQuerySchema), async (c) =>
 		c.json(ok({ content: await memberBanHistory(c.var.db, c.var.channel.id, c.req.valid('param').userId) })),
 	)
@@ -177,6 +201,7 @@ export const adminRouter = new Hono<ApiEnv>()
 			'/comments/:commentId/unhide',
 			'/members/:userId/ban',
 			'/members/:userId/unban',
+			'/members/:userId/avatar/remove',
 		],
 		methodNotAllowed,
 	)

@@ -37,3 +37,26 @@ export const ACCOUNT_TEXT_KEYS = [
 ] as const;
 
 export type AccountTexts = Record<(typeof ACCOUNT_TEXT_KEYS)[number], string>;
+
+/** The avatar's texts in My Page (AvatarForm.tsx); the limits' numbers are filled in by the page (UPLOAD_LIMIT_LABELS, IMAGE_MAX_SIZE_LABEL). */
+export const AVATAR_TEXT_KEYS = [
+	'avatar.choose',
+	'avatar.remove',
+	'avatar.removed',
+	'avatar.saved',
+	'avatar.saving',
+	'avatar.crop.title',
+	'avatar.crop.hint',
+	'avatar.crop.area',
+	'avatar.crop.zoom',
+	'avatar.crop.save',
+	'avatar.message.invalid',
+	'avatar.message.dailyLimit',
+	'editor.message.imageTooLarge',
+	'editor.message.imageResolution',
+	'common.button.cancel',
+	'common.message.error',
+	'common.message.tooManyRequests',
+] as const;
+
+export type AvatarTexts = Record<(typeof AVATAR_TEXT_KEYS)[number], string>;

@@ -102,6 +102,7 @@ export const ADMIN_TEXT_KEYS = [
 	'admin.log.DELETE_COMMENT',
 	'admin.log.VIEW_POST_TEXT',
 	'admin.log.VIEW_COMMENT_TEXT',
+	'admin.log.REMOVE_AVATAR',
 	'admin.settings.autoHide',
 	'admin.settings.autoHideHint',
 	'admin.settings.invalid',

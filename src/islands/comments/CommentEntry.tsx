@@ -6,6 +6,7 @@
 import type { ReactNode } from 'react';
 import { formatFullDate, isoDate } from '@/lib/format-date';
 import { pageUrls } from '@/lib/urls';
+import { avatarImage } from '@/lib/avatars';
 import type { Language } from '@/schemas/channel';
 import CommentMenu, { type MenuAction } from './CommentMenu';
 import CommentText from './CommentText';
@@ -78,6 +79,7 @@ export default function CommentEntry({
 							<span className="comment-author">{texts['common.withdrawnMember']}</span>
 						) : (
 							<a className="comment-author" href={pageUrls(channelBase).user(comment.author.userId)}>
+								<img className="avatar" alt="" {...avatarImage(channelBase, comment.author.userId, 24)} loading="lazy" decoding="async" />
 								{comment.author.nickname}
 							</a>
 						)}

@@ -11,13 +11,10 @@ import { USER_ID_HEADER } from '@/lib/names';
 import { apiUrl } from '@/lib/api-client';
 import type { ChannelRef } from '@/lib/urls';
 import { THUMBNAIL_MAX_BYTES, THUMBNAIL_MAX_SIDE } from '@/lib/thumbnails';
+import { encodeWithin } from '@/islands/common/canvas-encode';
 
 /** Qualities tried in turn until the picture fits THUMBNAIL_MAX_BYTES (the first almost always does). */
 const QUALITIES = [0.8, 0.6, 0.4];
-
-function encode(canvas: HTMLCanvasElement, type: string, quality: number): Promise<Blob | null> {
-	return new Promise((resolve) => canvas.toBlob(resolve, type, quality));
-}
 
 /** The thumbnail of `file`, or null when the browser cannot decode it or no quality fits. */
 async function makeThumbnail(file: Blob): Promise<Blob | null> {
@@ -38,20 +35,8 @@ async function makeThumbnail(file: Blob): Promise<Blob | null> {
 		}
 		context.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
 	};
-	draw(null);
 	try {
-		for (const quality of QUALITIES) {
-			const webp = await encode(canvas, 'image/webp', quality);
-			if (!webp || webp.type !== 'image/webp') break;
-			if (webp.size <= THUMBNAIL_MAX_BYTES) return webp;
-		}
-		// JPEG has no transparency: a transparent PNG's background is drawn white, as a post shows it on paper.
-		draw('#ffffff');
-		for (const quality of QUALITIES) {
-			const jpeg = await encode(canvas, 'image/jpeg', quality);
-			if (jpeg && jpeg.type === 'image/jpeg' && jpeg.size <= THUMBNAIL_MAX_BYTES) return jpeg;
-		}
-		return null;
+		return await encodeWithin(canvas, draw, THUMBNAIL_MAX_BYTES, QUALITIES);
 	} finally {
 		bitmap.close();
 	}

@@ -1,7 +1,7 @@
 /**
  * Withdrawal (docs/reference/product-rules.md#states): the identity is unlinked from the channel (a later sign-in starts a new
  * membership), the nickname is retired, sessions, drafts, saved posts, notifications, watches, push
- * subscriptions and the blocks by and of the member are deleted, and so are the earlier versions of
+ * subscriptions, the avatar and the blocks by and of the member are deleted, and so are the earlier versions of
  * their posts and comments (edit history: src/server/revisions/revisions.ts); posts and comments stay
  * and show the withdrawn-member label.
  */
@@ -11,6 +11,7 @@ import { memberSearchStatements } from '@/server/search-index/search-index';
 import { memberRevisionsDeletion } from '@/server/revisions/revisions';
 import { withdrawalStatements } from '@/server/notifications/notifications';
 import { blockWithdrawalStatements } from '@/server/members/blocks';
+import { avatarWithdrawalStatement } from '@/server/members/avatars';
 
 export async function withdrawMember(db: Db, channelId: number, memberId: number, now = Date.now()): Promise<void> {
 	await db.batch([
@@ -28,6 +29,8 @@ export async function withdrawMember(db: Db, channelId: number, memberId: number
 		memberRevisionsDeletion(db, memberId),
 		...withdrawalStatements(db, memberId),
 		...blockWithdrawalStatements(db, memberId),
+		// The avatar's one row; its R2 objects are deleted by the route once this batch is in (deleteAvatarObjects).
+		avatarWithdrawalStatement(db, memberId),
 		endMemberSessions(db, memberId),
 		...memberSearchStatements(db, channelId, memberId, null),
 		bumpContentVersion(db, channelId),

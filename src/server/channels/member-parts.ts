@@ -7,6 +7,7 @@
  * Everything a reader supplies (a nickname) is escaped as Astro escapes text and attributes.
  */
 import type { Translate } from '@/i18n';
+import { avatarImage } from '@/lib/avatars';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', "'": '&#39;', '"': '&quot;' };
 
@@ -22,6 +23,18 @@ const BELL_ICON =
 export function bellHtml(t: Translate, notificationsHref: string): string {
 	const label = escapeHtml(t('notifications.bell'));
 	return `<a class="bell" href="${escapeHtml(notificationsHref)}" aria-label="${label}" data-bell data-label="${label}" data-label-unread="${escapeHtml(t('notifications.bellUnread'))}">${BELL_ICON}<span class="bell-count" data-bell-count hidden></span></a>`;
+}
+
+/**
+ * Where the member's header (remembered once for every member: src/components/layout/Remembered.astro)
+ * has the account link's picture; MainLayout puts the member's own in its place (accountAvatarHtml).
+ */
+export const ACCOUNT_AVATAR_SLOT = '<!--account-avatar-->';
+
+/** The header account link's picture for a member: their avatar (docs/reference/avatars.md) in place of the guest's icon. */
+export function accountAvatarHtml(channelBase: string, memberId: number): string {
+	const image = avatarImage(channelBase, memberId, 28);
+	return `<img class="avatar account-avatar" src="${escapeHtml(image.src)}" alt="" width="${image.width}" height="${image.height}" decoding="async">`;
 }
 
 /** The sidebar's card of the member reading: their nickname (to My Page) and Write. */

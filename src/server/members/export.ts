@@ -7,7 +7,7 @@
  * 25 comment pages + 9 other reads = 34 queries (D1 allows 50 per invocation on the free plan,
  * 1,000 on the paid one; tests/workers/export.test.ts counts them).
  *
- * What is in it: the profile (nickname, role, sign-in providers, dates, former nicknames), posts
+ * What is in it: the profile (nickname, role, sign-in providers, dates, the avatar's URLs, former nicknames), posts
  * (the body as its document, its images' URLs, its state), comments, likes (the post id and when),
  * saved posts (the post id and when, at most 1,000: one query), the members blocked (the member's id and when),
  * the reports the member made (what, why, when, and whether moderators have closed them), drafts
@@ -19,6 +19,7 @@
  */
 import { AppError } from '@/server/platform/errors';
 import { parseJsonColumn } from '@/server/platform/db';
+import { AVATAR_SIZES, avatarUrl } from '@/lib/avatars';
 
 /** One member starts at most one export per interval (three an hour). */
 export const EXPORT_INTERVAL_MS = 20 * 60 * 1000;
@@ -170,13 +171,21 @@ async function* keysetRows<T>(db: Db, sql: string, subject: ExportSubject, size:
 	}
 }
 
+/** The export's entry of the member's avatar: the stored sizes' URLs and when; null without a picture. */
+function avatarExport(sizes: number | null, updatedAt: number | null, channelUrl: string, memberId: number) {
+	if (!sizes) return null;
+	const urls = AVATAR_SIZES.filter((_, bit) => (sizes & (1 << bit)) !== 0).map((size) => avatarUrl(channelUrl, memberId, size));
+	return { urls, updatedAt: iso(updatedAt) };
+}
+
 /** The export's JSON text, a piece at a time: its head, then each section's pages. */
 async function* exportPieces(db: Db, subject: ExportSubject, now: number): AsyncGenerator<string> {
 	const { channel, memberId, origin } = subject;
 	const member = await db
 		.prepare(
-			`SELECT id, nickname, role, provider, recent_provider, joined_at, terms_agreed_at, privacy_agreed_at,
-				notification_email, notification_email_pending, notification_email_confirmed_at FROM members WHERE id = ?1 AND channel_id = ?2`,
+			`SELECT m.id, m.nickname, m.role, m.provider, m.recent_provider, m.joined_at, m.terms_agreed_at, m.privacy_agreed_at,
+				m.notification_email, m.notification_email_pending, m.notification_email_confirmed_at, a.sizes AS avatar_sizes, a.updated_at AS avatar_updated_at
+			 FROM members m LEFT JOIN member_avatars a ON a.member_id = m.id WHERE m.id = ?1 AND m.channel_id = ?2`,
 		)
 		.bind(memberId, channel.id)
 		.first<{
@@ -191,6 +200,8 @@ async function* exportPieces(db: Db, subject: ExportSubject, now: number): Async
 			notification_email: string | null;
 			notification_email_pending: string | null;
 			notification_email_confirmed_at: number | null;
+			avatar_sizes: number | null;
+			avatar_updated_at: number | null;
 		}>();
 	if (!member) throw new AppError('LoginRequired');
 	const head = {
@@ -211,6 +222,8 @@ async function* exportPieces(db: Db, subject: ExportSubject, now: number): Async
 			notificationEmail: member.notification_email,
 			notificationEmailPending: member.notification_email_pending,
 			notificationEmailConfirmedAt: iso(member.notification_email_confirmed_at),
+			// The member's picture (docs/reference/avatars.md): its URLs by size and when it was set; null when none is.
+			avatar: avatarExport(member.avatar_sizes, member.avatar_updated_at, `${origin}/${channel.domain}/${channel.slug}`, member.id),
 		},
 	};
 	yield JSON.stringify(head).slice(0, -1);

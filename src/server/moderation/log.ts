@@ -25,7 +25,9 @@ export type ModerationAction =
 	| 'DELETE_COMMENT'
 	// An administrator's read of a post's or comment's stored text, Show text (migrations/0030).
 	| 'VIEW_POST_TEXT'
-	| 'VIEW_COMMENT_TEXT';
+	| 'VIEW_COMMENT_TEXT'
+	// An administrator's removal of a member's avatar (migrations/0040, docs/reference/avatars.md).
+	| 'REMOVE_AVATAR';
 export type ModerationTarget = 'POST' | 'COMMENT' | 'MEMBER' | 'CHANNEL';
 
 /** Longest reason kept, in characters (a reason is a line or two for the other moderators). */
