@@ -5,13 +5,27 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { call, freshPost, memberApi, memberOf, publicApi, queryPlan, recordingDb, rowCost, signIn, takeSentNotifications, type Answer } from './harness';
+import {
+	call,
+	freshPost,
+	memberApi,
+	memberOf,
+	publicApi,
+	queryPlan,
+	recordingDb,
+	rowCost,
+	signIn,
+	takeSentNotifications,
+	type Answer,
+} from './harness';
 import { likeComment, unlikeComment, type CommentLikeState } from '@/server/likes/comment-likes';
 import { listComments } from '@/server/comments/pages';
 import { getPostWithComments } from '@/server/loaders/post-page';
 import { BEST_REPLIES, BEST_THREADS } from '@/server/comments/best';
 import type { CommentItem } from '@/server/comments/comments';
-import { ADMIN_VIEWER, GUEST } from '@/server/visibility/visibility';
+import { GUEST, type Viewer } from '@/server/visibility/visibility';
+
+const ADMIN_VIEWER: Viewer = { kind: 'member', memberId: 1001, admin: true };
 
 const MEMBER = memberApi();
 const PUBLIC = publicApi();
@@ -40,7 +54,9 @@ const snapshot = () =>
 	).first();
 
 async function counts(commentId: number): Promise<{ likeCount: number; likes: number }> {
-	const row = await env.DB.prepare('SELECT like_count, (SELECT count(*) FROM comment_likes WHERE comment_id = ?1) AS likes FROM comments WHERE id = ?1')
+	const row = await env.DB.prepare(
+		'SELECT like_count, (SELECT count(*) FROM comment_likes WHERE comment_id = ?1) AS likes FROM comments WHERE id = ?1',
+	)
 		.bind(commentId)
 		.first<{ like_count: number; likes: number }>();
 	return { likeCount: row!.like_count, likes: row!.likes };
@@ -126,10 +142,10 @@ describe('what may be liked', () => {
 	let otherPosts = 0;
 	beforeAll(async () => {
 		postId = await freshPost();
-		[visible, deleted, hidden] = await addComments(postId, [0, 0, 0]);
+		[visible = 0, deleted = 0, hidden = 0] = await addComments(postId, [0, 0, 0]);
 		await env.DB.prepare('UPDATE comments SET deleted_at = 1 WHERE id = ?1').bind(deleted).run();
 		await env.DB.prepare('UPDATE comments SET hidden_by_admin = 1 WHERE id = ?1').bind(hidden).run();
-		[otherPosts] = await addComments(await freshPost(), [0]);
+		[otherPosts = 0] = await addComments(await freshPost(), [0]);
 	});
 
 	/** Each of PUT and DELETE on `url` as `cookie` answers `code`, and nothing changes. */
@@ -224,7 +240,10 @@ describe('the Best order', () => {
 
 	it('reads a bounded number of rows through comments_best, however many comments the post has', async () => {
 		const postId = await freshPost();
-		const made = await addComments(postId, Array.from({ length: 600 }, (_, i) => i % 7));
+		const made = await addComments(
+			postId,
+			Array.from({ length: 600 }, (_, i) => i % 7),
+		);
 		for (const top of made.slice(0, 20)) await addComments(postId, [0, 0, 0, 0, 0, 0], top);
 		const { db, statements } = recordingDb();
 		const page = await listComments(db, 1, postId, GUEST, null, 'best');

@@ -23,6 +23,8 @@ import { AppError } from '@/server/platform/errors';
 import { guardedWrite, prepared, refuse, writerSql, type Params, type Writer } from '@/server/platform/guarded-write';
 import { firstRowOf, read, type Read } from '@/server/platform/reads';
 import { readablePostCondition } from '@/server/visibility/readable-post';
+import { commentPageParams, orderOf, type CommentPageStart, type CommentRow } from '@/server/comments/comments';
+import { commentColumns, type CommentColumns } from '@/server/comments/pages';
 
 /** A member's like of a comment and the comment's count, as its Like button shows them. */
 export interface CommentLikeState {
@@ -83,7 +85,13 @@ async function act(
 }
 
 /** Likes a comment; liking it again changes nothing. @throws AppError the session's refusal, PostNotFound, CommentNotFound, CommentNotLikeable */
-export function likeComment(db: Db, channelId: number, writer: Writer, ids: { postId: number; commentId: number }, now: number): Promise<CommentLikeState> {
+export function likeComment(
+	db: Db,
+	channelId: number,
+	writer: Writer,
+	ids: { postId: number; commentId: number },
+	now: number,
+): Promise<CommentLikeState> {
 	return act(
 		db,
 		channelId,
@@ -98,7 +106,13 @@ export function likeComment(db: Db, channelId: number, writer: Writer, ids: { po
 }
 
 /** Takes a member's like of a comment back; unliking one not liked changes nothing. @throws AppError as likeComment */
-export function unlikeComment(db: Db, channelId: number, writer: Writer, ids: { postId: number; commentId: number }, now: number): Promise<CommentLikeState> {
+export function unlikeComment(
+	db: Db,
+	channelId: number,
+	writer: Writer,
+	ids: { postId: number; commentId: number },
+	now: number,
+): Promise<CommentLikeState> {
 	return act(
 		db,
 		channelId,
@@ -110,19 +124,27 @@ export function unlikeComment(db: Db, channelId: number, writer: Writer, ids: { 
 	);
 }
 
-/** The largest number of liked marks a post page carries: one page of comments and its Best comments. */
-export const LIKED_MARKS_MAX = 100 + 3;
-
 /**
- * The comments of post ?postId the member of a session (by its token's hash) liked, among `ids`
- * SQL (the page's items): one probe of comment_likes' primary key per item, the session read once.
+ * The comments of a post's page (`start`: its order and where it starts) and of its Best comments that
+ * the member of a session (by its token's hash) likes: what a member's page made from the guest's
+ * marks (functions/shell/member-pages.ts). It reads the page's own query with the member's probe of
+ * comment_likes per item (src/server/comments/pages.ts), so at most the rows of one page: 101 items
+ * and 3 Best comments, their authors and answered comments; and only when the member likes any
+ * comment of the post (one probe of comment_likes_by_member), else a few rows.
  */
-export function likedCommentsByTokenRead(db: Db, channelId: number, tokenHash: string, postId: number): Read<number[]> {
+export function likedCommentsByTokenRead(db: Db, channelId: number, tokenHash: string, postId: number, start: CommentPageStart): Read<number[]> {
 	const statement = db
 		.prepare(
-			`SELECT l.comment_id AS id FROM sessions s JOIN comment_likes l ON l.member_id = s.member_id AND l.post_id = ?3
-			 WHERE s.token_hash = ?1 AND s.channel_id = ?2 ORDER BY l.comment_id LIMIT ?4`,
+			`SELECT ${commentColumns(orderOf(start))} WHERE EXISTS (SELECT 1 FROM sessions s JOIN comment_likes l ON l.member_id = s.member_id AND l.post_id = ?1
+			 WHERE s.token_hash = ?7 AND s.channel_id = ?2)`,
 		)
-		.bind(tokenHash, channelId, postId, LIKED_MARKS_MAX);
-	return read(statement, (result) => (result.results as { id: number }[]).map((row) => row.id));
+		.bind(postId, channelId, ...commentPageParams(start, tokenHash));
+	return read(statement, (result) => {
+		const row = result.results[0] as CommentColumns | undefined;
+		if (!row) return [];
+		const rows = [...(JSON.parse(row.comments_json) as CommentRow[]), ...(JSON.parse(row.best_json ?? '[]') as CommentRow[])];
+		// As the page shows them to a member (an administrator's page is rendered in full): visible ones only.
+		const shown = rows.filter((item) => item.liked === 1 && item.deleted_at === null && item.hidden_by_admin === 0);
+		return [...new Set(shown.map((item) => item.id))].sort((a, b) => a - b);
+	});
 }

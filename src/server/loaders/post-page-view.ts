@@ -7,7 +7,7 @@
 import type { AstroGlobal } from 'astro';
 import { isSignedIn, type ChannelPage } from './channel-page';
 import { loadReadLimitedPage } from './read-limit';
-import { commentPageStartOf, postWithCommentsOf, postWithCommentsRead } from './post-page';
+import { commentPageStartOfQuery, postWithCommentsOf, postWithCommentsRead } from './post-page';
 import { memberPostReads } from '@/server/posts/member-state';
 import { blockedIdsRead } from '@/server/members/blocks';
 import type { PostDetail, PostTombstone, PostView } from '@/server/posts/detail';
@@ -73,12 +73,9 @@ interface PostPageView extends Omit<ChannelPage, 'read'> {
 export async function loadPostPage(astro: Context & Pick<AstroGlobal, 'rewrite'>): Promise<PostPageView | Response> {
 	const postId = parseId(astro.params['postId']);
 	// A link to a comment (`?commentId=N#comment-N`) opens the page of comments that holds it;
-	// `?commentsAfter=N` is the next page after comment N (Show more comments, without JavaScript).
-	const from = parseId(astro.url.searchParams.get('commentId'));
-	const after = parseId(astro.url.searchParams.get('commentsAfter'));
-	// `?commentsSort=best`: the Best order (docs/reference/best-comments.md); a link to a comment opens the oldest first.
-	const order = astro.url.searchParams.get('commentsSort') === 'best' ? 'best' : 'oldest';
-	const start = commentPageStartOf(from !== null ? { from } : after !== null ? { after, order } : { order });
+	// `?commentsAfter=N` is the next page after comment N (Show more comments, without JavaScript);
+	// `?commentsSort=best` the Best order (docs/reference/best-comments.md).
+	const start = commentPageStartOfQuery(astro.url.searchParams);
 	// The post with its comments, and the member's like, report, watch and save, go to D1 in one batch with
 	// the session's row, counted against the read limit (a malformed post id reads nothing and is not counted).
 	const page = await loadReadLimitedPage(astro, postId === null ? null : 'postRead', (db, channel, tokenHash) => ({

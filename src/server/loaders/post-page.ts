@@ -5,6 +5,7 @@
  * src/server/loaders/post-page-view.ts).
  */
 import { AppError } from '@/server/platform/errors';
+import { parseId } from '@/schemas/params';
 import { read, run, type Read } from '@/server/platform/reads';
 import type { Viewer } from '@/server/visibility/visibility';
 import { POST_FROM, POST_SQL, toView, type PostRow, type PostView } from '@/server/posts/detail';
@@ -39,6 +40,14 @@ export function commentPageStartOf(options: { from?: number; after?: number; ord
 			: { kind: 'first', order };
 }
 
+/** Where the comments of a post page's URL start: `commentId` (a link to a comment), else `commentsAfter` and `commentsSort=best`. */
+export function commentPageStartOfQuery(query: URLSearchParams): CommentPageStart {
+	const from = parseId(query.get('commentId'));
+	const after = parseId(query.get('commentsAfter'));
+	const order = query.get('commentsSort') === 'best' ? 'best' : 'oldest';
+	return commentPageStartOf(from !== null ? { from } : after !== null ? { after, order } : { order });
+}
+
 /** The row of postWithCommentsRead: the post's columns and its page of comments'. */
 type PostWithCommentsRow = PostRow & CommentColumns;
 
@@ -54,7 +63,9 @@ export function postWithCommentsRead(
 	start: CommentPageStart,
 	tokenHash: string | null = null,
 ): Read<PostWithCommentsRow | null> {
-	const statement = db.prepare(`${POST_SQL}, ${commentColumns(orderOf(start))} ${POST_FROM}`).bind(postId, channelId, ...commentPageParams(start, tokenHash));
+	const statement = db
+		.prepare(`${POST_SQL}, ${commentColumns(orderOf(start))} ${POST_FROM}`)
+		.bind(postId, channelId, ...commentPageParams(start, tokenHash));
 	return read(statement, (result) => (result.results[0] as PostWithCommentsRow | undefined) ?? null);
 }
 
