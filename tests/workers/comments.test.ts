@@ -132,6 +132,7 @@ describe('writing, replying, editing and deleting', () => {
 				content: 'First!\nhttps://starfall.example',
 				createdAt: expect.any(Number),
 				edited: false,
+				likeCount: 0,
 			},
 			commentCount: 1,
 		});
