@@ -64,7 +64,8 @@ export const PAGE_ROUTES: Record<string, (t: ReadTargets) => string[]> = {
 	'/{domain}/{slug}/boards/{boardId}/posts/{postId}': (t) => t.posts.map((post) => `${t.base}/boards/${post.boardId}/posts/${post.postId}`),
 	'/{domain}/{slug}/posts': (t) => [`${t.base}/posts`],
 	// A post's comments in both orders: oldest first and Best (docs/reference/best-comments.md).
-	'/{domain}/{slug}/posts/{postId}': (t) => t.posts.flatMap((post) => [`${t.base}/posts/${post.postId}`, `${t.base}/posts/${post.postId}?commentsSort=best`]),
+	'/{domain}/{slug}/posts/{postId}': (t) =>
+		t.posts.flatMap((post) => [`${t.base}/posts/${post.postId}`, `${t.base}/posts/${post.postId}?commentsSort=best`]),
 	'/{domain}/{slug}/users/{userId}': (t) => t.userIds.flatMap((id) => paged(`${t.base}/users/${id}`, t.listPages)),
 	'/{domain}/{slug}/mypage': (t) =>
 		['posts', 'comments', 'likes', 'saved', 'drafts'].flatMap((tab) => paged(`${t.base}/mypage?tab=${tab}`, t.listPages)),

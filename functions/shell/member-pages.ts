@@ -45,7 +45,7 @@ import { canReadBoard, GUEST } from '@/server/visibility/visibility';
 import { isAdmin } from '@/lib/roles';
 import { memberPostReads, postPlaceRead, type PostPlace } from '@/server/posts/member-state';
 import { likedCommentsByTokenRead } from '@/server/likes/comment-likes';
-import { commentPageStartOfQuery } from '@/server/loaders/post-page';
+import { commentPageStartOfQuery } from '@/server/comments/pages';
 import type { CacheableRequest } from './cache-routes';
 import { memberRewriter, type PageParts } from './member-rewriters';
 

@@ -63,7 +63,9 @@ for (const [path, language] of [
 		await page.goto(`${path}/posts/${postId}`);
 		const block = page.getByRole('region', { name: t('commentLikes.best.heading') });
 		await expect(block.locator('li[data-best-comment]')).toHaveCount(3);
-		expect(await block.locator('li[data-best-comment]').evaluateAll((items) => items.map((item) => Number((item as HTMLElement).dataset['commentId'])))).toEqual(best);
+		expect(
+			await block.locator('li[data-best-comment]').evaluateAll((items) => items.map((item) => Number((item as HTMLElement).dataset['commentId']))),
+		).toEqual(best);
 		await expect(block.getByText(t('commentLikes.best.mark'), { exact: true })).toHaveCount(3);
 		await likeOf(page, '#comments ol.comments > li[id]', comments[0]!).click();
 		await expect(page.locator('[data-login-required-dialog]')).toBeVisible();
@@ -83,7 +85,11 @@ for (const [path, language] of [
 		await expect(inThread).toHaveAttribute('aria-pressed', 'true');
 		await expect(inThread).toContainText('4');
 		await expect
-			.poll(() => execute(`SELECT like_count AS n, (SELECT count(*) FROM comment_likes WHERE comment_id = ${target}) AS rows FROM comments WHERE id = ${target}`))
+			.poll(() =>
+				execute(
+					`SELECT like_count AS n, (SELECT count(*) FROM comment_likes WHERE comment_id = ${target}) AS rows FROM comments WHERE id = ${target}`,
+				),
+			)
 			.toEqual([{ n: 4, rows: 1 }]);
 		await fitsTheWidth(page);
 		await page.locator('#comments').screenshot({ path: testInfo.outputPath(`best-block-${language}.png`) });

@@ -21,11 +21,11 @@ export const BEST_THREADS = 20;
 /** Replies shown under each of them; the rest of a thread is read in the oldest-first order. */
 export const BEST_REPLIES = 3;
 /** A post's Best comments: at most this many … */
-export const BEST_MARKED = 3;
+const BEST_MARKED = 3;
 /** … each liked by at least this many members … */
-export const BEST_MIN_LIKES = 3;
+const BEST_MIN_LIKES = 3;
 /** … on a post of at least this many comments. */
-export const BEST_MIN_COMMENTS = 10;
+const BEST_MIN_COMMENTS = 10;
 
 /** A top-level comment `c` of post ?1 that is not deleted: the rows of the partial index comments_best. */
 const BEST_ROW = 'c.post_id = ?1 AND c.parent_id IS NULL AND c.deleted_at IS NULL';

@@ -4,6 +4,7 @@
  * API select, and what a reader sees of them.
  */
 import { AppError } from '@/server/platform/errors';
+import { parseId } from '@/schemas/params';
 import { canReadPost, postStateOfRow, type PostStateColumns, type Viewer } from '@/server/visibility/visibility';
 import {
 	COMMENT_PAGE_COLUMNS,
@@ -17,6 +18,19 @@ import {
 	type CommentPageStart,
 } from './comments';
 import { BEST_MARKED_COLUMN, BEST_PAGE_COLUMNS, bestMarkedOf, bestPageOf } from './best';
+
+/**
+ * Where the comments of a post page's URL start: `commentId` (a link to a comment: the page holding
+ * it, oldest first), else `commentsAfter` (the next page) in the order `commentsSort` names (`best`,
+ * or oldest first).
+ */
+export function commentPageStartOfQuery(query: URLSearchParams): CommentPageStart {
+	const from = parseId(query.get('commentId'));
+	if (from !== null) return { kind: 'from', commentId: from };
+	const after = parseId(query.get('commentsAfter'));
+	const order = query.get('commentsSort') === 'best' ? 'best' : 'oldest';
+	return after !== null ? { kind: 'after', commentId: after, order } : { kind: 'first', order };
+}
 
 /** The columns of a page of `order` and the Best comments (bound as commentPageParams says). */
 export const commentColumns = (order: CommentOrder) => `${order === 'best' ? BEST_PAGE_COLUMNS : COMMENT_PAGE_COLUMNS}, ${BEST_MARKED_COLUMN}`;

@@ -7,7 +7,8 @@
 import type { AstroGlobal } from 'astro';
 import { isSignedIn, type ChannelPage } from './channel-page';
 import { loadReadLimitedPage } from './read-limit';
-import { commentPageStartOfQuery, postWithCommentsOf, postWithCommentsRead } from './post-page';
+import { postWithCommentsOf, postWithCommentsRead } from './post-page';
+import { commentPageStartOfQuery } from '@/server/comments/pages';
 import { memberPostReads } from '@/server/posts/member-state';
 import { blockedIdsRead } from '@/server/members/blocks';
 import type { PostDetail, PostTombstone, PostView } from '@/server/posts/detail';

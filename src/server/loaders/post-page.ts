@@ -5,7 +5,6 @@
  * src/server/loaders/post-page-view.ts).
  */
 import { AppError } from '@/server/platform/errors';
-import { parseId } from '@/schemas/params';
 import { read, run, type Read } from '@/server/platform/reads';
 import type { Viewer } from '@/server/visibility/visibility';
 import { POST_FROM, POST_SQL, toView, type PostRow, type PostView } from '@/server/posts/detail';
@@ -31,21 +30,13 @@ export interface PostWithComments {
  * Where a page of comments starts: the first page, the page holding a comment (`from`, oldest first),
  * or the page after one (`after`), in `order` (oldest first when none).
  */
-export function commentPageStartOf(options: { from?: number; after?: number; order?: CommentOrder }): CommentPageStart {
+function commentPageStartOf(options: { from?: number; after?: number; order?: CommentOrder }): CommentPageStart {
 	const order = options.order ?? 'oldest';
 	return options.from !== undefined
 		? { kind: 'from', commentId: options.from }
 		: options.after !== undefined
 			? { kind: 'after', commentId: options.after, order }
 			: { kind: 'first', order };
-}
-
-/** Where the comments of a post page's URL start: `commentId` (a link to a comment), else `commentsAfter` and `commentsSort=best`. */
-export function commentPageStartOfQuery(query: URLSearchParams): CommentPageStart {
-	const from = parseId(query.get('commentId'));
-	const after = parseId(query.get('commentsAfter'));
-	const order = query.get('commentsSort') === 'best' ? 'best' : 'oldest';
-	return commentPageStartOf(from !== null ? { from } : after !== null ? { after, order } : { order });
 }
 
 /** The row of postWithCommentsRead: the post's columns and its page of comments'. */

@@ -30,7 +30,16 @@ export const EXPORT_INTERVAL_MS = 20 * 60 * 1000;
  * (a row may reach D1's 2 MB), are read by their ids first and then by ranges of at most
  * BODY_BYTES of text (one row at least).
  */
-const EXPORT_PAGE_ROWS = { comments: 2000, likes: 5000, commentLikes: 5000, saved: 1000, blocks: 500, reports: 2000, nicknames: 1000, ids: 1000 } as const;
+const EXPORT_PAGE_ROWS = {
+	comments: 2000,
+	likes: 5000,
+	commentLikes: 5000,
+	saved: 1000,
+	blocks: 500,
+	reports: 2000,
+	nicknames: 1000,
+	ids: 1000,
+} as const;
 const BODY_BYTES = 8 * 1024 * 1024;
 
 export interface ExportSubject {
