@@ -63,7 +63,9 @@ export const PAGE_ROUTES: Record<string, (t: ReadTargets) => string[]> = {
 	'/{domain}/{slug}/boards/{boardId}/posts': (t) => t.boardIds.map((id) => `${t.base}/boards/${id}/posts`),
 	'/{domain}/{slug}/boards/{boardId}/posts/{postId}': (t) => t.posts.map((post) => `${t.base}/boards/${post.boardId}/posts/${post.postId}`),
 	'/{domain}/{slug}/posts': (t) => [`${t.base}/posts`],
-	'/{domain}/{slug}/posts/{postId}': (t) => t.posts.map((post) => `${t.base}/posts/${post.postId}`),
+	// A post's comments in both orders: oldest first and Best (docs/reference/best-comments.md).
+	'/{domain}/{slug}/posts/{postId}': (t) =>
+		t.posts.flatMap((post) => [`${t.base}/posts/${post.postId}`, `${t.base}/posts/${post.postId}?commentsSort=best`]),
 	'/{domain}/{slug}/users/{userId}': (t) => t.userIds.flatMap((id) => paged(`${t.base}/users/${id}`, t.listPages)),
 	'/{domain}/{slug}/mypage': (t) =>
 		['posts', 'comments', 'likes', 'saved', 'drafts'].flatMap((tab) => paged(`${t.base}/mypage?tab=${tab}`, t.listPages)),
@@ -112,7 +114,8 @@ export const API_ROUTES: Record<string, (t: ReadTargets) => string[]> = {
 		...t.boardIds.flatMap((id) => paged(`${apiBase(t).pub}/posts?boardId=${id}`, t.listPages)),
 	],
 	'/public/v1/:domain/:slug/posts/:postId': (t) => t.posts.map((post) => `${apiBase(t).pub}/posts/${post.postId}`),
-	'/public/v1/:domain/:slug/posts/:postId/comments': (t) => t.posts.map((post) => `${apiBase(t).pub}/posts/${post.postId}/comments`),
+	'/public/v1/:domain/:slug/posts/:postId/comments': (t) =>
+		t.posts.flatMap((post) => [`${apiBase(t).pub}/posts/${post.postId}/comments`, `${apiBase(t).pub}/posts/${post.postId}/comments?sort=best`]),
 	'/public/v1/:domain/:slug/posts/:postId/revisions': (t) => t.posts.map((post) => `${apiBase(t).pub}/posts/${post.postId}/revisions`),
 	// The comments' posts are the last of `posts` (privacyTargets): each comment asked under them.
 	'/public/v1/:domain/:slug/posts/:postId/comments/:commentId/revisions': (t) =>

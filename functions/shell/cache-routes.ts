@@ -91,6 +91,10 @@ const lenientId: Normalize = (value) => parseId(value)?.toString() ?? null;
  * (src/pages/[domain]/[slug]/posts/[postId].astro): the keys of a post are its comments' ids.
  */
 const commentAfter: Normalize = (value, { query }) => (parseId(query.get('commentId')) === null ? (parseId(value)?.toString() ?? null) : null);
+/** The Best order of a post's comments (docs/reference/best-comments.md): a link to a comment (`commentId`) opens the oldest-first order. */
+const commentsSort: Normalize = (value, { query }) => (value === 'best' && parseId(query.get('commentId')) === null ? 'best' : null);
+/** The comments API's order: the default has no key; the API refuses any other value (CommentOrderInvalid). */
+const strictCommentsSort: Normalize = (value) => (value === 'best' ? value : value === 'oldest' ? null : undefined);
 const strictPage: Normalize = (value) => {
 	const page = PageSchema.safeParse(value);
 	return page.success ? pageKey(page.data) : undefined;
@@ -123,7 +127,7 @@ const PAGE_ROUTES: CacheRoute[] = [
 	},
 	{ path: /^\/boards\/\d+\/posts(?:\/\d+)?\/?$/, query: {}, strict: false },
 	{ path: /^\/posts\/?$/, query: {}, strict: false },
-	{ path: /^\/posts\/(\d+)\/?$/, query: { commentId: lenientId, commentsAfter: commentAfter }, strict: false, showsPost: true },
+	{ path: /^\/posts\/(\d+)\/?$/, query: { commentId: lenientId, commentsAfter: commentAfter, commentsSort }, strict: false, showsPost: true },
 	{ path: /^\/users\/(\d+)\/?$/, query: { page: memberPage }, strict: false, lists: 'member' },
 	{ path: /^\/search\/?$/, query: { q: searchKeyword, searchType, page: searchPage }, strict: false, lists: 'search' },
 	// The crawlers' files (docs/reference/seo.md): they show the lists, and the boards (content version) with them.
@@ -140,7 +144,7 @@ const API_ROUTES: CacheRoute[] = [
 	{ path: /^\/board-subjects$/, query: { boardId: strictId }, strict: true, lists: 'queryBoard' },
 	{ path: /^\/posts$/, query: { boardId: strictId, subjectId: strictId, page: strictPage }, strict: true, lists: 'queryBoard' },
 	{ path: /^\/posts\/(\d+)$/, query: {}, strict: true, showsPost: true },
-	{ path: /^\/posts\/(\d+)\/comments$/, query: { after: strictId }, strict: true, showsPost: true },
+	{ path: /^\/posts\/(\d+)\/comments$/, query: { after: strictId, sort: strictCommentsSort }, strict: true, showsPost: true },
 	{ path: /^\/users\/(\d+)$/, query: {}, strict: true, lists: 'member' },
 	{ path: /^\/users\/(\d+)\/posts$/, query: { page: strictPage }, strict: true, lists: 'member' },
 	{ path: /^\/search$/, query: { q: strictKeyword, searchType: strictSearchType, page: strictPage }, strict: true, lists: 'search' },

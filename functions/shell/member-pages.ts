@@ -45,6 +45,8 @@ import { together } from '@/server/platform/reads';
 import { canReadBoard, GUEST } from '@/server/visibility/visibility';
 import { isAdmin } from '@/lib/roles';
 import { memberPostReads, postPlaceRead, type PostPlace } from '@/server/posts/member-state';
+import { likedCommentsByTokenRead } from '@/server/likes/comment-likes';
+import { commentPageStartOfQuery } from '@/server/comments/pages';
 import type { CacheableRequest } from './cache-routes';
 import { memberRewriter, type PageParts } from './member-rewriters';
 
@@ -115,10 +117,11 @@ interface MemberAsk {
 type PartsValues = Partial<Record<'watching' | 'liked' | 'reported' | 'saved' | 'blocksAnyone', boolean>> & {
 	place?: PostPlace | null;
 	reportedComments?: number[];
+	likedComments?: number[];
 };
 
 /** The reads of `page`'s parts, in the session's batch: a board's Watch state, a post's place and the member's state of it. */
-function partsReads(db: Db, channel: Channel, page: MemberPage): AlongsideReads<PartsValues> {
+function partsReads(db: Db, channel: Channel, page: MemberPage, url: URL): AlongsideReads<PartsValues> {
 	return (tokenHash) => {
 		if (page.kind === 'post') {
 			const place = postPlaceRead(db, channel.id, page.postId);
@@ -128,6 +131,8 @@ function partsReads(db: Db, channel: Channel, page: MemberPage): AlongsideReads<
 						place,
 						blocksAnyone: blocksAnyoneByTokenRead(db, channel.id, tokenHash),
 						...memberPostReads(db, channel.id, tokenHash, page.postId),
+						// The comments of this page of the post (its URL's) they like: bounded by the page.
+						likedComments: likedCommentsByTokenRead(db, channel.id, tokenHash, page.postId, commentPageStartOfQuery(url.searchParams)),
 					});
 		}
 		const { boardId } = page;
@@ -155,6 +160,7 @@ function partsOf(page: MemberPage, read: PartsValues | null): PageParts {
 		watching: read?.watching === true,
 		saved: read?.saved === true,
 		reportedComments: read?.reportedComments ?? [],
+		likedComments: read?.likedComments ?? [],
 	};
 }
 
@@ -162,7 +168,7 @@ function partsOf(page: MemberPage, read: PartsValues | null): PageParts {
 export async function answerMember({ request, db, channel, page, guestAnswer, origin, now }: MemberAsk): Promise<Response> {
 	// The session's batch and the guest's page at the same time: one round trip in sequence, as the full render.
 	const [{ session, headers, read }, guest] = await Promise.all([
-		requestSession<PartsValues>(db, channel, request, partsReads(db, channel, page), now),
+		requestSession<PartsValues>(db, channel, request, partsReads(db, channel, page, new URL(request.url)), now),
 		guestAnswer(),
 	]);
 	if (memberPageChoice(session, page, read?.place ?? null, read?.blocksAnyone === true) === 'full' || !isGuestPage(guest)) {

@@ -43,6 +43,8 @@ interface PostParts {
 	watching: boolean;
 	saved: boolean;
 	reportedComments: number[];
+	/** The comments of the page they like (docs/reference/best-comments.md). */
+	likedComments: number[];
 }
 
 /** The parts of a page: All Posts (no board), a board page (its Watch state) or a post page. */
@@ -130,6 +132,7 @@ function postParts(rewriter: HTMLRewriter, t: Translate, channel: Channel, membe
 		marker: POST_WATCH_MARKER,
 	};
 	const reported = new Set(parts.reportedComments);
+	const liked = new Set(parts.likedComments);
 	let revisionsOffered = false;
 	// The author's Edit and Delete by the title, after the crumbs, as the full render has them (an administrator's page is rendered in full).
 	if (parts.authorId === member.userId) {
@@ -184,7 +187,7 @@ function postParts(rewriter: HTMLRewriter, t: Translate, channel: Channel, membe
 				// guest's only where a mark shows: put it in after the post when the guest's page has none.
 				if (section.hasAttribute('data-revisions-offered')) revisionsOffered = true;
 				else section.setAttribute('data-revisions-offered', '');
-				section.prepend(memberCommentsHtml({ reportedComments: parts.reportedComments }), { html: true });
+				section.prepend(memberCommentsHtml({ reportedComments: parts.reportedComments, likedComments: parts.likedComments }), { html: true });
 			},
 		})
 		.on('li[data-comment-id]', {
@@ -193,6 +196,11 @@ function postParts(rewriter: HTMLRewriter, t: Translate, channel: Channel, membe
 				if (comment.getAttribute('data-state') === 'VISIBLE' && reported.has(Number(comment.getAttribute('data-comment-id')))) {
 					comment.setAttribute('data-reported', '');
 				}
+			},
+		})
+		.on('button[data-action="like"][data-comment-id]', {
+			element(like) {
+				if (liked.has(Number(like.getAttribute('data-comment-id')))) like.setAttribute('aria-pressed', 'true');
 			},
 		})
 		.on('textarea#comment-box-new', {

@@ -49,6 +49,7 @@ export const RESULT_TEXT_KEYS = {
 	BlockLimitReached: 'block.limit',
 	CannotBlockYourself: 'block.self',
 	CommentAlreadyReported: 'report.alreadyReported.COMMENT',
+	CommentNotLikeable: 'commentLikes.unavailable',
 	AutoHideThresholdInvalid: 'admin.settings.invalid',
 	PostNotFound: 'post.notFound.title',
 	UserNotFound: 'user.notFound',

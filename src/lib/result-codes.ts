@@ -96,6 +96,8 @@ export const NewMemberCommentLimit = { code: -4291462, status: 429 } as const sa
 export const MethodNotAllowed = { code: -4051401, status: 405 } as const satisfies ResultCode;
 export const Conflict = { code: -4091401, status: 409 } as const satisfies ResultCode;
 export const NicknameTaken = { code: -4091421, status: 409 } as const satisfies ResultCode;
+export const CommentNotLikeable = { code: -4091494, status: 409 } as const satisfies ResultCode;
+export const CommentOrderInvalid = { code: -4001495, status: 400 } as const satisfies ResultCode;
 export const PayloadTooLarge = { code: -4131401, status: 413 } as const satisfies ResultCode;
 export const UnsupportedMediaType = { code: -4151401, status: 415 } as const satisfies ResultCode;
 export const NicknameChangeTooSoon = { code: -4291421, status: 429 } as const satisfies ResultCode;
@@ -189,6 +191,8 @@ export const RESULT_MESSAGES = {
 	SavedPostLimitReached: 'You have saved 1,000 posts, as many as one member can. Remove some under My Page → Saved and try again.',
 	Conflict: 'The request conflicts with the current state. Please reload and try again.',
 	NicknameTaken: 'This nickname is already in use.',
+	CommentNotLikeable: 'This comment was deleted or hidden, so it can no longer be liked.',
+	CommentOrderInvalid: 'Comments can be ordered by oldest or best only.',
 	PayloadTooLarge: 'The request is too large.',
 	UnsupportedMediaType: 'Send the request body as application/json.',
 	NicknameChangeTooSoon: 'You can change your nickname once every 7 days.',

@@ -9,7 +9,7 @@
 import { hasKeptComment, loginRequiredDialog, type Wake } from '@/islands/comments/wake';
 
 const section = document.querySelector<HTMLElement>('[data-comments]');
-const MEMBER_ACTIONS = new Set(['write', 'post', 'reply']);
+const MEMBER_ACTIONS = new Set(['write', 'post', 'reply', 'like']);
 const WAKE_EVENTS = ['focusin', 'click', 'keydown', 'submit'] as const;
 
 const actionOf = (event: Event) => (event.target as Element | null)?.closest<HTMLElement>('[data-action]') ?? null;

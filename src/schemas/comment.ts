@@ -29,7 +29,17 @@ export type CreateCommentInput = z.infer<typeof CreateCommentSchema>;
 /** PATCH comments/{commentId}. */
 export const EditCommentSchema = z.strictObject({ content: z.string() });
 
-/** GET comments: `after` the item a page follows (none for the first page). */
-export const CommentPageQuerySchema = z.strictObject({ after: IdSchema.optional() });
+/**
+ * GET comments: `after` the item a page follows (none for the first page; in the Best order, a
+ * top-level comment), `sort` the order (oldest first when absent).
+ */
+export const CommentPageQuerySchema = z.strictObject({
+	after: IdSchema.optional(),
+	sort: z
+		.string()
+		.refine((value) => value === 'oldest' || value === 'best', { params: { resultCode: 'CommentOrderInvalid' } })
+		.transform((value) => value as 'oldest' | 'best')
+		.optional(),
+});
 
 export const CommentParamSchema = z.object({ postId: IdSchema, commentId: IdSchema });

@@ -23,6 +23,7 @@ const comment = (commentId: number, parentId: number | null = null, nickname: st
 	content: `text ${commentId}`,
 	createdAt: commentId * 1000,
 	edited: false,
+	likeCount: 0,
 });
 const deleted = (commentId: number): CommentItem => ({ readable: false, commentId, parentId: null, state: 'DELETED' });
 const ids = (items: readonly CommentItem[]) => items.map((item) => item.commentId);

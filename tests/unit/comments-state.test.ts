@@ -14,6 +14,7 @@ const comment = (commentId: number, parentId: number | null = null, userId = 100
 	content: `text ${commentId}`,
 	createdAt: commentId * 1000,
 	edited: false,
+	likeCount: 0,
 });
 const start = (items: CommentItem[], more: Partial<Parameters<typeof initialCommentsState>[0]> = {}) =>
 	initialCommentsState({ items, nextAfter: null, texts, ...more });

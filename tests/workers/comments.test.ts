@@ -23,7 +23,8 @@ import {
 } from './harness';
 import { privacyIdsSql, type PrivacyIds } from '../read-routes';
 import { createComment, deleteComment, editComment } from '@/server/comments/writing';
-import { listComments, type CommentItem } from '@/server/comments/comments';
+import type { CommentItem } from '@/server/comments/comments';
+import { listComments } from '@/server/comments/pages';
 import { groupThreads } from '@/islands/comments/model';
 import { getPostWithComments } from '@/server/loaders/post-page';
 import { listMyComments } from '@/server/members/activity';
@@ -131,6 +132,7 @@ describe('writing, replying, editing and deleting', () => {
 				content: 'First!\nhttps://starfall.example',
 				createdAt: expect.any(Number),
 				edited: false,
+				likeCount: 0,
 			},
 			commentCount: 1,
 		});

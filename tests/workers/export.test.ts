@@ -23,6 +23,7 @@ interface Exported {
 	posts: { postId: number; title: string; images: string[]; hiddenByAdmin: boolean; deletedAt: string | null; content: unknown }[];
 	comments: { commentId: number; postId: number; content: string; hiddenByAdmin: boolean }[];
 	likes: Record<string, unknown>[];
+	commentLikes: Record<string, unknown>[];
 	saved: Record<string, unknown>[];
 	reports: { reportId: number; targetId: number; reason: string }[];
 	drafts: { draftId: number; title: string }[];
@@ -32,6 +33,7 @@ let member: { cookie: string; userId: number };
 let otherChannel: { cookie: string; userId: number };
 let postId: number;
 let privatePost: { id: number; title: string };
+const likedComment = 990201;
 
 /** Inserts `count` comments of `memberId` on `post`, in statements of BATCH rows. */
 async function insertComments(memberId: number, channelId: number, post: number, count: number, text: string) {
@@ -91,6 +93,15 @@ beforeAll(async () => {
 		env.DB.prepare(
 			'INSERT INTO post_likes (post_id, member_id, channel_id, created_at) VALUES (?1, ?2, 1, 1700000000005), (?3, ?2, 1, 1700000000006)',
 		).bind(postId, member.userId, privatePost.id),
+		// A comment of another member on the post, which the member likes.
+		env.DB.prepare(
+			"INSERT INTO comments (id, channel_id, post_id, member_id, content, created_at) VALUES (?1, 1, ?2, 1005, 'A liked comment', 1700000000006)",
+		).bind(likedComment, postId),
+		env.DB.prepare('INSERT INTO comment_likes (comment_id, member_id, post_id, channel_id, created_at) VALUES (?1, ?2, ?3, 1, 1700000000007)').bind(
+			likedComment,
+			member.userId,
+			postId,
+		),
 		// Saved posts: one readable, one the member may no longer read (its title stays out of the file), and another member's.
 		env.DB.prepare(
 			'INSERT INTO saved_posts (member_id, post_id, channel_id, saved_at) VALUES (?2, ?1, 1, 1700000000011), (?2, ?3, 1, 1700000000010), (1005, ?1, 1, 1700000000012)',
@@ -123,9 +134,9 @@ describe('a member exports their data', () => {
 		expect(ids.every((id, i) => i === 0 || id > ids[i - 1]!)).toBe(true);
 		expect(file.comments.every((comment) => comment.content.startsWith('mine #'))).toBe(true);
 		expect(file.comments[COMMENTS - 1]!.content).toBe(`mine #${COMMENTS}`);
-		// Profile 1, nicknames 1, posts 2 (ids, bodies), comments 25 (2,000 a page), likes 1, saved 1, blocks 1, reports 1,
-		// drafts 2, revisions 1 (ids: none).
-		expect(statements.length).toBe(36);
+		// Profile 1, nicknames 1, posts 2 (ids, bodies), comments 25 (2,000 a page), likes 1, comment likes 1, saved 1, blocks 1,
+		// reports 1, drafts 2, revisions 1 (ids: none).
+		expect(statements.length).toBe(37);
 		expect(statements.filter((statement) => statement.sql.includes('FROM comments'))).toHaveLength(COMMENTS / 2000);
 		expect(statements.every((statement) => statement.rowsWritten === 0)).toBe(true);
 		// Each read goes by an index of the member's rows, never a scan of a table.
@@ -158,6 +169,8 @@ describe('a member exports their data', () => {
 			{ postId, likedAt: new Date(1700000000005).toISOString() },
 			{ postId: privatePost.id, likedAt: new Date(1700000000006).toISOString() },
 		]);
+		// Comment likes: the comment, its post and when (none made here but the one below).
+		expect(file.commentLikes).toEqual([{ commentId: likedComment, postId, likedAt: new Date(1700000000007).toISOString() }]);
 		// Saved posts: the post id and when, oldest saved first, the member's own only.
 		expect(file.saved).toEqual([
 			{ postId: privatePost.id, savedAt: new Date(1700000000010).toISOString() },

@@ -66,6 +66,8 @@ function samples(): Record<string, RouteSample> {
 		'DELETE /v1/drafts/:draftId': { caller: 'member', body: 'none' },
 		'PUT /v1/posts/:postId/like': { caller: 'member', body: 'none' },
 		'DELETE /v1/posts/:postId/like': { caller: 'member', body: 'none' },
+		'PUT /v1/posts/:postId/comments/:commentId/like': { caller: 'member', body: 'none' },
+		'DELETE /v1/posts/:postId/comments/:commentId/like': { caller: 'member', body: 'none' },
 		'PUT /v1/posts/:postId/save': { caller: 'member', body: 'none' },
 		'DELETE /v1/posts/:postId/save': { caller: 'member', body: 'none' },
 		'POST /v1/posts/:postId/comments': {
@@ -338,7 +340,8 @@ describe("a member's bad input", () => {
 				// Watching another member's post is what watching is for.
 				if (/posts\/:postId$/.test(route) && !route.includes('/watches/') && method !== 'POST')
 					tries.push({ what: "another member's post", ids: good, body: wellFormed });
-				if (route.includes(':commentId') && !route.startsWith('POST /admin'))
+				// Liking another member's comment is what a comment's like is for.
+				if (route.includes(':commentId') && !route.startsWith('POST /admin') && !route.endsWith('/like'))
 					tries.push({ what: "another member's comment", ids: good, body: wellFormed });
 			}
 			// Unknown query keys (the view beacon, which reads nothing but its path, ignores them).

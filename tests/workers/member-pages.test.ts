@@ -16,7 +16,6 @@ import { loadLayout } from '@/server/channels/layout';
 import type { SessionMember, SessionState } from '@/server/sign-in/sessions';
 import { mintSessionToken } from '@/server/sign-in/session-token';
 import { countRoundTrips, database } from '@/server/platform/database';
-
 import { accountAvatarHtml } from '@/server/channels/member-parts';
 import { call, freshPost, memberApi, recordingDb, signIn, TEST_SECRET } from './harness';
 

@@ -10,7 +10,7 @@ import { listBoardPosts, listChannelPosts } from '@/server/posts/lists';
 import { popularPostsRead } from '@/server/posts/popular';
 import { run } from '@/server/platform/reads';
 import { getPostWithComments } from '@/server/loaders/post-page';
-import { listComments } from '@/server/comments/comments';
+import { listComments } from '@/server/comments/pages';
 import { GUEST } from '@/server/visibility/visibility';
 import { getProfile, listMemberPosts } from '@/server/members/profiles';
 import { listMyComments, listMyLikes, listMyPosts } from '@/server/members/activity';

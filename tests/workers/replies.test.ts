@@ -8,7 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { call, GLOBAL, memberApi, publicApi, recordingDb, signIn, type Answer } from './harness';
-import { listComments, type CommentItem } from '@/server/comments/comments';
+import type { CommentItem } from '@/server/comments/comments';
+import { listComments } from '@/server/comments/pages';
 import { getPostWithComments, postWithCommentsOf, postWithCommentsRead } from '@/server/loaders/post-page';
 import { run } from '@/server/platform/reads';
 import { GUEST, type Viewer } from '@/server/visibility/visibility';

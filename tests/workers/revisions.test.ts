@@ -9,7 +9,7 @@ import { env } from 'cloudflare:workers';
 import { call, freshPost, GLOBAL, KOREAN, memberOf, publicApi, recordingDb, signIn } from './harness';
 import { editPost, deletePost } from '@/server/posts/writing';
 import { createComment, deleteComment, editComment } from '@/server/comments/writing';
-import { listComments } from '@/server/comments/comments';
+import { listComments } from '@/server/comments/pages';
 import { withdrawMember } from '@/server/accounts/withdrawal';
 import { exportStream } from '@/server/members/export';
 import { REVISIONS_PER_CONTENT } from '@/server/revisions/revisions';

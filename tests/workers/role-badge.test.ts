@@ -9,7 +9,7 @@ import { call, publicApi, recordingDb, type ChannelRef } from './harness';
 import { getPostWithComments } from '@/server/loaders/post-page';
 import { listChannelPosts } from '@/server/posts/lists';
 import { getProfile, listMemberPosts } from '@/server/members/profiles';
-import { listComments } from '@/server/comments/comments';
+import { listComments } from '@/server/comments/pages';
 import { GUEST } from '@/server/visibility/visibility';
 import { setMemberRole } from '@/server/members/roles';
 

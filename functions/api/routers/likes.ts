@@ -3,6 +3,8 @@
  * (both idempotent), GET reads the member's state; each answers `{ liked, likeCount }`. The rules
  * live in src/server/likes/likes.ts. Reads are rate-limited too, as drafts are: each reads D1 for
  * one member. A like does not bump the channel's content version (see the service).
+ * A comment's like (…/posts/{postId}/comments/{commentId}/like, src/server/likes/comment-likes.ts):
+ * PUT and DELETE alike, under the same `like` rate limit, answering `{ liked, likeCount }`.
  */
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
@@ -11,6 +13,8 @@ import type { ApiEnv } from '@functions/api/context';
 import { ok } from '@/server/platform/envelope';
 import { AppError } from '@/server/platform/errors';
 import { getLikeState, likePost, unlikePost } from '@/server/likes/likes';
+import { likeComment, unlikeComment } from '@/server/likes/comment-likes';
+import { CommentParamSchema } from '@/schemas/comment';
 import { IdSchema } from '@/schemas/params';
 import { methodNotAllowed } from '@functions/api/middleware/errors';
 import { requireMember, sessionInBatch, sessionWriter } from '@functions/api/middleware/session';
@@ -32,6 +36,7 @@ export const noBody = createMiddleware<ApiEnv>(async (c, next) => {
 });
 
 const LIKE = '/posts/:postId/like';
+const COMMENT_LIKE = '/posts/:postId/comments/:commentId/like';
 
 export const likesRouter = new Hono<ApiEnv>()
 	.get(LIKE, zv('param', PostParamSchema), zv('query', NoQuerySchema), rateLimit('like'), noBody, async (c) => {
@@ -47,4 +52,14 @@ export const likesRouter = new Hono<ApiEnv>()
 		const now = Date.now();
 		return c.json(ok({ content: await unlikePost(c.var.db, c.var.channel.id, sessionWriter(c, now), c.req.valid('param').postId, now) }));
 	})
-	.on(['POST', 'PATCH'], LIKE, methodNotAllowed);
+	.on(['POST', 'PATCH'], LIKE, methodNotAllowed)
+	// A comment's like: one round trip when accepted, as a post's.
+	.put(COMMENT_LIKE, sessionInBatch, zv('param', CommentParamSchema), zv('query', NoQuerySchema), rateLimit('like'), noBody, async (c) => {
+		const now = Date.now();
+		return c.json(ok({ content: await likeComment(c.var.db, c.var.channel.id, sessionWriter(c, now), c.req.valid('param'), now) }));
+	})
+	.delete(COMMENT_LIKE, sessionInBatch, zv('param', CommentParamSchema), zv('query', NoQuerySchema), rateLimit('like'), noBody, async (c) => {
+		const now = Date.now();
+		return c.json(ok({ content: await unlikeComment(c.var.db, c.var.channel.id, sessionWriter(c, now), c.req.valid('param'), now) }));
+	})
+	.on(['GET', 'POST', 'PATCH'], COMMENT_LIKE, methodNotAllowed);

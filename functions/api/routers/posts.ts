@@ -1,6 +1,6 @@
 /**
- * GET posts/{postId}, posts/{postId}/comments (a page in thread order; `?after=` the item it
- * follows) and POST posts/{postId}/views (the view beacon). What a reader gets of a post or
+ * GET posts/{postId}, posts/{postId}/comments (a page in thread order, or `?sort=best` in the Best
+ * order; `?after=` the item it follows) and POST posts/{postId}/views (the view beacon). What a reader gets of a post or
  * comment is decided by src/server/visibility/visibility.ts. Each read that reaches D1 counts
  * against the `postRead` rate limit of the address (a guest's edge-cache hit never gets here), and
  * a refused `after` (no such comment, or a post the reader may not read) is answered `no-store`,
@@ -10,7 +10,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { ApiEnv } from '@functions/api/context';
 import { getPost } from '@/server/posts/detail';
-import { listComments } from '@/server/comments/comments';
+import { listComments } from '@/server/comments/pages';
 import { viewerOf } from '@/server/visibility/visibility';
 import { countView } from '@/server/posts/views';
 import { ok } from '@/server/platform/envelope';
@@ -28,8 +28,8 @@ export const postsRouter = new Hono<ApiEnv>()
 	})
 	.get('/posts/:postId/comments', zv('param', PostParamSchema), zv('query', CommentPageQuerySchema), rateLimit('postRead'), async (c) => {
 		const { postId } = c.req.valid('param');
-		const { after } = c.req.valid('query');
-		const content = await listComments(c.var.db, c.var.channel.id, postId, viewerOf(c.var.session), after ?? null).catch((error: unknown) => {
+		const { after, sort } = c.req.valid('query');
+		const content = await listComments(c.var.db, c.var.channel.id, postId, viewerOf(c.var.session), after ?? null, sort).catch((error: unknown) => {
 			if (after !== undefined) c.header('Cache-Control', 'no-store');
 			throw error;
 		});

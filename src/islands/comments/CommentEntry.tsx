@@ -4,7 +4,7 @@
  * and for a top-level comment its replies and the reply box of its thread.
  */
 import type { ReactNode } from 'react';
-import { formatFullDate, isoDate } from '@/lib/format-date';
+import { formatCount, formatFullDate, isoDate } from '@/lib/format-date';
 import { pageUrls } from '@/lib/urls';
 import { avatarImage } from '@/lib/avatars';
 import type { Language } from '@/schemas/channel';
@@ -38,6 +38,13 @@ interface Props {
 	children?: ReactNode;
 	/** A blocked member's comment (docs/reference/blocking.md): collapsed under its toggle until opened; its replies stay out. */
 	collapsed?: { text: string; open: boolean; onToggle: (open: boolean) => void } | undefined;
+	/** Its Like pressed (docs/reference/best-comments.md). */
+	onLike: (comment: ReadableComment) => void;
+	/**
+	 * A Best comment: `mark`, marked in place (the Best order); `block`, shown again above the thread,
+	 * with a link to it there (`goTo`) instead of Reply and the menu, and no id of its own.
+	 */
+	best?: { kind: 'mark' } | { kind: 'block'; goTo: string } | undefined;
 }
 
 export default function CommentEntry({
@@ -57,8 +64,17 @@ export default function CommentEntry({
 	editor,
 	children,
 	collapsed,
+	onLike,
+	best,
 }: Props) {
-	const classes = ['comment', comment.parentId !== null ? 'reply' : null, highlighted ? 'highlighted' : null, justPosted ? 'just-posted' : null]
+	const block = best?.kind === 'block' ? best : null;
+	const classes = [
+		'comment',
+		comment.parentId !== null ? 'reply' : null,
+		best ? 'best' : null,
+		highlighted ? 'highlighted' : null,
+		justPosted ? 'just-posted' : null,
+	]
 		.filter(Boolean)
 		.join(' ');
 	const replyTo = comment.readable ? comment.replyTo : undefined;
@@ -88,6 +104,11 @@ export default function CommentEntry({
 								{texts['common.adminBadge']}
 							</span>
 						)}
+						{best && (
+							<span className="best-badge" data-best-mark>
+								{texts['commentLikes.best.mark']}
+							</span>
+						)}
 						<time dateTime={isoDate(comment.createdAt)}>{formatFullDate(comment.createdAt, language)}</time>
 						{comment.edited && comment.editedAt !== undefined && (
 							<EditedMark
@@ -100,13 +121,15 @@ export default function CommentEntry({
 						{comment.state === 'HIDDEN_BY_ADMIN' && (
 							<span className="moderation-mark">{texts[comment.autoHidden ? 'comment.hiddenByReportsForAdmin' : 'comment.hiddenForAdmin']}</span>
 						)}
-						<CommentMenu
-							commentId={comment.commentId}
-							label={texts['comment.menu.label']}
-							open={menuOpen}
-							actions={menuActions(comment)}
-							onOpenChange={(open) => onMenuOpenChange(comment.commentId, open)}
-						/>
+						{!block && (
+							<CommentMenu
+								commentId={comment.commentId}
+								label={texts['comment.menu.label']}
+								open={menuOpen}
+								actions={menuActions(comment)}
+								onOpenChange={(open) => onMenuOpenChange(comment.commentId, open)}
+							/>
+						)}
 					</div>
 					{replyTo && (
 						<a
@@ -121,18 +144,38 @@ export default function CommentEntry({
 					{editor ?? <CommentText content={comment.content} mentions={comment.mentions} channelBase={channelBase} />}
 					{comment.state === 'VISIBLE' && !editor && (
 						<div className="comment-actions">
+							{block ? (
+								<a className="comment-action" href={block.goTo}>
+									{texts['commentLikes.best.goTo']}
+								</a>
+							) : (
+								<button
+									className="comment-action"
+									type="button"
+									data-action="reply"
+									data-comment-id={comment.commentId}
+									aria-disabled={replyBlockedBy ? true : undefined}
+									aria-describedby={replyBlockedBy}
+									onClick={() => {
+										if (!replyBlockedBy) onReply(comment);
+									}}
+								>
+									{texts['post.reply']}
+								</button>
+							)}
 							<button
-								className="comment-action"
+								className="comment-action comment-like"
 								type="button"
-								data-action="reply"
+								data-action="like"
 								data-comment-id={comment.commentId}
-								aria-disabled={replyBlockedBy ? true : undefined}
-								aria-describedby={replyBlockedBy}
-								onClick={() => {
-									if (!replyBlockedBy) onReply(comment);
-								}}
+								aria-pressed={comment.liked === true}
+								onClick={() => onLike(comment)}
 							>
-								{texts['post.reply']}
+								<svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
+									<path d="M12 20s-7.5-4.6-7.5-10.2A4.3 4.3 0 0 1 12 7a4.3 4.3 0 0 1 7.5 2.8C19.5 15.4 12 20 12 20z" />
+								</svg>
+								<span className="visually-hidden">{texts['commentLikes.like']}</span>
+								<span className="comment-like-count">{formatCount(comment.likeCount)}</span>
 							</button>
 						</div>
 					)}
@@ -147,7 +190,8 @@ export default function CommentEntry({
 	return (
 		<li
 			className={classes}
-			id={`comment-${comment.commentId}`}
+			id={block ? undefined : `comment-${comment.commentId}`}
+			data-best-comment={block ? '' : undefined}
 			data-comment-id={comment.commentId}
 			data-parent-id={comment.parentId ?? undefined}
 			data-state={comment.state}

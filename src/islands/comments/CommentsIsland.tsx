@@ -33,6 +33,7 @@ import { keepComment, takeKeptComment, type KeptBox, type KeptScope } from './ke
 import { commentLink, textProblem, type ReadableComment, type TextProblem } from './model';
 import { commentsReducer, initialCommentsState, readableItem, type BoxRef, type Draft } from './state';
 import { loginRequiredDialog, type Wake } from './wake';
+import { likeAction } from './like';
 import { mentionSource } from '@/islands/mentions/suggestions';
 import { fill } from './texts';
 
@@ -63,7 +64,7 @@ export default function CommentsIsland(props: IslandProps) {
 	const userId = session ? (member?.userId ?? null) : props.userId;
 	const isAdmin = session ? member !== null && roles.isAdmin(member) : props.isAdmin;
 	const banned = session ? session.kind === 'banned' : props.banned;
-	const api = useMemo(() => commentsApi(channel, postId, userId), [channel, postId, userId]);
+	const api = useMemo(() => commentsApi(channel, postId, userId, props.order), [channel, postId, userId, props.order]);
 	// The @ suggestions of every box, remembered for the island's life (the member's read limit).
 	const mentions = useMemo(() => (userId === null ? null : mentionSource(channel, () => String(userId))), [channel, userId]);
 	const postUrl = pageUrls(channelBase).post(postId);
@@ -347,6 +348,7 @@ export default function CommentsIsland(props: IslandProps) {
 	}, [state.posted]);
 
 	const onMenuOpenChange = useCallback((commentId: number, open: boolean) => dispatch({ type: 'menu', commentId, open }), []);
+	const onLike = likeAction({ api, userId, dispatch, askLogin, fail: (error) => fail(error, null), unavailable: texts['commentLikes.unavailable'] });
 
 	// Once: the kept text of an ended session comes back, and the press that woke the island is replayed.
 	const started = useRef(false);
@@ -362,8 +364,9 @@ export default function CommentsIsland(props: IslandProps) {
 			);
 		}
 		const { wake } = props;
-		const target = readableItem(props.items, wake?.commentId);
+		const target = readableItem([...props.items, ...props.best], wake?.commentId);
 		if (wake?.action === 'menu' && target) dispatch({ type: 'menu', commentId: target.commentId, open: true });
+		else if (wake?.action === 'like' && target) onLike(target);
 		else if (wake?.action === 'more') void loadMore();
 		else if (wake?.action === 'post') void submitNew();
 	}, []);
@@ -384,6 +387,7 @@ export default function CommentsIsland(props: IslandProps) {
 			focusSoon(menuButton(commentId));
 		},
 		onMore: () => void loadMore(),
+		onLike,
 		onRevealChange: (commentId, open) => setRevealed((list) => (open ? [...list, commentId] : list.filter((id) => id !== commentId))),
 	};
 

@@ -12,9 +12,12 @@ import type { MentionSource } from '@/islands/mentions/suggestions';
 import CommentEntry from './CommentEntry';
 import CommentForm from './CommentForm';
 import type { MenuAction } from './CommentMenu';
-import { groupThreads, replyToHref, type CommentItem, type ReadableComment } from './model';
+import { commentLink, groupThreads, replyToHref, type CommentItem, type ReadableComment } from './model';
 import type { CommentsState } from './state';
 import { fill, type CommentTexts } from './texts';
+
+/** The query of each order's first page (docs/reference/best-comments.md). */
+const ORDER_QUERY = { oldest: '', best: '?commentsSort=best' } as const;
 
 /** The note that says why Reply and Edit are unavailable while a comment is edited. */
 export const EDITING_NOTE_ID = 'comments-editing-note';
@@ -35,6 +38,8 @@ export interface CommentsHandlers {
 	onMore: () => void;
 	/** A blocked member's comment opened (or closed) by the reader. */
 	onRevealChange: (commentId: number, open: boolean) => void;
+	/** A comment's Like pressed. */
+	onLike: (comment: ReadableComment) => void;
 }
 
 const nothing = () => undefined;
@@ -53,6 +58,7 @@ export const INERT_HANDLERS: CommentsHandlers = {
 	onEditCancel: nothing,
 	onMore: nothing,
 	onRevealChange: nothing,
+	onLike: nothing,
 };
 
 export interface CommentsViewProps {
@@ -79,7 +85,7 @@ export interface CommentsViewProps {
 
 export default function CommentsView(props: CommentsViewProps) {
 	const { state, postUrl, channelBase, language, texts, userId, mentions, handlers } = props;
-	const { items, reply, edit, draft, nextAfter } = state;
+	const { items, reply, edit, draft, nextAfter, order, best } = state;
 	const replyBlockedBy = edit ? EDITING_NOTE_ID : undefined;
 	const hrefOf = (commentId: number) => replyToHref(postUrl, items, commentId);
 	const editor = (comment: CommentItem) =>
@@ -112,9 +118,20 @@ export default function CommentsView(props: CommentsViewProps) {
 					onToggle: (open: boolean) => handlers.onRevealChange(comment.commentId, open),
 				}
 			: undefined;
-	const entry = (comment: CommentItem, children?: ReactNode) => (
+	// The Best comments: above the thread on the first oldest-first page, marked in place in the Best order.
+	const bestIds = new Set(best.map((item) => item.commentId));
+	const bestBlock = order === 'oldest' && props.startsAtBeginning && best.length > 0;
+	const entry = (comment: CommentItem, children?: ReactNode, inBlock = false) => (
 		<CommentEntry
-			key={comment.commentId}
+			key={inBlock ? `best-${comment.commentId}` : comment.commentId}
+			best={
+				inBlock
+					? { kind: 'block', goTo: hrefOf(comment.commentId) }
+					: order === 'best' && bestIds.has(comment.commentId)
+						? { kind: 'mark' }
+						: undefined
+			}
+			onLike={handlers.onLike}
 			collapsed={collapsedOf(comment)}
 			comment={comment}
 			channelBase={channelBase}
@@ -178,10 +195,27 @@ export default function CommentsView(props: CommentsViewProps) {
 					{formatCount(props.commentCount)}
 				</span>
 			</h2>
+			{props.commentCount > 1 && (
+				<nav className="comments-order" aria-label={texts['commentLikes.order.label']}>
+					{(['oldest', 'best'] as const).map((shown) => (
+						<a key={shown} href={`${postUrl}${ORDER_QUERY[shown]}#comments`} aria-current={shown === order ? 'page' : undefined}>
+							{texts[`commentLikes.order.${shown}`]}
+						</a>
+					))}
+				</nav>
+			)}
 			{!props.startsAtBeginning && (
 				<p className="comments-view-all">
-					<a href={`${postUrl}#comments`}>{texts['comment.viewAll']}</a>
+					<a href={`${postUrl}${ORDER_QUERY[order]}#comments`}>{texts['comment.viewAll']}</a>
 				</p>
+			)}
+			{bestBlock && (
+				<section className="best-comments" aria-labelledby="best-comments-heading">
+					<h3 id="best-comments-heading">{texts['commentLikes.best.heading']}</h3>
+					<ol className="comments" role="list">
+						{best.map((comment) => entry(comment, undefined, true))}
+					</ol>
+				</section>
 			)}
 			{threads.length === 0 ? (
 				<p className="no-comments">{texts['post.noComments']}</p>
@@ -196,6 +230,11 @@ export default function CommentsView(props: CommentsViewProps) {
 										{replies.map((item) => entry(item))}
 									</ol>
 								)}
+								{comment.readable && comment.moreReplies && (
+									<a className="comment-thread-link" href={commentLink(postUrl, comment.commentId)}>
+										{texts['commentLikes.moreReplies']}
+									</a>
+								)}
 								{replyForm(comment.commentId)}
 							</>,
 						),
@@ -206,7 +245,7 @@ export default function CommentsView(props: CommentsViewProps) {
 				<p className="comments-more">
 					<a
 						className="button secondary"
-						href={`${postUrl}?commentsAfter=${nextAfter}#comments`}
+						href={`${postUrl}?commentsAfter=${nextAfter}${order === 'best' ? '&commentsSort=best' : ''}#comments`}
 						data-action="more"
 						aria-busy={state.loadingMore || undefined}
 						onClick={(event) => {

@@ -9,12 +9,17 @@ import { CommentRequired, CommentTooLong } from '@/lib/result-codes';
 import type { ChannelRef } from '@/lib/urls';
 import type { TextProblem } from './model';
 
-/** The Comments API of one post; `userId` null for a guest (public reads only). */
-export function commentsApi(channel: ChannelRef, postId: number, userId: number | null) {
+/** The Comments API of one post, its pages in `order`; `userId` null for a guest (public reads only). */
+export function commentsApi(channel: ChannelRef, postId: number, userId: number | null, order: 'oldest' | 'best' = 'oldest') {
 	const api = createApiClient({ channel, getUserId: () => (userId === null ? null : String(userId)) });
 	const param = { postId };
 	return {
-		page: (after: number) => api.public.get('/posts/:postId/comments', { param, query: { after } }),
+		page: (after: number) => api.public.get('/posts/:postId/comments', { param, query: { after, ...(order === 'best' && { sort: order }) } }),
+		/** A comment's like (PUT) or its removal (DELETE): `{ liked, likeCount }`. */
+		like: (commentId: number, liked: boolean) =>
+			liked
+				? api.member.put('/posts/:postId/comments/:commentId/like', { param: { postId, commentId } })
+				: api.member.delete('/posts/:postId/comments/:commentId/like', { param: { postId, commentId } }),
 		create: (content: string, parentId: number | null, requestId: string) =>
 			api.member.post('/posts/:postId/comments', { param, json: { content, parentId, requestId } }),
 		edit: (commentId: number, content: string) =>

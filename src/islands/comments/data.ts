@@ -34,6 +34,9 @@ export interface CommentsData {
 	slug: string;
 	channelBase: string;
 	items: CommentItem[];
+	/** The order of the items, and the post's Best comments (docs/reference/best-comments.md). */
+	order: 'oldest' | 'best';
+	best: CommentItem[];
 	commentCount: number;
 	nextAfter: number | null;
 	startsAtBeginning: boolean;
@@ -47,6 +50,7 @@ export interface CommentsData {
 interface ListData {
 	items: CommentItem[];
 	commentCount: number;
+	best?: CommentItem[];
 }
 
 const flag = (on: boolean) => (on ? '' : undefined);
@@ -68,31 +72,44 @@ export function sectionAttributes(data: CommentsData): Record<`data-${string}`, 
 		'data-revisions-offered': flag(data.revisions),
 		'data-texts': JSON.stringify(data.texts),
 		// The list as a guest's page has it: the member's reports are in their own element (readMemberComments).
-		'data-list': JSON.stringify({ items: data.items.map(sharedItem), commentCount: data.commentCount } satisfies ListData),
+		'data-list': JSON.stringify({
+			items: data.items.map(sharedItem),
+			commentCount: data.commentCount,
+			...(data.best.length > 0 && { best: data.best.map(sharedItem) }),
+		} satisfies ListData),
+		'data-order': data.order === 'best' ? data.order : undefined,
 		'data-blocking': data.blocking ? JSON.stringify(data.blocking) : undefined,
 	};
 }
 
-/** An item as every reader's page carries it: without the reader's own report. */
+/** An item as every reader's page carries it: without the reader's own report and like. */
 function sharedItem(item: CommentItem): CommentItem {
-	if (!item.readable || item.reported === undefined) return item;
-	const { reported: _mine, ...shared } = item;
+	if (!item.readable || (item.reported === undefined && item.liked === undefined)) return item;
+	const { reported: _mine, liked: _liked, ...shared } = item;
 	return shared;
 }
 
-/** The comments the member reported, from the member's data element (member-parts.ts memberCommentsHtml); none for a guest. */
-function reportedOf(section: HTMLElement): Set<number> {
+/** The comments the member reported and liked, from the member's data element (member-parts.ts memberCommentsHtml); none for a guest. */
+function memberMarksOf(section: HTMLElement): { reported: Set<number>; liked: Set<number> } {
 	const element = section.querySelector(':scope > script[data-member-comments]');
-	const state = element?.textContent ? (JSON.parse(element.textContent) as { reportedComments?: number[] }) : {};
-	return new Set(state.reportedComments ?? []);
+	const state = element?.textContent ? (JSON.parse(element.textContent) as { reportedComments?: number[]; likedComments?: number[] }) : {};
+	return { reported: new Set(state.reportedComments ?? []), liked: new Set(state.likedComments ?? []) };
+}
+
+/** Comments from `sharedItem` with the member's own marks put back. */
+function withMarks(items: CommentItem[], { reported, liked }: { reported: Set<number>; liked: Set<number> }): CommentItem[] {
+	return items.map((item) =>
+		item.readable && (reported.has(item.commentId) || liked.has(item.commentId))
+			? { ...item, ...(reported.has(item.commentId) && { reported: true }), ...(liked.has(item.commentId) && { liked: true }) }
+			: item,
+	);
 }
 
 /** What `sectionAttributes` wrote on `section`, with the member's own state put back on the items. */
 export function readCommentsData(section: HTMLElement): CommentsData {
 	const data = section.dataset;
 	const list = JSON.parse(data['list'] ?? '{"items":[],"commentCount":0}') as ListData;
-	const reported = reportedOf(section);
-	list.items = list.items.map((item) => (item.readable && reported.has(item.commentId) ? { ...item, reported: true } : item));
+	const marks = memberMarksOf(section);
 	return {
 		postId: Number(data['postId']),
 		userId: data['userId'] ? Number(data['userId']) : null,
@@ -102,7 +119,9 @@ export function readCommentsData(section: HTMLElement): CommentsData {
 		domain: data['domain'] ?? '',
 		slug: data['slug'] ?? '',
 		channelBase: data['channelBase'] ?? '',
-		items: list.items,
+		items: withMarks(list.items, marks),
+		order: data['order'] === 'best' ? 'best' : 'oldest',
+		best: withMarks(list.best ?? [], marks),
 		commentCount: list.commentCount,
 		nextAfter: data['nextAfter'] ? Number(data['nextAfter']) : null,
 		startsAtBeginning: data['startsAtBeginning'] !== undefined,

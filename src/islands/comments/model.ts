@@ -44,10 +44,29 @@ export function groupThreads(items: readonly CommentItem[]): CommentThread[] {
 	return threads;
 }
 
-/** `items` with `added` put in (replacing items of the same id), in thread order. */
-export function mergeItems(items: readonly CommentItem[], added: readonly CommentItem[]): CommentItem[] {
+/**
+ * `items` with `added` put in (replacing items of the same id), in thread order; in the Best order
+ * (`keepOrder`), an item replaced keeps its place, and a new one goes after its thread (a reply) or last.
+ */
+export function mergeItems(items: readonly CommentItem[], added: readonly CommentItem[], keepOrder = false): CommentItem[] {
 	const ids = new Set(added.map((item) => item.commentId));
-	return [...items.filter((item) => !ids.has(item.commentId)), ...added].sort(compareThreadOrder);
+	if (!keepOrder) return [...items.filter((item) => !ids.has(item.commentId)), ...added].sort(compareThreadOrder);
+	const merged = [...items];
+	for (const item of added) {
+		const at = merged.findIndex((old) => old.commentId === item.commentId);
+		if (at !== -1) merged[at] = item;
+		else merged.splice(merged.findLastIndex((old) => threadIdOf(old) === threadIdOf(item)) + 1 || merged.length, 0, item);
+	}
+	return merged;
+}
+
+/** `items` with the like of comment `commentId` as the API answered it. */
+export function withLike(items: readonly CommentItem[], commentId: number, like: { liked: boolean; likeCount: number }): CommentItem[] {
+	return items.map((item) => {
+		if (item.commentId !== commentId || !item.readable) return item;
+		const { liked: _was, ...rest } = item;
+		return { ...rest, likeCount: like.likeCount, ...(like.liked && { liked: true as const }) };
+	});
 }
 
 /**

@@ -9,7 +9,7 @@
  */
 import type { CommentPage } from '@/lib/api-types';
 import type { KeptComment } from './kept-text';
-import { mergeItems, removeItem, replyTarget, type CommentItem, type ReadableComment, type TextProblem } from './model';
+import { mergeItems, removeItem, replyTarget, withLike, type CommentItem, type ReadableComment, type TextProblem } from './model';
 import type { CommentTexts } from './texts';
 import type { Wake } from './wake';
 
@@ -34,6 +34,9 @@ interface ReplyBox {
 
 export interface CommentsState {
 	items: CommentItem[];
+	/** The order of the items (docs/reference/best-comments.md), and the post's Best comments (a first page's). */
+	order: 'oldest' | 'best';
+	best: CommentItem[];
 	nextAfter: number | null;
 	loadingMore: boolean;
 	draft: Draft;
@@ -76,7 +79,8 @@ export type CommentsAction =
 	| { type: 'alert'; message?: string; title?: string }
 	| { type: 'offlineOver'; message: string; title: string }
 	| { type: 'alertClosed' }
-	| { type: 'reported'; commentId: number };
+	| { type: 'reported'; commentId: number }
+	| { type: 'liked'; commentId: number; liked: boolean; likeCount: number };
 
 const emptyDraft = (text = ''): Draft => ({ text, problem: null, busy: false });
 
@@ -101,6 +105,8 @@ const withoutAutoHidden = ({ autoHidden: _auto, ...item }: ReadableComment): Rea
  */
 export function initialCommentsState(start: {
 	items: CommentItem[];
+	order?: 'oldest' | 'best' | undefined;
+	best?: CommentItem[] | undefined;
 	nextAfter: number | null;
 	texts: CommentTexts;
 	initialText?: string;
@@ -110,6 +116,8 @@ export function initialCommentsState(start: {
 	const target = wake?.action === 'reply' ? readableItem(items, wake.commentId) : undefined;
 	return {
 		items,
+		order: start.order ?? 'oldest',
+		best: start.best ?? [],
 		nextAfter: start.nextAfter,
 		loadingMore: false,
 		draft: emptyDraft(start.initialText),
@@ -150,12 +158,12 @@ export function commentsReducer(state: CommentsState, action: CommentsAction): C
 		case 'box':
 			return changeBox(state, action, action.change);
 		case 'posted': {
-			const items = mergeItems(state.items, [action.comment]);
+			const items = mergeItems(state.items, [action.comment], state.order === 'best');
 			const boxes = action.box === 'new' ? { draft: emptyDraft() } : { reply: null };
 			return { ...state, ...boxes, items, posted: action.comment.commentId };
 		}
 		case 'edited':
-			return { ...state, items: mergeItems(state.items, [action.comment]), edit: null };
+			return { ...state, items: mergeItems(state.items, [action.comment], state.order === 'best'), edit: null };
 		case 'removed': {
 			const { commentId } = action;
 			const hadReplies = state.items.some((item) => item.parentId === commentId);
@@ -180,7 +188,12 @@ export function commentsReducer(state: CommentsState, action: CommentsAction): C
 		case 'moreLoading':
 			return { ...state, loadingMore: true };
 		case 'moreLoaded':
-			return { ...state, items: mergeItems(state.items, action.page.comments), nextAfter: action.page.nextAfter, loadingMore: false };
+			return {
+				...state,
+				items: mergeItems(state.items, action.page.comments, state.order === 'best'),
+				nextAfter: action.page.nextAfter,
+				loadingMore: false,
+			};
 		case 'moreFailed':
 			return { ...state, loadingMore: false };
 		case 'openReply': {
@@ -222,5 +235,8 @@ export function commentsReducer(state: CommentsState, action: CommentsAction): C
 			return { ...state, alert: null, alertTitle: null };
 		case 'reported':
 			return { ...state, reportedNow: [...state.reportedNow, action.commentId] };
+		case 'liked':
+			// The comment's like, wherever it shows: in the thread and among the Best comments.
+			return { ...state, items: withLike(state.items, action.commentId, action), best: withLike(state.best, action.commentId, action) };
 	}
 }

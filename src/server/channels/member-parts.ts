@@ -234,11 +234,15 @@ export function reportButtonHtml(t: Translate, report: { postId: number; reporte
 
 /**
  * The member's state of a post page's comments that the comments island reads at hydration
- * (src/islands/comments/data.ts): the comments they reported. One JSON data element, the first
- * child of the comments section; a guest's page has none. `<` is escaped so that no text closes it.
+ * (src/islands/comments/data.ts): the comments they reported, and those of the page they like
+ * (docs/reference/best-comments.md; left out when none, so a page without likes is as before). One
+ * JSON data element, the first child of the comments section; a guest's page has none. `<` is
+ * escaped so that no text closes it.
  */
-export function memberCommentsHtml(state: { reportedComments: number[] }): string {
-	return `<script type="application/json" data-member-comments>${JSON.stringify(state).replace(/</g, '\\u003c')}</script>`;
+export function memberCommentsHtml(state: { reportedComments: number[]; likedComments?: number[] }): string {
+	const { reportedComments, likedComments = [] } = state;
+	const data = likedComments.length > 0 ? { reportedComments, likedComments } : { reportedComments };
+	return `<script type="application/json" data-member-comments>${JSON.stringify(data).replace(/</g, '\\u003c')}</script>`;
 }
 
 /** A member's comment box's live region of @ suggestions (src/islands/mentions/MentionStatus.tsx), empty. */

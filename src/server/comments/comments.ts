@@ -13,9 +13,8 @@
  */
 import { shownEditTime } from '@/server/revisions/revisions';
 import { parseMentions, type Mention } from '@/lib/mentions';
-import { AppError } from '@/server/platform/errors';
 import { authorOf, type PostAuthor } from '@/server/visibility/author';
-import { canReadComment, canReadPost, commentState, postStateOfRow, type PostStateColumns, type Viewer } from '@/server/visibility/visibility';
+import { canReadComment, commentState, type Viewer } from '@/server/visibility/visibility';
 import { COMMENT_PAGE_SIZE } from '@/schemas/comment-limits';
 
 /** A comment the reader may read in full. */
@@ -41,6 +40,12 @@ export interface ReadableCommentItem {
 	reported?: true;
 	/** The members its text mentions (src/lib/mentions.ts); absent when none. */
 	mentions?: Mention[];
+	/** How many members like it (docs/reference/best-comments.md). */
+	likeCount: number;
+	/** Present (true) on the post page when the signed-in reader likes it. */
+	liked?: true;
+	/** In the Best order, on a top-level comment whose thread has more replies than the page shows. */
+	moreReplies?: true;
 }
 
 /**
@@ -100,7 +105,7 @@ export interface CommentPage {
 	nextAfter: number | null;
 }
 
-interface CommentRow extends ReplyTargetColumns {
+export interface CommentRow extends ReplyTargetColumns {
 	id: number;
 	parent_id: number | null;
 	member_id: number;
@@ -115,6 +120,8 @@ interface CommentRow extends ReplyTargetColumns {
 	auto_hidden: number;
 	reported: number;
 	mentions: string | null;
+	like_count: number;
+	liked: number;
 }
 
 /** The columns of a page's row, each named in its JSON object (COMMENT_PAGE_COLUMNS) as in CommentRow. */
@@ -138,6 +145,8 @@ const COMMENT_ROW_FIELDS = [
 	'to_withdrawn_at',
 	'reported',
 	'mentions',
+	'like_count',
+	'liked',
 ] as const satisfies readonly (keyof CommentRow)[];
 
 /** A comment `c`'s thread: the expression of the index comments_in_thread_order (migration 0007). */
@@ -162,9 +171,18 @@ const ANCHOR_THREAD = '(SELECT coalesce(a.parent_id, a.id) FROM comments a WHERE
 const REPORTED_SQL = `EXISTS (SELECT 1 FROM reports r WHERE r.target_type = 'COMMENT' AND r.target_id = c.id
 	AND r.reporter_id = (SELECT s.member_id FROM sessions s WHERE s.token_hash = ?7 AND s.channel_id = ?2))`;
 
-const PAGE_ROW = `SELECT c.id, c.parent_id, c.member_id, m.nickname, m.withdrawn_at, c.content, c.created_at, c.edited_at, c.deleted_at, c.hidden_by_admin, m.role, c.auto_hidden,
-		${REPLY_TARGET_COLUMNS}, ${REPORTED_SQL} AS reported, c.mentions
+/** Whether the reader of session token ?7 likes comment `c` (as REPORTED_SQL: one probe of comment_likes' primary key per item). */
+const LIKED_SQL = `EXISTS (SELECT 1 FROM comment_likes l WHERE l.comment_id = c.id
+	AND l.member_id = (SELECT s.member_id FROM sessions s WHERE s.token_hash = ?7 AND s.channel_id = ?2))`;
+
+/** A page's row of comment `c`: its columns, its author's, the comment it answers and the reader's report and like. */
+export const PAGE_ROW = `SELECT c.id, c.parent_id, c.member_id, m.nickname, m.withdrawn_at, c.content, c.created_at, c.edited_at, c.deleted_at, c.hidden_by_admin, m.role, c.auto_hidden,
+		${REPLY_TARGET_COLUMNS}, ${REPORTED_SQL} AS reported, c.mentions, c.like_count, ${LIKED_SQL} AS liked
 	FROM comments c JOIN members m ON m.id = c.member_id ${REPLY_TARGET_JOINS}`;
+
+/** The JSON array of the rows of `rows` (SQL of PAGE_ROW's columns as `t`), each an object named by COMMENT_ROW_FIELDS. */
+export const rowsJsonSql = (rows: string) =>
+	`(SELECT json_group_array(json_object(${COMMENT_ROW_FIELDS.map((field) => `'${field}', t.${field}`).join(', ')})) FROM (${rows}) t)`;
 
 /**
  * Columns to select beside a post ?1's row, in one query with it:
@@ -179,15 +197,14 @@ const PAGE_ROW = `SELECT c.id, c.parent_id, c.member_id, m.nickname, m.withdrawn
  * post's other comments.
  */
 export const COMMENT_PAGE_COLUMNS = `
-	(SELECT json_group_array(json_object(${COMMENT_ROW_FIELDS.map((field) => `'${field}', t.${field}`).join(', ')}))
-	 FROM (SELECT * FROM (${PAGE_ROW}
+	${rowsJsonSql(`SELECT * FROM (${PAGE_ROW}
 				WHERE c.post_id = ?1 AND ${THREAD} = coalesce(${ANCHOR_THREAD}, 0) AND c.id > ?4 AND ${LISTED_COMMENT_SQL}
 				ORDER BY c.id LIMIT ?5)
 		   UNION ALL
 		   SELECT * FROM (${PAGE_ROW}
 				WHERE c.post_id = ?1 AND ${THREAD} > coalesce(${ANCHOR_THREAD}, 0) AND ${LISTED_COMMENT_SQL}
 				ORDER BY ${THREAD}, c.id LIMIT ?5)
-		   LIMIT ?5) t) AS comments_json,
+		   LIMIT ?5`)} AS comments_json,
 	${ANCHOR_THREAD} AS anchor_thread,
 	(?6 = 1 AND EXISTS (SELECT 1 FROM comments c WHERE c.post_id = ?1 AND ${THREAD} < ${ANCHOR_THREAD} AND ${LISTED_COMMENT_SQL})) AS has_earlier`;
 
@@ -198,23 +215,41 @@ export interface CommentPageColumns {
 	has_earlier: number;
 }
 
-/** Where a page starts: the bound values ?3 to ?6 of COMMENT_PAGE_COLUMNS. */
-export type CommentPageStart = { kind: 'first' } | { kind: 'after'; commentId: number } | { kind: 'from'; commentId: number };
+/** The orders of a post's comments: oldest first (threads in order), or Best (docs/reference/best-comments.md). */
+export type CommentOrder = 'oldest' | 'best';
 
-/** The bound values ?3 to ?7: where the page starts, and the reader's session token (their reports), or null. */
-export function commentPageParams(start: CommentPageStart, tokenHash: string | null = null): [number | null, number, number, number, string | null] {
+/**
+ * Where a page starts: the bound values ?3 to ?6 of COMMENT_PAGE_COLUMNS (and of ./best.ts's pages,
+ * whose `after` is a top-level comment). A link to a comment (`from`) opens the oldest-first order.
+ */
+export type CommentPageStart =
+	| { kind: 'first'; order?: CommentOrder }
+	| { kind: 'after'; commentId: number; order?: CommentOrder }
+	| { kind: 'from'; commentId: number };
+
+/** The order of a page's start. */
+export const orderOf = (start: CommentPageStart): CommentOrder => (start.kind !== 'from' && start.order === 'best' ? 'best' : 'oldest');
+
+/**
+ * The bound values ?3 to ?8: where the page starts, the reader's session token (their reports and
+ * likes) or null, and whether the Best comments are read with it (a first page: ./best.ts).
+ */
+export function commentPageParams(
+	start: CommentPageStart,
+	tokenHash: string | null = null,
+): [number | null, number, number, number, string | null, number] {
 	const limit = COMMENT_PAGE_SIZE + 1;
 	switch (start.kind) {
 		case 'first':
-			return [null, 0, limit, 0, tokenHash];
+			return [null, 0, limit, 0, tokenHash, 1];
 		case 'after':
-			return [start.commentId, start.commentId, limit, 0, tokenHash];
+			return [start.commentId, start.commentId, limit, 0, tokenHash, 0];
 		case 'from':
-			return [start.commentId, 0, limit, 1, tokenHash];
+			return [start.commentId, 0, limit, 1, tokenHash, 0];
 	}
 }
 
-function toItem(row: CommentRow, viewer: Viewer): CommentItem {
+export function toItem(row: CommentRow, viewer: Viewer): CommentItem {
 	const state = commentState({ deletedAt: row.deleted_at, hiddenByAdmin: row.hidden_by_admin === 1 });
 	const auto = state === 'HIDDEN_BY_ADMIN' && row.auto_hidden === 1 ? { autoHidden: true as const } : {};
 	if (state !== 'VISIBLE' && (state === 'DELETED' || !canReadComment(state, viewer)))
@@ -232,6 +267,8 @@ function toItem(row: CommentRow, viewer: Viewer): CommentItem {
 		...replyToProperty(row.parent_id, row, viewer),
 		...(row.reported === 1 ? { reported: true as const } : {}),
 		...mentionsProperty(row.mentions),
+		likeCount: row.like_count,
+		...(row.liked === 1 ? { liked: true as const } : {}),
 	};
 }
 
@@ -260,34 +297,4 @@ export function commentPageOf(row: CommentPageColumns, viewer: Viewer): CommentP
 	rows.sort((a, b) => (a.parent_id ?? a.id) - (b.parent_id ?? b.id) || a.id - b.id);
 	const page = rows.slice(0, COMMENT_PAGE_SIZE);
 	return { comments: page.map((item) => toItem(item, viewer)), nextAfter: rows.length > COMMENT_PAGE_SIZE ? (page.at(-1)?.id ?? null) : null };
-}
-
-interface PostForCommentsRow extends PostStateColumns, CommentPageColumns {
-	member_id: number;
-	comment_count: number;
-}
-
-/**
- * A page of the comments of a post the reader may read in full, with the post's comment count.
- * One D1 query. @throws AppError PostNotFound (not of this channel, or not readable),
- * CommentNotFound (`after` names no comment of the post)
- */
-export async function listComments(
-	db: Db,
-	channelId: number,
-	postId: number,
-	viewer: Viewer,
-	after: number | null,
-): Promise<CommentPage & { commentCount: number }> {
-	const start: CommentPageStart = after === null ? { kind: 'first' } : { kind: 'after', commentId: after };
-	const row = await db
-		.prepare(
-			`SELECT p.member_id, p.deleted_at, p.hidden_by_admin, p.is_private, b.is_public AS board_public, p.comment_count, ${COMMENT_PAGE_COLUMNS}
-			 FROM posts p JOIN boards b ON b.id = p.board_id WHERE p.id = ?1 AND p.channel_id = ?2`,
-		)
-		.bind(postId, channelId, ...commentPageParams(start))
-		.first<PostForCommentsRow>();
-	if (!row || !canReadPost(postStateOfRow(row), row.member_id, viewer)) throw new AppError('PostNotFound');
-	if (after !== null && row.anchor_thread === null) throw new AppError('CommentNotFound');
-	return { ...commentPageOf(row, viewer), commentCount: row.comment_count };
 }

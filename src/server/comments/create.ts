@@ -218,6 +218,7 @@ function answerRow(
 		nickname: member.nickname,
 		withdrawn_at: null,
 		mentions: inserted.mentions,
+		like_count: 0,
 		to_id: parent?.id ?? null,
 		to_deleted_at: null,
 		to_hidden: parent?.hidden_by_admin ?? null,

@@ -32,10 +32,11 @@ export interface StoredCommentRow extends ReplyTargetColumns {
 	nickname: string | null;
 	withdrawn_at: number | null;
 	mentions: string | null;
+	like_count: number;
 }
 
 /** The columns and joins of a StoredCommentRow, over `comments c`. */
-export const STORED_COMMENT_FROM = `SELECT c.id, c.post_id, c.parent_id, c.member_id, c.content, c.created_at, c.edited_at, c.deleted_at, c.hidden_by_admin, am.nickname, am.withdrawn_at, c.mentions, ${REPLY_TARGET_COLUMNS}
+export const STORED_COMMENT_FROM = `SELECT c.id, c.post_id, c.parent_id, c.member_id, c.content, c.created_at, c.edited_at, c.deleted_at, c.hidden_by_admin, am.nickname, am.withdrawn_at, c.mentions, c.like_count, ${REPLY_TARGET_COLUMNS}
 	FROM comments c JOIN members am ON am.id = c.member_id ${REPLY_TARGET_JOINS}`;
 
 /** @throws AppError CommentRequired, CommentTooLong */
@@ -70,6 +71,7 @@ export function itemOf(row: StoredCommentRow, member: SessionMember): ReadableCo
 		...editedProperty(row.created_at, row.edited_at),
 		...replyToProperty(row.parent_id, row, memberViewer(member)),
 		...mentionsProperty(row.mentions),
+		likeCount: row.like_count,
 	};
 }
 

@@ -7,11 +7,12 @@
 import type { AstroGlobal } from 'astro';
 import { isSignedIn, type ChannelPage } from './channel-page';
 import { loadReadLimitedPage } from './read-limit';
-import { commentPageStartOf, postWithCommentsOf, postWithCommentsRead } from './post-page';
+import { postWithCommentsOf, postWithCommentsRead } from './post-page';
+import { commentPageStartOfQuery } from '@/server/comments/pages';
 import { memberPostReads } from '@/server/posts/member-state';
 import { blockedIdsRead } from '@/server/members/blocks';
 import type { PostDetail, PostTombstone, PostView } from '@/server/posts/detail';
-import type { CommentItem } from '@/server/comments/comments';
+import { orderOf, type CommentItem, type CommentOrder } from '@/server/comments/comments';
 import { isAdminViewer, viewerOf } from '@/server/visibility/visibility';
 import { renderContentHtml } from '@/server/posts/content-html';
 import { mayChangePost } from '@/server/posts/writing';
@@ -36,6 +37,9 @@ interface PostPageView extends Omit<ChannelPage, 'read'> {
 	comments: CommentItem[];
 	nextAfter: number | null;
 	startsAtBeginning: boolean;
+	/** The order of the comments shown, and the post's Best comments (on a first page). */
+	order: CommentOrder;
+	best: CommentItem[];
 	title: string;
 	description: string;
 	seo: PageSeo | undefined;
@@ -70,10 +74,9 @@ interface PostPageView extends Omit<ChannelPage, 'read'> {
 export async function loadPostPage(astro: Context & Pick<AstroGlobal, 'rewrite'>): Promise<PostPageView | Response> {
 	const postId = parseId(astro.params['postId']);
 	// A link to a comment (`?commentId=N#comment-N`) opens the page of comments that holds it;
-	// `?commentsAfter=N` is the next page after comment N (Show more comments, without JavaScript).
-	const from = parseId(astro.url.searchParams.get('commentId'));
-	const after = parseId(astro.url.searchParams.get('commentsAfter'));
-	const start = commentPageStartOf(from !== null ? { from } : after !== null ? { after } : {});
+	// `?commentsAfter=N` is the next page after comment N (Show more comments, without JavaScript);
+	// `?commentsSort=best` the Best order (docs/reference/best-comments.md).
+	const start = commentPageStartOfQuery(astro.url.searchParams);
 	// The post with its comments, and the member's like, report, watch and save, go to D1 in one batch with
 	// the session's row, counted against the read limit (a malformed post id reads nothing and is not counted).
 	const page = await loadReadLimitedPage(astro, postId === null ? null : 'postRead', (db, channel, tokenHash) => ({
@@ -139,6 +142,8 @@ export async function loadPostPage(astro: Context & Pick<AstroGlobal, 'rewrite'>
 		comments,
 		nextAfter: found?.nextAfter ?? null,
 		startsAtBeginning: found?.startsAtBeginning ?? true,
+		order: orderOf(start),
+		best: found?.best ?? [],
 		title: refused ? t('error.tooManyRequests.title') : readable ? readable.title : t('post.notFound.title'),
 		description: refused ? t('error.tooManyRequests.desc') : !post ? t('post.notFound.desc') : post.readable ? excerpt(bodyText) : stateText(post),
 		// A visible post is indexed, with its preview and structured data (docs/reference/seo.md); the structured

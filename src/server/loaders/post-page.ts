@@ -8,14 +8,8 @@ import { AppError } from '@/server/platform/errors';
 import { read, run, type Read } from '@/server/platform/reads';
 import type { Viewer } from '@/server/visibility/visibility';
 import { POST_FROM, POST_SQL, toView, type PostRow, type PostView } from '@/server/posts/detail';
-import {
-	COMMENT_PAGE_COLUMNS,
-	commentPageOf,
-	commentPageParams,
-	type CommentItem,
-	type CommentPageColumns,
-	type CommentPageStart,
-} from '@/server/comments/comments';
+import { commentPageParams, orderOf, type CommentItem, type CommentOrder, type CommentPageStart } from '@/server/comments/comments';
+import { commentColumns, commentsOf, type CommentColumns } from '@/server/comments/pages';
 
 /** The post page's data: the post and one page of its comments. */
 export interface PostWithComments {
@@ -28,19 +22,25 @@ export interface PostWithComments {
 	startsAtBeginning: boolean;
 	/** Whether the comment the page starts at or after (`from`, `after`) is one of the post's; true for the first page. */
 	anchorFound: boolean;
+	/** The post's Best comments (src/server/comments/best.ts), on a first page; none otherwise. */
+	best: CommentItem[];
 }
 
-/** Where a page of comments starts: the first page, the page holding a comment (`from`), or the page after one (`after`). */
-export function commentPageStartOf(options: { from?: number; after?: number }): CommentPageStart {
+/**
+ * Where a page of comments starts: the first page, the page holding a comment (`from`, oldest first),
+ * or the page after one (`after`), in `order` (oldest first when none).
+ */
+function commentPageStartOf(options: { from?: number; after?: number; order?: CommentOrder }): CommentPageStart {
+	const order = options.order ?? 'oldest';
 	return options.from !== undefined
 		? { kind: 'from', commentId: options.from }
 		: options.after !== undefined
-			? { kind: 'after', commentId: options.after }
-			: { kind: 'first' };
+			? { kind: 'after', commentId: options.after, order }
+			: { kind: 'first', order };
 }
 
 /** The row of postWithCommentsRead: the post's columns and its page of comments'. */
-type PostWithCommentsRow = PostRow & CommentPageColumns;
+type PostWithCommentsRow = PostRow & CommentColumns;
 
 /**
  * The post page's one read: the post's row with a page of its comments, or null when there is no
@@ -54,7 +54,9 @@ export function postWithCommentsRead(
 	start: CommentPageStart,
 	tokenHash: string | null = null,
 ): Read<PostWithCommentsRow | null> {
-	const statement = db.prepare(`${POST_SQL}, ${COMMENT_PAGE_COLUMNS} ${POST_FROM}`).bind(postId, channelId, ...commentPageParams(start, tokenHash));
+	const statement = db
+		.prepare(`${POST_SQL}, ${commentColumns(orderOf(start))} ${POST_FROM}`)
+		.bind(postId, channelId, ...commentPageParams(start, tokenHash));
 	return read(statement, (result) => (result.results[0] as PostWithCommentsRow | undefined) ?? null);
 }
 
@@ -63,11 +65,11 @@ export function postWithCommentsOf(row: PostWithCommentsRow | null, viewer: View
 	if (!row) return null;
 	const post = toView(row, viewer);
 	const anchorFound = start.kind === 'first' || row.anchor_thread !== null;
-	if (!post.readable) return { post, comments: [], nextAfter: null, startsAtBeginning: true, anchorFound };
-	const { comments, nextAfter } = commentPageOf(row, viewer);
+	if (!post.readable) return { post, comments: [], nextAfter: null, startsAtBeginning: true, anchorFound, best: [] };
+	const { comments, nextAfter, best } = commentsOf(row, viewer, orderOf(start));
 	// After a comment of the post, the page never starts at the beginning.
 	const startsAtBeginning = start.kind === 'after' ? row.anchor_thread === null : row.has_earlier !== 1;
-	return { post, comments, nextAfter, startsAtBeginning, anchorFound };
+	return { post, comments, nextAfter, startsAtBeginning, anchorFound, best };
 }
 
 /**

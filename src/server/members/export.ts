@@ -9,6 +9,7 @@
  *
  * What is in it: the profile (nickname, role, sign-in providers, dates, the avatar's URLs, former nicknames), posts
  * (the body as its document, its images' URLs, its state), comments, likes (the post id and when),
+ * comment likes (the comment, its post and when),
  * saved posts (the post id and when, at most 1,000: one query), the members blocked (the member's id and when),
  * the reports the member made (what, why, when, and whether moderators have closed them), drafts
  * and the earlier versions of their posts and comments (edit history).
@@ -30,7 +31,16 @@ export const EXPORT_INTERVAL_MS = 20 * 60 * 1000;
  * (a row may reach D1's 2 MB), are read by their ids first and then by ranges of at most
  * BODY_BYTES of text (one row at least).
  */
-const EXPORT_PAGE_ROWS = { comments: 2000, likes: 5000, saved: 1000, blocks: 500, reports: 2000, nicknames: 1000, ids: 1000 } as const;
+const EXPORT_PAGE_ROWS = {
+	comments: 2000,
+	likes: 5000,
+	commentLikes: 5000,
+	saved: 1000,
+	blocks: 500,
+	reports: 2000,
+	nicknames: 1000,
+	ids: 1000,
+} as const;
 const BODY_BYTES = 8 * 1024 * 1024;
 
 export interface ExportSubject {
@@ -320,6 +330,18 @@ async function* exportPieces(db: Db, subject: ExportSubject, now: number): Async
 			(row) => [row.created_at, row.post_id],
 		),
 		(row) => ({ postId: row.post_id, likedAt: iso(row.created_at) }),
+	);
+	// The comments liked (docs/reference/best-comments.md): their ids and posts, as a liked post is its id.
+	yield* section(
+		'commentLikes',
+		keysetRows<{ comment_id: number; post_id: number; created_at: number }>(
+			db,
+			'SELECT comment_id, post_id, created_at FROM comment_likes WHERE member_id = ?1 AND channel_id = ?2 AND (created_at, comment_id) > (?3, ?4) ORDER BY created_at, comment_id LIMIT ?5',
+			subject,
+			EXPORT_PAGE_ROWS.commentLikes,
+			(row) => [row.created_at, row.comment_id],
+		),
+		(row) => ({ commentId: row.comment_id, postId: row.post_id, likedAt: iso(row.created_at) }),
 	);
 	// The members blocked: their ids alone (at most BLOCKS_KEPT, one page), as a liked post is its id.
 	yield* section(
