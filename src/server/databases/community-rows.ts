@@ -12,8 +12,14 @@
  */
 import { channelRange, memberSearchStatements, postSearchStatements } from '@/server/search-index/search-index';
 
-/** Rows read, or written, per round trip: 50 rows of at most D1's 2 MB each stay inside a batch's limits. */
-export const ROWS_PER_BATCH = 50;
+/** Rows read, or removed, per statement. */
+export const ROWS_PER_BATCH = 200;
+/**
+ * The most bytes of rows one copying statement carries: its rows go as one bound JSON text (D1
+ * takes a string of up to 2 MB, and at most 100 bound values, so a row a value is no way to copy
+ * 200 rows of 20 columns), and its SQL text stays far below D1's 100 KB.
+ */
+export const COPY_BYTES = 1_000_000;
 
 /** A table and the rows of it that belong to the community: `where` binds the channel id as ?1. */
 export interface CommunityTable {
@@ -23,6 +29,11 @@ export interface CommunityTable {
 	columns: string[];
 	/** The columns that order its rows (rowid, or a WITHOUT ROWID table's primary key). */
 	order: string[];
+	/**
+	 * Its INTEGER PRIMARY KEY (the rowid under a name: ids that URLs and other rows carry, kept by a
+	 * copy), or null: another table's hidden rowid is nobody's id, and a copy gets new ones.
+	 */
+	idColumn: string | null;
 }
 
 /**
@@ -51,18 +62,21 @@ export async function communityTables(db: Db): Promise<CommunityTable[]> {
 		.prepare(
 			`SELECT m.name, m.sql, (SELECT json_group_array(name) FROM (SELECT name FROM pragma_table_info(m.name) ORDER BY cid)) AS columns,
 			 (SELECT json_group_array("table") FROM pragma_foreign_key_list(m.name)) AS parents,
-			 (SELECT json_group_array(name) FROM (SELECT name FROM pragma_table_info(m.name) WHERE pk > 0 ORDER BY pk)) AS keys
+			 (SELECT json_group_array(name) FROM (SELECT name FROM pragma_table_info(m.name) WHERE pk > 0 ORDER BY pk)) AS keys,
+			 (SELECT name FROM pragma_table_info(m.name) WHERE pk = 1 AND upper(type) = 'INTEGER'
+			  AND (SELECT count(*) FROM pragma_table_info(m.name) WHERE pk > 0) = 1) AS id_column
 			 FROM sqlite_master m WHERE m.type = 'table' AND m.name NOT GLOB 'sqlite_*' AND m.name NOT GLOB '_cf_*' AND m.name NOT GLOB 'd1_*'
 			 AND NOT EXISTS (SELECT 1 FROM sqlite_master v WHERE v.type = 'table' AND v.sql LIKE 'CREATE VIRTUAL TABLE%' AND m.name GLOB v.name || '*')`,
 		)
-		.all<{ name: string; sql: string; columns: string; parents: string; keys: string }>();
+		.all<{ name: string; sql: string; columns: string; parents: string; keys: string; id_column: string | null }>();
 	const tables = results.flatMap((row) => {
 		const columns = JSON.parse(row.columns) as string[];
 		const where = COMMUNITY_ROWS_WITHOUT_CHANNEL_ID[row.name] ?? (columns.includes('channel_id') ? 'channel_id = ?1' : null);
 		if (where === null) return [];
 		const withoutRowid = /WITHOUT\s+ROWID/i.test(row.sql);
 		const order = withoutRowid ? (JSON.parse(row.keys) as string[]) : ['rowid'];
-		return [{ name: row.name, where, columns, order, parents: new Set(JSON.parse(row.parents) as string[]) }];
+		const idColumn = withoutRowid ? null : row.id_column;
+		return [{ name: row.name, where, columns, order, idColumn, parents: new Set(JSON.parse(row.parents) as string[]) }];
 	});
 	const sorted: CommunityTable[] = [];
 	const placed = new Set<string>();
@@ -106,23 +120,24 @@ export async function* pages(db: Db, table: CommunityTable, channelId: number): 
 const IDS_PER_CHECK = 1000;
 
 /**
- * The tables of which some of the community's ids (rowids) are taken in `destination` by other
+ * The tables of which some of the community's ids (INTEGER PRIMARY KEYs) are taken in `destination` by other
  * rows: a copy there would clash. The community's own rows there (an earlier, interrupted copy)
  * do not count.
  */
 export async function clashingTables(source: Db, destination: Db, tables: CommunityTable[], channelId: number): Promise<string[]> {
 	const clashing: string[] = [];
 	for (const table of tables) {
-		if (table.order[0] !== 'rowid' || SHARED_TABLES.has(table.name) || table.name === 'channels') continue;
+		const id = table.idColumn;
+		if (id === null || SHARED_TABLES.has(table.name) || table.name === 'channels') continue;
 		for (let after = -Infinity; ; ) {
 			const { results } = await source
-				.prepare(`SELECT rowid AS id FROM ${quote(table.name)} WHERE (${table.where}) AND rowid > ?2 ORDER BY rowid LIMIT ?3`)
+				.prepare(`SELECT ${quote(id)} AS id FROM ${quote(table.name)} WHERE (${table.where}) AND ${quote(id)} > ?2 ORDER BY ${quote(id)} LIMIT ?3`)
 				.bind(channelId, after === -Infinity ? Number.MIN_SAFE_INTEGER : after, IDS_PER_CHECK)
 				.all<{ id: number }>();
 			if (results.length === 0) break;
 			const taken = await destination
 				.prepare(
-					`SELECT count(*) AS n FROM ${quote(table.name)} WHERE rowid IN (SELECT value FROM json_each(?2)) AND NOT (${table.where})`,
+					`SELECT count(*) AS n FROM ${quote(table.name)} WHERE ${quote(id)} IN (SELECT value FROM json_each(?2)) AND NOT (${table.where})`,
 				)
 				.bind(channelId, JSON.stringify(results.map((row) => row.id)))
 				.first<number>('n');
@@ -136,10 +151,36 @@ export async function clashingTables(source: Db, destination: Db, tables: Commun
 	return clashing;
 }
 
-/** Statements that write `rows` of `table` into `db` as they are; `orIgnore` keeps a row that is there (identities). */
+/**
+ * Statements that write `rows` of `table` into `db` as they are: each a JSON array of rows of at
+ * most COPY_BYTES, unpacked by SQLite (json_each), or a row alone when it is larger. `orIgnore`
+ * keeps a row that is there (identities).
+ */
 export function insertStatements(db: Db, table: CommunityTable, rows: Row[], orIgnore = false): D1PreparedStatement[] {
-	const sql = `INSERT ${orIgnore ? 'OR IGNORE ' : ''}INTO ${quote(table.name)} (${table.columns.map(quote).join(', ')}) VALUES (${table.columns.map((_, i) => `?${i + 1}`).join(', ')})`;
-	return rows.map((row) => db.prepare(sql).bind(...table.columns.map((column) => row[column] ?? null)));
+	const head = `INSERT ${orIgnore ? 'OR IGNORE ' : ''}INTO ${quote(table.name)} (${table.columns.map(quote).join(', ')})`;
+	const fromJson = `${head} SELECT ${table.columns.map((_, i) => `json_extract(value, '$[${i}]')`).join(', ')} FROM json_each(?1) ORDER BY key`;
+	const statements: D1PreparedStatement[] = [];
+	let chunk: string[] = [];
+	let bytes = 0;
+	const flush = () => {
+		if (chunk.length > 0) statements.push(db.prepare(fromJson).bind(`[${chunk.join(',')}]`));
+		chunk = [];
+		bytes = 0;
+	};
+	for (const row of rows) {
+		const values = table.columns.map((column) => row[column] ?? null);
+		const json = JSON.stringify(values);
+		if (json.length > COPY_BYTES) {
+			flush();
+			statements.push(db.prepare(`${head} VALUES (${table.columns.map((_, i) => `?${i + 1}`).join(', ')})`).bind(...values));
+			continue;
+		}
+		if (bytes + json.length > COPY_BYTES) flush();
+		chunk.push(json);
+		bytes += json.length + 1;
+	}
+	flush();
+	return statements;
 }
 
 /** The number of the community's rows of `table` and a SHA-256 of them all, column by column, in order. */
@@ -212,7 +253,10 @@ export async function removeCommunityRows(db: Db, tables: CommunityTable[], chan
 		const key = table.order.map(quote).join(', ');
 		for (;;) {
 			const result = await db
-				.prepare(`DELETE FROM ${quote(table.name)} WHERE (${key}) IN (SELECT ${key} FROM ${quote(table.name)} WHERE ${table.where} LIMIT ?2)`)
+				// The newest first: a row that refers to another of its table (a reply, a subtree) is newer than it.
+				.prepare(
+					`DELETE FROM ${quote(table.name)} WHERE (${key}) IN (SELECT ${key} FROM ${quote(table.name)} WHERE ${table.where} ORDER BY ${key} DESC LIMIT ?2)`,
+				)
 				.bind(channelId, ROWS_PER_BATCH)
 				.run();
 			removed += result.meta.changes;

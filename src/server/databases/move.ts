@@ -6,7 +6,8 @@
  *    CommunityMoving (503, Retry-After) from the moment each isolate sees it (within the channel
  *    memo's two seconds: `settle` waits that out);
  * 2. the destination loses whatever an earlier, interrupted run copied, then every row of the
- *    community is copied, ROWS_PER_BATCH rows a batch, parents before children, and its search
+ *    community is copied, ROWS_PER_BATCH rows a batch (in statements of at most COPY_BYTES), parents
+ *    before children, and its search
  *    entries are written again there;
  * 3. the copy is verified: per table, the number of rows and a SHA-256 of them equal the source's,
  *    and so does the number of search entries; a difference stops the move (writes stay refused:
