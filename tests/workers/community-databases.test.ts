@@ -29,7 +29,8 @@ const settle = async () => {
 	vi.setSystemTime(Date.now() + 5_000);
 };
 
-const move = (channel: ChannelRef, to: string, onStep?: (step: MoveStep) => void) => moveCommunity(dbs, channel.domain, channel.slug, to, { settle, onStep });
+const move = (channel: ChannelRef, to: string, onStep?: (step: MoveStep) => void) =>
+	moveCommunity(dbs, channel.domain, channel.slug, to, { settle, ...(onStep ? { onStep } : {}) });
 
 /** Every table's rows of the community in `db`: their number and checksum, by table, and the search entries. */
 async function snapshot(db: D1Database, channel: ChannelRef): Promise<Record<string, { rows: number; sha256: string } | number>> {
@@ -218,6 +219,8 @@ describe('a community in a content database', { timeout: 300_000 }, () => {
 		expect(await env.DB.prepare("SELECT count(*) AS n FROM members WHERE nickname = 'Newcomer'").first<number>('n')).toBe(0);
 		const written = await call(`${memberApi(TW)}/posts/757/comments`, { method: 'POST', cookie, body: { content: 'Written where the community lives' } });
 		expect(written.code).toBe(0);
+		// The writer's next reads start from the bookmark of the database written to, named in the cookie.
+		expect(written.headers.get('X-D1-Bookmark')).toMatch(/^DB_1~[0-9a-f]{8}-/);
 		expect(await env.DB_1.prepare("SELECT count(*) AS n FROM comments WHERE content LIKE '%where the community lives%'").first<number>('n')).toBe(1);
 		expect(await env.DB.prepare("SELECT count(*) AS n FROM comments WHERE content LIKE '%where the community lives%'").first<number>('n')).toBe(0);
 		const read = await call(`${publicApi(TW)}/posts/757/comments`);
