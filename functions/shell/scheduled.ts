@@ -23,7 +23,8 @@ export async function runScheduled(controller: ScheduledController, env: Env, _c
 
 async function runScheduledOn(name: string, db: Db, controller: ScheduledController, env: Env): Promise<void> {
 	const { removed, batches, done } = await removeUnattachedUploads(db, env.UPLOADS, controller.scheduledTime);
-	if (removed > 0) console.info(`${name}: removed ${removed} unattached uploads in ${batches} steps${done ? '' : '; more are left for the next run'}`);
+	if (removed > 0)
+		console.info(`${name}: removed ${removed} unattached uploads in ${batches} steps${done ? '' : '; more are left for the next run'}`);
 	const pruned = await pruneNotifications(db);
 	if (pruned > 0) console.info(`${name}: kept the newest notifications of ${pruned} members`);
 	// The temporary bans that ended since the run before (a few runs back, should one have failed).

@@ -44,7 +44,7 @@ export function wrangler(args, { quiet = false } = {}) {
 const MIGRATIONS_TABLE = 'd1_migrations';
 
 /** The D1 bindings of wrangler.toml: DB (the directory) and the content databases DB_1, DB_2, ... (docs/reference/databases.md). */
-export function d1Bindings() {
+function d1Bindings() {
 	const config = parse(readFileSync(path.join(ROOT, 'wrangler.toml'), 'utf8'));
 	return /** @type {{ binding: string }[]} */ (config.d1_databases ?? []).map(({ binding }) => binding);
 }

@@ -110,7 +110,10 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 /** `apply FILE`: the plan, printed, then written unless it is refused or a dry run. */
-async function apply(file: string | undefined, options: { remote: boolean; persistTo: string | undefined; dryRun: boolean; database: string }): Promise<number> {
+async function apply(
+	file: string | undefined,
+	options: { remote: boolean; persistTo: string | undefined; dryRun: boolean; database: string },
+): Promise<number> {
 	if (!file) {
 		console.error(`channel: apply takes the path of a community file, e.g. channels/starfall-global.json\n\n${USAGE}`);
 		return 2;
@@ -143,7 +146,8 @@ async function apply(file: string | undefined, options: { remote: boolean; persi
 			return 2;
 		}
 		const db = existing?.db ?? database.databases.open(home);
-		const nextId = home === 'DB' || existing ? null : ((await database.db.prepare('SELECT max(id) AS id FROM channels').first<number>('id')) ?? 0) + 1;
+		const nextId =
+			home === 'DB' || existing ? null : ((await database.db.prepare('SELECT max(id) AS id FROM channels').first<number>('id')) ?? 0) + 1;
 		const plan = await planChannel(db, { ...parsed.file, id: parsed.file.id ?? nextId ?? undefined });
 		const name = `${parsed.file.domain}/${parsed.file.slug}`;
 		if (plan.refusals.length > 0) {

@@ -51,7 +51,13 @@ export async function openDatabase(options: { remote: boolean; persistTo: string
 	return {
 		db: directory,
 		databases,
-		community: (domain, slug) => resolveCommunity((name) => databaseNamed(name, env), (binding) => (binding === env['DB'] ? directory : options.remote ? binding : database(binding)), domain, slug),
+		community: (domain, slug) =>
+			resolveCommunity(
+				(name) => databaseNamed(name, env),
+				(binding) => (binding === env['DB'] ? directory : options.remote ? binding : database(binding)),
+				domain,
+				slug,
+			),
 		close: () => proxy.dispose(),
 	};
 }

@@ -27,7 +27,11 @@ export async function move(
 	try {
 		if (options.rollback) {
 			const rolledBack = await rollbackMove(database.databases, path.domain, path.slug);
-			console.log(rolledBack ? `${name}: the move to ${rolledBack.to} was rolled back (${rolledBack.removed} copied rows removed).` : `${name}: no move is under way.`);
+			console.log(
+				rolledBack
+					? `${name}: the move to ${rolledBack.to} was rolled back (${rolledBack.removed} copied rows removed).`
+					: `${name}: no move is under way.`,
+			);
 			return 0;
 		}
 		const outcome = await moveCommunity(database.databases, path.domain, path.slug, options.to!, {

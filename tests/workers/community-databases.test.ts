@@ -173,7 +173,9 @@ describe('a community in a content database', { timeout: 300_000 }, () => {
 		await move(TW, 'DB_2');
 		// A ban of the community in DB_2 that took the id of one of the Korean community's bans.
 		const taken = await env.DB.prepare('SELECT id FROM bans WHERE channel_id = 2 LIMIT 1').first<number>('id');
-		await env.DB_2.prepare("INSERT INTO bans (id, channel_id, member_id, kind, ends_at, reason, created_at) VALUES (?1, 5, 5001, 'PERMANENT', NULL, '', 1)")
+		await env.DB_2.prepare(
+			"INSERT INTO bans (id, channel_id, member_id, kind, ends_at, reason, created_at) VALUES (?1, 5, 5001, 'PERMANENT', NULL, '', 1)",
+		)
 			.bind(taken)
 			.run();
 		const korean = await snapshot(env.DB, KR);
@@ -215,9 +217,15 @@ describe('a community in a content database', { timeout: 300_000 }, () => {
 		expect(done.code).toBe(0);
 		const cookie = done.cookies.find((value) => value.startsWith(`${sessionCookie(TW)}=`))!.split(';')[0]!;
 		const identity = await env.DB.prepare("SELECT id FROM identities WHERE subject = 'moved-community-newcomer'").first<number>('id');
-		expect(await env.DB_1.prepare('SELECT identity_id FROM members WHERE nickname = ?1').bind('Newcomer').first<number>('identity_id')).toBe(identity);
+		expect(await env.DB_1.prepare('SELECT identity_id FROM members WHERE nickname = ?1').bind('Newcomer').first<number>('identity_id')).toBe(
+			identity,
+		);
 		expect(await env.DB.prepare("SELECT count(*) AS n FROM members WHERE nickname = 'Newcomer'").first<number>('n')).toBe(0);
-		const written = await call(`${memberApi(TW)}/posts/757/comments`, { method: 'POST', cookie, body: { content: 'Written where the community lives' } });
+		const written = await call(`${memberApi(TW)}/posts/757/comments`, {
+			method: 'POST',
+			cookie,
+			body: { content: 'Written where the community lives' },
+		});
 		expect(written.code).toBe(0);
 		// The writer's next reads start from the bookmark of the database written to, named in the cookie.
 		expect(written.headers.get('X-D1-Bookmark')).toMatch(/^DB_1~[0-9a-f]{8}-/);

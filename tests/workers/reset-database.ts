@@ -56,7 +56,9 @@ export async function resetContentDatabase(db: D1Database, migrations: readonly 
 		.first<{ migrated: number; tables: number }>();
 	if (state?.migrated) {
 		const clean = await db
-			.prepare(`SELECT (SELECT max(name) FROM d1_migrations) = ?1 AND NOT EXISTS (SELECT 1 FROM channels) AND NOT EXISTS (SELECT 1 FROM identities) AS clean`)
+			.prepare(
+				`SELECT (SELECT max(name) FROM d1_migrations) = ?1 AND NOT EXISTS (SELECT 1 FROM channels) AND NOT EXISTS (SELECT 1 FROM identities) AS clean`,
+			)
 			.bind(last)
 			.first<number>('clean');
 		if (clean) return;

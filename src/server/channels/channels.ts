@@ -1,7 +1,6 @@
 /** Channels: lookup by domain and slug, and the layout data of docs/reference/product-rules.md#data (header, content, footer). */
 import type { ChannelRow as ConfiguredChannelRow } from './channel-rows';
 import { waitUntil } from 'cloudflare:workers';
-import { AppError } from '@/server/platform/errors';
 import { all, parseJsonColumn } from '@/server/platform/db';
 import { createMemo } from '@/server/platform/memo';
 import { asChannelLookup } from '@/server/platform/database';
@@ -96,13 +95,6 @@ export async function findChannel(db: Db, domain: string, slug: string): Promise
 	return row ? toChannel(row) : null;
 }
 
-/** @throws AppError ChannelNotFound */
-export async function getChannel(db: Db, domain: string, slug: string): Promise<Channel> {
-	const channel = await resolveChannel(db, domain, slug);
-	if (!channel) throw new AppError('ChannelNotFound');
-	return channel;
-}
-
 /** GET layouts/header: the channel header of docs/reference/product-rules.md#data with the header config and the banner. */
 export function layoutHeader(channel: Channel) {
 	return {
@@ -173,7 +165,14 @@ export function resolveChannel(db: Db, domain: string, slug: string, now = Date.
 }
 
 function resolveIn(binding: string, db: Db, domain: string, slug: string, now: number): Promise<Channel | null> {
-	return channels.readRevalidating(`${binding}:${domain}/${slug}`, now, CHANNEL_TTL_MS, CHANNEL_STALE_MS, () => findChannel(db, domain, slug), waitUntil);
+	return channels.readRevalidating(
+		`${binding}:${domain}/${slug}`,
+		now,
+		CHANNEL_TTL_MS,
+		CHANNEL_STALE_MS,
+		() => findChannel(db, domain, slug),
+		waitUntil,
+	);
 }
 
 /** The directory's binding: the communities, and which database holds each (docs/reference/databases.md). */

@@ -19,7 +19,7 @@ export const ROWS_PER_BATCH = 200;
  * takes a string of up to 2 MB, and at most 100 bound values, so a row a value is no way to copy
  * 200 rows of 20 columns), and its SQL text stays far below D1's 100 KB.
  */
-export const COPY_BYTES = 1_000_000;
+const COPY_BYTES = 1_000_000;
 
 /** A table and the rows of it that belong to the community: `where` binds the channel id as ?1. */
 export interface CommunityTable {
@@ -51,7 +51,7 @@ const COMMUNITY_ROWS_WITHOUT_CHANNEL_ID: Record<string, string> = {
 };
 
 /** Tables that are kept by the removal: shared with the database's other communities. */
-export const SHARED_TABLES = new Set(['identities']);
+const SHARED_TABLES = new Set(['identities']);
 
 /**
  * The community's tables in `db`, parents before children (by the schema's foreign keys), so that
@@ -82,7 +82,9 @@ export async function communityTables(db: Db): Promise<CommunityTable[]> {
 	const placed = new Set<string>();
 	while (sorted.length < tables.length) {
 		const ready = tables.filter(
-			(table) => !placed.has(table.name) && [...table.parents].every((parent) => parent === table.name || placed.has(parent) || !tables.some((t) => t.name === parent)),
+			(table) =>
+				!placed.has(table.name) &&
+				[...table.parents].every((parent) => parent === table.name || placed.has(parent) || !tables.some((t) => t.name === parent)),
 		);
 		if (ready.length === 0) throw new Error('The schema has a cycle of foreign keys between tables');
 		for (const { parents: _parents, ...table } of ready) {
@@ -96,7 +98,7 @@ export async function communityTables(db: Db): Promise<CommunityTable[]> {
 type Row = Record<string, unknown>;
 
 /** A page of the community's rows of `table`, from `offset` in its order (writes are refused meanwhile, so pages do not shift). */
-export async function readPage(db: Db, table: CommunityTable, channelId: number, offset: number): Promise<Row[]> {
+async function readPage(db: Db, table: CommunityTable, channelId: number, offset: number): Promise<Row[]> {
 	const { results } = await db
 		.prepare(
 			`SELECT ${table.columns.map(quote).join(', ')} FROM ${quote(table.name)} WHERE ${table.where} ORDER BY ${table.order.map(quote).join(', ')} LIMIT ?2 OFFSET ?3`,
@@ -136,9 +138,7 @@ export async function clashingTables(source: Db, destination: Db, tables: Commun
 				.all<{ id: number }>();
 			if (results.length === 0) break;
 			const taken = await destination
-				.prepare(
-					`SELECT count(*) AS n FROM ${quote(table.name)} WHERE ${quote(id)} IN (SELECT value FROM json_each(?2)) AND NOT (${table.where})`,
-				)
+				.prepare(`SELECT count(*) AS n FROM ${quote(table.name)} WHERE ${quote(id)} IN (SELECT value FROM json_each(?2)) AND NOT (${table.where})`)
 				.bind(channelId, JSON.stringify(results.map((row) => row.id)))
 				.first<number>('n');
 			if (taken) {

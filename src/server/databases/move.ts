@@ -50,9 +50,7 @@ export interface MoveOptions {
 	onStep?: (step: MoveStep, detail: string) => void | Promise<void>;
 }
 
-export type MoveOutcome =
-	| { kind: 'moved'; from: string; to: string; rows: number; removed: number }
-	| { kind: 'already there'; removed: number };
+export type MoveOutcome = { kind: 'moved'; from: string; to: string; rows: number; removed: number } | { kind: 'already there'; removed: number };
 
 const DIRECTORY = 'DB';
 
@@ -82,7 +80,9 @@ export async function moveCommunity(dbs: BoundDatabases, domain: string, slug: s
 		return { kind: 'already there', removed: await removeLeftovers(dbs, placement.id, to) };
 	}
 	if (placement.moving_to !== null && placement.moving_to !== to) {
-		throw new MoveRefused(`a move to ${placement.moving_to} is under way: run it again with --to ${placement.moving_to}, or roll it back with --rollback`);
+		throw new MoveRefused(
+			`a move to ${placement.moving_to} is under way: run it again with --to ${placement.moving_to}, or roll it back with --rollback`,
+		);
 	}
 	const from = placement.database;
 	const source = dbs.open(from);
@@ -90,7 +90,8 @@ export async function moveCommunity(dbs: BoundDatabases, domain: string, slug: s
 	const id = placement.id;
 	// Before anything changes: the community's ids must be free in the destination (docs/decisions/decisions.md).
 	const clashing = await clashingTables(source, destination, await communityTables(source), id);
-	if (clashing.length > 0) throw new MoveRefused(`${to} holds other rows with some of the community's ids (${clashing.join(', ')}); nothing was changed`);
+	if (clashing.length > 0)
+		throw new MoveRefused(`${to} holds other rows with some of the community's ids (${clashing.join(', ')}); nothing was changed`);
 	// 1. Writes refused, everywhere the community's row is read.
 	await markMoving(dbs, from, id, to);
 	await options.settle();
@@ -166,7 +167,9 @@ async function verifyCopy(source: Db, destination: Db, tables: CommunityTable[],
 	const [indexed, copied] = await Promise.all([searchEntries(source, id), searchEntries(destination, id)]);
 	if (indexed !== copied) differences.push(`search entries: ${indexed} against ${copied}`);
 	if (differences.length > 0) {
-		throw new MoveRefused(`the copy differs from the source, nothing was switched (run the move again, or --rollback):\n  ${differences.join('\n  ')}`);
+		throw new MoveRefused(
+			`the copy differs from the source, nothing was switched (run the move again, or --rollback):\n  ${differences.join('\n  ')}`,
+		);
 	}
 }
 

@@ -17,7 +17,7 @@ import { databaseNamed } from '@/server/platform/databases';
  * The database of each community, by its row in `directory`, read once per community and batch;
  * null while the community moves (its messages wait for the move to end).
  */
-export function communityDatabase(directory: Db): (channelId: number) => Promise<Db | null> {
+function communityDatabase(directory: Db): (channelId: number) => Promise<Db | null> {
 	const found = new Map<number, Promise<Db | null>>();
 	return (channelId) => {
 		let home = found.get(channelId);
@@ -26,7 +26,9 @@ export function communityDatabase(directory: Db): (channelId: number) => Promise
 				.prepare('SELECT database, moving_to FROM channels WHERE id = ?1')
 				.bind(channelId)
 				.first<{ database: string; moving_to: string | null }>()
-				.then((row) => (!row ? directory : row.moving_to !== null ? null : row.database === 'DB' ? directory : database(databaseNamed(row.database))));
+				.then((row) =>
+					!row ? directory : row.moving_to !== null ? null : row.database === 'DB' ? directory : database(databaseNamed(row.database)),
+				);
 			found.set(channelId, home);
 		}
 		return home;

@@ -8,7 +8,7 @@
 import { env } from 'cloudflare:workers';
 
 /** What a binding's name looks like: DB, or DB_ and a number from 1. */
-export const BINDING_NAME = /^DB(?:_[1-9][0-9]*)?$/;
+const BINDING_NAME = /^DB(?:_[1-9][0-9]*)?$/;
 
 function isD1(value: unknown): value is D1Database {
 	return typeof value === 'object' && value !== null && typeof (value as D1Database).prepare === 'function' && 'batch' in value;
