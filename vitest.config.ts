@@ -55,8 +55,9 @@ export default defineConfig({
 						miniflare: {
 							compatibilityDate: '2026-10-01',
 							compatibilityFlags: ['nodejs_compat'],
-							// DB_REPLICA: the lagging read replica of the read-your-writes test (tests/workers/lagging-replica.ts).
-							d1Databases: ['DB', 'DB_REPLICA'],
+							// DB_1..DB_3: the content databases of wrangler.toml (docs/reference/databases.md); DB_REPLICA: the lagging
+							// read replica of the read-your-writes test (tests/workers/lagging-replica.ts).
+							d1Databases: ['DB', 'DB_1', 'DB_2', 'DB_3', 'DB_REPLICA'],
 							r2Buckets: ['UPLOADS', 'BACKUPS'],
 							ratelimits,
 							// The product's producer; the tests keep what it sends (setup.ts) and deliver it themselves.

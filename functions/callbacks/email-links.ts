@@ -17,9 +17,8 @@
  */
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { env } from 'cloudflare:workers';
-import { database } from '@/server/platform/database';
-import { resolveChannel } from '@/server/channels/channels';
+import { findCommunity, MOVING_RETRY_SECONDS } from '@/server/channels/community';
+import { RESULT_MESSAGES } from '@/lib/result-codes';
 import { channelPathOf } from '@/schemas/params';
 import { confirmNotificationEmail, unsubscribeByToken } from '@/server/notifications/email';
 import { emailLinkPaths, signedOutcome, type LinkOutcome, type LinkPage } from '@/server/notifications/email-links';
@@ -42,6 +41,14 @@ async function backToPage(channelId: number, path: string, page: LinkPage, outco
 	return new Response(null, { status: 303, headers: { ...NO_STORE, Location: location } });
 }
 
+/** While the community moves between databases (docs/reference/databases.md): try again in a moment. */
+function moving(): Response {
+	return new Response(RESULT_MESSAGES.CommunityMoving, {
+		status: 503,
+		headers: { ...NO_STORE, 'Retry-After': String(MOVING_RETRY_SECONDS), 'Content-Type': 'text/plain; charset=utf-8' },
+	});
+}
+
 /** The form fields of the body, or an empty set when it is not a form. */
 async function formOf(c: Context): Promise<Record<string, unknown>> {
 	try {
@@ -55,18 +62,20 @@ export const emailLinks = new Hono()
 	.post('/:domain/:slug/email/confirm', limitForm, async (c, next) => {
 		const path = channelPathOf(c.req.param());
 		if (!path) return next();
-		const db = database(env.DB);
-		const channel = await resolveChannel(db, path.domain, path.slug);
-		if (!channel) return next();
+		const community = await findCommunity(path.domain, path.slug);
+		if (!community) return next();
+		const { db, channel } = community;
+		if (channel.movingTo !== null) return moving();
 		const outcome = await confirmNotificationEmail(db, channel.id, c.req.query('token') ?? '', Date.now());
 		return backToPage(channel.id, emailLinkPaths(channel.basePath).confirm, 'confirm', outcome);
 	})
 	.post('/:domain/:slug/email/unsubscribe', limitForm, async (c, next) => {
 		const path = channelPathOf(c.req.param());
 		if (!path) return next();
-		const db = database(env.DB);
-		const channel = await resolveChannel(db, path.domain, path.slug);
-		if (!channel) return next();
+		const community = await findCommunity(path.domain, path.slug);
+		if (!community) return next();
+		const { db, channel } = community;
+		if (channel.movingTo !== null) return moving();
 		const form = await formOf(c);
 		const outcome = await unsubscribeByToken(db, channel.id, c.req.query('token') ?? '');
 		if (form['List-Unsubscribe'] === 'One-Click') {

@@ -16,7 +16,8 @@ import { bodyLimit } from 'hono/body-limit';
 import { isFormRequest } from '@functions/api/validate';
 import { env } from 'cloudflare:workers';
 import { database } from '@/server/platform/database';
-import { resolveChannel, type Channel } from '@/server/channels/channels';
+import type { Channel } from '@/server/channels/channels';
+import { findCommunity } from '@/server/channels/community';
 import { authCookie, clearAuthCookie, readAuthCookie, SIGNUP_COOKIE_SECONDS } from '@/server/sign-in/cookies';
 import { callbackUrl, configuredProvider, consumeTransaction, type Transaction } from '@/server/sign-in/transactions';
 import { isRandomToken } from '@/server/platform/tokens';
@@ -47,6 +48,7 @@ function finish(location: string, cookies: string[]): Response {
 /** Where the browser goes next, and the cookie it gets: a session, or a sign-up in progress. */
 async function signIn(
 	c: Context,
+	db: Db,
 	channel: Channel,
 	transaction: Transaction,
 	params: URLSearchParams,
@@ -57,7 +59,7 @@ async function signIn(
 	const config = configuredProvider(transaction.provider);
 	const subject = await completeAuthorization(config, callbackUrl(siteOrigin(url), channel), params, transaction);
 	const outcome = await signInIdentity(
-		database(env.DB),
+		{ directory: database(env.DB), community: db },
 		channel.id,
 		{ provider: transaction.provider, subject },
 		transaction.redirectUrl,
@@ -88,10 +90,13 @@ export const signInCallback = new Hono().on(['GET', 'POST'], '/:domain/:slug/oau
 		const basePath = `/${path.domain}/${path.slug}`;
 		return finish(loginPageUrl(basePath, basePath, 'failed'), transactionToken === null ? [] : [clearTransaction]);
 	}
-	const db = database(env.DB);
-	const channel = await resolveChannel(db, path.domain, path.slug);
+	const community = await findCommunity(path.domain, path.slug);
 	// No such channel: Astro's not-found page answers.
-	if (!channel) return next();
+	if (!community) return next();
+	const { db, channel } = community;
+	// While the community moves between databases a sign-in would write where it is leaving: the
+	// login page's "busy" answer, the transaction kept for a return once the move is done.
+	if (channel.movingTo !== null) return finish(loginPageUrl(channel.basePath, channel.basePath, 'busy'), []);
 	try {
 		await enforceRateLimit(limitersOf(env), 'signInReturn', { channelId: channel.id, memberId: null, ip: c.req.header('cf-connecting-ip') ?? null });
 	} catch (error) {
@@ -110,7 +115,7 @@ export const signInCallback = new Hono().on(['GET', 'POST'], '/:domain/:slug/oau
 		if (!params) throw new Error('The return carries no readable parameters');
 		// The member said no at the provider: back to the login page, without an error.
 		if (params.get('error') === 'access_denied') return finish(loginPageUrl(channel.basePath, redirectUrl), cleared);
-		const { location, cookie } = await signIn(c, channel, transaction, params, url);
+		const { location, cookie } = await signIn(c, db, channel, transaction, params, url);
 		return finish(location, [...cleared, cookie]);
 	} catch (error) {
 		console.warn('Sign-in refused:', error instanceof Error ? error.message : error);

@@ -28,7 +28,9 @@
  *   profiles) is at most GUEST_MAX_AGE_MS old: both levels drop an entry at that age, and a hot
  *   entry is refreshed in the background from REFRESH_AFTER_MS on, so no reader waits for it.
  */
-import { resolveChannel, type Channel } from '@/server/channels/channels';
+import { DIRECTORY, resolveCommunity, type Channel } from '@/server/channels/channels';
+import { database } from '@/server/platform/database';
+import { databaseNamed } from '@/server/platform/databases';
 import { listVersion, postRemovalVersion, postVersion, type ListScope } from '@/server/content-versions/versions';
 import { loadLayout, type LayoutData } from '@/server/channels/layout';
 import { readAuthCookie } from '@/server/sign-in/cookies';
@@ -288,7 +290,7 @@ async function guestAnswer(fillRequest: Fill): Promise<Response> {
  */
 export async function withEdgeCache(
 	request: Request,
-	db: Db,
+	directory: Db,
 	ctx: ExecutionContext,
 	origin: (request: Request) => Promise<Response>,
 	now = Date.now(),
@@ -296,8 +298,11 @@ export async function withEdgeCache(
 	const url = new URL(request.url);
 	const route = request.method === 'GET' ? routeOf(url) : null;
 	if (!route) return origin(request);
-	const channel = await resolveChannel(db, route.channel.domain, route.channel.slug, now);
-	if (!channel) return origin(request);
+	// The community's rows may live in another database than the directory (docs/reference/databases.md).
+	const open = (binding: D1Database) => (binding === databaseNamed(DIRECTORY) ? directory : database(binding));
+	const community = await resolveCommunity((name) => databaseNamed(name), open, route.channel.domain, route.channel.slug, now);
+	if (!community) return origin(request);
+	const { db, channel } = community;
 	const member = await hasLiveSession(request, channel, now);
 	if (member && !rewritableRoute(route)) return origin(request);
 	const layout = () => loadLayout(db, channel);

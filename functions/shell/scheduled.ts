@@ -5,13 +5,15 @@
  * src/server/uploads/uploads.ts); what a run leaves, the next goes on with. It also keeps each
  * member's newest notifications (src/server/notifications/notifications.ts), tells members
  * whose temporary ban ended (src/server/notifications/deliver.ts), and sends the email digest of
- * members whose hour of reply and mention emails is over with some held back (email.ts).
+ * members whose hour of reply and mention emails is over with some held back (email.ts). It does
+ * so in every bound database, one after the other (each holds its communities whole).
  *
  * The backup's own Cron Trigger (BACKUP_CRON, every ten minutes) runs a bounded step of the daily
  * backup to R2 instead (src/server/backup/scheduled-backup.ts): a run of one never waits on the other.
  */
 import { removeUnattachedUploads } from '@/server/uploads/uploads';
 import { database } from '@/server/platform/database';
+import { boundDatabaseNames, databaseNamed } from '@/server/platform/databases';
 import { pruneNotifications } from '@/server/notifications/notifications';
 import { deliverEndedBans } from '@/server/notifications/deliver';
 import { emailSetupFromEnv } from '@/server/notifications/email';
@@ -23,17 +25,22 @@ export async function runScheduled(controller: ScheduledController, env: Env, _c
 		await runScheduledBackups(env, controller.scheduledTime);
 		return;
 	}
-	const db = database(env.DB);
+	// Each bound database in turn (docs/reference/databases.md): every one holds its communities' rows whole.
+	for (const name of boundDatabaseNames(env)) await runScheduledOn(name, database(databaseNamed(name, env)), controller, env);
+}
+
+async function runScheduledOn(name: string, db: Db, controller: ScheduledController, env: Env): Promise<void> {
 	const { removed, batches, done } = await removeUnattachedUploads(db, env.UPLOADS, controller.scheduledTime);
-	if (removed > 0) console.info(`Removed ${removed} unattached uploads in ${batches} steps${done ? '' : '; more are left for the next run'}`);
+	if (removed > 0)
+		console.info(`${name}: removed ${removed} unattached uploads in ${batches} steps${done ? '' : '; more are left for the next run'}`);
 	const pruned = await pruneNotifications(db);
-	if (pruned > 0) console.info(`Kept the newest notifications of ${pruned} members`);
+	if (pruned > 0) console.info(`${name}: kept the newest notifications of ${pruned} members`);
 	// The temporary bans that ended since the run before (a few runs back, should one have failed).
 	await deliverEndedBans(db, controller.scheduledTime, controller.scheduledTime - BAN_END_LOOKBACK_MS);
 	const email = emailSetupFromEnv(env);
 	if (email) {
 		const digests = await sendEmailDigests(db, email, controller.scheduledTime);
-		if (digests > 0) console.info(`Sent ${digests} email digests`);
+		if (digests > 0) console.info(`${name}: sent ${digests} email digests`);
 	}
 }
 

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { parse } from 'smol-toml';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const DEFAULT_STATE = path.join(ROOT, '.wrangler', 'state');
@@ -42,17 +43,28 @@ export function wrangler(args, { quiet = false } = {}) {
 /** The table in which wrangler records the migrations it applied (wrangler.toml sets no other). */
 const MIGRATIONS_TABLE = 'd1_migrations';
 
+/** The D1 bindings of wrangler.toml: DB (the directory) and the content databases DB_1, DB_2, ... (docs/reference/databases.md). */
+function d1Bindings() {
+	const config = parse(readFileSync(path.join(ROOT, 'wrangler.toml'), 'utf8'));
+	return /** @type {{ binding: string }[]} */ (config.d1_databases ?? []).map(({ binding }) => binding);
+}
+
 /**
- * Applies the migrations of migrations/ that the local D1 in `persistTo` lacks, as
- * `wrangler d1 migrations apply DB --local` does (each file's statements, then its name into
+ * Applies the migrations of migrations/ that each local D1 in `persistTo` lacks (every binding of
+ * wrangler.toml gets every migration: one schema), as `wrangler d1 migrations apply BINDING --local` does (each file's statements, then its name into
  * d1_migrations, so that wrangler sees it applied), in two wrangler commands: wrangler's own runs one
  * command, and starts one local runtime, per migration (31 CPU-seconds for 30 migrations on a busy
  * 2-core machine, against about 7). The pending ones run as one batch: all of them or none.
  */
 export function migrate(persistTo = DEFAULT_STATE) {
+	for (const binding of d1Bindings()) migrateOne(binding, persistTo);
+}
+
+/** `migrate` for the database bound as `binding`. */
+function migrateOne(binding, persistTo) {
 	const list = wrangler(
 		[
-			...['d1', 'execute', 'DB', '--local', '--persist-to', persistTo, '--json', '--command'],
+			...['d1', 'execute', binding, '--local', '--persist-to', persistTo, '--json', '--command'],
 			`CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE}(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL); SELECT name FROM ${MIGRATIONS_TABLE} ORDER BY id;`,
 		],
 		{ quiet: true },
@@ -64,11 +76,11 @@ export function migrate(persistTo = DEFAULT_STATE) {
 	);
 	const sql = pendingMigrationsSql(applied);
 	if (sql === null) return;
-	const file = path.join(persistTo, 'pending-migrations.sql');
+	const file = path.join(persistTo, `pending-migrations-${binding}.sql`);
 	mkdirSync(persistTo, { recursive: true });
 	writeFileSync(file, sql);
 	try {
-		executeFile(file, persistTo);
+		executeFile(file, persistTo, binding);
 	} finally {
 		rmSync(file, { force: true });
 	}
@@ -98,7 +110,7 @@ export function query(sql, persistTo = DEFAULT_STATE) {
 	return parsed[0]?.results ?? [];
 }
 
-/** Runs a SQL file on the local D1. */
-export function executeFile(file, persistTo = DEFAULT_STATE) {
-	wrangler(['d1', 'execute', 'DB', '--local', '--persist-to', persistTo, '--file', file, '--yes'], { quiet: true });
+/** Runs a SQL file on the local D1 bound as `binding` (the directory, DB, unless named). */
+export function executeFile(file, persistTo = DEFAULT_STATE, binding = 'DB') {
+	wrangler(['d1', 'execute', binding, '--local', '--persist-to', persistTo, '--file', file, '--yes'], { quiet: true });
 }

@@ -5,6 +5,7 @@
  *   npm run channel -- apply channels/starfall-global.json [--dry-run]
  *   npm run channel -- admin grant  --channel starfall/global --member 1005
  *   npm run channel -- admin revoke --channel starfall/global --member 1005
+ *   npm run channel -- move starfall/jp --to DB_2 [--rollback]
  *   npm run channel -- --help
  *
  * `apply` creates or updates a community from its file (JSON, or YAML when it ends in .yaml or
@@ -12,13 +13,15 @@
  * prints what changes, refuses an invalid file (each field and why) or a refused change and then
  * changes nothing (exit code 2), and with --dry-run only prints. A grant or a revocation holds from
  * the member's next request (the role is read on each), and is written to the community's audit
- * log. Options: --persist-to DIR, --remote.
+ * log. A new community goes into the directory's database, or with --database DB_n into a content
+ * database (docs/reference/databases.md); `move` is scripts/operator/move.ts. Options: --persist-to DIR, --remote.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parseChannelFile } from '@/server/channels/channel-file';
 import { applyChannel, planChannel } from '@/server/channels/apply';
-import { findChannel } from '@/server/channels/channels';
+import { copyChannelRow } from '@/server/databases/community-rows';
+import { move } from './move';
 import { setMemberRole } from '@/server/members/roles';
 import { isAppError } from '@/server/platform/errors';
 import { channelPathOf, IdSchema } from '@/schemas/params';
@@ -27,9 +30,15 @@ import { openDatabase } from './database';
 class UsageError extends Error {}
 
 export const USAGE = `Usage:
-  npm run channel -- apply FILE [--dry-run]
+  npm run channel -- apply FILE [--dry-run] [--database DB_n]
       Creates or updates a community from its file (JSON, or YAML when FILE ends in .yaml or .yml).
-      Prints what changes, then applies it; --dry-run only prints.
+      Prints what changes, then applies it; --dry-run only prints. A new community goes into the
+      database bound as --database (default DB, the directory's).
+  npm run channel -- move DOMAIN/SLUG --to DB_n
+      Moves a community into another bound database: copies, verifies, switches, then removes the old
+      rows; writes are refused meanwhile (503). Run it again to finish an interrupted move.
+  npm run channel -- move DOMAIN/SLUG --rollback
+      Abandons an interrupted move before its switch: the copy goes, writes are allowed again.
   npm run channel -- admin grant  --channel DOMAIN/SLUG --member ID
   npm run channel -- admin revoke --channel DOMAIN/SLUG --member ID
       Gives or takes the administrator role (from the member's next request on).
@@ -47,6 +56,9 @@ const OPTIONS = {
 	'persist-to': { type: 'string' },
 	remote: { type: 'boolean', default: false },
 	'dry-run': { type: 'boolean', default: false },
+	database: { type: 'string' },
+	to: { type: 'string' },
+	rollback: { type: 'boolean', default: false },
 	help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -65,20 +77,23 @@ export async function main(argv: string[]): Promise<number> {
 		return 0;
 	}
 	const [group, command] = positionals;
-	if (group === 'apply') return apply(command, { remote: values.remote, persistTo: values['persist-to'], dryRun: values['dry-run'] });
+	if (group === 'apply')
+		return apply(command, { remote: values.remote, persistTo: values['persist-to'], dryRun: values['dry-run'], database: values.database ?? 'DB' });
+	if (group === 'move') return move(command, { to: values.to, rollback: values.rollback, remote: values.remote, persistTo: values['persist-to'] });
 	const [domain, slug] = (values.channel ?? '').split('/');
 	const path = channelPathOf({ domain, slug });
 	const memberId = IdSchema.safeParse(values.member ?? '');
 	try {
 		if (group !== 'admin' || (command !== 'grant' && command !== 'revoke'))
-			throw new UsageError('the command is `apply FILE`, `admin grant` or `admin revoke`');
+			throw new UsageError('the command is `apply FILE`, `move DOMAIN/SLUG`, `admin grant` or `admin revoke`');
 		if (!path) throw new UsageError('--channel takes domain/slug, e.g. starfall/global');
 		if (!memberId.success) throw new UsageError('--member takes a member id (the userId of users/{userId})');
 		const database = await openDatabase({ remote: values.remote, persistTo: values['persist-to'] });
 		try {
-			const channel = await findChannel(database.db, path.domain, path.slug);
-			if (!channel) throw new UsageError(`there is no community ${path.domain}/${path.slug}`);
-			const changed = await setMemberRole(database.db, channel.id, memberId.data, command === 'grant' ? 'ADMIN' : 'MEMBER');
+			const community = await database.community(path.domain, path.slug);
+			if (!community) throw new UsageError(`there is no community ${path.domain}/${path.slug}`);
+			const { channel } = community;
+			const changed = await setMemberRole(community.db, channel.id, memberId.data, command === 'grant' ? 'ADMIN' : 'MEMBER');
 			const what = command === 'grant' ? 'is an administrator' : 'is no longer an administrator';
 			console.log(`Member ${memberId.data} of ${channel.domain}/${channel.slug} ${what}${changed ? '' : ' (no change)'}.`);
 		} finally {
@@ -95,7 +110,10 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 /** `apply FILE`: the plan, printed, then written unless it is refused or a dry run. */
-async function apply(file: string | undefined, options: { remote: boolean; persistTo: string | undefined; dryRun: boolean }): Promise<number> {
+async function apply(
+	file: string | undefined,
+	options: { remote: boolean; persistTo: string | undefined; dryRun: boolean; database: string },
+): Promise<number> {
 	if (!file) {
 		console.error(`channel: apply takes the path of a community file, e.g. channels/starfall-global.json\n\n${USAGE}`);
 		return 2;
@@ -115,7 +133,22 @@ async function apply(file: string | undefined, options: { remote: boolean; persi
 	}
 	const database = await openDatabase({ remote: options.remote, persistTo: options.persistTo });
 	try {
-		const plan = await planChannel(database.db, parsed.file);
+		// An existing community is changed where it lives; a new one is made in --database, with an
+		// id from the directory, which then gets its copy of the row (docs/reference/databases.md).
+		const existing = await database.community(parsed.file.domain, parsed.file.slug);
+		if (existing?.channel.movingTo) {
+			console.error(`channel: ${parsed.file.domain}/${parsed.file.slug} is moving to ${existing.channel.movingTo}; apply it once the move is done`);
+			return 2;
+		}
+		const home = existing?.channel.database ?? options.database;
+		if (!database.databases.names.includes(home)) {
+			console.error(`channel: no database is bound as ${home} (bound: ${database.databases.names.join(', ')})`);
+			return 2;
+		}
+		const db = existing?.db ?? database.databases.open(home);
+		const nextId =
+			home === 'DB' || existing ? null : ((await database.db.prepare('SELECT max(id) AS id FROM channels').first<number>('id')) ?? 0) + 1;
+		const plan = await planChannel(db, { ...parsed.file, id: parsed.file.id ?? nextId ?? undefined });
 		const name = `${parsed.file.domain}/${parsed.file.slug}`;
 		if (plan.refusals.length > 0) {
 			console.error(`channel: ${file} asks for changes that are refused; nothing was changed:`);
@@ -131,7 +164,11 @@ async function apply(file: string | undefined, options: { remote: boolean; persi
 		);
 		for (const change of plan.changes) console.log(`  ${change}`);
 		if (options.dryRun) return 0;
-		const { moved } = await applyChannel(database.db, plan);
+		const { moved } = await applyChannel(db, plan);
+		if (home !== 'DB') {
+			await db.prepare('UPDATE channels SET database = ?2 WHERE id = ?1').bind(plan.channelId, home).run();
+			await copyChannelRow(db, database.db, plan.channelId);
+		}
 		console.log(`Applied to ${name}${moved > 0 ? `; ${moved} posts moved in or out of All Posts and search` : ''}.`);
 		return 0;
 	} finally {

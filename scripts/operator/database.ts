@@ -1,19 +1,28 @@
 /**
- * The D1 binding of an operator command, outside the Worker: wrangler's platform proxy over the
- * local database (the state folder of `npm start`, or --persist-to), or over the deployed one.
+ * The D1 bindings of an operator command, outside the Worker: wrangler's platform proxy over the
+ * local databases (the state folder of `npm start`, or --persist-to), or over the deployed ones:
+ * the directory (DB) and every content database bound in wrangler.toml (docs/reference/databases.md).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { getPlatformProxy } from 'wrangler';
 import { parse } from 'smol-toml';
 import { database } from '@/server/platform/database';
+import { boundDatabaseNames, databaseNamed } from '@/server/platform/databases';
+import { resolveCommunity, type Channel } from '@/server/channels/channels';
+import type { BoundDatabases } from '@/server/databases/move';
 
 const ROOT = process.cwd();
 
 export interface OperatorDatabase {
+	/** The database of `binding` (DB, the directory, by default). */
 	db: Db;
 	/** The R2 buckets asked for (`buckets`), by binding. */
 	buckets: Record<string, R2Bucket>;
+	/** Every bound database (docs/reference/databases.md), by binding name. */
+	databases: BoundDatabases;
+	/** The community at /{domain}/{slug} and the database that holds its rows, or null when there is none. */
+	community(domain: string, slug: string): Promise<{ db: Db; channel: Channel } | null>;
 	close(): Promise<void>;
 }
 
@@ -58,5 +67,21 @@ export async function openDatabase(options: {
 	}
 	const buckets = Object.fromEntries((options.buckets ?? []).map((name) => [name, proxy.env[name] as R2Bucket]));
 	// A local database may be open in `npm start` too: a write that meets its lock is tried again.
-	return { db: options.remote ? found : database(found), buckets, close: () => proxy.dispose() };
+	const env = proxy.env;
+	const open = (name: string): Db => (options.remote ? databaseNamed(name, env) : database(databaseNamed(name, env)));
+	const directory = open('DB');
+	const databases: BoundDatabases = { directory, names: boundDatabaseNames(env), open: (name) => (name === 'DB' ? directory : open(name)) };
+	return {
+		db: binding === 'DB' ? directory : open(binding),
+		buckets,
+		databases,
+		community: (domain, slug) =>
+			resolveCommunity(
+				(name) => databaseNamed(name, env),
+				(found) => (found === env['DB'] ? directory : options.remote ? found : database(found)),
+				domain,
+				slug,
+			),
+		close: () => proxy.dispose(),
+	};
 }

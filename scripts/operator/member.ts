@@ -17,7 +17,6 @@
  */
 import { parseArgs } from 'node:util';
 import { banMember, memberBanHistory, unbanMember, type BanOrder } from '@/server/members/bans';
-import { findChannel } from '@/server/channels/channels';
 import { backfillNicknameSkeletons, nicknamesRefusedNow } from '@/server/accounts/nickname';
 import { isAppError } from '@/server/platform/errors';
 import { channelPathOf, IdSchema } from '@/schemas/params';
@@ -55,20 +54,26 @@ function shown(nickname: string): string {
 async function fillSkeletons(remote: boolean, persistTo: string | undefined): Promise<number> {
 	const database = await openDatabase({ remote, persistTo });
 	try {
-		const { filled, collisions } = await backfillNicknameSkeletons(database.db);
-		console.log(`Filled in the skeletons of ${filled} nickname claim${filled === 1 ? '' : 's'}.`);
-		for (const claim of collisions) {
-			const earlier = claim.lookAlikeOf ? `${shown(claim.lookAlikeOf.nickname)} (member ${claim.lookAlikeOf.memberId})` : 'an earlier claim';
-			console.log(
-				`Look-alike: ${shown(claim.nickname)} (member ${claim.memberId}, community ${claim.channelId}) looks like ${earlier}; it is left without that skeleton. Review it.`,
-			);
+		let review = false;
+		// Each database holds its communities' members whole (docs/reference/databases.md).
+		for (const name of database.databases.names) {
+			const db = database.databases.open(name);
+			const { filled, collisions } = await backfillNicknameSkeletons(db);
+			console.log(`${name}: filled in the skeletons of ${filled} nickname claim${filled === 1 ? '' : 's'}.`);
+			for (const claim of collisions) {
+				const earlier = claim.lookAlikeOf ? `${shown(claim.lookAlikeOf.nickname)} (member ${claim.lookAlikeOf.memberId})` : 'an earlier claim';
+				console.log(
+					`Look-alike: ${shown(claim.nickname)} (member ${claim.memberId}, community ${claim.channelId}) looks like ${earlier}; it is left without that skeleton. Review it.`,
+				);
+			}
+			const refused = await nicknamesRefusedNow(db);
+			for (const found of refused)
+				console.log(
+					`Refused now: ${shown(found.nickname)} (member ${found.memberId}, community ${found.channelId}) breaks a nickname rule (${found.code}). Review it.`,
+				);
+			review ||= collisions.length > 0 || refused.length > 0;
 		}
-		const refused = await nicknamesRefusedNow(database.db);
-		for (const name of refused)
-			console.log(
-				`Refused now: ${shown(name.nickname)} (member ${name.memberId}, community ${name.channelId}) breaks a nickname rule (${name.code}). Review it.`,
-			);
-		return collisions.length > 0 || refused.length > 0 ? 1 : 0;
+		return review ? 1 : 0;
 	} finally {
 		await database.close();
 	}
@@ -101,20 +106,21 @@ export async function main(argv: string[]): Promise<number> {
 		const order = command === 'ban' ? banOrder(values, Date.now()) : null;
 		const database = await openDatabase({ remote: values.remote, persistTo: values['persist-to'] });
 		try {
-			const channel = await findChannel(database.db, path.domain, path.slug);
-			if (!channel) throw new UsageError(`there is no community ${path.domain}/${path.slug}`);
-			const { member } = await memberBanHistory(database.db, channel.id, memberId.data);
+			const community = await database.community(path.domain, path.slug);
+			if (!community) throw new UsageError(`there is no community ${path.domain}/${path.slug}`);
+			const { db, channel } = community;
+			const { member } = await memberBanHistory(db, channel.id, memberId.data);
 			const name = `${member.nickname ?? 'a withdrawn member'} (${member.userId}) in ${channel.domain}/${channel.slug}`;
 			if (order) {
-				await banMember(database.db, channel.id, member.userId, order);
+				await banMember(db, channel.id, member.userId, order);
 				console.log(
 					`Banned ${name}: ${order.endsAt === null ? 'permanently' : `until ${new Date(order.endsAt).toISOString()}`}. Their sessions have ended.`,
 				);
 			} else if (command === 'unban') {
-				await unbanMember(database.db, channel.id, member.userId);
+				await unbanMember(db, channel.id, member.userId);
 				console.log(`Lifted every ban of ${name}.`);
 			} else {
-				console.log(JSON.stringify(await memberBanHistory(database.db, channel.id, member.userId), null, 2));
+				console.log(JSON.stringify(await memberBanHistory(db, channel.id, member.userId), null, 2));
 			}
 		} finally {
 			await database.close();

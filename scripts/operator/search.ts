@@ -19,10 +19,13 @@ export async function main(argv: string[]): Promise<number> {
 		console.error('Usage: npm run search -- reindex [--persist-to DIR] [--remote]');
 		return 2;
 	}
-	const { db, close } = await openDatabase({ remote: values.remote, persistTo: values['persist-to'] });
+	const { databases, close } = await openDatabase({ remote: values.remote, persistTo: values['persist-to'] });
 	try {
-		const { posts, listed, members } = await rebuildSearchIndex(db);
-		console.log(`Indexed ${listed} listed posts of ${posts}, and ${members} members' nicknames.`);
+		// Each database's index holds its own communities' posts and members (docs/reference/databases.md).
+		for (const name of databases.names) {
+			const { posts, listed, members } = await rebuildSearchIndex(databases.open(name));
+			console.log(`${name}: indexed ${listed} listed posts of ${posts}, and ${members} members' nicknames.`);
+		}
 		return 0;
 	} finally {
 		await close();

@@ -57,5 +57,6 @@ export const RESULT_TEXT_KEYS = {
 	MembershipRequired: 'auth.loginRequiredDesc',
 	IdentityRejected: 'login.failed',
 	TooManyRequests: 'common.message.tooManyRequests',
+	CommunityMoving: 'moving.message',
 	Internal: 'common.message.error',
 } as const satisfies Partial<Record<ResultCodeName, MessageKey>>;

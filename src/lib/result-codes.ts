@@ -105,6 +105,7 @@ export const TooManyRequests = { code: -4291401, status: 429 } as const satisfie
 export const UploadDailyLimitReached = { code: -4291441, status: 429 } as const satisfies ResultCode;
 export const EmailConfirmationLimit = { code: -4291481, status: 429 } as const satisfies ResultCode;
 export const ProviderUnavailable = { code: -5031401, status: 503 } as const satisfies ResultCode;
+export const CommunityMoving = { code: -5031497, status: 503 } as const satisfies ResultCode;
 export const Internal = { code: -5001500, status: 500 } as const satisfies ResultCode;
 
 /** The header.resultMessage of each code: says what happened and what to do. */
@@ -199,6 +200,7 @@ export const RESULT_MESSAGES = {
 	TooManyRequests: 'Too many requests. Please wait a minute and try again.',
 	UploadDailyLimitReached: 'You can upload up to 100 images or 200 MB a day. Please try again later.',
 	ProviderUnavailable: 'This sign-in method is not available at the moment. Please try another one or try again later.',
+	CommunityMoving: 'This community is moving to another database. Reading works; please try again in a minute.',
 	Internal: 'There is currently an issue with the service, and your request cannot be processed. Please try again later.',
 } as const;
 

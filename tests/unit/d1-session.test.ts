@@ -42,6 +42,15 @@ describe('the D1 session a request starts', () => {
 		expect(sessionStart(ask('/starfall/global/admin', 'GET', cookie))).toBe('first-primary');
 	});
 
+	it("starts a read from the bookmark of the database it was written in, and other databases' sessions from a replica", () => {
+		const cookie = `__Host-d1-bookmark=DB_2~${BOOKMARK}`;
+		expect(sessionStart(ask('/starfall/tw/posts/5', 'GET', cookie), 'DB_2')).toBe(BOOKMARK);
+		expect(sessionStart(ask('/starfall/tw/posts/5', 'GET', cookie), 'DB')).toBe('first-unconstrained');
+		expect(sessionStart(ask('/starfall/tw/posts/5', 'GET', `__Host-d1-bookmark=${BOOKMARK}`), 'DB_1')).toBe('first-unconstrained');
+		expect(bookmarkOf(ask('/starfall/tw', 'GET', `__Host-d1-bookmark=DB_0~${BOOKMARK}`))).toBeNull();
+		expect(bookmarkOf(ask('/starfall/tw', 'GET', `__Host-d1-bookmark=DB~${BOOKMARK}`))).toBeNull();
+	});
+
 	it('ignores a cookie that is not a bookmark, and one without the prefix where the site sets it', () => {
 		for (const value of ['', 'garbage', BOOKMARK.toUpperCase(), `${BOOKMARK}0`, BOOKMARK.slice(1), 'f'.repeat(59), 'a'.repeat(100_000)]) {
 			expect(bookmarkOf(ask('/starfall/global', 'GET', `__Host-d1-bookmark=${value}`)), value.slice(0, 80)).toBeNull();

@@ -6,7 +6,8 @@
  *   earlier file left in their memory (the isolate's channel memo and edge-cache entries);
  * - the database loses every table, view and trigger, and the R2 bucket every object; then the
  *   migrations (one batch) and the demo seed (its statements made once per runtime) make the
- *   database every file starts from;
+ *   database every file starts from; the content databases DB_1..DB_3 start migrated and empty
+ *   (resetContentDatabase: dropped and migrated again only when an earlier file wrote in them);
  * - the channels' content versions start a range of the file's own: every key of the Cache API
  *   carries its channel's content version, so an answer an earlier file cached is never this
  *   file's hit;
@@ -21,7 +22,10 @@ import { vi } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { LIMITERS, type Limiter, type LimiterName } from '@/server/platform/rate-limit';
 import { seedTestDatabase } from './seed';
-import { dropEverything, migrateEmpty } from './reset-database';
+import { dropEverything, migrateEmpty, resetContentDatabase } from './reset-database';
+
+/** The content databases of wrangler.toml (docs/reference/databases.md): every one migrated, as DB. */
+const CONTENT_DATABASES = ['DB_1', 'DB_2', 'DB_3'] as const;
 
 const runtime = globalThis as { testFilesStarted?: number; realLimiters?: Partial<Record<LimiterName, Limiter>> };
 /** This file's number in its runtime. */
@@ -31,6 +35,7 @@ vi.resetModules();
 await dropEverything(env.DB);
 await emptyBucket(env.UPLOADS);
 await migrateEmpty(env.DB, env.TEST_MIGRATIONS);
+for (const name of CONTENT_DATABASES) await resetContentDatabase(env[name], env.TEST_MIGRATIONS);
 await seedTestDatabase(env.DB);
 await env.DB.prepare('UPDATE channels SET content_version = content_version + ?1')
 	.bind(file * 1_000_000)

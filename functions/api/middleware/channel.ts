@@ -1,5 +1,7 @@
 /**
- * Resolves /…/{domain}/{slug}/ to a channel, or answers ChannelNotFound. Every API route passes
+ * Resolves /…/{domain}/{slug}/ to a channel and the database that holds it (community.ts), or
+ * answers ChannelNotFound; a write while the community moves between databases is answered
+ * CommunityMoving (503, Retry-After). Every API route passes
  * here first: the rest of the call runs on the request's D1 session (src/server/platform/database.ts
  * `onD1Session`), which the Worker's entry has opened already, and which this opens when the API
  * is asked on its own.
@@ -12,20 +14,21 @@
  * next request one read of the channel row.
  */
 import { createMiddleware } from 'hono/factory';
-import { env } from 'cloudflare:workers';
-import { database, onD1Session } from '@/server/platform/database';
-import { handsOutBookmark } from '@/server/platform/d1-session';
+import { onD1Session } from '@/server/platform/database';
+import { handsOutBookmark, requestKind } from '@/server/platform/d1-session';
 import type { ApiEnv } from '@functions/api/context';
-import { forgetChannel, getChannel } from '@/server/channels/channels';
+import { forgetChannel } from '@/server/channels/channels';
+import { getCommunity, refuseWritesWhileMoving } from '@/server/channels/community';
 import { ChannelPathSchema } from '@/schemas/params';
 import { parseInput } from '@functions/api/validate';
 
 export const channelMiddleware = createMiddleware<ApiEnv>(async (c, next) => {
 	const answered = await onD1Session(c.req.raw, async () => {
 		const { domain, slug } = parseInput(ChannelPathSchema, { domain: c.req.param('domain'), slug: c.req.param('slug') }, 'path');
-		const db = database(env.DB);
+		const { db, channel } = await getCommunity(domain, slug);
+		if (requestKind(c.req.raw) === 'write') refuseWritesWhileMoving(channel);
 		c.set('db', db);
-		c.set('channel', await getChannel(db, domain, slug));
+		c.set('channel', channel);
 		await next();
 		if (c.res.ok && handsOutBookmark(c.req.raw)) forgetChannel(domain, slug);
 		return c.res;

@@ -21,27 +21,35 @@ export type SignInOutcome =
 
 /**
  * The provider vouched for `identity`: a member of the channel gets a new session (minted with the
- * deployment's `secret`); an identity without a membership gets a sign-up in progress.
+ * deployment's `secret`); an identity without a membership gets a sign-up in progress. The identity
+ * is global: written in the directory (its id is the directory's), and copied, insert-or-ignore,
+ * into the community's database beside what refers to it (docs/reference/databases.md); when the
+ * community lives in the directory (or one Db is given, as for both), the copy is the same row and
+ * changes nothing.
  */
 export async function signInIdentity(
-	db: Db,
+	databases: Db | { directory: Db; community: Db },
 	channelId: number,
 	identity: { provider: Provider; subject: string },
 	redirectUrl: string,
 	secret: string,
 	now = Date.now(),
 ): Promise<SignInOutcome> {
-	const stored = await db
+	const { directory, community: db } = 'directory' in databases ? databases : { directory: databases, community: databases };
+	const stored = await directory
 		.prepare(
-			'INSERT INTO identities (provider, subject, created_at) VALUES (?1, ?2, ?3) ON CONFLICT (provider, subject) DO UPDATE SET provider = excluded.provider RETURNING id',
+			'INSERT INTO identities (provider, subject, created_at) VALUES (?1, ?2, ?3) ON CONFLICT (provider, subject) DO UPDATE SET provider = excluded.provider RETURNING id, created_at',
 		)
 		.bind(identity.provider, identity.subject, now)
-		.first<{ id: number }>();
+		.first<{ id: number; created_at: number }>();
 	if (!stored) throw new Error('The identity was not stored');
-	const member = await db
-		.prepare('SELECT id FROM members WHERE channel_id = ?1 AND identity_id = ?2')
-		.bind(channelId, stored.id)
-		.first<{ id: number }>();
+	const [, found] = await db.batch<{ id: number }>([
+		db
+			.prepare('INSERT INTO identities (id, provider, subject, created_at) VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING')
+			.bind(stored.id, identity.provider, identity.subject, stored.created_at),
+		db.prepare('SELECT id FROM members WHERE channel_id = ?1 AND identity_id = ?2').bind(channelId, stored.id),
+	]);
+	const member = found?.results[0];
 	if (member) {
 		const session = await newSession(db, channelId, member.id, secret, now);
 		await db.batch([db.prepare('UPDATE members SET recent_provider = ?2 WHERE id = ?1').bind(member.id, identity.provider), ...session.statements]);

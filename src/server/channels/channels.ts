@@ -1,7 +1,6 @@
 /** Channels: lookup by domain and slug, and the layout data of docs/reference/product-rules.md#data (header, content, footer). */
 import type { ChannelRow as ConfiguredChannelRow } from './channel-rows';
 import { waitUntil } from 'cloudflare:workers';
-import { AppError } from '@/server/platform/errors';
 import { all, parseJsonColumn } from '@/server/platform/db';
 import { createMemo } from '@/server/platform/memo';
 import { asChannelLookup } from '@/server/platform/database';
@@ -27,6 +26,8 @@ import { contentVersionsOf, type ContentVersions, type VersionColumns } from '@/
 /** A stored channel: the columns a community file sets (channel-rows.ts) and the counters the app keeps. */
 interface ChannelRow extends ConfiguredChannelRow, VersionColumns {
 	listed_count: number;
+	database: string;
+	moving_to: string | null;
 }
 
 /** A channel, with the versions that key its cached pages and API reads (src/server/content-versions/). */
@@ -53,6 +54,10 @@ export interface Channel extends ContentVersions {
 	/** Where a member asks for a review of a hide or a ban (the file's `moderation.contact`); null when it names none. */
 	moderationContact: string | null;
 	listedCount: number;
+	/** The binding of the database that holds the community's rows (docs/reference/databases.md). */
+	database: string;
+	/** While `npm run channel -- move` copies the community: the binding it goes to (writes are refused). */
+	movingTo: string | null;
 }
 
 function toChannel(row: ChannelRow): Channel {
@@ -77,6 +82,8 @@ function toChannel(row: ChannelRow): Channel {
 		newMemberLimits: parseNewMemberLimits(row.new_member_limits),
 		moderationContact: isModerationContact(row.moderation_contact ?? '') ? row.moderation_contact : null,
 		listedCount: row.listed_count,
+		database: row.database,
+		movingTo: row.moving_to,
 		...contentVersionsOf(row),
 	};
 }
@@ -86,13 +93,6 @@ export async function findChannel(db: Db, domain: string, slug: string): Promise
 		db.prepare('SELECT * FROM channels WHERE domain = ?1 AND slug = ?2').bind(domain, slug).first<ChannelRow>(),
 	);
 	return row ? toChannel(row) : null;
-}
-
-/** @throws AppError ChannelNotFound */
-export async function getChannel(db: Db, domain: string, slug: string): Promise<Channel> {
-	const channel = await resolveChannel(db, domain, slug);
-	if (!channel) throw new AppError('ChannelNotFound');
-	return channel;
 }
 
 /** GET layouts/header: the channel header of docs/reference/product-rules.md#data with the header config and the banner. */
@@ -157,10 +157,65 @@ const channels = createMemo<Channel | null>(CHANNEL_MEMO_ENTRIES);
  * a hit never waits for D1; after that the read is waited for. A change made elsewhere is seen by
  * every reader within two seconds. A name that is no channel is remembered the same way, within
  * the memo's bound. The background read belongs to the request that started it (its waitUntil),
- * and only its settled row is shared (memo.ts).
+ * and only its settled row is shared (memo.ts). `db` is the directory (binding DB); a community
+ * whose rows live in another database is read with resolveCommunity.
  */
 export function resolveChannel(db: Db, domain: string, slug: string, now = Date.now()): Promise<Channel | null> {
-	return channels.readRevalidating(`${domain}/${slug}`, now, CHANNEL_TTL_MS, CHANNEL_STALE_MS, () => findChannel(db, domain, slug), waitUntil);
+	return resolveIn(DIRECTORY, db, domain, slug, now);
+}
+
+function resolveIn(binding: string, db: Db, domain: string, slug: string, now: number): Promise<Channel | null> {
+	return channels.readRevalidating(
+		`${binding}:${domain}/${slug}`,
+		now,
+		CHANNEL_TTL_MS,
+		CHANNEL_STALE_MS,
+		() => findChannel(db, domain, slug),
+		waitUntil,
+	);
+}
+
+/** The directory's binding: the communities, and which database holds each (docs/reference/databases.md). */
+export const DIRECTORY = 'DB';
+/** Where this isolate last found each community's rows (a binding), when not in the directory. */
+const placements = new Map<string, string>();
+
+/**
+ * The community and its database (the request's D1 session on the binding that holds its rows), or
+ * null when the path names none. The channel's row is read where this isolate last found it (the
+ * directory at first), remembered as resolveChannel says; a row whose `database` names another
+ * binding (the directory's row of a community that lives elsewhere, or the row a move left behind)
+ * sends the lookup there. A cached request reads nothing; an isolate's first request for a
+ * community outside the directory reads two channel rows (both counted as the channel lookup).
+ */
+export async function resolveCommunity(
+	bindingOf: (name: string) => D1Database,
+	open: (binding: D1Database) => Db,
+	domain: string,
+	slug: string,
+	now = Date.now(),
+): Promise<{ db: Db; channel: Channel } | null> {
+	const key = `${domain}/${slug}`;
+	for (let hops = 0; hops < 3; hops += 1) {
+		const name = placements.get(key) ?? DIRECTORY;
+		const db = open(bindingOf(name));
+		const channel = await resolveIn(name, db, domain, slug, now);
+		if (channel?.database === name) return { db, channel };
+		placements.delete(key);
+		// No row where it was last found (a move removed it): the directory knows where it went.
+		if (!channel) {
+			if (name === DIRECTORY) return null;
+			continue;
+		}
+		if (channel.database !== DIRECTORY) {
+			placements.set(key, channel.database);
+			for (const oldest of placements.keys()) {
+				if (placements.size <= CHANNEL_MEMO_ENTRIES) break;
+				placements.delete(oldest);
+			}
+		}
+	}
+	throw new Error(`The community ${key} has no database that holds it`);
 }
 
 /**
@@ -168,7 +223,7 @@ export function resolveChannel(db: Db, domain: string, slug: string, now = Date.
  * writer's next page, served by the same isolate, is the new one at once (others within the second).
  */
 export function forgetChannel(domain: string, slug: string): void {
-	channels.forget(`${domain}/${slug}`);
+	channels.forget(`${placements.get(`${domain}/${slug}`) ?? DIRECTORY}:${domain}/${slug}`);
 }
 
 /** How many channel names this isolate remembers (for the test of the memo's bound). */

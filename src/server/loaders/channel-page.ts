@@ -1,8 +1,7 @@
 /** What every channel page loads first: the channel from the path, its layout data, texts and session. */
 import type { AstroGlobal } from 'astro';
-import { env } from 'cloudflare:workers';
-import { database } from '@/server/platform/database';
-import { resolveChannel, type Channel } from '@/server/channels/channels';
+import type { Channel } from '@/server/channels/channels';
+import { findCommunity } from '@/server/channels/community';
 import { loadLayout, type LayoutData } from '@/server/channels/layout';
 import type { SessionState } from '@/server/sign-in/sessions';
 import { requestSession } from '@/server/sign-in/request-session';
@@ -62,9 +61,9 @@ export async function loadChannelPageIf<R extends Reads>(
 ): Promise<(Omit<ChannelPage<R>, 'read'> & { read: ReadValues<R> | null }) | null> {
 	const path = channelPathOf(astro.params);
 	if (!path) return null;
-	const db = database(env.DB);
-	const channel = await resolveChannel(db, path.domain, path.slug);
-	if (!channel) return null;
+	const community = await findCommunity(path.domain, path.slug);
+	if (!community) return null;
+	const { db, channel } = community;
 	// Page reads may depend on the layout (a board's list size): the session waits for it then,
 	// which costs no round trip while the layout is remembered for the content version.
 	const layoutRead = loadLayout(db, channel);

@@ -3,9 +3,8 @@
  * and its layout, with no session (they are the same for everyone and cached at the edge), and the
  * site's origin for their absolute URLs.
  */
-import { env } from 'cloudflare:workers';
-import { database } from '@/server/platform/database';
-import { resolveChannel, type Channel } from '@/server/channels/channels';
+import type { Channel } from '@/server/channels/channels';
+import { findCommunity } from '@/server/channels/community';
 import { loadLayout, type LayoutData } from '@/server/channels/layout';
 import { siteOrigin } from '@/server/platform/site-origin';
 import { channelPathOf } from '@/schemas/params';
@@ -34,9 +33,9 @@ export async function loadCrawlerChannel<R extends Reads = Record<never, never>>
 ): Promise<CrawlerChannel<R> | null> {
 	const path = channelPathOf(params);
 	if (!path) return null;
-	const db = database(env.DB);
-	const channel = await resolveChannel(db, path.domain, path.slug);
-	if (!channel) return null;
+	const community = await findCommunity(path.domain, path.slug);
+	if (!community) return null;
+	const { db, channel } = community;
 	const [layout, read] = await Promise.all([loadLayout(db, channel), readAll(db, reads?.(db, channel) ?? ({} as R))]);
 	return { db, channel, layout, origin: siteOrigin(url), t: translator(channel.language), read };
 }

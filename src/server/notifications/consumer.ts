@@ -10,6 +10,30 @@
 import { deliver, eventOf } from './deliver';
 import type { PushSetup } from './push';
 import type { EmailSetup } from './email';
+import { database } from '@/server/platform/database';
+import { databaseNamed } from '@/server/platform/databases';
+
+/**
+ * The database of each community, by its row in `directory`, read once per community and batch;
+ * null while the community moves (its messages wait for the move to end).
+ */
+function communityDatabase(directory: Db): (channelId: number) => Promise<Db | null> {
+	const found = new Map<number, Promise<Db | null>>();
+	return (channelId) => {
+		let home = found.get(channelId);
+		if (!home) {
+			home = directory
+				.prepare('SELECT database, moving_to FROM channels WHERE id = ?1')
+				.bind(channelId)
+				.first<{ database: string; moving_to: string | null }>()
+				.then((row) =>
+					!row ? directory : row.moving_to !== null ? null : row.database === 'DB' ? directory : database(databaseNamed(row.database)),
+				);
+			found.set(channelId, home);
+		}
+		return home;
+	};
+}
 
 /** The dead-letter queue is the notifications queue's name with this suffix (wrangler.toml). */
 const DEAD_LETTER_SUFFIX = '-dlq';
@@ -19,12 +43,18 @@ export function retryDelaySeconds(attempts: number): number {
 	return Math.min(2 ** Math.max(1, attempts), 300);
 }
 
+/**
+ * `db` is the directory (binding DB), which keeps the dead letters; each message is delivered in
+ * the database of its community (`databaseOf`, docs/reference/databases.md), and waits (a retry) while
+ * the community moves between databases.
+ */
 export async function consumeNotifications(
 	batch: MessageBatch,
 	db: Db,
 	push: PushSetup | null = null,
 	email: EmailSetup | null = null,
 	now: () => number = Date.now,
+	databaseOf: (channelId: number) => Promise<Db | null> = communityDatabase(db),
 ): Promise<void> {
 	if (batch.queue.endsWith(DEAD_LETTER_SUFFIX)) {
 		await keepDeadLetters(batch, db, now());
@@ -38,7 +68,9 @@ export async function consumeNotifications(
 			continue;
 		}
 		try {
-			await deliver(db, event, now(), push, email);
+			const home = await databaseOf(event.channelId);
+			if (!home) throw new Error(`Community ${event.channelId} is moving between databases`);
+			await deliver(home, event, now(), push, email);
 			message.ack();
 		} catch (error) {
 			console.error(`Notification message ${message.id} failed (attempt ${message.attempts})`, error);

@@ -23,9 +23,15 @@ export const BOOKMARK_HEADER = 'X-D1-Bookmark';
  */
 export const BOOKMARK_COOKIE_SECONDS = 5 * 60;
 
-/** A D1 bookmark: three 8-digit and one 32-digit hexadecimal parts (they sort oldest to newest). */
-const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
+/**
+ * A D1 bookmark: three 8-digit and one 32-digit hexadecimal parts (they sort oldest to newest),
+ * after the name of the binding it belongs to and a tilde when that is not the directory's (DB):
+ * a bookmark is one database's (docs/reference/databases.md).
+ */
+const BOOKMARK = /^(?:(DB_[1-9][0-9]{0,3})~)?([0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32})$/;
 const BOOKMARK_LENGTH = 59;
+/** The directory's binding, whose bookmark goes without a name. */
+const DIRECTORY = 'DB';
 
 /** What a request does to the database, for the start of its session. */
 export type RequestKind = 'read' | 'write' | 'moderation';
@@ -59,30 +65,38 @@ function cookieName(url: URL): string {
 	return `${isSecureContext(url) ? '__Host-' : ''}d1-bookmark`;
 }
 
-/** The bookmark the request's cookie carries, or null when it has none, or one that is not a bookmark. */
+/** The bookmark the request's cookie carries (with its binding's name, but for DB's), or null when it has none, or one that is not a bookmark. */
 export function bookmarkOf(request: Request): D1SessionBookmark | null {
 	const header = request.headers.get('cookie');
 	if (!header) return null;
 	const name = cookieName(new URL(request.url));
 	const value = parse(header, name)[name];
-	return value !== undefined && value.length === BOOKMARK_LENGTH && BOOKMARK.test(value) ? value : null;
+	return value !== undefined && value.length <= BOOKMARK_LENGTH + 9 && BOOKMARK.test(value) ? value : null;
 }
 
-/** The answer's headers after a write: the cookie and BOOKMARK_HEADER, both with `bookmark`. */
-export function bookmarkHeaders(url: URL, bookmark: D1SessionBookmark): [string, string][] {
+/** The bookmark of the request's cookie when it is the database bound as `binding`'s, or null. */
+function bookmarkFor(request: Request, binding: string): D1SessionBookmark | null {
+	const [, name = DIRECTORY, bookmark] = BOOKMARK.exec(bookmarkOf(request) ?? '') ?? [];
+	return bookmark !== undefined && name === binding ? bookmark : null;
+}
+
+/** The answer's headers after a write: the cookie and BOOKMARK_HEADER, both with `bookmark` of the database bound as `binding`. */
+export function bookmarkHeaders(url: URL, bookmark: D1SessionBookmark, binding = DIRECTORY): [string, string][] {
+	const value = binding === DIRECTORY ? bookmark : `${binding}~${bookmark}`;
 	return [
-		['Set-Cookie', bookmarkCookie(url, bookmark)],
-		[BOOKMARK_HEADER, bookmark],
+		['Set-Cookie', bookmarkCookie(url, value)],
+		[BOOKMARK_HEADER, value],
 	];
 }
 
 /**
- * Where the request's session starts: a write or a moderator's read on the primary; any other read
- * from the bookmark of the reader's last write when they carry one, otherwise from the nearest replica.
+ * Where the request's session on the database bound as `binding` starts: a write or a moderator's
+ * read on the primary; any other read from the bookmark of the reader's last write when they carry
+ * one of that database, otherwise from the nearest replica.
  */
-export function sessionStart(request: Request): D1SessionConstraint | D1SessionBookmark {
+export function sessionStart(request: Request, binding = DIRECTORY): D1SessionConstraint | D1SessionBookmark {
 	if (requestKind(request) !== 'read') return 'first-primary';
-	return bookmarkOf(request) ?? 'first-unconstrained';
+	return bookmarkFor(request, binding) ?? 'first-unconstrained';
 }
 
 /**

@@ -21,7 +21,9 @@
  * first query is the first round trip (docs/reference/consistency.md).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { env } from 'cloudflare:workers';
 import { bookmarkHeaders, channelLookupStart, handsOutBookmark, newerBookmark, sessionStart } from './d1-session';
+import { boundDatabaseNames } from './databases';
 
 /** What one request asked the database, so far. */
 export interface RoundTrips {
@@ -103,12 +105,12 @@ export async function retryWhileBusy<T>(work: () => Promise<T>, wait: (ms: numbe
 	}
 }
 
-/** One request's sessions: where they start, and the one opened on each binding so far. */
+/** One request's sessions: the request (where each starts), and the one opened on each binding so far. */
 interface RequestSessions {
-	start: D1SessionConstraint | D1SessionBookmark;
+	request: Request;
 	/** Where its channel lookup starts when not in the request's own session (d1-session.ts `channelLookupStart`). */
 	lookup: (binding: D1Database) => D1SessionConstraint | D1SessionBookmark | null;
-	opened: Map<D1Database, { session: D1DatabaseSession; db: Db }>;
+	opened: Map<D1Database, { session: D1DatabaseSession; db: Db; name: string }>;
 }
 
 /** The bookmark of the newest write this isolate served, by binding: where a write's channel lookup starts. */
@@ -126,16 +128,19 @@ const requestSessions = new AsyncLocalStorage<RequestSessions>();
 export async function onD1Session(request: Request, answer: () => Promise<Response>): Promise<Response> {
 	if (requestSessions.getStore()) return answer();
 	const lookup = (binding: D1Database) => channelLookupStart(request, newestWrites.get(binding) ?? null);
-	const sessions: RequestSessions = { start: sessionStart(request), lookup, opened: new Map() };
+	const sessions: RequestSessions = { request, lookup, opened: new Map() };
 	const response = await requestSessions.run(sessions, answer);
 	if (!handsOutBookmark(request)) return response;
 	for (const [binding, { session }] of sessions.opened) {
 		const newest = newerBookmark(newestWrites.get(binding) ?? null, session.getBookmark());
 		if (newest !== null) newestWrites.set(binding, newest);
 	}
-	const bookmark = [...sessions.opened.values()].map(({ session }) => session.getBookmark()).find((found) => found !== null);
-	if (!bookmark) return response;
-	const headers = bookmarkHeaders(new URL(request.url), bookmark);
+	// The community's database is what a writer reads back: a content database's bookmark before the
+	// directory's (the directory is written only by a sign-in's identity, which no page reads back).
+	const opened = [...sessions.opened.values()].sort((a, b) => Number(a.name === 'DB') - Number(b.name === 'DB'));
+	const written = opened.map(({ session, name }) => ({ bookmark: session.getBookmark(), name })).find((found) => found.bookmark !== null);
+	if (!written?.bookmark) return response;
+	const headers = bookmarkHeaders(new URL(request.url), written.bookmark, written.name);
 	const add = (to: Response) => {
 		for (const [name, value] of headers) to.headers.append(name, value);
 		return to;
@@ -157,14 +162,20 @@ export function database(binding: D1Database): Db {
 	if (!sessions) return wrap(binding.withSession('first-primary'));
 	let found = sessions.opened.get(binding);
 	if (!found) {
-		const session = binding.withSession(sessions.start);
+		const name = bindingName(binding);
+		const session = binding.withSession(sessionStart(sessions.request, name));
 		const lookupStart = sessions.lookup(binding);
 		// A write's channel lookup on a session of its own (d1-session.ts channelLookupStart), opened when it first reads.
 		const lookup = lookupStart === null ? null : () => binding.withSession(lookupStart);
-		found = { session, db: wrap(session, lookup) };
+		found = { session, db: wrap(session, lookup), name };
 		sessions.opened.set(binding, found);
 	}
 	return found.db;
+}
+
+/** The name `binding` is bound under in the Worker's env (DB when it is none of them: a test's stand-in). */
+function bindingName(binding: D1Database): string {
+	return boundDatabaseNames().find((name) => Reflect.get(env, name) === binding) ?? 'DB';
 }
 
 function wrap(session: D1DatabaseSession, lookup: (() => D1DatabaseSession) | null = null): Db {
