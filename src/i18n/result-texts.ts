@@ -53,6 +53,7 @@ export const RESULT_TEXT_KEYS = {
 	LoginRequired: 'auth.loginRequired',
 	MembershipRequired: 'auth.loginRequiredDesc',
 	IdentityRejected: 'login.failed',
+	LiveConnectionLimit: 'live.connectionLimit',
 	TooManyRequests: 'common.message.tooManyRequests',
 	Internal: 'common.message.error',
 } as const satisfies Partial<Record<ResultCodeName, MessageKey>>;
