@@ -11,13 +11,7 @@ import { env } from 'cloudflare:workers';
 import { api } from '@functions/api/app';
 import { call, deliverNotifications, freshPost, GLOBAL, KOREAN, memberApi, publicApi, signIn } from './harness';
 import { InvalidParameter, LiveConnectionLimit, LoginRequired, PostNotFound, CommentNotFound } from '@/lib/result-codes';
-import {
-	ADDRESS_HEADER,
-	CLIENT_MESSAGE_CLOSE,
-	MAX_SOCKETS_PER_ADDRESS,
-	MAX_SOCKETS_PER_ROOM,
-	type LiveMessage,
-} from '@/server/live/live-room';
+import { ADDRESS_HEADER, CLIENT_MESSAGE_CLOSE, MAX_SOCKETS_PER_ADDRESS, MAX_SOCKETS_PER_ROOM, type LiveMessage } from '@/server/live/live-room';
 import { postRoomName, room } from '@/server/live/rooms';
 
 const AUTHOR = 1007;
@@ -86,7 +80,8 @@ describe('a post’s room', () => {
 		expect(await env.DB.prepare('SELECT comment_count FROM posts WHERE id = ?1').bind(postId).first('comment_count')).toBe(commentCount);
 		// A second comment: one more message each, never a repeat of the first.
 		expect((await comment(postId, { content: 'again' })).code).toBe(0);
-		for (const reader of readers) await expect.poll(() => reader.messages.map((message) => message.type === 'comment' && message.count)).toEqual([1, 2]);
+		for (const reader of readers)
+			await expect.poll(() => reader.messages.map((message) => message.type === 'comment' && message.count)).toEqual([1, 2]);
 	});
 
 	it('hears nothing of a refused write, and a failed publish never fails the write', async () => {
@@ -124,7 +119,8 @@ describe('a post’s room', () => {
 		expect(await stub.publish({ type: 'comment', commentId: 49, count: 1 })).toBe(0);
 		expect(await stub.publish({ type: 'comment', commentId: 50, count: 2 })).toBe(0);
 		expect(await stub.publish({ type: 'comment', commentId: 51, count: 3 })).toBe(2);
-		for (const reader of readers) await expect.poll(() => reader.messages.map((message) => message.type === 'comment' && message.commentId)).toEqual([50, 51]);
+		for (const reader of readers)
+			await expect.poll(() => reader.messages.map((message) => message.type === 'comment' && message.commentId)).toEqual([50, 51]);
 	});
 
 	it('is only the server’s: a client that writes is closed, a keep-alive ping is answered', async () => {

@@ -14,7 +14,8 @@ export function commentsApi(channel: ChannelRef, postId: number, userId: number 
 	const api = createApiClient({ channel, getUserId: () => (userId === null ? null : String(userId)) });
 	const param = { postId };
 	return {
-		page: (after: number) => api.public.get('/posts/:postId/comments', { param, query: { after } }),
+		/** The first page (`after` null), or the one after comment `after`. */
+		page: (after: number | null) => api.public.get('/posts/:postId/comments', { param, query: after === null ? {} : { after } }),
 		create: (content: string, parentId: number | null, requestId: string) =>
 			api.member.post('/posts/:postId/comments', { param, json: { content, parentId, requestId } }),
 		edit: (commentId: number, content: string) =>

@@ -38,7 +38,9 @@ export async function assertLivePost(db: Db, channelId: number, postId: number, 
 	const member = viewer.kind === 'member' ? viewer.memberId : null;
 	const admin = viewer.kind === 'member' && viewer.admin ? 1 : 0;
 	const found = await db
-		.prepare(`SELECT 1 AS ok FROM posts p JOIN boards b ON b.id = p.board_id WHERE p.id = ?1 AND p.channel_id = ?2 AND ${readablePostSql('?3', '?4')}`)
+		.prepare(
+			`SELECT 1 AS ok FROM posts p JOIN boards b ON b.id = p.board_id WHERE p.id = ?1 AND p.channel_id = ?2 AND ${readablePostSql('?3', '?4')}`,
+		)
 		.bind(postId, channelId, member, admin)
 		.first<{ ok: number }>();
 	if (!found) throw new AppError('PostNotFound');
