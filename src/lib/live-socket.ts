@@ -11,7 +11,7 @@
 import { apiUrl } from '@/lib/api-client';
 import type { ChannelRef } from '@/lib/urls';
 
-export const POLL_MS = 30_000;
+const POLL_MS = 30_000;
 const POLL_MAX_MS = 5 * 60_000;
 const RETRY_MS = 5_000;
 const RETRY_MAX_MS = 5 * 60_000;
@@ -25,7 +25,7 @@ export interface LiveFollow {
 	onState?: (state: LiveState) => void;
 }
 
-export type LiveState = 'open' | 'polling' | 'closed';
+type LiveState = 'open' | 'polling' | 'closed';
 
 /** The socket address of a live route: the page's origin with ws: or wss:. */
 export function liveUrl(channel: ChannelRef, route: { postId: number } | 'me'): string {
