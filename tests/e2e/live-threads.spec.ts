@@ -5,28 +5,16 @@
  * WebSocket, the page polls the comments' count instead, at once and then every 30 seconds of the page's clock
  * (page.clock): nothing here waits on wall-clock time.
  */
-import type { Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { expect, test } from './test';
-import { execute } from './fixtures';
 import { texts } from './texts';
-import { boardOf, community, freshMember, memberIdOf, type Community } from './write-helpers';
+import { community, freshMember, freshPost, type Community } from './write-helpers';
 import { signInContext } from './sessions';
 
 // Each test makes its rows through wrangler's local D1 (a process per statement), which takes
 // seconds on a busy machine: an upper bound, not a timing.
 test.describe.configure({ timeout: 120_000 });
 test.use({ viewport: { width: 390, height: 844 } });
-
-/** A new visible post in the community's general board by its demo member 5. */
-function freshPost(channel: Community, title: string): number {
-	const body = JSON.stringify({ type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'Lanterns over the harbour.' }] }] });
-	const [row] = execute(
-		`INSERT INTO posts (channel_id, board_id, member_id, title, content, content_text, created_at)
-		 VALUES (${channel.index}, ${boardOf(channel, 'general')}, ${memberIdOf(channel, 5)}, '${title}', '${body}', 'Lanterns', ${Date.now()}) RETURNING id`,
-	) as { id: number }[];
-	if (!row) throw new Error('No post was made');
-	return row.id;
-}
 
 /** Opens the post as a reader and scrolls (the live thread loads at the first interaction). */
 async function openAsReader(page: Page, path: string, postId: number): Promise<void> {
@@ -40,6 +28,26 @@ async function comment(page: Page, text: string): Promise<void> {
 	await page.locator('#comment-box-new').fill(text);
 	await page.locator('[data-comments] [data-action="post"]').first().click();
 	await expect(page.locator('[data-comments] .comment-text', { hasText: text })).toBeVisible();
+}
+
+/** A member made for the test writes `text` on the post from a browser of their own; `check` looks at their page after. */
+async function commentElsewhere(
+	browser: Browser,
+	channel: Community,
+	postId: number,
+	text: string,
+	check: (writerPage: Page) => Promise<void> = async () => undefined,
+): Promise<void> {
+	const writer = await browser.newContext({ viewport: { width: 390, height: 844 } });
+	try {
+		await signInContext(writer, channel, freshMember('Live', channel.index).id);
+		const writerPage = await writer.newPage();
+		await writerPage.goto(`${channel.path}/posts/${postId}`);
+		await comment(writerPage, text);
+		await check(writerPage);
+	} finally {
+		await writer.close();
+	}
 }
 
 for (const [path, language] of [
@@ -57,36 +65,26 @@ for (const [path, language] of [
 		const show = banner.getByRole('button');
 		await expect(show).toBeHidden();
 
-		const writer = await browser.newContext({ viewport: { width: 390, height: 844 } });
-		try {
-			const member = freshMember('Live', channel.index);
-			await signInContext(writer, channel, member.id);
-			const writerPage = await writer.newPage();
-			await writerPage.goto(`${path}/posts/${postId}`);
-			const text = `A lantern just lit ${suffix}`;
-			await comment(writerPage, text);
-			// The writer's own page shows no banner for their own comment.
-			await expect(writerPage.locator('[data-live-banner] button')).toBeHidden();
+		const text = `A lantern just lit ${suffix}`;
+		// The writer's own page shows no banner for their own comment.
+		await commentElsewhere(browser, channel, postId, text, (writerPage) => expect(writerPage.locator('[data-live-banner] button')).toBeHidden());
 
-			await expect(show).toBeVisible();
-			await expect(show).toHaveText(`${t('live.newComments.one')} — ${t('live.show')}`);
-			// The banner is within the phone's screen and a comfortable tap target.
-			const box = (await show.boundingBox())!;
-			expect(box.x).toBeGreaterThanOrEqual(0);
-			expect(box.x + box.width).toBeLessThanOrEqual(390);
-			expect(box.y + box.height).toBeLessThanOrEqual(844);
-			expect(box.height).toBeGreaterThanOrEqual(44);
-			expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
-			await page.screenshot({ path: test.info().outputPath(`live-banner-${language}.png`) });
+		await expect(show).toBeVisible();
+		await expect(show).toHaveText(`${t('live.newComments.one')} — ${t('live.show')}`);
+		// The banner is within the phone's screen and a comfortable tap target.
+		const box = (await show.boundingBox())!;
+		expect(box.x).toBeGreaterThanOrEqual(0);
+		expect(box.x + box.width).toBeLessThanOrEqual(390);
+		expect(box.y + box.height).toBeLessThanOrEqual(844);
+		expect(box.height).toBeGreaterThanOrEqual(44);
+		expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+		await page.screenshot({ path: test.info().outputPath(`live-banner-${language}.png`) });
 
-			await show.click();
-			await expect(page.locator('[data-comments] .comment-text', { hasText: text })).toBeVisible();
-			await expect(show).toBeHidden();
-			// The heading's count follows, and the page was never reloaded.
-			await expect(page.locator('#comments-heading')).toContainText('1');
-		} finally {
-			await writer.close();
-		}
+		await show.click();
+		await expect(page.locator('[data-comments] .comment-text', { hasText: text })).toBeVisible();
+		await expect(show).toBeHidden();
+		// The heading's count follows, and the page was never reloaded.
+		await expect(page.locator('#comments-heading')).toContainText('1');
 	});
 }
 
@@ -111,16 +109,7 @@ test('en: without WebSocket the page polls the count every 30 seconds, and shows
 	// Once at the start (a cached page may be older than its comments), then every 30 seconds.
 	await expect.poll(() => polls.length).toBe(1);
 
-	const writer = await browser.newContext({ viewport: { width: 390, height: 844 } });
-	try {
-		const member = freshMember('Poll', channel.index);
-		await signInContext(writer, channel, member.id);
-		const writerPage = await writer.newPage();
-		await writerPage.goto(`${path}/posts/${postId}`);
-		await comment(writerPage, `Polled lantern ${suffix}`);
-	} finally {
-		await writer.close();
-	}
+	await commentElsewhere(browser, channel, postId, `Polled lantern ${suffix}`);
 	const show = banner.getByRole('button');
 	await expect(show).toBeHidden();
 	// The poll's 30 seconds, on the page's clock.
