@@ -1,6 +1,6 @@
 /**
  * `node scripts/bench-live.mjs [--readers 100] [--comments 20]`: what a live thread costs
- * (docs/reference/live-threads.md, docs/performance.md). It serves the last `npm run build` under
+ * (docs/reference/live-threads.md#cost, docs/decisions/performance.md). It serves the last `npm run build` under
  * `wrangler dev` on BENCH_PORT + 12 (default 8842), on a fresh copy of the demo data in
  * .wrangler/bench-live, and on one post of /starfall/global:
  *
