@@ -59,6 +59,8 @@ export default defineConfig({
 							// read replica of the read-your-writes test (tests/workers/lagging-replica.ts).
 							d1Databases: ['DB', 'DB_1', 'DB_2', 'DB_3', 'DB_REPLICA'],
 							r2Buckets: ['UPLOADS', 'BACKUPS'],
+							// The live threads' rooms (wrangler.toml): the class is exported by the tests' main Worker.
+							durableObjects: { LIVE: 'LiveRoom' },
 							ratelimits,
 							// The product's producer; the tests keep what it sends (setup.ts) and deliver it themselves.
 							// The probe queue is consumed for real, with a real dead-letter queue, as wrangler.toml's. Delivered

@@ -24,6 +24,7 @@ import { likesRouter } from '@functions/api/routers/likes';
 import { savedRouter } from '@functions/api/routers/saved';
 
 import { blocksRouter } from '@functions/api/routers/blocks';
+import { liveMemberRouter, livePostsRouter } from '@functions/api/routers/live';
 import { commentsRouter } from '@functions/api/routers/comments';
 import { adminRouter } from '@functions/api/routers/admin';
 import { notificationsRouter } from '@functions/api/routers/notifications';
@@ -48,6 +49,7 @@ const publicApi = new Hono<ApiEnv>()
 	.route('/', revisionsRouter)
 	.route('/', usersRouter)
 	.route('/', authRouter)
+	.route('/', livePostsRouter)
 	// A known path asked with the wrong method.
 	.all('/posts/:postId/views', methodNotAllowed);
 
@@ -78,7 +80,8 @@ const memberApi = new Hono<ApiEnv>()
 	.route('/', writingRouter)
 	.route('/', reportsRouter)
 	.route('/', notificationsRouter)
-	.route('/', emailRouter);
+	.route('/', emailRouter)
+	.route('/', liveMemberRouter);
 
 /** A community's administrators, checked from the session's current row on every request before its input is read. */
 const adminApi = new Hono<ApiEnv>()

@@ -8,7 +8,9 @@
  *   the caller's Cloudflare location, where the limiters count anyway;
  * - the hourly removal of unused uploads and old notifications (functions/shell/scheduled.ts), on the same D1 and R2;
  * - the notifications queue's consumer (src/server/notifications/consumer.ts): Pages Functions can
- *   send to a queue but not consume one.
+ *   send to a queue but not consume one;
+ * - the live threads' Durable Object class (src/server/live/live-room.ts), which the Pages project
+ *   binds as LIVE with this Worker as its script_name: Pages cannot define one.
  *
  * The Workers deployment does not use it: functions/shell/worker.ts has the bindings and the cron itself.
  */
@@ -19,6 +21,8 @@ import { consumeNotifications } from '@/server/notifications/consumer';
 import { pushSetupFromEnv } from '@/server/notifications/push';
 import { emailSetupFromEnv } from '@/server/notifications/email';
 import { database } from '@/server/platform/database';
+
+export { LiveRoom } from '@/server/live/live-room';
 
 export default class Companion extends WorkerEntrypoint<Env> implements RateLimiterService {
 	/** Counts `key` against the limiter `limiter`; a name that is not one of ours is refused. */

@@ -25,6 +25,9 @@ import { consumeNotifications } from '@/server/notifications/consumer';
 import { pushSetupFromEnv } from '@/server/notifications/push';
 import { emailSetupFromEnv } from '@/server/notifications/email';
 
+// The live threads' Durable Object class (wrangler.toml [[durable_objects.bindings]]), exported by the entry as the runtime requires.
+export { LiveRoom } from '@/server/live/live-room';
+
 export default {
 	fetch(request, env, ctx) {
 		return guarded(request, () => countRoundTrips(async (trips) => withRoundTrips(await answer(request, env, ctx), trips)));

@@ -7,7 +7,8 @@
  *   dist-pages/assets/_worker.js/   the same Worker (dist/server), index.js its entry
  *   dist-pages/assets/_routes.json  the static files the Worker never sees
  *   dist-pages/companion/           the companion Worker (functions/shell/companion.ts, bundled) and its
- *                                   wrangler.toml: the rate limiters and the hourly cron
+ *                                   wrangler.toml: the rate limiters, the hourly cron, the queue's consumer
+ *                                   and the live threads' Durable Object class
  *
  * The Worker is the Workers build's own: uploads, the edge cache, Astro's handler and the security
  * headers, with the static assets through the ASSETS binding that Pages gives an advanced-mode
@@ -42,7 +43,18 @@ function consumerVars(vars = {}) {
 }
 
 export function pagesConfigs(worker) {
-	const { main: _main, assets: _assets, triggers, ratelimits = [], d1_databases = [], r2_buckets = [], queues, ...rest } = worker;
+	const {
+		main: _main,
+		assets: _assets,
+		triggers,
+		ratelimits = [],
+		d1_databases = [],
+		r2_buckets = [],
+		queues,
+		durable_objects: durableObjects,
+		migrations,
+		...rest
+	} = worker;
 	const databases = d1_databases.map(({ migrations_dir: _dir, ...database }) => database);
 	const companionName = `${worker.name}-companion`;
 	const pages = {
@@ -54,6 +66,10 @@ export function pagesConfigs(worker) {
 		services: [{ binding: 'RATE_LIMITER', service: companionName }],
 		// Pages Functions send to a queue but cannot consume one: the companion consumes.
 		...(queues?.producers ? { queues: { producers: queues.producers } } : {}),
+		// Pages cannot define a Durable Object class: it binds the companion's (the live threads' rooms).
+		...(durableObjects?.bindings
+			? { durable_objects: { bindings: durableObjects.bindings.map((binding) => ({ ...binding, script_name: companionName })) } }
+			: {}),
 	};
 	const companion = {
 		name: companionName,
@@ -68,6 +84,9 @@ export function pagesConfigs(worker) {
 		...(triggers ? { triggers } : {}),
 		// The consumer, and the producer it sends a fan-out's next page with.
 		...(queues ? { queues } : {}),
+		// The Durable Object classes (functions/shell/companion.ts exports them) and their migrations.
+		...(durableObjects ? { durable_objects: durableObjects } : {}),
+		...(migrations ? { migrations } : {}),
 		// The consumer's Web Push and email need their settings (and, as secrets of its own,
 		// VAPID_PRIVATE_KEY and MAIL_HTTP_TOKEN), and the links' origin.
 		...(consumerVars(worker.vars) ? { vars: consumerVars(worker.vars) } : {}),

@@ -56,6 +56,7 @@ export const RESULT_TEXT_KEYS = {
 	LoginRequired: 'auth.loginRequired',
 	MembershipRequired: 'auth.loginRequiredDesc',
 	IdentityRejected: 'login.failed',
+	LiveConnectionLimit: 'live.connectionLimit',
 	TooManyRequests: 'common.message.tooManyRequests',
 	CommunityMoving: 'moving.message',
 	Internal: 'common.message.error',

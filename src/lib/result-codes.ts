@@ -102,6 +102,7 @@ export const PayloadTooLarge = { code: -4131401, status: 413 } as const satisfie
 export const UnsupportedMediaType = { code: -4151401, status: 415 } as const satisfies ResultCode;
 export const NicknameChangeTooSoon = { code: -4291421, status: 429 } as const satisfies ResultCode;
 export const TooManyRequests = { code: -4291401, status: 429 } as const satisfies ResultCode;
+export const LiveConnectionLimit = { code: -4291496, status: 429 } as const satisfies ResultCode;
 export const UploadDailyLimitReached = { code: -4291441, status: 429 } as const satisfies ResultCode;
 export const EmailConfirmationLimit = { code: -4291481, status: 429 } as const satisfies ResultCode;
 export const ProviderUnavailable = { code: -5031401, status: 503 } as const satisfies ResultCode;
@@ -198,6 +199,7 @@ export const RESULT_MESSAGES = {
 	UnsupportedMediaType: 'Send the request body as application/json.',
 	NicknameChangeTooSoon: 'You can change your nickname once every 7 days.',
 	TooManyRequests: 'Too many requests. Please wait a minute and try again.',
+	LiveConnectionLimit: 'This page has as many live connections as it can take from your address. New comments show when you reload.',
 	UploadDailyLimitReached: 'You can upload up to 100 images or 200 MB a day. Please try again later.',
 	ProviderUnavailable: 'This sign-in method is not available at the moment. Please try another one or try again later.',
 	CommunityMoving: 'This community is moving to another database. Reading works; please try again in a minute.',

@@ -6,7 +6,7 @@
  * itself: the server renders a member's page with their user id, the shared guest page without. A
  * member who comes back to a comment kept from an ended session gets the island at once.
  */
-import { hasKeptComment, loginRequiredDialog, type Wake } from '@/islands/comments/wake';
+import { hasKeptComment, LIVE_SHOW_EVENT, loginRequiredDialog, type Wake } from '@/islands/comments/wake';
 
 const section = document.querySelector<HTMLElement>('[data-comments]');
 const MEMBER_ACTIONS = new Set(['write', 'post', 'reply', 'like']);
@@ -79,6 +79,12 @@ if (section) {
 		});
 	};
 	for (const type of WAKE_EVENTS) section.addEventListener(type, wake);
+	// The live banner's Show (live-thread.ts): the island wakes and loads the new comments (once awake, it hears the event itself).
+	section.addEventListener(LIVE_SHOW_EVENT, (event) => {
+		if (section.dataset['mounted'] !== undefined) return;
+		replay = { action: 'live', commentId: null };
+		wake(event);
+	});
 	// From here on a press is never lost (a press before it, while the page still loads, does nothing).
 	section.dataset['commentsLoader'] = 'armed';
 

@@ -25,6 +25,19 @@ if (beacon) {
 	}
 }
 
+// The live thread (live-thread.ts: the banner of new comments), its module fetched at the reader's first
+// scroll, press or key: nothing of it loads before an interaction (tests/e2e/budget.spec.ts).
+const liveBanner = document.querySelector<HTMLElement>('[data-live-banner]');
+const commentsSection = document.querySelector<HTMLElement>('[data-comments]');
+if (liveBanner && commentsSection) {
+	const LIVE_WAKE = ['scroll', 'pointerdown', 'keydown'] as const;
+	const start = () => {
+		for (const type of LIVE_WAKE) removeEventListener(type, start);
+		void import('@/page-scripts/live-thread').then(({ followThread }) => followThread(liveBanner, commentsSection));
+	};
+	for (const type of LIVE_WAKE) addEventListener(type, start, { passive: true });
+}
+
 // An "edited" mark opens the earlier versions (src/components/post/RevisionsDialog.astro), its module fetched at the first press.
 document.addEventListener('click', (event) => {
 	const mark = (event.target as Element | null)?.closest<HTMLElement>('[data-revisions]');

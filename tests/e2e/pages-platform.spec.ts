@@ -83,3 +83,22 @@ test('the scripts a page names are served on Pages as JavaScript, and its inline
 	expect(await page.locator('.top-bar').evaluate((element) => getComputedStyle(element).position)).toBe('sticky');
 	expect(await page.locator('.top-bar-inner').evaluate((element) => getComputedStyle(element).display)).toBe('flex');
 });
+
+test('a post’s live room opens on Pages through the companion Worker’s Durable Object, and answers the keep-alive', async ({ page }) => {
+	const postId = demoIds().postWithImage;
+	await page.goto(`/starfall/global/posts/${postId}`);
+	const answered = await page.evaluate(
+		(path) =>
+			new Promise<string>((resolve) => {
+				const socket = new WebSocket(new URL(path, location.href.replace(/^http/, 'ws')));
+				socket.addEventListener('open', () => socket.send('ping'));
+				socket.addEventListener('message', (event) => {
+					resolve(String(event.data));
+					socket.close();
+				});
+				socket.addEventListener('close', (event) => resolve(`closed ${event.code}`));
+			}),
+		`/public/v1/starfall/global/live/posts/${postId}`,
+	);
+	expect(answered).toBe('pong');
+});

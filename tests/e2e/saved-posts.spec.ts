@@ -9,7 +9,7 @@ import { expect, test } from './test';
 import { execute } from './fixtures';
 import { wcagViolations } from './axe';
 import { texts } from './texts';
-import { boardOf, community, freshMember, memberIdOf, type Community } from './write-helpers';
+import { community, freshMember, freshPost } from './write-helpers';
 import { signInContext } from './sessions';
 import { reviewShot } from './review-shot';
 
@@ -17,17 +17,6 @@ import { reviewShot } from './review-shot';
 // seconds on a busy machine: an upper bound, not a timing.
 test.describe.configure({ timeout: 120_000 });
 test.use({ viewport: { width: 390, height: 844 } });
-
-/** A new visible post in the community's general board by its demo member 5. */
-function freshPost(channel: Community, title: string): number {
-	const body = JSON.stringify({ type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'Lanterns over the harbour.' }] }] });
-	const [row] = execute(
-		`INSERT INTO posts (channel_id, board_id, member_id, title, content, content_text, created_at)
-		 VALUES (${channel.index}, ${boardOf(channel, 'general')}, ${memberIdOf(channel, 5)}, '${title}', '${body}', 'Lanterns', ${Date.now()}) RETURNING id`,
-	) as { id: number }[];
-	if (!row) throw new Error('No post was made');
-	return row.id;
-}
 
 const savedRows = (memberId: number) =>
 	(execute(`SELECT post_id AS postId FROM saved_posts WHERE member_id = ${memberId} ORDER BY saved_at DESC`) as { postId: number }[]).map(

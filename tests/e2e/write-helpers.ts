@@ -89,3 +89,14 @@ export async function signInFreshMember(page: Page, channel: Community, label: s
 	await page.goto(redirectPath);
 	return id;
 }
+
+/** A new visible post in the community's general board by its demo member 5 (saved posts, live threads). */
+export function freshPost(channel: Community, title: string): number {
+	const body = JSON.stringify({ type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'Lanterns over the harbour.' }] }] });
+	const [row] = execute(
+		`INSERT INTO posts (channel_id, board_id, member_id, title, content, content_text, created_at)
+		 VALUES (${channel.index}, ${boardOf(channel, 'general')}, ${memberIdOf(channel, 5)}, '${title}', '${body}', 'Lanterns', ${Date.now()}) RETURNING id`,
+	) as { id: number }[];
+	if (!row) throw new Error('No post was made');
+	return row.id;
+}

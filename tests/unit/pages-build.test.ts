@@ -73,6 +73,20 @@ describe('the Pages configuration', () => {
 		]);
 	});
 
+	it('binds the live threads’ rooms from Pages to the companion, which defines the class and its migrations', () => {
+		const worker = parse(readFileSync('wrangler.toml', 'utf8')) as typeof WORKER & {
+			durable_objects: { bindings: { name: string; class_name: string }[] };
+			migrations: { tag: string; new_sqlite_classes?: string[] }[];
+		};
+		const made = pagesConfigs(worker);
+		expect(worker.durable_objects.bindings).toEqual([{ name: 'LIVE', class_name: 'LiveRoom' }]);
+		expect(made.pages.durable_objects).toEqual({ bindings: [{ name: 'LIVE', class_name: 'LiveRoom', script_name: 'community-board-companion' }] });
+		expect(made.pages).not.toHaveProperty('migrations');
+		expect(made.companion.durable_objects).toEqual(worker.durable_objects);
+		expect(made.companion.migrations).toEqual(worker.migrations);
+		expect(worker.migrations.flatMap((migration) => migration.new_sqlite_classes ?? [])).toEqual(['LiveRoom']);
+	});
+
 	it('is made from the repository’s wrangler.toml without losing a limiter', () => {
 		const worker = parse(readFileSync('wrangler.toml', 'utf8')) as typeof WORKER;
 		const made = pagesConfigs(worker);

@@ -7,6 +7,9 @@ import { consumeNotifications } from '@/server/notifications/consumer';
 import { pushSetupFromEnv } from '@/server/notifications/push';
 import { emailSetupFromEnv } from '@/server/notifications/email';
 
+// The live threads' rooms (vitest.config.ts durableObjects), the product's class.
+export { LiveRoom } from '@/server/live/live-room';
+
 export default {
 	async queue(batch, env) {
 		await consumeNotifications(batch, env.DB, pushSetupFromEnv(env), emailSetupFromEnv(env));

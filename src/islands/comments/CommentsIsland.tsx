@@ -36,6 +36,7 @@ import { loginRequiredDialog, type Wake } from './wake';
 import { likeAction } from './like';
 import { mentionSource } from '@/islands/mentions/suggestions';
 import { fill } from './texts';
+import { newComments, useShowNew } from './show-new';
 
 export interface IslandProps extends CommentsData {
 	/** What the reader typed into the page's box before the island took over. */
@@ -248,21 +249,23 @@ export default function CommentsIsland(props: IslandProps) {
 		}
 	};
 
-	const loadMore = async () => {
-		if (nextAfter === null || state.loadingMore) return;
+	/** The next page; `live`: the comments that came since the page's (the live banner's Show, ./show-new.ts). */
+	const loadMore = async (live = false) => {
+		if ((!live && nextAfter === null) || state.loadingMore) return;
 		dispatch({ type: 'moreLoading' });
 		try {
-			const page = await api.page(nextAfter);
+			const { page, firstNew } = live || nextAfter === null ? await newComments(api, state) : { page: await api.page(nextAfter), firstNew: null };
 			dispatch({ type: 'moreLoaded', page });
 			setCount(page.commentCount);
-			const first = page.comments[0];
-			if (first) focusSoon(`#comment-${first.commentId} .comment-author, #comment-${first.commentId} .comment-text`);
+			const first = live ? firstNew : page.comments[0]?.commentId;
+			if (first) focusSoon(`#comment-${first} .comment-author, #comment-${first} .comment-text`);
 		} catch (error) {
 			dispatch({ type: 'moreFailed' });
 			fail(error, null);
 		}
 	};
 
+	useShowNew(loadMore);
 	const copyLink = async (commentId: number) => {
 		try {
 			await navigator.clipboard.writeText(new URL(commentLink(postUrl, commentId), location.origin).href);
@@ -368,6 +371,7 @@ export default function CommentsIsland(props: IslandProps) {
 		if (wake?.action === 'menu' && target) dispatch({ type: 'menu', commentId: target.commentId, open: true });
 		else if (wake?.action === 'like' && target) onLike(target);
 		else if (wake?.action === 'more') void loadMore();
+		else if (wake?.action === 'live') void loadMore(true);
 		else if (wake?.action === 'post') void submitNew();
 	}, []);
 

@@ -14,7 +14,9 @@ export function commentsApi(channel: ChannelRef, postId: number, userId: number 
 	const api = createApiClient({ channel, getUserId: () => (userId === null ? null : String(userId)) });
 	const param = { postId };
 	return {
-		page: (after: number) => api.public.get('/posts/:postId/comments', { param, query: { after, ...(order === 'best' && { sort: order }) } }),
+		/** The first page (`after` null), or the one after comment `after`, in the thread's order. */
+		page: (after: number | null) =>
+			api.public.get('/posts/:postId/comments', { param, query: { ...(after !== null && { after }), ...(order === 'best' && { sort: order }) } }),
 		/** A comment's like (PUT) or its removal (DELETE): `{ liked, likeCount }`. */
 		like: (commentId: number, liked: boolean) =>
 			liked

@@ -12,6 +12,12 @@ export interface Wake {
 	text?: string;
 }
 
+/**
+ * The event the live banner's Show sends on the comments section (src/page-scripts/live-thread.ts): the
+ * loader wakes the island with it (the `live` wake), the island loads the new comments on it.
+ */
+export const LIVE_SHOW_EVENT = 'comments:show-new';
+
 /** The layout's login-required modal (src/components/layout/LoginRequiredDialog.astro). */
 export function loginRequiredDialog(): HTMLDialogElement | null {
 	return document.querySelector<HTMLDialogElement>('[data-login-required-dialog]');

@@ -35,6 +35,7 @@ import { readablePostCondition } from '@/server/visibility/readable-post';
 import type { CreateCommentInput } from '@/schemas/comment';
 import { storedMentionsSql } from '@/server/notifications/mentions';
 import { notify } from '@/server/notifications/send';
+import { publishComment } from '@/server/live/rooms';
 import { parseMentions } from '@/lib/mentions';
 import { hotAfterSql } from '@/server/posts/hot';
 import type { ReadableCommentItem } from './comments';
@@ -191,9 +192,11 @@ export async function createComment(
 		if (repeated) return repeated;
 		throw new Error("A comment's INSERT refused what the reads of its batch accepted");
 	}
-	// Those it concerns hear of it through the queue (src/server/notifications/deliver.ts).
+	// Those it concerns hear of it through the queue (src/server/notifications/deliver.ts), the post's open pages through its room.
 	notify({ type: 'comment', channelId, commentId: inserted.id });
-	return { comment: itemOf(answerRow(inserted, postId, member, content, now, parent), member), commentCount: countOf(count) };
+	const commentCount = countOf(count);
+	publishComment(channelId, postId, inserted.id, commentCount);
+	return { comment: itemOf(answerRow(inserted, postId, member, content, now, parent), member), commentCount };
 }
 
 /** The new comment's row as the answer shows it: under the top-level comment of `parent`, answering `parent` when that is a reply. */

@@ -30,6 +30,7 @@
  */
 import { MESSAGE_VERSION, notify, type NotificationEvent } from './send';
 import { pushDelivered } from './push-delivery';
+import { publishNotifications } from '@/server/live/rooms';
 import type { PushSetup } from './push';
 import type { EmailSetup } from './email';
 import { emailDelivered } from './email-sending';
@@ -76,6 +77,9 @@ export async function deliver(
 	if (statements.length > 0) {
 		const results = await db.batch(statements);
 		rowsWritten = results.reduce((sum, result) => sum + (result.meta.rows_written ?? 0), 0);
+		// The bells of those whose unread count rose ask for it at once (src/server/live/rooms.ts), not at their next minute's poll.
+		const counted = results.flatMap((result) => (result.results as { counted_member?: number }[]).flatMap((row) => row.counted_member ?? []));
+		if (counted.length > 0) await publishNotifications(event.channelId, [...new Set(counted)]);
 		// What the batch wrote goes to the members' browsers (Web Push, when the deployment has VAPID
 		// keys) and, for replies and mentions, to the addresses they confirmed (email, when it has a mailer).
 		if ((push || email) && rowsWritten > 0) {

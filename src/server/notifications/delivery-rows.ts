@@ -83,7 +83,10 @@ function eligibleSql(delivery: Delivery): string {
 	return conditions.join(' AND ');
 }
 
-/** The two statements of a delivery: the counters first (they see whether the row is new), then the rows. */
+/**
+ * The two statements of a delivery: the counters first (they see whether the row is new; they return the
+ * members whose unread count rose, as `counted_member`, for their bells: src/server/live/rooms.ts), then the rows.
+ */
 export function deliveryStatements(db: Db, channelId: number, delivery: Delivery, now: number): D1PreparedStatement[] {
 	if (delivery.recipients.length === 0) return [];
 	const values = {
@@ -111,7 +114,8 @@ export function deliveryStatements(db: Db, channelId: number, delivery: Delivery
 		db,
 		`UPDATE members AS r SET unread_notifications = unread_notifications + 1,
 			notification_count = notification_count + NOT EXISTS (SELECT 1 FROM notifications n WHERE n.member_id = r.id AND n.dedupe_key = :key)
-		 WHERE ${eligible} AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.member_id = r.id AND n.dedupe_key = :key AND ${alreadyCounted})`,
+		 WHERE ${eligible} AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.member_id = r.id AND n.dedupe_key = :key AND ${alreadyCounted})
+		 RETURNING id AS counted_member`,
 		values,
 	);
 	// A new liker is named at once; the row is raised (its time, unread, a push) only past the quiet interval.
