@@ -16,7 +16,7 @@ import { run } from '@/server/platform/reads';
 import type { SessionMember } from '@/server/sign-in/sessions';
 import { PAGE_SIZE } from '@/schemas/params';
 import { getPost } from '@/server/posts/detail';
-import { listComments } from '@/server/comments/comments';
+import { listComments } from '@/server/comments/pages';
 import { GUEST } from '@/server/visibility/visibility';
 import { openDatabase } from './database';
 import { metered, percentile, type Cost } from './metered';

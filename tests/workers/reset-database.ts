@@ -1,6 +1,8 @@
 /** What the workers tests' setup (setup.ts) starts a database from: nothing. */
 
-export { dropEverything } from '@/server/backup/empty-database';
+import { dropEverything } from '@/server/backup/empty-database';
+
+export { dropEverything };
 
 /**
  * The migrations on an empty database in one batch, as `applyD1Migrations` of cloudflare:test
