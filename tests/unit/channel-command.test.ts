@@ -41,7 +41,7 @@ describe('npm run channel', () => {
 		() => {
 			const result = run('frobnicate', '--channel', 'starfall/global', '--member', '1005');
 			expect(result.status).toBe(2);
-			expect(result.stderr).toContain('the command is `apply FILE`, `admin grant` or `admin revoke`');
+			expect(result.stderr).toContain('the command is `apply FILE`, `move DOMAIN/SLUG`, `admin grant` or `admin revoke`');
 			expect(result.stderr).toContain('Usage:');
 		},
 		SPAWN_TIMEOUT_MS,

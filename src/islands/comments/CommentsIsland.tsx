@@ -1,14 +1,10 @@
 /**
- * The comments island: takes over the server-rendered section (./mount.ts) and makes it work.
- * Write a comment, reply (one level: a reply to a reply joins the thread and starts with
- * "@nickname "), edit one's own one at a time (docs/reference/product-rules.md#states: while one is edited, no other edit opens
- * and no reply can be sent; the controls say why), delete after a confirm, load the next page in
- * place, copy a comment's link, report someone else's; an administrator also hides a comment or
- * shows it again, with a reason for the audit log. The count follows every answer, through
- * the counts store (the post's header shows it too); who may write follows the session store, so a
- * sign-out in another tab turns the box into a guest's.
- * Failures as docs/reference/product-rules.md#errors-and-texts: the forced-login alert (the text kept for the member's return), the ban
- * dialog, too many requests, or the generic alert.
+ * The comments island: takes over the server-rendered section (./mount.ts) and makes it work. Write, reply (one level: a
+ * reply to a reply joins the thread and starts with "@nickname "), edit one's own one at a time (docs/reference/product-rules.md#states:
+ * while one is edited, no other edit opens and no reply can be sent), delete after a confirm, like, load the next page or
+ * the new comments in place, copy a link, report; an administrator also hides a comment or shows it again, with a reason.
+ * The count follows every answer through the counts store; who may write follows the session store. Failures as
+ * docs/reference/product-rules.md#errors-and-texts (forced login keeping the text, the ban dialog, too many requests, the generic alert).
  * The state and its changes are ./state.ts's reducer; the markup is ./CommentsView.tsx, the server's too.
  */
 import * as roles from '@/lib/roles';

@@ -21,9 +21,7 @@
  * first query is the first round trip (docs/reference/consistency.md).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { env } from 'cloudflare:workers';
 import { bookmarkHeaders, channelLookupStart, handsOutBookmark, newerBookmark, sessionStart } from './d1-session';
-import { boundDatabaseNames } from './databases';
 
 /** What one request asked the database, so far. */
 export interface RoundTrips {
@@ -173,9 +171,17 @@ export function database(binding: D1Database): Db {
 	return found.db;
 }
 
-/** The name `binding` is bound under in the Worker's env (DB when it is none of them: a test's stand-in). */
+/** The binding names of the content databases, as databases.ts `databaseNamed` found them. */
+const bindingNames = new WeakMap<D1Database, string>();
+
+/** Records that `binding` is bound as `name` (databases.ts does, for every binding it hands out). */
+export function nameBinding(binding: D1Database, name: string): void {
+	bindingNames.set(binding, name);
+}
+
+/** The name `binding` is bound under in the Worker's env (DB when no other was recorded: the directory, or a test's stand-in). */
 function bindingName(binding: D1Database): string {
-	return boundDatabaseNames().find((name) => Reflect.get(env, name) === binding) ?? 'DB';
+	return bindingNames.get(binding) ?? 'DB';
 }
 
 function wrap(session: D1DatabaseSession, lookup: (() => D1DatabaseSession) | null = null): Db {

@@ -6,6 +6,7 @@
  * (the cron's cleanup).
  */
 import { env } from 'cloudflare:workers';
+import { nameBinding } from './database';
 
 /** What a binding's name looks like: DB, or DB_ and a number from 1. */
 const BINDING_NAME = /^DB(?:_[1-9][0-9]*)?$/;
@@ -18,6 +19,7 @@ function isD1(value: unknown): value is D1Database {
 export function databaseNamed(name: string, bindings: object = env): D1Database {
 	const found: unknown = BINDING_NAME.test(name) ? Reflect.get(bindings, name) : undefined;
 	if (!isD1(found)) throw new Error(`No D1 database is bound as ${name}`);
+	nameBinding(found, name);
 	return found;
 }
 
