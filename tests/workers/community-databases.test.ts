@@ -25,8 +25,12 @@ const dbs: BoundDatabases = { directory: env.DB, names: NAMES, open: (name) => d
  * What a deployment's `settle` waits for, every isolate's copy of the channel's row older than the
  * channel memo's two seconds: the clock moves on five (the memo ages by Date.now).
  */
+let settled = 0;
 const settle = async () => {
-	vi.setSystemTime(Date.now() + 5_000);
+	// Never back in time: the clock is reset between tests, and a copy remembered at a later time
+	// than the real one would look fresh for that long.
+	settled = Math.max(settled, Date.now()) + 5_000;
+	vi.setSystemTime(settled);
 };
 
 const move = (channel: ChannelRef, to: string, onStep?: (step: MoveStep) => void) =>
@@ -120,11 +124,14 @@ describe('a community in a content database', { timeout: 300_000 }, () => {
 	});
 
 	it('refuses writes while the community moves (503, Retry-After, CommunityMoving) and changes nothing; reads go on', async () => {
-		const comments = () => env.DB.prepare('SELECT count(*) AS n FROM comments WHERE channel_id = 5').first<number>('n');
+		// Where the community lives now (an earlier test of this file may have left it in a content database).
+		const home = Reflect.get(env, (await env.DB.prepare('SELECT database FROM channels WHERE id = 5').first<string>('database'))!) as D1Database;
+		const comments = () => home.prepare('SELECT count(*) AS n FROM comments WHERE channel_id = 5').first<number>('n');
 		const count = await comments();
 		// The member signed in before the move began.
 		const cookie = await signIn(5002, TW);
-		await env.DB.prepare("UPDATE channels SET moving_to = 'DB_1' WHERE id = 5").run();
+		// The move marks the directory's row and the row where the community lives (move.ts).
+		for (const db of new Set([env.DB, home])) await db.prepare("UPDATE channels SET moving_to = 'DB_2' WHERE id = 5").run();
 		await settle();
 		const refused = await call(`${memberApi(TW)}/posts/757/comments`, {
 			method: 'POST',
@@ -233,9 +240,17 @@ describe('a community in a content database', { timeout: 300_000 }, () => {
 		expect(await env.DB.prepare("SELECT count(*) AS n FROM comments WHERE content LIKE '%where the community lives%'").first<number>('n')).toBe(0);
 		const read = await call(`${publicApi(TW)}/posts/757/comments`);
 		expect(JSON.stringify(read.body)).toContain('Written where the community lives');
-		// Ids are the database's (SQLite's largest + 1): the new comment's id is taken in the directory's
-		// database by another community's, so a move back there is refused before anything changes
-		// (docs/decisions/decisions.md); a move into a database without those ids is not.
+		// Ids are the database's (SQLite's largest + 1), so the directory's database, growing on its own,
+		// can give another community's comment the new comment's id (made sure of here): a move back there
+		// is then refused before anything changes (docs/decisions/decisions.md); a move into a database
+		// without those ids is not.
+		const newId = await env.DB_1.prepare("SELECT id FROM comments WHERE content LIKE '%where the community lives%'").first<number>('id');
+		await env.DB.prepare(
+			`INSERT OR IGNORE INTO comments (id, channel_id, post_id, member_id, content, created_at)
+			 SELECT ?1, channel_id, id, member_id, 'Another community''s comment', created_at FROM posts WHERE channel_id = ?2 ORDER BY id LIMIT 1`,
+		)
+			.bind(newId, KR.id)
+			.run();
 		await expect(move(TW, 'DB')).rejects.toThrow(/DB holds other rows with some of the community's ids \(.*comments.*\); nothing was changed/);
 		expect(await move(TW, 'DB_2')).toMatchObject({ kind: 'moved', from: 'DB_1', to: 'DB_2' });
 	});

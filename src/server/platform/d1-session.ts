@@ -100,27 +100,6 @@ export function sessionStart(request: Request, binding = DIRECTORY): D1SessionCo
 }
 
 /**
- * Where a write's read of the channel's row starts (the row every isolate keeps a copy of: channels.ts
- * `resolveChannel`), apart from the write's own session, which starts on the primary: from a replica
- * that has the newest write this isolate served (`newestWrite`, its bookmark), or the nearest one when
- * it served none. A write then waits one primary round trip, its batch, not two, when the isolate's copy
- * was dropped by its previous write or has aged; the row is never older than what this isolate wrote,
- * so the pages it keys next show those writes. Reads keep the row in their own session (the page's
- * reads and the row it is keyed by from one copy), and so do moderators' (the primary). Null: the
- * request's own session.
- */
-export function channelLookupStart(request: Request, newestWrite: D1SessionBookmark | null): D1SessionConstraint | D1SessionBookmark | null {
-	if (requestKind(request) !== 'write') return null;
-	return newestWrite ?? 'first-unconstrained';
-}
-
-/** The newer of two bookmarks (they sort oldest to newest), or the one there is. */
-export function newerBookmark(a: D1SessionBookmark | null, b: D1SessionBookmark | null): D1SessionBookmark | null {
-	if (a === null || b === null) return a ?? b;
-	return a > b ? a : b;
-}
-
-/**
  * The Set-Cookie value that hands `bookmark` to the next request of this browser: HttpOnly,
  * SameSite=Lax, Path=/, Secure in a secure context, BOOKMARK_COOKIE_SECONDS long.
  */
