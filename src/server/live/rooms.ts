@@ -52,7 +52,9 @@ export async function assertLivePost(db: Db, channelId: number, postId: number, 
  */
 export async function connect(request: Request, name: string, ip: string | null): Promise<Response> {
 	if (request.headers.get('Upgrade')?.toLowerCase() !== 'websocket') throw new AppError('InvalidParameter');
-	const answer = await room(name).fetch('https://live.invalid/connect', { headers: { Upgrade: 'websocket', [ADDRESS_HEADER]: clientKey(ip) } });
+	const answer = await onceMore(() =>
+		room(name).fetch('https://live.invalid/connect', { headers: { Upgrade: 'websocket', [ADDRESS_HEADER]: clientKey(ip) } }),
+	);
 	if (answer.status === 429) {
 		const { refused } = await answer.json<ConnectRefusal>();
 		throw new AppError('LiveConnectionLimit', undefined, { refused });
@@ -60,16 +62,28 @@ export async function connect(request: Request, name: string, ip: string | null)
 	return answer;
 }
 
+/**
+ * `call` on a new stub, and once more on another when it throws: a Durable Object that was reset (new
+ * code deployed, the object moved) fails the call in flight with an error that asks for a retry, and a
+ * new stub reaches the new instance. Opening a socket changes nothing when it fails, and a publish
+ * repeated is dropped by the room (it keeps the newest comment id per socket).
+ */
+async function onceMore<T>(call: () => Promise<T>): Promise<T> {
+	try {
+		return await call();
+	} catch {
+		return call();
+	}
+}
+
 /** Sends `message` to room `name` once the answer is on its way; a failure is logged. */
 function publish(name: string, message: LiveMessage): void {
 	if (!rooms()) return;
 	waitUntil(
-		room(name)
-			.publish(message)
-			.then(
-				() => undefined,
-				(error: unknown) => console.error(`Live ${message.type} not published`, error),
-			),
+		onceMore(() => room(name).publish(message)).then(
+			() => undefined,
+			(error: unknown) => console.error(`Live ${message.type} not published`, error),
+		),
 	);
 }
 
