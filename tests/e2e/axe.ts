@@ -29,8 +29,9 @@ export function axe(page: Page): AxeBuilder {
 }
 
 /** The WCAG 2.2 AA violations on the page as it is now (or in `include`), one line each with the offending elements. */
-export async function wcagViolations(page: Page, include?: string): Promise<string[]> {
+export async function wcagViolations(page: Page, include?: string, exclude?: string): Promise<string[]> {
 	const run = axe(page).withTags(WCAG_22_AA);
-	const results = await (include ? run.include(include) : run).analyze();
+	const scoped = include ? run.include(include) : run;
+	const results = await (exclude ? scoped.exclude(exclude) : scoped).analyze();
 	return results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }

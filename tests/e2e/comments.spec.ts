@@ -357,6 +357,8 @@ test('a guest is asked to log in on focusing the box, on Post and on Reply, and 
 		if (request.resourceType() === 'script') scripts.push(request.url());
 	});
 	await page.goto(`${GLOBAL}/posts/${postId}`);
+	// A reader's first scroll loads the live thread's script (docs/reference/live-threads.md), not an island.
+	await page.mouse.wheel(0, 10);
 	await page.waitForLoadState('networkidle');
 	const loaded = scripts.length;
 	const modal = page.locator('[data-login-required-dialog]');

@@ -239,7 +239,7 @@ async function compareAll(request: APIRequestContext, cookie: string): Promise<{
 			const fullText = (await full.text()).replaceAll(encodeURIComponent(fullRenderTwin(url)), encodeURIComponent(url));
 			const text = await answer.text();
 			expect(normalized(text), url).toEqual(normalized(fullText));
-			if (route === POST && text.includes('data-post-actions')) ownPosts.push(Number(url.split('/').at(-1)));
+			if (route === POST && !url.includes('?') && text.includes('data-post-actions')) ownPosts.push(Number(url.split('/').at(-1)));
 		}
 		if (found.has(true)) answered[route] = found.has(false) ? 'some rewritten' : 'rewritten';
 	}

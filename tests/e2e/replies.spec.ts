@@ -114,8 +114,9 @@ test('a reply says whom it answers, in the reply box and in the thread, and the 
 	await posted.getByRole('button', { name: 'Reply', exact: true }).click();
 	await expect(replyForm(page).locator('.comment-reply-context')).toContainText(`Replying to @${answerer}`);
 	await expect(replyForm(page).locator('.comment-reply-context a')).toHaveAttribute('href', `#comment-${replyId}`);
-	// The thread, its contexts and the open reply box meet WCAG 2.2 AA at 390 px (target sizes too).
-	expect(await wcagViolations(page, '[data-comments]')).toEqual([]);
+	// The thread, its contexts and the open reply box meet WCAG 2.2 AA at 390 px (target sizes too). The order's
+	// tabs above the thread are scrolled under the sticky header here; best-comments.spec checks them in view.
+	expect(await wcagViolations(page, '[data-comments]', '.comments-order')).toEqual([]);
 	const second = mark('Thanks!');
 	const secondBox = section(page).getByRole('textbox', { name: `Reply to ${answerer}` });
 	await expect(secondBox).toBeFocused();
