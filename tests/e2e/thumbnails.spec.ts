@@ -143,7 +143,8 @@ test('an uploaded image becomes a small thumbnail in the media board list, and o
 	expect((await served.body()).length).toBe(answer.content.size);
 
 	const plainRow = page.locator('.post-row', { has: page.getByRole('link', { name: plainTitle }) });
-	await expect(plainRow.locator('img')).toHaveCount(0);
+	// No thumbnail (the author's avatar is the row's only image).
+	await expect(plainRow.locator('img:not(.avatar)')).toHaveCount(0);
 	await expect(plainRow.locator('.media-mark')).toHaveText('▣');
 });
 
