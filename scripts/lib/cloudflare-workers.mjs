@@ -12,3 +12,14 @@ export function waitUntil(promise) {
  * finds none, so a write an operator command makes (a ban, a removal) notifies nobody.
  */
 export const env = {};
+
+/**
+ * The base class of the live threads' room (src/server/live/live-room.ts), which the commands' bundles
+ * include but never construct: there is no Durable Object namespace on Node (`env` binds none).
+ */
+export class DurableObject {
+	constructor(ctx, env) {
+		this.ctx = ctx;
+		this.env = env;
+	}
+}
