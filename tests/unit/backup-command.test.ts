@@ -1,18 +1,23 @@
 /**
- * `npm run backup` and `npm run restore` on local state folders (real local D1s through wrangler and
- * workerd): a small database (a Korean community, its members, posts with line breaks and quotes, an
- * upload whose R2 object is gone) is backed up to a folder and restored into a second, empty state
- * folder, which then holds the same rows and finds the same posts for an English and a two-character
- * Korean search. A second restore into it is refused (exit 2) and changes nothing. The daily backup to
- * R2 and the restore's checks are tests/workers/backup.test.ts.
+ * `npm run backup` and `npm run restore` on local state folders (real local D1s through wrangler's
+ * platform proxy and workerd): a small database (a Korean community, its members, posts with line
+ * breaks and quotes, an upload whose R2 object is gone) is backed up to a folder and restored into a
+ * second, empty state folder, which then holds the same rows and finds the same posts for an English
+ * and a two-character Korean search. A second restore into it is refused (exit 2) and changes nothing.
+ * The commands' `main` runs in this process (tests/unit/operator-command.ts), each opening its local
+ * D1 as the command does; the scripts smoke of `npm test` runs the bundled commands themselves on a
+ * copy of the demo database. The daily backup to R2 and the restore's checks are tests/workers/backup.test.ts.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { executeFile, migrate, wrangler } from '../../scripts/lib/wrangler.mjs';
+import { readD1Migrations } from '@cloudflare/vitest-plugin';
+import { openLocalD1 } from '../../scripts/lib/local-d1.mjs';
+import { main } from '../../scripts/operator/backup';
+import { migrateEmpty } from '../workers/reset-database';
 import { searchDocument, searchPhrase } from '@/server/search-index/search-text';
+import { runCommand } from './operator-command';
 
 const ROOT = path.join(import.meta.dirname, '..', '..');
 const work = mkdtempSync(path.join(tmpdir(), 'backup-command-'));
@@ -22,11 +27,10 @@ const out = path.join(work, 'backup');
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** Each command starts Node, wrangler and a workerd: an upper bound on a busy machine, not a timing. */
-const COMMAND_MS = 180_000;
+/** Each command starts a workerd: an upper bound on a busy machine, not a timing. */
+const COMMAND_MS = 60_000;
 
-const run = (script: string, ...args: string[]) =>
-	spawnSync(process.execPath, [path.join(ROOT, 'scripts', script), ...args], { cwd: ROOT, encoding: 'utf8', timeout: COMMAND_MS });
+const run = (script: 'backup' | 'restore', ...args: string[]) => runCommand(main, [script, ...args]);
 
 const CREATED = 1_790_000_000_000;
 const DATA = `
@@ -56,40 +60,52 @@ INSERT INTO post_search (rowid, title, body) VALUES (${BASE + 70002}, ${entry('R
 INSERT INTO member_search (rowid, nickname) VALUES (${BASE + 7001}, ${entry('백업작가')});
 `;
 
-/** The rows of the tables the data touches, and what searches find, in one wrangler command. */
-function snapshot(persistTo: string): unknown[] {
+/** The rows of the tables the data touches, and what searches find, on the local D1 in `persistTo`. */
+async function snapshot(persistTo: string): Promise<unknown[]> {
 	const searches = ['공략', 'raid', '백업작가'].map(
 		(query) => `SELECT '${query}' AS q, rowid AS id FROM post_search WHERE post_search MATCH '{title body} : ${searchPhrase(query)}'`,
 	);
-	const sql = [
-		'SELECT * FROM channels WHERE id = 7',
-		'SELECT * FROM boards WHERE channel_id = 7',
-		'SELECT * FROM members WHERE channel_id = 7',
-		'SELECT * FROM posts WHERE channel_id = 7 ORDER BY id',
-		'SELECT * FROM uploads ORDER BY id',
-		`${searches.join(' UNION ALL ')} ORDER BY q, id`,
-		`SELECT rowid AS id FROM member_search WHERE member_search MATCH 'nickname : ${searchPhrase('백업')}'`,
-	]
-		.map((statement) => `${statement};`)
-		.join(' ');
-	const answer = wrangler(['d1', 'execute', 'DB', '--local', '--persist-to', persistTo, '--json', '--command', sql], { quiet: true });
-	return (JSON.parse(answer) as { results: unknown[] }[]).map((statement) => statement.results);
+	const local = await openLocalD1(persistTo);
+	try {
+		return await Promise.all(
+			[
+				'SELECT * FROM channels WHERE id = 7',
+				'SELECT * FROM boards WHERE channel_id = 7',
+				'SELECT * FROM members WHERE channel_id = 7',
+				'SELECT * FROM posts WHERE channel_id = 7 ORDER BY id',
+				'SELECT * FROM uploads ORDER BY id',
+				`${searches.join(' UNION ALL ')} ORDER BY q, id`,
+				`SELECT rowid AS id FROM member_search WHERE member_search MATCH 'nickname : ${searchPhrase('백업')}'`,
+			].map((statement) => local.rows(statement)),
+		);
+	} finally {
+		await local.close();
+	}
+}
+
+/** The source: the migrations and the data above (each statement ends a line with its semicolon). */
+async function makeSource(): Promise<void> {
+	const local = await openLocalD1(source);
+	try {
+		await migrateEmpty(local.db, await readD1Migrations(path.join(ROOT, 'migrations')));
+		const statements = (DATA + INDEX).split(/;\n/).filter((statement) => statement.trim() !== '');
+		await local.db.batch(statements.map((statement) => local.db.prepare(statement)));
+	} finally {
+		await local.close();
+	}
 }
 
 describe('npm run backup and npm run restore', () => {
 	it(
 		'restore a backup folder into an empty local database: the same rows and searches; a second restore is refused',
-		() => {
-			migrate(source);
-			const file = path.join(work, 'data.sql');
-			writeFileSync(file, DATA + INDEX);
-			executeFile(file, source);
-			const before = snapshot(source);
+		async () => {
+			await makeSource();
+			const before = await snapshot(source);
 			const searched = before[5] as { q: string; id: number }[];
 			expect(searched.filter(({ q }) => q === '공략').length).toBe(2);
 			expect(searched.filter(({ q }) => q === 'raid').length).toBe(2);
 
-			const backup = run('backup.mjs', '--persist-to', source, '--out', out);
+			const backup = await run('backup', '--persist-to', source, '--out', out);
 			expect(backup.stderr).not.toMatch(/\n\s+at /);
 			expect(backup.status).toBe(0);
 			expect(backup.stdout).toMatch(/Backed up DB: \d+ tables, \d+ rows, 1 R2 objects listed \(1 missing\)/);
@@ -104,32 +120,32 @@ describe('npm run backup and npm run restore', () => {
 			const posts = readdirSync(out).find((name) => name.endsWith('-posts.sql'))!;
 			expect(readFileSync(path.join(out, posts), 'utf8').trim().split('\n')).toHaveLength(3);
 
-			const restored = run('restore.mjs', '--from', out, '--persist-to', target);
+			const restored = await run('restore', '--from', out, '--persist-to', target);
 			expect(restored.stderr).not.toMatch(/\n\s+at /);
 			expect(restored.status).toBe(0);
 			expect(restored.stdout).toMatch(
 				/search index rebuilt \(2 listed posts of 3, 1 members\); every table's rows and checksum and 1 R2 objects verified/,
 			);
-			expect(snapshot(target)).toEqual(before);
+			expect(await snapshot(target)).toEqual(before);
 
-			const again = run('restore.mjs', '--from', out, '--persist-to', target);
+			const again = await run('restore', '--from', out, '--persist-to', target);
 			expect(again.status).toBe(2);
 			expect(again.stderr).toMatch(/The database holds \d+ tables: restore into an empty one, or give --force/);
-			expect(snapshot(target)).toEqual(before);
+			expect(await snapshot(target)).toEqual(before);
 		},
 		6 * COMMAND_MS,
 	);
 
 	it(
 		'refuses a folder that is not a backup, and a wrong option, with exit 2',
-		() => {
-			const notBackup = run('restore.mjs', '--from', work, '--persist-to', path.join(work, 'none'));
+		async () => {
+			const notBackup = await run('restore', '--from', work, '--persist-to', path.join(work, 'none'));
 			expect(notBackup.status).toBe(2);
 			expect(notBackup.stderr).toContain('holds no manifest.json: not a backup folder');
-			const wrong = run('backup.mjs', '--remote', '--local');
+			const wrong = await run('backup', '--remote', '--local');
 			expect(wrong.status).toBe(2);
 			expect(wrong.stderr).toContain('Give --local or --remote, not both.');
 		},
-		2 * COMMAND_MS,
+		COMMAND_MS,
 	);
 });
