@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readD1Migrations } from '@cloudflare/vitest-plugin';
-import { openLocalD1 } from '../../scripts/lib/local-d1.mjs';
+import { openLocalD1, type LocalD1 } from '../../scripts/lib/local-d1.mjs';
 import { main } from '../../scripts/operator/backup';
 import { migrateEmpty } from '../workers/reset-database';
 import { searchDocument, searchPhrase } from '@/server/search-index/search-text';
@@ -60,47 +60,49 @@ INSERT INTO post_search (rowid, title, body) VALUES (${BASE + 70002}, ${entry('R
 INSERT INTO member_search (rowid, nickname) VALUES (${BASE + 7001}, ${entry('백업작가')});
 `;
 
-/** The rows of the tables the data touches, and what searches find, on the local D1 in `persistTo`. */
-async function snapshot(persistTo: string): Promise<unknown[]> {
-	const searches = ['공략', 'raid', '백업작가'].map(
-		(query) => `SELECT '${query}' AS q, rowid AS id FROM post_search WHERE post_search MATCH '{title body} : ${searchPhrase(query)}'`,
-	);
+/** Runs `work` on the local D1 in `persistTo`, held open by one platform proxy, then closes it. */
+async function onLocalD1<T>(persistTo: string, work: (local: LocalD1) => Promise<T>): Promise<T> {
 	const local = await openLocalD1(persistTo);
 	try {
-		return await Promise.all(
-			[
-				'SELECT * FROM channels WHERE id = 7',
-				'SELECT * FROM boards WHERE channel_id = 7',
-				'SELECT * FROM members WHERE channel_id = 7',
-				'SELECT * FROM posts WHERE channel_id = 7 ORDER BY id',
-				'SELECT * FROM uploads ORDER BY id',
-				`${searches.join(' UNION ALL ')} ORDER BY q, id`,
-				`SELECT rowid AS id FROM member_search WHERE member_search MATCH 'nickname : ${searchPhrase('백업')}'`,
-			].map((statement) => local.rows(statement)),
-		);
+		return await work(local);
 	} finally {
 		await local.close();
 	}
 }
 
-/** The source: the migrations and the data above (each statement ends a line with its semicolon). */
-async function makeSource(): Promise<void> {
-	const local = await openLocalD1(source);
-	try {
+/** The rows of the tables the data touches, and what searches find. */
+async function snapshot(local: LocalD1): Promise<unknown[]> {
+	const searches = ['공략', 'raid', '백업작가'].map(
+		(query) => `SELECT '${query}' AS q, rowid AS id FROM post_search WHERE post_search MATCH '{title body} : ${searchPhrase(query)}'`,
+	);
+	const found: unknown[] = [];
+	for (const statement of [
+		'SELECT * FROM channels WHERE id = 7',
+		'SELECT * FROM boards WHERE channel_id = 7',
+		'SELECT * FROM members WHERE channel_id = 7',
+		'SELECT * FROM posts WHERE channel_id = 7 ORDER BY id',
+		'SELECT * FROM uploads ORDER BY id',
+		`${searches.join(' UNION ALL ')} ORDER BY q, id`,
+		`SELECT rowid AS id FROM member_search WHERE member_search MATCH 'nickname : ${searchPhrase('백업')}'`,
+	])
+		found.push(await local.rows(statement));
+	return found;
+}
+
+/** The source: the migrations and the data above (each statement ends a line with its semicolon); its snapshot. */
+const makeSource = () =>
+	onLocalD1(source, async (local) => {
 		await migrateEmpty(local.db, await readD1Migrations(path.join(ROOT, 'migrations')));
 		const statements = (DATA + INDEX).split(/;\n/).filter((statement) => statement.trim() !== '');
 		await local.db.batch(statements.map((statement) => local.db.prepare(statement)));
-	} finally {
-		await local.close();
-	}
-}
+		return snapshot(local);
+	});
 
 describe('npm run backup and npm run restore', () => {
 	it(
 		'restore a backup folder into an empty local database: the same rows and searches; a second restore is refused',
 		async () => {
-			await makeSource();
-			const before = await snapshot(source);
+			const before = await makeSource();
 			const searched = before[5] as { q: string; id: number }[];
 			expect(searched.filter(({ q }) => q === '공략').length).toBe(2);
 			expect(searched.filter(({ q }) => q === 'raid').length).toBe(2);
@@ -126,12 +128,12 @@ describe('npm run backup and npm run restore', () => {
 			expect(restored.stdout).toMatch(
 				/search index rebuilt \(2 listed posts of 3, 1 members\); every table's rows and checksum and 1 R2 objects verified/,
 			);
-			expect(await snapshot(target)).toEqual(before);
+			expect(await onLocalD1(target, snapshot)).toEqual(before);
 
 			const again = await run('restore', '--from', out, '--persist-to', target);
 			expect(again.status).toBe(2);
 			expect(again.stderr).toMatch(/The database holds \d+ tables: restore into an empty one, or give --force/);
-			expect(await snapshot(target)).toEqual(before);
+			expect(await onLocalD1(target, snapshot)).toEqual(before);
 		},
 		6 * COMMAND_MS,
 	);
