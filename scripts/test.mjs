@@ -178,19 +178,12 @@ async function browserTests(/** @type {Output} */ out) {
 /** Each README script once, quickly: read-only or idempotent on a fresh demo database of its own. */
 async function scriptsSmoke(/** @type {Output} */ out) {
 	const state = ['--persist-to', path.join('.wrangler', 'scripts-smoke')];
-	// The backup and restore commands as bundled (their checks run in-process: tests/unit/backup-command.test.ts),
-	// on the empty spare database DB_3: restoring the demo's directory would take minutes.
-	const backup = path.join('.wrangler', 'scripts-smoke-backup');
-	const restored = path.join('.wrangler', 'scripts-smoke-restored');
-	for (const folder of [backup, restored]) rmSync(path.join(ROOT, folder), { recursive: true, force: true });
 	const runs = [
 		['seed.mjs', '--fresh', ...state],
 		['seed.mjs', '--if-empty', ...state],
 		['search.mjs', 'reindex', ...state],
 		['member.mjs', 'show', '--channel', 'starfall/global', '--member', '1005', ...state],
 		['channel.mjs', 'apply', path.join('channels', 'starfall-global.json'), '--dry-run', ...state],
-		['backup.mjs', '--database', 'DB_3', '--out', backup, ...state],
-		['restore.mjs', '--database', 'DB_3', '--from', backup, '--persist-to', restored],
 		['codes.mjs'],
 		// The screenshots' Playwright config and journeys load (the photographs themselves are not taken).
 		['screenshots.mjs', '--list'],

@@ -1,21 +1,21 @@
 /**
- * `npm run backup` and `npm run restore` on local state folders (real local D1s through wrangler's
- * platform proxy and workerd): a small database (a Korean community, its members, posts with line
- * breaks and quotes, an upload whose R2 object is gone) is backed up to a folder and restored into a
- * second, empty state folder, which then holds the same rows and finds the same posts for an English
- * and a two-character Korean search. A second restore into it is refused (exit 2) and changes nothing.
- * The commands' `main` runs in this process (tests/unit/operator-command.ts), each opening its local
- * D1 as the command does; the scripts smoke of `npm test` runs the bundled commands themselves on a
- * copy of the demo database. The daily backup to R2 and the restore's checks are tests/workers/backup.test.ts.
+ * `npm run backup` and `npm run restore` on local state folders (real local D1s through wrangler and
+ * workerd): a small database (a Korean community, its members, posts with line breaks and quotes, an
+ * upload whose R2 object is gone) is backed up to a folder and restored into a second, empty state
+ * folder, which then holds the same rows and finds the same posts for an English and a two-character
+ * Korean search. A second restore into it is refused (exit 2) and changes nothing. The daily backup to
+ * R2 and the restore's checks are tests/workers/backup.test.ts.
+ * What costs here is starting processes (Node, the command's bundle, wrangler, a workerd): the source
+ * is made in one wrangler command (not two a binding and one more for the data), and the refusals
+ * that open no database run the command's `main` in this process (tests/unit/operator-command.ts).
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readD1Migrations } from '@cloudflare/vitest-plugin';
-import { openLocalD1, type LocalD1 } from '../../scripts/lib/local-d1.mjs';
+import { executeFile, pendingMigrationsSql, wrangler } from '../../scripts/lib/wrangler.mjs';
 import { main } from '../../scripts/operator/backup';
-import { migrateEmpty } from '../workers/reset-database';
 import { searchDocument, searchPhrase } from '@/server/search-index/search-text';
 import { runCommand } from './operator-command';
 
@@ -27,10 +27,11 @@ const out = path.join(work, 'backup');
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** Each command starts a workerd: an upper bound on a busy machine, not a timing. */
-const COMMAND_MS = 60_000;
+/** Each command starts Node, wrangler and a workerd: an upper bound on a busy machine, not a timing. */
+const COMMAND_MS = 180_000;
 
-const run = (script: 'backup' | 'restore', ...args: string[]) => runCommand(main, [script, ...args]);
+const run = (script: string, ...args: string[]) =>
+	spawnSync(process.execPath, [path.join(ROOT, 'scripts', script), ...args], { cwd: ROOT, encoding: 'utf8', timeout: COMMAND_MS });
 
 const CREATED = 1_790_000_000_000;
 const DATA = `
@@ -51,6 +52,10 @@ INSERT INTO uploads (channel_id, member_id, r2_key, content_type, size, created_
 	VALUES (7, 7001, 'backupcommand00001.png', 'image/png', 68, ${CREATED}, 70001);
 `;
 
+/** wrangler's table of applied migrations, as `migrate` makes it. */
+const MIGRATIONS_TABLE =
+	'CREATE TABLE d1_migrations(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL);';
+
 /** The source's search entries, as the services write them: the restore builds them again from the rows. */
 const BASE = 7 * 2 ** 32;
 const entry = (text: string) => `'${searchDocument(text).replace(/'/g, "''")}'`;
@@ -60,23 +65,12 @@ INSERT INTO post_search (rowid, title, body) VALUES (${BASE + 70002}, ${entry('R
 INSERT INTO member_search (rowid, nickname) VALUES (${BASE + 7001}, ${entry('백업작가')});
 `;
 
-/** Runs `work` on the local D1 in `persistTo`, held open by one platform proxy, then closes it. */
-async function onLocalD1<T>(persistTo: string, work: (local: LocalD1) => Promise<T>): Promise<T> {
-	const local = await openLocalD1(persistTo);
-	try {
-		return await work(local);
-	} finally {
-		await local.close();
-	}
-}
-
-/** The rows of the tables the data touches, and what searches find. */
-async function snapshot(local: LocalD1): Promise<unknown[]> {
+/** The rows of the tables the data touches, and what searches find, in one wrangler command. */
+function snapshot(persistTo: string): unknown[] {
 	const searches = ['공략', 'raid', '백업작가'].map(
 		(query) => `SELECT '${query}' AS q, rowid AS id FROM post_search WHERE post_search MATCH '{title body} : ${searchPhrase(query)}'`,
 	);
-	const found: unknown[] = [];
-	for (const statement of [
+	const sql = [
 		'SELECT * FROM channels WHERE id = 7',
 		'SELECT * FROM boards WHERE channel_id = 7',
 		'SELECT * FROM members WHERE channel_id = 7',
@@ -84,30 +78,27 @@ async function snapshot(local: LocalD1): Promise<unknown[]> {
 		'SELECT * FROM uploads ORDER BY id',
 		`${searches.join(' UNION ALL ')} ORDER BY q, id`,
 		`SELECT rowid AS id FROM member_search WHERE member_search MATCH 'nickname : ${searchPhrase('백업')}'`,
-	])
-		found.push(await local.rows(statement));
-	return found;
+	]
+		.map((statement) => `${statement};`)
+		.join(' ');
+	const answer = wrangler(['d1', 'execute', 'DB', '--local', '--persist-to', persistTo, '--json', '--command', sql], { quiet: true });
+	return (JSON.parse(answer) as { results: unknown[] }[]).map((statement) => statement.results);
 }
-
-/** The source: the migrations and the data above (each statement ends a line with its semicolon); its snapshot. */
-const makeSource = () =>
-	onLocalD1(source, async (local) => {
-		await migrateEmpty(local.db, await readD1Migrations(path.join(ROOT, 'migrations')));
-		const statements = (DATA + INDEX).split(/;\n/).filter((statement) => statement.trim() !== '');
-		await local.db.batch(statements.map((statement) => local.db.prepare(statement)));
-		return snapshot(local);
-	});
 
 describe('npm run backup and npm run restore', () => {
 	it(
 		'restore a backup folder into an empty local database: the same rows and searches; a second restore is refused',
-		async () => {
-			const before = await makeSource();
+		() => {
+			// The migrations as scripts/lib/wrangler.mjs `migrate` writes them, then the data: one wrangler command.
+			const file = path.join(work, 'data.sql');
+			writeFileSync(file, `${MIGRATIONS_TABLE}\n${pendingMigrationsSql(new Set())}${DATA}${INDEX}`);
+			executeFile(file, source);
+			const before = snapshot(source);
 			const searched = before[5] as { q: string; id: number }[];
 			expect(searched.filter(({ q }) => q === '공략').length).toBe(2);
 			expect(searched.filter(({ q }) => q === 'raid').length).toBe(2);
 
-			const backup = await run('backup', '--persist-to', source, '--out', out);
+			const backup = run('backup.mjs', '--persist-to', source, '--out', out);
 			expect(backup.stderr).not.toMatch(/\n\s+at /);
 			expect(backup.status).toBe(0);
 			expect(backup.stdout).toMatch(/Backed up DB: \d+ tables, \d+ rows, 1 R2 objects listed \(1 missing\)/);
@@ -122,18 +113,18 @@ describe('npm run backup and npm run restore', () => {
 			const posts = readdirSync(out).find((name) => name.endsWith('-posts.sql'))!;
 			expect(readFileSync(path.join(out, posts), 'utf8').trim().split('\n')).toHaveLength(3);
 
-			const restored = await run('restore', '--from', out, '--persist-to', target);
+			const restored = run('restore.mjs', '--from', out, '--persist-to', target);
 			expect(restored.stderr).not.toMatch(/\n\s+at /);
 			expect(restored.status).toBe(0);
 			expect(restored.stdout).toMatch(
 				/search index rebuilt \(2 listed posts of 3, 1 members\); every table's rows and checksum and 1 R2 objects verified/,
 			);
-			expect(await onLocalD1(target, snapshot)).toEqual(before);
+			expect(snapshot(target)).toEqual(before);
 
-			const again = await run('restore', '--from', out, '--persist-to', target);
+			const again = run('restore.mjs', '--from', out, '--persist-to', target);
 			expect(again.status).toBe(2);
 			expect(again.stderr).toMatch(/The database holds \d+ tables: restore into an empty one, or give --force/);
-			expect(await onLocalD1(target, snapshot)).toEqual(before);
+			expect(snapshot(target)).toEqual(before);
 		},
 		6 * COMMAND_MS,
 	);
@@ -141,10 +132,10 @@ describe('npm run backup and npm run restore', () => {
 	it(
 		'refuses a folder that is not a backup, and a wrong option, with exit 2',
 		async () => {
-			const notBackup = await run('restore', '--from', work, '--persist-to', path.join(work, 'none'));
+			const notBackup = await runCommand(main, ['restore', '--from', work, '--persist-to', path.join(work, 'none')]);
 			expect(notBackup.status).toBe(2);
 			expect(notBackup.stderr).toContain('holds no manifest.json: not a backup folder');
-			const wrong = await run('backup', '--remote', '--local');
+			const wrong = await runCommand(main, ['backup', '--remote', '--local']);
 			expect(wrong.status).toBe(2);
 			expect(wrong.stderr).toContain('Give --local or --remote, not both.');
 		},
