@@ -33,6 +33,9 @@ export default defineConfig({
 		maxWorkers: Math.max(2, availableParallelism() - 1),
 		projects: [
 			{
+				// The operator commands (scripts/operator/) run in the unit project as their bundle runs on Node
+				// (scripts/lib/operator.mjs): `cloudflare:workers` is the same stand-in.
+				resolve: { alias: { ...alias, 'cloudflare:workers': fileURLToPath(new URL('./scripts/lib/cloudflare-workers.mjs', import.meta.url)) } },
 				test: {
 					name: 'unit',
 					include: ['tests/unit/**/*.test.ts'],
