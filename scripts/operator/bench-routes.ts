@@ -88,15 +88,17 @@ export async function routeCosts(db: Db, uploads: R2Bucket): Promise<{ listed: n
 			)
 			.bind(CHANNEL.id, type, id, REVISIONS, author, now)
 			.run();
+	// The 10,000th post, or one two pages before the end of a smaller community.
+	const popularDepth = Math.max(0, Math.min(DEEP_POPULAR, post.listed - PAGE_SIZE * 2));
 	const popularAfter = await one<{ id: number }>(
 		'SELECT id FROM posts WHERE board_id = ?1 AND board_seq IS NOT NULL ORDER BY hot DESC, id DESC LIMIT 1 OFFSET ?2',
 		BOARD,
-		Math.max(0, Math.min(DEEP_POPULAR, post.listed - PAGE_SIZE * 2)),
+		popularDepth,
 	);
 	const allAfter = await one<{ id: number }>(
 		'SELECT id FROM posts WHERE channel_id = ?1 AND channel_seq IS NOT NULL ORDER BY hot DESC, id DESC LIMIT 1 OFFSET ?2',
 		CHANNEL.id,
-		Math.max(0, Math.min(DEEP_POPULAR, post.listed - PAGE_SIZE * 2)),
+		popularDepth,
 	);
 	const deepPage = Math.max(1, Math.min(DEEP_PAGE, Math.ceil(post.listed / PAGE_SIZE)));
 	// The avatar's day counter starts again, so that runs on the same data are never refused.
@@ -127,16 +129,16 @@ export async function routeCosts(db: Db, uploads: R2Bucket): Promise<{ listed: n
 	await measure('like a comment', (m) => likeComment(m, CHANNEL.id, member, ids, now));
 	await measure('unlike it', (m) => unlikeComment(m, CHANNEL.id, member, ids, now));
 	await measure("a board's Popular, first page", (m) => run(m, popularPostsRead(m, CHANNEL.id, { kind: 'board', boardId: BOARD }, null)));
-	await measure(`a board's Popular, after its ${DEEP_POPULAR.toLocaleString('en')}th post`, (m) =>
+	await measure(`a board's Popular, after its ${popularDepth.toLocaleString('en')}th post`, (m) =>
 		run(m, popularPostsRead(m, CHANNEL.id, { kind: 'board', boardId: BOARD }, popularAfter?.id ?? null)),
 	);
 	await measure("All Posts' Popular, first page", (m) => run(m, popularPostsRead(m, CHANNEL.id, { kind: 'all' }, null)));
-	await measure(`All Posts' Popular, after its ${DEEP_POPULAR.toLocaleString('en')}th post`, (m) =>
+	await measure(`All Posts' Popular, after its ${popularDepth.toLocaleString('en')}th post`, (m) =>
 		run(m, popularPostsRead(m, CHANNEL.id, { kind: 'all' }, allAfter?.id ?? null)),
 	);
 	await measure('All Posts, first page', (m) => listChannelPosts(m, CHANNEL.id, 1, post.listed));
 	await measure(`All Posts, page ${deepPage.toLocaleString('en')}`, (m) => listChannelPosts(m, CHANNEL.id, deepPage, post.listed));
-	await measure('Best-ordered comments, first page', (m) => listComments(m, CHANNEL.id, post.id, GUEST, null, 'best'));
+	await measure(`Best-ordered comments, first page (${post.comments} comments)`, (m) => listComments(m, CHANNEL.id, post.id, GUEST, null, 'best'));
 	const avatar = withSize('webp-lossy', 256, 256);
 	await measure('an avatar upload (one size)', (m) => storeAvatar(m, uploads, CHANNEL, reader.id, 256, avatar, now));
 	// Its serving takes no database (the stable URL is answered from R2): measured as the others, it reads nothing.
