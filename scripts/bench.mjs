@@ -44,6 +44,11 @@
  * like and a search, --requests (default 40) of each one at a time, with and without replicas, beside
  * the targets, and what Smart Placement would change (scripts/lib/latency-bench.mjs). Saved to
  * bench-results/latest-latency.json. A smoke run ends with a small one (20 and 2 ms, 3 requests each).
+ * - The newer routes (scripts/operator/bench-routes.ts), with the comment's rows (one start of the runtime): a save and an unsave, My Page →
+ *   Saved, a block, the blocks list and an unblock, a post's and a comment's edit history, a comment's like
+ *   and unlike, Popular (a board's and All Posts', first page and after the 10,000th post), All Posts'
+ *   first and 2,000th page, Best-ordered comments, an avatar upload and its serving, and the live room's
+ *   check of the post: for each, the rows D1 read and wrote and its round trips, through the services.
  * - Search (scripts/operator/bench-search.ts), on the same data after the removal: recall of 200
  *   sampled queries against a plain scan, and per kind of query the database's time and the whole
  *   call's (p50/p95), the rows read, and the index's size.
@@ -451,6 +456,21 @@ function medianLighthouse(name, url, headers = {}) {
 	return runs[Math.floor(runs.length / 2)] ?? null;
 }
 
+/** The JSON line an operator bench printed (scripts/operator/bench-*.ts), or an error that says which failed. */
+function figuresOf(child, name) {
+	const line = child.stdout.split('\n').find((text) => text.startsWith('{'));
+	if (child.status !== 0 || !line) throw new Error(`${name} bench failed:\n${child.stderr}`);
+	return JSON.parse(line);
+}
+
+/** Runs scripts/`script` on the bench data and returns its figures. */
+function operatorFigures(script, name, args = []) {
+	return figuresOf(
+		spawnSync(process.execPath, [path.join(ROOT, 'scripts', script), '--persist-to', STATE, ...args], { cwd: ROOT, encoding: 'utf8' }),
+		name,
+	);
+}
+
 /** The search bench on the bench data as it is; returns its figures. */
 function searchBench() {
 	const run = spawnSync(
@@ -648,10 +668,10 @@ if (!lighthouseOnly && !mixedOnly) {
 	// A smoke run measured it with the queue only, above.
 	const withoutQueue = smokeComments ? null : await commentCost({ state: STATE, db, port: PORT + 12, config: configWithoutQueues(CONFIG), writes });
 	const withQueue = smokeComments ?? (await commentCost({ state: STATE, db, port: PORT + 12, config: CONFIG, writes }));
-	const cost = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'bench-comment.mjs'), '--persist-to', STATE], { cwd: ROOT, encoding: 'utf8' });
-	const costLine = cost.stdout.split('\n').find((text) => text.startsWith('{'));
-	if (cost.status !== 0 || !costLine) throw new Error(`the comment bench failed:\n${cost.stderr}`);
-	results.comment = { withoutQueue, withQueue, rows: JSON.parse(costLine) };
+	// The comment's rows and the newer routes', in one run of the local runtime.
+	const { routes, ...rows } = operatorFigures('bench-comment.mjs', 'the comment', ['--routes']);
+	results.comment = { withoutQueue, withQueue, rows };
+	results.routes = routes;
 	console.log(`comment: ${withoutQueue?.cpuMsPerComment ?? '(not measured)'} ms CPU without the queue, ${withQueue.cpuMsPerComment} ms with it`);
 }
 
@@ -666,9 +686,7 @@ if (!lighthouseOnly && !mixedOnly) {
 			encoding: 'utf8',
 		},
 	);
-	const line = removal.stdout.split('\n').find((text) => text.startsWith('{'));
-	if (removal.status !== 0 || !line) throw new Error(`the removal bench failed:\n${removal.stderr}`);
-	results.removal = JSON.parse(line);
+	results.removal = figuresOf(removal, 'the removal');
 	results.search = searchBench();
 }
 
@@ -716,6 +734,15 @@ if (results.comment) {
 	console.log(
 		`| now, one mention | | ${rows.mention.request.rowsWritten} | ${rows.mention.request.rowsRead} | ${rows.mention.consumer.rowsWritten} | ${withQueue.notificationsWritten} in all |`,
 	);
+}
+if (results.routes) {
+	console.log(
+		`\nThe newer routes (their services on the large community: ${results.routes.listed} posts, ${results.routes.commentsOnPost} comments on the post; rows as D1 counts them):`,
+	);
+	console.log('| route | rows read | rows written | D1 round trips |');
+	console.log('|---|---|---|---|');
+	for (const [name, cost] of Object.entries(results.routes.routes))
+		console.log(`| ${name} | ${cost.rowsRead} | ${cost.rowsWritten} | ${cost.trips} |`);
 }
 if (results.removal) {
 	console.log('\nRemoving a post of the large board (posts service, local D1):');

@@ -4,10 +4,15 @@ export interface Cost {
 	rowsRead: number;
 	/** The statements' own time in the database (D1's meta.duration), when counted. */
 	sqlMs?: number;
+	/** The round trips to D1 (a statement or a batch each), when counted. */
+	trips?: number;
 }
 
-/** A Db that adds up what D1 reports (rows written and read) for every statement run through it. */
+/** A Db that adds up what D1 reports (rows written and read) for every statement run through it, and its round trips. */
 export function metered(db: Db, cost: Cost): Db {
+	const trip = () => {
+		if (cost.trips !== undefined) cost.trips += 1;
+	};
 	const add = (meta: D1Meta) => {
 		cost.rowsWritten += meta.rows_written;
 		cost.rowsRead += meta.rows_read;
@@ -20,12 +25,14 @@ export function metered(db: Db, cost: Cost): Db {
 				if (key === 'all' || key === 'run')
 					return async () => {
 						const result = await target.all();
+						trip();
 						add(result.meta);
 						return result;
 					};
 				if (key === 'first')
 					return async (column?: string) => {
 						const result = await target.all<Record<string, unknown>>();
+						trip();
 						add(result.meta);
 						const row = result.results[0] ?? null;
 						return column === undefined ? row : (row?.[column] ?? null);
@@ -39,6 +46,7 @@ export function metered(db: Db, cost: Cost): Db {
 			if (key === 'batch')
 				return async (statements: D1PreparedStatement[]) => {
 					const results = await target.batch(statements);
+					trip();
 					for (const result of results) add(result.meta);
 					return results;
 				};

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { call, memberApi, publicApi, recordingDb, signIn, signUp, GLOBAL, KOREAN, type ChannelRef } from './harness';
+import { call, memberApi, publicApi, queryPlan, recordingDb, signIn, signUp, GLOBAL, KOREAN, type ChannelRef } from './harness';
 import { searchPosts, SEARCH_COUNT_CAP, type SearchType } from '@/server/search/search';
 import { listedPostsForScan, scanPosts } from '@/server/search/scan';
 import { random } from '../../scripts/seed/demo.mjs';
@@ -257,5 +257,55 @@ describe('GET search', () => {
 		expect((await call(`${pub}/search`)).status).toBe(400);
 		// Two graphemes of many code units are two characters.
 		expect((await call(`${pub}/search?q=${encodeURIComponent('👍🏽👍🏽')}`)).code).toBe(0);
+	});
+});
+
+describe('type All with a nickname', () => {
+	/** A demo member of the global community whose nickname no other member's holds and no post's text. */
+	const PROLIFIC = { id: 1005, query: 'kesslerkid' };
+	/** `count` more listed posts of PROLIFIC, newer than every other (in SQL: the rows All Posts lists; no index entry, no query word). */
+	const addPosts = (count: number) =>
+		env.DB.prepare(
+			`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?2)
+			 INSERT INTO posts (channel_id, board_id, subject_id, member_id, title, content, content_text, created_at, channel_seq)
+			 SELECT 1, 12, 121, ?1, 'Many posts ' || i, '{"type":"doc","blocks":[]}', '', 1800000000000 + i,
+				(SELECT max(channel_seq) FROM posts WHERE channel_id = 1) + i FROM n`,
+		)
+			.bind(PROLIFIC.id, count)
+			.run();
+	/** Page `page` of the search, the rows it read and its statements. */
+	const searched = async (page: number) => {
+		const { db, statements } = recordingDb();
+		const results = await searchPosts(db, GLOBAL.id, PROLIFIC.query, 'ALL', page);
+		return { results, statements, rowsRead: statements.reduce((sum, s) => sum + s.rowsRead, 0) };
+	};
+
+	it("reads its page and the capped count whatever the number of the matching member's posts, from an index alone, in the same order", async () => {
+		await addPosts(2000);
+		const listed = await listedPostsForScan(env.DB, GLOBAL.id);
+		const expected = scanPosts(listed, PROLIFIC.query, 'ALL');
+		expect(expected.length).toBeGreaterThan(SEARCH_COUNT_CAP);
+		const first = await searched(1);
+		expect(first.results.capped).toBe(true);
+		expect(first.results.posts.map((post) => post.postId)).toEqual(expected.slice(0, 20));
+		expect((await searched(50)).results.posts.map((post) => post.postId)).toEqual(expected.slice(980, 1000));
+		// Ten times the posts read nothing more: the member's posts are read newest first and the walk
+		// stops once the page and the count have theirs (about two rows a post kept: the count's
+		// SEARCH_COUNT_CAP + 1, the page's 20, the index's pages of the query's terms).
+		await addPosts(18_000);
+		const later = await searched(1);
+		expect(later.rowsRead).toBe(first.rowsRead);
+		expect(first.rowsRead).toBeLessThanOrEqual(5 * (SEARCH_COUNT_CAP + 1));
+		for (const statement of first.statements) {
+			const plan = await queryPlan(statement);
+			// The members' side reads posts_listed_by_member alone: no post's row for each post walked
+			// (what posts_by_member needed, for the post's list state); the page reads its 20 rows by id.
+			expect(plan).toContain('SEARCH p USING COVERING INDEX posts_listed_by_member (member_id=?)');
+			const postReads = plan.filter((detail) => /^(SEARCH|SCAN) p\b/.test(detail));
+			expect(
+				postReads.filter((detail) => !/COVERING INDEX|INTEGER PRIMARY KEY/.test(detail)),
+				plan.join('\n'),
+			).toEqual([]);
+		}
 	});
 });

@@ -49,19 +49,22 @@ export function searchPageOf(page: number): number {
 /**
  * The ids of matching posts, newest first: at most `limit` of them (the hits CTE of both reads).
  * Binds ?1 MATCH expression of post_search, ?2 and ?3 the channel's rowid range, ?4 the limit;
- * for ALL also ?5 the member_search expression and ?6 the channel's id.
+ * for ALL also ?5 the member_search expression.
  */
 function hitsSql(type: SearchType): string {
 	const posts = `SELECT rowid - ?2 AS id FROM post_search WHERE post_search MATCH ?1 AND rowid BETWEEN ?2 AND ?3 ORDER BY rowid DESC LIMIT ?4`;
 	if (type !== 'ALL') return posts;
-	// Each side's newest ?4 hold the union's newest ?4.
+	// Each side's newest ?4 hold the union's newest ?4. The members' side reads each matching
+	// member's listed posts newest first from posts_listed_by_member alone (the index holds what it
+	// asks: no post's row is read), and stops a member's walk once its next post is older than the
+	// newest ?4 kept so far (SQLite's sort with a limit over an ordered inner loop): it reads about
+	// ?4 entries plus one per member, whatever the number of their posts, and its sort holds ?4 ids.
+	// Left to itself, the planner walks every listed post of the channel for each member.
 	return `SELECT id FROM (SELECT id FROM (${posts})
 		UNION SELECT id FROM (SELECT p.id
 			FROM (SELECT rowid - ?2 AS member_id FROM member_search WHERE member_search MATCH ?5 AND rowid BETWEEN ?2 AND ?3) a
-			-- The matching members first, then their posts by posts_by_member: left to itself, the
-			-- planner walks every listed post of the channel for each member.
-			CROSS JOIN posts p INDEXED BY posts_by_member ON p.member_id = a.member_id
-			WHERE p.channel_id = ?6 AND p.channel_seq IS NOT NULL ORDER BY p.id DESC LIMIT ?4))
+			CROSS JOIN posts p INDEXED BY posts_listed_by_member ON p.member_id = a.member_id
+			WHERE p.channel_seq IS NOT NULL ORDER BY p.id DESC LIMIT ?4))
 		ORDER BY id DESC LIMIT ?4`;
 }
 
@@ -69,7 +72,7 @@ function hitsSql(type: SearchType): string {
 function matchOf(channelId: number, phrase: string, type: SearchType) {
 	const [low, high] = channelRange(channelId);
 	const expression = type === 'ALL' ? `{title body} : ${phrase}` : `${COLUMNS[type]} : ${phrase}`;
-	return { low, high, expression, extra: type === 'ALL' ? [`nickname : ${phrase}`, channelId] : [] };
+	return { low, high, expression, extra: type === 'ALL' ? [`nickname : ${phrase}`] : [] };
 }
 
 /** The ids of the newest `limit` posts matching `query`, newest first: what the pages of searchPosts list, together (for the recall bench). */
