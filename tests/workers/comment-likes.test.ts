@@ -273,9 +273,11 @@ describe('the Best order', () => {
 describe("a member's likes on every page of the comments API", () => {
 	/** The ids of the comments marked `liked` in a page the comments API answered. */
 	const likedIn = (answer: Answer) =>
-		(answer.body['content'] as { comments: CommentItem[] }).comments.filter((item) => item.readable && item.liked === true).map((item) => item.commentId);
+		(answer.body['content'] as { comments: CommentItem[] }).comments
+			.filter((item) => item.readable && item.liked === true)
+			.map((item) => item.commentId);
 
-	it('marks the comments they like on a later page (oldest first and Best), in the read\'s budget, and nothing for a guest or another member', async () => {
+	it("marks the comments they like on a later page (oldest first and Best), in the read's budget, and nothing for a guest or another member", async () => {
 		const postId = await freshPost();
 		// A first page of 100 and 30 more (oldest first); in the Best order, 20 threads a page.
 		const made = await addComments(postId, Array(130).fill(0) as number[]);
