@@ -147,7 +147,7 @@ for (const [path, scheme, viewport] of [
 		const author = freshMember('Author', channel.index);
 		const other = freshMember('Other', channel.index);
 		const mine = `The author answers ${Date.now().toString(36)}`;
-		const postId = postWithComment(channel, author.id, author.id, `Author's post ${Date.now().toString(36)}`, mine);
+		const postId = postWithComment(channel, author.id, author.id, `Authors post ${Date.now().toString(36)}`, mine);
 		const theirs = `Someone else says ${Date.now().toString(36)}`;
 		execute(
 			`INSERT INTO comments (channel_id, post_id, member_id, content, created_at) VALUES (${channel.index}, ${postId}, ${other.id}, '${theirs}', ${Date.now()})`,
