@@ -16,7 +16,7 @@ export function setBlocked(userId: number, blocked: boolean): void {
 }
 
 /** Whether member `userId` is blocked now: as changed on this page, else as the page was rendered (`rendered`). */
-export function isBlocked(changes: Readonly<Record<string, boolean>>, userId: number, rendered: readonly number[]): boolean {
+function isBlocked(changes: Readonly<Record<string, boolean>>, userId: number, rendered: readonly number[]): boolean {
 	return changes[String(userId)] ?? rendered.includes(userId);
 }
 
