@@ -33,10 +33,12 @@ export const postsRouter = new Hono<ApiEnv>()
 		const { session } = c.var;
 		// A member's (or a banned member's) own likes and reports of the page's comments, in the page's query: their answer is private.
 		const tokenHash = session.kind === 'member' || session.kind === 'banned' ? session.tokenHash : null;
-		const content = await listComments(c.var.db, c.var.channel.id, postId, viewerOf(session), after ?? null, sort, tokenHash).catch((error: unknown) => {
-			if (after !== undefined) c.header('Cache-Control', 'no-store');
-			throw error;
-		});
+		const content = await listComments(c.var.db, c.var.channel.id, postId, viewerOf(session), after ?? null, sort, tokenHash).catch(
+			(error: unknown) => {
+				if (after !== undefined) c.header('Cache-Control', 'no-store');
+				throw error;
+			},
+		);
 		return c.json(ok({ content }));
 	})
 	.post('/posts/:postId/views', zv('param', PostParamSchema), rateLimit('view'), (c) => {
