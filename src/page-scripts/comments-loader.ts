@@ -6,7 +6,7 @@
  * itself: the server renders a member's page with their user id, the shared guest page without. A
  * member who comes back to a comment kept from an ended session gets the island at once.
  */
-import { hasKeptComment, LIVE_SHOW_EVENT, loginRequiredDialog, type Wake } from '@/islands/comments/wake';
+import { BLOCKS_CHANGED_EVENT, hasKeptComment, LIVE_SHOW_EVENT, loginRequiredDialog, type Wake } from '@/islands/comments/wake';
 
 const section = document.querySelector<HTMLElement>('[data-comments]');
 const MEMBER_ACTIONS = new Set(['write', 'post', 'reply', 'like']);
@@ -84,6 +84,10 @@ if (section) {
 		if (section.dataset['mounted'] !== undefined) return;
 		replay = { action: 'live', commentId: null };
 		wake(event);
+	});
+	// A block or unblock from the post's bar: the island wakes to collapse or open the member's comments (it follows the store of blocks).
+	section.addEventListener(BLOCKS_CHANGED_EVENT, (event) => {
+		if (section.dataset['mounted'] === undefined) wake(event);
 	});
 	// From here on a press is never lost (a press before it, while the page still loads, does nothing).
 	section.dataset['commentsLoader'] = 'armed';

@@ -120,3 +120,61 @@ for (const [path, language] of [
 		await page.screenshot({ path: testInfo.outputPath(`best-order-${language}.png`), fullPage: true });
 	});
 }
+
+/** `count` top-level comments on a new post of the general board, comment i with `100 - i` likes (ids ascending); the post's id and theirs. */
+function postWithManyComments(channel: Community, title: string, count: number): { postId: number; comments: number[] } {
+	const body = JSON.stringify({ type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'Which boss was hardest?' }] }] });
+	const now = Date.now();
+	const [post] = execute(
+		`INSERT INTO posts (channel_id, board_id, member_id, title, content, content_text, comment_count, created_at)
+		 VALUES (${channel.index}, ${boardOf(channel, 'general')}, ${memberIdOf(channel, 5)}, '${title}', '${body}', 'Which boss', ${count}, ${now - 3_600_000}) RETURNING id`,
+	) as { id: number }[];
+	const rows = execute(
+		`INSERT INTO comments (channel_id, post_id, member_id, content, created_at, like_count)
+		 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${count})
+		 SELECT ${channel.index}, ${post!.id}, ${memberIdOf(channel, 6)}, 'Many comments number ' || i, ${now - 3_000_000} + i, 100 - i FROM n RETURNING id`,
+	) as { id: number }[];
+	return { postId: post!.id, comments: rows.map((row) => row.id).sort((a, b) => a - b) };
+}
+
+for (const [path, language] of [
+	['/starfall/global', 'en'],
+	['/starfall/kr', 'ko'],
+] as const) {
+	test(`${language}: a comment the member likes shows pressed when "Show more comments" loads it, oldest first and in the Best order`, async ({
+		page,
+	}) => {
+		const channel = await community(path);
+		const suffix = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`;
+		// 105 comments: oldest first, the page shows 100; in the Best order (most liked first: the oldest), 20.
+		const { postId, comments } = postWithManyComments(channel, `Many bosses ${suffix}`, 105);
+		const member = freshMember('LaterLiker', channel.index);
+		// The 103rd, with 75 likes (the member's among them): on the second page of either order (26th most liked).
+		const later = comments[102]!;
+		const likes = 75;
+		execute(
+			`INSERT INTO comment_likes (comment_id, member_id, post_id, channel_id, created_at) VALUES (${later}, ${member.id}, ${postId}, ${channel.index}, ${Date.now()})`,
+		);
+		execute(`UPDATE comments SET like_count = ${likes} WHERE id = ${later}`);
+		await signInContext(page.context(), channel, member.id);
+
+		for (const query of ['', '?commentsSort=best']) {
+			await page.goto(`${path}/posts/${postId}${query}`);
+			await expect(page.locator(`li#comment-${later}`)).toHaveCount(0);
+			const more = page.locator('[data-comments] [data-action="more"]');
+			await more.click();
+			const like = likeOf(page, `li#comment-${later}`, later).first();
+			await expect(like).toHaveAttribute('aria-pressed', 'true');
+			await expect(like).toContainText(String(likes));
+			await fitsTheWidth(page);
+			await page.screenshot({ path: test.info().outputPath(`show-more-liked-${language}${query ? '-best' : ''}.png`) });
+		}
+		// A press now takes the like back (it does not like again).
+		const like = likeOf(page, `li#comment-${later}`, later).first();
+		await like.click();
+		await expect(like).toHaveAttribute('aria-pressed', 'false');
+		await expect
+			.poll(() => execute(`SELECT count(*) AS rows FROM comment_likes WHERE comment_id = ${later} AND member_id = ${member.id}`))
+			.toEqual([{ rows: 0 }]);
+	});
+}

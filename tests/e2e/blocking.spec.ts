@@ -131,6 +131,66 @@ for (const path of ['/starfall/global', '/starfall/kr'] as const) {
 	});
 }
 
+for (const [path, scheme, viewport] of [
+	['/starfall/global', 'light', PHONE],
+	['/starfall/kr', 'dark', PHONE],
+	['/starfall/global', 'dark', { width: 1440, height: 900 }],
+] as const) {
+	test(`${path} (${scheme}, ${viewport.width}px): blocking the post's author from the post's bar collapses their comments at once, unblocking opens them`, async ({
+		page,
+	}) => {
+		const texts = TEXTS[path];
+		const channel = await community(path);
+		await page.setViewportSize(viewport);
+		await page.emulateMedia({ colorScheme: scheme });
+		const blocker = freshMember('BarBlocker', channel.index);
+		const author = freshMember('Author', channel.index);
+		const other = freshMember('Other', channel.index);
+		const mine = `The author answers ${Date.now().toString(36)}`;
+		const postId = postWithComment(channel, author.id, author.id, `Authors post ${Date.now().toString(36)}`, mine);
+		const theirs = `Someone else says ${Date.now().toString(36)}`;
+		execute(
+			`INSERT INTO comments (channel_id, post_id, member_id, content, created_at) VALUES (${channel.index}, ${postId}, ${other.id}, '${theirs}', ${Date.now()})`,
+		);
+		execute(`UPDATE posts SET comment_count = 2 WHERE id = ${postId}`);
+		await signInContext(page.context(), channel, blocker.id);
+		await page.goto(`${path}/posts/${postId}`);
+		await expect(page.getByText(mine)).toBeVisible();
+
+		// From the bar, before the comments were ever touched (their island still asleep).
+		const bar = page.locator('[data-post-action-bar] button[data-post-action="block"]');
+		await expect(bar).toHaveText(texts.menu(author.nickname));
+		await bar.click();
+		const dialog = page.locator('[data-block-dialog]');
+		await dialog.getByRole('button', { name: texts.confirm, exact: true }).click();
+		await expect(page.getByRole('status').filter({ hasText: texts.blocked(author.nickname) })).toBeVisible();
+		// At once, without a reload: the author's comment collapsed, the other's shown; the bar says Unblock.
+		const toggle = page.locator('li.comment details[data-blocked-comment] > summary');
+		await expect(toggle).toHaveCount(1);
+		await expect(toggle).toHaveText(texts.collapsedComment);
+		await expect(page.getByText(mine)).toBeHidden();
+		await expect(page.getByText(theirs)).toBeVisible();
+		await expect(bar).toHaveText(new RegExp(texts.unblock));
+		expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+		await page.screenshot({ path: test.info().outputPath(`bar-blocked-${scheme}-${viewport.width}.png`) });
+		expect(execute(`SELECT blocked_id FROM member_blocks WHERE blocker_id = ${blocker.id}`)).toEqual([{ blocked_id: author.id }]);
+
+		// Unblock from the bar: the comment opens again, and the bar offers Block.
+		await bar.click();
+		await expect(page.getByText(mine)).toBeVisible();
+		await expect(page.locator('details[data-blocked-comment]')).toHaveCount(0);
+		await expect(bar).toHaveText(texts.menu(author.nickname));
+
+		// The other way round, the island awake: a block from the author's comment menu turns the bar's into Unblock.
+		await page.locator('li.comment').filter({ hasText: mine }).locator('[data-action="menu"]').click();
+		await page.getByRole('menuitem', { name: texts.menu(author.nickname) }).click();
+		await dialog.getByRole('button', { name: texts.confirm, exact: true }).click();
+		await expect(toggle).toHaveCount(1);
+		await expect(bar).toHaveText(new RegExp(texts.unblock));
+		expect(execute(`SELECT count(*) AS n FROM member_blocks WHERE blocker_id = ${blocker.id}`)).toEqual([{ n: 1 }]);
+	});
+}
+
 test("a guest's post page and board page carry nothing of blocking", async ({ browser }) => {
 	const channel = await community('/starfall/global');
 	const poster = freshMember('Poster', channel.index);

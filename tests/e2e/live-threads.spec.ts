@@ -8,8 +8,9 @@
 import type { Browser, Page } from '@playwright/test';
 import { expect, test } from './test';
 import { texts } from './texts';
-import { community, freshMember, freshPost, type Community } from './write-helpers';
+import { community, freshMember, freshPost, memberIdOf, type Community } from './write-helpers';
 import { signInContext } from './sessions';
+import { execute } from './fixtures';
 
 // Each test makes its rows through wrangler's local D1 (a process per statement), which takes
 // seconds on a busy machine: an upper bound, not a timing.
@@ -50,10 +51,73 @@ async function commentElsewhere(
 	}
 }
 
+/** `count` top-level comments on `postId` by demo members, oldest first (`likes` each, for the Best order), in one statement; their ids. */
+function addComments(channel: Community, postId: number, count: number, likes: (i: string) => string = () => '0'): number[] {
+	const rows = execute(
+		`INSERT INTO comments (channel_id, post_id, member_id, content, created_at, like_count)
+		 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${count})
+		 SELECT ${channel.index}, ${postId}, ${memberIdOf(channel, 6)}, 'Lantern number ' || i, ${Date.now() - 3_600_000} + i, ${likes('i')} FROM n RETURNING id`,
+	) as { id: number }[];
+	execute(`UPDATE posts SET comment_count = comment_count + ${count} WHERE id = ${postId}`);
+	return rows.map((row) => row.id).sort((a, b) => a - b);
+}
+
+/** A member made for the test replies to comment `to` on the post from a browser of their own. */
+async function replyElsewhere(browser: Browser, channel: Community, postId: number, to: number, text: string, query = ''): Promise<void> {
+	const writer = await browser.newContext({ viewport: { width: 390, height: 844 } });
+	try {
+		await signInContext(writer, channel, freshMember('Replier', channel.index).id);
+		const writerPage = await writer.newPage();
+		await writerPage.goto(`${channel.path}/posts/${postId}${query}`);
+		await writerPage.locator(`[data-action="reply"][data-comment-id="${to}"]`).click();
+		await writerPage.locator(`#comment-box-reply-${to}`).fill(text);
+		await writerPage.locator(`[data-comment-form="reply-${to}"] [data-action="post"]`).click();
+		await expect(writerPage.locator('[data-comments] .comment-text', { hasText: text })).toBeVisible();
+	} finally {
+		await writer.close();
+	}
+}
+
 for (const [path, language] of [
 	['/starfall/global', 'en'],
 	['/starfall/kr', 'ko'],
 ] as const) {
+	test(`${language}: a reply under an earlier thread and a new comment, while more pages follow: Show puts the reply under its comment`, async ({
+		page,
+		browser,
+	}) => {
+		const t = texts(language);
+		const channel = await community(path);
+		const suffix = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`;
+		const postId = freshPost(channel, `Many lanterns ${suffix}`);
+		// 120 comments: the page shows the first 100, "Show more comments" the rest.
+		const made = addComments(channel, postId, 120);
+		const parent = made[1]!;
+		await openAsReader(page, path, postId);
+		const banner = page.locator('[data-live-banner]');
+		await expect(banner).toHaveAttribute('data-live', 'open');
+		const show = banner.getByRole('button');
+
+		const reply = `A reply under the second lantern ${suffix}`;
+		await replyElsewhere(browser, channel, postId, parent, reply);
+		await expect(show).toHaveText(`${t('live.newComments.one')} — ${t('live.show')}`);
+		await show.click();
+		// Under its comment, in its thread, once; the thread after it still follows it.
+		const thread = page.locator(`li#comment-${parent}`);
+		await expect(thread.locator('.comment-text', { hasText: reply })).toBeVisible();
+		await expect(page.locator('[data-comments] .comment-text', { hasText: reply })).toHaveCount(1);
+		const order = await page.locator('[data-comments] li.comment').evaluateAll((items) => items.map((item) => item.id));
+		const at = order.findIndex((id) => id === `comment-${parent}`);
+		expect(order[at + 1]).toMatch(/^comment-\d+$/);
+		expect(order.indexOf(`comment-${made[2]}`)).toBeGreaterThan(at + 1);
+		await expect(show).toBeHidden();
+		// The rest of the comments still come with "Show more comments", each once.
+		await page.locator('[data-comments] [data-action="more"]').click();
+		await expect(page.locator(`li#comment-${made[119]}`)).toBeVisible();
+		await expect(page.locator('[data-comments] li.comment')).toHaveCount(121);
+		await page.screenshot({ path: test.info().outputPath(`live-reply-${language}.png`) });
+	});
+
 	test(`${language}: a comment written on one page shows the banner on the other, and Show puts it in the comments`, async ({ page, browser }) => {
 		const t = texts(language);
 		const channel = await community(path);
@@ -87,6 +151,42 @@ for (const [path, language] of [
 		await expect(page.locator('#comments-heading')).toContainText('1');
 	});
 }
+
+test('en: in the Best order, a reply under a thread of the first page shows under it, and a new comment at the end once the end is shown', async ({
+	page,
+	browser,
+}) => {
+	const t = texts('en');
+	const path = '/starfall/global';
+	const channel = await community(path);
+	const suffix = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`;
+	const postId = freshPost(channel, `Best lanterns ${suffix}`);
+	// 25 threads, the oldest most liked: the Best order's first page of 20 is the oldest 20.
+	const made = addComments(channel, postId, 25, (i) => `100 - ${i}`);
+	const best = '?commentsSort=best';
+	await page.goto(`${path}/posts/${postId}${best}`);
+	await page.locator('[data-comments]').scrollIntoViewIfNeeded();
+	await page.mouse.wheel(0, 200);
+	const banner = page.locator('[data-live-banner]');
+	await expect(banner).toHaveAttribute('data-live', 'open');
+	const show = banner.getByRole('button');
+
+	const reply = `A reply in the Best order ${suffix}`;
+	await replyElsewhere(browser, channel, postId, made[4]!, reply, best);
+	await expect(show).toHaveText(`${t('live.newComments.one')} — ${t('live.show')}`);
+	await show.click();
+	await expect(page.locator(`li#comment-${made[4]} .comment-text`, { hasText: reply })).toBeVisible();
+	await expect(page.locator('[data-comments] .comment-text', { hasText: reply })).toHaveCount(1);
+	// The page still reads on with "Show more comments"; then a new comment comes last (no likes yet: the order puts it there).
+	await page.locator('[data-comments] [data-action="more"]').click();
+	await expect(page.locator(`li#comment-${made[24]}`)).toBeVisible();
+	const text = `A new lantern in the Best order ${suffix}`;
+	await commentElsewhere(browser, channel, postId, text);
+	await show.click();
+	await expect(page.locator('[data-comments] li.comment').last()).toContainText(text);
+	await expect(page.locator('[data-comments] .comment-text', { hasText: text })).toHaveCount(1);
+	await expect(page.locator('[data-comments] li.comment:not(.reply)')).toHaveCount(26);
+});
 
 test('en: without WebSocket the page polls the count every 30 seconds, and shows the banner from it', async ({ page, browser }) => {
 	const t = texts('en');

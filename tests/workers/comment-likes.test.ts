@@ -24,6 +24,7 @@ import { getPostWithComments } from '@/server/loaders/post-page';
 import { BEST_REPLIES, BEST_THREADS } from '@/server/comments/best';
 import type { CommentItem } from '@/server/comments/comments';
 import { GUEST, type Viewer } from '@/server/visibility/visibility';
+import { ROUND_TRIP_BUDGET } from '../round-trip-budget';
 
 const ADMIN_VIEWER: Viewer = { kind: 'member', memberId: 1001, admin: true };
 
@@ -266,6 +267,46 @@ describe('the Best order', () => {
 		expect(ids((best.body['content'] as { comments: CommentItem[] }).comments)).toEqual([b!, a!]);
 		const bad = await call(`${PUBLIC}/posts/${postId}/comments?sort=top`);
 		expect([bad.status, bad.code]).toEqual([400, -4001495]);
+	});
+});
+
+describe("a member's likes on every page of the comments API", () => {
+	/** The ids of the comments marked `liked` in a page the comments API answered. */
+	const likedIn = (answer: Answer) =>
+		(answer.body['content'] as { comments: CommentItem[] }).comments
+			.filter((item) => item.readable && item.liked === true)
+			.map((item) => item.commentId);
+
+	it("marks the comments they like on a later page (oldest first and Best), in the read's budget, and nothing for a guest or another member", async () => {
+		const postId = await freshPost();
+		// A first page of 100 and 30 more (oldest first); in the Best order, 20 threads a page.
+		const made = await addComments(postId, Array(130).fill(0) as number[]);
+		const cookie = await signIn(LIKER);
+		const later = [made[104]!, made[120]!];
+		for (const commentId of [made[3]!, ...later]) expect((await like(postId, commentId, cookie)).code).toBe(0);
+		const first = await call(`${PUBLIC}/posts/${postId}/comments`, { cookie });
+		const nextAfter = (first.body['content'] as { nextAfter: number }).nextAfter;
+		expect(likedIn(first)).toEqual([made[3]]);
+		const second = await call(`${PUBLIC}/posts/${postId}/comments?after=${nextAfter}`, { cookie });
+		expect(likedIn(second)).toEqual(later);
+		// The session is read first, then the page with the member's marks in its one query: the read's budget.
+		expect(second.trips.depth).toBeLessThanOrEqual(ROUND_TRIP_BUDGET.read.signedIn);
+		expect(second.headers.get('Cache-Control')).toBe('private, no-store');
+		// The Best order's later pages too: the liked ones are the most liked, so the first page of 20; the rest follow.
+		const bestFirst = await call(`${PUBLIC}/posts/${postId}/comments?sort=best`, { cookie });
+		expect(likedIn(bestFirst).sort((x, y) => x - y)).toEqual([made[3]!, ...later].sort((x, y) => x - y));
+		await env.DB.prepare('UPDATE comments SET like_count = 0 WHERE post_id = ?1').bind(postId).run();
+		let after = (await call(`${PUBLIC}/posts/${postId}/comments?sort=best`, { cookie })).body['content'] as { nextAfter: number | null };
+		const bestLiked: number[] = [];
+		while (after.nextAfter !== null) {
+			const page = await call(`${PUBLIC}/posts/${postId}/comments?sort=best&after=${after.nextAfter}`, { cookie });
+			bestLiked.push(...likedIn(page));
+			after = page.body['content'] as { nextAfter: number | null };
+		}
+		expect(bestLiked).toEqual(later);
+		// A guest's page (the edge cache's) and another member's carry no one's likes.
+		expect(likedIn(await call(`${PUBLIC}/posts/${postId}/comments?after=${nextAfter}`))).toEqual([]);
+		expect(likedIn(await call(`${PUBLIC}/posts/${postId}/comments?after=${nextAfter}`, { cookie: await signIn(1015) }))).toEqual([]);
 	});
 });
 

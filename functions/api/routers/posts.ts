@@ -4,7 +4,8 @@
  * comment is decided by src/server/visibility/visibility.ts. Each read that reaches D1 counts
  * against the `postRead` rate limit of the address (a guest's edge-cache hit never gets here), and
  * a refused `after` (no such comment, or a post the reader may not read) is answered `no-store`,
- * so that the edge cache keeps only the post's own comments' ids in its keys.
+ * so that the edge cache keeps only the post's own comments' ids in its keys. A signed-in reader's
+ * page of comments says which they like and reported (`liked`, `reported`), read in its one query.
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
@@ -29,10 +30,15 @@ export const postsRouter = new Hono<ApiEnv>()
 	.get('/posts/:postId/comments', zv('param', PostParamSchema), zv('query', CommentPageQuerySchema), rateLimit('postRead'), async (c) => {
 		const { postId } = c.req.valid('param');
 		const { after, sort } = c.req.valid('query');
-		const content = await listComments(c.var.db, c.var.channel.id, postId, viewerOf(c.var.session), after ?? null, sort).catch((error: unknown) => {
-			if (after !== undefined) c.header('Cache-Control', 'no-store');
-			throw error;
-		});
+		const { session } = c.var;
+		// A member's (or a banned member's) own likes and reports of the page's comments, in the page's query: their answer is private.
+		const tokenHash = session.kind === 'member' || session.kind === 'banned' ? session.tokenHash : null;
+		const content = await listComments(c.var.db, c.var.channel.id, postId, viewerOf(session), after ?? null, sort, tokenHash).catch(
+			(error: unknown) => {
+				if (after !== undefined) c.header('Cache-Control', 'no-store');
+				throw error;
+			},
+		);
 		return c.json(ok({ content }));
 	})
 	.post('/posts/:postId/views', zv('param', PostParamSchema), rateLimit('view'), (c) => {

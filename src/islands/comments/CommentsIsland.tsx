@@ -13,6 +13,7 @@ import { useStore } from '@nanostores/react';
 import { flushSync } from 'react-dom';
 import { $session, activeMember } from '@/stores/session';
 import { $postCounts, setCounts } from '@/stores/post-counts';
+import { $blockChanges, blockedNow } from '@/stores/blocks';
 import AlertDialog from '@/islands/common/AlertDialog';
 import { ConfirmDialog } from '@/islands/admin/dialogs';
 import { openBanDialog, openForcedLogin } from '@/islands/common/route-error-dialog';
@@ -77,8 +78,10 @@ export default function CommentsIsland(props: IslandProps) {
 	const [highlight] = useState(() => Number(/^#comment-(\d+)$/.exec(location.hash)?.[1]) || null);
 	const requestIds = useRef(new Map<string, string>());
 	const heading = useRef<HTMLHeadingElement>(null);
-	// The members the reader blocked (docs/reference/blocking.md), changed from a comment's menu, and the collapsed comments opened.
-	const [blockedAuthors, setBlockedAuthors] = useState<readonly number[]>(() => props.blocking?.authors ?? []);
+	// The members the reader blocked (docs/reference/blocking.md): the page's, and the changes made since anywhere on the page
+	// (a comment's menu, the post's bar: the shared store); and the collapsed comments opened.
+	const blockChanges = useStore($blockChanges);
+	const blockedAuthors = useMemo(() => blockedNow(blockChanges, props.blocking?.authors ?? []), [blockChanges, props.blocking]);
 	const [revealed, setRevealed] = useState<readonly number[]>(() => props.revealed ?? []);
 
 	const own = (comment: ReadableComment) => userId !== null && comment.author.userId === userId;
@@ -274,13 +277,11 @@ export default function CommentsIsland(props: IslandProps) {
 	/** Blocks (after the confirm) or unblocks the comment's author: their comments collapse, or open, in place. */
 	const toggleBlock = async (target: { userId: number; nickname: string }, blocked: boolean, commentId: number) => {
 		const { openBlockDialog, unblockMember } = await import('@/islands/common/block-dialog');
-		if (blocked) return unblockMember(target, () => setBlockedAuthors((list) => list.filter((id) => id !== target.userId)));
+		// The store of blocks says it (the collapsed comments follow it), whoever blocked.
+		if (blocked) return unblockMember(target, () => undefined);
 		openBlockDialog(target, () => {
 			// Collapsed at once, so that the focus (whose menu is now folded away) moves to the comment's toggle.
-			flushSync(() => {
-				setBlockedAuthors((list) => [...list, target.userId]);
-				setRevealed((list) => list.filter((id) => id !== commentId));
-			});
+			flushSync(() => setRevealed((list) => list.filter((id) => id !== commentId)));
 			document.querySelector<HTMLElement>(`[data-blocked-comment="${commentId}"] > summary`)?.focus();
 		});
 	};

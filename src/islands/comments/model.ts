@@ -23,7 +23,7 @@ function threadIdOf(item: CommentItem): number {
 }
 
 /** Thread order: top-level comments by id, each followed by its replies by id. */
-function compareThreadOrder(a: CommentItem, b: CommentItem): number {
+export function compareThreadOrder(a: CommentItem, b: CommentItem): number {
 	return threadIdOf(a) - threadIdOf(b) || (a.parentId === null ? 0 : a.commentId) - (b.parentId === null ? 0 : b.commentId);
 }
 

@@ -18,6 +18,13 @@ export interface Wake {
  */
 export const LIVE_SHOW_EVENT = 'comments:show-new';
 
+/**
+ * The event a block or unblock sends on the comments section (src/islands/common/block-dialog.ts):
+ * the loader wakes the island with it, so that the member's comments collapse or open at once; an
+ * island already awake follows the store of blocks itself.
+ */
+export const BLOCKS_CHANGED_EVENT = 'comments:blocks-changed';
+
 /** The layout's login-required modal (src/components/layout/LoginRequiredDialog.astro). */
 export function loginRequiredDialog(): HTMLDialogElement | null {
 	return document.querySelector<HTMLDialogElement>('[data-login-required-dialog]');

@@ -2,15 +2,18 @@
  * Blocking and unblocking a member (docs/reference/blocking.md) from the post's action bar, a
  * comment's menu, the profile and Settings: `openBlockDialog` asks with the confirm of
  * src/components/common/BlockDialog.astro and blocks on Block; `unblockMember` unblocks at once. Each
- * success shows its toast and tells the caller, which collapses or shows the member's posts and
- * comments in place; a refusal says why in the action alert (the limit of 500, too many requests),
- * or opens the forced-login alert or the ban dialog. Loaded on first use, never by a guest's page.
+ * success shows its toast, goes into the page's shared store of blocks (src/stores/blocks.ts), which
+ * the comments island (woken for it if still asleep) and every Block / Unblock button of the page
+ * follow, and tells the caller; a refusal says why in the action alert (the limit of 500, too many
+ * requests), or opens the forced-login alert or the ban dialog. Loaded on first use, never by a guest's page.
  */
 import { BlockLimitReached } from '@/lib/result-codes';
 import { showToast } from '@/stores/toasts';
 import { showActionAlert } from './action-alert';
 import { handleActionFailure } from './member-action';
 import { memberClient } from './page-client';
+import { $blockChanges, setBlocked } from '@/stores/blocks';
+import { BLOCKS_CHANGED_EVENT } from '@/islands/comments/wake';
 
 /** The member blocked or unblocked. */
 export interface BlockTarget {
@@ -32,6 +35,9 @@ async function send(target: BlockTarget, block: boolean): Promise<boolean> {
 		const members = memberClient().member;
 		await (block ? members.put('/me/blocks/:userId', { param }) : members.delete('/me/blocks/:userId', { param }));
 		showToast(named(block ? textBlocked : textUnblocked, target.nickname));
+		setBlocked(target.userId, block);
+		// The comments section collapses or opens the member's comments: its island, woken by the loader if it sleeps, follows the store.
+		document.querySelector('[data-comments]')?.dispatchEvent(new CustomEvent(BLOCKS_CHANGED_EVENT));
 		return true;
 	} catch (error) {
 		const outcome = handleActionFailure(error, channelBase);
@@ -79,21 +85,34 @@ export function blockLabel(nickname: string, blocked: boolean): string {
 	return named(blocked ? data['textMenuUnblock'] : data['textMenu'], nickname);
 }
 
+/** A Block / Unblock button (`[data-block-label]` inside) shows `blocked`: its label, its state and, on the profile, the note under the name. */
+function showBlockButton(button: HTMLButtonElement, blocked: boolean): void {
+	button.toggleAttribute('data-blocked', blocked);
+	if (blocked) button.removeAttribute('aria-haspopup');
+	else button.setAttribute('aria-haspopup', 'dialog');
+	const label = button.querySelector('[data-block-label]');
+	if (label) label.textContent = blockLabel(button.dataset['blockNickname'] ?? '', blocked);
+	const note = document.querySelector<HTMLElement>('[data-blocked-by-reader]');
+	if (note) note.hidden = !blocked;
+}
+
+// Every Block / Unblock button of the page follows the store: a block from a comment's menu turns the post bar's into Unblock.
+$blockChanges.listen((changes) => {
+	for (const label of document.querySelectorAll('button[data-block-user-id] [data-block-label]')) {
+		const button = label.closest<HTMLButtonElement>('button[data-block-user-id]')!;
+		const blocked = changes[button.dataset['blockUserId'] ?? ''];
+		if (blocked !== undefined) showBlockButton(button, blocked);
+	}
+});
+
 /**
  * A Block / Unblock button of the page (the post's action bar, the profile): `data-block-user-id`,
- * `data-block-nickname` and `data-blocked` when blocked. A press asks (or unblocks), then the button
- * says what a press does next and the page's `[data-blocked-by-reader]` note follows.
+ * `data-block-nickname` and `data-blocked` when blocked. A press asks (or unblocks); once done, the
+ * store says so and the button, the page's `[data-blocked-by-reader]` note and the comments follow.
  */
 export function toggleBlockButton(button: HTMLButtonElement): void {
 	const target = { userId: Number(button.dataset['blockUserId']), nickname: button.dataset['blockNickname'] ?? '' };
-	const blocked = button.dataset['blocked'] !== undefined;
-	const flip = () => {
-		button.toggleAttribute('data-blocked', !blocked);
-		const label = button.querySelector('[data-block-label]') ?? button;
-		label.textContent = blockLabel(target.nickname, !blocked);
-		const note = document.querySelector<HTMLElement>('[data-blocked-by-reader]');
-		if (note) note.hidden = blocked;
-	};
-	if (blocked) void unblockMember(target, flip);
-	else openBlockDialog(target, flip);
+	const nothing = () => undefined;
+	if (button.dataset['blocked'] !== undefined) void unblockMember(target, nothing);
+	else openBlockDialog(target, nothing);
 }

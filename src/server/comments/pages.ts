@@ -54,6 +54,9 @@ interface PostForCommentsRow extends PostStateColumns, CommentColumns {
 
 /**
  * A page of the comments of a post the reader may read in full, with the post's comment count.
+ * With the reader's session token (`tokenHash`), each comment also says whether they like it and
+ * reported it, as the post page's own read does: one probe of comment_likes' primary key and one of
+ * the reports' per item, in the same query (so "Show more comments" shows a member's own likes).
  * One D1 query. @throws AppError PostNotFound (not of this channel, or not readable),
  * CommentNotFound (`after` names no comment of the post; in the Best order, none of its top-level comments)
  */
@@ -64,6 +67,7 @@ export async function listComments(
 	viewer: Viewer,
 	after: number | null,
 	order: CommentOrder = 'oldest',
+	tokenHash: string | null = null,
 ): Promise<CommentPage & { commentCount: number }> {
 	const start: CommentPageStart = after === null ? { kind: 'first', order } : { kind: 'after', commentId: after, order };
 	const row = await db
@@ -71,7 +75,7 @@ export async function listComments(
 			`SELECT p.member_id, p.deleted_at, p.hidden_by_admin, p.is_private, b.is_public AS board_public, p.comment_count, ${commentColumns(orderOf(start))}
 			 FROM posts p JOIN boards b ON b.id = p.board_id WHERE p.id = ?1 AND p.channel_id = ?2`,
 		)
-		.bind(postId, channelId, ...commentPageParams(start))
+		.bind(postId, channelId, ...commentPageParams(start, tokenHash))
 		.first<PostForCommentsRow>();
 	if (!row || !canReadPost(postStateOfRow(row), row.member_id, viewer)) throw new AppError('PostNotFound');
 	if (after !== null && row.anchor_thread === null) throw new AppError('CommentNotFound');
