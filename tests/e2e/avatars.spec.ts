@@ -5,13 +5,14 @@
  * part) at once: the pixels of both are the cropped half's colour, not the generated pattern. Then
  * Remove picture (the member's in My Page, an administrator's on the profile) brings the generated one
  * back. Screenshots of the dialog, My Page, a board and a post, light and dark (Pixel Farm's dark
- * theme too), at 390 × 844 and 1440 × 900, with no sideways overflow: test-results/avatars-*.png.
+ * theme too), at 390 × 844 and 1440 × 900, with no sideways overflow: test-results/avatars-*.png (REVIEW_SHOTS=1).
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import { execute } from './fixtures';
 import { community, freshMember } from './write-helpers';
 import { mintSession, sessionCookieName, signInContext } from './sessions';
+import { reviewShot } from './review-shot';
 
 /** A 1200 × 600 PNG drawn in the page: the left half red, the right half blue. */
 async function twoHalves(page: Page): Promise<Buffer> {
@@ -81,20 +82,20 @@ for (const { path, texts, lang } of [
 		const crop = dialog.locator('[data-avatar-crop]');
 		await crop.focus();
 		for (let i = 0; i < 6; i += 1) await page.keyboard.press('ArrowRight');
-		await page.screenshot({ path: `test-results/avatars-crop-${lang}-390.png` });
+		await reviewShot(page, `test-results/avatars-crop-${lang}-390.png`);
 		const box = await dialog.boundingBox();
 		expect(box && box.x >= 0 && box.x + box.width <= 390 && box.y >= 0 && box.y + box.height <= 844).toBe(true);
 		await dialog.getByRole('button', { name: texts.use }).click();
 		await expect(form.locator('[data-avatar-status]')).toHaveText(texts.saved);
 		await expect(dialog).toBeHidden();
 		expect(isBlue(await middleColour(page, '[data-avatar-current]'))).toBe(true);
-		await page.screenshot({ path: `test-results/avatars-mypage-${lang}-390.png`, fullPage: false });
+		await reviewShot(page, `test-results/avatars-mypage-${lang}-390.png`);
 
 		// On the post (its author's page, the full render) and in the header, at once for the member.
 		await page.goto(`${path}/posts/${post.id}`);
 		expect(isBlue(await middleColour(page, '.post-author img.avatar'))).toBe(true);
 		expect(isBlue(await middleColour(page, 'a[data-account-icon] img.avatar'))).toBe(true);
-		await page.screenshot({ path: `test-results/avatars-post-${lang}-390.png` });
+		await reviewShot(page, `test-results/avatars-post-${lang}-390.png`);
 		// A list shows it beside the name too.
 		await page.goto(`${path}/users/${post.member_id}`);
 		expect(isBlue(await middleColour(page, '[data-profile-avatar]'))).toBe(true);
@@ -108,7 +109,7 @@ for (const { path, texts, lang } of [
 		}
 		await page.getByRole('button', { name: texts.remove }).click();
 		await expect(page.getByRole('button', { name: texts.remove })).toBeHidden();
-		await page.screenshot({ path: `test-results/avatars-removed-${lang}-390.png` });
+		await reviewShot(page, `test-results/avatars-removed-${lang}-390.png`);
 		await page.goto(`${path}/posts/${post.id}`);
 		expect(isBlue(await middleColour(page, '.post-author img.avatar'))).toBe(false);
 	});
@@ -213,7 +214,7 @@ test('screens of avatars, light and dark, on a phone and a desktop', async ({ pa
 					await page.waitForLoadState('networkidle');
 					const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 					expect(overflow, `${name} ${width} ${scheme}`).toBeLessThanOrEqual(0);
-					await page.screenshot({ path: `test-results/avatars-${name}-${lang}-${width}-${scheme}.png` });
+					await reviewShot(page, `test-results/avatars-${name}-${lang}-${width}-${scheme}.png`);
 				}
 			}
 		}

@@ -10,6 +10,7 @@ import { expect, test } from './test';
 import { texts } from './texts';
 import { community, freshMember, freshPost, type Community } from './write-helpers';
 import { signInContext } from './sessions';
+import { reviewShot } from './review-shot';
 
 // Each test makes its rows through wrangler's local D1 (a process per statement), which takes
 // seconds on a busy machine: an upper bound, not a timing.
@@ -78,7 +79,7 @@ for (const [path, language] of [
 		expect(box.y + box.height).toBeLessThanOrEqual(844);
 		expect(box.height).toBeGreaterThanOrEqual(44);
 		expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
-		await page.screenshot({ path: test.info().outputPath(`live-banner-${language}.png`) });
+		await reviewShot(page, test.info().outputPath(`live-banner-${language}.png`));
 
 		await show.click();
 		await expect(page.locator('[data-comments] .comment-text', { hasText: text })).toBeVisible();
