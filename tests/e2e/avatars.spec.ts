@@ -13,23 +13,7 @@ import { execute } from './fixtures';
 import { community, freshMember } from './write-helpers';
 import { mintSession, sessionCookieName, signInContext } from './sessions';
 import { reviewShot } from './review-shot';
-
-/** A 1200 × 600 PNG drawn in the page: the left half red, the right half blue. */
-async function twoHalves(page: Page): Promise<Buffer> {
-	const bytes = await page.evaluate(async () => {
-		const canvas = document.createElement('canvas');
-		canvas.width = 1200;
-		canvas.height = 600;
-		const context = canvas.getContext('2d')!;
-		context.fillStyle = 'rgb(220 30 30)';
-		context.fillRect(0, 0, 600, 600);
-		context.fillStyle = 'rgb(30 60 220)';
-		context.fillRect(600, 0, 600, 600);
-		const blob = await new Promise<Blob>((resolve) => canvas.toBlob((made) => resolve(made!), 'image/png'));
-		return [...new Uint8Array(await blob.arrayBuffer())];
-	});
-	return Buffer.from(bytes);
-}
+import { twoHalves } from './avatar-picture';
 
 /** The colour at the middle of the image (or canvas) `selector` shows, as drawn from its own pixels. */
 async function middleColour(page: Page, selector: string): Promise<number[]> {

@@ -17,6 +17,7 @@ import { execute } from './fixtures';
 import { boardOf, community, freshMember, type Community } from './write-helpers';
 import { mintSession, sessionCookieName, signInContext } from './sessions';
 import { reviewShot } from './review-shot';
+import { twoHalves } from './avatar-picture';
 
 test.skip(!process.env['REVIEW_SHOTS'], 'Photographs only: REVIEW_SHOTS=1');
 test.describe.configure({ timeout: 600_000 });
@@ -125,23 +126,6 @@ function stage(channel: Community, viewer: number, author: number, blocked: numb
 	return { postId, viewerComment: ids[2]! };
 }
 
-/** A 1200 × 600 PNG drawn in the page, for the crop dialog. */
-async function picture(page: Page): Promise<Buffer> {
-	const bytes = await page.evaluate(async () => {
-		const canvas = document.createElement('canvas');
-		canvas.width = 1200;
-		canvas.height = 600;
-		const context = canvas.getContext('2d')!;
-		context.fillStyle = 'rgb(220 120 30)';
-		context.fillRect(0, 0, 1200, 600);
-		context.fillStyle = 'rgb(30 60 220)';
-		context.fillRect(600, 100, 400, 400);
-		const blob = await new Promise<Blob>((resolve) => canvas.toBlob((made) => resolve(made!), 'image/png'));
-		return [...new Uint8Array(await blob.arrayBuffer())];
-	});
-	return Buffer.from(bytes);
-}
-
 const RUNS = [
 	{ path: '/starfall/global', schemes: ['light', 'dark'] },
 	{ path: '/starfall/kr', schemes: ['light', 'dark'] },
@@ -231,7 +215,7 @@ for (const { path, schemes } of RUNS) {
 					await page.getByRole('heading', { level: 2 }).last().scrollIntoViewIfNeeded();
 					await page.mouse.wheel(0, 10_000);
 					await shoot(page, label, 'settings-bottom');
-					await page.locator('[data-avatar-file]').setInputFiles({ name: 'picture.png', mimeType: 'image/png', buffer: await picture(page) });
+					await page.locator('[data-avatar-file]').setInputFiles({ name: 'picture.png', mimeType: 'image/png', buffer: await twoHalves(page) });
 					await expect(page.locator('.avatar-dialog')).toBeVisible();
 					await shoot(page, label, 'avatar-crop');
 					await page.keyboard.press('Escape');
