@@ -4,9 +4,9 @@
  * and the order tabs, the live banner and the bell, saved posts (with a hidden and a deleted entry),
  * blocking (the profile's button, a comment's menu and confirm, the collapsed comment, Settings' list),
  * the "edited" mark and its dialog, and the Popular tabs: at 390 × 844 and 1440 × 900, in English,
- * Korean and Japanese, light and dark (Starfall follows the reader's scheme, Pixel Farm is dark by its
- * community file). Run only with REVIEW_SHOTS set (`REVIEW_SHOTS=1 playwright test review-screens`):
- * test-results/review/{community}-{scheme}-{width}-{screen}.png. Each screen's sideways overflow, the
+ * Korean and Japanese (Starfall, light) and dark (Pixel Farm: the theme is a community's setting,
+ * `channels.theme_type`, not the reader's colour scheme). Run only with REVIEW_SHOTS set (`REVIEW_SHOTS=1 playwright test review-screens`):
+ * test-results/review/{community}-{theme}-{width}-{screen}.png. Each screen's sideways overflow, the
  * open popups outside the viewport and the tap targets under 24 px are written beside them
  * (test-results/review/findings.txt); the checks that hold them are in the features' own specs.
  */
@@ -127,13 +127,13 @@ function stage(channel: Community, viewer: number, author: number, blocked: numb
 }
 
 const RUNS = [
-	{ path: '/starfall/global', schemes: ['light', 'dark'] },
-	{ path: '/starfall/kr', schemes: ['light', 'dark'] },
-	{ path: '/starfall/jp', schemes: ['light'] },
-	{ path: '/pixelfarm/main', schemes: ['dark'] },
+	{ path: '/starfall/global', theme: 'light' },
+	{ path: '/starfall/kr', theme: 'light' },
+	{ path: '/starfall/jp', theme: 'light' },
+	{ path: '/pixelfarm/main', theme: 'dark' },
 ] as const;
 
-for (const { path, schemes } of RUNS) {
+for (const { path, theme } of RUNS) {
 	test(`screens of ${path}`, async ({ page, request }) => {
 		mkdirSync(DIR, { recursive: true });
 		const channel = await community(path);
@@ -144,93 +144,92 @@ for (const { path, schemes } of RUNS) {
 		await signInContext(page.context(), channel, viewer);
 		const authorCookie = `${sessionCookieName(channel)}=${await mintSession(channel, author.id)}`;
 		const base = `${channel.domain}-${channel.slug}`;
-		for (const scheme of schemes) {
-			await page.emulateMedia({ colorScheme: scheme });
-			for (const [width, height] of [
-				[390, 844],
-				[1440, 900],
-			] as const) {
-				await page.setViewportSize({ width, height });
-				const label = `${base}-${scheme}-${width}`;
-				await step(page, label, 'post', async () => {
-					await page.goto(`${path}/posts/${postId}`);
-					await shoot(page, label, 'post-top');
-					await page.locator('[data-comments]').scrollIntoViewIfNeeded();
-					await page.mouse.wheel(0, 200);
-					await expect(page.locator('[data-best-mark]').first()).toBeVisible();
-					await page.locator('[data-best-mark]').first().scrollIntoViewIfNeeded();
-					await shoot(page, label, 'best');
-					await page.locator('[data-blocked-comment]').first().scrollIntoViewIfNeeded();
-					await shoot(page, label, 'collapsed-edited');
+		for (const [width, height] of [
+			[390, 844],
+			[1440, 900],
+		] as const) {
+			await page.setViewportSize({ width, height });
+			const label = `${base}-${theme}-${width}`;
+			await step(page, label, 'post', async () => {
+				await page.goto(`${path}/posts/${postId}`);
+				await shoot(page, label, 'post-top');
+				await page.locator('[data-comments]').scrollIntoViewIfNeeded();
+				await page.mouse.wheel(0, 200);
+				await expect(page.locator('[data-best-mark]').first()).toBeVisible();
+				await page.locator('[data-best-mark]').first().scrollIntoViewIfNeeded();
+				await shoot(page, label, 'best');
+				await page.locator('[data-blocked-comment]').first().scrollIntoViewIfNeeded();
+				await shoot(page, label, 'collapsed-edited');
+			});
+			await step(page, label, 'menu', async () => {
+				// A comment's menu.
+				const menuButton = page.locator('[data-comments] [aria-haspopup="menu"]').first();
+				await menuButton.scrollIntoViewIfNeeded();
+				await menuButton.click();
+				await shoot(page, label, 'comment-menu');
+				// A press outside closes it (as Escape does with the focus in it).
+				await page.mouse.click(2, height / 2);
+				await expect(page.locator('.comment-menu-list')).toBeHidden();
+			});
+			await step(page, label, 'revisions', async () => {
+				// The post's "edited" mark opens its earlier versions.
+				await page.locator('[data-revisions="post"]').click();
+				await expect(page.locator('[data-revisions-list] li').first()).toBeVisible();
+				await shoot(page, label, 'revisions');
+				await page.keyboard.press('Escape');
+			});
+			await step(page, label, 'live', async () => {
+				// Another member comments: the live banner (the bell counts when a reply is the viewer's).
+				await page.locator('[data-comments]').scrollIntoViewIfNeeded();
+				await page.mouse.wheel(0, 100);
+				await expect(page.locator('[data-live-banner]')).toHaveAttribute('data-live', 'open');
+				const answer = await request.post(`/v1/${channel.domain}/${channel.slug}/posts/${postId}/comments`, {
+					headers: { cookie: authorCookie, origin: new URL(page.url()).origin },
+					data: { content: `Live ${label}`, parentId: null },
 				});
-				await step(page, label, 'menu', async () => {
-					// A comment's menu.
-					const menuButton = page.locator('[data-comments] [aria-haspopup="menu"]').first();
-					await menuButton.scrollIntoViewIfNeeded();
-					await menuButton.click();
-					await shoot(page, label, 'comment-menu');
-					await page.keyboard.press('Escape');
+				expect(answer.status()).toBe(200);
+				await expect(page.locator('[data-live-banner] button')).toBeVisible();
+				await shoot(page, label, 'live-banner');
+				const reply = await request.post(`/v1/${channel.domain}/${channel.slug}/posts/${postId}/comments`, {
+					headers: { cookie: authorCookie, origin: new URL(page.url()).origin },
+					data: { content: `Reply ${label}`, parentId: viewerComment },
 				});
-				await step(page, label, 'revisions', async () => {
-					// The post's "edited" mark opens its earlier versions.
-					await page.locator('[data-revisions="post"]').click();
-					await expect(page.locator('[data-revisions-list] li').first()).toBeVisible();
-					await shoot(page, label, 'revisions');
-					await page.keyboard.press('Escape');
-				});
-				await step(page, label, 'live', async () => {
-					// Another member comments: the live banner (the bell counts when a reply is the viewer's).
-					await page.locator('[data-comments]').scrollIntoViewIfNeeded();
-					await page.mouse.wheel(0, 100);
-					await expect(page.locator('[data-live-banner]')).toHaveAttribute('data-live', 'open');
-					const answer = await request.post(`/v1/${channel.domain}/${channel.slug}/posts/${postId}/comments`, {
-						headers: { cookie: authorCookie, origin: new URL(page.url()).origin },
-						data: { content: `Live ${label}`, parentId: null },
-					});
-					expect(answer.status()).toBe(200);
-					await expect(page.locator('[data-live-banner] button')).toBeVisible();
-					await shoot(page, label, 'live-banner');
-					const reply = await request.post(`/v1/${channel.domain}/${channel.slug}/posts/${postId}/comments`, {
-						headers: { cookie: authorCookie, origin: new URL(page.url()).origin },
-						data: { content: `Reply ${label}`, parentId: viewerComment },
-					});
-					expect(reply.status()).toBe(200);
-					await expect(page.locator('[data-bell-count]')).toBeVisible();
-					await page.evaluate(() => window.scrollTo(0, 0));
-					await shoot(page, label, 'bell');
-				});
-				await step(page, label, 'profile', async () => {
-					await page.goto(`${path}/users/${author.id}`);
-					await shoot(page, label, 'profile');
-					await page.locator('[data-block-toggle]').click();
-					await expect(page.locator('dialog[data-block-dialog]')).toBeVisible();
-					await shoot(page, label, 'block-confirm');
-					await page.keyboard.press('Escape');
-				});
-				await step(page, label, 'settings', async () => {
-					await page.goto(`${path}/mypage/settings`);
-					await shoot(page, label, 'settings-top');
-					await page.locator('[data-avatar-form]').scrollIntoViewIfNeeded();
-					await shoot(page, label, 'settings-avatar');
-					await page.getByRole('heading', { level: 2 }).last().scrollIntoViewIfNeeded();
-					await page.mouse.wheel(0, 10_000);
-					await shoot(page, label, 'settings-bottom');
-					await page.locator('[data-avatar-file]').setInputFiles({ name: 'picture.png', mimeType: 'image/png', buffer: await twoHalves(page) });
-					await expect(page.locator('.avatar-dialog')).toBeVisible();
-					await shoot(page, label, 'avatar-crop');
-					await page.keyboard.press('Escape');
-				});
-				await step(page, label, 'lists', async () => {
-					await page.goto(`${path}/mypage?tab=saved`);
-					await shoot(page, label, 'saved');
-					await page.goto(`${path}/mypage/notifications`);
-					await shoot(page, label, 'notifications');
-					await page.goto(`${path}/boards/${boardOf(channel, 'general')}?sort=popular`);
-					await shoot(page, label, 'board-popular');
-					await page.goto(`${path}/boards?sort=popular`);
-					await shoot(page, label, 'all-popular');
-				});
-			}
+				expect(reply.status()).toBe(200);
+				await expect(page.locator('[data-bell-count]')).toBeVisible();
+				await page.evaluate(() => window.scrollTo(0, 0));
+				await shoot(page, label, 'bell');
+			});
+			await step(page, label, 'profile', async () => {
+				await page.goto(`${path}/users/${author.id}`);
+				await shoot(page, label, 'profile');
+				await page.locator('[data-block-toggle]').click();
+				await expect(page.locator('dialog[data-block-dialog]')).toBeVisible();
+				await shoot(page, label, 'block-confirm');
+				await page.keyboard.press('Escape');
+			});
+			await step(page, label, 'settings', async () => {
+				await page.goto(`${path}/mypage/settings`);
+				await shoot(page, label, 'settings-top');
+				await page.locator('[data-avatar-form]').scrollIntoViewIfNeeded();
+				await shoot(page, label, 'settings-avatar');
+				await page.getByRole('heading', { level: 2 }).last().scrollIntoViewIfNeeded();
+				await page.mouse.wheel(0, 10_000);
+				await shoot(page, label, 'settings-bottom');
+				await page.locator('[data-avatar-file]').setInputFiles({ name: 'picture.png', mimeType: 'image/png', buffer: await twoHalves(page) });
+				await expect(page.locator('.avatar-dialog')).toBeVisible();
+				await shoot(page, label, 'avatar-crop');
+				await page.keyboard.press('Escape');
+			});
+			await step(page, label, 'lists', async () => {
+				await page.goto(`${path}/mypage?tab=saved`);
+				await shoot(page, label, 'saved');
+				await page.goto(`${path}/mypage/notifications`);
+				await shoot(page, label, 'notifications');
+				await page.goto(`${path}/boards/${boardOf(channel, 'general')}?sort=popular`);
+				await shoot(page, label, 'board-popular');
+				await page.goto(`${path}/boards?sort=popular`);
+				await shoot(page, label, 'all-popular');
+			});
 		}
 	});
 }
