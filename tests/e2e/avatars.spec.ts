@@ -5,30 +5,15 @@
  * part) at once: the pixels of both are the cropped half's colour, not the generated pattern. Then
  * Remove picture (the member's in My Page, an administrator's on the profile) brings the generated one
  * back. Screenshots of the dialog, My Page, a board and a post, light and dark (Pixel Farm's dark
- * theme too), at 390 × 844 and 1440 × 900, with no sideways overflow: test-results/avatars-*.png.
+ * theme too), at 390 × 844 and 1440 × 900, with no sideways overflow: test-results/avatars-*.png (REVIEW_SHOTS=1).
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import { execute } from './fixtures';
-import { community } from './write-helpers';
-import { signInContext } from './sessions';
-
-/** A 1200 × 600 PNG drawn in the page: the left half red, the right half blue. */
-async function twoHalves(page: Page): Promise<Buffer> {
-	const bytes = await page.evaluate(async () => {
-		const canvas = document.createElement('canvas');
-		canvas.width = 1200;
-		canvas.height = 600;
-		const context = canvas.getContext('2d')!;
-		context.fillStyle = 'rgb(220 30 30)';
-		context.fillRect(0, 0, 600, 600);
-		context.fillStyle = 'rgb(30 60 220)';
-		context.fillRect(600, 0, 600, 600);
-		const blob = await new Promise<Blob>((resolve) => canvas.toBlob((made) => resolve(made!), 'image/png'));
-		return [...new Uint8Array(await blob.arrayBuffer())];
-	});
-	return Buffer.from(bytes);
-}
+import { community, freshMember } from './write-helpers';
+import { mintSession, sessionCookieName, signInContext } from './sessions';
+import { reviewShot } from './review-shot';
+import { twoHalves } from './avatar-picture';
 
 /** The colour at the middle of the image (or canvas) `selector` shows, as drawn from its own pixels. */
 async function middleColour(page: Page, selector: string): Promise<number[]> {
@@ -81,20 +66,20 @@ for (const { path, texts, lang } of [
 		const crop = dialog.locator('[data-avatar-crop]');
 		await crop.focus();
 		for (let i = 0; i < 6; i += 1) await page.keyboard.press('ArrowRight');
-		await page.screenshot({ path: `test-results/avatars-crop-${lang}-390.png` });
+		await reviewShot(page, `test-results/avatars-crop-${lang}-390.png`);
 		const box = await dialog.boundingBox();
 		expect(box && box.x >= 0 && box.x + box.width <= 390 && box.y >= 0 && box.y + box.height <= 844).toBe(true);
 		await dialog.getByRole('button', { name: texts.use }).click();
 		await expect(form.locator('[data-avatar-status]')).toHaveText(texts.saved);
 		await expect(dialog).toBeHidden();
 		expect(isBlue(await middleColour(page, '[data-avatar-current]'))).toBe(true);
-		await page.screenshot({ path: `test-results/avatars-mypage-${lang}-390.png`, fullPage: false });
+		await reviewShot(page, `test-results/avatars-mypage-${lang}-390.png`);
 
 		// On the post (its author's page, the full render) and in the header, at once for the member.
 		await page.goto(`${path}/posts/${post.id}`);
 		expect(isBlue(await middleColour(page, '.post-author img.avatar'))).toBe(true);
 		expect(isBlue(await middleColour(page, 'a[data-account-icon] img.avatar'))).toBe(true);
-		await page.screenshot({ path: `test-results/avatars-post-${lang}-390.png` });
+		await reviewShot(page, `test-results/avatars-post-${lang}-390.png`);
 		// A list shows it beside the name too.
 		await page.goto(`${path}/users/${post.member_id}`);
 		expect(isBlue(await middleColour(page, '[data-profile-avatar]'))).toBe(true);
@@ -108,19 +93,77 @@ for (const { path, texts, lang } of [
 		}
 		await page.getByRole('button', { name: texts.remove }).click();
 		await expect(page.getByRole('button', { name: texts.remove })).toBeHidden();
-		await page.screenshot({ path: `test-results/avatars-removed-${lang}-390.png` });
+		await reviewShot(page, `test-results/avatars-removed-${lang}-390.png`);
 		await page.goto(`${path}/posts/${post.id}`);
 		expect(isBlue(await middleColour(page, '.post-author img.avatar'))).toBe(false);
 	});
 }
 
-test('each member’s header shows their own avatar, though the header is rendered once for every member', async ({ page }) => {
+/** The header account link's picture in a page's HTML: its `src`, or null when it shows none (a guest's icon). */
+function headerAvatar(html: string): string | null {
+	const account = /<a [^>]*data-account-icon[^>]*>([\s\S]*?)<\/a>/.exec(html);
+	if (!account) throw new Error('No account link in the header');
+	return /<img [^>]*class="avatar account-avatar"[^>]*src="([^"]+)"/.exec(account[1]!)?.[1] ?? null;
+}
+
+test('each member’s header shows their own picture or pattern, rewritten or rendered in full, though the member header is rendered once for all; a guest’s shows none', async ({
+	page,
+	request,
+	baseURL,
+}) => {
 	const channel = await community('/starfall/global');
-	for (const memberId of [channel.index * 1000 + 5, channel.index * 1000 + 6, channel.index * 1000 + 5]) {
-		await signInContext(page.context(), channel, memberId);
-		// My Page is always the full render (never a guest's page rewritten), so its header is the remembered piece.
-		await page.goto('/starfall/global/mypage/settings');
-		await expect(page.locator('a[data-account-icon] img.avatar')).toHaveAttribute('src', `/starfall/global/avatars/${memberId}?s=96`);
+	// One member with a picture (a blue square, sent as My Page sends it), one without.
+	const pictured = freshMember('pictured', channel.index);
+	const plain = freshMember('plain', channel.index);
+	await signInContext(page.context(), channel, pictured.id);
+	// Drawn before any page of the site is open, so that the browser has not kept the pattern at the picture's URL.
+	const jpeg = await page.evaluate(async () => {
+		const canvas = document.createElement('canvas');
+		canvas.width = canvas.height = 96;
+		const context = canvas.getContext('2d')!;
+		context.fillStyle = 'rgb(30 60 220)';
+		context.fillRect(0, 0, 96, 96);
+		const blob = await new Promise<Blob>((resolve) => canvas.toBlob((made) => resolve(made!), 'image/jpeg', 0.9));
+		return [...new Uint8Array(await blob.arrayBuffer())];
+	});
+	const upload = await page.request.put('/v1/starfall/global/me/avatar?size=96', {
+		headers: { Accept: 'application/json', 'Content-Type': 'image/jpeg', Origin: new URL(baseURL!).origin },
+		data: Buffer.from(jpeg),
+	});
+	const status = upload.status();
+	expect(status).toBe(200);
+	const cookies = {
+		[pictured.id]: `${sessionCookieName(channel)}=${await mintSession(channel, pictured.id)}`,
+		[plain.id]: `${sessionCookieName(channel)}=${await mintSession(channel, plain.id)}`,
+	};
+	// A board's list is the guest's page rewritten for a member; `?page=1` (not the canonical URL) is its full render.
+	// Both take the member header the isolate remembers for every member: one member's answers straight after
+	// the other's (no browser in between) would show the first one's picture if it were remembered with it.
+	for (let round = 0; round < 3; round += 1) {
+		for (const memberId of [pictured.id, plain.id]) {
+			for (const [url, kind] of [
+				['/starfall/global/boards?page=1', undefined],
+				['/starfall/global/boards', 'REWRITTEN'],
+				['/starfall/global/mypage/settings', undefined],
+			] as const) {
+				const answer = await request.get(url, { headers: { cookie: cookies[memberId]! }, maxRedirects: 0 });
+				expect(answer.headers()['x-member-page'], url).toBe(kind);
+				expect(headerAvatar(await answer.text()), `${url} for ${memberId}`).toBe(`/starfall/global/avatars/${memberId}?s=96`);
+			}
+		}
+	}
+	// What the two URLs show: the member's picture, and the other's pattern (an SVG, not blue).
+	const picture = await request.get(`/starfall/global/avatars/${pictured.id}?s=96`);
+	expect(picture.headers()['content-type']).toBe('image/jpeg');
+	const pattern = await request.get(`/starfall/global/avatars/${plain.id}?s=96`);
+	expect(pattern.headers()['content-type']).toMatch(/^image\/svg\+xml/);
+	await page.goto('/starfall/global/boards');
+	expect(isBlue(await middleColour(page, 'a[data-account-icon] img.avatar'))).toBe(true);
+	// A guest's page (the shared cached one) has the guest's icon and no avatar.
+	for (const url of ['/starfall/global/boards', `/starfall/global/users/${pictured.id}`]) {
+		const guest = await request.get(url, { headers: { cookie: '' }, maxRedirects: 0 });
+		expect(guest.headers()['x-member-page'], url).toBeUndefined();
+		expect(headerAvatar(await guest.text()), url).toBeNull();
 	}
 });
 
@@ -155,7 +198,7 @@ test('screens of avatars, light and dark, on a phone and a desktop', async ({ pa
 					await page.waitForLoadState('networkidle');
 					const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 					expect(overflow, `${name} ${width} ${scheme}`).toBeLessThanOrEqual(0);
-					await page.screenshot({ path: `test-results/avatars-${name}-${lang}-${width}-${scheme}.png` });
+					await reviewShot(page, `test-results/avatars-${name}-${lang}-${width}-${scheme}.png`);
 				}
 			}
 		}

@@ -11,6 +11,7 @@ import { execute } from './fixtures';
 import { texts } from './texts';
 import { boardOf, community, freshMember, memberIdOf, type Community } from './write-helpers';
 import { signInContext } from './sessions';
+import { reviewShot } from './review-shot';
 
 // Each test makes its rows through wrangler's local D1 (a process per statement): an upper bound, not a timing.
 test.describe.configure({ timeout: 120_000 });
@@ -92,7 +93,7 @@ for (const [path, language] of [
 			)
 			.toEqual([{ n: 4, rows: 1 }]);
 		await fitsTheWidth(page);
-		await page.locator('#comments').screenshot({ path: testInfo.outputPath(`best-block-${language}.png`) });
+		await reviewShot(page.locator('#comments'), testInfo.outputPath(`best-block-${language}.png`));
 
 		// The next visit is the guest's page with the member's parts: the Like pressed.
 		const again = await page.goto(`${path}/posts/${postId}`);
@@ -117,7 +118,7 @@ for (const [path, language] of [
 		await expect(page.locator('#comments [data-best-mark]')).toHaveCount(3);
 		await expect(page.getByRole('region', { name: t('commentLikes.best.heading') })).toHaveCount(0);
 		await fitsTheWidth(page);
-		await page.screenshot({ path: testInfo.outputPath(`best-order-${language}.png`), fullPage: true });
+		await reviewShot(page, testInfo.outputPath(`best-order-${language}.png`), { fullPage: true });
 	});
 }
 

@@ -12,6 +12,8 @@ import { community, freshMember, freshPost, memberIdOf, type Community } from '.
 import { signInContext } from './sessions';
 import { execute } from './fixtures';
 
+import { reviewShot } from './review-shot';
+
 // Each test makes its rows through wrangler's local D1 (a process per statement), which takes
 // seconds on a busy machine: an upper bound, not a timing.
 test.describe.configure({ timeout: 120_000 });
@@ -142,7 +144,7 @@ for (const [path, language] of [
 		expect(box.y + box.height).toBeLessThanOrEqual(844);
 		expect(box.height).toBeGreaterThanOrEqual(44);
 		expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
-		await page.screenshot({ path: test.info().outputPath(`live-banner-${language}.png`) });
+		await reviewShot(page, test.info().outputPath(`live-banner-${language}.png`));
 
 		await show.click();
 		await expect(page.locator('[data-comments] .comment-text', { hasText: text })).toBeVisible();

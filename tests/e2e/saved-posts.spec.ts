@@ -61,7 +61,7 @@ for (const [path, language] of [
 		const box = await savedButton.boundingBox();
 		expect(box!.height).toBeGreaterThanOrEqual(40);
 		await fitsTheWidth(page);
-		await page.locator('[data-post-action-bar]').screenshot({ path: testInfo.outputPath(`post-actions-${language}.png`) });
+		await reviewShot(page.locator('[data-post-action-bar]'), testInfo.outputPath(`post-actions-${language}.png`));
 
 		// The next visit shows it saved, read with the page.
 		await page.reload();

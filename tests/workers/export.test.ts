@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { api } from '@functions/api/app';
 import { EXPORT_INTERVAL_MS, claimExport, exportStream } from '@/server/members/export';
+import { translator } from '@/i18n';
 import { GLOBAL, KOREAN, ORIGIN, call, memberApi, queryPlan, recordingDb, signIn, signUp } from './harness';
 
 const COMMENTS = 50_000;
@@ -18,7 +19,7 @@ const BATCH = 10_000;
 interface Exported {
 	format: string;
 	community: { domain: string; slug: string };
-	profile: { userId: number; nickname: string };
+	profile: { userId: number; nickname: string; avatar: { urls: string[] } | null };
 	nicknames: { nickname: string }[];
 	posts: { postId: number; title: string; images: string[]; hiddenByAdmin: boolean; deletedAt: string | null; content: unknown }[];
 	comments: { commentId: number; postId: number; content: string; hiddenByAdmin: boolean }[];
@@ -27,7 +28,29 @@ interface Exported {
 	saved: Record<string, unknown>[];
 	reports: { reportId: number; targetId: number; reason: string }[];
 	drafts: { draftId: number; title: string }[];
+	blocks: Record<string, unknown>[];
+	revisions: Record<string, unknown>[];
 }
+
+/**
+ * What My Page → Settings says the file holds (settings.exportDesc), in each language: every section
+ * of the file (and the profile's avatar) with the words that name it. A section the sentence does not
+ * name, or a name with nothing behind it, fails.
+ */
+const SENTENCE_NAMES: Record<string, Record<'en' | 'ja' | 'ko' | 'zh', string>> = {
+	profile: { en: 'your profile', ja: 'プロフィール', ko: '프로필', zh: '個人資料' },
+	avatar: { en: 'your avatar', ja: 'アバター', ko: '아바타', zh: '頭像' },
+	nicknames: { en: 'the nicknames you have used', ja: '使ったニックネーム', ko: '사용한 닉네임', zh: '使用過的暱稱' },
+	posts: { en: 'your posts', ja: '投稿と画像のURL', ko: '게시글(이미지 주소 포함)', zh: '文章（含圖片網址）' },
+	comments: { en: 'comments', ja: 'コメント', ko: '댓글', zh: '留言' },
+	revisions: { en: 'earlier versions', ja: '以前の版', ko: '이전 버전', zh: '先前的版本' },
+	likes: { en: 'likes', ja: 'いいね', ko: '좋아요', zh: '按讚' },
+	commentLikes: { en: 'likes', ja: 'いいね', ko: '좋아요', zh: '按讚' },
+	saved: { en: 'saved posts', ja: '保存した投稿', ko: '저장한 글', zh: '收藏的文章' },
+	blocks: { en: 'blocked members', ja: 'ブロックしたメンバー', ko: '차단한 회원', zh: '已封鎖的會員' },
+	reports: { en: 'reports', ja: '通報', ko: '신고', zh: '檢舉' },
+	drafts: { en: 'drafts', ja: '下書き', ko: '임시저장 글', zh: '草稿' },
+};
 
 let member: { cookie: string; userId: number };
 let otherChannel: { cookie: string; userId: number };
@@ -115,11 +138,21 @@ beforeAll(async () => {
 		env.DB.prepare(
 			"INSERT INTO drafts (channel_id, member_id, board_id, title, content, created_at, updated_at) VALUES (1, ?1, 12, 'Half done', ?2, 1700000000009, 1700000000009)",
 		).bind(member.userId, doc('draft')),
+		// A block, an earlier version of the member's post, and a picture: what the Settings sentence names besides.
+		env.DB.prepare('INSERT INTO member_blocks (blocker_id, blocked_id, channel_id, created_at) VALUES (?1, 1005, 1, 1700000000013)').bind(
+			member.userId,
+		),
+		env.DB.prepare(
+			"INSERT INTO revisions (channel_id, content_type, content_id, member_id, title, content, written_at, replaced_at) VALUES (1, 'POST', 990101, ?1, 'My frm', 'my frm', 1699999999000, 1700000000014)",
+		).bind(member.userId),
+		env.DB.prepare(
+			'INSERT INTO member_avatars (member_id, channel_id, sizes, updated_at, day_started_at, day_changes) VALUES (?1, 1, 3, 1700000000015, 1700000000015, 2)',
+		).bind(member.userId),
 	]);
 }, 60_000);
 
 describe('a member exports their data', () => {
-	it('50,000 comments: the whole file, parsed, complete, in order, in 34 D1 queries', async () => {
+	it('50,000 comments: the whole file, parsed, complete, in order, in 38 D1 queries', async () => {
 		const { db, statements } = recordingDb();
 		const stream = exportStream(
 			db,
@@ -135,8 +168,8 @@ describe('a member exports their data', () => {
 		expect(file.comments.every((comment) => comment.content.startsWith('mine #'))).toBe(true);
 		expect(file.comments[COMMENTS - 1]!.content).toBe(`mine #${COMMENTS}`);
 		// Profile 1, nicknames 1, posts 2 (ids, bodies), comments 25 (2,000 a page), likes 1, comment likes 1, saved 1, blocks 1,
-		// reports 1, drafts 2, revisions 1 (ids: none).
-		expect(statements.length).toBe(37);
+		// reports 1, drafts 2, revisions 2.
+		expect(statements.length).toBe(38);
 		expect(statements.filter((statement) => statement.sql.includes('FROM comments'))).toHaveLength(COMMENTS / 2000);
 		expect(statements.every((statement) => statement.rowsWritten === 0)).toBe(true);
 		// Each read goes by an index of the member's rows, never a scan of a table.
@@ -179,6 +212,29 @@ describe('a member exports their data', () => {
 		expect(file.reports.map((report) => [report.targetId, report.reason])).toEqual([[postId, 'SPAM']]);
 		expect(file.drafts.map((draft) => draft.title)).toEqual(['Half done']);
 		expect(file.nicknames.map((row) => row.nickname)).toEqual(['ExportMember']);
+		expect(file.blocks).toEqual([{ userId: 1005, blockedAt: new Date(1700000000013).toISOString() }]);
+		expect(file.revisions).toEqual([
+			{
+				type: 'POST',
+				id: 990101,
+				title: 'My frm',
+				content: 'my frm',
+				writtenAt: new Date(1699999999000).toISOString(),
+				replacedAt: new Date(1700000000014).toISOString(),
+			},
+		]);
+		expect(file.profile.avatar?.urls).toEqual([96, 256].map((size) => `${ORIGIN}/starfall/global/avatars/${member.userId}?s=${size}`));
+		// The Settings sentence names every section the file holds, each of them filled here, in all four languages.
+		const sections = Object.keys(file).filter((key) => !['format', 'version', 'exportedAt', 'community'].includes(key));
+		expect([...sections, 'avatar'].sort()).toEqual(Object.keys(SENTENCE_NAMES).sort());
+		for (const section of sections) {
+			const value = (file as unknown as Record<string, unknown>)[section];
+			expect(Array.isArray(value) ? value.length : value, section).toBeTruthy();
+		}
+		for (const language of ['en', 'ja', 'ko', 'zh'] as const) {
+			const sentence = translator(language)('settings.exportDesc');
+			for (const [section, names] of Object.entries(SENTENCE_NAMES)) expect(sentence, `${language} ${section}`).toContain(names[language]);
+		}
 		// Nothing of another member, of the other community, or of a post the member may not read.
 		for (const foreign of ['someone else', 'other community', 'Not mine', 'ExportMemberKr', 'a staff-only detail', privatePost.title])
 			expect(text).not.toContain(foreign);
