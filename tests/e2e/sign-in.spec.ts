@@ -8,6 +8,7 @@ import { expect, test } from './test';
 import { execute, nicknameOf } from './fixtures';
 import { chooseMember, chooseNewAccount, memberButton, openProvider, signInAs } from './sign-in-helpers';
 import { signInContext } from './sessions';
+import { freshMember } from './write-helpers';
 
 const HOME = '/starfall/global';
 const BOARD = '/starfall/global/boards/12';
@@ -98,10 +99,12 @@ test('a new member agrees to the terms, picks a nickname and goes back to the re
 });
 
 test('logout ends the session on the server; the old cookie is refused', async ({ page }) => {
-	await signInAs(page, BOARD, 'Google', nicknameOf(1008));
+	// A minted session, straight to the settings: the provider's screens are the tests above.
+	await signInContext(page.context(), GLOBAL, 1008);
 	const cookie = await sessionCookie(page);
 	await page.goto(`${HOME}/mypage/settings`);
 	await expect(page.locator('[data-provider]')).toHaveText('Google');
+	await expect.poll(() => page.evaluate(() => localStorage.getItem('app:starfall-global-userId')), 'the member remembered by the page').toBe('1008');
 	await page.getByRole('button', { name: 'Log out' }).click();
 	await expect(page.locator('[data-guest-welcome]')).toBeVisible();
 	expect(await sessionCookie(page)).toBeUndefined();
@@ -111,16 +114,8 @@ test('logout ends the session on the server; the old cookie is refused', async (
 });
 
 test('withdrawal needs the checkbox and ends with the toast', async ({ page }) => {
-	await page.goto(BOARD);
-	await page.locator('[data-guest-welcome]').getByRole('link', { name: 'Log in' }).click();
-	await openProvider(page, 'X');
-	await chooseNewAccount(page, `e2e-leaver-${Date.now()}`);
-	await page.getByLabel('Agree to all').check();
-	await page.getByRole('button', { name: 'Next' }).click();
-	await page.getByLabel('Nickname', { exact: true }).fill(`Leaver${Date.now() % 100000}`);
-	await page.frameLocator('.cf-turnstile iframe').getByLabel('I am human').check();
-	await page.getByRole('button', { name: 'Join the community' }).click();
-	await page.waitForURL(new RegExp(`${BOARD}$`));
+	// A member made for the test (the sign-up is the new member's test above), with a minted session.
+	await signInContext(page.context(), GLOBAL, freshMember('Leaver').id);
 	await page.goto(`${HOME}/mypage/withdraw`);
 	const withdraw = page.getByRole('button', { name: 'Withdraw' });
 	await expect(withdraw).toBeDisabled();
@@ -144,7 +139,9 @@ test('a temporarily banned member reads the end of the ban, its reason and whom 
 });
 
 test('a permanently banned member sees the permanent message', async ({ page }) => {
-	await signInAs(page, BOARD, 'X', nicknameOf(1039));
+	// A minted session: the temporarily banned member above signs in through the provider.
+	await signInContext(page.context(), GLOBAL, 1039);
+	await page.goto(BOARD);
 	await expect(page.getByRole('region', { name: 'Access restricted' })).toContainText(
 		'Your access to this community has been permanently restricted.',
 	);
@@ -188,14 +185,13 @@ test('the login-required modal: cancel stays, confirm goes to login with the tar
 	await expect(page).toHaveURL(/\/starfall\/global\/login\?redirectUrl=%2Fstarfall%2Fglobal%2Fwrite%3FboardId%3D12$/);
 });
 
-test('guards: guests go to login from member routes, members are sent on from login', async ({ page }) => {
-	await page.goto(`${HOME}/mypage/nickname`);
-	await expect(page).toHaveURL(/\/starfall\/global\/login\?redirectUrl=%2Fstarfall%2Fglobal%2Fmypage%2Fnickname$/);
-	await page.goto(`${HOME}/write?boardId=12`);
-	await expect(page).toHaveURL(/\/login\?redirectUrl=%2Fstarfall%2Fglobal%2Fwrite%3FboardId%3D12$/);
-	await page.goto(`${HOME}/signup`);
-	await expect(page).toHaveURL(/\/starfall\/global\/login\?/);
-	await signInAs(page, BOARD, 'Google', nicknameOf(1011));
+test('guards: guests go to login from member routes, members are sent on from login', async ({ page, request }) => {
+	// A guest's redirects, asked without a browser: the URL after them.
+	const landing = async (path: string) => (await request.get(path)).url();
+	expect(await landing(`${HOME}/mypage/nickname`)).toMatch(/\/starfall\/global\/login\?redirectUrl=%2Fstarfall%2Fglobal%2Fmypage%2Fnickname$/);
+	expect(await landing(`${HOME}/write?boardId=12`)).toMatch(/\/login\?redirectUrl=%2Fstarfall%2Fglobal%2Fwrite%3FboardId%3D12$/);
+	expect(await landing(`${HOME}/signup`)).toMatch(/\/starfall\/global\/login\?/);
+	await signInContext(page.context(), GLOBAL, 1011);
 	await page.goto(`${HOME}/login?redirectUrl=${encodeURIComponent(`${HOME}/mypage`)}`);
 	await expect(page).toHaveURL(/\/starfall\/global\/mypage$/);
 	await expect(page.getByRole('heading', { name: 'My Page' })).toBeVisible();
@@ -203,13 +199,15 @@ test('guards: guests go to login from member routes, members are sent on from lo
 	await expect(page).not.toHaveURL(/signup/);
 });
 
-test('a channel without providers shows no login feature anywhere', async ({ page }) => {
-	await page.goto('/starfall/jp/boards');
-	await expect(page.locator('[data-account-icon]')).toHaveCount(0);
-	await expect(page.locator('[data-guest-welcome]')).toHaveCount(0);
-	await expect(page.locator('[data-login-required]')).toHaveCount(0);
-	await page.goto('/starfall/jp/login');
-	await expect(page.getByRole('button', { name: /Continue with/ })).toHaveCount(0);
+test('a channel without providers shows no login feature anywhere', async ({ request }) => {
+	// The pages as served (no script of a guest's page adds a login feature).
+	const boards = await (await request.get('/starfall/jp/boards')).text();
+	expect(boards, 'the account icon').not.toContain('data-account-icon');
+	expect(boards, 'the guest welcome').not.toContain('data-guest-welcome');
+	expect(boards, 'a login-required control').not.toContain('data-login-required');
+	const login = await request.get('/starfall/jp/login');
+	expect(login.ok(), 'the login page').toBe(true);
+	expect(await login.text(), "a provider's button").not.toMatch(/Continue with/);
 });
 
 test.describe('refused returns from the provider', () => {
@@ -298,12 +296,12 @@ test.describe('redirectUrl stays inside the channel', () => {
 });
 
 test('a mutation from another site is refused', async ({ page }) => {
+	// The context's request carries the member's cookie: no page of it needs loading before.
 	await signInContext(page.context(), GLOBAL, 1035);
-	await page.goto(BOARD);
 	const answer = await page.request.post('/v1/starfall/global/auth/logout', { headers: { origin: 'https://evil.example' } });
 	expect(answer.status()).toBe(403);
 	expect((await answer.json()).header.resultCode).toBe(-4031401);
-	await page.reload();
+	await page.goto(BOARD);
 	await expect(page.locator('[data-member-nickname]')).toBeVisible();
 });
 

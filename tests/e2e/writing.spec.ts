@@ -41,12 +41,13 @@ test('a member writes a post, finds it in its board, All Posts and the post page
 	// docs/reference/product-rules.md#routes: the Write link carries the board being read, on its posts too.
 	await expect(page.locator('[data-member-card]').getByRole('link', { name: 'Write' })).toHaveAttribute('href', `${GLOBAL}/write?boardId=${general}`);
 
+	// The lists as served to the member (the context's request carries the session): no page load each.
+	const titleLink = (text: string) => new RegExp(`<a class="post-title" href="${GLOBAL}/posts/${postId}"[^>]*>\\s*${text}`);
 	for (const list of [`${GLOBAL}/boards/${general}`, `${GLOBAL}/boards`]) {
-		await page.goto(list);
-		await expect(page.getByRole('link', { name: title })).toHaveAttribute('href', `${GLOBAL}/posts/${postId}`);
+		// A boolean, so that a failure names the list rather than printing its whole page.
+		expect(titleLink(title).test(await (await page.request.get(list)).text()), `the post's link in ${list}`).toBe(true);
 	}
 
-	await page.goto(`${GLOBAL}/posts/${postId}`);
 	await page.locator('[data-post-actions]').getByRole('link', { name: 'Edit' }).click();
 	await expect(page).toHaveURL(new RegExp(`/posts/${postId}/edit$`));
 	// The edit screen shows exactly what was stored.
@@ -66,8 +67,8 @@ test('a member writes a post, finds it in its board, All Posts and the post page
 	await confirm.getByRole('button', { name: 'Delete' }).click();
 	await expect(page.locator('[data-toast]')).toHaveText('The post has been deleted.');
 	await expect(page.locator('[data-post-state="DELETED"]')).toBeVisible();
-	await page.goto(`${GLOBAL}/boards/${general}`);
-	await expect(page.getByRole('link', { name: edited })).toHaveCount(0);
+	const board = await (await page.request.get(`${GLOBAL}/boards/${general}`)).text();
+	expect(new RegExp(`class="post-title" href="${GLOBAL}/posts/${postId}"`).test(board), 'a link to the deleted post in its board').toBe(false);
 });
 
 test('the title counts characters as a person does and refuses more than 100', async ({ page }) => {
@@ -163,7 +164,6 @@ test('changing to a board with another template asks first; Cancel keeps the boa
 test('Cancel asks when something is written, saves nothing and clears the local copy', async ({ page }) => {
 	const channel = await community(GLOBAL);
 	const general = boardOf(channel, 'general');
-	await page.goto(`${GLOBAL}/boards/${general}`);
 	await signInMember(page, channel, 15, `${GLOBAL}/boards/${general}`);
 	await page.locator('.board-header').getByRole('link', { name: 'Write' }).click();
 	await expect(page).toHaveURL(`${GLOBAL}/write?boardId=${general}`);
@@ -243,12 +243,9 @@ test('a session that ends mid-write: the forced login returns to the editor with
 	await form.title.fill(title);
 	await form.body.click();
 	await page.keyboard.type('Nothing typed is lost.');
-	// The session ends on the server: logged out in another page of the same browser.
-	const other = await page.context().newPage();
-	await other.goto(`${GLOBAL}/mypage/settings`);
-	await other.getByRole('button', { name: 'Log out' }).click();
-	await other.waitForURL((url) => !url.pathname.endsWith('/settings'));
-	await other.close();
+	// The session ends on the server: logged out from elsewhere in the same browser (its cookie goes too).
+	const loggedOut = await page.request.post(`/v1${GLOBAL}/auth/logout`, { headers: { origin: new URL(page.url()).origin } });
+	expect(loggedOut.ok(), 'the logout').toBe(true);
 	await page.getByRole('button', { name: 'Post', exact: true }).click();
 	const alert = page.locator('[data-route-error-dialog]');
 	await expect(alert).toContainText('Please log in to continue.');
@@ -275,9 +272,9 @@ test('a guest pressing Write is asked to log in first, and the login comes back 
 	await expect(modal).toContainText('Please log in to continue.');
 	await modal.getByRole('button', { name: 'Log in' }).click();
 	await expect(page).toHaveURL(`${GLOBAL}/login?redirectUrl=${encodeURIComponent(`${GLOBAL}/write?boardId=${general}`)}`);
-	// Without the modal (a link opened directly) the route itself sends the guest to login.
-	const response = await page.goto(`${GLOBAL}/write?boardId=${general}`);
-	expect(response?.url()).toContain(`/login?redirectUrl=${encodeURIComponent(`${GLOBAL}/write?boardId=${general}`)}`);
+	// Without the modal (a link opened directly) the route itself sends the guest to login (the URL after the redirect).
+	const response = await page.request.get(`${GLOBAL}/write?boardId=${general}`);
+	expect(response.url()).toContain(`/login?redirectUrl=${encodeURIComponent(`${GLOBAL}/write?boardId=${general}`)}`);
 });
 
 test("another member's post cannot be edited, and the page is the member's alone", async ({ page }) => {
@@ -286,10 +283,11 @@ test("another member's post cannot be edited, and the page is the member's alone
 		`SELECT id FROM posts WHERE channel_id = 1 AND member_id <> 1020 AND deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0 AND board_id = 12 LIMIT 1`,
 	) as { id: number }[];
 	await signInContext(page.context(), channel, memberIdOf(channel, 19));
-	const response = await page.goto(`${GLOBAL}/posts/${row?.id}/edit`);
-	expect(response?.status()).toBe(403);
-	expect(response?.headers()['cache-control']).toContain('no-store');
-	await expect(page.locator('[data-write-form]')).toHaveCount(0);
+	// The edit page as served to the member (the context's request carries the session).
+	const response = await page.request.get(`${GLOBAL}/posts/${row?.id}/edit`);
+	expect(response.status()).toBe(403);
+	expect(response.headers()['cache-control']).toContain('no-store');
+	expect(await response.text(), 'the write form').not.toContain('data-write-form');
 	await page.goto(`${GLOBAL}/posts/${row?.id}`);
 	await expect(page.locator('[data-post-actions]')).toHaveCount(0);
 });
