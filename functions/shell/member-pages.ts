@@ -39,12 +39,11 @@ import type { Channel } from '@/server/channels/channels';
 import type { LayoutData } from '@/server/channels/layout';
 import type { AlongsideReads, SessionState } from '@/server/sign-in/sessions';
 import { requestSession } from '@/server/sign-in/request-session';
-import { watchingByTokenRead } from '@/server/notifications/watches';
-import { blocksAnyoneByTokenRead } from '@/server/members/blocks';
+import { listStateByTokenRead, type ListState } from '@/server/members/blocks';
 import { together } from '@/server/platform/reads';
 import { canReadBoard, GUEST } from '@/server/visibility/visibility';
 import { isAdmin } from '@/lib/roles';
-import { memberPostReads, postPlaceRead, type PostPlace } from '@/server/posts/member-state';
+import { memberPostStateRead, postPlaceRead, type MemberPostState, type PostPlace } from '@/server/posts/member-state';
 import { likedCommentsByTokenRead } from '@/server/likes/comment-likes';
 import { commentPageStartOfQuery } from '@/server/comments/pages';
 import type { CacheableRequest } from './cache-routes';
@@ -114,55 +113,56 @@ interface MemberAsk {
 }
 
 /** The values of partsReads, by name. */
-type PartsValues = Partial<Record<'watching' | 'liked' | 'reported' | 'saved' | 'blocksAnyone', boolean>> & {
-	place?: PostPlace | null;
-	reportedComments?: number[];
-	likedComments?: number[];
-};
+type PartsValues = { list?: ListState; post?: MemberPostState; place?: PostPlace | null; likedComments?: number[] };
 
-/** The reads of `page`'s parts, in the session's batch: a board's Watch state, a post's place and the member's state of it. */
+/**
+ * The reads of `page`'s parts, in the session's batch, each ONE statement beside the session's (local
+ * D1 runs every statement of a batch in the Worker's process: docs/decisions/performance.md): on a
+ * post page the member's state of the post with its place, and the comments of this page of it they
+ * like; on a board page whether they blocked anyone with their Watch of the board; on All Posts
+ * whether they blocked anyone.
+ */
 function partsReads(db: Db, channel: Channel, page: MemberPage, url: URL): AlongsideReads<PartsValues> {
 	return (tokenHash) => {
 		if (page.kind === 'post') {
-			const place = postPlaceRead(db, channel.id, page.postId);
 			return tokenHash === null
-				? together({ place })
+				? together({ place: postPlaceRead(db, channel.id, page.postId) })
 				: together({
-						place,
-						blocksAnyone: blocksAnyoneByTokenRead(db, channel.id, tokenHash),
-						...memberPostReads(db, channel.id, tokenHash, page.postId),
+						post: memberPostStateRead(db, channel.id, tokenHash, page.postId),
 						// The comments of this page of the post (its URL's) they like: bounded by the page.
 						likedComments: likedCommentsByTokenRead(db, channel.id, tokenHash, page.postId, commentPageStartOfQuery(url.searchParams)),
 					});
 		}
-		const { boardId } = page;
 		if (tokenHash === null) return together({});
-		const blocksAnyone = blocksAnyoneByTokenRead(db, channel.id, tokenHash);
-		return boardId === null
-			? together({ blocksAnyone })
-			: together({ blocksAnyone, watching: watchingByTokenRead(db, channel.id, tokenHash, 'BOARD', boardId) });
+		return together({ list: listStateByTokenRead(db, channel.id, tokenHash, page.boardId) });
 	};
 }
 
 /** What the rewriter puts in for `page`, from the values of partsReads. */
 function partsOf(page: MemberPage, read: PartsValues | null): PageParts {
 	if (page.kind === 'list') {
-		return page.boardId === null ? { kind: 'list', boardId: null } : { kind: 'board', boardId: page.boardId, watching: read?.watching === true };
+		return page.boardId === null
+			? { kind: 'list', boardId: null }
+			: { kind: 'board', boardId: page.boardId, watching: read?.list?.watching === true };
 	}
+	const place = placeOf(read);
 	return {
 		kind: 'post',
 		postId: page.postId,
-		boardId: read?.place?.boardId ?? 0,
-		authorId: read?.place?.authorId ?? 0,
-		authorNickname: read?.place?.authorNickname ?? null,
-		liked: read?.liked === true,
-		reported: read?.reported === true,
-		watching: read?.watching === true,
-		saved: read?.saved === true,
-		reportedComments: read?.reportedComments ?? [],
+		boardId: place?.boardId ?? 0,
+		authorId: place?.authorId ?? 0,
+		authorNickname: place?.authorNickname ?? null,
+		liked: read?.post?.liked === true,
+		reported: read?.post?.reported === true,
+		watching: read?.post?.watching === true,
+		saved: read?.post?.saved === true,
+		reportedComments: read?.post?.reportedComments ?? [],
 		likedComments: read?.likedComments ?? [],
 	};
 }
+
+/** The post's place, read with the member's state of it (or alone for a token with no session). */
+const placeOf = (read: PartsValues | null) => read?.post?.place ?? read?.place ?? null;
 
 /** Answers a member's request for `page` (memberPageOf): the guest's page rewritten, or the full render. */
 export async function answerMember({ request, db, channel, page, guestAnswer, origin, now }: MemberAsk): Promise<Response> {
@@ -171,7 +171,10 @@ export async function answerMember({ request, db, channel, page, guestAnswer, or
 		requestSession<PartsValues>(db, channel, request, partsReads(db, channel, page, new URL(request.url)), now),
 		guestAnswer(),
 	]);
-	if (memberPageChoice(session, page, read?.place ?? null, read?.blocksAnyone === true) === 'full' || !isGuestPage(guest)) {
+	if (
+		memberPageChoice(session, page, placeOf(read), (read?.post?.blocksAnyone ?? read?.list?.blocksAnyone) === true) === 'full' ||
+		!isGuestPage(guest)
+	) {
 		await guest.body?.cancel();
 		return origin(request);
 	}

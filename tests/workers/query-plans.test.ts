@@ -20,7 +20,8 @@ import { resolveSession } from '@/server/sign-in/sessions';
 import { getDraft, listDrafts } from '@/server/drafts/drafts';
 import { nicknameConflict, nicknameForms } from '@/server/accounts/nickname';
 import { savedPostsRead, savePost } from '@/server/saved/saved';
-import { blockedIdsRead, blockMember, blocksAnyoneByTokenRead, listBlocks } from '@/server/members/blocks';
+import { blockedIdsRead, blockMember, listBlocks, listStateByTokenRead } from '@/server/members/blocks';
+import { memberPostStateRead } from '@/server/posts/member-state';
 import { hashToken } from '@/server/platform/tokens';
 import { listRevisions } from '@/server/revisions/revisions';
 
@@ -59,11 +60,12 @@ const READS: Record<string, (db: Db) => Promise<unknown>> = {
 	"a nickname's key and look-alike check": (db) => nicknameConflict(db, 4, nicknameForms('PixeIFarmTeam'), null),
 	"a post's earlier versions": (db) => listRevisions(db, 1, GUEST, 10, null),
 	"a comment's earlier versions": async (db) => listRevisions(db, 1, GUEST, await postWithReplies(), await aReply()),
+	"a member's post page state": async (db) => run(db, memberPostStateRead(db, 1, await hashToken((await signIn(1002)).split('=')[1] ?? ''), 1)),
 	"a member's session": async (db) => resolveSession(db, 1, (await signIn(1002)).split('=')[1] ?? null, TEST_SECRET),
 	"a member's blocks, a block and the pages' reads of them": async (db) => {
 		await blockMember(db, 1, 1002, 1003, Date.now());
 		const tokenHash = await hashToken((await signIn(1002)).split('=')[1] ?? '');
-		return Promise.all([listBlocks(db, 1, 1002), run(db, blockedIdsRead(db, 1, { tokenHash })), run(db, blocksAnyoneByTokenRead(db, 1, tokenHash))]);
+		return Promise.all([listBlocks(db, 1, 1002), run(db, blockedIdsRead(db, 1, { tokenHash })), run(db, listStateByTokenRead(db, 1, tokenHash, 12))]);
 	},
 };
 

@@ -9,7 +9,7 @@ import { isSignedIn, type ChannelPage } from './channel-page';
 import { loadReadLimitedPage } from './read-limit';
 import { postWithCommentsOf, postWithCommentsRead } from './post-page';
 import { commentPageStartOfQuery } from '@/server/comments/pages';
-import { memberPostReads } from '@/server/posts/member-state';
+import { memberPostStateRead } from '@/server/posts/member-state';
 import { blockedIdsRead } from '@/server/members/blocks';
 import type { PostDetail, PostTombstone, PostView } from '@/server/posts/detail';
 import { orderOf, type CommentItem, type CommentOrder } from '@/server/comments/comments';
@@ -82,7 +82,7 @@ export async function loadPostPage(astro: Context & Pick<AstroGlobal, 'rewrite'>
 	const page = await loadReadLimitedPage(astro, postId === null ? null : 'postRead', (db, channel, tokenHash) => ({
 		...(postId !== null && { post: postWithCommentsRead(db, channel.id, postId, start, tokenHash) }),
 		...(postId !== null &&
-			tokenHash !== null && { ...memberPostReads(db, channel.id, tokenHash, postId), blocked: blockedIdsRead(db, channel.id, { tokenHash }) }),
+			tokenHash !== null && { mine: memberPostStateRead(db, channel.id, tokenHash, postId), blocked: blockedIdsRead(db, channel.id, { tokenHash }) }),
 	}));
 	if (!page) return astro.rewrite('/404');
 	const { channel, t, session, refused, read } = page;
@@ -167,11 +167,11 @@ export async function loadPostPage(astro: Context & Pick<AstroGlobal, 'rewrite'>
 		member,
 		actor,
 		admin: isAdminViewer(viewer),
-		liked: mine && read?.liked === true,
-		reported: mine && read?.reported === true,
-		watching: mine && read?.watching === true,
-		reportedComments: (mine && read?.reportedComments) || [],
-		saved: mine && read?.saved === true,
+		liked: mine && read?.mine?.liked === true,
+		reported: mine && read?.mine?.reported === true,
+		watching: mine && read?.mine?.watching === true,
+		reportedComments: (mine && read?.mine?.reportedComments) || [],
+		saved: mine && read?.mine?.saved === true,
 		canEdit: changeable && mayChangePost('edit', readable.author.userId, member),
 		canDelete: changeable && mayChangePost('delete', readable.author.userId, member),
 		blocked: actor !== null ? (read?.blocked ?? []) : null,

@@ -110,14 +110,31 @@ export function blockedAuthors(signedIn: boolean, ids: readonly number[] | undef
 	return signedIn && ids && ids.length > 0 ? new Set(ids) : undefined;
 }
 
-/** Whether the member of a session blocked anyone: member-pages.ts reads it in the session's batch. */
-export function blocksAnyoneByTokenRead(db: Db, channelId: number, tokenHash: string): Read<boolean> {
+/** What a member's list page (All Posts, a board) needs of their session besides its row. */
+export interface ListState {
+	/** Whether they blocked anyone (their page is then rendered in full). */
+	blocksAnyone: boolean;
+	/** Their Watch of the board (false on All Posts, which has none). */
+	watching: boolean;
+}
+
+/**
+ * Whether the member of a session blocked anyone, and their Watch of `boardId` (null: All Posts),
+ * in ONE statement: member-pages.ts reads it in the session's batch (local D1 runs each statement
+ * of a batch in the Worker's process, so one is cheaper than two: docs/decisions/performance.md).
+ */
+export function listStateByTokenRead(db: Db, channelId: number, tokenHash: string, boardId: number | null): Read<ListState> {
 	const statement = db
 		.prepare(
-			`SELECT EXISTS (SELECT 1 FROM member_blocks WHERE blocker_id = (SELECT member_id FROM sessions WHERE token_hash = ?1 AND channel_id = ?2)) AS any`,
+			`SELECT EXISTS (SELECT 1 FROM member_blocks WHERE blocker_id = s.member_id) AS any,
+			 coalesce((SELECT w.watching FROM watches w WHERE w.member_id = s.member_id AND w.target = 'BOARD' AND w.target_id = ?3), 0) AS watching
+			 FROM (SELECT 1) LEFT JOIN sessions s ON s.token_hash = ?1 AND s.channel_id = ?2`,
 		)
-		.bind(tokenHash, channelId);
-	return read(statement, (result) => (result.results[0] as { any: number } | undefined)?.any === 1);
+		.bind(tokenHash, channelId, boardId);
+	return read(statement, (result) => {
+		const row = result.results[0] as { any: number; watching: number } | undefined;
+		return { blocksAnyone: row?.any === 1, watching: row?.watching === 1 };
+	});
 }
 
 /** What withdrawal removes: the blocks by the member and of the member (each bounded: BLOCKS_KEPT by, and one per blocker of). */

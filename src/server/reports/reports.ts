@@ -147,19 +147,3 @@ export function reportedByTokenRead(db: Db, channelId: number, tokenHash: string
 		.bind(tokenHash, channelId, postId);
 	return read(statement, (result) => (result.results[0] as { reported: number } | undefined)?.reported === 1);
 }
-
-/**
- * The comments of a post that the member of a session (by its token's hash) reported, by id: the post
- * page's member state (src/server/channels/member-parts.ts memberCommentsHtml), read in the session's
- * round trip. Reads the member's own reports (reports_by_reporter), at most as many as they made.
- */
-export function reportedCommentsByTokenRead(db: Db, channelId: number, tokenHash: string, postId: number): Read<number[]> {
-	const statement = db
-		.prepare(
-			`SELECT r.target_id AS id FROM sessions s JOIN reports r ON r.reporter_id = s.member_id AND r.target_type = 'COMMENT' AND r.channel_id = ?2
-			 JOIN comments c ON c.id = r.target_id AND c.post_id = ?3
-			 WHERE s.token_hash = ?1 AND s.channel_id = ?2 ORDER BY r.target_id`,
-		)
-		.bind(tokenHash, channelId, postId);
-	return read(statement, (result) => (result.results as { id: number }[]).map((row) => row.id));
-}
