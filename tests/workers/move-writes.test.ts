@@ -1,0 +1,117 @@
+/**
+ * Writes and a move (src/server/databases/write-guard.ts, docs/reference/databases.md#writes-during-a-move):
+ * a write whose channel's row was read before the move's mark, but whose statements reach D1 after
+ * it, is refused (CommunityMoving) and writes nothing, through the API and through the services'
+ * functions; so is one in a database the community no longer lives in. No clock is waited on: the
+ * isolate's copy of the channel's row is read, then the mark is made, then the write is sent, while
+ * the copy is still fresh (the clock stands still).
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { env } from 'cloudflare:workers';
+import { call, freshPost, GLOBAL, memberApi, memberOf, publicApi, signIn, type Answer } from './harness';
+import { communityTables, tableChecksum } from '@/server/databases/community-rows';
+import { findCommunity } from '@/server/channels/community';
+import { communityWrites } from '@/server/databases/write-guard';
+import { createComment } from '@/server/comments/create';
+import { likePost } from '@/server/likes/likes';
+import { createDraft } from '@/server/drafts/drafts';
+import { CommunityMoving } from '@/lib/result-codes';
+
+const MEMBER = memberApi();
+const WRITER = 1007;
+
+/** Every row of the global community, table by table (their number and checksum). */
+async function communityRows(): Promise<Record<string, unknown>> {
+	const found: Record<string, unknown> = {};
+	for (const table of await communityTables(env.DB)) found[table.name] = await tableChecksum(env.DB, table, GLOBAL.id);
+	return found;
+}
+
+/** What the move's first step does (move.ts): the community's row says where it goes. */
+const mark = (to: string | null) => env.DB.prepare('UPDATE channels SET moving_to = ?2 WHERE id = ?1').bind(GLOBAL.id, to).run();
+
+let turn = 0;
+const send = (method: string, path: string, cookie: string, body?: unknown): Promise<Answer> =>
+	call(`${MEMBER}${path}`, { method, cookie, headers: { 'cf-connecting-ip': `move-writes:${(turn += 1)}` }, ...(body === undefined ? {} : { body }) });
+
+beforeEach(() => {
+	// The isolate's copy of the channel's row stays fresh for the whole test: nothing reads it again.
+	vi.useFakeTimers({ toFake: ['Date'] });
+	vi.setSystemTime(Date.now());
+});
+
+afterEach(async () => {
+	vi.useRealTimers();
+	await mark(null);
+	await env.DB.prepare("UPDATE channels SET database = 'DB' WHERE id = ?1").bind(GLOBAL.id).run();
+});
+
+describe('a write whose channel row was read before the move’s mark', () => {
+	it('is refused by the API with CommunityMoving and writes nothing, on every kind of write', async () => {
+		const postId = await freshPost(1008);
+		const cookie = await signIn(WRITER);
+		// The isolate reads the channel's row (not moving) and keeps it.
+		expect((await call(`${publicApi()}/posts/${postId}`)).status).toBe(200);
+		await mark('DB_1');
+		const before = await communityRows();
+		const writes: [string, string, unknown?][] = [
+			['POST', `/posts/${postId}/comments`, { content: 'Sent as the move began' }],
+			['PUT', `/posts/${postId}/like`],
+			['PUT', `/posts/${postId}/save`],
+			[
+				'POST',
+				'/posts',
+				{
+					boardId: 12,
+					subjectId: 121,
+					title: 'Sent as the move began',
+					content: { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'During the move' }] }] },
+					isPrivate: false,
+					isNotice: false,
+					requestId: crypto.randomUUID(),
+				},
+			],
+			['POST', '/drafts', { boardId: 12, subjectId: null, title: 'A draft', content: { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'x' }] }] } }],
+			['POST', '/reports', { targetType: 'POST', targetId: postId, reason: 'SPAM', detail: '' }],
+			['PUT', '/me/nickname', { nickname: 'MovingWriter' }],
+			['PUT', `/me/blocks/1008`],
+			['PUT', `/watches/posts/${postId}`],
+		];
+		for (const [method, path, body] of writes) {
+			const answer = await send(method, path, cookie, body);
+			expect([method, path, answer.status, answer.code], JSON.stringify(answer.body)).toEqual([method, path, 503, CommunityMoving.code]);
+			expect(answer.headers.get('Retry-After')).toBe('30');
+		}
+		expect(await communityRows()).toEqual(before);
+		// Once the move is over (rolled back here), the same writes go through.
+		await mark(null);
+		expect((await send('POST', `/posts/${postId}/comments`, cookie, { content: 'After the move' })).code).toBe(0);
+	});
+
+	it('is refused in the services’ functions too, as is one in a database the community has left', async () => {
+		const postId = await freshPost(1008);
+		const community = (await findCommunity(GLOBAL.domain, GLOBAL.slug))!;
+		expect(community.channel.movingTo).toBeNull();
+		const db = communityWrites(community.db, community.channel);
+		const before = await communityRows();
+		await mark('DB_2');
+		const now = Date.now();
+		await expect(createComment(db, GLOBAL.id, memberOf(WRITER), postId, { content: 'Late' }, now)).rejects.toMatchObject({
+			codeName: 'CommunityMoving',
+		});
+		await expect(likePost(db, GLOBAL.id, memberOf(WRITER), postId, now)).rejects.toMatchObject({ codeName: 'CommunityMoving' });
+		await expect(
+			createDraft(db, GLOBAL.id, { memberId: WRITER, admin: false }, { boardId: 12, subjectId: null, title: 'Late', content: { type: 'doc', blocks: [] } }),
+		).rejects.toMatchObject({ codeName: 'CommunityMoving' });
+		// After the switch: the row left here names the new database, and the write is refused as well.
+		await mark(null);
+		await env.DB.prepare("UPDATE channels SET database = 'DB_2' WHERE id = ?1").bind(GLOBAL.id).run();
+		await expect(createComment(db, GLOBAL.id, memberOf(WRITER), postId, { content: 'Later' }, now)).rejects.toMatchObject({
+			codeName: 'CommunityMoving',
+		});
+		await env.DB.prepare("UPDATE channels SET database = 'DB' WHERE id = ?1").bind(GLOBAL.id).run();
+		expect(await communityRows()).toEqual(before);
+		// Where it lives, not moving: written.
+		await expect(createComment(db, GLOBAL.id, memberOf(WRITER), postId, { content: 'Written' }, now)).resolves.toMatchObject({ commentCount: 1 });
+	});
+});
