@@ -4,11 +4,16 @@
  * it, is refused (CommunityMoving) and writes nothing, through the API and through the services'
  * functions; so is one in a database the community no longer lives in. No clock is waited on: the
  * isolate's copy of the channel's row is read, then the mark is made, then the write is sent, while
- * the copy is still fresh (the clock stands still).
+ * the copy is still fresh (the clock stands still). And the hourly cron, run between a move's copy and
+ * its verification, leaves the moving community's rows as the copy read them.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { call, freshPost, GLOBAL, memberApi, memberOf, publicApi, signIn, type Answer } from './harness';
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
+import { call, freshPost, GLOBAL, memberApi, memberOf, publicApi, signIn, type Answer, type ChannelRef } from './harness';
+import { moveCommunity, type MoveStep } from '@/server/databases/move';
+import { databaseNamed } from '@/server/platform/databases';
+import { runScheduled } from '@functions/shell/scheduled';
 import { communityTables, tableChecksum } from '@/server/databases/community-rows';
 import { findCommunity } from '@/server/channels/community';
 import { communityWrites } from '@/server/databases/write-guard';
@@ -113,5 +118,60 @@ describe('a write whose channel row was read before the move’s mark', () => {
 		expect(await communityRows()).toEqual(before);
 		// Where it lives, not moving: written.
 		await expect(createComment(db, GLOBAL.id, memberOf(WRITER), postId, { content: 'Written' }, now)).resolves.toMatchObject({ commentCount: 1 });
+	});
+});
+
+describe('the hourly cron during a move', () => {
+	const TW: ChannelRef = { id: 5, domain: 'starfall', slug: 'tw' };
+	const HOURLY = '17 * * * *';
+	const old = Date.UTC(2026, 0, 1);
+	const scheduledTime = old + 3 * 86_400_000;
+	/** A run of the hourly cron, in every database, or in those of `only` (a run that has reached no other yet). */
+	const runCron = async (only?: string[]) => {
+		const ctx = createExecutionContext();
+		const others = only ? Object.fromEntries(['DB', 'DB_1', 'DB_2', 'DB_3'].filter((name) => !only.includes(name)).map((name) => [name, undefined])) : {};
+		await runScheduled(createScheduledController({ scheduledTime, cron: HOURLY }), { ...env, ...others } as Env, ctx);
+		await waitOnExecutionContext(ctx);
+	};
+	const settle = async () => {
+		vi.setSystemTime(Date.now() + 5_000);
+	};
+
+	it('leaves a database a move copies from or into for its next run, and the move verifies; the run after it does the work', async () => {
+		// What the cron would write in the moving community: an upload nothing shows, a temporary ban that ended.
+		await env.DB.prepare(
+			"INSERT INTO uploads (channel_id, member_id, r2_key, content_type, size, width, height, created_at) VALUES (5, 5001, 'uploads/tw-cron.png', 'image/png', 10, 1, 1, ?1)",
+		)
+			.bind(old)
+			.run();
+		await env.UPLOADS.put('uploads/tw-cron.png', new Uint8Array([1]));
+		const ban = await env.DB.prepare(
+			"INSERT INTO bans (channel_id, member_id, kind, ends_at, reason, created_at) VALUES (5, 5001, 'TEMPORARY', ?1, '', ?2) RETURNING id",
+		)
+			.bind(scheduledTime - 3_600_000, old)
+			.first<number>('id');
+		const steps: MoveStep[] = [];
+		const dbs = { directory: env.DB, names: ['DB', 'DB_1', 'DB_2', 'DB_3'], open: (name: string) => databaseNamed(name, env) };
+		const outcome = await moveCommunity(dbs, TW.domain, TW.slug, 'DB_1', {
+			settle,
+			onStep: async (step) => {
+				steps.push(step);
+				// Between the copy and its verification, a run of the cron reaches the source (the
+				// destination comes later in its turn).
+				if (step === 'copied') await runCron(['DB']);
+			},
+		});
+		expect(outcome).toMatchObject({ kind: 'moved', from: 'DB', to: 'DB_1' });
+		expect(steps).toEqual(['writes refused', 'destination cleared', 'copied', 'verified', 'switched', 'removed']);
+		// The object is where the row that names it is, and the ban's end not yet told.
+		expect(await env.DB_1.prepare("SELECT count(*) AS n FROM uploads WHERE r2_key = 'uploads/tw-cron.png'").first<number>('n')).toBe(1);
+		expect(await env.UPLOADS.head('uploads/tw-cron.png')).not.toBeNull();
+		const told = () => env.DB_1.prepare('SELECT count(*) AS n FROM notifications WHERE dedupe_key = ?1').bind(`ban-end:${ban}`).first<number>('n');
+		expect(await told()).toBe(0);
+		// The next run, in the community's new database.
+		await runCron();
+		expect(await env.DB_1.prepare("SELECT count(*) AS n FROM uploads WHERE r2_key = 'uploads/tw-cron.png'").first<number>('n')).toBe(0);
+		expect(await env.UPLOADS.head('uploads/tw-cron.png')).toBeNull();
+		expect(await told()).toBe(1);
 	});
 });
