@@ -14,9 +14,10 @@ import { call, freshPost, GLOBAL, memberApi, memberOf, publicApi, signIn, type A
 import { moveCommunity, type MoveStep } from '@/server/databases/move';
 import { databaseNamed } from '@/server/platform/databases';
 import { runScheduled } from '@functions/shell/scheduled';
+import { communityWrites, databaseWrites, MoveUnderWay } from '@/server/databases/write-guard';
+import { removeUnattachedUploads } from '@/server/uploads/uploads';
 import { communityTables, tableChecksum } from '@/server/databases/community-rows';
 import { findCommunity } from '@/server/channels/community';
-import { communityWrites } from '@/server/databases/write-guard';
 import { createComment } from '@/server/comments/create';
 import { likePost } from '@/server/likes/likes';
 import { createDraft } from '@/server/drafts/drafts';
@@ -173,5 +174,20 @@ describe('the hourly cron during a move', () => {
 		expect(await env.DB_1.prepare("SELECT count(*) AS n FROM uploads WHERE r2_key = 'uploads/tw-cron.png'").first<number>('n')).toBe(0);
 		expect(await env.UPLOADS.head('uploads/tw-cron.png')).toBeNull();
 		expect(await told()).toBe(1);
+	});
+
+	it('refuses a step’s write when the move began after the run’s check (its guard), leaving the rows as they were', async () => {
+		const id = await env.DB.prepare(
+			"INSERT INTO uploads (channel_id, member_id, r2_key, content_type, size, width, height, created_at) VALUES (1, 1007, 'uploads/global-cron.png', 'image/png', 10, 1, 1, ?1) RETURNING id",
+		)
+			.bind(old)
+			.first<number>('id');
+		const db = databaseWrites(env.DB, 'DB');
+		await mark('DB_3');
+		await expect(removeUnattachedUploads(db, env.UPLOADS, scheduledTime)).rejects.toBeInstanceOf(MoveUnderWay);
+		expect(await env.DB.prepare('SELECT count(*) AS n FROM uploads WHERE id = ?1').bind(id).first<number>('n')).toBe(1);
+		await mark(null);
+		expect((await removeUnattachedUploads(db, env.UPLOADS, scheduledTime)).removed).toBeGreaterThan(0);
+		expect(await env.DB.prepare('SELECT count(*) AS n FROM uploads WHERE id = ?1').bind(id).first<number>('n')).toBe(0);
 	});
 });
