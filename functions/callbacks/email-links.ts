@@ -67,7 +67,9 @@ export const emailLinks = new Hono()
 		if (!community) return next();
 		const { channel } = community;
 		if (channel.movingTo !== null) return moving();
-		const outcome = await unlessMoving(() => confirmNotificationEmail(communityWrites(community.db, channel), channel.id, c.req.query('token') ?? '', Date.now()));
+		const outcome = await unlessMoving(() =>
+			confirmNotificationEmail(communityWrites(community.db, channel), channel.id, c.req.query('token') ?? '', Date.now()),
+		);
 		if (outcome === MOVING) return moving();
 		return backToPage(channel.id, emailLinkPaths(channel.basePath).confirm, 'confirm', outcome);
 	})

@@ -71,7 +71,8 @@ describe('npm run restore -- --from-r2', () => {
 		async () => {
 			const file = path.join(work, 'data.sql');
 			// The schema (every migration, recorded as wrangler records them) and the data, in one command.
-			const migrations = 'CREATE TABLE d1_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL);';
+			const migrations =
+				'CREATE TABLE d1_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL);';
 			writeFileSync(file, `${migrations}\n${pendingMigrationsSql(new Set())}${DATA}`);
 			executeFile(file, cronState);
 			const cron = await proxyOf(cronState);

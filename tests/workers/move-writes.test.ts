@@ -38,7 +38,12 @@ const mark = (to: string | null) => env.DB.prepare('UPDATE channels SET moving_t
 
 let turn = 0;
 const send = (method: string, path: string, cookie: string, body?: unknown): Promise<Answer> =>
-	call(`${MEMBER}${path}`, { method, cookie, headers: { 'cf-connecting-ip': `move-writes:${(turn += 1)}` }, ...(body === undefined ? {} : { body }) });
+	call(`${MEMBER}${path}`, {
+		method,
+		cookie,
+		headers: { 'cf-connecting-ip': `move-writes:${(turn += 1)}` },
+		...(body === undefined ? {} : { body }),
+	});
 
 beforeEach(() => {
 	// The isolate's copy of the channel's row stays fresh for the whole test: nothing reads it again.
@@ -77,7 +82,11 @@ describe('a write whose channel row was read before the move’s mark', () => {
 					requestId: crypto.randomUUID(),
 				},
 			],
-			['POST', '/drafts', { boardId: 12, subjectId: null, title: 'A draft', content: { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'x' }] }] } }],
+			[
+				'POST',
+				'/drafts',
+				{ boardId: 12, subjectId: null, title: 'A draft', content: { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'x' }] }] } },
+			],
 			['POST', '/reports', { targetType: 'POST', targetId: postId, reason: 'SPAM', detail: '' }],
 			['PUT', '/me/nickname', { nickname: 'MovingWriter' }],
 			['PUT', `/me/blocks/1008`],
@@ -107,7 +116,12 @@ describe('a write whose channel row was read before the move’s mark', () => {
 		});
 		await expect(likePost(db, GLOBAL.id, memberOf(WRITER), postId, now)).rejects.toMatchObject({ codeName: 'CommunityMoving' });
 		await expect(
-			createDraft(db, GLOBAL.id, { memberId: WRITER, admin: false }, { boardId: 12, subjectId: null, title: 'Late', content: { type: 'doc', blocks: [] } }),
+			createDraft(
+				db,
+				GLOBAL.id,
+				{ memberId: WRITER, admin: false },
+				{ boardId: 12, subjectId: null, title: 'Late', content: { type: 'doc', blocks: [] } },
+			),
 		).rejects.toMatchObject({ codeName: 'CommunityMoving' });
 		// After the switch: the row left here names the new database, and the write is refused as well.
 		await mark(null);
@@ -130,7 +144,9 @@ describe('the hourly cron during a move', () => {
 	/** A run of the hourly cron, in every database, or in those of `only` (a run that has reached no other yet). */
 	const runCron = async (only?: string[]) => {
 		const ctx = createExecutionContext();
-		const others = only ? Object.fromEntries(['DB', 'DB_1', 'DB_2', 'DB_3'].filter((name) => !only.includes(name)).map((name) => [name, undefined])) : {};
+		const others = only
+			? Object.fromEntries(['DB', 'DB_1', 'DB_2', 'DB_3'].filter((name) => !only.includes(name)).map((name) => [name, undefined]))
+			: {};
 		await runScheduled(createScheduledController({ scheduledTime, cron: HOURLY }), { ...env, ...others } as Env, ctx);
 		await waitOnExecutionContext(ctx);
 	};

@@ -32,7 +32,10 @@ function communityDatabase(directory: Db): (channelId: number) => Promise<Db | n
 					if (!row) return directory;
 					if (row.moving_to !== null) return null;
 					// The move's check in every statement: a move may begin after this read (src/server/databases/write-guard.ts).
-					return communityWrites(row.database === 'DB' ? directory : database(databaseNamed(row.database)), { id: channelId, database: row.database });
+					return communityWrites(row.database === 'DB' ? directory : database(databaseNamed(row.database)), {
+						id: channelId,
+						database: row.database,
+					});
 				});
 			found.set(channelId, home);
 		}
