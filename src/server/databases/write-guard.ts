@@ -44,7 +44,7 @@ const REFUSED = 'a community of this database is moving';
 const WRITES = /^\s*(?:INSERT|UPDATE|DELETE|REPLACE)\b|^\s*WITH\b[\s\S]*\b(?:INSERT|UPDATE|DELETE|REPLACE)\b/i;
 
 /** Whether `sql` writes. */
-export function writes(sql: string): boolean {
+function writes(sql: string): boolean {
 	return WRITES.test(sql);
 }
 
