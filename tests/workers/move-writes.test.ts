@@ -136,7 +136,8 @@ describe('a write whose channel row was read before the move’s mark', () => {
 	});
 });
 
-describe('the hourly cron during a move', () => {
+// A move of a demo community copies, verifies and removes some 7,000 rows: seconds on a busy machine.
+describe('the hourly cron during a move', { timeout: 300_000 }, () => {
 	const TW: ChannelRef = { id: 5, domain: 'starfall', slug: 'tw' };
 	const HOURLY = '17 * * * *';
 	const old = Date.UTC(2026, 0, 1);
