@@ -99,7 +99,6 @@ async function backup(binding: string, remote: boolean, persistTo: string | unde
 		);
 		return 0;
 	} finally {
-		await elsewhere?.close();
 		await close();
 	}
 }
