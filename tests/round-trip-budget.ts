@@ -31,6 +31,12 @@ export const ROUND_TRIP_BUDGET = {
 		'PUT /v1/posts/:id/save': 1,
 		'DELETE /v1/posts/:id/save': 1,
 	} as Readonly<Record<string, number>>,
+	/**
+	 * Of those, the round trips that go to the primary, the channel's row included when the isolate
+	 * reads it again (after its previous write dropped its copy): the row comes from a replica, and the
+	 * batch itself checks that the community is not moving (tests/workers/write-channel-lookup.test.ts).
+	 */
+	oneTripPrimary: 1,
 } as const;
 
 /** The route of a write to `path` as a failure names it (no channel, ids as :id), and its budget, `accepted` or not. */

@@ -18,6 +18,7 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { findCommunity, MOVING_RETRY_SECONDS } from '@/server/channels/community';
+import { communityWrites, MOVING, unlessMoving } from '@/server/databases/write-guard';
 import { RESULT_MESSAGES } from '@/lib/result-codes';
 import { channelPathOf } from '@/schemas/params';
 import { confirmNotificationEmail, unsubscribeByToken } from '@/server/notifications/email';
@@ -64,9 +65,12 @@ export const emailLinks = new Hono()
 		if (!path) return next();
 		const community = await findCommunity(path.domain, path.slug);
 		if (!community) return next();
-		const { db, channel } = community;
+		const { channel } = community;
 		if (channel.movingTo !== null) return moving();
-		const outcome = await confirmNotificationEmail(db, channel.id, c.req.query('token') ?? '', Date.now());
+		const outcome = await unlessMoving(() =>
+			confirmNotificationEmail(communityWrites(community.db, channel), channel.id, c.req.query('token') ?? '', Date.now()),
+		);
+		if (outcome === MOVING) return moving();
 		return backToPage(channel.id, emailLinkPaths(channel.basePath).confirm, 'confirm', outcome);
 	})
 	.post('/:domain/:slug/email/unsubscribe', limitForm, async (c, next) => {
@@ -74,10 +78,11 @@ export const emailLinks = new Hono()
 		if (!path) return next();
 		const community = await findCommunity(path.domain, path.slug);
 		if (!community) return next();
-		const { db, channel } = community;
+		const { channel } = community;
 		if (channel.movingTo !== null) return moving();
 		const form = await formOf(c);
-		const outcome = await unsubscribeByToken(db, channel.id, c.req.query('token') ?? '');
+		const outcome = await unlessMoving(() => unsubscribeByToken(communityWrites(community.db, channel), channel.id, c.req.query('token') ?? ''));
+		if (outcome === MOVING) return moving();
 		if (form['List-Unsubscribe'] === 'One-Click') {
 			return new Response(outcome === 'done' ? 'Unsubscribed.' : 'This unsubscribe link is not valid.', {
 				status: outcome === 'done' ? 200 : 400,

@@ -18,6 +18,7 @@ import { env } from 'cloudflare:workers';
 import { database } from '@/server/platform/database';
 import type { Channel } from '@/server/channels/channels';
 import { findCommunity } from '@/server/channels/community';
+import { communityWrites, MOVING, unlessMoving } from '@/server/databases/write-guard';
 import { authCookie, clearAuthCookie, readAuthCookie, SIGNUP_COOKIE_SECONDS } from '@/server/sign-in/cookies';
 import { callbackUrl, configuredProvider, consumeTransaction, type Transaction } from '@/server/sign-in/transactions';
 import { isRandomToken } from '@/server/platform/tokens';
@@ -93,10 +94,13 @@ export const signInCallback = new Hono().on(['GET', 'POST'], '/:domain/:slug/oau
 	const community = await findCommunity(path.domain, path.slug);
 	// No such channel: Astro's not-found page answers.
 	if (!community) return next();
-	const { db, channel } = community;
+	const { channel } = community;
 	// While the community moves between databases a sign-in would write where it is leaving: the
-	// login page's "busy" answer, the transaction kept for a return once the move is done.
-	if (channel.movingTo !== null) return finish(loginPageUrl(channel.basePath, channel.basePath, 'busy'), []);
+	// login page's "busy" answer, the transaction kept for a return once the move is done. Every
+	// write carries the move's check as well (the row read here may predate its mark).
+	const busy = () => finish(loginPageUrl(channel.basePath, channel.basePath, 'busy'), []);
+	if (channel.movingTo !== null) return busy();
+	const db = communityWrites(community.db, channel);
 	try {
 		await enforceRateLimit(limitersOf(env), 'signInReturn', { channelId: channel.id, memberId: null, ip: c.req.header('cf-connecting-ip') ?? null });
 	} catch (error) {
@@ -106,7 +110,8 @@ export const signInCallback = new Hono().on(['GET', 'POST'], '/:domain/:slug/oau
 	}
 	const params = await callbackParams(c);
 	const state = params?.get('state');
-	const transaction = state ? await consumeTransaction(db, channel.id, transactionToken, state) : null;
+	const transaction = state ? await unlessMoving(() => consumeTransaction(db, channel.id, transactionToken, state)) : null;
+	if (transaction === MOVING) return busy();
 	const redirectUrl = transaction?.redirectUrl ?? channel.basePath;
 	// The cookie is cleared only with the transaction it names: a return with another state leaves both.
 	const cleared = transaction ? [clearTransaction] : [];
@@ -118,6 +123,7 @@ export const signInCallback = new Hono().on(['GET', 'POST'], '/:domain/:slug/oau
 		const { location, cookie } = await signIn(c, db, channel, transaction, params, url);
 		return finish(location, [...cleared, cookie]);
 	} catch (error) {
+		if (isAppError(error) && error.codeName === 'CommunityMoving') return busy();
 		console.warn('Sign-in refused:', error instanceof Error ? error.message : error);
 		return finish(loginPageUrl(channel.basePath, redirectUrl, 'failed'), cleared);
 	}

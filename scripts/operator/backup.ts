@@ -4,7 +4,12 @@
  *
  *   npm run backup  -- [--database DB] [--local|--remote] [--persist-to DIR] [--out DIR]
  *   npm run restore -- --from DIR [--database DB] [--local|--remote] [--persist-to DIR] [--force]
- *   npm run restore -- --from-r2 backups/DB/2026-11-02/ …   a backup of the daily cron, in the BACKUPS bucket
+ *   npm run restore -- --from-r2 backups/DB/2026-11-02/ [--r2-persist-to DIR] …   a backup of the daily cron, in the BACKUPS bucket
+ *
+ * With --from-r2 on local state, the buckets (BACKUPS, which holds the backup, and UPLOADS, whose
+ * objects the restore checks) are those of --r2-persist-to's state folder: the one the local cron
+ * wrote to (`npm start`'s, .wrangler/state), while --persist-to names the folder of the empty
+ * database restored into. Without it, both are --persist-to's.
  *
  * Exit codes: 0 done; 1 the restored database differs from the backup (each difference printed);
  * 2 refused before anything was written (a wrong option, a folder that is not empty, a database that
@@ -20,7 +25,7 @@ import { openDatabase } from './database';
 
 const USAGE = `Usage:
   npm run backup  -- [--database DB] [--local|--remote] [--persist-to DIR] [--out DIR]
-  npm run restore -- --from DIR | --from-r2 PREFIX [--database DB] [--local|--remote] [--persist-to DIR] [--force]`;
+  npm run restore -- --from DIR | --from-r2 PREFIX [--r2-persist-to DIR] [--database DB] [--local|--remote] [--persist-to DIR] [--force]`;
 
 /** Pieces written between two lines of progress. */
 const STEP_PIECES = 20;
@@ -39,6 +44,7 @@ export async function main(argv: string[]): Promise<number> {
 				out: { type: 'string' },
 				from: { type: 'string' },
 				'from-r2': { type: 'string' },
+				'r2-persist-to': { type: 'string' },
 				force: { type: 'boolean', default: false },
 				help: { type: 'boolean', short: 'h', default: false },
 			},
@@ -55,8 +61,8 @@ export async function main(argv: string[]): Promise<number> {
 	if (values.local && values.remote) return refuse('Give --local or --remote, not both.');
 	if (!/^DB(_\w+)?$/.test(values.database)) return refuse(`--database ${values.database}: a D1 binding of wrangler.toml, like DB or DB_1`);
 	if (command === 'backup') {
-		if (values.from !== undefined || values['from-r2'] !== undefined || values.force)
-			return refuse('--from, --from-r2 and --force are options of npm run restore.');
+		if (values.from !== undefined || values['from-r2'] !== undefined || values['r2-persist-to'] !== undefined || values.force)
+			return refuse('--from, --from-r2, --r2-persist-to and --force are options of npm run restore.');
 		const out = path.resolve(values.out ?? path.join('backups', `${values.database}-${new Date().toISOString().replace(/[:.]/g, '-')}`));
 		if (existsSync(out) && readdirSync(out).length > 0) return refuse(`${out} is not empty: give a new folder with --out`);
 		return backup(values.database, values.remote, values['persist-to'], out);
@@ -64,7 +70,12 @@ export async function main(argv: string[]): Promise<number> {
 	if (command === 'restore') {
 		if (values.out !== undefined) return refuse('--out is an option of npm run backup.');
 		if ((values.from === undefined) === (values['from-r2'] === undefined)) return refuse('Give the backup with --from DIR or --from-r2 PREFIX.');
-		const from = values.from === undefined ? { r2: values['from-r2']!.replace(/\/?$/, '/') } : { dir: path.resolve(values.from) };
+		if (values['r2-persist-to'] !== undefined && (values['from-r2'] === undefined || values.remote))
+			return refuse('--r2-persist-to names the local state whose buckets hold a --from-r2 backup.');
+		const from =
+			values.from === undefined
+				? { r2: values['from-r2']!.replace(/\/?$/, '/'), r2PersistTo: values['r2-persist-to'] ?? values['persist-to'] }
+				: { dir: path.resolve(values.from) };
 		return restore(values.database, values.remote, values['persist-to'], from, values.force);
 	}
 	return refuse(`Unknown command ${command ?? ''}`);
@@ -96,7 +107,7 @@ async function restore(
 	binding: string,
 	remote: boolean,
 	persistTo: string | undefined,
-	from: { dir?: string; r2?: string },
+	from: { dir?: string; r2?: string; r2PersistTo?: string | undefined },
 	force: boolean,
 ): Promise<number> {
 	const { dir, r2 } = from;
@@ -105,10 +116,15 @@ async function restore(
 		return 2;
 	}
 	const { db, buckets, close } = await openDatabase({ remote, persistTo, binding, buckets: ['UPLOADS', 'BACKUPS'] });
+	// The buckets of another local state folder: where the local cron wrote the backup.
+	const elsewhere =
+		r2 && !remote && path.resolve(from.r2PersistTo ?? '.wrangler/state') !== path.resolve(persistTo ?? '.wrangler/state')
+			? await openDatabase({ remote, persistTo: from.r2PersistTo, buckets: ['UPLOADS', 'BACKUPS'] })
+			: null;
+	const { BACKUPS: backups, UPLOADS: uploads = null } = elsewhere?.buckets ?? buckets;
 	const source = dir
 		? { get: async (name: string) => (existsSync(path.join(dir, name)) ? readFileSync(path.join(dir, name), 'utf8') : null) }
-		: bucketFolder(buckets['BACKUPS']!, r2!);
-	const uploads = buckets['UPLOADS'] ?? null;
+		: bucketFolder(backups!, r2!);
 	try {
 		const report = await restoreBackup(db, source, { bucket: uploads, force, log: (line) => console.log(line) });
 		console.log(
@@ -126,6 +142,7 @@ async function restore(
 		}
 		throw error;
 	} finally {
+		await elsewhere?.close();
 		await close();
 	}
 }

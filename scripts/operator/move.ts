@@ -1,15 +1,16 @@
 /**
  * `npm run channel -- move DOMAIN/SLUG --to DB_n` and `--rollback`: moves a community between the
  * bound databases (src/server/databases/move.ts, docs/reference/databases.md#moving-a-community),
- * printing each step. Between its steps it waits MOVE_SETTLE_MS, so that every isolate of the
- * deployment has seen the channel's row change (the channel memo answers a row at most two seconds
- * old: src/server/channels/channels.ts).
+ * printing each step. After the switch it waits MOVE_SETTLE_MS before it removes the source's rows,
+ * so that every isolate of the deployment has seen the channel's row change (the channel memo answers
+ * a row at most two seconds old: src/server/channels/channels.ts) and no read with the old row is
+ * still under way. Writes need no wait: each carries the move's check (src/server/databases/write-guard.ts).
  */
 import { channelPathOf } from '@/schemas/params';
 import { moveCommunity, MoveRefused, rollbackMove } from '@/server/databases/move';
 import { openDatabase } from './database';
 
-/** The channel memo's two seconds, and a margin for a request that began just before the change. */
+/** The channel memo's two seconds, and a margin for a read that began just before the switch. */
 export const MOVE_SETTLE_MS = 5_000;
 
 export async function move(

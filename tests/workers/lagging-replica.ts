@@ -15,6 +15,9 @@
  * It is installed as `env.DB`, where the product reads its binding, and takes itself out with `remove()`.
  */
 import { env } from 'cloudflare:workers';
+import { applyD1Migrations } from 'cloudflare:test';
+import { dropEverything } from './reset-database';
+import { seedTestDatabase } from './seed';
 
 interface Logged {
 	sql: string;
@@ -169,4 +172,17 @@ export function installLaggingReplica(): LaggingReplica {
 			(env as { DB: unknown }).DB = real;
 		},
 	};
+}
+
+/** The replica's database as DB is now: dropped, migrated, seeded, with the content versions setup.ts gave DB. */
+export async function startReplica(): Promise<void> {
+	await dropEverything(env.DB_REPLICA);
+	await applyD1Migrations(env.DB_REPLICA, env.TEST_MIGRATIONS);
+	await seedTestDatabase(env.DB_REPLICA);
+	const { results } = await env.DB.prepare('SELECT id, content_version FROM channels').all<{ id: number; content_version: number }>();
+	await env.DB_REPLICA.batch(
+		results.map(({ id, content_version }) =>
+			env.DB_REPLICA.prepare('UPDATE channels SET content_version = ?1 WHERE id = ?2').bind(content_version, id),
+		),
+	);
 }

@@ -9,14 +9,12 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { applyD1Migrations, createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import * as policy from '@/server/platform/d1-session';
 import { database, onD1Session } from '@/server/platform/database';
 import { withEdgeCache } from '@functions/shell/edge-cache';
 import { call, memberApi, ORIGIN, postWhere, publicApi, signIn, type Answer } from './harness';
-import { bookmarkAt, installLaggingReplica, type LaggingReplica } from './lagging-replica';
-import { dropEverything } from './reset-database';
-import { seedTestDatabase } from './seed';
+import { bookmarkAt, installLaggingReplica, startReplica, type LaggingReplica } from './lagging-replica';
 
 const MEMBER = memberApi();
 const PUBLIC = publicApi();
@@ -29,19 +27,6 @@ const BOOKMARK_COOKIE = '__Host-d1-bookmark';
 
 const paragraph = (text: string) => ({ type: 'doc', blocks: [{ type: 'paragraph', children: [{ text }] }] });
 const contentOf = <T>(answer: Answer) => answer.body['content'] as T;
-
-/** The replica's database as DB is now: dropped, migrated, seeded, with the content versions setup.ts gave DB. */
-async function startReplica(): Promise<void> {
-	await dropEverything(env.DB_REPLICA);
-	await applyD1Migrations(env.DB_REPLICA, env.TEST_MIGRATIONS);
-	await seedTestDatabase(env.DB_REPLICA);
-	const { results } = await env.DB.prepare('SELECT id, content_version FROM channels').all<{ id: number; content_version: number }>();
-	await env.DB_REPLICA.batch(
-		results.map(({ id, content_version }) =>
-			env.DB_REPLICA.prepare('UPDATE channels SET content_version = ?1 WHERE id = ?2').bind(content_version, id),
-		),
-	);
-}
 
 /** A member's write, and whether the read that shows it shows it, given the cookies a read sends. */
 interface Write {

@@ -2,9 +2,10 @@
  * Moving a community from the database that holds it to another (`npm run channel -- move DOMAIN/SLUG
  * --to DB_n`, docs/reference/databases.md#moving-a-community):
  *
- * 1. writes are refused: the directory's row and the source's row get `moving_to`; the API answers
- *    CommunityMoving (503, Retry-After) from the moment each isolate sees it (within the channel
- *    memo's two seconds: `settle` waits that out);
+ * 1. writes are refused: the directory's row and the source's row get `moving_to`; from that
+ *    commit on, no write of the community commits (every write's statements carry the check:
+ *    write-guard.ts), and an isolate that has seen the row answers CommunityMoving (503,
+ *    Retry-After) before it sends anything;
  * 2. the destination loses whatever an earlier, interrupted run copied, then every row of the
  *    community is copied, ROWS_PER_BATCH rows a batch (in statements of at most COPY_BYTES), parents
  *    before children, and its search
@@ -13,8 +14,9 @@
  *    and so does the number of search entries; a difference stops the move (writes stay refused:
  *    run it again, or roll it back);
  * 4. the switch: the destination's row, then the directory's, say the community lives there (writes
- *    allowed again); the source's row says so too, and keeps refusing writes for isolates that have
- *    not seen the switch yet (`settle` again);
+ *    allowed again); the source's row says so too, which refuses the writes of isolates that have
+ *    not seen the switch yet; `settle` waits until no read is still under way on the source's rows
+ *    with a channel's row from before the switch;
  * 5. the source's rows are removed, in batches (the directory keeps its row of the community).
  *
  * Readers read throughout: from the source until they see the switch, then from the destination.
@@ -44,7 +46,11 @@ export interface BoundDatabases {
 export type MoveStep = 'writes refused' | 'destination cleared' | 'copied' | 'verified' | 'switched' | 'removed';
 
 export interface MoveOptions {
-	/** Waits until every isolate has seen a change of the channel's row (the channel memo's two seconds and a margin). */
+	/**
+	 * After the switch, before the source's rows go: waits until every isolate has seen the channel's
+	 * row change (the channel memo's two seconds and a margin), so that no read still under way with the
+	 * old row finds them gone. Writes need no wait: their own check refuses them (write-guard.ts).
+	 */
 	settle: () => Promise<void>;
 	/** Told of each step once it is done. */
 	onStep?: (step: MoveStep, detail: string) => void | Promise<void>;
@@ -94,7 +100,6 @@ export async function moveCommunity(dbs: BoundDatabases, domain: string, slug: s
 		throw new MoveRefused(`${to} holds other rows with some of the community's ids (${clashing.join(', ')}); nothing was changed`);
 	// 1. Writes refused, everywhere the community's row is read.
 	await markMoving(dbs, from, id, to);
-	await options.settle();
 	await step('writes refused', `${from} → ${to}`);
 	// 2. A clean destination, then the copy.
 	const tables = await communityTables(source);

@@ -12,10 +12,12 @@ import type { PushSetup } from './push';
 import type { EmailSetup } from './email';
 import { database } from '@/server/platform/database';
 import { databaseNamed } from '@/server/platform/databases';
+import { communityWrites } from '@/server/databases/write-guard';
 
 /**
  * The database of each community, by its row in `directory`, read once per community and batch;
- * null while the community moves (its messages wait for the move to end).
+ * null while the community moves (its messages wait for the move to end; a write the move's check
+ * refuses, CommunityMoving, is retried the same way).
  */
 function communityDatabase(directory: Db): (channelId: number) => Promise<Db | null> {
 	const found = new Map<number, Promise<Db | null>>();
@@ -26,9 +28,15 @@ function communityDatabase(directory: Db): (channelId: number) => Promise<Db | n
 				.prepare('SELECT database, moving_to FROM channels WHERE id = ?1')
 				.bind(channelId)
 				.first<{ database: string; moving_to: string | null }>()
-				.then((row) =>
-					!row ? directory : row.moving_to !== null ? null : row.database === 'DB' ? directory : database(databaseNamed(row.database)),
-				);
+				.then((row) => {
+					if (!row) return directory;
+					if (row.moving_to !== null) return null;
+					// The move's check in every statement: a move may begin after this read (src/server/databases/write-guard.ts).
+					return communityWrites(row.database === 'DB' ? directory : database(databaseNamed(row.database)), {
+						id: channelId,
+						database: row.database,
+					});
+				});
 			found.set(channelId, home);
 		}
 		return home;

@@ -100,6 +100,33 @@ export function sessionStart(request: Request, binding = DIRECTORY): D1SessionCo
 }
 
 /**
+ * Where a write's read of the channel's row starts (the row every isolate keeps a copy of: channels.ts
+ * `resolveChannel`), apart from the write's own session, which starts on the primary: from a replica
+ * that has the newer of the writer's bookmark and the newest write this isolate served on the binding
+ * (`newestWrite`), or the nearest one when there is neither. A write then waits one primary round
+ * trip, its batch, not two, when the isolate's copy was dropped by its previous write or has aged.
+ * The row may be older than the primary's: whether the community is moving is checked again by the
+ * write's own statements (src/server/databases/write-guard.ts), and the row is never older than what
+ * this isolate or this writer wrote, so the pages it keys next show those writes. Reads keep the row
+ * in their own session (the page's reads and the row it is keyed by from one copy), and so do
+ * moderators' (the primary). Null: the request's own session.
+ */
+export function channelLookupStart(
+	request: Request,
+	binding: string,
+	newestWrite: D1SessionBookmark | null,
+): D1SessionConstraint | D1SessionBookmark | null {
+	if (requestKind(request) !== 'write') return null;
+	return newerBookmark(newestWrite, bookmarkFor(request, binding)) ?? 'first-unconstrained';
+}
+
+/** The newer of two bookmarks of one database (they sort oldest to newest), or the one there is. */
+export function newerBookmark(a: D1SessionBookmark | null, b: D1SessionBookmark | null): D1SessionBookmark | null {
+	if (a === null || b === null) return a ?? b;
+	return a > b ? a : b;
+}
+
+/**
  * The Set-Cookie value that hands `bookmark` to the next request of this browser: HttpOnly,
  * SameSite=Lax, Path=/, Secure in a secure context, BOOKMARK_COOKIE_SECONDS long.
  */

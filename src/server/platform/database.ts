@@ -21,7 +21,7 @@
  * first query is the first round trip (docs/reference/consistency.md).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { bookmarkHeaders, handsOutBookmark, sessionStart } from './d1-session';
+import { bookmarkHeaders, channelLookupStart, handsOutBookmark, newerBookmark, sessionStart } from './d1-session';
 
 /** What one request asked the database, so far. */
 export interface RoundTrips {
@@ -109,6 +109,9 @@ interface RequestSessions {
 	opened: Map<D1Database, { session: D1DatabaseSession; db: Db; name: string }>;
 }
 
+/** The bookmark of the newest write this isolate served, by binding: where a write's channel lookup starts. */
+const newestWrites = new WeakMap<D1Database, D1SessionBookmark>();
+
 const requestSessions = new AsyncLocalStorage<RequestSessions>();
 
 /**
@@ -123,6 +126,10 @@ export async function onD1Session(request: Request, answer: () => Promise<Respon
 	const sessions: RequestSessions = { request, opened: new Map() };
 	const response = await requestSessions.run(sessions, answer);
 	if (!handsOutBookmark(request)) return response;
+	for (const [binding, { session }] of sessions.opened) {
+		const newest = newerBookmark(newestWrites.get(binding) ?? null, session.getBookmark());
+		if (newest !== null) newestWrites.set(binding, newest);
+	}
 	// The community's database is what a writer reads back: a content database's bookmark before the
 	// directory's (the directory is written only by a sign-in's identity, which no page reads back).
 	const opened = [...sessions.opened.values()].sort((a, b) => Number(a.name === 'DB') - Number(b.name === 'DB'));
@@ -152,7 +159,10 @@ export function database(binding: D1Database): Db {
 	if (!found) {
 		const name = bindingName(binding);
 		const session = binding.withSession(sessionStart(sessions.request, name));
-		found = { session, db: wrap(session), name };
+		const lookupStart = channelLookupStart(sessions.request, name, newestWrites.get(binding) ?? null);
+		// A write's channel lookup on a session of its own (d1-session.ts channelLookupStart), opened when it first reads.
+		const lookup = lookupStart === null ? null : () => binding.withSession(lookupStart);
+		found = { session, db: wrap(session, lookup), name };
 		sessions.opened.set(binding, found);
 	}
 	return found.db;
@@ -171,10 +181,10 @@ function bindingName(binding: D1Database): string {
 	return bindingNames.get(binding) ?? 'DB';
 }
 
-function wrap(session: D1DatabaseSession): Db {
+function wrap(session: D1DatabaseSession, lookup: (() => D1DatabaseSession) | null = null): Db {
 	return new Proxy(session, {
 		get(target, key) {
-			if (key === 'prepare') return (query: string) => statement(target.prepare(query));
+			if (key === 'prepare') return (query: string) => statement((lookup !== null && lookingUpChannel.getStore() ? lookup() : target).prepare(query));
 			if (key === 'batch') {
 				return <T>(statements: D1PreparedStatement[]) =>
 					counted(() => retryWhileBusy(() => target.batch<T>(statements.map((one) => originals.get(one) ?? one))));
