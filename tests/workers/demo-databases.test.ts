@@ -10,6 +10,10 @@ import { env } from 'cloudflare:workers';
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
 import { DEMO_CHANNELS, DEMO_DATABASES } from '../../scripts/seed/demo.mjs';
 import { runScheduled } from '@functions/shell/scheduled';
+import { planChannel } from '@/server/channels/apply';
+import { ChannelFileSchema } from '@/server/channels/channel-file';
+import jp from '../../channels/starfall-jp.json';
+import farm from '../../channels/pixelfarm-main.json';
 import {
 	call,
 	communityDatabase,
@@ -203,5 +207,17 @@ describe('the demo over two content databases', () => {
 		expect(await count(env.DB_2, "SELECT count(*) AS n FROM uploads WHERE r2_key LIKE 'uploads/split-%'")).toBe(0);
 		expect(await env.UPLOADS.head('uploads/split-farm-unused.png')).toBeNull();
 		expect(await env.UPLOADS.head('uploads/split-global-unused.png')).toBeNull();
+	});
+
+	it('plans every community file unchanged where its community lives, and names the community whose id a copied file gives from the directory', async () => {
+		for (const file of [jp, farm]) {
+			const parsed = ChannelFileSchema.parse(structuredClone(file));
+			const plan = await planChannel(database(DEMO_DATABASES[parsed.id!]!), parsed, Date.now(), env.DB);
+			expect([parsed.slug, plan.changes, plan.refusals]).toEqual([parsed.slug, [], []]);
+		}
+		// starfall/jp lives in DB_2, starfall/global (id 1) in DB_1: only the directory knows whose id 1 is.
+		const copied = ChannelFileSchema.parse({ ...structuredClone(jp), id: 1 });
+		const plan = await planChannel(env.DB_2, copied, Date.now(), env.DB);
+		expect(plan.refusals).toEqual(["id: starfall/jp has the id 3, not 1 (1 is starfall/global's id); give its own id or none"]);
 	});
 });
