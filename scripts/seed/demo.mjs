@@ -738,12 +738,7 @@ const clearDemoSql = () => [
 /** The whole demo as SQL statements, every community in one database. */
 export function demoSql() {
 	const all = mergedRows(demoRows());
-	return [
-		...clearDemoSql(),
-		...insertsSql(all),
-		...listTopsSql(DEMO_CHANNELS.map((c) => c.index)),
-		...searchIndexSql(all.posts, all.members),
-	];
+	return [...clearDemoSql(), ...insertsSql(all), ...listTopsSql(DEMO_CHANNELS.map((c) => c.index)), ...searchIndexSql(all.posts, all.members)];
 }
 
 /**

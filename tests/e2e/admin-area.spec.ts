@@ -348,7 +348,9 @@ test('automatic hide at the community’s number of reports, shown again from th
 			.click();
 		await expect(toast(page)).toHaveText('The comment is shown again.');
 		await expect(comment.locator('.moderation-mark')).toHaveCount(0);
-		expect(execute(`SELECT action, reason FROM moderation_log WHERE target_type = 'COMMENT' AND target_id = ${target!.id} ORDER BY id`, farm)).toEqual([
+		expect(
+			execute(`SELECT action, reason FROM moderation_log WHERE target_type = 'COMMENT' AND target_id = ${target!.id} ORDER BY id`, farm),
+		).toEqual([
 			{ action: 'AUTO_HIDE_COMMENT', reason: '' },
 			// Show text in the queue: one row for the one read.
 			{ action: 'VIEW_COMMENT_TEXT', reason: '' },

@@ -63,7 +63,7 @@ export type Where = number | { index: number } | `DB${string}`;
  * (scripts/seed/demo.mjs), and a member who signs up during the run takes the next id of the
  * database, after the last community's members there.
  */
-export const communityOfMember = (memberId: number): number => Math.floor(memberId / 1000);
+const communityOfMember = (memberId: number): number => Math.floor(memberId / 1000);
 
 /** The directory's binding (src/server/channels/channels.ts DIRECTORY). */
 const DIRECTORY = 'DB';
@@ -76,7 +76,7 @@ const DIRECTORY_TABLES = new Set(['channels', 'identities']);
 const databases = new Map<number, string>();
 
 /** The binding that holds the community's rows, from the directory. */
-export function databaseOf(channelId: number): string {
+function databaseOf(channelId: number): string {
 	const known = databases.get(channelId);
 	if (known) return known;
 	const [row] = runIn(DIRECTORY, `SELECT database FROM channels WHERE id = ${Number(channelId)}`) as { database: string }[];
@@ -114,7 +114,7 @@ function firstRowValues(values: string): string[] {
 }
 
 /** The community a statement names, if it names one. */
-export function channelNamed(sql: string): number | undefined {
+function channelNamed(sql: string): number | undefined {
 	const filtered = /\bchannel_id\s*(?:=\s*|IN\s*\(\s*)(\d+)/i.exec(sql);
 	if (filtered) return Number(filtered[1]);
 	const insert = /\bINSERT\s+(?:OR\s+\w+\s+)?INTO\s+(\w+)\s*\(([^)]*)\)\s*VALUES\s*\(/i.exec(sql);
