@@ -59,7 +59,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { build } from './lib/build.mjs';
-import { ROOT, migrate, query } from './lib/wrangler.mjs';
+import { ROOT, communityDatabases, migrate, query } from './lib/wrangler.mjs';
 import { openLocalD1 } from './lib/local-d1.mjs';
 import { localSessionSecret, serveBuild, waitFor } from './lib/server.mjs';
 import { mintSessionToken } from '../src/server/sign-in/session-token.ts';
@@ -569,12 +569,16 @@ if (lighthouseOnly) {
 	// scores docs/reference/seo.md reports. The search and My Page carry noindex on purpose, which Lighthouse's
 	// is-crawlable audit counts against SEO.
 	const cookies = await demoMemberCookies(STATE);
-	const pages = query(
-		`SELECT c.domain, c.slug,
-			(SELECT min(p.id) FROM posts p WHERE p.channel_id = c.id AND p.channel_seq IS NOT NULL) AS postId,
-			(SELECT min(b.id) FROM boards b WHERE b.channel_id = c.id AND b.is_public = 1) AS boardId
-		 FROM channels c WHERE c.domain != 'bench' ORDER BY c.id`,
-		STATE,
+	// Each community's rows are in the database the directory names.
+	const pages = communityDatabases(STATE).flatMap((database) =>
+		query(
+			`SELECT c.domain, c.slug,
+				(SELECT min(p.id) FROM posts p WHERE p.channel_id = c.id AND p.channel_seq IS NOT NULL) AS postId,
+				(SELECT min(b.id) FROM boards b WHERE b.channel_id = c.id AND b.is_public = 1) AS boardId
+			 FROM channels c WHERE c.domain != 'bench' AND c.database = '${database}' ORDER BY c.id`,
+			STATE,
+			database,
+		),
 	);
 	for (const { domain, slug, postId: demoPost, boardId } of pages) {
 		const base = `/${domain}/${slug}`;

@@ -1,5 +1,8 @@
 /**
- * Seeds the local D1 with the demo communities (and, with --posts N, the benchmark channel).
+ * Seeds the local D1s with the demo communities (and, with --posts N, the benchmark channel). The
+ * demo is spread as DEMO_DATABASES says (scripts/seed/demo.mjs): Starfall's English and Korean
+ * communities in DB_1, the Japanese, Traditional Chinese and Pixel Farm ones in DB_2, the directory
+ * DB naming where each lives (docs/reference/databases.md).
  *
  *   npm run seed                         demo data into .wrangler/state (resets the demo channels)
  *   npm run seed -- --posts 100000       also /bench/large with 100,000 posts (SQL in batches: scripts/seed/bench.mjs)
@@ -16,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_STATE, ROOT, executeFile, migrate, query } from './lib/wrangler.mjs';
 import { BENCH_CHANNEL, seedBench } from './seed/bench.mjs';
 import { openLocalD1 } from './lib/local-d1.mjs';
-import { deleteChannelsSql, demoSql } from './seed/demo.mjs';
+import { deleteChannelsSql, demoSqlByDatabase } from './seed/demo.mjs';
 import { freshDemoState } from './lib/seeded.mjs';
 
 const { values } = parseArgs({
@@ -30,13 +33,13 @@ const { values } = parseArgs({
 });
 const persistTo = path.resolve(values['persist-to']);
 
-/** Writes statements to a file and runs it; wrangler executes a file as one batch. */
-function run(name, statements) {
+/** Writes statements to a file and runs it on the database bound as `binding`; wrangler executes a file as one batch. */
+function run(name, statements, binding = 'DB') {
 	const dir = path.join(ROOT, '.wrangler', 'seed');
 	mkdirSync(dir, { recursive: true });
 	const file = path.join(dir, `${name}.sql`);
 	writeFileSync(file, statements.join('\n') + '\n');
-	executeFile(file, persistTo);
+	executeFile(file, persistTo, binding);
 }
 
 // Pages cached by the local runtime hold the data being replaced; restart a running server after this.
@@ -57,7 +60,7 @@ if (values.resume) {
 	// The bench channel goes first when it is seeded again: rows its runs added (comments, likes)
 	// may hold ids the demo's rows take.
 	if (values.posts) run('bench-clear', ['PRAGMA defer_foreign_keys = true;', ...deleteChannelsSql([BENCH_CHANNEL.id], 'bench-%')]);
-	run('demo', demoSql());
+	for (const [binding, statements] of Object.entries(demoSqlByDatabase())) run(`demo-${binding}`, statements, binding);
 	dropLocalCache();
 	console.log(`Seeded the demo communities in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }

@@ -4,7 +4,7 @@
  * hash in `sessions`. Used by the bench's mixed run and by scripts/write-probe.mjs; write them
  * before the server opens the database.
  */
-import { query } from './wrangler.mjs';
+import { communityDatabases, query } from './wrangler.mjs';
 import { localSessionSecret } from './server.mjs';
 import { hashToken } from '../../src/server/platform/tokens.ts';
 import { mintSessionToken } from '../../src/server/sign-in/session-token.ts';
@@ -40,27 +40,32 @@ export async function memberSessions(db, state, count) {
  * @returns {Promise<Map<string, string>>}
  */
 export async function demoMemberCookies(state) {
-	const members = query(
-		`SELECT c.id AS channelId, c.domain, c.slug, min(m.id) AS memberId FROM channels c
-		 JOIN members m ON m.channel_id = c.id AND m.role = 'MEMBER' AND m.withdrawn_at IS NULL
-		 AND NOT EXISTS (SELECT 1 FROM bans b WHERE b.member_id = m.id)
-		 WHERE c.domain != 'bench' GROUP BY c.id ORDER BY c.id`,
-		state,
-	);
 	const secret = localSessionSecret(state);
 	const now = Date.now();
 	const cookies = new Map();
-	const rows = [];
-	for (const { channelId, domain, slug, memberId } of members) {
-		const token = await mintSessionToken(secret, channelId);
-		cookies.set(`/${domain}/${slug}`, `__Host-session_${domain}_${slug}=${token}`);
-		rows.push(`('${await hashToken(token)}', ${memberId}, ${channelId}, ${now}, ${now}, ${now + 86_400_000}, ${now + 86_400_000})`);
-	}
-	if (rows.length > 0) {
-		query(
-			`INSERT INTO sessions (token_hash, member_id, channel_id, created_at, last_seen_at, idle_expires_at, expires_at) VALUES ${rows.join(', ')}`,
+	// Each session goes where the community's members are, as a sign-in writes it (docs/reference/databases.md).
+	for (const database of communityDatabases(state)) {
+		const members = query(
+			`SELECT c.id AS channelId, c.domain, c.slug, min(m.id) AS memberId FROM channels c
+			 JOIN members m ON m.channel_id = c.id AND m.role = 'MEMBER' AND m.withdrawn_at IS NULL
+			 AND NOT EXISTS (SELECT 1 FROM bans b WHERE b.member_id = m.id)
+			 WHERE c.domain != 'bench' AND c.database = '${database}' GROUP BY c.id ORDER BY c.id`,
 			state,
+			database,
 		);
+		const rows = [];
+		for (const { channelId, domain, slug, memberId } of members) {
+			const token = await mintSessionToken(secret, channelId);
+			cookies.set(`/${domain}/${slug}`, `__Host-session_${domain}_${slug}=${token}`);
+			rows.push(`('${await hashToken(token)}', ${memberId}, ${channelId}, ${now}, ${now}, ${now + 86_400_000}, ${now + 86_400_000})`);
+		}
+		if (rows.length > 0) {
+			query(
+				`INSERT INTO sessions (token_hash, member_id, channel_id, created_at, last_seen_at, idle_expires_at, expires_at) VALUES ${rows.join(', ')}`,
+				state,
+				database,
+			);
+		}
 	}
 	return cookies;
 }

@@ -1,5 +1,5 @@
 /**
- * A fresh local D1 with the demo data, for the browser tests' server, the Pages smoke's and the
+ * A fresh set of local D1s with the demo data (the directory and the content databases it names), for the browser tests' server, the Pages smoke's and the
  * bench's: seeded by scripts/seed.mjs the first time, and kept in .wrangler/seeded/KEY, KEY a hash of
  * what makes that database (the migrations, the demo seed's SQL, the seed script and wrangler.toml).
  * The next fresh database of the same KEY is a copy of it: the seed holds no clock, so it writes the
@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './wrangler.mjs';
-import { demoSql } from '../seed/demo.mjs';
+import { demoSqlByDatabase } from '../seed/demo.mjs';
 
 const SEEDED = path.join(ROOT, '.wrangler', 'seeded');
 
@@ -21,7 +21,7 @@ function seedKey() {
 	const migrations = path.join(ROOT, 'migrations');
 	for (const name of readdirSync(migrations).sort()) hash.update(name).update(readFileSync(path.join(migrations, name)));
 	for (const file of ['scripts/seed.mjs', 'scripts/lib/wrangler.mjs', 'wrangler.toml']) hash.update(file).update(readFileSync(path.join(ROOT, file)));
-	hash.update(demoSql().join('\n'));
+	for (const [binding, statements] of Object.entries(demoSqlByDatabase())) hash.update(binding).update(statements.join('\n'));
 	return hash.digest('hex').slice(0, 16);
 }
 

@@ -103,11 +103,19 @@ export function pendingMigrationsSql(applied, dir = path.join(ROOT, 'migrations'
 		.join('');
 }
 
-/** Runs one SQL query on the local D1 and returns its rows. */
-export function query(sql, persistTo = DEFAULT_STATE) {
-	const out = wrangler(['d1', 'execute', 'DB', '--local', '--persist-to', persistTo, '--json', '--command', sql], { quiet: true });
+/** Runs one SQL query on the local D1 bound as `binding` (the directory, DB, unless named) and returns its rows. */
+export function query(sql, persistTo = DEFAULT_STATE, binding = 'DB') {
+	const out = wrangler(['d1', 'execute', binding, '--local', '--persist-to', persistTo, '--json', '--command', sql], { quiet: true });
 	const parsed = JSON.parse(out);
 	return parsed[0]?.results ?? [];
+}
+
+/**
+ * The bindings of the local D1s that hold communities, as the directory names them
+ * (`channels.database`, docs/reference/databases.md): the demo's DB_1 and DB_2, and DB for the bench's.
+ */
+export function communityDatabases(persistTo = DEFAULT_STATE) {
+	return query('SELECT DISTINCT database FROM channels ORDER BY database', persistTo).map((/** @type {{ database: string }} */ row) => row.database);
 }
 
 /** Runs a SQL file on the local D1 bound as `binding` (the directory, DB, unless named). */

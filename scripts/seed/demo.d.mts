@@ -1,6 +1,10 @@
 /** Types of the seed generator for the tests that load it. */
 export declare const SEED_NOW: number;
 export declare function demoSql(): string[];
+/** Where `npm start` and the browser tests' server keep each demo community: its id → its binding. */
+export declare const DEMO_DATABASES: Readonly<Record<number, string>>;
+/** The demo over databases as `placement` says (DB where it names none), as statements by binding. */
+export declare function demoSqlByDatabase(placement?: Readonly<Record<number, string>>): Record<string, string[]>;
 /** The demo communities; only what the tests read is typed. */
 export declare const DEMO_CHANNELS: readonly {
 	index: number;

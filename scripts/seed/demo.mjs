@@ -680,35 +680,98 @@ export function deleteChannelsSql(channelIds, identityPattern) {
 	return statements;
 }
 
-/** The whole demo as SQL statements. */
-export function demoSql() {
+/**
+ * Where `npm start` and the browser tests' server keep each demo community (docs/reference/databases.md):
+ * two content databases, the directory (DB) apart. Starfall's English community and the dark Pixel Farm
+ * are in different ones, so every run serves communities from both.
+ */
+export const DEMO_DATABASES = { 1: 'DB_1', 2: 'DB_1', 3: 'DB_2', 4: 'DB_2', 5: 'DB_2' };
+
+/** Every demo community's rows, by community (DEMO_CHANNELS' order) and table. */
+function demoRows() {
 	const ids = { post: 1, comment: 1 };
-	const all = Object.fromEntries(TABLE_ORDER.map((table) => [table, []]));
-	for (const channel of DEMO_CHANNELS) {
-		const rows = channelRows(channel, ids);
-		for (const table of TABLE_ORDER) all[table].push(...rows[table]);
-	}
-	// board_tree_nodes carries channel_id too; add it in front of the generated columns.
-	const statements = [
-		'PRAGMA defer_foreign_keys = true;',
-		...deleteChannelsSql(
-			DEMO_CHANNELS.map((c) => c.index),
-			'demo-%',
-		),
-	];
+	return DEMO_CHANNELS.map((channel) => ({ channel, rows: channelRows(channel, ids) }));
+}
+
+/** The INSERTs of rows by table (TABLE_ORDER's tables), the channels' rows naming `database` when given. */
+function insertsSql(all, database) {
+	const statements = [];
 	for (const table of TABLE_ORDER) {
 		if (table === 'board_tree_nodes') {
+			// board_tree_nodes carries channel_id too; add it in front of the generated columns.
 			const withChannel = all[table].map((row) => [Math.floor(row[0] / 100), ...row]);
 			statements.push(...insertRows(table, ['channel_id', ...COLUMNS[table]], withChannel));
 		} else if (table === 'board_subjects') {
 			// The demo's categories carry their file's key (migration 0021); the bench's rows have none.
 			statements.push(...insertRows(table, [...COLUMNS[table], 'key'], all[table]));
+		} else if (table === 'channels' && database) {
+			statements.push(
+				...insertRows(
+					table,
+					[...COLUMNS[table], 'database'],
+					all[table].map((row) => [...row, database(row[0])]),
+				),
+			);
 		} else {
 			statements.push(...insertRows(table, COLUMNS[table], all[table]));
 		}
 	}
-	statements.push(...listTopsSql(DEMO_CHANNELS.map((c) => c.index)), ...searchIndexSql(all.posts, all.members));
 	return statements;
+}
+
+/** The rows of `communities` merged by table. */
+function mergedRows(communities) {
+	const all = Object.fromEntries(TABLE_ORDER.map((table) => [table, []]));
+	for (const { rows } of communities) for (const table of TABLE_ORDER) all[table].push(...rows[table]);
+	return all;
+}
+
+/** What a database that held the demo before loses first: every demo community's rows and identities. */
+const clearDemoSql = () => [
+	'PRAGMA defer_foreign_keys = true;',
+	...deleteChannelsSql(
+		DEMO_CHANNELS.map((c) => c.index),
+		'demo-%',
+	),
+];
+
+/** The whole demo as SQL statements, every community in one database. */
+export function demoSql() {
+	const all = mergedRows(demoRows());
+	return [...clearDemoSql(), ...insertsSql(all), ...listTopsSql(DEMO_CHANNELS.map((c) => c.index)), ...searchIndexSql(all.posts, all.members)];
+}
+
+/**
+ * The demo spread over databases as `placement` says (a community's id → its binding; DB when it
+ * names none), as SQL statements by binding. Each community's rows go whole into its database, its
+ * channel's row naming that database and a copy of its members' identities with it; the directory
+ * (DB) gets every community's channel row, naming where the community lives, and every identity
+ * (docs/reference/databases.md). Every database first loses what an earlier seed put there.
+ *
+ * @param {Record<number, string>} placement
+ * @returns {Record<string, string[]>}
+ */
+export function demoSqlByDatabase(placement = DEMO_DATABASES) {
+	const communities = demoRows();
+	const databaseOf = (channelId) => placement[channelId] ?? 'DB';
+	const bindings = [...new Set(['DB', ...communities.map(({ channel }) => databaseOf(channel.index))])];
+	return Object.fromEntries(
+		bindings.map((binding) => {
+			const held = communities.filter(({ channel }) => databaseOf(channel.index) === binding);
+			const all = mergedRows(held);
+			if (binding === 'DB') {
+				const directory = mergedRows(communities);
+				all.channels = directory.channels;
+				all.identities = directory.identities;
+			}
+			const heldIds = held.map(({ channel }) => channel.index);
+			const statements = [...clearDemoSql(), ...insertsSql(all, databaseOf)];
+			// The directory's copies of other databases' channel rows get the same list tops as their own.
+			if (binding === 'DB') statements.push(...listTopsOnlySql(communities.map(({ channel }) => channel.index)).slice(0, 1));
+			if (heldIds.length > 0) statements.push(...listTopsSql(heldIds), ...searchIndexSql(all.posts, all.members));
+			return [binding, statements];
+		}),
+	);
 }
 
 /** A channel's range of search index rowids (migrations/0010). */

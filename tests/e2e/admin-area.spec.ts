@@ -281,7 +281,7 @@ test('automatic hide at the community’s number of reports, shown again from th
 		await reportDialog.getByRole('button', { name: 'Report', exact: true }).click();
 		await expect(member.locator('[data-toast]')).toHaveText('It has been reported.');
 		await member.close();
-		expect(execute(`SELECT hidden_by_admin AS hidden FROM comments WHERE id = ${target!.id}`)).toEqual([{ hidden: 1 }]);
+		expect(execute(`SELECT hidden_by_admin AS hidden FROM comments WHERE id = ${target!.id}`, farm)).toEqual([{ hidden: 1 }]);
 		const guest = await browser.newPage(baseURL ? { baseURL } : {});
 		await guest.goto(`${FARM}/posts/${target!.post_id}`);
 		// Readers are told the members' reports hid it, not the administrator.
@@ -348,7 +348,9 @@ test('automatic hide at the community’s number of reports, shown again from th
 			.click();
 		await expect(toast(page)).toHaveText('The comment is shown again.');
 		await expect(comment.locator('.moderation-mark')).toHaveCount(0);
-		expect(execute(`SELECT action, reason FROM moderation_log WHERE target_type = 'COMMENT' AND target_id = ${target!.id} ORDER BY id`)).toEqual([
+		expect(
+			execute(`SELECT action, reason FROM moderation_log WHERE target_type = 'COMMENT' AND target_id = ${target!.id} ORDER BY id`, farm),
+		).toEqual([
 			{ action: 'AUTO_HIDE_COMMENT', reason: '' },
 			// Show text in the queue: one row for the one read.
 			{ action: 'VIEW_COMMENT_TEXT', reason: '' },

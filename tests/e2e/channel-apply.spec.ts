@@ -148,6 +148,8 @@ test('a community file creates a working community; again changes nothing; an in
 			['signups', 'oauth_transactions', 'board_tree_nodes', 'board_subjects', 'boards', 'channel_providers']
 				.map((table) => `DELETE FROM ${table} WHERE channel_id IN ${mine};`)
 				.join(' ') + ` DELETE FROM channels WHERE domain = 'starfall' AND slug = '${slug}';`,
+			// `channel apply` makes a new community in the directory's database (docs/reference/databases.md).
+			'DB',
 		);
 	}
 });

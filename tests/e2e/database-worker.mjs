@@ -1,7 +1,8 @@
 /**
- * The worker thread behind tests/e2e/database.ts: holds the browser tests' local D1 open through
+ * The worker thread behind tests/e2e/database.ts: holds the browser tests' local D1s open through
  * wrangler's platform proxy (one workerd for the life of the Playwright worker, on the same
- * --persist-to folder as the test server) and answers one statement at a time. The caller waits on
+ * --persist-to folder as the test server, every D1 binding of wrangler.toml) and answers one
+ * statement at a time, in the database its request names. The caller waits on
  * `signal` until the answer is posted on `port`.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -53,7 +54,7 @@ const opening = getPlatformProxy({
 /** @type {number[]} */
 let workerd = [];
 
-port.on('message', async (/** @type {{ sql: string } | { close: true }} */ request) => {
+port.on('message', async (/** @type {{ sql: string; database: string } | { close: true }} */ request) => {
 	try {
 		const proxy = await opening;
 		if ('close' in request) {
@@ -61,8 +62,9 @@ port.on('message', async (/** @type {{ sql: string } | { close: true }} */ reque
 			answer({ closed: true });
 			return;
 		}
-		/** @type {Db} */
-		const db = /** @type {any} */ (proxy.env).DB;
+		/** @type {Db | undefined} */
+		const db = /** @type {any} */ (proxy.env)[request.database];
+		if (!db || !/^DB(_[1-9][0-9]*)?$/.test(request.database)) throw new Error(`No D1 database is bound as ${request.database}`);
 		answer({ rows: await allRows(db, request.sql), workerd });
 	} catch (error) {
 		answer({ workerd, error: error instanceof Error ? error.message : String(error) });

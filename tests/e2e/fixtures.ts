@@ -1,5 +1,5 @@
-/** Ids of demo rows with particular states, read from the browser tests' own local D1. */
-import { runSql } from './database';
+/** Ids of demo rows with particular states, read from the browser tests' own local D1s. */
+import { runSql, type Where } from './database';
 
 export interface DemoIds {
 	hiddenPost: number;
@@ -16,9 +16,9 @@ export interface DemoIds {
 
 let cached: DemoIds | undefined;
 
-/** A post's stored view count, read from the browser tests' D1. */
-export function viewCount(postId: number): number {
-	const [row] = runSql(`SELECT view_count AS views FROM posts WHERE id = ${Number(postId)}`) as { views: number }[];
+/** A post's stored view count, read from the browser tests' D1 (the post of starfall/global unless `where` names another community). */
+export function viewCount(postId: number, where?: Where): number {
+	const [row] = runSql(`SELECT view_count AS views FROM posts WHERE id = ${Number(postId)}`, where) as { views: number }[];
 	return row?.views ?? -1;
 }
 
@@ -42,18 +42,20 @@ export function demoIds(): DemoIds {
 	return row;
 }
 
-/** A member's nickname in the browser tests' D1. */
-export function nicknameOf(memberId: number): string {
-	const [row] = runSql(`SELECT nickname FROM members WHERE id = ${Number(memberId)}`) as { nickname: string }[];
+/** A member's nickname in the browser tests' D1 (in the database of the member's community, tests/e2e/database.ts, unless `where` says). */
+export function nicknameOf(memberId: number, where?: Where): string {
+	const [row] = runSql(`SELECT nickname FROM members WHERE id = ${Number(memberId)}`, where) as { nickname: string }[];
 	if (!row) throw new Error(`No member ${memberId}`);
 	return row.nickname;
 }
 
 /**
- * Runs a statement on the browser tests' D1 (to tamper with a transaction, as an attacker would, or
- * to mark demo rows). The running server holds the same database, so a write can meet its lock:
- * runSql's worker tries it again after a short wait (tests/e2e/database-worker.mjs).
+ * Runs a statement on the browser tests' D1s (to tamper with a transaction, as an attacker would, or
+ * to mark demo rows), in the database of the community it concerns: `where`, else the community the
+ * statement names, else starfall/global's (tests/e2e/database.ts). The running server holds the same
+ * databases, so a write can meet its lock: runSql's worker tries it again after a short wait
+ * (tests/e2e/database-worker.mjs).
  */
-export function execute(statement: string): unknown[] {
-	return runSql(statement);
+export function execute(statement: string, where?: Where): unknown[] {
+	return runSql(statement, where);
 }

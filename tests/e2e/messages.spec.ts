@@ -129,13 +129,13 @@ for (const [channelPath, language] of CASES) {
 			const kept = await page.evaluate(() => Object.entries(localStorage).find(([key]) => key.endsWith('-editor:write'))?.[1] ?? '');
 			expect(kept).toContain(title);
 			await alert.getByRole('button', { name: t('common.button.confirm') }).click();
-			expect(execute(`SELECT id FROM posts WHERE title = '${title}'`)).toHaveLength(0);
+			expect(execute(`SELECT id FROM posts WHERE title = '${title}'`, channel)).toHaveLength(0);
 			// …and it is sent once the connection returns, without another press.
 			await context.setOffline(false);
 			await page.waitForURL(/\/posts\/\d+$/);
 			await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
 			await expect(toast(page)).toHaveText(t('write.message.published'));
-			expect(execute(`SELECT id FROM posts WHERE title = '${title}'`)).toHaveLength(1);
+			expect(execute(`SELECT id FROM posts WHERE title = '${title}'`, channel)).toHaveLength(1);
 			expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.endsWith('-editor:write')))).toEqual([]);
 		});
 
@@ -151,7 +151,7 @@ for (const [channelPath, language] of CASES) {
 			await alert.getByRole('button', { name: t('common.button.confirm') }).click();
 			await context.setOffline(false);
 			await expect(toast(page)).toHaveText(t('write.message.draftSaved'));
-			expect(execute(`SELECT id FROM drafts WHERE title = '${title}'`)).toHaveLength(1);
+			expect(execute(`SELECT id FROM drafts WHERE title = '${title}'`, channel)).toHaveLength(1);
 		});
 
 		test('offline, a comment is kept on this device and posted when the connection returns', async ({ page, context }) => {
@@ -174,7 +174,7 @@ for (const [channelPath, language] of CASES) {
 			await expect(section.locator('li.comment .comment-text', { hasText: text })).toBeVisible();
 			await expect(toast(page)).toHaveText(t('comment.message.posted'));
 			expect(await page.evaluate((name) => localStorage.getItem(name), key)).toBeNull();
-			expect(execute(`SELECT id FROM comments WHERE content = '${text}'`)).toHaveLength(1);
+			expect(execute(`SELECT id FROM comments WHERE content = '${text}'`, channel)).toHaveLength(1);
 		});
 
 		test('offline, the alert of a comment kept goes by itself once the comment is sent on reconnecting', async ({ page, context }) => {
@@ -194,7 +194,7 @@ for (const [channelPath, language] of CASES) {
 			await expect(section.locator('li.comment .comment-text', { hasText: text })).toBeVisible();
 			// The page is usable again: no modal holds it.
 			expect(await page.evaluate(() => document.querySelectorAll('dialog[open]').length)).toBe(0);
-			expect(execute(`SELECT id FROM comments WHERE content = '${text}'`)).toHaveLength(1);
+			expect(execute(`SELECT id FROM comments WHERE content = '${text}'`, channel)).toHaveLength(1);
 		});
 
 		test('a changed nickname is confirmed by a toast, and the layout shows it without a reload', async ({ page }) => {

@@ -10,6 +10,8 @@ import { expect, test } from './test';
 
 const STRICT_POLICY = "default-src 'none'; frame-ancestors 'none'";
 const PLAYER = 'https://www.youtube-nocookie.com';
+/** Pixel Farm's channel id (channels/pixelfarm-main.json): its rows are in its own database. */
+const PIXEL_FARM = 4;
 
 function directivesOf(policy: string): Map<string, string[]> {
 	const directives = new Map<string, string[]>();
@@ -141,6 +143,7 @@ test.describe('security headers on every kind of answer', () => {
 			 SELECT b.channel_id, b.id, (SELECT min(m.id) FROM members m WHERE m.channel_id = b.channel_id), 'A date nobody can read', '{"type":"doc","blocks":[]}', '', 'unreadable'
 			 FROM boards b JOIN channels c ON c.id = b.channel_id WHERE c.domain = 'pixelfarm' AND b.is_public = 1 ORDER BY b.id LIMIT 1
 			 RETURNING id`,
+			PIXEL_FARM,
 		) as { id: number }[];
 		if (!post) throw new Error('The seed has no Pixel Farm board');
 		try {
@@ -149,7 +152,7 @@ test.describe('security headers on every kind of answer', () => {
 			expect(await response.text()).toContain('Something went wrong');
 			expectPagePolicy(response);
 		} finally {
-			execute(`DELETE FROM posts WHERE id = ${Number(post.id)}`);
+			execute(`DELETE FROM posts WHERE id = ${Number(post.id)}`, PIXEL_FARM);
 		}
 	});
 

@@ -72,10 +72,10 @@ const ids: Record<string, number> = {};
 const MARK = '[markup]';
 const removeMine = () => {
 	const mine = `SELECT id FROM comments WHERE post_id = ${postId} AND content LIKE '${MARK}%'`;
-	execute(`DELETE FROM reports WHERE target_type = 'COMMENT' AND target_id IN (${mine})`);
-	execute(`DELETE FROM comments WHERE reply_to_id IN (${mine})`);
-	execute(`DELETE FROM comments WHERE parent_id IN (${mine})`);
-	execute(`DELETE FROM comments WHERE id IN (${mine})`);
+	execute(`DELETE FROM reports WHERE target_type = 'COMMENT' AND target_id IN (${mine})`, channel);
+	execute(`DELETE FROM comments WHERE reply_to_id IN (${mine})`, channel);
+	execute(`DELETE FROM comments WHERE parent_id IN (${mine})`, channel);
+	execute(`DELETE FROM comments WHERE id IN (${mine})`, channel);
 };
 
 const insert = (name: string, columns: Record<string, string | number | null>) => {

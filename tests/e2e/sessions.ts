@@ -21,7 +21,7 @@ export interface SessionChannel {
 /** The session lasts a day: longer than any run. */
 const SESSION_MS = 86_400_000;
 
-/** A new session of `memberId` in the channel, stored in the test server's D1; returns its token. */
+/** A new session of `memberId` in the channel, stored in the test server's D1 that holds the channel (where a sign-in stores it); returns its token. */
 export async function mintSession(channel: SessionChannel, memberId: number): Promise<string> {
 	const secret = readFileSync(path.join(process.cwd(), '.wrangler', 'test-state', 'session-secret'), 'utf8').trim();
 	const token = await mintSessionToken(secret, channel.index);
@@ -29,6 +29,7 @@ export async function mintSession(channel: SessionChannel, memberId: number): Pr
 	execute(
 		`INSERT INTO sessions (token_hash, member_id, channel_id, created_at, last_seen_at, idle_expires_at, expires_at)
 		 VALUES ('${await hashToken(token)}', ${Number(memberId)}, ${Number(channel.index)}, ${now}, ${now}, ${now + SESSION_MS}, ${now + SESSION_MS})`,
+		channel.index,
 	);
 	return token;
 }

@@ -116,8 +116,8 @@ test('a body of nothing but guidance is refused with "Please enter the content."
 		type: 'doc',
 		blocks: [{ type: 'guidance', hint: 'Which season and which part of the farm this guide is about, then each step, one per line.', children: [] }],
 	});
-	const previous = execute(`SELECT write_template FROM boards WHERE id = ${guides}`) as { write_template: string }[];
-	execute(`UPDATE boards SET write_template = '${onlyGuidance}' WHERE id = ${guides}`);
+	const previous = execute(`SELECT write_template FROM boards WHERE id = ${guides}`, channel) as { write_template: string }[];
+	execute(`UPDATE boards SET write_template = '${onlyGuidance}' WHERE id = ${guides}`, channel);
 	try {
 		const form = await openBugReport(page, 29, 'guides');
 		await expect(form.body.locator('.editor-guidance')).toHaveCount(1);
@@ -129,9 +129,9 @@ test('a body of nothing but guidance is refused with "Please enter the content."
 		await expect(page).toHaveURL(new RegExp(`/write\\?boardId=${guides}$`));
 		// The hint is still there to fill in.
 		await expect(form.body.locator('.editor-guidance')).toHaveCount(1);
-		expect(execute("SELECT count(*) AS n FROM posts WHERE title = 'Only the hints'")).toEqual([{ n: 0 }]);
+		expect(execute("SELECT count(*) AS n FROM posts WHERE title = 'Only the hints'", channel)).toEqual([{ n: 0 }]);
 	} finally {
-		execute(`UPDATE boards SET write_template = '${(previous[0]?.write_template ?? 'null').replace(/'/g, "''")}' WHERE id = ${guides}`);
+		execute(`UPDATE boards SET write_template = '${(previous[0]?.write_template ?? 'null').replace(/'/g, "''")}' WHERE id = ${guides}`, channel);
 	}
 });
 
@@ -223,7 +223,7 @@ test.describe('on a phone (390×844, touch)', () => {
 		await expect(body.locator('h2')).toHaveText(['Summary', 'Steps to reproduce', 'Expected result', 'Actual result', 'Device and version']);
 		await expect(body.locator('h2:has-text("Actual result") + p')).toHaveText('The hull turns black.');
 		// The stored body: a paragraph under the heading, the headings as they were, no guidance.
-		const [row] = execute(`SELECT content FROM posts WHERE title = '${title}'`) as { content: string }[];
+		const [row] = execute(`SELECT content FROM posts WHERE title = '${title}'`, await community(FARM)) as { content: string }[];
 		const blocks = (JSON.parse(row!.content) as { blocks: { type: string; children?: { text: string }[] }[] }).blocks;
 		const at = blocks.findIndex((block) => block.type === 'heading' && block.children?.[0]?.text === 'Actual result');
 		expect(blocks[at + 1]).toEqual({ type: 'paragraph', children: [{ text: 'The hull turns black.' }] });

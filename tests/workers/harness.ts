@@ -126,9 +126,25 @@ export async function call(url: string, init: CallInit = {}): Promise<Answer> {
 /** The channel's session cookie name (`__Host-`, as on https and loopback). */
 export const sessionCookie = (channel: ChannelRef = GLOBAL) => cookieName('session', channel.domain, channel.slug);
 
+/**
+ * The database that holds the community's rows, as the directory (DB) names it: DB itself unless
+ * a test placed the community elsewhere (seed.ts `placeDemo`, docs/reference/databases.md).
+ */
+export async function communityDatabase(channelId: number): Promise<D1Database> {
+	const name = await env.DB.prepare('SELECT database FROM channels WHERE id = ?1').bind(channelId).first<string>('database');
+	return name && name !== 'DB' ? (Reflect.get(env, name) as D1Database) : env.DB;
+}
+
+/** What the sign-in services take for the community: the directory, and the community's own database when it is not that. */
+async function signInDatabases(channelId: number): Promise<D1Database | { directory: D1Database; community: D1Database }> {
+	const community = await communityDatabase(channelId);
+	return community === env.DB ? env.DB : { directory: env.DB, community };
+}
+
 /** Signs a demo member in as the providers' return does; returns the `name=value` session cookie. */
 export async function signIn(memberId: number, channel: ChannelRef = GLOBAL): Promise<string> {
-	const identity = await env.DB.prepare('SELECT i.provider, i.subject FROM members m JOIN identities i ON i.id = m.identity_id WHERE m.id = ?1')
+	const identity = await (await communityDatabase(channel.id))
+		.prepare('SELECT i.provider, i.subject FROM members m JOIN identities i ON i.id = m.identity_id WHERE m.id = ?1')
 		.bind(memberId)
 		.first<{ provider: Provider; subject: string }>();
 	if (!identity) throw new Error(`member ${memberId} has no identity`);
@@ -137,7 +153,13 @@ export async function signIn(memberId: number, channel: ChannelRef = GLOBAL): Pr
 
 /** Signs an identity in by its subject; it must be a member of the channel. */
 export async function signInSubject(subject: string, provider: Provider = 'GOOGLE', channel: ChannelRef = GLOBAL): Promise<string> {
-	const outcome = await signInIdentity(env.DB, channel.id, { provider, subject }, `/${channel.domain}/${channel.slug}`, TEST_SECRET);
+	const outcome = await signInIdentity(
+		await signInDatabases(channel.id),
+		channel.id,
+		{ provider, subject },
+		`/${channel.domain}/${channel.slug}`,
+		TEST_SECRET,
+	);
 	if (outcome.kind !== 'member') throw new Error(`${subject} is not a member of ${channel.domain}/${channel.slug}`);
 	return `${sessionCookie(channel)}=${outcome.sessionToken}`;
 }
@@ -145,7 +167,7 @@ export async function signInSubject(subject: string, provider: Provider = 'GOOGL
 /** Starts a first sign-in of a new identity; returns the sign-up cookie. */
 export async function startSignup(subject: string, channel: ChannelRef = GLOBAL): Promise<string> {
 	const outcome = await signInIdentity(
-		env.DB,
+		await signInDatabases(channel.id),
 		channel.id,
 		{ provider: 'GOOGLE', subject },
 		`/${channel.domain}/${channel.slug}/boards/12`,
@@ -168,7 +190,8 @@ export async function signUp(subject: string, nickname: string, channel: Channel
 
 /** One demo row's id by a condition on posts, oldest first. */
 export async function postWhere(where: string, channelId = 1): Promise<number> {
-	const row = await env.DB.prepare(`SELECT id FROM posts WHERE channel_id = ?1 AND ${where} ORDER BY id LIMIT 1`)
+	const row = await (await communityDatabase(channelId))
+		.prepare(`SELECT id FROM posts WHERE channel_id = ?1 AND ${where} ORDER BY id LIMIT 1`)
 		.bind(channelId)
 		.first<{ id: number }>();
 	if (!row) throw new Error(`no post where ${where}`);
@@ -247,10 +270,13 @@ export interface DemoMember {
 
 /** The channel's plain members (a nickname, not withdrawn, never banned), oldest first, at most `limit`. */
 export async function plainMembers(channelId: number, limit: number): Promise<DemoMember[]> {
-	const { results } = await env.DB.prepare(
-		`SELECT m.id, m.nickname FROM members m WHERE m.channel_id = ?1 AND m.role = 'MEMBER' AND m.withdrawn_at IS NULL AND m.nickname IS NOT NULL
-		 AND NOT EXISTS (SELECT 1 FROM bans b WHERE b.member_id = m.id AND b.lifted_at IS NULL) ORDER BY m.id LIMIT ?2`,
+	const { results } = await (
+		await communityDatabase(channelId)
 	)
+		.prepare(
+			`SELECT m.id, m.nickname FROM members m WHERE m.channel_id = ?1 AND m.role = 'MEMBER' AND m.withdrawn_at IS NULL AND m.nickname IS NOT NULL
+		 AND NOT EXISTS (SELECT 1 FROM bans b WHERE b.member_id = m.id AND b.lifted_at IS NULL) ORDER BY m.id LIMIT ?2`,
+		)
 		.bind(channelId, limit)
 		.all<DemoMember>();
 	return results;
@@ -321,10 +347,13 @@ export interface FreshPostState {
 
 /** A new post with no comments, written directly: of the free board (12) of /starfall/global by `authorId` unless `state` says otherwise. */
 export async function freshPost(authorId = 1007, state: FreshPostState = {}, title = 'A test post'): Promise<number> {
-	return (await env.DB.prepare(
-		`INSERT INTO posts (channel_id, board_id, member_id, title, content, content_text, is_private, hidden_by_admin, deleted_at, created_at)
-		 VALUES (?1, ?2, ?3, ?4, '{"type":"doc","blocks":[]}', '', ?5, ?6, ?7, ?8) RETURNING id`,
+	return (await (
+		await communityDatabase(state.channelId ?? 1)
 	)
+		.prepare(
+			`INSERT INTO posts (channel_id, board_id, member_id, title, content, content_text, is_private, hidden_by_admin, deleted_at, created_at)
+		 VALUES (?1, ?2, ?3, ?4, '{"type":"doc","blocks":[]}', '', ?5, ?6, ?7, ?8) RETURNING id`,
+		)
 		.bind(
 			state.channelId ?? 1,
 			state.boardId ?? 12,

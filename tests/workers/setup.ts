@@ -7,7 +7,9 @@
  * - the database loses every table, view and trigger, and the R2 bucket every object; then the
  *   migrations (one batch) and the demo seed (its statements made once per runtime) make the
  *   database every file starts from; the content databases DB_1..DB_3 start migrated and empty
- *   (resetContentDatabase: dropped and migrated again only when an earlier file wrote in them);
+ *   (resetContentDatabase: dropped and migrated again only when an earlier file wrote in them); a
+ *   file that wants the demo spread as `npm start` spreads it (each community in a content database,
+ *   the directory apart) calls seed.ts `placeDemo` first (demo-databases.test.ts);
  * - the channels' content versions start a range of the file's own: every key of the Cache API
  *   carries its channel's content version, so an answer an earlier file cached is never this
  *   file's hit;

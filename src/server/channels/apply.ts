@@ -34,8 +34,12 @@ export interface ChannelPlan {
 	privacy: { boardId: number; public: boolean }[];
 }
 
-/** What applying `file` would change, given the stored channel (`stored`, null for a new one). */
-export async function planChannel(db: Db, file: ChannelFile, now = Date.now()): Promise<ChannelPlan> {
+/**
+ * What applying `file` would change, given the stored channel (`stored`, null for a new one), in
+ * `db`, the database that holds (or will hold) the community. A community id is the directory's:
+ * whose id a file names is asked there (`directory`, the same database in a deployment of one).
+ */
+export async function planChannel(db: Db, file: ChannelFile, now = Date.now(), directory: Db = db): Promise<ChannelPlan> {
 	const stored = await readStoredChannel(db, file.domain, file.slug);
 	const next = await nextIds(db);
 	const current = stored?.rows;
@@ -69,7 +73,7 @@ export async function planChannel(db: Db, file: ChannelFile, now = Date.now()): 
 	const plan: ChannelPlan = { creates: !current, channelId, changes: [], refusals: [], statements: [], privacy: [] };
 	// Fixed ids of new rows must be free.
 	if (file.id !== undefined && file.id !== current?.channel.id) {
-		const owner = await db.prepare('SELECT domain, slug FROM channels WHERE id = ?1').bind(file.id).first<{ domain: string; slug: string }>();
+		const owner = await directory.prepare('SELECT domain, slug FROM channels WHERE id = ?1').bind(file.id).first<{ domain: string; slug: string }>();
 		// The file's id must be this community's: an id that names another one is a mistake (a copied
 		// file), never silently ignored.
 		if (current)
