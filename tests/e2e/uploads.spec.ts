@@ -76,19 +76,23 @@ test("the editor says why the server refused an upload, in the community's langu
 			`WITH RECURSIVE n(i) AS (SELECT ${from} UNION ALL SELECT i + 1 FROM n WHERE i < ${from + count - 1})
 			 INSERT INTO uploads (channel_id, member_id, r2_key, content_type, size, created_at, post_id)
 			 SELECT ${tw.index}, ${memberId}, printf('e2equota%014d.png', i), 'image/png', 1, ${now} - 3600000 + i * 1000, ${postId} FROM n`,
+			tw.index,
 		);
 	plant(60, 1, 'NULL');
 	await input.setInputFiles({ name: 'one-more.png', mimeType: 'image/png', buffer: Buffer.from(images.PNG) });
 	await expect(message).toContainText('您有 60 張已上傳的圖片尚未用於文章或草稿。請先發表文章或儲存草稿，再繼續上傳。');
 
 	// Shown by a post, they count toward the day's 100 only; 40 more reach it.
-	execute(`UPDATE uploads SET post_id = (SELECT id FROM posts WHERE channel_id = ${tw.index} ORDER BY id LIMIT 1) WHERE member_id = ${memberId}`);
+	execute(
+		`UPDATE uploads SET post_id = (SELECT id FROM posts WHERE channel_id = ${tw.index} ORDER BY id LIMIT 1) WHERE member_id = ${memberId}`,
+		tw.index,
+	);
 	plant(40, 61, `(SELECT id FROM posts WHERE channel_id = ${tw.index} ORDER BY id LIMIT 1)`);
 	await input.setInputFiles({ name: 'tomorrow.png', mimeType: 'image/png', buffer: Buffer.from(images.PNG) });
 	await expect(message).toContainText('每天最多可上傳 100 張圖片或 200 MB。請稍後再試。');
 	await expect(body.locator('img')).toHaveCount(0);
-	expect(execute(`SELECT count(*) AS n FROM uploads WHERE member_id = ${memberId}`)).toEqual([{ n: 100 }]);
-	execute(`DELETE FROM uploads WHERE member_id = ${memberId}`);
+	expect(execute(`SELECT count(*) AS n FROM uploads WHERE member_id = ${memberId}`, tw.index)).toEqual([{ n: 100 }]);
+	execute(`DELETE FROM uploads WHERE member_id = ${memberId}`, tw.index);
 });
 
 test("a post of more images than the limit is refused under the body in the community's language, and nothing is written", async ({
