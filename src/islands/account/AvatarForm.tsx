@@ -74,6 +74,9 @@ export default function AvatarForm({ domain, slug, userId, src, hasPicture, text
 	const canvasRef = useRef<HTMLCanvasElement>(null);
 	const dragRef = useRef<{ x: number; y: number } | null>(null);
 	const currentRef = useRef<HTMLCanvasElement>(null);
+	// The server's markup has no handler yet: Choose is enabled once the island listens, so an early pick is not lost.
+	const [listening, setListening] = useState(false);
+	useEffect(() => setListening(true), []);
 
 	useEffect(() => {
 		const context = currentRef.current?.getContext('2d');
@@ -187,7 +190,7 @@ export default function AvatarForm({ domain, slug, userId, src, hasPicture, text
 					onChange={(event) => void pick(event.target.files?.[0])}
 					data-avatar-file
 				/>
-				<button className="button secondary" type="button" disabled={busy} onClick={() => fileRef.current?.click()} data-avatar-choose>
+				<button className="button secondary" type="button" disabled={busy || !listening} onClick={() => fileRef.current?.click()} data-avatar-choose>
 					{texts['avatar.choose']}
 				</button>
 				{set && (
