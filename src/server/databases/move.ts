@@ -34,6 +34,7 @@ import {
 	writeSearchEntries,
 	type CommunityTable,
 } from './community-rows';
+import { SEARCHED_LAST, SEARCHED_SPAN, databaseNumber, raiseFloors } from './ids';
 
 /** The databases of a deployment: the directory, and each bound one by name (DB included). */
 export interface BoundDatabases {
@@ -80,6 +81,7 @@ async function placementOf(directory: Db, domain: string, slug: string): Promise
 /** Moves the community at /{domain}/{slug} into the database bound as `to`. @throws MoveRefused */
 export async function moveCommunity(dbs: BoundDatabases, domain: string, slug: string, to: string, options: MoveOptions): Promise<MoveOutcome> {
 	if (!dbs.names.includes(to)) throw new MoveRefused(`no database is bound as ${to} (bound: ${dbs.names.join(', ')})`);
+	if (databaseNumber(to) * SEARCHED_SPAN >= SEARCHED_LAST) throw new MoveRefused(`${to} has no range of ids for new posts and members`);
 	const placement = await placementOf(dbs.directory, domain, slug);
 	const step = async (name: MoveStep, detail = '') => options.onStep?.(name, detail);
 	if (placement.database === to && placement.moving_to === null) {
@@ -111,6 +113,8 @@ export async function moveCommunity(dbs: BoundDatabases, domain: string, slug: s
 	await step('copied', `${rows} rows`);
 	// 3. Verified table by table.
 	await verifyCopy(source, destination, tables, id);
+	// The source never hands out the community's ids again (src/server/databases/ids.ts).
+	await raiseFloors(source, from, tables, id);
 	await step('verified');
 	// 4. The switch: the destination, the directory, then the source's row (still refusing writes).
 	await destination.prepare('UPDATE channels SET database = ?2, moving_to = NULL WHERE id = ?1').bind(id, to).run();
