@@ -12,7 +12,8 @@
  *    entries are written again there;
  * 3. the copy is verified: per table, the number of rows and a SHA-256 of them equal the source's,
  *    and so does the number of search entries; a difference stops the move (writes stay refused:
- *    run it again, or roll it back);
+ *    run it again, or roll it back); then the source's floors are raised past the community's ids
+ *    (ids.ts), so it never hands them out again;
  * 4. the switch: the destination's row, then the directory's, say the community lives there (writes
  *    allowed again); the source's row says so too, which refuses the writes of isolates that have
  *    not seen the switch yet; `settle` waits until no read is still under way on the source's rows
@@ -96,7 +97,8 @@ export async function moveCommunity(dbs: BoundDatabases, domain: string, slug: s
 	const source = dbs.open(from);
 	const destination = dbs.open(to);
 	const id = placement.id;
-	// Before anything changes: the community's ids must be free in the destination (docs/decisions/decisions.md).
+	// Before anything changes: the community's ids must be free in the destination. New ids never clash
+	// (ids.ts: a range per database); ids from before the ranges may (docs/decisions/decisions.md).
 	const clashing = await clashingTables(source, destination, await communityTables(source), id);
 	if (clashing.length > 0)
 		throw new MoveRefused(`${to} holds other rows with some of the community's ids (${clashing.join(', ')}); nothing was changed`);
