@@ -19,6 +19,9 @@
  */
 import type { CommunityTable } from './community-rows';
 
+/** The rows a new id reads: the channel's row, the seek's, the floor's. */
+export const NEW_ID_ROWS_READ = 3;
+
 /** Ids per table per database: far more rows than a 10 GB database holds. */
 export const ID_SPAN = 1_000_000_000;
 /** Ids per database of the tables whose ids go into the search index's rowids. */
