@@ -7,7 +7,8 @@
  * 0; `DB_n` has range n: ids in (n × span, (n + 1) × span]. A table's span is ID_SPAN, but for the
  * tables whose ids go into the search index's rowids (channel × 2^32 + id, search-index.ts), which
  * must stay below 2^32: SEARCHED_SPAN, and no id of theirs past SEARCHED_LAST. So a deployment of
- * one keeps ids 1, 2, 3 as before, and bindings up to DB_42 get ranges of every table (DB_42's of posts and members is 95 % of one).
+ * one keeps ids 1, 2, 3 as before, and bindings up to DB_42 get ranges of every table (DB_42's of
+ * posts and members is 95 % of one; a move refuses a database past it).
  *
  * A new row's id is given in its INSERT (`newIdSql`), computed in the same statement: one past the
  * largest of the table's ids in the range (one seek, backwards, on the primary key), of the
