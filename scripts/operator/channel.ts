@@ -148,7 +148,7 @@ async function apply(
 		const db = existing?.db ?? database.databases.open(home);
 		const nextId =
 			home === 'DB' || existing ? null : ((await database.db.prepare('SELECT max(id) AS id FROM channels').first<number>('id')) ?? 0) + 1;
-		const plan = await planChannel(db, { ...parsed.file, id: parsed.file.id ?? nextId ?? undefined }, Date.now(), database.db);
+		const plan = await planChannel(db, { ...parsed.file, id: parsed.file.id ?? nextId ?? undefined }, Date.now(), database.db, home);
 		const name = `${parsed.file.domain}/${parsed.file.slug}`;
 		if (plan.refusals.length > 0) {
 			console.error(`channel: ${file} asks for changes that are refused; nothing was changed:`);

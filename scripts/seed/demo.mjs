@@ -766,11 +766,24 @@ export function demoSqlByDatabase(placement = DEMO_DATABASES) {
 			}
 			const heldIds = held.map(({ channel }) => channel.index);
 			const statements = [...clearDemoSql(), ...insertsSql(all, databaseOf)];
+			// The directory hands out the range of ids the seeded rows have (src/server/databases/ids.ts): it keeps clear of them.
+			if (binding === 'DB' && heldIds.length < communities.length) statements.push(...seededFloorsSql(mergedRows(communities)));
 			// The directory's copies of other databases' channel rows get the same list tops as their own.
 			if (binding === 'DB') statements.push(...listTopsOnlySql(communities.map(({ channel }) => channel.index)).slice(0, 1));
 			if (heldIds.length > 0) statements.push(...listTopsSql(heldIds), ...searchIndexSql(all.posts, all.members));
 			return [binding, statements];
 		}),
+	);
+}
+
+/**
+ * The floors (migrations/0045) that keep a database from handing out the ids of `all`'s rows, for a
+ * database that does not hold them: the seeded ids are in range 0, the directory's.
+ */
+function seededFloorsSql(all) {
+	return TABLE_ORDER.filter((table) => table !== 'channels' && table !== 'identities' && COLUMNS[table][0] === 'id' && all[table].length > 0).map(
+		(table) =>
+			`INSERT INTO id_floors (name, floor) VALUES ('${table}', ${Math.max(...all[table].map((row) => row[0]))}) ON CONFLICT (name) DO UPDATE SET floor = max(floor, excluded.floor);`,
 	);
 }
 

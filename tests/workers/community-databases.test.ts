@@ -178,7 +178,8 @@ describe('a community in a content database', { timeout: 300_000 }, () => {
 
 	it('refuses, before anything changes, a move into a database where another community has some of its ids', async () => {
 		await move(TW, 'DB_2');
-		// A ban of the community in DB_2 that took the id of one of the Korean community's bans.
+		// A ban of the community in DB_2 with the id of one of the Korean community's bans: a row from before
+		// the ranges of ids (a new one never takes another database's id: demo-databases.test.ts).
 		const taken = await env.DB.prepare('SELECT id FROM bans WHERE channel_id = 2 LIMIT 1').first<number>('id');
 		await env.DB_2.prepare(
 			"INSERT INTO bans (id, channel_id, member_id, kind, ends_at, reason, created_at) VALUES (?1, 5, 5001, 'PERMANENT', NULL, '', 1)",

@@ -5,7 +5,7 @@
  * path works there as in one database: reads, sign-in and sign-up, writes, the notifications
  * consumer and the cron, each in the database of its community, nothing in the directory.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
 import { DEMO_CHANNELS, DEMO_DATABASES } from '../../scripts/seed/demo.mjs';
@@ -29,6 +29,9 @@ import {
 	type ChannelRef,
 } from './harness';
 import { placeDemo } from './seed';
+import { ID_SPAN, NEW_ID_ROWS_READ, idRange, newIdSql } from '@/server/databases/ids';
+import { moveCommunity } from '@/server/databases/move';
+import { databaseNamed } from '@/server/platform/databases';
 
 const FARM: ChannelRef = { id: 4, domain: 'pixelfarm', slug: 'main' };
 const COMMUNITIES: ChannelRef[] = DEMO_CHANNELS.map(({ index, domain, slug }) => ({ id: index, domain, slug })).sort((a, b) => a.id - b.id);
@@ -220,4 +223,92 @@ describe('the demo over two content databases', () => {
 		const plan = await planChannel(env.DB_2, copied, Date.now(), env.DB);
 		expect(plan.refusals).toEqual(["id: starfall/jp has the id 3, not 1 (1 is starfall/global's id); give its own id or none"]);
 	});
+
+	it('gives each database new ids in a range of its own, three rows read for one', async () => {
+		// The id a new row gets: the channel's row (its binding), one seek back from the range's end, the floor's row.
+		for (const [name, table] of [
+			['DB_1', 'posts'],
+			['DB_2', 'comments'],
+			['DB_2', 'notifications'],
+		] as const) {
+			const next = await database(name)
+				.prepare(`SELECT ${newIdSql(table, '?1')} AS id`)
+				.bind(name === 'DB_1' ? GLOBAL.id : JP.id)
+				.run<{ id: number }>();
+			const { lo, hi } = idRange(name, table);
+			expect(next.results, `${table} in ${name}`).toEqual([{ id: expect.any(Number) }]);
+			expect(next.results[0]!.id, `${table} in ${name}`).toBeGreaterThan(lo);
+			expect(next.results[0]!.id).toBeLessThanOrEqual(hi);
+			expect(next.meta.rows_read, `${table} in ${name}`).toBeLessThanOrEqual(NEW_ID_ROWS_READ);
+		}
+		// Posts and members stay below 2^32 (the search index's rowids): DB_42 has the last range of them.
+		expect(idRange('DB_42', 'posts').hi).toBe(2 ** 32 - 1);
+		expect(() => idRange('DB_43', 'posts')).toThrow(RangeError);
+		expect(idRange('DB_43', 'comments').hi).toBe(44 * ID_SPAN);
+	});
+
+	it('moves a community into the other content database and back, with posts written in both meanwhile: no clash, every URL the same', async () => {
+		vi.useFakeTimers({ toFake: ['Date'] });
+		try {
+			const writer = async (channel: ChannelRef, boardId: number, title: string) => {
+				const [member] = await plainMembers(channel.id, 1);
+				const answer = await call(`${memberApi(channel)}/posts`, {
+					method: 'POST',
+					cookie: await signIn(member!.id, channel),
+					body: {
+						boardId,
+						subjectId: boardId * 10 + 1,
+						title,
+						content: paragraph(title),
+						isPrivate: false,
+						isNotice: false,
+						requestId: crypto.randomUUID(),
+					},
+				});
+				expect(answer.code, JSON.stringify(answer.body)).toBe(0);
+				return (answer.body['content'] as { postId: number }).postId;
+			};
+			const answers = async (ids: number[]) =>
+				Promise.all(
+					['/posts', '/boards/tree', ...ids.flatMap((id) => [`/posts/${id}`, `/posts/${id}/comments`])].map(
+						async (path) => (await call(`${publicApi(JP)}${path}`)).body,
+					),
+				);
+			const seeded = await postWhere(
+				'channel_seq IS NOT NULL AND deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0 AND comment_count > 0',
+				JP.id,
+			);
+			await writer(GLOBAL, 12, 'Before the move, in DB_1');
+			const inDb2 = await writer(JP, 32, 'Written in DB_2');
+			const before = await answers([seeded, inDb2]);
+			await moveDemo(JP, 'DB_1');
+			// DB_2 never hands out the ids that left: its floor is the moved post's.
+			expect(await env.DB_2.prepare("SELECT floor FROM id_floors WHERE name = 'posts'").first<number>('floor')).toBe(inDb2);
+			expect(await writer(TW, 52, 'In DB_2 after the move')).toBe(inDb2 + 1);
+			expect(await answers([seeded, inDb2])).toEqual(before);
+			const inDb1 = await writer(JP, 32, 'Written in DB_1');
+			expect(inDb1).toBeGreaterThan(idRange('DB_1', 'posts').lo);
+			const written = (await answers([inDb1])).slice(2);
+			await moveDemo(JP, 'DB_2');
+			expect(await writer(GLOBAL, 12, 'In DB_1 after the move back')).toBe(inDb1 + 1);
+			// Every post's URL answers as before, the one written in DB_1 too (the lists have it now).
+			const after = await answers([seeded, inDb2, inDb1]);
+			expect(after.slice(1, before.length)).toEqual(before.slice(1));
+			expect(after.slice(before.length)).toEqual(written);
+			expect(JSON.stringify(written)).toContain('Written in DB_1');
+			expect(await env.DB.prepare('SELECT database FROM channels WHERE id = ?1').bind(JP.id).first<string>('database')).toBe('DB_2');
+		} finally {
+			vi.useRealTimers();
+		}
+	});
 });
+
+const JP: ChannelRef = { id: 3, domain: 'starfall', slug: 'jp' };
+const TW: ChannelRef = { id: 5, domain: 'starfall', slug: 'tw' };
+
+/** Moves a demo community as `npm run channel -- move` does; the clock moves past the channel memo's two seconds at the switch. */
+async function moveDemo(channel: ChannelRef, to: string): Promise<void> {
+	const dbs = { directory: env.DB, names: ['DB', ...CONTENT, 'DB_3'], open: (name: string) => databaseNamed(name, env) };
+	const settle = async () => void vi.setSystemTime(Date.now() + 5_000);
+	expect(await moveCommunity(dbs, channel.domain, channel.slug, to, { settle })).toMatchObject({ kind: 'moved', to });
+}

@@ -11,6 +11,7 @@ import { hashToken, randomToken } from '@/server/platform/tokens';
 import type { Provider } from '@/schemas/channel';
 import { brokenUniqueRule, checkedNickname, nicknameConflict, nicknameForms } from './nickname';
 import { newMemberSearchStatement } from '@/server/search-index/search-index';
+import { newIdSql } from '@/server/databases/ids';
 
 /** How long a sign-up may stay between the provider's return and the chosen nickname. */
 const SIGNUP_TTL_MS = 30 * 60 * 1000;
@@ -138,8 +139,8 @@ export async function completeSignup(
 		.batch([
 			db
 				.prepare(
-					`INSERT INTO members (channel_id, identity_id, nickname, role, provider, recent_provider, joined_at, terms_agreed_at, privacy_agreed_at)
-					 SELECT ?1, identity_id, ?2, 'MEMBER', provider, provider, ?3, terms_agreed_at, privacy_agreed_at FROM signups WHERE token_hash = ?4
+					`INSERT INTO members (id, channel_id, identity_id, nickname, role, provider, recent_provider, joined_at, terms_agreed_at, privacy_agreed_at)
+					 SELECT ${newIdSql('members', '?1')}, ?1, identity_id, ?2, 'MEMBER', provider, provider, ?3, terms_agreed_at, privacy_agreed_at FROM signups WHERE token_hash = ?4
 					 RETURNING id`,
 				)
 				.bind(channelId, nickname, now, signup.tokenHash),

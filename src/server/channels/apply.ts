@@ -38,10 +38,11 @@ export interface ChannelPlan {
  * What applying `file` would change, given the stored channel (`stored`, null for a new one), in
  * `db`, the database that holds (or will hold) the community. A community id is the directory's:
  * whose id a file names is asked there (`directory`, the same database in a deployment of one).
+ * New boards, categories and tree nodes get ids in the range of `db`'s binding (src/server/databases/ids.ts).
  */
-export async function planChannel(db: Db, file: ChannelFile, now = Date.now(), directory: Db = db): Promise<ChannelPlan> {
+export async function planChannel(db: Db, file: ChannelFile, now = Date.now(), directory: Db = db, binding = 'DB'): Promise<ChannelPlan> {
 	const stored = await readStoredChannel(db, file.domain, file.slug);
-	const next = await nextIds(db);
+	const next = await nextIds(db, binding);
 	const current = stored?.rows;
 	const taken = { board: new Set(current?.boards.map((board) => board.id)), subject: new Set(current?.subjects.map((subject) => subject.id)) };
 	const fresh = (kind: 'board' | 'subject' | 'node', fixed: number | undefined) => fixed ?? (next[kind] += 1);

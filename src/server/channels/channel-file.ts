@@ -21,12 +21,8 @@ const BoardKeySchema = z
 	.string()
 	.regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'must be 1 to 40 lower-case letters, digits or dashes, starting with a letter or digit');
 const ColourSchema = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #4f46e5');
-/** A fixed database id. */
-const IdSchema = z
-	.number()
-	.int()
-	.min(1)
-	.max(2 ** 31 - 1);
+/** A fixed database id (a content database's ids start far up: src/server/databases/ids.ts). */
+const IdSchema = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 const Text = (max: number) => z.string().trim().min(1).max(max);
 const LabelledLink = z.strictObject({ key: Text(100), value: SafeLinkSchema });
 const ModerationContactSchema = z.string().trim().refine(isModerationContact, 'must be an email address or an https URL of at most 200 characters');

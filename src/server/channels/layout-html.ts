@@ -41,5 +41,5 @@ export function rememberLayoutHtml(channel: Channel, layout: LayoutData, piece: 
 export function layoutPathOf(basePath: string, path: string): string {
 	if (!path.startsWith(basePath)) return '';
 	const rest = path.slice(basePath.length);
-	return rest === '' || rest === '/boards' || /^\/boards\/\d{1,10}$/.test(rest) ? path : '';
+	return rest === '' || rest === '/boards' || /^\/boards\/\d{1,16}$/.test(rest) ? path : '';
 }

@@ -5,6 +5,7 @@
  */
 import { CHANNEL_COLUMNS, type BoardRow, type ChannelRow, type ConfigRows, type NodeRow, type SubjectRow } from './channel-rows';
 import { all } from '@/server/platform/db';
+import { lastIdValueSql } from '@/server/databases/ids';
 
 interface StoredBoard extends BoardRow {
 	/** Posts and drafts on the board: a board with any is never removed. */
@@ -68,11 +69,16 @@ export async function readStoredChannel(db: Db, domain: string, slug: string): P
 	return { rows: { channel, providers: providers.map((row) => row.provider), boards, subjects, nodes } };
 }
 
-export async function nextIds(db: Db): Promise<NextIds> {
+/**
+ * The largest ids so far in `db`, the database bound as `binding`: a new channel's (the directory's
+ * counter), and its boards', categories' and tree nodes', in the database's own range of ids
+ * (src/server/databases/ids.ts).
+ */
+export async function nextIds(db: Db, binding = 'DB'): Promise<NextIds> {
 	const row = await db
 		.prepare(
-			`SELECT (SELECT coalesce(max(id), 0) FROM channels) AS channel, (SELECT coalesce(max(id), 0) FROM boards) AS board,
-				(SELECT coalesce(max(id), 0) FROM board_subjects) AS subject, (SELECT coalesce(max(id), 0) FROM board_tree_nodes) AS node`,
+			`SELECT (SELECT coalesce(max(id), 0) FROM channels) AS channel, ${lastIdValueSql(binding, 'boards')} AS board,
+				${lastIdValueSql(binding, 'board_subjects')} AS subject, ${lastIdValueSql(binding, 'board_tree_nodes')} AS node`,
 		)
 		.first<NextIds>();
 	return row ?? { channel: 0, board: 0, subject: 0, node: 0 };

@@ -50,6 +50,7 @@ import {
 	storedCommentStatement,
 	type StoredCommentRow,
 } from './stored';
+import { newIdSql } from '@/server/databases/ids';
 
 interface Checks {
 	/** The writer may read the post in full. */
@@ -131,8 +132,8 @@ export async function createComment(
 		const c = checksSql(writer, channelId, postId, content, now, limits, p);
 		const parent = p(parentId);
 		const allowed = `${c.live()} AND ${c.readable} AND ${parentSql(parentId, c, p)} AND NOT (${c.newMember()} AND ${c.overLimits()})`;
-		return `INSERT INTO comments (channel_id, post_id, parent_id, member_id, content, created_at, request_id, reply_to_id, mentions)
-			SELECT ${c.channel}, ${c.post}, (SELECT coalesce(parent_id, id) FROM comments WHERE id = ${parent}), ${c.member}, ${p(content)}, ${p(now)}, ${p(requestId)},
+		return `INSERT INTO comments (id, channel_id, post_id, parent_id, member_id, content, created_at, request_id, reply_to_id, mentions)
+			SELECT ${newIdSql('comments', c.channel)}, ${c.channel}, ${c.post}, (SELECT coalesce(parent_id, id) FROM comments WHERE id = ${parent}), ${c.member}, ${p(content)}, ${p(now)}, ${p(requestId)},
 				(SELECT CASE WHEN parent_id IS NULL THEN NULL ELSE id END FROM comments WHERE id = ${parent}), ${c.mentions}
 			WHERE ${allowed} ON CONFLICT DO NOTHING RETURNING id, mentions`;
 	});

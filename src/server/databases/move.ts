@@ -12,7 +12,8 @@
  *    entries are written again there;
  * 3. the copy is verified: per table, the number of rows and a SHA-256 of them equal the source's,
  *    and so does the number of search entries; a difference stops the move (writes stay refused:
- *    run it again, or roll it back);
+ *    run it again, or roll it back); then the source's floors are raised past the community's ids
+ *    (ids.ts), so it never hands them out again;
  * 4. the switch: the destination's row, then the directory's, say the community lives there (writes
  *    allowed again); the source's row says so too, which refuses the writes of isolates that have
  *    not seen the switch yet; `settle` waits until no read is still under way on the source's rows
@@ -34,6 +35,7 @@ import {
 	writeSearchEntries,
 	type CommunityTable,
 } from './community-rows';
+import { SEARCHED_LAST, SEARCHED_SPAN, databaseNumber, raiseFloors } from './ids';
 
 /** The databases of a deployment: the directory, and each bound one by name (DB included). */
 export interface BoundDatabases {
@@ -80,6 +82,7 @@ async function placementOf(directory: Db, domain: string, slug: string): Promise
 /** Moves the community at /{domain}/{slug} into the database bound as `to`. @throws MoveRefused */
 export async function moveCommunity(dbs: BoundDatabases, domain: string, slug: string, to: string, options: MoveOptions): Promise<MoveOutcome> {
 	if (!dbs.names.includes(to)) throw new MoveRefused(`no database is bound as ${to} (bound: ${dbs.names.join(', ')})`);
+	if (databaseNumber(to) * SEARCHED_SPAN >= SEARCHED_LAST) throw new MoveRefused(`${to} has no range of ids for new posts and members`);
 	const placement = await placementOf(dbs.directory, domain, slug);
 	const step = async (name: MoveStep, detail = '') => options.onStep?.(name, detail);
 	if (placement.database === to && placement.moving_to === null) {
@@ -94,7 +97,8 @@ export async function moveCommunity(dbs: BoundDatabases, domain: string, slug: s
 	const source = dbs.open(from);
 	const destination = dbs.open(to);
 	const id = placement.id;
-	// Before anything changes: the community's ids must be free in the destination (docs/decisions/decisions.md).
+	// Before anything changes: the community's ids must be free in the destination. New ids never clash
+	// (ids.ts: a range per database); ids from before the ranges may (docs/decisions/decisions.md).
 	const clashing = await clashingTables(source, destination, await communityTables(source), id);
 	if (clashing.length > 0)
 		throw new MoveRefused(`${to} holds other rows with some of the community's ids (${clashing.join(', ')}); nothing was changed`);
@@ -111,6 +115,8 @@ export async function moveCommunity(dbs: BoundDatabases, domain: string, slug: s
 	await step('copied', `${rows} rows`);
 	// 3. Verified table by table.
 	await verifyCopy(source, destination, tables, id);
+	// The source never hands out the community's ids again (src/server/databases/ids.ts).
+	await raiseFloors(source, from, tables, id);
 	await step('verified');
 	// 4. The switch: the destination, the directory, then the source's row (still refusing writes).
 	await destination.prepare('UPDATE channels SET database = ?2, moving_to = NULL WHERE id = ?1').bind(id, to).run();

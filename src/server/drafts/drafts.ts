@@ -19,6 +19,7 @@ import { PAGE_SIZE } from '@/schemas/params';
 import { pageCount } from '@/server/platform/paging';
 import { BlockSchema, type ContentDocument } from '@/schemas/content';
 import { TITLE_MAX_LENGTH, titleLength, type Draft, type DraftFields, type DraftPage, type DraftSummary } from '@/schemas/post-write';
+import { newIdSql } from '@/server/databases/ids';
 
 /** Who saves a draft: the member, and whether they administer the community (notice-only and private boards). */
 export interface DraftWriter {
@@ -172,8 +173,8 @@ export async function createDraft(
 	checkDraftFields(board, writer, fields);
 	const insert = db
 		.prepare(
-			`INSERT INTO drafts (channel_id, member_id, board_id, subject_id, title, content, created_at, updated_at)
-			 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7) RETURNING id`,
+			`INSERT INTO drafts (id, channel_id, member_id, board_id, subject_id, title, content, created_at, updated_at)
+			 VALUES (${newIdSql('drafts', '?1')}, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7) RETURNING id`,
 		)
 		.bind(channelId, writer.memberId, fields.boardId, fields.subjectId, fields.title, JSON.stringify(fields.content), now);
 	let results: D1Result[];

@@ -15,6 +15,7 @@ import { nicknameKey } from '@/lib/nickname-key';
 import { PAGE_SIZE } from '@/schemas/params';
 import { countOf, pageOf, pageOffsetSql } from '@/server/platform/page-offset';
 import { readGroup, run, type ReadGroup } from '@/server/platform/reads';
+import { newIdSql } from '@/server/databases/ids';
 
 /** SQL: the member `memberSql` is under a ban in force at `nowSql` (a permanent one, or a temporary one not over); by bans_active_by_member. */
 export const activeBanSql = (memberSql: string, nowSql: string) =>
@@ -42,7 +43,9 @@ const BANNABLE = `EXISTS (SELECT 1 FROM members WHERE id = ?2 AND channel_id = ?
 async function banBatch(db: Db, channelId: number, memberId: number, order: BanOrder, now: number, moderatorId: number | null, by: number | null) {
 	const results = await db.batch([
 		db
-			.prepare(`INSERT INTO bans (channel_id, member_id, kind, ends_at, reason, created_at) SELECT ?1, ?2, ?4, ?5, ?6, ?7 WHERE ${BANNABLE}`)
+			.prepare(
+				`INSERT INTO bans (id, channel_id, member_id, kind, ends_at, reason, created_at) SELECT ${newIdSql('bans', '?1')}, ?1, ?2, ?4, ?5, ?6, ?7 WHERE ${BANNABLE}`,
+			)
 			.bind(channelId, memberId, by, order.kind, order.endsAt, order.reason, now),
 		logStatement(db, channelId, moderatorId, 'BAN', { type: 'MEMBER', id: memberId }, order.reason, now, 'changes() > 0'),
 		...historyStatements(db, channelId, memberId),

@@ -5,6 +5,7 @@
 import { PAGE_SIZE } from '@/schemas/params';
 import { countOf, pageOf, pageOffsetSql } from '@/server/platform/page-offset';
 import { readGroup, run, type ReadGroup } from '@/server/platform/reads';
+import { newIdSql } from '@/server/databases/ids';
 
 export type ModerationAction =
 	| 'HIDE_POST'
@@ -107,8 +108,8 @@ export function logStatement(
 ): D1PreparedStatement {
 	return db
 		.prepare(
-			`INSERT INTO moderation_log (channel_id, moderator_id, action, target_type, target_id, reason, created_at)
-			 SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7 WHERE ${when}`,
+			`INSERT INTO moderation_log (id, channel_id, moderator_id, action, target_type, target_id, reason, created_at)
+			 SELECT ${newIdSql('moderation_log', '?1')}, ?1, ?2, ?3, ?4, ?5, ?6, ?7 WHERE ${when}`,
 		)
 		.bind(channelId, moderatorId, action, target.type, target.id, reason.slice(0, REASON_MAX), now);
 }

@@ -12,6 +12,7 @@ import {
 } from '@/lib/notification-kinds';
 import { activeBanSql } from '@/server/members/bans';
 import { blockedSql } from '@/server/members/blocks';
+import { newIdSql } from '@/server/databases/ids';
 
 /** One kind of notification to a set of members. */
 export interface Delivery {
@@ -126,8 +127,8 @@ export function deliveryStatements(db: Db, channelId: number, delivery: Delivery
 		: 'DO NOTHING';
 	const rows = named(
 		db,
-		`INSERT INTO notifications (channel_id, member_id, kind, dedupe_key, actor_id, post_id, comment_id, board_id, ends_at, reason, created_at, updated_at)
-		 SELECT :channel, r.id, :kind, :key, :actor, :post, :comment, :board, :ends, :reason, :now, :now FROM members AS r WHERE ${eligible}
+		`INSERT INTO notifications (id, channel_id, member_id, kind, dedupe_key, actor_id, post_id, comment_id, board_id, ends_at, reason, created_at, updated_at)
+		 SELECT ${newIdSql('notifications', ':channel')} + row_number() OVER () - 1, :channel, r.id, :kind, :key, :actor, :post, :comment, :board, :ends, :reason, :now, :now FROM members AS r WHERE ${eligible}
 		 ON CONFLICT (member_id, dedupe_key) ${onConflict}`,
 		values,
 	);

@@ -20,6 +20,7 @@ import { AppError } from '@/server/platform/errors';
 import { PUSH_INTERVAL_MS } from '@/lib/notification-kinds';
 import { sendWebPush, type PushOutcome, type PushSetup } from './push';
 import { pushEndpoint } from './push-services';
+import { newIdSql } from '@/server/databases/ids';
 
 /** The most browsers one member keeps subscribed; a new one past it replaces the oldest. */
 const SUBSCRIPTIONS_KEPT = 10;
@@ -134,7 +135,8 @@ export async function subscribePush(
 	const [kept] = await db.batch([
 		db
 			.prepare(
-				`INSERT INTO push_subscriptions (member_id, endpoint, p256dh, auth, created_at) VALUES (?1, ?2, ?3, ?4, ?5)
+				`INSERT INTO push_subscriptions (id, member_id, endpoint, p256dh, auth, created_at)
+				 VALUES (${newIdSql('push_subscriptions', '(SELECT channel_id FROM members WHERE id = ?1)')}, ?1, ?2, ?3, ?4, ?5)
 				 ON CONFLICT (endpoint) DO UPDATE SET member_id = excluded.member_id, p256dh = excluded.p256dh, auth = excluded.auth, created_at = excluded.created_at
 				 WHERE push_subscriptions.member_id = excluded.member_id OR push_subscriptions.auth = excluded.auth
 				 RETURNING id`,

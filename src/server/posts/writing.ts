@@ -43,6 +43,7 @@ export interface SpamGuard {
 const DEFAULT_GUARD: SpamGuard = { limits: DEFAULT_NEW_MEMBER_LIMITS, verifyChallenge: null };
 
 import { checkFields, early, placementOf, thumbnailOf } from './post-fields';
+import { newIdSql } from '@/server/databases/ids';
 
 /** The read of the member's post of a request. */
 function requestStatement(db: Db, memberId: number, requestId: string): D1PreparedStatement {
@@ -104,9 +105,9 @@ export async function createPost(
 	const listColumns = Object.keys(plan.columns);
 	const insert = db
 		.prepare(
-			`INSERT INTO posts (channel_id, board_id, subject_id, member_id, title, content, content_text, is_notice, is_private,
+			`INSERT INTO posts (id, channel_id, board_id, subject_id, member_id, title, content, content_text, is_notice, is_private,
 				has_image, has_video, thumbnail, created_at, hot, request_id, mentions${listColumns.map((column) => `, ${column}`).join('')})
-			 SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13 / 1000, ?14, ?15${listColumns.map((column) => `, ${plan.columns[column]}`).join('')}
+			 SELECT ${newIdSql('posts', '?1')}, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13 / 1000, ?14, ?15${listColumns.map((column) => `, ${plan.columns[column]}`).join('')}
 			 WHERE NOT EXISTS (SELECT 1 FROM posts WHERE member_id = ?4 AND request_id = ?14)`,
 		)
 		.bind(

@@ -21,6 +21,7 @@ import type { SessionMember } from '@/server/sign-in/sessions';
 import { canReadComment, canReadPost, commentState, memberViewer, postState, type Viewer } from '@/server/visibility/visibility';
 import type { CreateReportInput, ReportTargetType } from '@/schemas/report';
 import { autoHide } from '@/server/moderation/hide';
+import { newIdSql } from '@/server/databases/ids';
 
 /** The stored state of a target and of the post it belongs to (a post is its own). */
 interface TargetRow {
@@ -96,8 +97,8 @@ export async function createReport(
 	if (!mayReport(row.author_id, member)) throw new AppError('OwnContentNotReportable');
 	const insert = db
 		.prepare(
-			`INSERT INTO reports (channel_id, target_type, target_id, reporter_id, reason_code, reason_text, created_at)
-			 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)`,
+			`INSERT INTO reports (id, channel_id, target_type, target_id, reporter_id, reason_code, reason_text, created_at)
+			 VALUES (${newIdSql('reports', '?1')}, ?1, ?2, ?3, ?4, ?5, ?6, ?7)`,
 		)
 		.bind(channelId, type, input.targetId, member.userId, input.reason, input.detail, now);
 	// The target's open reports after this one that count toward the community's threshold for

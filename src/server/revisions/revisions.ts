@@ -15,6 +15,7 @@
 import { AppError } from '@/server/platform/errors';
 import { firstRowOf, readTogether } from '@/server/platform/reads';
 import { canReadPost, isAdminViewer, postStateOfRow, type PostStateColumns, type Viewer } from '@/server/visibility/visibility';
+import { newIdSql } from '@/server/databases/ids';
 
 /** How long after writing a post or comment its author may still change it without a trace: 5 minutes. */
 export const EDIT_GRACE_MS = 5 * 60 * 1000;
@@ -42,8 +43,8 @@ export interface Revision {
 }
 
 const SOURCES = {
-	POST: "SELECT channel_id, 'POST', id, member_id, title, content_text, coalesce(edited_at, created_at), ?3 FROM posts",
-	COMMENT: "SELECT channel_id, 'COMMENT', id, member_id, NULL, content, coalesce(edited_at, created_at), ?3 FROM comments",
+	POST: `SELECT ${newIdSql('revisions', '?2')}, channel_id, 'POST', id, member_id, title, content_text, coalesce(edited_at, created_at), ?3 FROM posts`,
+	COMMENT: `SELECT ${newIdSql('revisions', '?2')}, channel_id, 'COMMENT', id, member_id, NULL, content, coalesce(edited_at, created_at), ?3 FROM comments`,
 } as const;
 
 /**
@@ -55,7 +56,7 @@ export function revisionStatements(db: Db, channelId: number, target: RevisionTa
 	return [
 		db
 			.prepare(
-				`INSERT INTO revisions (channel_id, content_type, content_id, member_id, title, content, written_at, replaced_at)
+				`INSERT INTO revisions (id, channel_id, content_type, content_id, member_id, title, content, written_at, replaced_at)
 				 ${SOURCES[target.type]} WHERE id = ?1 AND channel_id = ?2 AND created_at < ?3 - ?4`,
 			)
 			.bind(target.id, channelId, now, EDIT_GRACE_MS),

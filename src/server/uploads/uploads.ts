@@ -8,6 +8,7 @@ import { cleanImage, IMAGE_TYPES } from '@/server/uploads/image-format';
 import { UPLOAD_KEY, uploadSrc } from '@/schemas/content';
 import { AppError, isAppError } from '@/server/platform/errors';
 import { THUMBNAIL_MAX_BYTES, THUMBNAIL_MAX_SIDE, THUMBNAIL_TYPES } from '@/lib/thumbnails';
+import { newIdSql } from '@/server/databases/ids';
 
 export interface StoredUpload {
 	uploadId: number;
@@ -58,7 +59,8 @@ export async function storeUpload(
 	try {
 		row = await db
 			.prepare(
-				'INSERT INTO uploads (channel_id, member_id, r2_key, content_type, size, width, height, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) RETURNING id',
+				`INSERT INTO uploads (id, channel_id, member_id, r2_key, content_type, size, width, height, created_at)
+				 VALUES (${newIdSql('uploads', '?1')}, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) RETURNING id`,
 			)
 			.bind(channelId, memberId, key, image.contentType, image.bytes.length, image.width, image.height, now)
 			.first<{ id: number }>();
