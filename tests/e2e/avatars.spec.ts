@@ -182,20 +182,24 @@ test('screens of avatars, light and dark, on a phone and a desktop', async ({ pa
 		) as { id: number; member_id: number }[];
 		if (!post) throw new Error('No post with comments in the demo');
 		await signInContext(page.context(), channel, channel.index * 1000 + 3);
-		for (const scheme of ['light', 'dark'] as const) {
-			await page.emulateMedia({ colorScheme: scheme });
-			for (const [width, height] of [
-				[390, 844],
-				[1440, 900],
-			] as const) {
-				await page.setViewportSize({ width, height });
-				for (const [name, url] of [
-					['post', `${path}/posts/${post.id}`],
-					['board', `${path}/boards`],
-					['settings', `${path}/mypage/settings`],
+		// Each page is loaded once (at 390 × 844, light) and looked at in every scheme and width: the
+		// colour scheme and the viewport apply to the open page as they would to a new load.
+		for (const [name, url] of [
+			['post', `${path}/posts/${post.id}`],
+			['board', `${path}/boards`],
+			['settings', `${path}/mypage/settings`],
+		] as const) {
+			await page.emulateMedia({ colorScheme: 'light' });
+			await page.setViewportSize({ width: 390, height: 844 });
+			await page.goto(url);
+			await page.waitForLoadState('networkidle');
+			for (const scheme of ['light', 'dark'] as const) {
+				await page.emulateMedia({ colorScheme: scheme });
+				for (const [width, height] of [
+					[390, 844],
+					[1440, 900],
 				] as const) {
-					await page.goto(url);
-					await page.waitForLoadState('networkidle');
+					await page.setViewportSize({ width, height });
 					const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 					expect(overflow, `${name} ${width} ${scheme}`).toBeLessThanOrEqual(0);
 					await reviewShot(page, `test-results/avatars-${name}-${lang}-${width}-${scheme}.png`);

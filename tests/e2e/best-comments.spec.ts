@@ -168,7 +168,7 @@ for (const [path, language] of [
 			await expect(like).toHaveAttribute('aria-pressed', 'true');
 			await expect(like).toContainText(String(likes));
 			await fitsTheWidth(page);
-			await page.screenshot({ path: test.info().outputPath(`show-more-liked-${language}${query ? '-best' : ''}.png`) });
+			await reviewShot(page, test.info().outputPath(`show-more-liked-${language}${query ? '-best' : ''}.png`));
 		}
 		// A press now takes the like back (it does not like again).
 		const like = likeOf(page, `li#comment-${later}`, later).first();

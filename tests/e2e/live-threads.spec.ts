@@ -117,7 +117,7 @@ for (const [path, language] of [
 		await page.locator('[data-comments] [data-action="more"]').click();
 		await expect(page.locator(`li#comment-${made[119]}`)).toBeVisible();
 		await expect(page.locator('[data-comments] li.comment')).toHaveCount(121);
-		await page.screenshot({ path: test.info().outputPath(`live-reply-${language}.png`) });
+		await reviewShot(page, test.info().outputPath(`live-reply-${language}.png`));
 	});
 
 	test(`${language}: a comment written on one page shows the banner on the other, and Show puts it in the comments`, async ({ page, browser }) => {

@@ -10,6 +10,7 @@ import { expect, test } from './test';
 import { texts } from './texts';
 import { execute } from './fixtures';
 import { boardOf, community, memberIdOf, signInMember, writeForm, type Community } from './write-helpers';
+import { signInContext } from './sessions';
 
 const CASES = [
 	['/pixelfarm/main', 'en'],
@@ -200,7 +201,8 @@ for (const [channelPath, language] of CASES) {
 		test('a changed nickname is confirmed by a toast, and the layout shows it without a reload', async ({ page }) => {
 			const channel = await community(channelPath);
 			const t = texts(language);
-			await signInMember(page, channel, 33, `${channelPath}/mypage`);
+			// A minted session, then the clock, then straight to the page looked at.
+			await signInContext(page.context(), channel, memberIdOf(channel, 33));
 			await page.clock.install();
 			await page.goto(`${channelPath}/mypage/nickname`);
 			// Korean: a name ending in a final consonant takes 으로 (곰으로); the English text has no particle.

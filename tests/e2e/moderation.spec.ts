@@ -6,7 +6,8 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import { execute } from './fixtures';
 import { boardOf, community, freshMember, memberIdOf, signInMember } from './write-helpers';
-import { signInContext } from './sessions';
+import { memberHeaders, postAs, signInContext } from './sessions';
+import { reviewShot } from './review-shot';
 import { boxOf, PHONE, scrollsSideways, viewportOf, within } from './phone-checks';
 import { wcagViolations } from './axe';
 
@@ -78,7 +79,7 @@ test("an administrator deletes a member's post but is offered no Edit, and canno
 	await expect(page.locator('[data-write-form]')).toHaveCount(0);
 });
 
-test('readers are told a post was hidden after reports from members, and so is the administrator', async ({ page, browser, baseURL }) => {
+test('readers are told a post was hidden after reports from members, and so is the administrator', async ({ page, browser, request, baseURL }) => {
 	const channel = await community(GLOBAL);
 	const [post] = execute(
 		`SELECT id FROM posts WHERE channel_id = 1 AND board_id = 13 AND channel_seq IS NOT NULL AND hidden_by_admin = 0 AND deleted_at IS NULL AND is_notice = 0
@@ -96,10 +97,10 @@ test('readers are told a post was hidden after reports from members, and so is t
 	execute('UPDATE channels SET auto_hide_reports = 1 WHERE id = 1');
 	try {
 		// A member of long standing reports it: at a threshold of one, the community hides it at once.
-		const member = await browser.newPage(baseURL ? { baseURL } : {});
-		await signInMember(member, channel, 15, `${GLOBAL}/posts/${postId}`);
-		expect(await send(member, `/v1/starfall/global/reports`, { targetType: 'POST', targetId: postId, reason: 'SPAM', detail: '' })).toBe(0);
-		await member.close();
+		const member = await memberHeaders(channel, memberIdOf(channel, 15), baseURL!);
+		expect(await postAs(request, member, `/v1/starfall/global/reports`, { targetType: 'POST', targetId: postId, reason: 'SPAM', detail: '' })).toBe(
+			0,
+		);
 		const guest = await browser.newPage(baseURL ? { baseURL } : {});
 		await guest.goto(`${GLOBAL}/posts/${postId}`);
 		await expect(guest.locator('[data-auto-hidden]')).toContainText('The post has been hidden after reports from members.');
@@ -117,6 +118,8 @@ test('readers are told a post was hidden after reports from members, and so is t
 
 test('a member banned while reading is told why, until when and whom to ask, keeps reading, and is never asked to log in (390×844)', async ({
 	browser,
+	request,
+	baseURL,
 }) => {
 	const channel = await community(GLOBAL);
 	const member = freshMember('Banned');
@@ -131,20 +134,18 @@ test('a member banned while reading is told why, until when and whom to ask, kee
 	await expect(page.locator('li.comment').first()).toBeVisible();
 
 	// An administrator bans the member, with a reason, while their page is open.
-	const adminContext = await browser.newContext();
-	const admin = await adminContext.newPage();
-	await signInContext(adminContext, channel, memberIdOf(channel, 0));
-	await admin.goto(`${GLOBAL}/posts/${post!.id}`);
 	const endsAt = Date.UTC(2027, 0, 15, 9, 30);
-	const banned = await admin.evaluate(
-		async ([to, body]) => {
-			const answer = await fetch(to as string, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-			return ((await answer.json()) as { header: { resultCode: number } }).header.resultCode;
+	const banned = await postAs(
+		request,
+		await memberHeaders(channel, memberIdOf(channel, 0), baseURL!),
+		`/admin/v1/starfall/global/members/${member.id}/ban`,
+		{
+			kind: 'TEMPORARY',
+			endsAt,
+			reason: 'Insults in three threads',
 		},
-		[`/admin/v1/starfall/global/members/${member.id}/ban`, { kind: 'TEMPORARY', endsAt, reason: 'Insults in three threads' }] as const,
 	);
 	expect(banned).toBe(0);
-	await adminContext.close();
 	try {
 		// Writing explains the ban (no log-in prompt): until when, that reading goes on, whom to ask.
 		const box = page.locator('#comment-box-new');
@@ -157,7 +158,7 @@ test('a member banned while reading is told why, until when and whom to ask, kee
 		await expect(dialog.getByRole('link', { name: 'support@starfall.example' })).toBeVisible();
 		await expect(page.getByText('Please log in to continue.')).toHaveCount(0);
 		expect(within(await boxOf(dialog), viewportOf(page))).toBe(true);
-		await dialog.screenshot({ path: 'test-results/ban-dialog-en-phone.png' });
+		await reviewShot(dialog, 'test-results/ban-dialog-en-phone.png');
 		await dialog.getByRole('button', { name: 'OK' }).click();
 
 		// The page again, and every page after: the notice, with the reason; the post and its comments still read.
@@ -182,7 +183,7 @@ test('a member banned while reading is told why, until when and whom to ask, kee
 		await expect(page.getByRole('dialog')).toHaveCount(0);
 		expect(await scrollsSideways(page)).toBe(false);
 		expect(await wcagViolations(page)).toEqual([]);
-		await notice.screenshot({ path: 'test-results/ban-notice-en-phone.png' });
+		await reviewShot(notice, 'test-results/ban-notice-en-phone.png');
 	} finally {
 		execute(`UPDATE bans SET lifted_at = ${Date.now()} WHERE member_id = ${member.id} AND lifted_at IS NULL`);
 		await context.close();

@@ -12,10 +12,11 @@ import type { Page } from '@playwright/test';
 import { wcagViolations } from './axe';
 import { expect, test } from './test';
 import { boardOf, community, freshMember, memberIdOf, writeForm } from './write-helpers';
-import { mintSession, sessionCookieName, signInContext } from './sessions';
+import { memberHeaders, postAs, signInContext } from './sessions';
 import { execute } from './fixtures';
 import { E2E_PORT } from '../test-server';
 import { boxOf, DESKTOP, PHONE, scrollsSideways, viewportOf, within } from './phone-checks';
+import { reviewShot } from './review-shot';
 
 const GLOBAL = '/starfall/global';
 function mark(label: string): string {
@@ -142,19 +143,10 @@ test('A posts, B mentions A in a comment, A follows the bell to the comment; B w
 	await contextB.close();
 });
 
-/** An administrator's POST to the admin API from their page (its session and Origin); answers the result code. */
-function adminSend(on: Page, url: string, body: unknown): Promise<number> {
-	return on.evaluate(
-		async ([to, payload]) => {
-			const answer = await fetch(to as string, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
-			return ((await answer.json()) as { header: { resultCode: number } }).header.resultCode;
-		},
-		[url, body] as const,
-	);
-}
-
 test('a hidden spam comment leaves its post author’s list and count; the hidden post’s author reads its title, the reason and whom to ask (390×844)', async ({
 	browser,
+	request,
+	baseURL,
 }) => {
 	const channel = await community(GLOBAL);
 	const board = boardOf(channel, 'guides');
@@ -167,23 +159,13 @@ test('a hidden spam comment leaves its post author’s list and count; the hidde
 	const title = mark('Fishing spots');
 	const postId = await writePost(pageA, board, title);
 	// The spammer's comment, through the API: the author is told, "… commented on your post".
-	const contextSpammer = await browser.newContext();
-	const spamPage = await contextSpammer.newPage();
-	await signInContext(contextSpammer, channel, spammer.id);
-	await spamPage.goto(`${GLOBAL}/posts/${postId}`);
-	const commentId = await spamPage.evaluate(async (to) => {
-		const answer = await fetch(to, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ content: 'Cheap gold, ask me' }),
-		});
-		return ((await answer.json()) as { content: { comment: { commentId: number } } }).content.comment.commentId;
-	}, `/v1/starfall/global/posts/${postId}/comments`);
-	await contextSpammer.close();
-	const contextAdmin = await browser.newContext();
-	const admin = await contextAdmin.newPage();
-	await signInContext(contextAdmin, channel, memberIdOf(channel, 0));
-	await admin.goto(`${GLOBAL}/posts/${postId}`);
+	const spam = await request.post(`/v1/starfall/global/posts/${postId}/comments`, {
+		headers: await memberHeaders(channel, spammer.id, baseURL!),
+		data: { content: 'Cheap gold, ask me' },
+	});
+	expect(spam.status()).toBe(200);
+	const commentId = ((await spam.json()) as { content: { comment: { commentId: number } } }).content.comment.commentId;
+	const admin = await memberHeaders(channel, memberIdOf(channel, 0), baseURL!);
 	const notice = (words: string) => pageA.locator('[data-notification]').filter({ hasText: words });
 	await untilStored(author.id, 'COMMENT', postId, 1);
 	await pageA.goto(`${GLOBAL}/mypage/notifications`);
@@ -191,7 +173,7 @@ test('a hidden spam comment leaves its post author’s list and count; the hidde
 	await expectBadge(pageA, '1');
 
 	// The administrator hides the comment as spam: the row leaves the author's list and the bell.
-	expect(await adminSend(admin, `/admin/v1/starfall/global/comments/${commentId}/hide`, { reason: 'Spam' })).toBe(0);
+	expect(await postAs(request, admin, `/admin/v1/starfall/global/comments/${commentId}/hide`, { reason: 'Spam' })).toBe(0);
 	await untilStored(author.id, 'COMMENT', postId, 0);
 	await pageA.goto(`${GLOBAL}/mypage/notifications`);
 	await expect(notice('commented on your post')).toHaveCount(0);
@@ -199,7 +181,9 @@ test('a hidden spam comment leaves its post author’s list and count; the hidde
 	await expectBadge(pageA, null);
 
 	// Then the post, with a reason: its author reads what, why, and whom to ask.
-	expect(await adminSend(admin, `/admin/v1/starfall/global/posts/${postId}/hide`, { reason: 'Links to a gold seller are not allowed.' })).toBe(0);
+	expect(await postAs(request, admin, `/admin/v1/starfall/global/posts/${postId}/hide`, { reason: 'Links to a gold seller are not allowed.' })).toBe(
+		0,
+	);
 	const hidden = notice('An administrator hid your post');
 	await untilStored(author.id, 'HIDDEN', postId, 1);
 	await pageA.goto(`${GLOBAL}/mypage/notifications`);
@@ -213,8 +197,7 @@ test('a hidden spam comment leaves its post author’s list and count; the hidde
 	const link = await boxOf(hidden.getByRole('link', { name: 'support@starfall.example' }));
 	expect(link.height).toBeGreaterThanOrEqual(24);
 	expect(await wcagViolations(pageA)).toEqual([]);
-	await hidden.screenshot({ path: 'test-results/moderation-notice-en-phone.png' });
-	await contextAdmin.close();
+	await reviewShot(hidden, 'test-results/moderation-notice-en-phone.png');
 	await contextA.close();
 });
 
@@ -268,9 +251,11 @@ for (const [channelPath, language, look] of [
 			expect(within(box, viewportOf(page))).toBe(true);
 			expect(await scrollsSideways(page)).toBe(false);
 			const shot = `test-results/watch-${place.name}-${language}-${look}`;
-			await page.locator(place.area).screenshot({ path: `${shot}-phone.png` });
+			await expect(page.locator(place.area)).toBeVisible();
+			await reviewShot(page.locator(place.area), `${shot}-phone.png`);
 			await page.setViewportSize(DESKTOP);
-			await page.locator(place.area).screenshot({ path: `${shot}-desktop.png` });
+			await expect(page.locator(place.area)).toBeVisible();
+			await reviewShot(page.locator(place.area), `${shot}-desktop.png`);
 			await page.setViewportSize(PHONE);
 			await watch.click();
 			await expect(watch).toHaveText(t(`watch.${place.name}`));
@@ -387,7 +372,7 @@ test('a member turns on email: the confirmation link, opened in the browser, con
 	const other = freshMember('Caller');
 	const words = mark('Look here');
 	const written = await request.post(`/v1${GLOBAL}/posts/${target!.id}/comments`, {
-		headers: { cookie: `${sessionCookieName(channel)}=${await mintSession(channel, other.id)}`, origin: baseURL! },
+		headers: await memberHeaders(channel, other.id, baseURL!),
 		data: { content: `@${member.nickname} ${words}` },
 	});
 	expect(written.status()).toBe(200);
@@ -421,7 +406,7 @@ test('under the configuration `npm start` gives the Worker (localVars, SITE_ORIG
 	const [target] = execute(
 		`SELECT id FROM posts WHERE channel_id = ${channel.index} AND deleted_at IS NULL AND hidden_by_admin = 0 AND is_private = 0 ORDER BY id LIMIT 1`,
 	) as { id: number }[];
-	const as = async (memberId: number) => ({ cookie: `${sessionCookieName(channel)}=${await mintSession(channel, memberId)}`, origin: baseURL! });
+	const as = (memberId: number) => memberHeaders(channel, memberId, baseURL!);
 	const mine = await request.post(`/v1${GLOBAL}/posts/${target!.id}/comments`, {
 		headers: await as(member.id),
 		data: { content: mark('My question') },

@@ -7,7 +7,8 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import { execute } from './fixtures';
-import { boardOf, community, signInMember } from './write-helpers';
+import { boardOf, community, memberIdOf } from './write-helpers';
+import { signInContext } from './sessions';
 
 test.use({ viewport: { width: 390, height: 844 } });
 // The order is read through wrangler's local D1 (a process per statement): an upper bound, not a timing.
@@ -70,7 +71,8 @@ test('All Posts in Popular order, and a member’s Popular page is the guest’s
 	const order = popularOrder(`channel_id = ${channel.index} AND channel_seq IS NOT NULL`);
 	expect(await shownIds(page)).toEqual(order.slice(0, PAGE_SIZE));
 
-	await signInMember(page, channel, 31, '/starfall/global');
+	// A minted session, straight to the page looked at.
+	await signInContext(page.context(), channel, memberIdOf(channel, 31));
 	const answer = await page.goto('/starfall/global/boards?sort=popular');
 	expect(answer?.headers()['x-member-page']).toBe('REWRITTEN');
 	expect(await shownIds(page)).toEqual(order.slice(0, PAGE_SIZE));

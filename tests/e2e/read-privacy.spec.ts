@@ -7,7 +7,7 @@
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
+import type { APIRequestContext, BrowserContext } from '@playwright/test';
 import { expect, test } from './test';
 import { execute } from './fixtures';
 import { signInContext, type SessionChannel } from './sessions';
@@ -36,21 +36,23 @@ test.beforeAll(() => {
 	for (const statement of canarySql(ids, 1)) execute(statement);
 });
 
-/** Signs the member in with a minted session (tests/e2e/sessions.ts) and opens the channel's page `home`. */
-async function signIn(page: Page, memberId: number, home: string): Promise<void> {
+/**
+ * Signs the context in as the member with a minted session (tests/e2e/sessions.ts). No page is opened:
+ * every page is asked through the context's `request`, which sends the context's cookies.
+ */
+async function signIn(context: BrowserContext, memberId: number): Promise<void> {
 	const [channel] = execute(
 		`SELECT c.id AS "index", c.domain, c.slug FROM members m JOIN channels c ON c.id = m.channel_id WHERE m.id = ${Number(memberId)}`,
 	) as SessionChannel[];
 	if (!channel) throw new Error(`No member ${memberId}`);
-	await signInContext(page.context(), channel, memberId);
-	await page.goto(home);
+	await signInContext(context, channel, memberId);
 }
 
-/** Asks every page route with the page's cookies; returns the canaries received. */
-async function canariesSeen(page: Page, base: string): Promise<Canary[]> {
+/** Asks every page route as `reader` (a signed-in context's `request`, or a guest's); returns the canaries received. */
+async function canariesSeen(reader: APIRequestContext, base: string): Promise<Canary[]> {
 	const seen = new Set<Canary>();
 	for (const url of urlsOf(PAGE_ROUTES, privacyTargets(ids, base))) {
-		const response = await page.request.get(url, { maxRedirects: 0 });
+		const response = await reader.get(url, { maxRedirects: 0 });
 		// The generic error page answers 500 by design; no other route may fail.
 		if (url !== '/500') expect(response.status(), url).toBeLessThan(500);
 		for (const canary of canariesIn(await response.text())) seen.add(canary);
@@ -64,29 +66,29 @@ test.describe('the pages give each reader exactly what the visibility rule allow
 	// Each reader asks some fifty pages.
 	test.describe.configure({ timeout: 120_000 });
 
-	test('a guest receives nothing private', async ({ page }) => {
-		expect(await canariesSeen(page, '/starfall/global')).toEqual(sorted(ALLOWED_CANARIES.guest));
+	test('a guest receives nothing private', async ({ request }) => {
+		expect(await canariesSeen(request, '/starfall/global')).toEqual(sorted(ALLOWED_CANARIES.guest));
 	});
 
-	test('another member receives nothing private', async ({ page }) => {
-		await signIn(page, ids.bystander, '/starfall/global');
-		expect(await canariesSeen(page, '/starfall/global')).toEqual(sorted(ALLOWED_CANARIES.member));
+	test('another member receives nothing private', async ({ context }) => {
+		await signIn(context, ids.bystander);
+		expect(await canariesSeen(context.request, '/starfall/global')).toEqual(sorted(ALLOWED_CANARIES.member));
 	});
 
-	test('the author receives their own private post and their draft, and nothing else', async ({ page }) => {
-		await signIn(page, ids.privatePostAuthor, '/starfall/global');
-		expect(await canariesSeen(page, '/starfall/global')).toEqual(sorted([...ALLOWED_CANARIES.author, ...DRAFT_CANARIES]));
+	test('the author receives their own private post and their draft, and nothing else', async ({ context }) => {
+		await signIn(context, ids.privatePostAuthor);
+		expect(await canariesSeen(context.request, '/starfall/global')).toEqual(sorted([...ALLOWED_CANARIES.author, ...DRAFT_CANARIES]));
 	});
 
-	test('an administrator receives what moderation needs, and never a deleted post or comment', async ({ page }) => {
-		await signIn(page, ids.administrator, '/starfall/global');
-		expect(await canariesSeen(page, '/starfall/global')).toEqual(sorted(ALLOWED_CANARIES.admin));
+	test('an administrator receives what moderation needs, and never a deleted post or comment', async ({ context }) => {
+		await signIn(context, ids.administrator);
+		expect(await canariesSeen(context.request, '/starfall/global')).toEqual(sorted(ALLOWED_CANARIES.admin));
 	});
 
-	test("another channel shows none of this channel's content, to this channel's administrator or its own", async ({ page }) => {
-		await signIn(page, ids.administrator, '/starfall/global');
-		await signIn(page, 2001, '/starfall/kr');
-		expect(await canariesSeen(page, '/starfall/kr')).toEqual([]);
+	test("another channel shows none of this channel's content, to this channel's administrator or its own", async ({ context }) => {
+		await signIn(context, ids.administrator);
+		await signIn(context, 2001);
+		expect(await canariesSeen(context.request, '/starfall/kr')).toEqual([]);
 	});
 });
 

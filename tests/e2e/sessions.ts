@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { BrowserContext } from '@playwright/test';
+import type { APIRequestContext, BrowserContext } from '@playwright/test';
 import { execute } from './fixtures';
 import { mintSessionToken } from '../../src/server/sign-in/session-token';
 import { hashToken } from '../../src/server/platform/tokens';
@@ -46,4 +46,20 @@ export async function signInContext(context: BrowserContext, channel: SessionCha
 	await context.addCookies([
 		{ name: sessionCookieName(channel), value: token, url: 'https://127.0.0.1/', secure: true, httpOnly: true, sameSite: 'Lax' },
 	]);
+}
+
+/**
+ * The headers of a member's API request as their page sends it: a minted session's cookie and the
+ * site's Origin. For a write that needs no page of its own (a second member's comment, an
+ * administrator's action): `request.post(url, { headers: await memberHeaders(…), data })` costs no
+ * browser context and no page load.
+ */
+export async function memberHeaders(channel: SessionChannel, memberId: number, origin: string): Promise<Record<string, string>> {
+	return { cookie: `${sessionCookieName(channel)}=${await mintSession(channel, memberId)}`, origin: new URL(origin).origin };
+}
+
+/** POSTs `body` as JSON with `headers` (memberHeaders()); answers the envelope's result code. */
+export async function postAs(request: APIRequestContext, headers: Record<string, string>, url: string, body: unknown): Promise<number> {
+	const answer = await request.post(url, { headers, data: body });
+	return ((await answer.json()) as { header: { resultCode: number } }).header.resultCode;
 }

@@ -5,8 +5,16 @@
  * header it cannot read, in any page of the test: its own context's, and those of any other
  * context it opens. Each test is also its own client address (CF-Connecting-IP, which the local
  * runtime keeps as sent), so that the rate limits count per test as they count per reader.
+ *
+ * With E2E_LOAD_COUNTS=FILE, each test appends a line of JSON to FILE: its file, its title, and the
+ * browser contexts it opened and the page loads (top-level documents, a redirect counted once) it
+ * made in them, what a browser test costs (docs/guides/testing.md, "Where the time goes").
  */
+import { appendFileSync } from 'node:fs';
+import path from 'node:path';
 import { test as base, expect, type BrowserContext } from '@playwright/test';
+
+const LOAD_COUNTS = process.env['E2E_LOAD_COUNTS'];
 
 /** The binding through which pages report violations; pages see it as a function on `window`. */
 const REPORT = '__reportPolicyViolation';
@@ -32,6 +40,14 @@ async function watch(context: BrowserContext, found: PolicyViolations): Promise<
 	}, REPORT);
 }
 
+/** Counts the context, and each top-level document it loads (a redirect's hops once). */
+function countLoads(context: BrowserContext, opened: Watcher['opened']): void {
+	opened.contexts += 1;
+	context.on('request', (request) => {
+		if (request.isNavigationRequest() && !request.redirectedFrom() && request.frame().parentFrame() === null) opened.loads += 1;
+	});
+}
+
 /** A client address of its own for the test: 10.x.y.z from the test's id and its repetition. */
 function clientAddress(id: string, repetition: number): string {
 	let hash = repetition;
@@ -39,9 +55,10 @@ function clientAddress(id: string, repetition: number): string {
 	return `10.${(hash >>> 16) & 255}.${(hash >>> 8) & 255}.${hash & 255}`;
 }
 
-/** What the fixtures below share: the test's violations, and each context's watch, set up once. */
+/** What the fixtures below share: the test's violations, each context's watch, set up once, and what the test opened. */
 interface Watcher {
 	found: PolicyViolations;
+	opened: { contexts: number; loads: number };
 	watched: WeakMap<BrowserContext, Promise<void>>;
 	watch(context: BrowserContext): Promise<void>;
 }
@@ -53,13 +70,15 @@ export const test = base.extend<{ policyViolations: PolicyViolations; watcher: W
 	// The watch asks for no context of its own: a test that only uses `request` opens none (a new
 	// context costs about 250 ms of CPU). The test's context is watched when the test asks for it.
 	watcher: [
-		async ({ browser }, use) => {
+		async ({ browser }, use, testInfo) => {
 			const watcher: Watcher = {
 				found: [],
+				opened: { contexts: 0, loads: 0 },
 				watched: new WeakMap(),
 				watch(context) {
 					let done = this.watched.get(context);
 					if (!done) {
+						if (LOAD_COUNTS) countLoads(context, this.opened);
 						done = watch(context, this.found);
 						this.watched.set(context, done);
 					}
@@ -71,6 +90,8 @@ export const test = base.extend<{ policyViolations: PolicyViolations; watcher: W
 			browser.on('context', watchOther);
 			await use(watcher);
 			browser.off('context', watchOther);
+			if (LOAD_COUNTS)
+				appendFileSync(LOAD_COUNTS, `${JSON.stringify({ file: path.basename(testInfo.file), title: testInfo.title, ...watcher.opened })}\n`);
 		},
 		{ auto: true },
 	],
