@@ -5,6 +5,7 @@
  */
 import { format } from 'node:util';
 import { vi } from 'vitest';
+import { pendingMigrationsSql } from '../../scripts/lib/wrangler.mjs';
 
 export interface CommandResult {
 	status: number;
@@ -25,3 +26,33 @@ export async function runCommand(main: (argv: string[]) => Promise<number>, argv
 		error.mockRestore();
 	}
 }
+
+/** A community of the commands' tests: its channel, one board, one member (with their identity) and when they were made. */
+export interface SmallCommunity {
+	id: number;
+	domain: string;
+	slug: string;
+	title: string;
+	board: { id: number; name: string };
+	member: { id: number; identityId: number; subject: string; nickname: string };
+	created: number;
+}
+
+/**
+ * The SQL of a small Korean community that the backup and restore commands' tests start from
+ * (tests/commands/): its channel, a board, an identity and its member. Each test adds its posts and
+ * uploads.
+ */
+export function smallCommunitySql({ id, domain, slug, title, board, member, created }: SmallCommunity): string {
+	return `
+INSERT INTO channels (id, domain, slug, title, language, theme_type, key_color, background_color, exposure_type, header_config, footer_config, created_at)
+	VALUES (${id}, '${domain}', '${slug}', '${title}', 'ko', 'LIGHT', '#4f46e5', '#ffffff', 'ALL', '{}', '{}', ${created});
+INSERT INTO boards (id, channel_id, name, created_at) VALUES (${board.id}, ${id}, '${board.name}', ${created});
+INSERT INTO identities (id, provider, subject, created_at) VALUES (${member.identityId}, 'GOOGLE', '${member.subject}', ${created});
+INSERT INTO members (id, channel_id, identity_id, nickname, provider, recent_provider, joined_at)
+	VALUES (${member.id}, ${id}, ${member.identityId}, '${member.nickname}', 'GOOGLE', 'GOOGLE', ${created});
+`;
+}
+
+/** The migrations as scripts/lib/wrangler.mjs `migrate` writes them (wrangler's table of applied migrations, then each file and its row). */
+export const MIGRATIONS_SQL = `CREATE TABLE d1_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL);\n${pendingMigrationsSql(new Set())}`;
