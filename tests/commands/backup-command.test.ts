@@ -34,15 +34,7 @@ const run = (script: string, ...args: string[]) =>
 	spawnSync(process.execPath, [path.join(ROOT, 'scripts', script), ...args], { cwd: ROOT, encoding: 'utf8', timeout: COMMAND_MS });
 
 const CREATED = 1_790_000_000_000;
-const DATA = `${smallCommunitySql({
-	id: 7,
-	domain: 'backup',
-	slug: 'kr',
-	title: '백업 커뮤니티',
-	board: { id: 70, name: '공략 게시판' },
-	member: { id: 7001, identityId: 700, subject: 'backup-subject', nickname: '백업작가' },
-	created: CREATED,
-})}
+const DATA = `${smallCommunitySql(7, 'backup', CREATED, { title: '백업 커뮤니티', board: '공략 게시판', nickname: '백업작가' })}
 INSERT INTO posts (id, channel_id, board_id, member_id, title, content, content_text, created_at, board_seq, channel_seq)
 	VALUES (70001, 7, 70, 7001, '레이드 공략 정리', '{"type":"doc","blocks":[]}', '첫 줄
 it''s the second line, raid notes', ${CREATED}, 1, 1);

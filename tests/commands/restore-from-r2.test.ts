@@ -30,15 +30,7 @@ const COMMAND_MS = 180_000;
 /** A day's backup slot, after the daily backup's hour. */
 const SLOT = Date.UTC(2026, 10, 2, 3, 10);
 const FOLDER = 'backups/DB/2026-11-02/';
-const DATA = `${smallCommunitySql({
-	id: 9,
-	domain: 'restore',
-	slug: 'kr',
-	title: '복원 커뮤니티',
-	board: { id: 90, name: '자유 게시판' },
-	member: { id: 9001, identityId: 900, subject: 'restore-subject', nickname: '복원작가' },
-	created: SLOT,
-})}
+const DATA = `${smallCommunitySql(9, 'restore', SLOT, { title: '복원 커뮤니티', board: '자유 게시판', nickname: '복원작가' })}
 INSERT INTO posts (id, channel_id, board_id, member_id, title, content, content_text, created_at, board_seq, channel_seq)
 	VALUES (90001, 9, 90, 9001, '던전 공략', '{"type":"doc","blocks":[]}', 'boss notes', ${SLOT}, 1, 1);
 INSERT INTO posts (id, channel_id, board_id, member_id, title, content, content_text, created_at, board_seq, channel_seq)

@@ -27,30 +27,26 @@ export async function runCommand(main: (argv: string[]) => Promise<number>, argv
 	}
 }
 
-/** A community of the commands' tests: its channel, one board, one member (with their identity) and when they were made. */
-export interface SmallCommunity {
-	id: number;
-	domain: string;
-	slug: string;
+/** The names of a community of the commands' tests, in Korean: its title, its board's and its member's. */
+export interface SmallCommunityNames {
 	title: string;
-	board: { id: number; name: string };
-	member: { id: number; identityId: number; subject: string; nickname: string };
-	created: number;
+	board: string;
+	nickname: string;
 }
 
 /**
  * The SQL of a small Korean community that the backup and restore commands' tests start from
- * (tests/commands/): its channel, a board, an identity and its member. Each test adds its posts and
- * uploads.
+ * (tests/commands/): channel `id` at /{domain}/kr, its board `id`0, identity `id`00 (subject
+ * `{domain}-subject`) and member `id`001, all made at `created`. Each test adds its posts and uploads.
  */
-export function smallCommunitySql({ id, domain, slug, title, board, member, created }: SmallCommunity): string {
+export function smallCommunitySql(id: number, domain: string, created: number, { title, board, nickname }: SmallCommunityNames): string {
 	return `
 INSERT INTO channels (id, domain, slug, title, language, theme_type, key_color, background_color, exposure_type, header_config, footer_config, created_at)
-	VALUES (${id}, '${domain}', '${slug}', '${title}', 'ko', 'LIGHT', '#4f46e5', '#ffffff', 'ALL', '{}', '{}', ${created});
-INSERT INTO boards (id, channel_id, name, created_at) VALUES (${board.id}, ${id}, '${board.name}', ${created});
-INSERT INTO identities (id, provider, subject, created_at) VALUES (${member.identityId}, 'GOOGLE', '${member.subject}', ${created});
+	VALUES (${id}, '${domain}', 'kr', '${title}', 'ko', 'LIGHT', '#4f46e5', '#ffffff', 'ALL', '{}', '{}', ${created});
+INSERT INTO boards (id, channel_id, name, created_at) VALUES (${id * 10}, ${id}, '${board}', ${created});
+INSERT INTO identities (id, provider, subject, created_at) VALUES (${id * 100}, 'GOOGLE', '${domain}-subject', ${created});
 INSERT INTO members (id, channel_id, identity_id, nickname, provider, recent_provider, joined_at)
-	VALUES (${member.id}, ${id}, ${member.identityId}, '${member.nickname}', 'GOOGLE', 'GOOGLE', ${created});
+	VALUES (${id * 1000 + 1}, ${id}, ${id * 100}, '${nickname}', 'GOOGLE', 'GOOGLE', ${created});
 `;
 }
 
