@@ -10,6 +10,12 @@ import type {} from './tests/workers/mail-setup';
 /** The import aliases of tsconfig.json, for both projects. */
 const alias = { '@': fileURLToPath(new URL('./src', import.meta.url)), '@functions': fileURLToPath(new URL('./functions', import.meta.url)) };
 
+/**
+ * The operator commands (scripts/operator/) run in the unit and commands projects as their bundle runs
+ * on Node (scripts/lib/operator.mjs): `cloudflare:workers` is the same stand-in.
+ */
+const nodeResolve = { alias: { ...alias, 'cloudflare:workers': fileURLToPath(new URL('./scripts/lib/cloudflare-workers.mjs', import.meta.url)) } };
+
 /** The rate limiters of wrangler.toml, so that the tests count with the deployed limits. */
 interface RateLimiterConfig {
 	name: string;
@@ -33,9 +39,7 @@ export default defineConfig({
 		maxWorkers: Math.max(2, availableParallelism() - 1),
 		projects: [
 			{
-				// The operator commands (scripts/operator/) run in the unit project as their bundle runs on Node
-				// (scripts/lib/operator.mjs): `cloudflare:workers` is the same stand-in.
-				resolve: { alias: { ...alias, 'cloudflare:workers': fileURLToPath(new URL('./scripts/lib/cloudflare-workers.mjs', import.meta.url)) } },
+				resolve: nodeResolve,
 				test: {
 					name: 'unit',
 					include: ['tests/unit/**/*.test.ts'],
@@ -46,6 +50,18 @@ export default defineConfig({
 					// An upper bound, not a timing: on a 2-core machine at a load average of 17 (the type check, lint and
 					// the workers tests beside it, and other work), a first dynamic import of the schemas and the demo
 					// seed's statements each took over vitest's default 5 s.
+					testTimeout: 30_000,
+				},
+			},
+			{
+				// The backup and restore commands on local state folders (tests/commands/): each starts processes
+				// and workerds (about 90 CPU-seconds in all), so `npm test` runs them in its scripts smoke, after
+				// the browser tests, not beside the workers tests (docs/guides/testing.md).
+				resolve: nodeResolve,
+				test: {
+					name: 'commands',
+					include: ['tests/commands/**/*.test.ts'],
+					environment: 'node',
 					testTimeout: 30_000,
 				},
 			},

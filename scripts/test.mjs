@@ -21,8 +21,8 @@ import { TEST_SERVER_COMMAND, TEST_SERVER_READY_URL } from '../tests/test-server
 const modules = (...parts) => path.join(ROOT, 'node_modules', ...parts);
 const REPORTS = path.join(ROOT, '.test-reports');
 /** Each vitest project's JSON report. */
-const vitestReport = (/** @type {'unit' | 'workers'} */ project) => path.join(REPORTS, `vitest-${project}.json`);
-const VITEST_REPORTS = [vitestReport('unit'), vitestReport('workers')];
+const vitestReport = (/** @type {VitestProject} */ project) => path.join(REPORTS, `vitest-${project}.json`);
+const VITEST_REPORTS = [vitestReport('unit'), vitestReport('workers'), vitestReport('commands')];
 const E2E_REPORTS = [path.join(REPORTS, 'e2e.json'), path.join(REPORTS, 'e2e-pages.json')];
 const VITEST = modules('vitest', 'vitest.mjs');
 const PLAYWRIGHT = modules('@playwright', 'test', 'cli.js');
@@ -30,6 +30,7 @@ const PLAYWRIGHT = modules('@playwright', 'test', 'cli.js');
 /**
  * @typedef {{ name: string; after?: string[]; alone?: boolean; run: (out: Output) => Promise<boolean> }} Step
  * @typedef {{ stdio: 'inherit' | 'pipe'; write: (chunk: Buffer | string) => void }} Output
+ * @typedef {'unit' | 'workers' | 'commands'} VitestProject
  */
 /** @type {Step[]} */
 const steps = [
@@ -62,8 +63,10 @@ const steps = [
 		run: (out) => node(path.join(ROOT, 'scripts', 'bench.mjs'), ['--smoke', '--reuse-build'], out),
 	},
 	// The operator scripts the README names, each once on a demo database of their own
-	// (.wrangler/scripts-smoke, a copy of the seeded one), so that none can rot unnoticed. Beside the
-	// two smokes above: it needs no build, and mostly waits on one process at a time.
+	// (.wrangler/scripts-smoke, a copy of the seeded one), so that none can rot unnoticed, then the
+	// backup and restore commands' tests (the commands project, tests/commands/). Beside the two smokes
+	// above: it needs no build, and mostly waits on one process at a time; in the first steps, the
+	// commands' tests took about 90 CPU-seconds from the workers tests beside them.
 	{ name: 'scripts smoke', after: ['browser tests'], run: scriptsSmoke },
 ];
 
@@ -109,7 +112,7 @@ function npm(/** @type {string} */ script, /** @type {Output} */ out) {
 }
 
 /** One vitest project, with its own JSON report. */
-function vitest(/** @type {'unit' | 'workers'} */ project, /** @type {Output} */ out) {
+function vitest(/** @type {VitestProject} */ project, /** @type {Output} */ out) {
 	return node(VITEST, ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport(project)}`], out);
 }
 
@@ -197,7 +200,7 @@ async function scriptsSmoke(/** @type {Output} */ out) {
 			return false;
 		}
 	}
-	return true;
+	return vitest('commands', out);
 }
 
 /** A writer that keeps what it is given. */

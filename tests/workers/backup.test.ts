@@ -4,7 +4,7 @@
  * database with the same rows in every table, the same search results (English and a two-character
  * Korean query) and the same uploads' rows, whose R2 objects the manifest lists. A restore refuses a
  * database that is not empty and a piece that is not the manifest's, and reports an object that is gone.
- * tests/unit/backup-command.test.ts runs `npm run backup` and `npm run restore` on local state folders.
+ * tests/commands/backup-command.test.ts runs `npm run backup` and `npm run restore` on local state folders.
  */
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';

@@ -14,10 +14,10 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { executeFile, pendingMigrationsSql, wrangler } from '../../scripts/lib/wrangler.mjs';
+import { executeFile, wrangler } from '../../scripts/lib/wrangler.mjs';
 import { main } from '../../scripts/operator/backup';
 import { searchDocument, searchPhrase } from '@/server/search-index/search-text';
-import { runCommand } from './operator-command';
+import { MIGRATIONS_SQL, runCommand, smallCommunitySql } from '../unit/operator-command';
 
 const ROOT = path.join(import.meta.dirname, '..', '..');
 const work = mkdtempSync(path.join(tmpdir(), 'backup-command-'));
@@ -34,13 +34,7 @@ const run = (script: string, ...args: string[]) =>
 	spawnSync(process.execPath, [path.join(ROOT, 'scripts', script), ...args], { cwd: ROOT, encoding: 'utf8', timeout: COMMAND_MS });
 
 const CREATED = 1_790_000_000_000;
-const DATA = `
-INSERT INTO channels (id, domain, slug, title, language, theme_type, key_color, background_color, exposure_type, header_config, footer_config, created_at)
-	VALUES (7, 'backup', 'kr', '백업 커뮤니티', 'ko', 'LIGHT', '#4f46e5', '#ffffff', 'ALL', '{}', '{}', ${CREATED});
-INSERT INTO boards (id, channel_id, name, created_at) VALUES (70, 7, '공략 게시판', ${CREATED});
-INSERT INTO identities (id, provider, subject, created_at) VALUES (700, 'GOOGLE', 'backup-subject', ${CREATED});
-INSERT INTO members (id, channel_id, identity_id, nickname, provider, recent_provider, joined_at)
-	VALUES (7001, 7, 700, '백업작가', 'GOOGLE', 'GOOGLE', ${CREATED});
+const DATA = `${smallCommunitySql(7, 'backup', CREATED, { title: '백업 커뮤니티', board: '공략 게시판', nickname: '백업작가' })}
 INSERT INTO posts (id, channel_id, board_id, member_id, title, content, content_text, created_at, board_seq, channel_seq)
 	VALUES (70001, 7, 70, 7001, '레이드 공략 정리', '{"type":"doc","blocks":[]}', '첫 줄
 it''s the second line, raid notes', ${CREATED}, 1, 1);
@@ -51,10 +45,6 @@ INSERT INTO posts (id, channel_id, board_id, member_id, title, content, content_
 INSERT INTO uploads (channel_id, member_id, r2_key, content_type, size, created_at, post_id)
 	VALUES (7, 7001, 'backupcommand00001.png', 'image/png', 68, ${CREATED}, 70001);
 `;
-
-/** wrangler's table of applied migrations, as `migrate` makes it. */
-const MIGRATIONS_TABLE =
-	'CREATE TABLE d1_migrations(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL);';
 
 /** The source's search entries, as the services write them: the restore builds them again from the rows. */
 const BASE = 7 * 2 ** 32;
@@ -91,7 +81,7 @@ describe('npm run backup and npm run restore', () => {
 		() => {
 			// The migrations as scripts/lib/wrangler.mjs `migrate` writes them, then the data: one wrangler command.
 			const file = path.join(work, 'data.sql');
-			writeFileSync(file, `${MIGRATIONS_TABLE}\n${pendingMigrationsSql(new Set())}${DATA}${INDEX}`);
+			writeFileSync(file, `${MIGRATIONS_SQL}${DATA}${INDEX}`);
 			executeFile(file, source);
 			const before = snapshot(source);
 			const searched = before[5] as { q: string; id: number }[];

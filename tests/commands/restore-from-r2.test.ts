@@ -4,7 +4,7 @@
  * restored into an empty database of a new state folder (`--r2-persist-to` names the first), which
  * then holds the same rows and finds the same posts for an English and a two-character Korean search;
  * the upload's R2 object is checked in the bucket beside the backup. Real local D1s and R2 through
- * wrangler's platform proxy and workerd. tests/unit/backup-command.test.ts restores a folder.
+ * wrangler's platform proxy and workerd. tests/commands/backup-command.test.ts restores a folder.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,9 +12,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { getPlatformProxy } from 'wrangler';
-import { executeFile, pendingMigrationsSql } from '../../scripts/lib/wrangler.mjs';
+import { executeFile } from '../../scripts/lib/wrangler.mjs';
 import { backupDatabase } from '@/server/backup/scheduled-backup';
 import { searchPhrase } from '@/server/search-index/search-text';
+import { MIGRATIONS_SQL, smallCommunitySql } from '../unit/operator-command';
 
 const ROOT = path.join(import.meta.dirname, '..', '..');
 const work = mkdtempSync(path.join(tmpdir(), 'restore-from-r2-'));
@@ -29,13 +30,7 @@ const COMMAND_MS = 180_000;
 /** A day's backup slot, after the daily backup's hour. */
 const SLOT = Date.UTC(2026, 10, 2, 3, 10);
 const FOLDER = 'backups/DB/2026-11-02/';
-const DATA = `
-INSERT INTO channels (id, domain, slug, title, language, theme_type, key_color, background_color, exposure_type, header_config, footer_config, created_at)
-	VALUES (9, 'restore', 'kr', '복원 커뮤니티', 'ko', 'LIGHT', '#4f46e5', '#ffffff', 'ALL', '{}', '{}', ${SLOT});
-INSERT INTO boards (id, channel_id, name, created_at) VALUES (90, 9, '자유 게시판', ${SLOT});
-INSERT INTO identities (id, provider, subject, created_at) VALUES (900, 'GOOGLE', 'restore-subject', ${SLOT});
-INSERT INTO members (id, channel_id, identity_id, nickname, provider, recent_provider, joined_at)
-	VALUES (9001, 9, 900, '복원작가', 'GOOGLE', 'GOOGLE', ${SLOT});
+const DATA = `${smallCommunitySql(9, 'restore', SLOT, { title: '복원 커뮤니티', board: '자유 게시판', nickname: '복원작가' })}
 INSERT INTO posts (id, channel_id, board_id, member_id, title, content, content_text, created_at, board_seq, channel_seq)
 	VALUES (90001, 9, 90, 9001, '던전 공략', '{"type":"doc","blocks":[]}', 'boss notes', ${SLOT}, 1, 1);
 INSERT INTO posts (id, channel_id, board_id, member_id, title, content, content_text, created_at, board_seq, channel_seq)
@@ -71,9 +66,7 @@ describe('npm run restore -- --from-r2', () => {
 		async () => {
 			const file = path.join(work, 'data.sql');
 			// The schema (every migration, recorded as wrangler records them) and the data, in one command.
-			const migrations =
-				'CREATE TABLE d1_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL);';
-			writeFileSync(file, `${migrations}\n${pendingMigrationsSql(new Set())}${DATA}`);
+			writeFileSync(file, `${MIGRATIONS_SQL}${DATA}`);
 			executeFile(file, cronState);
 			const cron = await proxyOf(cronState);
 			let before: unknown[];
