@@ -4,7 +4,8 @@
  * lines, and stays on the screen; in the dark theme (Pixel Farm's) the Block confirm's red button
  * has text a reader can read (4.5:1). Korean on a dark community (Starfall's kr set dark for the test,
  * community-theme.ts): the bell's count and the chosen order tab are 4.5:1, and the muted marks (a
- * deleted comment, a saved post that is gone) stand upright, not in a slanted faux italic.
+ * deleted comment, a saved post that is gone) stand upright, not in a slanted faux italic; a
+ * notification's avatar keeps its 24 px (My Page's 52 px rule reached every avatar in its card).
  */
 import { expect, test } from './test';
 import { execute } from './fixtures';
@@ -70,7 +71,9 @@ test("the dark theme's Block confirm: the red button's text is 4.5:1 on it", asy
 	expect(contrast(colour!, background!)).toBeGreaterThanOrEqual(4.5);
 });
 
-test("Korean on a dark community: the bell's count and the chosen order tab are 4.5:1, muted marks upright", async ({ page }) => {
+test("Korean on a dark community: the bell's count and the chosen order tab are 4.5:1, muted marks upright, a notification's avatar 24 px", async ({
+	page,
+}) => {
 	const channel = await community('/starfall/kr');
 	const reader = freshMember('Reader', channel.index).id;
 	const writer = freshMember('Writer', channel.index).id;
@@ -126,6 +129,11 @@ test("Korean on a dark community: the bell's count and the chosen order tab are 
 			await page.goto(`/starfall/kr/boards/${boardOf(channel, 'general')}?sort=popular`);
 			const [colour, background] = await ratio('[data-sort-tabs] a[aria-current="page"]');
 			expect.soft(contrast(colour, background), `${colour} on ${background}`).toBeGreaterThanOrEqual(4.5);
+		});
+		await test.step("a notification's avatar is the list's 24 px, not My Page's 52", async () => {
+			await page.goto('/starfall/kr/mypage/notifications');
+			const avatar = (await page.locator('.notification-avatar').first().boundingBox())!;
+			expect.soft([Math.round(avatar.width), Math.round(avatar.height)]).toEqual([24, 24]);
 		});
 		await test.step('a saved post that is gone: its mark is upright', async () => {
 			await page.goto('/starfall/kr/mypage?tab=saved');
