@@ -2,12 +2,16 @@
  * What the look at the member features' screens found (tests/e2e/review-screens.spec.ts), held:
  * a comment's menu is as wide as "Block {nickname}" on a phone, so the nickname is not broken over
  * lines, and stays on the screen; in the dark theme (Pixel Farm's) the Block confirm's red button
- * has text a reader can read (4.5:1).
+ * has text a reader can read (4.5:1). Korean on a dark community (Starfall's kr set dark for the test,
+ * community-theme.ts): the bell's count and the chosen order tab are 4.5:1, and the muted marks (a
+ * deleted comment, a saved post that is gone) stand upright, not in a slanted faux italic; a
+ * notification's avatar keeps its 24 px (My Page's 52 px rule reached every avatar in its card).
  */
 import { expect, test } from './test';
 import { execute } from './fixtures';
-import { community, freshMember, freshPost } from './write-helpers';
+import { boardOf, community, freshMember, freshPost } from './write-helpers';
 import { signInContext } from './sessions';
+import { setTheme } from './community-theme';
 
 test.use({ viewport: { width: 390, height: 844 } });
 
@@ -65,4 +69,78 @@ test("the dark theme's Block confirm: the red button's text is 4.5:1 on it", asy
 	await expect(confirm).toBeVisible();
 	const [colour, background] = await confirm.evaluate((button) => [getComputedStyle(button).color, getComputedStyle(button).backgroundColor]);
 	expect(contrast(colour!, background!)).toBeGreaterThanOrEqual(4.5);
+});
+
+test("Korean on a dark community: the bell's count and the chosen order tab are 4.5:1, muted marks upright, a notification's avatar 24 px", async ({
+	page,
+}) => {
+	const channel = await community('/starfall/kr');
+	const reader = freshMember('Reader', channel.index).id;
+	const writer = freshMember('Writer', channel.index).id;
+	const now = Date.now();
+	const postId = freshPost(channel, `Dark ${reader}`);
+	const [gone] = execute(
+		`INSERT INTO comments (channel_id, post_id, member_id, content, created_at, deleted_at) VALUES (${channel.index}, ${postId}, ${writer}, 'Gone.', ${now - 60_000}, ${now - 30_000}) RETURNING id`,
+	) as { id: number }[];
+	execute(
+		`INSERT INTO comments (channel_id, post_id, member_id, parent_id, content, created_at) VALUES (${channel.index}, ${postId}, ${writer}, ${gone!.id}, 'Still here.', ${now - 50_000})`,
+	);
+	execute(`UPDATE posts SET comment_count = 2 WHERE id = ${postId}`);
+	const deleted = freshPost(channel, `Deleted ${reader}`);
+	execute(`UPDATE posts SET deleted_at = ${now} WHERE id = ${deleted}`);
+	execute(`INSERT INTO saved_posts (member_id, post_id, channel_id, saved_at) VALUES (${reader}, ${deleted}, ${channel.index}, ${now})`);
+	execute(
+		`INSERT INTO notifications (channel_id, member_id, kind, dedupe_key, actor_id, post_id, created_at, updated_at)
+		 VALUES (${channel.index}, ${reader}, 'COMMENT', 'dark-${postId}', ${writer}, ${postId}, ${now}, ${now})`,
+	);
+	execute(`UPDATE members SET unread_notifications = 1 WHERE id = ${reader}`);
+	await signInContext(page.context(), channel, reader);
+	const restore = await setTheme(page.request, channel, 'dark');
+	/** The text's colour against the first opaque background behind it (the badge's own, a card's). */
+	const ratio = (selector: string) =>
+		page
+			.locator(selector)
+			.first()
+			.evaluate((element) => {
+				let at: Element | null = element;
+				let background = 'rgb(0, 0, 0)';
+				for (; at; at = at.parentElement) {
+					const fill = getComputedStyle(at).backgroundColor;
+					if (fill.startsWith('rgb(')) {
+						background = fill;
+						break;
+					}
+				}
+				return [getComputedStyle(element).color, background] as const;
+			});
+	try {
+		await page.goto(`/starfall/kr/posts/${postId}`);
+		await expect(page.locator('html')).toHaveAttribute('data-theme', 'DARK');
+		await test.step("the bell's count", async () => {
+			await expect(page.locator('[data-bell-count]')).toBeVisible();
+			const [colour, background] = await ratio('[data-bell-count]');
+			expect.soft(contrast(colour, background), `${colour} on ${background}`).toBeGreaterThanOrEqual(4.5);
+		});
+		await test.step("a deleted comment's mark is upright", async () => {
+			await expect(page.locator('.comment-text.muted')).toHaveText('삭제된 댓글입니다.');
+			expect.soft(await page.locator('.comment-text.muted').evaluate((element) => getComputedStyle(element).fontStyle)).toBe('normal');
+		});
+		await test.step('the chosen order tab', async () => {
+			await page.goto(`/starfall/kr/boards/${boardOf(channel, 'general')}?sort=popular`);
+			const [colour, background] = await ratio('[data-sort-tabs] a[aria-current="page"]');
+			expect.soft(contrast(colour, background), `${colour} on ${background}`).toBeGreaterThanOrEqual(4.5);
+		});
+		await test.step("a notification's avatar is the list's 24 px, not My Page's 52", async () => {
+			await page.goto('/starfall/kr/mypage/notifications');
+			const avatar = (await page.locator('.notification-avatar').first().boundingBox())!;
+			expect.soft([Math.round(avatar.width), Math.round(avatar.height)]).toEqual([24, 24]);
+		});
+		await test.step('a saved post that is gone: its mark is upright', async () => {
+			await page.goto('/starfall/kr/mypage?tab=saved');
+			await expect(page.locator('.saved-gone')).toBeVisible();
+			expect.soft(await page.locator('.saved-gone').evaluate((element) => getComputedStyle(element).fontStyle)).toBe('normal');
+		});
+	} finally {
+		await restore();
+	}
 });
