@@ -47,7 +47,8 @@ import { memberPostStateRead, postPlaceRead, type MemberPostState, type PostPlac
 import { likedCommentsByTokenRead } from '@/server/likes/comment-likes';
 import { commentPageStartOfQuery } from '@/server/comments/pages';
 import type { CacheableRequest } from './cache-routes';
-import { memberRewriter, type PageParts } from './member-rewriters';
+import { memberParts, memberRewriter, PART_SELECTORS, type PageParts } from './member-rewriters';
+import { splicePage, type PageSpots } from './splice';
 
 /** A page the rewrite may answer: All Posts (boardId null), a board a guest may read, or a post's page. */
 export type MemberPage = { kind: 'list'; boardId: number | null } | { kind: 'post'; postId: number };
@@ -99,6 +100,12 @@ export function memberPageChoice(session: SessionState, page: MemberPage, place:
 	return isAdmin(session.member) || place === null ? 'full' : 'rewrite';
 }
 
+/** A guest's answer, and where the edge cache keeps its bytes with the places of the member's parts in them (when it knows them). */
+export interface GuestAnswer {
+	response: Response;
+	stored: { body: ArrayBuffer; spots: PageSpots } | null;
+}
+
 /** What the rewrite needs to know of the request. */
 interface MemberAsk {
 	request: Request;
@@ -106,7 +113,7 @@ interface MemberAsk {
 	channel: Channel;
 	page: MemberPage;
 	/** The guest's answer for the canonical URL, from the edge cache or made and stored as for a guest. */
-	guestAnswer: () => Promise<Response>;
+	guestAnswer: () => Promise<GuestAnswer>;
 	/** The full render, with the member's cookie. */
 	origin: (request: Request) => Promise<Response>;
 	now: number;
@@ -167,7 +174,7 @@ const placeOf = (read: PartsValues | null) => read?.post?.place ?? read?.place ?
 /** Answers a member's request for `page` (memberPageOf): the guest's page rewritten, or the full render. */
 export async function answerMember({ request, db, channel, page, guestAnswer, origin, now }: MemberAsk): Promise<Response> {
 	// The session's batch and the guest's page at the same time: one round trip in sequence, as the full render.
-	const [{ session, headers, read }, guest] = await Promise.all([
+	const [{ session, headers, read }, { response: guest, stored }] = await Promise.all([
 		requestSession<PartsValues>(db, channel, request, partsReads(db, channel, page, new URL(request.url)), now),
 		guestAnswer(),
 	]);
@@ -178,13 +185,25 @@ export async function answerMember({ request, db, channel, page, guestAnswer, or
 		await guest.body?.cancel();
 		return origin(request);
 	}
-	const sent = memberRewriter(channel, session, partsOf(page, read)).transform(new Response(guest.body, guest));
-	sent.headers.delete('Content-Length');
+	const parts = memberParts(channel, session, partsOf(page, read));
+	// The parts spliced in at the places found when the guest's page was stored; else (none known, or
+	// they do not fit) the page rewritten by HTMLRewriter on its way out.
+	const spliced = stored && splicePage(stored.body, stored.spots, PART_SELECTORS, parts);
+	let sent: Response;
+	if (spliced) {
+		await guest.body?.cancel();
+		sent = new Response(spliced, guest);
+		sent.headers.set('Content-Length', String(spliced.byteLength));
+	} else {
+		sent = memberRewriter(parts).transform(new Response(guest.body, guest));
+		sent.headers.delete('Content-Length');
+	}
 	sent.headers.delete('X-Edge-Cache');
 	for (const [name, value] of headers) {
 		if (name === 'Set-Cookie') sent.headers.append(name, value);
 		else sent.headers.set(name, value);
 	}
 	sent.headers.set('X-Member-Page', 'REWRITTEN');
+	sent.headers.set('X-Member-Parts', spliced ? 'SPLICED' : 'REWRITER');
 	return sent;
 }
