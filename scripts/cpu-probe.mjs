@@ -208,7 +208,7 @@ try {
 		// How the target is answered: a member's page rewritten from the guest's, or rendered in full.
 		const asked = await fetch(`${servers[0].origin}${target.path}`, { headers: target.cookie ? { cookie: target.cookie } : {} });
 		await asked.arrayBuffer();
-		const how = ['x-member-page', 'x-edge-cache'].map((header) => `${header}: ${asked.headers.get(header) ?? '-'}`).join(', ');
+		const how = ['x-member-page', 'x-member-parts', 'x-edge-cache'].map((header) => `${header}: ${asked.headers.get(header) ?? '-'}`).join(', ');
 		console.log(`${name.padEnd(28)} ${asked.status} ${how}`);
 		// Warm each isolate (and, for a cached target, the cache) first.
 		for (const server of servers) await load(target, 100, server.origin);

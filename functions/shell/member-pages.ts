@@ -193,7 +193,7 @@ export async function answerMember({ request, db, channel, page, guestAnswer, or
 	if (spliced) {
 		await guest.body?.cancel();
 		sent = new Response(spliced, guest);
-		sent.headers.set('Content-Length', String(spliced.byteLength));
+		sent.headers.set('Content-Length', String(spliced.size));
 	} else {
 		sent = memberRewriter(parts).transform(new Response(guest.body, guest));
 		sent.headers.delete('Content-Length');

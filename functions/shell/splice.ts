@@ -86,7 +86,6 @@ interface Attribute {
 const TAG_NAME = /^<([^\s/>]+)/;
 const ATTRIBUTE = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g;
 const decoder = new TextDecoder();
-const encoder = new TextEncoder();
 
 /** The element at `spot` of `bytes` as a handler sees it, keeping what the handlers do to it. */
 class SplicedElement implements PartElement {
@@ -242,7 +241,7 @@ function fits(bytes: Uint8Array, spot: Spot): boolean {
  * the same order), or null when the places do not fit the bytes (another build's, another page's)
  * or a part needs what the element has not: the caller then rewrites the page with HTMLRewriter.
  */
-export function splicePage(body: ArrayBuffer, places: PageSpots, selectors: readonly string[], parts: readonly MemberPart[]): Uint8Array | null {
+export function splicePage(body: ArrayBuffer, places: PageSpots, selectors: readonly string[], parts: readonly MemberPart[]): Blob | null {
 	const bytes = new Uint8Array(body);
 	if (places.length !== bytes.byteLength) return null;
 	const indexes = parts.map((part) => selectors.indexOf(part.selector));
@@ -279,22 +278,20 @@ export function splicePage(body: ArrayBuffer, places: PageSpots, selectors: read
 	return applyEdits(bytes, edits);
 }
 
-/** `bytes` with `edits` made: an edit inside a range another replaced is dropped with it. */
-function applyEdits(bytes: Uint8Array, edits: Edit[]): Uint8Array {
+/**
+ * `bytes` with `edits` made, as a Blob of slices of the stored bytes and the parts' markup (one copy,
+ * by the runtime, which the answer then sends as it is): an edit inside a range another replaced is
+ * dropped with it.
+ */
+function applyEdits(bytes: Uint8Array, edits: Edit[]): Blob {
 	edits.sort((a, b) => a.at - b.at || a.rank - b.rank);
-	const pieces: Uint8Array[] = [];
+	const pieces: (Uint8Array | string)[] = [];
 	let cursor = 0;
 	for (const edit of edits) {
 		if (edit.at < cursor) continue;
-		pieces.push(bytes.subarray(cursor, edit.at), encoder.encode(edit.text));
+		pieces.push(bytes.subarray(cursor, edit.at), edit.text);
 		cursor = edit.end;
 	}
 	pieces.push(bytes.subarray(cursor));
-	const spliced = new Uint8Array(pieces.reduce((total, piece) => total + piece.byteLength, 0));
-	let at = 0;
-	for (const piece of pieces) {
-		spliced.set(piece, at);
-		at += piece.byteLength;
-	}
-	return spliced;
+	return new Blob(pieces);
 }

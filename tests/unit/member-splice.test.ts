@@ -8,7 +8,6 @@ import { describe, expect, it } from 'vitest';
 import { splicePage, type MemberPart, type PageSpots, type Spot } from '@functions/shell/splice';
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 const bytesOf = (text: string) => encoder.encode(text).byteLength;
 
 /** The spot of the element whose start tag is `startTag` and end tag `endTag` (the first after it), by byte offsets of `page`. */
@@ -40,13 +39,13 @@ function spotsOf(page: string): PageSpots {
 	};
 }
 
-const splice = (page: string, spots: PageSpots, parts: MemberPart[]) => {
+const splice = async (page: string, spots: PageSpots, parts: MemberPart[]) => {
 	const made = splicePage(encoder.encode(page).buffer as ArrayBuffer, spots, SELECTORS, parts);
-	return made === null ? null : decoder.decode(made);
+	return made === null ? null : made.text();
 };
 
 describe('the splice of member parts into stored bytes', () => {
-	it('puts several parts in at byte offsets past Korean text, emoji and Japanese', () => {
+	it('puts several parts in at byte offsets past Korean text, emoji and Japanese', async () => {
 		const read: (string | null)[] = [];
 		const parts: MemberPart[] = [
 			{
@@ -69,13 +68,13 @@ describe('the splice of member parts into stored bytes', () => {
 			},
 			{ selector: 'ol', element: (list) => void list.setInnerContent('<li>하나</li>', { html: true }) },
 		];
-		expect(splice(PAGE, spotsOf(PAGE), parts)).toBe(
+		expect(await splice(PAGE, spotsOf(PAGE), parts)).toBe(
 			'<!doctype html><p class="gone">한국어 <b>굵게</b> 문장</p><i>앞</i><div class="a member" data-k=\'값\' data-user="회원 &quot;별&quot;"><em>처음</em>안녕하세요 🌟</div><strong id="x">세계!</strong><u>뒤</u><ol><li>하나</li></ol><footer>끝 — 終わり</footer>',
 		);
 		expect(read).toEqual(['값', 'a', null]);
 	});
 
-	it('drops what is put inside an element a part replaces or removes, and keeps what goes before and after it', () => {
+	it('drops what is put inside an element a part replaces or removes, and keeps what goes before and after it', async () => {
 		const parts: MemberPart[] = [
 			{
 				selector: 'p.gone',
@@ -88,10 +87,12 @@ describe('the splice of member parts into stored bytes', () => {
 			{ selector: 'b', element: (bold) => void bold.setAttribute('class', '안') },
 			{ selector: 'div.a', element: (div) => void div.remove() },
 		];
-		expect(splice(PAGE, spotsOf(PAGE), parts)).toBe('<!doctype html>[<p>새 문단</p>]<span id="x">세계</span><ol></ol><footer>끝 — 終わり</footer>');
+		expect(await splice(PAGE, spotsOf(PAGE), parts)).toBe(
+			'<!doctype html>[<p>새 문단</p>]<span id="x">세계</span><ol></ol><footer>끝 — 終わり</footer>',
+		);
 	});
 
-	it('runs an end tag’s handlers when the page reaches it, after the handlers of what it holds', () => {
+	it('runs an end tag’s handlers when the page reaches it, after the handlers of what it holds', async () => {
 		let seen = '';
 		const parts: MemberPart[] = [
 			{
@@ -104,24 +105,24 @@ describe('the splice of member parts into stored bytes', () => {
 			{ selector: 'b', element: () => void (seen += 'b') },
 			{ selector: 'div.a', element: () => void (seen += 'div') },
 		];
-		expect(splice(PAGE, spotsOf(PAGE), parts)).toContain('문장</p><!--b-->after<div');
+		expect(await splice(PAGE, spotsOf(PAGE), parts)).toContain('문장</p><!--b-->after<div');
 	});
 
-	it('leaves an unchanged page as it is, and refuses places that do not fit the bytes', () => {
+	it('leaves an unchanged page as it is, and refuses places that do not fit the bytes', async () => {
 		const spots = spotsOf(PAGE);
 		const none: MemberPart[] = [{ selector: 'div.a', element: () => undefined }];
-		expect(splice(PAGE, spots, none)).toBe(PAGE);
+		expect(await splice(PAGE, spots, none)).toBe(PAGE);
 		const touch: MemberPart[] = [{ selector: 'div.a', element: (div) => void div.setAttribute('x', '1') }];
 		// Places of the page before one character was added to its text: one byte short, or every tag moved.
-		expect(splice(`${PAGE}!`, spots, touch)).toBeNull();
+		expect(await splice(`${PAGE}!`, spots, touch)).toBeNull();
 		const moved = PAGE.replace('한국어', '한국어어').replace('끝 — ', '끝  ');
 		expect(bytesOf(moved)).toBe(spots.length);
-		expect(splice(moved, spots, touch)).toBeNull();
+		expect(await splice(moved, spots, touch)).toBeNull();
 		// A selector not in the list the places were found with.
-		expect(splice(PAGE, spots, [{ selector: 'p', element: () => undefined }])).toBeNull();
+		expect(await splice(PAGE, spots, [{ selector: 'p', element: () => undefined }])).toBeNull();
 		// A part that needs an end tag the element has not.
 		const noEnd = { ...spots, spots: spots.spots.map((spot) => (spot.selectors === 1 ? { ...spot, endStart: -1, end: -1 } : spot)) };
-		expect(splice(PAGE, noEnd, [{ selector: 'div.a', element: (div) => void div.after('x', { html: true }) }])).toBeNull();
-		expect(splice(PAGE, noEnd, touch)).toContain('<div class="a" data-k=\'값\' x="1">');
+		expect(await splice(PAGE, noEnd, [{ selector: 'div.a', element: (div) => void div.after('x', { html: true }) }])).toBeNull();
+		expect(await splice(PAGE, noEnd, touch)).toContain('<div class="a" data-k=\'값\' x="1">');
 	});
 });

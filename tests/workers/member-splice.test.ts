@@ -18,7 +18,6 @@ import { withEdgeCache } from '@functions/shell/edge-cache';
 import { signIn } from './harness';
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 /** A guest's page with the marks of every part (MainLayout, Header, Sidebar, BoardView, the post's header, PostActions, CommentList). */
 function guestPage(text: string, comments: { id: number; state: string }[]) {
@@ -77,7 +76,7 @@ async function spliced(page: string, parts: Parts) {
 	expect(kept).toEqual(spots);
 	const bytes = splicePage(body, kept!, PART_SELECTORS, parts());
 	expect(bytes).not.toBeNull();
-	return decoder.decode(bytes!);
+	return bytes!.text();
 }
 
 describe('the splice gives the bytes HTMLRewriter gives', () => {
