@@ -6,7 +6,9 @@
  * Cache API of the data centre. A request with a session cookie this deployment minted, whose end
  * has not passed, neither reads nor fills the cache with its own answer (All Posts, a board page and
  * a post page are the guest's answer with the member's parts put in: functions/shell/member-pages.ts), and a
- * response that sets a cookie, is private, or is not a success or a redirect is never stored.
+ * response that sets a cookie, is private, or is not a success or a redirect is never stored. A
+ * guest's page of those three routes is stored with the places of the member's parts in it
+ * (functions/shell/page-spots.ts), found once, so that a member's page is spliced, not parsed.
  *
  * Freshness, for guests and for the member pages made from theirs (any other answer to a member is
  * made for them). The isolate that served a write reads the channel row again at once (the API's

@@ -1,10 +1,11 @@
 /**
  * A member's page made from the guest's: a signed-in member's GET of All Posts, a board page or a
  * post page is answered from the guest's page (the edge cache's entry, or the guest's render made
- * and stored as a guest's miss would be) with the member's parts put in on the way out by
- * HTMLRewriter (functions/shell/member-rewriters.ts), instead of Astro rendering the whole page again
- * for that member. The parts' markup comes from one place, src/server/channels/member-parts.ts,
- * which the full render uses too.
+ * and stored as a guest's miss would be) with the member's parts (functions/shell/member-rewriters.ts)
+ * spliced into its stored bytes at the places found when it was stored (functions/shell/splice.ts),
+ * or put in on the way out by HTMLRewriter where those are not known, instead of Astro rendering the
+ * whole page again for that member. The parts' markup comes from one place,
+ * src/server/channels/member-parts.ts, which the full render uses too.
  *
  * The one rule (memberPageOf, then the stored guest's answer, then memberPageChoice) keeps the full
  * render where the member's page is not the guest's page with their parts:

@@ -60,9 +60,9 @@ export type PageParts =
 	| ({ kind: 'post'; boardId: number } & PostParts);
 
 /**
- * Every selector a member part is put in by, in the order their handlers run (HTMLRewriter runs an
- * element's handlers in the order they were added): the stored guest's page is searched for these
- * once (functions/shell/page-spots.ts), and a part of a selector not listed here is not spliced.
+ * Every selector a member part is put in by: the stored guest's page is searched for these once
+ * (functions/shell/page-spots.ts), and a page with a part of a selector not listed here is rewritten
+ * by HTMLRewriter instead of spliced. A new part's selector joins the list.
  */
 export const PART_SELECTORS = [
 	'[data-route-error-dialog]',
@@ -91,7 +91,11 @@ type PartSelector = (typeof PART_SELECTORS)[number];
 /** A part of one of PART_SELECTORS. */
 const part = (selector: PartSelector, element: MemberPart['element']): MemberPart => ({ selector, element });
 
-/** The parts of `session` on the guest's page of `parts`, in PART_SELECTORS' order. */
+/**
+ * The parts of `session` on the guest's page of `parts`, in the order their handlers run on an element
+ * several match (as HTMLRewriter runs them: in the order they were added). A list is for one page: a
+ * post's parts remember what they met on it.
+ */
 export function memberParts(channel: Channel, session: SessionState, parts: PageParts): MemberPart[] {
 	const member = session.kind === 'member' ? session.member : null;
 	const list = [
