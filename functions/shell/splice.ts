@@ -283,9 +283,9 @@ export function splicePage(body: ArrayBuffer, places: PageSpots, selectors: read
  * by the runtime, which the answer then sends as it is): an edit inside a range another replaced is
  * dropped with it.
  */
-function applyEdits(bytes: Uint8Array, edits: Edit[]): Blob {
+function applyEdits(bytes: Uint8Array<ArrayBuffer>, edits: Edit[]): Blob {
 	edits.sort((a, b) => a.at - b.at || a.rank - b.rank);
-	const pieces: (Uint8Array | string)[] = [];
+	const pieces: (Uint8Array<ArrayBuffer> | string)[] = [];
 	let cursor = 0;
 	for (const edit of edits) {
 		if (edit.at < cursor) continue;
