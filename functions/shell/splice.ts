@@ -20,7 +20,7 @@ type Html = { html: true };
  * What a member part's handler may do with an element: a subset of HTMLRewriter's Element, which
  * the HTMLRewriter path passes as it is, and which the splice path plays on the stored bytes.
  */
-export interface PartElement {
+interface PartElement {
 	tagName: string;
 	getAttribute(name: string): string | null;
 	hasAttribute(name: string): boolean;
