@@ -10,9 +10,17 @@
  * wrangler's inspector, Chrome DevTools Protocol), saves it to bench-results/worker.cpuprofile
  * (open it in Chrome DevTools) and prints the functions with the most self and total time.
  * `postGuestMiss` asks a post no one read at each request (a guest's miss: the render and its reads).
+ * `postUncached`, `boardUncached` and `allPostsUncached` are a member's pages (also named `postMember`,
+ * `boardMember`, `allPostsMember`), answered from the guest's page; the probe prints how each target
+ * was answered (X-Member-Page, X-Member-Parts: SPLICED or REWRITER, X-Edge-Cache).
  * `--only NAME,…` measures some targets only. `--against DIR` also serves the build of another
  * checkout (DIR/dist, e.g. the commit before a change) on the next port, on the same data, and
  * alternates the two round by round, so both see the same load from the rest of the machine.
+ * `--direct` also measures each server past wrangler's dev proxy, straight from the Worker's runtime
+ * (scripts/lib/direct-port.mjs, on BENCH_PORT + 4 and + 5), alternating with the proxy's rounds: the
+ * proxy passes every HTML answer through an HTMLRewriter of its own (docs/decisions/performance.md),
+ * which a deployment does not. The CPU is still that of wrangler's whole process tree, the proxy's
+ * process idle in the direct rounds.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -24,6 +32,7 @@ import { ROOT, migrate, query } from './lib/wrangler.mjs';
 import { localSessionSecret, serveBuild, waitFor } from './lib/server.mjs';
 import { withServerCpu } from './lib/cpu.mjs';
 import { fromOwnAddresses } from './lib/reader-addresses.mjs';
+import { forwardToWorker } from './lib/direct-port.mjs';
 import { mintSessionToken } from '../src/server/sign-in/session-token.ts';
 import { hashToken } from '../src/server/platform/tokens.ts';
 
@@ -35,6 +44,7 @@ const { values } = parseArgs({
 		'profile-target': { type: 'string', default: 'postUncached' },
 		only: { type: 'string' },
 		against: { type: 'string' },
+		direct: { type: 'boolean', default: false },
 	},
 });
 const PORT = Number(process.env.BENCH_PORT ?? 8830);
@@ -99,7 +109,9 @@ const targets = {
 	boardUncached: { path: '/bench/large/boards/91', cookie: minted },
 	allPostsUncached: { path: '/bench/large/boards', cookie: minted },
 };
-const chosen = values.only ? Object.fromEntries(values.only.split(',').map((name) => [name, targets[name]])) : targets;
+/** The member's pages by what they are now (made from the guest's page, not uncached): the same targets. */
+const ALIASES = { postMember: 'postUncached', boardMember: 'boardUncached', allPostsMember: 'allPostsUncached' };
+const chosen = values.only ? Object.fromEntries(values.only.split(',').map((name) => [name, targets[ALIASES[name] ?? name]])) : targets;
 
 /** `amount` requests to the target, each from an address of its own (the read limits count per address). */
 function load(target, amount = requests, origin = ORIGIN) {
@@ -203,12 +215,23 @@ if (values.against) {
 const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 try {
 	for (const server of servers) await waitFor(`${server.origin}/`);
+	// Past wrangler's dev proxy: each server also answers straight from its Worker's runtime (what a
+	// deployment runs), a target of its own alternating with the proxy's round by round.
+	if (values.direct) {
+		for (const [index, server] of [...servers].entries()) {
+			const port = PORT + 4 + index;
+			const proxyPort = Number(new URL(server.origin).port);
+			const forwarder = await forwardToWorker({ port, wranglerPid: server.child.pid, proxyPort, readyPath: '/bench/large/boards', log: console.log });
+			servers.push({ name: `${server.name}, direct`, origin: `http://127.0.0.1:${port}`, child: server.child, forwarder });
+			await waitFor(`http://127.0.0.1:${port}/`);
+		}
+	}
 	for (const [name, target] of Object.entries(chosen)) {
 		const perRequest = new Map(servers.map((server) => [server, []]));
 		// How the target is answered: a member's page rewritten from the guest's, or rendered in full.
 		const asked = await fetch(`${servers[0].origin}${target.path}`, { headers: target.cookie ? { cookie: target.cookie } : {} });
 		await asked.arrayBuffer();
-		const how = ['x-member-page', 'x-edge-cache'].map((header) => `${header}: ${asked.headers.get(header) ?? '-'}`).join(', ');
+		const how = ['x-member-page', 'x-member-parts', 'x-edge-cache'].map((header) => `${header}: ${asked.headers.get(header) ?? '-'}`).join(', ');
 		console.log(`${name.padEnd(28)} ${asked.status} ${how}`);
 		// Warm each isolate (and, for a cached target, the cache) first.
 		for (const server of servers) await load(target, 100, server.origin);
@@ -236,6 +259,9 @@ try {
 		console.log(total.join('\n'));
 	}
 } finally {
-	for (const server of servers) server.child.kill('SIGTERM');
+	for (const server of servers) {
+		server.forwarder?.close();
+		if (!server.forwarder) server.child.kill('SIGTERM');
+	}
 }
 process.exit(0);

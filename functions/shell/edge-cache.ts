@@ -6,7 +6,9 @@
  * Cache API of the data centre. A request with a session cookie this deployment minted, whose end
  * has not passed, neither reads nor fills the cache with its own answer (All Posts, a board page and
  * a post page are the guest's answer with the member's parts put in: functions/shell/member-pages.ts), and a
- * response that sets a cookie, is private, or is not a success or a redirect is never stored.
+ * response that sets a cookie, is private, or is not a success or a redirect is never stored. A
+ * guest's page of those three routes is stored with the places of the member's parts in it
+ * (functions/shell/page-spots.ts), found once, so that a member's page is spliced, not parsed.
  *
  * Freshness, for guests and for the member pages made from theirs (any other answer to a member is
  * made for them). The isolate that served a write reads the channel row again at once (the API's
@@ -38,7 +40,10 @@ import { sessionTokenState } from '@/server/sign-in/session-token';
 import { sessionSecret } from '@/server/sign-in/session-secret';
 import { bookmarkOf } from '@/server/platform/d1-session';
 import { cacheableRoute, canonicalUrl, listScopeOf, type CacheableRequest } from '@functions/shell/cache-routes';
-import { answerMember, isGuestPage, memberPageOf, rewritableRoute } from '@functions/shell/member-pages';
+import { answerMember, isGuestPage, memberPageOf, rewritableRoute, type GuestAnswer } from '@functions/shell/member-pages';
+import { PART_SELECTORS } from '@functions/shell/member-rewriters';
+import { decodeSpots, encodeSpots, locateSpots } from '@functions/shell/page-spots';
+import type { PageSpots } from '@functions/shell/splice';
 
 /** The oldest answer a guest gets: what no version in the key covers (like counts) is this fresh. */
 export const GUEST_MAX_AGE_MS = 60_000;
@@ -51,6 +56,8 @@ const MEMORY_BYTES = 32 * 1024 * 1024;
 const STORED_AT = 'X-Edge-Stored-At';
 /** The post version an answer was made at, kept with it in the Cache API (and never sent to a reader). */
 const STORED_POST_VERSION = 'X-Edge-Post-Version';
+/** Where a page's member parts go (functions/shell/page-spots.ts), kept with it in the Cache API (and never sent to a reader). */
+const STORED_SPOTS = 'X-Edge-Member-Spots';
 
 interface MemoryEntry {
 	status: number;
@@ -61,6 +68,8 @@ interface MemoryEntry {
 	storedAt: number;
 	/** The post version (postVersion) it was made at, for the reads of one post; null for any other. */
 	postVersion: number | null;
+	/** Where a member's parts go in a page a member's may be made from; null for any other answer, or a page that has none found. */
+	spots: PageSpots | null;
 }
 const memory = new Map<string, MemoryEntry>();
 let memoryBytes = 0;
@@ -145,18 +154,38 @@ function recall(key: string, now: number): MemoryEntry | undefined {
 }
 
 /** An entry as a hit is sent: a known length (one piece, not chunked), revalidated by browsers. */
-function entryOf(status: number, stored: Headers, body: ArrayBuffer, storedAt: number, postVersion: number | null): MemoryEntry {
+function entryOf(
+	status: number,
+	stored: Headers,
+	body: ArrayBuffer,
+	storedAt: number,
+	postVersion: number | null,
+	spots: PageSpots | null,
+): MemoryEntry {
 	const headers = new Headers(stored);
 	headers.delete(STORED_AT);
 	headers.delete(STORED_POST_VERSION);
+	headers.delete(STORED_SPOTS);
 	headers.set('Content-Length', String(body.byteLength));
 	headers.set('Cache-Control', 'public, max-age=0, must-revalidate');
 	headers.set('X-Edge-Cache', 'HIT');
-	return { status, headers, body, storedAt, postVersion };
+	return { status, headers, body, storedAt, postVersion, spots };
+}
+
+/**
+ * The bytes and member spots of the guest's answers made from an entry that has spots, for a member's
+ * page made from them (answerMember splices the parts in): a guest's answer is a Response, which
+ * carries neither.
+ */
+const storedPages = new WeakMap<Response, NonNullable<GuestAnswer['stored']>>();
+
+function sentWith(response: Response, body: ArrayBuffer, spots: PageSpots | null): Response {
+	if (spots) storedPages.set(response, { body, spots });
+	return response;
 }
 
 function fromMemory(entry: MemoryEntry): Response {
-	return new Response(entry.body, { status: entry.status, headers: entry.headers });
+	return sentWith(new Response(entry.body, { status: entry.status, headers: entry.headers }), entry.body, entry.spots);
 }
 
 /**
@@ -201,10 +230,12 @@ interface Fill {
 	now: number;
 	/** The version of the post the answer shows, as this isolate knows it; null for other reads. */
 	postVersion: number | null;
+	/** Whether a member's page may be made from the answer: its member parts' places are found when it is stored. */
+	memberPage: boolean;
 }
 
 /** Asks the origin for the guest's answer and stores it when it may be; answers what to send. */
-async function fill({ keyText, cache, ctx, ask, now, postVersion }: Fill): Promise<Response> {
+async function fill({ keyText, cache, ctx, ask, now, postVersion, memberPage }: Fill): Promise<Response> {
 	const response = await ask();
 	const storable =
 		// A post's page or read that answers 404 or 410 (missing, removed) is kept too, under the
@@ -221,13 +252,15 @@ async function fill({ keyText, cache, ctx, ask, now, postVersion }: Fill): Promi
 		return sent;
 	}
 	const body = await response.arrayBuffer();
+	const spots = memberPage && isGuestPage(response) ? await locateSpots(body, PART_SELECTORS) : null;
 	const stored = new Response(body, response);
 	stored.headers.set('Cache-Control', `public, s-maxage=${GUEST_MAX_AGE_MS / 1000}`);
 	stored.headers.set(STORED_AT, String(now));
 	if (postVersion !== null) stored.headers.set(STORED_POST_VERSION, String(postVersion));
-	remember(keyText, entryOf(stored.status, stored.headers, body, now, postVersion));
+	if (spots) stored.headers.set(STORED_SPOTS, encodeSpots(spots, PART_SELECTORS));
+	remember(keyText, entryOf(stored.status, stored.headers, body, now, postVersion, spots));
 	ctx.waitUntil(cache.put(new Request(keyText), stored));
-	const sent = new Response(body, response);
+	const sent = sentWith(new Response(body, response), body, spots);
 	sent.headers.set('Content-Length', String(body.byteLength));
 	if (!sent.headers.has('cache-control')) sent.headers.set('Cache-Control', 'public, max-age=0, must-revalidate');
 	sent.headers.set('X-Edge-Cache', 'MISS');
@@ -268,7 +301,16 @@ async function storedAnswer(fillRequest: Fill): Promise<Response | null> {
 	if (!hit) return null;
 	const body = await hit.arrayBuffer();
 	const storedVersion = hit.headers.get(STORED_POST_VERSION);
-	const entry = entryOf(hit.status, hit.headers, body, Number(hit.headers.get(STORED_AT)), storedVersion === null ? null : Number(storedVersion));
+	// Spots another build wrote, or none: a member's page made from the entry is rewritten by HTMLRewriter.
+	const spots = decodeSpots(hit.headers.get(STORED_SPOTS), PART_SELECTORS, body.byteLength);
+	const entry = entryOf(
+		hit.status,
+		hit.headers,
+		body,
+		Number(hit.headers.get(STORED_AT)),
+		storedVersion === null ? null : Number(storedVersion),
+		spots,
+	);
 	if (!isFresh(entry, now)) return null;
 	remember(keyText, entry);
 	return serveHit(entry, fillRequest);
@@ -318,6 +360,7 @@ export async function withEdgeCache(
 		ask: () => origin(guestRequest(request, canonical)),
 		now,
 		postVersion: route.postId === null ? null : postVersion(channel, route.postId),
+		memberPage: rewritableRoute(route),
 	};
 	if (!member) return guestAnswer(fillRequest);
 	const page = memberPageOf(route, url.href, canonical, await layout());
@@ -332,5 +375,9 @@ export async function withEdgeCache(
 		await stored.body?.cancel();
 		return origin(request);
 	}
-	return answerMember({ request, db, channel, page, guestAnswer: () => (stored ? Promise.resolve(stored) : fill(fillRequest)), origin, now });
+	const guestPage = async () => {
+		const response = stored ?? (await fill(fillRequest));
+		return { response, stored: storedPages.get(response) ?? null };
+	};
+	return answerMember({ request, db, channel, page, guestAnswer: guestPage, origin, now });
 }

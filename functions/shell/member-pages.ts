@@ -1,10 +1,11 @@
 /**
  * A member's page made from the guest's: a signed-in member's GET of All Posts, a board page or a
  * post page is answered from the guest's page (the edge cache's entry, or the guest's render made
- * and stored as a guest's miss would be) with the member's parts put in on the way out by
- * HTMLRewriter (functions/shell/member-rewriters.ts), instead of Astro rendering the whole page again
- * for that member. The parts' markup comes from one place, src/server/channels/member-parts.ts,
- * which the full render uses too.
+ * and stored as a guest's miss would be) with the member's parts (functions/shell/member-rewriters.ts)
+ * spliced into its stored bytes at the places found when it was stored (functions/shell/splice.ts),
+ * or put in on the way out by HTMLRewriter where those are not known, instead of Astro rendering the
+ * whole page again for that member. The parts' markup comes from one place,
+ * src/server/channels/member-parts.ts, which the full render uses too.
  *
  * The one rule (memberPageOf, then the stored guest's answer, then memberPageChoice) keeps the full
  * render where the member's page is not the guest's page with their parts:
@@ -47,7 +48,8 @@ import { memberPostStateRead, postPlaceRead, type MemberPostState, type PostPlac
 import { likedCommentsByTokenRead } from '@/server/likes/comment-likes';
 import { commentPageStartOfQuery } from '@/server/comments/pages';
 import type { CacheableRequest } from './cache-routes';
-import { memberRewriter, type PageParts } from './member-rewriters';
+import { memberParts, memberRewriter, PART_SELECTORS, type PageParts } from './member-rewriters';
+import { splicePage, type PageSpots } from './splice';
 
 /** A page the rewrite may answer: All Posts (boardId null), a board a guest may read, or a post's page. */
 export type MemberPage = { kind: 'list'; boardId: number | null } | { kind: 'post'; postId: number };
@@ -99,6 +101,12 @@ export function memberPageChoice(session: SessionState, page: MemberPage, place:
 	return isAdmin(session.member) || place === null ? 'full' : 'rewrite';
 }
 
+/** A guest's answer, and where the edge cache keeps its bytes with the places of the member's parts in them (when it knows them). */
+export interface GuestAnswer {
+	response: Response;
+	stored: { body: ArrayBuffer; spots: PageSpots } | null;
+}
+
 /** What the rewrite needs to know of the request. */
 interface MemberAsk {
 	request: Request;
@@ -106,7 +114,7 @@ interface MemberAsk {
 	channel: Channel;
 	page: MemberPage;
 	/** The guest's answer for the canonical URL, from the edge cache or made and stored as for a guest. */
-	guestAnswer: () => Promise<Response>;
+	guestAnswer: () => Promise<GuestAnswer>;
 	/** The full render, with the member's cookie. */
 	origin: (request: Request) => Promise<Response>;
 	now: number;
@@ -167,7 +175,7 @@ const placeOf = (read: PartsValues | null) => read?.post?.place ?? read?.place ?
 /** Answers a member's request for `page` (memberPageOf): the guest's page rewritten, or the full render. */
 export async function answerMember({ request, db, channel, page, guestAnswer, origin, now }: MemberAsk): Promise<Response> {
 	// The session's batch and the guest's page at the same time: one round trip in sequence, as the full render.
-	const [{ session, headers, read }, guest] = await Promise.all([
+	const [{ session, headers, read }, { response: guest, stored }] = await Promise.all([
 		requestSession<PartsValues>(db, channel, request, partsReads(db, channel, page, new URL(request.url)), now),
 		guestAnswer(),
 	]);
@@ -178,13 +186,25 @@ export async function answerMember({ request, db, channel, page, guestAnswer, or
 		await guest.body?.cancel();
 		return origin(request);
 	}
-	const sent = memberRewriter(channel, session, partsOf(page, read)).transform(new Response(guest.body, guest));
-	sent.headers.delete('Content-Length');
+	const parts = memberParts(channel, session, partsOf(page, read));
+	// The parts spliced in at the places found when the guest's page was stored; else (none known, or
+	// they do not fit) the page rewritten by HTMLRewriter on its way out.
+	const spliced = stored && splicePage(stored.body, stored.spots, PART_SELECTORS, parts);
+	let sent: Response;
+	if (spliced) {
+		await guest.body?.cancel();
+		sent = new Response(spliced, guest);
+		sent.headers.set('Content-Length', String(spliced.size));
+	} else {
+		sent = memberRewriter(parts).transform(new Response(guest.body, guest));
+		sent.headers.delete('Content-Length');
+	}
 	sent.headers.delete('X-Edge-Cache');
 	for (const [name, value] of headers) {
 		if (name === 'Set-Cookie') sent.headers.append(name, value);
 		else sent.headers.set(name, value);
 	}
 	sent.headers.set('X-Member-Page', 'REWRITTEN');
+	sent.headers.set('X-Member-Parts', spliced ? 'SPLICED' : 'REWRITER');
 	return sent;
 }

@@ -324,3 +324,41 @@ test('nothing of one member’s page reaches a guest or another member', async (
 		}
 	}
 });
+
+test('a member’s page is spliced into the stored guest’s page; one whose places are not known is rewritten by HTMLRewriter, alike', async ({
+	request,
+	baseURL,
+}) => {
+	const cookie = await session(ids.bystander);
+	const how = async (url: string) => {
+		const answer = await request.get(url, { headers: { cookie }, maxRedirects: 0 });
+		expect(answer.headers()['x-member-page'], url).toBe('REWRITTEN');
+		return { parts: answer.headers()['x-member-parts'], text: await answer.text() };
+	};
+	for (const url of [`${BASE}/boards`, `${BASE}/boards/${ids.hiddenPostBoard}`, `${BASE}/posts/${ids.deletedCommentPost}`]) {
+		expect((await how(url)).parts, url).toBe('SPLICED');
+	}
+	// A post whose text holds the character the places are marked with (functions/shell/page-spots.ts): its page has none.
+	const written = await request.post(`/v1${BASE}/posts`, {
+		headers: { cookie, origin: baseURL ?? '' },
+		data: {
+			boardId: 12,
+			subjectId: null,
+			title: 'Places unknown',
+			isPrivate: false,
+			isNotice: false,
+			requestId: crypto.randomUUID(),
+			content: { type: 'doc', blocks: [{ type: 'paragraph', children: [{ text: 'A noncharacter \uFDD0 in the text.' }] }] },
+		},
+	});
+	expect(written.status()).toBe(200);
+	const { postId } = ((await written.json()) as { content: { postId: number } }).content;
+	const url = `${BASE}/posts/${postId}`;
+	const rewritten = await how(url);
+	expect(rewritten.parts).toBe('REWRITER');
+	expect(rewritten.text).toContain('\uFDD0');
+	const full = await request.get(fullRenderTwin(url), { headers: { cookie }, maxRedirects: 0 });
+	expect(full.headers()['x-member-page']).toBeUndefined();
+	const fullText = (await full.text()).replaceAll(encodeURIComponent(fullRenderTwin(url)), encodeURIComponent(url));
+	expect(normalized(rewritten.text)).toEqual(normalized(fullText));
+});

@@ -1,0 +1,297 @@
+/**
+ * A member's parts spliced into the stored bytes of the guest's page: the same handlers as the
+ * HTMLRewriter path (functions/shell/member-rewriters.ts), run on the elements whose places were
+ * found once when the guest's page was stored (functions/shell/page-spots.ts), so that a member's
+ * answer is string slices and the parts' few tags, not a parse of the whole page.
+ *
+ * What a handler does is applied as HTMLRewriter applies it, so that both paths give the same
+ * bytes (tests/workers/member-splice.test.ts compares them): a changed start tag is written again
+ * with its attributes one space apart, an unchanged attribute as it was and a set one as
+ * `name="value"` (only `"` escaped); `before` and `append` add in call order, `prepend` and
+ * `after` in reverse; an end tag's `after` comes before the element's; `replace` and `remove`
+ * drop the element with everything in it (a handler of an element inside still runs); content is
+ * HTML (`{ html: true }`), the only kind the parts put in.
+ */
+
+/** Content put in as HTML, as every member part is. */
+type Html = { html: true };
+
+/**
+ * What a member part's handler may do with an element: a subset of HTMLRewriter's Element, which
+ * the HTMLRewriter path passes as it is, and which the splice path plays on the stored bytes.
+ */
+interface PartElement {
+	tagName: string;
+	getAttribute(name: string): string | null;
+	hasAttribute(name: string): boolean;
+	setAttribute(name: string, value: string): unknown;
+	removeAttribute(name: string): unknown;
+	before(content: string, options: Html): unknown;
+	after(content: string, options: Html): unknown;
+	prepend(content: string, options: Html): unknown;
+	append(content: string, options: Html): unknown;
+	replace(content: string, options: Html): unknown;
+	setInnerContent(content: string, options: Html): unknown;
+	remove(): unknown;
+	onEndTag(handler: (end: { after(content: string, options: Html): unknown }) => void): void;
+}
+
+/** A member part: what it does to each element `selector` matches. */
+export interface MemberPart {
+	selector: string;
+	element(element: PartElement): void;
+}
+
+/**
+ * One element of a stored page that a part's selector matched: byte offsets of its start tag
+ * [start, startEnd) and end tag [endStart, end) (-1 when it has none), and which selectors of the
+ * list it was found with matched it (bit i for the i-th).
+ */
+export interface Spot {
+	start: number;
+	startEnd: number;
+	endStart: number;
+	end: number;
+	selectors: number;
+}
+
+/** The places of a stored page's member parts: the page's length in bytes, and its spots in the page's order. */
+export interface PageSpots {
+	length: number;
+	spots: Spot[];
+}
+
+/** One change to the stored bytes: [at, end) becomes `text`; at one offset, the lower rank first. */
+interface Edit {
+	at: number;
+	end: number;
+	rank: number;
+	text: string;
+}
+
+/**
+ * The order of what lands on one offset, as HTMLRewriter emits it: an element's `after` (its end is
+ * the offset), its parent's `prepend` or inner content (its start tag ends there), its parent's
+ * `append` and end tag (its end tag starts there), then the next element's `before` and start tag.
+ */
+const RANK = { after: 0, prepend: 1, append: 2, endTag: 3, before: 4, startTag: 5 } as const;
+
+interface Attribute {
+	name: string;
+	value: string;
+	/** The attribute as the page has it; null once set. */
+	raw: string | null;
+}
+
+const TAG_NAME = /^<([^\s/>]+)/;
+const ATTRIBUTE = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g;
+const decoder = new TextDecoder();
+
+/** The element at `spot` of `bytes` as a handler sees it, keeping what the handlers do to it. */
+class SplicedElement implements PartElement {
+	#name: string;
+	/** The length of the name the page gives it (a handler may rename it). */
+	readonly #nameLength: number;
+	#attributes: Attribute[] | null = null;
+	#tagChanged = false;
+	#renamed = false;
+	#before: string[] = [];
+	#prepend: string[] = [];
+	#append: string[] = [];
+	#after: string[] = [];
+	/** What the end tag's handlers put after it (before the element's own `after`). */
+	#endAfter: string[] = [];
+	#endHandlers: ((end: { after(content: string, options: Html): unknown }) => void)[] = [];
+	#inner: string | null = null;
+	#replacement: string | null = null;
+	#removed = false;
+
+	constructor(
+		readonly spot: Spot,
+		private readonly tag: string,
+	) {
+		this.#name = TAG_NAME.exec(tag)?.[1] ?? '';
+		this.#nameLength = this.#name.length;
+	}
+
+	/** The start tag's attributes, read at the first ask. */
+	private attributes(): Attribute[] {
+		if (this.#attributes === null) {
+			const inside = this.tag.slice(this.#nameLength + 1, this.tag.endsWith('/>') ? -2 : -1);
+			this.#attributes = [...inside.matchAll(ATTRIBUTE)].map(([raw, name, ...values]) => ({
+				name: name!.toLowerCase(),
+				value: values.find((value) => value !== undefined) ?? '',
+				raw,
+			}));
+		}
+		return this.#attributes;
+	}
+
+	get tagName(): string {
+		return this.#name.toLowerCase();
+	}
+	set tagName(name: string) {
+		this.#name = name;
+		this.#tagChanged = true;
+		this.#renamed = true;
+	}
+	getAttribute(name: string): string | null {
+		return this.attributes().find((attribute) => attribute.name === name.toLowerCase())?.value ?? null;
+	}
+	hasAttribute(name: string): boolean {
+		return this.getAttribute(name) !== null;
+	}
+	setAttribute(name: string, value: string): void {
+		const attributes = this.attributes();
+		const found = attributes.find((attribute) => attribute.name === name.toLowerCase());
+		if (found) Object.assign(found, { value, raw: null });
+		else attributes.push({ name, value, raw: null });
+		this.#tagChanged = true;
+	}
+	removeAttribute(name: string): void {
+		const attributes = this.attributes();
+		const at = attributes.findIndex((attribute) => attribute.name === name.toLowerCase());
+		if (at < 0) return;
+		attributes.splice(at, 1);
+		this.#tagChanged = true;
+	}
+	before(content: string): void {
+		this.#before.push(content);
+	}
+	after(content: string): void {
+		this.#after.unshift(content);
+	}
+	prepend(content: string): void {
+		this.#prepend.unshift(content);
+	}
+	append(content: string): void {
+		this.#append.push(content);
+	}
+	replace(content: string): void {
+		this.#replacement = content;
+	}
+	setInnerContent(content: string): void {
+		this.#inner = content;
+		this.#prepend.length = 0;
+		this.#append.length = 0;
+	}
+	remove(): void {
+		this.#removed = true;
+	}
+	onEndTag(handler: (end: { after(content: string, options: Html): unknown }) => void): void {
+		this.#endHandlers.push(handler);
+	}
+
+	/** Whether a handler waits for the end tag. */
+	get waitsForEnd(): boolean {
+		return this.#endHandlers.length > 0;
+	}
+
+	/** Runs the end tag's handlers (when the page reaches the end tag). */
+	endTag(): void {
+		for (const handler of this.#endHandlers) handler({ after: (content: string) => void this.#endAfter.push(content) });
+	}
+
+	/** What the handlers did, as edits of the stored bytes; null where it needs an end tag the element has not. */
+	edits(): Edit[] | null {
+		const { start, startEnd, endStart, end } = this.spot;
+		const hasEnd = endStart >= 0;
+		const after = [...this.#endAfter, ...this.#after].join('');
+		const before = this.#before.join('');
+		if (this.#replacement !== null || this.#removed) {
+			if (!hasEnd) return null;
+			return [{ at: start, end, rank: RANK.before, text: before + (this.#replacement ?? '') + after }];
+		}
+		const edits: Edit[] = [];
+		const add = (at: number, rank: number, text: string, until = at) => {
+			if (text !== '' || until !== at) edits.push({ at, end: until, rank, text });
+		};
+		add(start, RANK.before, before);
+		if (this.#tagChanged) add(start, RANK.startTag, this.startTag(), startEnd);
+		const needsEnd = this.#inner !== null || this.#append.length > 0 || this.#renamed || after !== '';
+		if (needsEnd && !hasEnd) return null;
+		if (this.#inner !== null) add(startEnd, RANK.prepend, this.#prepend.join('') + this.#inner + this.#append.join(''), endStart);
+		else {
+			add(startEnd, RANK.prepend, this.#prepend.join(''));
+			add(endStart, RANK.append, this.#append.join(''));
+		}
+		if (this.#renamed) add(endStart, RANK.endTag, `</${this.#name}>`, end);
+		add(end, RANK.after, after);
+		return edits;
+	}
+
+	/** The start tag written again as HTMLRewriter writes a changed one. */
+	private startTag(): string {
+		const attributes = this.attributes().map((attribute) => ` ${attribute.raw ?? `${attribute.name}="${attribute.value.replace(/"/g, '&quot;')}"`}`);
+		return `<${this.#name}${attributes.join('')}${this.tag.endsWith('/>') ? '/>' : '>'}`;
+	}
+}
+
+/** Whether `spot` is where an element is in `bytes`: a start tag, and an end tag where it has one. */
+function fits(bytes: Uint8Array, spot: Spot): boolean {
+	const LT = 0x3c;
+	const GT = 0x3e;
+	const SLASH = 0x2f;
+	if (bytes[spot.start] !== LT || bytes[spot.startEnd - 1] !== GT) return false;
+	return spot.endStart < 0 || (bytes[spot.endStart] === LT && bytes[spot.endStart + 1] === SLASH && bytes[spot.end - 1] === GT);
+}
+
+/**
+ * The stored page `body` with `parts` put in at `places` (found with `selectors`, the same list in
+ * the same order), or null when the places do not fit the bytes (another build's, another page's)
+ * or a part needs what the element has not: the caller then rewrites the page with HTMLRewriter.
+ */
+export function splicePage(body: ArrayBuffer, places: PageSpots, selectors: readonly string[], parts: readonly MemberPart[]): Blob | null {
+	const bytes = new Uint8Array(body);
+	if (places.length !== bytes.byteLength) return null;
+	const indexes = parts.map((part) => selectors.indexOf(part.selector));
+	if (indexes.includes(-1)) return null;
+	const bits = indexes.map((index) => 1 << index);
+	const touched: SplicedElement[] = [];
+	// The elements whose end tag is still ahead, with handlers to run when the page reaches it.
+	let open: SplicedElement[] = [];
+	const closeBefore = (offset: number) => {
+		const closing = open.filter((element) => element.spot.endStart < offset).sort((a, b) => a.spot.endStart - b.spot.endStart);
+		open = open.filter((element) => element.spot.endStart >= offset);
+		for (const element of closing) element.endTag();
+	};
+	for (const spot of places.spots) {
+		const mine = parts.filter((_, at) => (spot.selectors & bits[at]!) !== 0);
+		if (mine.length === 0) continue;
+		if (spot.start < 0 || spot.startEnd > bytes.byteLength || spot.end > bytes.byteLength || !fits(bytes, spot)) return null;
+		closeBefore(spot.start);
+		const element = new SplicedElement(spot, decoder.decode(bytes.subarray(spot.start, spot.startEnd)));
+		for (const part of mine) part.element(element);
+		touched.push(element);
+		if (element.waitsForEnd) {
+			if (spot.endStart < 0) return null;
+			open.push(element);
+		}
+	}
+	closeBefore(Infinity);
+	const edits: Edit[] = [];
+	for (const element of touched) {
+		const made = element.edits();
+		if (made === null) return null;
+		edits.push(...made);
+	}
+	return applyEdits(bytes, edits);
+}
+
+/**
+ * `bytes` with `edits` made, as a Blob of slices of the stored bytes and the parts' markup (one copy,
+ * by the runtime, which the answer then sends as it is): an edit inside a range another replaced is
+ * dropped with it.
+ */
+function applyEdits(bytes: Uint8Array<ArrayBuffer>, edits: Edit[]): Blob {
+	edits.sort((a, b) => a.at - b.at || a.rank - b.rank);
+	const pieces: (Uint8Array<ArrayBuffer> | string)[] = [];
+	let cursor = 0;
+	for (const edit of edits) {
+		if (edit.at < cursor) continue;
+		pieces.push(bytes.subarray(cursor, edit.at), edit.text);
+		cursor = edit.end;
+	}
+	pieces.push(bytes.subarray(cursor));
+	return new Blob(pieces);
+}
