@@ -59,12 +59,21 @@ if (section) {
 		box.focus();
 		box.setSelectionRange(box.value.length, box.value.length);
 	};
+	// A comment's menu pressed while the island loads opens with it, unless the reader has closed it meanwhile
+	// as an open menu closes (CommentMenu.tsx): a press outside it, Escape, Tab, or its button pressed again.
+	let pressed: HTMLElement | null = null;
+	const closeMenu = (event: Event) => {
+		if (replay?.action === 'menu' && (event instanceof KeyboardEvent ? /^(Escape|Tab)$/.test(event.key) : actionOf(event) !== pressed)) replay = null;
+	};
+	for (const type of ['pointerdown', 'keydown'] as const) document.addEventListener(type, closeMenu, true);
 	const wake = (event: Event) => {
 		const target = actionOf(event);
 		const action = target?.dataset['action'];
 		if ((event.type === 'click' && action && action !== 'write') || event.type === 'submit') {
 			event.preventDefault();
-			replay = { action: event.type === 'submit' ? 'post' : (action ?? ''), commentId: Number(target?.dataset['commentId']) || null };
+			const again = action === 'menu' && replay?.action === 'menu' && target === pressed;
+			replay = again ? null : { action: event.type === 'submit' ? 'post' : (action ?? ''), commentId: Number(target?.dataset['commentId']) || null };
+			pressed = target;
 			if (action === 'reply' && target) openEarlyReply(target);
 		}
 		if (loading) return;
@@ -72,6 +81,7 @@ if (section) {
 		void import('@/islands/comments/mount').then(({ mountComments }) => {
 			const mount = () => {
 				for (const type of WAKE_EVENTS) section.removeEventListener(type, wake);
+				for (const type of ['pointerdown', 'keydown'] as const) document.removeEventListener(type, closeMenu, true);
 				mountComments(section, replay);
 			};
 			if (pressing) pendingMount = mount;

@@ -226,8 +226,12 @@ for (const { path, themes } of RUNS) {
 					await step(page, label, 'menu', async () => {
 						// A comment's menu.
 						const menuButton = page.locator('[data-comments] [aria-haspopup="menu"]').first();
+						await expect(page.locator('[data-comments]')).toHaveAttribute('data-comments-loader', 'armed');
 						await menuButton.scrollIntoViewIfNeeded();
 						await menuButton.click();
+						// The press wakes the comments island, which opens the menu once it is there: the shot and the press
+						// outside wait for it (a press outside before it cancels the menu, tests/e2e/comment-menu.spec.ts).
+						await expect(page.locator('.comment-menu-list')).toBeVisible();
 						await shoot(page, label, 'comment-menu');
 						// A press outside closes it (as Escape does with the focus in it).
 						await page.mouse.click(2, height / 2);
