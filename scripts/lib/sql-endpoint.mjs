@@ -20,7 +20,7 @@ import { allRows } from './local-d1.mjs';
 import { ROOT, WRANGLER_ENV } from './wrangler.mjs';
 
 /** The file in the state folder that names the endpoint (the last test server started on it). */
-export const SQL_ENDPOINT_FILE = 'sql-endpoint';
+const SQL_ENDPOINT_FILE = 'sql-endpoint';
 
 /** The body of one request, read whole. */
 async function body(request) {
