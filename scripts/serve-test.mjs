@@ -5,7 +5,8 @@
  * provider on --idp-port (at http://localhost, a different site from the app at 127.0.0.1, so
  * Apple's form POST is cross-site as in production), the local Turnstile on --turnstile-port
  * (default: the port + 2) and the local mail capture on the port + 7; wrangler itself on the port + 3,
- * with the port passing each connection to the Worker's runtime (scripts/lib/direct-port.mjs). SITE_ORIGIN is the origin the
+ * with the port passing each connection to the Worker's runtime (scripts/lib/direct-port.mjs); the state folder's
+ * D1s answer the browser tests' SQL on the port + 8 (scripts/lib/sql-endpoint.mjs). SITE_ORIGIN is the origin the
  * browser tests open (their baseURL, http://127.0.0.1:PORT), as a deployment sets its own: the links
  * in emails are built on it, and no email is sent without it.
  */
@@ -18,6 +19,7 @@ import { startIdentityProvider } from './idp/server.mjs';
 import { startTurnstile } from './turnstile/server.mjs';
 import { startMailCapture } from './mail/server.mjs';
 import { forwardToWorker } from './lib/direct-port.mjs';
+import { serveSql } from './lib/sql-endpoint.mjs';
 
 const { values } = parseArgs({
 	options: { port: { type: 'string', default: '8790' }, 'idp-port': { type: 'string', default: '8791' }, 'turnstile-port': { type: 'string' } },
@@ -29,6 +31,8 @@ stage('migrating and seeding the test database');
 freshDemoState(persistTo);
 const port = Number(values.port);
 stage('starting the stand-ins and wrangler');
+// The browser tests' SQL (tests/e2e/database.ts), one workerd for the run, opened while wrangler starts.
+await serveSql({ port: port + 8, persistTo });
 const idp = await startIdentityProvider({ port: Number(values['idp-port']), appOrigins: [`http://127.0.0.1:${port}`, `http://localhost:${port}`] });
 const turnstile = await startTurnstile({ port: Number(values['turnstile-port'] ?? port + 2) });
 // The local mail capture (the port + 7): the browser tests read the emails it keeps.

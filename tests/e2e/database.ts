@@ -1,9 +1,11 @@
 /**
  * The browser tests' own local D1s (.wrangler/test-state, which the test server serves: the directory
- * DB and the content databases that hold the demo communities, docs/reference/databases.md), opened
- * once per Playwright worker through wrangler's platform proxy instead of a `wrangler d1 execute`
- * process per statement (1.4 s each). The proxy lives in a worker thread (database-worker.mjs);
- * `runSql` waits for its answer, so the helpers built on it stay synchronous.
+ * DB and the content databases that hold the demo communities, docs/reference/databases.md), asked
+ * through the test server's SQL endpoint (scripts/lib/sql-endpoint.mjs: the server holds them open,
+ * one workerd for the run, opened while wrangler starts) instead of a platform proxy per Playwright
+ * worker, whose start the worker's first statement waited for (about 11 s on a quiet machine, up to
+ * 40 s under load). A worker thread (database-worker.mjs) sends each statement; `runSql` waits for
+ * its answer, so the helpers built on it stay synchronous.
  *
  * A statement runs in the database of the community it concerns, found in the directory's
  * `channels.database` as the Worker finds it: the community given, else the one the statement names
@@ -14,6 +16,7 @@
  * is made in the directory's copy too; a statement on the channels or identities tables that names no
  * community runs in the directory.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 
@@ -23,31 +26,22 @@ interface Connection {
 	signal: Int32Array;
 }
 
-/** How long one statement may take, the first one including workerd's start on a busy machine. */
+/** How long one statement may take, the first one including the server's databases opening on a busy machine. */
 const ANSWER_MS = 120_000;
 
 let connection: Connection | undefined;
-/** The workerd processes the proxy started: stopped when this process exits. */
-let workerd: number[] = [];
 
 function open(): Connection {
 	if (connection) return connection;
+	// The test server that serves the state folder wrote its endpoint there (scripts/lib/sql-endpoint.mjs).
+	const endpoint = readFileSync(path.join(testState(), 'sql-endpoint'), 'utf8').trim();
 	const { port1, port2 } = new MessageChannel();
 	const signal = new Int32Array(new SharedArrayBuffer(4));
 	const worker = new Worker(new URL('./database-worker.mjs', import.meta.url), {
-		workerData: { root: process.cwd(), persistTo: testState(), port: port2, signal },
+		workerData: { endpoint, port: port2, signal },
 		transferList: [port2],
 	});
 	worker.unref();
-	process.on('exit', () => {
-		for (const pid of workerd) {
-			try {
-				process.kill(pid, 'SIGTERM');
-			} catch {
-				// Already gone.
-			}
-		}
-	});
 	connection = { worker, port: port1, signal };
 	return connection;
 }
@@ -154,9 +148,8 @@ function runIn(database: string, sql: string): unknown[] {
 	Atomics.store(signal, 0, 0);
 	port.postMessage({ sql, database });
 	if (Atomics.wait(signal, 0, 0, ANSWER_MS) === 'timed-out') throw new Error(`The test database did not answer within ${ANSWER_MS} ms: ${sql}`);
-	const reply = receiveMessageOnPort(port)?.message as { rows?: unknown[]; workerd?: number[]; error?: string } | undefined;
+	const reply = receiveMessageOnPort(port)?.message as { rows?: unknown[]; error?: string } | undefined;
 	if (!reply) throw new Error(`The test database gave no answer: ${sql}`);
-	if (reply.workerd) workerd = reply.workerd;
 	if (reply.error !== undefined) throw new Error(`${reply.error}\n${sql}`);
 	return reply.rows ?? [];
 }
