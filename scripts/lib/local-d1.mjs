@@ -38,6 +38,13 @@ export async function openLocalD1(persistTo) {
 }
 
 /**
+ * The lock met: SQLITE_BUSY as D1 reports it, or, when the lock stops the statement's preparation,
+ * workerd's opaque "internal error; reference = …" (its log names SQLITE_BUSY at `sqlite.c++`'s
+ * prepare, where nothing ran: a browser test's INSERT failed so once on a fresh clone).
+ */
+const BUSY = /SQLITE_BUSY|database is locked|internal error; reference = /;
+
+/**
  * The rows of `sql` on `db`, tried again while another process holds the file's write lock.
  *
  * @param {Pick<D1Database, 'prepare'>} db
@@ -49,7 +56,7 @@ export async function allRows(db, sql) {
 		try {
 			return (await db.prepare(sql).all()).results;
 		} catch (error) {
-			if (attempt >= 10 || !/SQLITE_BUSY|database is locked/.test(error instanceof Error ? error.message : String(error))) throw error;
+			if (attempt >= 10 || !BUSY.test(error instanceof Error ? error.message : String(error))) throw error;
 			await new Promise((resolve) => setTimeout(resolve, 2 ** (attempt + 1)));
 		}
 	}
