@@ -12,13 +12,13 @@ import { freshDemoState } from './lib/seeded.mjs';
 import { serveBuild } from './lib/server.mjs';
 import { layOutPages } from './lib/pages.mjs';
 import { startTurnstile } from './turnstile/server.mjs';
-import { serveSql } from './lib/sql-endpoint.mjs';
+import { serveSql, SQL_WORKER_CONFIG } from './lib/sql-endpoint.mjs';
 
 const { values } = parseArgs({ options: { port: { type: 'string', default: '8792' }, 'turnstile-port': { type: 'string' } } });
 const persistTo = path.join(ROOT, '.wrangler', 'test-state');
 freshDemoState(persistTo);
 // The local Turnstile, as in the Workers build's test server: the Pages build reads the same variables.
 const turnstile = await startTurnstile({ port: Number(values['turnstile-port'] ?? Number(values.port) + 2) });
-// The browser tests' SQL (tests/e2e/database.ts), one workerd for the run, opened while wrangler starts.
-await serveSql({ port: Number(values.port) + 8, persistTo });
-serveBuild({ port: Number(values.port), persistTo, pagesDir: layOutPages(), vars: turnstile.vars });
+// The browser tests' SQL Worker runs beside the site (tests/e2e/database.ts, scripts/lib/sql-endpoint.mjs).
+const wrangler = serveBuild({ port: Number(values.port), persistTo, pagesDir: layOutPages(), vars: turnstile.vars, auxiliary: [SQL_WORKER_CONFIG] });
+await serveSql({ port: Number(values.port) + 8, persistTo, wranglerPid: wrangler.pid });

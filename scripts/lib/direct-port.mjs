@@ -64,6 +64,13 @@ function listeningPorts(pid) {
 		.map((fields) => parseInt(fields[1].split(':')[1], 16));
 }
 
+/** The TCP ports that the workerd processes of wrangler's process tree (`wranglerPid`) listen on. */
+export function workerdPorts(wranglerPid) {
+	return descendants(wranglerPid)
+		.filter(({ name }) => name === 'workerd')
+		.flatMap(({ pid }) => listeningPorts(pid));
+}
+
 /** The Worker runtime's own port: answers `readyPath` with 200, and is not the proxy's process. */
 async function findWorkerPort(wranglerPid, proxyPort, readyPath) {
 	const workerds = descendants(wranglerPid).filter(({ name }) => name === 'workerd');

@@ -51,7 +51,7 @@ const BUSY = /SQLITE_BUSY|database is locked|internal error; reference = /;
  * @param {string} sql
  * @returns {Promise<any[]>}
  */
-export async function allRows(db, sql) {
+async function allRows(db, sql) {
 	for (let attempt = 1; ; attempt += 1) {
 		try {
 			return (await db.prepare(sql).all()).results;

@@ -59,12 +59,14 @@ export function localVars({ idp, turnstile, mail, origin }) {
  * Serves dist/ (built by `astro build`) with the local D1 in `persistTo` and its session secret,
  * and the Worker's V8 inspector on `inspectorPort` when given; `root` is the checkout whose dist/
  * it serves (this one by default); `config`, the wrangler.json of a build made elsewhere (such as
- * dist-bench/server/wrangler.json, scripts/lib/build.mjs) instead of dist/'s. With `pagesDir`,
+ * dist-bench/server/wrangler.json, scripts/lib/build.mjs) instead of dist/'s; `auxiliary`, the
+ * configurations of Workers run beside it in the same runtime (the browser tests' SQL Worker,
+ * scripts/lib/sql-endpoint.mjs). With `pagesDir`,
  * serves that Pages project (npm run build:pages) with `wrangler pages dev` instead. Returns the
  * child process; it stops when the parent stops. With `ownGroup` it leads a process group of its
  * own (wrangler and workerd), so a CPU measurement of that group counts the server alone.
  *
- * @param {{ port: number; persistTo: string; vars?: Record<string, string>; stdio?: 'inherit' | 'ignore' | 'pipe'; inspectorPort?: number; root?: string; pagesDir?: string; config?: string; ownGroup?: boolean }} options
+ * @param {{ port: number; persistTo: string; vars?: Record<string, string>; stdio?: 'inherit' | 'ignore' | 'pipe'; inspectorPort?: number; root?: string; pagesDir?: string; config?: string; auxiliary?: string[]; ownGroup?: boolean }} options
  */
 export function serveBuild({
 	port,
@@ -75,12 +77,25 @@ export function serveBuild({
 	root = ROOT,
 	pagesDir = undefined,
 	config = undefined,
+	auxiliary = [],
 	ownGroup = false,
 }) {
+	const others = auxiliary.flatMap((file) => ['-c', file]);
 	// The Pages project runs beside its companion Worker (its rate limiters and cron, scripts/lib/pages.mjs).
 	const command = pagesDir
-		? ['pages', 'dev', '--cwd', pagesDir, '-c', path.join(pagesDir, 'wrangler.toml'), '-c', path.join(pagesDir, 'companion', 'wrangler.toml')]
-		: ['dev', ...(config ? ['-c', config] : [])];
+		? [
+				'pages',
+				'dev',
+				'--cwd',
+				pagesDir,
+				'-c',
+				path.join(pagesDir, 'wrangler.toml'),
+				'-c',
+				path.join(pagesDir, 'companion', 'wrangler.toml'),
+				...others,
+			]
+		: // With Workers beside it, the site's configuration is named first (alone, wrangler finds the build's own).
+			['dev', ...(config || others.length > 0 ? ['-c', config ?? path.join(root, 'dist', 'server', 'wrangler.json')] : []), ...others];
 	const args = [
 		WRANGLER,
 		...command,

@@ -1,10 +1,9 @@
 /**
  * The worker thread behind tests/e2e/database.ts: sends one statement at a time to the test
- * server's SQL endpoint (scripts/lib/sql-endpoint.mjs: the server holds the state folder's D1s open,
- * one workerd for the whole run) and posts its answer. The caller waits on `signal` until the answer
+ * server's SQL endpoint (scripts/lib/sql-endpoint.mjs: a Worker beside the site, in the server's own
+ * runtime) and posts its answer. The caller waits on `signal` until the answer
  * is posted on `port`.
  */
-import { deserialize } from 'node:v8';
 import { workerData } from 'node:worker_threads';
 
 /** @type {{ endpoint: string; port: import('node:worker_threads').MessagePort; signal: Int32Array }} */
@@ -21,7 +20,7 @@ port.on('message', async (/** @type {{ sql: string; database: string }} */ reque
 	try {
 		const response = await fetch(endpoint, { method: 'POST', body: JSON.stringify(request) });
 		if (!response.ok) throw new Error(`The test server's SQL endpoint ${endpoint} answered ${response.status}`);
-		answer(deserialize(Buffer.from(await response.arrayBuffer())));
+		answer(await response.json());
 	} catch (error) {
 		const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : '';
 		answer({ error: `${error instanceof Error ? error.message : String(error)}${cause}: ${endpoint}` });

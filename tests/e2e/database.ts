@@ -1,10 +1,10 @@
 /**
  * The browser tests' own local D1s (.wrangler/test-state, which the test server serves: the directory
  * DB and the content databases that hold the demo communities, docs/reference/databases.md), asked
- * through the test server's SQL endpoint (scripts/lib/sql-endpoint.mjs: the server holds them open,
- * one workerd for the run, opened while wrangler starts) instead of a platform proxy per Playwright
- * worker, whose start the worker's first statement waited for (about 11 s on a quiet machine, up to
- * 40 s under load). A worker thread (database-worker.mjs) sends each statement; `runSql` waits for
+ * through the test server's SQL endpoint (scripts/lib/sql-endpoint.mjs: a Worker that the server runs
+ * beside the site, in the same runtime, so that the tests' statements never meet the site's lock on
+ * the files) instead of a platform proxy per Playwright worker, whose start the worker's first
+ * statement waited for (about 11 s on a quiet machine, up to 40 s under load). A worker thread (database-worker.mjs) sends each statement; `runSql` waits for
  * its answer, so the helpers built on it stay synchronous.
  *
  * A statement runs in the database of the community it concerns, found in the directory's
