@@ -10,35 +10,17 @@
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
 import { applyCommunityFile, ApplyRefused, changesAnything, planCommunityFile } from '@/server/channels/apply-file';
-import { ChannelFileSchema, type ChannelFile } from '@/server/channels/channel-file';
+import type { ChannelFile } from '@/server/channels/channel-file';
 import { forgetChannel } from '@/server/channels/channels';
 import { idRange, type IdTable } from '@/server/databases/ids';
 import type { BoundDatabases } from '@/server/databases/move';
 import { boundDatabaseNames, databaseNamed } from '@/server/platform/databases';
-import farm from '../../channels/pixelfarm-main.json';
 import { call, memberApi, publicApi, signUp, type ChannelRef } from './harness';
+import { newCommunity } from './community-file';
 
 const HOME = 'DB_3';
 const dbs: BoundDatabases = { directory: env.DB, names: boundDatabaseNames(env), open: (name) => databaseNamed(name, env) };
 const OTHERS = dbs.names.filter((name) => name !== HOME);
-
-/** The Pixel Farm file as a new community at pixelfarm/`slug`: no fixed ids. */
-function newFile(slug: string): ChannelFile {
-	const file = ChannelFileSchema.parse(structuredClone(farm));
-	delete file.id;
-	file.slug = slug;
-	file.header.title = `Farm ${slug}`;
-	for (const board of file.boards) {
-		delete board.id;
-		for (const category of board.categories) delete category.id;
-	}
-	const strip = (node: { id?: number | undefined; children?: { id?: number | undefined }[] }) => {
-		delete node.id;
-		node.children?.forEach(strip);
-	};
-	file.tree.forEach(strip);
-	return file;
-}
 
 /** Applies the file as the command does; the isolate's memo of the channel is dropped, as a new isolate would read it. */
 async function apply(file: ChannelFile, database?: string) {
@@ -66,7 +48,7 @@ const paragraph = (text: string) => ({ type: 'doc', blocks: [{ type: 'paragraph'
 
 describe('channel apply --database DB_3', () => {
 	it('makes a community whose boards, members, posts, comments, likes and reports are written in DB_3, in its range, and served and found', async () => {
-		const file = newFile('orchard');
+		const file = newCommunity('orchard');
 		const directoryLast = (await env.DB.prepare('SELECT max(id) AS id FROM channels').first<number>('id'))!;
 		const { plan } = await apply(file, HOME);
 		expect(plan.creates).toBe(true);
@@ -85,7 +67,7 @@ describe('channel apply --database DB_3', () => {
 		await expect(planCommunityFile(dbs, file, 'DB_1')).rejects.toThrow(
 			new ApplyRefused('pixelfarm/orchard lives in DB_3, not DB_1; move it with `move pixelfarm/orchard --to DB_1`'),
 		);
-		await expect(planCommunityFile(dbs, newFile('nowhere'), 'DB_9')).rejects.toThrow(
+		await expect(planCommunityFile(dbs, newCommunity('nowhere'), 'DB_9')).rejects.toThrow(
 			/^no database is bound as DB_9 \(bound: DB, DB_1, DB_2, DB_3\)$/,
 		);
 
@@ -162,7 +144,7 @@ describe('channel apply --database DB_3', () => {
 	});
 
 	it('finishes a creation cut short before the directory’s copy when the file is applied again', async () => {
-		const file = newFile('cutshort');
+		const file = newCommunity('cutshort');
 		const placed = await planCommunityFile(dbs, file, HOME);
 		// The command's write without its last step: the community's rows in DB_3, no row in the directory.
 		const { applyChannel } = await import('@/server/channels/apply');
