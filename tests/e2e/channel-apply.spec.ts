@@ -96,7 +96,7 @@ test('a community file creates a working community; again changes nothing; an in
 		expect(created.out).toContain(`+ community starfall/${slug}`);
 		expect(execute(`SELECT database FROM channels WHERE slug = '${slug}'`)).toEqual([{ database: 'DB_3' }]);
 		expect(execute(`SELECT count(*) AS n FROM boards WHERE channel_id = (SELECT id FROM channels WHERE slug = '${slug}')`, 'DB_3')).toEqual([
-			{ n: newFile(slug).boards.length },
+			{ n: (newFile(slug)['boards'] as unknown[]).length },
 		]);
 		expect(created.out).toContain('+ board notice');
 		expect(channels()[0]!.n).toBe(before[0]!.n + 1);
