@@ -32,7 +32,8 @@ export const USAGE = `Usage:
   npm run channel -- apply FILE [--dry-run] [--database DB_n]
       Creates or updates a community from its file (JSON, or YAML when FILE ends in .yaml or .yml).
       Prints what changes, then applies it; --dry-run only prints. A new community goes into the
-      database bound as --database (default DB, the directory's).
+      database bound as --database (default DB, the directory's); an existing one is changed where it
+      lives (--database naming another is refused: move it). Run it again to finish a cut-short creation.
   npm run channel -- move DOMAIN/SLUG --to DB_n
       Moves a community into another bound database: copies, verifies, switches, then removes the old
       rows; writes are refused meanwhile (503). Run it again to finish an interrupted move.
