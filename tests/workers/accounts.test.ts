@@ -20,6 +20,7 @@ import {
 } from './harness';
 import { communityDb, inCommunityRange, inLayout, LAYOUTS } from './layouts';
 import { signInIdentity } from '@/server/accounts/signup';
+import type { Provider } from '@/schemas/channel';
 import { banMember, unbanMember } from '@/server/members/bans';
 import { resolveSession, SESSION_IDLE_MS, SESSION_MAX_MS } from '@/server/sign-in/sessions';
 import { hashToken } from '@/server/platform/tokens';
@@ -28,6 +29,10 @@ const PUBLIC = publicApi();
 const MEMBER = memberApi();
 const SESSION = sessionCookie();
 const SIGNUP = '__Host-signup_starfall_global';
+
+/** A provider's return to /starfall/global for `subject`, in the databases the community's layout has. */
+const returnOf = async (provider: Provider, subject: string) =>
+	signInIdentity(await signInDatabases(1), 1, { provider, subject }, '/starfall/global', TEST_SECRET);
 
 describe('auth status', () => {
 	it('has no user for a guest', async () => {
@@ -198,25 +203,13 @@ describe.each(LAYOUTS)('$name', (layout) => {
 		});
 
 		it('keeps a returning member out of sign-up', async () => {
-			const outcome = await signInIdentity(
-				await signInDatabases(1),
-				1,
-				{ provider: 'GOOGLE', subject: 'demo-starfall-global-2' },
-				'/starfall/global',
-				TEST_SECRET,
-			);
+			const outcome = await returnOf('GOOGLE', 'demo-starfall-global-2');
 			expect(outcome.kind).toBe('member');
 		});
 
 		it('never merges identities of two providers with the same subject', async () => {
 			const google = await signUp('shared-subject', 'GoogleOne');
-			const apple = await signInIdentity(
-				await signInDatabases(1),
-				1,
-				{ provider: 'APPLE', subject: 'shared-subject' },
-				'/starfall/global',
-				TEST_SECRET,
-			);
+			const apple = await returnOf('APPLE', 'shared-subject');
 			expect(apple.kind).toBe('signup');
 			expect(google.userId).toBeGreaterThan(0);
 		});
