@@ -19,8 +19,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parseChannelFile } from '@/server/channels/channel-file';
-import { applyChannel, planChannel } from '@/server/channels/apply';
-import { copyChannelRow } from '@/server/databases/community-rows';
+import { ApplyRefused, applyCommunityFile, changesAnything, planCommunityFile, type PlacedPlan } from '@/server/channels/apply-file';
 import { move } from './move';
 import { setMemberRole } from '@/server/members/roles';
 import { isAppError } from '@/server/platform/errors';
@@ -33,7 +32,8 @@ export const USAGE = `Usage:
   npm run channel -- apply FILE [--dry-run] [--database DB_n]
       Creates or updates a community from its file (JSON, or YAML when FILE ends in .yaml or .yml).
       Prints what changes, then applies it; --dry-run only prints. A new community goes into the
-      database bound as --database (default DB, the directory's).
+      database bound as --database (default DB, the directory's); an existing one is changed where it
+      lives (--database naming another is refused: move it). Run it again to finish a cut-short creation.
   npm run channel -- move DOMAIN/SLUG --to DB_n
       Moves a community into another bound database: copies, verifies, switches, then removes the old
       rows; writes are refused meanwhile (503). Run it again to finish an interrupted move.
@@ -78,7 +78,7 @@ export async function main(argv: string[]): Promise<number> {
 	}
 	const [group, command] = positionals;
 	if (group === 'apply')
-		return apply(command, { remote: values.remote, persistTo: values['persist-to'], dryRun: values['dry-run'], database: values.database ?? 'DB' });
+		return apply(command, { remote: values.remote, persistTo: values['persist-to'], dryRun: values['dry-run'], database: values.database });
 	if (group === 'move') return move(command, { to: values.to, rollback: values.rollback, remote: values.remote, persistTo: values['persist-to'] });
 	const [domain, slug] = (values.channel ?? '').split('/');
 	const path = channelPathOf({ domain, slug });
@@ -112,7 +112,7 @@ export async function main(argv: string[]): Promise<number> {
 /** `apply FILE`: the plan, printed, then written unless it is refused or a dry run. */
 async function apply(
 	file: string | undefined,
-	options: { remote: boolean; persistTo: string | undefined; dryRun: boolean; database: string },
+	options: { remote: boolean; persistTo: string | undefined; dryRun: boolean; database: string | undefined },
 ): Promise<number> {
 	if (!file) {
 		console.error(`channel: apply takes the path of a community file, e.g. channels/starfall-global.json\n\n${USAGE}`);
@@ -133,42 +133,36 @@ async function apply(
 	}
 	const database = await openDatabase({ remote: options.remote, persistTo: options.persistTo });
 	try {
-		// An existing community is changed where it lives; a new one is made in --database, with an
-		// id from the directory, which then gets its copy of the row (docs/reference/databases.md).
-		const existing = await database.community(parsed.file.domain, parsed.file.slug);
-		if (existing?.channel.movingTo) {
-			console.error(`channel: ${parsed.file.domain}/${parsed.file.slug} is moving to ${existing.channel.movingTo}; apply it once the move is done`);
+		// An existing community is changed where it lives; a new one is made in --database
+		// (src/server/channels/apply-file.ts, docs/reference/databases.md).
+		let placed: PlacedPlan;
+		try {
+			placed = await planCommunityFile(database.databases, parsed.file, options.database);
+		} catch (error) {
+			if (!(error instanceof ApplyRefused)) throw error;
+			console.error(`channel: ${error.message}; nothing was changed`);
 			return 2;
 		}
-		const home = existing?.channel.database ?? options.database;
-		if (!database.databases.names.includes(home)) {
-			console.error(`channel: no database is bound as ${home} (bound: ${database.databases.names.join(', ')})`);
-			return 2;
-		}
-		const db = existing?.db ?? database.databases.open(home);
-		const nextId =
-			home === 'DB' || existing ? null : ((await database.db.prepare('SELECT max(id) AS id FROM channels').first<number>('id')) ?? 0) + 1;
-		const plan = await planChannel(db, { ...parsed.file, id: parsed.file.id ?? nextId ?? undefined }, Date.now(), database.db, home);
+		const { plan } = placed;
 		const name = `${parsed.file.domain}/${parsed.file.slug}`;
 		if (plan.refusals.length > 0) {
 			console.error(`channel: ${file} asks for changes that are refused; nothing was changed:`);
 			for (const refusal of plan.refusals) console.error(`  ${refusal}`);
 			return 2;
 		}
-		if (plan.changes.length === 0) {
+		if (!changesAnything(placed)) {
 			console.log(`${name}: no changes.`);
 			return 0;
 		}
-		console.log(
-			`${name}: ${plan.creates ? 'a new community' : `${plan.changes.length} change${plan.changes.length === 1 ? '' : 's'}`}${options.dryRun ? ' (dry run: nothing written)' : ''}`,
-		);
+		const what = plan.creates
+			? `a new community in ${placed.home}`
+			: plan.changes.length === 0
+				? `the directory's row of the community in ${placed.home} is missing`
+				: `${plan.changes.length} change${plan.changes.length === 1 ? '' : 's'}`;
+		console.log(`${name}: ${what}${options.dryRun ? ' (dry run: nothing written)' : ''}`);
 		for (const change of plan.changes) console.log(`  ${change}`);
 		if (options.dryRun) return 0;
-		const { moved } = await applyChannel(db, plan);
-		if (home !== 'DB') {
-			await db.prepare('UPDATE channels SET database = ?2 WHERE id = ?1').bind(plan.channelId, home).run();
-			await copyChannelRow(db, database.db, plan.channelId);
-		}
+		const { moved } = await applyCommunityFile(database.databases, placed);
 		console.log(`Applied to ${name}${moved > 0 ? `; ${moved} posts moved in or out of All Posts and search` : ''}.`);
 		return 0;
 	} finally {

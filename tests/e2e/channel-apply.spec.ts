@@ -1,6 +1,6 @@
 /**
- * An operator sets up a community from a file: `npm run channel -- apply FILE` on the
- * browser tests' database prints what it creates, a second run prints no changes, an invalid file
+ * An operator sets up a community from a file: `npm run channel -- apply FILE --database DB_3` on the
+ * browser tests' databases prints what it creates in the spare content database, a second run prints no changes, an invalid file
  * is refused with the field and the reason (exit code 2) and changes nothing, and the new
  * community's pages render in Chromium in its language and theme, and it can be signed into
  * through the local identity provider.
@@ -89,9 +89,15 @@ test('a community file creates a working community; again changes nothing; an in
 		expect(dry.out).toContain('(dry run: nothing written)');
 		expect(channels()).toEqual(before);
 
-		const created = applyFile(file);
+		// Made in the spare content database: the directory names it, its rows are there alone.
+		const created = applyFile(file, '--database', 'DB_3');
 		expect(created.status, created.err).toBe(0);
+		expect(created.out).toContain(`starfall/${slug}: a new community in DB_3`);
 		expect(created.out).toContain(`+ community starfall/${slug}`);
+		expect(execute(`SELECT database FROM channels WHERE slug = '${slug}'`)).toEqual([{ database: 'DB_3' }]);
+		expect(execute(`SELECT count(*) AS n FROM boards WHERE channel_id = (SELECT id FROM channels WHERE slug = '${slug}')`, 'DB_3')).toEqual([
+			{ n: (newFile(slug)['boards'] as unknown[]).length },
+		]);
 		expect(created.out).toContain('+ board notice');
 		expect(channels()[0]!.n).toBe(before[0]!.n + 1);
 		const again = applyFile(file);
@@ -144,12 +150,11 @@ test('a community file creates a working community; again changes nothing; an in
 		await expect(page).toHaveURL(new RegExp(`/starfall/${slug}/signup`));
 	} finally {
 		const mine = `(SELECT id FROM channels WHERE domain = 'starfall' AND slug = '${slug}')`;
-		execute(
+		const removal =
 			['signups', 'oauth_transactions', 'board_tree_nodes', 'board_subjects', 'boards', 'channel_providers']
 				.map((table) => `DELETE FROM ${table} WHERE channel_id IN ${mine};`)
-				.join(' ') + ` DELETE FROM channels WHERE domain = 'starfall' AND slug = '${slug}';`,
-			// `channel apply` makes a new community in the directory's database (docs/reference/databases.md).
-			'DB',
-		);
+				.join(' ') + ` DELETE FROM channels WHERE domain = 'starfall' AND slug = '${slug}';`;
+		// The community's rows in DB_3, then the directory's row of it (docs/reference/databases.md).
+		for (const database of ['DB_3', 'DB'] as const) execute(removal, database);
 	}
 });

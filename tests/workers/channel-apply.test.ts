@@ -18,26 +18,9 @@ import kr from '../../channels/starfall-kr.json';
 import jp from '../../channels/starfall-jp.json';
 import tw from '../../channels/starfall-tw.json';
 import { call, memberApi, ORIGIN, recordingDb, signUp } from './harness';
+import { newCommunity } from './community-file';
 
 const copy = (file: unknown): ChannelFile => ChannelFileSchema.parse(structuredClone(file));
-
-/** A new community from the Pixel Farm file: another address, and no fixed ids. */
-function newCommunity(slug: string): ChannelFile {
-	const file = copy(farm);
-	delete file.id;
-	file.slug = slug;
-	file.header.title = `Farm ${slug}`;
-	for (const board of file.boards) {
-		delete board.id;
-		for (const category of board.categories) delete category.id;
-	}
-	const strip = (node: { id?: number | undefined; children?: { id?: number | undefined }[] }) => {
-		delete node.id;
-		node.children?.forEach(strip);
-	};
-	file.tree.forEach(strip);
-	return file;
-}
 
 /**
  * Applies a community file as `npm run channel -- apply` does, from outside the Worker: its readers

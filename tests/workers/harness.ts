@@ -136,7 +136,7 @@ export async function communityDatabase(channelId: number): Promise<D1Database> 
 }
 
 /** What the sign-in services take for the community: the directory, and the community's own database when it is not that. */
-async function signInDatabases(channelId: number): Promise<D1Database | { directory: D1Database; community: D1Database }> {
+export async function signInDatabases(channelId: number): Promise<D1Database | { directory: D1Database; community: D1Database }> {
 	const community = await communityDatabase(channelId);
 	return community === env.DB ? env.DB : { directory: env.DB, community };
 }
@@ -367,20 +367,20 @@ export async function freshPost(authorId = 1007, state: FreshPostState = {}, tit
 		.first<number>('id'))!;
 }
 
-/** The D1 rows `action` read and wrote, summed over its statements, through a recording database. */
-export async function rowCost(action: (db: Db) => Promise<unknown>): Promise<{ read: number; written: number }> {
-	const { db, statements } = recordingDb();
+/** The D1 rows `action` read and wrote, summed over its statements, through a recording database (of `on`, DB unless given). */
+export async function rowCost(action: (db: Db) => Promise<unknown>, on: Db = env.DB): Promise<{ read: number; written: number }> {
+	const { db, statements } = recordingDb(on);
 	await action(db);
 	return { read: statements.reduce((sum, s) => sum + s.rowsRead, 0), written: statements.reduce((sum, s) => sum + s.rowsWritten, 0) };
 }
 
-/** A database whose every batch is preceded by the post's deletion: a deletion racing an action's one batch. */
-export function deletingFirst(postId: number): Db {
+/** A database (`db`, DB unless given) whose every batch is preceded by the post's deletion: a deletion racing an action's one batch. */
+export function deletingFirst(postId: number, db: D1Database = env.DB): Db {
 	return {
-		prepare: (sql: string) => env.DB.prepare(sql),
+		prepare: (sql: string) => db.prepare(sql),
 		batch: async (statements: D1PreparedStatement[]) => {
-			await env.DB.prepare('UPDATE posts SET deleted_at = 1 WHERE id = ?1').bind(postId).run();
-			return env.DB.batch(statements);
+			await db.prepare('UPDATE posts SET deleted_at = 1 WHERE id = ?1').bind(postId).run();
+			return db.batch(statements);
 		},
 	} as unknown as Db;
 }

@@ -46,7 +46,8 @@ export async function planChannel(db: Db, file: ChannelFile, now = Date.now(), d
 	const current = stored?.rows;
 	const taken = { board: new Set(current?.boards.map((board) => board.id)), subject: new Set(current?.subjects.map((subject) => subject.id)) };
 	const fresh = (kind: 'board' | 'subject' | 'node', fixed: number | undefined) => fixed ?? (next[kind] += 1);
-	const channelId = current?.channel.id ?? file.id ?? next.channel + 1;
+	// A new community's id is the directory's: past every channel it lists, and every one this database holds.
+	const channelId = current?.channel.id ?? file.id ?? Math.max(next.channel, directory === db ? 0 : await lastChannelId(directory)) + 1;
 	const treeIds = new Map<number, number>();
 	const wanted = configRows(file, {
 		channel: channelId,
@@ -98,8 +99,9 @@ export async function planChannel(db: Db, file: ChannelFile, now = Date.now(), d
 	// The channel row.
 	if (!current) {
 		plan.changes.push(`+ community ${file.domain}/${file.slug} (id ${channelId})`);
-		const columns = ['id', ...CHANNEL_COLUMNS, 'created_at'] as const;
-		const values = { ...wanted.channel, created_at: now } as Record<string, unknown>;
+		// The row names its database in the batch that makes it: its writes' ids come from that range (ids.ts).
+		const columns = ['id', ...CHANNEL_COLUMNS, 'database', 'created_at'] as const;
+		const values = { ...wanted.channel, database: binding, created_at: now } as Record<string, unknown>;
 		run(
 			`INSERT INTO channels (${columns.join(', ')}) VALUES (${columns.map((_, i) => `?${i + 1}`).join(', ')})`,
 			...columns.map((column) => values[column]),
@@ -242,6 +244,11 @@ export async function planChannel(db: Db, file: ChannelFile, now = Date.now(), d
 	}
 	if (plan.statements.length > 0 && current) run(bumpContentVersionSql, channelId);
 	return plan;
+}
+
+/** The largest channel id in `db` (0 when it has none). */
+async function lastChannelId(db: Db): Promise<number> {
+	return (await db.prepare('SELECT coalesce(max(id), 0) AS id FROM channels').first<number>('id')) ?? 0;
 }
 
 const bumpContentVersionSql = 'UPDATE channels SET content_version = content_version + 1 WHERE id = ?1';
