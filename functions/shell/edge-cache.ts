@@ -380,14 +380,15 @@ export async function withEdgeCache(
 	// render then costs its own round trip alone.
 	// A stored entry is used as it is: the guest's Response is made only if the parts cannot be spliced in.
 	const hit = bookmarkOf(request) === null ? await storedEntry(fillRequest) : null;
-	const stored = hit === 'old' ? await fill(fillRequest) : hit;
-	if (stored && !isGuestPage(stored)) {
-		if (stored instanceof Response) await stored.body?.cancel();
+	const entry = hit === 'old' ? null : hit;
+	const made = hit === 'old' ? await fill(fillRequest) : null;
+	const known = entry ?? made;
+	if (known && !isGuestPage(known)) {
+		await made?.body?.cancel();
 		return origin(request);
 	}
 	const guestPage = async (): Promise<GuestAnswer> => {
-		if (stored && !(stored instanceof Response)) {
-			const entry = stored;
+		if (entry) {
 			return {
 				status: entry.status,
 				headers: entry.headers,
@@ -395,7 +396,7 @@ export async function withEdgeCache(
 				response: () => fromMemory(entry),
 			};
 		}
-		const response = stored ?? (await fill(fillRequest));
+		const response = made ?? (await fill(fillRequest));
 		return { status: response.status, headers: response.headers, stored: storedPages.get(response) ?? null, response: () => response };
 	};
 	return answerMember({ request, db, channel, page, guestAnswer: guestPage, origin, now });
