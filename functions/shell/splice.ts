@@ -87,11 +87,25 @@ const TAG_NAME = /^<([^\s/>]+)/;
 const ATTRIBUTE = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g;
 const decoder = new TextDecoder();
 
+/**
+ * A spot's start tag as the page has it: its text, and its attributes once a handler asked for them.
+ * Read once per stored page and kept with its places (readTags): every member's answer made from the
+ * page reads the same tags.
+ */
+interface PageTag {
+	text: string;
+	attributes: readonly Readonly<Attribute>[] | null;
+}
+
+/** The tags read of each stored page's spots, kept while its places are (with the bytes they were read from). */
+const readTags = new WeakMap<PageSpots, { body: ArrayBuffer; tags: Map<Spot, PageTag> }>();
+
 /** The element at `spot` of `bytes` as a handler sees it, keeping what the handlers do to it. */
 class SplicedElement implements PartElement {
 	#name: string;
 	/** The length of the name the page gives it (a handler may rename it). */
 	readonly #nameLength: number;
+	/** The attributes as this member's handlers left them: a copy of the page's, made at the first change. */
 	#attributes: Attribute[] | null = null;
 	#tagChanged = false;
 	#renamed = false;
@@ -108,22 +122,34 @@ class SplicedElement implements PartElement {
 
 	constructor(
 		readonly spot: Spot,
-		private readonly tag: string,
+		private readonly tag: PageTag,
 	) {
-		this.#name = TAG_NAME.exec(tag)?.[1] ?? '';
+		this.#name = TAG_NAME.exec(tag.text)?.[1] ?? '';
 		this.#nameLength = this.#name.length;
 	}
 
-	/** The start tag's attributes, read at the first ask. */
-	private attributes(): Attribute[] {
-		if (this.#attributes === null) {
-			const inside = this.tag.slice(this.#nameLength + 1, this.tag.endsWith('/>') ? -2 : -1);
-			this.#attributes = [...inside.matchAll(ATTRIBUTE)].map(([raw, name, ...values]) => ({
+	/** The start tag's attributes as the page has them, read at the first ask for the page. */
+	private pageAttributes(): readonly Readonly<Attribute>[] {
+		if (this.tag.attributes === null) {
+			const text = this.tag.text;
+			const inside = text.slice(this.#nameLength + 1, text.endsWith('/>') ? -2 : -1);
+			this.tag.attributes = [...inside.matchAll(ATTRIBUTE)].map(([raw, name, ...values]) => ({
 				name: name!.toLowerCase(),
 				value: values.find((value) => value !== undefined) ?? '',
 				raw,
 			}));
 		}
+		return this.tag.attributes;
+	}
+
+	/** The attributes as the handlers see them. */
+	private current(): readonly Readonly<Attribute>[] {
+		return this.#attributes ?? this.pageAttributes();
+	}
+
+	/** The attributes for a handler to change: this element's own copy. */
+	private attributes(): Attribute[] {
+		this.#attributes ??= this.pageAttributes().map((attribute) => ({ ...attribute }));
 		return this.#attributes;
 	}
 
@@ -136,7 +162,7 @@ class SplicedElement implements PartElement {
 		this.#renamed = true;
 	}
 	getAttribute(name: string): string | null {
-		return this.attributes().find((attribute) => attribute.name === name.toLowerCase())?.value ?? null;
+		return this.current().find((attribute) => attribute.name === name.toLowerCase())?.value ?? null;
 	}
 	hasAttribute(name: string): boolean {
 		return this.getAttribute(name) !== null;
@@ -222,8 +248,8 @@ class SplicedElement implements PartElement {
 
 	/** The start tag written again as HTMLRewriter writes a changed one. */
 	private startTag(): string {
-		const attributes = this.attributes().map((attribute) => ` ${attribute.raw ?? `${attribute.name}="${attribute.value.replace(/"/g, '&quot;')}"`}`);
-		return `<${this.#name}${attributes.join('')}${this.tag.endsWith('/>') ? '/>' : '>'}`;
+		const attributes = this.current().map((attribute) => ` ${attribute.raw ?? `${attribute.name}="${attribute.value.replace(/"/g, '&quot;')}"`}`);
+		return `<${this.#name}${attributes.join('')}${this.tag.text.endsWith('/>') ? '/>' : '>'}`;
 	}
 }
 
@@ -247,6 +273,12 @@ export function splicePage(body: ArrayBuffer, places: PageSpots, selectors: read
 	const indexes = parts.map((part) => selectors.indexOf(part.selector));
 	if (indexes.includes(-1)) return null;
 	const bits = indexes.map((index) => 1 << index);
+	let read = readTags.get(places);
+	if (read?.body !== body) {
+		read = { body, tags: new Map() };
+		readTags.set(places, read);
+	}
+	const tags = read.tags;
 	const touched: SplicedElement[] = [];
 	// The elements whose end tag is still ahead, with handlers to run when the page reaches it.
 	let open: SplicedElement[] = [];
@@ -260,7 +292,12 @@ export function splicePage(body: ArrayBuffer, places: PageSpots, selectors: read
 		if (mine.length === 0) continue;
 		if (spot.start < 0 || spot.startEnd > bytes.byteLength || spot.end > bytes.byteLength || !fits(bytes, spot)) return null;
 		closeBefore(spot.start);
-		const element = new SplicedElement(spot, decoder.decode(bytes.subarray(spot.start, spot.startEnd)));
+		let tag = tags.get(spot);
+		if (!tag) {
+			tag = { text: decoder.decode(bytes.subarray(spot.start, spot.startEnd)), attributes: null };
+			tags.set(spot, tag);
+		}
+		const element = new SplicedElement(spot, tag);
 		for (const part of mine) part.element(element);
 		touched.push(element);
 		if (element.waitsForEnd) {

@@ -38,6 +38,13 @@ function descendants(rootPid) {
 	return found;
 }
 
+/** The workerd processes under `rootPid` (wrangler's): its dev proxy's and the Worker's runtime. */
+export function workerdsUnder(rootPid) {
+	return descendants(rootPid)
+		.filter(({ name }) => name === 'workerd')
+		.map(({ pid }) => pid);
+}
+
 /** The TCP ports a process listens on (its sockets' inodes, looked up in /proc/net/tcp). */
 function listeningPorts(pid) {
 	const inodes = new Set();
@@ -66,22 +73,25 @@ function listeningPorts(pid) {
 
 /** The TCP ports that the workerd processes of wrangler's process tree (`wranglerPid`) listen on. */
 export function workerdPorts(wranglerPid) {
-	return descendants(wranglerPid)
-		.filter(({ name }) => name === 'workerd')
-		.flatMap(({ pid }) => listeningPorts(pid));
+	return workerdsUnder(wranglerPid).flatMap((pid) => listeningPorts(pid));
 }
 
-/** The Worker runtime's own port: answers `readyPath` with 200, and is not the proxy's process. */
-async function findWorkerPort(wranglerPid, proxyPort, readyPath) {
-	const workerds = descendants(wranglerPid).filter(({ name }) => name === 'workerd');
-	const proxy = workerds.find(({ pid }) => listeningPorts(pid).includes(proxyPort));
-	for (const { pid } of workerds.filter((process) => process !== proxy)) {
+/**
+ * The Worker runtime's own process and port: the port answers `readyPath` with 200, and is not the
+ * proxy's process's; null when none does.
+ *
+ * @returns {Promise<{ pid: number; port: number } | null>}
+ */
+async function findWorkerRuntime(wranglerPid, proxyPort, readyPath) {
+	const workerds = workerdsUnder(wranglerPid);
+	const proxy = workerds.find((pid) => listeningPorts(pid).includes(proxyPort));
+	for (const pid of workerds.filter((other) => other !== proxy)) {
 		for (const port of listeningPorts(pid)) {
 			const answer = await fetch(`http://127.0.0.1:${port}${readyPath}`, { redirect: 'manual', signal: AbortSignal.timeout(30_000) }).catch(
 				() => null,
 			);
 			await answer?.body?.cancel();
-			if (answer?.status === 200 && answer.headers.get('content-type')?.startsWith('text/html')) return port;
+			if (answer?.status === 200 && answer.headers.get('content-type')?.startsWith('text/html')) return { pid, port };
 		}
 	}
 	return null;
@@ -89,22 +99,27 @@ async function findWorkerPort(wranglerPid, proxyPort, readyPath) {
 
 /**
  * Listens on `port` and passes every connection to the Worker runtime that wrangler (`wranglerPid`,
- * serving on `proxyPort`) started, once `readyPath` answers there; resolves when listening.
+ * serving on `proxyPort`) started, once `readyPath` answers there; resolves when listening, with
+ * the server and `runtime()`, which resolves, once it is found, to the runtime's process and port
+ * (null when connections go through the proxy): a CPU measurement of what a deployment runs counts that
+ * process alone (scripts/cpu-probe.mjs --direct, scripts/peer-bench.mjs).
  *
  * @param {{ port: number; wranglerPid: number; proxyPort: number; readyPath: string; log: (line: string) => void }} options
  */
 export async function forwardToWorker({ port, wranglerPid, proxyPort, readyPath, log }) {
 	/** @type {Promise<number> | null} */
 	let target = null;
+	/** @type {{ pid: number; port: number } | null} */
+	let runtime = null;
 	const find = () =>
 		(target ??= (async () => {
 			for (const deadline = Date.now() + 300_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 250))) {
 				const proxied = await fetch(`http://127.0.0.1:${proxyPort}${readyPath}`, { redirect: 'manual' }).catch(() => null);
 				await proxied?.body?.cancel();
 				if (proxied?.status !== 200) continue;
-				const found = await findWorkerPort(wranglerPid, proxyPort, readyPath);
-				log(found ? `the Worker's runtime answers on ${found}` : `no Worker runtime port found: through wrangler's proxy on ${proxyPort}`);
-				return found ?? proxyPort;
+				runtime = await findWorkerRuntime(wranglerPid, proxyPort, readyPath);
+				log(runtime ? `the Worker's runtime answers on ${runtime.port}` : `no Worker runtime port found: through wrangler's proxy on ${proxyPort}`);
+				return runtime?.port ?? proxyPort;
 			}
 			return proxyPort;
 		})());
@@ -122,6 +137,7 @@ export async function forwardToWorker({ port, wranglerPid, proxyPort, readyPath,
 				if (connected || retried) return void client.destroy();
 				// wrangler restarted the runtime on another port: find it again.
 				target = null;
+				runtime = null;
 				connect(client, true);
 			});
 		});
@@ -129,5 +145,5 @@ export async function forwardToWorker({ port, wranglerPid, proxyPort, readyPath,
 	const server = net.createServer({ pauseOnConnect: true }, (client) => connect(client, false));
 	await new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(undefined)));
 	void find();
-	return server;
+	return { server, runtime: async () => (await find(), runtime) };
 }

@@ -1,5 +1,6 @@
 /** Starts the built Worker under `wrangler dev` on loopback, and waits until it answers. */
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -7,6 +8,19 @@ import { ROOT, WRANGLER_ENV } from './wrangler.mjs';
 import { generateVapidKeys } from '../push/server.mjs';
 
 const WRANGLER = path.join(ROOT, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
+
+/**
+ * The environment that starts each workerd of `wrangler dev` in a process group of its own
+ * (scripts/lib/workerd-own-group.sh): miniflare runs the binary MINIFLARE_WORKERD_PATH names, and the
+ * wrapper execs the one wrangler's miniflare would have run.
+ */
+function workerdOwnGroupEnv() {
+	const miniflare = createRequire(createRequire(WRANGLER).resolve('miniflare'));
+	return {
+		MINIFLARE_WORKERD_PATH: path.join(ROOT, 'scripts', 'lib', 'workerd-own-group.sh'),
+		WORKERD_BINARY: miniflare('workerd').default,
+	};
+}
 
 /**
  * The SESSION_SECRET of a local state folder: made once and kept beside its database, so that
@@ -64,9 +78,12 @@ export function localVars({ idp, turnstile, mail, origin }) {
  * scripts/lib/sql-endpoint.mjs). With `pagesDir`,
  * serves that Pages project (npm run build:pages) with `wrangler pages dev` instead. Returns the
  * child process; it stops when the parent stops. With `ownGroup` it leads a process group of its
- * own (wrangler and workerd), so a CPU measurement of that group counts the server alone.
+ * own (wrangler and workerd), so a CPU measurement of that group counts the server alone. With
+ * `workerdOwnGroup` each workerd process (the dev proxy's and the Worker's runtime) leads a group of its
+ * own instead, so that the runtime's group counts the runtime alone (scripts/peer-bench.mjs); wrangler
+ * still stops them when it stops.
  *
- * @param {{ port: number; persistTo: string; vars?: Record<string, string>; stdio?: 'inherit' | 'ignore' | 'pipe'; inspectorPort?: number; root?: string; pagesDir?: string; config?: string; auxiliary?: string[]; ownGroup?: boolean }} options
+ * @param {{ port: number; persistTo: string; vars?: Record<string, string>; stdio?: 'inherit' | 'ignore' | 'pipe'; inspectorPort?: number; root?: string; pagesDir?: string; config?: string; auxiliary?: string[]; ownGroup?: boolean; workerdOwnGroup?: boolean }} options
  */
 export function serveBuild({
 	port,
@@ -79,6 +96,7 @@ export function serveBuild({
 	config = undefined,
 	auxiliary = [],
 	ownGroup = false,
+	workerdOwnGroup = false,
 }) {
 	const others = auxiliary.flatMap((file) => ['-c', file]);
 	// The Pages project runs beside its companion Worker (its rate limiters and cron, scripts/lib/pages.mjs).
@@ -115,7 +133,7 @@ export function serveBuild({
 	const child = spawn(process.execPath, args, {
 		cwd: root,
 		stdio: ['ignore', stdio, stdio],
-		env: { ...process.env, ...WRANGLER_ENV },
+		env: { ...process.env, ...WRANGLER_ENV, ...(workerdOwnGroup ? workerdOwnGroupEnv() : {}) },
 		detached: ownGroup,
 	});
 	const stop = () => (ownGroup && child.exitCode === null ? process.kill(-child.pid, 'SIGTERM') : child.kill('SIGTERM'));

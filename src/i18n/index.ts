@@ -30,6 +30,27 @@ export type Translate = (key: MessageKey, options?: Record<string, unknown>) => 
 
 const plainTexts = new Map<Language, Map<MessageKey, string>>();
 
+/** The texts made with values, per language, remembered up to this many (the oldest go first). */
+const VALUED_TEXTS = 1024;
+/** A value longer than this (a search, a post's title) is not remembered with its text. */
+const VALUE_MEMO_LENGTH = 100;
+const valuedTexts = new Map<Language, Map<string, string>>();
+
+/**
+ * The memo key of a text with `options` when every value is a short string, a number or a boolean
+ * (a nickname, a count: the same few again and again, like a post's author on each member's page);
+ * null for any other, which i18next makes each time.
+ */
+function valuedKey(key: MessageKey, options: Record<string, unknown>): string | null {
+	let memoKey: string = key;
+	for (const name in options) {
+		const value = options[name];
+		if (typeof value === 'string' ? value.length > VALUE_MEMO_LENGTH : typeof value !== 'number' && typeof value !== 'boolean') return null;
+		memoKey += `\u0000${name}\u0000${typeof value}:${String(value)}`;
+	}
+	return memoKey;
+}
+
 /** Stands for `{` in the values while particles are resolved: a value (a search, a title) is shown as written, never read as a particle pair. */
 const GUARD = '\uE000';
 
@@ -39,7 +60,8 @@ function guarded(options: Record<string, unknown>): Record<string, unknown> {
 
 /**
  * The texts of a language. A text without options is looked up in i18next once per isolate and
- * then read from a map: every page asks for dozens of them, and i18next's lookup is not cheap.
+ * then read from a map: every page asks for dozens of them, and i18next's lookup is not cheap. A
+ * text with short values is remembered with them too (valuedKey), a bounded number per language.
  */
 export function translator(language: Language): Translate {
 	const t: TFunction = i18n.getFixedT(language);
@@ -49,6 +71,12 @@ export function translator(language: Language): Translate {
 		plainTexts.set(language, plain);
 	}
 	const known = plain;
+	let valued = valuedTexts.get(language);
+	if (!valued) {
+		valued = new Map();
+		valuedTexts.set(language, valued);
+	}
+	const knownValued = valued;
 	const plainText = (key: MessageKey) => {
 		let text = known.get(key);
 		if (text === undefined) {
@@ -63,7 +91,15 @@ export function translator(language: Language): Translate {
 		// island) change nothing: the remembered text, without i18next's lookup.
 		const text = plainText(key);
 		if (!text.includes('{{') && !Object.keys(options).some((name) => I18NEXT_OPTIONS.has(name))) return text;
-		return withParticles(t(key, guarded(options))).replaceAll(GUARD, '{');
+		const memoKey = valuedKey(key, options);
+		const remembered = memoKey === null ? undefined : knownValued.get(memoKey);
+		if (remembered !== undefined) return remembered;
+		const made = withParticles(t(key, guarded(options))).replaceAll(GUARD, '{');
+		if (memoKey !== null) {
+			if (knownValued.size >= VALUED_TEXTS) knownValued.delete(knownValued.keys().next().value as string);
+			knownValued.set(memoKey, made);
+		}
+		return made;
 	};
 }
 
