@@ -43,7 +43,7 @@ interface Lease {
 const leases = new WeakMap<BrowserContext, Lease>();
 
 /** The key of a set of options, or undefined when a context with them cannot be shared. */
-function sharedKey(options: BrowserContextOptions): string | undefined {
+export function sharedKey(options: BrowserContextOptions): string | undefined {
 	if (options.storageState !== undefined || options.recordVideo !== undefined || options.recordHar !== undefined) return undefined;
 	const { extraHTTPHeaders: _headers, ...rest } = options;
 	return JSON.stringify(Object.entries(rest).sort(([a], [b]) => a.localeCompare(b)));
