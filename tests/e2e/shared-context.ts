@@ -136,16 +136,11 @@ export async function returnContext(shared: SharedContexts, context: BrowserCont
 		return;
 	}
 	try {
-		// Pages write as they go (a draft saved on leaving): the storage is cleared once no page of
-		// the test is left, through a blank page of the context.
-		const [last, ...others] = context.pages();
-		await Promise.all(others.map((open) => open.close()));
-		const page = last ?? (await context.newPage());
-		await page.goto('about:blank');
+		const page = context.pages()[0] ?? (await context.newPage());
 		const cdp = await context.newCDPSession(page);
 		for (const origin of originsOf(options.baseURL)) await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: STORAGE_TYPES });
 		await cdp.detach();
-		await page.close();
+		await Promise.all(context.pages().map((open) => open.close()));
 		await context.unrouteAll({ behavior: 'wait' });
 		await context.clearCookies();
 		await context.clearPermissions();
