@@ -10,9 +10,6 @@ import { brotliCompressSync, constants } from 'node:zlib';
 const INLINE_SCRIPTS = 'script:not([src]):not([type="application/ld+json"])';
 const BUDGET_BYTES = 8 * 1024;
 
-// What a first visit fetches: each test's context of its own, its HTTP cache empty (shared-context.ts).
-test.use({ freshContext: true });
-
 const brotli = (text: string | Buffer) => brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
 
 /**

@@ -18,8 +18,7 @@ import { boardOf, community, memberIdOf, type Community } from './write-helpers'
 import { signInContext } from './sessions';
 import { DESKTOP, PHONE } from './phone-checks';
 
-// A first visit's load on a phone's network: a context of its own, its HTTP cache empty (shared-context.ts).
-test.use({ viewport: PHONE, freshContext: true });
+test.use({ viewport: PHONE });
 
 const COMMUNITIES = ['/starfall/global', '/starfall/kr', '/starfall/jp', '/starfall/tw', '/pixelfarm/main'];
 /** The demo member these tests sign in as: the seed's seventh, whom no other test bans or renames (as phone-layout.spec.ts). */

@@ -12,8 +12,7 @@
  */
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
-import { test as base, expect, type BrowserContext, type BrowserContextOptions } from '@playwright/test';
-import { leaseContext, returnContext, type SharedContexts } from './shared-context';
+import { test as base, expect, type BrowserContext } from '@playwright/test';
 
 const LOAD_COUNTS = process.env['E2E_LOAD_COUNTS'];
 
@@ -23,14 +22,14 @@ const REPORT = '__reportPolicyViolation';
 /** What a violation says: `event:` from the page's event, `console:` from Chromium's log. */
 export type PolicyViolations = string[];
 
-async function watch(context: BrowserContext, sink: { current: Watcher | undefined }): Promise<void> {
+async function watch(context: BrowserContext, found: PolicyViolations): Promise<void> {
 	context.on('console', (message) => {
 		if (message.type() === 'error' && /Content Security Policy|Permissions-Policy/i.test(message.text())) {
-			sink.current?.found.push(`console: ${message.text()} (${message.location().url})`);
+			found.push(`console: ${message.text()} (${message.location().url})`);
 		}
 	});
 	await context.exposeBinding(REPORT, ({ frame }, text: string) => {
-		sink.current?.found.push(`event: ${text} (${frame.url()})`);
+		found.push(`event: ${text} (${frame.url()})`);
 	});
 	await context.addInitScript((report) => {
 		document.addEventListener('securitypolicyviolation', (event) => {
@@ -39,12 +38,14 @@ async function watch(context: BrowserContext, sink: { current: Watcher | undefin
 			if (typeof send === 'function') send(`${event.effectiveDirective} refused ${event.blockedURI || 'inline'}${where} ${event.sample}`.trim());
 		});
 	}, REPORT);
-	if (LOAD_COUNTS) {
-		context.on('request', (request) => {
-			if (request.isNavigationRequest() && !request.redirectedFrom() && request.frame().parentFrame() === null && sink.current)
-				sink.current.opened.loads += 1;
-		});
-	}
+}
+
+/** Counts the context, and each top-level document it loads (a redirect's hops once). */
+function countLoads(context: BrowserContext, opened: Watcher['opened']): void {
+	opened.contexts += 1;
+	context.on('request', (request) => {
+		if (request.isNavigationRequest() && !request.redirectedFrom() && request.frame().parentFrame() === null) opened.loads += 1;
+	});
 }
 
 /** A client address of its own for the test: 10.x.y.z from the test's id and its repetition. */
@@ -54,26 +55,15 @@ function clientAddress(id: string, repetition: number): string {
 	return `10.${(hash >>> 16) & 255}.${(hash >>> 8) & 255}.${hash & 255}`;
 }
 
-/** What the fixtures below share: the test's violations and what the test opened. */
+/** What the fixtures below share: the test's violations, each context's watch, set up once, and what the test opened. */
 interface Watcher {
 	found: PolicyViolations;
 	opened: { contexts: number; loads: number };
-	/** Watches the context for the test: set up once per context, reporting to this test from now on. */
+	watched: WeakMap<BrowserContext, Promise<void>>;
 	watch(context: BrowserContext): Promise<void>;
 }
 
-/** Each context's watch, set up once, and the test it reports to now. */
-const watches = new WeakMap<BrowserContext, { sink: { current: Watcher | undefined }; ready: Promise<void> }>();
-
-interface Options {
-	/** A context of the test's own instead of the worker's shared one (shared-context.ts): for tests about a first visit. */
-	freshContext: boolean;
-	/** Playwright's own fixture: the context options of the test (the config's and test.use()'s). */
-	_combinedContextOptions: BrowserContextOptions;
-}
-
-export const test = base.extend<{ policyViolations: PolicyViolations; watcher: Watcher } & Options, { sharedContexts: SharedContexts }>({
-	freshContext: [false, { option: true }],
+export const test = base.extend<{ policyViolations: PolicyViolations; watcher: Watcher }>({
 	extraHTTPHeaders: async ({ extraHTTPHeaders }, use, testInfo) => {
 		await use({ ...extraHTTPHeaders, 'CF-Connecting-IP': clientAddress(testInfo.testId, testInfo.repeatEachIndex * 10 + testInfo.retry) });
 	},
@@ -84,17 +74,15 @@ export const test = base.extend<{ policyViolations: PolicyViolations; watcher: W
 			const watcher: Watcher = {
 				found: [],
 				opened: { contexts: 0, loads: 0 },
+				watched: new WeakMap(),
 				watch(context) {
-					let entry = watches.get(context);
-					if (entry) {
-						entry.sink.current = this;
-					} else {
-						const sink = { current: this as Watcher | undefined };
-						entry = { sink, ready: watch(context, sink) };
-						watches.set(context, entry);
-						this.opened.contexts += 1;
+					let done = this.watched.get(context);
+					if (!done) {
+						if (LOAD_COUNTS) countLoads(context, this.opened);
+						done = watch(context, this.found);
+						this.watched.set(context, done);
 					}
-					return entry.ready;
+					return done;
 				},
 			};
 			// A context the test opens itself (browser.newContext()) is watched too.
@@ -114,20 +102,9 @@ export const test = base.extend<{ policyViolations: PolicyViolations; watcher: W
 		},
 		{ auto: true },
 	],
-	sharedContexts: [
-		async ({ browser: _browser }, use) => {
-			const shared: SharedContexts = new Map();
-			await use(shared);
-			await Promise.all([...shared.values()].map((context) => context.close().catch(() => undefined)));
-		},
-		{ scope: 'worker' },
-	],
-	// The worker's context for the test's options, reset after each test (shared-context.ts).
-	context: async ({ browser, sharedContexts, _combinedContextOptions, freshContext, watcher }, use, testInfo) => {
-		const options = _combinedContextOptions;
-		const context = await leaseContext(browser, sharedContexts, options, freshContext, (leased) => watcher.watch(leased));
+	context: async ({ context, watcher }, use) => {
+		await watcher.watch(context);
 		await use(context);
-		await returnContext(sharedContexts, context, options, freshContext || testInfo.status !== testInfo.expectedStatus);
 	},
 });
 
