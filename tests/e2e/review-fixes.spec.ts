@@ -6,6 +6,9 @@
  * community-theme.ts): the bell's count and the chosen order tab are 4.5:1, and the muted marks (a
  * deleted comment, a saved post that is gone) stand upright, not in a slanted faux italic; a
  * notification's avatar keeps its 24 px (My Page's 52 px rule reached every avatar in its card).
+ * Japanese on a dark community, and English on a phone: a profile's Block button keeps "Block
+ * {nickname}" ("{nickname}さんをブロック") on one line, and a notification's avatar and unread dot stand
+ * on its sentence's first line (the avatar rose above it).
  */
 import { expect, test } from './test';
 import { execute } from './fixtures';
@@ -144,3 +147,57 @@ test("Korean on a dark community: the bell's count and the chosen order tab are 
 		await restore();
 	}
 });
+
+// The nicknames are as long as fits the card's width on one line with the label (about 290 px): 18
+// characters with "Block ", 15 with "さんをブロック"; beside the picture, both broke over two lines.
+for (const { path, name, block } of [
+	{ path: '/starfall/global', name: 'Author', block: (nickname: string) => `Block ${nickname}` },
+	{ path: '/starfall/jp', name: 'Lam', block: (nickname: string) => `${nickname}さんをブロック` },
+]) {
+	test(`${path} on a phone: a profile's Block button is one line, a notification's avatar and dot stand on its sentence's first line`, async ({
+		page,
+	}) => {
+		const channel = await community(path);
+		const reader = freshMember('Reader', channel.index).id;
+		const author = freshMember(name, channel.index);
+		const postId = freshPost(channel, `Profile ${author.nickname}`);
+		const now = Date.now();
+		execute(
+			`INSERT INTO notifications (channel_id, member_id, kind, dedupe_key, actor_id, post_id, created_at, updated_at)
+			 VALUES (${channel.index}, ${reader}, 'COMMENT', 'line-${postId}', ${author.id}, ${postId}, ${now}, ${now})`,
+		);
+		execute(`UPDATE members SET unread_notifications = 1 WHERE id = ${reader}`);
+		await signInContext(page.context(), channel, reader);
+		await test.step('the Block button: "Block {nickname}" on one line, within the card', async () => {
+			await page.goto(`${path}/users/${author.id}`);
+			const label = page.locator('[data-block-toggle] [data-block-label]');
+			await expect(label).toHaveText(block(author.nickname));
+			const [height, lineHeight] = await label.evaluate((element) => [
+				element.getBoundingClientRect().height,
+				parseFloat(getComputedStyle(element).lineHeight),
+			]);
+			expect.soft(height, `${height}px for a ${lineHeight}px line`).toBeLessThan(lineHeight * 1.5);
+			const button = (await page.locator('[data-block-toggle]').boundingBox())!;
+			const card = (await page.locator('.profile-header').boundingBox())!;
+			expect.soft(button.x + button.width).toBeLessThanOrEqual(card.x + card.width);
+		});
+		await test.step("a notification's avatar and unread dot: centred on the sentence's first line", async () => {
+			await page.goto(`${path}/mypage/notifications`);
+			const offsets = await page
+				.locator('.notification-text')
+				.first()
+				.evaluate((element) => {
+					const text = [...element.childNodes].find((node) => node.nodeType === Node.TEXT_NODE && node.textContent!.trim() !== '')!;
+					const range = document.createRange();
+					range.selectNodeContents(text);
+					const line = range.getClientRects()[0]!;
+					const middle = (box: DOMRect) => box.top + box.height / 2;
+					return ['.notification-avatar', '.unread-dot'].map((selector) =>
+						Math.abs(middle(element.querySelector(selector)!.getBoundingClientRect()) - middle(line)),
+					);
+				});
+			expect.soft(offsets[0], 'the avatar').toBeLessThanOrEqual(2);
+			expect.soft(offsets[1], 'the unread dot').toBeLessThanOrEqual(2);
+		});
+	});
+}

@@ -5,8 +5,8 @@
  * blocking (the profile's button, a comment's menu and confirm, the collapsed comment, Settings' list),
  * the "edited" mark and its dialog, and the Popular tabs: at 390 × 844 and 1440 × 900, in English,
  * Korean and Japanese (Starfall, light) and dark (Pixel Farm: the theme is a community's setting,
- * `channels.theme_type`, not the reader's colour scheme), and Korean and Chinese again on the dark
- * theme (Starfall's kr and tw set dark for the run, community-theme.ts). Run only with REVIEW_SHOTS set (`REVIEW_SHOTS=1 playwright test review-screens`):
+ * `channels.theme_type`, not the reader's colour scheme), and Korean, Japanese and Chinese again on the
+ * dark theme (Starfall's kr, jp and tw set dark for the run, community-theme.ts). Run only with REVIEW_SHOTS set (`REVIEW_SHOTS=1 playwright test review-screens`):
  * test-results/review/{community}-{theme}-{width}-{screen}.png. Each screen's sideways overflow, the
  * open popups outside the viewport, the tap targets under 24 px and text under WCAG's contrast are written beside them
  * (test-results/review/findings.txt); the checks that hold them are in the features' own specs.
@@ -180,13 +180,13 @@ function stage(channel: Community, viewer: number, author: number, blocked: numb
 
 /**
  * The communities photographed, each in its own theme and, where `dark` is listed for a light one,
- * again with its theme set to dark for the run (restored after): no Korean or Chinese community is
- * dark, so their text on the dark theme is looked at this way.
+ * again with its theme set to dark for the run (restored after): no Korean, Japanese or Chinese
+ * community is dark, so their text on the dark theme is looked at this way.
  */
 const RUNS: { path: string; themes: ('light' | 'dark')[] }[] = [
 	{ path: '/starfall/global', themes: ['light'] },
 	{ path: '/starfall/kr', themes: ['light', 'dark'] },
-	{ path: '/starfall/jp', themes: ['light'] },
+	{ path: '/starfall/jp', themes: ['light', 'dark'] },
 	{ path: '/starfall/tw', themes: ['dark'] },
 	{ path: '/pixelfarm/main', themes: ['dark'] },
 ];
@@ -278,6 +278,8 @@ for (const { path, themes } of RUNS) {
 						await shoot(page, label, 'settings-top');
 						await page.locator('[data-avatar-form]').scrollIntoViewIfNeeded();
 						await shoot(page, label, 'settings-avatar');
+						await page.locator('[data-blocked-members]').scrollIntoViewIfNeeded();
+						await shoot(page, label, 'settings-blocked');
 						await page.getByRole('heading', { level: 2 }).last().scrollIntoViewIfNeeded();
 						await page.mouse.wheel(0, 10_000);
 						await shoot(page, label, 'settings-bottom');
