@@ -58,6 +58,16 @@ function guarded(options: Record<string, unknown>): Record<string, unknown> {
 	return Object.fromEntries(Object.entries(options).map(([name, value]) => [name, typeof value === 'string' ? value.replaceAll('{', GUARD) : value]));
 }
 
+/** A language's own map in `maps`, made on first use. */
+function languageMap<K, V>(maps: Map<Language, Map<K, V>>, language: Language): Map<K, V> {
+	let map = maps.get(language);
+	if (!map) {
+		map = new Map();
+		maps.set(language, map);
+	}
+	return map;
+}
+
 /**
  * The texts of a language. A text without options is looked up in i18next once per isolate and
  * then read from a map: every page asks for dozens of them, and i18next's lookup is not cheap. A
@@ -65,18 +75,8 @@ function guarded(options: Record<string, unknown>): Record<string, unknown> {
  */
 export function translator(language: Language): Translate {
 	const t: TFunction = i18n.getFixedT(language);
-	let plain = plainTexts.get(language);
-	if (!plain) {
-		plain = new Map();
-		plainTexts.set(language, plain);
-	}
-	const known = plain;
-	let valued = valuedTexts.get(language);
-	if (!valued) {
-		valued = new Map();
-		valuedTexts.set(language, valued);
-	}
-	const knownValued = valued;
+	const known = languageMap(plainTexts, language);
+	const knownValued = languageMap(valuedTexts, language);
 	const plainText = (key: MessageKey) => {
 		let text = known.get(key);
 		if (text === undefined) {
