@@ -199,7 +199,7 @@ export async function answerMember({ request, db, channel, page, guestAnswer, or
 	let sent: Response;
 	if (spliced) {
 		sent = new Response(spliced, { status: guest.status, headers: guest.headers });
-		sent.headers.set('Content-Length', String(spliced.size));
+		sent.headers.set('Content-Length', String(spliced.byteLength));
 	} else {
 		const response = guest.response();
 		sent = memberRewriter(parts).transform(new Response(response.body, response));

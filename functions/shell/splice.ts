@@ -86,6 +86,7 @@ interface Attribute {
 const TAG_NAME = /^<([^\s/>]+)/;
 const ATTRIBUTE = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g;
 const decoder = new TextDecoder();
+const encoder = new TextEncoder();
 
 /**
  * A spot's start tag as the page has it: its text, and its attributes once a handler asked for them.
@@ -267,12 +268,19 @@ function fits(bytes: Uint8Array, spot: Spot): boolean {
  * the same order), or null when the places do not fit the bytes (another build's, another page's)
  * or a part needs what the element has not: the caller then rewrites the page with HTMLRewriter.
  */
-export function splicePage(body: ArrayBuffer, places: PageSpots, selectors: readonly string[], parts: readonly MemberPart[]): Blob | null {
+export function splicePage(
+	body: ArrayBuffer,
+	places: PageSpots,
+	selectors: readonly string[],
+	parts: readonly MemberPart[],
+): Uint8Array<ArrayBuffer> | null {
 	const bytes = new Uint8Array(body);
 	if (places.length !== bytes.byteLength) return null;
 	const indexes = parts.map((part) => selectors.indexOf(part.selector));
 	if (indexes.includes(-1)) return null;
 	const bits = indexes.map((index) => 1 << index);
+	// The selectors of these parts: a spot of no other's is passed by without a look.
+	const wanted = bits.reduce((all, bit) => all | bit, 0);
 	let read = readTags.get(places);
 	if (read?.body !== body) {
 		read = { body, tags: new Map() };
@@ -288,6 +296,7 @@ export function splicePage(body: ArrayBuffer, places: PageSpots, selectors: read
 		for (const element of closing) element.endTag();
 	};
 	for (const spot of places.spots) {
+		if ((spot.selectors & wanted) === 0) continue;
 		const mine = parts.filter((_, at) => (spot.selectors & bits[at]!) !== 0);
 		if (mine.length === 0) continue;
 		if (spot.start < 0 || spot.startEnd > bytes.byteLength || spot.end > bytes.byteLength || !fits(bytes, spot)) return null;
@@ -316,19 +325,26 @@ export function splicePage(body: ArrayBuffer, places: PageSpots, selectors: read
 }
 
 /**
- * `bytes` with `edits` made, as a Blob of slices of the stored bytes and the parts' markup (one copy,
- * by the runtime, which the answer then sends as it is): an edit inside a range another replaced is
- * dropped with it.
+ * `bytes` with `edits` made, as one array: the stored bytes' slices copied and the parts' markup
+ * encoded into it (a Blob of many slices cost more to assemble, and a Response reads it again): an
+ * edit inside a range another replaced is dropped with it.
  */
-function applyEdits(bytes: Uint8Array<ArrayBuffer>, edits: Edit[]): Blob {
+function applyEdits(bytes: Uint8Array<ArrayBuffer>, edits: Edit[]): Uint8Array<ArrayBuffer> {
 	edits.sort((a, b) => a.at - b.at || a.rank - b.rank);
-	const pieces: (Uint8Array<ArrayBuffer> | string)[] = [];
+	// At most three bytes of UTF-8 for each UTF-16 unit of the markup: room enough, then cut to what was written.
+	let room = bytes.byteLength;
+	for (const edit of edits) room += edit.text.length * 3;
+	const out = new Uint8Array(room);
+	let written = 0;
 	let cursor = 0;
 	for (const edit of edits) {
 		if (edit.at < cursor) continue;
-		pieces.push(bytes.subarray(cursor, edit.at), edit.text);
+		out.set(bytes.subarray(cursor, edit.at), written);
+		written += edit.at - cursor;
+		if (edit.text !== '') written += encoder.encodeInto(edit.text, out.subarray(written)).written;
 		cursor = edit.end;
 	}
-	pieces.push(bytes.subarray(cursor));
-	return new Blob(pieces);
+	out.set(bytes.subarray(cursor), written);
+	written += bytes.byteLength - cursor;
+	return out.subarray(0, written);
 }

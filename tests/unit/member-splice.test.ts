@@ -41,7 +41,7 @@ function spotsOf(page: string): PageSpots {
 
 const splice = async (page: string, spots: PageSpots, parts: MemberPart[]) => {
 	const made = splicePage(encoder.encode(page).buffer as ArrayBuffer, spots, SELECTORS, parts);
-	return made === null ? null : made.text();
+	return made === null ? null : new TextDecoder().decode(made);
 };
 
 describe('the splice of member parts into stored bytes', () => {
