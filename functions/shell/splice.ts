@@ -267,6 +267,7 @@ function fits(bytes: Uint8Array, spot: Spot): boolean {
  * The stored page `body` with `parts` put in at `places` (found with `selectors`, the same list in
  * the same order), or null when the places do not fit the bytes (another build's, another page's)
  * or a part needs what the element has not: the caller then rewrites the page with HTMLRewriter.
+ * The bytes are valid until the next splice (applyEdits): make the answer of them at once.
  */
 export function splicePage(
 	body: ArrayBuffer,
@@ -325,16 +326,25 @@ export function splicePage(
 }
 
 /**
- * `bytes` with `edits` made, as one array: the stored bytes' slices copied and the parts' markup
- * encoded into it (a Blob of many slices cost more to assemble, and a Response reads it again): an
- * edit inside a range another replaced is dropped with it.
+ * The array each answer is assembled in, grown to the largest page spliced: a new one per answer
+ * cost more than the copies themselves (an allocation of a page's size, zeroed, and the collector's
+ * work). Valid until the next splice; the caller makes its Response at once, which copies it (the
+ * Fetch standard's body of a BufferSource is a copy of its bytes).
+ */
+let scratch = new Uint8Array(0);
+
+/**
+ * `bytes` with `edits` made, in `scratch`: the stored bytes' slices copied and the parts' markup
+ * encoded into it (a Blob of many slices cost more to assemble): an edit inside a range another
+ * replaced is dropped with it.
  */
 function applyEdits(bytes: Uint8Array<ArrayBuffer>, edits: Edit[]): Uint8Array<ArrayBuffer> {
 	edits.sort((a, b) => a.at - b.at || a.rank - b.rank);
 	// At most three bytes of UTF-8 for each UTF-16 unit of the markup: room enough, then cut to what was written.
 	let room = bytes.byteLength;
 	for (const edit of edits) room += edit.text.length * 3;
-	const out = new Uint8Array(room);
+	if (scratch.byteLength < room) scratch = new Uint8Array(Math.max(room, scratch.byteLength * 2));
+	const out = scratch;
 	let written = 0;
 	let cursor = 0;
 	for (const edit of edits) {
