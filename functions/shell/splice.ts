@@ -110,13 +110,14 @@ class SplicedElement implements PartElement {
 	#attributes: Attribute[] | null = null;
 	#tagChanged = false;
 	#renamed = false;
-	#before: string[] = [];
-	#prepend: string[] = [];
-	#append: string[] = [];
-	#after: string[] = [];
+	// What the handlers put in, each as one string in the order it lands (fewer allocations than lists).
+	#before = '';
+	#prepend = '';
+	#append = '';
+	#after = '';
 	/** What the end tag's handlers put after it (before the element's own `after`). */
-	#endAfter: string[] = [];
-	#endHandlers: ((end: { after(content: string, options: Html): unknown }) => void)[] = [];
+	#endAfter = '';
+	#endHandlers: ((end: { after(content: string, options: Html): unknown }) => void)[] | null = null;
 	#inner: string | null = null;
 	#replacement: string | null = null;
 	#removed = false;
@@ -183,68 +184,65 @@ class SplicedElement implements PartElement {
 		this.#tagChanged = true;
 	}
 	before(content: string): void {
-		this.#before.push(content);
+		this.#before += content;
 	}
 	after(content: string): void {
-		this.#after.unshift(content);
+		this.#after = content + this.#after;
 	}
 	prepend(content: string): void {
-		this.#prepend.unshift(content);
+		this.#prepend = content + this.#prepend;
 	}
 	append(content: string): void {
-		this.#append.push(content);
+		this.#append += content;
 	}
 	replace(content: string): void {
 		this.#replacement = content;
 	}
 	setInnerContent(content: string): void {
 		this.#inner = content;
-		this.#prepend.length = 0;
-		this.#append.length = 0;
+		this.#prepend = '';
+		this.#append = '';
 	}
 	remove(): void {
 		this.#removed = true;
 	}
 	onEndTag(handler: (end: { after(content: string, options: Html): unknown }) => void): void {
-		this.#endHandlers.push(handler);
+		(this.#endHandlers ??= []).push(handler);
 	}
 
 	/** Whether a handler waits for the end tag. */
 	get waitsForEnd(): boolean {
-		return this.#endHandlers.length > 0;
+		return this.#endHandlers !== null;
 	}
 
 	/** Runs the end tag's handlers (when the page reaches the end tag). */
 	endTag(): void {
-		for (const handler of this.#endHandlers) handler({ after: (content: string) => void this.#endAfter.push(content) });
+		for (const handler of this.#endHandlers ?? []) handler({ after: (content: string) => void (this.#endAfter += content) });
 	}
 
-	/** What the handlers did, as edits of the stored bytes; null where it needs an end tag the element has not. */
-	edits(): Edit[] | null {
+	/** What the handlers did, as edits of the stored bytes added to `edits`; false where it needs an end tag the element has not. */
+	addEdits(edits: Edit[]): boolean {
 		const { start, startEnd, endStart, end } = this.spot;
 		const hasEnd = endStart >= 0;
-		const after = [...this.#endAfter, ...this.#after].join('');
-		const before = this.#before.join('');
+		const after = this.#endAfter + this.#after;
+		const before = this.#before;
 		if (this.#replacement !== null || this.#removed) {
-			if (!hasEnd) return null;
-			return [{ at: start, end, rank: RANK.before, text: before + (this.#replacement ?? '') + after }];
+			if (!hasEnd) return false;
+			edits.push({ at: start, end, rank: RANK.before, text: before + (this.#replacement ?? '') + after });
+			return true;
 		}
-		const edits: Edit[] = [];
-		const add = (at: number, rank: number, text: string, until = at) => {
-			if (text !== '' || until !== at) edits.push({ at, end: until, rank, text });
-		};
-		add(start, RANK.before, before);
-		if (this.#tagChanged) add(start, RANK.startTag, this.startTag(), startEnd);
-		const needsEnd = this.#inner !== null || this.#append.length > 0 || this.#renamed || after !== '';
-		if (needsEnd && !hasEnd) return null;
-		if (this.#inner !== null) add(startEnd, RANK.prepend, this.#prepend.join('') + this.#inner + this.#append.join(''), endStart);
+		const needsEnd = this.#inner !== null || this.#append !== '' || this.#renamed || after !== '';
+		if (needsEnd && !hasEnd) return false;
+		if (before !== '') edits.push({ at: start, end: start, rank: RANK.before, text: before });
+		if (this.#tagChanged) edits.push({ at: start, end: startEnd, rank: RANK.startTag, text: this.startTag() });
+		if (this.#inner !== null) edits.push({ at: startEnd, end: endStart, rank: RANK.prepend, text: this.#prepend + this.#inner + this.#append });
 		else {
-			add(startEnd, RANK.prepend, this.#prepend.join(''));
-			add(endStart, RANK.append, this.#append.join(''));
+			if (this.#prepend !== '') edits.push({ at: startEnd, end: startEnd, rank: RANK.prepend, text: this.#prepend });
+			if (this.#append !== '') edits.push({ at: endStart, end: endStart, rank: RANK.append, text: this.#append });
 		}
-		if (this.#renamed) add(endStart, RANK.endTag, `</${this.#name}>`, end);
-		add(end, RANK.after, after);
-		return edits;
+		if (this.#renamed) edits.push({ at: endStart, end, rank: RANK.endTag, text: `</${this.#name}>` });
+		if (after !== '') edits.push({ at: end, end, rank: RANK.after, text: after });
+		return true;
 	}
 
 	/** The start tag written again as HTMLRewriter writes a changed one. */
@@ -317,11 +315,7 @@ export function splicePage(
 	}
 	closeBefore(Infinity);
 	const edits: Edit[] = [];
-	for (const element of touched) {
-		const made = element.edits();
-		if (made === null) return null;
-		edits.push(...made);
-	}
+	for (const element of touched) if (!element.addEdits(edits)) return null;
 	return applyEdits(bytes, edits);
 }
 
