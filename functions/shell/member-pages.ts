@@ -50,6 +50,7 @@ import { commentPageStartOfQuery } from '@/server/comments/pages';
 import type { CacheableRequest } from './cache-routes';
 import { memberParts, memberRewriter, PART_SELECTORS, type PageParts } from './member-rewriters';
 import { splicePage, type PageSpots } from './splice';
+import { requestUrl } from '@/server/platform/request-url';
 
 /** A page the rewrite may answer: All Posts (boardId null), a board a guest may read, or a post's page. */
 export type MemberPage = { kind: 'list'; boardId: number | null } | { kind: 'post'; postId: number };
@@ -193,7 +194,7 @@ const placeOf = (read: PartsValues | null) => read?.post?.place ?? read?.place ?
 export async function answerMember({ request, db, channel, page, guestAnswer, origin, now }: MemberAsk): Promise<Response> {
 	// The session's batch and the guest's page at the same time: one round trip in sequence, as the full render.
 	const [{ session, headers, read }, guest] = await Promise.all([
-		requestSession<PartsValues>(db, channel, request, partsReads(db, channel, page, new URL(request.url)), now),
+		requestSession<PartsValues>(db, channel, request, partsReads(db, channel, page, requestUrl(request)), now),
 		guestAnswer(),
 	]);
 	if (
