@@ -327,25 +327,56 @@ export function splicePage(
  */
 let scratch = new Uint8Array(0);
 
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** The length of `text` in UTF-8, as TextEncoder writes it (a lone surrogate as U+FFFD, three bytes). */
+function utf8Length(text: string): number {
+	if (ASCII.test(text)) return text.length;
+	let length = 0;
+	for (let i = 0; i < text.length; i += 1) {
+		const unit = text.charCodeAt(i);
+		if (unit < 0x80) length += 1;
+		else if (unit < 0x800) length += 2;
+		else if (unit >= 0xd800 && unit < 0xdc00 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+			length += 4;
+			i += 1;
+		} else length += 3;
+	}
+	return length;
+}
+
 /**
- * `bytes` with `edits` made, in `scratch`: the stored bytes' slices copied and the parts' markup
- * encoded into it (a Blob of many slices cost more to assemble): an edit inside a range another
- * replaced is dropped with it.
+ * `bytes` with `edits` made, in `scratch`: the stored bytes' slices copied, and the parts' markup
+ * encoded at once past them (one call of the encoder, not one an edit) and each edit's part copied
+ * into place (a Blob of many slices cost more to assemble): an edit inside a range another replaced
+ * is dropped with it.
  */
 function applyEdits(bytes: Uint8Array<ArrayBuffer>, edits: Edit[]): Uint8Array<ArrayBuffer> {
 	edits.sort((a, b) => a.at - b.at || a.rank - b.rank);
-	// At most three bytes of UTF-8 for each UTF-16 unit of the markup: room enough, then cut to what was written.
-	let room = bytes.byteLength;
-	for (const edit of edits) room += edit.text.length * 3;
-	if (scratch.byteLength < room) scratch = new Uint8Array(Math.max(room, scratch.byteLength * 2));
-	const out = scratch;
-	let written = 0;
+	const kept: Edit[] = [];
+	let markup = '';
 	let cursor = 0;
 	for (const edit of edits) {
 		if (edit.at < cursor) continue;
+		kept.push(edit);
+		markup += edit.text;
+		cursor = edit.end;
+	}
+	// At most three bytes of UTF-8 for each UTF-16 unit: the answer fits below `room`, the encoded markup past it.
+	const room = bytes.byteLength + markup.length * 3;
+	if (scratch.byteLength < room * 2) scratch = new Uint8Array(Math.max(room * 2, scratch.byteLength * 2));
+	const out = scratch;
+	encoder.encodeInto(markup, out.subarray(room));
+	let from = room;
+	let written = 0;
+	cursor = 0;
+	for (const edit of kept) {
 		out.set(bytes.subarray(cursor, edit.at), written);
 		written += edit.at - cursor;
-		if (edit.text !== '') written += encoder.encodeInto(edit.text, out.subarray(written)).written;
+		const length = utf8Length(edit.text);
+		out.copyWithin(written, from, from + length);
+		written += length;
+		from += length;
 		cursor = edit.end;
 	}
 	out.set(bytes.subarray(cursor), written);

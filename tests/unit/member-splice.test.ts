@@ -108,6 +108,18 @@ describe('the splice of member parts into stored bytes', () => {
 		expect(await splice(PAGE, spotsOf(PAGE), parts)).toContain('문장</p><!--b-->after<div');
 	});
 
+	it('writes the markup as TextEncoder does: two, three and four bytes a character, and a lone surrogate as U+FFFD', async () => {
+		const parts: MemberPart[] = [
+			{ selector: 'b', element: (bold) => void bold.before('é한😀', { html: true }) },
+			{ selector: 'span#x', element: (span) => void span.append('\uD800x\uDC00', { html: true }) },
+			{ selector: 'ol', element: (list) => void list.setInnerContent('<li>ascii</li>', { html: true }) },
+		];
+		const made = await splice(PAGE, spotsOf(PAGE), parts);
+		expect(made).toBe(
+			PAGE.replace('<b>', 'é한😀<b>').replace('세계</span>', '세계\uFFFDx\uFFFD</span>').replace('<ol></ol>', '<ol><li>ascii</li></ol>'),
+		);
+	});
+
 	it('leaves an unchanged page as it is, and refuses places that do not fit the bytes', async () => {
 		const spots = spotsOf(PAGE);
 		const none: MemberPart[] = [{ selector: 'div.a', element: () => undefined }];
