@@ -327,11 +327,12 @@ export function splicePage(
  */
 let scratch = new Uint8Array(0);
 
-const ASCII = /^[\x00-\x7f]*$/;
+/** A character past ASCII (two bytes or more in UTF-8). */
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /** The length of `text` in UTF-8, as TextEncoder writes it (a lone surrogate as U+FFFD, three bytes). */
 function utf8Length(text: string): number {
-	if (ASCII.test(text)) return text.length;
+	if (!NON_ASCII.test(text)) return text.length;
 	let length = 0;
 	for (let i = 0; i < text.length; i += 1) {
 		const unit = text.charCodeAt(i);

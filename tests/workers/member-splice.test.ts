@@ -136,7 +136,9 @@ describe('the splice gives the bytes HTMLRewriter gives', () => {
 		const first = await answerOf('스타폴 공략 게시판', '별빛');
 		const second = await answerOf('Starfall', 'Orion');
 		const [firstText, secondText] = [await first.text(), await second.text()];
-		expect(firstText).toBe(await spliced(guestPage('스타폴 공략 게시판', comments), () => memberParts(channel, member(1002, '별빛'), postParts(1007))));
+		expect(firstText).toBe(
+			await spliced(guestPage('스타폴 공략 게시판', comments), () => memberParts(channel, member(1002, '별빛'), postParts(1007))),
+		);
 		expect(firstText).not.toContain('Orion');
 		expect(secondText).toContain('Orion');
 	});
