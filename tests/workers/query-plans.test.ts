@@ -20,7 +20,7 @@ import { resolveSession, sessionStatement } from '@/server/sign-in/sessions';
 import { getDraft, listDrafts } from '@/server/drafts/drafts';
 import { nicknameConflict, nicknameForms } from '@/server/accounts/nickname';
 import { savedPostsRead, savePost } from '@/server/saved/saved';
-import { blockedIdsRead, blockMember, listBlocks, listStateByTokenRead, listStateSql } from '@/server/members/blocks';
+import { blockedIdsRead, blockMember, listBlocks, listStateSql } from '@/server/members/blocks';
 import { memberPostStateRead, memberPostStateSql } from '@/server/posts/member-state';
 import { hashToken } from '@/server/platform/tokens';
 import { listRevisions } from '@/server/revisions/revisions';
@@ -71,7 +71,12 @@ const READS: Record<string, (db: Db) => Promise<unknown>> = {
 	"a member's blocks, a block and the pages' reads of them": async (db) => {
 		await blockMember(db, 1, 1002, 1003, Date.now());
 		const tokenHash = await hashToken((await signIn(1002)).split('=')[1] ?? '');
-		return Promise.all([listBlocks(db, 1, 1002), run(db, blockedIdsRead(db, 1, { tokenHash })), run(db, listStateByTokenRead(db, 1, tokenHash, 12))]);
+		const listState = { columns: listStateSql('s.member_id', '?4'), params: [12] };
+		return Promise.all([
+			listBlocks(db, 1, 1002),
+			run(db, blockedIdsRead(db, 1, { tokenHash })),
+			sessionStatement(db, 1, tokenHash, Date.now(), listState).all(),
+		]);
 	},
 };
 

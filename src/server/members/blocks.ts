@@ -120,7 +120,10 @@ export interface ListState {
 
 /**
  * SQL of the two columns of ListState (`blocks_anyone`, `board_watching`) of the member `member`
- * (SQL: a session's `s.member_id`) on the board `board` (SQL; null: All Posts).
+ * (SQL: a session's `s.member_id`) on the board `board` (SQL; null: All Posts): whether they blocked
+ * anyone and their Watch of the board, read in the session's own row by member-pages.ts (local D1
+ * runs each statement of a batch in the Worker's process, so one is cheaper than two:
+ * docs/decisions/performance.md).
  */
 export const listStateSql = (member: string, board: string) =>
 	`EXISTS (SELECT 1 FROM member_blocks WHERE blocker_id = ${member}) AS blocks_anyone,
@@ -129,19 +132,6 @@ export const listStateSql = (member: string, board: string) =>
 /** ListState from a row with listStateSql's columns (none: a token with no session). */
 export function listStateOf(row: { blocks_anyone: number; board_watching: number } | undefined): ListState {
 	return { blocksAnyone: row?.blocks_anyone === 1, watching: row?.board_watching === 1 };
-}
-
-/**
- * Whether the member of a session blocked anyone, and their Watch of `boardId` (null: All Posts),
- * in ONE statement (member-pages.ts reads listStateSql's columns in the session's own row: local D1
- * runs each statement of a batch in the Worker's process, so one is cheaper than two:
- * docs/decisions/performance.md).
- */
-export function listStateByTokenRead(db: Db, channelId: number, tokenHash: string, boardId: number | null): Read<ListState> {
-	const statement = db
-		.prepare(`SELECT ${listStateSql('s.member_id', '?3')} FROM (SELECT 1) LEFT JOIN sessions s ON s.token_hash = ?1 AND s.channel_id = ?2`)
-		.bind(tokenHash, channelId, boardId);
-	return read(statement, (result) => listStateOf(result.results[0] as Parameters<typeof listStateOf>[0]));
 }
 
 /** What withdrawal removes: the blocks by the member and of the member (each bounded: BLOCKS_KEPT by, and one per blocker of). */
