@@ -11,6 +11,7 @@ import { AVATAR_MAX_AGE, generatedAvatarSvg, isAvatarSize } from '@/lib/avatars'
 import { readAvatar } from '@/server/members/avatars';
 import { DomainSchema } from '@/schemas/params';
 import { UPLOAD_HEADERS } from './upload-files';
+import { requestUrl } from '@/server/platform/request-url';
 
 /** The path of an avatar: the community's domain and slug, then the member's id. */
 const AVATAR_PATH = /^\/([a-z0-9][a-z0-9.-]{0,62})\/([a-z0-9][a-z0-9.-]{0,62})\/avatars\/([1-9]\d{0,15})$/;
@@ -24,7 +25,7 @@ function plain(status: number, text: string, headers: Record<string, string> = {
 
 /** The answer to a request for an avatar, or null for any other path. */
 export async function serveAvatarFile(request: Request, bucket: R2Bucket): Promise<Response | null> {
-	const url = new URL(request.url);
+	const url = requestUrl(request);
 	const match = AVATAR_PATH.exec(url.pathname);
 	if (!match || !DomainSchema.safeParse(match[1]).success) return null;
 	if (request.method !== 'GET' && request.method !== 'HEAD') return plain(405, 'Method not allowed.', { Allow: 'GET, HEAD' });

@@ -44,6 +44,7 @@ import { answerMember, isGuestPage, memberPageOf, rewritableRoute, type GuestAns
 import { PART_SELECTORS } from '@functions/shell/member-rewriters';
 import { decodeSpots, encodeSpots, locateSpots } from '@functions/shell/page-spots';
 import type { PageSpots } from '@functions/shell/splice';
+import { requestUrl } from '@/server/platform/request-url';
 
 /** The oldest answer a guest gets: what no version in the key covers (like counts) is this fresh. */
 export const GUEST_MAX_AGE_MS = 60_000;
@@ -345,7 +346,7 @@ export async function withEdgeCache(
 	origin: (request: Request) => Promise<Response>,
 	now = Date.now(),
 ): Promise<Response> {
-	const url = new URL(request.url);
+	const url = requestUrl(request);
 	const route = request.method === 'GET' ? routeOf(url) : null;
 	if (!route) return origin(request);
 	// The community's rows may live in another database than the directory (docs/reference/databases.md).

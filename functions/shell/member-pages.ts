@@ -40,16 +40,17 @@ import type { Channel } from '@/server/channels/channels';
 import type { LayoutData } from '@/server/channels/layout';
 import type { AlongsideReads, SessionState } from '@/server/sign-in/sessions';
 import { requestSession } from '@/server/sign-in/request-session';
-import { listStateByTokenRead, type ListState } from '@/server/members/blocks';
+import { listStateOf, listStateSql, type ListState } from '@/server/members/blocks';
 import { together } from '@/server/platform/reads';
 import { canReadBoard, GUEST } from '@/server/visibility/visibility';
 import { isAdmin } from '@/lib/roles';
-import { memberPostStateRead, postPlaceRead, type MemberPostState, type PostPlace } from '@/server/posts/member-state';
+import { memberPostStateOf, memberPostStateSql, postPlaceRead, type MemberPostState, type PostPlace } from '@/server/posts/member-state';
 import { likedCommentsByTokenRead } from '@/server/likes/comment-likes';
 import { commentPageStartOfQuery } from '@/server/comments/pages';
 import type { CacheableRequest } from './cache-routes';
 import { memberParts, memberRewriter, PART_SELECTORS, type PageParts } from './member-rewriters';
 import { splicePage, type PageSpots } from './splice';
+import { requestUrl } from '@/server/platform/request-url';
 
 /** A page the rewrite may answer: All Posts (boardId null), a board a guest may read, or a post's page. */
 export type MemberPage = { kind: 'list'; boardId: number | null } | { kind: 'post'; postId: number };
@@ -130,27 +131,38 @@ interface MemberAsk {
 type PartsValues = { list?: ListState; post?: MemberPostState; place?: PostPlace | null; likedComments?: number[] };
 
 /**
- * The reads of `page`'s parts, in the session's batch, each ONE statement beside the session's (local
- * D1 runs every statement of a batch in the Worker's process: docs/decisions/performance.md): on a
- * post page the member's state of the post with its place, and the comments of this page of it they
- * like; on a board page whether they blocked anyone with their Watch of the board; on All Posts
- * whether they blocked anyone.
+ * The reads of `page`'s parts, in the session's batch, as few statements as may be (local D1 runs
+ * every statement of a batch in the Worker's process: docs/decisions/performance.md): on a post
+ * page the member's state of the post with its place in the session's own row, and the comments of
+ * this page of it they like in one statement beside it; on a board page and All Posts whether they
+ * blocked anyone with their Watch of the board, in the session's own row.
  */
 function partsReads(db: Db, channel: Channel, page: MemberPage, url: URL): AlongsideReads<PartsValues> {
 	return (tokenHash) => {
 		if (page.kind === 'post') {
-			return tokenHash === null
-				? together({ place: postPlaceRead(db, channel.id, page.postId) })
-				: together({
-						post: memberPostStateRead(db, channel.id, tokenHash, page.postId),
-						// The comments of this page of the post (its URL's) they like: bounded by the page.
-						likedComments: likedCommentsByTokenRead(db, channel.id, tokenHash, page.postId, commentPageStartOfQuery(url.searchParams)),
-					});
+			if (tokenHash === null) return together({ place: postPlaceRead(db, channel.id, page.postId) });
+			// The comments of this page of the post (its URL's) they like: bounded by the page.
+			const liked = likedCommentsByTokenRead(db, channel.id, tokenHash, page.postId, commentPageStartOfQuery(url.searchParams));
+			return {
+				inSessionRow: { columns: `${memberPostStateSql('s.member_id', '?2', '?4')} AS member_post`, params: [page.postId] },
+				statements: [liked.statement],
+				parse: ([session, likedComments]) => ({
+					post: memberPostStateOf(sessionRowOf<{ member_post: string | null }>(session)?.member_post),
+					likedComments: liked.parse(likedComments!),
+				}),
+			};
 		}
 		if (tokenHash === null) return together({});
-		return together({ list: listStateByTokenRead(db, channel.id, tokenHash, page.boardId) });
+		return {
+			inSessionRow: { columns: listStateSql('s.member_id', '?4'), params: [page.boardId] },
+			statements: [],
+			parse: ([session]) => ({ list: listStateOf(sessionRowOf<Parameters<typeof listStateOf>[0] & object>(session)) }),
+		};
 	};
 }
+
+/** The session's row (with a page's columns), none when the token has no session. */
+const sessionRowOf = <T>(result: D1Result | undefined) => result?.results[0] as T | undefined;
 
 /** What the rewriter puts in for `page`, from the values of partsReads. */
 function partsOf(page: MemberPage, read: PartsValues | null): PageParts {
@@ -182,7 +194,7 @@ const placeOf = (read: PartsValues | null) => read?.post?.place ?? read?.place ?
 export async function answerMember({ request, db, channel, page, guestAnswer, origin, now }: MemberAsk): Promise<Response> {
 	// The session's batch and the guest's page at the same time: one round trip in sequence, as the full render.
 	const [{ session, headers, read }, guest] = await Promise.all([
-		requestSession<PartsValues>(db, channel, request, partsReads(db, channel, page, new URL(request.url)), now),
+		requestSession<PartsValues>(db, channel, request, partsReads(db, channel, page, requestUrl(request)), now),
 		guestAnswer(),
 	]);
 	if (
@@ -199,7 +211,7 @@ export async function answerMember({ request, db, channel, page, guestAnswer, or
 	let sent: Response;
 	if (spliced) {
 		sent = new Response(spliced, { status: guest.status, headers: guest.headers });
-		sent.headers.set('Content-Length', String(spliced.size));
+		sent.headers.set('Content-Length', String(spliced.byteLength));
 	} else {
 		const response = guest.response();
 		sent = memberRewriter(parts).transform(new Response(response.body, response));

@@ -86,6 +86,7 @@ interface Attribute {
 const TAG_NAME = /^<([^\s/>]+)/;
 const ATTRIBUTE = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g;
 const decoder = new TextDecoder();
+const encoder = new TextEncoder();
 
 /**
  * A spot's start tag as the page has it: its text, and its attributes once a handler asked for them.
@@ -109,13 +110,14 @@ class SplicedElement implements PartElement {
 	#attributes: Attribute[] | null = null;
 	#tagChanged = false;
 	#renamed = false;
-	#before: string[] = [];
-	#prepend: string[] = [];
-	#append: string[] = [];
-	#after: string[] = [];
+	// What the handlers put in, each as one string in the order it lands (fewer allocations than lists).
+	#before = '';
+	#prepend = '';
+	#append = '';
+	#after = '';
 	/** What the end tag's handlers put after it (before the element's own `after`). */
-	#endAfter: string[] = [];
-	#endHandlers: ((end: { after(content: string, options: Html): unknown }) => void)[] = [];
+	#endAfter = '';
+	#endHandlers: ((end: { after(content: string, options: Html): unknown }) => void)[] | null = null;
 	#inner: string | null = null;
 	#replacement: string | null = null;
 	#removed = false;
@@ -182,68 +184,65 @@ class SplicedElement implements PartElement {
 		this.#tagChanged = true;
 	}
 	before(content: string): void {
-		this.#before.push(content);
+		this.#before += content;
 	}
 	after(content: string): void {
-		this.#after.unshift(content);
+		this.#after = content + this.#after;
 	}
 	prepend(content: string): void {
-		this.#prepend.unshift(content);
+		this.#prepend = content + this.#prepend;
 	}
 	append(content: string): void {
-		this.#append.push(content);
+		this.#append += content;
 	}
 	replace(content: string): void {
 		this.#replacement = content;
 	}
 	setInnerContent(content: string): void {
 		this.#inner = content;
-		this.#prepend.length = 0;
-		this.#append.length = 0;
+		this.#prepend = '';
+		this.#append = '';
 	}
 	remove(): void {
 		this.#removed = true;
 	}
 	onEndTag(handler: (end: { after(content: string, options: Html): unknown }) => void): void {
-		this.#endHandlers.push(handler);
+		(this.#endHandlers ??= []).push(handler);
 	}
 
 	/** Whether a handler waits for the end tag. */
 	get waitsForEnd(): boolean {
-		return this.#endHandlers.length > 0;
+		return this.#endHandlers !== null;
 	}
 
 	/** Runs the end tag's handlers (when the page reaches the end tag). */
 	endTag(): void {
-		for (const handler of this.#endHandlers) handler({ after: (content: string) => void this.#endAfter.push(content) });
+		for (const handler of this.#endHandlers ?? []) handler({ after: (content: string) => void (this.#endAfter += content) });
 	}
 
-	/** What the handlers did, as edits of the stored bytes; null where it needs an end tag the element has not. */
-	edits(): Edit[] | null {
+	/** What the handlers did, as edits of the stored bytes added to `edits`; false where it needs an end tag the element has not. */
+	addEdits(edits: Edit[]): boolean {
 		const { start, startEnd, endStart, end } = this.spot;
 		const hasEnd = endStart >= 0;
-		const after = [...this.#endAfter, ...this.#after].join('');
-		const before = this.#before.join('');
+		const after = this.#endAfter + this.#after;
+		const before = this.#before;
 		if (this.#replacement !== null || this.#removed) {
-			if (!hasEnd) return null;
-			return [{ at: start, end, rank: RANK.before, text: before + (this.#replacement ?? '') + after }];
+			if (!hasEnd) return false;
+			edits.push({ at: start, end, rank: RANK.before, text: before + (this.#replacement ?? '') + after });
+			return true;
 		}
-		const edits: Edit[] = [];
-		const add = (at: number, rank: number, text: string, until = at) => {
-			if (text !== '' || until !== at) edits.push({ at, end: until, rank, text });
-		};
-		add(start, RANK.before, before);
-		if (this.#tagChanged) add(start, RANK.startTag, this.startTag(), startEnd);
-		const needsEnd = this.#inner !== null || this.#append.length > 0 || this.#renamed || after !== '';
-		if (needsEnd && !hasEnd) return null;
-		if (this.#inner !== null) add(startEnd, RANK.prepend, this.#prepend.join('') + this.#inner + this.#append.join(''), endStart);
+		const needsEnd = this.#inner !== null || this.#append !== '' || this.#renamed || after !== '';
+		if (needsEnd && !hasEnd) return false;
+		if (before !== '') edits.push({ at: start, end: start, rank: RANK.before, text: before });
+		if (this.#tagChanged) edits.push({ at: start, end: startEnd, rank: RANK.startTag, text: this.startTag() });
+		if (this.#inner !== null) edits.push({ at: startEnd, end: endStart, rank: RANK.prepend, text: this.#prepend + this.#inner + this.#append });
 		else {
-			add(startEnd, RANK.prepend, this.#prepend.join(''));
-			add(endStart, RANK.append, this.#append.join(''));
+			if (this.#prepend !== '') edits.push({ at: startEnd, end: startEnd, rank: RANK.prepend, text: this.#prepend });
+			if (this.#append !== '') edits.push({ at: endStart, end: endStart, rank: RANK.append, text: this.#append });
 		}
-		if (this.#renamed) add(endStart, RANK.endTag, `</${this.#name}>`, end);
-		add(end, RANK.after, after);
-		return edits;
+		if (this.#renamed) edits.push({ at: endStart, end, rank: RANK.endTag, text: `</${this.#name}>` });
+		if (after !== '') edits.push({ at: end, end, rank: RANK.after, text: after });
+		return true;
 	}
 
 	/** The start tag written again as HTMLRewriter writes a changed one. */
@@ -266,13 +265,21 @@ function fits(bytes: Uint8Array, spot: Spot): boolean {
  * The stored page `body` with `parts` put in at `places` (found with `selectors`, the same list in
  * the same order), or null when the places do not fit the bytes (another build's, another page's)
  * or a part needs what the element has not: the caller then rewrites the page with HTMLRewriter.
+ * The bytes are valid until the next splice (applyEdits): make the answer of them at once.
  */
-export function splicePage(body: ArrayBuffer, places: PageSpots, selectors: readonly string[], parts: readonly MemberPart[]): Blob | null {
+export function splicePage(
+	body: ArrayBuffer,
+	places: PageSpots,
+	selectors: readonly string[],
+	parts: readonly MemberPart[],
+): Uint8Array<ArrayBuffer> | null {
 	const bytes = new Uint8Array(body);
 	if (places.length !== bytes.byteLength) return null;
 	const indexes = parts.map((part) => selectors.indexOf(part.selector));
 	if (indexes.includes(-1)) return null;
 	const bits = indexes.map((index) => 1 << index);
+	// The selectors of these parts: a spot of no other's is passed by without a look.
+	const wanted = bits.reduce((all, bit) => all | bit, 0);
 	let read = readTags.get(places);
 	if (read?.body !== body) {
 		read = { body, tags: new Map() };
@@ -288,6 +295,7 @@ export function splicePage(body: ArrayBuffer, places: PageSpots, selectors: read
 		for (const element of closing) element.endTag();
 	};
 	for (const spot of places.spots) {
+		if ((spot.selectors & wanted) === 0) continue;
 		const mine = parts.filter((_, at) => (spot.selectors & bits[at]!) !== 0);
 		if (mine.length === 0) continue;
 		if (spot.start < 0 || spot.startEnd > bytes.byteLength || spot.end > bytes.byteLength || !fits(bytes, spot)) return null;
@@ -307,28 +315,72 @@ export function splicePage(body: ArrayBuffer, places: PageSpots, selectors: read
 	}
 	closeBefore(Infinity);
 	const edits: Edit[] = [];
-	for (const element of touched) {
-		const made = element.edits();
-		if (made === null) return null;
-		edits.push(...made);
-	}
+	for (const element of touched) if (!element.addEdits(edits)) return null;
 	return applyEdits(bytes, edits);
 }
 
 /**
- * `bytes` with `edits` made, as a Blob of slices of the stored bytes and the parts' markup (one copy,
- * by the runtime, which the answer then sends as it is): an edit inside a range another replaced is
- * dropped with it.
+ * The array each answer is assembled in, grown to the largest page spliced: a new one per answer
+ * cost more than the copies themselves (an allocation of a page's size, zeroed, and the collector's
+ * work). Valid until the next splice; the caller makes its Response at once, which copies it (the
+ * Fetch standard's body of a BufferSource is a copy of its bytes).
  */
-function applyEdits(bytes: Uint8Array<ArrayBuffer>, edits: Edit[]): Blob {
+let scratch = new Uint8Array(0);
+
+/** A character past ASCII (two bytes or more in UTF-8). */
+const NON_ASCII = /[\u0080-\uffff]/;
+
+/** The length of `text` in UTF-8, as TextEncoder writes it (a lone surrogate as U+FFFD, three bytes). */
+function utf8Length(text: string): number {
+	if (!NON_ASCII.test(text)) return text.length;
+	let length = 0;
+	for (let i = 0; i < text.length; i += 1) {
+		const unit = text.charCodeAt(i);
+		if (unit < 0x80) length += 1;
+		else if (unit < 0x800) length += 2;
+		else if (unit >= 0xd800 && unit < 0xdc00 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+			length += 4;
+			i += 1;
+		} else length += 3;
+	}
+	return length;
+}
+
+/**
+ * `bytes` with `edits` made, in `scratch`: the stored bytes' slices copied, and the parts' markup
+ * encoded at once past them (one call of the encoder, not one an edit) and each edit's part copied
+ * into place (a Blob of many slices cost more to assemble): an edit inside a range another replaced
+ * is dropped with it.
+ */
+function applyEdits(bytes: Uint8Array<ArrayBuffer>, edits: Edit[]): Uint8Array<ArrayBuffer> {
 	edits.sort((a, b) => a.at - b.at || a.rank - b.rank);
-	const pieces: (Uint8Array<ArrayBuffer> | string)[] = [];
+	const kept: Edit[] = [];
+	let markup = '';
 	let cursor = 0;
 	for (const edit of edits) {
 		if (edit.at < cursor) continue;
-		pieces.push(bytes.subarray(cursor, edit.at), edit.text);
+		kept.push(edit);
+		markup += edit.text;
 		cursor = edit.end;
 	}
-	pieces.push(bytes.subarray(cursor));
-	return new Blob(pieces);
+	// At most three bytes of UTF-8 for each UTF-16 unit: the answer fits below `room`, the encoded markup past it.
+	const room = bytes.byteLength + markup.length * 3;
+	if (scratch.byteLength < room * 2) scratch = new Uint8Array(Math.max(room * 2, scratch.byteLength * 2));
+	const out = scratch;
+	encoder.encodeInto(markup, out.subarray(room));
+	let from = room;
+	let written = 0;
+	cursor = 0;
+	for (const edit of kept) {
+		out.set(bytes.subarray(cursor, edit.at), written);
+		written += edit.at - cursor;
+		const length = utf8Length(edit.text);
+		out.copyWithin(written, from, from + length);
+		written += length;
+		from += length;
+		cursor = edit.end;
+	}
+	out.set(bytes.subarray(cursor), written);
+	written += bytes.byteLength - cursor;
+	return out.subarray(0, written);
 }

@@ -14,6 +14,7 @@
  * a year; after that day it is an image a post or draft shows, and is kept for good.
  */
 import { readUpload, UNATTACHED_UPLOAD_TTL_MS } from '@/server/uploads/uploads';
+import { requestUrl } from '@/server/platform/request-url';
 
 const PREFIX = '/uploads/';
 
@@ -40,7 +41,7 @@ function notFound(): Response {
 
 /** The answer to a request under /uploads/ at `now`, or null for any other path. */
 export async function serveUploadFile(request: Request, bucket: R2Bucket, now = Date.now()): Promise<Response | null> {
-	const { pathname } = new URL(request.url);
+	const { pathname } = requestUrl(request);
 	if (!pathname.startsWith(PREFIX)) return null;
 	if (request.method !== 'GET' && request.method !== 'HEAD') {
 		return new Response('Method not allowed.', { status: 405, headers: { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' } });

@@ -41,7 +41,7 @@ function spotsOf(page: string): PageSpots {
 
 const splice = async (page: string, spots: PageSpots, parts: MemberPart[]) => {
 	const made = splicePage(encoder.encode(page).buffer as ArrayBuffer, spots, SELECTORS, parts);
-	return made === null ? null : made.text();
+	return made === null ? null : new TextDecoder().decode(made);
 };
 
 describe('the splice of member parts into stored bytes', () => {
@@ -106,6 +106,18 @@ describe('the splice of member parts into stored bytes', () => {
 			{ selector: 'div.a', element: () => void (seen += 'div') },
 		];
 		expect(await splice(PAGE, spotsOf(PAGE), parts)).toContain('문장</p><!--b-->after<div');
+	});
+
+	it('writes the markup as TextEncoder does: two, three and four bytes a character, and a lone surrogate as U+FFFD', async () => {
+		const parts: MemberPart[] = [
+			{ selector: 'b', element: (bold) => void bold.before('é한😀', { html: true }) },
+			{ selector: 'span#x', element: (span) => void span.append('\uD800x\uDC00', { html: true }) },
+			{ selector: 'ol', element: (list) => void list.setInnerContent('<li>ascii</li>', { html: true }) },
+		];
+		const made = await splice(PAGE, spotsOf(PAGE), parts);
+		expect(made).toBe(
+			PAGE.replace('<b>', 'é한😀<b>').replace('세계</span>', '세계\uFFFDx\uFFFD</span>').replace('<ol></ol>', '<ol><li>ascii</li></ol>'),
+		);
 	});
 
 	it('leaves an unchanged page as it is, and refuses places that do not fit the bytes', async () => {

@@ -76,7 +76,7 @@ async function spliced(page: string, parts: Parts) {
 	expect(kept).toEqual(spots);
 	const bytes = splicePage(body, kept!, PART_SELECTORS, parts());
 	expect(bytes).not.toBeNull();
-	return bytes!.text();
+	return new TextDecoder().decode(bytes!);
 }
 
 describe('the splice gives the bytes HTMLRewriter gives', () => {
@@ -124,6 +124,23 @@ describe('the splice gives the bytes HTMLRewriter gives', () => {
 		expect(made).toBe(await rewritten(page, list));
 		expect(made).not.toContain('data-revisions-dialog');
 		expect(await spliced(guestPage('수정됨', comments), list)).toContain('</article><dialog class="dialog-panel revisions-dialog"');
+	});
+
+	it('gives each answer its own bytes, though every splice is assembled in the same array', async () => {
+		channel ??= (await resolveChannel(env.DB, 'starfall', 'kr'))!;
+		const answerOf = async (text: string, nickname: string) => {
+			const body = encoder.encode(guestPage(text, comments)).buffer as ArrayBuffer;
+			const spots = (await locateSpots(body, PART_SELECTORS))!;
+			return new Response(splicePage(body, spots, PART_SELECTORS, memberParts(channel, member(1002, nickname), postParts(1007))));
+		};
+		const first = await answerOf('스타폴 공략 게시판', '별빛');
+		const second = await answerOf('Starfall', 'Orion');
+		const [firstText, secondText] = [await first.text(), await second.text()];
+		expect(firstText).toBe(
+			await spliced(guestPage('스타폴 공략 게시판', comments), () => memberParts(channel, member(1002, '별빛'), postParts(1007))),
+		);
+		expect(firstText).not.toContain('Orion');
+		expect(secondText).toContain('Orion');
 	});
 
 	it('finds no places in a page that holds the marker’s character, nor fits places to other bytes', async () => {

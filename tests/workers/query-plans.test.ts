@@ -16,12 +16,12 @@ import { getProfile, listMemberPosts } from '@/server/members/profiles';
 import { listMyComments, listMyLikes, listMyPosts } from '@/server/members/activity';
 import { boardTree, listBoards, listSubjects } from '@/server/boards/boards';
 import { findChannel, listProviders } from '@/server/channels/channels';
-import { resolveSession } from '@/server/sign-in/sessions';
+import { resolveSession, sessionStatement } from '@/server/sign-in/sessions';
 import { getDraft, listDrafts } from '@/server/drafts/drafts';
 import { nicknameConflict, nicknameForms } from '@/server/accounts/nickname';
 import { savedPostsRead, savePost } from '@/server/saved/saved';
-import { blockedIdsRead, blockMember, listBlocks, listStateByTokenRead } from '@/server/members/blocks';
-import { memberPostStateRead } from '@/server/posts/member-state';
+import { blockedIdsRead, blockMember, listBlocks, listStateSql } from '@/server/members/blocks';
+import { memberPostStateRead, memberPostStateSql } from '@/server/posts/member-state';
 import { hashToken } from '@/server/platform/tokens';
 import { listRevisions } from '@/server/revisions/revisions';
 
@@ -62,10 +62,21 @@ const READS: Record<string, (db: Db) => Promise<unknown>> = {
 	"a comment's earlier versions": async (db) => listRevisions(db, 1, GUEST, await postWithReplies(), await aReply()),
 	"a member's post page state": async (db) => run(db, memberPostStateRead(db, 1, await hashToken((await signIn(1002)).split('=')[1] ?? ''), 1)),
 	"a member's session": async (db) => resolveSession(db, 1, (await signIn(1002)).split('=')[1] ?? null, TEST_SECRET),
+	"a member's session with the state of a post and of a board in its row (member pages)": async (db) => {
+		const tokenHash = await hashToken((await signIn(1002)).split('=')[1] ?? '');
+		const post = { columns: `${memberPostStateSql('s.member_id', '?2', '?4')} AS member_post`, params: [1] };
+		const board = { columns: listStateSql('s.member_id', '?4'), params: [12] };
+		return Promise.all([post, board].map((extra) => sessionStatement(db, 1, tokenHash, Date.now(), extra).all()));
+	},
 	"a member's blocks, a block and the pages' reads of them": async (db) => {
 		await blockMember(db, 1, 1002, 1003, Date.now());
 		const tokenHash = await hashToken((await signIn(1002)).split('=')[1] ?? '');
-		return Promise.all([listBlocks(db, 1, 1002), run(db, blockedIdsRead(db, 1, { tokenHash })), run(db, listStateByTokenRead(db, 1, tokenHash, 12))]);
+		const listState = { columns: listStateSql('s.member_id', '?4'), params: [12] };
+		return Promise.all([
+			listBlocks(db, 1, 1002),
+			run(db, blockedIdsRead(db, 1, { tokenHash })),
+			sessionStatement(db, 1, tokenHash, Date.now(), listState).all(),
+		]);
 	},
 };
 

@@ -119,22 +119,19 @@ export interface ListState {
 }
 
 /**
- * Whether the member of a session blocked anyone, and their Watch of `boardId` (null: All Posts),
- * in ONE statement: member-pages.ts reads it in the session's batch (local D1 runs each statement
- * of a batch in the Worker's process, so one is cheaper than two: docs/decisions/performance.md).
+ * SQL of the two columns of ListState (`blocks_anyone`, `board_watching`) of the member `member`
+ * (SQL: a session's `s.member_id`) on the board `board` (SQL; null: All Posts): whether they blocked
+ * anyone and their Watch of the board, read in the session's own row by member-pages.ts (local D1
+ * runs each statement of a batch in the Worker's process, so one is cheaper than two:
+ * docs/decisions/performance.md).
  */
-export function listStateByTokenRead(db: Db, channelId: number, tokenHash: string, boardId: number | null): Read<ListState> {
-	const statement = db
-		.prepare(
-			`SELECT EXISTS (SELECT 1 FROM member_blocks WHERE blocker_id = s.member_id) AS any,
-			 coalesce((SELECT w.watching FROM watches w WHERE w.member_id = s.member_id AND w.target = 'BOARD' AND w.target_id = ?3), 0) AS watching
-			 FROM (SELECT 1) LEFT JOIN sessions s ON s.token_hash = ?1 AND s.channel_id = ?2`,
-		)
-		.bind(tokenHash, channelId, boardId);
-	return read(statement, (result) => {
-		const row = result.results[0] as { any: number; watching: number } | undefined;
-		return { blocksAnyone: row?.any === 1, watching: row?.watching === 1 };
-	});
+export const listStateSql = (member: string, board: string) =>
+	`EXISTS (SELECT 1 FROM member_blocks WHERE blocker_id = ${member}) AS blocks_anyone,
+	 coalesce((SELECT w.watching FROM watches w WHERE w.member_id = ${member} AND w.target = 'BOARD' AND w.target_id = ${board}), 0) AS board_watching`;
+
+/** ListState from a row with listStateSql's columns (none: a token with no session). */
+export function listStateOf(row: { blocks_anyone: number; board_watching: number } | undefined): ListState {
+	return { blocksAnyone: row?.blocks_anyone === 1, watching: row?.board_watching === 1 };
 }
 
 /** What withdrawal removes: the blocks by the member and of the member (each bounded: BLOCKS_KEPT by, and one per blocker of). */

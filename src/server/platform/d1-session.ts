@@ -12,6 +12,7 @@
  */
 import { parse, serialize } from 'hono/utils/cookie';
 import { isSecureContext } from '@/server/sign-in/cookies';
+import { requestUrl } from '@/server/platform/request-url';
 
 /** The answer header of an API call that wrote: the bookmark its session ended at. */
 export const BOOKMARK_HEADER = 'X-D1-Bookmark';
@@ -43,7 +44,7 @@ const MODERATION = /^(?:\/admin\/v1\/|\/[^/]+\/[^/]+\/admin(?:\/|$))/;
 
 /** Whether `request` writes (a moderator's action included), is a moderator's read, or another read. */
 export function requestKind(request: Request): RequestKind {
-	const path = new URL(request.url).pathname;
+	const path = requestUrl(request).pathname;
 	if ((request.method !== 'GET' && request.method !== 'HEAD') || WRITING_GET.test(path)) return 'write';
 	return MODERATION.test(path) ? 'moderation' : 'read';
 }
@@ -57,7 +58,7 @@ const UNREAD_WRITES = /^\/(?:public\/)?v1\/[^/]+\/[^/]+\/posts\/[^/]+\/views\/?$
 
 /** Whether the answer to `request` hands the session's bookmark back: a write the writer may read back next. */
 export function handsOutBookmark(request: Request): boolean {
-	return requestKind(request) === 'write' && !UNREAD_WRITES.test(new URL(request.url).pathname);
+	return requestKind(request) === 'write' && !UNREAD_WRITES.test(requestUrl(request).pathname);
 }
 
 /** The bookmark cookie's name: `__Host-` wherever the browser is in a secure context (as the sign-in cookies'). */
@@ -69,7 +70,7 @@ function cookieName(url: URL): string {
 export function bookmarkOf(request: Request): D1SessionBookmark | null {
 	const header = request.headers.get('cookie');
 	if (!header) return null;
-	const name = cookieName(new URL(request.url));
+	const name = cookieName(requestUrl(request));
 	const value = parse(header, name)[name];
 	return value !== undefined && value.length <= BOOKMARK_LENGTH + 9 && BOOKMARK.test(value) ? value : null;
 }

@@ -47,46 +47,59 @@ interface MemberPostRow {
 	reported: number;
 	watching: number;
 	saved: number;
-	reportedComments: string;
+	reportedComments: number[];
 	blocksAnyone: number;
 }
 
 /**
+ * SQL of one value, a JSON object (MemberPostRow) or null when the channel has no such post: the
+ * state of the post `post` of the channel `channel` (SQL) of the member `member` (SQL: a session's
+ * `s.member_id`, null without one, which reads as a member with nothing, every answer false or empty).
+ */
+export function memberPostStateSql(member: string, channel: string, post: string): string {
+	return `(SELECT json_object('boardId', p.board_id, 'authorId', p.member_id,
+		 'authorNickname', CASE WHEN author.withdrawn_at IS NULL THEN author.nickname END,
+		 'liked', EXISTS (SELECT 1 FROM post_likes l WHERE l.member_id = ${member} AND l.post_id = p.id AND l.channel_id = ${channel}),
+		 'reported', EXISTS (SELECT 1 FROM reports r WHERE r.reporter_id = ${member} AND r.target_type = 'POST' AND r.target_id = p.id AND r.channel_id = ${channel}),
+		 'watching', coalesce((SELECT w.watching FROM watches w WHERE w.member_id = ${member} AND w.target = 'POST' AND w.target_id = p.id), p.member_id = ${member}, 0),
+		 'saved', EXISTS (SELECT 1 FROM saved_posts v WHERE v.member_id = ${member} AND v.post_id = p.id),
+		 'reportedComments', json((SELECT json_group_array(r.target_id) FROM reports r JOIN comments c ON c.id = r.target_id AND c.post_id = p.id
+		  WHERE r.reporter_id = ${member} AND r.target_type = 'COMMENT' AND r.channel_id = ${channel})),
+		 'blocksAnyone', EXISTS (SELECT 1 FROM member_blocks WHERE blocker_id = ${member}))
+		 FROM posts p JOIN members author ON author.id = p.member_id WHERE p.id = ${post} AND p.channel_id = ${channel})`;
+}
+
+/** The member's state of the post from the value of memberPostStateSql. */
+export function memberPostStateOf(json: string | null | undefined): MemberPostState {
+	const row = json ? (JSON.parse(json) as MemberPostRow) : null;
+	if (!row) return { liked: false, reported: false, watching: false, saved: false, reportedComments: [], place: null, blocksAnyone: false };
+	return {
+		liked: row.liked === 1,
+		reported: row.reported === 1,
+		watching: row.watching === 1,
+		saved: row.saved === 1,
+		reportedComments: row.reportedComments.sort((a, b) => a - b),
+		place: { boardId: row.boardId, authorId: row.authorId, authorNickname: row.authorNickname },
+		blocksAnyone: row.blocksAnyone === 1,
+	};
+}
+
+/**
  * The member's own state of a post's page, by their session token's hash, in ONE statement (one
- * row: the post's, with the session's member joined): their like, report, watch and save of the
+ * value: memberPostStateSql, with the session's member): their like, report, watch and save of the
  * post, the comments of it they reported, the post's place and whether they blocked anyone. The
  * full render (src/server/loaders/post-page-view.ts) reads it with the post, and a member's page
- * made from the guest's (functions/shell/member-pages.ts) with the session: the same read, so the
- * same parts. One statement instead of one per answer: local D1 runs each statement of a batch in
- * the Worker's process, and each costs its own CPU (docs/decisions/performance.md). A token with no
- * session row reads as a member with nothing (every answer false or empty), as the reads it joins.
+ * made from the guest's (functions/shell/member-pages.ts) in the session's own row: the same SQL,
+ * so the same parts. One statement instead of one per answer: local D1 runs each statement of a
+ * batch in the Worker's process, and each costs its own CPU (docs/decisions/performance.md). A
+ * token with no session row reads as a member with nothing (every answer false or empty).
  */
 export function memberPostStateRead(db: Db, channelId: number, tokenHash: string, postId: number): Read<MemberPostState> {
 	const statement = db
 		.prepare(
-			`SELECT p.board_id AS boardId, p.member_id AS authorId, CASE WHEN m.withdrawn_at IS NULL THEN m.nickname END AS authorNickname,
-			 EXISTS (SELECT 1 FROM post_likes l WHERE l.member_id = s.member_id AND l.post_id = p.id AND l.channel_id = ?2) AS liked,
-			 EXISTS (SELECT 1 FROM reports r WHERE r.reporter_id = s.member_id AND r.target_type = 'POST' AND r.target_id = p.id AND r.channel_id = ?2) AS reported,
-			 coalesce((SELECT w.watching FROM watches w WHERE w.member_id = s.member_id AND w.target = 'POST' AND w.target_id = p.id), p.member_id = s.member_id, 0) AS watching,
-			 EXISTS (SELECT 1 FROM saved_posts v WHERE v.member_id = s.member_id AND v.post_id = p.id) AS saved,
-			 (SELECT json_group_array(r.target_id) FROM reports r JOIN comments c ON c.id = r.target_id AND c.post_id = p.id
-			  WHERE r.reporter_id = s.member_id AND r.target_type = 'COMMENT' AND r.channel_id = ?2) AS reportedComments,
-			 EXISTS (SELECT 1 FROM member_blocks WHERE blocker_id = s.member_id) AS blocksAnyone
-			 FROM posts p JOIN members m ON m.id = p.member_id LEFT JOIN sessions s ON s.token_hash = ?1 AND s.channel_id = ?2
-			 WHERE p.id = ?3 AND p.channel_id = ?2`,
+			`SELECT ${memberPostStateSql('s.member_id', '?2', '?3')} AS state
+			 FROM (SELECT 1) LEFT JOIN sessions s ON s.token_hash = ?1 AND s.channel_id = ?2`,
 		)
 		.bind(tokenHash, channelId, postId);
-	return read(statement, (result) => {
-		const row = result.results[0] as MemberPostRow | undefined;
-		if (!row) return { liked: false, reported: false, watching: false, saved: false, reportedComments: [], place: null, blocksAnyone: false };
-		return {
-			liked: row.liked === 1,
-			reported: row.reported === 1,
-			watching: row.watching === 1,
-			saved: row.saved === 1,
-			reportedComments: (JSON.parse(row.reportedComments) as number[]).sort((a, b) => a - b),
-			place: { boardId: row.boardId, authorId: row.authorId, authorNickname: row.authorNickname },
-			blocksAnyone: row.blocksAnyone === 1,
-		};
-	});
+	return read(statement, (result) => memberPostStateOf((result.results[0] as { state: string | null } | undefined)?.state));
 }

@@ -6,6 +6,7 @@
  * their SHA-256.
  */
 import { parse, serialize } from 'hono/utils/cookie';
+import { requestUrl } from '@/server/platform/request-url';
 
 export type CookieKind = 'session' | 'signup' | 'oauth';
 
@@ -36,7 +37,7 @@ export function cookieName(kind: CookieKind, domain: string, slug: string, secur
 export function readAuthCookie(request: Request, kind: CookieKind, domain: string, slug: string): string | null {
 	const header = request.headers.get('cookie');
 	if (!header) return null;
-	const name = cookieName(kind, domain, slug, request.url.startsWith('https:') || isSecureContext(new URL(request.url)));
+	const name = cookieName(kind, domain, slug, request.url.startsWith('https:') || isSecureContext(requestUrl(request)));
 	return parse(header, name)[name] ?? null;
 }
 

@@ -108,17 +108,27 @@ async function tokenHashOf(token: string): Promise<string> {
 	return hash;
 }
 
-/** The read of a session's row with its member and ban. */
-export function sessionStatement(db: Db, channelId: number, tokenHash: string, now: number): D1PreparedStatement {
+/**
+ * Columns a page reads in the session's own row (one statement for both, where two would each cost
+ * their own: docs/decisions/performance.md): SQL of the columns, which may use the session's member
+ * `s.member_id`, the token's hash ?1, the channel ?2 and the time ?3, and their own values from ?4 on.
+ */
+export interface SessionRowColumns {
+	columns: string;
+	params: readonly unknown[];
+}
+
+/** The read of a session's row with its member and ban (and a page's own columns, `extra`). */
+export function sessionStatement(db: Db, channelId: number, tokenHash: string, now: number, extra?: SessionRowColumns): D1PreparedStatement {
 	return db
 		.prepare(
 			`SELECT s.member_id, s.last_seen_at, s.idle_expires_at, s.expires_at, m.nickname, m.role, m.provider, m.recent_provider,
-			        m.joined_at, s.human_checked_at, m.withdrawn_at, b.kind AS ban_kind, b.ends_at AS ban_ends_at, b.reason AS ban_reason
+			        m.joined_at, s.human_checked_at, m.withdrawn_at, b.kind AS ban_kind, b.ends_at AS ban_ends_at, b.reason AS ban_reason${extra ? `, ${extra.columns}` : ''}
 			 FROM sessions s JOIN members m ON m.id = s.member_id
 			 LEFT JOIN bans b ON b.id = ${ACTIVE_BAN_SQL}
 			 WHERE s.token_hash = ?1 AND s.channel_id = ?2`,
 		)
-		.bind(tokenHash, channelId, now);
+		.bind(tokenHash, channelId, now, ...(extra?.params ?? []));
 }
 
 /**
@@ -191,9 +201,11 @@ export async function sessionOfResult(
  * Reads a page makes beside the session (a group of named reads: src/server/platform/reads.ts),
  * given the hash of the session cookie's token when it has one this deployment minted (a read may
  * join `sessions` on it: the member's own like), else null. Such a read must not tell anything the
- * session's member may not see: the page decides once it knows the session.
+ * session's member may not see: the page decides once it knows the session. A group with
+ * `inSessionRow` also reads those columns in the session's own row, and its `parse` then gets the
+ * session's result first, before its statements' (the row is missing when the token has no session).
  */
-export type AlongsideReads<T> = (tokenHash: string | null) => ReadGroup<T>;
+export type AlongsideReads<T> = (tokenHash: string | null) => ReadGroup<T> & { inSessionRow?: SessionRowColumns };
 
 /**
  * Resolves the session cookie's token for the channel, with the `alongside` reads in the same D1
@@ -212,12 +224,13 @@ export async function resolveSessionWith<T>(
 ): Promise<{ session: SessionState; read: T | null }> {
 	const lookup = await sessionLookup(channelId, token, secret, now);
 	const tokenHash = lookup.kind === 'row' ? lookup.tokenHash : null;
-	const own = tokenHash === null ? [] : [sessionStatement(db, channelId, tokenHash, now)];
 	const reads = alongside?.(tokenHash);
+	const inSessionRow = tokenHash === null ? undefined : reads?.inSessionRow;
+	const own = tokenHash === null ? [] : [sessionStatement(db, channelId, tokenHash, now, inSessionRow)];
 	const statements = [...own, ...(reads?.statements ?? [])];
 	const results = statements.length === 0 ? [] : await db.batch(statements);
 	const session = lookup.kind === 'row' ? await sessionOfResult(db, results[0], lookup.tokenHash, now, write) : { kind: lookup.kind };
-	return { session, read: reads ? reads.parse(results.slice(own.length)) : null };
+	return { session, read: reads ? reads.parse(inSessionRow ? results : results.slice(own.length)) : null };
 }
 
 /** resolveSessionWith without reads of the page's own. */
