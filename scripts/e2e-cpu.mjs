@@ -41,7 +41,8 @@ function commandLine(pid) {
 /** Who a process is: `chromium:TYPE`, `workerd`, `runner` or `other`. */
 function kindOf(pid, name) {
 	const argv = commandLine(pid);
-	if (/chrom|headless/i.test(name) || /chrom/i.test(argv[0] ?? '')) {
+	// By the program's own name: a path such as the checkout's may hold "chrome" too.
+	if (/^chrom/.test(name) || /^(chromium|chrome|headless_shell)/.test(path.basename(argv[0] ?? ''))) {
 		const type = argv.find((arg) => arg.startsWith('--type='))?.slice('--type='.length) ?? 'browser';
 		const service = argv
 			.find((arg) => arg.startsWith('--utility-sub-type='))
@@ -68,7 +69,8 @@ function sample() {
 		const known = seen.get(pid);
 		const ms = time.userMs + time.systemMs;
 		// A child just forked still carries its parent's name and command line: classify again each time.
-		const kind = kindOf(pid, time.name);
+		// An ended process (a zombie until its parent reaps it) has no command line left: keep what it was.
+		const kind = known && commandLine(pid).join('') === '' ? known.kind : kindOf(pid, time.name);
 		if (known) Object.assign(known, { kind, ms: Math.max(known.ms, ms) });
 		else seen.set(pid, { kind, ms });
 	}
