@@ -42,6 +42,11 @@ export default defineConfig({
 				'--disable-background-networking',
 				'--disable-component-update',
 				'--disable-sync',
+				// The compositor in the browser process, in software: no gpu-process (SwiftShader's GL
+				// compositing of every frame, and the IPC to it). Chromium's CPU for the same tests 14% less
+				// (scripts/e2e-cpu.mjs on five spec files, back to back; docs/guides/testing.md).
+				'--in-process-gpu',
+				'--disable-gpu-compositing',
 				...EXTRA_ARGS,
 			],
 		},
