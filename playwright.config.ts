@@ -12,6 +12,12 @@ export { E2E_PORT };
 const CHROMIUM =
 	process.env['CHROMIUM_PATH'] ?? ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((file) => existsSync(file)) ?? '/usr/bin/chromium';
 
+/**
+ * Extra Chromium switches for one run, apart by spaces (a value in double quotes may hold spaces): how
+ * scripts/e2e-cpu.mjs measures a candidate against the same run without it (docs/guides/testing.md).
+ */
+const EXTRA_ARGS = (process.env['E2E_CHROMIUM_ARGS']?.match(/[^\s"]*"[^"]*"|\S+/g) ?? []).map((item) => item.replaceAll('"', ''));
+
 export default defineConfig({
 	testDir: 'tests/e2e',
 	testMatch: '**/*.spec.ts',
@@ -29,7 +35,20 @@ export default defineConfig({
 		baseURL: `http://127.0.0.1:${E2E_PORT}`,
 		launchOptions: {
 			executablePath: CHROMIUM,
-			args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+			args: [
+				'--headless',
+				'--no-sandbox',
+				'--disable-gpu',
+				'--disable-background-networking',
+				'--disable-component-update',
+				'--disable-sync',
+				// The compositor in the browser process, in software: no gpu-process (SwiftShader's GL
+				// compositing of every frame, and the IPC to it). Chromium's CPU for the same tests 14% less
+				// (scripts/e2e-cpu.mjs on five spec files, back to back; docs/guides/testing.md).
+				'--in-process-gpu',
+				'--disable-gpu-compositing',
+				...EXTRA_ARGS,
+			],
 		},
 		viewport: { width: 1280, height: 900 },
 	},

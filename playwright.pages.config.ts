@@ -23,6 +23,7 @@ export default defineConfig({
 		'**/content-security-policy.spec.ts',
 	],
 	reporter: [['list'], ['json', { outputFile: '.test-reports/e2e-pages.json' }]],
+	// The same browser and switches as the Workers build's tests (playwright.config.ts: no gpu-process).
 	use: { ...base.use, baseURL: `http://127.0.0.1:${PAGES_E2E_PORT}` },
 	webServer: {
 		command: `node scripts/serve-pages-test.mjs --port ${PAGES_E2E_PORT}`,
