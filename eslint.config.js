@@ -89,7 +89,8 @@ export default tseslint.config(
 			'dist-pages/',
 			'dist-bench/',
 			'.astro/',
-			'.wrangler/',
+			// wrangler's state and scratch folders, the test SQL Worker's too (scripts/test-sql/.wrangler).
+			'**/.wrangler/',
 			'node_modules/',
 			'worker-configuration.d.ts',
 			'test-results/',

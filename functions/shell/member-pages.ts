@@ -45,12 +45,10 @@ import { together } from '@/server/platform/reads';
 import { canReadBoard, GUEST } from '@/server/visibility/visibility';
 import { isAdmin } from '@/lib/roles';
 import { memberPostStateOf, memberPostStateSql, postPlaceRead, type MemberPostState, type PostPlace } from '@/server/posts/member-state';
-import { likedCommentsByTokenRead } from '@/server/likes/comment-likes';
-import { commentPageStartOfQuery } from '@/server/comments/pages';
+import { likedCommentsOf, likedCommentsOfPostSql } from '@/server/likes/comment-likes';
 import type { CacheableRequest } from './cache-routes';
-import { memberParts, memberRewriter, PART_SELECTORS, type PageParts } from './member-rewriters';
-import { splicePage, type PageSpots } from './splice';
-import { requestUrl } from '@/server/platform/request-url';
+import { COMMENT_LIKE, likeButtonsOf, memberParts, memberRewriter, PART_SELECTORS, type PageParts } from './member-rewriters';
+import { attributeValues, splicePage, type PageSpots } from './splice';
 
 /** A page the rewrite may answer: All Posts (boardId null), a board a guest may read, or a post's page. */
 export type MemberPage = { kind: 'list'; boardId: number | null } | { kind: 'post'; postId: number };
@@ -89,17 +87,28 @@ export function memberPageOf(
 	return { kind: 'list', boardId: board.boardId };
 }
 
+/** What the session's batch told of the member that the rule's last half looks at. */
+export interface MemberFacts {
+	/** The post's place, on a post page: null where the channel has no such post. */
+	place?: PostPlace | null;
+	/** Whether they blocked anyone. */
+	blocksAnyone?: boolean;
+	/** On a post page, whether they like more of its comments than LIKED_COMMENTS_READ. */
+	likesPastRead?: boolean;
+}
+
 /**
  * The rule's last half, once the session (and, on a post page, the post's place) is known: rewrite
  * the guest's page, or render in full for a banned member and a member who blocked anyone, and on a
- * post page for an administrator and where the channel has no such post.
+ * post page for an administrator, where the channel has no such post and for a member who likes
+ * more of its comments than the session's batch reads (LIKED_COMMENTS_READ).
  */
-export function memberPageChoice(session: SessionState, page: MemberPage, place: PostPlace | null = null, blocksAnyone = false): 'rewrite' | 'full' {
+export function memberPageChoice(session: SessionState, page: MemberPage, facts: MemberFacts = {}): 'rewrite' | 'full' {
 	if (session.kind === 'banned') return 'full';
 	if (session.kind !== 'member') return 'rewrite';
-	if (blocksAnyone) return 'full';
+	if (facts.blocksAnyone === true) return 'full';
 	if (page.kind !== 'post') return 'rewrite';
-	return isAdmin(session.member) || place === null ? 'full' : 'rewrite';
+	return isAdmin(session.member) || (facts.place ?? null) === null || facts.likesPastRead === true ? 'full' : 'rewrite';
 }
 
 /**
@@ -127,29 +136,34 @@ interface MemberAsk {
 	now: number;
 }
 
-/** The values of partsReads, by name. */
-type PartsValues = { list?: ListState; post?: MemberPostState; place?: PostPlace | null; likedComments?: number[] };
+/**
+ * The values of partsReads, by name. `likedComments`: the post's comments the member likes, ascending
+ * (null past LIKED_COMMENTS_READ); the page shows those of them it has a Like button of.
+ */
+type PartsValues = { list?: ListState; post?: MemberPostState; place?: PostPlace | null; likedComments?: number[] | null };
 
 /**
- * The reads of `page`'s parts, in the session's batch, as few statements as may be (local D1 runs
- * every statement of a batch in the Worker's process: docs/decisions/performance.md): on a post
- * page the member's state of the post with its place in the session's own row, and the comments of
- * this page of it they like in one statement beside it; on a board page and All Posts whether they
- * blocked anyone with their Watch of the board, in the session's own row.
+ * The reads of `page`'s parts, in the session's own row (local D1 runs every statement of a batch in
+ * the Worker's process, each at its own cost: docs/decisions/performance.md): on a post page the
+ * member's state of the post with its place, and the post's comments they like (at most
+ * LIKED_COMMENTS_READ + 1 index entries, whatever the post's size: the page's Like buttons then say
+ * which of them it shows); on a board page and All Posts whether they blocked anyone with their Watch
+ * of the board.
  */
-function partsReads(db: Db, channel: Channel, page: MemberPage, url: URL): AlongsideReads<PartsValues> {
+function partsReads(db: Db, channel: Channel, page: MemberPage): AlongsideReads<PartsValues> {
 	return (tokenHash) => {
 		if (page.kind === 'post') {
 			if (tokenHash === null) return together({ place: postPlaceRead(db, channel.id, page.postId) });
-			// The comments of this page of the post (its URL's) they like: bounded by the page.
-			const liked = likedCommentsByTokenRead(db, channel.id, tokenHash, page.postId, commentPageStartOfQuery(url.searchParams));
 			return {
-				inSessionRow: { columns: `${memberPostStateSql('s.member_id', '?2', '?4')} AS member_post`, params: [page.postId] },
-				statements: [liked.statement],
-				parse: ([session, likedComments]) => ({
-					post: memberPostStateOf(sessionRowOf<{ member_post: string | null }>(session)?.member_post),
-					likedComments: liked.parse(likedComments!),
-				}),
+				inSessionRow: {
+					columns: `${memberPostStateSql('s.member_id', '?2', '?4')} AS member_post, ${likedCommentsOfPostSql('s.member_id', '?4')} AS liked_comments`,
+					params: [page.postId],
+				},
+				statements: [],
+				parse: ([session]) => {
+					const row = sessionRowOf<{ member_post: string | null; liked_comments: string | null }>(session);
+					return { post: memberPostStateOf(row?.member_post), likedComments: likedCommentsOf(row?.liked_comments) };
+				},
 			};
 		}
 		if (tokenHash === null) return together({});
@@ -164,8 +178,8 @@ function partsReads(db: Db, channel: Channel, page: MemberPage, url: URL): Along
 /** The session's row (with a page's columns), none when the token has no session. */
 const sessionRowOf = <T>(result: D1Result | undefined) => result?.results[0] as T | undefined;
 
-/** What the rewriter puts in for `page`, from the values of partsReads. */
-function partsOf(page: MemberPage, read: PartsValues | null): PageParts {
+/** What the rewriter puts in for `page`, from the values of partsReads and the liked comments the page shows (likedShown). */
+function partsOf(page: MemberPage, read: PartsValues | null, likedComments: number[]): PageParts {
 	if (page.kind === 'list') {
 		return page.boardId === null
 			? { kind: 'list', boardId: null }
@@ -183,8 +197,28 @@ function partsOf(page: MemberPage, read: PartsValues | null): PageParts {
 		watching: read?.post?.watching === true,
 		saved: read?.post?.saved === true,
 		reportedComments: read?.post?.reportedComments ?? [],
-		likedComments: read?.likedComments ?? [],
+		likedComments,
 	};
+}
+
+/**
+ * Of the comments the member likes (`liked`, ascending), those the guest's page has a Like button of:
+ * the visible comments of the page and its Best comments, as the full render lists them. Read from
+ * the stored page's places (once per stored page), else by HTMLRewriter from its bytes, which are
+ * then the answer's (`buffered`).
+ */
+async function likedShown(guest: GuestAnswer, liked: number[]): Promise<{ likedComments: number[]; buffered: Response | null }> {
+	if (liked.length === 0) return { likedComments: [], buffered: null };
+	let shown = guest.stored && attributeValues(guest.stored.body, guest.stored.spots, PART_SELECTORS, COMMENT_LIKE, 'data-comment-id');
+	let buffered: Response | null = null;
+	if (!shown) {
+		const original = guest.response();
+		const body = await original.arrayBuffer();
+		buffered = new Response(body, original);
+		shown = await likeButtonsOf(body);
+	}
+	const ids = new Set(shown.map(Number));
+	return { likedComments: liked.filter((id) => ids.has(id)), buffered };
 }
 
 /** The post's place, read with the member's state of it (or alone for a token with no session). */
@@ -194,17 +228,20 @@ const placeOf = (read: PartsValues | null) => read?.post?.place ?? read?.place ?
 export async function answerMember({ request, db, channel, page, guestAnswer, origin, now }: MemberAsk): Promise<Response> {
 	// The session's batch and the guest's page at the same time: one round trip in sequence, as the full render.
 	const [{ session, headers, read }, guest] = await Promise.all([
-		requestSession<PartsValues>(db, channel, request, partsReads(db, channel, page, requestUrl(request)), now),
+		requestSession<PartsValues>(db, channel, request, partsReads(db, channel, page), now),
 		guestAnswer(),
 	]);
-	if (
-		memberPageChoice(session, page, placeOf(read), (read?.post?.blocksAnyone ?? read?.list?.blocksAnyone) === true) === 'full' ||
-		!isGuestPage(guest)
-	) {
+	const facts = {
+		place: placeOf(read),
+		blocksAnyone: (read?.post?.blocksAnyone ?? read?.list?.blocksAnyone) === true,
+		likesPastRead: read?.likedComments === null,
+	};
+	if (memberPageChoice(session, page, facts) === 'full' || !isGuestPage(guest)) {
 		await guest.response().body?.cancel();
 		return origin(request);
 	}
-	const parts = memberParts(channel, session, partsOf(page, read));
+	const { likedComments, buffered } = await likedShown(guest, read?.likedComments ?? []);
+	const parts = memberParts(channel, session, partsOf(page, read, likedComments));
 	// The parts spliced in at the places found when the guest's page was stored; else (none known, or
 	// they do not fit) the page rewritten by HTMLRewriter on its way out.
 	const spliced = guest.stored && splicePage(guest.stored.body, guest.stored.spots, PART_SELECTORS, parts);
@@ -213,7 +250,7 @@ export async function answerMember({ request, db, channel, page, guestAnswer, or
 		sent = new Response(spliced, { status: guest.status, headers: guest.headers });
 		sent.headers.set('Content-Length', String(spliced.byteLength));
 	} else {
-		const response = guest.response();
+		const response = buffered ?? guest.response();
 		sent = memberRewriter(parts).transform(new Response(response.body, response));
 		sent.headers.delete('Content-Length');
 	}

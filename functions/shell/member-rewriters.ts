@@ -49,7 +49,7 @@ interface PostParts {
 	watching: boolean;
 	saved: boolean;
 	reportedComments: number[];
-	/** The comments of the page they like (docs/reference/best-comments.md). */
+	/** The comments of the page they like (docs/reference/best-comments.md), ascending: those whose Like button the page has. */
 	likedComments: number[];
 }
 
@@ -86,6 +86,9 @@ export const PART_SELECTORS = [
 	'textarea#comment-box-new',
 ] as const;
 
+/** A comment's Like button: a guest's page has one on each comment a member may like (a visible one), Best comments' included. */
+export const COMMENT_LIKE = 'button[data-action="like"][data-comment-id]' satisfies (typeof PART_SELECTORS)[number];
+
 type PartSelector = (typeof PART_SELECTORS)[number];
 
 /** A part of one of PART_SELECTORS. */
@@ -113,6 +116,18 @@ export function memberParts(channel: Channel, session: SessionState, parts: Page
 	if (parts.kind === 'board') list.push(boardPart(t, channel, member, parts));
 	if (parts.kind === 'post') list.push(...postParts(t, channel, member, parts));
 	return list;
+}
+
+/** The comments of the page `body` with a Like button (COMMENT_LIKE), read by HTMLRewriter (when the page's places are not known). */
+export async function likeButtonsOf(body: ArrayBuffer): Promise<string[]> {
+	const ids: string[] = [];
+	const rewriter = new HTMLRewriter().on(COMMENT_LIKE, {
+		element(like) {
+			ids.push(like.getAttribute('data-comment-id') ?? '');
+		},
+	});
+	await rewriter.transform(new Response(body)).arrayBuffer();
+	return ids;
 }
 
 /** The guest's page with `parts` put in by HTMLRewriter as it streams past (when the page's places are not known). */
@@ -225,7 +240,7 @@ function postParts(t: Translate, channel: Channel, member: SessionMember, parts:
 				comment.setAttribute('data-reported', '');
 			}
 		}),
-		part('button[data-action="like"][data-comment-id]', (like) => {
+		part(COMMENT_LIKE, (like) => {
 			if (liked.has(Number(like.getAttribute('data-comment-id')))) like.setAttribute('aria-pressed', 'true');
 		}),
 		part('textarea#comment-box-new', (box) => {

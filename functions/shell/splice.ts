@@ -280,12 +280,7 @@ export function splicePage(
 	const bits = indexes.map((index) => 1 << index);
 	// The selectors of these parts: a spot of no other's is passed by without a look.
 	const wanted = bits.reduce((all, bit) => all | bit, 0);
-	let read = readTags.get(places);
-	if (read?.body !== body) {
-		read = { body, tags: new Map() };
-		readTags.set(places, read);
-	}
-	const tags = read.tags;
+	const tags = tagsOf(body, places);
 	const touched: SplicedElement[] = [];
 	// The elements whose end tag is still ahead, with handlers to run when the page reaches it.
 	let open: SplicedElement[] = [];
@@ -300,12 +295,7 @@ export function splicePage(
 		if (mine.length === 0) continue;
 		if (spot.start < 0 || spot.startEnd > bytes.byteLength || spot.end > bytes.byteLength || !fits(bytes, spot)) return null;
 		closeBefore(spot.start);
-		let tag = tags.get(spot);
-		if (!tag) {
-			tag = { text: decoder.decode(bytes.subarray(spot.start, spot.startEnd)), attributes: null };
-			tags.set(spot, tag);
-		}
-		const element = new SplicedElement(spot, tag);
+		const element = new SplicedElement(spot, tagAt(tags, bytes, spot));
 		for (const part of mine) part.element(element);
 		touched.push(element);
 		if (element.waitsForEnd) {
@@ -317,6 +307,61 @@ export function splicePage(
 	const edits: Edit[] = [];
 	for (const element of touched) if (!element.addEdits(edits)) return null;
 	return applyEdits(bytes, edits);
+}
+
+/** The tags read of `places` in `body` (kept with its places, as splicePage keeps them). */
+function tagsOf(body: ArrayBuffer, places: PageSpots): Map<Spot, PageTag> {
+	let read = readTags.get(places);
+	if (read?.body !== body) {
+		read = { body, tags: new Map() };
+		readTags.set(places, read);
+	}
+	return read.tags;
+}
+
+/** attributeValues' answers, kept with the places they were read at: each member's answer from a stored page asks the same. */
+const valuesRead = new WeakMap<PageSpots, Map<string, readonly string[]>>();
+
+/**
+ * The values of attribute `name` of the elements `selector` (one of `selectors`, the list the places
+ * were found with) matched in the stored page `body`, in the page's order (an element without it
+ * left out); null when the places do not fit the bytes, as splicePage.
+ */
+export function attributeValues(
+	body: ArrayBuffer,
+	places: PageSpots,
+	selectors: readonly string[],
+	selector: string,
+	name: string,
+): readonly string[] | null {
+	const bytes = new Uint8Array(body);
+	const index = selectors.indexOf(selector);
+	if (places.length !== bytes.byteLength || index < 0) return null;
+	const key = `${index} ${name}`;
+	const known = valuesRead.get(places)?.get(key);
+	if (known) return known;
+	const tags = tagsOf(body, places);
+	const values: string[] = [];
+	for (const spot of places.spots) {
+		if ((spot.selectors & (1 << index)) === 0) continue;
+		if (spot.start < 0 || spot.startEnd > bytes.byteLength || spot.end > bytes.byteLength || !fits(bytes, spot)) return null;
+		const value = new SplicedElement(spot, tagAt(tags, bytes, spot)).getAttribute(name);
+		if (value !== null) values.push(value);
+	}
+	let kept = valuesRead.get(places);
+	if (!kept) valuesRead.set(places, (kept = new Map()));
+	kept.set(key, values);
+	return values;
+}
+
+/** The start tag at `spot`, read once per stored page. */
+function tagAt(tags: Map<Spot, PageTag>, bytes: Uint8Array, spot: Spot): PageTag {
+	let tag = tags.get(spot);
+	if (!tag) {
+		tag = { text: decoder.decode(bytes.subarray(spot.start, spot.startEnd)), attributes: null };
+		tags.set(spot, tag);
+	}
+	return tag;
 }
 
 /**
@@ -367,19 +412,23 @@ function applyEdits(bytes: Uint8Array<ArrayBuffer>, edits: Edit[]): Uint8Array<A
 	const room = bytes.byteLength + markup.length * 3;
 	if (scratch.byteLength < room * 2) scratch = new Uint8Array(Math.max(room * 2, scratch.byteLength * 2));
 	const out = scratch;
-	encoder.encodeInto(markup, out.subarray(room));
+	const lengths = kept.map((edit) => utf8Length(edit.text));
+	// Each edit's own length sums to the whole's unless two edits' lone surrogates met and were
+	// encoded as one character: then each edit is encoded on its own, as its own length counts it.
+	const together = encoder.encodeInto(markup, out.subarray(room)).written === lengths.reduce((sum, length) => sum + length, 0);
 	let from = room;
 	let written = 0;
 	cursor = 0;
-	for (const edit of kept) {
+	kept.forEach((edit, at) => {
 		out.set(bytes.subarray(cursor, edit.at), written);
 		written += edit.at - cursor;
-		const length = utf8Length(edit.text);
-		out.copyWithin(written, from, from + length);
+		const length = lengths[at]!;
+		if (together) out.copyWithin(written, from, from + length);
+		else encoder.encodeInto(edit.text, out.subarray(written, written + length));
 		written += length;
 		from += length;
 		cursor = edit.end;
-	}
+	});
 	out.set(bytes.subarray(cursor), written);
 	written += bytes.byteLength - cursor;
 	return out.subarray(0, written);

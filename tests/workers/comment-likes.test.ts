@@ -18,7 +18,14 @@ import {
 	takeSentNotifications,
 	type Answer,
 } from './harness';
-import { likeComment, unlikeComment, type CommentLikeState } from '@/server/likes/comment-likes';
+import {
+	LIKED_COMMENTS_READ,
+	likeComment,
+	likedCommentsOf,
+	likedCommentsOfPostSql,
+	unlikeComment,
+	type CommentLikeState,
+} from '@/server/likes/comment-likes';
 import { listComments } from '@/server/comments/pages';
 import { getPostWithComments } from '@/server/loaders/post-page';
 import { BEST_REPLIES, BEST_THREADS } from '@/server/comments/best';
@@ -307,6 +314,53 @@ describe("a member's likes on every page of the comments API", () => {
 		// A guest's page (the edge cache's) and another member's carry no one's likes.
 		expect(likedIn(await call(`${PUBLIC}/posts/${postId}/comments?after=${nextAfter}`))).toEqual([]);
 		expect(likedIn(await call(`${PUBLIC}/posts/${postId}/comments?after=${nextAfter}`, { cookie: await signIn(1015) }))).toEqual([]);
+	});
+});
+
+describe("the post's liked comments a member's page made from the guest's reads", () => {
+	/** The member's likes of the post's comments as the session's batch reads them, and the rows that cost. */
+	async function likedRead(postId: number): Promise<{ liked: number[] | null; rowsRead: number }> {
+		const { db, statements } = recordingDb();
+		const row = await db
+			.prepare(`SELECT ${likedCommentsOfPostSql('?1', '?2')} AS liked`)
+			.bind(LIKER, postId)
+			.first<{ liked: string }>();
+		return { liked: likedCommentsOf(row?.liked), rowsRead: statements.reduce((sum, statement) => sum + statement.rowsRead, 0) };
+	}
+
+	const like = (postId: number, ids: number[]) =>
+		env.DB.batch(
+			ids.map((id) =>
+				env.DB.prepare('INSERT INTO comment_likes (comment_id, member_id, post_id, channel_id, created_at) VALUES (?1, ?2, ?3, 1, 0)').bind(
+					id,
+					LIKER,
+					postId,
+				),
+			),
+		);
+
+	it(`lists them ascending, reads at most ${LIKED_COMMENTS_READ + 1} index entries however many they like, and says when they are past the bound`, async () => {
+		const postId = await freshPost();
+		const made = await addComments(
+			postId,
+			Array.from({ length: LIKED_COMMENTS_READ + 40 }, () => 0),
+		);
+		expect(await likedRead(postId)).toMatchObject({ liked: [] });
+		await like(postId, made.slice(0, 3).reverse());
+		expect((await likedRead(postId)).liked).toEqual(made.slice(0, 3));
+		await like(postId, made.slice(3, LIKED_COMMENTS_READ));
+		const atBound = await likedRead(postId);
+		expect(atBound.liked).toEqual(made.slice(0, LIKED_COMMENTS_READ));
+		await like(postId, made.slice(LIKED_COMMENTS_READ));
+		const past = await likedRead(postId);
+		// Past the bound: the full render answers (functions/shell/member-pages.ts's memberPageChoice).
+		expect(past.liked).toBeNull();
+		// The index's entries up to one past the bound, however many more they like.
+		expect(past.rowsRead).toBeLessThanOrEqual(LIKED_COMMENTS_READ + 2);
+		const plan = (
+			await queryPlan({ sql: `SELECT ${likedCommentsOfPostSql('?1', '?2')}`, params: [LIKER, postId], rowsRead: 0, rowsWritten: 0 })
+		).join('\n');
+		expect(plan).toContain('USING COVERING INDEX comment_likes_by_member');
 	});
 });
 

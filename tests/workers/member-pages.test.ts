@@ -17,6 +17,7 @@ import type { SessionMember, SessionState } from '@/server/sign-in/sessions';
 import { mintSessionToken } from '@/server/sign-in/session-token';
 import { countRoundTrips, database } from '@/server/platform/database';
 import { accountAvatarHtml } from '@/server/channels/member-parts';
+import { LIKED_COMMENTS_READ } from '@/server/likes/comment-likes';
 import { call, freshPost, memberApi, recordingDb, signIn, TEST_SECRET } from './harness';
 
 const PAGES = 'http://localhost/starfall/global';
@@ -82,18 +83,18 @@ describe('the rule: which member pages are made from the guest’s', () => {
 	it('renders in full for a banned member; rewrites a list for a member and an administrator', () => {
 		const banned: SessionState = { kind: 'banned', member: member('MEMBER'), ban: { kind: 'PERMANENT', endsAt: null, reason: '' }, tokenHash: 'x' };
 		expect(memberPageChoice(banned, LIST)).toBe('full');
-		expect(memberPageChoice(banned, POST, place(7))).toBe('full');
+		expect(memberPageChoice(banned, POST, { place: place(7) })).toBe('full');
 		expect(memberPageChoice({ kind: 'member', member: member('ADMIN'), tokenHash: 'x' }, LIST)).toBe('rewrite');
 		expect(memberPageChoice({ kind: 'member', member: member('MEMBER'), tokenHash: 'x' }, LIST)).toBe('rewrite');
 	});
 
 	it('on a post page, renders in full for an administrator (moderation, hidden comments); rewrites for the post’s author (Edit and Delete are parts)', () => {
-		expect(memberPageChoice({ kind: 'member', member: member('ADMIN'), tokenHash: 'x' }, POST, place(7))).toBe('full');
-		expect(memberPageChoice({ kind: 'member', member: member('ADMIN'), tokenHash: 'x' }, POST, place(1002))).toBe('full');
-		expect(memberPageChoice({ kind: 'member', member: member('MEMBER'), tokenHash: 'x' }, POST, place(1002))).toBe('rewrite');
-		expect(memberPageChoice({ kind: 'member', member: member('MEMBER'), tokenHash: 'x' }, POST, place(7))).toBe('rewrite');
+		expect(memberPageChoice({ kind: 'member', member: member('ADMIN'), tokenHash: 'x' }, POST, { place: place(7) })).toBe('full');
+		expect(memberPageChoice({ kind: 'member', member: member('ADMIN'), tokenHash: 'x' }, POST, { place: place(1002) })).toBe('full');
+		expect(memberPageChoice({ kind: 'member', member: member('MEMBER'), tokenHash: 'x' }, POST, { place: place(1002) })).toBe('rewrite');
+		expect(memberPageChoice({ kind: 'member', member: member('MEMBER'), tokenHash: 'x' }, POST, { place: place(7) })).toBe('rewrite');
 		// No such post: the guest's answer is no page either.
-		expect(memberPageChoice({ kind: 'member', member: member('MEMBER'), tokenHash: 'x' }, POST, null)).toBe('full');
+		expect(memberPageChoice({ kind: 'member', member: member('MEMBER'), tokenHash: 'x' }, POST, { place: null })).toBe('full');
 	});
 
 	it('rewrites for a session that has ended: the guest’s page with the session’s state', () => {
@@ -105,9 +106,15 @@ describe('the rule: which member pages are made from the guest’s', () => {
 
 	it('renders in full for a member who blocked anyone (their blocked members’ posts and comments collapsed)', () => {
 		for (const role of ['MEMBER', 'ADMIN'] as const) {
-			expect(memberPageChoice({ kind: 'member', member: member(role), tokenHash: 'x' }, LIST, null, true)).toBe('full');
-			expect(memberPageChoice({ kind: 'member', member: member(role), tokenHash: 'x' }, POST, place(7), true)).toBe('full');
+			expect(memberPageChoice({ kind: 'member', member: member(role), tokenHash: 'x' }, LIST, { blocksAnyone: true })).toBe('full');
+			expect(memberPageChoice({ kind: 'member', member: member(role), tokenHash: 'x' }, POST, { place: place(7), blocksAnyone: true })).toBe('full');
 		}
+	});
+
+	it('on a post page, renders in full for a member who likes more of its comments than the session’s batch reads (their likes come with the page’s comments)', () => {
+		const reader: SessionState = { kind: 'member', member: member('MEMBER'), tokenHash: 'x' };
+		expect(memberPageChoice(reader, POST, { place: place(7), likesPastRead: true })).toBe('full');
+		expect(memberPageChoice(reader, POST, { place: place(7), likesPastRead: false })).toBe('rewrite');
 	});
 });
 
@@ -198,8 +205,10 @@ describe('a member’s page made from the guest’s, through the edge cache', ()
 });
 
 /** The marks of a guest's post page that the rewrite looks for (the post's header, PostActions, CommentList, MainLayout's structured data). */
-function guestPostPage(commentIds: number[]) {
-	const items = commentIds.map((id) => `<li class="comment" data-comment-id="${id}" data-state="VISIBLE"></li>`).join('');
+function guestPostPage(commentIds: number[], likeButtons = false) {
+	const like = (id: number) =>
+		likeButtons ? `<button class="comment-like" type="button" data-action="like" data-comment-id="${id}" aria-pressed="false">♥</button>` : '';
+	const items = commentIds.map((id) => `<li class="comment" data-comment-id="${id}" data-state="VISIBLE">${like(id)}</li>`).join('');
 	return `<!doctype html><html><head><script type="application/ld+json">{"@type":"DiscussionForumPosting"}</script></head><body>
 <div class="top-bar-search"></div><a class="account-icon" href="/login" data-account-icon></a><section class="card welcome" data-guest-welcome>Welcome</section>
 <div class="post-header-top"><p class="post-crumbs">Board</p></div>
@@ -283,7 +292,50 @@ describe('a member’s post page made from the guest’s, through the edge cache
 		expect(guest.text).toBe(guestPostPage([reported!, other!]));
 	});
 
-	it('reads the session and the parts in two statements on a post page, one on a board page and on All Posts', async () => {
+	it('lists the comments the member likes that the page has a Like button of; renders in full for one who likes more than the batch reads', async () => {
+		const postId = await freshPost();
+		const made: number[] = [];
+		for (let i = 0; i <= LIKED_COMMENTS_READ; i++) {
+			const row = await env.DB.prepare(
+				"INSERT INTO comments (channel_id, post_id, member_id, content, created_at) VALUES (1, ?1, 1002, 'liked', ?2) RETURNING id",
+			)
+				.bind(postId, 1_000_000 + i)
+				.first<{ id: number }>();
+			made.push(row!.id);
+		}
+		const memberId = await reader(postId);
+		const like = (ids: number[]) =>
+			env.DB.batch(
+				ids.map((id) =>
+					env.DB.prepare('INSERT INTO comment_likes (comment_id, member_id, post_id, channel_id, created_at) VALUES (?1, ?2, ?3, 1, 0)').bind(
+						id,
+						memberId,
+						postId,
+					),
+				),
+			);
+		// The page shows the first two comments; they like the second and one the page does not show.
+		const [first, second] = made as [number, number];
+		await like([second, made[5]!]);
+		const origin = postOrigin(guestPostPage([first, second], true));
+		const url = `${PAGES}/posts/${postId}`;
+		const cookie = await signIn(memberId);
+		const answer = await ask(url, origin, cookie);
+		expect(answer.headers.get('X-Member-Page')).toBe('REWRITTEN');
+		expect(answer.text).toContain(
+			`<script type="application/json" data-member-comments>{"reportedComments":[],"likedComments":[${second}]}</script>`,
+		);
+		expect(answer.text).toContain(`data-comment-id="${second}" aria-pressed="true">`);
+		expect(answer.text).toContain(`data-comment-id="${first}" aria-pressed="false">`);
+		// Past the bound: the full render, with their cookie.
+		await like(made.filter((id) => id !== second && id !== made[5]));
+		const full = await ask(url, origin, cookie);
+		expect(full.headers.get('X-Member-Page')).toBeNull();
+		expect(full.text).toBe('FULL RENDER');
+		expect(origin.asked.at(-1)?.headers.get('cookie')).toBe(cookie);
+	});
+
+	it('reads the session and the parts in one statement on a post page, as on a board page and on All Posts', async () => {
 		const memberId = await reader(1);
 		const cookie = await signIn(memberId);
 		const statementsOf = async (url: string, origin: { answer: (request: Request) => Response }) => {
@@ -293,8 +345,8 @@ describe('a member’s post page made from the guest’s, through the edge cache
 			// The session's batch: every statement of it reads by the session (the channel's and layout's rows aside).
 			return recording.statements.filter((statement) => statement.sql.includes('sessions')).length;
 		};
-		// The session's row with the member's state of the post and its place, and the comments of the page they like.
-		expect(await statementsOf(`${PAGES}/posts/1`, postOrigin(guestPostPage([])))).toBe(2);
+		// The session's row with the member's state of the post, its place and the post's comments they like.
+		expect(await statementsOf(`${PAGES}/posts/1`, postOrigin(guestPostPage([])))).toBe(1);
 		// The session's row with whether they blocked anyone and their Watch of the board.
 		expect(await statementsOf(`${PAGES}/boards/14`, guestPage())).toBe(1);
 		expect(await statementsOf(`${PAGES}/boards`, guestPage())).toBe(1);

@@ -11,9 +11,9 @@ import { env } from 'cloudflare:workers';
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { resolveChannel, type Channel } from '@/server/channels/channels';
 import type { SessionState } from '@/server/sign-in/sessions';
-import { memberParts, memberRewriter, PART_SELECTORS, type PageParts } from '@functions/shell/member-rewriters';
+import { COMMENT_LIKE, likeButtonsOf, memberParts, memberRewriter, PART_SELECTORS, type PageParts } from '@functions/shell/member-rewriters';
 import { decodeSpots, encodeSpots, locateSpots } from '@functions/shell/page-spots';
-import { splicePage, type MemberPart } from '@functions/shell/splice';
+import { attributeValues, splicePage, type MemberPart } from '@functions/shell/splice';
 import { withEdgeCache } from '@functions/shell/edge-cache';
 import { signIn } from './harness';
 
@@ -141,6 +141,36 @@ describe('the splice gives the bytes HTMLRewriter gives', () => {
 		);
 		expect(firstText).not.toContain('Orion');
 		expect(secondText).toContain('Orion');
+	});
+
+	it('writes two parts whose lone surrogates meet each as its own text: U+FFFD each, the bytes after them in place', async () => {
+		// One part's text ends with half a pair and the next one's starts with the other half: encoded
+		// together they would be one character of four bytes, apart each is U+FFFD (three). HTMLRewriter
+		// refuses such text, so the splice is compared with it on the same parts with U+FFFD written in.
+		const list = (high: string, low: string) => (): MemberPart[] => [
+			{ selector: 'div.top-bar-search', element: (search) => void search.append(`a${high}`, { html: true }) },
+			{ selector: 'a[data-account-icon]', element: (icon) => void icon.before(`${low}b`, { html: true }) },
+			{ selector: 'textarea#comment-box-new', element: (box) => void box.after('별', { html: true }) },
+		];
+		const page = guestPage('스타폴', comments);
+		const made = await spliced(page, list('\uD83C', '\uDF1F'));
+		expect(made).toBe(await rewritten(page, list('\uFFFD', '\uFFFD')));
+		expect(made).toContain('a\uFFFD</div>\uFFFDb<a class="account-icon"');
+	});
+
+	it('reads the comments’ Like buttons from the stored places as HTMLRewriter reads them from the page', async () => {
+		for (const text of ['스타폴 공략 게시판 — 한국어 🌟', 'Starfall']) {
+			const body = encoder.encode(guestPage(text, comments)).buffer as ArrayBuffer;
+			const spots = (await locateSpots(body, PART_SELECTORS))!;
+			const read = attributeValues(body, spots, PART_SELECTORS, COMMENT_LIKE, 'data-comment-id');
+			expect(read).toEqual(['31', '32', '33', '34']);
+			expect(read).toEqual(await likeButtonsOf(body));
+			// Asked again of the same stored page: the same answer, kept.
+			expect(attributeValues(body, spots, PART_SELECTORS, COMMENT_LIKE, 'data-comment-id')).toBe(read);
+			// Places that are not this page's are not read.
+			const other = encoder.encode(`${guestPage(text, comments)} `).buffer as ArrayBuffer;
+			expect(attributeValues(other, spots, PART_SELECTORS, COMMENT_LIKE, 'data-comment-id')).toBeNull();
+		}
 	});
 
 	it('finds no places in a page that holds the marker’s character, nor fits places to other bytes', async () => {

@@ -21,10 +21,8 @@
  */
 import { AppError } from '@/server/platform/errors';
 import { guardedWrite, prepared, refuse, writerSql, type Params, type Writer } from '@/server/platform/guarded-write';
-import { firstRowOf, read, type Read } from '@/server/platform/reads';
+import { firstRowOf } from '@/server/platform/reads';
 import { readablePostCondition } from '@/server/visibility/readable-post';
-import { commentPageParams, orderOf, type CommentPageStart, type CommentRow } from '@/server/comments/comments';
-import { commentColumns, type CommentColumns } from '@/server/comments/pages';
 
 /** A member's like of a comment and the comment's count, as its Like button shows them. */
 export interface CommentLikeState {
@@ -125,26 +123,26 @@ export function unlikeComment(
 }
 
 /**
- * The comments of a post's page (`start`: its order and where it starts) and of its Best comments that
- * the member of a session (by its token's hash) likes: what a member's page made from the guest's
- * marks (functions/shell/member-pages.ts). It reads the page's own query with the member's probe of
- * comment_likes per item (src/server/comments/pages.ts), so at most the rows of one page: 101 items
- * and 3 Best comments, their authors and answered comments; and only when the member likes any
- * comment of the post (one probe of comment_likes_by_member), else a few rows.
+ * The most of one post's comments a member's page made from the guest's reads the member's likes of
+ * (functions/shell/member-pages.ts): one who likes more of them is answered by the full render, which
+ * reads their likes with the page's comments. A thread's page shows at most 101 comments and 3 Best
+ * ones, so a member past it has liked far more than any page shows.
  */
-export function likedCommentsByTokenRead(db: Db, channelId: number, tokenHash: string, postId: number, start: CommentPageStart): Read<number[]> {
-	const statement = db
-		.prepare(
-			`SELECT ${commentColumns(orderOf(start))} WHERE EXISTS (SELECT 1 FROM sessions s JOIN comment_likes l ON l.member_id = s.member_id AND l.post_id = ?1
-			 WHERE s.token_hash = ?7 AND s.channel_id = ?2)`,
-		)
-		.bind(postId, channelId, ...commentPageParams(start, tokenHash));
-	return read(statement, (result) => {
-		const row = result.results[0] as CommentColumns | undefined;
-		if (!row) return [];
-		const rows = [...(JSON.parse(row.comments_json) as CommentRow[]), ...(JSON.parse(row.best_json ?? '[]') as CommentRow[])];
-		// As the page shows them to a member (an administrator's page is rendered in full): visible ones only.
-		const shown = rows.filter((item) => item.liked === 1 && item.deleted_at === null && item.hidden_by_admin === 0);
-		return [...new Set(shown.map((item) => item.id))].sort((a, b) => a - b);
-	});
+export const LIKED_COMMENTS_READ = 200;
+
+/**
+ * SQL of one value, a JSON array: the ids of the comments of post `post` (SQL) that member `member`
+ * (SQL: a session's `s.member_id`) likes, in id order, at most LIKED_COMMENTS_READ + 1 of them (so
+ * that one past the bound shows). Read from the index comment_likes_by_member alone: at most that
+ * many index entries, whatever the post's size.
+ */
+export function likedCommentsOfPostSql(member: string, post: string): string {
+	return `(SELECT json_group_array(comment_id) FROM (SELECT l.comment_id FROM comment_likes l WHERE l.member_id = ${member} AND l.post_id = ${post}
+		 ORDER BY l.comment_id LIMIT ${LIKED_COMMENTS_READ + 1}))`;
+}
+
+/** The ids of likedCommentsOfPostSql's value; null when the member likes more than LIKED_COMMENTS_READ of the post's comments. */
+export function likedCommentsOf(json: string | null | undefined): number[] | null {
+	const ids = json ? (JSON.parse(json) as number[]) : [];
+	return ids.length > LIKED_COMMENTS_READ ? null : ids;
 }
