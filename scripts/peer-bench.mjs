@@ -20,6 +20,7 @@
  *   npm run peer-bench                       # the peer bench of ../shared/peer-bench
  *   npm run peer-bench -- --peer-bench DIR   # a clone not beside shared/ (or PEER_BENCH=DIR); compare.mjs's own options follow too
  *   npm run peer-bench -- --through-proxy    # through wrangler's dev proxy, its whole process group counted
+ *   npm run peer-bench -- --rounds 3         # fewer rounds (default 5; each round about two minutes)
  *
  * The results (a Markdown table on stdout, everything in bench-results/peer-<time>.json) are
  * compared in docs/decisions/performance.md.
@@ -42,6 +43,9 @@ const { values, positionals } = parseArgs({
 		'nodebb-workdir': { type: 'string', default: path.join(os.tmpdir(), 'peer-bench-nodebb') },
 		'skip-build': { type: 'boolean', default: false },
 		'through-proxy': { type: 'boolean', default: false },
+		// Five rounds, not compare.mjs's three: a round moved a ratio by up to 0.6 on this machine
+		// (docs/decisions/performance.md), and the median of five moves less.
+		rounds: { type: 'string', default: '5' },
 	},
 	allowPositionals: true,
 });
@@ -112,6 +116,8 @@ try {
 			values['nodebb-workdir'],
 			'--out',
 			path.join(RESULTS, `peer-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
+			'--rounds',
+			values.rounds,
 			...positionals,
 		],
 		{ cwd: ROOT, stdio: 'inherit' },
