@@ -375,58 +375,48 @@ let scratch = new Uint8Array(0);
 /** A character past ASCII (two bytes or more in UTF-8). */
 const NON_ASCII = /[\u0080-\uffff]/;
 
-/** The length of `text` in UTF-8, as TextEncoder writes it (a lone surrogate as U+FFFD, three bytes). */
-function utf8Length(text: string): number {
-	if (!NON_ASCII.test(text)) return text.length;
-	let length = 0;
-	for (let i = 0; i < text.length; i += 1) {
-		const unit = text.charCodeAt(i);
-		if (unit < 0x80) length += 1;
-		else if (unit < 0x800) length += 2;
-		else if (unit >= 0xd800 && unit < 0xdc00 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-			length += 4;
-			i += 1;
-		} else length += 3;
-	}
-	return length;
-}
-
 /**
- * `bytes` with `edits` made, in `scratch`: the stored bytes' slices copied, and the parts' markup
- * encoded at once past them (one call of the encoder, not one an edit) and each edit's part copied
- * into place (a Blob of many slices cost more to assemble): an edit inside a range another replaced
- * is dropped with it.
+ * `bytes` with `edits` made, in `scratch`: the stored bytes' slices copied, and the parts' markup put
+ * in (an edit inside a range another replaced is dropped with it). The edits of ASCII text, most of
+ * them (the start tags changed, the small marks), are encoded together in one call past the answer
+ * and copied into place, a byte a character; each of the others (the dialogs and header parts with
+ * words in them) is encoded in its place. A call of the encoder an edit cost more than the copies,
+ * and a JavaScript count of each text's UTF-8 length more than both. Apart, a text's lone surrogate
+ * is written as U+FFFD as the encoder writes it, never paired with the next text's.
  */
 function applyEdits(bytes: Uint8Array<ArrayBuffer>, edits: Edit[]): Uint8Array<ArrayBuffer> {
 	edits.sort((a, b) => a.at - b.at || a.rank - b.rank);
 	const kept: Edit[] = [];
-	let markup = '';
+	const ascii: boolean[] = [];
+	let asciiMarkup = '';
+	let units = 0;
 	let cursor = 0;
 	for (const edit of edits) {
 		if (edit.at < cursor) continue;
 		kept.push(edit);
-		markup += edit.text;
+		const plain = !NON_ASCII.test(edit.text);
+		ascii.push(plain);
+		if (plain) asciiMarkup += edit.text;
+		units += edit.text.length;
 		cursor = edit.end;
 	}
-	// At most three bytes of UTF-8 for each UTF-16 unit: the answer fits below `room`, the encoded markup past it.
-	const room = bytes.byteLength + markup.length * 3;
-	if (scratch.byteLength < room * 2) scratch = new Uint8Array(Math.max(room * 2, scratch.byteLength * 2));
+	// At most three bytes of UTF-8 for each UTF-16 unit: the answer fits below `room`, the ASCII markup past it.
+	const room = bytes.byteLength + units * 3;
+	if (scratch.byteLength < room + asciiMarkup.length) scratch = new Uint8Array(Math.max((room + asciiMarkup.length) * 2, scratch.byteLength * 2));
 	const out = scratch;
-	const lengths = kept.map((edit) => utf8Length(edit.text));
-	// Each edit's own length sums to the whole's unless two edits' lone surrogates met and were
-	// encoded as one character: then each edit is encoded on its own, as its own length counts it.
-	const together = encoder.encodeInto(markup, out.subarray(room)).written === lengths.reduce((sum, length) => sum + length, 0);
+	encoder.encodeInto(asciiMarkup, out.subarray(room));
 	let from = room;
 	let written = 0;
 	cursor = 0;
 	kept.forEach((edit, at) => {
 		out.set(bytes.subarray(cursor, edit.at), written);
 		written += edit.at - cursor;
-		const length = lengths[at]!;
-		if (together) out.copyWithin(written, from, from + length);
-		else encoder.encodeInto(edit.text, out.subarray(written, written + length));
-		written += length;
-		from += length;
+		if (ascii[at]) {
+			const length = edit.text.length;
+			out.copyWithin(written, from, from + length);
+			written += length;
+			from += length;
+		} else written += encoder.encodeInto(edit.text, out.subarray(written, room)).written;
 		cursor = edit.end;
 	});
 	out.set(bytes.subarray(cursor), written);
