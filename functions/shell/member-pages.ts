@@ -23,15 +23,16 @@
  * - a banned member (the ban notice and the ban's end), and a member who blocked anyone (their
  *   blocked members' posts and comments are collapsed: docs/reference/blocking.md), decided by the
  *   session (whether it blocked anyone is read in the session's batch);
- * - on a post page, an administrator (moderation controls and hidden comments' text), decided by the
- *   session. The post's author is rewritten: their Edit and Delete are parts too (their own post a
- *   guest may not read, hidden or private, is the guest's 404 above).
+ * - on a post page, an administrator (moderation controls and hidden comments' text), and a member
+ *   who likes more of its comments than the session's batch reads (LIKED_COMMENTS_READ: 200), decided
+ *   by the session. The post's author is rewritten: their Edit and Delete are parts too (their own
+ *   post a guest may not read, hidden or private, is the guest's 404 above).
  * The cases decided by the session cost the full render's round trip after the session's (2).
  * Everything else is rewritten: a member, the author of a post a guest reads, an administrator on a
  * list, and a cookie whose session has ended (the guest's page, with the session's state and the cookie cleared, as the full render answers).
  *
  * The session and what the parts need (a board's Watch state; a post's like, report, watch, the
- * comments reported and the post's author and board) are read in one D1 batch, while the guest's
+ * comments reported and liked and the post's author and board) are read in one D1 batch, while the guest's
  * page is made: one round trip in sequence, as the full render. A member's answer is
  * `Cache-Control: private, no-store` and never stored; the guest's page it is made from is a
  * guest's, made without the member's cookie.
