@@ -8,6 +8,7 @@ import { env } from 'cloudflare:workers';
 import {
 	call,
 	freshPost,
+	likeComments,
 	memberApi,
 	memberOf,
 	publicApi,
@@ -328,16 +329,7 @@ describe("the post's liked comments a member's page made from the guest's reads"
 		return { liked: likedCommentsOf(row?.liked), rowsRead: statements.reduce((sum, statement) => sum + statement.rowsRead, 0) };
 	}
 
-	const like = (postId: number, ids: number[]) =>
-		env.DB.batch(
-			ids.map((id) =>
-				env.DB.prepare('INSERT INTO comment_likes (comment_id, member_id, post_id, channel_id, created_at) VALUES (?1, ?2, ?3, 1, 0)').bind(
-					id,
-					LIKER,
-					postId,
-				),
-			),
-		);
+	const like = (postId: number, ids: number[]) => likeComments(LIKER, postId, ids);
 
 	it(`lists them ascending, reads at most ${LIKED_COMMENTS_READ + 1} index entries however many they like, and says when they are past the bound`, async () => {
 		const postId = await freshPost();

@@ -374,6 +374,19 @@ export async function rowCost(action: (db: Db) => Promise<unknown>, on: Db = env
 	return { read: statements.reduce((sum, s) => sum + s.rowsRead, 0), written: statements.reduce((sum, s) => sum + s.rowsWritten, 0) };
 }
 
+/** Member `memberId`'s likes of the comments `commentIds` of post `postId` (channel 1), written directly. */
+export function likeComments(memberId: number, postId: number, commentIds: number[]): Promise<D1Result[]> {
+	return env.DB.batch(
+		commentIds.map((id) =>
+			env.DB.prepare('INSERT INTO comment_likes (comment_id, member_id, post_id, channel_id, created_at) VALUES (?1, ?2, ?3, 1, 0)').bind(
+				id,
+				memberId,
+				postId,
+			),
+		),
+	);
+}
+
 /** A database (`db`, DB unless given) whose every batch is preceded by the post's deletion: a deletion racing an action's one batch. */
 export function deletingFirst(postId: number, db: D1Database = env.DB): Db {
 	return {

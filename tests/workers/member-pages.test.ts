@@ -18,7 +18,7 @@ import { mintSessionToken } from '@/server/sign-in/session-token';
 import { countRoundTrips, database } from '@/server/platform/database';
 import { accountAvatarHtml } from '@/server/channels/member-parts';
 import { LIKED_COMMENTS_READ } from '@/server/likes/comment-likes';
-import { call, freshPost, memberApi, recordingDb, signIn, TEST_SECRET } from './harness';
+import { call, freshPost, likeComments, memberApi, recordingDb, signIn, TEST_SECRET } from './harness';
 
 const PAGES = 'http://localhost/starfall/global';
 
@@ -304,16 +304,7 @@ describe('a member’s post page made from the guest’s, through the edge cache
 			made.push(row!.id);
 		}
 		const memberId = await reader(postId);
-		const like = (ids: number[]) =>
-			env.DB.batch(
-				ids.map((id) =>
-					env.DB.prepare('INSERT INTO comment_likes (comment_id, member_id, post_id, channel_id, created_at) VALUES (?1, ?2, ?3, 1, 0)').bind(
-						id,
-						memberId,
-						postId,
-					),
-				),
-			);
+		const like = (ids: number[]) => likeComments(memberId, postId, ids);
 		// The page shows the first two comments; they like the second and one the page does not show.
 		const [first, second] = made as [number, number];
 		await like([second, made[5]!]);
