@@ -7,6 +7,12 @@
 import { $toasts, dismissToast, type Toast } from '@/stores/toasts';
 
 const SHOW_MS = 1500;
+/**
+ * The fade (Toast.astro's transition): the toast is hidden when it has run, by the clock. Not at
+ * `transitionend`, which never comes when no frame drew the toast before it left (a tab in the
+ * background, a busy machine): the faded toast stayed over the page's foot, unseen.
+ */
+const FADE_MS = 300;
 let timer: number | undefined;
 let shown: number | null = null;
 
@@ -25,8 +31,8 @@ function show(queue: readonly Toast[]): void {
 	timer = window.setTimeout(() => {
 		toast.classList.add('leaving');
 		dismissToast(newest.id);
+		timer = window.setTimeout(() => (toast.hidden = true), FADE_MS);
 	}, SHOW_MS);
-	toast.addEventListener('transitionend', () => toast.classList.contains('leaving') && (toast.hidden = true), { once: true });
 }
 
 $toasts.subscribe(show);

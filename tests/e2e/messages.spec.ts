@@ -82,7 +82,7 @@ for (const [channelPath, language] of CASES) {
 			await expect(toast(page)).toHaveText(t('write.message.published'));
 			await expect(toast(page)).toHaveAttribute('role', 'status');
 			// docs/reference/product-rules.md#global-ui: shown 1.5 s, then it fades out.
-			await page.clock.runFor(1600);
+			await page.clock.runFor(1800);
 			await expect(toast(page)).toBeHidden();
 			// One-shot: the toast's message lived in sessionStorage, not in the (edge-cached) page or its URL.
 			expect(new URL(page.url()).search).toBe('');
@@ -219,7 +219,7 @@ for (const [channelPath, language] of CASES) {
 			const expected = language === 'ko' ? `닉네임이 ${renamed}으로 변경되었습니다.` : `Your nickname is now ${renamed}.`;
 			await expect(toast(page)).toHaveText(expected);
 			await expect(toast(page)).toHaveAttribute('role', 'status');
-			await page.clock.runFor(1600);
+			await page.clock.runFor(1800);
 			await expect(toast(page)).toBeHidden();
 		});
 	});

@@ -127,7 +127,7 @@ for (const [channelPath, language] of CASES) {
 			await expect(page).not.toHaveURL(/mypage/);
 			await expect(page.locator('[data-toast]')).toHaveText(t('common.message.loggedOut'));
 			await expect(page.locator('[data-guest-welcome]')).toBeVisible();
-			await page.clock.runFor(1600);
+			await page.clock.runFor(1800);
 			await expect(page.locator('[data-toast]')).toBeHidden();
 		});
 	});

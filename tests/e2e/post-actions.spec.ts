@@ -310,6 +310,8 @@ test('share shows the canonical URL and copies it with the toast of docs/referen
 	await expect(toast).not.toHaveClass(/leaving/);
 	await page.clock.runFor(100);
 	await expect(toast).toHaveClass(/leaving/);
+	// Hidden once its 0.3 s fade has run.
+	await page.clock.runFor(300);
 	await expect(toast).toBeHidden();
 });
 

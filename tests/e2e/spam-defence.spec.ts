@@ -70,7 +70,7 @@ test('a new member signs up through the human check, is not asked again in that 
 	await expect(page.locator('[data-member-nickname]')).toHaveText(nickname);
 	// Welcomed, with what to do next, on the page the sign-up returned to.
 	await expect(page.locator('[data-toast]')).toHaveText(`Welcome, ${nickname}! Write your first post, or join a conversation in the comments.`);
-	await page.clock.runFor(1600);
+	await page.clock.runFor(1800);
 	await expect(page.locator('[data-toast]')).toBeHidden();
 
 	// The same session: the write screen does not ask again.
