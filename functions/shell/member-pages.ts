@@ -109,7 +109,7 @@ export function memberPageChoice(session: SessionState, page: MemberPage, facts:
 	if (session.kind !== 'member') return 'rewrite';
 	if (facts.blocksAnyone === true) return 'full';
 	if (page.kind !== 'post') return 'rewrite';
-	return isAdmin(session.member) || (facts.place ?? null) === null || facts.likesPastRead === true ? 'full' : 'rewrite';
+	return isAdmin(session.member) || !facts.place || facts.likesPastRead === true ? 'full' : 'rewrite';
 }
 
 /**

@@ -252,11 +252,12 @@ class SplicedElement implements PartElement {
 	}
 }
 
-/** Whether `spot` is where an element is in `bytes`: a start tag, and an end tag where it has one. */
+/** Whether `spot` is where an element is in `bytes`: within them, a start tag, and an end tag where it has one. */
 function fits(bytes: Uint8Array, spot: Spot): boolean {
 	const LT = 0x3c;
 	const GT = 0x3e;
 	const SLASH = 0x2f;
+	if (spot.start < 0 || spot.startEnd > bytes.byteLength || spot.end > bytes.byteLength) return false;
 	if (bytes[spot.start] !== LT || bytes[spot.startEnd - 1] !== GT) return false;
 	return spot.endStart < 0 || (bytes[spot.endStart] === LT && bytes[spot.endStart + 1] === SLASH && bytes[spot.end - 1] === GT);
 }
@@ -293,7 +294,7 @@ export function splicePage(
 		if ((spot.selectors & wanted) === 0) continue;
 		const mine = parts.filter((_, at) => (spot.selectors & bits[at]!) !== 0);
 		if (mine.length === 0) continue;
-		if (spot.start < 0 || spot.startEnd > bytes.byteLength || spot.end > bytes.byteLength || !fits(bytes, spot)) return null;
+		if (!fits(bytes, spot)) return null;
 		closeBefore(spot.start);
 		const element = new SplicedElement(spot, tagAt(tags, bytes, spot));
 		for (const part of mine) part.element(element);
@@ -344,7 +345,7 @@ export function attributeValues(
 	const values: string[] = [];
 	for (const spot of places.spots) {
 		if ((spot.selectors & (1 << index)) === 0) continue;
-		if (spot.start < 0 || spot.startEnd > bytes.byteLength || spot.end > bytes.byteLength || !fits(bytes, spot)) return null;
+		if (!fits(bytes, spot)) return null;
 		const value = new SplicedElement(spot, tagAt(tags, bytes, spot)).getAttribute(name);
 		if (value !== null) values.push(value);
 	}

@@ -16,6 +16,7 @@ import {
 	recordingDb,
 	rowCost,
 	signIn,
+	startOfRateWindow,
 	takeSentNotifications,
 	type Answer,
 } from './harness';
@@ -208,6 +209,7 @@ describe('what may be liked', () => {
 		const busy = await freshPost();
 		const many = await addComments(busy, Array(31).fill(0) as number[]);
 		const cookie = await signIn(1016);
+		await startOfRateWindow();
 		const answers: number[] = [];
 		for (const commentId of many) answers.push((await like(busy, commentId, cookie)).code);
 		expect(answers.slice(0, 30)).toEqual(Array(30).fill(0));

@@ -21,6 +21,7 @@ import {
 	recordingDb,
 	refusedEach,
 	signIn,
+	startOfRateWindow,
 	type Answer,
 	type BadRequest,
 } from './harness';
@@ -148,6 +149,7 @@ describe('saving a post', () => {
 	it('counts saves at the rate limit, apart from likes: the 31st in a minute is refused, nothing written', async () => {
 		const cookie = await signIn(1020);
 		const posts = await Promise.all(Array.from({ length: 31 }, () => freshPost()));
+		await startOfRateWindow();
 		const answers: Answer[] = [];
 		for (const postId of posts) answers.push(await save(postId, cookie));
 		expect(answers.slice(0, 30).map((answer) => answer.code)).toEqual(Array(30).fill(0));
