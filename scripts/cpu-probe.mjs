@@ -1,6 +1,7 @@
 /**
  * `node scripts/cpu-probe.mjs`: the server's CPU milliseconds per request for a few URLs of the
- * bench data (/bench/large in .wrangler/bench, seeded by `npm run bench`), for quick iterations
+ * bench data (/bench/large in .wrangler/bench, seeded by `npm run bench`, or by the probe itself
+ * when there is none: `--posts`, 20,000 by default; `--help` lists the options), for quick iterations
  * on what a page costs. It serves the last `npm run build` under `wrangler dev` on BENCH_PORT
  * (default 8830) and sends each URL `--requests` times (10 connections), `--rounds` times, and
  * prints every round and the median: other work on the machine moves single rounds a lot.
@@ -23,7 +24,8 @@
  * the CPU of the runtime's workerd process alone (what a deployment runs: the Worker, its assets and
  * the local D1 in it); what the rest of wrangler's tree spent meanwhile is printed beside it.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -46,12 +48,48 @@ const { values } = parseArgs({
 		only: { type: 'string' },
 		against: { type: 'string' },
 		direct: { type: 'boolean', default: false },
+		posts: { type: 'string', default: '20000' },
+		help: { type: 'boolean', short: 'h', default: false },
 	},
 });
+if (values.help) {
+	console.log(`node scripts/cpu-probe.mjs [options]: the server's CPU milliseconds per request, by target
+
+  --only NAME,…         measure these targets only (default: all of them, listed below)
+  --requests N          requests per target and round (default 600, 10 connections)
+  --rounds N            rounds; each round's figure and the median are printed (default 3)
+  --direct              also measure past wrangler's dev proxy, straight from the Worker's runtime
+  --against DIR         also serve DIR/dist (another checkout's build) on the next port, alternating rounds
+  --profile             record a V8 CPU profile of the Worker (bench-results/worker.cpuprofile)
+  --profile-target NAME the target profiled (default postUncached)
+  --posts N             posts seeded into .wrangler/bench when it has no bench data yet (default 20000)
+
+Serves the last \`npm run build\` on BENCH_PORT (default 8830). Targets: static, postCached, postUncached
+(postMember), postAuthor, sessionRead, postGuestMiss, postMadeUpCookie, postJsonUncached, notFoundUncached,
+boardCached, boardUncached (boardMember), allPostsUncached (allPostsMember).`);
+	process.exit(0);
+}
 const PORT = Number(process.env.BENCH_PORT ?? 8830);
 const INSPECTOR_PORT = PORT + 7;
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 const STATE = path.join(ROOT, '.wrangler', 'bench');
+/** Whether .wrangler/bench holds the bench's community (a folder without its tables does not). */
+function hasBenchData() {
+	try {
+		return existsSync(STATE) && query("SELECT count(*) AS n FROM channels WHERE domain = 'bench' AND slug = 'large'", STATE)[0]?.n > 0;
+	} catch {
+		return false;
+	}
+}
+if (!hasBenchData()) {
+	// No bench data yet (a fresh clone): the demo data and the bench's posts, as `npm run bench` seeds them.
+	console.log(`Seeding ${values.posts} posts into ${path.relative(ROOT, STATE)}…`);
+	const seeded = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'seed.mjs'), '--persist-to', STATE, '--fresh', '--posts', values.posts], {
+		cwd: ROOT,
+		stdio: 'inherit',
+	});
+	if (seeded.status !== 0) throw new Error('seeding the bench data failed');
+}
 // Data seeded by an earlier build: bring its schema up to this one's migrations (a missing column answers 500).
 migrate(STATE);
 const requests = Number(values.requests);
