@@ -52,6 +52,14 @@ test.describe('main layout', () => {
 			await media.locator('summary').click();
 			await expect(media.locator('.tree-link').first(), 'a link of the category closed again').toBeHidden();
 		});
+		await test.step("a collapsed category opens on its own board's page, which it shows as the current one", async () => {
+			const href = await page.locator('details.tree-category').nth(1).locator('.tree-link').first().getAttribute('href');
+			await page.goto(href ?? '');
+			const media = page.locator('details.tree-category').nth(1);
+			await expect(media, 'the category of the board being read').toHaveAttribute('open', '');
+			await expect(media.locator('[aria-current="page"]'), 'the current board').toBeVisible();
+			await expect(media.locator('[aria-current="page"]'), 'the current board').toHaveAttribute('href', href ?? '');
+		});
 		await test.step('guests of a channel with providers see the welcome and the account icon', async () => {
 			await expect(page.locator('[data-guest-welcome]'), 'the welcome').toContainText('Welcome to Starfall Odyssey Global');
 			await expect(page.locator('[data-account-icon]'), 'the account icon').toHaveAttribute(

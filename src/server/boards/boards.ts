@@ -62,6 +62,26 @@ export interface TreeNode {
 	};
 }
 
+/**
+ * The categories that hold board `boardId` at any depth: the tree opens them, whatever their
+ * useCollapsed, so that the board being read shows where it sits (a reader of a board in a collapsed
+ * category otherwise sees neither the board nor that it is the current one).
+ */
+export function categoriesHolding(nodes: readonly TreeNode[], boardId: number | null): Set<string> {
+	const held = new Set<string>();
+	if (boardId === null) return held;
+	const byId = new Map(nodes.map((node) => [node.id, node]));
+	for (const node of nodes) {
+		if (node.data.type !== 'BOARD' || node.data.boardId !== boardId) continue;
+		// Up to the root; a parent met twice (a cycle in a hand-made tree) ends the walk.
+		for (let parent = byId.get(node.parent); parent && !held.has(parent.id); parent = byId.get(parent.parent)) {
+			if (parent.data.type === 'CATEGORY') held.add(parent.id);
+			else break;
+		}
+	}
+	return held;
+}
+
 interface TreeRow {
 	id: number;
 	parent_id: number | null;
