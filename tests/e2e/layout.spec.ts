@@ -59,6 +59,9 @@ test.describe('main layout', () => {
 			await expect(media, 'the category of the board being read').toHaveAttribute('open', '');
 			await expect(media.locator('[aria-current="page"]'), 'the current board').toBeVisible();
 			await expect(media.locator('[aria-current="page"]'), 'the current board').toHaveAttribute('href', href ?? '');
+			// The header's menu marks it too, when the board is pinned there.
+			const pinned = page.locator(`[data-menu-list] a[href="${href}"]`);
+			if ((await pinned.count()) > 0) await expect(pinned, 'the board in the top menu').toHaveAttribute('aria-current', 'page');
 		});
 		await test.step('guests of a channel with providers see the welcome and the account icon', async () => {
 			await expect(page.locator('[data-guest-welcome]'), 'the welcome').toContainText('Welcome to Starfall Odyssey Global');

@@ -136,12 +136,20 @@ test.describe('on a phone', () => {
 				});
 			}
 
-			await test.step("a link to a comment lands with the comment's author line below the sticky header", async () => {
+			await test.step("a post's board is marked in the drawer; a link to a comment lands with the comment's author line below the sticky header", async () => {
 				const href = await page.locator('.post-row:has(.comment-count) .post-title').first().getAttribute('href');
 				if (!href) throw new Error(`${community.path} lists no post with comments`);
 				await page.goto(href);
 				const comments = page.locator('.comments .comment[id^="comment-"]');
 				await expect(comments.first()).toBeVisible();
+				// The post's board is where the reader is: the drawer shows it, its category open, marked as the current place.
+				const board = await page.locator('.post-crumbs a').first().getAttribute('href');
+				await page.locator('[data-drawer-button]').click();
+				const inBoard = page.getByRole('dialog').locator(`a[href="${board}"]`);
+				await expect(inBoard, "the post's board in the drawer").toBeVisible();
+				await expect(inBoard, "the post's board in the drawer").toHaveAttribute('aria-current', 'true');
+				await page.keyboard.press('Escape');
+				await expect(page.getByRole('dialog')).toBeHidden();
 				// The first comment: the page goes on below it, so it can scroll it to the top.
 				const commentId = Number((await comments.first().getAttribute('id'))?.replace('comment-', ''));
 				await page.goto(`${href}?commentId=${commentId}#comment-${commentId}`);
@@ -172,11 +180,18 @@ test.describe('on a desktop', () => {
 			});
 		}
 
-		await test.step('a link to a comment lands below the sticky header on a desktop too', async () => {
+		await test.step("a post's board is marked in the sidebar; a link to a comment lands below the sticky header on a desktop too", async () => {
 			await page.goto('/starfall/global/boards');
 			const href = await page.locator('.post-row:has(.comment-count) .post-title').first().getAttribute('href');
 			if (!href) throw new Error('no post with comments');
 			await page.goto(href);
+			// The post's board is marked in the sidebar's tree, its category open, and in the top menu when pinned there.
+			const board = await page.locator('.post-crumbs a').first().getAttribute('href');
+			const inTree = page.locator(`.sidebar [data-board-tree] a[href="${board}"]`);
+			await expect(inTree, "the post's board in the sidebar").toBeVisible();
+			await expect(inTree, "the post's board in the sidebar").toHaveAttribute('aria-current', 'true');
+			const pinned = page.locator(`[data-menu-list] a[href="${board}"]`);
+			if ((await pinned.count()) > 0) await expect(pinned, "the post's board in the top menu").toHaveAttribute('aria-current', 'true');
 			const commentId = Number((await page.locator('.comments .comment[id^="comment-"]').first().getAttribute('id'))?.replace('comment-', ''));
 			await page.goto(`${href}?commentId=${commentId}#comment-${commentId}`);
 			const head = page.locator(`#comment-${commentId} .comment-head`).first();

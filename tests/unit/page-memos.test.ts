@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { layoutPathOf, rememberLayoutHtml } from '@/server/channels/layout-html';
+import { layoutPathOf, layoutPlaceOf, rememberLayoutHtml } from '@/server/channels/layout-html';
 import type { Channel } from '@/server/channels/channels';
 import type { LayoutData } from '@/server/channels/layout';
 import { translator } from '@/i18n';
@@ -29,6 +29,10 @@ describe('what pages remember in the isolate', () => {
 		expect(layoutPathOf('/a/b', '/a/b/posts/12')).toBe('');
 		expect(layoutPathOf('/a/b', '/a/b/boards/12/x')).toBe('');
 		expect(layoutPathOf('/a/b', '/a/bc/boards')).toBe('');
+		// A post's pieces vary by its board, which they mark; a board's page by its own path.
+		expect(layoutPlaceOf('/a/b', '/a/b/posts/12', 7)).toBe('in-board:7');
+		expect(layoutPlaceOf('/a/b', '/a/b/posts/12', undefined)).toBe('');
+		expect(layoutPlaceOf('/a/b', '/a/b/boards/12', 7)).toBe('/a/b/boards/12');
 	});
 
 	it('answers a remembered text as i18next does, and still interpolates options', () => {

@@ -43,3 +43,12 @@ export function layoutPathOf(basePath: string, path: string): string {
 	const rest = path.slice(basePath.length);
 	return rest === '' || rest === '/boards' || /^\/boards\/\d{1,16}$/.test(rest) ? path : '';
 }
+
+/**
+ * What a layout piece's variant depends on: the path the pieces show as current (layoutPathOf), or
+ * else the board the page belongs to (a post's, `inBoard`), which they mark as where the reader is.
+ */
+export function layoutPlaceOf(basePath: string, path: string, inBoard: number | undefined): string {
+	const shown = layoutPathOf(basePath, path);
+	return shown !== '' || inBoard === undefined ? shown : `in-board:${inBoard}`;
+}
