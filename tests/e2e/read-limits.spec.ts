@@ -11,12 +11,13 @@ import { roundTripsOf } from '../round-trip-budget';
 import { expect, test } from './test';
 import { execute } from './fixtures';
 import { signInContext } from './sessions';
+import { READ_LIMITS_MEMBER } from '../read-routes';
 
 test('a member past the search or the profile limit gets a page that says to wait, with 429 and Retry-After', async ({ page }) => {
-	const [member] = execute("SELECT id FROM members WHERE channel_id = 1 AND nickname = 'rustbucket99'") as { id: number }[];
+	const [member] = execute(`SELECT id FROM members WHERE channel_id = 1 AND nickname = '${READ_LIMITS_MEMBER}'`) as { id: number }[];
 	await signInContext(page.context(), { index: 1, domain: 'starfall', slug: 'global' }, member!.id);
 	await page.goto('/starfall/global/boards');
-	await expect(page.locator('[data-member-nickname]').first()).toHaveText('rustbucket99');
+	await expect(page.locator('[data-member-nickname]').first()).toHaveText(READ_LIMITS_MEMBER);
 	const { limit, periodSeconds } = LIMITERS[RATE_LIMITS.search.member];
 	const statuses: number[] = [];
 	// The limiter's window follows the clock and may end mid-way: up to three windows' worth go out
