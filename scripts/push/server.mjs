@@ -34,7 +34,9 @@ const URGENCIES = new Set(['very-low', 'low', 'normal', 'high']);
 export function generateVapidKeys() {
 	const ecdh = createECDH('prime256v1');
 	ecdh.generateKeys();
-	return { publicKey: ecdh.getPublicKey().toString('base64url'), privateKey: ecdh.getPrivateKey().toString('base64url') };
+	// Node gives the scalar without its leading zero bytes (31 bytes once in 256 keys): VAPID's d is 32.
+	const privateKey = Buffer.from(ecdh.getPrivateKey('hex').padStart(64, '0'), 'hex');
+	return { publicKey: ecdh.getPublicKey().toString('base64url'), privateKey: privateKey.toString('base64url') };
 }
 
 class Refusal extends Error {

@@ -97,6 +97,28 @@ describe('sendWebPush', () => {
 		expect(await received(subscription)).toHaveLength(1);
 	});
 
+	it('signs with a private key written without its leading zero byte, as some generators write one in 256', async () => {
+		// A key pair whose scalar starts with a zero byte, its d then written in 31 bytes.
+		let keys: { publicKey: string; privateKey: string } | null = null;
+		while (!keys) {
+			const pair = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign'])) as CryptoKeyPair;
+			const jwk = (await crypto.subtle.exportKey('jwk', pair.privateKey)) as JsonWebKey;
+			const d = Uint8Array.from(atob(jwk.d!.replace(/-/g, '+').replace(/_/g, '/')), (char) => char.charCodeAt(0));
+			if (d[0] !== 0) continue;
+			const raw = new Uint8Array((await crypto.subtle.exportKey('raw', pair.publicKey)) as ArrayBuffer);
+			const base64Url = (bytes: Uint8Array) =>
+				btoa(String.fromCharCode(...bytes))
+					.replace(/\+/g, '-')
+					.replace(/\//g, '_')
+					.replace(/=+$/, '');
+			keys = { publicKey: base64Url(raw), privateKey: base64Url(d.subarray(1)) };
+		}
+		const short = { ...keys, subject: vapid.subject };
+		const subscription = await subscribe(short.publicKey);
+		expect(await send(subscription, notification, short)).toEqual({ kind: 'sent' });
+		expect((await received(subscription))[0]!.data).toEqual(notification);
+	});
+
 	it('is refused by the push service when the VAPID key, the signature or the ciphertext is not right', async () => {
 		const subscription = await subscribe(vapid.publicKey);
 		// Another deployment's key, properly signed: not the key the browser subscribed with.

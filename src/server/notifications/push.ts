@@ -24,7 +24,8 @@
  * Keys (env VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT), as `npx web-push
  * generate-vapid-keys` prints them: the public key is the base64url of the uncompressed P-256 point
  * (65 bytes, 0x04 ‖ x ‖ y), what the browser's `applicationServerKey` takes; the private key the
- * base64url of the 32-byte scalar d. scripts/push/server.mjs's generateVapidKeys() makes a pair.
+ * base64url of the 32-byte scalar d (one written shorter, without its leading zero bytes, is taken as the
+ * same number). scripts/push/server.mjs's generateVapidKeys() makes a pair.
  */
 import { loopbackAllowed, pushEndpoint } from './push-services';
 
@@ -180,7 +181,9 @@ async function hkdf(salt: Bytes, ikm: Bytes, info: Bytes, length: number): Promi
 /** The VAPID private key for ES256, from the public point (x, y) and the scalar d. */
 async function importVapidKey(vapid: VapidKeys): Promise<CryptoKey> {
 	const point = base64UrlDecode(vapid.publicKey);
-	const d = base64UrlDecode(vapid.privateKey);
+	const scalar = base64UrlDecode(vapid.privateKey);
+	// Some generators (Node's ECDH among them) drop the scalar's leading zero bytes: the same number, padded back to 32.
+	const d = scalar && scalar.length >= 1 && scalar.length < 32 ? concat(new Uint8Array(32 - scalar.length), scalar) : scalar;
 	if (point?.length !== 65 || point[0] !== 0x04 || d?.length !== 32) {
 		throw new Error('VAPID_PUBLIC_KEY must be a base64url uncompressed P-256 point (65 bytes), VAPID_PRIVATE_KEY a base64url 32-byte key');
 	}
