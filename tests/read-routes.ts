@@ -5,6 +5,7 @@
  * and each of them fails when the code has a read route that is not listed here: a new route
  * must join this list.
  */
+import { LIMITERS } from '@/server/platform/rate-limit';
 
 export interface ReadTargets {
 	/** The channel the URLs are asked under: /{domain}/{slug}. */
@@ -45,8 +46,8 @@ const SEARCHES = [
  */
 export const READ_LIMITED_PAGE_ROUTES: readonly string[] = ['/{domain}/{slug}/search', '/{domain}/{slug}/users/{userId}'];
 
-/** The rate limiters' window (ms, wrangler.toml's period): their counts start again at each turn of the clock's minute. */
-const RATE_WINDOW_MS = 60_000;
+/** The rate limiters' longest window (ms): their counts start again at each turn of it, on the clock. */
+const RATE_WINDOW_MS = Math.max(...Object.values(LIMITERS).map(({ periodSeconds }) => periodSeconds)) * 1000;
 
 /**
  * `ask()`, and once more at the next turn of the rate limiters' window when it was refused as too many

@@ -52,3 +52,12 @@ export function layoutPlaceOf(basePath: string, path: string, inBoard: number | 
 	const shown = layoutPathOf(basePath, path);
 	return shown !== '' || inBoard === undefined ? shown : `in-board:${inBoard}`;
 }
+
+/**
+ * How a layout piece marks a link to a board: `page` on the board's own page, `true` on a page that
+ * belongs to it (a post's, `inBoard`), else nothing.
+ */
+export function currentMark(currentPath: string, href: string, boardId: number, inBoard: number | undefined): 'page' | 'true' | undefined {
+	if (currentPath === href) return 'page';
+	return boardId === inBoard ? 'true' : undefined;
+}
