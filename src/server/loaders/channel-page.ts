@@ -29,8 +29,23 @@ export type NoReads = Record<never, never>;
 /**
  * A page's own named reads (src/server/platform/reads.ts), made in the session's D1 round trip
  * (src/server/sign-in/request-session.ts), given the hash of the session cookie's token (or null).
+ * They are sent beside the layout's read when the isolate does not remember the layout (after any
+ * new post in the channel: its post counts come with it), so the page still takes one round trip.
  */
-export type PageReads<R extends Reads> = (db: Db, channel: Channel, tokenHash: string | null, layout: LayoutData) => R;
+export type PageReads<R extends Reads> = ((db: Db, channel: Channel, tokenHash: string | null) => R) | LayoutPageReads<R>;
+
+/**
+ * Reads that need the layout first (afterLayout): the board page's list, whose size and the board's
+ * post count place the page. They wait for it: one round trip more when it is not remembered.
+ */
+export interface LayoutPageReads<R extends Reads> {
+	afterLayout: (db: Db, channel: Channel, tokenHash: string | null, layout: LayoutData) => R;
+}
+
+/** Page reads made once the layout is known (LayoutPageReads). */
+export function afterLayout<R extends Reads>(reads: LayoutPageReads<R>['afterLayout']): LayoutPageReads<R> {
+	return { afterLayout: reads };
+}
 
 type PageContext = Pick<AstroGlobal, 'params' | 'request' | 'response' | 'locals' | 'csp'>;
 
@@ -64,15 +79,24 @@ export async function loadChannelPageIf<R extends Reads>(
 	const community = await findCommunity(path.domain, path.slug);
 	if (!community) return null;
 	const { db, channel } = community;
-	// Page reads may depend on the layout (a board's list size): the session waits for it then,
-	// which costs no round trip while the layout is remembered for the content version.
+	// Reads made after the layout (afterLayout) wait for it, which costs no round trip while the
+	// layout is remembered; the others go beside it.
 	const layoutRead = loadLayout(db, channel);
 	const allowed = reads ? (readsAllowed?.(channel) ?? Promise.resolve(true)) : Promise.resolve(false);
-	const sessionRead = reads
-		? Promise.all([layoutRead, allowed]).then(([layout, reading]) =>
-				requestSession(db, channel, astro.request, reading ? (tokenHash) => together(reads(db, channel, tokenHash, layout)) : undefined),
-			)
-		: requestSession(db, channel, astro.request);
+	const sessionRead = !reads
+		? requestSession(db, channel, astro.request)
+		: 'afterLayout' in reads
+			? Promise.all([layoutRead, allowed]).then(([layout, reading]) =>
+					requestSession(
+						db,
+						channel,
+						astro.request,
+						reading ? (tokenHash) => together(reads.afterLayout(db, channel, tokenHash, layout)) : undefined,
+					),
+				)
+			: allowed.then((reading) =>
+					requestSession(db, channel, astro.request, reading ? (tokenHash) => together(reads(db, channel, tokenHash)) : undefined),
+				);
 	const [layout, { session, headers, read }, themeHash] = await Promise.all([layoutRead, sessionRead, cspHash(themeCss(channel))]);
 	astro.csp?.insertStyleHash(themeHash);
 	const images = imageSourceDirective([
