@@ -184,11 +184,19 @@ export function cacheableRoute(url: URL): CacheableRequest | null {
 }
 
 /**
+ * The canonical URL of a URL without a query (canonicalUrl has nothing to normalise in it): its path,
+ * without a trailing slash. Nothing of the layout is needed for it.
+ */
+export function canonicalPath(url: URL, request: CacheableRequest): URL {
+	return new URL(`${request.prefix}${request.rest}`, url.origin);
+}
+
+/**
  * The URL the answer to `url` is stored under, and asked of the Worker with, or null when the
  * request must not be cached (an API read the Worker will refuse).
  */
 export function canonicalUrl(url: URL, request: CacheableRequest, channel: Channel, layout: LayoutData): URL | null {
-	const canonical = new URL(`${request.prefix}${request.rest}`, url.origin);
+	const canonical = canonicalPath(url, request);
 	const idText = request.route.path.exec(request.rest)?.[1];
 	const context: RouteContext = { channel, layout, pathId: idText === undefined ? null : Number(idText), query: url.searchParams };
 	const seen = new Set<string>();

@@ -34,12 +34,12 @@ import { DIRECTORY, resolveCommunity, type Channel } from '@/server/channels/cha
 import { database } from '@/server/platform/database';
 import { databaseNamed } from '@/server/platform/databases';
 import { listVersion, postRemovalVersion, postVersion, type ListScope } from '@/server/content-versions/versions';
-import { loadLayout, type LayoutData } from '@/server/channels/layout';
+import { loadLayout, loadProviders, type LayoutData } from '@/server/channels/layout';
 import { readAuthCookie } from '@/server/sign-in/cookies';
 import { sessionTokenState } from '@/server/sign-in/session-token';
 import { sessionSecret } from '@/server/sign-in/session-secret';
 import { bookmarkOf } from '@/server/platform/d1-session';
-import { cacheableRoute, canonicalUrl, listScopeOf, type CacheableRequest } from '@functions/shell/cache-routes';
+import { cacheableRoute, canonicalPath, canonicalUrl, listScopeOf, type CacheableRequest } from '@functions/shell/cache-routes';
 import { answerMember, isGuestPage, memberPageOf, rewritableRoute, type GuestAnswer } from '@functions/shell/member-pages';
 import { PART_SELECTORS } from '@functions/shell/member-rewriters';
 import { decodeSpots, encodeSpots, locateSpots } from '@functions/shell/page-spots';
@@ -112,6 +112,8 @@ function routeOf(url: URL): CacheableRequest | null {
 const canonicals = boundedMap<string | null>(ROUTE_MEMO_ENTRIES);
 
 function canonicalOf(url: URL, route: CacheableRequest, channel: Channel, layout: () => Promise<LayoutData>): Promise<string | null> | string | null {
+	// A URL without a query is its path: the layout is not read for it (nor waited for after a new post).
+	if (url.search === '') return canonicalPath(url, route).toString();
 	// What it is normalised against moves with the layout and with any list (a list's size).
 	const memoKey = `${channel.id}.${channel.contentVersion}.${listVersion(channel, { kind: 'all' })} ${url.href}`;
 	const known = canonicals.get(memoKey);
@@ -372,7 +374,9 @@ export async function withEdgeCache(
 		memberPage: rewritableRoute(route),
 	};
 	if (!member) return guestAnswer(fillRequest);
-	const page = memberPageOf(route, url.href, canonical, await layout());
+	// A post's page is chosen by the channel's sign-in providers alone, remembered across new posts; a
+	// list's by its board too, whose counts a new post moves.
+	const page = memberPageOf(route, url.href, canonical, route.postId === null ? await layout() : { providers: await loadProviders(db, channel) });
 	if (!page) return origin(request);
 	// A member who wrote in the last minutes (their bookmark cookie: docs/reference/consistency.md) reads
 	// their write: their page is made from a guest's page rendered now, on their request's D1 session

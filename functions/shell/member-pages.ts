@@ -71,19 +71,20 @@ export function isGuestPage(guest: { status: number; headers: Headers }): boolea
 
 /**
  * The rule's first half, before anything is read: the page the rewrite answers, or null for the
- * full render (the cases above that the URL, the channel and its layout decide).
+ * full render (the cases above that the URL, the channel and its layout decide). A post's page needs
+ * only the channel's providers; a board's list its boards too (without them, the full render).
  */
 export function memberPageOf(
 	route: CacheableRequest,
 	url: string,
 	canonical: string,
-	layout: Pick<LayoutData, 'boards' | 'providers'>,
+	layout: Pick<LayoutData, 'providers'> & Partial<Pick<LayoutData, 'boards'>>,
 ): MemberPage | null {
 	if (!rewritableRoute(route) || url !== canonical || layout.providers.length === 0) return null;
 	if (route.postId !== null) return { kind: 'post', postId: route.postId };
 	const boardText = BOARD.exec(route.rest)?.[1];
 	if (boardText === undefined) return { kind: 'list', boardId: null };
-	const board = layout.boards.find((candidate) => candidate.boardId === Number(boardText));
+	const board = layout.boards?.find((candidate) => candidate.boardId === Number(boardText));
 	if (!board || !canReadBoard(board, GUEST) || board.noticeOnly) return null;
 	return { kind: 'list', boardId: board.boardId };
 }

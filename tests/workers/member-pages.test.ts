@@ -11,7 +11,7 @@ import { withEdgeCache } from '@functions/shell/edge-cache';
 import { api } from '@functions/api/app';
 import { cacheableRoute } from '@functions/shell/cache-routes';
 import { memberPageChoice, memberPageOf } from '@functions/shell/member-pages';
-import { resolveChannel } from '@/server/channels/channels';
+import { forgetChannel, resolveChannel } from '@/server/channels/channels';
 import { loadLayout } from '@/server/channels/layout';
 import type { SessionMember, SessionState } from '@/server/sign-in/sessions';
 import { mintSessionToken } from '@/server/sign-in/session-token';
@@ -378,6 +378,28 @@ describe('a member’s post page made from the guest’s, through the edge cache
 		expect(theirs.headers.get('X-Member-Page')).toBe('REWRITTEN');
 		expect(theirs.text).not.toContain('data-post-actions');
 		expect(theirs.text).not.toContain('data-delete-post');
+	});
+
+	it('after a new post moved the channel’s lists, still answers a post’s page in one round trip, and a guest’s hit in none', async () => {
+		const origin = postOrigin(guestPostPage([]));
+		const url = `${PAGES}/posts/2`;
+		const cookie = await signIn(await reader(2));
+		await ask(url, origin);
+		await ask(url, origin, cookie);
+		// What a new post does to the channel's row, the isolate's copy of it dropped: the layout's counts are stale.
+		await env.DB.prepare(
+			`UPDATE channels SET list_versions = json_set(list_versions, '$.all', coalesce(json_extract(list_versions, '$.all'), 0) + 1) WHERE id = 1`,
+		).run();
+		forgetChannel('starfall', 'global');
+		const trips = async (cookie?: string) =>
+			countRoundTrips(async (counting) => {
+				await ask(url, origin, cookie, database(env.DB));
+				return { count: counting.count, depth: counting.depth };
+			});
+		// The guest's page is its path: its canonical URL needs no layout.
+		expect(await trips()).toEqual({ count: 0, depth: 0 });
+		// The member's page is chosen by the providers, which a new post does not move: the session's batch alone.
+		expect(await trips(cookie)).toEqual({ count: 1, depth: 1 });
 	});
 
 	it('renders in full a post a guest may not read, its author’s too, stored as a guest’s 404, without reading the session first', async () => {

@@ -1,8 +1,9 @@
 /**
  * A page's reads and the layout (src/server/loaders/channel-page.ts): the layout is remembered by
  * each isolate until a list of the channel moves (any new post: the boards' counts come with it).
- * A page whose reads do not need it sends them beside the layout's read, one round trip however the
- * layout stands; only reads made afterLayout (the board page's list) wait for it.
+ * Only its boards and categories are read again then (their counts); the tree and the providers wait
+ * for the content version. A page whose reads do not need the layout sends them beside its read, one
+ * round trip however the layout stands; only reads made afterLayout (the board page's list) wait for it.
  */
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
@@ -56,8 +57,9 @@ describe('a page and the layout it shows', () => {
 		await moveAllList();
 		const moved = await pageWith(profile);
 		expect(moved.trips.channelLookups).toBe(1);
-		// The layout's reads and the session's batch with the profile, side by side.
-		expect(moved.trips.count).toBeGreaterThan(1);
+		// The layout's boards and categories (their counts moved; the tree and providers are remembered until
+		// the content version moves) and the session's batch with the profile, side by side.
+		expect(moved.trips.count).toBe(3);
 		expect(moved.trips.depth).toBe(1);
 		expect(moved.read).toMatchObject({ profile: { userId: 1007 } });
 	});

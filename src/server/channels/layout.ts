@@ -15,11 +15,20 @@ export interface LayoutData {
 
 const layouts = createMemo<LayoutData>(CHANNEL_MEMO_ENTRIES);
 
+/** What moves only with the content version: the board tree and the sign-in providers (no counts in them). */
+interface LayoutFrame {
+	tree: TreeNode[];
+	providers: Provider[];
+}
+
+const frames = createMemo<LayoutFrame>(CHANNEL_MEMO_ENTRIES);
+
 /**
  * The layout data, read once per content version of the channel by each isolate (every change to
- * boards, the tree or categories bumps it: channels.content_version), and again when a list changes
- * (its "all" list version), since the boards' and categories' post counts come with it: they place
- * a board's last page.
+ * boards, the tree or categories bumps it: channels.content_version), and its boards and categories
+ * again when a list changes (its "all" list version), since their post counts come with them: they
+ * place a board's last page. The tree and the providers stay remembered across new posts. One object
+ * per version: the layout's rendered pieces are remembered per object (layout-html.ts).
  */
 export function loadLayout(db: Db, channel: Channel): Promise<LayoutData> {
 	const lists = listVersion(channel, { kind: 'all' });
@@ -27,16 +36,27 @@ export function loadLayout(db: Db, channel: Channel): Promise<LayoutData> {
 		`${channel.id}.${channel.contentVersion}`,
 		lists,
 		(version) => version === lists,
-		() => readLayout(db, channel),
+		async () => {
+			const [boards, subjects, frame] = await Promise.all([listBoards(db, channel.id), listSubjects(db, channel.id), loadFrame(db, channel)]);
+			return { boards, subjects, ...frame, footer: layoutFooter(channel) };
+		},
 	);
 }
 
-async function readLayout(db: Db, channel: Channel): Promise<LayoutData> {
-	const [boards, tree, subjects, providers] = await Promise.all([
-		listBoards(db, channel.id),
-		boardTree(db, channel.id),
-		listSubjects(db, channel.id),
-		listProviders(db, channel.id),
-	]);
-	return { boards, tree, subjects, footer: layoutFooter(channel), providers };
+/** The channel's sign-in providers, remembered until its content version moves (not read again after a new post). */
+export async function loadProviders(db: Db, channel: Channel): Promise<Provider[]> {
+	return (await loadFrame(db, channel)).providers;
+}
+
+function loadFrame(db: Db, channel: Channel): Promise<LayoutFrame> {
+	const version = channel.contentVersion;
+	return frames.read(
+		String(channel.id),
+		version,
+		(known) => known === version,
+		async () => {
+			const [tree, providers] = await Promise.all([boardTree(db, channel.id), listProviders(db, channel.id)]);
+			return { tree, providers };
+		},
+	);
 }
