@@ -287,19 +287,9 @@ export interface PrivacyIds {
 	administrator: number;
 	/** The id canarySql gives the private post author's draft. */
 	draft: number;
-	/**
-	 * A member who wrote none of the rows above, nothing in the private board and no comment on the hidden post,
-	 * and is not READ_LIMITS_MEMBER.
-	 */
+	/** A member who wrote none of the rows above, nothing in the private board and no comment on the hidden post. */
 	bystander: number;
 }
-
-/**
- * The member whose read budgets (searches, profiles) tests/e2e/read-limits.spec.ts spends to the limit: no
- * other test reads as them, since the limiters count a member's reads across every test of a run, and a page
- * refused as "too many" in another test would pass its checks unseen or fail them by chance.
- */
-export const READ_LIMITS_MEMBER = 'rustbucket99';
 
 /** One SQL query that finds PrivacyIds in a channel's demo data. */
 export function privacyIdsSql(channelId: number): string {
@@ -319,7 +309,6 @@ export function privacyIdsSql(channelId: number): string {
 		${channelId * 100 + 99} AS draft,
 		(SELECT m.id FROM members m WHERE m.channel_id = ${channelId} AND m.role = 'MEMBER' AND m.withdrawn_at IS NULL
 			AND NOT EXISTS (SELECT 1 FROM bans b WHERE b.member_id = m.id AND b.lifted_at IS NULL)
-			AND m.nickname <> '${READ_LIMITS_MEMBER}'
 			AND m.id NOT IN (${post('is_private = 1', 'member_id')}, ${post('hidden_by_admin = 1', 'member_id')}, ${post('deleted_at IS NOT NULL', 'member_id')},
 				${comment('hidden_by_admin = 1', 'member_id')}, ${comment('deleted_at IS NOT NULL', 'member_id')})
 			-- Nor anything in the private board or on the hidden post: the member's export (me/export) holds all they wrote.

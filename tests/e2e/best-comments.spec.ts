@@ -110,9 +110,10 @@ for (const [path, language] of [
 		const order = LIKES.map((likes, i) => ({ id: comments[i]!, likes: likes + (comments[i] === target ? 1 : 0) }))
 			.sort((a, b) => b.likes - a.likes || a.id - b.id)
 			.map((row) => row.id);
-		const shown = await page
-			.locator('#comments ol.comments > li[data-comment-id]')
-			.evaluateAll((items) => items.map((item) => Number((item as HTMLElement).dataset['commentId'])));
+		// The new page may still be arriving when its address has changed: the whole list first.
+		const thread = page.locator('#comments ol.comments > li[data-comment-id]');
+		await expect(thread).toHaveCount(order.length);
+		const shown = await thread.evaluateAll((items) => items.map((item) => Number((item as HTMLElement).dataset['commentId'])));
 		expect(shown).toEqual(order);
 		await expect(page.locator(`li#comment-${reply}`)).toBeVisible();
 		await expect(page.locator('#comments [data-best-mark]')).toHaveCount(3);

@@ -21,6 +21,7 @@ import path from 'node:path';
 import { expect, test } from './test';
 import { execute } from './fixtures';
 import { mintSession, sessionCookieName } from './sessions';
+import { freshMember } from './write-helpers';
 import { PAGE_ROUTES, privacyIdsSql, privacyTargets, READ_LIMITED_PAGE_ROUTES, withinReadBudget, type PrivacyIds } from '../read-routes';
 import { mintSessionToken } from '../../src/server/sign-in/session-token';
 
@@ -44,11 +45,10 @@ test.beforeAll(() => {
 	const [found] = execute(privacyIdsSql(GLOBAL.index)) as PrivacyIds[];
 	if (!found) throw new Error('The browser tests need the seeded .wrangler/test-state database');
 	ids = found;
-	const members = execute(
-		`SELECT id FROM members WHERE channel_id = 1 AND role = 'MEMBER' AND withdrawn_at IS NULL AND id NOT IN (${ids.bystander}, ${ids.privatePostAuthor})
-		 AND NOT EXISTS (SELECT 1 FROM bans b WHERE b.member_id = members.id AND b.lifted_at IS NULL) ORDER BY id DESC LIMIT 2`,
-	) as { id: number }[];
-	[watcher, banned] = members.map((member) => member.id) as [number, number];
+	// Members of this file's own: a demo member is another test's reader or writer (a ban would refuse
+	// their writes; their reads would spend the read budgets of tests/e2e/read-limits.spec.ts).
+	watcher = freshMember('Watcher').id;
+	banned = freshMember('Banned').id;
 	const targets = privacyTargets(ids, BASE);
 	for (const boardId of targets.boardIds) {
 		execute(

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './test';
 import { execute } from './fixtures';
-import { boardOf, community, memberIdOf, signInMember, type Community } from './write-helpers';
+import { boardOf, community, memberIdOf, signInFreshMember, signInMember, type Community } from './write-helpers';
 import { reviewShot } from './review-shot';
 
 const GLOBAL = '/starfall/global';
@@ -262,7 +262,7 @@ test('the report dialog asks for a reason, a detail for Other, and at most 500 c
 test('a failed report keeps the dialog and what was typed under the alert', async ({ page }) => {
 	const channel = await community(GLOBAL);
 	const post = await freshPost(channel, 3);
-	await signInMember(page, channel, 35, post.path);
+	await signInFreshMember(page, channel, 'Reporter', post.path);
 	await page.route('**/v1/starfall/global/reports', (route) => route.abort('connectionfailed'));
 	await page.locator('[data-post-action="report"]').click();
 	const dialog = page.getByRole('dialog', { name: 'Report this post' });

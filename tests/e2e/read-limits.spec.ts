@@ -2,7 +2,8 @@
  * The read rate limits as a reader meets them (docs/reference/rate-limits.md): past the search limit, the
  * results page answers 429 with Retry-After and a page that says to wait and offers Retry, in the
  * community's layout, on a phone; so does a member's profile past the profile limit. The member is
- * one no other test signs in as, so that their budget is this test's alone. A guest who makes up
+ * the test's own (the limiters count a member's reads across every test of a run, and the demo's
+ * members are other tests' readers: the private post's author is read as by three files). A guest who makes up
  * post or comment ids (each a new edge-cache key, so a read of D1) gets the same page past the
  * limit of post reads, and a made-up comment id is never stored (docs/reference/edge-cache.md).
  */
@@ -11,13 +12,13 @@ import { roundTripsOf } from '../round-trip-budget';
 import { expect, test } from './test';
 import { execute } from './fixtures';
 import { signInContext } from './sessions';
-import { READ_LIMITS_MEMBER } from '../read-routes';
+import { freshMember } from './write-helpers';
 
 test('a member past the search or the profile limit gets a page that says to wait, with 429 and Retry-After', async ({ page }) => {
-	const [member] = execute(`SELECT id FROM members WHERE channel_id = 1 AND nickname = '${READ_LIMITS_MEMBER}'`) as { id: number }[];
-	await signInContext(page.context(), { index: 1, domain: 'starfall', slug: 'global' }, member!.id);
+	const member = freshMember('Limits');
+	await signInContext(page.context(), { index: 1, domain: 'starfall', slug: 'global' }, member.id);
 	await page.goto('/starfall/global/boards');
-	await expect(page.locator('[data-member-nickname]').first()).toHaveText(READ_LIMITS_MEMBER);
+	await expect(page.locator('[data-member-nickname]').first()).toHaveText(member.nickname);
 	const { limit, periodSeconds } = LIMITERS[RATE_LIMITS.search.member];
 	const statuses: number[] = [];
 	// The limiter's window follows the clock and may end mid-way: up to three windows' worth go out
@@ -28,7 +29,7 @@ test('a member past the search or the profile limit gets a page that says to wai
 		statuses.push(response.status());
 		if (response.status() === 429) refused = response;
 	}
-	expect(statuses.slice(0, limit).every((status) => status === 200)).toBe(true);
+	expect(statuses.slice(0, limit), 'the first searches of the window').toEqual(Array(limit).fill(200));
 	if (!refused) throw new Error(`No refusal after ${statuses.length} searches`);
 	expect(refused.headers()['retry-after']).toBe(String(periodSeconds));
 	expect(refused.headers()['cache-control']).toContain('no-store');
@@ -56,7 +57,7 @@ test('a member past the search or the profile limit gets a page that says to wai
 		profileStatuses.push(response.status());
 		if (response.status() === 429) profileRefused = response;
 	}
-	expect(profileStatuses.slice(0, profile).every((status) => status === 200)).toBe(true);
+	expect(profileStatuses.slice(0, profile), 'the first profiles of the window').toEqual(Array(profile).fill(200));
 	if (!profileRefused) throw new Error(`No refusal after ${profileStatuses.length} profiles`);
 	expect(profileRefused.headers()['retry-after']).toBe(String(periodSeconds));
 	expect(await profileRefused.text()).toContain('Please wait a minute and try again.');
@@ -75,10 +76,14 @@ test('a comment id that names no comment of the post sends a guest to the post, 
 		const trips = roundTripsOf(response.headers()['server-timing'] ?? null);
 		return { status: response.status(), location: response.headers()['location'], cache: response.headers()['x-edge-cache'], trips: trips?.trips };
 	};
-	// Each made-up id is read once (one round trip) and sent to the post; the answer is not kept.
+	// Each made-up id is read once (one round trip) and sent to the post; the answer is not kept. A new
+	// post of another test moves the channel's lists, and the next such URL reads the layout again
+	// (its canonical form is normalised against it): that one is asked once more.
 	for (let i = 0; i < 100; i += 1) {
 		const query = `${i % 2 === 0 ? 'commentId' : 'commentsAfter'}=${900_000_000 + i}`;
-		expect(await ask(query), query).toEqual({ status: 302, location: post, cache: 'BYPASS', trips: 1 });
+		let answer = await ask(query);
+		if (answer.trips !== 1) answer = await ask(query);
+		expect(answer, query).toEqual({ status: 302, location: post, cache: 'BYPASS', trips: 1 });
 	}
 	expect((await ask('commentId=900000000')).cache).toBe('BYPASS');
 	// The post's own comment is a key of its own, kept and answered from the cache after.

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { expect, test } from './test';
 import { execute } from './fixtures';
 import { mintSession, sessionCookieName } from './sessions';
+import { freshMember } from './write-helpers';
 import { PAGE_ROUTES, privacyIdsSql, privacyTargets, READ_LIMITED_PAGE_ROUTES, withinReadBudget, type PrivacyIds } from '../read-routes';
 import { ROUND_TRIP_BUDGET, roundTripsOf } from '../round-trip-budget';
 import { mintSessionToken } from '../../src/server/sign-in/session-token';
@@ -121,10 +122,8 @@ test.describe('every page keeps to its round-trip budget', () => {
 		baseURL,
 		extraHTTPHeaders,
 	}) => {
-		const [{ id: banned }] = execute(
-			`SELECT id FROM members WHERE channel_id = 1 AND role = 'MEMBER' AND withdrawn_at IS NULL AND id <> ${ids.bystander}
-			 AND NOT EXISTS (SELECT 1 FROM bans b WHERE b.member_id = members.id AND b.lifted_at IS NULL) ORDER BY id DESC LIMIT 1 OFFSET 2`,
-		) as [{ id: number }];
+		// A member of the test's own: banning a demo member would refuse another test's writes as them.
+		const { id: banned } = freshMember('Banned');
 		const cookie = `${sessionCookieName(GLOBAL)}=${await mintSession(GLOBAL, banned)}`;
 		execute(`INSERT INTO bans (channel_id, member_id, kind, ends_at, created_at) VALUES (1, ${banned}, 'PERMANENT', NULL, ${Date.now()})`);
 		try {
