@@ -14,7 +14,7 @@ import { axe } from './axe';
 import { reviewShot } from './review-shot';
 import { expect, test } from './test';
 import { execute } from './fixtures';
-import { community, memberIdOf, signInMember, type Community } from './write-helpers';
+import { community, memberIdOf, signInFreshMember, signInMember, type Community } from './write-helpers';
 import { signInContext } from './sessions';
 import { HOSTILE_SCHEMES, OTHER_HOSTS } from '../fixtures/xss-corpus';
 
@@ -410,8 +410,8 @@ test('a session that ends mid-comment: the forced login comes back with the text
 test('a member banned after opening the page gets the ban dialog on commenting', async ({ page }) => {
 	const channel = await community(GLOBAL);
 	const postId = postOf(channel, 8);
-	await signInMember(page, channel, 36, `${GLOBAL}/posts/${postId}`);
-	const member = memberIdOf(channel, 36);
+	// A member of the test's own: a banned demo member would be another test's refused writer.
+	const member = await signInFreshMember(page, channel, 'BannedLater', `${GLOBAL}/posts/${postId}`);
 	execute(`INSERT INTO bans (channel_id, member_id, kind, ends_at, created_at) VALUES (1, ${member}, 'PERMANENT', NULL, ${Date.now()})`);
 	try {
 		await newBox(page).click();

@@ -137,8 +137,8 @@ test('a like that fails is shown at once, then put back with the generic alert',
 test('a like after the session ended opens the forced-login alert; one met by a ban opens the ban dialog', async ({ page }) => {
 	const channel = await community(GLOBAL);
 	const post = await freshPost(channel, 2);
-	const memberId = memberIdOf(channel, 22);
-	await signInMember(page, channel, 22, post.path);
+	// A member of the test's own: a banned demo member would be another test's refused writer.
+	const memberId = await signInFreshMember(page, channel, 'BannedLiker', post.path);
 	execute(`INSERT INTO bans (channel_id, member_id, kind, ends_at, created_at) VALUES (1, ${memberId}, 'PERMANENT', NULL, ${Date.now()})`);
 	try {
 		await likeButton(page).click();
