@@ -10,6 +10,7 @@ import { countRoundTrips, type RoundTrips } from '@/server/platform/database';
 import { writeBudget } from '../round-trip-budget';
 import { signInIdentity } from '@/server/accounts/signup';
 import { cookieName } from '@/server/sign-in/cookies';
+import { forgetChannel } from '@/server/channels/channels';
 import type { Provider } from '@/schemas/channel';
 import { LIMITERS } from '@/server/platform/rate-limit';
 import { createExecutionContext, createMessageBatch, getQueueResult, type QueueResult } from 'cloudflare:test';
@@ -186,6 +187,19 @@ export async function signUp(subject: string, nickname: string, channel: Channel
 	const cookie = done.cookies.find((value) => value.startsWith(`${sessionCookie(channel)}=`))?.split(';')[0];
 	if (!cookie) throw new Error('no session cookie');
 	return { cookie, userId: (done.body['content'] as { user: { userId: number } }).user.userId };
+}
+
+/**
+ * What a new post does to the channel's row, and this isolate's copy of it dropped: its "all" list
+ * moves, so the layout's remembered counts are stale on the next request.
+ */
+export async function moveAllList(channel: ChannelRef = GLOBAL): Promise<void> {
+	await env.DB.prepare(
+		`UPDATE channels SET list_versions = json_set(list_versions, '$.all', coalesce(json_extract(list_versions, '$.all'), 0) + 1) WHERE id = ?1`,
+	)
+		.bind(channel.id)
+		.run();
+	forgetChannel(channel.domain, channel.slug);
 }
 
 /** One demo row's id by a condition on posts, oldest first. */

@@ -7,23 +7,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { env } from 'cloudflare:workers';
-import { GLOBAL } from './harness';
-import { forgetChannel } from '@/server/channels/channels';
+import { GLOBAL, moveAllList } from './harness';
 import { countRoundTrips, type RoundTrips } from '@/server/platform/database';
 import { afterLayout, loadChannelPageIf, type PageReads } from '@/server/loaders/channel-page';
 import { profileRead } from '@/server/members/profiles';
 import { boardPageRead } from '@/server/posts/board-page';
 import type { Reads } from '@/server/platform/reads';
-
-/** Moves the channel's "all" list, as a new post does, and drops this isolate's copy of its row. */
-async function moveAllList(): Promise<void> {
-	await env.DB.prepare(
-		`UPDATE channels SET list_versions = json_set(list_versions, '$.all', coalesce(json_extract(list_versions, '$.all'), 0) + 1) WHERE id = ?1`,
-	)
-		.bind(GLOBAL.id)
-		.run();
-	forgetChannel(GLOBAL.domain, GLOBAL.slug);
-}
 
 /** A guest's page of the global channel with `reads`, and the round trips it took. */
 async function pageWith<R extends Reads>(reads: PageReads<R>): Promise<{ trips: RoundTrips; read: unknown }> {

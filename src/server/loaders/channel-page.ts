@@ -82,21 +82,17 @@ export async function loadChannelPageIf<R extends Reads>(
 	// Reads made after the layout (afterLayout) wait for it, which costs no round trip while the
 	// layout is remembered; the others go beside it.
 	const layoutRead = loadLayout(db, channel);
-	const allowed = reads ? (readsAllowed?.(channel) ?? Promise.resolve(true)) : Promise.resolve(false);
-	const sessionRead = !reads
-		? requestSession(db, channel, astro.request)
+	const allowed = () => readsAllowed?.(channel) ?? Promise.resolve(true);
+	const pageReads: Promise<((tokenHash: string | null) => R) | null> = !reads
+		? Promise.resolve(null)
 		: 'afterLayout' in reads
-			? Promise.all([layoutRead, allowed]).then(([layout, reading]) =>
-					requestSession(
-						db,
-						channel,
-						astro.request,
-						reading ? (tokenHash) => together(reads.afterLayout(db, channel, tokenHash, layout)) : undefined,
-					),
+			? Promise.all([layoutRead, allowed()]).then(([layout, reading]) =>
+					reading ? (tokenHash: string | null) => reads.afterLayout(db, channel, tokenHash, layout) : null,
 				)
-			: allowed.then((reading) =>
-					requestSession(db, channel, astro.request, reading ? (tokenHash) => together(reads(db, channel, tokenHash)) : undefined),
-				);
+			: allowed().then((reading) => (reading ? (tokenHash: string | null) => reads(db, channel, tokenHash) : null));
+	const sessionRead = pageReads.then((made) =>
+		requestSession(db, channel, astro.request, made ? (tokenHash) => together(made(tokenHash)) : undefined),
+	);
 	const [layout, { session, headers, read }, themeHash] = await Promise.all([layoutRead, sessionRead, cspHash(themeCss(channel))]);
 	astro.csp?.insertStyleHash(themeHash);
 	const images = imageSourceDirective([
