@@ -77,6 +77,8 @@ for (const path of COMMUNITIES) {
 		await test.step(`${write} does not scroll sideways`, async () => expect(await scrollsSideways(page), write).toBe(false));
 		await test.step("the write page's text area starts in the first screen, under one row of tools and the selects side by side", () =>
 			writePageFirstScreen(page));
+		await test.step("Cancel, Save draft and Post stay on one line at the screen's foot over a long text, the tools under the header", () =>
+			writeActionsAtFoot(page));
 		for (const target of [`${path}/mypage?tab=comments`, `${path}/mypage/settings`]) {
 			await page.goto(target);
 			await test.step(`${target} does not scroll sideways`, async () => expect(await scrollsSideways(page), target).toBe(false));
@@ -189,6 +191,45 @@ async function writePageFirstScreen(page: Page): Promise<void> {
 		.evaluateAll((elements) => elements.map((element) => Math.round(element.getBoundingClientRect().top)));
 	expect(selects, 'the board and category selects').toHaveLength(2);
 	expect(selects[0], 'the board and category selects side by side').toBe(selects[1]);
+}
+
+/**
+ * A text longer than the screen, typed at its end: the bar of Cancel, Save draft and the submit stays at the
+ * screen's foot on one line, the line being typed above it, and the tools stay under the sticky header.
+ */
+async function writeActionsAtFoot(page: Page): Promise<void> {
+	await page.locator('.editor-content').click();
+	for (let line = 0; line < 24; line++) {
+		await page.keyboard.insertText(`Line ${line + 1} of a text longer than the screen.`);
+		await page.keyboard.press('Enter');
+	}
+	expect(await scrollsSideways(page), 'the write page with a long text').toBe(false);
+	const bar = page.locator('.write-actions');
+	const buttons = await bar.getByRole('button').evaluateAll((elements) =>
+		elements.map((element) => {
+			const box = element.getBoundingClientRect();
+			return { text: element.textContent, top: Math.round(box.top), bottom: box.bottom, right: box.right, clipped: element.scrollWidth > element.clientWidth };
+		}),
+	);
+	expect(buttons.map((button) => button.text)).toHaveLength(3);
+	expect(new Set(buttons.map((button) => button.top)).size, `one line: ${JSON.stringify(buttons)}`).toBe(1);
+	for (const button of buttons) {
+		expect(button.bottom, `${button.text} within the screen's height`).toBeLessThanOrEqual(PHONE.height);
+		expect(button.right, `${button.text} within the screen's width`).toBeLessThanOrEqual(PHONE.width);
+		expect(button.clipped, `${button.text} whole`).toBe(false);
+	}
+	const barTop = (await bar.boundingBox())!.y;
+	expect(barTop, "the bar at the screen's foot").toBeGreaterThan(PHONE.height - 80);
+	const caret = await page.evaluate(() => {
+		const rects = window.getSelection()!.getRangeAt(0).getClientRects();
+		const rect = rects[0] ?? (window.getSelection()!.anchorNode as Element).getBoundingClientRect();
+		return { top: rect.top, bottom: rect.bottom };
+	});
+	expect(caret.bottom, 'the line being typed above the bar').toBeLessThanOrEqual(barTop);
+	const header = (await page.locator('.top-bar').boundingBox())!;
+	const toolbar = (await page.locator('.editor-toolbar').boundingBox())!;
+	expect(Math.round(toolbar.y), 'the tools right under the header').toBe(Math.round(header.y + header.height));
+	expect(caret.top, 'the line being typed below the tools').toBeGreaterThanOrEqual(toolbar.y + toolbar.height);
 }
 
 async function myPageTabsAndLogout(page: Page, myPage: string): Promise<void> {

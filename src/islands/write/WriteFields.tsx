@@ -148,7 +148,10 @@ export function WriteSwitches({ fields, admin, texts, onChange }: { fields: Form
 	);
 }
 
-/** Cancel, the drafts, saving a draft and the submit (the hidden form's button). */
+/**
+ * The drafts, then Cancel, saving a draft and the submit (the hidden form's button): two rows of the form,
+ * so that on a phone the second one can stay at the screen's foot (WriteScreen.astro) and still fit one line.
+ */
 export function WriteActions({
 	formId,
 	hydrated,
@@ -171,20 +174,23 @@ export function WriteActions({
 	onSaveDraft: () => void;
 }) {
 	return (
-		<div className="write-actions">
-			<button className="button secondary" type="button" onClick={onCancel} disabled={!hydrated}>
-				{texts['common.button.cancel']}
-			</button>
-			<span className="write-actions-gap" />
-			<button className="button secondary" type="button" onClick={onOpenDrafts} disabled={!hydrated} data-drafts-button>
-				{texts['write.button.drafts'].replace('{{count}}', String(draftCount ?? 0))}
-			</button>
-			<button className="button secondary" type="button" onClick={onSaveDraft} disabled={!hydrated || busy !== null} aria-busy={busy === 'draft'}>
-				{texts['write.button.saveDraft']}
-			</button>
-			<button className="button" type="submit" form={formId} disabled={!hydrated || busy !== null} aria-busy={busy === 'submit'}>
-				{submitLabel}
-			</button>
-		</div>
+		<>
+			<div className="write-drafts">
+				<button className="button secondary" type="button" onClick={onOpenDrafts} disabled={!hydrated} data-drafts-button>
+					{texts['write.button.drafts'].replace('{{count}}', String(draftCount ?? 0))}
+				</button>
+			</div>
+			<div className="write-actions">
+				<button className="button secondary write-cancel" type="button" onClick={onCancel} disabled={!hydrated}>
+					{texts['common.button.cancel']}
+				</button>
+				<button className="button secondary" type="button" onClick={onSaveDraft} disabled={!hydrated || busy !== null} aria-busy={busy === 'draft'}>
+					{texts['write.button.saveDraft']}
+				</button>
+				<button className="button" type="submit" form={formId} disabled={!hydrated || busy !== null} aria-busy={busy === 'submit'}>
+					{submitLabel}
+				</button>
+			</div>
+		</>
 	);
 }
