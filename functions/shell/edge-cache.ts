@@ -34,13 +34,13 @@ import { DIRECTORY, resolveCommunity, type Channel } from '@/server/channels/cha
 import { database } from '@/server/platform/database';
 import { databaseNamed } from '@/server/platform/databases';
 import { listVersion, postRemovalVersion, postVersion, type ListScope } from '@/server/content-versions/versions';
-import { loadLayout, loadProviders, type LayoutData } from '@/server/channels/layout';
+import { loadLayout, loadLayoutShape, loadProviders, type LayoutData } from '@/server/channels/layout';
 import { readAuthCookie } from '@/server/sign-in/cookies';
 import { sessionTokenState } from '@/server/sign-in/session-token';
 import { sessionSecret } from '@/server/sign-in/session-secret';
 import { bookmarkOf } from '@/server/platform/d1-session';
 import { cacheableRoute, canonicalPath, canonicalUrl, listScopeOf, type CacheableRequest } from '@functions/shell/cache-routes';
-import { answerMember, isGuestPage, memberPageOf, rewritableRoute, type GuestAnswer } from '@functions/shell/member-pages';
+import { answerMember, isBoardPage, isGuestPage, memberPageOf, rewritableRoute, type GuestAnswer } from '@functions/shell/member-pages';
 import { PART_SELECTORS } from '@functions/shell/member-rewriters';
 import { decodeSpots, encodeSpots, locateSpots } from '@functions/shell/page-spots';
 import type { PageSpots } from '@functions/shell/splice';
@@ -374,9 +374,15 @@ export async function withEdgeCache(
 		memberPage: rewritableRoute(route),
 	};
 	if (!member) return guestAnswer(fillRequest);
-	// A post's page is chosen by the channel's sign-in providers alone, remembered across new posts; a
-	// list's by its board too, whose counts a new post moves.
-	const page = memberPageOf(route, url.href, canonical, route.postId === null ? await layout() : { providers: await loadProviders(db, channel) });
+	// A post's page and All Posts are chosen by the channel's sign-in providers alone, a board's by its board
+	// too (whether a guest may read it, whether it is for announcements): none of them moves with a new post,
+	// so a layout whose counts a new post made old still decides, with no round trip before the session's.
+	const page = memberPageOf(
+		route,
+		url.href,
+		canonical,
+		isBoardPage(route) ? await loadLayoutShape(db, channel) : { providers: await loadProviders(db, channel) },
+	);
 	if (!page) return origin(request);
 	// A member who wrote in the last minutes (their bookmark cookie: docs/reference/consistency.md) reads
 	// their write: their page is made from a guest's page rendered now, on their request's D1 session

@@ -39,6 +39,7 @@
  */
 import type { Channel } from '@/server/channels/channels';
 import type { LayoutData } from '@/server/channels/layout';
+import type { Board } from '@/server/boards/boards';
 import type { AlongsideReads, SessionState } from '@/server/sign-in/sessions';
 import { requestSession } from '@/server/sign-in/request-session';
 import { listStateOf, listStateSql, type ListState } from '@/server/members/blocks';
@@ -64,6 +65,9 @@ export function rewritableRoute(route: CacheableRequest): boolean {
 	return !route.prefix.startsWith('/public/') && [ALL_POSTS, BOARD, POST].some((path) => path.test(route.rest));
 }
 
+/** Whether `route` is a board's page, which memberPageOf decides by its board as well. */
+export const isBoardPage = (route: CacheableRequest): boolean => BOARD.test(route.rest);
+
 /** Whether a guest's answer (a Response, or the edge cache's entry of one) is a page the parts can be put into (a 200 HTML page). */
 export function isGuestPage(guest: { status: number; headers: Headers }): boolean {
 	return guest.status === 200 && guest.headers.get('content-type')?.startsWith('text/html') === true;
@@ -78,7 +82,7 @@ export function memberPageOf(
 	route: CacheableRequest,
 	url: string,
 	canonical: string,
-	layout: Pick<LayoutData, 'providers'> & Partial<Pick<LayoutData, 'boards'>>,
+	layout: Pick<LayoutData, 'providers'> & { boards?: Pick<Board, 'boardId' | 'publicFlag' | 'noticeOnly'>[] },
 ): MemberPage | null {
 	if (!rewritableRoute(route) || url !== canonical || layout.providers.length === 0) return null;
 	if (route.postId !== null) return { kind: 'post', postId: route.postId };

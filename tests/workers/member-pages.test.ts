@@ -398,6 +398,25 @@ describe('a member’s post page made from the guest’s, through the edge cache
 		expect(await trips(cookie)).toEqual({ count: 1, depth: 1 });
 	});
 
+	it('after a new post moved the channel’s lists, still answers a board’s page and All Posts in one round trip: the session’s batch', async () => {
+		const origin = guestPage();
+		const cookie = await signIn(await reader(1));
+		for (const url of [`${PAGES}/boards/14`, `${PAGES}/boards`]) {
+			await ask(url, origin);
+			await ask(url, origin, cookie);
+		}
+		await moveAllList();
+		for (const url of [`${PAGES}/boards/14`, `${PAGES}/boards`]) {
+			const { answer, trips } = await countRoundTrips(async (counting) => ({
+				answer: await ask(url, origin, cookie, database(env.DB)),
+				trips: counting,
+			}));
+			expect(answer.headers.get('X-Member-Page'), url).toBe('REWRITTEN');
+			// Which boards a guest may read does not move with a new post: the layout remembered before it decides.
+			expect({ url, count: trips.count, depth: trips.depth }).toEqual({ url, count: 1, depth: 1 });
+		}
+	});
+
 	it('renders in full a post a guest may not read, its author’s too, stored as a guest’s 404, without reading the session first', async () => {
 		const origin = {
 			answer: (request: Request) =>

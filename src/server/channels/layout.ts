@@ -33,7 +33,7 @@ const frames = createMemo<LayoutFrame>(CHANNEL_MEMO_ENTRIES);
 export function loadLayout(db: Db, channel: Channel): Promise<LayoutData> {
 	const lists = listVersion(channel, { kind: 'all' });
 	return layouts.read(
-		`${channel.id}.${channel.contentVersion}`,
+		layoutKey(channel),
 		lists,
 		(version) => version === lists,
 		async () => {
@@ -41,6 +41,18 @@ export function loadLayout(db: Db, channel: Channel): Promise<LayoutData> {
 			return { boards, subjects, ...frame, footer: layoutFooter(channel) };
 		},
 	);
+}
+
+const layoutKey = (channel: Channel) => `${channel.id}.${channel.contentVersion}`;
+
+/**
+ * The layout for what a new post does not move (which boards there are, who may read them, which are
+ * announcements, the providers): the one remembered for this content version, whatever its counts, else
+ * read now. Only the counts in its boards and categories may be behind: nothing read from it may use them.
+ */
+export function loadLayoutShape(db: Db, channel: Channel): Promise<LayoutData> {
+	const known = layouts.peek(layoutKey(channel));
+	return known ? Promise.resolve(known) : loadLayout(db, channel);
 }
 
 /** The channel's sign-in providers, remembered until its content version moves (not read again after a new post). */

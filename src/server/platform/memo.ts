@@ -31,6 +31,8 @@ export interface Memo<V> {
 		load: () => Promise<V>,
 		background: (work: Promise<unknown>) => void,
 	): Promise<V>;
+	/** The entry for `key` however old its stamp, without reading: for what its stamp does not decide. */
+	peek(key: string): V | undefined;
 	/** Drops the entry for `key`: the next read loads it again. */
 	forget(key: string): void;
 	readonly size: number;
@@ -87,6 +89,9 @@ export function createMemo<V>(maxEntries: number): Memo<V> {
 				return Promise.resolve(known.value);
 			}
 			return this.read(key, now, (stamp) => now - stamp < freshMs, load);
+		},
+		peek(key) {
+			return entries.get(key)?.value;
 		},
 		forget(key) {
 			generation += 1;
