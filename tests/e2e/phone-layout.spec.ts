@@ -208,7 +208,13 @@ async function writeActionsAtFoot(page: Page): Promise<void> {
 	const buttons = await bar.getByRole('button').evaluateAll((elements) =>
 		elements.map((element) => {
 			const box = element.getBoundingClientRect();
-			return { text: element.textContent, top: Math.round(box.top), bottom: box.bottom, right: box.right, clipped: element.scrollWidth > element.clientWidth };
+			return {
+				text: element.textContent,
+				top: Math.round(box.top),
+				bottom: box.bottom,
+				right: box.right,
+				clipped: element.scrollWidth > element.clientWidth,
+			};
 		}),
 	);
 	expect(buttons.map((button) => button.text)).toHaveLength(3);
@@ -347,7 +353,11 @@ test.describe('a 1440×900 desktop', () => {
 		await expect(editor).toBeVisible();
 		const area = (await editor.boundingBox())!;
 		const line = await editor.evaluate((element) => parseFloat(getComputedStyle(element).lineHeight));
-		expect(area.y + 8 * line).toBeLessThanOrEqual(DESKTOP.height);
+		// Above the bar of the actions, which stays at the screen's foot with Post in it.
+		const bar = (await page.locator('.write-actions').boundingBox())!;
+		expect(bar.y + bar.height, "the actions' bar within the first screen").toBeLessThanOrEqual(DESKTOP.height);
+		await expect(page.locator('.write-actions button[type="submit"]')).toBeInViewport();
+		expect(area.y + 8 * line).toBeLessThanOrEqual(bar.y);
 		expect(await scrollsSideways(page)).toBe(false);
 
 		// A post: its title, byline and the first lines of its text.
