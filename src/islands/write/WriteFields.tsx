@@ -149,8 +149,9 @@ export function WriteSwitches({ fields, admin, texts, onChange }: { fields: Form
 }
 
 /**
- * The drafts, then Cancel, saving a draft and the submit (the hidden form's button): two rows of the form,
- * so that on a phone the second one can stay at the screen's foot (WriteScreen.astro) and still fit one line.
+ * The drafts, then Cancel, saving a draft and the submit (the hidden form's button): two parts of the form's
+ * last line, the bar at the screen's foot (WriteScreen.astro). On a phone the drafts step out of the bar onto
+ * a line above it, so that the bar fits one line in every language.
  */
 export function WriteActions({
 	formId,
