@@ -16,15 +16,20 @@ import { signInContext } from './sessions';
 import { freshMember } from './write-helpers';
 
 /**
- * Asks `ask(n)` (n counts the asks) until the limiter refuses one: within up to three windows' worth, since the
- * limiter's window follows the clock and may end mid-way. The statuses in order, and the refusal.
+ * Asks `ask(n)` (n counts the answers so far; one ask may send several requests at once) until the limiter
+ * refuses one: within up to three windows' worth, since the limiter's window follows the clock and may end
+ * mid-way. The statuses in order, and the refusal.
  */
-async function untilRefused(limit: number, ask: (n: number) => Promise<APIResponse>): Promise<{ statuses: number[]; refused: APIResponse }> {
+async function untilRefused(
+	limit: number,
+	ask: (n: number) => Promise<APIResponse | APIResponse[]>,
+): Promise<{ statuses: number[]; refused: APIResponse }> {
 	const statuses: number[] = [];
 	while (statuses.length < 3 * limit + 1) {
-		const response = await ask(statuses.length);
-		statuses.push(response.status());
-		if (response.status() === 429) return { statuses, refused: response };
+		const responses = [await ask(statuses.length)].flat();
+		statuses.push(...responses.map((response) => response.status()));
+		const refused = responses.find((response) => response.status() === 429);
+		if (refused) return { statuses, refused };
 	}
 	throw new Error(`No refusal after ${statuses.length} asks`);
 }
@@ -123,19 +128,10 @@ test('a guest past the limit of post reads (made-up post ids) gets a page that s
 	// Each made-up post id is a new key, so a read of D1 (the API's, the cheapest to send), ten at a
 	// time: counted until the address is refused, within up to three windows' worth as above.
 	let sent = 0;
-	const spend = async () => {
-		const statuses: number[] = [];
-		let refused: APIResponse | null = null;
-		while (!refused && statuses.length < 3 * limit + 1) {
-			const responses = await Promise.all(
-				Array.from({ length: 10 }, () => page.request.get(`/public/v1/starfall/global/posts/${800_000_000 + sent++}`)),
-			);
-			statuses.push(...responses.map((response) => response.status()));
-			refused = responses.find((response) => response.status() === 429) ?? null;
-		}
-		if (!refused) throw new Error(`No refusal after ${statuses.length} made-up posts`);
-		return { statuses, refused };
-	};
+	const spend = () =>
+		untilRefused(limit, () =>
+			Promise.all(Array.from({ length: 10 }, () => page.request.get(`/public/v1/starfall/global/posts/${800_000_000 + sent++}`))),
+		);
 	const { statuses, refused } = await spend();
 	// None refused before the limit (a window that ends mid-way lets more through).
 	expect(statuses.every((status) => status === 404 || status === 429)).toBe(true);
